@@ -1,0 +1,53 @@
+'use server';
+
+import { AuthError } from 'next-auth';
+import { z } from 'zod';
+import { action } from '@/lib/auth/action';
+import { signIn, signOut } from '@/lib/auth/auth';
+import { lockedMessage, SIGN_IN_MESSAGES } from '@/lib/auth/credentials';
+import type { SessionUser } from '@/lib/auth/session';
+import { AppError } from '@/lib/errors';
+
+/** Only same-site paths: an absolute callback URL would make the sign-in an open redirect. */
+function safeCallback(url: string | undefined) {
+  return url && url.startsWith('/') && !url.startsWith('//') && !url.startsWith('/login') ? url : '/';
+}
+
+function messageFor(err: AuthError) {
+  const code = (err as AuthError & { code?: string }).code ?? '';
+  if (code.startsWith('locked:')) return lockedMessage(Number(code.slice('locked:'.length)) || 300);
+  if (code === 'disabled') return SIGN_IN_MESSAGES.disabled;
+  return SIGN_IN_MESSAGES.invalid;
+}
+
+const signInInput = z.object({
+  email: z.string().trim().min(1, 'Enter your email.').max(320),
+  password: z.string().min(1, 'Enter your password.').max(1024),
+  callbackUrl: z.string().max(2048).optional(),
+});
+
+export const signInAction = action<typeof signInInput, never, SessionUser | null>(
+  { permission: 'public', input: signInInput },
+  async ({ email, password, callbackUrl }) => {
+    try {
+      // Redirects (throws NEXT_REDIRECT) on success.
+      await signIn('credentials', { email, password, redirectTo: safeCallback(callbackUrl) });
+    } catch (err) {
+      if (err instanceof AuthError) throw new AppError('unauthorized', messageFor(err));
+      throw err;
+    }
+    throw new AppError('internal');
+  },
+);
+
+export const signInWithSsoAction = action<z.ZodObject<{ callbackUrl: z.ZodOptional<z.ZodString> }>, never, SessionUser | null>(
+  { permission: 'public', input: z.object({ callbackUrl: z.string().max(2048).optional() }) },
+  async ({ callbackUrl }) => {
+    await signIn('oidc', { redirectTo: safeCallback(callbackUrl) });
+    throw new AppError('unavailable', 'Single sign-on is not configured.');
+  },
+);
+
+export const signOutAction = action({ permission: 'app:use', input: z.object({}) }, async () => {
+  await signOut({ redirectTo: '/login' });
+});

@@ -1,0 +1,9 @@
+import { defineConfig } from 'drizzle-kit';
+
+// Generation only: migrations are applied by lib/db/migrate.ts on PGlite or PostgreSQL.
+export default defineConfig({
+  dialect: 'postgresql',
+  schema: './lib/db/schema.ts',
+  out: './drizzle',
+  casing: 'snake_case',
+});

@@ -1,0 +1,136 @@
+import { expect, test, type Page } from '@playwright/test';
+import { NAV, ROLES } from '../lib/auth/permissions';
+import { DEMO_PASSWORD, DEMO_USERS, signIn, signInAs, uniqueEmail } from './fixtures';
+
+test.describe('sign-in', () => {
+  test('the sign-in page says the listed accounts are demo accounts', async ({ page }) => {
+    await page.goto('/login');
+    await expect(page.getByTestId('demo-accounts')).toContainText('demo accounts');
+    for (const role of ROLES) await expect(page.getByText(DEMO_USERS[role].email)).toBeVisible();
+  });
+
+  for (const role of ROLES) {
+    test(`${role} signs in and sees exactly that role's navigation`, async ({ page }) => {
+      await signInAs(page, role);
+      const nav = page.getByTestId('main-nav');
+      await expect(nav.getByRole('link')).toHaveText(NAV[role].map((item) => item.label));
+      await expect(page.getByTestId('current-user')).toContainText(DEMO_USERS[role].name);
+      await page.getByTestId('sign-out').click();
+      await expect(page).toHaveURL(/\/login/);
+      await page.goto('/');
+      await expect(page).toHaveURL(/\/login/);
+    });
+  }
+
+  test('the RM home page lists the demo borrowers and case from the database', async ({ page }) => {
+    await signInAs(page, 'rm');
+    await expect(page.getByTestId('case-row').first()).toContainText('Taeyoung');
+    await expect(page.getByTestId('company-row')).toHaveCount(6);
+    await page.getByTestId('main-nav').getByRole('link', { name: 'Companies' }).click();
+    await page.getByRole('link', { name: 'Tesla, Inc.' }).click();
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Tesla, Inc.');
+    expect(await page.getByTestId('evidence-row').count()).toBeGreaterThan(10);
+  });
+
+  test('a wrong password gets a clear message and no session', async ({ page }) => {
+    await signIn(page, DEMO_USERS.rm.email, 'not-the-password');
+    await expect(page.getByTestId('login-error')).toHaveText('Wrong email or password.');
+    await page.goto('/cases');
+    await expect(page).toHaveURL(/\/login/);
+  });
+
+  test('an unknown email gets the same message as a wrong password', async ({ page }) => {
+    await signIn(page, uniqueEmail('nobody'), DEMO_PASSWORD);
+    await expect(page.getByTestId('login-error')).toHaveText('Wrong email or password.');
+  });
+
+  test('a signed-out visitor is sent to sign in and comes back to the page asked for', async ({ page }) => {
+    await page.goto('/companies');
+    await expect(page).toHaveURL(/\/login\?callbackUrl=/);
+    await page.getByLabel('Email').fill(DEMO_USERS.rm.email);
+    await page.getByLabel('Password').fill(DEMO_PASSWORD);
+    await page.getByTestId('login-submit').click();
+    await expect(page).toHaveURL(/\/companies$/);
+    await expect(page.getByRole('heading', { name: 'Companies', level: 1 })).toBeVisible();
+  });
+});
+
+/** As the demo admin, creates a user through the admin page and returns its email. */
+async function createUserAsAdmin(page: Page, password: string, role = 'rm') {
+  const email = uniqueEmail(`user-${role}`);
+  await signInAs(page, 'admin');
+  await page.goto('/admin/users');
+  const form = page.getByTestId('create-user-form');
+  await form.getByLabel('Email').fill(email);
+  await form.getByLabel('Name').fill('Test User');
+  await form.getByLabel('Role').selectOption(role);
+  await form.getByLabel('Initial password').fill(password);
+  await form.getByRole('button', { name: 'Create user' }).click();
+  await expect(form.getByRole('status')).toContainText(`Created ${email}`);
+  return email;
+}
+
+test.describe('accounts', () => {
+  test('five wrong passwords lock the account, even against the right password', async ({ page, browser }) => {
+    const password = 'correct-horse-battery';
+    const email = await createUserAsAdmin(page, password);
+
+    const visitor = await browser.newPage();
+    for (let attempt = 1; attempt <= 4; attempt++) {
+      await signIn(visitor, email, `wrong-${attempt}`);
+      await expect(visitor.getByTestId('login-error')).toHaveText('Wrong email or password.');
+    }
+    await signIn(visitor, email, 'wrong-5');
+    await expect(visitor.getByTestId('login-error')).toContainText('locked after 5 failed sign-in attempts');
+    await signIn(visitor, email, password);
+    await expect(visitor.getByTestId('login-error')).toContainText('locked');
+
+    // An administrator's password reset lifts the lock.
+    const slug = email.replace(/[^a-z0-9]+/gi, '-');
+    const actions = page.getByTestId(`user-actions-${slug}`);
+    await page.reload();
+    await actions.getByLabel('New password').fill('a-brand-new-password');
+    await actions.getByRole('button', { name: 'Reset password' }).click();
+    await expect(actions.getByRole('status')).toContainText('Password reset');
+    await signIn(visitor, email, 'a-brand-new-password');
+    await expect(visitor.getByTestId('home-rm')).toBeVisible();
+  });
+
+  test('a disabled account cannot sign in and its open session stops working', async ({ page, browser }) => {
+    const password = 'another-long-password';
+    const email = await createUserAsAdmin(page, password, 'committee');
+    const user = await browser.newPage();
+    await signIn(user, email, password);
+    await expect(user.getByTestId('home-committee')).toBeVisible();
+
+    const slug = email.replace(/[^a-z0-9]+/gi, '-');
+    await page.reload();
+    await page.getByTestId(`user-actions-${slug}`).getByRole('button', { name: 'Disable account' }).click();
+    await expect(page.getByTestId(`user-actions-${slug}`).getByRole('button', { name: 'Enable account' })).toBeVisible();
+
+    await user.goto('/review');
+    await expect(user).toHaveURL(/\/login/);
+    await signIn(user, email, password);
+    await expect(user.getByTestId('login-error')).toHaveText('This account is disabled. Ask an administrator to enable it.');
+  });
+
+  test('a role change applies to an open session at once', async ({ page, browser }) => {
+    const password = 'role-change-password';
+    const email = await createUserAsAdmin(page, password, 'evaluator');
+    const user = await browser.newPage();
+    await signIn(user, email, password);
+    await expect(user.getByTestId('home-evaluator')).toBeVisible();
+
+    const slug = email.replace(/[^a-z0-9]+/gi, '-');
+    await page.reload();
+    const actions = page.getByTestId(`user-actions-${slug}`);
+    await actions.getByLabel('Role').selectOption('rm');
+    await actions.getByRole('button', { name: 'Change role' }).click();
+    await expect(actions.getByRole('status')).toContainText('Role changed');
+
+    const response = await user.goto('/ratings');
+    expect(response?.status()).toBe(403);
+    await user.goto('/cases');
+    await expect(user.getByRole('heading', { name: 'Cases', level: 1 })).toBeVisible();
+  });
+});

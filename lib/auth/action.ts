@@ -1,0 +1,62 @@
+// The one wrapper every server action uses. Server actions are public HTTP endpoints, so each
+// call re-checks the session, the role and (when given) ownership on the server, validates
+// its input with zod, and answers with a typed result instead of throwing at the client.
+import { unstable_rethrow } from 'next/navigation';
+import { z } from 'zod';
+import { can, type Permission } from '@/lib/auth/permissions';
+import { getSessionUser, type SessionUser } from '@/lib/auth/session';
+import { AppError, defaultMessage, type ErrorCode } from '@/lib/errors';
+
+export type ActionResult<T> =
+  | { ok: true; data: T }
+  | { ok: false; code: ErrorCode; message: string; fieldErrors?: Record<string, string[]> };
+
+type ActionConfig<S extends z.ZodType> = {
+  /** The permission from lib/auth/permissions.ts; `public` only for signing in. */
+  permission: Permission | 'public';
+  input: S;
+  /** Ownership or state checks that need the parsed input; false → forbidden. */
+  authorize?: (input: z.output<S>, user: SessionUser) => Promise<boolean> | boolean;
+};
+
+/** FormData to a plain object; repeated keys become arrays. Files are kept as they are. */
+function formDataToObject(form: FormData) {
+  const out: Record<string, unknown> = {};
+  for (const key of new Set(form.keys())) {
+    if (key.startsWith('$ACTION')) continue;
+    const values = form.getAll(key);
+    out[key] = values.length > 1 ? values : values[0];
+  }
+  return out;
+}
+
+function fail(code: ErrorCode, message = defaultMessage(code), fieldErrors?: Record<string, string[]>) {
+  return { ok: false as const, code, message, ...(fieldErrors ? { fieldErrors } : {}) };
+}
+
+export function action<S extends z.ZodType, T, U extends SessionUser | null = SessionUser>(
+  config: ActionConfig<S>,
+  handler: (input: z.output<S>, user: U) => Promise<T>,
+) {
+  return async (raw: FormData | z.input<S>): Promise<ActionResult<T>> => {
+    try {
+      const user = await getSessionUser();
+      if (config.permission !== 'public') {
+        if (!user) return fail('unauthorized');
+        if (!can(user.role, config.permission)) return fail('forbidden');
+      }
+      const parsed = config.input.safeParse(raw instanceof FormData ? formDataToObject(raw) : raw);
+      if (!parsed.success) {
+        return fail('bad_request', defaultMessage('bad_request'), z.flattenError(parsed.error).fieldErrors as Record<string, string[]>);
+      }
+      if (config.authorize && (!user || !(await config.authorize(parsed.data, user)))) return fail('forbidden');
+      return { ok: true, data: await handler(parsed.data, user as U) };
+    } catch (err) {
+      unstable_rethrow(err);
+      if (err instanceof AppError) return fail(err.code, err.message, err.fieldErrors);
+      const ref = crypto.randomUUID().slice(0, 8);
+      console.error(`[action] unexpected error (ref ${ref}):`, err);
+      return fail('internal', `${defaultMessage('internal')} (reference ${ref})`);
+    }
+  };
+}

@@ -1,0 +1,126 @@
+// Opens the database once per process, lazily (never at import time, so `next build` and
+// tools that merely import this module do not touch it), and migrates it before first use.
+import path from 'node:path';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import * as schema from '@/lib/db/schema';
+import { env, isEmbedded } from '@/lib/env';
+import { DataFolderError, lockDataDir, resolveDataDir } from '@/lib/db/data-dir';
+
+export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
+export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+/** A database or an open transaction: query modules accept either. */
+export type Executor = Db | Tx;
+
+export type DatabaseHandle = {
+  db: Db;
+  kind: 'pglite' | 'postgres';
+  /** The data folder for PGlite, the host/database for PostgreSQL (never the password). */
+  location: string;
+  close: () => Promise<void>;
+};
+
+export const MIGRATIONS_FOLDER = path.join(process.cwd(), 'drizzle');
+
+export type OpenOptions =
+  | { kind: 'pglite'; dataDir?: string }
+  | { kind: 'postgres'; url: string; poolSize?: number };
+
+/** Opens and migrates a database. Used by getDb() and by tests that want their own. */
+export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle> {
+  const handle = options.kind === 'pglite' ? await openPglite(options.dataDir) : await openPostgres(options);
+  await migrateDatabase(handle);
+  return handle;
+}
+
+async function openPglite(dataDir?: string): Promise<DatabaseHandle> {
+  const { PGlite } = await import('@electric-sql/pglite');
+  const { drizzle } = await import('drizzle-orm/pglite');
+  let client;
+  if (dataDir) {
+    lockDataDir(dataDir);
+    const pgdata = path.join(dataDir, 'pgdata');
+    try {
+      client = new PGlite(pgdata);
+      await client.waitReady;
+    } catch (err) {
+      throw new DataFolderError(
+        `Cannot open the embedded database in ${pgdata}: ${(err as Error).message}. ` +
+          'If the folder is damaged, move it aside (or delete it to start again from the demo data), ' +
+          'or set CROSSCHECK_DATA_DIR to another folder.',
+      );
+    }
+  } else {
+    client = new PGlite();
+    await client.waitReady;
+  }
+  const db = drizzle({ client, schema, casing: 'snake_case' }) as unknown as Db;
+  return { db, kind: 'pglite', location: dataDir ?? 'memory', close: () => client.close() };
+}
+
+async function openPostgres(options: { url: string; poolSize?: number }): Promise<DatabaseHandle> {
+  const { Pool } = (await import('pg')).default;
+  const { drizzle } = await import('drizzle-orm/node-postgres');
+  const pool = new Pool({ connectionString: options.url, max: options.poolSize ?? 10 });
+  pool.on('error', (err) => console.error('[db] idle client error:', err.message));
+  const url = new URL(options.url);
+  const db = drizzle({ client: pool, schema, casing: 'snake_case' }) as unknown as Db;
+  return { db, kind: 'postgres', location: `${url.hostname}:${url.port || 5432}${url.pathname}`, close: () => pool.end() };
+}
+
+/** Applies drizzle/ migrations; on PostgreSQL under an advisory lock so instances can start together. */
+export async function migrateDatabase(handle: DatabaseHandle) {
+  if (handle.kind === 'pglite') {
+    const { migrate } = await import('drizzle-orm/pglite/migrator');
+    await migrate(handle.db as never, { migrationsFolder: MIGRATIONS_FOLDER });
+    return;
+  }
+  const { migrate } = await import('drizzle-orm/node-postgres/migrator');
+  const { drizzle } = await import('drizzle-orm/node-postgres');
+  const pool = (handle.db as unknown as { $client: import('pg').Pool }).$client;
+  const client = await pool.connect();
+  try {
+    await client.query('select pg_advisory_lock(727274)');
+    await migrate(drizzle({ client, casing: 'snake_case' }), { migrationsFolder: MIGRATIONS_FOLDER });
+  } finally {
+    await client.query('select pg_advisory_unlock(727274)').catch(() => {});
+    client.release();
+  }
+}
+
+type Cached = { handle: Promise<DatabaseHandle> };
+const globalForDb = globalThis as typeof globalThis & { __crosscheckDb?: Cached };
+
+/** The process's database, per the environment: PostgreSQL by DATABASE_URL, else embedded PGlite. */
+export function getDatabase(): Promise<DatabaseHandle> {
+  if (!globalForDb.__crosscheckDb) {
+    const e = env();
+    const handle = (async () => {
+      const h = isEmbedded(e)
+        ? await openDatabase({ kind: 'pglite', dataDir: resolveDataDir(e) })
+        : await openDatabase({ kind: 'postgres', url: e.DATABASE_URL!, poolSize: e.DATABASE_POOL_SIZE });
+      if (h.kind === 'pglite') {
+        // First start of an empty embedded database: load the demo pool and accounts.
+        const { seedIfEmpty } = await import('@/lib/db/seed');
+        await seedIfEmpty(h.db);
+      }
+      return h;
+    })();
+    globalForDb.__crosscheckDb = { handle };
+    // A failed open is not cached: the next request tries again and reports the same clear error.
+    handle.catch(() => {
+      if (globalForDb.__crosscheckDb?.handle === handle) globalForDb.__crosscheckDb = undefined;
+    });
+  }
+  return globalForDb.__crosscheckDb.handle;
+}
+
+export async function getDb(): Promise<Db> {
+  return (await getDatabase()).db;
+}
+
+/** Closes the process's database (scripts and tests; the server keeps it open). */
+export async function closeDb() {
+  const cached = globalForDb.__crosscheckDb;
+  globalForDb.__crosscheckDb = undefined;
+  if (cached) await (await cached.handle).close();
+}

@@ -1,0 +1,405 @@
+// The one schema for PGlite and PostgreSQL. Enumerations are text columns with CHECK
+// constraints rather than PostgreSQL enums: adding a value later is a plain migration on
+// both engines, with no ALTER TYPE transaction rules to work around.
+import { sql } from 'drizzle-orm';
+import {
+  bigint,
+  boolean,
+  check,
+  date,
+  index,
+  integer,
+  jsonb,
+  numeric,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+  type AnyPgColumn,
+} from 'drizzle-orm/pg-core';
+
+export const ROLES = ['rm', 'committee', 'evaluator', 'admin'] as const;
+export type Role = (typeof ROLES)[number];
+
+export const CASE_STATUSES = ['draft', 'analyzing', 'submitted', 'decided'] as const;
+export type CaseStatus = (typeof CASE_STATUSES)[number];
+
+export const RUN_STATUSES = ['queued', 'running', 'succeeded', 'failed', 'cancelled'] as const;
+export type RunStatus = (typeof RUN_STATUSES)[number];
+
+export const STEP_STATUSES = ['pending', 'running', 'done', 'failed'] as const;
+export type StepStatus = (typeof STEP_STATUSES)[number];
+
+export const PROTOCOLS = ['kpd-mads', 'nas', 'sas', 'three-round', 'findebate'] as const;
+export type Protocol = (typeof PROTOCOLS)[number];
+
+export const DECISION_OUTCOMES = ['approve', 'approve_with_conditions', 'decline', 'return'] as const;
+export type DecisionOutcome = (typeof DECISION_OUTCOMES)[number];
+
+export const POLARITIES = ['favorable', 'adverse', 'context'] as const;
+export type Polarity = (typeof POLARITIES)[number];
+
+/** `a IN ('x','y')` for a CHECK constraint; values are our own constants, never input. */
+function oneOf(column: AnyPgColumn, values: readonly string[]) {
+  return sql`${column} in (${sql.raw(values.map((v) => `'${v}'`).join(', '))})`;
+}
+
+const createdAt = () => timestamp({ withTimezone: true }).notNull().defaultNow();
+const updatedAt = () => timestamp({ withTimezone: true }).notNull().defaultNow();
+
+export const users = pgTable(
+  'users',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    email: text().notNull(),
+    name: text().notNull(),
+    role: text({ enum: ROLES }).notNull(),
+    /** scrypt hash (lib/auth/password.ts); null for accounts that only sign in through SSO. */
+    passwordHash: text(),
+    disabled: boolean().notNull().default(false),
+    /** Demo accounts sign in only in embedded mode or with DEMO=1. */
+    demo: boolean().notNull().default(false),
+    failedLoginCount: integer().notNull().default(0),
+    lastFailedLoginAt: timestamp({ withTimezone: true }),
+    lockedUntil: timestamp({ withTimezone: true }),
+    lastLoginAt: timestamp({ withTimezone: true }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [uniqueIndex('users_email_key').on(t.email), check('users_role_check', oneOf(t.role, ROLES))],
+);
+
+export const companies = pgTable(
+  'companies',
+  {
+    /** A readable slug, e.g. `samsung-electronics`, stable across imports. */
+    id: text().primaryKey(),
+    name: text().notNull(),
+    nameEn: text(),
+    country: text().notNull(),
+    /** Every identifier the source gave (corp_code, stock_code, cik, ticker, biz_no, …). */
+    identifiers: jsonb().$type<Record<string, string>>().notNull().default({}),
+    corpCode: text(),
+    stockCode: text(),
+    cik: text(),
+    ticker: text(),
+    industry: text(),
+    description: text(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index('companies_corp_code_idx').on(t.corpCode), index('companies_cik_idx').on(t.cik)],
+);
+
+export const evidenceItems = pgTable(
+  'evidence_items',
+  {
+    id: text().primaryKey(),
+    companyId: text()
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
+    category: text().notNull(),
+    /** One of the ten guideline factors or `other`; null until tagged. */
+    factor: text(),
+    polarity: text({ enum: POLARITIES }),
+    /** Who set the factor: deterministic rules, a model, or an RM's override. */
+    factorSource: text({ enum: ['rule', 'llm', 'rm'] }),
+    title: text().notNull(),
+    text: text().notNull(),
+    value: text(),
+    eventDate: date({ mode: 'string' }),
+    publishedDate: date({ mode: 'string' }).notNull(),
+    sourceName: text().notNull(),
+    sourceUrl: text().notNull(),
+    language: text().notNull(),
+    retrievedAt: timestamp({ withTimezone: true }),
+    upstream: text(),
+    license: text(),
+    origin: text({ enum: ['import', 'dart', 'edgar', 'web'] }).notNull().default('import'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('evidence_items_company_published_idx').on(t.companyId, t.publishedDate),
+    uniqueIndex('evidence_items_dedup_key').on(t.companyId, t.sourceUrl, t.publishedDate, t.title),
+    check('evidence_items_polarity_check', sql`${t.polarity} is null or ${oneOf(t.polarity, POLARITIES)}`),
+  ],
+);
+
+export const documents = pgTable(
+  'documents',
+  {
+    id: text().primaryKey(),
+    companyId: text()
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
+    title: text().notNull(),
+    kind: text().notNull(),
+    publishedDate: date({ mode: 'string' }).notNull(),
+    sourceName: text().notNull(),
+    sourceUrl: text().notNull(),
+    language: text().notNull(),
+    license: text(),
+    upstream: text(),
+    /** Front-matter fields we keep but do not model (note, call_date, date_note, …). */
+    meta: jsonb().$type<Record<string, unknown>>().notNull().default({}),
+    body: text().notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('documents_company_published_idx').on(t.companyId, t.publishedDate)],
+);
+
+export const documentChunks = pgTable(
+  'document_chunks',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    documentId: text()
+      .notNull()
+      .references(() => documents.id, { onDelete: 'cascade' }),
+    ordinal: integer().notNull(),
+    heading: text(),
+    text: text().notNull(),
+    charStart: integer().notNull(),
+    charEnd: integer().notNull(),
+  },
+  (t) => [uniqueIndex('document_chunks_document_ordinal_key').on(t.documentId, t.ordinal)],
+);
+
+export const cases = pgTable(
+  'cases',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    companyId: text()
+      .notNull()
+      .references(() => companies.id, { onDelete: 'restrict' }),
+    ownerId: uuid()
+      .notNull()
+      .references(() => users.id, { onDelete: 'restrict' }),
+    title: text().notNull(),
+    loanAmount: numeric({ precision: 20, scale: 2 }).notNull(),
+    loanCurrency: text().notNull(),
+    loanPurpose: text().notNull(),
+    loanTenorMonths: integer().notNull(),
+    asOfDate: date({ mode: 'string' }).notNull(),
+    notes: text(),
+    status: text({ enum: CASE_STATUSES }).notNull().default('draft'),
+    submittedAt: timestamp({ withTimezone: true }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index('cases_company_idx').on(t.companyId),
+    index('cases_owner_idx').on(t.ownerId),
+    index('cases_status_idx').on(t.status),
+    check('cases_status_check', oneOf(t.status, CASE_STATUSES)),
+    check('cases_loan_amount_check', sql`${t.loanAmount} > 0`),
+    check('cases_tenor_check', sql`${t.loanTenorMonths} > 0`),
+  ],
+);
+
+export type RunUsage = { promptTokens: number; completionTokens: number; costUsd: number };
+
+export const runs = pgTable(
+  'runs',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    caseId: uuid()
+      .notNull()
+      .references(() => cases.id, { onDelete: 'cascade' }),
+    createdById: uuid()
+      .notNull()
+      .references(() => users.id, { onDelete: 'restrict' }),
+    protocol: text({ enum: PROTOCOLS }).notNull(),
+    /** Language, recency window, max web searches, temperature, seed, budgets, … */
+    params: jsonb().$type<Record<string, unknown>>().notNull().default({}),
+    provider: text().notNull(),
+    model: text().notNull(),
+    mode: text({ enum: ['dag', 'sequential'] }).notNull().default('dag'),
+    status: text({ enum: RUN_STATUSES }).notNull().default('queued'),
+    error: text(),
+    promptTokens: integer().notNull().default(0),
+    completionTokens: integer().notNull().default(0),
+    costUsd: numeric({ precision: 14, scale: 6 }).notNull().default('0'),
+    createdAt: createdAt(),
+    startedAt: timestamp({ withTimezone: true }),
+    finishedAt: timestamp({ withTimezone: true }),
+  },
+  (t) => [
+    index('runs_case_idx').on(t.caseId),
+    index('runs_created_by_idx').on(t.createdById),
+    index('runs_status_idx').on(t.status),
+    check('runs_status_check', oneOf(t.status, RUN_STATUSES)),
+    check('runs_protocol_check', oneOf(t.protocol, PROTOCOLS)),
+  ],
+);
+
+export const runSteps = pgTable(
+  'run_steps',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    runId: uuid()
+      .notNull()
+      .references(() => runs.id, { onDelete: 'cascade' }),
+    /** The protocol's step id, e.g. `D5` or `AG`. */
+    stepId: text().notNull(),
+    /** Position in protocol order, for display. */
+    ordinal: integer().notNull(),
+    agent: text().notNull(),
+    team: text({ enum: ['affirmative', 'negative', 'neutral'] }).notNull(),
+    act: text().notNull(),
+    contextStepIds: text().array().notNull().default(sql`'{}'::text[]`),
+    status: text({ enum: STEP_STATUSES }).notNull().default('pending'),
+    attempt: integer().notNull().default(0),
+    text: text(),
+    output: jsonb(),
+    error: text(),
+    promptTokens: integer().notNull().default(0),
+    completionTokens: integer().notNull().default(0),
+    costUsd: numeric({ precision: 14, scale: 6 }).notNull().default('0'),
+    startedAt: timestamp({ withTimezone: true }),
+    finishedAt: timestamp({ withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex('run_steps_run_step_key').on(t.runId, t.stepId),
+    check('run_steps_status_check', oneOf(t.status, STEP_STATUSES)),
+  ],
+);
+
+export const reports = pgTable('reports', {
+  id: uuid().primaryKey().defaultRandom(),
+  runId: uuid()
+    .notNull()
+    .unique('reports_run_key')
+    .references(() => runs.id, { onDelete: 'cascade' }),
+  content: jsonb().notNull(),
+  /** Final checks: undated/unsourced citations, stale evidence, reused factors, language. */
+  checks: jsonb().notNull().default([]),
+  createdAt: createdAt(),
+});
+
+export const comments = pgTable(
+  'comments',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    caseId: uuid()
+      .notNull()
+      .references(() => cases.id, { onDelete: 'cascade' }),
+    runId: uuid().references(() => runs.id, { onDelete: 'cascade' }),
+    /** Anchor: a turn (`stepId`) and optionally one of its claims. */
+    stepId: text(),
+    claimId: text(),
+    parentId: uuid().references((): AnyPgColumn => comments.id, { onDelete: 'cascade' }),
+    authorId: uuid()
+      .notNull()
+      .references(() => users.id, { onDelete: 'restrict' }),
+    body: text().notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('comments_case_idx').on(t.caseId),
+    index('comments_run_idx').on(t.runId),
+    index('comments_parent_idx').on(t.parentId),
+    index('comments_author_idx').on(t.authorId),
+  ],
+);
+
+export const decisions = pgTable(
+  'decisions',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    caseId: uuid()
+      .notNull()
+      .references(() => cases.id, { onDelete: 'cascade' }),
+    decidedById: uuid()
+      .notNull()
+      .references(() => users.id, { onDelete: 'restrict' }),
+    outcome: text({ enum: DECISION_OUTCOMES }).notNull(),
+    rationale: text().notNull(),
+    conditions: text(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('decisions_case_idx').on(t.caseId),
+    index('decisions_decided_by_idx').on(t.decidedById),
+    check('decisions_outcome_check', oneOf(t.outcome, DECISION_OUTCOMES)),
+  ],
+);
+
+/**
+ * Append-only and hash-chained: each row's hash covers its content and the previous row's
+ * hash, so editing or deleting any row breaks every link after it (lib/db/queries/audit.ts).
+ */
+export const auditLog = pgTable(
+  'audit_log',
+  {
+    seq: bigint({ mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    at: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    actorId: uuid().references(() => users.id, { onDelete: 'set null' }),
+    action: text().notNull(),
+    entityType: text().notNull(),
+    entityId: text(),
+    detail: jsonb().$type<Record<string, unknown>>().notNull().default({}),
+    prevHash: text().notNull(),
+    hash: text().notNull(),
+  },
+  (t) => [index('audit_log_actor_idx').on(t.actorId), index('audit_log_entity_idx').on(t.entityType, t.entityId)],
+);
+
+export const studies = pgTable(
+  'studies',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    name: text().notNull(),
+    status: text({ enum: ['draft', 'open', 'closed'] }).notNull().default('draft'),
+    createdById: uuid()
+      .notNull()
+      .references(() => users.id, { onDelete: 'restrict' }),
+    createdAt: createdAt(),
+  },
+  (t) => [index('studies_created_by_idx').on(t.createdById)],
+);
+
+/** One report shown to one evaluator, under an opaque id that reveals nothing of the run. */
+export const studyAssignments = pgTable(
+  'study_assignments',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    studyId: uuid()
+      .notNull()
+      .references(() => studies.id, { onDelete: 'cascade' }),
+    evaluatorId: uuid()
+      .notNull()
+      .references(() => users.id, { onDelete: 'restrict' }),
+    reportId: uuid()
+      .notNull()
+      .references(() => reports.id, { onDelete: 'restrict' }),
+    position: integer().notNull(),
+    answers: jsonb().$type<Record<string, number>>().notNull().default({}),
+    submittedAt: timestamp({ withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('study_assignments_study_idx').on(t.studyId),
+    index('study_assignments_evaluator_idx').on(t.evaluatorId),
+    index('study_assignments_report_idx').on(t.reportId),
+    uniqueIndex('study_assignments_unique_key').on(t.studyId, t.evaluatorId, t.reportId),
+  ],
+);
+
+/** Instance-wide settings an admin may change in the app (secrets stay in the environment). */
+export const settings = pgTable(
+  'settings',
+  {
+    key: text().primaryKey(),
+    value: jsonb().notNull(),
+    updatedById: uuid().references(() => users.id, { onDelete: 'set null' }),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index('settings_updated_by_idx').on(t.updatedById)],
+);
+
+export type User = typeof users.$inferSelect;
+export type Company = typeof companies.$inferSelect;
+export type EvidenceItem = typeof evidenceItems.$inferSelect;
+export type Case = typeof cases.$inferSelect;
+export type Run = typeof runs.$inferSelect;

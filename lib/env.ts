@@ -1,0 +1,66 @@
+// The one place that reads process.env. Everything else calls env() and gets typed,
+// validated values; a bad value fails with the variable's name and what is wrong with it.
+import { z } from 'zod';
+
+const optional = z.preprocess((v) => (typeof v === 'string' && v.trim() === '' ? undefined : v), z.string().optional());
+const flag = z.preprocess(
+  (v) => (typeof v === 'string' ? ['1', 'true', 'yes', 'on'].includes(v.trim().toLowerCase()) : false),
+  z.boolean(),
+);
+
+const schema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).catch('production'),
+  /** PostgreSQL connection string; without it the app embeds PGlite. */
+  DATABASE_URL: optional.pipe(z.url({ protocol: /^postgres(ql)?$/, message: 'must be a postgres:// or postgresql:// URL' }).optional()),
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
+  /** Folder of the embedded database, the generated auth secret and the lock file. */
+  CROSSCHECK_DATA_DIR: optional,
+  /** Which embedded folder under .data/ to use when CROSSCHECK_DATA_DIR is not set. */
+  CROSSCHECK_ENV: z.preprocess((v) => (v === '' ? undefined : v), z.enum(['dev', 'start', 'test']).optional()),
+  AUTH_SECRET: optional.pipe(z.string().min(32, 'must be at least 32 characters (try: openssl rand -base64 32)').optional()),
+  AUTH_OIDC_ISSUER: optional.pipe(z.url().optional()),
+  AUTH_OIDC_CLIENT_ID: optional,
+  AUTH_OIDC_CLIENT_SECRET: optional,
+  AUTH_OIDC_NAME: z.string().default('Bank SSO'),
+  DEMO: flag,
+  DEMO_PASSWORD: z.string().min(8, 'must be at least 8 characters').default('crosscheck-demo'),
+  OPENAI_API_KEY: optional,
+  OPENAI_BASE_URL: optional.pipe(z.url().optional()),
+  OPENAI_MODEL: optional,
+  PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+});
+
+export type Env = z.infer<typeof schema>;
+
+export class EnvError extends Error {}
+
+let cached: Env | undefined;
+
+export function env(): Env {
+  if (cached) return cached;
+  const parsed = schema.safeParse(process.env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new EnvError(`Invalid environment configuration:\n${lines.join('\n')}\nSee .env.example.`);
+  }
+  cached = parsed.data;
+  return cached;
+}
+
+/** For tests that change process.env between cases. */
+export function resetEnvForTests() {
+  cached = undefined;
+}
+
+export function isEmbedded(e: Env = env()) {
+  return !e.DATABASE_URL;
+}
+
+/** Demo accounts exist and may sign in only on the embedded database or with DEMO=1. */
+export function demoEnabled(e: Env = env()) {
+  return isEmbedded(e) || e.DEMO;
+}
+
+export function oidcConfigured(e: Env = env()) {
+  return Boolean(e.AUTH_OIDC_ISSUER && e.AUTH_OIDC_CLIENT_ID && e.AUTH_OIDC_CLIENT_SECRET);
+}

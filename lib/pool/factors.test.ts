@@ -1,0 +1,140 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { EVIDENCE_CATEGORIES, FACTORS, GUIDELINE_FACTORS, isFactorId, tagByCategory } from '@/lib/pool/factors';
+
+const tag = (category: string, title: string, text = '') => tagByCategory({ category, title, text });
+
+describe('FACTORS', () => {
+  it('lists the ten guideline factors plus other, with unique snake_case ids and both labels', () => {
+    expect(GUIDELINE_FACTORS).toHaveLength(10);
+    expect(FACTORS.at(-1)?.id).toBe('other');
+    expect(new Set(FACTORS.map((f) => f.id)).size).toBe(FACTORS.length);
+    for (const f of FACTORS) {
+      expect(f.id).toMatch(/^[a-z]+(_[a-z]+)*$/);
+      expect(f.labelKo).toMatch(/[가-힣]/);
+      expect(f.reading).toMatch(/→ (favorable|adverse)|context/);
+    }
+    expect(isFactorId('management_continuity')).toBe(true);
+    expect(isFactorId('management')).toBe(false);
+  });
+
+  it('reads competition and internal control as adverse when higher, continuity as favorable', () => {
+    const reading = Object.fromEntries(FACTORS.map((f) => [f.id, f.reading]));
+    expect(reading.industry_competition_intensity).toBe('stronger → adverse');
+    expect(reading.internal_control_risk).toBe('higher → adverse');
+    expect(reading.management_continuity).toBe('more stable → favorable');
+  });
+});
+
+describe('tagByCategory', () => {
+  it('maps deterministic categories to their factor', () => {
+    expect(tag('management_change', 'CFO appointed')).toEqual({ factor: 'management_continuity', polarity: 'context' });
+    expect(tag('employment', 'Headcount 125,665 employees').factor).toBe('employment_stability');
+    expect(tag('certification', 'INNOBIZ 인증 취득')).toEqual({ factor: 'certifications', polarity: 'favorable' });
+    expect(tag('government_support', '정책자금 지원 선정')).toEqual({ factor: 'government_support_programs', polarity: 'favorable' });
+    expect(tag('disclosure_other', 'Form 8-K Item 8.01: Other Events')).toEqual({ factor: 'other', polarity: 'context' });
+  });
+
+  it('treats sanctions and every distress category as adverse internal control risk', () => {
+    for (const category of ['sanctions', 'distress_default', 'distress_rehabilitation', 'distress_creditor_management', 'business_suspension', 'trading_halt']) {
+      expect(tag(category, '관리절차 개시'), category).toEqual({ factor: 'internal_control_risk', polarity: 'adverse' });
+    }
+  });
+
+  it('reads patents as favorable when registered and as context when lapsed, rejected or pending', () => {
+    const registered = tag('patent', '[등록] 3차원 구조물 영상 획득시스템', '법적상태(수집 시점 기준): 등록. 등록일 2022-10-11');
+    expect(registered).toEqual({ factor: 'technological_disruption_risk', polarity: 'favorable' });
+    expect(tag('patent', 'US patent granted for battery cell').polarity).toBe('favorable');
+    // A lapsed record still carries its old registration date: the lapse must win.
+    expect(tag('patent', '[소멸] NC프레스 픽업장치', '법적상태: 소멸. 등록일 2011-03-28').polarity).toBe('context');
+    expect(tag('patent', 'Application rejected by the USPTO').polarity).toBe('context');
+    expect(tag('patent', '[공개] 포터블 초경인서트 클리닝 장치', '법적상태: 공개.').polarity).toBe('context');
+  });
+
+  it('reads management departures as adverse and long tenure as favorable', () => {
+    expect(tag('management_change', 'Form 8-K Item 5.02: Departure of Directors or Certain Officers').polarity).toBe('adverse');
+    expect(tag('management_change', '미등기임원 변동: 선임 6명, 사임 5명').polarity).toBe('adverse');
+    expect(tag('management_change', '대표이사 한종희 부회장: 재직 46개월').polarity).toBe('favorable');
+  });
+
+  it('does not read 부적정 (adverse audit opinion) as 적정 (clean)', () => {
+    expect(tag('governance_ownership', '외부감사 의견 적정')).toEqual({ factor: 'internal_control_risk', polarity: 'favorable' });
+    expect(tag('governance_ownership', '외부감사 의견 부적정')).toEqual({ factor: 'internal_control_risk', polarity: 'adverse' });
+  });
+
+  it('judges polarity on the title, not on words the body mentions in passing', () => {
+    const subsidy = tag(
+      'government_support',
+      '연구개발 정부보조금 수령: 2022년 반기 827백만원',
+      '정부보조금으로 차감되거나 자산화된 연구개발비를 제외하고 12조 1,771억원을 당기비용으로 회계처리',
+    );
+    expect(subsidy.polarity).toBe('favorable');
+    expect(tag('government_support', '中 선전시, 전자제품 보조금 외국 브랜드는 제외').polarity).toBe('adverse');
+    expect(tag('certification', '광주사업장 녹색기업 지정취소 (2021.03.02)').polarity).toBe('adverse');
+  });
+
+  it('sends risk factors to a factor by content, always adverse', () => {
+    expect(tag('risk_factor', 'Key-person risk', 'We are highly dependent on the services of Elon Musk')).toEqual({
+      factor: 'management_continuity',
+      polarity: 'adverse',
+    });
+    expect(tag('risk_factor', '반도체 시황 불확실성', '인플레이션 심화 및 금리 인상 등 글로벌 경기 이슈')).toEqual({
+      factor: 'economic_sensitivity',
+      polarity: 'adverse',
+    });
+    expect(tag('risk_factor', 'New battery chemistries', 'Rapid technological change could make our products obsolete')).toEqual({
+      factor: 'technological_disruption_risk',
+      polarity: 'adverse',
+    });
+    expect(tag('risk_factor', 'Production ramp delays', 'We may experience delays in launching production')).toEqual({
+      factor: 'other',
+      polarity: 'adverse',
+    });
+  });
+
+  it('splits industry items between growth outlook and competition intensity', () => {
+    expect(tag('industry_competition', '산업 성장 전망: TV·스마트폰 수요 역성장 전망 (2022)')).toEqual({
+      factor: 'industry_growth_outlook',
+      polarity: 'adverse',
+    });
+    expect(tag('industry_competition', 'Strong competition from a growing list of established and new competitors')).toEqual({
+      factor: 'industry_competition_intensity',
+      polarity: 'adverse',
+    });
+    // "1위" appears in both: losing the top spot is adverse, holding it favorable.
+    expect(tag('industry_competition', '“저가 공세에 밀렸다”…삼성, 기업용 노트북 1위 자리 내줘').polarity).toBe('adverse');
+    expect(tag('industry_competition', '세트 시장점유율: TV 31.6%(16년 연속 1위)').polarity).toBe('favorable');
+  });
+
+  it('classifies news by English and Korean keywords', () => {
+    expect(tag('news', '[단독] 고물가·전쟁 후폭풍…애플 이어 삼성도 스마트폰 감산')).toEqual({
+      factor: 'economic_sensitivity',
+      polarity: 'adverse',
+    });
+    expect(tag('news', 'Regulator fines lender over internal control failures')).toEqual({
+      factor: 'internal_control_risk',
+      polarity: 'adverse',
+    });
+    expect(tag('news', '노조 파업 돌입…생산 차질')).toEqual({ factor: 'employment_stability', polarity: 'adverse' });
+    expect(tag('news', 'CEO resigns after record year')).toEqual({ factor: 'management_continuity', polarity: 'adverse' });
+    expect(tag('news', '정부, 중소기업 보조금 확대')).toEqual({ factor: 'government_support_programs', polarity: 'favorable' });
+    expect(tag('news', '삼성 450조 투자 계획')).toEqual({ factor: 'other', polarity: 'favorable' });
+    expect(tag('news', 'Company to present at investor conference')).toEqual({ factor: 'other', polarity: 'context' });
+  });
+
+  it('falls back to other/context for a category it does not know', () => {
+    expect(tag('weather_report', 'Sunny')).toEqual({ factor: 'other', polarity: 'context' });
+  });
+
+  it('tags every demo evidence item with a known factor and covers the whole category vocabulary', () => {
+    const lines = fs.readFileSync(path.join(process.cwd(), 'data/demo/evidence.jsonl'), 'utf8').split('\n').filter(Boolean);
+    const tagged = lines.map((l) => JSON.parse(l)).map((item) => ({ item, tag: tagByCategory(item) }));
+    for (const { item, tag: t } of tagged) {
+      expect(EVIDENCE_CATEGORIES, item.id).toContain(item.category);
+      expect(isFactorId(t.factor), item.id).toBe(true);
+    }
+    const taeyoung = tagged.find(({ item }) => item.company_id === 'taeyoung-engineering-construction')!;
+    expect(taeyoung.tag).toEqual({ factor: 'internal_control_risk', polarity: 'adverse' });
+  });
+});

@@ -1,0 +1,269 @@
+// The guideline's ten non-financial factors (DESIGN.md §3), the evidence category vocabulary
+// of the import format (data/README.md), and the deterministic first-pass tagger that maps an
+// evidence item to a factor and a polarity. The tagger is a small rule table on purpose: it
+// must give the same answer offline and on every run, and an RM can override any tag.
+import type { Polarity } from '@/lib/db/schema';
+
+export type Factor = {
+  id: string;
+  label: string;
+  labelKo: string;
+  /** How the factor reads for credit: which direction of the factor is favorable. */
+  reading: string;
+  readingKo: string;
+};
+
+export const FACTORS = [
+  {
+    id: 'industry_growth_outlook',
+    label: 'Industry growth outlook',
+    labelKo: '산업 성장 전망',
+    reading: 'higher → favorable',
+    readingKo: '높을수록 긍정',
+  },
+  {
+    id: 'industry_competition_intensity',
+    label: 'Industry competition intensity',
+    labelKo: '산업 경쟁 강도',
+    reading: 'stronger → adverse',
+    readingKo: '강할수록 부정',
+  },
+  {
+    id: 'technological_disruption_risk',
+    label: 'Technological disruption risk',
+    labelKo: '기술 변화(대체) 위험',
+    reading: 'greater → adverse',
+    readingKo: '클수록 부정',
+  },
+  {
+    id: 'economic_sensitivity',
+    label: 'Economic (cyclical) sensitivity',
+    labelKo: '경기 민감도',
+    reading: 'more sensitive → adverse',
+    readingKo: '민감할수록 부정',
+  },
+  {
+    id: 'government_support_programs',
+    label: 'Government support programs',
+    labelKo: '정부 지원 제도',
+    reading: 'present → favorable',
+    readingKo: '있으면 긍정',
+  },
+  {
+    id: 'internal_control_risk',
+    label: 'Internal control risk',
+    labelKo: '내부통제 위험',
+    reading: 'higher → adverse',
+    readingKo: '높을수록 부정',
+  },
+  {
+    id: 'management_continuity',
+    label: 'Management continuity',
+    labelKo: '경영 연속성',
+    reading: 'more stable → favorable',
+    readingKo: '안정적일수록 긍정',
+  },
+  {
+    id: 'employment_stability',
+    label: 'Employment stability',
+    labelKo: '고용 안정성',
+    reading: 'higher → favorable',
+    readingKo: '높을수록 긍정',
+  },
+  {
+    id: 'certifications',
+    label: 'Certifications (e.g. INNOBIZ)',
+    labelKo: '인증 보유 (예: INNOBIZ)',
+    reading: 'present → favorable',
+    readingKo: '있으면 긍정',
+  },
+  {
+    id: 'public_interest_trend',
+    label: 'Search / public interest trend',
+    labelKo: '검색·대중 관심 추세',
+    reading: 'increasing → favorable',
+    readingKo: '증가할수록 긍정',
+  },
+  {
+    id: 'other',
+    label: 'Other',
+    labelKo: '기타',
+    reading: 'favorable or adverse from context',
+    readingKo: '맥락에 따라 판단',
+  },
+] as const satisfies readonly Factor[];
+
+export type FactorId = (typeof FACTORS)[number]['id'];
+
+/** The ten guideline factors, without `other`. */
+export const GUIDELINE_FACTORS = FACTORS.filter((f) => f.id !== 'other');
+
+export const FACTOR_IDS = FACTORS.map((f) => f.id) as readonly FactorId[];
+
+export function isFactorId(value: string): value is FactorId {
+  return (FACTOR_IDS as readonly string[]).includes(value);
+}
+
+export function getFactor(id: FactorId): Factor {
+  return FACTORS.find((f) => f.id === id)!;
+}
+
+export const EVIDENCE_CATEGORIES = [
+  'patent',
+  'certification',
+  'management_change',
+  'governance_ownership',
+  'legal_proceedings',
+  'sanctions',
+  'distress_default',
+  'distress_rehabilitation',
+  'distress_creditor_management',
+  'business_suspension',
+  'trading_halt',
+  'employment',
+  'news',
+  'risk_factor',
+  'industry_competition',
+  'government_support',
+  'supply_contract',
+  'rnd_activity',
+  'esg',
+  'disclosure_other',
+] as const;
+
+export type EvidenceCategory = (typeof EVIDENCE_CATEGORIES)[number];
+
+export function isEvidenceCategory(value: string): value is EvidenceCategory {
+  return (EVIDENCE_CATEGORIES as readonly string[]).includes(value);
+}
+
+export type Tag = { factor: FactorId; polarity: Polarity };
+
+/**
+ * The first rule whose `when` matches wins; a rule without `when` is the default. Rules test
+ * the title unless `wide` is set: bodies of filings mention exclusions, dismissals and
+ * increases in passing, and a headline or title says what the item is about.
+ */
+type Rule = { when?: RegExp; wide?: true; factor: FactorId; polarity: Polarity };
+
+// Keyword sets shared by several categories. Korean has no word boundaries, so Korean terms
+// match as substrings; English terms use \b so "union" does not match "reunion".
+const DEPARTURE = /\b(departure|resign\w*|dismiss\w*|step(?:s|ped)? down)\b|사임|해임|퇴임|교체|사퇴/i;
+const TENURE = /\b(promoted internally|tenure|reappoint\w*)\b|재직|연임|유임|근속/i;
+const LABOUR_TROUBLE = /\b(unions?|strikes?|layoffs?|lay-?offs?|walkouts?|job cuts?)\b|노조|노동조합|파업|감원|구조조정|임금피크|해고|희망퇴직/i;
+const REVOKED = /\b(revok\w*|cancel\w*|withdrawn|suspend\w*|expired)\b|취소|철회|만료|정지/i;
+const CLEAN_AUDIT_ADVERSE = /\b(material weakness\w*|qualified opinion|adverse opinion|disclaimer of opinion|going concern)\b|부적정|한정|의견거절|계속기업|취약/i;
+const CLEAN_AUDIT = /\b(unqualified|effective internal control|no material weakness)\b|적정|효과적|지적사항 없음|해당사항 없음/i;
+const MACRO = /\b(cyclical|macro\w*|recession\w*|inflation\w*|interest rates?|economic conditions?|downturn|weather|demand)\b|경기|거시경제|인플레이션|금리|고물가|침체|시황|수요/i;
+const TECH = /\b(technolog\w*|obsole\w*|disrupt\w*|innovation|cyber\w*|patents?)\b|기술|특허|혁신|사이버/i;
+const KEY_PERSON = /\b(key[- ]person|dependent on the services of)\b|핵심\s?인력|경영진 의존/i;
+const CONTROL = /\b(internal control|fraud|embezzl\w*|lawsuits?|litigation|fines?|penalt\w*|sanction\w*|probe|investigation)\b|내부통제|횡령|배임|소송|과징금|제재|벌금|기소|압수수색/i;
+const COMPETITION = /\b(competition|competitors?|competitive|market share|price war)\b|경쟁|점유율|저가 공세/i;
+const SUBSIDY = /\b(subsid\w*|grants?|incentives?|government support)\b|보조금|정부 지원|지원사업|정책자금/i;
+const NEGATIVE_NEWS =
+  /\b(declin\w*|loss(?:es)?|cuts?|downgrad\w*|default\w*|delay\w*|recall\w*|lawsuits?|fall\w*|drops?|slump\w*)\b|감산|하락|적자|손실|부진|감소|연기|리콜|소송|부도|밀렸|내줘|역성장/i;
+const POSITIVE_NEWS =
+  /\b(record|growth|expan\w*|wins?|award\w*|upgrad\w*|invest(?:s|ed|ing|ments?)?|rais\w* guidance)\b|투자|성장|수주|최대|최고|호조|흑자|증가|확대|1위/i;
+
+const RULES: Record<EvidenceCategory, Rule[]> = {
+  // Lapsed or rejected rights are checked first: their records also carry a registration date.
+  patent: [
+    { when: /\b(lapsed|expired|rejected|abandoned|invalidated|revoked)\b|소멸|거절|포기|무효/i, wide: true, factor: 'technological_disruption_risk', polarity: 'context' },
+    { when: /\b(granted|registered|issued)\b|등록/i, wide: true, factor: 'technological_disruption_risk', polarity: 'favorable' },
+    { factor: 'technological_disruption_risk', polarity: 'context' },
+  ],
+  rnd_activity: [{ factor: 'technological_disruption_risk', polarity: 'favorable' }],
+  certification: [
+    { when: REVOKED, factor: 'certifications', polarity: 'adverse' },
+    { factor: 'certifications', polarity: 'favorable' },
+  ],
+  management_change: [
+    { when: DEPARTURE, factor: 'management_continuity', polarity: 'adverse' },
+    { when: TENURE, factor: 'management_continuity', polarity: 'favorable' },
+    { factor: 'management_continuity', polarity: 'context' },
+  ],
+  // "부적정" contains "적정": the adverse audit terms must be tried first.
+  governance_ownership: [
+    { when: CLEAN_AUDIT_ADVERSE, factor: 'internal_control_risk', polarity: 'adverse' },
+    { when: CLEAN_AUDIT, factor: 'internal_control_risk', polarity: 'favorable' },
+    { factor: 'internal_control_risk', polarity: 'context' },
+  ],
+  legal_proceedings: [
+    { when: /\b(dismissed|verdict for (?:the )?defendants?|in (?:the company's|our) favou?r)\b|소취하|승소|기각/i, factor: 'internal_control_risk', polarity: 'favorable' },
+    { factor: 'internal_control_risk', polarity: 'adverse' },
+  ],
+  sanctions: [{ factor: 'internal_control_risk', polarity: 'adverse' }],
+  distress_default: [{ factor: 'internal_control_risk', polarity: 'adverse' }],
+  distress_rehabilitation: [{ factor: 'internal_control_risk', polarity: 'adverse' }],
+  distress_creditor_management: [{ factor: 'internal_control_risk', polarity: 'adverse' }],
+  business_suspension: [{ factor: 'internal_control_risk', polarity: 'adverse' }],
+  trading_halt: [{ factor: 'internal_control_risk', polarity: 'adverse' }],
+  employment: [
+    { when: LABOUR_TROUBLE, factor: 'employment_stability', polarity: 'adverse' },
+    { factor: 'employment_stability', polarity: 'context' },
+  ],
+  government_support: [
+    { when: /\b(dependen\w*|obligat\w*)\b|의존|의무/i, factor: 'government_support_programs', polarity: 'context' },
+    { when: /\b(exclud\w*|terminat\w*|repaid|clawback|revok\w*)\b|제외|중단|폐지|환수|축소/i, factor: 'government_support_programs', polarity: 'adverse' },
+    { factor: 'government_support_programs', polarity: 'favorable' },
+  ],
+  // Demand and market-size statements speak to growth; everything else here to rivalry.
+  industry_competition: [
+    { when: /역성장|수요 (?:감소|둔화)|\b(market|demand) (?:declin\w*|contract\w*|shrink\w*)/i, factor: 'industry_growth_outlook', polarity: 'adverse' },
+    { when: /성장 전망|수요 (?:증가|회복)|\b(market|demand) (?:grow\w*|expan\w*)/i, factor: 'industry_growth_outlook', polarity: 'favorable' },
+    { when: /\b(strong|intense|intensif\w*|fierce|growing list of)\b[^.]{0,40}\bcompet|밀렸|내줘|저가 공세|경쟁 심화|점유율 하락/i, factor: 'industry_competition_intensity', polarity: 'adverse' },
+    { when: /\b(leading|leader|largest|no\. ?1)\b|1위|최고|선도/i, factor: 'industry_competition_intensity', polarity: 'favorable' },
+    { factor: 'industry_competition_intensity', polarity: 'context' },
+  ],
+  // A risk factor is adverse by definition; only which factor it bears on depends on content.
+  risk_factor: [
+    { when: KEY_PERSON, wide: true, factor: 'management_continuity', polarity: 'adverse' },
+    { when: MACRO, wide: true, factor: 'economic_sensitivity', polarity: 'adverse' },
+    { when: TECH, wide: true, factor: 'technological_disruption_risk', polarity: 'adverse' },
+    { when: COMPETITION, wide: true, factor: 'industry_competition_intensity', polarity: 'adverse' },
+    { when: CONTROL, wide: true, factor: 'internal_control_risk', polarity: 'adverse' },
+    { factor: 'other', polarity: 'adverse' },
+  ],
+  supply_contract: [
+    { when: /\b(supply|purchase|order)\b|공급계약|수주/i, factor: 'other', polarity: 'favorable' },
+    { factor: 'other', polarity: 'context' },
+  ],
+  esg: [
+    { when: /\b(violat\w*|fines?|increas\w*)\b|위반|증가|벌금/i, factor: 'other', polarity: 'adverse' },
+    { factor: 'other', polarity: 'context' },
+  ],
+  disclosure_other: [{ factor: 'other', polarity: 'context' }],
+  news: [], // classified by tagNews below
+};
+
+// News: the factor comes from what the headline is about, the polarity from how it is said.
+// Some topics (a lawsuit, a strike, a resignation) are bad news however they are worded.
+const NEWS_TOPICS: { when: RegExp; factor: FactorId; adverse?: true }[] = [
+  { when: CONTROL, factor: 'internal_control_risk', adverse: true },
+  { when: LABOUR_TROUBLE, factor: 'employment_stability', adverse: true },
+  { when: DEPARTURE, factor: 'management_continuity', adverse: true },
+  { when: SUBSIDY, factor: 'government_support_programs' },
+  { when: MACRO, factor: 'economic_sensitivity' },
+  { when: COMPETITION, factor: 'industry_competition_intensity' },
+  { when: TECH, factor: 'technological_disruption_risk' },
+  { when: /\b(certif\w*|ISO ?\d+)\b|인증|INNOBIZ|이노비즈/i, factor: 'certifications' },
+];
+
+function tagNews(content: string): Tag {
+  const topic = NEWS_TOPICS.find((t) => t.when.test(content));
+  const polarity: Polarity =
+    NEGATIVE_NEWS.test(content) || topic?.adverse ? 'adverse' : POSITIVE_NEWS.test(content) ? 'favorable' : 'context';
+  return { factor: topic?.factor ?? 'other', polarity };
+}
+
+/**
+ * Deterministic factor and polarity for an evidence item. Unknown categories fall back to
+ * `other`/`context` rather than failing: imports may bring categories we do not model yet.
+ */
+export function tagByCategory(item: { category: string; title: string; text: string }): Tag {
+  const content = `${item.title}\n${item.text}`;
+  if (item.category === 'news') return tagNews(content);
+  if (!isEvidenceCategory(item.category)) return { factor: 'other', polarity: 'context' };
+  const rule = RULES[item.category].find((r) => !r.when || r.when.test(r.wide ? content : item.title))!;
+  return { factor: rule.factor, polarity: rule.polarity };
+}

@@ -1,0 +1,23 @@
+import { getDatabase } from '@/lib/db/client';
+import { DataFolderError } from '@/lib/db/data-dir';
+import { DEMO_ACCOUNTS } from '@/lib/auth/demo-accounts';
+import { demoEnabled, env, EnvError } from '@/lib/env';
+
+export async function startUp() {
+  try {
+    const e = env();
+    const database = await getDatabase();
+    const lines = [`Crosscheck is ready on http://localhost:${e.PORT} (database: ${database.kind}, ${database.location})`];
+    if (demoEnabled(e)) {
+      lines.push(`Demo sign-ins (password: ${e.DEMO_PASSWORD === 'crosscheck-demo' ? 'crosscheck-demo' : 'the DEMO_PASSWORD value'}):`);
+      for (const a of DEMO_ACCOUNTS) lines.push(`  ${a.email.padEnd(24)} ${a.role}`);
+    }
+    console.log(lines.join('\n'));
+  } catch (err) {
+    if (err instanceof DataFolderError || err instanceof EnvError) {
+      console.error(`\nCrosscheck cannot start: ${err.message}\n`);
+      process.exit(1);
+    }
+    throw err;
+  }
+}

@@ -1,0 +1,54 @@
+// Browser tests against production servers (`next start`), one per database backend.
+// `npm run test:e2e` (scripts/e2e.mjs) builds first and passes the browser and free ports in
+// the environment; a bare `npx playwright test` falls back to port 3100 and a found Chromium
+// (and then tests whatever `.next` holds, so build first).
+import { defineConfig, type PlaywrightTestConfig } from '@playwright/test';
+import { CHROMIUM_ARGS, findChromium } from './scripts/find-browser.mjs';
+
+const chromium = process.env.CROSSCHECK_CHROMIUM || findChromium() || undefined;
+const port = Number(process.env.E2E_PORT || 3100);
+const pgPort = process.env.E2E_PG_PORT ? Number(process.env.E2E_PG_PORT) : undefined;
+
+type Backend = 'pglite' | 'postgres';
+type WebServer = Exclude<NonNullable<PlaywrightTestConfig['webServer']>, unknown[]>;
+const backends: { name: Backend; port: number }[] = [{ name: 'pglite', port }];
+if (pgPort) backends.push({ name: 'postgres', port: pgPort });
+
+// `localhost`, not 127.0.0.1: Next reports request URLs as localhost, and Auth.js cookies
+// and redirects only line up when the browser uses the same host name.
+const baseURL = (p: number) => `http://localhost:${p}`;
+
+function webServer(backend: Backend, p: number): WebServer {
+  const env: Record<string, string> = { PORT: String(p), E2E_BACKEND: backend, NEXT_TELEMETRY_DISABLED: '1' };
+  if (process.env.TEST_DATABASE_URL) env.TEST_DATABASE_URL = process.env.TEST_DATABASE_URL;
+  return {
+    name: backend,
+    command: 'node scripts/e2e-server.mjs',
+    env,
+    url: `${baseURL(p)}/api/health`,
+    reuseExistingServer: false,
+    timeout: 120_000,
+    stdout: 'pipe',
+    stderr: 'pipe',
+    // SIGTERM first so e2e-server.mjs can drop its database / temp folder before exiting.
+    gracefulShutdown: { signal: 'SIGTERM', timeout: 15_000 },
+  };
+}
+
+export default defineConfig({
+  testDir: 'e2e',
+  fullyParallel: false,
+  workers: 2,
+  retries: 0,
+  forbidOnly: true,
+  reporter: 'list',
+  timeout: 30_000,
+  expect: { timeout: 10_000 },
+  use: {
+    browserName: 'chromium',
+    launchOptions: { executablePath: chromium, args: CHROMIUM_ARGS },
+    trace: 'retain-on-failure',
+  },
+  projects: backends.map((b) => ({ name: b.name, use: { baseURL: baseURL(b.port) } })),
+  webServer: backends.map((b) => webServer(b.name, b.port)),
+});

@@ -1,0 +1,52 @@
+// `npm run cli -- <command>`: operator commands against the configured database.
+import { createInterface } from 'node:readline/promises';
+import { Command, InvalidArgumentError } from 'commander';
+import { z } from 'zod';
+import { createAccount } from '@/lib/auth/accounts';
+import { PASSWORD_MIN_LENGTH } from '@/lib/auth/password';
+import { closeDb, getDb } from '@/lib/db/client';
+import { ROLES, type Role } from '@/lib/db/schema';
+import { describeError } from './lib/describe-error';
+
+function parseRole(value: string): Role {
+  if (!(ROLES as readonly string[]).includes(value)) throw new InvalidArgumentError(`Choose one of: ${ROLES.join(', ')}.`);
+  return value as Role;
+}
+
+async function readPassword(): Promise<string> {
+  const fromEnv = process.env.CROSSCHECK_PASSWORD;
+  if (fromEnv) return fromEnv;
+  if (!process.stdin.isTTY) throw new Error('Set CROSSCHECK_PASSWORD, or run in a terminal to be asked for the password.');
+  const rl = createInterface({ input: process.stdin, output: process.stdout });
+  try {
+    return await rl.question('Password: ');
+  } finally {
+    rl.close();
+  }
+}
+
+const program = new Command('crosscheck').description('Crosscheck operator commands').showHelpAfterError();
+
+program
+  .command('create-user')
+  .description('create an account (e.g. the first administrator on PostgreSQL)')
+  .requiredOption('--email <email>', 'sign-in email')
+  .requiredOption('--name <name>', 'display name')
+  .requiredOption('--role <role>', `one of ${ROLES.join(', ')}`, parseRole)
+  .action(async (options: { email: string; name: string; role: Role }) => {
+    const email = z.email().safeParse(options.email.trim().toLowerCase());
+    if (!email.success) throw new Error(`"${options.email}" is not a valid email address.`);
+    const password = await readPassword();
+    if (password.length < PASSWORD_MIN_LENGTH) throw new Error(`The password needs at least ${PASSWORD_MIN_LENGTH} characters.`);
+    const user = await createAccount({ db: await getDb(), actorId: null, email: email.data, name: options.name.trim(), role: options.role, password });
+    console.log(`Created ${user.role} ${user.email}.`);
+  });
+
+try {
+  await program.parseAsync(process.argv);
+} catch (err) {
+  console.error(`Error: ${describeError(err)}`);
+  process.exitCode = 1;
+} finally {
+  await closeDb().catch(() => {});
+}

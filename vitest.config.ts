@@ -1,0 +1,19 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  resolve: {
+    alias: { '@': path.dirname(fileURLToPath(import.meta.url)) },
+  },
+  test: {
+    // Explicit: the default glob would also pick up Playwright's e2e/*.spec.ts.
+    include: ['lib/**/*.test.ts', 'scripts/**/*.test.ts'],
+    environment: 'node',
+    // PGlite runs PostgreSQL compiled to WebAssembly: each open (and its migration) takes seconds.
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    // Forks, not threads: PGlite's WebAssembly memory and the data-folder lock are per process.
+    pool: 'forks',
+  },
+});
