@@ -3,7 +3,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect, request, test, type APIRequestContext } from '@playwright/test';
-import { ACTIONS, can, PAGES, PUBLIC_ACTIONS, ROLES, type Role } from '../lib/auth/permissions';
+import { ACTIONS, API_ROUTES, can, PAGES, PUBLIC_ACTIONS, ROLES, type Role } from '../lib/auth/permissions';
 import { DEMO_PASSWORD, DEMO_USERS } from './fixtures';
 
 type ManifestEntry = { exportedName?: string; filename?: string; workers: Record<string, unknown> };
@@ -52,6 +52,20 @@ test.describe('access matrix', () => {
         } else {
           expect(response.status(), `${url} as ${role}`).toBe(403);
         }
+      }
+      await context.dispose();
+    });
+  }
+
+  for (const role of [...ROLES, 'anonymous'] as const) {
+    test(`route handlers as ${role}`, async ({ baseURL }) => {
+      const context = await signedInContext(baseURL!, role);
+      for (const api of API_ROUTES) {
+        const response = await context.fetch(api.path, { method: api.method });
+        const label = `${api.method} ${api.path} as ${role}`;
+        if (role === 'anonymous') expect(response.status(), label).toBe(401);
+        else if (can(role, api.permission)) expect(response.status(), label).toBe(200);
+        else expect(response.status(), label).toBe(403);
       }
       await context.dispose();
     });

@@ -25,6 +25,7 @@ export function can(role: Role, permission: Permission): boolean {
 /** Every protected page and the permission it needs; `sample` fills dynamic segments for tests. */
 export const PAGES = [
   { path: '/', permission: 'app:use' },
+  { path: '/logout', permission: 'app:use' },
   { path: '/cases', permission: 'cases:read-own' },
   { path: '/companies', permission: 'companies:read' },
   { path: '/companies/[id]', permission: 'companies:read', sample: '/companies/tesla' },
@@ -46,6 +47,13 @@ export const ACTIONS = {
   setUserDisabled: 'users:manage',
   resetUserPassword: 'users:manage',
 } as const satisfies Record<string, Permission>;
+
+/** Every route handler but the public ones (health, Auth.js), with the permission it needs. */
+export const API_ROUTES = [{ method: 'GET', path: '/api/me', permission: 'app:use' }] as const satisfies readonly {
+  method: string;
+  path: string;
+  permission: Permission;
+}[];
 
 /** Actions anyone may call, signed in or not. */
 export const PUBLIC_ACTIONS = ['signInAction', 'signInWithSsoAction'] as const;

@@ -13,12 +13,20 @@ export function resolveDataDir(e: Env = env()): string {
   return path.resolve(process.cwd(), '.data', name);
 }
 
-function processAlive(pid: number) {
+/**
+ * Whether the lock's owner still runs. After a container restart a pid can belong to an
+ * unrelated process, so on Linux we also ask /proc whether it is a Node process.
+ */
+function lockOwnerAlive(pid: number) {
   try {
     process.kill(pid, 0);
-    return true;
   } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
+    if ((err as NodeJS.ErrnoException).code !== 'EPERM') return false;
+  }
+  try {
+    return /node/i.test(fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8'));
+  } catch {
+    return true; // No /proc (macOS): trust kill(0).
   }
 }
 
@@ -44,7 +52,7 @@ export function lockDataDir(dir: string) {
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
       const owner = Number.parseInt(fs.readFileSync(lockPath, 'utf8'), 10);
-      if (owner && owner !== process.pid && processAlive(owner)) {
+      if (owner && owner !== process.pid && lockOwnerAlive(owner)) {
         throw new DataFolderError(
           `The data folder ${dir} is in use by another Crosscheck process (pid ${owner}). ` +
             'Stop that process first, or set CROSSCHECK_DATA_DIR to another folder.',

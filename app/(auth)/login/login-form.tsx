@@ -1,6 +1,6 @@
 'use client';
 
-import { useActionState } from 'react';
+import { useActionState, useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { TextField } from '@/components/ui/field';
 import { Alert } from '@/components/ui/layout';
@@ -9,7 +9,12 @@ import { signInAction } from './actions';
 type State = Awaited<ReturnType<typeof signInAction>> | null;
 
 export function LoginForm({ callbackUrl }: { callbackUrl?: string }) {
-  const [state, formAction, pending] = useActionState<State, FormData>((_prev, form) => signInAction(form), null);
+  // React resets the form after each attempt; keep the email so only the password is retyped.
+  const [email, setEmail] = useState('');
+  const [state, formAction, pending] = useActionState<State, FormData>((_prev, form) => {
+    setEmail(String(form.get('email') ?? ''));
+    return signInAction(form);
+  }, null);
   const failed = state && !state.ok ? state : null;
   return (
     <form action={formAction} className="space-y-4" noValidate data-testid="login-form">
@@ -25,6 +30,8 @@ export function LoginForm({ callbackUrl }: { callbackUrl?: string }) {
         autoComplete="username"
         required
         errors={failed?.fieldErrors?.email}
+        defaultValue={email}
+        key={email}
       />
       <TextField id="password" label="Password" type="password" autoComplete="current-password" required errors={failed?.fieldErrors?.password} />
       {callbackUrl ? <input type="hidden" name="callbackUrl" value={callbackUrl} /> : null}
