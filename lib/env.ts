@@ -28,6 +28,28 @@ const schema = z.object({
   OPENAI_BASE_URL: optional.pipe(z.url().optional()),
   OPENAI_MODEL: optional,
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+
+  /** OpenDART (Korea's electronic disclosure API). The key is never logged or shown. */
+  OPENDART_API_KEY: optional,
+  OPENDART_BASE_URL: z.url().default('https://opendart.fss.or.kr/api'),
+  /** SEC EDGAR requires a User-Agent naming the requester, e.g. "Bank Name ops@bank.example". */
+  SEC_USER_AGENT: optional,
+  SEC_EDGAR_BASE_URL: z.url().default('https://data.sec.gov'),
+
+  /** Web search during runs: the first configured of SerpAPI, Tavily, Brave (or WEB_SEARCH_PROVIDER). */
+  WEB_SEARCH_PROVIDER: z.preprocess((v) => (v === '' ? undefined : v), z.enum(['serpapi', 'tavily', 'brave']).optional()),
+  SERPAPI_API_KEY: optional,
+  SERPAPI_BASE_URL: z.url().default('https://serpapi.com'),
+  TAVILY_API_KEY: optional,
+  TAVILY_BASE_URL: z.url().default('https://api.tavily.com'),
+  BRAVE_SEARCH_API_KEY: optional,
+  BRAVE_SEARCH_BASE_URL: z.url().default('https://api.search.brave.com'),
+
+  /** Largest file the import accepts, in megabytes. */
+  IMPORT_MAX_FILE_MB: z.coerce.number().positive().default(50),
+  /** Document chunking for retrieval: target characters per chunk and overlap between chunks. */
+  CHUNK_SIZE: z.coerce.number().int().min(200).max(8000).default(1200),
+  CHUNK_OVERLAP: z.coerce.number().int().min(0).max(2000).default(150),
 });
 
 export type Env = z.infer<typeof schema>;

@@ -1,9 +1,10 @@
 // The one schema for PGlite and PostgreSQL. Enumerations are text columns with CHECK
 // constraints rather than PostgreSQL enums: adding a value later is a plain migration on
 // both engines, with no ALTER TYPE transaction rules to work around.
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import {
   bigint,
+  customType,
   boolean,
   check,
   date,
@@ -44,6 +45,9 @@ export type Polarity = (typeof POLARITIES)[number];
 function oneOf(column: AnyPgColumn, values: readonly string[]) {
   return sql`${column} in (${sql.raw(values.map((v) => `'${v}'`).join(', '))})`;
 }
+
+/** A full-text vector; always a generated column here, filled by PostgreSQL itself. */
+const tsvector = customType<{ data: string }>({ dataType: () => 'tsvector' });
 
 const createdAt = () => timestamp({ withTimezone: true }).notNull().defaultNow();
 const updatedAt = () => timestamp({ withTimezone: true }).notNull().defaultNow();
@@ -116,11 +120,22 @@ export const evidenceItems = pgTable(
     retrievedAt: timestamp({ withTimezone: true }),
     upstream: text(),
     license: text(),
-    origin: text({ enum: ['import', 'dart', 'edgar', 'web'] }).notNull().default('import'),
+    origin: text({ enum: ['import', 'dart', 'edgar', 'web', 'manual'] }).notNull().default('import'),
+    /** The user who added or last edited it by hand, or who ran the import or connector. */
+    createdById: uuid().references(() => users.id, { onDelete: 'set null' }),
+    /** Hangul bigrams of title and text (lib/pool/search-text.ts), for Korean partial matches. */
+    searchTokens: text().notNull().default(''),
+    search: tsvector().generatedAlwaysAs(
+      (): SQL =>
+        sql`setweight(to_tsvector('english', ${evidenceItems.title}), 'A') || setweight(to_tsvector('english', ${evidenceItems.text}), 'B') || to_tsvector('simple', ${evidenceItems.searchTokens})`,
+    ),
     createdAt: createdAt(),
+    updatedAt: updatedAt(),
   },
   (t) => [
     index('evidence_items_company_published_idx').on(t.companyId, t.publishedDate),
+    index('evidence_items_created_by_idx').on(t.createdById),
+    index('evidence_items_search_idx').using('gin', t.search),
     uniqueIndex('evidence_items_dedup_key').on(t.companyId, t.sourceUrl, t.publishedDate, t.title),
     check('evidence_items_polarity_check', sql`${t.polarity} is null or ${oneOf(t.polarity, POLARITIES)}`),
   ],
@@ -161,8 +176,32 @@ export const documentChunks = pgTable(
     text: text().notNull(),
     charStart: integer().notNull(),
     charEnd: integer().notNull(),
+    searchTokens: text().notNull().default(''),
+    search: tsvector().generatedAlwaysAs(
+      (): SQL =>
+        sql`setweight(to_tsvector('english', coalesce(${documentChunks.heading}, '')), 'A') || setweight(to_tsvector('english', ${documentChunks.text}), 'B') || to_tsvector('simple', ${documentChunks.searchTokens})`,
+    ),
   },
-  (t) => [uniqueIndex('document_chunks_document_ordinal_key').on(t.documentId, t.ordinal)],
+  (t) => [
+    uniqueIndex('document_chunks_document_ordinal_key').on(t.documentId, t.ordinal),
+    index('document_chunks_search_idx').using('gin', t.search),
+  ],
+);
+
+/**
+ * An RM's correction of an item's factor or polarity. Kept apart from the item, by its stable
+ * id, so a re-import (even after the item was deleted) brings the correction back.
+ */
+export const evidenceTagOverrides = pgTable(
+  'evidence_tag_overrides',
+  {
+    evidenceId: text().primaryKey(),
+    factor: text().notNull(),
+    polarity: text({ enum: POLARITIES }).notNull(),
+    userId: uuid().references(() => users.id, { onDelete: 'set null' }),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index('evidence_tag_overrides_user_idx').on(t.userId)],
 );
 
 export const cases = pgTable(

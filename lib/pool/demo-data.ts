@@ -7,6 +7,9 @@ import path from 'node:path';
 import matter from 'gray-matter';
 import { z } from 'zod';
 import { EVIDENCE_CATEGORIES } from '@/lib/pool/factors';
+import type { PoolCompany, PoolData, PoolDocument, PoolEvidence } from '@/lib/pool/types';
+
+export type { PoolCompany, PoolData, PoolDocument, PoolEvidence };
 
 export class PoolDataError extends Error {}
 
@@ -67,52 +70,6 @@ const frontMatterSchema = z.object({
   upstream: optionalText,
 });
 const MODELLED_FRONT_MATTER = new Set(Object.keys(frontMatterSchema.shape));
-
-export type PoolCompany = {
-  id: string;
-  name: string;
-  nameEn: string | null;
-  country: string;
-  identifiers: Record<string, string>;
-  industry: string | null;
-  description: string | null;
-};
-
-export type PoolEvidence = {
-  id: string;
-  companyId: string;
-  category: string;
-  title: string;
-  text: string;
-  value: string | null;
-  eventDate: string | null;
-  publishedDate: string;
-  sourceName: string;
-  sourceUrl: string;
-  language: string;
-  upstream: string | null;
-  license: string | null;
-};
-
-export type PoolDocument = {
-  /** The file name without `.md`, e.g. `tesla--10k-fy2024-item-1c-cybersecurity`. */
-  id: string;
-  companyId: string;
-  title: string;
-  kind: string;
-  publishedDate: string;
-  sourceName: string;
-  sourceUrl: string;
-  language: string;
-  license: string | null;
-  upstream: string | null;
-  /** Front-matter fields we keep but do not model (note, call_date, date_note, …). */
-  meta: Record<string, unknown>;
-  /** The Markdown after the front matter; chunk offsets refer to this string. */
-  body: string;
-};
-
-export type PoolData = { companies: PoolCompany[]; evidence: PoolEvidence[]; documents: PoolDocument[] };
 
 function describeIssues(error: z.ZodError) {
   return error.issues.map((i) => (i.path.length ? `${i.path.join('.')}: ${i.message}` : i.message)).join('; ');
