@@ -6,6 +6,7 @@ import { createAccount } from '@/lib/auth/accounts';
 import { PASSWORD_MIN_LENGTH } from '@/lib/auth/password';
 import { closeDb, getDb } from '@/lib/db/client';
 import { ROLES, type Role } from '@/lib/db/schema';
+import { registerImport } from './commands/import';
 import { describeError } from './lib/describe-error';
 
 function parseRole(value: string): Role {
@@ -41,6 +42,8 @@ program
     const user = await createAccount({ db: await getDb(), actorId: null, email: email.data, name: options.name.trim(), role: options.role, password });
     console.log(`Created ${user.role} ${user.email}.`);
   });
+
+registerImport(program);
 
 try {
   await program.parseAsync(process.argv);

@@ -10,7 +10,7 @@ import { createTestDatabase, testBackends } from '@/lib/db/test-db';
 import { demoEnabled, env } from '@/lib/env';
 import { chunkDocument } from '@/lib/pool/chunk';
 import { isFactorId } from '@/lib/pool/factors';
-import { loadDemoData } from '@/lib/pool/demo-data';
+import matter from 'gray-matter';
 
 // Expected sizes come from the files themselves, so the test follows the data, not a copy of it.
 const demoDir = path.join(process.cwd(), 'data/demo');
@@ -18,7 +18,10 @@ const expected = {
   companies: JSON.parse(fs.readFileSync(path.join(demoDir, 'companies.json'), 'utf8')).length as number,
   evidence: fs.readFileSync(path.join(demoDir, 'evidence.jsonl'), 'utf8').split('\n').filter((l) => l.trim()).length,
   documents: fs.readdirSync(path.join(demoDir, 'documents')).filter((f) => f.endsWith('.md')).length,
-  chunks: loadDemoData().documents.reduce((n, d) => n + chunkDocument(d.body).length, 0),
+  chunks: fs
+    .readdirSync(path.join(demoDir, 'documents'))
+    .filter((f) => f.endsWith('.md'))
+    .reduce((n, f) => n + chunkDocument(matter(fs.readFileSync(path.join(demoDir, 'documents', f), 'utf8'), {}).content).length, 0),
 };
 
 async function tableCounts(db: Db) {

@@ -2,17 +2,22 @@
 // case, so a fresh install has something real to screen. Idempotent: every insert skips rows
 // that already exist, so re-running it (or running it on a used database) only fills gaps and
 // never overwrites an RM's corrections or a changed password.
+import path from 'node:path';
 import { eq, inArray } from 'drizzle-orm';
 import type { Db, Tx } from '@/lib/db/client';
-import { cases, companies, documentChunks, documents, evidenceItems, users } from '@/lib/db/schema';
+import { cases, companies, users } from '@/lib/db/schema';
 import { hashPassword } from '@/lib/auth/password';
 import { demoEnabled, env } from '@/lib/env';
-import { chunkDocument } from '@/lib/pool/chunk';
-import { loadDemoData } from '@/lib/pool/demo-data';
-import { tagByCategory } from '@/lib/pool/factors';
+import { readSourcesFromPath } from '@/lib/pool/import';
+import { planImport } from '@/lib/pool/import/plan';
+import { writeImport } from '@/lib/pool/import/write';
 import { DEMO_ACCOUNTS } from '@/lib/auth/demo-accounts';
 
 export { DEMO_ACCOUNTS };
+
+export function demoDataDir() {
+  return path.join(/*turbopackIgnore: true*/ process.cwd(), 'data', 'demo');
+}
 
 /** The distressed borrower with thin evidence: the case that shows what the app does with little to go on. */
 export const DEMO_CASE = {
@@ -28,53 +33,18 @@ export const DEMO_CASE = {
 export type SeedCounts = { companies: number; evidence: number; documents: number; chunks: number; users: number; cases: number };
 
 export async function seedDemo(db: Db, { accounts }: { accounts: boolean }): Promise<SeedCounts> {
-  // Read, validate, tag, chunk and hash before the transaction, so it holds locks only for the writes.
-  const pool = loadDemoData();
-  const chunksByDocument = new Map(pool.documents.map((d) => [d.id, chunkDocument(d.body)]));
+  // The demo pool goes through the same import as any RM's folder: validated first, then
+  // written with the accounts and the demo case in one transaction.
+  const plan = await planImport({ db, sources: readSourcesFromPath(demoDataDir()), maxFileBytes: Number.MAX_SAFE_INTEGER });
+  if (plan.rejected.length > 0) {
+    const first = plan.rejected[0];
+    throw new Error(`The demo data in ${demoDataDir()} has ${plan.rejected.length} invalid rows, first ${first.file}:${first.row} ${first.field ?? ''}: ${first.message}`);
+  }
   const newAccounts = accounts ? await accountsToCreate(db) : [];
 
   return db.transaction(async (tx) => {
-    const counts: SeedCounts = { companies: 0, evidence: 0, documents: 0, chunks: 0, users: 0, cases: 0 };
-
-    counts.companies = (
-      await tx
-        .insert(companies)
-        .values(
-          pool.companies.map((c) => ({
-            ...c,
-            corpCode: c.identifiers.corp_code ?? null,
-            stockCode: c.identifiers.stock_code ?? null,
-            cik: c.identifiers.cik ?? null,
-            ticker: c.identifiers.ticker ?? null,
-          })),
-        )
-        .onConflictDoNothing()
-        .returning({ id: companies.id })
-    ).length;
-
-    if (pool.evidence.length > 0) {
-      counts.evidence = (
-        await tx
-          .insert(evidenceItems)
-          .values(
-            pool.evidence.map((e) => ({ ...e, ...tagByCategory(e), factorSource: 'rule' as const, origin: 'import' as const })),
-          )
-          // No target: skips both a known id and a known (company, source, date, title).
-          .onConflictDoNothing()
-          .returning({ id: evidenceItems.id })
-      ).length;
-    }
-
-    if (pool.documents.length > 0) {
-      const inserted = await tx.insert(documents).values(pool.documents).onConflictDoNothing().returning({ id: documents.id });
-      counts.documents = inserted.length;
-      // Chunks only for documents inserted now: an existing document may hold another body.
-      const chunkRows = inserted.flatMap(({ id }) => chunksByDocument.get(id)!.map((c) => ({ ...c, documentId: id })));
-      if (chunkRows.length > 0) {
-        counts.chunks = (await tx.insert(documentChunks).values(chunkRows).onConflictDoNothing().returning({ id: documentChunks.id })).length;
-      }
-    }
-
+    const imported = await writeImport(tx, plan, { actorId: null, label: 'demo data (data/demo)' });
+    const counts: SeedCounts = { ...imported, users: 0, cases: 0 };
     if (accounts) {
       if (newAccounts.length > 0) {
         counts.users = (await tx.insert(users).values(newAccounts).onConflictDoNothing().returning({ id: users.id })).length;

@@ -1,0 +1,155 @@
+// From files to located raw records: decoding (UTF-8 or cp949/EUC-KR), JSON, JSONL, CSV and
+// Markdown with front matter. Every record keeps its file and line so a rejection can name them.
+import path from 'node:path';
+import { parse as parseCsv } from 'csv-parse/sync';
+import matter from 'gray-matter';
+
+export type ImportSource = { name: string; bytes: Uint8Array };
+export type Located = { file: string; row: number; value: unknown };
+export type Rejection = { file: string; row: number; field: string | null; message: string };
+export type ParsedDocument = { file: string; frontMatter: Record<string, unknown>; frontMatterLines: Record<string, number>; body: string };
+
+export type FileKind = 'companies' | 'evidence' | 'document' | 'ignored';
+
+/** How a file in an import is read, by its path inside the import. */
+export function classify(name: string, { single }: { single: boolean }): FileKind {
+  const base = path.posix.basename(name).toLowerCase();
+  const ext = path.posix.extname(base);
+  if (base === 'companies.json') return 'companies';
+  if (ext === '.jsonl' || ext === '.csv' || ext === '.json') return 'evidence';
+  // In a folder, only documents/*.md are documents (SOURCES.md and READMEs are not); a lone .md file is one.
+  if (ext === '.md') return single || /(^|\/)documents\//.test(name) ? 'document' : 'ignored';
+  return 'ignored';
+}
+
+/**
+ * UTF-8 when the bytes are valid UTF-8 (with or without a BOM); otherwise Korean legacy
+ * encoding. WHATWG's "euc-kr" decoder is Microsoft's cp949, a superset of EUC-KR.
+ */
+export function decode(bytes: Uint8Array): { text: string; encoding: 'utf-8' | 'cp949' } {
+  try {
+    return { text: new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(bytes), encoding: 'utf-8' };
+  } catch {
+    return { text: new TextDecoder('euc-kr').decode(bytes), encoding: 'cp949' };
+  }
+}
+
+function lineAt(text: string, offset: number) {
+  let line = 1;
+  for (let i = 0; i < offset; i++) if (text.charCodeAt(i) === 10) line++;
+  return line;
+}
+
+/** The line on which each element of a top-level JSON array starts. */
+export function arrayElementLines(text: string): number[] {
+  const lines: number[] = [];
+  let depth = 0;
+  let inString = false;
+  let line = 1;
+  let expectElement = false;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i];
+    if (ch === '\n') line++;
+    if (inString) {
+      if (ch === '\\') i++;
+      else if (ch === '"') inString = false;
+      continue;
+    }
+    if (expectElement && !/\s/.test(ch) && ch !== ']') {
+      lines.push(line);
+      expectElement = false;
+    }
+    if (ch === '"') inString = true;
+    else if (ch === '[' || ch === '{') {
+      depth++;
+      if (depth === 1 && ch === '[') expectElement = true;
+    } else if (ch === ']' || ch === '}') depth--;
+    else if (ch === ',' && depth === 1) expectElement = true;
+  }
+  return lines;
+}
+
+function jsonError(file: string, text: string, err: Error): Rejection {
+  const position = /position (\d+)/.exec(err.message);
+  return {
+    file,
+    row: position ? lineAt(text, Number(position[1])) : 1,
+    field: null,
+    message: `This is not valid JSON: ${err.message}`,
+  };
+}
+
+/** A JSON array of records (companies.json, or evidence items). */
+export function parseJsonArray(file: string, text: string): { records: Located[]; rejected: Rejection[] } {
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (err) {
+    return { records: [], rejected: [jsonError(file, text, err as Error)] };
+  }
+  if (!Array.isArray(data)) {
+    return { records: [], rejected: [{ file, row: 1, field: null, message: 'Expected a JSON array of records ([{…}, {…}]).' }] };
+  }
+  const lines = arrayElementLines(text);
+  return { records: data.map((value, i) => ({ file, row: lines[i] ?? i + 1, value })), rejected: [] };
+}
+
+export function parseJsonl(file: string, text: string): { records: Located[]; rejected: Rejection[] } {
+  const records: Located[] = [];
+  const rejected: Rejection[] = [];
+  text.split('\n').forEach((raw, i) => {
+    const line = raw.replace(/^\uFEFF/, '').trim();
+    if (!line) return;
+    try {
+      records.push({ file, row: i + 1, value: JSON.parse(line) });
+    } catch (err) {
+      rejected.push({ file, row: i + 1, field: null, message: `This line is not valid JSON: ${(err as Error).message}` });
+    }
+  });
+  return { records, rejected };
+}
+
+/** CSV with a header row of field names; row numbers count the header as line 1. */
+export function parseCsvRecords(file: string, text: string): { records: Located[]; rejected: Rejection[] } {
+  try {
+    const rows = parseCsv(text.replace(/^\uFEFF/, ''), {
+      columns: (header: string[]) => header.map((h) => h.trim()),
+      skip_empty_lines: true,
+      relax_column_count: true,
+      info: true,
+      raw: true,
+      trim: false,
+    }) as { record: Record<string, string>; info: { lines: number }; raw: string }[];
+    return {
+      records: rows.map(({ record, info, raw }) => ({
+        file,
+        // `lines` is where the record ends; a quoted field may span several lines.
+        row: info.lines - (raw.replace(/^[\r\n]+/, '').replace(/\r?\n$/, '').split('\n').length - 1),
+        value: record,
+      })),
+      rejected: [],
+    };
+  } catch (err) {
+    const e = err as Error & { lines?: number };
+    return { records: [], rejected: [{ file, row: e.lines ?? 1, field: null, message: `This CSV cannot be read: ${e.message}` }] };
+  }
+}
+
+export function parseDocument(file: string, text: string): { document?: ParsedDocument; rejected: Rejection[] } {
+  let parsed: matter.GrayMatterFile<string>;
+  try {
+    // Passing options turns off gray-matter's cache, which would hand back a shared object.
+    parsed = matter(text, {});
+  } catch (err) {
+    return { rejected: [{ file, row: 1, field: null, message: `The front matter is not valid YAML: ${(err as Error).message}` }] };
+  }
+  if (!parsed.matter) {
+    return { rejected: [{ file, row: 1, field: null, message: 'A document needs front matter (title, company_id, kind, published_date, source_name, source_url) between --- lines.' }] };
+  }
+  const frontMatterLines: Record<string, number> = {};
+  text.split('\n').forEach((line, i) => {
+    const key = /^([A-Za-z_][\w-]*):/.exec(line)?.[1];
+    if (key && !(key in frontMatterLines)) frontMatterLines[key] = i + 1;
+  });
+  return { document: { file, frontMatter: parsed.data, frontMatterLines, body: parsed.content }, rejected: [] };
+}

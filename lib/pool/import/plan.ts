@@ -1,0 +1,266 @@
+// Reads and validates a whole import before anything is written: every rejected row is named,
+// duplicates are counted, and what remains is exactly what the write step will insert.
+import { createHash } from 'node:crypto';
+import { inArray } from 'drizzle-orm';
+import type { z } from 'zod';
+import type { Executor } from '@/lib/db/client';
+import { companies, documents, evidenceItems } from '@/lib/db/schema';
+import { companyRow, documentFrontMatter, evidenceRow, MODELLED_FRONT_MATTER, toIsoDate } from '@/lib/pool/import/schemas';
+import {
+  classify,
+  decode,
+  parseCsvRecords,
+  parseDocument,
+  parseJsonArray,
+  parseJsonl,
+  type ImportSource,
+  type Located,
+  type Rejection,
+} from '@/lib/pool/import/parse';
+import type { PoolCompany, PoolDocument, PoolEvidence } from '@/lib/pool/types';
+
+export type ImportPlan = {
+  companies: PoolCompany[];
+  /** Companies of the plan that the database does not have yet. */
+  newCompanyIds: Set<string>;
+  evidence: PoolEvidence[];
+  documents: PoolDocument[];
+  rejected: Rejection[];
+  skippedDuplicates: number;
+  files: { name: string; kind: string; encoding?: string; records: number }[];
+};
+
+export type PlanOptions = {
+  db: Executor;
+  sources: ImportSource[];
+  maxFileBytes: number;
+  /** Today's date (YYYY-MM-DD); nothing may be published after it. */
+  today?: string;
+};
+
+const IN_BATCH = 1000;
+
+function rejectionsFrom(file: string, row: number, error: z.ZodError, lines?: Record<string, number>): Rejection[] {
+  return error.issues.map((issue) => {
+    const field = issue.path.length ? String(issue.path[0]) : null;
+    return { file, row: (field && lines?.[field]) || row, field, message: issue.message };
+  });
+}
+
+/** Items without an id get one from what makes them unique, so a re-import finds the same id. */
+export function derivedEvidenceId(companyId: string, sourceUrl: string, publishedDate: string, title: string) {
+  const hash = createHash('sha256').update(`${companyId}\n${sourceUrl}\n${publishedDate}\n${title}`).digest('hex');
+  return `${companyId}-${hash.slice(0, 12)}`;
+}
+
+export const dedupKey = (e: { companyId: string; sourceUrl: string; publishedDate: string; title: string }) =>
+  `${e.companyId}\u0000${e.sourceUrl}\u0000${e.publishedDate}\u0000${e.title}`;
+
+async function selectIn<T>(ids: string[], query: (batch: string[]) => Promise<T[]>) {
+  const out: T[] = [];
+  for (let i = 0; i < ids.length; i += IN_BATCH) out.push(...(await query(ids.slice(i, i + IN_BATCH))));
+  return out;
+}
+
+export async function planImport({ db, sources, maxFileBytes, today = new Date().toISOString().slice(0, 10) }: PlanOptions): Promise<ImportPlan> {
+  const rejected: Rejection[] = [];
+  const files: ImportPlan['files'] = [];
+  const companyRecords: Located[] = [];
+  const evidenceRecords: Located[] = [];
+  const documentRecords: NonNullable<ReturnType<typeof parseDocument>['document']>[] = [];
+  const single = sources.length === 1;
+
+  for (const source of sources) {
+    const kind = classify(source.name, { single });
+    if (kind === 'ignored') {
+      files.push({ name: source.name, kind, records: 0 });
+      continue;
+    }
+    if (source.bytes.byteLength > maxFileBytes) {
+      const mb = (n: number) => `${Math.ceil(n / 1024 / 102.4) / 10} MB`;
+      rejected.push({
+        file: source.name,
+        row: 0,
+        field: null,
+        message: `The file is ${mb(source.bytes.byteLength)}; the limit is ${mb(maxFileBytes)} (IMPORT_MAX_FILE_MB). Split it into smaller files.`,
+      });
+      continue;
+    }
+    const { text, encoding } = decode(source.bytes);
+    const ext = source.name.toLowerCase().split('.').pop();
+    if (kind === 'document') {
+      const { document, rejected: bad } = parseDocument(source.name, text);
+      rejected.push(...bad);
+      if (document) documentRecords.push(document);
+      files.push({ name: source.name, kind, encoding, records: document ? 1 : 0 });
+      continue;
+    }
+    const parsed = ext === 'jsonl' ? parseJsonl(source.name, text) : ext === 'csv' ? parseCsvRecords(source.name, text) : parseJsonArray(source.name, text);
+    rejected.push(...parsed.rejected);
+    (kind === 'companies' ? companyRecords : evidenceRecords).push(...parsed.records);
+    files.push({ name: source.name, kind, encoding, records: parsed.records.length });
+  }
+
+  // Companies: the file's own, then those the database already has.
+  const plannedCompanies = new Map<string, PoolCompany>();
+  for (const rec of companyRecords) {
+    const parsed = companyRow.safeParse(rec.value);
+    if (!parsed.success) {
+      rejected.push(...rejectionsFrom(rec.file, rec.row, parsed.error));
+      continue;
+    }
+    const { name_en, ...rest } = parsed.data;
+    if (plannedCompanies.has(rest.id)) {
+      rejected.push({ file: rec.file, row: rec.row, field: 'id', message: `The company id "${rest.id}" appears twice in this file.` });
+      continue;
+    }
+    plannedCompanies.set(rest.id, { ...rest, nameEn: name_en });
+  }
+
+  const evidence: PoolEvidence[] = [];
+  const evidenceRows: Located[] = [];
+  // Rows rejected for other fields still get their company checked, so one pass names every problem.
+  const failedRefs: { file: string; row: number; companyId: string }[] = [];
+  for (const rec of evidenceRecords) {
+    const parsed = evidenceRow.safeParse(rec.value);
+    if (!parsed.success) {
+      rejected.push(...rejectionsFrom(rec.file, rec.row, parsed.error));
+      const companyId = (rec.value as { company_id?: unknown } | null)?.company_id;
+      if (typeof companyId === 'string' && companyId.trim() && !parsed.error.issues.some((i) => i.path[0] === 'company_id')) {
+        failedRefs.push({ file: rec.file, row: rec.row, companyId: companyId.trim() });
+      }
+      continue;
+    }
+    const e = parsed.data;
+    if (e.published_date > today) {
+      rejected.push({ file: rec.file, row: rec.row, field: 'published_date', message: `${e.published_date} is in the future; an item can only be imported once it is public.` });
+      continue;
+    }
+    evidence.push({
+      id: e.id ?? derivedEvidenceId(e.company_id, e.source_url, e.published_date, e.title),
+      companyId: e.company_id,
+      category: e.category,
+      title: e.title,
+      text: e.text,
+      value: e.value,
+      eventDate: e.event_date,
+      publishedDate: e.published_date,
+      sourceName: e.source_name,
+      sourceUrl: e.source_url,
+      language: e.language,
+      upstream: e.upstream,
+      license: e.license,
+    });
+    evidenceRows.push(rec);
+  }
+
+  const docs: PoolDocument[] = [];
+  const docRows: { file: string; lines: Record<string, number> }[] = [];
+  for (const d of documentRecords) {
+    const parsed = documentFrontMatter.safeParse(d.frontMatter);
+    if (!parsed.success) {
+      rejected.push(...rejectionsFrom(d.file, 1, parsed.error, d.frontMatterLines));
+      continue;
+    }
+    const f = parsed.data;
+    if (f.published_date > today) {
+      rejected.push({ file: d.file, row: d.frontMatterLines.published_date ?? 1, field: 'published_date', message: `${f.published_date} is in the future; a document can only be imported once it is public.` });
+      continue;
+    }
+    const meta = Object.fromEntries(Object.entries(d.frontMatter).filter(([k]) => !MODELLED_FRONT_MATTER.has(k)).map(([k, v]) => [k, toIsoDate(v)]));
+    docs.push({
+      id: d.file.split('/').pop()!.replace(/\.md$/i, ''),
+      companyId: f.company_id,
+      title: f.title,
+      kind: f.kind,
+      publishedDate: f.published_date,
+      sourceName: f.source_name,
+      sourceUrl: f.source_url,
+      language: f.language,
+      license: f.license,
+      upstream: f.upstream,
+      meta,
+      body: d.body,
+    });
+    docRows.push({ file: d.file, lines: d.frontMatterLines });
+  }
+
+  // Every record must name a company of this import or of the pool.
+  const named = [
+    ...new Set([...evidence.map((e) => e.companyId), ...failedRefs.map((r) => r.companyId), ...docs.map((d) => d.companyId), ...plannedCompanies.keys()]),
+  ];
+  const existingCompanies = new Set(
+    (await selectIn(named, (batch) => db.select({ id: companies.id }).from(companies).where(inArray(companies.id, batch)))).map((r) => r.id),
+  );
+  const knownCompany = (id: string) => plannedCompanies.has(id) || existingCompanies.has(id);
+  const unknownCompany = (id: string) => `Unknown company "${id}": it is neither in this import's companies.json nor in the knowledge pool.`;
+  for (const ref of failedRefs) {
+    if (!knownCompany(ref.companyId)) rejected.push({ file: ref.file, row: ref.row, field: 'company_id', message: unknownCompany(ref.companyId) });
+  }
+
+  // Duplicates within the import and against the pool.
+  const existingEvidence = await selectIn(
+    [...new Set(evidence.map((e) => e.companyId))].filter(knownCompany),
+    (batch) =>
+      db
+        .select({ id: evidenceItems.id, companyId: evidenceItems.companyId, sourceUrl: evidenceItems.sourceUrl, publishedDate: evidenceItems.publishedDate, title: evidenceItems.title })
+        .from(evidenceItems)
+        .where(inArray(evidenceItems.companyId, batch)),
+  );
+  const keyById = new Map(existingEvidence.map((e) => [e.id, dedupKey(e)]));
+  const knownKeys = new Set(keyById.values());
+  const idsInPoolElsewhere = await selectIn(
+    evidence.map((e) => e.id).filter((id) => !keyById.has(id)),
+    (batch) => db.select({ id: evidenceItems.id }).from(evidenceItems).where(inArray(evidenceItems.id, batch)),
+  );
+  const takenIds = new Set(idsInPoolElsewhere.map((r) => r.id));
+
+  let skippedDuplicates = 0;
+  const keptEvidence: PoolEvidence[] = [];
+  evidence.forEach((e, i) => {
+    const { file, row } = evidenceRows[i];
+    if (!knownCompany(e.companyId)) {
+      rejected.push({ file, row, field: 'company_id', message: unknownCompany(e.companyId) });
+      return;
+    }
+    const key = dedupKey(e);
+    if (knownKeys.has(key)) {
+      skippedDuplicates++;
+      return;
+    }
+    const owner = keyById.get(e.id);
+    if ((owner && owner !== key) || takenIds.has(e.id)) {
+      rejected.push({ file, row, field: 'id', message: `The id "${e.id}" already belongs to a different evidence item; give this item another id.` });
+      return;
+    }
+    knownKeys.add(key);
+    keyById.set(e.id, key);
+    keptEvidence.push(e);
+  });
+
+  const existingDocs = new Set(
+    (await selectIn(docs.map((d) => d.id), (batch) => db.select({ id: documents.id }).from(documents).where(inArray(documents.id, batch)))).map((r) => r.id),
+  );
+  const keptDocs: PoolDocument[] = [];
+  docs.forEach((d, i) => {
+    if (!knownCompany(d.companyId)) {
+      rejected.push({ file: docRows[i].file, row: docRows[i].lines.company_id ?? 1, field: 'company_id', message: unknownCompany(d.companyId) });
+    } else if (existingDocs.has(d.id)) {
+      skippedDuplicates++;
+    } else {
+      existingDocs.add(d.id);
+      keptDocs.push(d);
+    }
+  });
+
+  rejected.sort((a, b) => (a.file === b.file ? a.row - b.row : a.file < b.file ? -1 : 1));
+  return {
+    companies: [...plannedCompanies.values()],
+    newCompanyIds: new Set([...plannedCompanies.keys()].filter((id) => !existingCompanies.has(id))),
+    evidence: keptEvidence,
+    documents: keptDocs,
+    rejected,
+    skippedDuplicates,
+    files,
+  };
+}
