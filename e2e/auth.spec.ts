@@ -29,7 +29,7 @@ test.describe('sign-in', () => {
     await page.getByTestId('main-nav').getByRole('link', { name: 'Companies' }).click();
     await page.getByRole('link', { name: 'Tesla, Inc.' }).click();
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Tesla, Inc.');
-    expect(await page.getByTestId('evidence-row').count()).toBeGreaterThan(10);
+    expect(await page.getByTestId('evidence-item').count()).toBeGreaterThan(10);
   });
 
   test('a wrong password gets a clear message and no session', async ({ page }) => {

@@ -6,7 +6,7 @@ type Row = Awaited<ReturnType<typeof listCompaniesWithCounts>>[number];
 
 export function CompaniesTable({ companies }: { companies: Row[] }) {
   return (
-    <DataTable caption="Companies in the knowledge pool" head={['Company', 'Country', 'Industry', 'Evidence', 'Documents', 'Latest evidence']}>
+    <DataTable caption="Companies in the knowledge pool" head={['Company', 'Country', 'Industry', 'Evidence', 'Factors covered', 'Documents', 'Latest evidence']}>
       {companies.map((c) => (
         <tr key={c.id} data-testid="company-row">
           <Td className="font-medium">
@@ -18,6 +18,7 @@ export function CompaniesTable({ companies }: { companies: Row[] }) {
           <Td>{c.country}</Td>
           <Td className="max-w-xs text-zinc-700 dark:text-zinc-300">{c.industry ?? '—'}</Td>
           <Td>{c.evidenceCount}</Td>
+          <Td>{c.factorCount} of 10</Td>
           <Td>{c.documentCount}</Td>
           <Td>{c.latestPublished ?? '—'}</Td>
         </tr>

@@ -9,6 +9,8 @@ export const PERMISSIONS = {
   'app:use': ['rm', 'committee', 'evaluator', 'admin'],
   'cases:read-own': ['rm'],
   'companies:read': ['rm', 'admin'],
+  /** Import, add, edit, delete and re-tag evidence; fetch filings from OpenDART and EDGAR. */
+  'pool:write': ['rm', 'admin'],
   'review:read': ['committee'],
   'ratings:read-own': ['evaluator'],
   'users:manage': ['admin'],
@@ -29,6 +31,12 @@ export const PAGES = [
   { path: '/cases', permission: 'cases:read-own' },
   { path: '/companies', permission: 'companies:read' },
   { path: '/companies/[id]', permission: 'companies:read', sample: '/companies/tesla' },
+  {
+    path: '/companies/[id]/documents/[documentId]',
+    permission: 'companies:read',
+    sample: '/companies/tesla/documents/tesla--10k-fy2024-item-1c-cybersecurity',
+  },
+  { path: '/import', permission: 'pool:write' },
   { path: '/review', permission: 'review:read' },
   { path: '/ratings', permission: 'ratings:read-own' },
   { path: '/admin/users', permission: 'users:manage' },
@@ -46,6 +54,12 @@ export const ACTIONS = {
   changeUserRole: 'users:manage',
   setUserDisabled: 'users:manage',
   resetUserPassword: 'users:manage',
+  addEvidence: 'pool:write',
+  updateEvidence: 'pool:write',
+  deleteEvidence: 'pool:write',
+  tagEvidence: 'pool:write',
+  importFiles: 'pool:write',
+  fetchCompanyFilings: 'pool:write',
 } as const satisfies Record<string, Permission>;
 
 /** Every route handler but the public ones (health, Auth.js), with the permission it needs. */

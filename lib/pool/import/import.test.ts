@@ -65,7 +65,7 @@ describe.each(testBackends())('import on %s', (backend) => {
     const [row] = await db.select().from(evidenceItems).where(eq(evidenceItems.id, 'hanbit-1'));
     expect(row).toMatchObject({ factor: 'certifications', polarity: 'favorable', factorSource: 'rule', publishedDate: '2023-03-02' });
     expect(row.searchTokens).toContain('이노');
-    const [found] = await db.execute<{ id: string }>(sql`select id from evidence_items where search @@ to_tsquery('simple', '소송') and company_id = 'hanbit-precision'`).then((r) => r.rows);
+    const [found] = await db.execute<{ id: string }>(sql`select id from evidence_items where search @@ to_tsquery('simple', '소송') and company_id = 'hanbit-precision'`).then((r) => (r as unknown as { rows: { id: string }[] }).rows);
     expect(found?.id).toBe('hanbit-2');
     const [doc] = await db.select().from(documents).where(eq(documents.id, 'hanbit-precision--annual-2023'));
     expect(doc.meta).toEqual({ note: 'test' });
@@ -170,6 +170,12 @@ describe.each(testBackends())('import on %s', (backend) => {
   it('refuses a file over the size limit with a clear message', async () => {
     const plan = await planImport({ db, sources: [src('big.jsonl', jsonl(item(80)))], maxFileBytes: 100 });
     expect(plan.rejected).toEqual([expect.objectContaining({ file: 'big.jsonl', row: 0, message: expect.stringMatching(/limit is .* MB \(IMPORT_MAX_FILE_MB\)/) })]);
+  });
+
+  it('says so when none of the files is importable, instead of importing nothing quietly', async () => {
+    const report = await importPool({ db, sources: [src('notes.txt', 'hello')], actorId: null });
+    expect(report.written).toBe(false);
+    expect(report.rejected).toEqual([expect.objectContaining({ file: 'notes.txt', message: expect.stringMatching(/Nothing here can be imported/) })]);
   });
 
   it('chunks documents with offsets into the body', async () => {

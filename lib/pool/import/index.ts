@@ -6,7 +6,7 @@ import type { Db } from '@/lib/db/client';
 import { env } from '@/lib/env';
 import type { ImportSource, Rejection } from '@/lib/pool/import/parse';
 import { planImport, type ImportPlan } from '@/lib/pool/import/plan';
-import { writeImport, type ImportCounts, type Progress } from '@/lib/pool/import/write';
+import { writeImport, type ImportCounts, type Progress, type WriteOptions } from '@/lib/pool/import/write';
 
 export type { ImportSource, Rejection };
 
@@ -25,13 +25,15 @@ export type ImportOptions = {
   actorId: string | null;
   validOnly?: boolean;
   label?: string;
+  origin?: WriteOptions['origin'];
+  auditAction?: string;
   onProgress?: Progress;
   today?: string;
 };
 
 const NOTHING: ImportCounts = { companies: 0, evidence: 0, documents: 0, chunks: 0 };
 
-export async function importPool({ db, sources, actorId, validOnly = false, label, onProgress, today }: ImportOptions): Promise<ImportReport> {
+export async function importPool({ db, sources, actorId, validOnly = false, label, origin, auditAction, onProgress, today }: ImportOptions): Promise<ImportReport> {
   if (sources.length === 0) {
     return { imported: NOTHING, skippedDuplicates: 0, rejected: [{ file: '', row: 0, field: null, message: 'No files to import.' }], written: false, files: [] };
   }
@@ -39,7 +41,7 @@ export async function importPool({ db, sources, actorId, validOnly = false, labe
   const base = { skippedDuplicates: plan.skippedDuplicates, rejected: plan.rejected, files: plan.files };
   if (plan.rejected.length > 0 && !validOnly) return { ...base, imported: NOTHING, written: false };
   const imported = await db.transaction((tx) =>
-    writeImport(tx, plan, { actorId, label: label ?? sources.map((s) => s.name).join(', '), onProgress }),
+    writeImport(tx, plan, { actorId, origin, auditAction, label: label ?? sources.map((s) => s.name).join(', '), onProgress }),
   );
   return { ...base, imported, written: true };
 }

@@ -84,6 +84,7 @@ export async function planImport({ db, sources, maxFileBytes, today = new Date()
         field: null,
         message: `The file is ${mb(source.bytes.byteLength)}; the limit is ${mb(maxFileBytes)} (IMPORT_MAX_FILE_MB). Split it into smaller files.`,
       });
+      files.push({ name: source.name, kind, records: 0 });
       continue;
     }
     const { text, encoding } = decode(source.bytes);
@@ -99,6 +100,15 @@ export async function planImport({ db, sources, maxFileBytes, today = new Date()
     rejected.push(...parsed.rejected);
     (kind === 'companies' ? companyRecords : evidenceRecords).push(...parsed.records);
     files.push({ name: source.name, kind, encoding, records: parsed.records.length });
+  }
+
+  if (sources.length > 0 && files.every((f) => f.kind === 'ignored')) {
+    rejected.push({
+      file: sources.length === 1 ? sources[0].name : '',
+      row: 0,
+      field: null,
+      message: 'Nothing here can be imported: use companies.json, evidence as .jsonl, .json or .csv, and documents/*.md.',
+    });
   }
 
   // Companies: the file's own, then those the database already has.
@@ -150,6 +160,7 @@ export async function planImport({ db, sources, maxFileBytes, today = new Date()
       language: e.language,
       upstream: e.upstream,
       license: e.license,
+      retrievedAt: e.retrieved_at ? new Date(e.retrieved_at) : null,
     });
     evidenceRows.push(rec);
   }

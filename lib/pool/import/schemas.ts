@@ -70,6 +70,8 @@ export const evidenceRow = z.object({
   language: z.preprocess(blankToUndefined, z.string().trim().min(2).max(10).default('ko')),
   upstream: optionalText,
   license: optionalText,
+  /** When a connector or search fetched the record (ISO timestamp). */
+  retrieved_at: z.preprocess(blankToUndefined, z.iso.datetime({ offset: true }).optional()),
 });
 
 export const documentFrontMatter = z.object({

@@ -22,6 +22,8 @@ export type WriteOptions = {
   origin?: 'import' | 'dart' | 'edgar' | 'web' | 'manual';
   /** What the audit entry names as the import's source (file names, connector). */
   label: string;
+  /** The audit action; an RM adding one item by hand is recorded as such, not as an import. */
+  auditAction?: string;
   onProgress?: Progress;
 };
 
@@ -35,7 +37,7 @@ async function overridesFor(tx: Tx, ids: string[]) {
   return found;
 }
 
-export async function writeImport(tx: Tx, plan: ImportPlan, { actorId, origin = 'import', label, onProgress }: WriteOptions): Promise<ImportCounts> {
+export async function writeImport(tx: Tx, plan: ImportPlan, { actorId, origin = 'import', label, auditAction = 'pool.import', onProgress }: WriteOptions): Promise<ImportCounts> {
   const counts: ImportCounts = { companies: 0, evidence: 0, documents: 0, chunks: 0 };
 
   if (plan.companies.length) {
@@ -102,9 +104,9 @@ export async function writeImport(tx: Tx, plan: ImportPlan, { actorId, origin = 
   await appendAudit({
     tx,
     actorId,
-    action: 'pool.import',
-    entityType: 'import',
-    entityId: null,
+    action: auditAction,
+    entityType: plan.evidence.length === 1 && plan.documents.length === 0 ? 'evidence' : 'import',
+    entityId: plan.evidence.length === 1 && plan.documents.length === 0 ? plan.evidence[0].id : null,
     detail: { source: label, origin, ...counts, skippedDuplicates: plan.skippedDuplicates, rejected: plan.rejected.length },
   });
   return counts;

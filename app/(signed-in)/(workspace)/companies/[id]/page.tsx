@@ -1,64 +1,72 @@
 import type { Metadata } from 'next';
+import Link from 'next/link';
 import { notFound } from 'next/navigation';
-import { Badge, Card, DataTable, EmptyState, PageHeader, Td } from '@/components/ui/layout';
+import { AddEvidenceForm } from '@/components/pool/evidence-editor';
+import { EvidenceTimeline } from '@/components/pool/evidence-timeline';
+import { FetchFilings } from '@/components/pool/fetch-filings';
+import { Card, EmptyState, PageHeader } from '@/components/ui/layout';
+import { can } from '@/lib/auth/permissions';
 import { requirePermission } from '@/lib/auth/session';
 import { getDb } from '@/lib/db/client';
 import { getCompanyById, listDocumentsForCompany, listEvidenceForCompany } from '@/lib/db/queries/companies';
-import { getFactor, isFactorId } from '@/lib/pool/factors';
+import { filingSourceConfigured, filingSourcesFor } from '@/lib/pool/connectors/fetch-filings';
 
-export const metadata: Metadata = { title: 'Company' };
-
-function factorLabel(factor: string | null) {
-  return factor && isFactorId(factor) ? getFactor(factor).label : 'Untagged';
+export async function generateMetadata({ params }: { params: Promise<{ id: string }> }): Promise<Metadata> {
+  const company = await getCompanyById({ db: await getDb(), id: (await params).id });
+  return { title: company ? (company.nameEn ?? company.name) : 'Company' };
 }
 
-const POLARITY_TONE = { favorable: 'green', adverse: 'red', context: 'amber' } as const;
-
 export default async function CompanyPage({ params }: { params: Promise<{ id: string }> }) {
-  await requirePermission('companies:read');
+  const user = await requirePermission('companies:read');
   const { id } = await params;
   const db = await getDb();
   const company = await getCompanyById({ db, id });
   if (!company) notFound();
   const [evidence, docs] = await Promise.all([listEvidenceForCompany({ db, companyId: id }), listDocumentsForCompany({ db, companyId: id })]);
-  const identifiers = Object.entries(company.identifiers);
+  const editable = can(user.role, 'pool:write');
+  const filingSources = filingSourcesFor(company).map((source) => ({
+    source,
+    label: source === 'dart' ? 'OpenDART' : 'SEC EDGAR',
+    configured: filingSourceConfigured(source),
+    setting: source === 'dart' ? 'OPENDART_API_KEY' : 'SEC_USER_AGENT',
+  }));
+  const link = 'text-blue-800 underline-offset-2 hover:underline dark:text-blue-300';
 
   return (
     <>
       <PageHeader title={company.nameEn ?? company.name} description={company.description ?? undefined} />
-      <div className="mb-6 grid gap-4 md:grid-cols-3">
+      <div className="mb-8 grid gap-4 md:grid-cols-3">
         <Card title="Profile">
           <dl className="space-y-1 text-sm">
-            <div>
-              <dt className="inline font-medium">Name: </dt>
-              <dd className="inline">{company.name}</dd>
-            </div>
-            <div>
-              <dt className="inline font-medium">Country: </dt>
-              <dd className="inline">{company.country}</dd>
-            </div>
-            <div>
-              <dt className="inline font-medium">Industry: </dt>
-              <dd className="inline">{company.industry ?? '—'}</dd>
-            </div>
-            {identifiers.map(([k, v]) => (
+            {[
+              ['Name', company.name],
+              ['Country', company.country],
+              ['Industry', company.industry ?? '—'],
+              ['Id', company.id],
+              ...Object.entries(company.identifiers),
+            ].map(([k, v]) => (
               <div key={k}>
                 <dt className="inline font-medium">{k}: </dt>
-                <dd className="inline font-mono">{v}</dd>
+                <dd className="inline break-words">{v}</dd>
               </div>
             ))}
           </dl>
+          {editable && filingSources.length ? (
+            <div className="mt-4">
+              <FetchFilings companyId={company.id} sources={filingSources} />
+            </div>
+          ) : null}
         </Card>
-        <Card title="Documents" className="md:col-span-2">
+        <Card title={`Documents (${docs.length})`} className="md:col-span-2">
           {docs.length ? (
             <ul className="space-y-1 text-sm">
               {docs.map((d) => (
                 <li key={d.id}>
-                  <a className="text-blue-800 underline-offset-2 hover:underline dark:text-blue-300" href={d.sourceUrl} rel="noreferrer noopener" target="_blank">
+                  <Link className={link} href={`/companies/${company.id}/documents/${d.id}`}>
                     {d.title}
-                  </a>{' '}
+                  </Link>{' '}
                   <span className="text-zinc-600 dark:text-zinc-400">
-                    · {d.publishedDate} · {Math.round(d.length / 1000)}k characters
+                    · {d.publishedDate} · {d.sourceName} · {Math.max(1, Math.round(d.length / 1000))}k characters
                   </span>
                 </li>
               ))}
@@ -68,30 +76,27 @@ export default async function CompanyPage({ params }: { params: Promise<{ id: st
           )}
         </Card>
       </div>
-      <h2 className="mb-3 text-lg font-semibold">Evidence ({evidence.length})</h2>
+
+      <div className="mb-3 flex flex-wrap items-baseline justify-between gap-2">
+        <h2 className="text-lg font-semibold">Evidence by factor ({evidence.length})</h2>
+        {editable ? (
+          <Link className={link} href="/import">
+            Import a file
+          </Link>
+        ) : null}
+      </div>
+      {editable ? (
+        <details className="mb-6 rounded-lg border border-zinc-200 bg-white p-4 dark:border-zinc-800 dark:bg-zinc-900">
+          <summary className="cursor-pointer font-medium">Add an evidence item</summary>
+          <div className="mt-4">
+            <AddEvidenceForm companyId={company.id} />
+          </div>
+        </details>
+      ) : null}
       {evidence.length ? (
-        <DataTable caption="Evidence items, newest first" head={['Published', 'Factor', 'Title', 'Source']}>
-          {evidence.map((e) => (
-            <tr key={e.id} data-testid="evidence-row">
-              <Td className="whitespace-nowrap">{e.publishedDate}</Td>
-              <Td>
-                <span className="block">{factorLabel(e.factor)}</span>
-                {e.polarity ? <Badge tone={POLARITY_TONE[e.polarity]}>{e.polarity}</Badge> : null}
-              </Td>
-              <Td>
-                <span className="font-medium">{e.title}</span>
-                <span className="mt-1 block text-xs text-zinc-600 dark:text-zinc-400">{e.category}</span>
-              </Td>
-              <Td>
-                <a className="text-blue-800 underline-offset-2 hover:underline dark:text-blue-300" href={e.sourceUrl} rel="noreferrer noopener" target="_blank">
-                  {e.sourceName}
-                </a>
-              </Td>
-            </tr>
-          ))}
-        </DataTable>
+        <EvidenceTimeline evidence={evidence} editable={editable} />
       ) : (
-        <EmptyState title="No evidence yet">Evidence for this company arrives by import or from OpenDART and SEC EDGAR.</EmptyState>
+        <EmptyState title="No evidence yet">Add an item above, import a file, or fetch the latest filings.</EmptyState>
       )}
     </>
   );

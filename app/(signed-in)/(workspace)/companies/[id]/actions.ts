@@ -1,0 +1,158 @@
+'use server';
+
+import { eq } from 'drizzle-orm';
+import { revalidatePath } from 'next/cache';
+import { z } from 'zod';
+import { action } from '@/lib/auth/action';
+import { getDb } from '@/lib/db/client';
+import { appendAudit } from '@/lib/db/queries/audit';
+import { getCompanyById } from '@/lib/db/queries/companies';
+import { getEvidenceById, setEvidenceTag } from '@/lib/db/queries/evidence';
+import { evidenceItems, POLARITIES } from '@/lib/db/schema';
+import { AppError } from '@/lib/errors';
+import { fetchFilings, filingSourceConfigured } from '@/lib/pool/connectors/fetch-filings';
+import { FACTOR_IDS, tagByCategory } from '@/lib/pool/factors';
+import { importPool } from '@/lib/pool/import';
+import { evidenceRow } from '@/lib/pool/import/schemas';
+import { searchTokens } from '@/lib/pool/search-text';
+
+const EVIDENCE_FIELDS = ['category', 'title', 'text', 'value', 'event_date', 'published_date', 'source_name', 'source_url', 'language'] as const;
+const evidenceFields = evidenceRow.pick(Object.fromEntries(EVIDENCE_FIELDS.map((f) => [f, true])) as { [K in (typeof EVIDENCE_FIELDS)[number]]: true });
+const today = () => new Date().toISOString().slice(0, 10);
+
+// A field-level check, so it is reported together with any other field's problem.
+const evidenceForm = evidenceFields.extend({
+  published_date: evidenceRow.shape.published_date.superRefine((date, ctx) => {
+    if (date > today()) ctx.addIssue({ code: 'custom', message: `${date} is in the future; add an item once it is public.` });
+  }),
+});
+
+function refresh(companyId: string) {
+  revalidatePath(`/companies/${companyId}`);
+}
+
+export const addEvidence = action(
+  { permission: 'pool:write', input: evidenceForm.extend({ company_id: z.string().min(1) }) },
+  async (input, user) => {
+    // One row through the import: the same checks, duplicate rule, tagging and tag corrections.
+    const report = await importPool({
+      db: await getDb(),
+      sources: [{ name: 'form.json', bytes: new TextEncoder().encode(JSON.stringify([input])) }],
+      actorId: user.id,
+      origin: 'manual',
+      auditAction: 'evidence.create',
+      label: 'added by hand',
+    });
+    if (report.rejected.length) {
+      const fieldErrors: Record<string, string[]> = {};
+      for (const r of report.rejected) (fieldErrors[r.field ?? 'title'] ??= []).push(r.message);
+      throw new AppError('bad_request', 'Please check the highlighted fields.', fieldErrors);
+    }
+    if (report.skippedDuplicates) throw new AppError('conflict', 'The pool already has this item (same source, date and title).');
+    if (report.imported.evidence !== 1) throw new AppError('internal');
+    refresh(input.company_id);
+    return { added: report.imported.evidence };
+  },
+);
+
+export const updateEvidence = action(
+  { permission: 'pool:write', input: evidenceForm.extend({ id: z.string().min(1) }) },
+  async ({ id, ...input }, user) => {
+    const db = await getDb();
+    const existing = await getEvidenceById({ db, id });
+    if (!existing) throw new AppError('not_found', 'This evidence item no longer exists.');
+    const values = {
+      category: input.category,
+      title: input.title,
+      text: input.text,
+      value: input.value,
+      eventDate: input.event_date,
+      publishedDate: input.published_date,
+      sourceName: input.source_name,
+      sourceUrl: input.source_url,
+      language: input.language,
+      searchTokens: searchTokens(input.title, input.text),
+      updatedAt: new Date(),
+      // An RM's own tag stays; a rule tag follows the new category and wording.
+      ...(existing.factorSource === 'rm' ? {} : { ...tagByCategory(input), factorSource: 'rule' as const }),
+    };
+    const changed = Object.keys(values).filter(
+      (k) => !['searchTokens', 'updatedAt'].includes(k) && (values as Record<string, unknown>)[k] !== (existing as Record<string, unknown>)[k],
+    );
+    try {
+      await db.transaction(async (tx) => {
+        await tx.update(evidenceItems).set(values).where(eq(evidenceItems.id, id));
+        await appendAudit({ tx, actorId: user.id, action: 'evidence.update', entityType: 'evidence', entityId: id, detail: { companyId: existing.companyId, changed } });
+      });
+    } catch (err) {
+      if ((err as { code?: string; cause?: { code?: string } }).code === '23505' || (err as { cause?: { code?: string } }).cause?.code === '23505') {
+        throw new AppError('conflict', 'Another item already has this source, date and title.');
+      }
+      throw err;
+    }
+    refresh(existing.companyId);
+    return { id, changed };
+  },
+);
+
+export const deleteEvidence = action({ permission: 'pool:write', input: z.object({ id: z.string().min(1) }) }, async ({ id }, user) => {
+  const db = await getDb();
+  const existing = await getEvidenceById({ db, id });
+  if (!existing) throw new AppError('not_found', 'This evidence item no longer exists.');
+  await db.transaction(async (tx) => {
+    await tx.delete(evidenceItems).where(eq(evidenceItems.id, id));
+    await appendAudit({
+      tx,
+      actorId: user.id,
+      action: 'evidence.delete',
+      entityType: 'evidence',
+      entityId: id,
+      detail: { companyId: existing.companyId, title: existing.title, publishedDate: existing.publishedDate, sourceUrl: existing.sourceUrl },
+    });
+  });
+  refresh(existing.companyId);
+  return { id };
+});
+
+export const tagEvidence = action(
+  { permission: 'pool:write', input: z.object({ id: z.string().min(1), factor: z.enum(FACTOR_IDS as [string, ...string[]]), polarity: z.enum(POLARITIES) }) },
+  async ({ id, factor, polarity }, user) => {
+    const db = await getDb();
+    const existing = await getEvidenceById({ db, id });
+    if (!existing) throw new AppError('not_found', 'This evidence item no longer exists.');
+    await db.transaction(async (tx) => {
+      await setEvidenceTag({ db: tx, id, factor, polarity, userId: user.id });
+      await appendAudit({
+        tx,
+        actorId: user.id,
+        action: 'evidence.tag',
+        entityType: 'evidence',
+        entityId: id,
+        detail: { companyId: existing.companyId, from: { factor: existing.factor, polarity: existing.polarity }, to: { factor, polarity } },
+      });
+    });
+    refresh(existing.companyId);
+    return { id, factor, polarity };
+  },
+);
+
+export const fetchCompanyFilings = action(
+  { permission: 'pool:write', input: z.object({ companyId: z.string().min(1), source: z.enum(['dart', 'edgar']) }) },
+  async ({ companyId, source }, user) => {
+    const db = await getDb();
+    const company = await getCompanyById({ db, id: companyId });
+    if (!company) throw new AppError('not_found', 'This company does not exist.');
+    if (!filingSourceConfigured(source)) {
+      throw new AppError('unavailable', source === 'dart' ? 'OpenDART is not configured: set OPENDART_API_KEY.' : 'SEC EDGAR is not configured: set SEC_USER_AGENT.');
+    }
+    const report = await fetchFilings({ db, company, source, actorId: user.id });
+    refresh(companyId);
+    return {
+      fetched: report.fetched,
+      added: report.imported.evidence,
+      alreadyInPool: report.skippedDuplicates,
+      invalid: report.rejected.length,
+      warnings: report.warnings,
+    };
+  },
+);

@@ -1,0 +1,40 @@
+import type { Metadata } from 'next';
+import Link from 'next/link';
+import { notFound } from 'next/navigation';
+import { DocumentReader } from '@/components/pool/document-reader';
+import { PageHeader } from '@/components/ui/layout';
+import { requirePermission } from '@/lib/auth/session';
+import { getDb } from '@/lib/db/client';
+import { getCompanyById, getDocument } from '@/lib/db/queries/companies';
+
+export const metadata: Metadata = { title: 'Document' };
+
+export default async function DocumentPage({ params }: { params: Promise<{ id: string; documentId: string }> }) {
+  await requirePermission('companies:read');
+  const { id, documentId } = await params;
+  const db = await getDb();
+  const [company, doc] = await Promise.all([getCompanyById({ db, id }), getDocument({ db, companyId: id, id: decodeURIComponent(documentId) })]);
+  if (!company || !doc) notFound();
+  return (
+    <>
+      <p className="mb-2 text-sm">
+        <Link className="text-blue-800 underline-offset-2 hover:underline dark:text-blue-300" href={`/companies/${company.id}`}>
+          ← {company.nameEn ?? company.name}
+        </Link>
+      </p>
+      <PageHeader
+        title={doc.title}
+        description={
+          <>
+            {doc.kind.replaceAll('_', ' ')} · published {doc.publishedDate} ·{' '}
+            <a className="text-blue-800 underline dark:text-blue-300" href={doc.sourceUrl} target="_blank" rel="noreferrer noopener">
+              {doc.sourceName}
+            </a>
+            {doc.license ? <span className="block text-xs">Licence: {doc.license}</span> : null}
+          </>
+        }
+      />
+      <DocumentReader body={doc.body} />
+    </>
+  );
+}

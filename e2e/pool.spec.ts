@@ -1,0 +1,110 @@
+import { expect, test, type Locator } from '@playwright/test';
+import { signInAs } from './fixtures';
+
+/** Opens an item's edit controls; they stay open across a save, so only click when closed. */
+async function openControls(item: Locator) {
+  const details = item.locator('details');
+  if ((await details.getAttribute('open')) === null) await item.getByText('Edit, re-tag or delete').click();
+}
+
+const unique = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+
+test.describe('knowledge pool', () => {
+  test('companies filter by country and by factor coverage', async ({ page }) => {
+    await signInAs(page, 'rm');
+    await page.goto('/companies?country=US');
+    const rows = page.getByTestId('company-row');
+    await expect(rows).toHaveCount(3);
+    await expect(rows.filter({ hasText: 'Tesla' })).toHaveCount(1);
+    await expect(rows.filter({ hasText: 'Samsung' })).toHaveCount(0);
+    await page.goto('/companies?factor=management_continuity');
+    await expect(rows.filter({ hasText: 'Samsung' })).toHaveCount(1);
+  });
+
+  test('the company page shows evidence by factor and a readable document', async ({ page }) => {
+    await signInAs(page, 'rm');
+    await page.goto('/companies/taeyoung-engineering-construction');
+    const internal = page.getByTestId('factor-internal_control_risk');
+    await expect(internal).toContainText('채권은행 등의 관리절차 개시');
+    await expect(internal.getByTestId('evidence-item').first()).toContainText('adverse');
+
+    await page.goto('/companies/tesla');
+    await page.getByRole('link', { name: /Item 1C\. Cybersecurity/ }).click();
+    await expect(page.getByTestId('document-body')).toContainText('Cybersecurity Risk Management and Strategy');
+  });
+
+  test('an RM adds, re-tags, edits and deletes an evidence item', async ({ page }) => {
+    const title = `Test certification ${unique()}`;
+    await signInAs(page, 'rm');
+    await page.goto('/companies/wintec-automation');
+    await page.getByText('Add an evidence item').click();
+    const form = page.getByTestId('add-evidence-form');
+    await form.getByLabel('Category').selectOption('certification');
+    await form.getByLabel('Title').fill(title);
+    await form.getByLabel('Text').fill('INNOBIZ certification renewed for three years.');
+    await form.getByLabel('Published').fill('2024-05-02');
+    await form.getByLabel('Source', { exact: true }).fill('MSS notice');
+    await form.getByLabel('Source URL').fill(`https://example.org/innobiz/${encodeURIComponent(title)}`);
+    await form.getByRole('button', { name: 'Add evidence' }).click();
+    await expect(form.getByRole('status')).toHaveText('Evidence added.');
+
+    const item = page.getByTestId('factor-certifications').getByTestId('evidence-item').filter({ hasText: title });
+    await expect(item).toContainText('favorable');
+    await expect(item).toContainText('added by Demo RM');
+
+    await openControls(item);
+    await item.getByLabel('Factor').selectOption('government_support_programs');
+    await item.getByRole('button', { name: 'Save tag' }).click();
+    const moved = page.getByTestId('factor-government_support_programs').getByTestId('evidence-item').filter({ hasText: title });
+    await expect(moved).toContainText('tag set by RM');
+
+    await openControls(moved);
+    await moved.getByLabel('Title').fill(`${title} (amended)`);
+    await moved.getByRole('button', { name: 'Save changes' }).click();
+    const amended = page.getByTestId('evidence-item').filter({ hasText: `${title} (amended)` });
+    await expect(amended).toBeVisible();
+
+    await openControls(amended);
+    await amended.getByRole('button', { name: 'Delete…' }).click();
+    await amended.getByRole('button', { name: 'Delete', exact: true }).click();
+    await expect(page.getByTestId('evidence-item').filter({ hasText: title })).toHaveCount(0);
+  });
+
+  test('adding an item with a future date or no source URL is refused with the field named', async ({ page }) => {
+    await signInAs(page, 'rm');
+    await page.goto('/companies/wintec-automation');
+    await page.getByText('Add an evidence item').click();
+    const form = page.getByTestId('add-evidence-form');
+    await form.getByLabel('Title').fill(`Future ${unique()}`);
+    await form.getByLabel('Text').fill('Not public yet.');
+    await form.getByLabel('Published').fill('2099-01-01');
+    await form.getByLabel('Source', { exact: true }).fill('Somewhere');
+    await form.getByRole('button', { name: 'Add evidence' }).click();
+    await expect(form.getByRole('alert').first()).toContainText('Please check the highlighted fields.');
+    await expect(form).toContainText('2099-01-01 is in the future');
+  });
+
+  test('an import with a bad row names it, writes nothing, then imports the valid rows on request', async ({ page }) => {
+    const tag = unique();
+    const csv = [
+      'company_id,category,title,text,published_date,source_name,source_url',
+      `tesla,news,Recall notice ${tag},NHTSA recall,2024-03-01,NHTSA,https://example.org/recall/${tag}`,
+      `tesla,news,Undated ${tag},No date,,NHTSA,https://example.org/undated/${tag}`,
+    ].join('\n');
+    await signInAs(page, 'rm');
+    await page.goto('/import');
+    await page.getByTestId('import-file').setInputFiles({ name: 'tesla.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
+    await page.getByTestId('import-submit').click();
+    const report = page.getByTestId('import-report');
+    await expect(report).toContainText('Nothing was imported');
+    await expect(report.getByTestId('rejected-row')).toHaveCount(1);
+    await expect(report.getByTestId('rejected-row')).toContainText('tesla.csv');
+    await expect(report.getByTestId('rejected-row')).toContainText('published_date');
+    await expect(report.getByTestId('rejected-row').getByRole('cell').nth(1)).toHaveText('3');
+
+    await page.getByTestId('import-valid-only').click();
+    await expect(report).toContainText('Imported 0 companies, 1 evidence items');
+    await page.goto('/companies/tesla');
+    await expect(page.getByTestId('evidence-item').filter({ hasText: `Recall notice ${tag}` })).toBeVisible();
+  });
+});

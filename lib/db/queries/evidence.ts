@@ -1,0 +1,17 @@
+import { eq } from 'drizzle-orm';
+import type { Executor } from '@/lib/db/client';
+import { evidenceItems, evidenceTagOverrides, type Polarity } from '@/lib/db/schema';
+
+export async function getEvidenceById({ db, id }: { db: Executor; id: string }) {
+  const [row] = await db.select().from(evidenceItems).where(eq(evidenceItems.id, id)).limit(1);
+  return row;
+}
+
+/** Records an RM's tag on the item and, by its stable id, for any future re-import. */
+export async function setEvidenceTag({ db, id, factor, polarity, userId }: { db: Executor; id: string; factor: string; polarity: Polarity; userId: string }) {
+  await db
+    .insert(evidenceTagOverrides)
+    .values({ evidenceId: id, factor, polarity, userId })
+    .onConflictDoUpdate({ target: evidenceTagOverrides.evidenceId, set: { factor, polarity, userId, updatedAt: new Date() } });
+  await db.update(evidenceItems).set({ factor, polarity, factorSource: 'rm', updatedAt: new Date() }).where(eq(evidenceItems.id, id));
+}
