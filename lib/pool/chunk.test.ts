@@ -122,3 +122,28 @@ describe('chunkDocument', () => {
     expect(governance[0].text.startsWith('Cybersecurity is an important part')).toBe(true);
   });
 });
+
+describe('chunkDocument with overlap', () => {
+  const body = Array.from({ length: 30 }, (_, i) => `Sentence number ${i} talks about covenant ${i}.`).join(' ');
+
+  it('repeats the end of the previous chunk, starting at a word, with offsets still exact', () => {
+    const plain = chunkDocument(body, { size: 200 });
+    const overlapped = chunkDocument(body, { size: 200, overlap: 60 });
+    expect(overlapped).toHaveLength(plain.length);
+    for (let i = 1; i < overlapped.length; i++) {
+      const c = overlapped[i];
+      expect(body.slice(c.charStart, c.charEnd)).toBe(c.text);
+      expect(c.charStart).toBeLessThan(plain[i].charStart);
+      expect(plain[i].charStart - c.charStart).toBeLessThanOrEqual(60);
+      expect(c.charStart).toBeGreaterThanOrEqual(overlapped[i - 1].charStart);
+      expect(/\s/.test(body[c.charStart - 1])).toBe(true);
+    }
+  });
+
+  it('does not overlap across headings', () => {
+    const doc = `# A\n\n${'alpha words here. '.repeat(20)}\n\n# B\n\nbeta words here.`;
+    const chunks = chunkDocument(doc, { size: 150, overlap: 100 });
+    const b = chunks.find((c) => c.heading === 'B')!;
+    expect(b.text).toBe('beta words here.');
+  });
+});

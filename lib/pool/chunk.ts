@@ -104,7 +104,15 @@ function pieces(body: string, paragraph: Span, max: number): Span[] {
   return sentences(body, paragraph).flatMap((s) => (s.end - s.start <= max ? [s] : hardSplit(body, s, max)));
 }
 
-export function chunkDocument(body: string, maxChars: number = MAX_CHUNK_CHARS): Chunk[] {
+export type ChunkOptions = { size?: number; overlap?: number };
+
+/**
+ * `size` bounds a chunk's own text; `overlap` repeats up to that many characters of the
+ * previous chunk under the same heading at the start of the next, cut at a word boundary,
+ * so a passage split across two chunks is still found whole in one of them.
+ */
+export function chunkDocument(body: string, options: number | ChunkOptions = {}): Chunk[] {
+  const { size: maxChars = MAX_CHUNK_CHARS, overlap = 0 } = typeof options === 'number' ? { size: options } : options;
   const chunks: Chunk[] = [];
   for (const block of blocks(body)) {
     // A new heading always starts a new chunk, so a chunk's heading is true for all of its text.
@@ -118,9 +126,18 @@ export function chunkDocument(body: string, maxChars: number = MAX_CHUNK_CHARS):
       current = current ? { start: current.start, end: piece.end } : { ...piece };
     }
     if (current) spans.push(current);
-    for (const { start, end } of spans) {
-      chunks.push({ ordinal: chunks.length, heading: block.heading, text: body.slice(start, end), charStart: start, charEnd: end });
-    }
+    spans.forEach(({ start, end }, i) => {
+      const from = i > 0 && overlap > 0 ? overlapStart(body, spans[i - 1].start, start, overlap) : start;
+      chunks.push({ ordinal: chunks.length, heading: block.heading, text: body.slice(from, end), charStart: from, charEnd: end });
+    });
   }
   return chunks;
+}
+
+/** Where an overlapping chunk begins: `overlap` characters back, moved forward to a word start. */
+function overlapStart(body: string, previousStart: number, start: number, overlap: number) {
+  let from = Math.max(previousStart, start - overlap);
+  while (from < start && from > previousStart && !/\s/.test(body[from - 1])) from++;
+  while (from < start && /\s/.test(body[from])) from++;
+  return from;
 }

@@ -4,6 +4,7 @@
 import { inArray, sql } from 'drizzle-orm';
 import type { Tx } from '@/lib/db/client';
 import { appendAudit } from '@/lib/db/queries/audit';
+import { env } from '@/lib/env';
 import { companies, documentChunks, documents, evidenceItems, evidenceTagOverrides } from '@/lib/db/schema';
 import { chunkDocument } from '@/lib/pool/chunk';
 import { tagByCategory } from '@/lib/pool/factors';
@@ -71,6 +72,7 @@ export async function writeImport(tx: Tx, plan: ImportPlan, { actorId, origin = 
     counts.companies = plan.newCompanyIds.size;
   }
 
+  const chunking = { size: env().CHUNK_SIZE, overlap: env().CHUNK_OVERLAP };
   const overrides = await overridesFor(tx, plan.evidence.map((e) => e.id));
   for (let i = 0; i < plan.evidence.length; i += EVIDENCE_BATCH) {
     const batch = plan.evidence.slice(i, i + EVIDENCE_BATCH).map((e) => {
@@ -93,7 +95,7 @@ export async function writeImport(tx: Tx, plan: ImportPlan, { actorId, origin = 
     const [inserted] = await tx.insert(documents).values(doc).onConflictDoNothing().returning({ id: documents.id });
     if (!inserted) continue;
     counts.documents++;
-    const chunks = chunkDocument(doc.body).map((c) => ({ ...c, documentId: doc.id, searchTokens: searchTokens(c.heading, c.text) }));
+    const chunks = chunkDocument(doc.body, chunking).map((c) => ({ ...c, documentId: doc.id, searchTokens: searchTokens(c.heading, c.text) }));
     for (let i = 0; i < chunks.length; i += CHUNK_BATCH) {
       await tx.insert(documentChunks).values(chunks.slice(i, i + CHUNK_BATCH));
     }
