@@ -26,7 +26,7 @@ export default async function HomePage() {
   );
 }
 
-const linkClass = 'text-sm text-blue-800 underline-offset-2 hover:underline dark:text-blue-300';
+const linkClass = 'text-sm text-blue-800 underline underline-offset-2 dark:text-blue-300';
 
 async function RoleHome({ user }: { user: SessionUser }) {
   const db = await getDb();

@@ -23,7 +23,7 @@ export function CasesTable({ cases, caption, showOwner = false }: { cases: CaseL
         <tr key={c.id} data-testid="case-row">
           <Td className="font-medium">{c.title}</Td>
           <Td>
-            <Link className="text-blue-800 underline-offset-2 hover:underline dark:text-blue-300" href={`/companies/${c.companyId}`}>
+            <Link className="text-blue-800 underline underline-offset-2 dark:text-blue-300" href={`/companies/${c.companyId}`}>
               {c.companyNameEn ?? c.companyName}
             </Link>
           </Td>

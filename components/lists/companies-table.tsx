@@ -10,7 +10,7 @@ export function CompaniesTable({ companies }: { companies: Row[] }) {
       {companies.map((c) => (
         <tr key={c.id} data-testid="company-row">
           <Td className="font-medium">
-            <Link className="text-blue-800 underline-offset-2 hover:underline dark:text-blue-300" href={`/companies/${c.id}`}>
+            <Link className="text-blue-800 underline underline-offset-2 dark:text-blue-300" href={`/companies/${c.id}`}>
               {c.nameEn ?? c.name}
             </Link>
             {c.nameEn && c.nameEn !== c.name ? <span className="block text-xs text-zinc-600 dark:text-zinc-400">{c.name}</span> : null}

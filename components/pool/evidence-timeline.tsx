@@ -49,7 +49,7 @@ export function EvidenceTimeline({ evidence, editable }: { evidence: CompanyEvid
                   <p className="mt-1 text-xs text-zinc-600 dark:text-zinc-400">
                     {e.value ? <>Value {e.value} · </> : null}
                     {e.eventDate && e.eventDate !== e.publishedDate ? <>event {e.eventDate} · </> : null}
-                    <a className="text-blue-800 underline-offset-2 hover:underline dark:text-blue-300" href={e.sourceUrl} target="_blank" rel="noreferrer noopener">
+                    <a className="text-blue-800 underline underline-offset-2 dark:text-blue-300" href={e.sourceUrl} target="_blank" rel="noreferrer noopener">
                       {e.sourceName}
                     </a>{' '}
                     · {e.addedBy ? `added by ${e.addedBy}` : `from ${ORIGIN_LABEL[e.origin] ?? e.origin}`} · id <code className="font-mono">{e.id}</code>

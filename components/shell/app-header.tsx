@@ -25,7 +25,7 @@ export function AppHeader({ user }: { user: SessionUser }) {
           <ActionForm action={signOutAction}>
             <button
               type="submit"
-              className="rounded-md px-2 py-1 text-zinc-700 underline-offset-2 hover:underline dark:text-zinc-300"
+              className="rounded-md px-2 py-1 text-zinc-700 underline underline-offset-2 dark:text-zinc-300"
               data-testid="sign-out"
             >
               Sign out

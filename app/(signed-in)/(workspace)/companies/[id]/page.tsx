@@ -30,7 +30,7 @@ export default async function CompanyPage({ params }: { params: Promise<{ id: st
     configured: filingSourceConfigured(source),
     setting: source === 'dart' ? 'OPENDART_API_KEY' : 'SEC_USER_AGENT',
   }));
-  const link = 'text-blue-800 underline-offset-2 hover:underline dark:text-blue-300';
+  const link = 'text-blue-800 underline underline-offset-2 dark:text-blue-300';
 
   return (
     <>

@@ -18,7 +18,7 @@ export default async function DocumentPage({ params }: { params: Promise<{ id: s
   return (
     <>
       <p className="mb-2 text-sm">
-        <Link className="text-blue-800 underline-offset-2 hover:underline dark:text-blue-300" href={`/companies/${company.id}`}>
+        <Link className="text-blue-800 underline underline-offset-2 dark:text-blue-300" href={`/companies/${company.id}`}>
           ← {company.nameEn ?? company.name}
         </Link>
       </p>
