@@ -86,58 +86,69 @@ export function AddEvidenceForm({ companyId }: { companyId: string }) {
   );
 }
 
-/** Edit, re-tag and delete controls of one item, folded away until asked for. */
+/**
+ * Edit, re-tag and delete controls of one item, folded away until asked for. The forms are
+ * only rendered once opened: a company with thousands of items would otherwise ship thousands
+ * of forms in its first page.
+ */
 export function EvidenceControls({ item }: { item: EditableEvidence }) {
+  const [opened, setOpened] = useState(false);
+  return (
+    <details className="mt-2 text-sm" data-testid={`evidence-controls-${item.id}`} onToggle={(e) => e.currentTarget.open && setOpened(true)}>
+      <summary className="cursor-pointer text-blue-800 dark:text-blue-300">Edit, re-tag or delete</summary>
+      {opened ? <ControlForms item={item} /> : null}
+    </details>
+  );
+}
+
+function ControlForms({ item }: { item: EditableEvidence }) {
   const [editState, editAction, editPending] = useActionForm(updateEvidence);
   const [tagState, tagAction, tagPending] = useActionForm(tagEvidence);
   const [deleteState, deleteAction, deletePending] = useActionForm(deleteEvidence);
   const [confirming, setConfirming] = useState(false);
   const prefix = `ev-${item.id}`;
   return (
-    <details className="mt-2 text-sm" data-testid={`evidence-controls-${item.id}`}>
-      <summary className="cursor-pointer text-blue-800 dark:text-blue-300">Edit, re-tag or delete</summary>
-      <div className="mt-3 space-y-4 rounded-md border border-zinc-200 p-3 dark:border-zinc-800">
-        <form action={tagAction} className="flex flex-wrap items-end gap-2">
-          <input type="hidden" name="id" value={item.id} />
-          <div className="w-64">
-            <SelectField id={`${prefix}-factor`} name="factor" label="Factor" options={FACTOR_OPTIONS} defaultValue={item.factor ?? 'other'} />
-          </div>
-          <div className="w-48">
-            <SelectField id={`${prefix}-polarity`} name="polarity" label="Reading" options={POLARITY_OPTIONS} defaultValue={item.polarity ?? 'context'} />
-          </div>
-          <Button type="submit" size="sm" variant="secondary" disabled={tagPending}>
-            Save tag
-          </Button>
-        </form>
-        <Outcome state={tagState} success="Tag saved; it will survive re-imports." />
-        <form action={editAction} className="space-y-3" noValidate>
-          <input type="hidden" name="id" value={item.id} />
-          <EvidenceFields prefix={prefix} item={item} state={editState} />
-          <Outcome state={editState} success="Saved." />
-          <Button type="submit" size="sm" disabled={editPending}>
-            Save changes
-          </Button>
-        </form>
-        <form action={deleteAction}>
-          <input type="hidden" name="id" value={item.id} />
-          {confirming ? (
-            <span className="flex items-center gap-2">
-              <span>Delete this item? The deletion is recorded in the audit log.</span>
-              <Button type="submit" size="sm" variant="danger" disabled={deletePending}>
-                Delete
-              </Button>
-              <Button size="sm" variant="ghost" onClick={() => setConfirming(false)}>
-                Keep
-              </Button>
-            </span>
-          ) : (
-            <Button size="sm" variant="danger" onClick={() => setConfirming(true)}>
-              Delete…
+    <div className="mt-3 space-y-4 rounded-md border border-zinc-200 p-3 dark:border-zinc-800">
+      <form action={tagAction} className="flex flex-wrap items-end gap-2">
+        <input type="hidden" name="id" value={item.id} />
+        <div className="w-64">
+          <SelectField id={`${prefix}-factor`} name="factor" label="Factor" options={FACTOR_OPTIONS} defaultValue={item.factor ?? 'other'} />
+        </div>
+        <div className="w-48">
+          <SelectField id={`${prefix}-polarity`} name="polarity" label="Reading" options={POLARITY_OPTIONS} defaultValue={item.polarity ?? 'context'} />
+        </div>
+        <Button type="submit" size="sm" variant="secondary" disabled={tagPending}>
+          Save tag
+        </Button>
+      </form>
+      <Outcome state={tagState} success="Tag saved; it will survive re-imports." />
+      <form action={editAction} className="space-y-3" noValidate>
+        <input type="hidden" name="id" value={item.id} />
+        <EvidenceFields prefix={prefix} item={item} state={editState} />
+        <Outcome state={editState} success="Saved." />
+        <Button type="submit" size="sm" disabled={editPending}>
+          Save changes
+        </Button>
+      </form>
+      <form action={deleteAction}>
+        <input type="hidden" name="id" value={item.id} />
+        {confirming ? (
+          <span className="flex items-center gap-2">
+            <span>Delete this item? The deletion is recorded in the audit log.</span>
+            <Button type="submit" size="sm" variant="danger" disabled={deletePending}>
+              Delete
             </Button>
-          )}
-          <Outcome state={deleteState} success="Deleted." />
-        </form>
-      </div>
-    </details>
+            <Button size="sm" variant="ghost" onClick={() => setConfirming(false)}>
+              Keep
+            </Button>
+          </span>
+        ) : (
+          <Button size="sm" variant="danger" onClick={() => setConfirming(true)}>
+            Delete…
+          </Button>
+        )}
+        <Outcome state={deleteState} success="Deleted." />
+      </form>
+    </div>
   );
 }

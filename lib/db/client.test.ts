@@ -113,6 +113,20 @@ describe('PGlite data folder', () => {
     }
   });
 
+  it('gives the folder back on close, so it can be opened again (by this or another process)', async () => {
+    const lock = path.join(dir, 'crosscheck.lock');
+    const first = await openDatabase({ kind: 'pglite', dataDir: dir });
+    expect(fs.readFileSync(lock, 'utf8')).toBe(String(process.pid));
+    await first.close();
+    expect(fs.existsSync(lock)).toBe(false);
+    const second = await openDatabase({ kind: 'pglite', dataDir: dir });
+    try {
+      expect(fs.existsSync(lock)).toBe(true);
+    } finally {
+      await second.close();
+    }
+  });
+
   it('reports a damaged database folder as a DataFolderError that says what to do', async () => {
     fs.mkdirSync(path.join(dir, 'pgdata', 'global'), { recursive: true });
     fs.writeFileSync(path.join(dir, 'pgdata', 'PG_VERSION'), 'not a version\n');

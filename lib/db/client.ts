@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import * as schema from '@/lib/db/schema';
 import { env, isEmbedded } from '@/lib/env';
-import { DataFolderError, lockDataDir, resolveDataDir } from '@/lib/db/data-dir';
+import { DataFolderError, lockDataDir, resolveDataDir, unlockDataDir } from '@/lib/db/data-dir';
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
@@ -54,7 +54,11 @@ async function openPglite(dataDir?: string): Promise<DatabaseHandle> {
     await client.waitReady;
   }
   const db = drizzle({ client, schema, casing: 'snake_case' }) as unknown as Db;
-  return { db, kind: 'pglite', location: dataDir ?? 'memory', close: () => client.close() };
+  const close = async () => {
+    await client.close();
+    if (dataDir) unlockDataDir(dataDir);
+  };
+  return { db, kind: 'pglite', location: dataDir ?? 'memory', close };
 }
 
 async function openPostgres(options: { url: string; poolSize?: number }): Promise<DatabaseHandle> {

@@ -47,7 +47,7 @@ export function lockDataDir(dir: string) {
     try {
       fs.writeFileSync(lockPath, String(process.pid), { flag: 'wx' });
       held.add(dir);
-      process.once('exit', () => fs.rmSync(lockPath, { force: true }));
+      process.once('exit', () => held.has(dir) && fs.rmSync(lockPath, { force: true }));
       return;
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
@@ -63,6 +63,17 @@ export function lockDataDir(dir: string) {
     }
   }
   throw new DataFolderError(`Could not lock the data folder ${dir}. Remove ${lockPath} if no Crosscheck process is running.`);
+}
+
+/** Gives the folder back (after the database is closed), so another process may open it. */
+export function unlockDataDir(dir: string) {
+  if (!held.delete(dir)) return;
+  const lockPath = path.join(dir, 'crosscheck.lock');
+  try {
+    if (fs.readFileSync(lockPath, 'utf8').trim() === String(process.pid)) fs.rmSync(lockPath, { force: true });
+  } catch {
+    // Already gone.
+  }
 }
 
 /**
