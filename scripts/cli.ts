@@ -7,6 +7,7 @@ import { PASSWORD_MIN_LENGTH } from '@/lib/auth/password';
 import { closeDb, getDb } from '@/lib/db/client';
 import { ROLES, type Role } from '@/lib/db/schema';
 import { registerImport } from './commands/import';
+import { registerRetrieve } from './commands/retrieve';
 import { describeError } from './lib/describe-error';
 
 function parseRole(value: string): Role {
@@ -44,6 +45,7 @@ program
   });
 
 registerImport(program);
+registerRetrieve(program);
 
 try {
   await program.parseAsync(process.argv);

@@ -1,6 +1,7 @@
 import { EvidenceControls } from '@/components/pool/evidence-editor';
 import { Badge } from '@/components/ui/layout';
-import type { CompanyEvidence } from '@/lib/db/queries/companies';
+import Link from 'next/link';
+import type { CompanyEvidence, FactorTotals } from '@/lib/db/queries/companies';
 import { FACTORS } from '@/lib/pool/factors';
 
 const POLARITY = {
@@ -12,7 +13,20 @@ const POLARITY = {
 const ORIGIN_LABEL: Record<string, string> = { import: 'import', dart: 'OpenDART', edgar: 'SEC EDGAR', web: 'web search', manual: 'added by hand' };
 
 /** The company's evidence as one timeline per guideline factor, newest first within each. */
-export function EvidenceTimeline({ evidence, editable }: { evidence: CompanyEvidence[]; editable: boolean }) {
+export function EvidenceTimeline({
+  evidence,
+  totals,
+  editable,
+  companyId,
+  expanded,
+}: {
+  evidence: CompanyEvidence[];
+  totals: FactorTotals;
+  editable: boolean;
+  companyId: string;
+  expanded?: string;
+}) {
+  const totalsOf = (id: string) => totals.find((t) => t.factor === id) ?? { total: 0, favorable: 0, adverse: 0 };
   const groups = [...FACTORS.map((f) => ({ id: f.id as string, label: f.label, labelKo: f.labelKo, reading: f.reading })), { id: '', label: 'Untagged', labelKo: '', reading: '' }]
     .map((f) => ({ ...f, items: evidence.filter((e) => (e.factor ?? '') === f.id) }))
     .filter((g) => g.items.length > 0);
@@ -20,8 +34,8 @@ export function EvidenceTimeline({ evidence, editable }: { evidence: CompanyEvid
   return (
     <div className="space-y-6">
       {groups.map((g) => {
-        const favorable = g.items.filter((e) => e.polarity === 'favorable').length;
-        const adverse = g.items.filter((e) => e.polarity === 'adverse').length;
+        const { total, favorable, adverse } = totalsOf(g.id);
+        const key = g.id || 'untagged';
         return (
           <section key={g.id || 'untagged'} aria-labelledby={`factor-${g.id || 'untagged'}`} data-testid={`factor-${g.id || 'untagged'}`}>
             <h3 id={`factor-${g.id || 'untagged'}`} className="flex flex-wrap items-baseline gap-x-3 text-base font-semibold">
@@ -29,7 +43,7 @@ export function EvidenceTimeline({ evidence, editable }: { evidence: CompanyEvid
               {g.labelKo ? <span className="text-sm font-normal text-zinc-600 dark:text-zinc-400">{g.labelKo}</span> : null}
               {g.reading ? <span className="text-xs font-normal text-zinc-600 dark:text-zinc-400">({g.reading})</span> : null}
               <span className="text-xs font-normal">
-                {g.items.length} items · {favorable} favorable · {adverse} adverse
+                {total} items · {favorable} favorable · {adverse} adverse
               </span>
             </h3>
             <ol className="mt-2 border-l-2 border-zinc-200 pl-4 dark:border-zinc-700">
@@ -58,6 +72,15 @@ export function EvidenceTimeline({ evidence, editable }: { evidence: CompanyEvid
                 </li>
               ))}
             </ol>
+            {total > g.items.length ? (
+              <Link className="text-sm text-blue-800 underline underline-offset-2 dark:text-blue-300" href={`/companies/${companyId}?factor=${g.id}#factor-${key}`}>
+                Show all {total} items on {g.label.toLowerCase()}
+              </Link>
+            ) : expanded === g.id && total > 20 ? (
+              <Link className="text-sm text-blue-800 underline underline-offset-2 dark:text-blue-300" href={`/companies/${companyId}#factor-${key}`}>
+                Show the newest only
+              </Link>
+            ) : null}
           </section>
         );
       })}

@@ -46,33 +46,62 @@ export async function getCompanyById({ db, id }: { db: Executor; id: string }) {
   return row;
 }
 
-/** Every item of a company, newest first, with who added it when a person did. */
-export async function listEvidenceForCompany({ db, companyId }: { db: Executor; companyId: string }) {
-  return db
+const evidenceColumns = {
+  id: evidenceItems.id,
+  category: evidenceItems.category,
+  factor: evidenceItems.factor,
+  polarity: evidenceItems.polarity,
+  factorSource: evidenceItems.factorSource,
+  title: evidenceItems.title,
+  text: evidenceItems.text,
+  value: evidenceItems.value,
+  eventDate: evidenceItems.eventDate,
+  publishedDate: evidenceItems.publishedDate,
+  sourceName: evidenceItems.sourceName,
+  sourceUrl: evidenceItems.sourceUrl,
+  language: evidenceItems.language,
+  origin: evidenceItems.origin,
+  addedBy: users.name,
+};
+
+/**
+ * A company's evidence for its timeline: the newest `perFactor` items of each factor (all of
+ * them for `factor` when given), with who added them, and per-factor totals. A borrower with
+ * thousands of items still gets a page that loads at once.
+ */
+export async function listEvidenceTimeline({ db, companyId, perFactor, factor }: { db: Executor; companyId: string; perFactor: number; factor?: string }) {
+  const ranked = db
     .select({
       id: evidenceItems.id,
-      category: evidenceItems.category,
-      factor: evidenceItems.factor,
-      polarity: evidenceItems.polarity,
-      factorSource: evidenceItems.factorSource,
-      title: evidenceItems.title,
-      text: evidenceItems.text,
-      value: evidenceItems.value,
-      eventDate: evidenceItems.eventDate,
-      publishedDate: evidenceItems.publishedDate,
-      sourceName: evidenceItems.sourceName,
-      sourceUrl: evidenceItems.sourceUrl,
-      language: evidenceItems.language,
-      origin: evidenceItems.origin,
-      addedBy: users.name,
+      rank: sql<number>`row_number() over (partition by coalesce(${evidenceItems.factor}, '') order by ${evidenceItems.publishedDate} desc, ${evidenceItems.id})`.as('rank'),
     })
     .from(evidenceItems)
-    .leftJoin(users, eq(users.id, evidenceItems.createdById))
     .where(eq(evidenceItems.companyId, companyId))
-    .orderBy(desc(evidenceItems.publishedDate), asc(evidenceItems.id));
+    .as('ranked');
+  const [items, totals] = await Promise.all([
+    db
+      .select(evidenceColumns)
+      .from(evidenceItems)
+      .innerJoin(ranked, eq(ranked.id, evidenceItems.id))
+      .leftJoin(users, eq(users.id, evidenceItems.createdById))
+      .where(factor === undefined ? sql`${ranked.rank} <= ${perFactor}` : sql`${ranked.rank} <= ${perFactor} or coalesce(${evidenceItems.factor}, '') = ${factor}`)
+      .orderBy(desc(evidenceItems.publishedDate), asc(evidenceItems.id)),
+    db
+      .select({
+        factor: sql<string>`coalesce(${evidenceItems.factor}, '')`,
+        total: sql<number>`count(*)::int`,
+        favorable: sql<number>`(count(*) filter (where ${evidenceItems.polarity} = 'favorable'))::int`,
+        adverse: sql<number>`(count(*) filter (where ${evidenceItems.polarity} = 'adverse'))::int`,
+      })
+      .from(evidenceItems)
+      .where(eq(evidenceItems.companyId, companyId))
+      .groupBy(sql`coalesce(${evidenceItems.factor}, '')`),
+  ]);
+  return { items, totals };
 }
 
-export type CompanyEvidence = Awaited<ReturnType<typeof listEvidenceForCompany>>[number];
+export type CompanyEvidence = Awaited<ReturnType<typeof listEvidenceTimeline>>['items'][number];
+export type FactorTotals = Awaited<ReturnType<typeof listEvidenceTimeline>>['totals'];
 
 export async function listDocumentsForCompany({ db, companyId }: { db: Executor; companyId: string }) {
   return db

@@ -2,6 +2,7 @@
 // anything was rejected, write nothing unless the caller chose to import the valid rows.
 import fs from 'node:fs';
 import path from 'node:path';
+import { sql } from 'drizzle-orm';
 import type { Db } from '@/lib/db/client';
 import { env } from '@/lib/env';
 import type { ImportSource, Rejection } from '@/lib/pool/import/parse';
@@ -31,6 +32,8 @@ export type ImportOptions = {
   today?: string;
 };
 
+const ANALYZE_AFTER_ROWS = 1000;
+
 const NOTHING: ImportCounts = { companies: 0, evidence: 0, documents: 0, chunks: 0 };
 
 export async function importPool({ db, sources, actorId, validOnly = false, label, origin, auditAction, onProgress, today }: ImportOptions): Promise<ImportReport> {
@@ -43,6 +46,10 @@ export async function importPool({ db, sources, actorId, validOnly = false, labe
   const imported = await db.transaction((tx) =>
     writeImport(tx, plan, { actorId, origin, auditAction, label: label ?? sources.map((s) => s.name).join(', '), onProgress }),
   );
+  // PGlite has no autovacuum to gather statistics; without them retrieval plans badly after a bulk load.
+  if (imported.evidence + imported.chunks >= ANALYZE_AFTER_ROWS) {
+    await db.execute(sql`analyze evidence_items, documents, document_chunks`);
+  }
   return { ...base, imported, written: true };
 }
 

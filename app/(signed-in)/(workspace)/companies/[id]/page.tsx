@@ -8,7 +8,7 @@ import { Card, EmptyState, PageHeader } from '@/components/ui/layout';
 import { can } from '@/lib/auth/permissions';
 import { requirePermission } from '@/lib/auth/session';
 import { getDb } from '@/lib/db/client';
-import { getCompanyById, listDocumentsForCompany, listEvidenceForCompany } from '@/lib/db/queries/companies';
+import { getCompanyById, listDocumentsForCompany, listEvidenceTimeline } from '@/lib/db/queries/companies';
 import { filingSourceConfigured, filingSourcesFor } from '@/lib/pool/connectors/fetch-filings';
 
 export async function generateMetadata({ params }: { params: Promise<{ id: string }> }): Promise<Metadata> {
@@ -16,13 +16,27 @@ export async function generateMetadata({ params }: { params: Promise<{ id: strin
   return { title: company ? (company.nameEn ?? company.name) : 'Company' };
 }
 
-export default async function CompanyPage({ params }: { params: Promise<{ id: string }> }) {
+const PER_FACTOR = 20;
+
+export default async function CompanyPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ id: string }>;
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
   const user = await requirePermission('companies:read');
   const { id } = await params;
   const db = await getDb();
   const company = await getCompanyById({ db, id });
   if (!company) notFound();
-  const [evidence, docs] = await Promise.all([listEvidenceForCompany({ db, companyId: id }), listDocumentsForCompany({ db, companyId: id })]);
+  const expand = (await searchParams).factor;
+  const expanded = typeof expand === 'string' ? expand : undefined;
+  const [{ items: evidence, totals }, docs] = await Promise.all([
+    listEvidenceTimeline({ db, companyId: id, perFactor: PER_FACTOR, factor: expanded }),
+    listDocumentsForCompany({ db, companyId: id }),
+  ]);
+  const evidenceTotal = totals.reduce((n, t) => n + t.total, 0);
   const editable = can(user.role, 'pool:write');
   const filingSources = filingSourcesFor(company).map((source) => ({
     source,
@@ -78,7 +92,7 @@ export default async function CompanyPage({ params }: { params: Promise<{ id: st
       </div>
 
       <div className="mb-3 flex flex-wrap items-baseline justify-between gap-2">
-        <h2 className="text-lg font-semibold">Evidence by factor ({evidence.length})</h2>
+        <h2 className="text-lg font-semibold">Evidence by factor ({evidenceTotal})</h2>
         {editable ? (
           <Link className={link} href="/import">
             Import a file
@@ -94,7 +108,7 @@ export default async function CompanyPage({ params }: { params: Promise<{ id: st
         </details>
       ) : null}
       {evidence.length ? (
-        <EvidenceTimeline evidence={evidence} editable={editable} />
+        <EvidenceTimeline evidence={evidence} totals={totals} editable={editable} companyId={company.id} expanded={expanded} />
       ) : (
         <EmptyState title="No evidence yet">Add an item above, import a file, or fetch the latest filings.</EmptyState>
       )}

@@ -1,0 +1,104 @@
+// `npm run bench [-- --only retrieval] [--quick] [--postgres <url>]`: runs the registered
+// benchmarks (scripts/bench/index.ts) on throwaway databases, prints one table and writes every
+// figure to bench-results/<timestamp>.json. Benchmarks measure; they do not fail a build, so a
+// missed target is marked in the table rather than turned into an exit code.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Command } from 'commander';
+import { benchmarks, type BenchRow } from './bench/index';
+import { scratchDatabaseFactory } from './bench/scratch-db';
+import { describeError } from './lib/describe-error';
+
+type Options = { only?: string; quick?: boolean; postgres?: string; list?: boolean };
+
+const program = new Command('bench')
+  .description('Crosscheck benchmarks (DESIGN.md §11), each on its own throwaway database')
+  .option('--only <names>', `comma-separated benchmarks to run: ${benchmarks.map((b) => b.name).join(', ')}`)
+  .option('--quick', 'a tenth of the data: checks that the benchmarks run, not how fast')
+  .option('--postgres <url>', 'use fresh databases on this PostgreSQL server instead of PGlite')
+  .option('--list', 'list the benchmarks and exit')
+  .showHelpAfterError();
+
+function targetText(row: BenchRow) {
+  if (!row.target) return '';
+  const parts = [];
+  if (row.target.atMost !== undefined) parts.push(`≤ ${row.target.atMost}`);
+  if (row.target.atLeast !== undefined) parts.push(`≥ ${row.target.atLeast}`);
+  return parts.join(', ');
+}
+
+function meetsTarget(row: BenchRow): boolean | undefined {
+  if (!row.target) return undefined;
+  const { atMost, atLeast } = row.target;
+  return (atMost === undefined || row.value <= atMost) && (atLeast === undefined || row.value >= atLeast);
+}
+
+function printTable(rows: BenchRow[]) {
+  const cells = rows.map((r) => {
+    const ok = meetsTarget(r);
+    return [r.name, r.metric, r.value.toLocaleString('en'), r.unit, targetText(r), ok === undefined ? '' : ok ? 'ok' : 'MISSED'];
+  });
+  const header = ['benchmark', 'metric', 'value', 'unit', 'target', 'result'];
+  const widths = header.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i].length)));
+  const line = (c: string[]) => c.map((v, i) => (i === 2 ? v.padStart(widths[i]) : v.padEnd(widths[i]))).join('  ').trimEnd();
+  console.log(line(header));
+  console.log(widths.map((w) => '-'.repeat(w)).join('  '));
+  for (const c of cells) console.log(line(c));
+}
+
+async function main() {
+  const options = program.parse(process.argv).opts<Options>();
+  if (options.list) {
+    for (const b of benchmarks) console.log(`${b.name.padEnd(16)} ${b.description}`);
+    return;
+  }
+  const wanted = options.only ? options.only.split(',').map((s) => s.trim()).filter(Boolean) : benchmarks.map((b) => b.name);
+  const unknown = wanted.filter((name) => !benchmarks.some((b) => b.name === name));
+  if (unknown.length) throw new Error(`Unknown benchmark ${unknown.join(', ')}. Choose from: ${benchmarks.map((b) => b.name).join(', ')}.`);
+
+  const startedAt = new Date();
+  const log = (message: string) => process.stderr.write(`${message}\n`);
+  const ctx = { quick: Boolean(options.quick), scratchDatabase: scratchDatabaseFactory(options.postgres), log };
+  const outcomes = [];
+  for (const benchmark of benchmarks.filter((b) => wanted.includes(b.name))) {
+    log(`== ${benchmark.name}: ${benchmark.description}${ctx.quick ? ' (quick)' : ''}`);
+    const start = performance.now();
+    try {
+      const rows = await benchmark.run(ctx);
+      outcomes.push({ name: benchmark.name, description: benchmark.description, durationMs: Math.round(performance.now() - start), rows });
+    } catch (err) {
+      log(`${benchmark.name} failed: ${describeError(err)}`);
+      if (err instanceof Error && err.stack) log(err.stack);
+      outcomes.push({ name: benchmark.name, description: benchmark.description, durationMs: Math.round(performance.now() - start), rows: [], error: describeError(err) });
+    }
+  }
+
+  // Latencies mean little without knowing what else the machine was doing.
+  const loadAverage = os.loadavg().map((l) => Math.round(l * 100) / 100);
+  console.log('');
+  printTable(outcomes.flatMap((o) => o.rows));
+  console.log(`\nLoad average at the end (1/5/15 min): ${loadAverage.join(' / ')} on ${os.cpus().length} CPUs.`);
+  const report = {
+    startedAt: startedAt.toISOString(),
+    finishedAt: new Date().toISOString(),
+    quick: ctx.quick,
+    // The server's URL may hold a password: only the kind of database is recorded.
+    backend: options.postgres ? 'postgres' : 'pglite',
+    environment: { loadAverage, node: process.version, platform: `${os.platform()} ${os.release()}`, arch: os.arch(), cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model, memoryGb: Math.round(os.totalmem() / 2 ** 30) },
+    benchmarks: outcomes.map((o) => ({ ...o, rows: o.rows.map((r) => ({ ...r, met: meetsTarget(r) })) })),
+  };
+  const dir = path.join(process.cwd(), 'bench-results');
+  fs.mkdirSync(dir, { recursive: true });
+  const file = path.join(dir, `${startedAt.toISOString().replace(/[:.]/g, '-')}.json`);
+  fs.writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
+  console.log(`\nWrote ${path.relative(process.cwd(), file)}`);
+  if (outcomes.some((o) => o.error)) process.exitCode = 1;
+}
+
+try {
+  await main();
+} catch (err) {
+  console.error(`Error: ${describeError(err)}`);
+  process.exitCode = 1;
+}
