@@ -1,4 +1,5 @@
 import { getDatabase } from '@/lib/db/client';
+import { resumeInterruptedRuns } from '@/lib/debate/resume';
 import { DataFolderError } from '@/lib/db/data-dir';
 import { DEMO_ACCOUNTS } from '@/lib/auth/demo-accounts';
 import { demoEnabled, env, EnvError } from '@/lib/env';
@@ -12,6 +13,8 @@ export async function startUp() {
       lines.push(`Demo sign-ins (password: ${e.DEMO_PASSWORD === 'crosscheck-demo' ? 'crosscheck-demo' : 'the DEMO_PASSWORD value'}):`);
       for (const a of DEMO_ACCOUNTS) lines.push(`  ${a.email.padEnd(24)} ${a.role}`);
     }
+    const resumed = await resumeInterruptedRuns({ db: database.db });
+    if (resumed) lines.push(`Resuming ${resumed} interrupted analysis run${resumed === 1 ? '' : 's'}.`);
     console.log(lines.join('\n'));
   } catch (err) {
     if (err instanceof DataFolderError || err instanceof EnvError) {

@@ -10,7 +10,7 @@ import { benchmarks, type BenchRow } from './bench/index';
 import { scratchDatabaseFactory } from './bench/scratch-db';
 import { describeError } from './lib/describe-error';
 
-type Options = { only?: string; quick?: boolean; postgres?: string; list?: boolean };
+type Options = { only?: string; quick?: boolean; postgres?: string; list?: boolean; json?: boolean };
 
 const program = new Command('bench')
   .description('Crosscheck benchmarks (DESIGN.md §11), each on its own throwaway database')
@@ -18,6 +18,7 @@ const program = new Command('bench')
   .option('--quick', 'a tenth of the data: checks that the benchmarks run, not how fast')
   .option('--postgres <url>', 'use fresh databases on this PostgreSQL server instead of PGlite')
   .option('--list', 'list the benchmarks and exit')
+  .option('--json', 'also print the keyed figures as one JSON object on the last line')
   .showHelpAfterError();
 
 function targetText(row: BenchRow) {
@@ -93,6 +94,15 @@ async function main() {
   const file = path.join(dir, `${startedAt.toISOString().replace(/[:.]/g, '-')}.json`);
   fs.writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
   console.log(`\nWrote ${path.relative(process.cwd(), file)}`);
+  if (options.json) {
+    // { "<benchmark>": { "<key>": value } } for the figures that name a key, e.g. engine.kpd_ideal_ratio.
+    const keyed = Object.fromEntries(
+      outcomes
+        .map((o) => [o.name, Object.fromEntries(o.rows.filter((r) => r.key).map((r) => [r.key!, r.value]))] as const)
+        .filter(([, figures]) => Object.keys(figures).length > 0),
+    );
+    console.log(JSON.stringify(keyed));
+  }
   if (outcomes.some((o) => o.error)) process.exitCode = 1;
 }
 

@@ -6,6 +6,7 @@ import { createAccount } from '@/lib/auth/accounts';
 import { PASSWORD_MIN_LENGTH } from '@/lib/auth/password';
 import { closeDb, getDb } from '@/lib/db/client';
 import { ROLES, type Role } from '@/lib/db/schema';
+import { registerDebate } from './commands/debate';
 import { registerImport } from './commands/import';
 import { registerRetrieve } from './commands/retrieve';
 import { describeError } from './lib/describe-error';
@@ -45,6 +46,7 @@ program
   });
 
 registerImport(program);
+registerDebate(program);
 registerRetrieve(program);
 
 try {

@@ -242,12 +242,13 @@ export const runs = pgTable(
   'runs',
   {
     id: uuid().primaryKey().defaultRandom(),
-    caseId: uuid()
+    /** The case it belongs to; null for runs started from the command line or a benchmark. */
+    caseId: uuid().references(() => cases.id, { onDelete: 'cascade' }),
+    companyId: text()
       .notNull()
-      .references(() => cases.id, { onDelete: 'cascade' }),
-    createdById: uuid()
-      .notNull()
-      .references(() => users.id, { onDelete: 'restrict' }),
+      .references(() => companies.id, { onDelete: 'restrict' }),
+    /** Null for runs started from the command line. */
+    createdById: uuid().references(() => users.id, { onDelete: 'restrict' }),
     protocol: text({ enum: PROTOCOLS }).notNull(),
     /** Language, recency window, max web searches, temperature, seed, budgets, … */
     params: jsonb().$type<Record<string, unknown>>().notNull().default({}),
@@ -256,6 +257,8 @@ export const runs = pgTable(
     mode: text({ enum: ['dag', 'sequential'] }).notNull().default('dag'),
     status: text({ enum: RUN_STATUSES }).notNull().default('queued'),
     error: text(),
+    /** Web results captured during the run: citable like pool evidence, scoped to this run. */
+    webEvidence: jsonb().$type<Record<string, unknown>[]>().notNull().default([]),
     promptTokens: integer().notNull().default(0),
     completionTokens: integer().notNull().default(0),
     costUsd: numeric({ precision: 14, scale: 6 }).notNull().default('0'),
@@ -265,6 +268,7 @@ export const runs = pgTable(
   },
   (t) => [
     index('runs_case_idx').on(t.caseId),
+    index('runs_company_idx').on(t.companyId),
     index('runs_created_by_idx').on(t.createdById),
     index('runs_status_idx').on(t.status),
     check('runs_status_check', oneOf(t.status, RUN_STATUSES)),
@@ -291,6 +295,8 @@ export const runSteps = pgTable(
     attempt: integer().notNull().default(0),
     text: text(),
     output: jsonb(),
+    /** Web searches the step made: query and number of results. */
+    toolCalls: jsonb().$type<{ name: string; query: string; results: number }[]>().notNull().default([]),
     error: text(),
     promptTokens: integer().notNull().default(0),
     completionTokens: integer().notNull().default(0),

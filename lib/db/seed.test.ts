@@ -139,7 +139,7 @@ describe.each(testBackends())('seedDemo on %s', (backend) => {
       title: DEMO_CASE.title,
       loanCurrency: 'KRW',
       loanTenorMonths: 12,
-      asOfDate: '2024-06-30',
+      asOfDate: '2025-03-31',
       status: 'draft',
     });
     expect(Number(demoCase.loanAmount)).toBe(5_000_000_000);

@@ -27,7 +27,8 @@ export const DEMO_CASE = {
   loanCurrency: 'KRW',
   loanPurpose: 'Working capital for ongoing construction projects while the creditor-bank management procedure runs',
   loanTenorMonths: 12,
-  asOfDate: '2024-06-30',
+  // After the creditor-bank management disclosure (published 2025-02-17), so the case has evidence.
+  asOfDate: '2025-03-31',
 } as const;
 
 export type SeedCounts = { companies: number; evidence: number; documents: number; chunks: number; users: number; cases: number };

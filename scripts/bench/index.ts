@@ -1,10 +1,11 @@
 // The benchmark registry. To add one (e.g. an import benchmark), write a module exporting a
 // `Benchmark` (scripts/bench/types.ts) and append it here; `npm run bench -- --only <name>` runs it.
 import { companyPageBenchmark } from './company-page';
+import { engineBenchmark } from './engine';
 import { importBenchmark } from './import';
 import { retrievalBenchmark } from './retrieval';
 import type { Benchmark } from './types';
 
 export type { Benchmark, BenchContext, BenchRow } from './types';
 
-export const benchmarks: Benchmark[] = [importBenchmark, retrievalBenchmark, companyPageBenchmark];
+export const benchmarks: Benchmark[] = [importBenchmark, retrievalBenchmark, companyPageBenchmark, engineBenchmark];

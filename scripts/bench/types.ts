@@ -8,6 +8,8 @@ export type BenchRow = {
   value: number;
   unit: string;
   target?: { atMost?: number; atLeast?: number };
+  /** Name of the figure in `npm run bench -- --json` (under the benchmark's name). */
+  key?: string;
 };
 
 export type BenchContext = {

@@ -1,0 +1,103 @@
+// The engine through the OpenAI-compatible provider against the fake server: real HTTP, SSE
+// streaming, structured output, a web-search tool call, injected 429/500 and a malformed answer.
+// The fake answers each step with what the offline analyst wrote for the same run, so the
+// outputs also pass the protocol rules, and both runs can be compared.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DatabaseHandle, Db } from '@/lib/db/client';
+import { listRunSteps } from '@/lib/db/queries/runs';
+import { seedDemo } from '@/lib/db/seed';
+import { createTestDatabase } from '@/lib/db/test-db';
+import { runBus } from '@/lib/debate/bus';
+import { createRun, executeRun, type WebSearchFn } from '@/lib/debate/engine';
+import type { RunEvent } from '@/lib/debate/types';
+import { createOfflineAnalyst } from '@/lib/llm/offline';
+import { createOpenAiProvider } from '@/lib/llm/openai';
+import { startFakeLlm, type FakeLlm } from '../../scripts/fake-llm/server';
+
+describe('debate engine through the OpenAI-compatible provider', () => {
+  let handle: DatabaseHandle;
+  let db: Db;
+  let fake: FakeLlm;
+  const params = { asOf: '2024-12-31', language: 'en' as const };
+
+  beforeAll(async () => {
+    handle = await createTestDatabase('pglite');
+    db = handle.db;
+    await seedDemo(db, { accounts: false });
+    fake = await startFakeLlm({ ttftMs: 5, tokensPerSecond: 2000 });
+  });
+  afterAll(async () => {
+    await fake?.close();
+    await handle?.close();
+  });
+
+  it('streams, searches, recovers from 429, 500 and malformed JSON, and gives the same debate as the offline run', async () => {
+    const offline = createOfflineAnalyst();
+    const reference = await createRun({ db, protocolId: 'kpd-mads', companyId: 'tesla', provider: offline, params });
+    expect((await executeRun({ db, runId: reference.id, provider: offline })).status).toBe('succeeded');
+    const expected = await listRunSteps({ db, runId: reference.id });
+
+    fake.setScript(
+      expected.map((s) => ({
+        match: `Step ${s.stepId} (`,
+        reply: JSON.stringify(s.output),
+        ...(s.stepId === 'D5' ? { webSearch: ['Tesla Megapack contract 2024'] } : {}),
+      })),
+    );
+    fake.failNext({ status: 429, retryAfter: 1 });
+    fake.failNext({ status: 500 });
+    fake.failNext({ kind: 'malformed' });
+
+    const sleeps: number[] = [];
+    const provider = createOpenAiProvider({
+      apiKey: 'sk-test-key-123456',
+      baseURL: fake.url,
+      model: 'gpt-4o-mini',
+      sleep: async (ms: number) => void sleeps.push(ms),
+    });
+    const searched: string[] = [];
+    const webSearch: WebSearchFn = async (query) => {
+      searched.push(query);
+      return [
+        {
+          id: 'web-test-1',
+          companyId: 'tesla',
+          category: 'news',
+          title: 'Tesla energy storage deployments',
+          text: 'Deployments rose.',
+          value: null,
+          eventDate: null,
+          publishedDate: '2024-10-23',
+          sourceName: 'example.com',
+          sourceUrl: 'https://example.com/tesla-storage',
+          language: 'en',
+          upstream: 'websearch:test',
+          license: null,
+          retrievedAt: new Date('2024-12-01T00:00:00Z'),
+        },
+      ];
+    };
+
+    const run = await createRun({ db, protocolId: 'kpd-mads', companyId: 'tesla', provider, params });
+    const events: RunEvent[] = [];
+    const { unsubscribe } = runBus().subscribe(run.id, (e) => events.push(e));
+    const result = await executeRun({ db, runId: run.id, provider, webSearch });
+    unsubscribe();
+    expect(result.status, result.error).toBe('succeeded');
+
+    const steps = await listRunSteps({ db, runId: run.id });
+    expect(steps.map((s) => s.text)).toEqual(expected.map((s) => s.text));
+    expect(steps.find((s) => s.stepId === 'D5')!.toolCalls).toEqual([{ name: 'web_search', query: 'Tesla Megapack contract 2024', results: 1 }]);
+    expect(searched).toEqual(['Tesla Megapack contract 2024']);
+    expect(sleeps.length).toBeGreaterThanOrEqual(2);
+    expect(sleeps.some((ms) => ms >= 1000)).toBe(true);
+    // The malformed answer cost one step a repair attempt, which asked for corrected JSON.
+    expect(steps.some((s) => s.attempt === 2)).toBe(true);
+    expect(fake.requests.some((r) => JSON.stringify(r.body?.messages ?? []).includes('not valid JSON'))).toBe(true);
+    // Structured output was requested with each step's JSON Schema.
+    const chat = fake.requests.filter((r) => r.path === '/v1/chat/completions' && r.body);
+    expect(chat.every((r) => (r.body as { response_format?: { type: string } }).response_format?.type === 'json_schema')).toBe(true);
+    expect(events.filter((e) => e.type === 'token').length).toBeGreaterThan(11);
+    expect(steps.every((s) => s.promptTokens > 0 && s.completionTokens > 0)).toBe(true);
+  }, 60_000);
+});

@@ -1,0 +1,153 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DatabaseHandle, Db } from '@/lib/db/client';
+import { listRunSteps, markStepRunning, setRunStatus } from '@/lib/db/queries/runs';
+import { seedDemo } from '@/lib/db/seed';
+import { companies, evidenceItems } from '@/lib/db/schema';
+import { createTestDatabase, testBackends } from '@/lib/db/test-db';
+import { runBus } from '@/lib/debate/bus';
+import { cancelRun, createRun, executeRun, retryFailedSteps } from '@/lib/debate/engine';
+import { getProtocol } from '@/lib/debate/protocols';
+import { loadRunView } from '@/lib/debate/run-view';
+import type { RunEvent } from '@/lib/debate/types';
+import { createOfflineAnalyst } from '@/lib/llm/offline';
+import type { GenerateRequest, ModelProvider } from '@/lib/llm/types';
+
+/** The offline analyst with hooks: count calls, corrupt an output, or stop after some steps. */
+function instrumented(hooks: { before?: (req: GenerateRequest) => Promise<void> | void; corrupt?: (req: GenerateRequest) => boolean } = {}) {
+  const inner = createOfflineAnalyst();
+  const calls: string[] = [];
+  const provider: ModelProvider = {
+    name: inner.name,
+    model: inner.model,
+    // Claims to be a model so the engine grants it the one repair attempt a model gets.
+    isLLM: true,
+    async generate(req) {
+      calls.push(req.step.id);
+      await hooks.before?.(req);
+      const result = await inner.generate(req);
+      return hooks.corrupt?.(req) ? { ...result, raw: result.raw.slice(0, Math.floor(result.raw.length / 2)) } : result;
+    },
+  };
+  return { provider, calls };
+}
+
+describe.each(testBackends())('debate engine on %s', (backend) => {
+  let handle: DatabaseHandle;
+  let db: Db;
+
+  beforeAll(async () => {
+    handle = await createTestDatabase(backend);
+    db = handle.db;
+    await seedDemo(db, { accounts: false });
+  });
+  afterAll(() => handle?.close());
+
+  it('runs KPD-MADS on the offline analyst for every demo company: ten turns and the report, every citation real, nothing after as-of', async () => {
+    const asOf = '2025-06-30';
+    for (const { id } of await db.select({ id: companies.id }).from(companies)) {
+      const { provider } = instrumented();
+      const run = await createRun({ db, protocolId: 'kpd-mads', companyId: id, provider, params: { asOf, language: id === 'tesla' ? 'en' : 'ko' } });
+      const result = await executeRun({ db, runId: run.id, provider });
+      expect(result.status, `${id}: ${result.error}`).toBe('succeeded');
+      const view = await loadRunView({ db, runId: run.id });
+      expect(view.turns.map((t) => t.step)).toEqual(['D1', 'D2', 'D3', 'D4', 'D5', 'D6', 'D7', 'D8', 'D9', 'D10', 'AG']);
+      expect(view.turns.every((t) => t.status === 'done')).toBe(true);
+      expect(view.report?.content).toMatchObject({ favorableSummary: expect.any(Array), adverseSummary: expect.any(Array) });
+      const cited = view.turns.flatMap((t) => t.citations) as { evidenceId?: string; verified?: boolean }[];
+      expect(cited.length).toBeGreaterThan(0);
+      expect(cited.every((c) => c.verified), `${id}: unverified citations`).toBe(true);
+      const ids = [...new Set(cited.map((c) => c.evidenceId!))];
+      const rows = await db.select({ id: evidenceItems.id, publishedDate: evidenceItems.publishedDate }).from(evidenceItems).where(eq(evidenceItems.companyId, id));
+      const dates = new Map(rows.map((r) => [r.id, r.publishedDate]));
+      for (const e of ids) expect(dates.get(e)! <= asOf, `${id}: ${e} is after as-of`).toBe(true);
+      expect(view.metrics.rei).toBeGreaterThan(0);
+    }
+  }, 120_000);
+
+  it('runs independent steps at the same time in dag mode and one by one in sequential mode', async () => {
+    const overlap = async (mode: 'dag' | 'sequential') => {
+      let active = 0;
+      let peak = 0;
+      const { provider } = instrumented({
+        before: async () => {
+          active++;
+          peak = Math.max(peak, active);
+          await new Promise((r) => setTimeout(r, 30));
+          active--;
+        },
+      });
+      const run = await createRun({ db, protocolId: 'kpd-mads', companyId: 'samsung-electronics', provider, mode });
+      expect((await executeRun({ db, runId: run.id, provider })).status).toBe('succeeded');
+      return peak;
+    };
+    expect(await overlap('dag')).toBeGreaterThan(1);
+    expect(await overlap('sequential')).toBe(1);
+  });
+
+  it('streams tokens to every viewer and gives a late viewer the text so far', async () => {
+    const { provider } = instrumented();
+    const run = await createRun({ db, protocolId: 'kpd-mads', companyId: 'samsung-electronics', provider });
+    const early: RunEvent[] = [];
+    runBus().subscribe(run.id, (e) => early.push(e));
+    let late: ReturnType<ReturnType<typeof runBus>['subscribe']> | undefined;
+    const lateEvents: RunEvent[] = [];
+    const unsubscribe = runBus().subscribe(run.id, (e) => {
+      if (!late && e.type === 'step-done' && e.stepId === 'D1') late = runBus().subscribe(run.id, (ev) => lateEvents.push(ev));
+    }).unsubscribe;
+    await executeRun({ db, runId: run.id, provider });
+    unsubscribe();
+    const d1Tokens = early.filter((e) => e.type === 'token' && e.stepId === 'D1').map((e) => (e as { text: string }).text).join('');
+    const d1Done = early.find((e) => e.type === 'step-done' && e.stepId === 'D1') as { text: string };
+    expect(d1Tokens).toBe(d1Done.text);
+    expect(late!.snapshot.steps.D1).toEqual({ status: 'done', text: d1Done.text });
+    expect(lateEvents.some((e) => e.type === 'run-finished')).toBe(true);
+  });
+
+  it('resumes an interrupted run from its last completed step without redoing or duplicating any', async () => {
+    const first = instrumented({
+      before: (req) => {
+        if (req.step.id === 'D5') cancelRun(req.runId);
+      },
+    });
+    const run = await createRun({ db, protocolId: 'kpd-mads', companyId: 'tesla', provider: first.provider, mode: 'sequential' });
+    expect((await executeRun({ db, runId: run.id, provider: first.provider })).status).toBe('cancelled');
+    const afterCancel = await listRunSteps({ db, runId: run.id });
+    const doneBefore = afterCancel.filter((s) => s.status === 'done').map((s) => s.stepId);
+    expect(doneBefore).toEqual(['D1', 'D2', 'D3', 'D4']);
+    expect(afterCancel.some((s) => s.status === 'running')).toBe(false);
+    // Leave the run as a killed process would: still running, with D5 half-written.
+    await setRunStatus({ db, id: run.id, status: 'running' });
+    await markStepRunning({ db, runId: run.id, stepId: 'D5' });
+
+    const second = instrumented();
+    expect((await executeRun({ db, runId: run.id, provider: second.provider })).status).toBe('succeeded');
+    expect(second.calls).toEqual(['D5', 'D6', 'D7', 'D8', 'D9', 'D10', 'AG']);
+    const steps = await listRunSteps({ db, runId: run.id });
+    expect(steps).toHaveLength(getProtocol('kpd-mads').steps.length);
+    for (const s of steps.filter((x) => doneBefore.includes(x.stepId))) expect(s.attempt).toBe(1);
+  });
+
+  it('repairs one malformed output, fails a step that stays malformed, and retries only that step', async () => {
+    let corruptD3 = 1;
+    const once = instrumented({ corrupt: (req) => req.step.id === 'D3' && corruptD3-- > 0 });
+    const repaired = await createRun({ db, protocolId: 'kpd-mads', companyId: 'samsung-electronics', provider: once.provider });
+    expect((await executeRun({ db, runId: repaired.id, provider: once.provider })).status).toBe('succeeded');
+    expect(once.calls.filter((s) => s === 'D3')).toHaveLength(2);
+
+    const always = instrumented({ corrupt: (req) => req.step.id === 'D7' });
+    const broken = await createRun({ db, protocolId: 'kpd-mads', companyId: 'samsung-electronics', provider: always.provider });
+    const result = await executeRun({ db, runId: broken.id, provider: always.provider });
+    expect(result.status).toBe('failed');
+    expect(result.error).toMatch(/D7 failed/);
+    const steps = await listRunSteps({ db, runId: broken.id });
+    expect(steps.find((s) => s.stepId === 'D7')).toMatchObject({ status: 'failed', error: expect.stringMatching(/not valid JSON/) });
+    expect(steps.find((s) => s.stepId === 'D5')?.status).toBe('done');
+
+    await retryFailedSteps({ db, runId: broken.id });
+    const healthy = instrumented();
+    expect((await executeRun({ db, runId: broken.id, provider: healthy.provider })).status).toBe('succeeded');
+    // D7 and what could not start after it (D8, then D9 and D10, then AG); nothing else again.
+    expect([...healthy.calls].sort()).toEqual(['AG', 'D10', 'D7', 'D8', 'D9']);
+  });
+});

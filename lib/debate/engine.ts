@@ -1,0 +1,354 @@
+// One engine for every protocol. A step starts as soon as the steps in its context are done
+// (dag mode) or strictly one after another in protocol order (sequential mode). Each step gets
+// only its declared context and the evidence it may see, is validated against its schema and
+// rules (one repair attempt), and is saved the moment it completes, so an interrupted run
+// resumes from its last completed step without redoing or duplicating any.
+import { z } from 'zod';
+import type { Db } from '@/lib/db/client';
+import { getCompanyById } from '@/lib/db/queries/companies';
+import {
+  getRun,
+  insertRun,
+  listRunSteps,
+  markStepDone,
+  markStepFailed,
+  markStepRunning,
+  resetSteps,
+  saveWebEvidence,
+  setRunStatus,
+  upsertReport,
+} from '@/lib/db/queries/runs';
+import { runBus } from '@/lib/debate/bus';
+import { finalChecks, resolveCitations, type KnownEvidence } from '@/lib/debate/checks';
+import { buildPrompt } from '@/lib/debate/prompts';
+import { getProtocol } from '@/lib/debate/protocols';
+import { checkStepRules } from '@/lib/debate/rules';
+import { OUTPUT_SCHEMAS, type OutputKind } from '@/lib/debate/schemas';
+import { providerLimit } from '@/lib/debate/semaphore';
+import type { ProtocolDef, RunParams, StepDef } from '@/lib/debate/types';
+import { costOf } from '@/lib/llm/prices';
+import type { ContextTurn, ModelProvider, ToolCallRecord, WebEvidence } from '@/lib/llm/types';
+import { readEvidence, type EvidenceAsOf } from '@/lib/pool/as-of';
+import { retrieve, type RetrievedItem } from '@/lib/pool/retrieve';
+
+export type WebSearchFn = (query: string, options: { maxResults: number; asOf: string; recencyDays: number; language: 'ko' | 'en' }) => Promise<WebEvidence[]>;
+
+export type ExecuteOptions = {
+  db: Db;
+  runId: string;
+  provider: ModelProvider;
+  /** Web search for the steps allowed to search; absent → agents work from the pool alone. */
+  webSearch?: WebSearchFn;
+  /** Concurrent calls per provider and model across all runs of this process. */
+  providerConcurrency?: number;
+};
+
+export type StepTiming = { stepId: string; startedAt: number; finishedAt: number; modelMs: number };
+
+export type ExecuteResult = {
+  status: 'succeeded' | 'failed' | 'cancelled';
+  error?: string;
+  /** Wall time of this execution and time spent waiting on the model, for the benchmarks. */
+  wallMs: number;
+  modelMs: number;
+  timings: StepTiming[];
+};
+
+const globalForRuns = globalThis as typeof globalThis & { __crosscheckActiveRuns?: Map<string, AbortController> };
+const activeRuns = () => (globalForRuns.__crosscheckActiveRuns ??= new Map());
+
+/** Stops a running run; its finished steps stay, running ones go back to pending. */
+export function cancelRun(runId: string) {
+  const controller = activeRuns().get(runId);
+  controller?.abort(new Error('cancelled'));
+  return Boolean(controller);
+}
+
+export function isRunActive(runId: string) {
+  return activeRuns().has(runId);
+}
+
+// The JSON Schema of each output kind, computed once.
+const jsonSchemas = new Map<OutputKind, Record<string, unknown>>();
+function jsonSchemaOf(kind: OutputKind) {
+  let schema = jsonSchemas.get(kind);
+  if (!schema) jsonSchemas.set(kind, (schema = z.toJSONSchema(OUTPUT_SCHEMAS[kind]) as Record<string, unknown>));
+  return schema;
+}
+
+/** The prose of an output that a reader sees first in the transcript. */
+export function textOf(kind: OutputKind, output: Record<string, unknown>): string {
+  switch (kind) {
+    case 'report':
+      return String(output.overview ?? '');
+    case 'sasJudgment':
+      return `${output.winner}: ${output.justification}`;
+    case 'sasStress':
+      return `${output.assumption} — ${output.critique}`;
+    case 'sasReport':
+      return String(output.executiveSummary ?? '');
+    case 'rubricJudgment':
+      return String((output.overall as { keyInsight?: string } | undefined)?.keyInsight ?? '');
+    case 'safetyCheck':
+      return String(output.reason ?? '');
+    default:
+      return String(output.text ?? '');
+  }
+}
+
+// Retrieval queries for specialists that read documents (FinDebate's four query families,
+// adapted to credit); other steps that read documents search by their task.
+const SPECIALIST_QUERIES: Record<string, string> = {
+  'S-PERF': 'revenue sales operating profit growth results 매출 영업이익 실적 성장',
+  'S-MKT': 'industry market demand competition outlook 산업 시장 수요 경쟁 전망',
+  'S-MGMT': 'management CEO executives governance tone guidance 경영진 대표이사 지배구조',
+  'S-COLL': 'assets property plant collateral valuation 자산 유형자산 담보 평가',
+  'S-RISK': 'risk litigation default liquidity regulation 위험 소송 채무 유동성 규제',
+};
+
+function parseJson(raw: string): { ok: true; value: unknown } | { ok: false; problem: string } {
+  try {
+    return { ok: true, value: JSON.parse(raw) };
+  } catch (err) {
+    return { ok: false, problem: `the output is not valid JSON (${(err as Error).message})` };
+  }
+}
+
+type Done = { text: string; output: Record<string, unknown> };
+
+export async function executeRun({ db, runId, provider, webSearch, providerConcurrency = 8 }: ExecuteOptions): Promise<ExecuteResult> {
+  const started = performance.now();
+  const run = await getRun({ db, id: runId });
+  if (!run) throw new Error(`Run ${runId} does not exist.`);
+  if (run.status === 'succeeded' || run.status === 'cancelled') {
+    return { status: run.status, wallMs: 0, modelMs: 0, timings: [] };
+  }
+  if (activeRuns().has(runId)) throw new Error(`Run ${runId} is already executing in this process.`);
+  const controller = new AbortController();
+  activeRuns().set(runId, controller);
+  const signal = controller.signal;
+  const bus = runBus();
+  const protocol: ProtocolDef = getProtocol(run.protocol);
+  const params = run.params as RunParams;
+  const byId = new Map(protocol.steps.map((s) => [s.id, s]));
+  const timings: StepTiming[] = [];
+  let modelMs = 0;
+
+  try {
+    // Steps that were running when a process stopped start again; finished ones stay finished.
+    await resetSteps({ db, runId, statuses: ['running'] });
+    await setRunStatus({ db, id: runId, status: 'running' });
+    const company = await getCompanyById({ db, id: run.companyId });
+    if (!company) throw new Error(`Company ${run.companyId} does not exist.`);
+    const evidence = await readEvidence({ db, companyId: company.id, asOf: params.asOf, recencyDays: params.recencyDays });
+    const webEvidence = (run.webEvidence ?? []) as unknown as WebEvidence[];
+    const known = new Map<string, KnownEvidence>(evidence.map((e) => [e.id, e]));
+    for (const w of webEvidence) known.set(w.id, { id: w.id, sourceName: w.sourceName, publishedDate: w.publishedDate });
+
+    const rows = await listRunSteps({ db, runId });
+    const done = new Map<string, Done>();
+    for (const r of rows) if (r.status === 'done') done.set(r.stepId, { text: r.text ?? '', output: r.output as Record<string, unknown> });
+    const failed = new Set(rows.filter((r) => r.status === 'failed').map((r) => r.stepId));
+    const pending = protocol.steps.filter((s) => !done.has(s.id) && !failed.has(s.id));
+
+    bus.publish({
+      type: 'run-started',
+      runId,
+      at: new Date().toISOString(),
+      steps: protocol.steps.map((s) => ({ id: s.id, agent: s.agent, team: s.team, act: s.act, context: s.context })),
+    });
+    for (const [stepId, d] of done) {
+      bus.publish({ type: 'step-done', runId, stepId, at: new Date().toISOString(), text: d.text, output: d.output, usage: { promptTokens: 0, completionTokens: 0, costUsd: 0 } });
+    }
+
+    const limit = providerLimit(`${provider.name}:${provider.model}`, providerConcurrency);
+    const companyBrief = { id: company.id, name: company.name, nameEn: company.nameEn, country: company.country, industry: company.industry, description: company.description };
+
+    const runStep = async (step: StepDef): Promise<void> => {
+      const context: ContextTurn[] = step.context.map((id) => {
+        const def = byId.get(id)!;
+        const d = done.get(id)!;
+        return { stepId: id, agent: def.agent, team: def.team, act: def.act, text: d.text, output: d.output };
+      });
+      const visible: EvidenceAsOf[] = step.evidence === 'none' ? [] : evidence;
+      const passages: RetrievedItem[] =
+        step.evidence === 'documents'
+          ? await retrieve({ db, companyId: company.id, query: SPECIALIST_QUERIES[step.id] ?? step.task.slice(0, 200), asOf: params.asOf, k: 8, recencyDays: params.recencyDays })
+          : [];
+      // Document passages are citable by their id, like pool items.
+      for (const p of passages) if (!known.has(p.id)) known.set(p.id, { id: p.id, sourceName: p.sourceName, publishedDate: p.publishedDate, stale: p.stale });
+      const base = { runId, protocol, step, params, company: companyBrief, evidence: visible, passages, context };
+      const prompt = buildPrompt(base);
+      const tools = step.webSearch && webSearch
+        ? {
+            webSearch: async (query: string) => {
+              const found = await webSearch(query, { maxResults: params.maxWebResults, asOf: params.asOf, recencyDays: params.recencyDays, language: params.language });
+              for (const w of found) {
+                if (known.has(w.id)) continue;
+                webEvidence.push(w);
+                known.set(w.id, { id: w.id, sourceName: w.sourceName, publishedDate: w.publishedDate });
+              }
+              await saveWebEvidence({ db, runId, items: webEvidence as unknown as Record<string, unknown>[] });
+              return found;
+            },
+          }
+        : {};
+      const contextOutputs = new Map(context.map((c) => [c.stepId, c.output]));
+      // Factors the visible evidence can support in the direction the step argues.
+      const readable = (e: EvidenceAsOf) =>
+        step.rules?.polarity === 'favorable' ? e.polarity !== 'adverse' : step.rules?.polarity === 'adverse-or-context' ? e.polarity !== 'favorable' : true;
+      const availableFactors = step.evidence === 'none' ? undefined : new Set(visible.filter(readable).map((e) => e.factor ?? 'other'));
+      const schema = OUTPUT_SCHEMAS[step.output];
+      const stepStart = performance.now();
+      let stepModelMs = 0;
+      let repair: { previous: string; problems: string[] } | undefined;
+      let usage = { promptTokens: 0, completionTokens: 0 };
+      const toolCalls: ToolCallRecord[] = [];
+
+      // A deterministic provider would only repeat itself: repair is for models.
+      const attempts = provider.isLLM ? 2 : 1;
+      for (let attempt = 0; attempt < attempts; attempt++) {
+        const n = await markStepRunning({ db, runId, stepId: step.id });
+        bus.publish({ type: 'step-started', runId, stepId: step.id, at: new Date().toISOString(), attempt: n });
+        const release = await limit.acquire(signal);
+        let result;
+        try {
+          result = await provider.generate({
+            ...base,
+            prompt,
+            schema,
+            jsonSchema: jsonSchemaOf(step.output),
+            tools,
+            repair,
+            signal,
+            onToken: (text) => bus.publish({ type: 'token', runId, stepId: step.id, text }),
+          });
+        } finally {
+          release();
+        }
+        stepModelMs += result.modelMs;
+        toolCalls.push(...result.toolCalls);
+        usage = { promptTokens: usage.promptTokens + result.usage.promptTokens, completionTokens: usage.completionTokens + result.usage.completionTokens };
+        const json = parseJson(result.raw);
+        const parsed = json.ok ? schema.safeParse(json.value) : null;
+        const problems = !json.ok
+          ? [json.problem]
+          : !parsed!.success
+            ? parsed!.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`)
+            : checkStepRules(step, parsed!.data, { context: contextOutputs, availableFactors });
+        if (problems.length === 0) {
+          const output = parsed!.data as Record<string, unknown>;
+          resolveCitations(output, known);
+          const text = textOf(step.output, output);
+          const cost = costOf(provider.model, usage);
+          await markStepDone({ db, runId, stepId: step.id, text, output, toolCalls, usage: { ...usage, costUsd: cost } });
+          done.set(step.id, { text, output });
+          modelMs += stepModelMs;
+          timings.push({ stepId: step.id, startedAt: stepStart - started, finishedAt: performance.now() - started, modelMs: stepModelMs });
+          bus.publish({ type: 'step-done', runId, stepId: step.id, at: new Date().toISOString(), text, output, usage: { ...usage, costUsd: cost } });
+          return;
+        }
+        repair = { previous: result.raw, problems };
+      }
+      throw new StepFailure(
+        `The output did not meet the step's rules${attempts > 1 ? ' after one repair' : ''}: ${repair!.problems.slice(0, 5).join(' ')}`,
+      );
+    };
+
+    // The scheduler: start every ready step up to the run's concurrency; wait for any to end.
+    const running = new Map<string, Promise<void>>();
+    const maxConcurrency = run.mode === 'sequential' ? 1 : Math.max(1, params.maxConcurrency ?? 8);
+    const isReady = (s: StepDef) => s.context.every((id) => done.has(id));
+    while (!signal.aborted) {
+      const candidates = run.mode === 'sequential' ? pending.slice(0, 1) : pending;
+      for (const step of candidates.filter(isReady)) {
+        if (running.size >= maxConcurrency) break;
+        pending.splice(pending.indexOf(step), 1);
+        const task = runStep(step)
+          .catch(async (err) => {
+            if (signal.aborted) return;
+            const message = err instanceof StepFailure ? err.message : `The step failed: ${(err as Error).message}`;
+            failed.add(step.id);
+            await markStepFailed({ db, runId, stepId: step.id, error: message });
+            bus.publish({ type: 'step-failed', runId, stepId: step.id, at: new Date().toISOString(), error: message });
+          })
+          .finally(() => running.delete(step.id));
+        running.set(step.id, task);
+      }
+      if (running.size === 0) break;
+      await Promise.race(running.values());
+    }
+    await Promise.allSettled(running.values());
+
+    const wallMs = performance.now() - started;
+    if (signal.aborted) {
+      await resetSteps({ db, runId, statuses: ['running'] });
+      await setRunStatus({ db, id: runId, status: 'cancelled', error: 'Cancelled.' });
+      bus.publish({ type: 'run-finished', runId, at: new Date().toISOString(), status: 'cancelled' });
+      return { status: 'cancelled', wallMs, modelMs, timings };
+    }
+    if (failed.size || pending.length) {
+      const error = failed.size
+        ? `Step${failed.size > 1 ? 's' : ''} ${[...failed].join(', ')} failed; ${pending.length} step${pending.length === 1 ? '' : 's'} could not start. Retry the failed step to continue.`
+        : 'Some steps could not start.';
+      await setRunStatus({ db, id: runId, status: 'failed', error });
+      bus.publish({ type: 'run-finished', runId, at: new Date().toISOString(), status: 'failed' });
+      return { status: 'failed', error, wallMs, modelMs, timings };
+    }
+
+    const ordered = protocol.steps.map((s) => ({ stepId: s.id, ...done.get(s.id)! }));
+    const checks = finalChecks({ steps: ordered, known, language: params.language });
+    await upsertReport({ db, runId, content: done.get(protocol.reportStep)!.output, checks });
+    bus.publish({ type: 'report-ready', runId, at: new Date().toISOString() });
+    await setRunStatus({ db, id: runId, status: 'succeeded' });
+    bus.publish({ type: 'run-finished', runId, at: new Date().toISOString(), status: 'succeeded' });
+    return { status: 'succeeded', wallMs: performance.now() - started, modelMs, timings };
+  } catch (err) {
+    const error = `The run stopped: ${(err as Error).message}`;
+    await setRunStatus({ db, id: runId, status: 'failed', error }).catch(() => {});
+    bus.publish({ type: 'run-finished', runId, at: new Date().toISOString(), status: 'failed' });
+    return { status: 'failed', error, wallMs: performance.now() - started, modelMs, timings };
+  } finally {
+    activeRuns().delete(runId);
+  }
+}
+
+class StepFailure extends Error {}
+
+/** A failed step (and what could not start after it) runs again; finished steps are kept. */
+export async function retryFailedSteps({ db, runId }: { db: Db; runId: string }) {
+  await resetSteps({ db, runId, statuses: ['failed'] });
+  await setRunStatus({ db, id: runId, status: 'queued' });
+}
+
+export const DEFAULT_RUN_PARAMS = {
+  language: 'ko',
+  /** Three years: older evidence is used only with a note that it is old. */
+  recencyDays: 3 * 365,
+  maxWebResults: 5,
+  maxConcurrency: 8,
+} as const satisfies Omit<RunParams, 'asOf'>;
+
+export async function createRun({
+  db,
+  protocolId,
+  companyId,
+  provider,
+  mode = 'dag',
+  params = {},
+  caseId = null,
+  createdById = null,
+}: {
+  db: Db;
+  protocolId: ProtocolDef['id'];
+  companyId: string;
+  provider: ModelProvider;
+  mode?: 'dag' | 'sequential';
+  params?: Partial<RunParams>;
+  caseId?: string | null;
+  createdById?: string | null;
+}) {
+  const protocol = getProtocol(protocolId);
+  const full: RunParams = { ...DEFAULT_RUN_PARAMS, asOf: new Date().toISOString().slice(0, 10), ...params };
+  return insertRun({ db, protocol, params: full, provider: provider.name, model: provider.model, mode, companyId, caseId, createdById });
+}

@@ -1,0 +1,32 @@
+// NAS: the single-agent baseline of DESIGN.md §4.2. One call sees the pool summary and, when a
+// search provider is configured, web results inside the recency window; no debate follows, so
+// the task asks for the claim → evidence → implication chain a debate would otherwise build.
+import type { ProtocolDef } from '@/lib/debate/types';
+
+export const NAS: ProtocolDef = {
+  id: 'nas',
+  name: 'Single agent (NAS)',
+  description: 'One model call over the pool and web results: a factor-by-factor report, no debate.',
+  steps: [
+    {
+      id: 'NAS',
+      agent: 'analyst',
+      team: 'neutral',
+      act: 'report',
+      context: [],
+      webSearch: true,
+      evidence: 'pool',
+      output: 'report',
+      task: [
+        'You are the only analyst on this case: no one will challenge or complete your work, so weigh both directions yourself.',
+        'Use the evidence block and, when the search tool is available, web results inside the recency window. If you have no web results, say in `overview` that the report rests on the pool alone.',
+        'Go factor by factor. For every factor the evidence speaks to, reason from claim to evidence to what it implies for repayment, and record it as one `topics` entry: the favorable reading in `affirmative`, the adverse reading in `adverse` (an empty string when the evidence supports only one side), and the citations behind both.',
+        'Same element at different dates or values: keep separate entries. Never two entries for the same topic.',
+        '- `objective`: one sentence on what was assessed, for which borrower, as of which date.',
+        '- `overview`: a short corporate overview.',
+        '- `favorableSummary` / `adverseSummary`: the main points on each side, each with its date.',
+      ].join('\n'),
+    },
+  ],
+  reportStep: 'NAS',
+};

@@ -1,0 +1,223 @@
+// SAS: structured adversarial synthesis (DESIGN.md §4.3), adapted from earnings calls to
+// credit. Three specialists distil the pool into briefings; everything after that argues from
+// the briefings and the debate only (`evidence: 'none'`), which is the point of the design:
+// the debate tests the distilled case, it does not re-mine the pool. No step searches the web.
+import type { ProtocolDef, StepDef } from '@/lib/debate/types';
+
+const BRIEFINGS = ['B-F', 'B-M', 'B-I'];
+const OPENINGS = ['O-A', 'O-N'];
+const REBUTTALS = ['R-A', 'R-N'];
+const FOLLOW_UPS = ['F-A', 'F-N'];
+const CLOSINGS = ['X-A', 'X-N'];
+// "Full history": the briefings and every debate act before the step, in protocol order.
+const AFTER_CHALLENGE = [...BRIEFINGS, ...OPENINGS, 'C'];
+const AFTER_REBUTTALS = [...AFTER_CHALLENGE, ...REBUTTALS];
+const AFTER_JUDGING = [...AFTER_REBUTTALS, 'J-DA'];
+const AFTER_FOLLOW_UPS = [...AFTER_JUDGING, ...FOLLOW_UPS];
+const WHOLE_DEBATE = [...AFTER_FOLLOW_UPS, ...CLOSINGS];
+
+type Side = { suffix: 'A' | 'N'; team: 'affirmative' | 'negative'; position: string; other: string };
+const SIDES: Side[] = [
+  { suffix: 'A', team: 'affirmative', position: 'the borrower can service and repay its debt', other: 'negative' },
+  { suffix: 'N', team: 'negative', position: 'the borrower\'s capacity to repay is at risk', other: 'affirmative' },
+];
+
+const briefings: StepDef[] = [
+  {
+    id: 'B-F',
+    agent: 'factual-analyst',
+    team: 'neutral',
+    act: 'distillation',
+    context: [],
+    webSearch: false,
+    evidence: 'pool',
+    output: 'briefing',
+    rules: { citationsRequired: true },
+    task: [
+      'Write the factual briefing the debate will rely on. List every figure and dated fact the evidence states that bears on repayment — counts, amounts, ratings, dates of events — one claim each, with its citation.',
+      'Report, do not interpret: nothing inferred, nothing estimated, no adjectives the source does not use.',
+    ].join('\n'),
+  },
+  {
+    id: 'B-M',
+    agent: 'management-analyst',
+    team: 'neutral',
+    act: 'distillation',
+    context: [],
+    webSearch: false,
+    evidence: 'documents',
+    output: 'briefing',
+    rules: { citationsRequired: true },
+    task: [
+      'Write the management and behaviour briefing: how credible management\'s statements are, how stable the leadership is, and what the tone of its disclosures and calls suggests.',
+      'Back every claim with a short quotation from a passage or an evidence item, cited. Where they give no basis for a judgement, say so rather than guess.',
+    ].join('\n'),
+  },
+  {
+    id: 'B-I',
+    agent: 'industry-analyst',
+    team: 'neutral',
+    act: 'distillation',
+    context: [],
+    webSearch: false,
+    evidence: 'pool',
+    output: 'briefing',
+    maxChars: 2000,
+    rules: { citationsRequired: true },
+    task: [
+      'Write the market and industry briefing as one narrative of at most 300 words in `text`: growth outlook, competitive pressure, technological and cyclical exposure, and public support, as the structured evidence shows them.',
+      'Record each point that the narrative rests on as a cited claim.',
+    ].join('\n'),
+  },
+];
+
+const openings: StepDef[] = SIDES.map((side) => ({
+  id: `O-${side.suffix}`,
+  agent: side.team,
+  team: side.team,
+  act: 'opening',
+  context: BRIEFINGS,
+  webSearch: false,
+  evidence: 'none',
+  output: 'turn',
+  rules: { citationsRequired: true, polarity: side.team === 'affirmative' ? 'favorable' : 'adverse-or-context' },
+  task: [
+    `Open the ${side.team} case: argue that ${side.position}.`,
+    'Work from the three briefings only and cite the evidence they cite. You have not seen the other side\'s opening; make your own case, do not anticipate theirs.',
+  ].join('\n'),
+}));
+
+const rebuttals: StepDef[] = SIDES.map((side) => ({
+  id: `R-${side.suffix}`,
+  agent: side.team,
+  team: side.team,
+  act: 'rebuttal',
+  context: AFTER_CHALLENGE,
+  webSearch: false,
+  evidence: 'none',
+  output: 'turn',
+  task: [
+    `Answer every challenge the devil's advocate (C) put to the ${side.team} opening, setting \`respondsTo\` to the question; then rebut the ${side.other} opening where the briefings allow.`,
+    'Concede what you cannot defend: a conceded point costs less than one the judge finds unsupported.',
+  ].join('\n'),
+}));
+
+const followUps: StepDef[] = SIDES.map((side) => ({
+  id: `F-${side.suffix}`,
+  agent: side.team,
+  team: side.team,
+  act: 'follow-up',
+  context: AFTER_JUDGING,
+  webSearch: false,
+  evidence: 'none',
+  output: 'turn',
+  task: [
+    `Answer the follow-up question the devil's advocate (J-DA) addressed to the ${side.team} side, setting \`respondsTo\` to it.`,
+    'If J-DA was satisfied with your rebuttal and asked nothing, say so in one sentence and make no claims.',
+  ].join('\n'),
+}));
+
+const closings: StepDef[] = SIDES.map((side) => ({
+  id: `X-${side.suffix}`,
+  agent: side.team,
+  team: side.team,
+  act: 'closing',
+  context: AFTER_FOLLOW_UPS,
+  webSearch: false,
+  evidence: 'none',
+  output: 'turn',
+  rules: { noNewMaterial: true },
+  task: [
+    `Close the ${side.team} case: why, after the challenges, rebuttals and follow-ups, ${side.position}.`,
+    'Name the points you conceded and the ones the other side left unanswered. Nothing new: no factor and no evidence the debate did not already use.',
+  ].join('\n'),
+}));
+
+export const SAS: ProtocolDef = {
+  id: 'sas',
+  name: 'Structured adversarial synthesis (SAS)',
+  description: 'Three specialist briefings, a five-act debate with a devil\'s advocate on the briefings only, then judge, stress test and a lead analyst\'s report.',
+  steps: [
+    ...briefings,
+    ...openings,
+    {
+      id: 'C',
+      agent: 'devils-advocate',
+      team: 'neutral',
+      act: 'challenge',
+      context: [...BRIEFINGS, ...OPENINGS],
+      webSearch: false,
+      evidence: 'none',
+      output: 'turn',
+      task: [
+        'You are the devil\'s advocate and take no side. Put one to three pointed challenges to each opening (O-A and O-N) as questions aimed at their claims through `targetClaimId`.',
+        'Go for what would hurt most if it were wrong: a figure read out of context, a quotation stretched, a risk or strength left out of the briefings\' picture. No claims of your own.',
+      ].join('\n'),
+    },
+    ...rebuttals,
+    {
+      id: 'J-DA',
+      agent: 'devils-advocate',
+      team: 'neutral',
+      act: 'judgment',
+      context: AFTER_REBUTTALS,
+      webSearch: false,
+      evidence: 'none',
+      output: 'turn',
+      task: [
+        'Judge each rebuttal (R-A and R-N) against the challenges you put in C: say in `text`, side by side, whether it answered them convincingly and why.',
+        'For a side that did not convince you, press with exactly one follow-up question aimed at the rebuttal claim (or, if it made none, at the opening claim) that fell short. A side that convinced you gets no question.',
+      ].join('\n'),
+    },
+    ...followUps,
+    ...closings,
+    {
+      id: 'JUDGE',
+      agent: 'judge',
+      team: 'neutral',
+      act: 'judgment',
+      context: WHOLE_DEBATE,
+      webSearch: false,
+      evidence: 'none',
+      output: 'sasJudgment',
+      task: [
+        'Decide which side\'s case held up better against the briefings and the devil\'s advocate, and justify it in one sentence.',
+        'Judge the arguments, not the eloquence: a case that conceded honestly can still be the stronger one. Run at low temperature (a provider setting); be consistent.',
+      ].join('\n'),
+    },
+    {
+      id: 'STRESS',
+      agent: 'stress-analyst',
+      team: 'neutral',
+      act: 'analysis',
+      context: [...WHOLE_DEBATE, 'JUDGE'],
+      webSearch: false,
+      evidence: 'none',
+      output: 'sasStress',
+      task: [
+        'Take the case the judge upheld and find the single assumption it can least afford to lose: the one that, if false, would overturn the conclusion about repayment.',
+        'State it in `assumption` and explain in `critique` why it is fragile and what evidence would confirm or break it.',
+      ].join('\n'),
+    },
+    {
+      id: 'LEAD',
+      agent: 'lead-analyst',
+      team: 'neutral',
+      act: 'report',
+      context: [...BRIEFINGS, ...CLOSINGS, 'JUDGE', 'STRESS'],
+      webSearch: false,
+      evidence: 'none',
+      output: 'sasReport',
+      task: [
+        'Write the final credit report of about 700–800 words across its sections, adopting the judge\'s conclusion and building the stress analyst\'s critique into it.',
+        '- `executiveSummary`: the conclusion on repayment capability and its main reason.',
+        '- `evidenceReview`: the evidence for and against, with dates and sources.',
+        '- `keyTakeaways`: the points a credit committee should remember.',
+        '- `primaryRisk` and `mitigation`: the fragile assumption, and what would reduce or monitor it.',
+        '- `outlook`: what to watch next and when.',
+        'Write as an analyst to the committee: never mention the debate, the agents or any step of how the report was produced.',
+      ].join('\n'),
+    },
+  ],
+  reportStep: 'LEAD',
+};

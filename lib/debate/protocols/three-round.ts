@@ -1,0 +1,95 @@
+// The three-round structured debate with a rubric judge (DESIGN.md §4.4). Each side argues
+// from the pool in round 1 and may search in rounds 1–2, where evidence decides; the closings
+// and the judge only weigh what was said, so they do not search. The judge sees the pool to
+// check that cited evidence says what the arguments claim.
+import type { ProtocolDef, StepDef } from '@/lib/debate/types';
+
+type Side = { suffix: 'A' | 'N'; other: 'A' | 'N'; team: 'affirmative' | 'negative'; position: string };
+const SIDES: Side[] = [
+  { suffix: 'A', other: 'N', team: 'affirmative', position: 'the borrower can service and repay its debt' },
+  { suffix: 'N', other: 'A', team: 'negative', position: 'the borrower\'s capacity to repay is at risk' },
+];
+
+const round1: StepDef[] = SIDES.map((side) => ({
+  id: `R1-${side.suffix}`,
+  agent: side.team,
+  team: side.team,
+  act: 'constructive',
+  context: [],
+  webSearch: true,
+  evidence: 'pool',
+  output: 'argumentsRound',
+  task: [
+    `Argue that ${side.position}. Give three to five numbered arguments, ids \`R1-${side.suffix}-1\`, \`R1-${side.suffix}-2\`, …`,
+    'Each argument needs a claim, the reasoning that links the evidence to repayment, its guideline factor, and at least one cited evidence item. An argument without evidence will be sent back.',
+  ].join('\n'),
+}));
+
+// Each side answers the other's round-1 arguments; its own round 1 comes second, so it can
+// stay consistent with what it argued without being invited to repeat it.
+const round2: StepDef[] = SIDES.map((side) => ({
+  id: `R2-${side.suffix}`,
+  agent: side.team,
+  team: side.team,
+  act: 'rebuttal',
+  context: [`R1-${side.other}`, `R1-${side.suffix}`],
+  webSearch: true,
+  evidence: 'pool',
+  output: 'responsesRound',
+  task: [
+    `Answer every argument of R1-${side.other}, one response each with \`targetId\` set to its id. Classify each response:`,
+    '- refute: the argument is wrong, and you show why with evidence;',
+    '- challenge: the argument is unproven; you name what is missing;',
+    '- concede: the argument stands;',
+    '- partial: part of it stands, part does not; say which.',
+    'Give your reasoning and one follow-up question for the other side in each response. No new arguments of your own.',
+  ].join('\n'),
+}));
+
+const round3: StepDef[] = SIDES.map((side) => ({
+  id: `R3-${side.suffix}`,
+  agent: side.team,
+  team: side.team,
+  act: 'closing',
+  context: ['R1-A', 'R1-N', 'R2-A', 'R2-N'],
+  webSearch: false,
+  evidence: 'none',
+  output: 'closingRound',
+  // ≤ 200 words; characters are what the engine can check, and 1,400 fits 200 English words.
+  maxChars: 1400,
+  rules: { noNewMaterial: true },
+  task: [
+    `Close the ${side.team} case in at most 200 words.`,
+    '`concessions`: what you conceded in round 2. `unrebutted`: ids of your arguments the other side did not refute. `finalPosition`: where you stand now on repayment, given both.',
+    'Nothing new: no argument and no evidence the first two rounds did not use.',
+  ].join('\n'),
+}));
+
+export const THREE_ROUND: ProtocolDef = {
+  id: 'three-round',
+  name: 'Three-round debate with rubric judge',
+  description: 'Numbered arguments, point-by-point responses and closings, scored by a rubric judge with a fallacy check.',
+  steps: [
+    ...round1,
+    ...round2,
+    ...round3,
+    {
+      id: 'JUDGE',
+      agent: 'judge',
+      team: 'neutral',
+      act: 'judgment',
+      context: ['R1-A', 'R1-N', 'R2-A', 'R2-N', 'R3-A', 'R3-N'],
+      webSearch: false,
+      evidence: 'pool',
+      output: 'rubricJudgment',
+      task: [
+        'Judge the debate; you take no side. This step runs at low temperature (a provider setting): score the same way you would on any other case.',
+        'Score every round-1 argument from 1 to 10 on logic, evidence (does the cited item exist in the evidence block and say what is claimed?), responsiveness (how it held up in round 2) and honesty (concessions, no overstatement). `weighted` = 0.30 × logic + 0.30 × evidence + 0.25 × responsiveness + 0.15 × honesty.',
+        'List each fallacy you find, with the argument and a one-line explanation: straw man, appeal to authority, slippery slope, false dilemma, anecdotal evidence, circular reasoning, ad hominem.',
+        'Trace every argument to its standing after the debate: UPHELD, PARTIALLY_UPHELD, REFUTED or UNCERTAIN, with a note.',
+        '`overall`: the side totals (sum of weighted scores), the key insight, the questions left unresolved, and a recommendation for the credit committee.',
+      ].join('\n'),
+    },
+  ],
+  reportStep: 'JUDGE',
+};

@@ -1,0 +1,151 @@
+// What every step returns (DESIGN.md §4): validated with zod, and turned into JSON Schema for
+// providers that support structured output. Step outputs are keyed by `OutputKind`, which a
+// protocol step names; the engine, the providers and the UI all read these same shapes.
+import { z } from 'zod';
+
+export const FACTOR_OR_OTHER = z.string().min(1);
+
+/** A source behind a claim. `evidenceId` names a pool item or a web result of this run. */
+export const citation = z.object({
+  evidenceId: z.string().optional(),
+  source: z.string(),
+  date: z.string(),
+  value: z.string().optional(),
+});
+
+export const claim = z.object({
+  id: z.string(),
+  text: z.string(),
+  factor: FACTOR_OR_OTHER,
+  polarity: z.enum(['favorable', 'adverse', 'context']),
+  citations: z.array(citation),
+  /** The claim (or question) this one answers, for the reasoning tree. */
+  respondsTo: z.string().optional(),
+  /** Stated assumptions behind the claim. */
+  assumptions: z.array(z.string()).optional(),
+});
+
+export const question = z.object({
+  id: z.string(),
+  targetClaimId: z.string(),
+  text: z.string(),
+  /** interpretation | reliability | counterexample | alternative | boundary | measurement | … */
+  kind: z.string().optional(),
+});
+
+/** A debate turn: the prose an RM reads, plus its claims and questions. */
+export const turn = z.object({
+  text: z.string(),
+  claims: z.array(claim),
+  questions: z.array(question),
+  /** What would refute the turn's core claim (constructive speeches). */
+  falsifiability: z.string().optional(),
+});
+
+const topic = z.object({
+  topic: z.string(),
+  factor: FACTOR_OR_OTHER,
+  affirmative: z.string(),
+  adverse: z.string(),
+  citations: z.array(citation),
+});
+
+/** KPD-MADS aggregator and NAS: both sides kept, no winner picked. */
+export const report = z.object({
+  objective: z.string(),
+  overview: z.string(),
+  favorableSummary: z.array(z.string()),
+  adverseSummary: z.array(z.string()),
+  topics: z.array(topic),
+});
+
+/** SAS: the judge names the side whose case held; the stress analyst its weakest assumption. */
+export const sasJudgment = z.object({
+  winner: z.enum(['affirmative', 'negative']),
+  justification: z.string(),
+});
+export const sasStress = z.object({ assumption: z.string(), critique: z.string() });
+export const sasReport = z.object({
+  executiveSummary: z.string(),
+  evidenceReview: z.string(),
+  keyTakeaways: z.array(z.string()),
+  primaryRisk: z.string(),
+  mitigation: z.string(),
+  outlook: z.string(),
+});
+
+/** Three-round debate: numbered arguments, point-by-point responses, and the rubric judge. */
+export const argumentsRound = z.object({
+  text: z.string(),
+  arguments: z.array(z.object({ id: z.string(), claim: z.string(), reasoning: z.string(), factor: FACTOR_OR_OTHER, evidence: z.array(citation) })),
+});
+export const responsesRound = z.object({
+  text: z.string(),
+  responses: z.array(
+    z.object({ targetId: z.string(), kind: z.enum(['refute', 'challenge', 'concede', 'partial']), reasoning: z.string(), followUp: z.string() }),
+  ),
+});
+export const closingRound = z.object({ text: z.string(), concessions: z.array(z.string()), unrebutted: z.array(z.string()), finalPosition: z.string() });
+export const FALLACIES = ['straw_man', 'appeal_to_authority', 'slippery_slope', 'false_dilemma', 'anecdotal_evidence', 'circular_reasoning', 'ad_hominem'] as const;
+export const rubricJudgment = z.object({
+  scores: z.array(
+    z.object({
+      argumentId: z.string(),
+      logic: z.number().min(1).max(10),
+      evidence: z.number().min(1).max(10),
+      responsiveness: z.number().min(1).max(10),
+      honesty: z.number().min(1).max(10),
+      /** 0.30 logic + 0.30 evidence + 0.25 responsiveness + 0.15 honesty. */
+      weighted: z.number(),
+    }),
+  ),
+  fallacies: z.array(z.object({ argumentId: z.string(), fallacy: z.enum(FALLACIES), explanation: z.string() })),
+  trace: z.array(z.object({ argumentId: z.string(), standing: z.enum(['UPHELD', 'PARTIALLY_UPHELD', 'REFUTED', 'UNCERTAIN']), note: z.string() })),
+  overall: z.object({
+    affirmativeTotal: z.number(),
+    negativeTotal: z.number(),
+    keyInsight: z.string(),
+    unresolved: z.array(z.string()),
+    recommendation: z.string(),
+  }),
+});
+
+/** FinDebate: specialists, a stance-taking draft, one safe debate round and the safety check. */
+export const briefing = z.object({ text: z.string(), claims: z.array(claim) });
+export const stanceDraft = z.object({
+  text: z.string(),
+  stance: z.enum(['favorable', 'neutral', 'adverse']),
+  horizons: z.array(z.object({ horizon: z.string(), outlook: z.enum(['favorable', 'neutral', 'adverse']), confidence: z.number().min(0).max(1) })),
+  claims: z.array(claim),
+});
+export const safetyCheck = z.object({
+  stanceChanged: z.boolean(),
+  horizonsChanged: z.boolean(),
+  kept: z.enum(['draft', 'final']),
+  reason: z.string(),
+  /** The version kept: the leader's merge, or the draft when the debate moved stance or horizons. */
+  report: stanceDraft,
+});
+
+export const OUTPUT_SCHEMAS = {
+  turn,
+  report,
+  briefing,
+  sasJudgment,
+  sasStress,
+  sasReport,
+  argumentsRound,
+  responsesRound,
+  closingRound,
+  rubricJudgment,
+  stanceDraft,
+  safetyCheck,
+} as const;
+
+export type OutputKind = keyof typeof OUTPUT_SCHEMAS;
+export type Citation = z.infer<typeof citation>;
+export type Claim = z.infer<typeof claim>;
+export type Question = z.infer<typeof question>;
+export type Turn = z.infer<typeof turn>;
+export type Report = z.infer<typeof report>;
+export type StepOutput<K extends OutputKind = OutputKind> = z.infer<(typeof OUTPUT_SCHEMAS)[K]>;

@@ -1,0 +1,171 @@
+// FinDebate after the specialists: the writer's draft with a stance, the trust agent and the
+// skeptic, the leader's merge and the safety check. The stance is the balance of favorable
+// against adverse items (fresh ones count double), so the debate can move it only by adding
+// evidence — and the safety check then keeps the draft, as the design asks.
+import { stanceDraft as draftSchema, type Claim, type StepOutput, type Turn as TurnOutput } from '@/lib/debate/schemas';
+import type { FactorId } from '@/lib/pool/factors';
+import type { Env } from './env';
+import { citationKey, citationOf, differentEvidence, itemsOf, uniqueCitations, type Item } from './material';
+import { panelFor } from './panel';
+import { factorGroups } from './select';
+import { fit, type Segment } from './text';
+
+type Draft = StepOutput<'stanceDraft'>;
+type Stance = Draft['stance'];
+
+const STRUCTURAL: FactorId[] = ['industry_growth_outlook', 'industry_competition_intensity', 'technological_disruption_risk', 'economic_sensitivity', 'government_support_programs'];
+
+export function balance(items: Item[]): { stance: Stance; confidence: number; value: number } {
+  let fav = 0;
+  let adv = 0;
+  for (const i of items) {
+    const w = i.stale ? 0.5 : 1;
+    if (i.polarity === 'favorable') fav += w;
+    if (i.polarity === 'adverse') adv += w;
+  }
+  const total = fav + adv;
+  const value = total ? (fav - adv) / total : 0;
+  const stance: Stance = value > 0.2 ? 'favorable' : value < -0.2 ? 'adverse' : 'neutral';
+  const factors = new Set(items.map((i) => i.factor)).size;
+  const directional = items.filter((i) => i.polarity !== 'context').length;
+  // Confidence grows with how one-sided the evidence is, how much of it there is and how many factors it spans.
+  let confidence = 0.3 + 0.4 * Math.abs(value) * Math.min(1, directional / 6) + 0.05 * Math.min(4, factors);
+  if (directional < 3) confidence = Math.min(confidence, 0.4);
+  if (!total) confidence = 0.2;
+  return { stance, confidence: Math.round(Math.min(0.85, confidence) * 100) / 100, value };
+}
+
+function uniqueItems(env: Env, claims: Claim[]): Item[] {
+  const seen = new Map<string, Item>();
+  for (const c of claims) for (const i of itemsOf(env.pool, c)) seen.set(i.key, i);
+  return [...seen.values()];
+}
+
+function horizonsOf(env: Env, items: Item[]): Draft['horizons'] {
+  const K = panelFor(env.lang);
+  const near = balance(items.filter((i) => !i.stale).length ? items.filter((i) => !i.stale) : items);
+  const structural = items.filter((i) => STRUCTURAL.includes(i.factor));
+  const far = balance(structural.length ? structural : items);
+  const [short, long] = K.horizons();
+  return [
+    { horizon: short, outlook: near.stance, confidence: near.confidence },
+    { horizon: long, outlook: far.stance, confidence: Math.round(Math.max(0.2, far.confidence - 0.1) * 100) / 100 },
+  ];
+}
+
+const MAX_CARRIERS = 12;
+const MAX_TRUST = 4;
+
+/**
+ * The claims that carry the stance: every specialist finding, once per cited item, directional
+ * ones first. The leader recomputes the stance on these plus what the debate added, so the two
+ * are comparable and only new evidence can move it.
+ */
+function carriers(claims: Claim[]): Claim[] {
+  const seen = new Set<string>();
+  const unique = claims.filter((c) => {
+    const key = c.citations.map(citationKey).join('|');
+    if (!key || seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+  const order = (c: Claim) => (c.polarity === 'context' ? 1 : 0);
+  return unique.sort((a, b) => order(a) - order(b)).slice(0, MAX_CARRIERS);
+}
+
+function compose(env: Env, claims: Claim[], idPrefix: string, note?: string): Draft {
+  const K = panelFor(env.lang);
+  const items = uniqueItems(env, claims);
+  const { stance } = balance(items);
+  const horizons = horizonsOf(env, items);
+  const kept = claims.map((c, i) => ({ ...c, id: `${idPrefix}-c${i + 1}` }));
+  const labels = (pol: Item['polarity']) => [...new Set(items.filter((i) => i.polarity === pol).map((i) => env.P.label(i.factor)))];
+  const text = K.draftText({ company: env.company, stance, horizons, favorable: labels('favorable'), adverse: labels('adverse'), items: items.length, stale: items.filter((i) => i.stale).length, note });
+  return { text: fit([{ text, priority: 10 }], env.step.maxChars), stance, horizons, claims: kept };
+}
+
+export function stanceDraft(env: Env): Draft {
+  const earlier = env.debate.first(draftSchema);
+  if (earlier) return leader(env, earlier.output);
+  const specialists = env.debate.claims((t) => t.act !== 'debate');
+  return compose(env, carriers(specialists), env.step.id);
+}
+
+function leader(env: Env, draft: Draft): Draft {
+  const K = panelFor(env.lang);
+  const added = env.debate.claims((t) => t.act === 'debate');
+  const merged = [...draft.claims, ...added];
+  const result = compose(env, merged, env.step.id);
+  const moved = result.stance !== draft.stance;
+  return { ...result, text: fit([{ text: `${result.text} ${K.leaderNote(moved, draft.stance, result.stance, added.length)}`, priority: 10 }], env.step.maxChars) };
+}
+
+export function trust(env: Env): TurnOutput {
+  const K = panelFor(env.lang);
+  const draft = env.debate.first(draftSchema)?.output;
+  const claims: Claim[] = [];
+  const segments: Segment[] = [{ text: K.trustHeader(draft?.stance ?? 'neutral'), priority: 10 }];
+  const backing = (draft?.claims ?? []).filter((c) => draft?.stance === 'neutral' || c.polarity === draft?.stance).slice(0, MAX_TRUST);
+  const used = new Set<string>();
+  for (const c of backing) {
+    const cited = itemsOf(env.pool, c);
+    const better = env.pool.items.find((i) => i.factor === c.factor && i.polarity === c.polarity && !used.has(i.key) && cited.every((x) => differentEvidence(x, i)) && i.origin !== 'context');
+    if (!better) {
+      segments.push({ text: K.trustNone(c.factor), priority: 5, join: 'line' });
+      continue;
+    }
+    used.add(better.key);
+    const claim: Claim = { id: `${env.step.id}-c${claims.length + 1}`, text: K.trustClaim(better, env.words(better.factor, better), c.polarity), factor: c.factor, polarity: c.polarity, citations: [citationOf(better)], respondsTo: c.id };
+    claims.push(claim);
+    segments.push({ text: `${claims.length}. ${claim.text}`, priority: 8, join: 'line' });
+  }
+  return { text: fit(segments, env.step.maxChars), claims, questions: [] };
+}
+
+export function skeptic(env: Env): TurnOutput {
+  const K = panelFor(env.lang);
+  const draft = env.debate.first(draftSchema)?.output;
+  const draftKeys = new Set((draft?.claims ?? []).flatMap((c) => itemsOf(env.pool, c).map((i) => i.key)));
+  const risks = factorGroups(env.pool.items.filter((i) => i.polarity === 'adverse' && !draftKeys.has(i.key) && i.origin !== 'context'))
+    .map((g) => g[0])
+    .slice(0, 3);
+  const claims: Claim[] = risks.map((item, n) => ({
+    id: `${env.step.id}-c${n + 1}`,
+    text: K.riskClaim(item, env.words(item.factor, item)),
+    factor: item.factor,
+    polarity: 'adverse',
+    citations: [citationOf(item)],
+    respondsTo: draft?.claims.find((c) => c.factor === item.factor)?.id,
+  }));
+  for (const c of claims) if (!c.respondsTo) delete c.respondsTo;
+  const segments: Segment[] = [{ text: K.skepticHeader(risks.length), priority: 10 }];
+  claims.forEach((c, i) => segments.push({ text: `${i + 1}. ${c.text}`, priority: 8, join: 'line' }));
+  for (const risk of risks) {
+    const offset = env.pool.items.find((i) => i.factor === risk.factor && i.polarity === 'favorable');
+    segments.push({ text: K.offset(risk, offset, env.words(risk.factor, risk)), priority: 6, join: 'line' });
+  }
+  segments.push({ text: K.scenarios(draft?.stance ?? 'neutral', risks.map((r) => env.words(r.factor, r).advAssumption)), priority: 7, join: 'line' });
+  return { text: fit(segments, env.step.maxChars), claims, questions: [] };
+}
+
+export function safetyCheck(env: Env): StepOutput<'safetyCheck'> {
+  const K = panelFor(env.lang);
+  const drafts = env.debate.turns
+    .map((t) => ({ t, parsed: draftSchema.safeParse(t.output) }))
+    .filter((x) => x.parsed.success)
+    .map((x) => ({ stepId: x.t.stepId, draft: x.parsed.data! }));
+  const draft = drafts.find((d) => d.stepId === 'DRAFT')?.draft ?? drafts[0]?.draft ?? stanceDraft(env);
+  const final = drafts.find((d) => d.stepId === 'LEADER')?.draft ?? drafts[drafts.length - 1]?.draft ?? draft;
+  const stanceChanged = draft.stance !== final.stance;
+  const key = (d: Draft) => d.horizons.map((h) => `${h.horizon}:${h.outlook}`).join('|');
+  const horizonsChanged = key(draft) !== key(final);
+  const kept = stanceChanged || horizonsChanged ? 'draft' : 'final';
+  const report = kept === 'draft' ? draft : final;
+  return {
+    stanceChanged,
+    horizonsChanged,
+    kept,
+    reason: K.safetyReason({ stanceChanged, horizonsChanged, draft, final }),
+    report: { ...report, claims: report.claims.map((c) => ({ ...c, citations: uniqueCitations(c.citations) })) },
+  };
+}

@@ -1,0 +1,146 @@
+// How each guideline factor bears on repayment, in English: the reading of a favorable and of
+// an adverse item, the assumption behind each, what would refute it, and the standard
+// objection to each reading. Phrases are clauses, so sentence templates can wrap them.
+import type { FactorId } from '@/lib/pool/factors';
+import type { FactorWords } from './lexicon';
+
+export const LEXICON_EN: Record<FactorId, FactorWords> = {
+  industry_growth_outlook: {
+    favReading: 'a growing market widens the revenue base that services debt',
+    advReading: 'a shrinking market squeezes the revenue that services debt',
+    favAssumption: "the market's growth reaches the company's own product lines",
+    advAssumption: 'the fall in demand lasts beyond the current cycle',
+    favFalsifier: "a newer outlook showing demand contracting in the company's markets",
+    advFalsifier: "newer data showing demand recovering in the company's main markets",
+    favChallenge: 'industry growth is an average; it does not show that this borrower captures it',
+    advAlternative: 'the decline may be confined to some product lines or to one year of the cycle',
+  },
+  industry_competition_intensity: {
+    favReading: 'a leading market position gives pricing power and protects the margins that fund repayment',
+    advReading: 'intense competition erodes the prices and margins that fund repayment',
+    favAssumption: 'the leading share holds against new and low-cost rivals',
+    advAssumption: "the pressure reaches the company's core products, not only a niche",
+    favFalsifier: 'a share loss in a core product line',
+    advFalsifier: 'stable or rising share in the core product lines',
+    favChallenge: 'market share measures position, not profitability; a leader can still lose margin in a price war',
+    advAlternative: 'the pressure may be limited to one segment while the core products hold their position',
+  },
+  technological_disruption_risk: {
+    favReading: 'a strong patent and R&D base lowers the risk of being displaced by new technology',
+    advReading: 'exposure to technological change can make products obsolete before the loan is repaid',
+    favAssumption: 'the protected technology stays commercially relevant',
+    advAssumption: 'the company cannot replace lapsing technology with new rights',
+    favFalsifier: 'core patents lapsing or being invalidated, or a main product line made obsolete',
+    advFalsifier: 'new registrations or R&D output in the core technology',
+    favChallenge: 'patent counts measure inputs, not sales; a registration does not show the technology earns cash',
+    advAlternative: 'lapsed or pending rights can be normal portfolio turnover rather than lost capability',
+  },
+  economic_sensitivity: {
+    favReading: 'resilience to the cycle keeps cash flow steadier through downturns',
+    advReading: 'cyclical exposure can cut cash flow just when repayments fall due',
+    favAssumption: "demand for the company's products holds through a downturn",
+    advAssumption: 'the macro pressure persists into the repayment period',
+    favFalsifier: 'sales falling with the cycle',
+    advFalsifier: 'results that held up through the stated macro pressure',
+    favChallenge: 'one resilient period does not prove resilience in a deeper downturn',
+    advAlternative: 'the pressure may be temporary — weather or a one-off shock — rather than structural',
+  },
+  government_support_programs: {
+    favReading: 'public support lowers costs and signals policy backing',
+    advReading: 'exclusion from support, or support tied to obligations, removes a cost cushion',
+    favAssumption: 'the support continues for the life of the loan',
+    advAssumption: "the exclusion or obligation is material to the company's economics",
+    favFalsifier: 'support withdrawn, clawed back or made conditional',
+    advFalsifier: 'evidence that the affected support is small relative to revenue',
+    favChallenge: 'support that can be withdrawn is a dependency as much as a strength',
+    advAlternative: "the exclusion or obligation may be local and small relative to the company's scale",
+  },
+  internal_control_risk: {
+    favReading: 'clean audit and governance findings lower the risk of surprises in reported numbers',
+    advReading: 'legal, regulatory or distress events can divert cash and management attention from repayment',
+    favAssumption: 'no new material weakness, sanction or major legal loss emerges',
+    advAssumption: 'the proceedings lead to payments or restrictions that matter for cash flow',
+    favFalsifier: 'a qualified opinion, a material weakness, a sanction or a lost major case',
+    advFalsifier: 'dismissals, settlements at immaterial cost, or a clean audit after the events',
+    favChallenge: 'an audit opinion covers the accounts, not the legal and regulatory exposure',
+    advAlternative: 'the disclosed matters may be routine for a company of this size and already provided for',
+  },
+  management_continuity: {
+    favReading: 'a stable leadership keeps strategy and the repayment plan consistent',
+    advReading: 'leadership turnover or dependence on one person puts strategy and execution at risk',
+    favAssumption: 'the current leadership stays through the loan term',
+    advAssumption: 'the changes touch the people who run the business, not routine board rotation',
+    favFalsifier: 'a resignation or dismissal of the chief executive or key officers',
+    advFalsifier: 'an orderly succession with internal candidates and an unchanged strategy',
+    favChallenge: 'long tenure can also mean concentration on a few people and a succession risk',
+    advAlternative: 'the disclosed changes may be planned rotation rather than instability',
+  },
+  employment_stability: {
+    favReading: 'a stable, experienced workforce supports steady operations',
+    advReading: 'labour disputes or cuts can disrupt operations and cash flow',
+    favAssumption: 'headcount and tenure hold without major labour disputes',
+    advAssumption: 'the labour issue escalates to stoppages or costly settlements',
+    favFalsifier: 'large layoffs, strikes or a sharp fall in tenure',
+    advFalsifier: 'an agreement reached without a stoppage',
+    favChallenge: 'headcount and tenure describe the workforce, not its cost or productivity',
+    advAlternative: 'the issue may be ordinary negotiation rather than a threat to operations',
+  },
+  certifications: {
+    favReading: 'held certifications show processes that meet external standards',
+    advReading: 'a revoked or lapsed certification signals a breach of standards',
+    favAssumption: 'the certifications are renewed and cover the main operations',
+    advAssumption: 'the revocation reflects a wider compliance problem',
+    favFalsifier: 'a revocation or a failed renewal',
+    advFalsifier: 're-certification, or a finding limited to one site',
+    favChallenge: 'a certificate is a compliance baseline; it does not generate cash',
+    advAlternative: 'the revocation may concern one site while the other certifications remain',
+  },
+  public_interest_trend: {
+    favReading: 'rising public interest supports demand and access to funding',
+    advReading: 'fading public interest can foreshadow weaker demand',
+    favAssumption: 'the interest turns into sales',
+    advAssumption: 'the fall in interest reflects customers, not the news cycle',
+    favFalsifier: 'interest rising on negative news',
+    advFalsifier: 'stable sales despite lower interest',
+    favChallenge: 'attention is not demand; interest can spike on bad news',
+    advAlternative: 'interest may fall as a news cycle ends, with demand unchanged',
+  },
+  other: {
+    favReading: 'the item points to business activity that can support cash flow',
+    advReading: 'the item points to a cost or obligation that can weigh on cash flow',
+    favAssumption: 'the activity turns into revenue within the loan term',
+    advAssumption: "the cost is material relative to the company's cash flow",
+    favFalsifier: 'the plan being cancelled or delayed',
+    advFalsifier: 'evidence that the cost is small or already absorbed',
+    favChallenge: 'a plan or agreement is not yet cash; its terms and timing are not in the item',
+    advAlternative: 'the item may be a routine disclosure with little effect on cash flow',
+  },
+};
+
+/** Categories whose reading differs from their factor's default. */
+export const CATEGORY_EN: Record<string, Partial<FactorWords>> = {
+  distress_creditor_management: {
+    favAssumption: "the creditors' council keeps supporting the normalisation plan to its end date",
+    favFalsifier: 'the procedure being extended, or creditors moving the company into court rehabilitation',
+    advReading: 'a creditor-managed procedure means the company could not meet its obligations on its own',
+    advAssumption: 'the normalisation plan slips or fails before the procedure ends',
+    advFalsifier: 'the procedure ending on schedule with the normalisation plan met',
+    advAlternative: 'a creditor-led procedure means the lenders chose to support normalisation over liquidation, on a fixed timetable',
+  },
+  distress_rehabilitation: {
+    advReading: 'court rehabilitation means existing creditors face restructured claims',
+    advAssumption: 'the rehabilitation plan is not met',
+    advFalsifier: 'the court confirming the plan and ending the procedure',
+    advAlternative: 'rehabilitation keeps the business running under court supervision rather than liquidating it',
+  },
+  distress_default: {
+    advReading: 'a default on an obligation is direct evidence of repayment stress',
+    advAlternative: 'the default may have been cured or concern a small obligation',
+  },
+  risk_factor: {
+    advAlternative: 'a risk factor in a filing is a required disclosure of what could happen, not an event that has happened',
+  },
+  legal_proceedings: {
+    advAlternative: 'pending proceedings are allegations, not outcomes; their cost is not yet known',
+  },
+};

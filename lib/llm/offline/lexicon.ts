@@ -1,0 +1,37 @@
+// The factor vocabulary the offline analyst argues with, per language. Labels come from the
+// guideline table in lib/pool/factors.ts; the readings from lexicon-en.ts and lexicon-ko.ts.
+import type { Language } from '@/lib/debate/types';
+import { FACTORS, isFactorId, type FactorId } from '@/lib/pool/factors';
+import { CATEGORY_EN, LEXICON_EN } from './lexicon-en';
+import { CATEGORY_KO, LEXICON_KO } from './lexicon-ko';
+
+export type FactorWords = {
+  favReading: string;
+  advReading: string;
+  favAssumption: string;
+  advAssumption: string;
+  favFalsifier: string;
+  advFalsifier: string;
+  /** The standard objection to a favorable reading. */
+  favChallenge: string;
+  /** The standard harmless explanation of an adverse item. */
+  advAlternative: string;
+};
+
+export function words(lang: Language, factor: string, category?: string): FactorWords {
+  const id: FactorId = isFactorId(factor) ? factor : 'other';
+  const base = (lang === 'ko' ? LEXICON_KO : LEXICON_EN)[id];
+  const byCategory = category ? (lang === 'ko' ? CATEGORY_KO : CATEGORY_EN)[category] : undefined;
+  return byCategory ? { ...base, ...byCategory } : base;
+}
+
+/** The factor's label without its parenthetical example: "Certifications", "인증 보유". */
+export function factorLabel(lang: Language, factor: string): string {
+  const f = FACTORS.find((x) => x.id === factor) ?? FACTORS.find((x) => x.id === 'other')!;
+  return (lang === 'ko' ? f.labelKo : f.label).replace(/\s*\([^)]*\)/g, '').trim();
+}
+
+/** True for the ten guideline factors, false for `other` and anything unknown. */
+export function isGuideline(factor: string): boolean {
+  return isFactorId(factor) && factor !== 'other';
+}

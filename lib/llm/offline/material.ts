@@ -1,0 +1,286 @@
+// What the offline analyst may cite: the step's evidence, its retrieved passages and the
+// citations earlier turns handed it as context — nothing else. Every item keeps the source and
+// date it came with, so every claim the analyst writes resolves to something the RM can open.
+import type { Citation, Claim } from '@/lib/debate/schemas';
+import type { Polarity } from '@/lib/db/schema';
+import type { GenerateRequest } from '@/lib/llm/types';
+import { isStale, recencyCutoff } from '@/lib/pool/as-of';
+import { isFactorId, tagByCategory, type FactorId } from '@/lib/pool/factors';
+import { CATEGORY_EN } from './lexicon-en';
+import { CATEGORY_KO } from './lexicon-ko';
+
+export type Origin = 'pool' | 'passage' | 'context';
+
+export type Item = {
+  /** Unique within a pool: the evidence id, `chunk:<id>` or `cite:<source>|<date>`. */
+  key: string;
+  /** Set when the item is a pool evidence item (or a web result): what a citation names. */
+  evidenceId?: string;
+  factor: FactorId;
+  polarity: Polarity;
+  category: string;
+  title: string;
+  text: string;
+  value: string | null;
+  date: string;
+  source: string;
+  stale: boolean;
+  origin: Origin;
+};
+
+export type Pool = {
+  items: Item[];
+  byKey: Map<string, Item>;
+  asOf: string;
+  recencyDays: number;
+  /** Evidence items and passages the step was given (context citations not counted). */
+  given: number;
+};
+
+const ORIGIN_ORDER: Record<Origin, number> = { pool: 0, passage: 1, context: 2 };
+
+export function cmp(a: string | number, b: string | number): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** Fresh before stale, newest first, pool items before passages, then by key: a total order. */
+export function rank(a: Item, b: Item): number {
+  return (
+    cmp(Number(a.stale), Number(b.stale)) ||
+    cmp(b.date, a.date) ||
+    cmp(ORIGIN_ORDER[a.origin], ORIGIN_ORDER[b.origin]) ||
+    cmp(a.key, b.key)
+  );
+}
+
+function clean(text: string): string {
+  return text.replace(/\s+/g, ' ').trim();
+}
+
+function cutoffOf(asOf: string, recencyDays: number): string | null {
+  try {
+    return recencyCutoff(asOf, recencyDays);
+  } catch {
+    return null;
+  }
+}
+
+function tagOf(factor: string | null | undefined, polarity: Polarity | null | undefined, fallback: { category: string; title: string; text: string }) {
+  if (factor && isFactorId(factor) && polarity) return { factor, polarity };
+  const tag = tagByCategory(fallback);
+  return { factor: factor && isFactorId(factor) ? factor : tag.factor, polarity: polarity ?? tag.polarity };
+}
+
+/**
+ * The step's material. Context citations are resolved to pool items where the ids match; the
+ * rest (steps that see no pool, like closings and the aggregator) become items of their own,
+ * carrying the factor and polarity of the claim that cited them.
+ */
+export function buildPool(request: Pick<GenerateRequest, 'evidence' | 'passages' | 'context' | 'params'>, contextClaims: Claim[]): Pool {
+  const { asOf, recencyDays } = request.params;
+  const cutoff = cutoffOf(asOf, recencyDays);
+  const byKey = new Map<string, Item>();
+  const add = (item: Item) => {
+    if (!byKey.has(item.key)) byKey.set(item.key, item);
+  };
+
+  for (const e of request.evidence) {
+    add({
+      key: e.id,
+      evidenceId: e.id,
+      ...tagOf(e.factor, e.polarity, e),
+      category: e.category,
+      title: clean(e.title),
+      text: clean(e.text),
+      value: e.value,
+      date: e.publishedDate,
+      source: e.sourceName,
+      stale: e.stale,
+      origin: 'pool',
+    });
+  }
+  for (const p of request.passages) {
+    const category = passageCategory(`${p.title} ${p.heading ?? ''}`);
+    const snippet = clean(p.snippet);
+    // A passage is named by its own first sentence: every chunk of a document shares its title.
+    const title = p.kind === 'evidence' ? clean(p.title) : firstSentence(snippet) ?? clean(p.heading ?? p.title);
+    const tag = tagByCategory({ category, title: p.kind === 'evidence' ? p.title : (p.heading ?? p.title), text: snippet });
+    add({
+      // A document passage is cited by its chunk id: the engine resolves it against the
+      // passages the step was given, as it resolves evidence ids against the evidence.
+      key: p.kind === 'evidence' ? p.id : `chunk:${p.id}`,
+      evidenceId: p.id,
+      ...tag,
+      category,
+      title,
+      text: snippet,
+      value: null,
+      date: p.publishedDate,
+      source: p.sourceName,
+      stale: p.stale,
+      origin: 'passage',
+    });
+  }
+  const given = byKey.size;
+  for (const claim of contextClaims) {
+    for (const c of claim.citations) {
+      if (itemForCitation(byKey, c)) continue;
+      const factor = isFactorId(claim.factor) ? claim.factor : 'other';
+      add({
+        key: citationKey(c),
+        evidenceId: c.evidenceId,
+        factor,
+        polarity: claim.polarity,
+        category: inferCategory(claim.text),
+        title: clean(quotedTitle(claim.text, c.date) ?? firstClause(claim.text)),
+        text: clean(claim.text),
+        value: c.value ?? null,
+        date: c.date,
+        source: c.source,
+        stale: isStale(c.date, cutoff),
+        origin: 'context',
+      });
+    }
+  }
+  const items = [...byKey.values()].sort(rank);
+  return { items, byKey, asOf, recencyDays, given };
+}
+
+/**
+ * A cited item's category, recovered from the claim that cited it when that claim uses a
+ * category's own wording (the offline analyst's lexicon): closings and reports that see no pool
+ * then still read a creditor-management procedure as one. Otherwise `cited`.
+ */
+function inferCategory(text: string): string {
+  for (const table of [CATEGORY_EN, CATEGORY_KO]) {
+    for (const [category, phrases] of Object.entries(table)) {
+      if (Object.values(phrases).some((p) => p && text.includes(p))) return category;
+    }
+  }
+  return 'cited';
+}
+
+export function citationKey(c: Citation): string {
+  return c.evidenceId ?? `cite:${c.source}|${c.date}`;
+}
+
+function itemForCitation(byKey: Map<string, Item>, c: Citation): Item | undefined {
+  return byKey.get(citationKey(c)) ?? (c.evidenceId ? byKey.get(`chunk:${c.evidenceId}`) : undefined);
+}
+
+export function resolve(pool: Pool, c: Citation): Item | undefined {
+  return itemForCitation(pool.byKey, c);
+}
+
+/** The items a claim cites, in citation order, skipping any that cannot be resolved. */
+export function itemsOf(pool: Pool, claim: Pick<Claim, 'citations'>): Item[] {
+  return claim.citations.map((c) => resolve(pool, c)).filter((i): i is Item => i !== undefined);
+}
+
+export function citationOf(item: Item): Citation {
+  const c: Citation = { source: item.source, date: item.date };
+  if (item.evidenceId) c.evidenceId = item.evidenceId;
+  if (item.value) c.value = item.value;
+  return c;
+}
+
+/** A citation copied as it was given (closings and the aggregator must not alter them). */
+export function sameCitation(a: Citation, b: Citation): boolean {
+  return a.evidenceId === b.evidenceId && a.source === b.source && a.date === b.date && a.value === b.value;
+}
+
+export function uniqueCitations(list: Citation[]): Citation[] {
+  const out: Citation[] = [];
+  for (const c of list) if (!out.some((o) => sameCitation(o, c))) out.push(c);
+  return out;
+}
+
+/**
+ * What kind of section a passage comes from, read off its document title and heading, so the
+ * category rules can tag it: a risk-factor section is adverse by definition, a legal section is
+ * about proceedings, and so on. Anything else is read like news.
+ */
+function passageCategory(heading: string): string {
+  if (/risk factors?|위험\s?요인|위험\s?관리/i.test(heading)) return 'risk_factor';
+  if (/legal proceedings|litigation|contingenc|소송|우발|제재/i.test(heading)) return 'legal_proceedings';
+  if (/human capital|employees|workforce|직원|임직원/i.test(heading)) return 'employment';
+  if (/\besg\b|environment|환경/i.test(heading)) return 'esg';
+  if (/research|r&d|연구개발|특허|지적재산/i.test(heading)) return 'rnd_activity';
+  return 'news';
+}
+
+/** The first real sentence of a passage (not a list marker or a table row), at most 90 characters. */
+export function firstSentence(text: string, max = 90): string | undefined {
+  const sentence = text
+    .split(/(?<=[.!?다])\s+/)
+    .find((x) => !/\|.*\|/.test(x) && x.replace(/^[\s\d가-하A-Za-z]?[.)]\s*/, '').trim().length > 20);
+  if (!sentence) return undefined;
+  return sentence.length <= max ? sentence : `${sentence.slice(0, max - 1).replace(/\s+\S*$/, '')}…`;
+}
+
+/** The “quoted title” a claim gives its citation: the quotation followed by that citation's date. */
+function quotedTitle(text: string, date: string): string | undefined {
+  for (const m of text.matchAll(/“([^”]+)”/g)) {
+    if (text.slice(m.index! + m[0].length, m.index! + m[0].length + 120).includes(date)) return m[1];
+  }
+  return undefined;
+}
+
+function firstClause(text: string): string {
+  const t = clean(text);
+  const stop = t.search(/[.。!?](\s|$)/);
+  return stop > 0 ? t.slice(0, stop) : t;
+}
+
+/** Shortens at a word boundary and marks the cut. */
+export function shorten(text: string, max: number): string {
+  const t = clean(text);
+  if (t.length <= max) return t;
+  const cut = t.slice(0, max - 1);
+  const space = cut.lastIndexOf(' ');
+  return `${(space > max * 0.6 ? cut.slice(0, space) : cut).replace(/[\s,;:·—-]+$/, '')}…`;
+}
+
+/** The title as a speaker would read it out: short, without a trailing parenthesis or bracket tag. */
+export function shortTitle(item: Item, max: number): string {
+  return shorten(item.title.replace(/\s*\((?:event|Q\d)[^)]*\)?$/i, ''), max);
+}
+
+/**
+ * The source as a speaker names it: "DART 반기보고서(2022.06)", "SEC EDGAR Form 10-K". Citations
+ * keep the full source name; this is only for prose.
+ */
+export function shortSource(source: string): string {
+  const [head, ...rest] = source.split(' — ');
+  const tail = rest.join(' — ');
+  let name = head.replace(/\s*\([A-Za-z]+\)$/, '').trim();
+  const kind = /Form [0-9A-Z-]+|[가-힣]*보고서(?:\([^)]{1,10}\))?|earnings call/i.exec(tail)?.[0];
+  if (kind && !name.includes(kind)) name = `${name} ${kind}`;
+  return shorten(name, 40);
+}
+
+export type SourceKind = 'filing' | 'news' | 'transcript' | 'registry' | 'other';
+
+export function sourceKind(item: Pick<Item, 'source' | 'category'>): SourceKind {
+  if (/earnings call|transcript|컨퍼런스콜/i.test(item.source)) return 'transcript';
+  if (item.category === 'news' || /뉴스|news|일보|신문|Reuters|Bloomberg/i.test(item.source)) return 'news';
+  if (/KIPRIS|특허청|registry/i.test(item.source)) return 'registry';
+  if (/DART|EDGAR|SEC|Form \d|보고서|공시|10-K|8-K/i.test(item.source)) return 'filing';
+  return 'other';
+}
+
+/** Items on a factor, best first. */
+export function onFactor(pool: Pool, factor: string): Item[] {
+  return pool.items.filter((i) => i.factor === factor);
+}
+
+/** Two items are different evidence for the same factor when date, value or event differ. */
+export function differentEvidence(a: Item, b: Item): boolean {
+  return a.key !== b.key && (a.date !== b.date || a.value !== b.value || a.title !== b.title);
+}
+
+/** A value worth saying aloud: not already in the title, not a list of form item numbers. */
+export function showValue(i: Item): string | null {
+  if (!i.value || i.value.length > 32 || (/^[\d.,\s]+$/.test(i.value) && /\d\.\d{2}/.test(i.value))) return null;
+  return i.title.includes(i.value) ? null : i.value;
+}

@@ -1,0 +1,155 @@
+// Reports that keep both sides and pick no winner: the KPD-MADS aggregator (AG), built from the
+// debate's claims and questions, and the single-agent NAS report, built from the pool as
+// claim → evidence → implication chains per factor.
+import type { Citation, Claim, Question, Report } from '@/lib/debate/schemas';
+import type { Turn } from './context';
+import type { Env } from './env';
+import { citationKey, citationOf, resolve, uniqueCitations, type Item } from './material';
+import { factorGroups, type Side } from './select';
+
+type Topic = { factor: string; date: string; affirmative: string[]; adverse: string[]; citations: Citation[] };
+
+const MAX_READING = 1200;
+
+function sideOfTurn(turn: Turn, polarity: Claim['polarity']): 'affirmative' | 'adverse' {
+  if (turn.team === 'affirmative') return 'affirmative';
+  if (turn.team === 'negative') return 'adverse';
+  return polarity === 'favorable' ? 'affirmative' : 'adverse';
+}
+
+function joinReading(parts: string[]): string {
+  const text = [...new Set(parts)].join(' ');
+  return text.length <= MAX_READING ? text : `${text.slice(0, MAX_READING - 1).replace(/\s+\S*$/, '')}…`;
+}
+
+export function aggregate(env: Env): Report {
+  const { debate, P, request } = env;
+  const claims = new Map<string, { claim: Claim; turn: Turn }>();
+  const questions = new Map<string, { question: Question; turn: Turn }>();
+  for (const turn of debate.turns) {
+    for (const claim of turn.claims) claims.set(claim.id, { claim, turn });
+    for (const question of turn.questions) questions.set(question.id, { question, turn });
+  }
+
+  // Who cited an item first: a later claim that answers nothing but stands on the same item (a
+  // closing restating a rebuttal) belongs to that earlier claim's thread.
+  const firstCiting = new Map<string, string>();
+  for (const turn of debate.turns) for (const claim of turn.claims) for (const c of claim.citations) if (!firstCiting.has(citationKey(c))) firstCiting.set(citationKey(c), claim.id);
+
+  // A thread starts at a claim that answers nothing; rebuttals, questions and replies join the
+  // thread of what they answer, so a topic carries both sides of one argument.
+  const rootOf = (id: string, seen = new Set<string>()): string | undefined => {
+    if (seen.has(id)) return undefined;
+    seen.add(id);
+    const c = claims.get(id);
+    if (c) {
+      if (c.claim.respondsTo) return rootOf(c.claim.respondsTo, seen) || id;
+      const earlier = c.claim.citations[0] && firstCiting.get(citationKey(c.claim.citations[0]));
+      return (earlier && earlier !== id && rootOf(earlier, seen)) || id;
+    }
+    const q = questions.get(id);
+    return q ? rootOf(q.question.targetClaimId, seen) : undefined;
+  };
+
+  const topics = new Map<string, Topic>();
+  const topicOf = (rootId: string): Topic => {
+    const root = claims.get(rootId)!.claim;
+    const key = `${root.factor}|${root.citations[0]?.date ?? ''}`;
+    let topic = topics.get(key);
+    if (!topic) {
+      topic = { factor: root.factor, date: root.citations[0]?.date ?? '', affirmative: [], adverse: [], citations: [] };
+      topics.set(key, topic);
+    }
+    return topic;
+  };
+
+  for (const turn of debate.turns) {
+    for (const claim of turn.claims) {
+      const topic = topicOf(rootOf(claim.id) ?? claim.id);
+      topic[sideOfTurn(turn, claim.polarity)].push(`${turn.stepId}: ${claim.text}`);
+      topic.citations.push(...claim.citations);
+    }
+    for (const question of turn.questions) {
+      const root = rootOf(question.id);
+      if (!root) continue;
+      const side = turn.team === 'neutral' ? 'adverse' : sideOfTurn(turn, 'context');
+      topicOf(root)[side].push(P.asked(turn.stepId, question.text));
+    }
+  }
+
+  const list = [...topics.values()];
+  const perFactor = (f: string) => list.filter((t) => t.factor === f).length;
+  const summary = (side: 'affirmative' | 'negative') =>
+    debate.turns
+      .filter((t) => t.team === side && (t.act === 'constructive' || t.act === 'opening' || t.act === 'rebuttal'))
+      .flatMap((t) => t.claims)
+      .map((c) => P.summaryLine(c.factor, stripLabel(P.label(c.factor), c.text), c.citations[0]?.date ?? ''));
+
+  const cited = uniqueCitations(list.flatMap((t) => t.citations));
+  return {
+    objective: P.objective(env.company, request.params.asOf),
+    overview: overviewOf(env, cited),
+    favorableSummary: summary('affirmative'),
+    adverseSummary: summary('negative'),
+    topics: list.map((t) => ({
+      topic: P.topicName(t.factor, t.date, perFactor(t.factor) > 1),
+      factor: t.factor,
+      affirmative: joinReading(t.affirmative),
+      adverse: joinReading(t.adverse),
+      citations: uniqueCitations(t.citations),
+    })),
+  };
+}
+
+function stripLabel(label: string, text: string): string {
+  return text.startsWith(`${label}:`) ? text.slice(label.length + 1).trim() : text;
+}
+
+function overviewOf(env: Env, cited: Citation[]): string {
+  const dates = cited.map((c) => c.date).filter(Boolean).sort();
+  return env.P.overview({
+    company: env.request.company,
+    items: cited.length,
+    sources: new Set(cited.map((c) => c.source)).size,
+    from: dates[0] ?? '',
+    to: dates[dates.length - 1] ?? '',
+    stale: cited.filter((c) => resolve(env.pool, c)?.stale).length,
+    poolOnly: !cited.some((c) => c.evidenceId?.startsWith('web-')),
+    thin: cited.length < 3 || new Set(cited.map((c) => resolve(env.pool, c)?.factor ?? c.source)).size < 3,
+  });
+}
+
+const MORE = 2;
+
+/** NAS: for every factor the pool speaks to, each side's chain from its newest items. */
+export function poolReport(env: Env): Report {
+  const { P, pool, request } = env;
+  const topics: Report['topics'] = [];
+  const favorableSummary: string[] = [];
+  const adverseSummary: string[] = [];
+  for (const group of factorGroups(pool.items)) {
+    const factor = group[0].factor;
+    const by = (p: Item['polarity']) => group.filter((i) => i.polarity === p);
+    const [fav, adv, ctx] = [by('favorable'), by('adverse'), by('context')];
+    const used: Item[] = [];
+    const chain = (items: Item[], side: Side, context: boolean) => {
+      if (!items.length) return '';
+      const picked = items.slice(0, MORE + 1);
+      used.push(...picked);
+      return P.chain({ item: picked[0], side, words: env.words(factor, picked[0]), more: picked.slice(1), context });
+    };
+    const affirmative = fav.length ? chain(fav, 'favorable', false) : chain(ctx, 'favorable', true);
+    const adverse = adv.length ? chain(adv, 'adverse', false) : chain(ctx, 'adverse', true);
+    if (fav[0]) favorableSummary.push(P.summaryLine(factor, P.name(fav[0]), fav[0].date));
+    if (adv[0]) adverseSummary.push(P.summaryLine(factor, P.name(adv[0]), adv[0].date));
+    topics.push({ topic: P.topicName(factor, '', false), factor, affirmative, adverse, citations: uniqueCitations(used.map(citationOf)) });
+  }
+  const cited = uniqueCitations(topics.flatMap((t) => t.citations));
+  return {
+    objective: P.objective(env.company, request.params.asOf),
+    overview: overviewOf(env, cited),
+    favorableSummary,
+    adverseSummary,
+    topics,
+  };
+}

@@ -1,0 +1,86 @@
+import { describe, expect, it } from 'vitest';
+import { rank, type Item, type Pool } from './material';
+import { selectSignals } from './select';
+import { clip, fit, josa, pieces, polite } from './text';
+
+describe('prose mechanics', () => {
+  it('fits a turn by dropping the least important sentences first, never cutting a citation mid-way', () => {
+    const text = fit(
+      [
+        { text: 'Core claim.', priority: 10 },
+        { text: '(1) A signal (Source, 2024-01-01).', priority: 8, join: 'line' },
+        { text: 'Why it matters, at some length.', priority: 1 },
+        { text: 'Refuted by X.', priority: 7, join: 'line' },
+      ],
+      70,
+    );
+    expect(text).toBe('Core claim.\n(1) A signal (Source, 2024-01-01).\nRefuted by X.');
+    expect(clip('One sentence here. Another sentence that runs long.', 30)).toBe('One sentence here.…');
+  });
+
+  it('streams in word pieces that give the text back exactly', () => {
+    const text = ' 핵심 주장: 상환 능력은\n유지된다.  Two  spaces ';
+    expect(pieces(text).join('')).toBe(text);
+  });
+
+  it('chooses Korean particles by the final consonant, and turns plain endings polite', () => {
+    expect(josa('경영 연속성', '은')).toBe('경영 연속성은');
+    expect(josa('인증 보유', '이')).toBe('인증 보유가');
+    expect(josa('D1', '은')).toBe('D1은');
+    expect(josa('긍정적', '으로')).toBe('긍정적으로');
+    expect(josa('서울', '으로')).toBe('서울로');
+    expect(polite('위험이 낮다. 계획이 유지된다. 뜻이 아니다.')).toBe('위험이 낮습니다. 계획이 유지됩니다. 뜻이 아닙니다.');
+  });
+});
+
+const item = (key: string, factor: Item['factor'], polarity: Item['polarity'], date: string, stale = false): Item => ({
+  key,
+  evidenceId: key,
+  factor,
+  polarity,
+  category: 'news',
+  title: `title ${key}`,
+  text: '',
+  value: null,
+  date,
+  source: 'Source',
+  stale,
+  origin: 'pool',
+});
+
+const pool = (list: Item[]): Pool => {
+  const items = [...list].sort(rank);
+  return { items, byKey: new Map(items.map((i) => [i.key, i])), asOf: '2025-01-01', recencyDays: 365, given: items.length };
+};
+
+describe('choosing signals', () => {
+  it('takes one factor per signal, fresh evidence before stale and newest first', () => {
+    const p = pool([
+      item('a', 'management_continuity', 'favorable', '2022-01-01', true),
+      item('b', 'certifications', 'favorable', '2024-06-01'),
+      item('c', 'management_continuity', 'favorable', '2024-03-01'),
+      item('d', 'employment_stability', 'favorable', '2024-09-01'),
+    ]);
+    const { picks, thin } = selectSignals(p, { side: 'favorable', count: 3 });
+    expect(picks.map((x) => x.item.key)).toEqual(['d', 'b', 'c']);
+    expect(thin).toBe(false);
+  });
+
+  it('leaves out excluded factors, and crosses into them only as a stated last resort', () => {
+    const p = pool([item('a', 'management_continuity', 'adverse', '2024-01-01'), item('b', 'economic_sensitivity', 'adverse', '2024-01-01')]);
+    const strict = selectSignals(p, { side: 'adverse', count: 3, exclude: new Set(['management_continuity']) });
+    expect(strict.picks.map((x) => x.item.key)).toEqual(['b']);
+    expect(strict.thin).toBe(true);
+    const crossed = selectSignals(p, { side: 'adverse', count: 3, exclude: new Set(['management_continuity']), allowCrossed: true });
+    expect(crossed.picks.map((x) => [x.item.key, x.mode])).toEqual([['b', 'direct'], ['a', 'crossed']]);
+  });
+
+  it('reuses a factor only with different evidence, and reads the other side only when nothing else exists', () => {
+    const same = item('a', 'technological_disruption_risk', 'favorable', '2024-01-01');
+    const twin = { ...same, key: 'b', evidenceId: 'b' }; // same date, value and title: not different evidence
+    const other = { ...same, key: 'c', evidenceId: 'c', date: '2023-01-01' };
+    expect(selectSignals(pool([same, twin, other]), { side: 'favorable', count: 3 }).picks.map((x) => [x.item.key, x.mode])).toEqual([['a', 'direct'], ['c', 'reuse']]);
+    const onlyAdverse = pool([item('x', 'internal_control_risk', 'adverse', '2024-01-01')]);
+    expect(selectSignals(onlyAdverse, { side: 'favorable', count: 3 }).picks.map((x) => x.mode)).toEqual(['reread']);
+  });
+});

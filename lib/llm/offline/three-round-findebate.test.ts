@@ -1,0 +1,154 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { OUTPUT_SCHEMAS, type Claim, type StepOutput } from '@/lib/debate/schemas';
+import type { ContextTurn } from '@/lib/llm/types';
+import { createOfflineAnalyst } from './index';
+import { FINDEBATE_STEPS, protocolOf, requestFor, runProtocol, type Case, type StepRun } from './test-fixtures';
+import { ruleProblems } from './test-rules';
+import { wordCount } from './text';
+
+const SAMSUNG: Case = { companyId: 'samsung-electronics', language: 'ko', asOf: '2024-12-31', recencyDays: 365 };
+const TESLA: Case = { companyId: 'tesla', language: 'en', asOf: '2025-12-31', recencyDays: 365 };
+
+describe.each([
+  ['Samsung, Korean', SAMSUNG],
+  ['Tesla, English', TESLA],
+])('three-round debate on %s', (_label, c) => {
+  let runs: Map<string, StepRun>;
+  const out = <K extends 'argumentsRound' | 'responsesRound' | 'closingRound' | 'rubricJudgment'>(id: string) => runs.get(id)!.output as StepOutput<K>;
+  beforeAll(async () => {
+    runs = await runProtocol(c, protocolOf('three-round'));
+  });
+
+  it('writes every step in its schema', () => {
+    for (const run of runs.values()) expect(OUTPUT_SCHEMAS[run.step.output].safeParse(JSON.parse(run.result.raw)).success, run.step.id).toBe(true);
+  });
+
+  it('round 1: three to five numbered arguments per side, each with cited evidence the step was given', () => {
+    for (const id of ['R1-A', 'R1-N']) {
+      const round = out<'argumentsRound'>(id);
+      const given = new Set(runs.get(id)!.request.evidence.map((e) => e.id));
+      expect(round.arguments.length).toBeGreaterThanOrEqual(3);
+      expect(round.arguments.length).toBeLessThanOrEqual(5);
+      round.arguments.forEach((a, i) => {
+        expect(a.id).toBe(`${id}-${i + 1}`);
+        expect(a.evidence.length).toBeGreaterThan(0);
+        for (const e of a.evidence) expect(given.has(e.evidenceId!)).toBe(true);
+        expect(a.reasoning.length).toBeGreaterThan(20);
+      });
+    }
+  });
+
+  it('round 2: every opposing argument answered exactly once, no new arguments', () => {
+    for (const [id, other] of [['R2-A', 'R1-N'], ['R2-N', 'R1-A']] as const) {
+      const responses = out<'responsesRound'>(id).responses;
+      expect(responses.map((r) => r.targetId)).toEqual(out<'argumentsRound'>(other).arguments.map((a) => a.id));
+      for (const r of responses) {
+        expect(['refute', 'challenge', 'concede', 'partial']).toContain(r.kind);
+        expect(r.followUp).toMatch(/\?$/);
+      }
+    }
+  });
+
+  it('round 3: closings of at most 200 words whose unrebutted arguments are their own and were not refuted', () => {
+    for (const [id, own, answers] of [['R3-A', 'R1-A', 'R2-N'], ['R3-N', 'R1-N', 'R2-A']] as const) {
+      const closing = out<'closingRound'>(id);
+      expect(wordCount(closing.text)).toBeLessThanOrEqual(200);
+      expect(closing.text.length).toBeLessThanOrEqual(1400);
+      const ownIds = out<'argumentsRound'>(own).arguments.map((a) => a.id);
+      const refuted = out<'responsesRound'>(answers).responses.filter((r) => r.kind === 'refute').map((r) => r.targetId);
+      for (const u of closing.unrebutted) {
+        expect(ownIds).toContain(u);
+        expect(refuted).not.toContain(u);
+      }
+      expect(closing.finalPosition.length).toBeGreaterThan(10);
+    }
+  });
+
+  it('the rubric judge scores every argument with the 30/30/25/15 weighting and traces each one', () => {
+    const judgment = out<'rubricJudgment'>('JUDGE');
+    const ids = [...out<'argumentsRound'>('R1-A').arguments, ...out<'argumentsRound'>('R1-N').arguments].map((a) => a.id);
+    expect(judgment.scores.map((s) => s.argumentId)).toEqual(ids);
+    for (const s of judgment.scores) expect(s.weighted).toBeCloseTo(0.3 * s.logic + 0.3 * s.evidence + 0.25 * s.responsiveness + 0.15 * s.honesty, 2);
+    const sum = (prefix: string) => judgment.scores.filter((s) => s.argumentId.startsWith(prefix)).reduce((n, s) => n + s.weighted, 0);
+    expect(judgment.overall.affirmativeTotal).toBeCloseTo(sum('R1-A'), 1);
+    expect(judgment.overall.negativeTotal).toBeCloseTo(sum('R1-N'), 1);
+    expect(judgment.trace.map((t) => t.argumentId)).toEqual(ids);
+    for (const f of judgment.fallacies) expect(ids).toContain(f.argumentId);
+    // A refuted argument is traced as refuted.
+    const refuted = [...out<'responsesRound'>('R2-A').responses, ...out<'responsesRound'>('R2-N').responses].filter((r) => r.kind === 'refute').map((r) => r.targetId);
+    for (const t of judgment.trace) if (refuted.includes(t.argumentId)) expect(t.standing).toBe('REFUTED');
+    expect(judgment.overall.recommendation.length).toBeGreaterThan(20);
+  });
+});
+
+describe.each([
+  ['Samsung, Korean', SAMSUNG],
+  ['Tesla, English', TESLA],
+])('FinDebate on %s', (_label, c) => {
+  let runs: Map<string, StepRun>;
+  const out = <T>(id: string) => runs.get(id)!.output as T;
+  beforeAll(async () => {
+    runs = await runProtocol(c, protocolOf('findebate'));
+  });
+
+  it('writes every step in its schema, grounded in what the step could see', () => {
+    for (const run of runs.values()) {
+      expect(OUTPUT_SCHEMAS[run.step.output].safeParse(JSON.parse(run.result.raw)).success, run.step.id).toBe(true);
+      expect(ruleProblems(run, runs)).toEqual([]);
+    }
+  });
+
+  it('specialists cite the passages they were given', () => {
+    for (const id of ['S-PERF', 'S-MKT', 'S-MGMT', 'S-COLL', 'S-RISK']) {
+      const passages = new Set(runs.get(id)!.request.passages.map((p) => p.id));
+      for (const claim of out<{ claims: Claim[] }>(id).claims) for (const ci of claim.citations) expect(passages.has(ci.evidenceId!)).toBe(true);
+    }
+  });
+
+  it('the draft takes a stance over two horizons with calibrated confidence', () => {
+    const draft = out<StepOutput<'stanceDraft'>>('DRAFT');
+    expect(['favorable', 'neutral', 'adverse']).toContain(draft.stance);
+    expect(draft.horizons).toHaveLength(2);
+    for (const h of draft.horizons) {
+      expect(h.confidence).toBeGreaterThan(0);
+      expect(h.confidence).toBeLessThan(0.9);
+    }
+  });
+
+  it('the trust agent backs draft claims, the skeptic adds adverse risks', () => {
+    const draftIds = new Set(out<StepOutput<'stanceDraft'>>('DRAFT').claims.map((x) => x.id));
+    for (const claim of out<{ claims: Claim[] }>('TRUST').claims) expect(draftIds.has(claim.respondsTo!)).toBe(true);
+    for (const claim of out<{ claims: Claim[] }>('SKEPTIC').claims) expect(claim.polarity).toBe('adverse');
+  });
+
+  it('the safety check keeps the leader only when stance and horizons held, and reports the version it kept', () => {
+    const check = out<StepOutput<'safetyCheck'>>('SAFETY');
+    const draft = out<StepOutput<'stanceDraft'>>('DRAFT');
+    const leader = out<StepOutput<'stanceDraft'>>('LEADER');
+    expect(check.stanceChanged).toBe(draft.stance !== leader.stance);
+    expect(check.report).toEqual(check.kept === 'draft' ? draft : leader);
+    expect(check.kept).toBe(check.stanceChanged || check.horizonsChanged ? 'draft' : 'final');
+  });
+});
+
+describe('the FinDebate safety check', () => {
+  it('keeps the draft, unchanged, when the debate moved the stance', async () => {
+    const draft: StepOutput<'stanceDraft'> = {
+      text: 'Stance: favorable.',
+      stance: 'favorable',
+      horizons: [{ horizon: '12 months', outlook: 'favorable', confidence: 0.6 }],
+      claims: [],
+    };
+    const leader: StepOutput<'stanceDraft'> = { ...draft, text: 'Stance: adverse.', stance: 'adverse', horizons: [{ horizon: '12 months', outlook: 'adverse', confidence: 0.5 }] };
+    const context: ContextTurn[] = [
+      { stepId: 'DRAFT', agent: 'writer', team: 'neutral', act: 'draft', text: draft.text, output: draft },
+      { stepId: 'LEADER', agent: 'leader', team: 'neutral', act: 'aggregation', text: leader.text, output: leader },
+    ];
+    const step = FINDEBATE_STEPS.find((s) => s.id === 'SAFETY')!;
+    const result = await createOfflineAnalyst().generate(requestFor(TESLA, protocolOf('findebate'), step, context));
+    const check = JSON.parse(result.raw) as StepOutput<'safetyCheck'>;
+    expect(check).toMatchObject({ stanceChanged: true, horizonsChanged: true, kept: 'draft' });
+    expect(check.report).toEqual(draft);
+    expect(check.reason).toMatch(/moved the stance from favorable to adverse/);
+  });
+});

@@ -1,0 +1,70 @@
+// The one seam to every model: the OpenAI-compatible provider and the built-in offline
+// analyst take the same request and return the same result, so the engine and the tests in
+// front of it never change when the model behind it does.
+import type { ZodType } from 'zod';
+import type { ProtocolDef, RunParams, StepDef, Team, Act } from '@/lib/debate/types';
+import type { EvidenceAsOf } from '@/lib/pool/as-of';
+import type { RetrievedItem } from '@/lib/pool/retrieve';
+import type { PoolEvidence } from '@/lib/pool/types';
+
+export type CompanyBrief = {
+  id: string;
+  name: string;
+  nameEn: string | null;
+  country: string;
+  industry: string | null;
+  description: string | null;
+};
+
+/** A finished earlier step, as a later step receives it (only its declared context). */
+export type ContextTurn = { stepId: string; agent: string; team: Team; act: Act; text: string; output: unknown };
+
+/** A web result captured in this run: cited like pool evidence, id `web-<run>-<n>`. */
+export type WebEvidence = PoolEvidence & { retrievedAt: Date };
+
+export type StepInput = {
+  runId: string;
+  protocol: ProtocolDef;
+  step: StepDef;
+  params: RunParams;
+  company: CompanyBrief;
+  /** The evidence this step may see: never published after as-of; `stale` marks the old. */
+  evidence: EvidenceAsOf[];
+  /** Retrieved document passages, for steps that read documents. */
+  passages: RetrievedItem[];
+  context: ContextTurn[];
+  /** Built by lib/debate/prompts.ts: shared prefix first (cache-friendly), the step's own part last. */
+  prompt: { system: string; user: string };
+};
+
+export type GenerateRequest = StepInput & {
+  /** The step's output schema (zod) and its JSON Schema form for structured output. */
+  schema: ZodType;
+  jsonSchema: Record<string, unknown>;
+  /** Present only for steps allowed to search. */
+  tools: { webSearch?: (query: string) => Promise<WebEvidence[]> };
+  /** The previous attempt's raw output and why it failed validation: one repair attempt. */
+  repair?: { previous: string; problems: string[] };
+  signal: AbortSignal;
+  /** Streamed text as it is produced (the step's `text` field, or the raw output). */
+  onToken: (text: string) => void;
+};
+
+export type ToolCallRecord = { name: 'web_search'; query: string; results: number };
+
+export type GenerateResult = {
+  /** The raw JSON the model produced (validated by the engine, not here). */
+  raw: string;
+  usage: { promptTokens: number; completionTokens: number };
+  toolCalls: ToolCallRecord[];
+  /** Milliseconds spent waiting on the model (for the engine-overhead benchmark). */
+  modelMs: number;
+};
+
+export interface ModelProvider {
+  readonly name: 'offline' | 'openai';
+  readonly model: string;
+  /** False for the offline analyst: the UI says plainly that it is not an LLM. */
+  readonly isLLM: boolean;
+  generate(request: GenerateRequest): Promise<GenerateResult>;
+}

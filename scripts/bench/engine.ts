@@ -1,0 +1,185 @@
+// The debate engine against the fake OpenAI-compatible server at a fixed latency model
+// (DESIGN.md §11): NAS, KPD-MADS sequential and concurrent per case, the concurrent/sequential
+// ratio against the ideal critical-path ratio, engine overhead, token fan-out latency, prompt
+// tokens against passing the whole transcript to every step, and a batch at concurrency 8.
+// The fake answers each step with what the offline analyst wrote for the same company, so every
+// step passes the protocol rules and the model's time is the latency model's alone.
+import { eq } from 'drizzle-orm';
+import type { Db } from '@/lib/db/client';
+import { companies } from '@/lib/db/schema';
+import { listRunSteps } from '@/lib/db/queries/runs';
+import { seedDemo } from '@/lib/db/seed';
+import { runBus } from '@/lib/debate/bus';
+import { createRun, executeRun, type ExecuteResult } from '@/lib/debate/engine';
+import { buildPrompt } from '@/lib/debate/prompts';
+import { getProtocol } from '@/lib/debate/protocols';
+import type { ProtocolId, RunParams } from '@/lib/debate/types';
+import { createOfflineAnalyst } from '@/lib/llm/offline';
+import { createOpenAiProvider } from '@/lib/llm/openai';
+import type { ModelProvider } from '@/lib/llm/types';
+import { readEvidence } from '@/lib/pool/as-of';
+import { startFakeLlm, type ScriptEntry } from '../fake-llm/server';
+import { median, percentile, round } from './stats';
+import type { Benchmark, BenchRow } from './types';
+
+const COMPANIES = ['samsung-electronics', 'tesla', 'wintec-automation', 'monro-inc', 'travelers-companies', 'taeyoung-engineering-construction'];
+const PARAMS = { asOf: '2024-12-31', language: 'en' as const };
+
+/** Offline outputs for every step of a protocol and company, as fake-server script entries. */
+async function scriptFor(db: Db, protocol: ProtocolId, companyId: string): Promise<ScriptEntry[]> {
+  const offline = createOfflineAnalyst();
+  const run = await createRun({ db, protocolId: protocol, companyId, provider: offline, params: PARAMS });
+  const result = await executeRun({ db, runId: run.id, provider: offline });
+  if (result.status !== 'succeeded') throw new Error(`offline reference run for ${companyId} ${protocol} failed: ${result.error}`);
+  const steps = await listRunSteps({ db, runId: run.id });
+  const [company] = await db.select({ name: companies.name }).from(companies).where(eq(companies.id, companyId));
+  // Prompts name the company and the step; both pick the answer.
+  const marker = `name: ${company.name}`;
+  return steps.map((s) => ({
+    match: (req) => {
+      const text = (req.messages ?? []).map((m) => (typeof m.content === 'string' ? m.content : JSON.stringify(m.content))).join('\n');
+      return text.includes(`Step ${s.stepId} (`) && text.includes(marker);
+    },
+    reply: JSON.stringify(s.output),
+  }));
+}
+
+/** The longest chain of per-step model times through the protocol's context graph. */
+function idealCriticalMs(protocol: ProtocolId, modelMs: Map<string, number>) {
+  const steps = getProtocol(protocol).steps;
+  const finish = new Map<string, number>();
+  for (const s of steps) finish.set(s.id, Math.max(0, ...s.context.map((c) => finish.get(c) ?? 0)) + (modelMs.get(s.id) ?? 0));
+  return Math.max(...finish.values());
+}
+
+async function timedRun(db: Db, provider: ModelProvider, protocol: ProtocolId, companyId: string, mode: 'dag' | 'sequential', providerConcurrency = 64) {
+  const run = await createRun({ db, protocolId: protocol, companyId, provider, mode, params: PARAMS });
+  const result: ExecuteResult = await executeRun({ db, runId: run.id, provider, providerConcurrency });
+  if (result.status !== 'succeeded') throw new Error(`${protocol} ${mode} on ${companyId} ${result.status}: ${result.error}`);
+  const steps = await listRunSteps({ db, runId: run.id });
+  return { ...result, runId: run.id, promptTokens: steps.reduce((n, s) => n + s.promptTokens, 0) };
+}
+
+/** Prompt size of every KPD-MADS step with its declared context, against the whole transcript so far. */
+async function promptRatio(db: Db, runId: string, companyId: string) {
+  const protocol = getProtocol('kpd-mads');
+  const steps = await listRunSteps({ db, runId });
+  const evidence = await readEvidence({ db, companyId, asOf: PARAMS.asOf, recencyDays: 3 * 365 });
+  const params: RunParams = { ...PARAMS, recencyDays: 3 * 365, maxWebResults: 5, maxConcurrency: 8 };
+  const company = { id: companyId, name: companyId, nameEn: null, country: 'KR', industry: null, description: null };
+  let declared = 0;
+  let full = 0;
+  protocol.steps.forEach((step, i) => {
+    const turn = (id: string) => {
+      const s = steps.find((x) => x.stepId === id)!;
+      const def = protocol.steps.find((d) => d.id === id)!;
+      return { stepId: id, agent: def.agent, team: def.team, act: def.act, text: s.text ?? '', output: s.output };
+    };
+    const base = { runId, protocol, step, params, company, evidence: step.evidence === 'none' ? [] : evidence, passages: [] };
+    const size = (context: ReturnType<typeof turn>[]) => {
+      const p = buildPrompt({ ...base, context });
+      return p.system.length + p.user.length;
+    };
+    declared += size(step.context.map(turn));
+    full += size(protocol.steps.slice(0, i).map((s) => turn(s.id)));
+  });
+  return declared / full;
+}
+
+export const engineBenchmark: Benchmark = {
+  name: 'engine',
+  description: 'debate engine on the fake OpenAI-compatible server (NAS, KPD-MADS sequential and concurrent, batch)',
+  async run(ctx) {
+    // The latency model of the issue (400 ms to first token, 50 tokens/s); --quick is 10× faster.
+    const ttftMs = ctx.quick ? 40 : 400;
+    const tokensPerSecond = ctx.quick ? 500 : 50;
+    const batchCases = ctx.quick ? 16 : 50;
+    const handle = await ctx.scratchDatabase();
+    const fake = await startFakeLlm({ ttftMs, tokensPerSecond });
+    const rssSamples: number[] = [];
+    const sampler = setInterval(() => rssSamples.push(process.memoryUsage().rss), 100);
+    try {
+      const db = handle.db;
+      await seedDemo(db, { accounts: false });
+      ctx.log('writing reference outputs with the offline analyst …');
+      const script: ScriptEntry[] = [];
+      for (const companyId of COMPANIES) {
+        script.push(...(await scriptFor(db, 'kpd-mads', companyId)), ...(await scriptFor(db, 'nas', companyId)));
+      }
+      fake.setScript(script);
+      const provider = createOpenAiProvider({ apiKey: 'bench', baseURL: fake.url, model: 'gpt-4o' });
+
+      const company = 'samsung-electronics';
+      ctx.log('NAS, KPD-MADS sequential and concurrent …');
+      const nas = await timedRun(db, provider, 'nas', company, 'dag');
+      const sequential = await timedRun(db, provider, 'kpd-mads', company, 'sequential');
+      // Token fan-out: from the provider handing a token to the engine to a subscriber getting it.
+      const lags: number[] = [];
+      const emitted: number[] = [];
+      const measured: ModelProvider = {
+        ...provider,
+        name: provider.name,
+        model: provider.model,
+        isLLM: true,
+        generate: (req) => provider.generate({ ...req, onToken: (t) => (emitted.push(performance.now()), req.onToken(t)) }),
+      };
+      const concurrentRun = await createRun({ db, protocolId: 'kpd-mads', companyId: company, provider: measured, mode: 'dag', params: PARAMS });
+      let received = 0;
+      const { unsubscribe } = runBus().subscribe(concurrentRun.id, (e) => {
+        if (e.type === 'token') lags.push(performance.now() - emitted[received++]);
+      });
+      const concurrent = await executeRun({ db, runId: concurrentRun.id, provider: measured, providerConcurrency: 64 });
+      unsubscribe();
+      if (concurrent.status !== 'succeeded') throw new Error(`concurrent KPD-MADS ${concurrent.status}: ${concurrent.error}`);
+
+      const modelMs = new Map(sequential.timings.map((t) => [t.stepId, t.modelMs]));
+      const sumModel = [...modelMs.values()].reduce((a, b) => a + b, 0);
+      const idealRatio = idealCriticalMs('kpd-mads', modelMs) / sumModel;
+      const ratio = concurrent.wallMs / sequential.wallMs;
+      const overheadPct = (100 * (sequential.wallMs - sequential.modelMs)) / sequential.wallMs;
+      const promptTokensRatio = await promptRatio(db, sequential.runId, company);
+      const firstToken = concurrent.timings.length ? Math.min(...concurrent.timings.map((t) => t.startedAt)) + ttftMs : NaN;
+
+      // Each company's case alone, as the yardstick for the batch.
+      const alone = new Map<string, number>();
+      for (const id of COMPANIES) alone.set(id, (await timedRun(db, provider, 'kpd-mads', id, 'dag')).wallMs);
+
+      ctx.log(`batch: ${batchCases} KPD-MADS cases at concurrency 8 …`);
+      const batchStart = performance.now();
+      const queue = Array.from({ length: batchCases }, (_, i) => COMPANIES[i % COMPANIES.length]);
+      // Ideal: every case as fast as alone, eight at a time, no gaps between them.
+      const idealBatch = queue.reduce((n, id) => n + alone.get(id)!, 0) / 8;
+      await Promise.all(
+        Array.from({ length: 8 }, async () => {
+          for (let next = queue.shift(); next; next = queue.shift()) await timedRun(db, provider, 'kpd-mads', next, 'dag');
+        }),
+      );
+      const batchWall = performance.now() - batchStart;
+      const peakRss = Math.max(...rssSamples) / 2 ** 20;
+
+      const name = `engine (${ttftMs} ms TTFT, ${tokensPerSecond} tok/s)`;
+      const rows: BenchRow[] = [
+        { name, metric: 'NAS wall time per case', value: round(nas.wallMs / 1000, 2), unit: 's' },
+        { name, metric: 'KPD-MADS sequential wall time', value: round(sequential.wallMs / 1000, 2), unit: 's' },
+        { name, metric: 'KPD-MADS concurrent wall time', value: round(concurrent.wallMs / 1000, 2), unit: 's' },
+        { name, metric: 'concurrent / sequential', value: round(ratio, 3), unit: '×', target: { atMost: 0.6 }, key: 'kpd_concurrent_over_sequential' },
+        { name, metric: 'ideal critical-path ratio', value: round(idealRatio, 3), unit: '×', key: 'kpd_ideal_ratio' },
+        { name, metric: 'concurrent vs ideal', value: round((100 * (ratio - idealRatio)) / idealRatio, 1), unit: '%', target: { atMost: 5 } },
+        { name, metric: 'engine overhead', value: round(overheadPct, 2), unit: '% of a run', target: { atMost: 3 }, key: 'engine_overhead_pct' },
+        { name, metric: 'token fan-out median', value: round(median(lags), 3), unit: 'ms' },
+        { name, metric: 'token fan-out p99', value: round(percentile(lags, 99), 3), unit: 'ms', target: { atMost: 50 }, key: 'token_fanout_ms' },
+        { name, metric: 'time to first token', value: round(firstToken, 0), unit: 'ms' },
+        { name, metric: 'prompt tokens per KPD-MADS case', value: sequential.promptTokens, unit: 'tokens' },
+        { name, metric: 'prompt size vs whole transcript', value: round(promptTokensRatio, 3), unit: '×', target: { atMost: 0.5 }, key: 'prompt_tokens_ratio_vs_full_context' },
+        { name, metric: `batch of ${batchCases}, concurrency 8: wall`, value: round(batchWall / 1000, 1), unit: 's' },
+        { name, metric: 'batch throughput vs ideal', value: round(idealBatch / batchWall, 3), unit: '×', target: { atLeast: 0.85 }, key: 'batch_throughput_vs_ideal' },
+        { name, metric: 'batch peak RSS', value: round(peakRss, 0), unit: 'MB', target: { atMost: 400 }, key: 'batch_peak_rss_mb' },
+      ];
+      return rows;
+    } finally {
+      clearInterval(sampler);
+      await fake.close();
+      await handle.close();
+    }
+  },
+};

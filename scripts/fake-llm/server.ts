@@ -1,0 +1,258 @@
+// Fake OpenAI-compatible model server — a TEST AND BENCHMARK UTILITY, never a product path
+// (DESIGN §5, §11). It lets the provider, the engine and the benchmarks run against a real HTTP
+// endpoint without a model or the internet: SSE streaming, schema-valid or scripted answers,
+// web_search tool calls, a latency model and fault injection (429, 5xx, hung and reset
+// connections, truncated JSON).
+//
+//   import { startFakeLlm } from '@/scripts/fake-llm/server';      // tests, benchmarks (port 0)
+//   tsx scripts/fake-llm/server.ts --port 4010 --ttft 400 --tps 50  // by hand
+import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
+import { seededRandom } from './json-from-schema';
+import {
+  conversationText,
+  matches,
+  planReply,
+  promptTokens,
+  truncate,
+  writeJson,
+  writeStream,
+  type ChatRequest,
+  type ScriptEntry,
+} from './reply';
+
+export type { ChatRequest, ScriptEntry, ScriptReply } from './reply';
+
+/** One injected failure: an HTTP error (with Retry-After for 429), or a connection-level fault. */
+export type Fault =
+  | { status: number; retryAfter?: number; retryAfterMs?: number; message?: string }
+  | { kind: 'hang' | 'malformed' | 'reset' };
+
+export const FAULT_KINDS = ['429', '500', '503', 'hang', 'malformed', 'reset'] as const;
+export type FaultKind = (typeof FAULT_KINDS)[number];
+
+export type FakeLlmOptions = {
+  /** 0 (default) picks a free port. */
+  port?: number;
+  host?: string;
+  /** Model id reported by /v1/models and in completions. */
+  model?: string;
+  /** Time to first token, ms. Default 0. */
+  ttftMs?: number;
+  /** Streaming pace after the first token; 0 (default) sends everything at once. */
+  tokensPerSecond?: number;
+  /** Seeds generated documents (a request's own `seed` wins), tool-call and fault draws. */
+  seed?: number;
+  /** Share of requests offering web_search that first call it (when no script says otherwise). */
+  toolCallRate?: number;
+  /** Answer json_schema requests with 400, like endpoints without structured output. */
+  rejectJsonSchema?: boolean;
+  /** Random faults on chat requests, drawn from their own seeded sequence. */
+  faults?: { rate: number; kinds: FaultKind[]; seed?: number; retryAfter?: number };
+  arrayItems?: { min: number; max: number };
+  textChars?: number;
+  script?: ScriptEntry[];
+};
+
+export type RecordedRequest = {
+  n: number;
+  /** ms since the server started. */
+  at: number;
+  method: string;
+  path: string;
+  headers: IncomingHttpHeaders;
+  body: ChatRequest | undefined;
+  /** The fault injected into this request, if any. */
+  fault?: string;
+};
+
+export type FakeLlm = {
+  /** Base URL ending in /v1, as OPENAI_BASE_URL takes it. */
+  url: string;
+  requests: RecordedRequest[];
+  setScript: (entries: ScriptEntry[]) => void;
+  /** The next `times` chat requests fail this way (queued after earlier failNext calls). */
+  failNext: (fault: Fault, times?: number) => void;
+  /** Change latency, rates or rejection between test cases. */
+  configure: (changes: Partial<Omit<FakeLlmOptions, 'port' | 'host' | 'script'>>) => void;
+  close: () => Promise<void>;
+};
+
+function faultOf(kind: FaultKind, retryAfter = 1): Fault {
+  if (kind === '429') return { status: 429, retryAfter };
+  if (kind === '500' || kind === '503') return { status: Number(kind) };
+  return { kind };
+}
+
+function faultLabel(f: Fault) {
+  return 'status' in f ? String(f.status) : f.kind;
+}
+
+function sendError(res: ServerResponse, status: number, message: string, extra: { headers?: Record<string, string>; param?: string } = {}) {
+  if (res.headersSent) return void res.destroy();
+  const type = status === 429 ? 'rate_limit_error' : status >= 500 ? 'server_error' : 'invalid_request_error';
+  res.writeHead(status, { 'Content-Type': 'application/json', ...extra.headers });
+  res.end(JSON.stringify({ error: { message, type, param: extra.param ?? null, code: null } }));
+}
+
+export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLlm> {
+  const settings = { ttftMs: 0, tokensPerSecond: 0, seed: 1, toolCallRate: 0, rejectJsonSchema: false, model: 'fake-llm', ...options };
+  let script: { entry: ScriptEntry; left: number }[] = [];
+  const queue: Fault[] = [];
+  let faultRng = seededRandom(settings.faults?.seed ?? settings.seed);
+  const timers = new Set<NodeJS.Timeout>();
+  const started = Date.now();
+  const requests: RecordedRequest[] = [];
+
+  const setScript = (entries: ScriptEntry[]) => {
+    script = entries.map((entry) => ({ entry, left: entry.times ?? Infinity }));
+  };
+  setScript(options.script ?? []);
+
+  const nextFault = (): Fault | undefined => {
+    if (queue.length) return queue.shift();
+    const f = settings.faults;
+    if (!f || f.rate <= 0 || !f.kinds.length) return undefined;
+    if (faultRng() >= f.rate) return undefined;
+    return faultOf(f.kinds[Math.floor(faultRng() * f.kinds.length)], f.retryAfter);
+  };
+
+  const chat = (body: ChatRequest, record: RecordedRequest, res: ServerResponse) => {
+    const fault = nextFault();
+    if (fault) record.fault = faultLabel(fault);
+    if (fault && 'status' in fault) {
+      const headers: Record<string, string> = {};
+      if (fault.retryAfter !== undefined) headers['retry-after'] = String(fault.retryAfter);
+      if (fault.retryAfterMs !== undefined) headers['retry-after-ms'] = String(fault.retryAfterMs);
+      const message = fault.message ?? (fault.status === 429 ? 'Rate limit reached (injected).' : 'The server had an error (injected).');
+      return sendError(res, fault.status, message, { headers });
+    }
+    // A hung upstream: accept the request and never answer; close() or the client's abort ends it.
+    if (fault?.kind === 'hang') return;
+    if (fault?.kind === 'reset') return res.socket?.destroy();
+
+    if (!Array.isArray(body?.messages)) return sendError(res, 400, "Missing required parameter: 'messages'.", { param: 'messages' });
+    if (settings.rejectJsonSchema && body.response_format?.type === 'json_schema') {
+      // Worded like OpenAI's answer for models without structured output.
+      return sendError(res, 400, "Invalid parameter: 'response_format' of type 'json_schema' is not supported with this model.", {
+        param: 'response_format',
+      });
+    }
+    const text = conversationText(body);
+    const scripted = script.find((s) => s.left > 0 && matches(s.entry, body, text));
+    if (scripted) scripted.left--;
+    let plan = planReply(body, scripted?.entry, settings, `call_${record.n}`);
+    if (fault?.kind === 'malformed' && plan.kind === 'content') plan = { kind: 'content', content: truncate(plan.content) };
+    const written = { body, plan, model: body.model ?? settings.model, id: `chatcmpl-fake-${record.n}`, promptTokens: promptTokens(body) };
+    const latency = { ttftMs: settings.ttftMs, tokensPerSecond: settings.tokensPerSecond };
+    if (body.stream) writeStream(res, written, latency, timers);
+    else writeJson(res, written, latency, timers);
+  };
+
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const path = new URL(req.url ?? '/', 'http://fake').pathname;
+      const raw = Buffer.concat(chunks).toString('utf8');
+      let body: ChatRequest | undefined;
+      try {
+        body = raw ? (JSON.parse(raw) as ChatRequest) : undefined;
+      } catch {
+        return sendError(res, 400, 'We could not parse the JSON body of your request.');
+      }
+      const record: RecordedRequest = { n: requests.length + 1, at: Date.now() - started, method: req.method ?? 'GET', path, headers: req.headers, body };
+      requests.push(record);
+      if (req.method === 'GET' && path === '/v1/models') {
+        res.writeHead(200, { 'Content-Type': 'application/json' });
+        return res.end(JSON.stringify({ object: 'list', data: [{ id: settings.model, object: 'model', created: 0, owned_by: 'crosscheck-fake' }] }));
+      }
+      if (req.method === 'POST' && path === '/v1/chat/completions') {
+        try {
+          return chat(body as ChatRequest, record, res);
+        } catch (err) {
+          // A bug in the fake (or a script function) must fail the request, not hang it.
+          return sendError(res, 500, `Fake server error: ${err instanceof Error ? err.message : String(err)}`);
+        }
+      }
+      sendError(res, 404, `Unknown path ${req.method} ${path}.`);
+    });
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', resolve);
+  });
+  const { address, port } = server.address() as AddressInfo;
+  const host = address.includes(':') ? `[${address}]` : address;
+
+  return {
+    url: `http://${host}:${port}/v1`,
+    requests,
+    setScript,
+    failNext: (fault, times = 1) => {
+      for (let i = 0; i < times; i++) queue.push(fault);
+    },
+    configure: (changes) => {
+      Object.assign(settings, changes);
+      if (changes.faults || changes.seed !== undefined) faultRng = seededRandom(settings.faults?.seed ?? settings.seed);
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const t of timers) clearTimeout(t);
+        timers.clear();
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+async function main() {
+  const { values } = parseArgs({
+    options: {
+      port: { type: 'string', default: '4010' },
+      host: { type: 'string', default: '127.0.0.1' },
+      ttft: { type: 'string', default: '0' },
+      tps: { type: 'string', default: '0' },
+      seed: { type: 'string', default: '1' },
+      model: { type: 'string', default: 'fake-llm' },
+      'tool-call-rate': { type: 'string', default: '0' },
+      'fault-rate': { type: 'string', default: '0' },
+      'fault-kinds': { type: 'string', default: '429,500' },
+      'reject-json-schema': { type: 'boolean', default: false },
+    },
+  });
+  const num = (name: keyof typeof values) => {
+    const n = Number(values[name]);
+    if (!Number.isFinite(n) || n < 0) throw new Error(`--${name} must be a non-negative number`);
+    return n;
+  };
+  const kinds = String(values['fault-kinds']).split(',').filter(Boolean);
+  const unknownKind = kinds.find((k) => !FAULT_KINDS.includes(k as FaultKind));
+  if (unknownKind) throw new Error(`--fault-kinds: unknown kind "${unknownKind}"; choose from ${FAULT_KINDS.join(', ')}`);
+  const fake = await startFakeLlm({
+    port: num('port'),
+    host: String(values.host),
+    ttftMs: num('ttft'),
+    tokensPerSecond: num('tps'),
+    seed: num('seed'),
+    model: String(values.model),
+    toolCallRate: num('tool-call-rate'),
+    rejectJsonSchema: Boolean(values['reject-json-schema']),
+    faults: { rate: num('fault-rate'), kinds: kinds as FaultKind[] },
+  });
+  console.log(`Fake OpenAI-compatible server (test utility, not a model) at ${fake.url}`);
+  console.log(`Try: OPENAI_BASE_URL=${fake.url} OPENAI_API_KEY=fake npm run cli -- debate --provider openai …`);
+  const stop = () => void fake.close().then(() => process.exit(0));
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  main().catch((err) => {
+    console.error(err instanceof Error ? err.message : String(err));
+    process.exit(1);
+  });
+}
