@@ -6,6 +6,7 @@ import { createAccount } from '@/lib/auth/accounts';
 import { PASSWORD_MIN_LENGTH } from '@/lib/auth/password';
 import { closeDb, getDb } from '@/lib/db/client';
 import { ROLES, type Role } from '@/lib/db/schema';
+import { registerBatch } from './commands/batch';
 import { registerDebate } from './commands/debate';
 import { registerImport } from './commands/import';
 import { registerRetrieve } from './commands/retrieve';
@@ -47,6 +48,7 @@ program
 
 registerImport(program);
 registerDebate(program);
+registerBatch(program);
 registerRetrieve(program);
 
 try {
