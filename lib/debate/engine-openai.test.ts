@@ -98,6 +98,11 @@ describe('debate engine through the OpenAI-compatible provider', () => {
     const chat = fake.requests.filter((r) => r.path === '/v1/chat/completions' && r.body);
     expect(chat.every((r) => (r.body as { response_format?: { type: string } }).response_format?.type === 'json_schema')).toBe(true);
     expect(events.filter((e) => e.type === 'token').length).toBeGreaterThan(11);
+    // A3 and N3 (D4, D9; D2, D10) and the aggregator are never offered web search; A1, A2, N1, N2 are.
+    const offered = (step: string) =>
+      chat.filter((r) => JSON.stringify(r.body?.messages ?? []).includes(`Step ${step} (`)).some((r) => JSON.stringify((r.body as { tools?: unknown }).tools ?? []).includes('web_search'));
+    for (const step of ['D2', 'D4', 'D9', 'D10', 'AG']) expect(offered(step), step).toBe(false);
+    for (const step of ['D1', 'D3', 'D5', 'D6', 'D7', 'D8']) expect(offered(step), step).toBe(true);
     expect(steps.every((s) => s.promptTokens > 0 && s.completionTokens > 0)).toBe(true);
   }, 60_000);
 });
