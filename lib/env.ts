@@ -27,6 +27,11 @@ const schema = z.object({
   OPENAI_API_KEY: optional,
   OPENAI_BASE_URL: optional.pipe(z.url().optional()),
   OPENAI_MODEL: optional,
+  /** Per attempt, including the whole streamed answer. */
+  OPENAI_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(3_600_000).default(120_000),
+  OPENAI_MAX_RETRIES: z.coerce.number().int().min(0).max(10).default(3),
+  /** json_schema where the endpoint supports it, json_object plus validation otherwise; auto tries the first. */
+  OPENAI_STRUCTURED_OUTPUT: z.preprocess((v) => (v === '' ? undefined : v), z.enum(['json_schema', 'json_object', 'auto']).default('auto')),
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
 
   /** OpenDART (Korea's electronic disclosure API). The key is never logged or shown. */
@@ -72,6 +77,19 @@ export function env(): Env {
 /** For tests that change process.env between cases. */
 export function resetEnvForTests() {
   cached = undefined;
+}
+
+/**
+ * A model for one agent role, e.g. OPENAI_MODEL_AGGREGATOR or OPENAI_MODEL_DEVILS_ADVOCATE.
+ * Role names are open-ended, so these are read here by name rather than in the schema.
+ */
+export function roleModelEnv(role: string): string | undefined {
+  return process.env[roleModelVar(role)]?.trim() || undefined;
+}
+
+/** `devils-advocate` → `OPENAI_MODEL_DEVILS_ADVOCATE`. */
+export function roleModelVar(role: string) {
+  return `OPENAI_MODEL_${role.toUpperCase().replace(/[^A-Z0-9]+/g, '_').replace(/^_|_$/g, '')}`;
 }
 
 export function isEmbedded(e: Env = env()) {
