@@ -2,10 +2,10 @@
 
 import { useState } from 'react';
 import { addEvidence, deleteEvidence, tagEvidence, updateEvidence } from '@/app/(signed-in)/(workspace)/companies/[id]/actions';
+import { ActionOutcome } from '@/components/forms/action-outcome';
 import { fieldErrors, useActionForm } from '@/components/forms/use-action-form';
 import { Button } from '@/components/ui/button';
 import { SelectField, TextField } from '@/components/ui/field';
-import { Alert } from '@/components/ui/layout';
 import { EVIDENCE_CATEGORIES, FACTORS } from '@/lib/pool/factors';
 
 const CATEGORY_OPTIONS = EVIDENCE_CATEGORIES.map((c) => ({ value: c, label: c.replaceAll('_', ' ') }));
@@ -67,17 +67,12 @@ function EvidenceFields({ prefix, item, state }: { prefix: string; item?: Editab
   );
 }
 
-function Outcome({ state, success }: { state: { ok: boolean; message?: string } | null; success: string }) {
-  if (!state) return null;
-  return state.ok ? <Alert tone="success">{success}</Alert> : <Alert>{state.message}</Alert>;
-}
-
 export function AddEvidenceForm({ companyId }: { companyId: string }) {
   const [state, formAction, pending] = useActionForm(addEvidence);
   return (
     <form action={formAction} className="space-y-3" data-testid="add-evidence-form" noValidate>
       <input type="hidden" name="company_id" value={companyId} />
-      <Outcome state={state} success="Evidence added." />
+      <ActionOutcome state={state} success="Evidence added." />
       <EvidenceFields prefix="add" state={state} />
       <Button type="submit" disabled={pending}>
         {pending ? 'Adding…' : 'Add evidence'}
@@ -121,11 +116,11 @@ function ControlForms({ item }: { item: EditableEvidence }) {
           Save tag
         </Button>
       </form>
-      <Outcome state={tagState} success="Tag saved; it will survive re-imports." />
+      <ActionOutcome state={tagState} success="Tag saved; it will survive re-imports." />
       <form action={editAction} className="space-y-3" noValidate>
         <input type="hidden" name="id" value={item.id} />
         <EvidenceFields prefix={prefix} item={item} state={editState} />
-        <Outcome state={editState} success="Saved." />
+        <ActionOutcome state={editState} success="Saved." />
         <Button type="submit" size="sm" disabled={editPending}>
           Save changes
         </Button>
@@ -147,7 +142,7 @@ function ControlForms({ item }: { item: EditableEvidence }) {
             Delete…
           </Button>
         )}
-        <Outcome state={deleteState} success="Deleted." />
+        <ActionOutcome state={deleteState} success="Deleted." />
       </form>
     </div>
   );

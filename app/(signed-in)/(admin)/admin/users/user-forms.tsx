@@ -1,26 +1,21 @@
 'use client';
 
+import { ActionOutcome } from '@/components/forms/action-outcome';
 import { fieldErrors, useActionForm } from '@/components/forms/use-action-form';
 import { Button } from '@/components/ui/button';
 import { SelectField, TextField } from '@/components/ui/field';
-import { Alert } from '@/components/ui/layout';
 import { ROLE_LABELS, ROLES } from '@/lib/auth/permissions';
 import type { Role } from '@/lib/db/schema';
 import { changeUserRole, createUser, resetUserPassword, setUserDisabled } from './actions';
 
 const ROLE_OPTIONS = ROLES.map((r) => ({ value: r, label: ROLE_LABELS[r] }));
 
-function Result({ state, success }: { state: { ok: boolean; message?: string } | null; success: string }) {
-  if (!state) return null;
-  return state.ok ? <Alert tone="success">{success}</Alert> : <Alert>{state.message}</Alert>;
-}
-
 export function CreateUserForm() {
   const [state, formAction, pending] = useActionForm(createUser);
   return (
     <form action={formAction} className="grid gap-4 md:grid-cols-2" data-testid="create-user-form" noValidate>
       <div className="md:col-span-2">
-        <Result state={state} success={state?.ok ? `Created ${state.data.email}.` : ''} />
+        <ActionOutcome state={state} success={state?.ok ? `Created ${state.data.email}.` : ''} />
       </div>
       <TextField id="email" label="Email" type="email" autoComplete="off" required errors={fieldErrors(state, 'email')} />
       <TextField id="name" label="Name" autoComplete="off" required errors={fieldErrors(state, 'name')} />
@@ -60,7 +55,7 @@ export function UserRowActions({ user, isSelf }: { user: { id: string; email: st
           Change role
         </Button>
       </form>
-      <Result state={roleState} success="Role changed." />
+      <ActionOutcome state={roleState} success="Role changed." />
       <form action={disableAction}>
         <input type="hidden" name="userId" value={user.id} />
         <input type="hidden" name="disabled" value={user.disabled ? 'false' : 'true'} />
@@ -68,7 +63,7 @@ export function UserRowActions({ user, isSelf }: { user: { id: string; email: st
           {user.disabled ? 'Enable account' : 'Disable account'}
         </Button>
       </form>
-      <Result state={disableState} success={user.disabled ? 'Account disabled.' : 'Account enabled.'} />
+      <ActionOutcome state={disableState} success={user.disabled ? 'Account disabled.' : 'Account enabled.'} />
       <form action={resetAction} className="flex items-end gap-2">
         <input type="hidden" name="userId" value={user.id} />
         <div className="w-48">
@@ -78,7 +73,7 @@ export function UserRowActions({ user, isSelf }: { user: { id: string; email: st
           Reset password
         </Button>
       </form>
-      <Result state={resetState} success="Password reset; the account is unlocked." />
+      <ActionOutcome state={resetState} success="Password reset; the account is unlocked." />
     </div>
   );
 }
