@@ -7,6 +7,7 @@ import { fieldErrors, useActionForm } from '@/components/forms/use-action-form';
 import { Button } from '@/components/ui/button';
 import { SelectField, TextField } from '@/components/ui/field';
 import { EVIDENCE_CATEGORIES, FACTORS } from '@/lib/pool/factors';
+import type { PoolEvidence } from '@/lib/pool/types';
 
 const CATEGORY_OPTIONS = EVIDENCE_CATEGORIES.map((c) => ({ value: c, label: c.replaceAll('_', ' ') }));
 const FACTOR_OPTIONS = FACTORS.map((f) => ({ value: f.id, label: f.label }));
@@ -20,20 +21,10 @@ const LANGUAGE_OPTIONS = [
   { value: 'en', label: 'English' },
 ];
 
-export type EditableEvidence = {
-  id: string;
-  category: string;
-  title: string;
-  text: string;
-  value: string | null;
-  eventDate: string | null;
-  publishedDate: string;
-  sourceName: string;
-  sourceUrl: string;
-  language: string;
-  factor: string | null;
-  polarity: string | null;
-};
+export type EditableEvidence = Pick<
+  PoolEvidence,
+  'id' | 'category' | 'title' | 'text' | 'value' | 'eventDate' | 'publishedDate' | 'sourceName' | 'sourceUrl' | 'language'
+> & { factor: string | null; polarity: string | null };
 
 function EvidenceFields({ prefix, item, state }: { prefix: string; item?: EditableEvidence; state: Parameters<typeof fieldErrors>[0] }) {
   const id = (name: string) => `${prefix}-${name}`;

@@ -4,7 +4,7 @@ import type { Db } from '@/lib/db/client';
 import { getCompanyById } from '@/lib/db/queries/companies';
 import { getReport, getRun, listRunSteps } from '@/lib/db/queries/runs';
 import { citationsOf, claimsOf, questionsOf } from '@/lib/debate/rules';
-import { buildReasoningTree } from '@/lib/eval/tree';
+import { buildReasoningTree, citationGrounding } from '@/lib/eval/tree';
 
 export async function loadRunView({ db, runId }: { db: Db; runId: string }) {
   const run = await getRun({ db, id: runId });
@@ -54,7 +54,7 @@ export async function loadRunView({ db, runId }: { db: Db; runId: string }) {
       breadth: tree.breadth,
       depths: tree.depths,
       rei: tree.rei,
-      citationGrounding: allCitations.length ? resolved / allCitations.length : null,
+      citationGrounding: citationGrounding(resolved, allCitations.length),
       latencyMs: Number.isFinite(lastEnd - firstStart) ? lastEnd - firstStart : null,
       tokens: { prompt: run.promptTokens, completion: run.completionTokens, total: run.promptTokens + run.completionTokens },
       costUsd: Number(run.costUsd),

@@ -6,6 +6,7 @@
 import { and, asc, desc, eq, lte, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '@/lib/db/client';
 import { documents, evidenceItems, evidenceTagOverrides, type Polarity } from '@/lib/db/schema';
+import type { PoolEvidence } from '@/lib/pool/types';
 
 export class AsOfDateError extends Error {}
 
@@ -65,22 +66,12 @@ function assertLimit(limit: number | undefined) {
   }
 }
 
-export type EvidenceAsOf = {
-  id: string;
-  companyId: string;
-  category: string;
+/** Pool evidence as an agent may read it: with the RM's tag applied and a staleness flag. */
+export type EvidenceAsOf = Omit<PoolEvidence, 'upstream' | 'license' | 'retrievedAt'> & {
   /** The RM's correction when there is one, else the item's own tag. */
   factor: string | null;
   polarity: Polarity | null;
   factorSource: 'rule' | 'llm' | 'rm' | null;
-  title: string;
-  text: string;
-  value: string | null;
-  eventDate: string | null;
-  publishedDate: string;
-  sourceName: string;
-  sourceUrl: string;
-  language: string;
   /** Published before as-of − R: an agent that cites it must say the evidence is old. */
   stale: boolean;
 };
