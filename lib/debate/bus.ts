@@ -11,7 +11,7 @@ type RunState = { steps: Map<string, StepState>; finished: boolean };
 export type RunSnapshot = { steps: Record<string, StepState>; finished: boolean };
 
 // Finished runs' state is dropped after this long; their text is in the database by then.
-const RETAIN_FINISHED_MS = 60_000;
+export const RETAIN_FINISHED_MS = 60_000;
 
 class RunBus {
   private listeners = new Map<string, Set<Listener>>();
@@ -55,6 +55,12 @@ class RunBus {
     if (!state) this.states.set(event.runId, (state = { steps: new Map(), finished: false }));
     switch (event.type) {
       case 'run-started':
+        // A finished run starting again (a retry) gets a fresh state: the old one's removal timer
+        // must not take the new execution's text with it.
+        if (state.finished) {
+          state = { steps: new Map(state.steps), finished: false };
+          this.states.set(event.runId, state);
+        }
         for (const s of event.steps) if (!state.steps.has(s.id)) state.steps.set(s.id, { status: 'pending', text: '' });
         break;
       case 'step-started':

@@ -10,6 +10,7 @@ import { createTestDatabase } from '@/lib/db/test-db';
 import { runBus } from '@/lib/debate/bus';
 import { createRun, executeRun, type WebSearchFn } from '@/lib/debate/engine';
 import type { RunEvent } from '@/lib/debate/types';
+import { runProviders } from '@/lib/llm';
 import { createOfflineAnalyst } from '@/lib/llm/offline';
 import { createOpenAiProvider } from '@/lib/llm/openai';
 import { startFakeLlm, type FakeLlm } from '../../scripts/fake-llm/server';
@@ -104,5 +105,40 @@ describe('debate engine through the OpenAI-compatible provider', () => {
     for (const step of ['D2', 'D4', 'D9', 'D10', 'AG']) expect(offered(step), step).toBe(false);
     for (const step of ['D1', 'D3', 'D5', 'D6', 'D7', 'D8']) expect(offered(step), step).toBe(true);
     expect(steps.every((s) => s.promptTokens > 0 && s.completionTokens > 0)).toBe(true);
+  }, 60_000);
+
+  it('asks each role\'s own model when OPENAI_MODEL_<ROLE> names one, and prices the step by it', async () => {
+    const offline = createOfflineAnalyst();
+    const reference = await createRun({ db, protocolId: 'kpd-mads', companyId: 'monro-inc', provider: offline, params });
+    expect((await executeRun({ db, runId: reference.id, provider: offline })).status).toBe('succeeded');
+    const expected = await listRunSteps({ db, runId: reference.id });
+    fake.setScript(expected.map((s) => ({ match: `Step ${s.stepId} (`, reply: JSON.stringify(s.output) })));
+    const e = { OPENAI_BASE_URL: fake.url, OPENAI_API_KEY: 'sk-test', OPENAI_MODEL: 'gpt-4o-mini', OPENAI_MAX_RETRIES: 0 } as unknown as Parameters<typeof runProviders>[1];
+    const before = process.env.OPENAI_MODEL_AGGREGATOR;
+    process.env.OPENAI_MODEL_AGGREGATOR = 'gpt-4o';
+    try {
+      const providers = runProviders('openai', e);
+      const run = await createRun({ db, protocolId: 'kpd-mads', companyId: 'monro-inc', provider: providers.provider, params });
+      const from = fake.requests.length;
+      expect((await executeRun({ db, runId: run.id, ...providers })).status).toBe('succeeded');
+      const models = new Map(
+        fake.requests
+          .slice(from)
+          .filter((r) => r.body?.messages)
+          .map((r) => [/Step (\w+) \(/.exec(r.body!.messages.map((m) => (typeof m.content === 'string' ? m.content : '')).join('\n'))?.[1], r.body!.model]),
+      );
+      expect(models.get('AG')).toBe('gpt-4o');
+      for (const id of ['D1', 'D5', 'D10']) expect(models.get(id), id).toBe('gpt-4o-mini');
+      // gpt-4o costs more per token than gpt-4o-mini: the aggregator's cost per token shows it.
+      const steps = await listRunSteps({ db, runId: run.id });
+      const perToken = (id: string) => {
+        const s = steps.find((x) => x.stepId === id)!;
+        return Number(s.costUsd) / (s.promptTokens + s.completionTokens);
+      };
+      expect(perToken('AG')).toBeGreaterThan(perToken('D10') * 5);
+    } finally {
+      if (before === undefined) delete process.env.OPENAI_MODEL_AGGREGATOR;
+      else process.env.OPENAI_MODEL_AGGREGATOR = before;
+    }
   }, 60_000);
 });

@@ -30,6 +30,7 @@ import { costOf } from '@/lib/llm/prices';
 import type { ContextTurn, ModelProvider, ToolCallRecord, WebEvidence } from '@/lib/llm/types';
 import { readEvidence, type EvidenceAsOf } from '@/lib/pool/as-of';
 import { retrieve, type RetrievedItem } from '@/lib/pool/retrieve';
+import { visibleEvidence } from '@/lib/debate/evidence-scope';
 
 export type WebSearchFn = (query: string, options: { maxResults: number; asOf: string; recencyDays: number; language: 'ko' | 'en' }) => Promise<WebEvidence[]>;
 
@@ -41,6 +42,8 @@ export type ExecuteOptions = {
   webSearch?: WebSearchFn;
   /** Concurrent calls per provider and model across all runs of this process. */
   providerConcurrency?: number;
+  /** The provider for one step, when roles use different models (OPENAI_MODEL_<ROLE>); else `provider`. */
+  providerFor?: (step: StepDef) => ModelProvider;
 };
 
 export type StepTiming = { stepId: string; startedAt: number; finishedAt: number; modelMs: number };
@@ -116,7 +119,7 @@ function parseJson(raw: string): { ok: true; value: unknown } | { ok: false; pro
 
 type Done = { text: string; output: Record<string, unknown> };
 
-export async function executeRun({ db, runId, provider, webSearch, providerConcurrency = 8 }: ExecuteOptions): Promise<ExecuteResult> {
+export async function executeRun({ db, runId, provider: runProvider, webSearch, providerConcurrency = 8, providerFor }: ExecuteOptions): Promise<ExecuteResult> {
   const started = performance.now();
   const run = await getRun({ db, id: runId });
   if (!run) throw new Error(`Run ${runId} does not exist.`);
@@ -161,16 +164,17 @@ export async function executeRun({ db, runId, provider, webSearch, providerConcu
       bus.publish({ type: 'step-done', runId, stepId, at: new Date().toISOString(), text: d.text, output: d.output, usage: { promptTokens: 0, completionTokens: 0, costUsd: 0 } });
     }
 
-    const limit = providerLimit(`${provider.name}:${provider.model}`, providerConcurrency);
     const companyBrief = { id: company.id, name: company.name, nameEn: company.nameEn, country: company.country, industry: company.industry, description: company.description };
 
     const runStep = async (step: StepDef): Promise<void> => {
+      const provider = providerFor?.(step) ?? runProvider;
+      const limit = providerLimit(`${provider.name}:${provider.model}`, providerConcurrency);
       const context: ContextTurn[] = step.context.map((id) => {
         const def = byId.get(id)!;
         const d = done.get(id)!;
         return { stepId: id, agent: def.agent, team: def.team, act: def.act, text: d.text, output: d.output };
       });
-      const visible: EvidenceAsOf[] = step.evidence === 'none' ? [] : evidence;
+      const visible: EvidenceAsOf[] = visibleEvidence(step, evidence, context);
       const passages: RetrievedItem[] =
         step.evidence === 'documents'
           ? await retrieve({ db, companyId: company.id, query: SPECIALIST_QUERIES[step.id] ?? step.task.slice(0, 200), asOf: params.asOf, k: 8, recencyDays: params.recencyDays })
@@ -338,8 +342,10 @@ export async function createRun({
   params = {},
   caseId = null,
   createdById = null,
+  id,
 }: {
   db: Db;
+  id?: string;
   protocolId: ProtocolDef['id'];
   companyId: string;
   provider: ModelProvider;
@@ -350,5 +356,5 @@ export async function createRun({
 }) {
   const protocol = getProtocol(protocolId);
   const full: RunParams = { ...DEFAULT_RUN_PARAMS, asOf: new Date().toISOString().slice(0, 10), ...params };
-  return insertRun({ db, protocol, params: full, provider: provider.name, model: provider.model, mode, companyId, caseId, createdById });
+  return insertRun({ db, id, protocol, params: full, provider: provider.name, model: provider.model, mode, companyId, caseId, createdById });
 }

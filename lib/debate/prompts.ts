@@ -95,9 +95,15 @@ function evidenceItem(item: EvidenceAsOf): string {
   return neutralise(body.join('\n'));
 }
 
-function evidenceBlock(items: EvidenceAsOf[], asOf: string): string {
+function evidenceBlock(items: EvidenceAsOf[], asOf: string, scope: 'all' | 'side' | 'context-factors' | 'fresh-factors'): string {
   const body = items.length ? sortEvidence(items).map(evidenceItem).join('\n\n') : '(no evidence items are visible as of this date)';
-  return [`# Evidence: ${items.length} items published on or before ${asOf}, newest first`, fence('evidence', body)].join('\n');
+  const title = {
+    all: `# Evidence: ${items.length} items published on or before ${asOf}, newest first`,
+    side: `# Evidence: your side's ${items.length} items, published on or before ${asOf}, newest first`,
+    'context-factors': `# Evidence: the ${items.length} items, published on or before ${asOf}, on the factors the turns you receive argue or cited by them, newest first`,
+    'fresh-factors': `# Evidence: the ${items.length} items, published on or before ${asOf}, on factors the turns you receive did not use, newest first`,
+  }[scope];
+  return [title, fence('evidence', body)].join('\n');
 }
 
 /**
@@ -121,13 +127,16 @@ export function buildRunHeader(input: Pick<PromptInput, 'company' | 'params'>): 
 
 /**
  * The system message: the run header, then the evidence block for every step that may read
- * the pool (`pool`, and `documents`, which adds retrieved passages in the step's part). Steps
- * with `evidence: 'none'` get the header alone — they must not see the pool — and still share
- * its bytes with every other step of the run.
+ * the pool (`pool`, and `documents`, which adds retrieved passages in the step's part). Every
+ * step that reads the whole pool shares these bytes; a debate step that sees only its side's
+ * part (lib/debate/evidence-scope.ts) gets a smaller block, and one with `evidence: 'none'` the
+ * header alone — still the same bytes as every other step's start.
  */
 export function buildSharedPrefix(input: Pick<PromptInput, 'company' | 'params' | 'step' | 'evidence'>): string {
   const header = buildRunHeader(input);
-  return input.step.evidence !== 'none' ? `${header}\n\n${evidenceBlock(input.evidence, input.params.asOf)}` : header;
+  if (input.step.evidence === 'none') return header;
+  const scope = input.step.evidence === 'pool' || input.step.evidence === 'documents' ? 'all' : input.step.evidence;
+  return `${header}\n\n${evidenceBlock(input.evidence, input.params.asOf, scope)}`;
 }
 
 // ---------------------------------------------------------------- the step's own part
@@ -177,6 +186,9 @@ function constraintsSection({ step, context }: PromptInput): string | null {
 function sourcesSection({ step, params }: PromptInput): string {
   const access = {
     pool: 'Cite items of the evidence block above, and passages below when there are any.',
+    side: "Cite items of the evidence block above: it holds your side's items (read your way or either way); the other side brings its own.",
+    'context-factors': "Cite items of the evidence block above: it holds your side's items on the factors the turns below argue, and every item they cite.",
+    'fresh-factors': "Cite items of the evidence block above: it holds your side's items on factors the turns below did not use.",
     documents: 'Cite the document passages below by their ids, and items of the evidence block above.',
     none: 'You do not see the evidence block: cite only items the turns below cite, copying id, date and source exactly.',
   }[step.evidence];

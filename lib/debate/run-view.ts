@@ -63,3 +63,4 @@ export async function loadRunView({ db, runId }: { db: Db; runId: string }) {
 }
 
 export type RunView = Awaited<ReturnType<typeof loadRunView>>;
+export type RunViewTurn = RunView['turns'][number];

@@ -43,8 +43,12 @@ export type StepRules = {
   polarity?: 'favorable' | 'adverse' | 'adverse-or-context';
 };
 
-/** What a step may see of the pool. */
-export type EvidenceAccess = 'pool' | 'documents' | 'none';
+/**
+ * What a step may see of the pool: all of it; all of it plus retrieved document passages; its
+ * side's items (all, on the factors its context argues, or on the others: see
+ * lib/debate/evidence-scope.ts); or nothing.
+ */
+export type EvidenceAccess = 'pool' | 'documents' | 'side' | 'context-factors' | 'fresh-factors' | 'none';
 
 export type StepDef = {
   /** Stable id within the protocol, e.g. `D5`, `AG`, `R1-A`. */

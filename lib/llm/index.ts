@@ -27,11 +27,16 @@ export { roleModelVar };
 // SDK client keeps its connections alive across steps.
 const instances = new Map<string, ModelProvider>();
 
+/** The provider a run gets when none is chosen: the OpenAI-compatible one when configured. */
+export function defaultProviderName(e: LlmEnv = readEnv()): ProviderName {
+  return openAiConfigured(e) ? 'openai' : 'offline';
+}
+
 export function getProvider(
   { provider, role }: { provider?: ProviderName; role?: string } = {},
   e: LlmEnv = readEnv(),
 ): ModelProvider {
-  const choice = provider ?? (openAiConfigured(e) ? 'openai' : 'offline');
+  const choice = provider ?? defaultProviderName(e);
   if (choice === 'offline') return createOfflineAnalyst();
   if (!openAiConfigured(e)) {
     throw new ProviderConfigError(
@@ -52,6 +57,16 @@ export function getProvider(
     instances.set(key, instance);
   }
   return instance;
+}
+
+/**
+ * The providers of a run: the run's own, and one per step for its agent role, so
+ * OPENAI_MODEL_<ROLE> (e.g. OPENAI_MODEL_AGGREGATOR) takes effect. The offline analyst has no roles.
+ */
+export function runProviders(name: ProviderName, e: LlmEnv = readEnv()): { provider: ModelProvider; providerFor: (step: { agent: string }) => ModelProvider } {
+  const provider = getProvider({ provider: name }, e);
+  if (name === 'offline') return { provider, providerFor: () => provider };
+  return { provider, providerFor: (step) => getProvider({ provider: name, role: step.agent }, e) };
 }
 
 /** What the UI shows next to a run: the offline analyst must never pass for a model. */

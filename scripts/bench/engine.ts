@@ -11,6 +11,7 @@ import { listRunSteps } from '@/lib/db/queries/runs';
 import { seedDemo } from '@/lib/db/seed';
 import { runBus } from '@/lib/debate/bus';
 import { createRun, executeRun, type ExecuteResult } from '@/lib/debate/engine';
+import { visibleEvidence } from '@/lib/debate/evidence-scope';
 import { buildPrompt } from '@/lib/debate/prompts';
 import { getProtocol } from '@/lib/debate/protocols';
 import type { ProtocolId, RunParams } from '@/lib/debate/types';
@@ -18,7 +19,8 @@ import { createOfflineAnalyst } from '@/lib/llm/offline';
 import { createOpenAiProvider } from '@/lib/llm/openai';
 import type { ModelProvider } from '@/lib/llm/types';
 import { readEvidence } from '@/lib/pool/as-of';
-import { startFakeLlm, type ScriptEntry } from '../fake-llm/server';
+import type { ScriptEntry } from '../fake-llm/server';
+import { startFakeLlmProcess, type FakeProcess } from './fake-process';
 import { median, percentile, round } from './stats';
 import type { Benchmark, BenchRow } from './types';
 
@@ -35,13 +37,7 @@ async function scriptFor(db: Db, protocol: ProtocolId, companyId: string): Promi
   const [company] = await db.select({ name: companies.name }).from(companies).where(eq(companies.id, companyId));
   // Prompts name the company and the step; both pick the answer.
   const marker = `name: ${company.name}`;
-  return steps.map((s) => ({
-    match: (req) => {
-      const text = (req.messages ?? []).map((m) => (typeof m.content === 'string' ? m.content : JSON.stringify(m.content))).join('\n');
-      return text.includes(`Step ${s.stepId} (`) && text.includes(marker);
-    },
-    reply: JSON.stringify(s.output),
-  }));
+  return steps.map((s) => ({ match: [`Step ${s.stepId} (`, marker], reply: JSON.stringify(s.output) }));
 }
 
 /** The longest chain of per-step model times through the protocol's context graph. */
@@ -60,7 +56,7 @@ async function timedRun(db: Db, provider: ModelProvider, protocol: ProtocolId, c
   return { ...result, runId: run.id, promptTokens: steps.reduce((n, s) => n + s.promptTokens, 0) };
 }
 
-/** Prompt size of every KPD-MADS step with its declared context, against the whole transcript so far. */
+/** Prompt size of every KPD-MADS step as the engine builds it, against the whole transcript and the whole pool. */
 async function promptRatio(db: Db, runId: string, companyId: string) {
   const protocol = getProtocol('kpd-mads');
   const steps = await listRunSteps({ db, runId });
@@ -75,13 +71,19 @@ async function promptRatio(db: Db, runId: string, companyId: string) {
       const def = protocol.steps.find((d) => d.id === id)!;
       return { stepId: id, agent: def.agent, team: def.team, act: def.act, text: s.text ?? '', output: s.output };
     };
+    // Baseline: every step that reads the pool gets all of it, and the whole transcript so far.
     const base = { runId, protocol, step, params, company, evidence: step.evidence === 'none' ? [] : evidence, passages: [] };
-    const size = (context: ReturnType<typeof turn>[]) => {
-      const p = buildPrompt({ ...base, context });
+    const sizeOf = (input: typeof base, context: ReturnType<typeof turn>[]) => {
+      const p = buildPrompt({ ...input, context });
       return p.system.length + p.user.length;
     };
-    declared += size(step.context.map(turn));
-    full += size(protocol.steps.slice(0, i).map((s) => turn(s.id)));
+    // The engine: the declared context and the evidence the step may see of it.
+    const context = step.context.map(turn);
+    declared += sizeOf({ ...base, evidence: visibleEvidence(step, evidence, context) }, context);
+    // The baseline step declares every earlier step as its context (buildPrompt renders only
+    // what a step declares, whatever the caller passes).
+    const earlier = protocol.steps.slice(0, i).map((s) => s.id);
+    full += sizeOf({ ...base, step: { ...step, context: earlier } }, earlier.map(turn));
   });
   return declared / full;
 }
@@ -95,7 +97,7 @@ export const engineBenchmark: Benchmark = {
     const tokensPerSecond = ctx.quick ? 500 : 50;
     const batchCases = ctx.quick ? 16 : 50;
     const handle = await ctx.scratchDatabase();
-    const fake = await startFakeLlm({ ttftMs, tokensPerSecond });
+    let fake: FakeProcess | undefined;
     const rssSamples: number[] = [];
     const sampler = setInterval(() => rssSamples.push(process.memoryUsage().rss), 100);
     try {
@@ -106,7 +108,8 @@ export const engineBenchmark: Benchmark = {
       for (const companyId of COMPANIES) {
         script.push(...(await scriptFor(db, 'kpd-mads', companyId)), ...(await scriptFor(db, 'nas', companyId)));
       }
-      fake.setScript(script);
+      // The model answers from its own process, as a real endpoint would.
+      fake = await startFakeLlmProcess({ ttftMs, tokensPerSecond, script });
       const provider = createOpenAiProvider({ apiKey: 'bench', baseURL: fake.url, model: 'gpt-4o' });
 
       const company = 'samsung-electronics';
@@ -178,7 +181,7 @@ export const engineBenchmark: Benchmark = {
       return rows;
     } finally {
       clearInterval(sampler);
-      await fake.close();
+      await fake?.close();
       await handle.close();
     }
   },

@@ -5,7 +5,8 @@ import { engineBenchmark } from './engine';
 import { importBenchmark } from './import';
 import { retrievalBenchmark } from './retrieval';
 import type { Benchmark } from './types';
+import { uiBenchmark } from './ui';
 
 export type { Benchmark, BenchContext, BenchRow } from './types';
 
-export const benchmarks: Benchmark[] = [importBenchmark, retrievalBenchmark, companyPageBenchmark, engineBenchmark];
+export const benchmarks: Benchmark[] = [importBenchmark, retrievalBenchmark, companyPageBenchmark, engineBenchmark, uiBenchmark];

@@ -7,7 +7,7 @@ import { companies, PROTOCOLS } from '@/lib/db/schema';
 import { createRun, executeRun } from '@/lib/debate/engine';
 import { loadRunView } from '@/lib/debate/run-view';
 import { webSearchForRun } from '@/lib/debate/web-search';
-import { getProvider } from '@/lib/llm';
+import { defaultProviderName, runProviders } from '@/lib/llm';
 
 type Options = {
   protocol: (typeof PROTOCOLS)[number];
@@ -49,7 +49,7 @@ export function registerBatch(program: Command) {
       const missing = wanted?.filter((id) => !rows.some((r) => r.id === id)) ?? [];
       if (missing.length) throw new Error(`Unknown companies: ${missing.join(', ')}.`);
       if (rows.length === 0) throw new Error('No companies to analyse: import some first.');
-      const provider = getProvider({ provider: options.provider });
+      const { provider, providerFor } = runProviders(options.provider ?? defaultProviderName());
       const queue = rows.map((r) => r.id);
       const results: { company: string; runId: string; status: string; seconds: number; breadth: number; rei: number; grounding: number | null; tokens: number; error?: string }[] = [];
       const started = performance.now();
@@ -66,7 +66,7 @@ export function registerBatch(program: Command) {
               mode: options.mode,
               params: { language: options.lang, ...(options.asOf ? { asOf: options.asOf } : {}) },
             });
-            const result = await executeRun({ db, runId: run.id, provider, webSearch: webSearchForRun({ runId: run.id, companyId }) });
+            const result = await executeRun({ db, runId: run.id, provider, providerFor, webSearch: webSearchForRun({ runId: run.id, companyId }) });
             const view = await loadRunView({ db, runId: run.id });
             results.push({
               company: companyId,

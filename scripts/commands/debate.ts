@@ -8,7 +8,7 @@ import { runBus } from '@/lib/debate/bus';
 import { createRun, executeRun } from '@/lib/debate/engine';
 import { loadRunView } from '@/lib/debate/run-view';
 import { webSearchForRun } from '@/lib/debate/web-search';
-import { getProvider } from '@/lib/llm';
+import { defaultProviderName, runProviders } from '@/lib/llm';
 
 async function findCompany(db: Db, key: string) {
   const rows = await db
@@ -41,7 +41,7 @@ export function registerDebate(program: Command) {
     .action(async (options: Options) => {
       const db = await getDb();
       const company = await findCompany(db, options.company);
-      const provider = getProvider({ provider: options.provider });
+      const { provider, providerFor } = runProviders(options.provider ?? defaultProviderName());
       const run = await createRun({
         db,
         protocolId: options.protocol,
@@ -59,7 +59,7 @@ export function registerDebate(program: Command) {
           if (event.type === 'step-failed') process.stdout.write(`\n[${event.stepId}] FAILED: ${event.error}\n`);
         }));
       }
-      const result = await executeRun({ db, runId: run.id, provider, webSearch: webSearchForRun({ runId: run.id, companyId: company.id }) });
+      const result = await executeRun({ db, runId: run.id, provider, providerFor, webSearch: webSearchForRun({ runId: run.id, companyId: company.id }) });
       unsubscribe();
       const view = await loadRunView({ db, runId: run.id });
       if (options.json) console.log(JSON.stringify(view));

@@ -27,8 +27,8 @@ export type ChatRequest = {
 export type ScriptReply = string | object;
 
 export type ScriptEntry = {
-  /** A marker found anywhere in the messages (e.g. a step id), a pattern, or a predicate. */
-  match: string | RegExp | ((request: ChatRequest) => boolean);
+  /** A marker found anywhere in the messages (e.g. a step id), markers that must all occur, a pattern, or a predicate. */
+  match: string | string[] | RegExp | ((request: ChatRequest) => boolean);
   /** The answer: text as is, an object as JSON, or built from the request (`generated` is what the fake would send). */
   reply?: ScriptReply | ((request: ChatRequest, help: { generated: () => unknown }) => ScriptReply);
   /** Before answering, call `web_search` once per query (one round each), when the request offers the tool. */
@@ -58,6 +58,7 @@ export function conversationText(body: ChatRequest) {
 
 export function matches(entry: ScriptEntry, body: ChatRequest, text: string) {
   if (typeof entry.match === 'string') return text.includes(entry.match);
+  if (Array.isArray(entry.match)) return entry.match.every((m) => text.includes(m));
   if (entry.match instanceof RegExp) return entry.match.test(text);
   return entry.match(body);
 }

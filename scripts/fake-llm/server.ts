@@ -6,6 +6,7 @@
 //
 //   import { startFakeLlm } from '@/scripts/fake-llm/server';      // tests, benchmarks (port 0)
 //   tsx scripts/fake-llm/server.ts --port 4010 --ttft 400 --tps 50  // by hand
+import fs from 'node:fs';
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { pathToFileURL } from 'node:url';
@@ -209,6 +210,18 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
   };
 }
 
+/** Script entries from a JSON file, for a fake server in its own process (patterns and predicates cannot travel). */
+export function readScriptFile(file: string): ScriptEntry[] {
+  const entries: unknown = JSON.parse(fs.readFileSync(file, 'utf8'));
+  if (!Array.isArray(entries)) throw new Error(`--script ${file}: expected a JSON array of {match, reply}`);
+  return entries.map((e, i) => {
+    const m = (e as { match?: unknown }).match;
+    const ok = typeof m === 'string' || (Array.isArray(m) && m.every((x) => typeof x === 'string'));
+    if (!ok) throw new Error(`--script ${file}: entry ${i} needs "match" as a string or an array of strings`);
+    return e as ScriptEntry;
+  });
+}
+
 async function main() {
   const { values } = parseArgs({
     options: {
@@ -222,6 +235,8 @@ async function main() {
       'fault-rate': { type: 'string', default: '0' },
       'fault-kinds': { type: 'string', default: '429,500' },
       'reject-json-schema': { type: 'boolean', default: false },
+      /** A JSON file: an array of {match: "marker" | ["all", "markers"], reply, times?}. */
+      script: { type: 'string' },
     },
   });
   const num = (name: keyof typeof values) => {
@@ -243,6 +258,7 @@ async function main() {
     rejectJsonSchema: Boolean(values['reject-json-schema']),
     faults: { rate: num('fault-rate'), kinds: kinds as FaultKind[] },
   });
+  if (values.script) fake.setScript(readScriptFile(String(values.script)));
   console.log(`Fake OpenAI-compatible server (test utility, not a model) at ${fake.url}`);
   console.log(`Try: OPENAI_BASE_URL=${fake.url} OPENAI_API_KEY=fake npm run cli -- debate --provider openai …`);
   const stop = () => void fake.close().then(() => process.exit(0));

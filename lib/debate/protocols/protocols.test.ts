@@ -63,9 +63,10 @@ describe('KPD-MADS conforms to DESIGN.md §4.1', () => {
     for (const id of ['D9', 'D10']) expect(step(KPD_MADS, id).rules).toMatchObject({ noNewMaterial: true });
   });
 
-  it('shows the pool to constructives, cross-examinations and rebuttals only', () => {
+  it('shows each side its own evidence: all of it to D1, the factors D1 left to D3, their context\'s factors to the answering steps, and none to closings and the aggregator', () => {
     for (const s of KPD_MADS.steps) {
-      expect(s.evidence).toBe(['closing', 'aggregation'].includes(s.act) ? 'none' : 'pool');
+      const expected = s.id === 'D1' ? 'side' : s.id === 'D3' ? 'fresh-factors' : ['closing', 'aggregation'].includes(s.act) ? 'none' : 'context-factors';
+      expect(s.evidence, s.id).toBe(expected);
     }
   });
 

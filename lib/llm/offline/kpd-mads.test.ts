@@ -114,6 +114,27 @@ describe.each([
     }
   });
 
+  it('D9 and D10 quote, for each restated claim, the title of an item that claim cites', () => {
+    const titles = new Map(runs.get('D1')!.request.evidence.map((e) => [e.id, e.title]));
+    for (const id of ['D9', 'D10']) {
+      for (const claim of turn(runs, id).claims) {
+        const quoted = [...claim.text.matchAll(/“([^”]+)”/g)].map((m) => m[1].replace(/…$/, ''));
+        if (!quoted.length || claim.respondsTo) continue;
+        const cited = claim.citations.map((ci) => titles.get(ci.evidenceId!) ?? '');
+        expect(quoted.some((q) => cited.some((t) => t.startsWith(q))), `${id} ${claim.id}: ${claim.text}`).toBe(true);
+      }
+    }
+  });
+
+  it('AG names what each cross-examination probed instead of repeating the questions, which stay in the transcript', () => {
+    const report = runs.get('AG')!.output as Report;
+    const readings = report.topics.flatMap((t) => [t.affirmative, t.adverse]).join('\n');
+    for (const id of ['D2', 'D4', 'D6', 'D8']) {
+      expect(readings).toContain(id);
+      for (const q of turn(runs, id).questions) expect(readings).not.toContain(q.text);
+    }
+  });
+
   it('AG keeps both sides, one topic per factor-level topic, and cites every source the debate cited', () => {
     const report = runs.get('AG')!.output as Report;
     const names = report.topics.map((t) => t.topic);

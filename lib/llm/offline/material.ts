@@ -219,9 +219,13 @@ export function firstSentence(text: string, max = 90): string | undefined {
 }
 
 /** The “quoted title” a claim gives its citation: the quotation followed by that citation's date. */
+/** The quoted title whose own source reference carries the date: "“X” (source, date)". */
 function quotedTitle(text: string, date: string): string | undefined {
   for (const m of text.matchAll(/“([^”]+)”/g)) {
-    if (text.slice(m.index! + m[0].length, m.index! + m[0].length + 120).includes(date)) return m[1];
+    const end = m.index! + m[0].length;
+    // Up to the next quote only: "Against D1's “A”: “B” (source, date)" dates B, not A.
+    const next = text.indexOf('“', end);
+    if (text.slice(end, Math.min(end + 120, next === -1 ? Infinity : next)).includes(date)) return m[1];
   }
   return undefined;
 }

@@ -2,7 +2,7 @@
 // memo: the offline analyst speaks as a role (affirmative, negative), never as a person.
 import { factorLabel } from './lexicon';
 import { shorten, shortSource, shortTitle, showValue, sourceKind, type Item } from './material';
-import { byDate, capitalize, displayName, poss, rereading, stop, type Phrases, type QuestionData } from './phrases';
+import { byDate, capitalize, displayName, poss, rereading, stop, type Phrases, type QuestionData, type QuestionKind } from './phrases';
 import type { Pick, Side } from './select';
 import { listJoin } from './text';
 
@@ -218,6 +218,7 @@ export const PHRASES_EN: Phrases = {
   topicName: (factor, date, split) => (split && date ? `${label(factor)} (${date})` : label(factor)),
   summaryLine: (factor, text, date) => `${label(factor)} (${date || 'undated'}): ${text}`,
   asked: (step, text) => `Questioned in ${step}: ${text}`,
+  questioned: (step, kind) => `${step} questioned ${QUESTION_FOCUS_EN[kind ?? 'challenge'] ?? QUESTION_FOCUS_EN.challenge}.`,
   chain: ({ item, side, words, more, context }) => {
     const falsifier = side === 'favorable' ? words.favFalsifier : words.advFalsifier;
     const also = more.length ? `; also ${more.map((m) => `${name(m, 48)} ${ref(m)}`).join('; ')}` : '';
@@ -232,3 +233,19 @@ const KIND_EN = {
   registry: 'a registry record',
   other: 'a record',
 } as const;
+
+const QUESTION_FOCUS_EN: Record<QuestionKind, string> = {
+  interpretation: 'whether the evidence says what the claim reads into it',
+  reliability: 'how reliable and independent the source is',
+  counterexample: 'it with dated evidence pointing the other way',
+  alternative: 'whether the signal has a harmless explanation',
+  boundary: 'under which conditions the risk would reach repayment',
+  measurement: 'whether the indicator measures what the claim says',
+  consistency: 'whether the answer matches the period and measure of the claim',
+  credibility: 'the credibility of the source',
+  falsifiability: 'what evidence would make the side give the point up',
+  gap: 'the missing step from the item to cash flow',
+  omitted: 'evidence the reading leaves out',
+  contradiction: 'a contradiction with other dated evidence',
+  challenge: 'the claim',
+};

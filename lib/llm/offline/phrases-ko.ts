@@ -3,7 +3,7 @@
 // 조사는 괄호 앞의 낱말에 맞춰 고정 명사 뒤에 두거나 josa()로 고른다.
 import { factorLabel } from './lexicon';
 import { shorten, shortSource, shortTitle, showValue, sourceKind, type Item } from './material';
-import { byDate, displayName, rereading, stop, type Phrases, type QuestionData } from './phrases';
+import { byDate, displayName, rereading, stop, type Phrases, type QuestionData, type QuestionKind } from './phrases';
 import type { Pick, Side } from './select';
 import { josa, marker, polite } from './text';
 
@@ -219,9 +219,26 @@ export const PHRASES_KO: Phrases = {
   topicName: (factor, date, split) => (split && date ? `${label(factor)} (${date})` : label(factor)),
   summaryLine: (factor, text, date) => `${label(factor)}(${date || '날짜 없음'}): ${text}`,
   asked: (step, text) => `${step} 질문: ${text}`,
+  questioned: (step, kind) => `${step} 질의: ${QUESTION_FOCUS_KO[kind ?? 'challenge'] ?? QUESTION_FOCUS_KO.challenge}.`,
   chain: ({ item, side, words, more, context }) => {
     const falsifier = side === 'favorable' ? words.favFalsifier : words.advFalsifier;
     const also = more.length ? `; 함께 볼 자료: ${more.map((m) => `${name(m, 30)}${ref(m)}`).join('; ')}` : '';
     return `주장: ${context ? '해석이 갈리는 자료이나, ' : ''}${reading(side, words)}. 근거: ${name(item)}${ref(item)}${also}. 시사점: 상환 능력에 ${sideAdj(side)}이며, ${josa(falsifier, '이')} 확인되면 해석이 바뀐다.`;
   },
+};
+
+const QUESTION_FOCUS_KO: Record<QuestionKind, string> = {
+  interpretation: '증거 해석의 타당성',
+  reliability: '출처의 신뢰성과 독립성',
+  counterexample: '반대 방향의 날짜 있는 반례',
+  alternative: '신호의 다른 설명 가능성',
+  boundary: '위험이 상환에 미치는 조건',
+  measurement: '지표가 주장하는 바를 측정하는지',
+  consistency: '답변과 주장의 기간·지표 일치 여부',
+  credibility: '출처의 신빙성',
+  falsifiability: '주장을 철회하게 할 증거',
+  gap: '해당 항목에서 현금흐름까지의 연결 고리',
+  omitted: '해석에서 빠진 증거',
+  contradiction: '다른 날짜 증거와의 모순',
+  challenge: '주장의 근거',
 };

@@ -126,6 +126,8 @@ export interface Phrases {
   topicName(factor: string, date: string, split: boolean): string;
   summaryLine(factor: string, text: string, date: string): string;
   asked(step: string, text: string): string;
+  /** A cross-examination question in a report topic: who asked and what it probed, not the whole question. */
+  questioned(step: string, kind: QuestionKind | undefined): string;
   chain(args: { item: Item; side: Side; words: FactorWords; more: Item[]; context: boolean }): string;
 }
 

@@ -5,6 +5,7 @@ import type { Citation, Claim, Question, Report } from '@/lib/debate/schemas';
 import type { Turn } from './context';
 import type { Env } from './env';
 import { citationKey, citationOf, resolve, uniqueCitations, type Item } from './material';
+import type { QuestionKind } from './phrases';
 import { factorGroups, type Side } from './select';
 
 type Topic = { factor: string; date: string; affirmative: string[]; adverse: string[]; citations: Citation[] };
@@ -73,7 +74,8 @@ export function aggregate(env: Env): Report {
       const root = rootOf(question.id);
       if (!root) continue;
       const side = turn.team === 'neutral' ? 'adverse' : sideOfTurn(turn, 'context');
-      topicOf(root)[side].push(P.asked(turn.stepId, question.text));
+      // The report names what was probed; the question itself stays in the transcript.
+      topicOf(root)[side].push(P.questioned(turn.stepId, question.kind as QuestionKind | undefined));
     }
   }
 

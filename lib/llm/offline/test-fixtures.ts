@@ -1,6 +1,7 @@
 // Test fixtures for the offline analyst: the real demo pool read from data/demo (no database),
 // step definitions that mirror the five protocols of DESIGN.md §4 and STEP-IDS.md, and a small
 // runner that feeds each step its declared context the way the engine does.
+import { visibleEvidence } from '@/lib/debate/evidence-scope';
 import fs from 'node:fs';
 import path from 'node:path';
 import matter from 'gray-matter';
@@ -195,7 +196,7 @@ export function requestFor(c: Case, protocol: ProtocolDef, s: StepDef, context: 
     step: s,
     params: paramsOf(c),
     company: companyBrief(c.companyId),
-    evidence: s.evidence === 'pool' ? evidenceAsOf(c.companyId, c.asOf, c.recencyDays) : [],
+    evidence: s.evidence === 'documents' ? [] : visibleEvidence(s, evidenceAsOf(c.companyId, c.asOf, c.recencyDays), context),
     passages: s.evidence === 'documents' ? passagesAsOf(c.companyId, c.asOf, c.recencyDays) : [],
     context,
     prompt: { system: 'ignored by the offline analyst', user: 'ignored' },

@@ -1,0 +1,29 @@
+// Which pool items a step sees. In the debate each side argues from the evidence on its side —
+// items read its way or either way (`context`, or untagged) — and meets the other side's
+// evidence through the other side's turns, whose cited items it always sees:
+// - `side`: the opening speech picks its signals from all of its side's items;
+// - `fresh-factors`: the answering constructive, which must widen the picture (DESIGN.md §4.1
+//   D3), from its side's items on factors its context did not use;
+// - `context-factors`: a cross-examination or rebuttal, from its side's items on the factors
+//   the turns it answers argue, plus every item those turns cite — what it needs to question a
+//   reading, find a dated counterexample or reinterpret a signal.
+// That keeps prompts small (the evidence block is most of a prompt); the single-agent and
+// judge-based systems keep `pool`: everything.
+import { citationsOf, claimsOf } from '@/lib/debate/rules';
+import type { StepDef } from '@/lib/debate/types';
+import type { ContextTurn } from '@/lib/llm/types';
+import type { EvidenceAsOf } from '@/lib/pool/as-of';
+
+export function visibleEvidence(step: Pick<StepDef, 'evidence' | 'team'>, pool: EvidenceAsOf[], context: ContextTurn[]): EvidenceAsOf[] {
+  if (step.evidence === 'none') return [];
+  if (step.evidence === 'pool' || step.evidence === 'documents') return pool;
+  const against = step.team === 'affirmative' ? 'adverse' : step.team === 'negative' ? 'favorable' : null;
+  const ownSide = (e: EvidenceAsOf) => against === null || e.polarity !== against;
+  if (step.evidence === 'side') return pool.filter(ownSide);
+  const factors = new Set(context.flatMap((t) => claimsOf(t.output).map((c) => c.factor)));
+  const cited = new Set(context.flatMap((t) => citationsOf(t.output).map((c) => c.evidenceId)).filter((id): id is string => Boolean(id)));
+  const factorOf = (e: EvidenceAsOf) => e.factor ?? 'other';
+  // `other` is never a used factor: untagged items stay open to the answering constructive.
+  if (step.evidence === 'fresh-factors') return pool.filter((e) => ownSide(e) && !cited.has(e.id) && (!factors.has(factorOf(e)) || factorOf(e) === 'other'));
+  return pool.filter((e) => cited.has(e.id) || (factors.has(factorOf(e)) && ownSide(e)));
+}
