@@ -1,5 +1,6 @@
 // Who may do what: the single map that pages, server actions, route handlers and the
 // access-matrix tests all read. Pure data, safe to import anywhere (including e2e tests).
+import { DEMO_IDS } from '@/lib/db/demo-ids';
 import type { Role } from '@/lib/db/schema';
 
 export { ROLES, type Role } from '@/lib/db/schema';
@@ -8,14 +9,28 @@ export const PERMISSIONS = {
   /** Any signed-in user: home page, own profile, sign-out. */
   'app:use': ['rm', 'committee', 'evaluator', 'admin'],
   'cases:read-own': ['rm'],
+  /** Create cases, start, cancel and retry runs, submit to the committee (own cases: lib/auth/run-access.ts). */
+  'cases:write': ['rm'],
+  /** Case, run, report and export pages and routes; which case is decided by lib/auth/run-access.ts. */
+  'runs:read': ['rm', 'committee'],
   'companies:read': ['rm', 'admin'],
   /** Import, add, edit, delete and re-tag evidence; fetch filings from OpenDART and EDGAR. */
   'pool:write': ['rm', 'admin'],
   'review:read': ['committee'],
+  /** Record a case's decision (submitted cases only: lib/db/queries/review.ts). */
+  'review:decide': ['committee'],
+  /** Comment threads on a case: the committee starts them, the owning RM replies (lib/db/queries/review.ts). */
+  'review:comment': ['committee', 'rm'],
+  /** The hash-chained audit log and its verification. */
+  'audit:read': ['admin'],
   'ratings:read-own': ['evaluator'],
+  /** Autosave and submit one's own ratings in an open study (ownership: lib/db/queries/studies.ts). */
+  'ratings:write': ['evaluator'],
   'users:manage': ['admin'],
   'settings:read': ['admin'],
   'studies:manage': ['admin'],
+  /** GET /api/metrics with a session; scrapers may use METRICS_TOKEN instead (app/api/metrics/route.ts). */
+  'ops:metrics': ['admin'],
 } as const satisfies Record<string, readonly Role[]>;
 
 export type Permission = keyof typeof PERMISSIONS;
@@ -29,6 +44,7 @@ export const PAGES = [
   { path: '/', permission: 'app:use' },
   { path: '/logout', permission: 'app:use' },
   { path: '/cases', permission: 'cases:read-own' },
+  { path: '/cases/new', permission: 'cases:write' },
   { path: '/companies', permission: 'companies:read' },
   { path: '/companies/[id]', permission: 'companies:read', sample: '/companies/tesla' },
   {
@@ -36,12 +52,25 @@ export const PAGES = [
     permission: 'companies:read',
     sample: '/companies/tesla/documents/tesla--10k-fy2024-item-1c-cybersecurity',
   },
+  // About one case or run: the permission first (403), then lib/auth/run-access.ts per case
+  // (404 for a case one may not see). The samples are the demo RM's submitted case and its run
+  // (lib/db/seed.ts), which the committee may read too.
+  { path: '/cases/[id]', permission: 'runs:read', sample: `/cases/${DEMO_IDS.submittedCase}` },
+  { path: '/cases/[id]/compare', permission: 'runs:read', sample: `/cases/${DEMO_IDS.submittedCase}/compare` },
+  { path: '/runs/[id]', permission: 'runs:read', sample: `/runs/${DEMO_IDS.run}` },
+  { path: '/runs/[id]/report', permission: 'runs:read', sample: `/runs/${DEMO_IDS.run}/report` },
   { path: '/import', permission: 'pool:write' },
   { path: '/review', permission: 'review:read' },
   { path: '/ratings', permission: 'ratings:read-own' },
   { path: '/admin/users', permission: 'users:manage' },
   { path: '/admin/settings', permission: 'settings:read' },
   { path: '/admin/studies', permission: 'studies:manage' },
+  { path: '/admin/audit', permission: 'audit:read' },
+  { path: '/admin/studies/new', permission: 'studies:manage' },
+  // Not sampled here: study and assignment ids exist only once an admin makes a study (the demo
+  // seed has none), so e2e/studies.spec.ts checks every role against real ones for
+  // /admin/studies/[id] and /admin/studies/[id]/results (studies:manage) and
+  // /ratings/[assignmentId] (ratings:read-own, and only the assigned evaluator: 404 otherwise).
 ] as const satisfies readonly { path: string; permission: Permission; sample?: string }[];
 
 /**
@@ -60,13 +89,35 @@ export const ACTIONS = {
   tagEvidence: 'pool:write',
   importFiles: 'pool:write',
   fetchCompanyFilings: 'pool:write',
+  createCase: 'cases:write',
+  startRun: 'cases:write',
+  submitCase: 'cases:write',
+  cancelRun: 'cases:write',
+  retryRun: 'cases:write',
+  addComment: 'review:comment',
+  recordDecision: 'review:decide',
+  createStudy: 'studies:manage',
+  changeStudyStatus: 'studies:manage',
+  saveRating: 'ratings:write',
+  submitRating: 'ratings:write',
+  runPairwiseJudge: 'cases:write',
+  runRubricJudge: 'cases:write',
 } as const satisfies Record<string, Permission>;
 
 /** Every route handler but the public ones (health, Auth.js), with the permission it needs. */
-export const API_ROUTES = [{ method: 'GET', path: '/api/me', permission: 'app:use' }] as const satisfies readonly {
+export const API_ROUTES = [
+  { method: 'GET', path: '/api/me', permission: 'app:use' },
+  { method: 'GET', path: '/api/runs/[id]/events', permission: 'runs:read', sample: `/api/runs/${DEMO_IDS.run}/events` },
+  { method: 'GET', path: '/api/cases/[id]/runs', permission: 'runs:read', sample: `/api/cases/${DEMO_IDS.submittedCase}/runs` },
+  { method: 'GET', path: '/api/runs/[id]/export', permission: 'runs:read', sample: `/api/runs/${DEMO_IDS.run}/export?format=json` },
+  { method: 'GET', path: '/api/metrics', permission: 'ops:metrics' },
+  // GET /api/studies/[id]/ratings (studies:manage, CSV): no study in the demo seed to sample;
+  // e2e/studies.spec.ts checks it as every role against a real study.
+] as const satisfies readonly {
   method: string;
   path: string;
   permission: Permission;
+  sample?: string;
 }[];
 
 /** Actions anyone may call, signed in or not. */
@@ -85,6 +136,7 @@ export const NAV: Record<Role, NavItem[]> = {
     { href: '/admin/users', label: 'Users' },
     { href: '/admin/settings', label: 'Settings' },
     { href: '/admin/studies', label: 'Studies' },
+    { href: '/admin/audit', label: 'Audit log' },
   ],
 };
 

@@ -23,7 +23,8 @@ import {
 export const ROLES = ['rm', 'committee', 'evaluator', 'admin'] as const;
 export type Role = (typeof ROLES)[number];
 
-export const CASE_STATUSES = ['draft', 'analyzing', 'submitted', 'decided'] as const;
+/** `returned`: the committee sent the case back; the RM works on it again and may resubmit. */
+export const CASE_STATUSES = ['draft', 'analyzing', 'submitted', 'decided', 'returned'] as const;
 export type CaseStatus = (typeof CASE_STATUSES)[number];
 
 export const RUN_STATUSES = ['queued', 'running', 'succeeded', 'failed', 'cancelled'] as const;
@@ -396,6 +397,12 @@ export const studies = pgTable(
     id: uuid().primaryKey().defaultRandom(),
     name: text().notNull(),
     status: text({ enum: ['draft', 'open', 'closed'] }).notNull().default('draft'),
+    // --- studies additions (evaluation studio) ---
+    /** Seed of the per-evaluator report orders (lib/eval/study-design.ts), kept so an order can be reproduced. */
+    seed: integer().notNull().default(0),
+    openedAt: timestamp({ withTimezone: true }),
+    closedAt: timestamp({ withTimezone: true }),
+    // --- end studies additions ---
     createdById: uuid()
       .notNull()
       .references(() => users.id, { onDelete: 'restrict' }),
@@ -420,6 +427,10 @@ export const studyAssignments = pgTable(
       .references(() => reports.id, { onDelete: 'restrict' }),
     position: integer().notNull(),
     answers: jsonb().$type<Record<string, number>>().notNull().default({}),
+    // --- studies additions (evaluation studio) ---
+    /** Last autosave of the answers. */
+    savedAt: timestamp({ withTimezone: true }),
+    // --- end studies additions ---
     submittedAt: timestamp({ withTimezone: true }),
     createdAt: createdAt(),
   },
@@ -441,6 +452,45 @@ export const settings = pgTable(
     updatedAt: updatedAt(),
   },
   (t) => [index('settings_updated_by_idx').on(t.updatedById)],
+);
+
+// ---------------------------------------------------------------- automated judges (DESIGN.md §7)
+
+export const JUDGMENT_KINDS = ['pairwise', 'rubric'] as const;
+export type JudgmentKind = (typeof JUDGMENT_KINDS)[number];
+
+/**
+ * One automated judgment, kept so a reader sees earlier verdicts and their model next to the
+ * run. A rubric judges `runId`; a pairwise judgment compares `runId` (Report "a") with
+ * `otherRunId` ("b"). Two foreign keys rather than an id array, so deleting a case or run
+ * removes its judgments and the indexes serve both lookups.
+ */
+export const judgments = pgTable(
+  'judgments',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    kind: text({ enum: JUDGMENT_KINDS }).notNull(),
+    runId: uuid()
+      .notNull()
+      .references(() => runs.id, { onDelete: 'cascade' }),
+    otherRunId: uuid().references(() => runs.id, { onDelete: 'cascade' }),
+    /** PairwiseResult or RubricResult of lib/eval/judges.ts. */
+    result: jsonb().$type<Record<string, unknown>>().notNull(),
+    provider: text().notNull(),
+    model: text().notNull(),
+    createdById: uuid()
+      .notNull()
+      .references(() => users.id, { onDelete: 'restrict' }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('judgments_run_idx').on(t.runId),
+    index('judgments_other_run_idx').on(t.otherRunId),
+    index('judgments_created_by_idx').on(t.createdById),
+    check('judgments_kind_check', oneOf(t.kind, JUDGMENT_KINDS)),
+    // A pairwise judgment has two different runs; a rubric judgment has one.
+    check('judgments_runs_check', sql`(${t.kind} = 'pairwise' and ${t.otherRunId} is not null and ${t.otherRunId} <> ${t.runId}) or (${t.kind} = 'rubric' and ${t.otherRunId} is null)`),
+  ],
 );
 
 export type User = typeof users.$inferSelect;

@@ -1,11 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { verifyPassword } from '@/lib/auth/password';
 import type { DatabaseHandle, Db } from '@/lib/db/client';
-import { cases, companies, documentChunks, documents, evidenceItems, users } from '@/lib/db/schema';
-import { DEMO_ACCOUNTS, DEMO_CASE, seedDemo, seedIfEmpty } from '@/lib/db/seed';
+import { cases, companies, documentChunks, documents, evidenceItems, runs, runSteps, users } from '@/lib/db/schema';
+import { DEMO_ACCOUNTS, DEMO_CASE, DEMO_IDS, seedDemo, seedIfEmpty } from '@/lib/db/seed';
 import { createTestDatabase, testBackends } from '@/lib/db/test-db';
 import { demoEnabled, env } from '@/lib/env';
 import { chunkDocument } from '@/lib/pool/chunk';
@@ -67,7 +67,7 @@ describe.each(testBackends())('seedDemo on %s', (backend) => {
   it('loads the six demo companies, every evidence item and every document with its chunks', async () => {
     const counts = await seedDemo(db, { accounts: false });
     expect(expected.companies).toBe(6);
-    expect(counts).toEqual({ ...expected, users: 0, cases: 0 });
+    expect(counts).toEqual({ ...expected, users: 0, cases: 0, runs: 0 });
     expect(await tableCounts(db)).toEqual({ ...expected, users: 0, cases: 0 });
   });
 
@@ -107,18 +107,18 @@ describe.each(testBackends())('seedDemo on %s', (backend) => {
 
   it('inserts nothing the second time', async () => {
     const before = await tableCounts(db);
-    expect(await seedDemo(db, { accounts: false })).toEqual({ companies: 0, evidence: 0, documents: 0, chunks: 0, users: 0, cases: 0 });
+    expect(await seedDemo(db, { accounts: false })).toEqual({ companies: 0, evidence: 0, documents: 0, chunks: 0, users: 0, cases: 0, runs: 0 });
     expect(await tableCounts(db)).toEqual(before);
   });
 
-  it('adds the demo accounts and one draft case only when asked, leaving an existing account alone', async () => {
+  it('adds the demo accounts, a draft case and a submitted case with its finished analysis only when asked, leaving an existing account alone', async () => {
     const [admin] = await db
       .insert(users)
       .values({ email: 'admin@example.com', name: 'Real Admin', role: 'admin', passwordHash: 'scrypt$kept' })
       .returning();
 
     const counts = await seedDemo(db, { accounts: true });
-    expect(counts).toEqual({ companies: 0, evidence: 0, documents: 0, chunks: 0, users: 3, cases: 1 });
+    expect(counts).toEqual({ companies: 0, evidence: 0, documents: 0, chunks: 0, users: 3, cases: 2, runs: 1 });
 
     const all = await db.select().from(users);
     expect(all.map((u) => u.email).sort()).toEqual(DEMO_ACCOUNTS.map((a) => a.email).sort());
@@ -131,7 +131,7 @@ describe.each(testBackends())('seedDemo on %s', (backend) => {
     }
     expect(all.find((u) => u.email === 'rm@example.com')?.name).toBe('Demo RM');
 
-    const [demoCase] = await db.select().from(cases);
+    const demoCase = (await db.select().from(cases).where(eq(cases.id, DEMO_IDS.draftCase)))[0];
     const rm = all.find((u) => u.email === 'rm@example.com')!;
     expect(demoCase).toMatchObject({
       ownerId: rm.id,
@@ -143,14 +143,24 @@ describe.each(testBackends())('seedDemo on %s', (backend) => {
       status: 'draft',
     });
     expect(Number(demoCase.loanAmount)).toBe(5_000_000_000);
+
+    // The submitted case carries a finished KPD-MADS analysis by the offline analyst, all eleven steps done.
+    const [submitted] = await db.select().from(cases).where(eq(cases.id, DEMO_IDS.submittedCase));
+    expect(submitted).toMatchObject({ ownerId: rm.id, companyId: 'samsung-electronics', status: 'submitted' });
+    expect(submitted.submittedAt).toBeInstanceOf(Date);
+    const [run] = await db.select().from(runs).where(eq(runs.id, DEMO_IDS.run));
+    expect(run).toMatchObject({ caseId: DEMO_IDS.submittedCase, protocol: 'kpd-mads', provider: 'offline', status: 'succeeded', createdById: rm.id });
+    const steps = await db.select().from(runSteps).where(eq(runSteps.runId, DEMO_IDS.run));
+    expect(steps.map((s) => s.status)).toEqual(Array(11).fill('done'));
   });
 
-  it('does not add a second case or touch the accounts when seeded again', async () => {
+  it('does not add more cases or runs or touch the accounts when seeded again', async () => {
     const hashes = (await db.select({ email: users.email, hash: users.passwordHash }).from(users)).sort((a, b) => a.email.localeCompare(b.email));
-    expect(await seedDemo(db, { accounts: true })).toEqual({ companies: 0, evidence: 0, documents: 0, chunks: 0, users: 0, cases: 0 });
+    expect(await seedDemo(db, { accounts: true })).toEqual({ companies: 0, evidence: 0, documents: 0, chunks: 0, users: 0, cases: 0, runs: 0 });
     const after = (await db.select({ email: users.email, hash: users.passwordHash }).from(users)).sort((a, b) => a.email.localeCompare(b.email));
     expect(after).toEqual(hashes);
-    expect(await db.$count(cases)).toBe(1);
+    expect(await db.$count(cases)).toBe(2);
+    expect(await db.$count(runs)).toBe(1);
   });
 });
 

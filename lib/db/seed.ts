@@ -1,19 +1,20 @@
-// Loads the demo knowledge pool (data/demo/) and, when asked, the demo accounts and one draft
-// case, so a fresh install has something real to screen. Idempotent: every insert skips rows
+// Loads the demo knowledge pool (data/demo/) and, when asked, the demo accounts, a draft case
+// and a submitted case with its offline analysis, so a fresh install has something real to screen. Idempotent: every insert skips rows
 // that already exist, so re-running it (or running it on a used database) only fills gaps and
 // never overwrites an RM's corrections or a changed password.
 import path from 'node:path';
 import { eq, inArray } from 'drizzle-orm';
 import type { Db, Tx } from '@/lib/db/client';
-import { cases, companies, users } from '@/lib/db/schema';
+import { cases, companies, runs, users } from '@/lib/db/schema';
 import { hashPassword } from '@/lib/auth/password';
 import { demoEnabled, env } from '@/lib/env';
 import { readSourcesFromPath } from '@/lib/pool/import';
 import { planImport } from '@/lib/pool/import/plan';
 import { writeImport } from '@/lib/pool/import/write';
 import { DEMO_ACCOUNTS } from '@/lib/auth/demo-accounts';
+import { DEMO_IDS } from '@/lib/db/demo-ids';
 
-export { DEMO_ACCOUNTS };
+export { DEMO_ACCOUNTS, DEMO_IDS };
 
 export function demoDataDir() {
   return path.join(/*turbopackIgnore: true*/ process.cwd(), 'data', 'demo');
@@ -31,7 +32,19 @@ export const DEMO_CASE = {
   asOfDate: '2025-03-31',
 } as const;
 
-export type SeedCounts = { companies: number; evidence: number; documents: number; chunks: number; users: number; cases: number };
+
+/** A case already analysed and sent to the committee: what a committee member reviews. */
+export const DEMO_SUBMITTED_CASE = {
+  companyId: 'samsung-electronics',
+  title: 'Samsung Electronics — revolving credit facility renewal',
+  loanAmount: '50000000000',
+  loanCurrency: 'KRW',
+  loanPurpose: 'Renewal of a three-year revolving facility for general corporate purposes',
+  loanTenorMonths: 36,
+  asOfDate: '2025-06-30',
+} as const;
+
+export type SeedCounts = { companies: number; evidence: number; documents: number; chunks: number; users: number; cases: number; runs: number };
 
 export async function seedDemo(db: Db, { accounts }: { accounts: boolean }): Promise<SeedCounts> {
   // The demo pool goes through the same import as any RM's folder: validated first, then
@@ -43,9 +56,9 @@ export async function seedDemo(db: Db, { accounts }: { accounts: boolean }): Pro
   }
   const newAccounts = accounts ? await accountsToCreate(db) : [];
 
-  return db.transaction(async (tx) => {
+  const counts = await db.transaction(async (tx) => {
     const imported = await writeImport(tx, plan, { actorId: null, label: 'demo data (data/demo)' });
-    const counts: SeedCounts = { ...imported, users: 0, cases: 0 };
+    const counts: SeedCounts = { ...imported, users: 0, cases: 0, runs: 0 };
     if (accounts) {
       if (newAccounts.length > 0) {
         counts.users = (await tx.insert(users).values(newAccounts).onConflictDoNothing().returning({ id: users.id })).length;
@@ -54,6 +67,8 @@ export async function seedDemo(db: Db, { accounts }: { accounts: boolean }): Pro
     }
     return counts;
   });
+  if (accounts && (await createDemoRun(db))) counts.runs = 1;
+  return counts;
 }
 
 /** Demo accounts not yet present, with hashed passwords; existing accounts are never touched. */
@@ -70,14 +85,43 @@ async function accountsToCreate(db: Db) {
   );
 }
 
-/** One draft case for the demo RM, unless that RM already has a case (any case: it may be this one, edited). */
+/**
+ * The demo RM's two cases — a draft to start on, and one submitted to the committee — unless
+ * that RM already has a case (any case: it may be one of these, edited).
+ */
 async function createDemoCase(tx: Tx) {
   const [rm] = await tx.select({ id: users.id }).from(users).where(eq(users.email, DEMO_ACCOUNTS[0].email));
   if (!rm) return 0;
   const [anyCase] = await tx.select({ id: cases.id }).from(cases).where(eq(cases.ownerId, rm.id)).limit(1);
   if (anyCase) return 0;
-  await tx.insert(cases).values({ ...DEMO_CASE, ownerId: rm.id, status: 'draft' });
-  return 1;
+  const inserted = await tx
+    .insert(cases)
+    .values([
+      { ...DEMO_CASE, id: DEMO_IDS.draftCase, ownerId: rm.id, status: 'draft' },
+      { ...DEMO_SUBMITTED_CASE, id: DEMO_IDS.submittedCase, ownerId: rm.id, status: 'submitted', submittedAt: new Date() },
+    ])
+    .onConflictDoNothing()
+    .returning({ id: cases.id });
+  return inserted.length;
+}
+
+/**
+ * The submitted demo case's analysis: a KPD-MADS run by the built-in offline analyst (a few
+ * seconds), written by the engine like any run. Only when the case exists and has no run yet.
+ */
+async function createDemoRun(db: Db) {
+  const [kase] = await db.select().from(cases).where(eq(cases.id, DEMO_IDS.submittedCase));
+  if (!kase) return false;
+  const [existing] = await db.select({ id: runs.id }).from(runs).where(eq(runs.caseId, kase.id)).limit(1);
+  if (existing) return false;
+  // Imported here: the engine is only needed on this path, and seed.ts is loaded at database start.
+  const { createRun, executeRun } = await import('@/lib/debate/engine');
+  const { createOfflineAnalyst } = await import('@/lib/llm/offline');
+  const provider = createOfflineAnalyst();
+  const run = await createRun({ db, id: DEMO_IDS.run, protocolId: 'kpd-mads', companyId: kase.companyId, provider, caseId: kase.id, createdById: kase.ownerId, params: { asOf: kase.asOfDate, language: 'ko' } });
+  const result = await executeRun({ db, runId: run.id, provider });
+  if (result.status !== 'succeeded') throw new Error(`The demo analysis did not finish: ${result.error}`);
+  return true;
 }
 
 /** On a brand-new database (no users, no companies), loads the demo data; otherwise does nothing. */

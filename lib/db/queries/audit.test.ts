@@ -30,7 +30,7 @@ describe.each(testBackends())('audit log on %s', (backend) => {
   it('names the first entry whose content was changed', async () => {
     const rows = await db.select().from(auditLog).orderBy(auditLog.seq);
     await db.update(auditLog).set({ detail: { n: 'forged' } }).where(eq(auditLog.seq, rows[2].seq));
-    expect(await verifyAuditChain({ db })).toMatchObject({ ok: false, brokenAt: rows[2].seq });
+    expect(await verifyAuditChain({ db })).toMatchObject({ ok: false, brokenAt: rows[2].seq, reason: 'content' });
     await db.update(auditLog).set({ detail: rows[2].detail }).where(eq(auditLog.seq, rows[2].seq));
     expect((await verifyAuditChain({ db })).ok).toBe(true);
   });
@@ -38,6 +38,6 @@ describe.each(testBackends())('audit log on %s', (backend) => {
   it('names the entry after a deleted one', async () => {
     const rows = await db.select().from(auditLog).orderBy(auditLog.seq);
     await db.execute(sql`delete from audit_log where seq = ${rows[1].seq}`);
-    expect(await verifyAuditChain({ db })).toMatchObject({ ok: false, brokenAt: rows[2].seq });
+    expect(await verifyAuditChain({ db })).toMatchObject({ ok: false, brokenAt: rows[2].seq, reason: 'link' });
   });
 });

@@ -1,6 +1,6 @@
-import { desc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Executor } from '@/lib/db/client';
-import { cases, companies, runs, users, type CaseStatus } from '@/lib/db/schema';
+import { cases, companies, runs, users, type CaseStatus, type Protocol } from '@/lib/db/schema';
 
 const caseColumns = {
   id: cases.id,
@@ -21,13 +21,19 @@ const caseColumns = {
 
 export type CaseListItem = Awaited<ReturnType<typeof listCasesForOwner>>[number];
 
-export async function listCasesForOwner({ db, ownerId }: { db: Executor; ownerId: string }) {
+export type CaseFilters = { status?: CaseStatus; companyId?: string };
+
+/** An RM's cases, optionally narrowed by the list page's filters (URL search params). */
+export async function listCasesForOwner({ db, ownerId, filters = {} }: { db: Executor; ownerId: string; filters?: CaseFilters }) {
+  const where = [eq(cases.ownerId, ownerId)];
+  if (filters.status) where.push(eq(cases.status, filters.status));
+  if (filters.companyId) where.push(eq(cases.companyId, filters.companyId));
   return db
     .select(caseColumns)
     .from(cases)
     .innerJoin(companies, eq(companies.id, cases.companyId))
     .innerJoin(users, eq(users.id, cases.ownerId))
-    .where(eq(cases.ownerId, ownerId))
+    .where(and(...where))
     .orderBy(desc(cases.updatedAt));
 }
 
@@ -40,4 +46,123 @@ export async function listCasesByStatus({ db, statuses }: { db: Executor; status
     .innerJoin(users, eq(users.id, cases.ownerId))
     .where(inArray(cases.status, statuses))
     .orderBy(desc(cases.submittedAt), desc(cases.updatedAt));
+}
+
+/** Companies an RM has cases for, for the list's company filter. */
+export async function listCaseCompaniesForOwner({ db, ownerId }: { db: Executor; ownerId: string }) {
+  return db
+    .selectDistinct({ id: companies.id, name: companies.name, nameEn: companies.nameEn })
+    .from(cases)
+    .innerJoin(companies, eq(companies.id, cases.companyId))
+    .where(eq(cases.ownerId, ownerId))
+    .orderBy(asc(companies.name));
+}
+
+export type NewCase = {
+  companyId: string;
+  ownerId: string;
+  title: string;
+  loanAmount: string;
+  loanCurrency: string;
+  loanPurpose: string;
+  loanTenorMonths: number;
+  asOfDate: string;
+  notes: string | null;
+};
+
+export async function insertCase({ db, values }: { db: Executor; values: NewCase }) {
+  const [row] = await db.insert(cases).values({ ...values, status: 'draft' }).returning({ id: cases.id });
+  return row;
+}
+
+/** The case page's facts: the case with its borrower and owner names. */
+export async function getCaseDetail({ db, id }: { db: Executor; id: string }) {
+  const [row] = await db
+    .select({
+      ...caseColumns,
+      loanPurpose: cases.loanPurpose,
+      notes: cases.notes,
+      ownerId: cases.ownerId,
+      createdAt: cases.createdAt,
+    })
+    .from(cases)
+    .innerJoin(companies, eq(companies.id, cases.companyId))
+    .innerJoin(users, eq(users.id, cases.ownerId))
+    .where(eq(cases.id, id));
+  return row;
+}
+
+export type CaseDetail = NonNullable<Awaited<ReturnType<typeof getCaseDetail>>>;
+
+/** A case's runs, newest first, with what the runs table shows. */
+export async function listRunsForCase({ db, caseId }: { db: Executor; caseId: string }) {
+  return db
+    .select({
+      id: runs.id,
+      protocol: runs.protocol,
+      provider: runs.provider,
+      model: runs.model,
+      mode: runs.mode,
+      status: runs.status,
+      createdAt: runs.createdAt,
+      startedAt: runs.startedAt,
+      finishedAt: runs.finishedAt,
+      promptTokens: runs.promptTokens,
+      completionTokens: runs.completionTokens,
+      costUsd: runs.costUsd,
+    })
+    .from(runs)
+    .where(eq(runs.caseId, caseId))
+    .orderBy(desc(runs.createdAt));
+}
+
+export type CaseRun = Awaited<ReturnType<typeof listRunsForCase>>[number];
+
+/** Draft → analyzing when the first run starts; later states are left alone. */
+export async function markCaseAnalyzing({ db, id }: { db: Executor; id: string }) {
+  await db
+    .update(cases)
+    .set({ status: 'analyzing', updatedAt: new Date() })
+    .where(and(eq(cases.id, id), eq(cases.status, 'draft')));
+}
+
+export async function countSucceededRuns({ db, caseId }: { db: Executor; caseId: string }) {
+  const [row] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(runs)
+    .where(and(eq(runs.caseId, caseId), eq(runs.status, 'succeeded')));
+  return row?.n ?? 0;
+}
+
+/**
+ * Draft, analyzing or returned (the committee handed it back) → submitted, only from those
+ * states (a second click, or a case already with the committee, changes nothing). Returns
+ * whether this call submitted it.
+ */
+export async function markCaseSubmitted({ db, id }: { db: Executor; id: string }) {
+  const now = new Date();
+  const rows = await db
+    .update(cases)
+    .set({ status: 'submitted', submittedAt: now, updatedAt: now })
+    .where(and(eq(cases.id, id), inArray(cases.status, ['draft', 'analyzing', 'returned'])))
+    .returning({ id: cases.id });
+  return rows.length > 0;
+}
+
+/**
+ * Wall times and costs of recent succeeded runs of one protocol on one provider and model, for
+ * the launcher's estimate (any case: the protocol and model decide the length, not the borrower).
+ */
+export async function listRecentRunStats({ db, protocol, provider, model, limit = 20 }: { db: Executor; protocol: string; provider: string; model: string; limit?: number }) {
+  return db
+    .select({
+      ms: sql<number>`(extract(epoch from (${runs.finishedAt} - ${runs.startedAt})) * 1000)::float8`,
+      promptTokens: runs.promptTokens,
+      completionTokens: runs.completionTokens,
+      costUsd: runs.costUsd,
+    })
+    .from(runs)
+    .where(and(eq(runs.protocol, protocol as Protocol), eq(runs.provider, provider), eq(runs.model, model), eq(runs.status, 'succeeded')))
+    .orderBy(desc(runs.finishedAt))
+    .limit(limit);
 }

@@ -1,10 +1,19 @@
-import { eq } from 'drizzle-orm';
+import { eq, inArray } from 'drizzle-orm';
 import type { Executor } from '@/lib/db/client';
 import { evidenceItems, evidenceTagOverrides, type Polarity } from '@/lib/db/schema';
 
 export async function getEvidenceById({ db, id }: { db: Executor; id: string }) {
   const [row] = await db.select().from(evidenceItems).where(eq(evidenceItems.id, id)).limit(1);
   return row;
+}
+
+/** Title, date and source of the items a run's citations name, for the citation chips. */
+export async function listEvidenceRefs({ db, ids }: { db: Executor; ids: string[] }) {
+  if (!ids.length) return [];
+  return db
+    .select({ id: evidenceItems.id, title: evidenceItems.title, date: evidenceItems.publishedDate, source: evidenceItems.sourceName, url: evidenceItems.sourceUrl })
+    .from(evidenceItems)
+    .where(inArray(evidenceItems.id, ids));
 }
 
 /** Records an RM's tag on the item and, by its stable id, for any future re-import. */

@@ -13,8 +13,11 @@ export async function insertRun({
   companyId,
   caseId = null,
   createdById = null,
+  id,
 }: {
   db: Executor;
+  /** A fixed id (the demo run); a random one otherwise. */
+  id?: string;
   protocol: ProtocolDef;
   params: RunParams;
   provider: string;
@@ -25,7 +28,7 @@ export async function insertRun({
   createdById?: string | null;
 }) {
   return db.transaction(async (tx) => {
-    const [run] = await tx.insert(runs).values({ protocol: protocol.id, params, provider, model, mode, companyId, caseId, createdById, status: 'queued' }).returning();
+    const [run] = await tx.insert(runs).values({ ...(id ? { id } : {}), protocol: protocol.id, params, provider, model, mode, companyId, caseId, createdById, status: 'queued' }).returning();
     await tx.insert(runSteps).values(
       protocol.steps.map((s, ordinal) => ({ runId: run.id, stepId: s.id, ordinal, agent: s.agent, team: s.team, act: s.act, contextStepIds: s.context })),
     );

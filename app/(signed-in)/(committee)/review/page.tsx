@@ -1,34 +1,42 @@
 import type { Metadata } from 'next';
-import { CasesTable } from '@/components/lists/cases-table';
+import { ReviewQueue } from '@/components/review/review-queue';
 import { EmptyState, PageHeader } from '@/components/ui/layout';
 import { requirePermission } from '@/lib/auth/session';
 import { getDb } from '@/lib/db/client';
-import { listCasesByStatus } from '@/lib/db/queries/cases';
+import { listReviewQueue } from '@/lib/db/queries/review';
+import { reviewMessages } from '@/lib/i18n/messages/review';
+import { getT } from '@/lib/i18n/server';
 
-export const metadata: Metadata = { title: 'Review' };
+export async function generateMetadata(): Promise<Metadata> {
+  return { title: (await getT(reviewMessages))('title') };
+}
 
 export default async function ReviewPage() {
   await requirePermission('review:read');
-  const db = await getDb();
-  const [waiting, decided] = await Promise.all([
-    listCasesByStatus({ db, statuses: ['submitted'] }),
-    listCasesByStatus({ db, statuses: ['decided'] }),
-  ]);
+  const [{ waiting, decided }, t] = await Promise.all([listReviewQueue({ db: await getDb() }), getT(reviewMessages)]);
   return (
     <>
-      <PageHeader title="Review" description="Cases relationship managers have submitted to the credit committee." />
-      <h2 className="mb-3 text-lg font-semibold">Waiting for a decision ({waiting.length})</h2>
-      {waiting.length ? (
-        <CasesTable cases={waiting} caption="Cases waiting for a decision" showOwner />
-      ) : (
-        <EmptyState title="Nothing to review">Cases appear here when an RM submits them to the committee.</EmptyState>
-      )}
-      <h2 className="mb-3 mt-8 text-lg font-semibold">Decided ({decided.length})</h2>
-      {decided.length ? (
-        <CasesTable cases={decided} caption="Decided cases" showOwner />
-      ) : (
-        <p className="text-sm text-zinc-600 dark:text-zinc-400">No decisions recorded yet.</p>
-      )}
+      <PageHeader title={t('title')} description={t('description')} />
+      <section aria-labelledby="review-waiting">
+        <h2 id="review-waiting" className="mb-3 text-lg font-semibold">
+          {t('waitingHeading', { n: waiting.length })}
+        </h2>
+        {waiting.length ? (
+          <ReviewQueue rows={waiting.map((r) => ({ ...r, decidedAt: null }))} caption={t('waitingCaption')} decided={false} t={t} />
+        ) : (
+          <EmptyState title={t('nothingToReview')}>{t('nothingHint')}</EmptyState>
+        )}
+      </section>
+      <section aria-labelledby="review-decided" className="mt-8">
+        <h2 id="review-decided" className="mb-3 text-lg font-semibold">
+          {t('decidedHeading', { n: decided.length })}
+        </h2>
+        {decided.length ? (
+          <ReviewQueue rows={decided} caption={t('decidedCaption')} decided t={t} />
+        ) : (
+          <p className="text-sm text-zinc-600 dark:text-zinc-400">{t('noDecisions')}</p>
+        )}
+      </section>
     </>
   );
 }

@@ -3,8 +3,12 @@ import { Badge, Card, PageHeader } from '@/components/ui/layout';
 import { requirePermission } from '@/lib/auth/session';
 import { getDatabase } from '@/lib/db/client';
 import { demoEnabled, env, oidcConfigured } from '@/lib/env';
+import { adminMessages } from '@/lib/i18n/messages/admin';
+import { getT } from '@/lib/i18n/server';
 
-export const metadata: Metadata = { title: 'Settings' };
+export async function generateMetadata(): Promise<Metadata> {
+  return { title: (await getT(adminMessages))('settingsTitle') };
+}
 
 function Row({ label, children }: { label: string; children: React.ReactNode }) {
   return (
@@ -19,36 +23,35 @@ function Row({ label, children }: { label: string; children: React.ReactNode }) 
 // the values live in the environment (see .env.example).
 export default async function SettingsPage() {
   await requirePermission('settings:read');
+  const t = await getT(adminMessages);
   const e = env();
   const database = await getDatabase();
   return (
     <>
-      <PageHeader title="Settings" description="How this instance is configured. Change these in the server environment and restart." />
+      <PageHeader title={t('settingsTitle')} description={t('settingsDescription')} />
       <div className="grid gap-6 lg:grid-cols-2">
-        <Card title="Database">
+        <Card title={t('database')}>
           <dl className="divide-y divide-zinc-200 dark:divide-zinc-800">
-            <Row label="Engine">{database.kind === 'pglite' ? 'Embedded PGlite (single process)' : 'PostgreSQL'}</Row>
-            <Row label="Location">
+            <Row label={t('engine')}>{database.kind === 'pglite' ? t('pglite') : 'PostgreSQL'}</Row>
+            <Row label={t('location')}>
               <code className="break-all font-mono" data-testid="database-location">{database.location}</code>
             </Row>
-            <Row label="Demo accounts">{demoEnabled(e) ? <Badge tone="amber">enabled</Badge> : <Badge>disabled</Badge>}</Row>
+            <Row label={t('demoAccounts')}>{demoEnabled(e) ? <Badge tone="amber">{t('enabled')}</Badge> : <Badge>{t('disabled')}</Badge>}</Row>
           </dl>
         </Card>
-        <Card title="Models">
+        <Card title={t('models')}>
           <dl className="divide-y divide-zinc-200 dark:divide-zinc-800">
-            <Row label="Provider">
-              {e.OPENAI_API_KEY || e.OPENAI_BASE_URL ? 'OpenAI-compatible endpoint' : 'Built-in offline analyst (not an LLM)'}
-            </Row>
-            <Row label="Endpoint">{e.OPENAI_BASE_URL ?? (e.OPENAI_API_KEY ? 'OpenAI default' : '—')}</Row>
-            <Row label="Model">{e.OPENAI_MODEL ?? '—'}</Row>
-            <Row label="API key">{e.OPENAI_API_KEY ? <Badge tone="green">set</Badge> : <Badge>not set</Badge>}</Row>
+            <Row label={t('provider')}>{e.OPENAI_API_KEY || e.OPENAI_BASE_URL ? t('openaiCompatible') : t('offline')}</Row>
+            <Row label={t('endpoint')}>{e.OPENAI_BASE_URL ?? (e.OPENAI_API_KEY ? t('openaiDefault') : '—')}</Row>
+            <Row label={t('model')}>{e.OPENAI_MODEL ?? '—'}</Row>
+            <Row label={t('apiKey')}>{e.OPENAI_API_KEY ? <Badge tone="green">{t('set')}</Badge> : <Badge>{t('notSet')}</Badge>}</Row>
           </dl>
         </Card>
-        <Card title="Sign-in">
+        <Card title={t('signIn')}>
           <dl className="divide-y divide-zinc-200 dark:divide-zinc-800">
-            <Row label="Passwords">scrypt hashes; 5 failed attempts lock an account for 5 minutes</Row>
-            <Row label="Single sign-on">{oidcConfigured(e) ? `${e.AUTH_OIDC_NAME} (${e.AUTH_OIDC_ISSUER})` : 'not configured'}</Row>
-            <Row label="Session secret">{e.AUTH_SECRET ? 'from AUTH_SECRET' : 'generated and kept in the data folder'}</Row>
+            <Row label={t('passwords')}>{t('passwordPolicy')}</Row>
+            <Row label={t('sso')}>{oidcConfigured(e) ? `${e.AUTH_OIDC_NAME} (${e.AUTH_OIDC_ISSUER})` : t('notConfigured')}</Row>
+            <Row label={t('sessionSecret')}>{e.AUTH_SECRET ? t('fromAuthSecret') : t('generatedSecret')}</Row>
           </dl>
         </Card>
       </div>

@@ -10,17 +10,22 @@ import { appendAudit } from '@/lib/db/queries/audit';
 import { countActiveAdmins, getUserById, normalizeEmail, updateUser } from '@/lib/db/queries/users';
 import { ROLES } from '@/lib/db/schema';
 import { AppError } from '@/lib/errors';
+import { format } from '@/lib/i18n';
+import { adminMessages } from '@/lib/i18n/messages/admin';
+
+// English from the table the form translates with, so the two cannot drift apart.
+const M = adminMessages.en;
 
 const password = z
   .string()
-  .min(PASSWORD_MIN_LENGTH, `Use at least ${PASSWORD_MIN_LENGTH} characters.`)
-  .max(200, 'Use at most 200 characters.');
-const userId = z.uuid('Unknown user.');
+  .min(PASSWORD_MIN_LENGTH, format(M.errPasswordMin, { n: PASSWORD_MIN_LENGTH }))
+  .max(200, M.errPasswordMax);
+const userId = z.uuid(M.errUnknownUser);
 
 async function loadTarget(id: string) {
   const db = await getDb();
   const target = await getUserById({ db, id });
-  if (!target) throw new AppError('not_found', 'That user does not exist.');
+  if (!target) throw new AppError('not_found', M.errNoUser);
   return { db, target };
 }
 
@@ -28,9 +33,9 @@ export const createUser = action(
   {
     permission: 'users:manage',
     input: z.object({
-      email: z.email('Enter a valid email address.').max(320).transform(normalizeEmail),
-      name: z.string().trim().min(1, 'Enter a name.').max(200),
-      role: z.enum(ROLES, 'Choose a role.'),
+      email: z.email(M.errEmail).max(320).transform(normalizeEmail),
+      name: z.string().trim().min(1, M.errName).max(200),
+      role: z.enum(ROLES, M.errRole),
       password,
     }),
   },
@@ -42,14 +47,14 @@ export const createUser = action(
 );
 
 export const changeUserRole = action(
-  { permission: 'users:manage', input: z.object({ userId, role: z.enum(ROLES, 'Choose a role.') }) },
+  { permission: 'users:manage', input: z.object({ userId, role: z.enum(ROLES, M.errRole) }) },
   async ({ userId: id, role }, admin) => {
-    if (id === admin.id) throw new AppError('conflict', 'You cannot change your own role; ask another administrator.');
+    if (id === admin.id) throw new AppError('conflict', M.errOwnRole);
     const { db, target } = await loadTarget(id);
     if (target.role === role) return { id, role };
     await db.transaction(async (tx) => {
       if (target.role === 'admin' && (await countActiveAdmins({ db: tx, excludingId: id })) === 0) {
-        throw new AppError('conflict', 'This is the last active administrator.');
+        throw new AppError('conflict', M.errLastAdmin);
       }
       await updateUser({ db: tx, id, role });
       await appendAudit({ tx, actorId: admin.id, action: 'user.role', entityType: 'user', entityId: id, detail: { from: target.role, to: role } });
@@ -65,11 +70,11 @@ export const setUserDisabled = action(
     input: z.object({ userId, disabled: z.enum(['true', 'false']).transform((v) => v === 'true').or(z.boolean()) }),
   },
   async ({ userId: id, disabled }, admin) => {
-    if (id === admin.id) throw new AppError('conflict', 'You cannot disable your own account.');
+    if (id === admin.id) throw new AppError('conflict', M.errDisableSelf);
     const { db, target } = await loadTarget(id);
     await db.transaction(async (tx) => {
       if (disabled && target.role === 'admin' && (await countActiveAdmins({ db: tx, excludingId: id })) === 0) {
-        throw new AppError('conflict', 'This is the last active administrator.');
+        throw new AppError('conflict', M.errLastAdmin);
       }
       await updateUser({ db: tx, id, disabled });
       await appendAudit({ tx, actorId: admin.id, action: disabled ? 'user.disable' : 'user.enable', entityType: 'user', entityId: id });

@@ -1,0 +1,154 @@
+import type { Metadata } from 'next';
+import Link from 'next/link';
+import { Button } from '@/components/ui/button';
+import { SelectField, TextField } from '@/components/ui/field';
+import { Alert, EmptyState, PageHeader } from '@/components/ui/layout';
+import { requirePermission } from '@/lib/auth/session';
+import { getDb } from '@/lib/db/client';
+import { listAuditEntries, listAuditFacets, verifyAuditChain, type AuditFilters } from '@/lib/db/queries/audit';
+import { auditMessages } from '@/lib/i18n/messages/audit';
+import { getT } from '@/lib/i18n/server';
+import { AuditTable } from './audit-table';
+
+export async function generateMetadata(): Promise<Metadata> {
+  return { title: (await getT(auditMessages))('title') };
+}
+
+const PAGE_SIZE = 50;
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+const UUID = /^[0-9a-f-]{36}$/i;
+const first = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v) ?? '';
+
+/** The filters from the URL; values that could not have come from the form are ignored, not errors. */
+function readFilters(params: Record<string, string | string[] | undefined>): AuditFilters {
+  const value = (key: string, ok: (v: string) => boolean) => {
+    const v = first(params[key]).trim();
+    return v && ok(v) && v.length <= 100 ? v : undefined;
+  };
+  const isDay = (v: string) => DAY.test(v) && !Number.isNaN(Date.parse(v));
+  return {
+    action: value('action', () => true),
+    actorId: value('actor', (v) => UUID.test(v)),
+    entityType: value('entity', () => true),
+    from: value('from', isDay),
+    to: value('to', isDay),
+  };
+}
+
+function query(filters: AuditFilters, extra: Record<string, string> = {}) {
+  const q = new URLSearchParams();
+  if (filters.action) q.set('action', filters.action);
+  if (filters.actorId) q.set('actor', filters.actorId);
+  if (filters.entityType) q.set('entity', filters.entityType);
+  if (filters.from) q.set('from', filters.from);
+  if (filters.to) q.set('to', filters.to);
+  for (const [k, v] of Object.entries(extra)) q.set(k, v);
+  const s = q.toString();
+  return s ? `?${s}` : '';
+}
+
+export default async function AuditPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  await requirePermission('audit:read');
+  const params = await searchParams;
+  const filters = readFilters(params);
+  const page = Math.max(1, Math.min(100_000, Number.parseInt(first(params.page), 10) || 1));
+  const db = await getDb();
+  const t = await getT(auditMessages);
+  // Verification reads the whole chain, so it runs only when asked for (the Verify button).
+  const [{ rows, total }, facets, verification] = await Promise.all([
+    listAuditEntries({ db, filters, limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE }),
+    listAuditFacets({ db }),
+    first(params.verify) === '1' ? verifyAuditChain({ db }) : null,
+  ]);
+  const pages = Math.max(1, Math.ceil(total / PAGE_SIZE));
+  const filtered = Object.values(filters).some(Boolean);
+  const any = { value: '', label: t('any') };
+  return (
+    <>
+      <PageHeader
+        title={t('title')}
+        description={t('description')}
+        actions={
+          <form method="get" data-testid="verify-form">
+            {Object.entries(Object.fromEntries(new URLSearchParams(query(filters)))).map(([k, v]) => (
+              <input key={k} type="hidden" name={k} value={v} />
+            ))}
+            <input type="hidden" name="verify" value="1" />
+            <Button type="submit" variant="secondary" data-testid="verify-chain" aria-describedby="verify-hint">
+              {t('verify')}
+            </Button>
+            <p id="verify-hint" className="sr-only">
+              {t('verifyHint')}
+            </p>
+          </form>
+        }
+      />
+      {verification ? (
+        <div className="mb-4" data-testid="verify-result" data-ok={verification.ok}>
+          {verification.ok ? (
+            <Alert tone="success">{t('verifyOk', { n: verification.checked })}</Alert>
+          ) : (
+            <Alert>
+              <p className="font-semibold">
+                {t('verifyBroken', { seq: verification.brokenAt, at: verification.at.toISOString(), action: verification.action, n: verification.checked })}
+              </p>
+              <p className="mt-1" data-testid="verify-reason">
+                {t(`reason_${verification.reason}`)}
+              </p>
+            </Alert>
+          )}
+        </div>
+      ) : null}
+      <form method="get" className="mb-4 flex flex-wrap items-end gap-3" aria-label={t('filters')} data-testid="audit-filters">
+        <div className="w-48">
+          <SelectField id="action" label={t('filterAction')} defaultValue={filters.action ?? ''} options={[any, ...facets.actions.map((a) => ({ value: a, label: a }))]} />
+        </div>
+        <div className="w-56">
+          <SelectField
+            id="actor"
+            label={t('filterActor')}
+            defaultValue={filters.actorId ?? ''}
+            options={[any, ...facets.actors.map((a) => ({ value: a.id, label: `${a.name} (${a.email})` }))]}
+          />
+        </div>
+        <div className="w-40">
+          <SelectField id="entity" label={t('filterEntity')} defaultValue={filters.entityType ?? ''} options={[any, ...facets.entityTypes.map((e) => ({ value: e, label: e }))]} />
+        </div>
+        <div className="w-40">
+          <TextField id="from" type="date" label={t('filterFrom')} defaultValue={filters.from ?? ''} />
+        </div>
+        <div className="w-40">
+          <TextField id="to" type="date" label={t('filterTo')} defaultValue={filters.to ?? ''} />
+        </div>
+        <Button type="submit" variant="secondary" data-testid="audit-apply">
+          {t('apply')}
+        </Button>
+        {filtered ? (
+          <Link href="/admin/audit" className="px-2 py-2 text-sm text-blue-800 underline dark:text-blue-300">
+            {t('clear')}
+          </Link>
+        ) : null}
+      </form>
+      {rows.length ? (
+        <>
+          <AuditTable rows={rows} brokenAt={verification && !verification.ok ? verification.brokenAt : null} />
+          <nav aria-label={t('paging')} className="mt-4 flex items-center gap-4 text-sm">
+            {page > 1 ? (
+              <Link href={`/admin/audit${query(filters, { page: String(page - 1) })}`} className="text-blue-800 underline dark:text-blue-300" data-testid="audit-prev">
+                {t('previous')}
+              </Link>
+            ) : null}
+            <span data-testid="audit-page">{t('pageOf', { page, pages, total })}</span>
+            {page < pages ? (
+              <Link href={`/admin/audit${query(filters, { page: String(page + 1) })}`} className="text-blue-800 underline dark:text-blue-300" data-testid="audit-next">
+                {t('next')}
+              </Link>
+            ) : null}
+          </nav>
+        </>
+      ) : (
+        <EmptyState title={t('noEntries')}>{filtered ? t('noEntriesHint') : null}</EmptyState>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,43 @@
+// The committee's two lists: cases waiting for a decision and cases already decided or
+// returned. Each row links to the read-only case page, where the review happens.
+import Link from 'next/link';
+import { formatAmount, formatDateTime } from '@/components/lists/format';
+import { Badge, DataTable, Td } from '@/components/ui/layout';
+import type { ReviewQueueItem } from '@/lib/db/queries/review';
+import type { Translate } from '@/lib/i18n';
+import type { reviewMessages } from '@/lib/i18n/messages/review';
+
+type T = Translate<(typeof reviewMessages)['en']>;
+type Row = ReviewQueueItem & { decidedAt: Date | null };
+
+export function ReviewQueue({ rows, caption, decided, t }: { rows: Row[]; caption: string; decided: boolean; t: T }) {
+  const head = [t('colCase'), t('colBorrower'), t('colLoan'), t('colAsOf'), t('colRm'), t('colSubmitted'), t('colRuns'), t('colComments'), ...(decided ? [t('colOutcome'), t('colDecidedAt')] : [])];
+  return (
+    <DataTable caption={caption} head={head}>
+      {rows.map((c) => (
+        <tr key={c.id} data-testid={decided ? 'decided-row' : 'waiting-row'}>
+          <Td className="font-medium">
+            <Link className="text-blue-800 underline underline-offset-2 dark:text-blue-300" href={`/cases/${c.id}`}>
+              {c.title}
+            </Link>
+          </Td>
+          <Td>{c.companyNameEn ?? c.companyName}</Td>
+          <Td>
+            {formatAmount(c.loanAmount, c.loanCurrency)} · {t('tenor', { n: c.loanTenorMonths })}
+          </Td>
+          <Td>{c.asOfDate}</Td>
+          <Td>{c.ownerName}</Td>
+          <Td className="whitespace-nowrap">{formatDateTime(c.submittedAt)}</Td>
+          <Td>{c.runCount}</Td>
+          <Td>{c.commentCount}</Td>
+          {decided ? (
+            <>
+              <Td>{c.outcome ? <Badge tone={c.outcome === 'decline' ? 'red' : c.outcome === 'return' ? 'blue' : 'green'}>{t(`outcome_${c.outcome}`)}</Badge> : '—'}</Td>
+              <Td className="whitespace-nowrap">{formatDateTime(c.decidedAt)}</Td>
+            </>
+          ) : null}
+        </tr>
+      ))}
+    </DataTable>
+  );
+}

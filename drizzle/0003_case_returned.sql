@@ -1,0 +1,2 @@
+ALTER TABLE "cases" DROP CONSTRAINT "cases_status_check";--> statement-breakpoint
+ALTER TABLE "cases" ADD CONSTRAINT "cases_status_check" CHECK ("cases"."status" in ('draft', 'analyzing', 'submitted', 'decided', 'returned'));

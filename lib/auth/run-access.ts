@@ -1,0 +1,56 @@
+// Case and run access for pages, server actions and route handlers; the rule itself is in
+// lib/auth/access-rules.ts.
+import { eq } from 'drizzle-orm';
+import { forbidden, notFound } from 'next/navigation';
+import { canAccessCase, canAccessRun, type Access } from '@/lib/auth/access-rules';
+import { requireUser, type SessionUser } from '@/lib/auth/session';
+import { getDb, type Executor } from '@/lib/db/client';
+import { cases, runs } from '@/lib/db/schema';
+import { AppError } from '@/lib/errors';
+
+export { canAccessCase, canAccessRun, type Access };
+
+async function loadCase(db: Executor, id: string) {
+  if (!/^[0-9a-f-]{36}$/i.test(id)) return null;
+  const [row] = await db.select().from(cases).where(eq(cases.id, id));
+  return row ?? null;
+}
+
+async function loadRun(db: Executor, id: string) {
+  if (!/^[0-9a-f-]{36}$/i.test(id)) return null;
+  const [run] = await db.select().from(runs).where(eq(runs.id, id));
+  if (!run) return null;
+  return { run, kase: run.caseId ? await loadCase(db, run.caseId) : null };
+}
+
+/** For server actions and route handlers: the case, or an AppError (not_found hides what one may not see). */
+export async function assertCaseAccess(user: SessionUser, caseId: string, access: Access) {
+  const kase = await loadCase(await getDb(), caseId);
+  if (!kase || !canAccessCase(user, kase, 'read')) throw new AppError('not_found', 'This case does not exist or is not yours.');
+  if (!canAccessCase(user, kase, access)) throw new AppError('forbidden', 'You can read this case but not change it.');
+  return kase;
+}
+
+export async function assertRunAccess(user: SessionUser, runId: string, access: Access) {
+  const found = await loadRun(await getDb(), runId);
+  if (!found || !canAccessRun(user, found.run, found.kase, 'read')) throw new AppError('not_found', 'This run does not exist or is not yours.');
+  if (!canAccessRun(user, found.run, found.kase, access)) throw new AppError('forbidden', 'You can read this run but not change it.');
+  return found;
+}
+
+/** For pages: the case, or the 404 page (a user who may not read it learns nothing), or 403 for writes. */
+export async function requireCaseAccess(caseId: string, access: Access = 'read') {
+  const user = await requireUser();
+  const kase = await loadCase(await getDb(), caseId);
+  if (!kase || !canAccessCase(user, kase, 'read')) notFound();
+  if (!canAccessCase(user, kase, access)) forbidden();
+  return { user, kase };
+}
+
+export async function requireRunAccess(runId: string, access: Access = 'read') {
+  const user = await requireUser();
+  const found = await loadRun(await getDb(), runId);
+  if (!found || !canAccessRun(user, found.run, found.kase, 'read')) notFound();
+  if (!canAccessRun(user, found.run, found.kase, access)) forbidden();
+  return { user, ...found };
+}

@@ -1,0 +1,84 @@
+// One structured call to a model for an automated judge (DESIGN.md §7), through the provider
+// seam like every other model call. A judge is not a step of any run, so the run-specific parts
+// of the seam's request are empty; what a provider sends is the prompt, the JSON Schema (named
+// after the verdict, never after a protocol) and the temperature. The answer is validated with
+// zod; one repair attempt, then a clear failure, as the engine does for steps.
+import { z, type ZodType } from 'zod';
+import type { OutputKind } from '@/lib/debate/schemas';
+import type { ProtocolDef, RunParams, StepDef } from '@/lib/debate/types';
+import type { GenerateRequest, ModelProvider } from '@/lib/llm/types';
+
+export class JudgeError extends Error {}
+
+export const NEEDS_MODEL =
+  'The automated judges need a language model, and the built-in offline analyst is not one. Configure an OpenAI-compatible endpoint (OPENAI_BASE_URL and/or OPENAI_API_KEY, OPENAI_MODEL) and use the openai provider.';
+
+/** Throws the refusal for the offline analyst (or any provider that is not an LLM). */
+export function assertJudgeModel(provider: Pick<ModelProvider, 'isLLM'>) {
+  if (!provider.isLLM) throw new JudgeError(NEEDS_MODEL);
+}
+
+export type JudgeUsage = { promptTokens: number; completionTokens: number };
+
+export type JudgeCall<T> = {
+  provider: ModelProvider;
+  system: string;
+  user: string;
+  schema: ZodType<T>;
+  /** Schema name the endpoint sees (structured output), e.g. `pairwise_verdict`. */
+  name: string;
+  /** Extra checks after the schema passed; each returned string is a problem to repair. */
+  check?: (value: T) => string[];
+  /** Judges run cold by default (DESIGN.md §4.4: "low temperature"). */
+  temperature?: number;
+  signal?: AbortSignal;
+};
+
+function parseJson(raw: string): { ok: true; value: unknown } | { ok: false; problem: string } {
+  const trimmed = raw.trim().replace(/^```(?:json)?\s*/i, '').replace(/\s*```$/, '');
+  try {
+    return { ok: true, value: JSON.parse(trimmed) };
+  } catch {
+    return { ok: false, problem: 'The answer is not valid JSON.' };
+  }
+}
+
+export async function callJudge<T>(call: JudgeCall<T>): Promise<{ value: T; usage: JudgeUsage }> {
+  assertJudgeModel(call.provider);
+  const step = { id: call.name, agent: 'judge', team: 'neutral', act: 'judgment', context: [], webSearch: false, evidence: 'none', output: call.name as OutputKind, task: '' } satisfies StepDef;
+  const params: RunParams = { language: 'en', asOf: '', recencyDays: 0, maxWebResults: 0, maxConcurrency: 1, temperature: call.temperature ?? 0 };
+  const base = {
+    runId: '',
+    protocol: { id: 'judge', name: '', description: '', steps: [step], reportStep: step.id } as unknown as ProtocolDef,
+    step,
+    params,
+    company: { id: '', name: '', nameEn: null, country: '', industry: null, description: null },
+    evidence: [],
+    passages: [],
+    context: [],
+    prompt: { system: call.system, user: call.user },
+    schema: call.schema,
+    jsonSchema: z.toJSONSchema(call.schema) as Record<string, unknown>,
+    tools: {},
+    signal: call.signal ?? new AbortController().signal,
+    onToken: () => {},
+  } satisfies Omit<GenerateRequest, 'repair'>;
+
+  const usage = { promptTokens: 0, completionTokens: 0 };
+  let repair: GenerateRequest['repair'];
+  for (let attempt = 0; attempt < 2; attempt++) {
+    const result = await call.provider.generate({ ...base, repair });
+    usage.promptTokens += result.usage.promptTokens;
+    usage.completionTokens += result.usage.completionTokens;
+    const json = parseJson(result.raw);
+    const parsed = json.ok ? call.schema.safeParse(json.value) : null;
+    const problems = !json.ok
+      ? [json.problem]
+      : !parsed!.success
+        ? parsed!.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`)
+        : (call.check?.(parsed!.data) ?? []);
+    if (problems.length === 0) return { value: parsed!.data as T, usage };
+    repair = { previous: result.raw, problems };
+  }
+  throw new JudgeError(`The judge's answer was not valid after one repair: ${repair!.problems.slice(0, 5).join(' ')}`);
+}

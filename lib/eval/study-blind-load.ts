@@ -1,0 +1,17 @@
+// The blinded report of an assignment's run, read on the server. Only the BlindReport leaves
+// this module; the run document with its ids, protocol and model stays here.
+import type { Db } from '@/lib/db/client';
+import { blindReport, type BlindReport } from '@/lib/eval/study-blind';
+import type { Locale } from '@/lib/i18n';
+import { loadReportInput } from '@/lib/report/load';
+import { buildReportDoc, type ReportDoc } from '@/lib/report/model';
+
+const TURN_WORD: Record<Locale, string> = { en: 'Turn', ko: '발언' };
+
+/** The blinded report, and the report renderer's labels (plain interface strings) in `locale`. */
+export async function loadBlindReport({ db, runId, locale }: { db: Db; runId: string; locale: Locale }): Promise<{ report: BlindReport; labels: ReportDoc['labels'] }> {
+  const input = await loadReportInput({ db, runId });
+  const doc = buildReportDoc(input, locale);
+  const report = blindReport({ doc, teams: input.view.turns.map((t) => t.team), model: input.view.model, turnWord: TURN_WORD[doc.contentLanguage] });
+  return { report, labels: doc.labels };
+}

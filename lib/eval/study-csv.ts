@@ -1,0 +1,53 @@
+// The raw ratings of a study as CSV (RFC 4180), one row per assignment, for analysis elsewhere.
+import { ALL_ITEMS, SUS_ITEMS, type Answers } from '@/lib/eval/study-design';
+import { susScore } from '@/lib/eval/study-stats';
+
+export type CsvAssignment = {
+  id: string;
+  position: number;
+  evaluatorEmail: string;
+  evaluatorName: string;
+  companyId: string;
+  companyName: string;
+  protocol: string;
+  runId: string;
+  reportId: string;
+  answers: Answers;
+  savedAt: Date | null;
+  submittedAt: Date | null;
+};
+
+function cell(value: unknown): string {
+  const text = value === null || value === undefined ? '' : String(value);
+  // Quote when needed; a leading = + - @ is prefixed so a spreadsheet does not run it as a formula.
+  const safe = /^[=+\-@]/.test(text) ? `'${text}` : text;
+  return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
+}
+
+export function ratingsCsv({ studyId, studyName, rows }: { studyId: string; studyName: string; rows: CsvAssignment[] }) {
+  const head = ['study_id', 'study_name', 'assignment_id', 'evaluator_email', 'evaluator_name', 'company_id', 'company_name', 'protocol', 'run_id', 'report_id', 'position', ...ALL_ITEMS, 'sus_score', 'saved_at', 'submitted_at'];
+  const lines = rows.map((r) => {
+    const sus = SUS_ITEMS.map((i) => r.answers[i]);
+    const score = sus.every((v): v is number => v !== undefined) ? susScore(sus) : null;
+    return [
+      studyId,
+      studyName,
+      r.id,
+      r.evaluatorEmail,
+      r.evaluatorName,
+      r.companyId,
+      r.companyName,
+      r.protocol,
+      r.runId,
+      r.reportId,
+      r.position,
+      ...ALL_ITEMS.map((i) => r.answers[i] ?? ''),
+      score,
+      r.savedAt?.toISOString() ?? '',
+      r.submittedAt?.toISOString() ?? '',
+    ]
+      .map(cell)
+      .join(',');
+  });
+  return [head.join(','), ...lines].join('\r\n') + '\r\n';
+}
