@@ -8,6 +8,8 @@ export function useActionForm<T>(serverAction: (form: FormData) => Promise<Actio
   return useActionState<ActionResult<T> | null, FormData>((_prev, form) => serverAction(form), null);
 }
 
-export function fieldErrors(state: ActionResult<unknown> | null, field: string) {
-  return state && !state.ok ? state.fieldErrors?.[field] : undefined;
+/** A field's errors, through `translate` (see useServerText) when given. */
+export function fieldErrors(state: ActionResult<unknown> | null, field: string, translate?: (text: string) => string) {
+  const errors = state && !state.ok ? state.fieldErrors?.[field] : undefined;
+  return translate ? errors?.map(translate) : errors;
 }

@@ -1,42 +1,52 @@
 import Link from 'next/link';
-import { formatAmount, formatDateTime } from '@/components/lists/format';
+import { formatAmount, formatDateTime, formatNumber } from '@/components/lists/format';
 import { Badge, DataTable, Td } from '@/components/ui/layout';
 import type { CaseListItem } from '@/lib/db/queries/cases';
 import type { CaseStatus } from '@/lib/db/schema';
+import { casesMessages } from '@/lib/i18n/messages/cases';
+import { listsMessages } from '@/lib/i18n/messages/lists';
+import { getLocale, getT } from '@/lib/i18n/server';
 
 const STATUS_TONE: Record<CaseStatus, 'neutral' | 'blue' | 'amber' | 'green'> = {
   draft: 'neutral',
   analyzing: 'blue',
   submitted: 'amber',
   decided: 'green',
+  returned: 'amber',
 };
 
-export function CaseStatusBadge({ status }: { status: CaseStatus }) {
-  return <Badge tone={STATUS_TONE[status]}>{status}</Badge>;
+export async function CaseStatusBadge({ status }: { status: CaseStatus }) {
+  const t = await getT(casesMessages);
+  return <Badge tone={STATUS_TONE[status]}>{t(`status_${status}`)}</Badge>;
 }
 
-export function CasesTable({ cases, caption, showOwner = false }: { cases: CaseListItem[]; caption: string; showOwner?: boolean }) {
-  const head = ['Case', 'Borrower', 'Loan request', 'As of', 'Status', 'Runs', ...(showOwner ? ['RM'] : []), 'Updated'];
+export async function CasesTable({ cases, caption, showOwner = false }: { cases: CaseListItem[]; caption: string; showOwner?: boolean }) {
+  const [t, locale] = await Promise.all([getT(listsMessages), getLocale()]);
+  const head = [t('colCase'), t('colBorrower'), t('colLoan'), t('colAsOf'), t('colStatus'), t('colRuns'), ...(showOwner ? [t('colRm')] : []), t('colUpdated')];
   return (
     <DataTable caption={caption} head={head}>
       {cases.map((c) => (
         <tr key={c.id} data-testid="case-row">
-          <Td className="font-medium">{c.title}</Td>
-          <Td>
-            <Link className="text-blue-800 underline underline-offset-2 dark:text-blue-300" href={`/companies/${c.companyId}`}>
-              {c.companyNameEn ?? c.companyName}
+          <Td className="font-medium">
+            <Link className="text-blue-800 underline underline-offset-2 dark:text-blue-300" href={`/cases/${c.id}`}>
+              {c.title}
             </Link>
           </Td>
           <Td>
-            {formatAmount(c.loanAmount, c.loanCurrency)} · {c.loanTenorMonths} months
+            <Link className="text-blue-800 underline underline-offset-2 dark:text-blue-300" href={`/companies/${c.companyId}`}>
+              {locale === 'ko' ? c.companyName : (c.companyNameEn ?? c.companyName)}
+            </Link>
+          </Td>
+          <Td>
+            {formatAmount(c.loanAmount, c.loanCurrency, locale)} · {t('months', { n: c.loanTenorMonths })}
           </Td>
           <Td>{c.asOfDate}</Td>
           <Td>
             <CaseStatusBadge status={c.status} />
           </Td>
-          <Td>{c.runCount}</Td>
+          <Td>{formatNumber(c.runCount, locale)}</Td>
           {showOwner ? <Td>{c.ownerName}</Td> : null}
-          <Td className="whitespace-nowrap">{formatDateTime(c.updatedAt)}</Td>
+          <Td className="whitespace-nowrap">{formatDateTime(c.updatedAt, locale)}</Td>
         </tr>
       ))}
     </DataTable>

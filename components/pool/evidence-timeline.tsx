@@ -1,19 +1,24 @@
+import Link from 'next/link';
 import { EvidenceControls } from '@/components/pool/evidence-editor';
 import { Badge } from '@/components/ui/layout';
-import Link from 'next/link';
 import type { CompanyEvidence, FactorTotals } from '@/lib/db/queries/companies';
+import { poolMessages } from '@/lib/i18n/messages/pool';
+import { getLocale, getT } from '@/lib/i18n/server';
 import { FACTORS } from '@/lib/pool/factors';
 
-const POLARITY = {
-  favorable: { tone: 'green', label: 'favorable' },
-  adverse: { tone: 'red', label: 'adverse' },
-  context: { tone: 'amber', label: 'context-dependent' },
-} as const;
+const POLARITY_TONE = { favorable: 'green', adverse: 'red', context: 'amber' } as const;
 
-const ORIGIN_LABEL: Record<string, string> = { import: 'import', dart: 'OpenDART', edgar: 'SEC EDGAR', web: 'web search', manual: 'added by hand' };
+// Connector names are proper names; the others are translated.
+const ORIGIN: Record<string, { name: string } | { key: 'origin_import' | 'origin_web' | 'origin_manual' }> = {
+  import: { key: 'origin_import' },
+  dart: { name: 'OpenDART' },
+  edgar: { name: 'SEC EDGAR' },
+  web: { key: 'origin_web' },
+  manual: { key: 'origin_manual' },
+};
 
 /** The company's evidence as one timeline per guideline factor, newest first within each. */
-export function EvidenceTimeline({
+export async function EvidenceTimeline({
   evidence,
   totals,
   editable,
@@ -26,10 +31,20 @@ export function EvidenceTimeline({
   companyId: string;
   expanded?: string;
 }) {
-  const totalsOf = (id: string) => totals.find((t) => t.factor === id) ?? { total: 0, favorable: 0, adverse: 0 };
-  const groups = [...FACTORS.map((f) => ({ id: f.id as string, label: f.label, labelKo: f.labelKo, reading: f.reading })), { id: '', label: 'Untagged', labelKo: '', reading: '' }]
+  const [t, locale] = await Promise.all([getT(poolMessages), getLocale()]);
+  const ko = locale === 'ko';
+  const totalsOf = (id: string) => totals.find((x) => x.factor === id) ?? { total: 0, favorable: 0, adverse: 0 };
+  // The factor's name in the reader's language; English readers also see the guideline's Korean term.
+  const groups = [
+    ...FACTORS.map((f) => ({ id: f.id as string, label: ko ? f.labelKo : f.label, other: ko ? '' : f.labelKo, reading: ko ? f.readingKo : f.reading })),
+    { id: '', label: t('untagged'), other: '', reading: '' },
+  ]
     .map((f) => ({ ...f, items: evidence.filter((e) => (e.factor ?? '') === f.id) }))
     .filter((g) => g.items.length > 0);
+  const origin = (o: string) => {
+    const known = ORIGIN[o];
+    return !known ? o : 'name' in known ? known.name : t(known.key);
+  };
 
   return (
     <div className="space-y-6">
@@ -37,14 +52,12 @@ export function EvidenceTimeline({
         const { total, favorable, adverse } = totalsOf(g.id);
         const key = g.id || 'untagged';
         return (
-          <section key={g.id || 'untagged'} aria-labelledby={`factor-${g.id || 'untagged'}`} data-testid={`factor-${g.id || 'untagged'}`}>
-            <h3 id={`factor-${g.id || 'untagged'}`} className="flex flex-wrap items-baseline gap-x-3 text-base font-semibold">
+          <section key={key} aria-labelledby={`factor-${key}`} data-testid={`factor-${key}`}>
+            <h3 id={`factor-${key}`} className="flex flex-wrap items-baseline gap-x-3 text-base font-semibold">
               {g.label}
-              {g.labelKo ? <span className="text-sm font-normal text-zinc-600 dark:text-zinc-400">{g.labelKo}</span> : null}
+              {g.other ? <span className="text-sm font-normal text-zinc-600 dark:text-zinc-400">{g.other}</span> : null}
               {g.reading ? <span className="text-xs font-normal text-zinc-600 dark:text-zinc-400">({g.reading})</span> : null}
-              <span className="text-xs font-normal">
-                {total} items · {favorable} favorable · {adverse} adverse
-              </span>
+              <span className="text-xs font-normal">{t('factorCounts', { total, favorable, adverse })}</span>
             </h3>
             <ol className="mt-2 border-l-2 border-zinc-200 pl-4 dark:border-zinc-700">
               {g.items.map((e) => (
@@ -54,19 +67,20 @@ export function EvidenceTimeline({
                     <time dateTime={e.publishedDate} className="font-mono">
                       {e.publishedDate}
                     </time>
-                    {e.polarity ? <Badge tone={POLARITY[e.polarity].tone}>{POLARITY[e.polarity].label}</Badge> : null}
-                    {e.factorSource === 'rm' ? <Badge tone="blue">tag set by RM</Badge> : null}
-                    <span className="text-xs text-zinc-600 dark:text-zinc-400">{e.category.replaceAll('_', ' ')}</span>
+                    {e.polarity ? <Badge tone={POLARITY_TONE[e.polarity]}>{t(`polarity_${e.polarity}`)}</Badge> : null}
+                    {e.factorSource === 'rm' ? <Badge tone="blue">{t('tagSetByRm')}</Badge> : null}
+                    <span className="text-xs text-zinc-600 dark:text-zinc-400">{categoryLabel(t, e.category)}</span>
                   </div>
                   <p className="mt-1 font-medium">{e.title}</p>
                   <p className="mt-1 line-clamp-3 text-sm text-zinc-700 dark:text-zinc-300">{e.text}</p>
                   <p className="mt-1 text-xs text-zinc-600 dark:text-zinc-400">
-                    {e.value ? <>Value {e.value} · </> : null}
-                    {e.eventDate && e.eventDate !== e.publishedDate ? <>event {e.eventDate} · </> : null}
+                    {e.value ? <>{t('valueOf', { value: e.value })} · </> : null}
+                    {e.eventDate && e.eventDate !== e.publishedDate ? <>{t('eventOn', { date: e.eventDate })} · </> : null}
                     <a className="text-blue-800 underline underline-offset-2 dark:text-blue-300" href={e.sourceUrl} target="_blank" rel="noreferrer noopener">
                       {e.sourceName}
                     </a>{' '}
-                    · {e.addedBy ? `added by ${e.addedBy}` : `from ${ORIGIN_LABEL[e.origin] ?? e.origin}`} · id <code className="font-mono">{e.id}</code>
+                    · {e.addedBy ? t('addedBy', { name: e.addedBy }) : t('from', { origin: origin(e.origin) })} · {t('idLabel')}{' '}
+                    <code className="font-mono">{e.id}</code>
                   </p>
                   {editable ? <EvidenceControls item={e} /> : null}
                 </li>
@@ -74,11 +88,11 @@ export function EvidenceTimeline({
             </ol>
             {total > g.items.length ? (
               <Link className="text-sm text-blue-800 underline underline-offset-2 dark:text-blue-300" href={`/companies/${companyId}?factor=${g.id}#factor-${key}`}>
-                Show all {total} items on {g.label.toLowerCase()}
+                {t('showAll', { n: total, factor: ko ? g.label : g.label.toLowerCase() })}
               </Link>
             ) : expanded === g.id && total > 20 ? (
               <Link className="text-sm text-blue-800 underline underline-offset-2 dark:text-blue-300" href={`/companies/${companyId}#factor-${key}`}>
-                Show the newest only
+                {t('showNewest')}
               </Link>
             ) : null}
           </section>
@@ -86,4 +100,10 @@ export function EvidenceTimeline({
       })}
     </div>
   );
+}
+
+/** An evidence category in the reader's language; a category we do not know is shown as it is. */
+export function categoryLabel(t: (key: `cat_${string}` & keyof typeof poolMessages.en) => string, category: string) {
+  const key = `cat_${category}`;
+  return key in poolMessages.en ? t(key as `cat_${string}` & keyof typeof poolMessages.en) : category.replaceAll('_', ' ');
 }

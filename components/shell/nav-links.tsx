@@ -3,13 +3,18 @@
 import Link from 'next/link';
 import { usePathname } from 'next/navigation';
 import type { NavItem } from '@/lib/auth/permissions';
+import { useT } from '@/lib/i18n/client';
+import { NAV_KEYS, shellMessages } from '@/lib/i18n/messages/shell';
 
 export function NavLinks({ items }: { items: NavItem[] }) {
   const pathname = usePathname();
+  const t = useT(shellMessages);
   return (
     <ul className="flex flex-wrap gap-1">
       {items.map((item) => {
         const active = pathname === item.href || pathname.startsWith(`${item.href}/`);
+        // NAV keeps English labels; an entry added without a translation still shows its label.
+        const key = NAV_KEYS[item.href];
         return (
           <li key={item.href}>
             <Link
@@ -21,7 +26,7 @@ export function NavLinks({ items }: { items: NavItem[] }) {
                   : 'text-zinc-700 hover:bg-zinc-100 dark:text-zinc-300 dark:hover:bg-zinc-800'
               }`}
             >
-              {item.label}
+              {key ? t(key) : item.label}
             </Link>
           </li>
         );

@@ -1,4 +1,4 @@
-import type { InputHTMLAttributes, ReactNode, SelectHTMLAttributes } from 'react';
+import type { InputHTMLAttributes, ReactNode, SelectHTMLAttributes, TextareaHTMLAttributes } from 'react';
 
 const CONTROL =
   'block w-full rounded-md border border-zinc-300 bg-white px-3 py-2 text-sm text-zinc-900 placeholder:text-zinc-500 aria-[invalid=true]:border-red-600 dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-100 dark:placeholder:text-zinc-400';
@@ -70,6 +70,14 @@ export function SelectField({
           </option>
         ))}
       </select>
+    </Shell>
+  );
+}
+
+export function TextAreaField({ id, label, errors, hint, ...props }: FieldShell & TextareaHTMLAttributes<HTMLTextAreaElement>) {
+  return (
+    <Shell id={id} label={label} errors={errors} hint={hint}>
+      <textarea id={id} rows={3} className={CONTROL} aria-invalid={errors?.length ? true : undefined} aria-describedby={describedBy(id, errors, hint)} {...props} />
     </Shell>
   );
 }

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { action } from '@/lib/auth/action';
 import { getDb } from '@/lib/db/client';
 import { AppError } from '@/lib/errors';
+import { importMessages } from '@/lib/i18n/messages/import';
 import { importPool } from '@/lib/pool/import';
 
 const list = <T extends z.ZodType>(item: T) => z.union([item, z.array(item)]).transform((v) => (Array.isArray(v) ? v : [v]));
@@ -16,14 +17,14 @@ export const importFiles = action(
   {
     permission: 'pool:write',
     input: z.object({
-      files: list(z.instanceof(File, { error: 'Choose a file or a folder to import.' })),
+      files: list(z.instanceof(File, { error: importMessages.en.chooseFile })),
       // Paths inside a chosen folder (webkitRelativePath), in the order of `files`.
       paths: list(z.string().max(500)).optional(),
       validOnly: z.enum(['true', 'false']).default('false'),
     }),
   },
   async ({ files, paths, validOnly }, user) => {
-    if (files.length === 0 || files.every((f) => f.size === 0 && !f.name)) throw new AppError('bad_request', 'Choose a file or a folder to import.');
+    if (files.length === 0 || files.every((f) => f.size === 0 && !f.name)) throw new AppError('bad_request', importMessages.en.chooseFile);
     const sources = await Promise.all(
       files.map(async (file, i) => ({ name: paths?.[i] || file.name, bytes: new Uint8Array(await file.arrayBuffer()) })),
     );

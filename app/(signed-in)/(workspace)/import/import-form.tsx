@@ -1,8 +1,13 @@
 'use client';
 
 import { useState, useTransition } from 'react';
+import { useServerText } from '@/components/forms/action-outcome';
 import { Button } from '@/components/ui/button';
 import { Alert, DataTable, Td } from '@/components/ui/layout';
+import type { Dictionary, Messages } from '@/lib/i18n';
+import { useT } from '@/lib/i18n/client';
+import { importMessages } from '@/lib/i18n/messages/import';
+import { poolMessages } from '@/lib/i18n/messages/pool';
 import { importFiles } from './actions';
 
 type Result = Awaited<ReturnType<typeof importFiles>>;
@@ -11,6 +16,9 @@ export function ImportForm({ maxFileMb }: { maxFileMb: number }) {
   const [files, setFiles] = useState<File[]>([]);
   const [result, setResult] = useState<Result | null>(null);
   const [pending, startTransition] = useTransition();
+  const t = useT(importMessages);
+  // The import's problems are English texts of lib/pool/import; shown in the reader's language.
+  const text = useServerText(...([importMessages, poolMessages] as Messages<Dictionary>[]));
 
   function submit(validOnly: boolean) {
     const form = new FormData();
@@ -28,7 +36,7 @@ export function ImportForm({ maxFileMb }: { maxFileMb: number }) {
       <div className="grid gap-4 md:grid-cols-2">
         <div className="space-y-1">
           <label htmlFor="import-file" className="block text-sm font-medium">
-            A file of evidence items (.jsonl, .json or .csv)
+            {t('fileLabel')}
           </label>
           <input
             id="import-file"
@@ -44,7 +52,7 @@ export function ImportForm({ maxFileMb }: { maxFileMb: number }) {
         </div>
         <div className="space-y-1">
           <label htmlFor="import-folder" className="block text-sm font-medium">
-            Or a folder in the pool layout (companies.json, evidence.jsonl, documents/)
+            {t('folderLabel')}
           </label>
           <input
             id="import-folder"
@@ -60,47 +68,53 @@ export function ImportForm({ maxFileMb }: { maxFileMb: number }) {
         </div>
       </div>
       <p className="text-sm text-zinc-600 dark:text-zinc-400">
-        Everything is checked before anything is written. UTF-8 and Korean cp949/EUC-KR files are both read. Files up to {maxFileMb} MB.
+        {t('checkedFirst', { mb: maxFileMb })}
       </p>
       <Button type="button" disabled={pending || files.length === 0} onClick={() => submit(false)} data-testid="import-submit">
-        {pending ? 'Importing…' : files.length > 1 ? `Import ${files.length} files` : 'Import'}
+        {pending ? t('importing') : files.length > 1 ? t('importN', { n: files.length }) : t('import')}
       </Button>
 
-      {result && !result.ok ? <Alert>{result.message}</Alert> : null}
+      {result && !result.ok ? <Alert>{text(result.message)}</Alert> : null}
       {report ? (
         <section aria-live="polite" className="space-y-4" data-testid="import-report">
           {report.written ? (
             <Alert tone="success">
-              Imported {report.imported.companies} companies, {report.imported.evidence} evidence items and {report.imported.documents} documents (
-              {report.imported.chunks} passages); skipped {report.skippedDuplicates} duplicates
-              {report.rejectedCount ? `; left out ${report.rejectedCount} rejected rows` : ''}.
+              {t('imported', {
+                companies: report.imported.companies,
+                evidence: report.imported.evidence,
+                documents: report.imported.documents,
+                chunks: report.imported.chunks,
+                duplicates: report.skippedDuplicates,
+                rejected: report.rejectedCount ? t('importedRejected', { n: report.rejectedCount }) : '',
+              })}
             </Alert>
           ) : (
             <Alert>
-              Nothing was imported: {report.rejectedCount} row{report.rejectedCount === 1 ? '' : 's'} need{report.rejectedCount === 1 ? 's' : ''} fixing
-              {report.skippedDuplicates ? ` (and ${report.skippedDuplicates} duplicates would be skipped)` : ''}. Fix the file and import it again, or
-              import the valid rows only.
+              {t(report.rejectedCount === 1 ? 'nothingImportedOne' : 'nothingImported', {
+                n: report.rejectedCount,
+                duplicates: report.skippedDuplicates ? t('wouldSkip', { n: report.skippedDuplicates }) : '',
+              })}
             </Alert>
           )}
           {!report.written ? (
             <Button type="button" variant="secondary" disabled={pending} onClick={() => submit(true)} data-testid="import-valid-only">
-              Import the valid rows
+              {t('importValid')}
             </Button>
           ) : null}
           {report.rejected.length ? (
-            <DataTable caption="Rejected rows" head={['File', 'Line', 'Field', 'Problem']}>
+            <DataTable caption={t('rejectedCaption')} head={[t('colFile'), t('colLine'), t('colField'), t('colProblem')]}>
               {report.rejected.map((r, i) => (
                 <tr key={i} data-testid="rejected-row">
                   <Td className="font-mono">{r.file}</Td>
                   <Td>{r.row || '—'}</Td>
                   <Td className="font-mono">{r.field ?? '—'}</Td>
-                  <Td>{r.message}</Td>
+                  <Td>{text(r.message)}</Td>
                 </tr>
               ))}
             </DataTable>
           ) : null}
           {report.rejectedCount > report.rejected.length ? (
-            <p className="text-sm">…and {report.rejectedCount - report.rejected.length} more. The command line import prints them all.</p>
+            <p className="text-sm">{t('more', { n: report.rejectedCount - report.rejected.length })}</p>
           ) : null}
         </section>
       ) : null}

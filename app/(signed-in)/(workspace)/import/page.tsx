@@ -1,30 +1,36 @@
 import type { Metadata } from 'next';
 import { Card, PageHeader } from '@/components/ui/layout';
+import { fill } from '@/components/ui/rich-text';
 import { requirePermission } from '@/lib/auth/session';
 import { env } from '@/lib/env';
+import { importMessages } from '@/lib/i18n/messages/import';
+import { getT } from '@/lib/i18n/server';
 import { ImportForm } from './import-form';
 
-export const metadata: Metadata = { title: 'Import evidence' };
+export async function generateMetadata(): Promise<Metadata> {
+  return { title: (await getT(importMessages))('title') };
+}
+
+const FIELDS = ['id', 'company_id', 'category', 'title', 'text', 'value', 'event_date', 'published_date', 'source_name', 'source_url', 'language'];
 
 export default async function ImportPage() {
   await requirePermission('pool:write');
+  const t = await getT(importMessages);
+  const fields = FIELDS.map((f, i) => (
+    <span key={f}>
+      {i ? ', ' : null}
+      <code className="font-mono">{f}</code>
+      {f === 'id' ? ` ${t('optional')}` : null}
+    </span>
+  ));
   return (
     <>
-      <PageHeader
-        title="Import evidence"
-        description="Load companies, evidence items and documents. Every item needs a source URL and the date it became public; nothing dated in the future is accepted."
-      />
+      <PageHeader title={t('title')} description={t('description')} />
       <Card>
         <ImportForm maxFileMb={env().IMPORT_MAX_FILE_MB} />
       </Card>
-      <Card title="File format" className="mt-6">
-        <p className="text-sm">
-          One item per line (JSONL), a JSON array, or a CSV with a header row, with the fields <code className="font-mono">id</code> (optional),{' '}
-          <code className="font-mono">company_id</code>, <code className="font-mono">category</code>, <code className="font-mono">title</code>,{' '}
-          <code className="font-mono">text</code>, <code className="font-mono">value</code>, <code className="font-mono">event_date</code>,{' '}
-          <code className="font-mono">published_date</code>, <code className="font-mono">source_name</code>, <code className="font-mono">source_url</code>,{' '}
-          <code className="font-mono">language</code>. The same import runs from the command line: <code className="font-mono">npm run cli -- import &lt;path&gt;</code>.
-        </p>
+      <Card title={t('formatTitle')} className="mt-6">
+        <p className="text-sm">{fill(t('formatBody'), { fields, command: <code className="font-mono">npm run cli -- import &lt;path&gt;</code> })}</p>
       </Card>
     </>
   );

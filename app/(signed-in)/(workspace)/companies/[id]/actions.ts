@@ -10,6 +10,8 @@ import { getCompanyById } from '@/lib/db/queries/companies';
 import { getEvidenceById, setEvidenceTag } from '@/lib/db/queries/evidence';
 import { evidenceItems, POLARITIES } from '@/lib/db/schema';
 import { AppError } from '@/lib/errors';
+import { format } from '@/lib/i18n';
+import { poolMessages } from '@/lib/i18n/messages/pool';
 import { fetchFilings, filingSourceConfigured } from '@/lib/pool/connectors/fetch-filings';
 import { FACTOR_IDS, tagByCategory } from '@/lib/pool/factors';
 import { importPool } from '@/lib/pool/import';
@@ -18,12 +20,14 @@ import { searchTokens } from '@/lib/pool/search-text';
 
 const EVIDENCE_FIELDS = ['category', 'title', 'text', 'value', 'event_date', 'published_date', 'source_name', 'source_url', 'language'] as const;
 const evidenceFields = evidenceRow.pick(Object.fromEntries(EVIDENCE_FIELDS.map((f) => [f, true])) as { [K in (typeof EVIDENCE_FIELDS)[number]]: true });
+// English from the table the forms translate with (lib/i18n/localize.ts), so the two cannot drift.
+const M = poolMessages.en;
 const today = () => new Date().toISOString().slice(0, 10);
 
 // A field-level check, so it is reported together with any other field's problem.
 const evidenceForm = evidenceFields.extend({
   published_date: evidenceRow.shape.published_date.superRefine((date, ctx) => {
-    if (date > today()) ctx.addIssue({ code: 'custom', message: `${date} is in the future; add an item once it is public.` });
+    if (date > today()) ctx.addIssue({ code: 'custom', message: format(M.errFuture, { date }) });
   }),
 });
 
@@ -46,9 +50,9 @@ export const addEvidence = action(
     if (report.rejected.length) {
       const fieldErrors: Record<string, string[]> = {};
       for (const r of report.rejected) (fieldErrors[r.field ?? 'title'] ??= []).push(r.message);
-      throw new AppError('bad_request', 'Please check the highlighted fields.', fieldErrors);
+      throw new AppError('bad_request', undefined, fieldErrors);
     }
-    if (report.skippedDuplicates) throw new AppError('conflict', 'The pool already has this item (same source, date and title).');
+    if (report.skippedDuplicates) throw new AppError('conflict', M.errDuplicate);
     if (report.imported.evidence !== 1) throw new AppError('internal');
     refresh(input.company_id);
     return { added: report.imported.evidence };
@@ -60,7 +64,7 @@ export const updateEvidence = action(
   async ({ id, ...input }, user) => {
     const db = await getDb();
     const existing = await getEvidenceById({ db, id });
-    if (!existing) throw new AppError('not_found', 'This evidence item no longer exists.');
+    if (!existing) throw new AppError('not_found', M.errGone);
     const values = {
       category: input.category,
       title: input.title,
@@ -86,7 +90,7 @@ export const updateEvidence = action(
       });
     } catch (err) {
       if ((err as { code?: string; cause?: { code?: string } }).code === '23505' || (err as { cause?: { code?: string } }).cause?.code === '23505') {
-        throw new AppError('conflict', 'Another item already has this source, date and title.');
+        throw new AppError('conflict', M.errSameAsOther);
       }
       throw err;
     }
@@ -98,7 +102,7 @@ export const updateEvidence = action(
 export const deleteEvidence = action({ permission: 'pool:write', input: z.object({ id: z.string().min(1) }) }, async ({ id }, user) => {
   const db = await getDb();
   const existing = await getEvidenceById({ db, id });
-  if (!existing) throw new AppError('not_found', 'This evidence item no longer exists.');
+  if (!existing) throw new AppError('not_found', M.errGone);
   await db.transaction(async (tx) => {
     await tx.delete(evidenceItems).where(eq(evidenceItems.id, id));
     await appendAudit({
@@ -119,7 +123,7 @@ export const tagEvidence = action(
   async ({ id, factor, polarity }, user) => {
     const db = await getDb();
     const existing = await getEvidenceById({ db, id });
-    if (!existing) throw new AppError('not_found', 'This evidence item no longer exists.');
+    if (!existing) throw new AppError('not_found', M.errGone);
     await db.transaction(async (tx) => {
       await setEvidenceTag({ db: tx, id, factor, polarity, userId: user.id });
       await appendAudit({
@@ -141,9 +145,9 @@ export const fetchCompanyFilings = action(
   async ({ companyId, source }, user) => {
     const db = await getDb();
     const company = await getCompanyById({ db, id: companyId });
-    if (!company) throw new AppError('not_found', 'This company does not exist.');
+    if (!company) throw new AppError('not_found', M.errNoCompany);
     if (!filingSourceConfigured(source)) {
-      throw new AppError('unavailable', source === 'dart' ? 'OpenDART is not configured: set OPENDART_API_KEY.' : 'SEC EDGAR is not configured: set SEC_USER_AGENT.');
+      throw new AppError('unavailable', source === 'dart' ? M.errDart : M.errEdgar);
     }
     const report = await fetchFilings({ db, company, source, actorId: user.id });
     refresh(companyId);

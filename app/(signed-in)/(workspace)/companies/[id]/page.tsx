@@ -9,11 +9,19 @@ import { can } from '@/lib/auth/permissions';
 import { requirePermission } from '@/lib/auth/session';
 import { getDb } from '@/lib/db/client';
 import { getCompanyById, listDocumentsForCompany, listEvidenceTimeline } from '@/lib/db/queries/companies';
+import { poolMessages } from '@/lib/i18n/messages/pool';
+import { getLocale, getT } from '@/lib/i18n/server';
 import { filingSourceConfigured, filingSourcesFor } from '@/lib/pool/connectors/fetch-filings';
 
 export async function generateMetadata({ params }: { params: Promise<{ id: string }> }): Promise<Metadata> {
   const company = await getCompanyById({ db: await getDb(), id: (await params).id });
-  return { title: company ? (company.nameEn ?? company.name) : 'Company' };
+  const [t, locale] = await Promise.all([getT(poolMessages), getLocale()]);
+  return { title: company ? companyName(company, locale) : t('company') };
+}
+
+/** The registered (often Korean) name in Korean, the English name in English. */
+function companyName(company: { name: string; nameEn: string | null }, locale: 'en' | 'ko') {
+  return locale === 'ko' ? company.name : (company.nameEn ?? company.name);
 }
 
 const PER_FACTOR = 20;
@@ -26,6 +34,7 @@ export default async function CompanyPage({
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
   const user = await requirePermission('companies:read');
+  const [t, locale] = await Promise.all([getT(poolMessages), getLocale()]);
   const { id } = await params;
   const db = await getDb();
   const company = await getCompanyById({ db, id });
@@ -48,16 +57,20 @@ export default async function CompanyPage({
 
   return (
     <>
-      <PageHeader title={company.nameEn ?? company.name} description={company.description ?? undefined} />
+      <PageHeader title={companyName(company, locale)} description={company.description ?? undefined} />
       <div className="mb-8 grid gap-4 md:grid-cols-3">
-        <Card title="Profile">
+        <Card title={t('profile')}>
           <dl className="space-y-1 text-sm">
             {[
-              ['Name', company.name],
-              ['Country', company.country],
-              ['Industry', company.industry ?? '—'],
-              ['Id', company.id],
-              ...Object.entries(company.identifiers),
+              [t('name'), company.name],
+              ...(company.nameEn && company.nameEn !== company.name ? [[t('nameEn'), company.nameEn]] : []),
+              [t('country'), company.country],
+              [t('industry'), company.industry ?? '—'],
+              [t('id'), company.id],
+              ...Object.entries(company.identifiers).map(([k, v]) => {
+                const key = `ident_${k}`;
+                return [key in poolMessages.en ? t(key as keyof typeof poolMessages.en) : k, v];
+              }),
             ].map(([k, v]) => (
               <div key={k}>
                 <dt className="inline font-medium">{k}: </dt>
@@ -71,7 +84,7 @@ export default async function CompanyPage({
             </div>
           ) : null}
         </Card>
-        <Card title={`Documents (${docs.length})`} className="md:col-span-2">
+        <Card title={t('documentsHeading', { n: docs.length })} className="md:col-span-2">
           {docs.length ? (
             <ul className="space-y-1 text-sm">
               {docs.map((d) => (
@@ -80,28 +93,28 @@ export default async function CompanyPage({
                     {d.title}
                   </Link>{' '}
                   <span className="text-zinc-600 dark:text-zinc-400">
-                    · {d.publishedDate} · {d.sourceName} · {Math.max(1, Math.round(d.length / 1000))}k characters
+                    · {d.publishedDate} · {d.sourceName} · {t('documentMeta', { chars: Math.max(1, Math.round(d.length / 1000)) })}
                   </span>
                 </li>
               ))}
             </ul>
           ) : (
-            <p className="text-sm text-zinc-600 dark:text-zinc-400">No long documents for this company.</p>
+            <p className="text-sm text-zinc-600 dark:text-zinc-400">{t('noDocuments')}</p>
           )}
         </Card>
       </div>
 
       <div className="mb-3 flex flex-wrap items-baseline justify-between gap-2">
-        <h2 className="text-lg font-semibold">Evidence by factor ({evidenceTotal})</h2>
+        <h2 className="text-lg font-semibold">{t('evidenceByFactor', { n: evidenceTotal })}</h2>
         {editable ? (
           <Link className={link} href="/import">
-            Import a file
+            {t('importFile')}
           </Link>
         ) : null}
       </div>
       {editable ? (
         <details className="mb-6 rounded-lg border border-zinc-200 bg-white p-4 dark:border-zinc-800 dark:bg-zinc-900">
-          <summary className="cursor-pointer font-medium">Add an evidence item</summary>
+          <summary className="cursor-pointer font-medium">{t('addItem')}</summary>
           <div className="mt-4">
             <AddEvidenceForm companyId={company.id} />
           </div>
@@ -110,7 +123,7 @@ export default async function CompanyPage({
       {evidence.length ? (
         <EvidenceTimeline evidence={evidence} totals={totals} editable={editable} companyId={company.id} expanded={expanded} />
       ) : (
-        <EmptyState title="No evidence yet">Add an item above, import a file, or fetch the latest filings.</EmptyState>
+        <EmptyState title={t('noEvidence')}>{t('noEvidenceHint')}</EmptyState>
       )}
     </>
   );

@@ -6,11 +6,16 @@ import { PageHeader } from '@/components/ui/layout';
 import { requirePermission } from '@/lib/auth/session';
 import { getDb } from '@/lib/db/client';
 import { getCompanyById, getDocument } from '@/lib/db/queries/companies';
+import { poolMessages } from '@/lib/i18n/messages/pool';
+import { getLocale, getT } from '@/lib/i18n/server';
 
-export const metadata: Metadata = { title: 'Document' };
+export async function generateMetadata(): Promise<Metadata> {
+  return { title: (await getT(poolMessages))('document') };
+}
 
 export default async function DocumentPage({ params }: { params: Promise<{ id: string; documentId: string }> }) {
   await requirePermission('companies:read');
+  const [t, locale] = await Promise.all([getT(poolMessages), getLocale()]);
   const { id, documentId } = await params;
   const db = await getDb();
   const [company, doc] = await Promise.all([getCompanyById({ db, id }), getDocument({ db, companyId: id, id: decodeURIComponent(documentId) })]);
@@ -19,18 +24,18 @@ export default async function DocumentPage({ params }: { params: Promise<{ id: s
     <>
       <p className="mb-2 text-sm">
         <Link className="text-blue-800 underline underline-offset-2 dark:text-blue-300" href={`/companies/${company.id}`}>
-          ← {company.nameEn ?? company.name}
+          ← {locale === 'ko' ? company.name : (company.nameEn ?? company.name)}
         </Link>
       </p>
       <PageHeader
         title={doc.title}
         description={
           <>
-            {doc.kind.replaceAll('_', ' ')} · published {doc.publishedDate} ·{' '}
+            {doc.kind.replaceAll('_', ' ')} · {t('published', { date: doc.publishedDate })} ·{' '}
             <a className="text-blue-800 underline dark:text-blue-300" href={doc.sourceUrl} target="_blank" rel="noreferrer noopener">
               {doc.sourceName}
             </a>
-            {doc.license ? <span className="block text-xs">Licence: {doc.license}</span> : null}
+            {doc.license ? <span className="block text-xs">{t('licence', { license: doc.license })}</span> : null}
           </>
         }
       />

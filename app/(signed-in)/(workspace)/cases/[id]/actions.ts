@@ -1,0 +1,82 @@
+'use server';
+
+import { redirect } from 'next/navigation';
+import { revalidatePath } from 'next/cache';
+import { z } from 'zod';
+import { action } from '@/lib/auth/action';
+import { assertCaseAccess } from '@/lib/auth/run-access';
+import { getDb } from '@/lib/db/client';
+import { appendAudit } from '@/lib/db/queries/audit';
+import { countSucceededRuns, markCaseAnalyzing, markCaseSubmitted } from '@/lib/db/queries/cases';
+import { PROTOCOLS } from '@/lib/db/schema';
+import { createRun } from '@/lib/debate/engine';
+import { startRunInBackground } from '@/lib/debate/runner';
+import { AppError } from '@/lib/errors';
+import { casesMessages } from '@/lib/i18n/messages/cases';
+import { runMessages } from '@/lib/i18n/messages/run';
+import { getT } from '@/lib/i18n/server';
+import { getProvider, ProviderConfigError } from '@/lib/llm';
+
+const caseId = z.string().uuid();
+
+// Field messages are keys of lib/i18n/messages/run.ts; the launcher shows them in the user's language.
+const startInput = z.object({
+  case_id: caseId,
+  protocol: z.enum(PROTOCOLS, 'errProtocol'),
+  provider: z.enum(['offline', 'openai'], 'errProvider'),
+  language: z.enum(['ko', 'en']),
+  mode: z.enum(['dag', 'sequential']),
+  recency_days: z.coerce.number('errRecency').int('errRecency').min(1, 'errRecency').max(3650, 'errRecency'),
+  max_web_results: z.coerce.number('errWebResults').int('errWebResults').min(0, 'errWebResults').max(20, 'errWebResults'),
+});
+
+export const startRun = action({ permission: 'cases:write', input: startInput }, async (input, user) => {
+  const kase = await assertCaseAccess(user, input.case_id, 'write');
+  if (kase.status === 'submitted' || kase.status === 'decided') throw new AppError('conflict', (await getT(runMessages))('errCaseClosed'));
+  let provider;
+  try {
+    provider = getProvider({ provider: input.provider });
+  } catch (err) {
+    if (err instanceof ProviderConfigError) throw new AppError('bad_request', (await getT(runMessages))('providerOpenaiMissing'), { provider: ['providerOpenaiMissing'] });
+    throw err;
+  }
+  const db = await getDb();
+  const run = await createRun({
+    db,
+    protocolId: input.protocol,
+    companyId: kase.companyId,
+    provider,
+    mode: input.mode,
+    params: { language: input.language, asOf: kase.asOfDate, recencyDays: input.recency_days, maxWebResults: input.max_web_results },
+    caseId: kase.id,
+    createdById: user.id,
+  });
+  await db.transaction(async (tx) => {
+    await markCaseAnalyzing({ db: tx, id: kase.id });
+    await appendAudit({
+      tx,
+      actorId: user.id,
+      action: 'run.start',
+      entityType: 'run',
+      entityId: run.id,
+      detail: { caseId: kase.id, protocol: input.protocol, provider: provider.name, model: provider.model, mode: input.mode, language: input.language },
+    });
+  });
+  await startRunInBackground({ db, runId: run.id });
+  revalidatePath(`/cases/${kase.id}`);
+  redirect(`/runs/${run.id}`);
+});
+
+export const submitCase = action({ permission: 'cases:write', input: z.object({ case_id: caseId }) }, async (input, user) => {
+  const kase = await assertCaseAccess(user, input.case_id, 'write');
+  const t = await getT(casesMessages);
+  const db = await getDb();
+  await db.transaction(async (tx) => {
+    if ((await countSucceededRuns({ db: tx, caseId: kase.id })) === 0) throw new AppError('conflict', t('errNoSucceededRun'));
+    if (!(await markCaseSubmitted({ db: tx, id: kase.id }))) throw new AppError('conflict', t('errAlreadySubmitted'));
+    await appendAudit({ tx, actorId: user.id, action: 'case.submit', entityType: 'case', entityId: kase.id, detail: { fromStatus: kase.status } });
+  });
+  revalidatePath(`/cases/${kase.id}`);
+  revalidatePath('/cases');
+  return { submitted: true };
+});

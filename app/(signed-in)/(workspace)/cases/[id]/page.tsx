@@ -1,0 +1,87 @@
+import type { Metadata } from 'next';
+import Link from 'next/link';
+import { notFound } from 'next/navigation';
+import { CaseFacts } from '@/components/case/case-facts';
+import { CaseRuns } from '@/components/case/case-runs';
+import { RunLauncher } from '@/components/case/run-launcher';
+import { SubmitCase } from '@/components/case/submit-case';
+import { CaseDecisionCard, CaseDiscussionCard } from '@/components/review/case-review';
+import { Alert, Card, PageHeader } from '@/components/ui/layout';
+import { canAccessCase, requireCaseAccess } from '@/lib/auth/run-access';
+import { requirePermission } from '@/lib/auth/session';
+import { getDb } from '@/lib/db/client';
+import { getCaseDetail, listRunsForCase } from '@/lib/db/queries/cases';
+import { PROTOCOLS_BY_ID } from '@/lib/debate/protocols';
+import { casesMessages } from '@/lib/i18n/messages/cases';
+import { runMessages } from '@/lib/i18n/messages/run';
+import { getT } from '@/lib/i18n/server';
+import { launcherOptions } from './launcher-options';
+import { shellMessages } from '@/lib/i18n/messages/shell';
+
+export async function generateMetadata(): Promise<Metadata> {
+  return { title: (await getT(shellMessages))('metaCase') };
+}
+
+export default async function CasePage({ params }: { params: Promise<{ id: string }> }) {
+  await requirePermission('runs:read');
+  const { id } = await params;
+  const { user, kase: row } = await requireCaseAccess(id, 'read');
+  const db = await getDb();
+  const [kase, runs, t, tr] = await Promise.all([getCaseDetail({ db, id }), listRunsForCase({ db, caseId: id }), getT(casesMessages), getT(runMessages)]);
+  if (!kase) notFound();
+  // The owning RM works on a case until it goes to the committee; everyone else reads it.
+  const owner = canAccessCase(user, row, 'write');
+  const open = kase.status === 'draft' || kase.status === 'analyzing' || kase.status === 'returned';
+  const protocolNames = Object.fromEntries(Object.values(PROTOCOLS_BY_ID).map((p) => [p.id, p.name]));
+  const initial = runs.map((r) => ({
+    ...r,
+    createdAt: r.createdAt.toISOString(),
+    startedAt: r.startedAt?.toISOString() ?? null,
+    finishedAt: r.finishedAt?.toISOString() ?? null,
+  }));
+  return (
+    <>
+      <PageHeader title={kase.title} description={`${kase.companyNameEn ?? kase.companyName} · ${t('asOfDate')} ${kase.asOfDate}`} />
+      {!owner ? (
+        <div className="mb-4" data-testid="read-only">
+          <Alert tone="info">{t('readOnly')}</Alert>
+        </div>
+      ) : null}
+      <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_minmax(0,26rem)]">
+        <div className="space-y-6">
+          <Card title={t('facts')}>
+            <CaseFacts kase={kase} t={t} />
+          </Card>
+          <Card title={t('runs')}>
+            <CaseRuns caseId={kase.id} initial={initial} protocolNames={protocolNames} />
+            {runs.length >= 2 ? (
+              <p className="mt-3 text-sm">
+                <Link href={`/cases/${kase.id}/compare`} className="text-blue-800 underline underline-offset-2 hover:no-underline dark:text-blue-300" data-testid="compare-runs-link">
+                  {t('compareRuns')}
+                </Link>
+              </p>
+            ) : null}
+          </Card>
+          <CaseDiscussionCard user={user} kase={row} />
+        </div>
+        <div className="space-y-6">
+          <CaseDecisionCard user={user} kase={row} />
+          {owner ? (
+            open ? (
+              <>
+                <Card title={tr('launcherTitle')}>
+                  <RunLauncher caseId={kase.id} options={await launcherOptions({ db })} />
+                </Card>
+                <Card title={t('submitTitle')}>
+                  <SubmitCase caseId={kase.id} />
+                </Card>
+              </>
+            ) : (
+              <Alert tone="info">{t('withCommittee')}</Alert>
+            )
+          ) : null}
+        </div>
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,59 @@
+import type { Metadata } from 'next';
+import Link from 'next/link';
+import { CaseDecisionCard, RunReview } from '@/components/review/case-review';
+import { LiveRun } from '@/components/run/live-run';
+import { Badge, PageHeader } from '@/components/ui/layout';
+import { canAccessRun, requireRunAccess } from '@/lib/auth/run-access';
+import { requirePermission } from '@/lib/auth/session';
+import { getDb } from '@/lib/db/client';
+import { runBus } from '@/lib/debate/bus';
+import { loadLiveState } from '@/lib/debate/live-state';
+import { getProtocol } from '@/lib/debate/protocols';
+import type { RunParams } from '@/lib/debate/types';
+import { runMessages } from '@/lib/i18n/messages/run';
+import { getT } from '@/lib/i18n/server';
+import { shellMessages } from '@/lib/i18n/messages/shell';
+
+export async function generateMetadata(): Promise<Metadata> {
+  return { title: (await getT(shellMessages))('metaRun') };
+}
+export const dynamic = 'force-dynamic';
+
+export default async function RunPage({ params }: { params: Promise<{ id: string }> }) {
+  await requirePermission('runs:read');
+  const { id } = await params;
+  const { user, run, kase } = await requireRunAccess(id, 'read');
+  const t = await getT(runMessages);
+  // First paint from the database plus the text streamed so far; the client then follows live.
+  const initial = await loadLiveState({ db: await getDb(), runId: id, live: runBus().snapshot(id) });
+  const protocol = getProtocol(run.protocol);
+  const runParams = run.params as RunParams;
+  return (
+    <>
+      <PageHeader
+        title={t('runTitle', { protocol: protocol.name })}
+        description={
+          <span className="flex flex-wrap items-center gap-2">
+            {kase ? (
+              <Link href={`/cases/${kase.id}`} className="text-blue-800 underline dark:text-blue-300">
+                {t('backToCase')}: {kase.title}
+              </Link>
+            ) : null}
+            <Badge>{run.provider === 'offline' ? t('offlineNote') : t('openaiNote', { model: run.model })}</Badge>
+            <Badge>{run.mode === 'sequential' ? t('modeLabelSequential') : t('modeLabelDag')}</Badge>
+            <Badge>{runParams.language === 'ko' ? t('languageKo') : t('languageEn')}</Badge>
+            <Badge>{t('asOf', { date: runParams.asOf })}</Badge>
+          </span>
+        }
+      />
+      {kase ? (
+        <div className="mb-6">
+          <CaseDecisionCard user={user} kase={kase} form={false} />
+        </div>
+      ) : null}
+      <RunReview user={user} kase={kase} runId={run.id}>
+        <LiveRun initial={initial} canWrite={canAccessRun(user, run, kase, 'write')} />
+      </RunReview>
+    </>
+  );
+}

@@ -1,0 +1,85 @@
+// Server-sent events for one run. On every (re)connect: a snapshot (the database's view with
+// the text streamed so far), then the live events from the bus, heartbeats in between, and the
+// end of the stream after run-finished. Any viewer who may read the run gets the same stream.
+import { assertRunAccess } from '@/lib/auth/run-access';
+import { route } from '@/lib/auth/route';
+import { getDb } from '@/lib/db/client';
+import { runBus } from '@/lib/debate/bus';
+import { evidenceForOutput, loadLiveState } from '@/lib/debate/live-state';
+import { isTerminal, type WireMessage } from '@/lib/debate/run-state';
+import type { RunEvent } from '@/lib/debate/types';
+
+export const dynamic = 'force-dynamic';
+
+const HEARTBEAT_MS = 15_000;
+
+export const GET = route<{ params: Promise<{ id: string }> }>('runs:read', async (request, user, { params }) => {
+  const { id } = await params;
+  await assertRunAccess(user, id, 'read');
+  const db = await getDb();
+  const encoder = new TextEncoder();
+  let cleanup = () => {};
+
+  const stream = new ReadableStream<Uint8Array>({
+    start(controller) {
+      let closed = false;
+      // Messages go out in the order events happened, even when one needs a lookup first, and
+      // none before the snapshot: the queue opens once the snapshot is sent.
+      let openQueue = () => {};
+      let queue = new Promise<void>((resolve) => (openQueue = resolve));
+      const write = (chunk: string) => {
+        if (!closed) controller.enqueue(encoder.encode(chunk));
+      };
+      const send = (message: WireMessage) => write(`data: ${JSON.stringify(message)}\n\n`);
+      const close = () => {
+        if (closed) return;
+        closed = true;
+        cleanup();
+        controller.close();
+      };
+      const forward = (event: RunEvent) => {
+        queue = queue.then(async () => {
+          if (closed) return;
+          if (event.type === 'step-done') send({ ...event, evidence: await evidenceForOutput({ db, runId: id, output: event.output }) });
+          else send(event);
+          if (event.type === 'run-finished') close();
+        });
+      };
+
+      // Subscribe before reading the database: nothing that happens while it loads is missed,
+      // and events it already reflects reduce to the same state on the client.
+      const { snapshot, unsubscribe } = runBus().subscribe(id, forward);
+      const heartbeat = setInterval(() => write(': heartbeat\n\n'), HEARTBEAT_MS);
+      cleanup = () => {
+        clearInterval(heartbeat);
+        unsubscribe();
+      };
+      request.signal.addEventListener('abort', close);
+
+      write('retry: 2000\n\n');
+      loadLiveState({ db, runId: id, live: snapshot })
+        .then((state) => {
+          send({ type: 'snapshot', state });
+          if (isTerminal(state.status)) close();
+        })
+        .catch((err) => {
+          // The stream ends and the client's EventSource reconnects.
+          console.error(`[events] run ${id}: could not load the snapshot:`, (err as Error).message);
+          close();
+        })
+        .finally(openQueue);
+    },
+    cancel() {
+      cleanup();
+    },
+  });
+
+  return new Response(stream, {
+    headers: {
+      'Content-Type': 'text/event-stream; charset=utf-8',
+      'Cache-Control': 'no-cache, no-transform',
+      Connection: 'keep-alive',
+      'X-Accel-Buffering': 'no',
+    },
+  });
+});

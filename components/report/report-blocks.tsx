@@ -1,0 +1,133 @@
+// The report model's blocks as HTML. Model and evidence text is rendered as text (React
+// escapes it); links are only http(s) and open the source in a new tab.
+import { Badge } from '@/components/ui/layout';
+import { safeUrl } from '@/lib/report/markdown';
+import type { Block, CitationRef, ReportDoc } from '@/lib/report/model';
+
+type Labels = ReportDoc['labels'];
+
+const prose = 'whitespace-pre-line break-words text-sm leading-relaxed';
+const muted = 'text-zinc-600 dark:text-zinc-400';
+const link = 'text-blue-800 underline underline-offset-2 break-all dark:text-blue-300';
+
+export function CitationList({ items, labels, lang }: { items: CitationRef[]; labels: Labels; lang: string }) {
+  if (items.length === 0) return <p className={`text-sm ${muted}`}>{labels.noCitations}</p>;
+  return (
+    <ol className="list-decimal space-y-1 pl-6 text-sm" data-testid="citations" lang={lang}>
+      {items.map((c, i) => {
+        const url = safeUrl(c.url);
+        return (
+          <li key={`${c.evidenceId ?? c.source}-${i}`} className="break-words">
+            <span className="font-medium tabular-nums">{c.date || '—'}</span> · <span>{c.source || '—'}</span>
+            {c.value ? <span className={muted}> · {c.value}</span> : null}
+            {url ? (
+              <>
+                {' · '}
+                <a href={url} className={link} target="_blank" rel="noopener noreferrer">
+                  {c.title ?? url}
+                </a>
+              </>
+            ) : null}
+            {c.verified ? null : (
+              <>
+                {' '}
+                <span title={labels.unverifiedLong} data-testid="citation-unverified">
+                  <Badge tone="amber">{labels.unverified}</Badge>
+                  <span className="sr-only"> — {labels.unverifiedLong}</span>
+                </span>
+              </>
+            )}
+          </li>
+        );
+      })}
+    </ol>
+  );
+}
+
+export function ReportBlocks({ blocks, labels, level, lang }: { blocks: Block[]; labels: Labels; level: 3 | 4; lang: string }) {
+  return (
+    <div className="space-y-3">
+      {blocks.map((b, i) => {
+        switch (b.kind) {
+          case 'paragraph':
+            return (
+              <p key={i} className={prose} lang={lang}>
+                {b.text}
+              </p>
+            );
+          case 'list':
+            return (
+              <ul key={i} className="list-disc space-y-1.5 pl-6 text-sm leading-relaxed" lang={lang}>
+                {b.items.map((item, j) => (
+                  <li key={j} className="whitespace-pre-line break-words">
+                    {item}
+                  </li>
+                ))}
+              </ul>
+            );
+          case 'fields':
+            return (
+              <dl key={i} className="space-y-2">
+                {b.items.map((f) => (
+                  <div key={f.label}>
+                    <dt className="text-xs font-semibold uppercase tracking-wide text-zinc-700 dark:text-zinc-300">{f.label}</dt>
+                    <dd className={prose}>{f.value}</dd>
+                  </div>
+                ))}
+              </dl>
+            );
+          case 'citations':
+            return (
+              <div key={i}>
+                <p className="mb-1 text-xs font-semibold uppercase tracking-wide text-zinc-700 dark:text-zinc-300">{labels.citations}</p>
+                <CitationList items={b.items} labels={labels} lang={lang} />
+              </div>
+            );
+          case 'table':
+            return (
+              <div key={i} className="overflow-x-auto rounded-lg border border-zinc-200 dark:border-zinc-800">
+                <table className="min-w-full divide-y divide-zinc-200 text-sm dark:divide-zinc-800">
+                  <caption className="sr-only">{b.caption}</caption>
+                  <thead className="bg-zinc-100 text-left dark:bg-zinc-900">
+                    <tr>
+                      {b.head.map((h) => (
+                        <th key={h} scope="col" className="px-3 py-2 font-semibold">
+                          {h}
+                        </th>
+                      ))}
+                    </tr>
+                  </thead>
+                  <tbody className="divide-y divide-zinc-200 dark:divide-zinc-800">
+                    {b.rows.map((row, r) => (
+                      <tr key={r}>
+                        {row.map((cell, c) => (
+                          <td key={c} className="px-3 py-2 align-top break-words">
+                            {cell}
+                          </td>
+                        ))}
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </div>
+            );
+          case 'note':
+            return (
+              <p key={i} className={`${prose} rounded border border-amber-300 bg-amber-50 px-3 py-2 text-amber-950 dark:border-amber-800 dark:bg-amber-950 dark:text-amber-100`}>
+                {b.text}
+              </p>
+            );
+          case 'group': {
+            const Heading = level === 3 ? 'h3' : 'h4';
+            return (
+              <section key={i} className="space-y-2 break-inside-avoid-page">
+                <Heading className={level === 3 ? 'text-sm font-semibold' : 'text-sm font-medium'}>{b.title}</Heading>
+                <ReportBlocks blocks={b.blocks} labels={labels} level={4} lang={lang} />
+              </section>
+            );
+          }
+        }
+      })}
+    </div>
+  );
+}

@@ -1,0 +1,139 @@
+'use client';
+// The live run: the server's first paint as the initial state, then the SSE stream reduced into
+// it by lib/debate/run-state.ts. EventSource reconnects by itself; every (re)connect starts with
+// a snapshot, so a reload, a second viewer or a dropped connection all land on the same state.
+import Link from 'next/link';
+import { useEffect, useReducer, useRef, useState, useTransition } from 'react';
+import { cancelRun, retryRun } from '@/app/(signed-in)/(workspace)/runs/[id]/actions';
+import { FactorPanels } from '@/components/run/factor-panels';
+import { ReasoningTreeView } from '@/components/run/reasoning-tree';
+import { RunProgress } from '@/components/run/run-progress';
+import { Transcript } from '@/components/run/transcript';
+import { Button } from '@/components/ui/button';
+import { Alert } from '@/components/ui/layout';
+import { isTerminal, reduceRun, type LiveRunState, type WireMessage } from '@/lib/debate/run-state';
+import type { RunViewTurn } from '@/lib/debate/run-view';
+import { useT } from '@/lib/i18n/client';
+import { runMessages } from '@/lib/i18n/messages/run';
+
+type Connection = 'live' | 'reconnecting' | 'closed';
+
+function useRunStream(initial: LiveRunState) {
+  const [state, dispatch] = useReducer(reduceRun, initial);
+  const [connection, setConnection] = useState<Connection>(isTerminal(initial.status) ? 'closed' : 'reconnecting');
+  // Bumped after a retry, to follow the run again once its stream had ended.
+  const [generation, setGeneration] = useState(0);
+  const follow = !isTerminal(initial.status) || generation > 0;
+
+  useEffect(() => {
+    if (!follow) return;
+    const source = new EventSource(`/api/runs/${initial.runId}/events`);
+    source.onopen = () => setConnection('live');
+    source.onerror = () => setConnection(source.readyState === EventSource.CLOSED ? 'closed' : 'reconnecting');
+    source.onmessage = (e) => {
+      const message = JSON.parse(e.data) as WireMessage;
+      dispatch(message);
+      const ended = message.type === 'run-finished' || (message.type === 'snapshot' && isTerminal(message.state.status));
+      if (ended) {
+        // The server ends the stream now; without this EventSource would reconnect.
+        source.close();
+        setConnection('closed');
+      }
+    };
+    return () => source.close();
+  }, [initial.runId, follow, generation]);
+
+  return { state, connection, refollow: () => setGeneration((g) => g + 1) };
+}
+
+export function LiveRun({ initial, canWrite }: { initial: LiveRunState; canWrite: boolean }) {
+  const t = useT(runMessages);
+  const { state, connection, refollow } = useRunStream(initial);
+  const [pending, startTransition] = useTransition();
+  const [actionError, setActionError] = useState<string | null>(null);
+  const terminal = isTerminal(state.status);
+  // The finished turns, live: what the pro/con panels and the reasoning tree take.
+  const done: RunViewTurn[] = state.turns.filter((x) => x.status === 'done');
+  // Marks the moment React has hydrated the page (effects run only then): tests wait for the
+  // attribute rather than guessing when clicks start to work; the UI benchmark (scripts/bench/ui.ts)
+  // reads the performance mark's time since navigation start.
+  const root = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    root.current?.setAttribute('data-hydrated', 'true');
+    performance.mark('run-hydrated');
+  }, []);
+
+  const act = (which: 'cancel' | 'retry') =>
+    startTransition(async () => {
+      setActionError(null);
+      const result = await (which === 'cancel' ? cancelRun : retryRun)({ run_id: state.runId });
+      if (!result.ok) setActionError(result.message);
+      else if (which === 'retry') refollow();
+    });
+
+  return (
+    <div ref={root} className="space-y-6" data-testid="live-run">
+      <div className="sticky top-0 z-10 -mx-2 flex flex-wrap items-center justify-between gap-3 rounded-md border border-zinc-200 bg-white/95 px-3 py-2 dark:border-zinc-800 dark:bg-zinc-950/95">
+        <RunProgress state={state} connection={connection} />
+        {canWrite ? (
+          <div className="flex gap-2">
+            {!terminal ? (
+              <Button variant="danger" size="sm" disabled={pending} onClick={() => act('cancel')} data-testid="cancel-run">
+                {pending ? t('cancelling') : t('cancel')}
+              </Button>
+            ) : null}
+            {terminal && state.status !== 'succeeded' ? (
+              <Button size="sm" disabled={pending} onClick={() => act('retry')} data-testid="retry-run">
+                {pending ? t('retrying') : t('retry')}
+              </Button>
+            ) : null}
+          </div>
+        ) : null}
+      </div>
+      {actionError ? <Alert>{actionError}</Alert> : null}
+      {state.status === 'failed' ? (
+        <div data-testid="run-error">
+          <Alert>
+            <span className="font-semibold">{t('runFailed')}: </span>
+            {state.error}
+          </Alert>
+        </div>
+      ) : null}
+      {state.status === 'cancelled' ? <Alert tone="info">{t('runCancelled')}</Alert> : null}
+
+      <nav aria-label={t('sectionTranscript')} className="flex flex-wrap gap-4 text-sm">
+        <a href="#transcript" className="text-blue-800 underline dark:text-blue-300">
+          {t('sectionTranscript')}
+        </a>
+        <a href="#panels" className="text-blue-800 underline dark:text-blue-300">
+          {t('sectionPanels')}
+        </a>
+        <a href="#tree" className="text-blue-800 underline dark:text-blue-300">
+          {t('sectionTree')}
+        </a>
+        {state.reportReady ? (
+          <Link href={`/runs/${state.runId}/report`} className="text-blue-800 underline dark:text-blue-300" data-testid="report-link">
+            {t('openReport')}
+          </Link>
+        ) : (
+          <span className="text-zinc-600 dark:text-zinc-400">{t('reportNotYet')}</span>
+        )}
+      </nav>
+
+      <section id="transcript" aria-labelledby="transcript-heading" className="scroll-mt-20">
+        <h2 id="transcript-heading" className="mb-3 text-lg font-semibold">
+          {t('sectionTranscript')}
+        </h2>
+        <Transcript turns={state.turns} evidence={state.evidence} />
+      </section>
+
+      <div id="panels" className="scroll-mt-20">
+        <FactorPanels turns={done} />
+      </div>
+
+      <div id="tree" className="scroll-mt-20">
+        <ReasoningTreeView turns={done} />
+      </div>
+    </div>
+  );
+}

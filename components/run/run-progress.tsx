@@ -1,0 +1,76 @@
+'use client';
+
+import { useEffect, useState } from 'react';
+import { durationMs, formatCount, formatDuration, formatUsd } from '@/components/run/live-format';
+import { Badge } from '@/components/ui/layout';
+import type { RunStatus } from '@/lib/db/schema';
+import { isTerminal, progressOf, type LiveRunState } from '@/lib/debate/run-state';
+import { useT } from '@/lib/i18n/client';
+import { runMessages } from '@/lib/i18n/messages/run';
+
+const STATUS_TONE: Record<RunStatus, 'neutral' | 'blue' | 'green' | 'amber' | 'red'> = {
+  queued: 'neutral',
+  running: 'blue',
+  succeeded: 'green',
+  failed: 'red',
+  cancelled: 'amber',
+};
+
+export function RunStatusBadge({ status }: { status: RunStatus }) {
+  const t = useT(runMessages);
+  return (
+    <span data-testid="run-status" data-status={status}>
+      <Badge tone={STATUS_TONE[status]}>{t(`status_${status}`)}</Badge>
+    </span>
+  );
+}
+
+/** Elapsed time that ticks while the run goes and stops at its end. */
+function useElapsed(startedAt: string | null, finishedAt: string | null, running: boolean) {
+  const [now, setNow] = useState<number | null>(null);
+  useEffect(() => {
+    if (!running) return;
+    // The clock starts after hydration, so the server's and the browser's first render agree.
+    const tick = () => setNow(Date.now());
+    const first = setTimeout(tick, 0);
+    const timer = setInterval(tick, 1000);
+    return () => {
+      clearTimeout(first);
+      clearInterval(timer);
+    };
+  }, [running]);
+  if (!startedAt) return null;
+  if (finishedAt) return durationMs(startedAt, finishedAt);
+  return now === null ? null : now - new Date(startedAt).getTime();
+}
+
+export function RunProgress({ state, connection }: { state: LiveRunState; connection: 'live' | 'reconnecting' | 'closed' }) {
+  const t = useT(runMessages);
+  const { done, running, total } = progressOf(state);
+  const elapsed = useElapsed(state.startedAt, state.finishedAt, !isTerminal(state.status));
+  return (
+    <div className="flex flex-wrap items-center gap-x-5 gap-y-2 text-sm" data-testid="run-progress">
+      <RunStatusBadge status={state.status} />
+      <div className="flex items-center gap-2">
+        <progress className="h-2 w-32 accent-blue-700" max={total} value={done} aria-label={t('progress', { done, total })} />
+        <span data-testid="progress-count" aria-live="polite">
+          {t('progress', { done, total })}
+        </span>
+      </div>
+      {running > 0 ? <span data-testid="running-count">{t('runningNow', { n: running })}</span> : null}
+      <span>{t('elapsed', { time: formatDuration(elapsed) })}</span>
+      <span data-testid="run-tokens">{t('tokens', { n: formatCount(state.tokens.prompt + state.tokens.completion) })}</span>
+      <span>{t('cost', { cost: formatUsd(state.costUsd) })}</span>
+      {connection === 'live' ? (
+        <span className="inline-flex items-center gap-1 text-green-800 dark:text-green-300" data-testid="connection">
+          <span aria-hidden className="inline-block h-2 w-2 rounded-full bg-green-600" />
+          {t('live')}
+        </span>
+      ) : connection === 'reconnecting' ? (
+        <span className="text-amber-900 dark:text-amber-200" data-testid="connection">
+          {t('reconnecting')}
+        </span>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,124 @@
+'use client';
+// The debate in protocol order: one card per turn with speaker, side (a word and a colour),
+// act and step number, the text as it streams, its claims with factor and polarity and their
+// citations, and cross-examination questions linked to the claims they target.
+import { TurnComments } from '@/components/review/turn-comments';
+import { CitationChip, type ChipCitation } from '@/components/run/citation-chip';
+import { Alert, Badge } from '@/components/ui/layout';
+import type { RunViewTurn } from '@/lib/debate/run-view';
+import type { EvidenceRefs } from '@/lib/debate/run-state';
+import { useLocale, useT } from '@/lib/i18n/client';
+import { actLabel, agentLabel } from '@/lib/i18n/messages/debate-terms';
+import { runMessages } from '@/lib/i18n/messages/run';
+import { FACTORS } from '@/lib/pool/factors';
+
+const TEAM_STYLE: Record<string, string> = {
+  affirmative: 'border-l-blue-700 dark:border-l-blue-400',
+  negative: 'border-l-orange-700 dark:border-l-orange-400',
+  neutral: 'border-l-zinc-500 dark:border-l-zinc-400',
+};
+const TEAM_TONE = { affirmative: 'blue', negative: 'amber', neutral: 'neutral' } as const;
+const STEP_TONE = { pending: 'neutral', running: 'blue', done: 'green', failed: 'red' } as const;
+
+function useFactorLabel() {
+  const locale = useLocale();
+  return (id: string) => {
+    const f = FACTORS.find((x) => x.id === id);
+    return f ? (locale === 'ko' ? f.labelKo : f.label) : id;
+  };
+}
+
+function TurnCard({ turn, n, evidence }: { turn: RunViewTurn; n: number; evidence: EvidenceRefs }) {
+  const t = useT(runMessages);
+  const locale = useLocale();
+  const factorLabel = useFactorLabel();
+  const team = turn.team in TEAM_STYLE ? turn.team : 'neutral';
+  return (
+    <article
+      id={`turn-${turn.step}`}
+      data-testid={`turn-${turn.step}`}
+      data-status={turn.status}
+      aria-busy={turn.status === 'running'}
+      aria-labelledby={`turn-${turn.step}-heading`}
+      className={`scroll-mt-20 rounded-lg border border-l-4 border-zinc-200 bg-white p-4 dark:border-zinc-800 dark:bg-zinc-900 ${TEAM_STYLE[team]}`}
+    >
+      <header className="mb-2 flex flex-wrap items-center gap-2 text-sm">
+        <h3 id={`turn-${turn.step}-heading`} className="font-semibold">
+          {agentLabel(turn.agent, locale)}
+        </h3>
+        <Badge tone={TEAM_TONE[team as keyof typeof TEAM_TONE]}>{t(`team_${team}` as 'team_neutral')}</Badge>
+        <span className="text-zinc-700 dark:text-zinc-300">{actLabel(turn.act, locale)}</span>
+        <span className="text-zinc-600 dark:text-zinc-400">{t('stepNumber', { n, id: turn.step })}</span>
+        <span className="ml-auto" data-testid="turn-status">
+          <Badge tone={STEP_TONE[turn.status]}>{t(`step_${turn.status}`)}</Badge>
+        </span>
+      </header>
+      {turn.status === 'failed' ? (
+        <Alert>
+          <span className="font-semibold">{t('stepFailed')}: </span>
+          <span data-testid="step-error">{turn.error}</span>
+        </Alert>
+      ) : null}
+      {turn.text ? (
+        <p className="whitespace-pre-line text-sm leading-relaxed" data-testid="turn-text">
+          {turn.text}
+          {turn.status === 'running' ? <span aria-hidden className="ml-0.5 inline-block h-4 w-1.5 animate-pulse bg-blue-700 align-middle" /> : null}
+        </p>
+      ) : turn.status === 'pending' ? (
+        <p className="text-sm text-zinc-600 dark:text-zinc-400">{t('waitingForContext')}</p>
+      ) : null}
+      {turn.claims.length ? (
+        <section className="mt-3" aria-label={t('claims')}>
+          <h4 className="text-xs font-semibold uppercase tracking-wide text-zinc-600 dark:text-zinc-400">{t('claims')}</h4>
+          <ul className="mt-1 space-y-2">
+            {turn.claims.map((c) => (
+              <li key={c.id} id={`claim-${c.id}`} data-testid="claim" className="scroll-mt-20 text-sm">
+                <span className="mr-2 font-mono text-xs text-zinc-600 dark:text-zinc-400">{c.id}</span>
+                <Badge>{factorLabel(c.factor)}</Badge> <Badge tone={c.polarity === 'favorable' ? 'green' : c.polarity === 'adverse' ? 'red' : 'amber'}>{t(`polarity_${c.polarity}`)}</Badge>
+                <p className="mt-1">{c.text}</p>
+                {c.citations.length ? (
+                  <span className="mt-1 flex flex-wrap gap-1">
+                    {(c.citations as ChipCitation[]).map((cit, i) => (
+                      <CitationChip key={i} citation={cit} evidence={cit.evidenceId ? evidence[cit.evidenceId] : undefined} />
+                    ))}
+                  </span>
+                ) : null}
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
+      {turn.questions.length ? (
+        <section className="mt-3" aria-label={t('questions')}>
+          <h4 className="text-xs font-semibold uppercase tracking-wide text-zinc-600 dark:text-zinc-400">{t('questions')}</h4>
+          <ol className="mt-1 list-decimal space-y-1 pl-5 text-sm">
+            {turn.questions.map((q) => (
+              <li key={q.id} data-testid="question">
+                {q.text}{' '}
+                <a href={`#claim-${q.targetClaimId}`} className="text-blue-800 underline dark:text-blue-300" data-testid="question-target">
+                  {t('targets', { id: q.targetClaimId })}
+                </a>
+              </li>
+            ))}
+          </ol>
+        </section>
+      ) : null}
+      {turn.status === 'done' && turn.usage.promptTokens + turn.usage.completionTokens > 0 ? (
+        <p className="mt-2 text-xs text-zinc-600 dark:text-zinc-400">{t('turnUsage', { tokens: (turn.usage.promptTokens + turn.usage.completionTokens).toLocaleString('en') })}</p>
+      ) : null}
+      {turn.status === 'done' ? <TurnComments step={turn.step} claimIds={turn.claims.map((c) => c.id)} /> : null}
+    </article>
+  );
+}
+
+export function Transcript({ turns, evidence }: { turns: RunViewTurn[]; evidence: EvidenceRefs }) {
+  return (
+    <ol className="space-y-3" data-testid="transcript">
+      {turns.map((turn, i) => (
+        <li key={turn.step}>
+          <TurnCard turn={turn} n={i + 1} evidence={evidence} />
+        </li>
+      ))}
+    </ol>
+  );
+}

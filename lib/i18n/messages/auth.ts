@@ -1,0 +1,45 @@
+import { defineMessages } from '@/lib/i18n';
+
+// The sign-in page. The sign-in errors are the server's English texts (lib/auth/credentials.ts,
+// app/(auth)/login/actions.ts); the form shows them through this table.
+export const authMessages = defineMessages({
+  en: {
+    signIn: 'Sign in',
+    tagline: 'Debate-based screening of a borrower’s non-financial evidence.',
+    email: 'Email',
+    password: 'Password',
+    signingIn: 'Signing in…',
+    signInWith: 'Sign in with {provider}',
+    demoAccounts: 'Demo accounts',
+    demoIntro: 'These are demo accounts for trying Crosscheck, with the password {password}. They do not exist on a production database unless DEMO=1.',
+    demoPasswordFromEnv: 'set in DEMO_PASSWORD',
+    ssoAccessDenied: 'Your single sign-on account has no Crosscheck access. Ask an administrator to create your account.',
+    ssoConfiguration: 'Sign-in is misconfigured on the server. Ask an administrator to check the logs.',
+    invalid: 'Wrong email or password.',
+    disabled: 'This account is disabled. Ask an administrator to enable it.',
+    locked:
+      'This account is locked after {max} failed sign-in attempts. Try again in {minutes} minute{plural}, or ask an administrator to reset your password.',
+    enterEmail: 'Enter your email.',
+    enterPassword: 'Enter your password.',
+    ssoNotConfigured: 'Single sign-on is not configured.',
+  },
+  ko: {
+    signIn: '로그인',
+    tagline: '토론 방식으로 차주의 비재무 정보를 검토하는 여신심사 지원 도구입니다.',
+    email: '이메일',
+    password: '비밀번호',
+    signingIn: '로그인하는 중…',
+    signInWith: '{provider}(으)로 로그인',
+    demoAccounts: '데모 계정',
+    demoIntro: 'Crosscheck를 체험해 볼 수 있는 데모 계정이며, 비밀번호는 {password}입니다. DEMO=1이 아니면 운영 데이터베이스에는 이 계정이 없습니다.',
+    demoPasswordFromEnv: 'DEMO_PASSWORD에 설정된 값',
+    ssoAccessDenied: 'SSO 계정에 Crosscheck 접근 권한이 없습니다. 관리자에게 계정 생성을 요청하세요.',
+    ssoConfiguration: '서버의 로그인 설정에 문제가 있습니다. 관리자에게 로그 확인을 요청하세요.',
+    invalid: '이메일 또는 비밀번호가 올바르지 않습니다.',
+    disabled: '비활성화된 계정입니다. 관리자에게 활성화를 요청하세요.',
+    locked: '로그인에 {max}회 실패하여 계정이 잠겼습니다. {minutes}분 후에 다시 시도하거나 관리자에게 비밀번호 재설정을 요청하세요.',
+    enterEmail: '이메일을 입력하세요.',
+    enterPassword: '비밀번호를 입력하세요.',
+    ssoNotConfigured: 'SSO(통합 로그인)가 설정되어 있지 않습니다.',
+  },
+});

@@ -1,0 +1,76 @@
+// The three export formats of a run (docs/run-export.md): a PDF and a Markdown report for
+// people, and the run document as JSON for other programs (docs/run-export.schema.json).
+import type { Db } from '@/lib/db/client';
+import { appendAudit } from '@/lib/db/queries/audit';
+import type { Locale } from '@/lib/i18n';
+import { loadReportInput } from '@/lib/report/load';
+import { renderMarkdown } from '@/lib/report/markdown';
+import { buildReportDoc, type ReportInput } from '@/lib/report/model';
+import { renderPdf } from '@/lib/report/pdf';
+
+/** Raised when a field is removed or changes meaning; new optional fields keep it. */
+export const EXPORT_SCHEMA_VERSION = 1;
+
+export const EXPORT_FORMATS = {
+  pdf: { ext: 'pdf', contentType: 'application/pdf' },
+  md: { ext: 'md', contentType: 'text/markdown; charset=utf-8' },
+  json: { ext: 'json', contentType: 'application/json; charset=utf-8' },
+} as const;
+export type ExportFormat = keyof typeof EXPORT_FORMATS;
+
+export function isExportFormat(value: unknown): value is ExportFormat {
+  return typeof value === 'string' && Object.hasOwn(EXPORT_FORMATS, value);
+}
+
+export function exportJson(input: ReportInput, exportedAt = new Date()) {
+  return { schemaVersion: EXPORT_SCHEMA_VERSION, exportedAt: exportedAt.toISOString(), ...input.view, sources: input.sources };
+}
+
+/** `crosscheck-<company>-<protocol>-<as-of>.<ext>`, readable (may hold Hangul) and an ASCII fallback. */
+export function exportFilename(input: ReportInput, format: ExportFormat) {
+  const { view } = input;
+  const asOf = String((view.params as { asOf?: string }).asOf ?? view.id.slice(0, 8));
+  const name = 'name' in view.company && view.company.name ? view.company.name : view.company.id;
+  // Letters (Hangul included) and digits; everything else, path separators first, becomes '-'.
+  const slug = (s: string) =>
+    s
+      .normalize('NFKC')
+      .replace(/[^\p{L}\p{N}_-]+/gu, '-')
+      .replace(/-+/g, '-')
+      .replace(/^-|-$/g, '');
+  const ascii = (s: string) =>
+    slug(s.normalize('NFKD').replace(/[^\x20-\x7e]/g, ''))
+      .replace(/[^A-Za-z0-9_-]+/g, '-')
+      .replace(/^-|-$/g, '')
+      .toLowerCase();
+  const ext = EXPORT_FORMATS[format].ext;
+  const readable = `crosscheck-${slug(name) || view.company.id}-${view.protocol}-${asOf}.${ext}`;
+  // The company id is already an ASCII slug; a Korean name has no ASCII letters to keep.
+  const fallback = `crosscheck-${ascii(name) || ascii(view.company.id) || 'company'}-${view.protocol}-${asOf}.${ext}`;
+  return { readable, ascii: fallback };
+}
+
+/** RFC 6266 with an RFC 5987 `filename*`, so browsers save Korean names as they are. */
+export function contentDisposition({ readable, ascii }: { readable: string; ascii: string }) {
+  const encoded = encodeURIComponent(readable).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  return `attachment; filename="${ascii.replace(/["\\]/g, '')}"; filename*=UTF-8''${encoded}`;
+}
+
+/** The file body of one export; `locale` sets the headings (the run's own language by default). */
+export async function renderExport(input: ReportInput, format: ExportFormat, locale?: Locale): Promise<{ body: Uint8Array | string; filename: ReturnType<typeof exportFilename> }> {
+  const filename = exportFilename(input, format);
+  if (format === 'json') return { body: `${JSON.stringify(exportJson(input), null, 2)}\n`, filename };
+  const language = (input.view.params as { language?: string }).language;
+  const doc = buildReportDoc(input, locale ?? (language === 'ko' ? 'ko' : 'en'));
+  return { body: format === 'md' ? renderMarkdown(doc) : await renderPdf(doc), filename };
+}
+
+/** One audited export: the file, and an audit entry written only once the file exists. */
+export async function exportRun({ db, actorId, runId, format, locale }: { db: Db; actorId: string; runId: string; format: ExportFormat; locale?: Locale }) {
+  const input = await loadReportInput({ db, runId });
+  const { body, filename } = await renderExport(input, format, locale);
+  await db.transaction((tx) =>
+    appendAudit({ tx, actorId, action: 'run.export', entityType: 'run', entityId: runId, detail: { format, status: input.view.status, filename: filename.readable } }),
+  );
+  return { body, contentType: EXPORT_FORMATS[format].contentType, contentDisposition: contentDisposition(filename) };
+}

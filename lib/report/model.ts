@@ -1,0 +1,240 @@
+// The report of a run as one renderer-neutral document: the page, the Markdown and the PDF
+// exports all draw this same tree, so they cannot drift apart. Pure: no database, no React.
+import type { RunView, RunViewTurn } from '@/lib/debate/run-view';
+import { translator, type Locale, type Translate } from '@/lib/i18n';
+import { reportMessages, type ReportMessages } from '@/lib/i18n/messages/report';
+import { FACTORS } from '@/lib/pool/factors';
+import { protocolSections } from '@/lib/report/sections';
+import { actLabel, agentLabel } from '@/lib/i18n/messages/debate-terms';
+
+/** What a citation's evidence id points to: a pool item, a document passage or a web result. */
+export type SourceInfo = { title: string; url: string; publishedDate?: string };
+export type Sources = Record<string, SourceInfo>;
+
+export type CitationRef = { source: string; date: string; value?: string; evidenceId?: string; verified: boolean; url?: string; title?: string };
+export type Field = { label: string; value: string };
+export type Block =
+  | { kind: 'paragraph'; text: string }
+  | { kind: 'list'; items: string[] }
+  | { kind: 'fields'; items: Field[] }
+  | { kind: 'citations'; items: CitationRef[] }
+  | { kind: 'table'; caption: string; head: string[]; rows: string[][] }
+  | { kind: 'note'; tone: 'info' | 'warning' | 'error'; text: string }
+  | { kind: 'group'; title: string; blocks: Block[] };
+export type Section = { id: string; title: string; blocks: Block[] };
+export type CheckRow = { id: string; ok: boolean; label: string; items: string[] };
+export type TranscriptTurn = {
+  step: string;
+  speaker: string;
+  team: string;
+  act: string;
+  status: string;
+  text: string;
+  questions: string[];
+  citations: CitationRef[];
+};
+
+export type ReportDoc = {
+  /** Language of the headings and labels. */
+  locale: Locale;
+  /** Language of the run's own text (model and evidence), for `lang` attributes. */
+  contentLanguage: Locale;
+  title: string;
+  subtitle: string;
+  companyName: string;
+  protocol: string;
+  protocolName: string;
+  asOf: string;
+  status: RunView['status'];
+  header: Field[];
+  metrics: Field[];
+  /** Set while the run is going, or when it failed or was cancelled. */
+  notice: { tone: 'info' | 'error'; title?: string; text: string } | null;
+  sections: Section[];
+  checks: CheckRow[];
+  transcript: TranscriptTurn[];
+  /** Strings the renderers need around the blocks. */
+  labels: Pick<
+    ReportMessages,
+    | 'metrics'
+    | 'checks'
+    | 'checkPassed'
+    | 'checkFlagged'
+    | 'noChecks'
+    | 'transcript'
+    | 'transcriptNote'
+    | 'step'
+    | 'speaker'
+    | 'team'
+    | 'act'
+    | 'citations'
+    | 'unverified'
+    | 'unverifiedLong'
+    | 'noCitations'
+    | 'questionsLabel'
+    | 'reportSection'
+    | 'noReport'
+  > & { pageOf: (n: number, total: number) => string };
+};
+
+export type ReportInput = { view: RunView; sources: Sources; protocolName: string; totalSteps: number };
+
+export type BuildContext = {
+  t: Translate<ReportMessages>;
+  locale: Locale;
+  view: RunView;
+  sources: Sources;
+  factorLabel: (factor: string) => string;
+  cite: (citations: unknown) => CitationRef[];
+  turn: (step: string) => RunViewTurn | undefined;
+};
+
+/** The factor's label without its parenthetical example ("Certifications", "인증 보유"). */
+export function shortFactorLabel(factor: string, locale: Locale): string {
+  const f = FACTORS.find((x) => x.id === factor);
+  if (!f) return factor;
+  return (locale === 'ko' ? f.labelKo : f.label).replace(/\s*\([^)]*\)/g, '').trim();
+}
+
+function citeWith(sources: Sources) {
+  return (citations: unknown): CitationRef[] => {
+    if (!Array.isArray(citations)) return [];
+    return citations
+      .filter((c): c is Record<string, unknown> => Boolean(c) && typeof c === 'object')
+      .map((c) => {
+        const evidenceId = typeof c.evidenceId === 'string' ? c.evidenceId : undefined;
+        const found = evidenceId ? sources[evidenceId] : undefined;
+        return {
+          source: String(c.source ?? ''),
+          date: String(c.date ?? ''),
+          value: typeof c.value === 'string' && c.value ? c.value : undefined,
+          evidenceId,
+          verified: c.verified === true,
+          url: found?.url,
+          title: found?.title,
+        };
+      });
+  };
+}
+
+const STATUS_KEY = {
+  queued: 'statusQueued',
+  running: 'statusRunning',
+  succeeded: 'statusSucceeded',
+  failed: 'statusFailed',
+  cancelled: 'statusCancelled',
+} as const satisfies Record<RunView['status'], keyof ReportMessages>;
+
+export function buildReportDoc(input: ReportInput, locale: Locale): ReportDoc {
+  const { view, sources } = input;
+  const t = translator(reportMessages, locale);
+  const number = new Intl.NumberFormat(locale === 'ko' ? 'ko-KR' : 'en-US');
+  const params = (view.params ?? {}) as { asOf?: string; language?: string };
+  const companyName = 'name' in view.company && view.company.name ? view.company.name : view.company.id;
+  const companyLine = 'nameEn' in view.company && view.company.nameEn && view.company.nameEn !== companyName ? `${companyName} (${view.company.nameEn})` : companyName;
+  const ctx: BuildContext = {
+    t,
+    locale,
+    view,
+    sources,
+    factorLabel: (f) => shortFactorLabel(f, locale),
+    cite: citeWith(sources),
+    turn: (step) => view.turns.find((x) => x.step === step && x.status === 'done'),
+  };
+
+  const asOf = params.asOf ?? '';
+  const m = view.metrics;
+  const header: Field[] = [
+    { label: t('company'), value: companyLine },
+    { label: t('protocol'), value: input.protocolName },
+    { label: t('provider'), value: view.provider === 'offline' ? t('offlineProvider') : t('llmProvider', { model: view.model }) },
+    { label: t('asOf'), value: asOf || t('notMeasured') },
+    { label: t('language'), value: params.language === 'en' ? t('langEn') : params.language === 'ko' ? t('langKo') : (params.language ?? t('notMeasured')) },
+    { label: t('status'), value: t(STATUS_KEY[view.status]) },
+    { label: t('mode'), value: view.mode === 'sequential' ? t('modeSequential') : t('modeDag') },
+    { label: t('runId'), value: view.id },
+  ];
+  const metrics: Field[] = [
+    { label: t('breadth'), value: number.format(m.breadth) },
+    { label: t('rei'), value: number.format(m.rei) },
+    { label: t('grounding'), value: m.citationGrounding === null || m.citationGrounding === undefined ? t('notMeasured') : `${Math.round(m.citationGrounding * 100)} %` },
+    { label: t('latency'), value: m.latencyMs === null ? t('notMeasured') : t('seconds', { n: (m.latencyMs / 1000).toFixed(1) }) },
+    {
+      label: t('tokens'),
+      value: t('tokensValue', { total: number.format(m.tokens.total), prompt: number.format(m.tokens.prompt), completion: number.format(m.tokens.completion) }),
+    },
+    { label: t('cost'), value: `$${m.costUsd.toFixed(4)}` },
+  ];
+
+  const done = view.turns.filter((x) => x.status === 'done').length;
+  let notice: ReportDoc['notice'] = null;
+  if (view.status === 'failed') notice = { tone: 'error', title: t('failedTitle'), text: [t('failedBody'), view.error].filter(Boolean).join(' ') };
+  else if (view.status === 'cancelled') notice = { tone: 'error', title: t('statusCancelled'), text: t('cancelledBody') };
+  else if (view.status !== 'succeeded') notice = { tone: 'info', text: t('inProgress', { done, total: input.totalSteps }) };
+
+  const sections = view.report ? protocolSections(view.protocol, view.report.content, ctx) : [];
+  const rawChecks = (view.report?.checks ?? []) as { id?: string; ok?: boolean; message?: string; items?: string[] }[];
+  const checks: CheckRow[] = rawChecks.map((c) => {
+    const key = `check.${c.id}` as keyof ReportMessages;
+    const label = key in reportMessages.en ? t(key) : (c.message ?? String(c.id));
+    return { id: String(c.id), ok: c.ok === true, label, items: Array.isArray(c.items) ? c.items.map(String) : [] };
+  });
+
+  const teamLabel = (team: string) => (team === 'affirmative' ? t('teamAffirmative') : team === 'negative' ? t('teamNegative') : team === 'neutral' ? t('teamNeutral') : team);
+  const transcript: TranscriptTurn[] = view.turns.map((x) => ({
+    step: x.step,
+    speaker: agentLabel(x.agent, locale),
+    team: teamLabel(x.team),
+    act: actLabel(x.act, locale),
+    status: x.status,
+    text:
+      x.status === 'done'
+        ? x.text
+        : x.status === 'failed'
+          ? t('turnFailed', { error: x.error ?? '' })
+          : x.status === 'running'
+            ? t('turnRunning')
+            : t('turnPending'),
+    questions: x.status === 'done' ? x.questions.map((q) => `${q.id} → ${q.targetClaimId}: ${q.text}`) : [],
+    citations: x.status === 'done' ? ctx.cite(x.citations) : [],
+  }));
+
+  return {
+    locale,
+    contentLanguage: params.language === 'en' ? 'en' : 'ko',
+    title: t('documentTitle', { company: companyName }),
+    subtitle: t('subtitle'),
+    companyName,
+    protocol: view.protocol,
+    protocolName: input.protocolName,
+    asOf,
+    status: view.status,
+    header,
+    metrics,
+    notice,
+    sections,
+    checks,
+    transcript,
+    labels: {
+      metrics: t('metrics'),
+      checks: t('checks'),
+      checkPassed: t('checkPassed'),
+      checkFlagged: t('checkFlagged'),
+      noChecks: t('noChecks'),
+      transcript: t('transcript'),
+      transcriptNote: t('transcriptNote'),
+      step: t('step'),
+      speaker: t('speaker'),
+      team: t('team'),
+      act: t('act'),
+      citations: t('citations'),
+      unverified: t('unverified'),
+      unverifiedLong: t('unverifiedLong'),
+      noCitations: t('noCitations'),
+      questionsLabel: t('questionsLabel'),
+      reportSection: t('reportSection'),
+      noReport: t('noReport'),
+      pageOf: (n, total) => t('page', { n, total }),
+    },
+  };
+}

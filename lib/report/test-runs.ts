@@ -1,0 +1,25 @@
+// Real offline runs on a throwaway database, shared by the report tests.
+import type { DatabaseHandle } from '@/lib/db/client';
+import { seedDemo } from '@/lib/db/seed';
+import { createTestDatabase, type TestBackend } from '@/lib/db/test-db';
+import { createRun, executeRun } from '@/lib/debate/engine';
+import type { ProtocolId } from '@/lib/debate/types';
+import { createOfflineAnalyst } from '@/lib/llm/offline';
+import { loadReportInput } from '@/lib/report/load';
+import type { ReportInput } from '@/lib/report/model';
+
+export const AS_OF = '2025-06-30';
+
+export async function openReportTestDb(backend: TestBackend): Promise<DatabaseHandle> {
+  const handle = await createTestDatabase(backend);
+  await seedDemo(handle.db, { accounts: false });
+  return handle;
+}
+
+export async function finishedRun(handle: DatabaseHandle, protocolId: ProtocolId, companyId = 'samsung-electronics', language: 'ko' | 'en' = 'ko'): Promise<ReportInput> {
+  const provider = createOfflineAnalyst();
+  const run = await createRun({ db: handle.db, protocolId, companyId, provider, params: { asOf: AS_OF, language } });
+  const result = await executeRun({ db: handle.db, runId: run.id, provider });
+  if (result.status !== 'succeeded') throw new Error(`${protocolId} run failed: ${result.error}`);
+  return loadReportInput({ db: handle.db, runId: run.id });
+}
