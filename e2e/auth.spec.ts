@@ -24,8 +24,14 @@ test.describe('sign-in', () => {
 
   test('the RM home page lists the demo borrowers and case from the database', async ({ page }) => {
     await signInAs(page, 'rm');
-    await expect(page.getByTestId('case-row').first()).toContainText('Taeyoung');
+    await expect(page.getByTestId('case-row').first()).toBeVisible();
     await expect(page.getByTestId('company-row')).toHaveCount(6);
+    // The home page shows the ten most recent cases; other tests add theirs. All are on /cases:
+    // the demo RM's draft (Taeyoung) and submitted (Samsung) cases among them.
+    await page.goto('/cases');
+    await expect(page.getByTestId('case-row').filter({ hasText: 'Taeyoung' })).toHaveCount(1);
+    await expect(page.getByTestId('case-row').filter({ hasText: 'revolving credit facility renewal' })).toHaveCount(1);
+    await page.goto('/');
     await page.getByTestId('main-nav').getByRole('link', { name: 'Companies' }).click();
     await page.getByRole('link', { name: 'Tesla, Inc.' }).click();
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Tesla, Inc.');

@@ -33,6 +33,8 @@ const schema = z.object({
   /** json_schema where the endpoint supports it, json_object plus validation otherwise; auto tries the first. */
   OPENAI_STRUCTURED_OUTPUT: z.preprocess((v) => (v === '' ? undefined : v), z.enum(['json_schema', 'json_object', 'auto']).default('auto')),
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+  /** Bearer token a Prometheus scraper sends to GET /api/metrics; unset: admins' sessions only. */
+  METRICS_TOKEN: optional.pipe(z.string().min(24, 'must be at least 24 characters (try: openssl rand -hex 24)').optional()),
 
   /** OpenDART (Korea's electronic disclosure API). The key is never logged or shown. */
   OPENDART_API_KEY: optional,

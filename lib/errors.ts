@@ -1,5 +1,7 @@
 // One error vocabulary for actions, route handlers and pages. A code maps to an HTTP status
 // and to a message a user can act on; internal details are logged, never shown.
+import { errorMessages } from '@/lib/i18n/messages/errors';
+
 export const ERROR_STATUS = {
   unauthorized: 401,
   forbidden: 403,
@@ -13,16 +15,8 @@ export const ERROR_STATUS = {
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
 
-const DEFAULT_MESSAGES: Record<ErrorCode, string> = {
-  unauthorized: 'Please sign in to continue.',
-  forbidden: 'Your role does not allow this.',
-  not_found: 'Not found.',
-  bad_request: 'Please check the highlighted fields.',
-  conflict: 'This conflicts with existing data.',
-  rate_limited: 'Too many requests. Please wait a moment and try again.',
-  internal: 'Something went wrong on our side. Please try again.',
-  unavailable: 'The service is temporarily unavailable.',
-};
+// English here; the screen shows the reader's language by matching these texts (lib/i18n/localize.ts).
+const DEFAULT_MESSAGES: Record<ErrorCode, string> = errorMessages.en;
 
 export class AppError extends Error {
   constructor(

@@ -8,8 +8,11 @@ import { closeDb, getDb } from '@/lib/db/client';
 import { ROLES, type Role } from '@/lib/db/schema';
 import { registerBatch } from './commands/batch';
 import { registerDebate } from './commands/debate';
+import { registerEval } from './commands/eval';
 import { registerImport } from './commands/import';
+import { registerJudge } from './commands/judge';
 import { registerRetrieve } from './commands/retrieve';
+import { registerStats } from './commands/stats';
 import { describeError } from './lib/describe-error';
 
 function parseRole(value: string): Role {
@@ -50,6 +53,9 @@ registerImport(program);
 registerDebate(program);
 registerBatch(program);
 registerRetrieve(program);
+registerStats(program);
+registerJudge(program);
+registerEval(program);
 
 try {
   await program.parseAsync(process.argv);

@@ -3,10 +3,14 @@
 //                                 seeds the demo data itself on first access.
 //   E2E_BACKEND=postgres          a new database on TEST_DATABASE_URL's server, migrated and
 //                                 seeded by scripts/db.ts, dropped on exit.
+// Unless E2E_FAKE_LLM=0, it also starts the fake OpenAI-compatible server (scripts/fake-llm, a
+// test utility) with a slow latency model and points OPENAI_BASE_URL at it, so the browser tests
+// can run an analysis on the "OpenAI-compatible" provider and watch it stream.
 // Started by playwright.config.ts (webServer), which sends SIGTERM to the process group at the end.
 import { spawn, spawnSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -25,6 +29,36 @@ let tempDir = null;
 let database = null;
 /** @type {Promise<void> | null} */
 let cleaning = null;
+/** @type {import('node:child_process').ChildProcess | null} */
+let fakeLlm = null;
+
+/** A free TCP port on 127.0.0.1. */
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = /** @type {import('node:net').AddressInfo} */ (server.address());
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** Starts the fake model server and resolves with its /v1 URL once it answers. */
+async function startFakeLlm(/** @type {NodeJS.ProcessEnv} */ env) {
+  const port = await freePort();
+  // Slow on purpose: a run takes seconds, so tests can reload or join it while it streams.
+  const args = [TSX_CLI, 'scripts/fake-llm/server.ts', '--port', String(port), '--ttft', '300', '--tps', '30', '--model', 'fake-llm'];
+  fakeLlm = spawn(process.execPath, args, { cwd: root, env, stdio: 'inherit' });
+  const url = `http://127.0.0.1:${port}/v1`;
+  for (let i = 0; i < 100; i++) {
+    if (fakeLlm.exitCode !== null) throw new Error(`the fake model server exited with code ${fakeLlm.exitCode}`);
+    const ok = await fetch(`${url}/models`).then((r) => r.ok, () => false);
+    if (ok) return url;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error('the fake model server did not start within 10 s');
+}
 
 /** Quotes an identifier for SQL (our names are [a-z0-9_], but never trust that silently). */
 const ident = (/** @type {string} */ name) => `"${name.replaceAll('"', '""')}"`;
@@ -59,6 +93,7 @@ function runNode(/** @type {string[]} */ args, /** @type {NodeJS.ProcessEnv} */ 
 /** Stops the child, then drops the database and the temp folder. Safe to call repeatedly. */
 function cleanup() {
   cleaning ??= (async () => {
+    if (fakeLlm && fakeLlm.exitCode === null) fakeLlm.kill('SIGTERM');
     const proc = child;
     if (proc && proc.exitCode === null && proc.signalCode === null) {
       const exited = new Promise((resolve) => proc.once('exit', resolve));
@@ -93,6 +128,7 @@ for (const signal of /** @type {const} */ (['SIGTERM', 'SIGINT', 'SIGHUP'])) {
 // explicit exit): only synchronous work is possible here, so drop the database from a child.
 process.on('exit', () => {
   if (child && child.exitCode === null) child.kill('SIGKILL');
+  if (fakeLlm && fakeLlm.exitCode === null) fakeLlm.kill('SIGKILL');
   if (database) {
     const script =
       "const pg=require('pg');const c=new pg.Client({connectionString:process.argv[1]});" +
@@ -133,6 +169,13 @@ async function main() {
     OPENAI_API_KEY: '',
     OPENAI_BASE_URL: '',
   };
+
+  if (process.env.E2E_FAKE_LLM !== '0') {
+    env.OPENAI_BASE_URL = await startFakeLlm(env);
+    env.OPENAI_API_KEY = 'fake-key-for-tests';
+    env.OPENAI_MODEL = 'fake-llm';
+    log(`fake model server at ${env.OPENAI_BASE_URL}`);
+  }
 
   if (backend === 'postgres') {
     const adminUrl = process.env.TEST_DATABASE_URL;

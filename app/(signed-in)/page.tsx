@@ -4,23 +4,31 @@ import { AssignmentsList } from '@/components/lists/assignments-list';
 import { CasesTable } from '@/components/lists/cases-table';
 import { CompaniesTable } from '@/components/lists/companies-table';
 import { Card, EmptyState, PageHeader } from '@/components/ui/layout';
-import { ROLE_LABELS } from '@/lib/auth/permissions';
 import { requirePermission, type SessionUser } from '@/lib/auth/session';
 import { getDb } from '@/lib/db/client';
 import { listCasesByStatus, listCasesForOwner } from '@/lib/db/queries/cases';
 import { listCompaniesWithCounts } from '@/lib/db/queries/companies';
 import { listAssignmentsForEvaluator, listStudies } from '@/lib/db/queries/studies';
 import { listUsers } from '@/lib/db/queries/users';
+import type { Translate } from '@/lib/i18n';
+import { homeMessages } from '@/lib/i18n/messages/home';
+import { roleKey, shellMessages } from '@/lib/i18n/messages/shell';
+import { getT } from '@/lib/i18n/server';
 
-export const metadata: Metadata = { title: 'Home' };
+export async function generateMetadata(): Promise<Metadata> {
+  return { title: (await getT(homeMessages))('metaTitle') };
+}
+
+type T = Translate<(typeof homeMessages)['en']>;
 
 export default async function HomePage() {
   const user = await requirePermission('app:use');
+  const [t, shell] = await Promise.all([getT(homeMessages), getT(shellMessages)]);
   return (
     <>
-      <PageHeader title={`Welcome, ${user.name}`} description={ROLE_LABELS[user.role]} />
+      <PageHeader title={t('welcome', { name: user.name })} description={shell(roleKey(user.role))} />
       <div data-testid={`home-${user.role}`}>
-        <RoleHome user={user} />
+        <RoleHome user={user} t={t} />
       </div>
     </>
   );
@@ -28,7 +36,7 @@ export default async function HomePage() {
 
 const linkClass = 'text-sm text-blue-800 underline underline-offset-2 dark:text-blue-300';
 
-async function RoleHome({ user }: { user: SessionUser }) {
+async function RoleHome({ user, t }: { user: SessionUser; t: T }) {
   const db = await getDb();
   switch (user.role) {
     case 'rm': {
@@ -36,17 +44,17 @@ async function RoleHome({ user }: { user: SessionUser }) {
       return (
         <div className="space-y-8">
           <section>
-            <h2 className="mb-3 text-lg font-semibold">Your cases</h2>
-            {cases.length ? <CasesTable cases={cases.slice(0, 10)} caption="Your most recent cases" /> : <EmptyState title="No cases yet" />}
+            <h2 className="mb-3 text-lg font-semibold">{t('yourCases')}</h2>
+            {cases.length ? <CasesTable cases={cases.slice(0, 10)} caption={t('recentCases')} /> : <EmptyState title={t('noCases')} />}
           </section>
           <section>
             <div className="mb-3 flex items-baseline justify-between">
-              <h2 className="text-lg font-semibold">Borrowers in the knowledge pool</h2>
+              <h2 className="text-lg font-semibold">{t('poolBorrowers')}</h2>
               <Link className={linkClass} href="/companies">
-                All companies
+                {t('allCompanies')}
               </Link>
             </div>
-            {companies.length ? <CompaniesTable companies={companies} /> : <EmptyState title="The knowledge pool is empty" />}
+            {companies.length ? <CompaniesTable companies={companies} /> : <EmptyState title={t('poolEmpty')} />}
           </section>
         </div>
       );
@@ -54,9 +62,9 @@ async function RoleHome({ user }: { user: SessionUser }) {
     case 'committee': {
       const waiting = await listCasesByStatus({ db, statuses: ['submitted'] });
       return waiting.length ? (
-        <CasesTable cases={waiting} caption="Cases waiting for a decision" showOwner />
+        <CasesTable cases={waiting} caption={t('waitingCaption')} showOwner />
       ) : (
-        <EmptyState title="Nothing waiting for the committee">Submitted cases will appear here and under Review.</EmptyState>
+        <EmptyState title={t('nothingWaiting')}>{t('nothingWaitingHint')}</EmptyState>
       );
     }
     case 'evaluator': {
@@ -64,7 +72,7 @@ async function RoleHome({ user }: { user: SessionUser }) {
       return assignments.length ? (
         <AssignmentsList assignments={assignments} />
       ) : (
-        <EmptyState title="No reports assigned to you">You will see blinded reports here when a study includes you.</EmptyState>
+        <EmptyState title={t('noAssignments')}>{t('noAssignmentsHint')}</EmptyState>
       );
     }
     case 'admin': {
@@ -72,17 +80,17 @@ async function RoleHome({ user }: { user: SessionUser }) {
       const active = users.filter((u) => !u.disabled).length;
       return (
         <div className="grid gap-4 md:grid-cols-2">
-          <Card title="Users">
+          <Card title={t('users')}>
             <p className="text-3xl font-semibold" data-testid="user-count">{users.length}</p>
-            <p className="text-sm text-zinc-600 dark:text-zinc-400">{active} active</p>
+            <p className="text-sm text-zinc-600 dark:text-zinc-400">{t('activeUsers', { n: active })}</p>
             <Link className={linkClass} href="/admin/users">
-              Manage users
+              {t('manageUsers')}
             </Link>
           </Card>
-          <Card title="Studies">
+          <Card title={t('studies')}>
             <p className="text-3xl font-semibold">{studies.length}</p>
             <Link className={linkClass} href="/admin/studies">
-              Evaluation studies
+              {t('evaluationStudies')}
             </Link>
           </Card>
         </div>

@@ -7,6 +7,7 @@ import { signIn, signOut } from '@/lib/auth/auth';
 import { lockedMessage, SIGN_IN_MESSAGES } from '@/lib/auth/credentials';
 import type { SessionUser } from '@/lib/auth/session';
 import { AppError } from '@/lib/errors';
+import { authMessages } from '@/lib/i18n/messages/auth';
 
 /** Only same-site paths: an absolute callback URL would make the sign-in an open redirect. */
 function safeCallback(url: string | undefined) {
@@ -21,8 +22,8 @@ function messageFor(err: AuthError) {
 }
 
 const signInInput = z.object({
-  email: z.string().trim().min(1, 'Enter your email.').max(320),
-  password: z.string().min(1, 'Enter your password.').max(1024),
+  email: z.string().trim().min(1, authMessages.en.enterEmail).max(320),
+  password: z.string().min(1, authMessages.en.enterPassword).max(1024),
   callbackUrl: z.string().max(2048).optional(),
 });
 
@@ -44,7 +45,7 @@ export const signInWithSsoAction = action<z.ZodObject<{ callbackUrl: z.ZodOption
   { permission: 'public', input: z.object({ callbackUrl: z.string().max(2048).optional() }) },
   async ({ callbackUrl }) => {
     await signIn('oidc', { redirectTo: safeCallback(callbackUrl) });
-    throw new AppError('unavailable', 'Single sign-on is not configured.');
+    throw new AppError('unavailable', authMessages.en.ssoNotConfigured);
   },
 );
 

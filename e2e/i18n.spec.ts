@@ -1,0 +1,155 @@
+// The interface language: after the header switch to 한국어, every page a role reaches says
+// lang="ko", has a Korean heading and no English chrome; switching back brings English back.
+import { expect, test, type Page } from '@playwright/test';
+import { NAV, ROLES, type Role } from '../lib/auth/permissions';
+import { DEMO_IDS } from '../lib/db/demo-ids';
+import { DEMO_USERS, signInAs } from './fixtures';
+
+const HANGUL = /[\uac00-\ud7a3]/;
+
+// Where the interface speaks (not the borrower's data): the header, headings, table heads, form
+// labels, buttons, captions, term names and alerts.
+const CHROME = 'header, h1, h2, h3, th, label, button, summary, caption, dt, [role=alert], [role=status]';
+
+/** English labels of the interface that must not survive the switch (whole words, case-sensitive). */
+const ENGLISH = [
+  'Sign out',
+  'Skip to content',
+  'Cases',
+  'Companies',
+  'Review',
+  'My ratings',
+  'Users',
+  'Settings',
+  'Studies',
+  'Relationship manager',
+  'Credit committee',
+  'Evaluator',
+  'Administrator',
+  'Demo account',
+  'Welcome',
+  'Your cases',
+  'Borrower',
+  'Loan request',
+  'As of',
+  'Status',
+  'Runs',
+  'Updated',
+  'Company',
+  'Country',
+  'Industry',
+  'Evidence',
+  'Factors covered',
+  'Documents',
+  'Latest evidence',
+  'Import evidence',
+  'Filter',
+  'Search',
+  'Profile',
+  'Add evidence',
+  'Evidence by factor',
+  'Create a user',
+  'Create user',
+  'Change role',
+  'Reset password',
+  'Disable account',
+  'Database',
+  'Models',
+  'Provider',
+  'New case',
+  'Case title',
+  'Submitted',
+  'Waiting for a decision',
+  'Decided',
+  'Report',
+  'Untagged',
+  'favorable',
+  'adverse',
+  'constructive',
+  'rebuttal',
+  'closing',
+  'aggregator',
+];
+
+const englishPattern = new RegExp(`\\b(${ENGLISH.map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})\\b`);
+
+/** The interface's texts, without the signed-in user's name (data: "Demo Evaluator" is a name, not a label). */
+async function chromeTexts(page: Page, role: Role) {
+  const texts = await page.locator(CHROME).evaluateAll((els) => els.map((el) => (el.textContent ?? '').replace(/\s+/g, ' ').trim()));
+  return texts.map((text) => text.replaceAll(DEMO_USERS[role].name, '')).filter(Boolean);
+}
+
+async function switchTo(page: Page, locale: 'ko' | 'en') {
+  await page.getByTestId('language-switch').selectOption(locale);
+  await expect(page.locator('html')).toHaveAttribute('lang', locale);
+}
+
+/** Pages each role reaches: its navigation, plus the demo case, run and report for those who read them. */
+function pagesOf(role: Role) {
+  const submitted = [`/cases/${DEMO_IDS.submittedCase}`, `/runs/${DEMO_IDS.run}`, `/runs/${DEMO_IDS.run}/report`];
+  const extra =
+    role === 'rm'
+      ? ['/cases/new', '/import', '/companies/samsung-electronics', ...submitted]
+      : role === 'committee'
+        ? submitted
+        : [];
+  return ['/', ...NAV[role].map((item) => item.href), ...extra];
+}
+
+// A case's h1 is its title as the RM typed it; there a section heading must be Korean instead.
+const CONTENT_TITLED = [/^\/cases\/[0-9a-f-]{36}$/];
+
+for (const role of ROLES) {
+  test(`${role}: every reachable page in Korean, then back in English`, async ({ page }) => {
+    test.setTimeout(90_000);
+    await signInAs(page, role);
+    await switchTo(page, 'ko');
+    await expect(page.getByTestId('sign-out')).toHaveText('로그아웃');
+
+    for (const href of pagesOf(role)) {
+      await page.goto(href);
+      await expect(page.locator('html'), href).toHaveAttribute('lang', 'ko');
+      const h1 = page.getByRole('heading', { level: 1 });
+      await expect(h1, href).toBeVisible();
+      if (CONTENT_TITLED.some((p) => p.test(href))) {
+        await expect(page.getByRole('heading', { level: 2 }).first(), href).toHaveText(HANGUL);
+      } else {
+        await expect(h1, href).toHaveText(HANGUL);
+      }
+      const leftovers = (await chromeTexts(page, role)).filter((text) => englishPattern.test(text));
+      expect(leftovers, `English interface text on ${href}`).toEqual([]);
+    }
+
+    await page.goto(NAV[role][0].href);
+    await switchTo(page, 'en');
+    await expect(page.getByRole('heading', { level: 1 })).not.toHaveText(HANGUL);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(NAV[role][0].label);
+    await expect(page.getByTestId('main-nav').getByRole('link')).toHaveText(NAV[role].map((item) => item.label));
+    // The same check finds English here, so its silence in Korean means something.
+    expect((await chromeTexts(page, role)).filter((text) => englishPattern.test(text)).length).toBeGreaterThan(0);
+  });
+}
+
+test('the sign-in page has its own switch, and a wrong password is reported in Korean', async ({ page }) => {
+  await page.goto('/login');
+  await switchTo(page, 'ko');
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('로그인');
+  await page.getByLabel('이메일').fill('rm@example.com');
+  await page.getByLabel('비밀번호').fill('not-the-password');
+  await page.getByTestId('login-submit').click();
+  await expect(page.getByTestId('login-error')).toHaveText('이메일 또는 비밀번호가 올바르지 않습니다.');
+});
+
+test('a rejected form shows its field errors in Korean', async ({ page }) => {
+  await signInAs(page, 'rm');
+  await switchTo(page, 'ko');
+  await page.goto('/companies/tesla');
+  await page.getByText('근거 자료 추가', { exact: true }).first().click();
+  const form = page.getByTestId('add-evidence-form');
+  await form.getByLabel('공표일').fill('2099-01-01');
+  await form.getByRole('button', { name: '근거 자료 추가' }).click();
+  await expect(form.getByRole('alert').first()).toHaveText('표시된 항목을 확인하세요.');
+  // The date the server refused is kept inside the translated sentence.
+  await expect(form).toContainText('2099-01-01은(는) 미래 날짜입니다.');
+  await expect(form).toContainText('누락: 짧은 제목');
+});

@@ -1,0 +1,105 @@
+// The run report page and its three exports, on the finished demo run (lib/db/seed.ts:
+// KPD-MADS by the offline analyst on Samsung Electronics, as of 2025-06-30, case submitted).
+import fs from 'node:fs/promises';
+import { expect, request, test, type Page } from '@playwright/test';
+import { PDFDocument } from 'pdf-lib';
+import { DEMO_IDS } from '../lib/db/demo-ids';
+import { DEMO_PASSWORD, DEMO_USERS, signInAs } from './fixtures';
+
+const RUN = DEMO_IDS.run;
+const REPORT = `/runs/${RUN}/report`;
+const EXPORT = `/api/runs/${RUN}/export`;
+
+async function download(page: Page, format: 'pdf' | 'md' | 'json') {
+  const [file] = await Promise.all([page.waitForEvent('download'), page.getByTestId(`download-${format}`).click()]);
+  return { name: file.suggestedFilename(), bytes: await fs.readFile((await file.path())!) };
+}
+
+test.describe('run report', () => {
+  test('the RM reads the report of a finished run: header, sections with citations, checks and the transcript', async ({ page }) => {
+    await signInAs(page, 'rm');
+    await page.goto(REPORT);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Crosscheck report — 삼성전자');
+    const header = page.getByTestId('report-header');
+    await expect(header).toContainText('KPD-MADS');
+    await expect(header).toContainText('Built-in offline analyst (deterministic rules, not an LLM)');
+    await expect(header).toContainText('2025-06-30');
+    await expect(header).toContainText('Finished');
+    await expect(page.getByTestId('report-metrics')).toContainText('REI');
+
+    await expect(page.getByTestId('report-section-objective')).toContainText('2025-06-30 기준 비재무 근거로 삼성전자의 대출 상환 능력을 평가한다.');
+    await expect(page.getByTestId('report-section-overview')).toContainText('삼성전자');
+    await expect(page.getByTestId('report-section-favorable').getByRole('heading', { level: 3 }).first()).toBeVisible();
+    await expect(page.getByTestId('report-section-adverse').getByRole('listitem').first()).toContainText('DART');
+    const topics = page.getByTestId('report-section-topics');
+    await expect(topics.getByText('Affirmative reading').first()).toBeVisible();
+    await expect(topics.getByTestId('citations').first().getByRole('link').first()).toHaveAttribute('href', /^https?:\/\//);
+
+    await expect(page.getByTestId('report-checks').getByRole('listitem').filter({ hasText: /passed|flagged/ })).toHaveCount(5);
+    const turns = page.locator('[data-testid^="transcript-turn-"]');
+    await expect(turns).toHaveCount(11);
+    await expect(turns.first()).toHaveAttribute('data-testid', 'transcript-turn-D1');
+    await expect(turns.last()).toHaveAttribute('data-testid', 'transcript-turn-AG');
+    await expect(page.getByTestId('transcript-turn-D1')).toContainText('핵심 주장');
+    await expect(page.getByTestId('transcript-turn-D2').getByText('D2-q1 → ')).toBeVisible();
+  });
+
+  test('PDF, Markdown and JSON download through the buttons', async ({ page }) => {
+    await signInAs(page, 'rm');
+    await page.goto(REPORT);
+
+    const pdf = await download(page, 'pdf');
+    expect(pdf.name).toBe('crosscheck-삼성전자-kpd-mads-2025-06-30.pdf');
+    expect(pdf.bytes.subarray(0, 5).toString('latin1')).toBe('%PDF-');
+    const parsed = await PDFDocument.load(pdf.bytes);
+    expect(parsed.getTitle()).toBe('Crosscheck 보고서 — 삼성전자');
+    expect(parsed.getPageCount()).toBeGreaterThanOrEqual(2);
+
+    const md = await download(page, 'md');
+    expect(md.name).toBe('crosscheck-삼성전자-kpd-mads-2025-06-30.md');
+    const text = md.bytes.toString('utf8');
+    expect(text.startsWith('# Crosscheck 보고서 — 삼성전자\n')).toBe(true);
+    expect(text).toContain('## 부록: 전체 발언록');
+
+    const json = await download(page, 'json');
+    const doc = JSON.parse(json.bytes.toString('utf8'));
+    expect(doc).toMatchObject({ schemaVersion: 1, id: RUN, protocol: 'kpd-mads', status: 'succeeded', company: { id: 'samsung-electronics', name: '삼성전자' } });
+    expect(doc.turns.map((t: { step: string }) => t.step)).toEqual(['D1', 'D2', 'D3', 'D4', 'D5', 'D6', 'D7', 'D8', 'D9', 'D10', 'AG']);
+    expect(doc.report.content.topics.length).toBeGreaterThan(0);
+  });
+
+  test('the committee reads the submitted case’s report and exports it', async ({ page }) => {
+    await signInAs(page, 'committee');
+    await page.goto(REPORT);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Crosscheck report — 삼성전자');
+    const response = await page.request.get(`${EXPORT}?format=md`);
+    expect(response.status()).toBe(200);
+    expect(response.headers()['content-type']).toBe('text/markdown; charset=utf-8');
+  });
+
+  test('export route: bad format 400, unknown run 404, evaluator and admin 403, anonymous 401', async ({ page, baseURL }) => {
+    await signInAs(page, 'rm');
+    const bad = await page.request.get(`${EXPORT}?format=html`);
+    expect(bad.status()).toBe(400);
+    expect((await bad.json()).message).toContain('pdf, md or json');
+    expect((await page.request.get(`${EXPORT}`)).status()).toBe(400);
+    expect((await page.request.get(`/api/runs/00000000-0000-4000-8000-000000000000/export?format=json`)).status()).toBe(404);
+    const pdf = await page.request.get(`${EXPORT}?format=pdf`);
+    expect(pdf.headers()['content-type']).toBe('application/pdf');
+    expect(pdf.headers()['content-disposition']).toBe(
+      `attachment; filename="crosscheck-samsung-electronics-kpd-mads-2025-06-30.pdf"; filename*=UTF-8''crosscheck-${encodeURIComponent('삼성전자')}-kpd-mads-2025-06-30.pdf`,
+    );
+
+    for (const role of ['evaluator', 'admin'] as const) {
+      const context = await request.newContext({ baseURL });
+      const { csrfToken } = (await (await context.get('/api/auth/csrf')).json()) as { csrfToken: string };
+      await context.post('/api/auth/callback/credentials', { form: { email: DEMO_USERS[role].email, password: DEMO_PASSWORD, csrfToken, callbackUrl: '/' } });
+      expect((await context.get(`${EXPORT}?format=json`)).status(), role).toBe(403);
+      expect((await context.get(REPORT, { maxRedirects: 0 })).status(), role).toBe(403);
+      await context.dispose();
+    }
+    const anonymous = await request.newContext({ baseURL });
+    expect((await anonymous.get(`${EXPORT}?format=json`)).status()).toBe(401);
+    await anonymous.dispose();
+  });
+});
