@@ -156,9 +156,13 @@ test.describe.serial('evaluation studio', () => {
     await expect(page.getByRole('heading', { level: 1, name: 'Report 1 of 4' })).toBeVisible();
     await expect(page.getByTestId('blind-report')).toContainText(/Tesla|Samsung|삼성/);
 
-    // Autosave, kept across a reload.
+    // Autosave, kept across a reload. The save's response body is read before the reload: a
+    // navigation can discard the body of a response that the listener above has not read yet.
+    const saveResponse = page.waitForResponse((r) => r.request().method() === 'POST' && r.url().includes('/ratings/'));
     await page.getByTestId('item-trustworthiness').locator('input[value="2"]').check();
     await page.getByTestId('item-sus3').locator('input[value="5"]').check();
+    const saveBody = await (await saveResponse).text();
+    expect(saveBody).toContain('"savedAt"');
     await expect(page.getByTestId('save-status')).toHaveAttribute('data-state', 'saved');
     await page.reload();
     await expect(page.getByTestId('item-trustworthiness').locator('input[value="2"]')).toBeChecked();
@@ -195,10 +199,9 @@ test.describe.serial('evaluation studio', () => {
 
     // Blinding: every body the browser received (HTML, RSC payloads, action responses, scripts).
     expect(bodies.length).toBeGreaterThan(10);
-    // The scan saw the rating pages themselves, the report text in them and the autosave answers.
+    // The scan saw the rating pages themselves and the report text in them.
     expect(bodies.some(({ url, body }) => url.includes('/ratings/') && body.includes('Report 1 of 4') && /Turn \d+|발언 \d+/.test(body))).toBe(true);
-    expect(bodies.some(({ body }) => body.includes('"savedAt"'))).toBe(true);
-    const leaks = bodies.flatMap(({ url, body }) => [
+    const leaks = [...bodies, { url: 'autosave response', body: saveBody }].flatMap(({ url, body }) => [
       ...FORBIDDEN.filter((p) => p.test(body)).map((p) => `${url}: ${p} near "${body.slice(Math.max(0, body.search(p) - 60), body.search(p) + 60)}"`),
       ...secrets.filter((s) => body.includes(s) || url.includes(s)).map((s) => `${url}: ${s}`),
     ]);
