@@ -9,6 +9,13 @@ function capture() {
 
 const fixedNow = () => new Date('2025-03-01T09:30:00.123Z');
 
+/** A line for an error with a cause, as fetch throws them. */
+function lineForErrorWithCause() {
+  const out = capture();
+  createLogger({ format: 'json', secrets: [], write: out.write }).warn('probe failed', { err: new Error('fetch failed', { cause: new Error('connect ECONNREFUSED 127.0.0.1:9') }) });
+  return out.lines[0].line;
+}
+
 describe('log in json mode', () => {
   it('writes one JSON object per line with ts, level, msg, component and the bound and given fields', () => {
     const out = capture();
@@ -37,6 +44,7 @@ describe('log in json mode', () => {
     expect(out.lines[0].level).toBe('error');
     expect(parsed.err).toBe('connection refused');
     expect(parsed.nested).toEqual({ cause: 'bad input' });
+    expect(JSON.parse(lineForErrorWithCause()).err).toBe('fetch failed (connect ECONNREFUSED 127.0.0.1:9)');
     expect(out.lines[0].line).not.toContain('at ');
     expect(out.lines[0].line).not.toContain(err.stack!.split('\n')[1].trim());
   });

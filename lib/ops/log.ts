@@ -91,13 +91,19 @@ function redactText(text: string, secrets: string[]) {
   return out;
 }
 
+/** An error's message, with its cause's: `fetch failed` alone does not say the connection was refused. */
+function errorText(err: Error): string {
+  const cause = err.cause instanceof Error ? err.cause.message : undefined;
+  return cause && !err.message.includes(cause) ? `${err.message} (${cause})` : err.message;
+}
+
 /** A JSON-safe copy of a field value: errors as their message, secrets blanked, cycles cut. */
 function clean(value: unknown, secrets: string[], depth = 0, seen = new WeakSet<object>()): unknown {
   if (typeof value === 'string') return redactText(value, secrets);
   if (typeof value === 'bigint') return value.toString();
   if (typeof value === 'function' || typeof value === 'symbol') return undefined;
   if (value === null || typeof value !== 'object') return value;
-  if (value instanceof Error) return redactText(value.message, secrets);
+  if (value instanceof Error) return redactText(errorText(value), secrets);
   if (value instanceof Date) return value.toISOString();
   if (seen.has(value) || depth >= MAX_DEPTH) return '[…]';
   seen.add(value);
