@@ -113,7 +113,12 @@ describe('createProviderProbe', () => {
   });
 
   it('reports an endpoint nobody listens on as unreachable, without its address', async () => {
-    const result = await createProviderProbe({ baseURL: 'http://127.0.0.1:9/v1' })();
+    // A port that was free a moment ago: nothing listens there now, so the connection is refused.
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise((resolve) => closed.close(resolve));
+    const result = await createProviderProbe({ baseURL: `http://127.0.0.1:${port}/v1` })();
     expect(result).toMatchObject({ kind: 'openai', ok: false, message: 'The model endpoint is not reachable.' });
     expect(JSON.stringify(result)).not.toContain('127.0.0.1');
   });
