@@ -57,6 +57,11 @@ const schema = z.object({
   /** Document chunking for retrieval: target characters per chunk and overlap between chunks. */
   CHUNK_SIZE: z.coerce.number().int().min(200).max(8000).default(1200),
   CHUNK_OVERLAP: z.coerce.number().int().min(0).max(2000).default(150),
+
+  /** Operations. Log lines: one JSON object each (json) or readable text (pretty); unset: json in production. */
+  LOG_FORMAT: z.preprocess((v) => (v === '' ? undefined : v), z.enum(['json', 'pretty']).optional()),
+  /** GET /api/health answers 503 (not 200 "degraded") when the job queue cannot be read. */
+  HEALTH_REQUIRE_QUEUE: flag,
 });
 
 export type Env = z.infer<typeof schema>;

@@ -5,6 +5,7 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import * as schema from '@/lib/db/schema';
 import { env, isEmbedded } from '@/lib/env';
 import { DataFolderError, lockDataDir, resolveDataDir, unlockDataDir } from '@/lib/db/data-dir';
+import { log } from '@/lib/ops/log';
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
@@ -65,7 +66,7 @@ async function openPostgres(options: { url: string; poolSize?: number }): Promis
   const { Pool } = (await import('pg')).default;
   const { drizzle } = await import('drizzle-orm/node-postgres');
   const pool = new Pool({ connectionString: options.url, max: options.poolSize ?? 10 });
-  pool.on('error', (err) => console.error('[db] idle client error:', err.message));
+  pool.on('error', (err) => log.error('idle database client failed', { component: 'db', err }));
   const url = new URL(options.url);
   const db = drizzle({ client: pool, schema, casing: 'snake_case' }) as unknown as Db;
   return { db, kind: 'postgres', location: `${url.hostname}:${url.port || 5432}${url.pathname}`, close: () => pool.end() };
@@ -116,6 +117,15 @@ export function getDatabase(): Promise<DatabaseHandle> {
     });
   }
   return globalForDb.__crosscheckDb.handle;
+}
+
+/**
+ * The process's database if this process has opened it (or is opening it), without opening it.
+ * For bookkeeping such as ops counters that must not open, migrate or seed a database in a
+ * process that has none (a CLI command, a unit test of the provider).
+ */
+export function openedDatabase(): Promise<DatabaseHandle> | undefined {
+  return globalForDb.__crosscheckDb?.handle;
 }
 
 export async function getDb(): Promise<Db> {

@@ -13,6 +13,7 @@ import {
   jsonb,
   numeric,
   pgTable,
+  primaryKey,
   text,
   timestamp,
   uniqueIndex,
@@ -491,6 +492,22 @@ export const judgments = pgTable(
     // A pairwise judgment has two different runs; a rubric judgment has one.
     check('judgments_runs_check', sql`(${t.kind} = 'pairwise' and ${t.otherRunId} is not null and ${t.otherRunId} <> ${t.runId}) or (${t.kind} = 'rubric' and ${t.otherRunId} is null)`),
   ],
+);
+
+/**
+ * Counters that must add up across every app instance and worker, e.g. provider errors by code
+ * for /api/metrics. One row per counter and label set, incremented in place
+ * (lib/ops/counters.ts): an atomic upsert, so concurrent processes never lose an increment.
+ */
+export const opsCounters = pgTable(
+  'ops_counters',
+  {
+    name: text().notNull(),
+    /** Prometheus labels, e.g. {"provider":"openai","code":"429"}; jsonb equality ignores key order. */
+    labels: jsonb().$type<Record<string, string>>().notNull().default({}),
+    value: bigint({ mode: 'number' }).notNull().default(0),
+  },
+  (t) => [primaryKey({ name: 'ops_counters_pkey', columns: [t.name, t.labels] })],
 );
 
 export type User = typeof users.$inferSelect;

@@ -1,17 +1,11 @@
 // Liveness and readiness for load balancers and the browser tests: public, no secrets.
-import { sql } from 'drizzle-orm';
-import { getDatabase } from '@/lib/db/client';
+// 503 only when the database is down; a degraded queue or provider answers 200 (lib/ops/health.ts).
+import { env } from '@/lib/env';
+import { checkHealth, defaultHealthChecks } from '@/lib/ops/health';
 
 export const dynamic = 'force-dynamic';
 
 export async function GET() {
-  const started = performance.now();
-  try {
-    const { db, kind } = await getDatabase();
-    await db.execute(sql`select 1`);
-    return Response.json({ status: 'ok', database: { kind, ok: true, latencyMs: Math.round(performance.now() - started) } });
-  } catch (err) {
-    console.error('[health] database check failed:', (err as Error).message);
-    return Response.json({ status: 'error', database: { ok: false, message: 'The database is not reachable.' } }, { status: 503 });
-  }
+  const { httpStatus, body } = await checkHealth(defaultHealthChecks(), { requireQueue: env().HEALTH_REQUIRE_QUEUE });
+  return Response.json(body, { status: httpStatus, headers: { 'Cache-Control': 'no-store' } });
 }

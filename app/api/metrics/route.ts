@@ -4,6 +4,7 @@
 import { route } from '@/lib/auth/route';
 import { getDb } from '@/lib/db/client';
 import { env } from '@/lib/env';
+import { log } from '@/lib/ops/log';
 import { collectMetrics, formatPrometheus } from '@/lib/ops/metrics';
 import { bearerMatches } from '@/lib/ops/metrics-token';
 
@@ -21,7 +22,7 @@ export async function GET(request: Request, context: unknown) {
     try {
       return await metricsResponse();
     } catch (err) {
-      console.error('[metrics] collection failed:', (err as Error).message);
+      log.error('metrics collection failed', { component: 'metrics', err });
       return Response.json({ code: 'internal', message: 'Metrics are unavailable.' }, { status: 500 });
     }
   }

@@ -1,0 +1,163 @@
+import { createServer, type Server, type Socket } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DatabaseHandle } from '@/lib/db/client';
+import { createTestDatabase, testBackends } from '@/lib/db/test-db';
+import { checkHealth, createProviderProbe, queueHealth, type HealthChecks, type ProviderHealth } from '@/lib/ops/health';
+import { readQueueJobs } from '@/lib/ops/queue-stats';
+import { startFakeLlm, type FakeLlm } from '@/scripts/fake-llm/server';
+
+const providerOk: ProviderHealth = { kind: 'openai', ok: true, latencyMs: 12 };
+
+function checks(overrides: Partial<HealthChecks> = {}): HealthChecks {
+  return {
+    database: async () => {},
+    queue: async () => ({ ok: true, queued: 2, active: 1 }),
+    provider: async () => providerOk,
+    ...overrides,
+  };
+}
+
+describe('checkHealth', () => {
+  it('is ok when everything answers', async () => {
+    const { httpStatus, body } = await checkHealth(checks());
+    expect(httpStatus).toBe(200);
+    expect(body.status).toBe('ok');
+    expect(body.database).toMatchObject({ ok: true });
+    expect(body.queue).toEqual({ ok: true, queued: 2, active: 1 });
+    expect(body.provider).toEqual(providerOk);
+  });
+
+  it('answers 503 when the database is down, with a fixed message instead of the error text', async () => {
+    const { httpStatus, body } = await checkHealth(
+      checks({ database: async () => Promise.reject(new Error('password authentication failed for user "crosscheck" at db.internal')) }),
+    );
+    expect(httpStatus).toBe(503);
+    expect(body.status).toBe('error');
+    expect(body.database).toEqual({ ok: false, message: 'The database is not reachable.' });
+    expect(JSON.stringify(body)).not.toContain('db.internal');
+  });
+
+  it('treats a database that does not answer in time as down', async () => {
+    const { httpStatus, body } = await checkHealth(checks({ database: () => new Promise(() => {}) }), { databaseTimeoutMs: 20 });
+    expect(httpStatus).toBe(503);
+    expect(body.database.ok).toBe(false);
+  });
+
+  it('is degraded, not failed, when the queue is not initialised or the provider is down', async () => {
+    const noQueue = await checkHealth(checks({ queue: async () => ({ ok: false, message: 'queue not initialised' }) }));
+    expect(noQueue.httpStatus).toBe(200);
+    expect(noQueue.body.status).toBe('degraded');
+    expect(noQueue.body.queue).toEqual({ ok: false, message: 'queue not initialised' });
+
+    const noProvider = await checkHealth(checks({ provider: async () => ({ kind: 'openai', ok: false, latencyMs: 2000, message: 'x' }) }));
+    expect(noProvider.httpStatus).toBe(200);
+    expect(noProvider.body.status).toBe('degraded');
+  });
+
+  it('fails on an unreadable queue only when configured to require it', async () => {
+    const broken = checks({ queue: async () => Promise.reject(new Error('relation "pgboss.job" is locked by secret-host')) });
+    const lenient = await checkHealth(broken);
+    expect(lenient.httpStatus).toBe(200);
+    expect(lenient.body.queue).toEqual({ ok: false, message: 'The job queue could not be read.' });
+    const strict = await checkHealth(broken, { requireQueue: true });
+    expect(strict.httpStatus).toBe(503);
+    expect(strict.body.status).toBe('error');
+  });
+
+  it('an in-process queue is neither degraded nor failed', async () => {
+    const { httpStatus, body } = await checkHealth(checks({ queue: async () => ({ mode: 'in-process' }) }), { requireQueue: true });
+    expect(httpStatus).toBe(200);
+    expect(body.status).toBe('ok');
+    expect(body.queue).toEqual({ mode: 'in-process' });
+  });
+});
+
+describe('createProviderProbe', () => {
+  let fake: FakeLlm;
+  let silent: Server;
+  let silentUrl: string;
+  const sockets = new Set<Socket>();
+  beforeAll(async () => {
+    fake = await startFakeLlm();
+    // Accepts connections and never answers: a hung endpoint.
+    silent = createServer((s) => void sockets.add(s));
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    silentUrl = `http://127.0.0.1:${(silent.address() as AddressInfo).port}/v1`;
+  });
+  afterAll(async () => {
+    await fake?.close();
+    for (const s of sockets) s.destroy();
+    await new Promise((resolve) => silent?.close(resolve));
+  });
+
+  const modelRequests = () => fake.requests.filter((r) => r.method === 'GET' && r.path === '/v1/models');
+
+  it('reaches the fake model server with the key, and reuses the answer until the cache expires', async () => {
+    let clock = 1_000_000;
+    const probe = createProviderProbe({ baseURL: fake.url, apiKey: 'sk-probe-0123456789', cacheMs: 30_000, now: () => clock });
+    const before = modelRequests().length;
+    const first = await probe();
+    expect(first).toMatchObject({ kind: 'openai', ok: true });
+    expect(first.latencyMs).toBeGreaterThanOrEqual(0);
+    expect(modelRequests().at(-1)!.headers.authorization).toBe('Bearer sk-probe-0123456789');
+
+    clock += 29_000;
+    await Promise.all([probe(), probe(), probe()]);
+    expect(modelRequests().length).toBe(before + 1);
+
+    clock += 1_000;
+    expect((await probe()).ok).toBe(true);
+    expect(modelRequests().length).toBe(before + 2);
+  });
+
+  it('reports an endpoint nobody listens on as unreachable, without its address', async () => {
+    // A port that was free a moment ago: nothing listens there now, so the connection is refused.
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise((resolve) => closed.close(resolve));
+    const result = await createProviderProbe({ baseURL: `http://127.0.0.1:${port}/v1` })();
+    expect(result).toMatchObject({ kind: 'openai', ok: false, message: 'The model endpoint is not reachable.' });
+    expect(JSON.stringify(result)).not.toContain('127.0.0.1');
+  });
+
+  it('gives up on an endpoint that does not answer within the timeout', async () => {
+    const result = await createProviderProbe({ baseURL: silentUrl, timeoutMs: 200 })();
+    expect(result).toMatchObject({ ok: false, message: 'The model endpoint did not answer within 200 ms.' });
+  });
+
+  it('reports an HTTP error status as not ok', async () => {
+    const result = await createProviderProbe({ baseURL: `${fake.url}/nowhere` })();
+    expect(result).toMatchObject({ ok: false, message: 'The model endpoint answered HTTP 404.' });
+  });
+});
+
+describe.each(testBackends())('queue counts from pgboss.job on %s', (backend) => {
+  let handle: DatabaseHandle;
+  beforeAll(async () => {
+    handle = await createTestDatabase(backend);
+  });
+  afterAll(async () => {
+    await handle?.close();
+  });
+
+  it('says "not initialised" before pg-boss created its schema, then counts the run queue by state', async () => {
+    const { db } = handle;
+    expect(await readQueueJobs({ db })).toBeNull();
+    expect(await queueHealth(db)).toEqual({ ok: false, message: 'queue not initialised' });
+
+    // The two columns read here, as pg-boss 10 declares them (state is an enum there too).
+    await db.execute(sql`create schema pgboss`);
+    await db.execute(sql`create type pgboss.job_state as enum ('created', 'retry', 'active', 'completed', 'cancelled', 'failed')`);
+    await db.execute(sql`create table pgboss.job (id uuid primary key default gen_random_uuid(), name text not null, state pgboss.job_state not null default 'created')`);
+    await db.execute(sql`insert into pgboss.job (name, state) values
+      ('crosscheck-run', 'created'), ('crosscheck-run', 'created'), ('crosscheck-run', 'retry'),
+      ('crosscheck-run', 'active'), ('crosscheck-run', 'completed'), ('crosscheck-run', 'failed'),
+      ('another-queue', 'created'), ('another-queue', 'active')`);
+
+    expect(await readQueueJobs({ db })).toEqual({ created: 2, retry: 1, active: 1, completed: 1, cancelled: 0, failed: 1 });
+    expect(await queueHealth(db)).toEqual({ ok: true, queued: 3, active: 1 });
+  });
+});

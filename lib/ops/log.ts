@@ -1,0 +1,163 @@
+// Structured logs for the app, the workers and the scripts: one JSON object per line in
+// production, for a log collector to index by runId, stepId or workerId; readable lines in
+// development. Every field passes through one cleaner that turns errors into their message (a
+// JSON log never carries a stack) and blanks out secrets, so a careless
+// `log.error('…', { err, config })` cannot leak an API key or a database password.
+//
+//   import { log } from '@/lib/ops/log';
+//   const runLog = log.child({ component: 'runner', runId });
+//   runLog.error('run stopped unexpectedly', { stepId, err });
+import { env, type Env } from '@/lib/env';
+
+export type LogLevel = 'info' | 'warn' | 'error';
+export type LogFormat = 'json' | 'pretty';
+export type LogFields = Record<string, unknown>;
+
+export type Logger = {
+  info: (msg: string, fields?: LogFields) => void;
+  warn: (msg: string, fields?: LogFields) => void;
+  error: (msg: string, fields?: LogFields) => void;
+  /** A logger that adds these fields (e.g. `component`, `runId`) to every line. */
+  child: (fields: LogFields) => Logger;
+};
+
+export type LoggerOptions = {
+  /** Default: LOG_FORMAT, else json when NODE_ENV=production and pretty otherwise. */
+  format?: LogFormat;
+  /** Values never to print. Default: the secrets configured in the environment. */
+  secrets?: string[];
+  /** Default: info to stdout, warn and error to stderr. */
+  write?: (level: LogLevel, line: string) => void;
+  now?: () => Date;
+};
+
+const REDACTED = '[redacted]';
+const RESERVED = new Set(['ts', 'level', 'msg', 'component']);
+/** Field names whose values are secrets whatever they hold (`promptTokens` is not one: it ends in s). */
+const SECRET_KEY = /passw(or)?d|secret|api_?key|authorization|cookie|token$/i;
+/** `scheme://user:password@host`: the password part. */
+const URL_PASSWORD = /([a-z][a-z0-9+.-]*:\/\/[^:/@\s]+:)[^@\s/]+@/gi;
+const MAX_DEPTH = 6;
+
+/** The configured values a log line must never contain: keys, secrets, the database password. */
+export function secretsFromEnv(e: Env): string[] {
+  const values = [
+    e.OPENAI_API_KEY,
+    e.AUTH_SECRET,
+    e.AUTH_OIDC_CLIENT_SECRET,
+    e.METRICS_TOKEN,
+    e.OPENDART_API_KEY,
+    e.SERPAPI_API_KEY,
+    e.TAVILY_API_KEY,
+    e.BRAVE_SEARCH_API_KEY,
+  ];
+  if (e.DATABASE_URL) {
+    try {
+      values.push(decodeURIComponent(new URL(e.DATABASE_URL).password));
+    } catch {
+      // Validated as a URL by lib/env.ts already; nothing more to find.
+    }
+  }
+  // Very short values would blank out ordinary words.
+  return values.filter((v): v is string => typeof v === 'string' && v.length >= 6);
+}
+
+function defaultFormat(e: Env): LogFormat {
+  return e.LOG_FORMAT ?? (e.NODE_ENV === 'production' ? 'json' : 'pretty');
+}
+
+function defaultWrite(level: LogLevel, line: string) {
+  (level === 'info' ? process.stdout : process.stderr).write(`${line}\n`);
+}
+
+type Settings = { format: LogFormat; secrets: string[] };
+
+function resolveSettings(options: LoggerOptions): Settings {
+  let e: Env | undefined;
+  try {
+    if (!options.format || !options.secrets) e = env();
+  } catch {
+    // An invalid environment is reported by start-up itself; logging must still work meanwhile.
+  }
+  return {
+    format: options.format ?? (e ? defaultFormat(e) : 'json'),
+    secrets: options.secrets ?? (e ? secretsFromEnv(e) : []),
+  };
+}
+
+function redactText(text: string, secrets: string[]) {
+  let out = text.replace(URL_PASSWORD, `$1${REDACTED}@`);
+  for (const s of secrets) if (out.includes(s)) out = out.split(s).join(REDACTED);
+  return out;
+}
+
+/** An error's message, with its cause's: `fetch failed` alone does not say the connection was refused. */
+function errorText(err: Error): string {
+  const cause = err.cause instanceof Error ? err.cause.message : undefined;
+  return cause && !err.message.includes(cause) ? `${err.message} (${cause})` : err.message;
+}
+
+/** A JSON-safe copy of a field value: errors as their message, secrets blanked, cycles cut. */
+function clean(value: unknown, secrets: string[], depth = 0, seen = new WeakSet<object>()): unknown {
+  if (typeof value === 'string') return redactText(value, secrets);
+  if (typeof value === 'bigint') return value.toString();
+  if (typeof value === 'function' || typeof value === 'symbol') return undefined;
+  if (value === null || typeof value !== 'object') return value;
+  if (value instanceof Error) return redactText(errorText(value), secrets);
+  if (value instanceof Date) return value.toISOString();
+  if (seen.has(value) || depth >= MAX_DEPTH) return '[…]';
+  seen.add(value);
+  if (Array.isArray(value)) return value.map((v) => clean(v, secrets, depth + 1, seen));
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) out[k] = SECRET_KEY.test(k) && v != null ? REDACTED : clean(v, secrets, depth + 1, seen);
+  return out;
+}
+
+function prettyValue(v: unknown) {
+  return typeof v === 'string' && /^[^\s"=]+$/.test(v) ? v : JSON.stringify(v);
+}
+
+function formatLine(level: LogLevel, msg: string, fields: LogFields, settings: Settings, now: Date): string {
+  const { secrets } = settings;
+  const component = typeof fields.component === 'string' ? fields.component : undefined;
+  const rest: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(fields)) {
+    if (RESERVED.has(k) || v === undefined) continue;
+    rest[k] = SECRET_KEY.test(k) && v !== null ? REDACTED : clean(v, secrets);
+  }
+  const text = redactText(msg, secrets);
+  if (settings.format === 'json') {
+    return JSON.stringify({ ts: now.toISOString(), level, msg: text, ...(component ? { component } : {}), ...rest });
+  }
+  const parts = [now.toISOString().slice(11, 23), level.toUpperCase().padEnd(5), ...(component ? [`[${component}]`] : []), text];
+  for (const [k, v] of Object.entries(rest)) if (v !== undefined) parts.push(`${k}=${prettyValue(v)}`);
+  // Developers reading a terminal get the stack of an error field; JSON logs never do.
+  const stacks = Object.entries(fields)
+    .filter(([k, v]) => !SECRET_KEY.test(k) && v instanceof Error && v.stack)
+    .map(([, v]) => redactText((v as Error).stack!.split('\n').slice(1).join('\n'), secrets));
+  return [parts.join(' '), ...stacks].join('\n');
+}
+
+/** A logger with its own settings; `log` below is the process's, configured from the environment. */
+export function createLogger(options: LoggerOptions = {}, bound: LogFields = {}): Logger {
+  let settings: Settings | undefined;
+  const write = options.write ?? defaultWrite;
+  const now = options.now ?? (() => new Date());
+  const emit = (level: LogLevel, msg: string, fields?: LogFields) => {
+    try {
+      settings ??= resolveSettings(options);
+      write(level, formatLine(level, msg, { ...bound, ...fields }, settings, now()));
+    } catch (err) {
+      // A log call must never break the code that makes it.
+      write(level, JSON.stringify({ ts: new Date().toISOString(), level, msg: 'unloggable line', err: String((err as Error)?.message ?? err) }));
+    }
+  };
+  return {
+    info: (msg, fields) => emit('info', msg, fields),
+    warn: (msg, fields) => emit('warn', msg, fields),
+    error: (msg, fields) => emit('error', msg, fields),
+    child: (fields) => createLogger(options, { ...bound, ...fields }),
+  };
+}
+
+export const log: Logger = createLogger();
