@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { can, type Permission } from '@/lib/auth/permissions';
 import { getSessionUser, type SessionUser } from '@/lib/auth/session';
 import { AppError, defaultMessage, type ErrorCode } from '@/lib/errors';
+import { log } from '@/lib/ops/log';
 
 export type ActionResult<T> =
   | { ok: true; data: T }
@@ -55,7 +56,7 @@ export function action<S extends z.ZodType, T, U extends SessionUser | null = Se
       unstable_rethrow(err);
       if (err instanceof AppError) return fail(err.code, err.message, err.fieldErrors);
       const ref = crypto.randomUUID().slice(0, 8);
-      console.error(`[action] unexpected error (ref ${ref}):`, err);
+      log.error('server action failed', { component: 'action', ref, err });
       return fail('internal', `${defaultMessage('internal')} (reference ${ref})`);
     }
   };

@@ -10,6 +10,7 @@ import { getUserByEmail } from '@/lib/db/queries/users';
 import { verifyCredentials } from '@/lib/auth/credentials';
 import { demoEnabled, env, oidcConfigured } from '@/lib/env';
 import type { Role } from '@/lib/db/schema';
+import { log } from '@/lib/ops/log';
 
 /** The reason travels to the sign-in action in `code`; see lib/auth/sign-in-error.ts. */
 class SignInRejected extends CredentialsSignin {
@@ -57,7 +58,7 @@ function buildConfig(): NextAuthConfig {
       // A rejected sign-in is an expected outcome, not a server error worth a stack trace.
       error(error) {
         if (error instanceof CredentialsSignin) return;
-        console.error('[auth]', error.name, error.message);
+        log.warn('sign-in error', { component: 'auth', name: error.name, err: error });
       },
     },
     session: { strategy: 'jwt', maxAge: SESSION_HOURS * 60 * 60 },

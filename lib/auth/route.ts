@@ -3,6 +3,7 @@
 import { can, type Permission } from '@/lib/auth/permissions';
 import { getSessionUser, type SessionUser } from '@/lib/auth/session';
 import { AppError, defaultMessage, ERROR_STATUS, type ErrorCode } from '@/lib/errors';
+import { log } from '@/lib/ops/log';
 
 function errorResponse(code: ErrorCode, message = defaultMessage(code)) {
   return Response.json({ code, message }, { status: ERROR_STATUS[code] });
@@ -18,7 +19,7 @@ export function route<C>(permission: Permission, handler: (request: Request, use
     } catch (err) {
       if (err instanceof AppError) return errorResponse(err.code, err.message);
       const ref = crypto.randomUUID().slice(0, 8);
-      console.error(`[route] ${request.method} ${new URL(request.url).pathname} failed (ref ${ref}):`, err);
+      log.error('route handler failed', { component: 'route', method: request.method, path: new URL(request.url).pathname, ref, err });
       return errorResponse('internal', `${defaultMessage('internal')} (reference ${ref})`);
     }
   };
