@@ -4,6 +4,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
+import { serverActionsOf } from '../lib/auth/endpoints';
 import { ACTIONS, can } from '../lib/auth/permissions';
 import { DEMO_IDS } from '../lib/db/demo-ids';
 import { signInAs } from './fixtures';
@@ -175,19 +176,12 @@ test.describe('security', () => {
   });
 
   test('server actions refuse a foreign Origin', async ({ page, baseURL }) => {
-    const manifest = JSON.parse(fs.readFileSync(path.join(process.cwd(), '.next', 'server', 'server-reference-manifest.json'), 'utf8')) as {
-      node: Record<string, { exportedName?: string; workers: Record<string, unknown> }>;
-    };
+    const actions = serverActionsOf(JSON.parse(fs.readFileSync(path.join(process.cwd(), '.next', 'server', 'server-reference-manifest.json'), 'utf8')));
     // An action the RM may call, posted to a page it is bundled with.
-    const [id, entry] = Object.entries(manifest.node).find(([, e]) => {
-      const permission = ACTIONS[e.exportedName as keyof typeof ACTIONS];
-      return permission !== undefined && can('rm', permission) && e.exportedName !== 'signOutAction';
+    const { id, exportedName, route } = actions.find((a) => {
+      const permission = ACTIONS[a.exportedName as keyof typeof ACTIONS];
+      return permission !== undefined && can('rm', permission) && a.exportedName !== 'signOutAction';
     })!;
-    const route =
-      Object.keys(entry.workers)[0]
-        .replace(/^app/, '')
-        .replace(/\/\([^)]+\)/g, '')
-        .replace(/\/page$/, '') || '/';
     await signInAs(page, 'rm');
     const post = (origin: string) =>
       page.request.post(route, {
@@ -198,11 +192,11 @@ test.describe('security', () => {
 
     // Same origin: the action runs and answers with its own validation error.
     const same = await post(baseURL!);
-    expect(await same.text(), `${entry.exportedName} from our origin`).toContain('"code":"bad_request"');
+    expect(await same.text(), `${exportedName} from our origin`).toContain('"code":"bad_request"');
 
     // Foreign origin: Next refuses before the action runs, so no action result comes back.
     const foreign = await post('https://evil.example');
-    expect(foreign.status(), `${entry.exportedName} from https://evil.example`).not.toBe(200);
+    expect(foreign.status(), `${exportedName} from https://evil.example`).not.toBe(200);
     expect(await foreign.text()).not.toContain('"code":');
   });
 
