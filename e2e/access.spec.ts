@@ -1,27 +1,34 @@
 // The access matrix, generated from lib/auth/permissions.ts: every role and an anonymous
-// visitor against every protected page and every server action in the build.
+// visitor against every protected page, every route handler and method, and every server action
+// in the build. Route handlers and actions come from the build's own manifests (lib/auth/endpoints.ts),
+// so one missing from the map fails here.
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect, request, test, type APIRequestContext } from '@playwright/test';
-import { ACTIONS, API_ROUTES, can, PAGES, PUBLIC_ACTIONS, ROLES, type Role } from '../lib/auth/permissions';
+import { allowedMethods, HTTP_METHODS, routeHandlersOf, serverActionsOf } from '../lib/auth/endpoints';
+import { ACTIONS, API_ROUTES, can, PAGES, PUBLIC_ACTIONS, PUBLIC_ROUTES, ROLES, type Role } from '../lib/auth/permissions';
 import { DEMO_PASSWORD, DEMO_USERS } from './fixtures';
 
-type ManifestEntry = { exportedName?: string; filename?: string; workers: Record<string, unknown> };
+function manifest(name: string) {
+  return JSON.parse(fs.readFileSync(path.join(process.cwd(), '.next', 'server', name), 'utf8'));
+}
 
 /** Server actions of the production build, from Next's own manifest. */
-function buildActions() {
-  const file = path.join(process.cwd(), '.next', 'server', 'server-reference-manifest.json');
-  const manifest = JSON.parse(fs.readFileSync(file, 'utf8')) as { node: Record<string, ManifestEntry> };
-  return Object.entries(manifest.node).map(([id, entry]) => ({
-    id,
-    name: entry.exportedName ?? '',
-    // A route the action is bundled with, e.g. app/(signed-in)/(admin)/admin/users/page → /admin/users
-    route:
-      Object.keys(entry.workers)[0]
-        .replace(/^app/, '')
-        .replace(/\/\([^)]+\)/g, '')
-        .replace(/\/page$/, '') || '/',
-  }));
+const buildActions = () => serverActionsOf(manifest('server-reference-manifest.json'));
+
+/** Route handlers of the production build, e.g. `/api/runs/[id]/events`. */
+const buildRoutes = () => routeHandlersOf(manifest('app-paths-manifest.json'));
+
+/** Every declared route handler once: a URL to call it by, its methods, and whether it is public. */
+function declaredRoutes() {
+  const routes = new Map<string, { url: string; methods: string[]; public: boolean }>();
+  for (const api of API_ROUTES) {
+    const known = routes.get(api.path);
+    if (known) known.methods.push(api.method);
+    else routes.set(api.path, { url: 'sample' in api ? api.sample : api.path, methods: [api.method], public: false });
+  }
+  for (const r of PUBLIC_ROUTES) routes.set(r.path, { url: r.sample, methods: [...r.methods], public: true });
+  return routes;
 }
 
 async function signedInContext(baseURL: string, role: Role | 'anonymous'): Promise<APIRequestContext> {
@@ -64,15 +71,55 @@ test.describe('access matrix', () => {
         const response = await context.fetch('sample' in api ? api.sample : api.path, { method: api.method });
         const label = `${api.method} ${api.path} as ${role}`;
         if (role === 'anonymous') expect(response.status(), label).toBe(401);
-        else if (can(role, api.permission)) expect(response.status(), label).toBe(200);
+        else if (can(role, api.permission)) expect(response.status(), label).toBe('allowed' in api ? api.allowed : 200);
         else expect(response.status(), label).toBe(403);
       }
       await context.dispose();
     });
   }
 
+  test('every route handler in the build is in the permission map', () => {
+    const built = buildRoutes();
+    expect(built.length, 'route handlers in .next (run after next build)').toBeGreaterThan(0);
+    const declared = [...declaredRoutes().keys()];
+    expect(built.filter((p) => !declared.includes(p)), 'route handlers missing from API_ROUTES and PUBLIC_ROUTES').toEqual([]);
+    expect(declared.filter((p) => !built.includes(p)), 'map entries with no route handler in the build').toEqual([]);
+  });
+
+  test('each route handler exports exactly the methods the map lists', async ({ baseURL }) => {
+    // Next answers OPTIONS itself with the methods the module exports (plus HEAD and OPTIONS).
+    const context = await signedInContext(baseURL!, 'admin');
+    for (const [route, { url, methods }] of declaredRoutes()) {
+      const response = await context.fetch(url, { method: 'OPTIONS' });
+      expect(response.status(), `OPTIONS ${route}`).toBe(204);
+      expect(allowedMethods(response.headers().allow), `methods ${route} exports`).toEqual([...methods].sort());
+    }
+    await context.dispose();
+  });
+
+  for (const role of [...ROLES, 'anonymous'] as const) {
+    test(`other methods get 405, never data, as ${role}`, async ({ baseURL }) => {
+      const context = await signedInContext(baseURL!, role);
+      for (const [route, { url, methods, public: open }] of declaredRoutes()) {
+        for (const method of HTTP_METHODS.filter((m) => !methods.includes(m))) {
+          const response = await context.fetch(url, { method, data: method === 'GET' ? undefined : '{}' });
+          // A visitor is stopped by proxy.ts before the handler, on every protected path.
+          const expected = role === 'anonymous' && !open ? 401 : 405;
+          expect(response.status(), `${method} ${route} as ${role}`).toBe(expected);
+        }
+      }
+      await context.dispose();
+    });
+  }
+
+  test('public route handlers answer without a session', async ({ baseURL }) => {
+    const context = await signedInContext(baseURL!, 'anonymous');
+    for (const r of PUBLIC_ROUTES) expect((await context.get(r.sample)).status(), r.sample).toBe(200);
+    await context.dispose();
+  });
+
   test('every server action in the build is in the permission map', () => {
-    const names = buildActions().map((a) => a.name);
+    const names = buildActions().map((a) => a.exportedName);
     const known = new Set<string>([...Object.keys(ACTIONS), ...PUBLIC_ACTIONS]);
     expect(names.filter((n) => !known.has(n)), 'actions missing from lib/auth/permissions.ts ACTIONS').toEqual([]);
     expect([...known].filter((n) => !names.includes(n)), 'map entries with no action in the build').toEqual([]);
@@ -81,7 +128,7 @@ test.describe('access matrix', () => {
   for (const role of [...ROLES, 'anonymous'] as const) {
     test(`server actions as ${role}`, async ({ baseURL }) => {
       for (const action of buildActions()) {
-        if ((PUBLIC_ACTIONS as readonly string[]).includes(action.name)) continue;
+        if ((PUBLIC_ACTIONS as readonly string[]).includes(action.exportedName)) continue;
         // A fresh session per call: sign-out must not end the session of the next check.
         const context = await signedInContext(baseURL!, role);
         const response = await context.post(action.route, {
@@ -91,11 +138,11 @@ test.describe('access matrix', () => {
           data: JSON.stringify([{}]),
         });
         const body = await response.text();
-        const label = `${action.name} as ${role}`;
+        const label = `${action.exportedName} as ${role}`;
         if (role === 'anonymous') {
           const redirected = [302, 303, 307].includes(response.status()) && (response.headers().location ?? '').includes('/login');
           expect(redirected || body.includes('"code":"unauthorized"'), label).toBe(true);
-        } else if (can(role, ACTIONS[action.name as keyof typeof ACTIONS])) {
+        } else if (can(role, ACTIONS[action.exportedName as keyof typeof ACTIONS])) {
           // Past the role check the empty input fails validation; sign-out redirects instead.
           const redirected = Boolean(response.headers()['x-action-redirect']);
           expect(redirected || body.includes('"code":"bad_request"'), `${label}: ${body.slice(0, 300)}`).toBe(true);

@@ -1,12 +1,15 @@
 // Security properties of the production build (issue 7, item 6): security headers and CSP on
-// every kind of response, no server secret in the client bundles, evidence text rendered inert,
-// and server actions refusing a foreign Origin.
+// every kind of response, no server secret in the client bundles, markup in evidence and in model
+// output rendered inert, server actions refusing a foreign Origin, and password guessing locked
+// out even when the guesses skip the form and arrive in parallel. (The access matrix is
+// e2e/access.spec.ts; the lockout through the sign-in form is e2e/auth.spec.ts.)
 import fs from 'node:fs';
 import path from 'node:path';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, request as apiRequest, test, type Page } from '@playwright/test';
+import { serverActionsOf } from '../lib/auth/endpoints';
 import { ACTIONS, can } from '../lib/auth/permissions';
 import { DEMO_IDS } from '../lib/db/demo-ids';
-import { signInAs } from './fixtures';
+import { signInAs, uniqueEmail } from './fixtures';
 
 const EXPECTED_HEADERS: Record<string, string | RegExp> = {
   'x-content-type-options': 'nosniff',
@@ -53,6 +56,47 @@ function watchCsp(page: Page) {
 }
 
 const unique = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+
+/** Adds an evidence item to a company through its page, as the signed-in RM. */
+async function addEvidence(page: Page, companyId: string, item: { title: string; text: string; url: string }) {
+  await page.goto(`/companies/${companyId}`);
+  await page.getByText('Add an evidence item').click();
+  const form = page.getByTestId('add-evidence-form');
+  await form.getByLabel('Category').selectOption('certification');
+  await form.getByLabel('Title').fill(item.title);
+  await form.getByLabel('Text').fill(item.text);
+  await form.getByLabel('Published').fill('2024-05-02');
+  await form.getByLabel('Source', { exact: true }).fill('Probe');
+  await form.getByLabel('Source URL').fill(item.url);
+  await form.getByRole('button', { name: 'Add evidence' }).click();
+  await expect(form.getByRole('status')).toHaveText('Evidence added.');
+}
+
+/** Creates a case on a company and starts a run on it; resolves on the run page. */
+async function startRunOn(page: Page, companyId: string, title: string, run: { protocol: string; provider: 'offline' | 'openai' }) {
+  await page.goto('/cases/new');
+  await page.getByLabel('Borrower').selectOption(companyId);
+  await page.getByLabel('Case title').fill(title);
+  await page.getByLabel('Loan amount').fill('1,000,000');
+  await page.getByLabel('Currency').selectOption('KRW');
+  await page.getByLabel('Purpose of the loan').fill('Working capital');
+  await page.getByLabel('Tenor (months)').fill('12');
+  await page.getByLabel('As-of date').fill('2025-06-30');
+  await page.getByTestId('case-submit').click();
+  await expect(page).toHaveURL(/\/cases\/[0-9a-f-]{36}$/);
+  const launcher = page.getByTestId('run-launcher');
+  await launcher.locator(`input[name="protocol"][value="${run.protocol}"]`).check();
+  await launcher.locator(`input[name="provider"][value="${run.provider}"]`).check();
+  await launcher.getByLabel('Output language').selectOption('en');
+  await page.getByTestId('start-run').click();
+  await expect(page).toHaveURL(/\/runs\/[0-9a-f-]{36}$/);
+}
+
+/** No markup of the probes became an element, and none of their handlers ran. */
+async function expectInert(page: Page, label: string) {
+  expect(await page.locator('main script, main img[src="x"], main svg[onload], main [onerror], main a[href^="javascript:"]').count(), label).toBe(0);
+  expect(await page.evaluate(() => (window as unknown as { __xss?: number }).__xss), label).toBeUndefined();
+}
 
 test.describe('security', () => {
   test('headers and CSP on a page, an API route and the login page', async ({ request, page }) => {
@@ -113,17 +157,7 @@ test.describe('security', () => {
     const title = `XSS probe ${tag} <img src=x onerror="window.__xss=1">`;
     const text = `Payload <script>window.__xss=2</script> and <img src=x onerror="window.__xss=3"> ${tag}`;
     await signInAs(page, 'rm');
-    await page.goto('/companies/wintec-automation');
-    await page.getByText('Add an evidence item').click();
-    const form = page.getByTestId('add-evidence-form');
-    await form.getByLabel('Category').selectOption('certification');
-    await form.getByLabel('Title').fill(title);
-    await form.getByLabel('Text').fill(text);
-    await form.getByLabel('Published').fill('2024-05-02');
-    await form.getByLabel('Source', { exact: true }).fill('Probe');
-    await form.getByLabel('Source URL').fill(`https://example.org/probe/${tag}`);
-    await form.getByRole('button', { name: 'Add evidence' }).click();
-    await expect(form.getByRole('status')).toHaveText('Evidence added.');
+    await addEvidence(page, 'wintec-automation', { title, text, url: `https://example.org/probe/${tag}` });
 
     await page.goto('/companies/wintec-automation');
     const item = page.getByTestId('evidence-item').filter({ hasText: `XSS probe ${tag}` });
@@ -133,22 +167,7 @@ test.describe('security', () => {
     expect(await page.evaluate(() => (window as unknown as { __xss?: number }).__xss)).toBeUndefined();
 
     // A run over that company's evidence, followed live over SSE, then its report.
-    await page.goto('/cases/new');
-    await page.getByLabel('Borrower').selectOption('wintec-automation');
-    await page.getByLabel('Case title').fill(`Security probe ${tag}`);
-    await page.getByLabel('Loan amount').fill('1,000,000');
-    await page.getByLabel('Currency').selectOption('KRW');
-    await page.getByLabel('Purpose of the loan').fill('Working capital');
-    await page.getByLabel('Tenor (months)').fill('12');
-    await page.getByLabel('As-of date').fill('2025-06-30');
-    await page.getByTestId('case-submit').click();
-    await expect(page).toHaveURL(/\/cases\/[0-9a-f-]{36}$/);
-    const launcher = page.getByTestId('run-launcher');
-    await launcher.locator('input[name="protocol"][value="kpd-mads"]').check();
-    await launcher.locator('input[name="provider"][value="offline"]').check();
-    await launcher.getByLabel('Output language').selectOption('en');
-    await page.getByTestId('start-run').click();
-    await expect(page).toHaveURL(/\/runs\/[0-9a-f-]{36}$/);
+    await startRunOn(page, 'wintec-automation', `Security probe ${tag}`, { protocol: 'kpd-mads', provider: 'offline' });
     await expect(page.getByTestId('progress-count')).toHaveText('11 of 11 steps', { timeout: 60_000 });
     await expect(page.getByTestId('run-status')).toHaveAttribute('data-status', 'succeeded');
     expect(await page.locator('main img[src="x"], main script').count()).toBe(0);
@@ -163,6 +182,78 @@ test.describe('security', () => {
     expect(violations, 'CSP violations in the browser console').toEqual([]);
   });
 
+  test('script in model output is shown as text and never runs, live on the run page and in the report', async ({ page }) => {
+    test.setTimeout(120_000);
+    const violations = watchCsp(page);
+    const tag = unique();
+    await signInAs(page, 'rm');
+    // The marker in this item makes the fake model answer with e2e/fake-llm-script.json's report,
+    // whose every field carries markup: script, img onerror, svg onload, a javascript: link.
+    await addEvidence(page, 'wintec-automation', {
+      title: `Model probe ${tag}`,
+      text: `XSS-MODEL-PROBE ${tag}: a plain item that selects the scripted model answer.`,
+      url: `https://example.org/model-probe/${tag}`,
+    });
+    await startRunOn(page, 'wintec-automation', `Model output probe ${tag}`, { protocol: 'nas', provider: 'openai' });
+    // Streamed token by token: half a tag must never become an element either.
+    const turn = page.getByTestId('turn-NAS');
+    await expect(turn).toHaveAttribute('data-status', 'running', { timeout: 20_000 });
+    await expect(turn.getByTestId('turn-text')).toContainText('Model output probe <script>', { timeout: 30_000 });
+    await expectInert(page, 'run page while streaming');
+    await expect(page.getByTestId('progress-count')).toHaveText('1 of 1 steps', { timeout: 60_000 });
+    await expect(page.getByTestId('run-status')).toHaveAttribute('data-status', 'succeeded');
+    await expect(turn.getByTestId('turn-text')).toContainText('<img src=x onerror="window.__xss=12"> <svg onload="window.__xss=13"></svg>');
+    await expectInert(page, 'run page when done');
+
+    // Reloaded from the database rather than the stream.
+    await page.reload();
+    await expect(page.getByTestId('turn-NAS').getByTestId('turn-text')).toContainText('Model output probe <script>window.__xss=11</script>');
+    await expectInert(page, 'run page after a reload');
+
+    await page.getByTestId('report-link').click();
+    await expect(page).toHaveURL(/\/report$/);
+    const main = page.locator('main');
+    await expect(main).toContainText('Topic probe <script>window.__xss=11</script>');
+    await expect(main).toContainText('Certified plant <img src=x onerror="window.__xss=12">');
+    await expect(main).toContainText('Margins thin <svg onload="window.__xss=13"></svg>');
+    await expectInert(page, 'report page');
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('download-md').click()]);
+    expect(await download.failure()).toBeNull();
+    await expectInert(page, 'report page after the Markdown export');
+    expect(violations, 'CSP violations in the browser console').toEqual([]);
+  });
+
+  test('parallel password guesses that skip the form still lock the account', async ({ page, baseURL }) => {
+    // A fresh account, so the demo users stay usable for the other tests.
+    const email = uniqueEmail('brute');
+    const password = 'the-right-password-1';
+    await signInAs(page, 'admin');
+    await page.goto('/admin/users');
+    const form = page.getByTestId('create-user-form');
+    await form.getByLabel('Email').fill(email);
+    await form.getByLabel('Name').fill('Brute Force Target');
+    await form.getByLabel('Role').selectOption('rm');
+    await form.getByLabel('Initial password').fill(password);
+    await form.getByRole('button', { name: 'Create user' }).click();
+    await expect(form.getByRole('status')).toContainText(`Created ${email}`);
+
+    // Straight at Auth.js's credentials endpoint, twelve at once, each with its own CSRF pair.
+    const guess = async (attempt: string) => {
+      const context = await apiRequest.newContext({ baseURL, maxRedirects: 0 });
+      const { csrfToken } = (await (await context.get('/api/auth/csrf')).json()) as { csrfToken: string };
+      await context.post('/api/auth/callback/credentials', { form: { email, password: attempt, csrfToken, callbackUrl: '/' } });
+      const signedIn = (await context.get('/api/me')).status() === 200;
+      await context.dispose();
+      return signedIn;
+    };
+    // The same request with the right password signs in, so a refusal below is the lock's doing.
+    expect(await guess(password), 'the right password before any guess').toBe(true);
+    const guesses = await Promise.all(Array.from({ length: 12 }, (_, i) => guess(`wrong-guess-${i}`)));
+    expect(guesses).toEqual(Array(12).fill(false));
+    // The lock holds against the right password too.
+    expect(await guess(password), 'the right password after the burst').toBe(false);
+  });
+
   test('the demo run page and report raise no CSP violation', async ({ page }) => {
     const violations = watchCsp(page);
     await signInAs(page, 'rm');
@@ -175,19 +266,12 @@ test.describe('security', () => {
   });
 
   test('server actions refuse a foreign Origin', async ({ page, baseURL }) => {
-    const manifest = JSON.parse(fs.readFileSync(path.join(process.cwd(), '.next', 'server', 'server-reference-manifest.json'), 'utf8')) as {
-      node: Record<string, { exportedName?: string; workers: Record<string, unknown> }>;
-    };
+    const actions = serverActionsOf(JSON.parse(fs.readFileSync(path.join(process.cwd(), '.next', 'server', 'server-reference-manifest.json'), 'utf8')));
     // An action the RM may call, posted to a page it is bundled with.
-    const [id, entry] = Object.entries(manifest.node).find(([, e]) => {
-      const permission = ACTIONS[e.exportedName as keyof typeof ACTIONS];
-      return permission !== undefined && can('rm', permission) && e.exportedName !== 'signOutAction';
+    const { id, exportedName, route } = actions.find((a) => {
+      const permission = ACTIONS[a.exportedName as keyof typeof ACTIONS];
+      return permission !== undefined && can('rm', permission) && a.exportedName !== 'signOutAction';
     })!;
-    const route =
-      Object.keys(entry.workers)[0]
-        .replace(/^app/, '')
-        .replace(/\/\([^)]+\)/g, '')
-        .replace(/\/page$/, '') || '/';
     await signInAs(page, 'rm');
     const post = (origin: string) =>
       page.request.post(route, {
@@ -198,11 +282,11 @@ test.describe('security', () => {
 
     // Same origin: the action runs and answers with its own validation error.
     const same = await post(baseURL!);
-    expect(await same.text(), `${entry.exportedName} from our origin`).toContain('"code":"bad_request"');
+    expect(await same.text(), `${exportedName} from our origin`).toContain('"code":"bad_request"');
 
     // Foreign origin: Next refuses before the action runs, so no action result comes back.
     const foreign = await post('https://evil.example');
-    expect(foreign.status(), `${entry.exportedName} from https://evil.example`).not.toBe(200);
+    expect(foreign.status(), `${exportedName} from https://evil.example`).not.toBe(200);
     expect(await foreign.text()).not.toContain('"code":');
   });
 

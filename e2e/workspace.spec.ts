@@ -9,7 +9,7 @@ import { API_ROUTES, can, PAGES, ROLES } from '../lib/auth/permissions';
 
 // The pages and routes about one case or run, tried here on a case this spec creates.
 const RESOURCE_PAGES = PAGES.filter((p) => p.path === '/cases/[id]' || p.path === '/runs/[id]');
-const RESOURCE_API_ROUTES = API_ROUTES.filter((r) => r.path.includes('[id]'));
+const RESOURCE_API_ROUTES = API_ROUTES.filter((r) => r.path.includes('[id]') && r.permission === 'runs:read');
 import { signInAs } from './fixtures';
 
 const KPD_ORDER = ['D1', 'D2', 'D3', 'D4', 'D5', 'D6', 'D7', 'D8', 'D9', 'D10', 'AG'];

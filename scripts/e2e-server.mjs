@@ -48,7 +48,9 @@ function freePort() {
 async function startFakeLlm(/** @type {NodeJS.ProcessEnv} */ env) {
   const port = await freePort();
   // Slow on purpose: a run takes seconds, so tests can reload or join it while it streams.
-  const args = [TSX_CLI, 'scripts/fake-llm/server.ts', '--port', String(port), '--ttft', '300', '--tps', '30', '--model', 'fake-llm'];
+  // Scripted answers for the runs whose evidence carries a test's marker (e2e/fake-llm-script.json);
+  // every other request gets the fake's generated answer.
+  const args = [TSX_CLI, 'scripts/fake-llm/server.ts', '--port', String(port), '--ttft', '300', '--tps', '30', '--model', 'fake-llm', '--script', 'e2e/fake-llm-script.json'];
   fakeLlm = spawn(process.execPath, args, { cwd: root, env, stdio: 'inherit' });
   const url = `http://127.0.0.1:${port}/v1`;
   for (let i = 0; i < 100; i++) {

@@ -1,5 +1,18 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ACTIONS, can, isPublicPath, NAV, PAGES, PERMISSIONS, ROLES } from '@/lib/auth/permissions';
+import { matchesPattern } from '@/lib/auth/endpoints';
+import { ACTIONS, API_ROUTES, can, isPublicPath, NAV, PAGES, PERMISSIONS, PUBLIC_ROUTES, ROLES } from '@/lib/auth/permissions';
+
+/** Route handler files under app/, as URL patterns (route groups dropped). */
+function routeFiles(): string[] {
+  const root = path.join(process.cwd(), 'app');
+  return fs
+    .readdirSync(root, { recursive: true, encoding: 'utf8' })
+    .filter((f) => /(^|[/\\])route\.(ts|js)$/.test(f))
+    .map((f) => `/${f.split(path.sep).slice(0, -1).filter((s) => !/^\(.+\)$/.test(s)).join('/')}`)
+    .sort();
+}
 
 describe('permission map', () => {
   it('gives each role navigation only to pages that role may open, and every page some role', () => {
@@ -32,5 +45,24 @@ describe('permission map', () => {
     expect(isPublicPath('/loginx')).toBe(false);
     expect(isPublicPath('/api/healthz')).toBe(false);
     expect(isPublicPath('/admin/users')).toBe(false);
+  });
+
+  it('names every route handler in app/ once, as protected or public, with samples that fill their patterns', () => {
+    const declared = [...new Set(API_ROUTES.map((r) => r.path))];
+    expect([...declared, ...PUBLIC_ROUTES.map((r) => r.path)].sort()).toEqual(routeFiles());
+    expect(declared.filter((p) => PUBLIC_ROUTES.some((r) => (r.path as string) === p))).toEqual([]);
+    for (const r of API_ROUTES) {
+      expect(new Set(API_ROUTES.filter((x) => x.path === r.path).map((x) => x.method)).size, `${r.path}: one entry per method`).toBe(
+        API_ROUTES.filter((x) => x.path === r.path).length,
+      );
+      if ('sample' in r) expect(matchesPattern(r.path, r.sample), `${r.sample} fills ${r.path}`).toBe(true);
+      else expect(r.path, 'a path without a sample has no dynamic segment').not.toContain('[');
+      expect(Object.keys(PERMISSIONS)).toContain(r.permission);
+    }
+    for (const r of PUBLIC_ROUTES) {
+      expect(matchesPattern(r.path, r.sample), `${r.sample} fills ${r.path}`).toBe(true);
+      // Public in the map means public in proxy.ts too, or the matrix would be testing a wish.
+      expect(isPublicPath(r.sample.split('?')[0]), r.sample).toBe(true);
+    }
   });
 });

@@ -104,21 +104,45 @@ export const ACTIONS = {
   runRubricJudge: 'cases:write',
 } as const satisfies Record<string, Permission>;
 
-/** Every route handler but the public ones (health, Auth.js), with the permission it needs. */
+/**
+ * Every route handler but the public ones, one entry per exported method, with the permission
+ * it needs. The access matrix (e2e/access.spec.ts) calls each as every role: an allowed role gets
+ * `allowed` (200 unless said otherwise), the others 403, a visitor 401. It also fails on a
+ * route handler of the build missing from here and PUBLIC_ROUTES, and on any other method than
+ * the ones listed answering anything but 405.
+ */
 export const API_ROUTES = [
   { method: 'GET', path: '/api/me', permission: 'app:use' },
   { method: 'GET', path: '/api/runs/[id]/events', permission: 'runs:read', sample: `/api/runs/${DEMO_IDS.run}/events` },
   { method: 'GET', path: '/api/cases/[id]/runs', permission: 'runs:read', sample: `/api/cases/${DEMO_IDS.submittedCase}/runs` },
   { method: 'GET', path: '/api/runs/[id]/export', permission: 'runs:read', sample: `/api/runs/${DEMO_IDS.run}/export?format=json` },
   { method: 'GET', path: '/api/metrics', permission: 'ops:metrics' },
-  // GET /api/studies/[id]/ratings (studies:manage, CSV): no study in the demo seed to sample;
-  // e2e/studies.spec.ts checks it as every role against a real study.
+  // The demo seed has no study, and the role check comes before any lookup: a made-up id is
+  // refused to other roles and not found for an admin (e2e/studies.spec.ts covers a real study).
+  {
+    method: 'GET',
+    path: '/api/studies/[id]/ratings',
+    permission: 'studies:manage',
+    sample: '/api/studies/00000000-0000-4000-8000-000000000000/ratings',
+    allowed: 404,
+  },
 ] as const satisfies readonly {
   method: string;
   path: string;
   permission: Permission;
   sample?: string;
+  /** The status an allowed role gets from `sample`, when not 200. */
+  allowed?: number;
 }[];
+
+/**
+ * Route handlers anyone may call (proxy.ts lets their paths through: PUBLIC_PATHS), with the
+ * methods they export; `sample` is a URL that answers 200 without a session.
+ */
+export const PUBLIC_ROUTES = [
+  { path: '/api/health', methods: ['GET'], sample: '/api/health' },
+  { path: '/api/auth/[...nextauth]', methods: ['GET', 'POST'], sample: '/api/auth/csrf' },
+] as const satisfies readonly { path: string; methods: readonly string[]; sample: string }[];
 
 /** Actions anyone may call, signed in or not. */
 export const PUBLIC_ACTIONS = ['signInAction', 'signInWithSsoAction'] as const;
