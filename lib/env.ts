@@ -57,6 +57,9 @@ const schema = z.object({
   /** Document chunking for retrieval: target characters per chunk and overlap between chunks. */
   CHUNK_SIZE: z.coerce.number().int().min(200).max(8000).default(1200),
   CHUNK_OVERLAP: z.coerce.number().int().min(0).max(2000).default(150),
+
+  /** With PostgreSQL: how long tokens of one step are gathered into one cross-instance notification (lib/debate/relay.ts). */
+  RUN_RELAY_COALESCE_MS: z.coerce.number().int().min(0).max(30).default(15),
 });
 
 export type Env = z.infer<typeof schema>;
