@@ -21,7 +21,7 @@ describe('relay frames', () => {
     expect(frames.length).toBeGreaterThan(10);
     for (const f of frames) expect(Buffer.byteLength(f)).toBeLessThanOrEqual(1000);
     const parsed = frames.map((f) => parseFrame(f)!);
-    expect(parsed.map((p) => [p.origin, p.msgId, p.part, p.total])).toEqual(frames.map((_, i) => ['origin-1', 42, i, frames.length]));
+    expect(parsed.map((p) => [p.origin, p.packetId, p.part, p.total])).toEqual(frames.map((_, i) => ['origin-1', 42, i, frames.length]));
     // Every piece is whole UTF-8 on its own (no lone surrogate, no cut character).
     for (const p of parsed) expect(Buffer.from(p.piece, 'utf8').toString('utf8')).toBe(p.piece);
     expect(parsed.map((p) => p.piece).join('')).toBe(json);
@@ -29,7 +29,7 @@ describe('relay frames', () => {
 
   it('keeps a small message in one frame and rejects payloads that are not frames', () => {
     expect(encodeFrames('o', 1, '{"k":"sync"}', 7800)).toEqual(['o|1|0|1|{"k":"sync"}']);
-    expect(parseFrame('o|1|0|1|a|b')).toEqual({ origin: 'o', msgId: 1, part: 0, total: 1, piece: 'a|b' });
+    expect(parseFrame('o|1|0|1|a|b')).toEqual({ origin: 'o', packetId: 1, part: 0, total: 1, piece: 'a|b' });
     expect(parseFrame('hello')).toBeNull();
     expect(parseFrame('o|x|0|1|{}')).toBeNull();
     expect(parseFrame('o|1|2|2|{}')).toBeNull();

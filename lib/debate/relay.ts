@@ -2,10 +2,11 @@
 // others through LISTEN/NOTIFY on one channel, so a viewer on any app instance follows a run that
 // a worker elsewhere executes, live and in order, and a late viewer still gets the text so far.
 //
-// Wire. A message is JSON; a frame is `origin|msgId|part|total|piece` and stays under NOTIFY's
-// 8000-byte payload limit, so a large step-done travels in parts the receiver joins again. Each
-// process has one connection that sends (serially, so its frames arrive in the order it sent
-// them: one session, commit order) and one that listens. Messages:
+// Wire. Messages are JSON; a packet is a JSON array of consecutive messages, and a frame is
+// `origin|packetId|part|total|piece`, under NOTIFY's 8000-byte payload limit: small messages
+// share a frame, a large step-done travels in parts the receiver joins again. Each process has
+// one connection that sends (serially, so its frames arrive in the order it sent them: one
+// session, commit order) and one that listens. Messages:
 //   e      a run event, with its stream (one run's events from one process) and sequence number
 //   sync   "send the state of your live runs" (all, or the listed ones)
 //   state  a live run's text so far as of a sequence number: the answer to sync
@@ -28,9 +29,9 @@ import { env, isEmbedded } from '@/lib/env';
 export const RELAY_CHANNEL = 'crosscheck_run_events';
 /** PostgreSQL rejects payloads of 8000 bytes or more; the header is counted in. */
 export const MAX_FRAME_BYTES = 7_800;
-const BATCH_CHARS = 200_000;
+const BATCH_BYTES = 256 * 1024;
 const BATCH_FRAMES = 500;
-/** Frames waiting for a lost connection beyond this are dropped (receivers then ask for state). */
+/** Messages waiting for a lost connection beyond this are dropped (receivers then ask for state). */
 const MAX_QUEUED_CHARS = 64 * 1024 * 1024;
 const SYNC_RETRY_MS = 2_000;
 const FORGET_AFTER_MS = 10 * 60_000;
@@ -65,10 +66,10 @@ export type RunRelay = {
 };
 
 /** Splits a JSON text into frames under maxBytes, never inside a UTF-8 character. */
-export function encodeFrames(origin: string, msgId: number, json: string, maxBytes: number): string[] {
-  const single = `${origin}|${msgId}|0|1|${json}`;
+export function encodeFrames(origin: string, packetId: number, json: string, maxBytes: number): string[] {
+  const single = `${origin}|${packetId}|0|1|${json}`;
   if (Buffer.byteLength(single) <= maxBytes) return [single];
-  const budget = maxBytes - Buffer.byteLength(`${origin}|${msgId}|999999|999999|`);
+  const budget = maxBytes - Buffer.byteLength(`${origin}|${packetId}|999999|999999|`);
   if (budget < 4) throw new Error(`A relay frame of ${maxBytes} bytes leaves no room for data.`);
   const pieces: string[] = [];
   let start = 0;
@@ -85,10 +86,10 @@ export function encodeFrames(origin: string, msgId: number, json: string, maxByt
     i += cp > 0xffff ? 2 : 1;
   }
   pieces.push(json.slice(start));
-  return pieces.map((piece, part) => `${origin}|${msgId}|${part}|${pieces.length}|${piece}`);
+  return pieces.map((piece, part) => `${origin}|${packetId}|${part}|${pieces.length}|${piece}`);
 }
 
-type Frame = { origin: string; msgId: number; part: number; total: number; piece: string };
+type Frame = { origin: string; packetId: number; part: number; total: number; piece: string };
 
 export function parseFrame(payload: string): Frame | null {
   const fields: string[] = [];
@@ -99,9 +100,9 @@ export function parseFrame(payload: string): Frame | null {
     fields.push(payload.slice(from, bar));
     from = bar + 1;
   }
-  const [origin, msgId, part, total] = [fields[0], Number(fields[1]), Number(fields[2]), Number(fields[3])];
-  if (!origin || !Number.isInteger(msgId) || !Number.isInteger(part) || !Number.isInteger(total) || part >= total) return null;
-  return { origin, msgId, part, total, piece: payload.slice(from) };
+  const [origin, packetId, part, total] = [fields[0], Number(fields[1]), Number(fields[2]), Number(fields[3])];
+  if (!origin || !Number.isInteger(packetId) || !Number.isInteger(part) || !Number.isInteger(total) || part >= total) return null;
+  return { origin, packetId, part, total, piece: payload.slice(from) };
 }
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref?.());
@@ -123,12 +124,14 @@ class Relay implements RunRelay {
   private stopped = false;
   private clients: Record<Role, pg.Client | null> = { notify: null, listen: null };
 
-  // Sending: frames wait here until the server accepted them.
-  private frames: string[] = [];
-  private queuedChars = 0;
+  // Sending: messages wait in the outbox; a batch of frames stays in flight until the server
+  // accepted it, and is sent again as it is after a reconnect.
+  private outbox: { json: string; bytes: number }[] = [];
+  private outboxChars = 0;
+  private inflight: string[] | null = null;
   private sending = false;
   private idle: (() => void)[] = [];
-  private msgId = 0;
+  private packetId = 0;
   private droppedSince: number | null = null;
   // Runs this process publishes: their stream and last sequence number, and coalesced tokens.
   private nextStream = 0;
@@ -137,7 +140,7 @@ class Relay implements RunRelay {
   private pendingTimer: NodeJS.Timeout | null = null;
 
   // Receiving: parts of a split message by origin, streams by `origin:stream`, runs awaiting state.
-  private partial = new Map<string, { msgId: number; total: number; pieces: string[] }>();
+  private partial = new Map<string, { packetId: number; total: number; pieces: string[] }>();
   private streams = new Map<string, { runId: string; expected: number; seen: number }>();
   private outOfSync = new Map<string, number>();
 
@@ -155,7 +158,7 @@ class Relay implements RunRelay {
 
   flush(): Promise<void> {
     this.flushTokens();
-    if (!this.frames.length && !this.sending) return Promise.resolve();
+    if (this.drained()) return Promise.resolve();
     return new Promise((resolve) => this.idle.push(resolve));
   }
 
@@ -166,7 +169,7 @@ class Relay implements RunRelay {
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([this.flush(), new Promise<void>((resolve) => (timer = setTimeout(resolve, STOP_TIMEOUT_MS)))]);
     clearTimeout(timer);
-    if (this.frames.length) console.warn(`[relay] stopping with ${this.frames.length} notification frame(s) unsent`);
+    if (!this.drained()) console.warn(`[relay] stopping with ${this.outbox.length} run event message(s) unsent`);
     this.stopped = true;
     if (this.pendingTimer) clearTimeout(this.pendingTimer);
     const clients = [this.clients.notify, this.clients.listen];
@@ -226,53 +229,75 @@ class Relay implements RunRelay {
 
   private enqueue(message: Message) {
     if (this.stopped) return;
-    const frames = encodeFrames(this.origin, ++this.msgId, JSON.stringify(message), this.maxFrameBytes);
-    const chars = frames.reduce((sum, f) => sum + f.length, 0);
-    if (this.queuedChars + chars > MAX_QUEUED_CHARS) {
+    const json = JSON.stringify(message);
+    if (this.outboxChars + json.length > MAX_QUEUED_CHARS) {
       // Receivers see the gap in the sequence numbers and ask for the run's state.
       if (this.droppedSince === null) console.error('[relay] the send queue is full while PostgreSQL is unreachable: dropping run events until it drains');
       this.droppedSince ??= Date.now();
       return;
     }
-    for (const frame of frames) this.frames.push(frame);
-    this.queuedChars += chars;
+    this.outbox.push({ json, bytes: Buffer.byteLength(json) });
+    this.outboxChars += json.length;
     void this.drain();
+  }
+
+  private drained() {
+    return !this.outbox.length && !this.inflight && !this.sending;
+  }
+
+  /** The next frames to send: messages packed into as few frames as fit, in order. */
+  private nextBatch(): string[] {
+    const frames: string[] = [];
+    const room = this.maxFrameBytes - Buffer.byteLength(`${this.origin}|${this.packetId + 1_000_000}|0|1|`);
+    let batchBytes = 0;
+    let packet: string[] = [];
+    let packetBytes = 2;
+    const closePacket = () => {
+      if (!packet.length) return;
+      for (const frame of encodeFrames(this.origin, ++this.packetId, `[${packet.join(',')}]`, this.maxFrameBytes)) frames.push(frame);
+      batchBytes += packetBytes;
+      packet = [];
+      packetBytes = 2;
+    };
+    let taken = 0;
+    while (taken < this.outbox.length && batchBytes + packetBytes < BATCH_BYTES && frames.length < BATCH_FRAMES) {
+      const { json, bytes } = this.outbox[taken];
+      if (packet.length && packetBytes + 1 + bytes > room) closePacket();
+      packetBytes += bytes + (packet.length ? 1 : 0);
+      packet.push(json);
+      this.outboxChars -= json.length;
+      taken++;
+    }
+    closePacket();
+    this.outbox.splice(0, taken);
+    return frames;
   }
 
   private async drain() {
     if (this.sending) return;
     this.sending = true;
     try {
-      while (this.frames.length && this.clients.notify && !this.stopped) {
+      while ((this.inflight || this.outbox.length) && this.clients.notify && !this.stopped) {
         const client = this.clients.notify;
-        let count = 0;
-        let chars = 0;
-        while (count < this.frames.length && count < BATCH_FRAMES && (count === 0 || chars + this.frames[count].length <= BATCH_CHARS)) {
-          chars += this.frames[count].length;
-          count++;
-        }
+        this.inflight ??= this.nextBatch();
         // One simple query: its statements run in order in one transaction. Every frame differs
-        // (origin, msgId, part), so PostgreSQL's folding of equal notifications never applies.
-        const sql = this.frames
-          .slice(0, count)
-          .map((f) => `select pg_notify('${RELAY_CHANNEL}', ${client.escapeLiteral(f)})`)
-          .join(';\n');
+        // (origin, packetId, part), so PostgreSQL's folding of equal notifications never applies.
+        const sql = this.inflight.map((f) => `select pg_notify('${RELAY_CHANNEL}', ${client.escapeLiteral(f)})`).join(';\n');
         try {
           await client.query(sql);
         } catch (err) {
           this.lost('notify', client, err as Error);
           return;
         }
-        this.frames.splice(0, count);
-        this.queuedChars -= chars;
+        this.inflight = null;
       }
-      if (this.droppedSince !== null && !this.frames.length) {
+      if (this.droppedSince !== null && !this.outbox.length) {
         console.warn(`[relay] the send queue drained; events published since ${new Date(this.droppedSince).toISOString()} were partly dropped`);
         this.droppedSince = null;
       }
     } finally {
       this.sending = false;
-      if (!this.frames.length) for (const resolve of this.idle.splice(0)) resolve();
+      if (this.drained()) for (const resolve of this.idle.splice(0)) resolve();
     }
   }
 
@@ -331,8 +356,8 @@ class Relay implements RunRelay {
       json = frame.piece;
     } else {
       let partial = this.partial.get(frame.origin);
-      if (frame.part === 0) this.partial.set(frame.origin, (partial = { msgId: frame.msgId, total: frame.total, pieces: [] }));
-      if (!partial || partial.msgId !== frame.msgId || partial.pieces.length !== frame.part) {
+      if (frame.part === 0) this.partial.set(frame.origin, (partial = { packetId: frame.packetId, total: frame.total, pieces: [] }));
+      if (!partial || partial.packetId !== frame.packetId || partial.pieces.length !== frame.part) {
         // A part went missing; the sequence numbers will show which run needs its state.
         this.partial.delete(frame.origin);
         return;
@@ -342,14 +367,14 @@ class Relay implements RunRelay {
       this.partial.delete(frame.origin);
       json = partial.pieces.join('');
     }
-    let message: Message;
+    let messages: Message[];
     try {
-      message = JSON.parse(json) as Message;
+      messages = JSON.parse(json) as Message[];
     } catch (err) {
-      console.error(`[relay] dropped an unreadable message from ${frame.origin}: ${(err as Error).message}`);
+      console.error(`[relay] dropped an unreadable packet from ${frame.origin}: ${(err as Error).message}`);
       return;
     }
-    this.handle(frame.origin, message);
+    for (const message of messages) this.handle(frame.origin, message);
   }
 
   private handle(origin: string, message: Message) {
