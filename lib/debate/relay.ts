@@ -48,6 +48,11 @@ export type RelayOptions = {
   instanceId?: string;
   /** How long consecutive tokens of one step are gathered into one notification (0 sends each). */
   coalesceMs?: number;
+  /**
+   * Whether other processes' run events reach this process's bus (default true). A worker that
+   * serves no viewers passes false: it still answers state requests for the runs it executes.
+   */
+  receiveEvents?: boolean;
   /** For tests: a bus other than the process's. */
   bus?: RunBus;
   /** For tests: a smaller frame size exercises splitting with less data. */
@@ -308,7 +313,13 @@ class Relay implements RunRelay {
     for (let attempt = 1; !this.stopped; attempt++) {
       if (reconnecting || attempt > 1) await sleep(backoffMs(attempt));
       if (this.stopped) return;
-      const client = new pg.Client({ connectionString: this.options.connectionString, application_name: `crosscheck-relay ${role} ${this.origin}`.slice(0, 63) });
+      // Keep-alive: a listen connection that silently died would otherwise look idle forever.
+      const client = new pg.Client({
+        connectionString: this.options.connectionString,
+        application_name: `crosscheck-relay ${role} ${this.origin}`.slice(0, 63),
+        keepAlive: true,
+        keepAliveInitialDelayMillis: 10_000,
+      });
       client.on('error', (err) => this.lost(role, client, err));
       client.on('end', () => this.lost(role, client, new Error('the connection ended')));
       try {
@@ -379,6 +390,7 @@ class Relay implements RunRelay {
 
   private handle(origin: string, message: Message) {
     if (message.k === 'sync') return this.answerSync(message.runs);
+    if (this.options.receiveEvents === false) return;
     const runId = message.k === 'e' ? message.e.runId : message.r;
     const key = `${origin}:${message.s}`;
     let stream = this.streams.get(key);
@@ -418,6 +430,7 @@ class Relay implements RunRelay {
   /** The listen connection was down: anything may have been missed. */
   private afterListenGap() {
     this.partial.clear();
+    if (this.options.receiveEvents === false) return;
     const now = Date.now();
     for (const stream of this.streams.values()) this.outOfSync.set(stream.runId, now);
     this.enqueue({ k: 'sync' });
@@ -445,9 +458,9 @@ const globalForRelay = globalThis as typeof globalThis & { __crosscheckRunRelay?
  * embedded database, where one process is the whole app. Call it from every process that runs
  * or shows runs (app startup, worker startup).
  */
-export function ensureRunRelay(options: { instanceId?: string } = {}): RunRelay | null {
+export function ensureRunRelay(options: Pick<RelayOptions, 'instanceId' | 'receiveEvents'> = {}): RunRelay | null {
   const e = env();
   if (isEmbedded(e)) return null;
-  globalForRelay.__crosscheckRunRelay ??= startRunRelay({ connectionString: e.DATABASE_URL!, coalesceMs: e.RUN_RELAY_COALESCE_MS, instanceId: options.instanceId });
+  globalForRelay.__crosscheckRunRelay ??= startRunRelay({ connectionString: e.DATABASE_URL!, coalesceMs: e.RUN_RELAY_COALESCE_MS, ...options });
   return globalForRelay.__crosscheckRunRelay;
 }
