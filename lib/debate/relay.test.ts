@@ -5,10 +5,26 @@ import readline from 'node:readline';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RunBus, runBus } from '@/lib/debate/bus';
-import { encodeFrames, parseFrame, startRunRelay, type RunRelay } from '@/lib/debate/relay';
+import { encodeFrames, ensureRunRelay, parseFrame, startRunRelay, type RunRelay } from '@/lib/debate/relay';
 import { scriptedText } from '@/lib/debate/relay-fixtures/peer';
 import type { RunEvent } from '@/lib/debate/types';
 import { testBackends } from '@/lib/db/test-db';
+import { resetEnvForTests } from '@/lib/env';
+
+/** Runs `fn` with DATABASE_URL set to `url` (or unset), restoring it after. */
+async function withDatabaseUrl<T>(url: string | undefined, fn: () => Promise<T> | T): Promise<T> {
+  const before = process.env.DATABASE_URL;
+  if (url === undefined) delete process.env.DATABASE_URL;
+  else process.env.DATABASE_URL = url;
+  resetEnvForTests();
+  try {
+    return await fn();
+  } finally {
+    if (before === undefined) delete process.env.DATABASE_URL;
+    else process.env.DATABASE_URL = before;
+    resetEnvForTests();
+  }
+}
 
 const ROOT = path.resolve(import.meta.dirname, '..', '..');
 const at = '2026-01-01T00:00:00.000Z';
@@ -33,6 +49,12 @@ describe('relay frames', () => {
     expect(parseFrame('hello')).toBeNull();
     expect(parseFrame('o|x|0|1|{}')).toBeNull();
     expect(parseFrame('o|1|2|2|{}')).toBeNull();
+  });
+});
+
+describe('ensureRunRelay', () => {
+  it('starts no relay on the embedded database', async () => {
+    expect(await withDatabaseUrl(undefined, () => ensureRunRelay())).toBeNull();
   });
 });
 
@@ -202,6 +224,18 @@ for (const backend of testBackends().filter((b) => b === 'postgres')) {
       const published = (await peer.send({ cmd: 'tokens', runId, stepId: 'D1', count: 600, pauseEvery: 40 })) as { text: string };
       // Whatever was lost comes back with the publisher's state, and viewers resync on it.
       await until(() => runBus().snapshot(runId).steps.D1?.text === published.text && resyncs >= 2, 'the state after the gap');
+    });
+
+    it('keeps one relay per process until it is stopped', async () => {
+      await withDatabaseUrl(url, async () => {
+        const first = ensureRunRelay({ instanceId: 'ensured' })!;
+        expect(ensureRunRelay()).toBe(first);
+        await first.ready;
+        await first.stop();
+        const second = ensureRunRelay()!;
+        expect(second).not.toBe(first);
+        await second.stop();
+      });
     });
 
     it('gives a process that starts mid-run the text so far, from a publisher that receives no events itself', async () => {

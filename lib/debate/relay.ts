@@ -36,6 +36,9 @@ const MAX_QUEUED_CHARS = 64 * 1024 * 1024;
 const SYNC_RETRY_MS = 2_000;
 const FORGET_AFTER_MS = 10 * 60_000;
 const STOP_TIMEOUT_MS = 5_000;
+/** A connection that does not answer within this is taken for lost; the idle listener is probed as often. */
+const QUERY_TIMEOUT_MS = 15_000;
+const PROBE_EVERY_MS = 30_000;
 
 type Message =
   | { k: 'e'; s: number; n: number; e: RunEvent }
@@ -126,7 +129,9 @@ class Relay implements RunRelay {
   private readonly maxFrameBytes: number;
   private readonly unhook: () => void;
   private readonly sweeper: NodeJS.Timeout;
+  private readonly probe: NodeJS.Timeout;
   private stopped = false;
+  private stopping: Promise<void> | undefined;
   private clients: Record<Role, pg.Client | null> = { notify: null, listen: null };
 
   // Sending: messages wait in the outbox; a batch of frames stays in flight until the server
@@ -158,6 +163,12 @@ class Relay implements RunRelay {
     this.unhook = this.bus.onLocalPublish((event) => this.onLocalPublish(event));
     this.sweeper = setInterval(() => this.forgetIdle(), 60_000);
     this.sweeper.unref?.();
+    // The listen connection only receives: without a query now and then, a dead peer goes unnoticed.
+    this.probe = setInterval(() => {
+      const client = this.clients.listen;
+      client?.query('select 1').catch((err: Error) => this.lost('listen', client, err));
+    }, PROBE_EVERY_MS);
+    this.probe.unref?.();
     this.ready = Promise.all([this.connect('notify', false), this.connect('listen', false)]).then(() => {});
   }
 
@@ -167,10 +178,14 @@ class Relay implements RunRelay {
     return new Promise((resolve) => this.idle.push(resolve));
   }
 
-  async stop() {
-    if (this.stopped) return;
+  stop(): Promise<void> {
+    return (this.stopping ??= this.shutdown());
+  }
+
+  private async shutdown() {
     this.unhook();
     clearInterval(this.sweeper);
+    clearInterval(this.probe);
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([this.flush(), new Promise<void>((resolve) => (timer = setTimeout(resolve, STOP_TIMEOUT_MS)))]);
     clearTimeout(timer);
@@ -313,12 +328,12 @@ class Relay implements RunRelay {
     for (let attempt = 1; !this.stopped; attempt++) {
       if (reconnecting || attempt > 1) await sleep(backoffMs(attempt));
       if (this.stopped) return;
-      // Keep-alive: a listen connection that silently died would otherwise look idle forever.
       const client = new pg.Client({
         connectionString: this.options.connectionString,
         application_name: `crosscheck-relay ${role} ${this.origin}`.slice(0, 63),
         keepAlive: true,
-        keepAliveInitialDelayMillis: 10_000,
+        query_timeout: QUERY_TIMEOUT_MS,
+        connectionTimeoutMillis: QUERY_TIMEOUT_MS,
       });
       client.on('error', (err) => this.lost(role, client, err));
       client.on('end', () => this.lost(role, client, new Error('the connection ended')));
@@ -461,6 +476,19 @@ const globalForRelay = globalThis as typeof globalThis & { __crosscheckRunRelay?
 export function ensureRunRelay(options: Pick<RelayOptions, 'instanceId' | 'receiveEvents'> = {}): RunRelay | null {
   const e = env();
   if (isEmbedded(e)) return null;
-  globalForRelay.__crosscheckRunRelay ??= startRunRelay({ connectionString: e.DATABASE_URL!, coalesceMs: e.RUN_RELAY_COALESCE_MS, ...options });
+  if (!globalForRelay.__crosscheckRunRelay) {
+    const relay = startRunRelay({ connectionString: e.DATABASE_URL!, coalesceMs: e.RUN_RELAY_COALESCE_MS, ...options });
+    // Once stopped (a worker's shutdown), the next call starts a new one.
+    const ensured: RunRelay = {
+      origin: relay.origin,
+      ready: relay.ready,
+      flush: () => relay.flush(),
+      stop: () => {
+        if (globalForRelay.__crosscheckRunRelay === ensured) globalForRelay.__crosscheckRunRelay = undefined;
+        return relay.stop();
+      },
+    };
+    globalForRelay.__crosscheckRunRelay = ensured;
+  }
   return globalForRelay.__crosscheckRunRelay;
 }
