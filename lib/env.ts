@@ -62,6 +62,9 @@ const schema = z.object({
   LOG_FORMAT: z.preprocess((v) => (v === '' ? undefined : v), z.enum(['json', 'pretty']).optional()),
   /** GET /api/health answers 503 (not 200 "degraded") when the job queue cannot be read. */
   HEALTH_REQUIRE_QUEUE: flag,
+
+  /** With PostgreSQL: how long tokens of one step are gathered into one cross-instance notification (lib/debate/relay.ts). */
+  RUN_RELAY_COALESCE_MS: z.coerce.number().int().min(0).max(30).default(15),
 });
 
 export type Env = z.infer<typeof schema>;

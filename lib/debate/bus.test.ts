@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { RETAIN_FINISHED_MS, runBus } from '@/lib/debate/bus';
+import { RETAIN_FINISHED_MS, RunBus, runBus } from '@/lib/debate/bus';
+import type { RunEvent } from '@/lib/debate/types';
 
 const at = '2026-01-01T00:00:00.000Z';
 const steps = [{ id: 'D1', agent: 'A1', team: 'affirmative' as const, act: 'constructive' as const, context: [] }];
@@ -29,5 +30,52 @@ describe('run bus', () => {
     bus.publish({ type: 'run-finished', runId, at, status: 'succeeded' });
     vi.advanceTimersByTime(RETAIN_FINISHED_MS + 1);
     expect(bus.snapshot(runId)).toEqual({ steps: {}, finished: false });
+  });
+
+  it('shows local publishes to its hooks, before subscribers, but not events received from elsewhere', () => {
+    const bus = new RunBus();
+    const seen: string[] = [];
+    const unhook = bus.onLocalPublish((e) => seen.push(`hook ${e.type}`));
+    bus.subscribe('r', (e) => {
+      seen.push(`viewer ${e.type}`);
+      // A subscriber that publishes in turn: its event must reach the hook after the first one.
+      if (e.type === 'run-started') bus.publish({ type: 'report-ready', runId: 'r', at });
+    });
+    bus.publish({ type: 'run-started', runId: 'r', at, steps });
+    bus.receive({ type: 'step-started', runId: 'r', stepId: 'D1', at, attempt: 1 });
+    bus.receive({ type: 'token', runId: 'r', stepId: 'D1', text: '원격' });
+    unhook();
+    bus.publish({ type: 'run-finished', runId: 'r', at, status: 'succeeded' });
+    expect(seen).toEqual([
+      'hook run-started',
+      'viewer run-started',
+      'hook report-ready',
+      'viewer report-ready',
+      'viewer step-started',
+      'viewer token',
+      'viewer run-finished',
+    ]);
+    // Received events change the state like local ones.
+    expect(bus.snapshot('r').steps.D1).toEqual({ status: 'running', text: '원격' });
+  });
+
+  it('tells subscribers of the named runs (or of all runs) to resync, and restores a run\'s state', () => {
+    const bus = new RunBus();
+    const resyncs: string[] = [];
+    const events: RunEvent[] = [];
+    bus.subscribe('a', (e) => events.push(e), { onResync: () => resyncs.push('a') });
+    bus.subscribe('b', () => {}, { onResync: () => resyncs.push('b') });
+    bus.subscribe('c', () => {});
+    bus.resync(['a']);
+    expect(resyncs).toEqual(['a']);
+    bus.resync();
+    expect(resyncs).toEqual(['a', 'a', 'b']);
+
+    bus.publish({ type: 'run-started', runId: 'a', at, steps });
+    bus.publish({ type: 'token', runId: 'a', stepId: 'D1', text: 'partial' });
+    bus.restore('a', { D1: { status: 'running', text: 'the whole text so far' } });
+    bus.publish({ type: 'token', runId: 'a', stepId: 'D1', text: '!' });
+    expect(bus.snapshot('a')).toEqual({ steps: { D1: { status: 'running', text: 'the whole text so far!' } }, finished: false });
+    expect(events).toHaveLength(3);
   });
 });

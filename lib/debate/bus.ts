@@ -1,9 +1,13 @@
 // In-process publish/subscribe for run events. Any number of viewers follow one run; a viewer
 // that arrives late first gets a snapshot (each step's text so far) and then the live events.
-// One bus per process (globalThis), so route handlers and the engine share it.
+// One bus per process (globalThis), so route handlers and the engine share it. With PostgreSQL,
+// lib/debate/relay.ts links the buses of all processes: it sees local publishes through
+// onLocalPublish and hands in other processes' events through receive(); on PGlite nothing
+// hooks in and the bus is the whole story.
 import type { RunEvent } from '@/lib/debate/types';
 
 type Listener = (event: RunEvent) => void;
+type Subscriber = { listener: Listener; onResync?: () => void };
 
 type StepState = { status: 'pending' | 'running' | 'done' | 'failed'; text: string };
 type RunState = { steps: Map<string, StepState>; finished: boolean };
@@ -13,34 +17,61 @@ export type RunSnapshot = { steps: Record<string, StepState>; finished: boolean 
 // Finished runs' state is dropped after this long; their text is in the database by then.
 export const RETAIN_FINISHED_MS = 60_000;
 
-class RunBus {
-  private listeners = new Map<string, Set<Listener>>();
+export class RunBus {
+  private subscribers = new Map<string, Set<Subscriber>>();
   private states = new Map<string, RunState>();
+  private localHooks = new Set<Listener>();
 
+  /** An event of a run this process executes (or changes): subscribers get it, the relay forwards it. */
   publish(event: RunEvent) {
     this.apply(event);
-    const listeners = this.listeners.get(event.runId);
-    if (!listeners) return;
-    for (const listener of listeners) {
+    // Hooks first: a subscriber that publishes in turn must not get its event forwarded ahead of this one.
+    for (const hook of this.localHooks) {
       try {
-        listener(event);
+        hook(event);
       } catch (err) {
-        // One broken viewer must not stop the run or the other viewers.
-        console.error('[bus] a subscriber threw:', (err as Error).message);
+        console.error('[bus] a publish hook threw:', (err as Error).message);
       }
     }
+    this.notify(event.runId, (s) => s.listener(event));
+  }
+
+  /** An event that happened in another process: subscribers get it, nobody forwards it again. */
+  receive(event: RunEvent) {
+    this.apply(event);
+    this.notify(event.runId, (s) => s.listener(event));
+  }
+
+  /** Sees every local publish, before the local subscribers do; returns its removal. */
+  onLocalPublish(hook: Listener): () => void {
+    this.localHooks.add(hook);
+    return () => this.localHooks.delete(hook);
+  }
+
+  /**
+   * Events of these runs (all subscribed runs when omitted) may have been lost, e.g. while the
+   * relay was reconnecting: subscribers that passed onResync should load a fresh snapshot.
+   */
+  resync(runIds?: Iterable<string>) {
+    for (const runId of runIds ?? [...this.subscribers.keys()]) this.notify(runId, (s) => s.onResync?.());
+  }
+
+  /** Replaces a live run's state with the executing process's snapshot (see relay.ts). */
+  restore(runId: string, steps: RunSnapshot['steps']) {
+    this.states.set(runId, { steps: new Map(Object.entries(steps).map(([id, s]) => [id, { ...s }])), finished: false });
   }
 
   /** The text so far, then every later event: subscribe and snapshot are taken together. */
-  subscribe(runId: string, listener: Listener): { snapshot: RunSnapshot; unsubscribe: () => void } {
-    let set = this.listeners.get(runId);
-    if (!set) this.listeners.set(runId, (set = new Set()));
-    set.add(listener);
+  subscribe(runId: string, listener: Listener, options: { onResync?: () => void } = {}): { snapshot: RunSnapshot; unsubscribe: () => void } {
+    let set = this.subscribers.get(runId);
+    if (!set) this.subscribers.set(runId, (set = new Set()));
+    const subscriber: Subscriber = { listener, onResync: options.onResync };
+    set.add(subscriber);
     return {
       snapshot: this.snapshot(runId),
       unsubscribe: () => {
-        set!.delete(listener);
-        if (set!.size === 0) this.listeners.delete(runId);
+        set!.delete(subscriber);
+        if (set!.size === 0 && this.subscribers.get(runId) === set) this.subscribers.delete(runId);
       },
     };
   }
@@ -48,6 +79,19 @@ class RunBus {
   snapshot(runId: string): RunSnapshot {
     const state = this.states.get(runId);
     return { steps: Object.fromEntries([...(state?.steps ?? [])].map(([id, s]) => [id, { ...s }])), finished: state?.finished ?? false };
+  }
+
+  private notify(runId: string, call: (s: Subscriber) => void) {
+    const set = this.subscribers.get(runId);
+    if (!set) return;
+    for (const subscriber of [...set]) {
+      try {
+        call(subscriber);
+      } catch (err) {
+        // One broken viewer must not stop the run or the other viewers.
+        console.error('[bus] a subscriber threw:', (err as Error).message);
+      }
+    }
   }
 
   private apply(event: RunEvent) {

@@ -1,10 +1,13 @@
 // Server-sent events for one run. On every (re)connect: a snapshot (the database's view with
 // the text streamed so far), then the live events from the bus, heartbeats in between, and the
 // end of the stream after run-finished. Any viewer who may read the run gets the same stream.
+// The run may execute in another process (a worker): the relay (lib/debate/relay.ts) feeds its
+// events into this process's bus, and when events may have been lost on the way the bus asks
+// for a resync, answered here with a fresh snapshot in the same stream.
 import { assertRunAccess } from '@/lib/auth/run-access';
 import { route } from '@/lib/auth/route';
 import { getDb } from '@/lib/db/client';
-import { runBus } from '@/lib/debate/bus';
+import { runBus, type RunSnapshot } from '@/lib/debate/bus';
 import { evidenceForOutput, loadLiveState } from '@/lib/debate/live-state';
 import { isTerminal, type WireMessage } from '@/lib/debate/run-state';
 import type { RunEvent } from '@/lib/debate/types';
@@ -37,18 +40,35 @@ export const GET = route<{ params: Promise<{ id: string }> }>('runs:read', async
         cleanup();
         controller.close();
       };
+      // A failed lookup ends the stream; the client's EventSource reconnects and starts afresh.
+      const fail = (what: string) => (err: unknown) => {
+        console.error(`[events] run ${id}: could not ${what}:`, (err as Error).message);
+        close();
+      };
+      const sendSnapshot = async (live: RunSnapshot) => {
+        const state = await loadLiveState({ db, runId: id, live });
+        send({ type: 'snapshot', state });
+        if (isTerminal(state.status)) close();
+      };
       const forward = (event: RunEvent) => {
-        queue = queue.then(async () => {
-          if (closed) return;
-          if (event.type === 'step-done') send({ ...event, evidence: await evidenceForOutput({ db, runId: id, output: event.output }) });
-          else send(event);
-          if (event.type === 'run-finished') close();
-        });
+        queue = queue
+          .then(async () => {
+            if (closed) return;
+            if (event.type === 'step-done') send({ ...event, evidence: await evidenceForOutput({ db, runId: id, output: event.output }) });
+            else send(event);
+            if (event.type === 'run-finished') close();
+          })
+          .catch(fail('send an event'));
+      };
+      // The bus's text is taken now, at this point among the events; the database is read in turn.
+      const resync = () => {
+        const live = runBus().snapshot(id);
+        queue = queue.then(() => (closed ? undefined : sendSnapshot(live))).catch(fail('load a fresh snapshot'));
       };
 
       // Subscribe before reading the database: nothing that happens while it loads is missed,
       // and events it already reflects reduce to the same state on the client.
-      const { snapshot, unsubscribe } = runBus().subscribe(id, forward);
+      const { snapshot, unsubscribe } = runBus().subscribe(id, forward, { onResync: resync });
       const heartbeat = setInterval(() => write(': heartbeat\n\n'), HEARTBEAT_MS);
       cleanup = () => {
         clearInterval(heartbeat);
@@ -57,17 +77,7 @@ export const GET = route<{ params: Promise<{ id: string }> }>('runs:read', async
       request.signal.addEventListener('abort', close);
 
       write('retry: 2000\n\n');
-      loadLiveState({ db, runId: id, live: snapshot })
-        .then((state) => {
-          send({ type: 'snapshot', state });
-          if (isTerminal(state.status)) close();
-        })
-        .catch((err) => {
-          // The stream ends and the client's EventSource reconnects.
-          console.error(`[events] run ${id}: could not load the snapshot:`, (err as Error).message);
-          close();
-        })
-        .finally(openQueue);
+      sendSnapshot(snapshot).catch(fail('load the snapshot')).finally(openQueue);
     },
     cancel() {
       cleanup();
