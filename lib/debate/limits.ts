@@ -25,10 +25,10 @@ export type RunTotals = { promptTokens: number; completionTokens: number; costUs
 export function budgetOverrun(budget: Budget, totals: RunTotals): string | null {
   const tokens = totals.promptTokens + totals.completionTokens;
   const cost = Number(totals.costUsd);
-  if (budget.maxTokens !== undefined && tokens >= budget.maxTokens) {
+  if (budget.maxTokens != null && tokens >= budget.maxTokens) {
     return `The run reached its token budget of ${budget.maxTokens.toLocaleString('en-US')} tokens: ${tokens.toLocaleString('en-US')} used.`;
   }
-  if (budget.maxCostUsd !== undefined && cost >= budget.maxCostUsd) {
+  if (budget.maxCostUsd != null && cost >= budget.maxCostUsd) {
     return `The run reached its cost budget of $${budget.maxCostUsd.toFixed(4)}: $${cost.toFixed(4)} used.`;
   }
   return null;
