@@ -8,6 +8,9 @@ const flag = z.preprocess(
   z.boolean(),
 );
 
+/** A number that may be left unset (or empty). */
+const optionalNumber = (n: z.ZodCoercedNumber) => z.preprocess((v) => (typeof v === 'string' && v.trim() === '' ? undefined : v), n.optional());
+
 const schema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).catch('production'),
   /** PostgreSQL connection string; without it the app embeds PGlite. */
@@ -65,6 +68,16 @@ const schema = z.object({
 
   /** With PostgreSQL: how long tokens of one step are gathered into one cross-instance notification (lib/debate/relay.ts). */
   RUN_RELAY_COALESCE_MS: z.coerce.number().int().min(0).max(30).default(15),
+
+  // --- Shared limits and budgets (lib/llm/rate-limit.ts, lib/debate/limits.ts) ---------------
+  /** Requests and tokens per minute to the OpenAI-compatible endpoint, per model, across every process; unset: unlimited. */
+  OPENAI_RPM: optionalNumber(z.coerce.number().int().min(1)),
+  OPENAI_TPM: optionalNumber(z.coerce.number().int().min(1)),
+  /** Default budgets of a new run (prompt + completion tokens, USD); unset: no budget. */
+  RUN_MAX_TOKENS: optionalNumber(z.coerce.number().int().min(1)),
+  RUN_MAX_COST_USD: optionalNumber(z.coerce.number().positive()),
+  /** Runs one user may have queued or running at once. */
+  RUNS_PER_USER_LIMIT: z.coerce.number().int().min(1).max(1000).default(4),
 });
 
 export type Env = z.infer<typeof schema>;
@@ -100,6 +113,19 @@ export function roleModelEnv(role: string): string | undefined {
 /** `devils-advocate` → `OPENAI_MODEL_DEVILS_ADVOCATE`. */
 export function roleModelVar(role: string) {
   return `OPENAI_MODEL_${role.toUpperCase().replace(/[^A-Z0-9]+/g, '_').replace(/^_|_$/g, '')}`;
+}
+
+/**
+ * A per-model override of OPENAI_RPM or OPENAI_TPM, e.g. OPENAI_RPM_GPT_4O_MINI for
+ * `gpt-4o-mini`. Model names are open-ended, so these are read by name, like the role models.
+ */
+export function modelLimitEnv(kind: 'RPM' | 'TPM', model: string): number | undefined {
+  const name = `OPENAI_${kind}_${model.toUpperCase().replace(/[^A-Z0-9]+/g, '_').replace(/^_|_$/g, '')}`;
+  const value = process.env[name]?.trim();
+  if (!value) return undefined;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new EnvError(`Invalid environment configuration:\n  ${name}: must be a whole number of at least 1\nSee .env.example.`);
+  return n;
 }
 
 export function isEmbedded(e: Env = env()) {

@@ -2,7 +2,7 @@
 
 import { useState } from 'react';
 import { startRun } from '@/app/(signed-in)/(workspace)/cases/[id]/actions';
-import { formatDuration, formatUsd } from '@/components/run/live-format';
+import { formatCount, formatDuration, formatUsd } from '@/components/run/live-format';
 import { Button } from '@/components/ui/button';
 import { SelectField, TextField } from '@/components/ui/field';
 import { Alert } from '@/components/ui/layout';
@@ -25,7 +25,8 @@ export type LauncherOptions = {
   openaiModel: string | null;
   webSearch: boolean;
   estimates: Record<string, RunEstimate>;
-  defaults: { language: 'ko' | 'en'; recencyDays: number; maxWebResults: number };
+  /** maxTokens, maxCostUsd: the server's budgets (RUN_MAX_TOKENS, RUN_MAX_COST_USD) when the fields stay empty. */
+  defaults: { language: 'ko' | 'en'; recencyDays: number; maxWebResults: number; maxTokens: number | null; maxCostUsd: number | null };
 };
 
 export function RunLauncher({ caseId, options }: { caseId: string; options: LauncherOptions }) {
@@ -36,6 +37,8 @@ export function RunLauncher({ caseId, options }: { caseId: string; options: Laun
   const estimate = options.estimates[`${protocol}:${provider}`];
   const model = provider === 'openai' ? (options.openaiModel ?? '') : '';
   const radio = 'h-4 w-4 accent-blue-700';
+  const budgetHint = (fallback: number | string | null) =>
+    `${t('budgetHint')} ${fallback === null ? t('budgetNone') : t('budgetDefault', { value: typeof fallback === 'number' ? formatCount(fallback) : fallback })}`;
 
   return (
     <form action={formAction} className="space-y-4" data-testid="run-launcher" noValidate key={key}>
@@ -105,6 +108,26 @@ export function RunLauncher({ caseId, options }: { caseId: string; options: Laun
           defaultValue={v.max_web_results ?? String(options.defaults.maxWebResults)}
           hint={options.webSearch ? undefined : t('webSearchOff')}
           errors={errors('max_web_results')}
+        />
+        <TextField
+          id="max_tokens"
+          label={t('maxTokens')}
+          type="number"
+          min={1000}
+          step={1000}
+          defaultValue={v.max_tokens ?? ''}
+          hint={budgetHint(options.defaults.maxTokens)}
+          errors={errors('max_tokens')}
+        />
+        <TextField
+          id="max_cost_usd"
+          label={t('maxCostUsd')}
+          type="number"
+          min={0.01}
+          step={0.01}
+          defaultValue={v.max_cost_usd ?? ''}
+          hint={budgetHint(options.defaults.maxCostUsd === null ? null : formatUsd(options.defaults.maxCostUsd))}
+          errors={errors('max_cost_usd')}
         />
       </div>
       <div className="rounded-md bg-zinc-100 px-3 py-2 text-sm dark:bg-zinc-800" data-testid="run-estimate" aria-live="polite">

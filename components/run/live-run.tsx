@@ -82,7 +82,8 @@ export function LiveRun({ initial, canWrite }: { initial: LiveRunState; canWrite
                 {pending ? t('cancelling') : t('cancel')}
               </Button>
             ) : null}
-            {terminal && state.status !== 'succeeded' ? (
+            {/* A run over its budget would only spend more: it is not retried. */}
+            {terminal && state.status !== 'succeeded' && state.status !== 'budget_exceeded' ? (
               <Button size="sm" disabled={pending} onClick={() => act('retry')} data-testid="retry-run">
                 {pending ? t('retrying') : t('retry')}
               </Button>
@@ -100,6 +101,14 @@ export function LiveRun({ initial, canWrite }: { initial: LiveRunState; canWrite
         </div>
       ) : null}
       {state.status === 'cancelled' ? <Alert tone="info">{t('runCancelled')}</Alert> : null}
+      {state.status === 'budget_exceeded' ? (
+        <div data-testid="run-budget-exceeded">
+          <Alert>
+            <span className="font-semibold">{t('runBudgetExceeded')}: </span>
+            {state.error} {t('runBudgetNoRetry')}
+          </Alert>
+        </div>
+      ) : null}
 
       <nav aria-label={t('sectionTranscript')} className="flex flex-wrap gap-4 text-sm">
         <a href="#transcript" className="text-blue-800 underline dark:text-blue-300">

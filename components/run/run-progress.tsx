@@ -14,6 +14,7 @@ const STATUS_TONE: Record<RunStatus, 'neutral' | 'blue' | 'green' | 'amber' | 'r
   succeeded: 'green',
   failed: 'red',
   cancelled: 'amber',
+  budget_exceeded: 'amber',
 };
 
 export function RunStatusBadge({ status }: { status: RunStatus }) {

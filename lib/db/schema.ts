@@ -28,7 +28,8 @@ export type Role = (typeof ROLES)[number];
 export const CASE_STATUSES = ['draft', 'analyzing', 'submitted', 'decided', 'returned'] as const;
 export type CaseStatus = (typeof CASE_STATUSES)[number];
 
-export const RUN_STATUSES = ['queued', 'running', 'succeeded', 'failed', 'cancelled'] as const;
+/** `budget_exceeded`: the run stopped at its token or cost budget; finished steps are kept. */
+export const RUN_STATUSES = ['queued', 'running', 'succeeded', 'failed', 'cancelled', 'budget_exceeded'] as const;
 export type RunStatus = (typeof RUN_STATUSES)[number];
 
 export const STEP_STATUSES = ['pending', 'running', 'done', 'failed'] as const;
@@ -508,6 +509,23 @@ export const opsCounters = pgTable(
     value: bigint({ mode: 'number' }).notNull().default(0),
   },
   (t) => [primaryKey({ name: 'ops_counters_pkey', columns: [t.name, t.labels] })],
+);
+
+/**
+ * Requests and tokens sent to one provider and model in one minute, shared by every process on
+ * the database, so OPENAI_RPM and OPENAI_TPM hold across workers (lib/llm/rate-limit.ts). Rows
+ * older than an hour are pruned by the limiter.
+ */
+export const providerRateWindows = pgTable(
+  'provider_rate_windows',
+  {
+    /** `openai:<model>`. */
+    key: text().notNull(),
+    windowStart: timestamp({ withTimezone: true }).notNull(),
+    requests: integer().notNull().default(0),
+    tokens: integer().notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.key, t.windowStart] }), index('provider_rate_windows_start_idx').on(t.windowStart)],
 );
 
 export type User = typeof users.$inferSelect;

@@ -4,7 +4,7 @@
 // rules (one repair attempt), and is saved the moment it completes, so an interrupted run
 // resumes from its last completed step without redoing or duplicating any.
 import { z } from 'zod';
-import type { Db } from '@/lib/db/client';
+import type { Db, Executor } from '@/lib/db/client';
 import { getCompanyById } from '@/lib/db/queries/companies';
 import {
   getRun,
@@ -22,6 +22,7 @@ import { runBus } from '@/lib/debate/bus';
 import { finalChecks, resolveCitations, type KnownEvidence } from '@/lib/debate/checks';
 import { buildPrompt } from '@/lib/debate/prompts';
 import { getProtocol } from '@/lib/debate/protocols';
+import { budgetOverrun, BudgetExceeded, defaultBudget, type RunTotals } from '@/lib/debate/limits';
 import { checkStepRules } from '@/lib/debate/rules';
 import { OUTPUT_SCHEMAS, type OutputKind } from '@/lib/debate/schemas';
 import { providerLimit } from '@/lib/debate/semaphore';
@@ -49,7 +50,7 @@ export type ExecuteOptions = {
 export type StepTiming = { stepId: string; startedAt: number; finishedAt: number; modelMs: number };
 
 export type ExecuteResult = {
-  status: 'succeeded' | 'failed' | 'cancelled';
+  status: 'succeeded' | 'failed' | 'cancelled' | 'budget_exceeded';
   error?: string;
   /** Wall time of this execution and time spent waiting on the model, for the benchmarks. */
   wallMs: number;
@@ -245,7 +246,7 @@ export async function executeRun({ db, runId, provider: runProvider, webSearch, 
           resolveCitations(output, known);
           const text = textOf(step.output, output);
           const cost = costOf(provider.model, usage);
-          await markStepDone({ db, runId, stepId: step.id, text, output, toolCalls, usage: { ...usage, costUsd: cost } });
+          stopIfOverBudget(await markStepDone({ db, runId, stepId: step.id, text, output, toolCalls, usage: { ...usage, costUsd: cost } }));
           done.set(step.id, { text, output });
           modelMs += stepModelMs;
           timings.push({ stepId: step.id, startedAt: stepStart - started, finishedAt: performance.now() - started, modelMs: stepModelMs });
@@ -263,6 +264,13 @@ export async function executeRun({ db, runId, provider: runProvider, webSearch, 
     const running = new Map<string, Promise<void>>();
     const maxConcurrency = run.mode === 'sequential' ? 1 : Math.max(1, params.maxConcurrency ?? 8);
     const isReady = (s: StepDef) => s.context.every((id) => done.has(id));
+    // Budgets (lib/debate/limits.ts), checked before the first step and after each finished one:
+    // over budget with work left, the run stops like a cancellation and keeps what is done.
+    const stopIfOverBudget = (totals: RunTotals) => {
+      const overrun = budgetOverrun(params, totals);
+      if (overrun && !signal.aborted && (pending.length > 0 || running.size > 1)) controller.abort(new BudgetExceeded(overrun));
+    };
+    stopIfOverBudget(run);
     while (!signal.aborted) {
       const candidates = run.mode === 'sequential' ? pending.slice(0, 1) : pending;
       for (const step of candidates.filter(isReady)) {
@@ -287,9 +295,11 @@ export async function executeRun({ db, runId, provider: runProvider, webSearch, 
     const wallMs = performance.now() - started;
     if (signal.aborted) {
       await resetSteps({ db, runId, statuses: ['running'] });
-      await setRunStatus({ db, id: runId, status: 'cancelled', error: 'Cancelled.' });
-      bus.publish({ type: 'run-finished', runId, at: new Date().toISOString(), status: 'cancelled' });
-      return { status: 'cancelled', wallMs, modelMs, timings };
+      const budget = signal.reason instanceof BudgetExceeded ? signal.reason.message : undefined;
+      const status = budget ? 'budget_exceeded' : 'cancelled';
+      await setRunStatus({ db, id: runId, status, error: budget ?? 'Cancelled.' });
+      bus.publish({ type: 'run-finished', runId, at: new Date().toISOString(), status, error: budget });
+      return { status, error: budget, wallMs, modelMs, timings };
     }
     if (failed.size || pending.length) {
       const error = failed.size
@@ -344,7 +354,7 @@ export async function createRun({
   createdById = null,
   id,
 }: {
-  db: Db;
+  db: Executor;
   id?: string;
   protocolId: ProtocolDef['id'];
   companyId: string;
@@ -355,6 +365,6 @@ export async function createRun({
   createdById?: string | null;
 }) {
   const protocol = getProtocol(protocolId);
-  const full: RunParams = { ...DEFAULT_RUN_PARAMS, asOf: new Date().toISOString().slice(0, 10), ...params };
+  const full: RunParams = { ...DEFAULT_RUN_PARAMS, ...defaultBudget(), asOf: new Date().toISOString().slice(0, 10), ...params };
   return insertRun({ db, id, protocol, params: full, provider: provider.name, model: provider.model, mode, companyId, caseId, createdById });
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { progressOf, reduceRun, stateFromView, type LiveRunState, type WireMessage } from '@/lib/debate/run-state';
+import { isTerminal, progressOf, reduceRun, stateFromView, type LiveRunState, type WireMessage } from '@/lib/debate/run-state';
 import type { RunViewTurn } from '@/lib/debate/run-view';
 
 function turn(step: string, status: RunViewTurn['status'] = 'pending', text = ''): RunViewTurn {
@@ -110,6 +110,20 @@ describe('run state reducer', () => {
     expect(s.turns[0]).toMatchObject({ status: 'pending', text: '' });
     expect(s.turns[1].text).toBe('');
     expect(play([{ type: 'report-ready', runId: 'r1', at }]).reportReady).toBe(true);
+  });
+
+  it('ends a run stopped at its budget: running steps back to pending, done ones kept, the reason shown', () => {
+    const error = 'The run reached its token budget of 2,500 tokens: 4,000 used.';
+    const s = play([
+      { type: 'step-done', runId: 'r1', stepId: 'D1', at, text: 'kept', output: {}, usage: { promptTokens: 2_000, completionTokens: 2_000, costUsd: 0 } },
+      { type: 'step-started', runId: 'r1', stepId: 'D2', at, attempt: 1 },
+      { type: 'token', runId: 'r1', stepId: 'D2', text: 'half' },
+      { type: 'run-finished', runId: 'r1', at, status: 'budget_exceeded', error },
+    ]);
+    expect(s).toMatchObject({ status: 'budget_exceeded', error, finishedAt: at });
+    expect(s.turns.map((t) => t.status)).toEqual(['done', 'pending', 'pending']);
+    expect(s.turns[0].text).toBe('kept');
+    expect(isTerminal(s.status)).toBe(true);
   });
 
   it('a snapshot replaces the state, so a reconnect cannot double anything', () => {

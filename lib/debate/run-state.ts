@@ -28,7 +28,7 @@ export type LiveRunState = {
 /** What the SSE route sends: a snapshot on connect, then run events (step-done with the evidence it cites). */
 export type WireMessage = { type: 'snapshot'; state: LiveRunState } | (RunEvent & { evidence?: EvidenceRefs });
 
-export const TERMINAL: readonly RunStatus[] = ['succeeded', 'failed', 'cancelled'];
+export const TERMINAL: readonly RunStatus[] = ['succeeded', 'failed', 'cancelled', 'budget_exceeded'];
 
 export function isTerminal(status: RunStatus) {
   return TERMINAL.includes(status);
@@ -121,10 +121,10 @@ export function reduceRun(state: LiveRunState, message: WireMessage): LiveRunSta
     case 'report-ready':
       return { ...state, reportReady: true };
     case 'run-finished': {
-      // A cancelled run's unfinished steps go back to pending, as the engine records them.
+      // A cancelled or stopped-at-budget run's unfinished steps go back to pending, as the engine records them.
       const turns =
-        message.status === 'cancelled' ? state.turns.map((t) => (t.status === 'running' ? { ...t, status: 'pending' as const, text: '' } : t)) : state.turns;
-      return { ...state, turns, status: message.status, finishedAt: message.at };
+        message.status === 'cancelled' || message.status === 'budget_exceeded' ? state.turns.map((t) => (t.status === 'running' ? { ...t, status: 'pending' as const, text: '' } : t)) : state.turns;
+      return { ...state, turns, status: message.status, error: message.error ?? state.error, finishedAt: message.at };
     }
     default:
       return state;

@@ -93,6 +93,9 @@ export type RunParams = {
   maxConcurrency: number;
   temperature?: number;
   seed?: number;
+  /** Budgets (lib/debate/limits.ts): the run stops as `budget_exceeded` once it has used this many tokens or dollars. */
+  maxTokens?: number;
+  maxCostUsd?: number;
 };
 
 export type Usage = { promptTokens: number; completionTokens: number; costUsd: number };
@@ -105,4 +108,4 @@ export type RunEvent =
   | { type: 'step-done'; runId: string; stepId: string; at: string; text: string; output: unknown; usage: Usage }
   | { type: 'step-failed'; runId: string; stepId: string; at: string; error: string }
   | { type: 'report-ready'; runId: string; at: string }
-  | { type: 'run-finished'; runId: string; at: string; status: 'succeeded' | 'failed' | 'cancelled' };
+  | { type: 'run-finished'; runId: string; at: string; status: 'succeeded' | 'failed' | 'cancelled' | 'budget_exceeded'; error?: string };

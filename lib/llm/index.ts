@@ -2,9 +2,11 @@
 // Without a configured endpoint the built-in offline analyst answers, so a bank that may not
 // send borrower data out still gets a working app; asking for `openai` without one is an error
 // that says what to set, never a silent fallback to something else.
-import { env as readEnv, roleModelEnv, roleModelVar, type Env } from '@/lib/env';
+import { getDb } from '@/lib/db/client';
+import { env as readEnv, modelLimitEnv, roleModelEnv, roleModelVar, type Env } from '@/lib/env';
 import { createOfflineAnalyst } from '@/lib/llm/offline';
 import { createOpenAiProvider } from './openai';
+import { createSharedRateLimiter, withSharedRateLimit, type RateLimits, type SharedRateLimiter } from './rate-limit';
 import type { ModelProvider } from './types';
 
 export type ProviderName = 'offline' | 'openai';
@@ -12,7 +14,7 @@ export type ProviderName = 'offline' | 'openai';
 export const DEFAULT_OPENAI_MODEL = 'gpt-4o-mini';
 
 type LlmEnv = Pick<Env, 'OPENAI_API_KEY' | 'OPENAI_BASE_URL' | 'OPENAI_MODEL'> &
-  Partial<Pick<Env, 'OPENAI_TIMEOUT_MS' | 'OPENAI_MAX_RETRIES' | 'OPENAI_STRUCTURED_OUTPUT'>>;
+  Partial<Pick<Env, 'OPENAI_TIMEOUT_MS' | 'OPENAI_MAX_RETRIES' | 'OPENAI_STRUCTURED_OUTPUT' | 'OPENAI_RPM' | 'OPENAI_TPM'>>;
 
 export class ProviderConfigError extends Error {}
 
@@ -26,6 +28,15 @@ export { roleModelVar };
 // One instance per configuration: the json_schema fallback is remembered per instance, and the
 // SDK client keeps its connections alive across steps.
 const instances = new Map<string, ModelProvider>();
+
+/** Requests and tokens per minute for one model: OPENAI_RPM_<MODEL> over OPENAI_RPM, likewise TPM. */
+export function rateLimitsOf(model: string, e: LlmEnv = readEnv()): RateLimits {
+  return { rpm: modelLimitEnv('RPM', model) ?? e.OPENAI_RPM, tpm: modelLimitEnv('TPM', model) ?? e.OPENAI_TPM };
+}
+
+// One limiter per process over the app's database; the quota itself lives in the database.
+const globalForLimits = globalThis as typeof globalThis & { __crosscheckRateLimiter?: SharedRateLimiter };
+const sharedLimiter = () => (globalForLimits.__crosscheckRateLimiter ??= createSharedRateLimiter({ db: getDb }));
 
 /** The provider a run gets when none is chosen: the OpenAI-compatible one when configured. */
 export function defaultProviderName(e: LlmEnv = readEnv()): ProviderName {
@@ -50,10 +61,11 @@ export function getProvider(
     maxRetries: e.OPENAI_MAX_RETRIES,
     structuredOutput: e.OPENAI_STRUCTURED_OUTPUT ?? 'auto',
   };
-  const key = JSON.stringify(config);
+  const limits = rateLimitsOf(config.model, e);
+  const key = JSON.stringify({ ...config, limits });
   let instance = instances.get(key);
   if (!instance) {
-    instance = createOpenAiProvider({ ...config, apiKey: e.OPENAI_API_KEY });
+    instance = withSharedRateLimit(createOpenAiProvider({ ...config, apiKey: e.OPENAI_API_KEY }), { limiter: sharedLimiter(), limits });
     instances.set(key, instance);
   }
   return instance;

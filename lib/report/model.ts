@@ -123,6 +123,7 @@ const STATUS_KEY = {
   succeeded: 'statusSucceeded',
   failed: 'statusFailed',
   cancelled: 'statusCancelled',
+  budget_exceeded: 'statusBudgetExceeded',
 } as const satisfies Record<RunView['status'], keyof ReportMessages>;
 
 export function buildReportDoc(input: ReportInput, locale: Locale): ReportDoc {
@@ -170,6 +171,7 @@ export function buildReportDoc(input: ReportInput, locale: Locale): ReportDoc {
   let notice: ReportDoc['notice'] = null;
   if (view.status === 'failed') notice = { tone: 'error', title: t('failedTitle'), text: [t('failedBody'), view.error].filter(Boolean).join(' ') };
   else if (view.status === 'cancelled') notice = { tone: 'error', title: t('statusCancelled'), text: t('cancelledBody') };
+  else if (view.status === 'budget_exceeded') notice = { tone: 'error', title: t('budgetTitle'), text: [t('budgetBody'), view.error].filter(Boolean).join(' ') };
   else if (view.status !== 'succeeded') notice = { tone: 'info', text: t('inProgress', { done, total: input.totalSteps }) };
 
   const sections = view.report ? protocolSections(view.protocol, view.report.content, ctx) : [];

@@ -1,6 +1,6 @@
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Executor } from '@/lib/db/client';
-import { reports, runs, runSteps, type RunStatus } from '@/lib/db/schema';
+import { reports, runs, runSteps, users, type RunStatus } from '@/lib/db/schema';
 import type { ProtocolDef, RunMode, RunParams } from '@/lib/debate/types';
 
 export async function insertRun({
@@ -53,7 +53,7 @@ export async function setRunStatus({ db, id, status, error = null }: { db: Execu
       status,
       error,
       ...(status === 'running' ? { startedAt: sql`coalesce(${runs.startedAt}, now())` } : {}),
-      ...(['succeeded', 'failed', 'cancelled'].includes(status) ? { finishedAt: now } : { finishedAt: null }),
+      ...(['succeeded', 'failed', 'cancelled', 'budget_exceeded'].includes(status) ? { finishedAt: now } : { finishedAt: null }),
     })
     .where(eq(runs.id, id));
 }
@@ -67,7 +67,10 @@ export async function markStepRunning({ db, runId, stepId }: { db: Executor; run
   return row.attempt;
 }
 
-/** Saves a finished step and adds its usage to the run, atomically: a crash after this loses nothing. */
+/**
+ * Saves a finished step and adds its usage to the run, atomically: a crash after this loses
+ * nothing. Returns the run's totals after the step, for the budget check.
+ */
 export async function markStepDone({
   db,
   runId,
@@ -85,19 +88,21 @@ export async function markStepDone({
   usage: { promptTokens: number; completionTokens: number; costUsd: number };
   toolCalls?: { name: string; query: string; results: number }[];
 }) {
-  await db.transaction(async (tx) => {
+  return db.transaction(async (tx) => {
     await tx
       .update(runSteps)
       .set({ status: 'done', text, output, toolCalls, finishedAt: new Date(), promptTokens: usage.promptTokens, completionTokens: usage.completionTokens, costUsd: String(usage.costUsd) })
       .where(and(eq(runSteps.runId, runId), eq(runSteps.stepId, stepId)));
-    await tx
+    const [totals] = await tx
       .update(runs)
       .set({
         promptTokens: sql`${runs.promptTokens} + ${usage.promptTokens}`,
         completionTokens: sql`${runs.completionTokens} + ${usage.completionTokens}`,
         costUsd: sql`${runs.costUsd} + ${usage.costUsd}`,
       })
-      .where(eq(runs.id, runId));
+      .where(eq(runs.id, runId))
+      .returning({ promptTokens: runs.promptTokens, completionTokens: runs.completionTokens, costUsd: runs.costUsd });
+    return totals;
   });
 }
 
@@ -129,4 +134,17 @@ export async function getReport({ db, runId }: { db: Executor; runId: string }) 
 /** Runs a process was executing when it stopped: to resume at start. */
 export async function listInterruptedRuns({ db }: { db: Executor }) {
   return db.select({ id: runs.id }).from(runs).where(inArray(runs.status, ['queued', 'running']));
+}
+
+/**
+ * The user's runs that are queued or running. With `lock`, inside a transaction, the user's row
+ * is locked first, so concurrent starts by one user count one after another.
+ */
+export async function countActiveRunsOfUser({ db, userId, lock = false }: { db: Executor; userId: string; lock?: boolean }) {
+  if (lock) await db.select({ id: users.id }).from(users).where(eq(users.id, userId)).for('update');
+  const [row] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(runs)
+    .where(and(eq(runs.createdById, userId), inArray(runs.status, ['queued', 'running'])));
+  return row.n;
 }

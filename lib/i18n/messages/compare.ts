@@ -61,6 +61,7 @@ export const compareMessages = defineMessages({
     status_succeeded: 'finished',
     status_failed: 'failed',
     status_cancelled: 'cancelled',
+    status_budget_exceeded: 'over budget',
   },
   ko: {
     title: '실행 비교',
@@ -122,5 +123,6 @@ export const compareMessages = defineMessages({
     status_succeeded: '완료',
     status_failed: '실패',
     status_cancelled: '취소됨',
+    status_budget_exceeded: '예산 초과',
   },
 });

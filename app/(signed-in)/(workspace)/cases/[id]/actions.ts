@@ -10,6 +10,7 @@ import { appendAudit } from '@/lib/db/queries/audit';
 import { countSucceededRuns, markCaseAnalyzing, markCaseSubmitted } from '@/lib/db/queries/cases';
 import { PROTOCOLS } from '@/lib/db/schema';
 import { createRun } from '@/lib/debate/engine';
+import { claimRunSlot, RunLimitReached } from '@/lib/debate/limits';
 import { startRunInBackground } from '@/lib/debate/runner';
 import { AppError } from '@/lib/errors';
 import { casesMessages } from '@/lib/i18n/messages/cases';
@@ -18,6 +19,8 @@ import { getT } from '@/lib/i18n/server';
 import { getProvider, ProviderConfigError } from '@/lib/llm';
 
 const caseId = z.string().uuid();
+/** An optional number field: empty means the server's default. */
+const blankAsUnset = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v);
 
 // Field messages are keys of lib/i18n/messages/run.ts; the launcher shows them in the user's language.
 const startInput = z.object({
@@ -28,6 +31,8 @@ const startInput = z.object({
   mode: z.enum(['dag', 'sequential']),
   recency_days: z.coerce.number('errRecency').int('errRecency').min(1, 'errRecency').max(3650, 'errRecency'),
   max_web_results: z.coerce.number('errWebResults').int('errWebResults').min(0, 'errWebResults').max(20, 'errWebResults'),
+  max_tokens: z.preprocess(blankAsUnset, z.coerce.number('errMaxTokens').int('errMaxTokens').min(1_000, 'errMaxTokens').max(100_000_000, 'errMaxTokens').optional()),
+  max_cost_usd: z.preprocess(blankAsUnset, z.coerce.number('errMaxCost').min(0.01, 'errMaxCost').max(10_000, 'errMaxCost').optional()),
 });
 
 export const startRun = action({ permission: 'cases:write', input: startInput }, async (input, user) => {
@@ -40,18 +45,27 @@ export const startRun = action({ permission: 'cases:write', input: startInput },
     if (err instanceof ProviderConfigError) throw new AppError('bad_request', (await getT(runMessages))('providerOpenaiMissing'), { provider: ['providerOpenaiMissing'] });
     throw err;
   }
+  const budget = { ...(input.max_tokens !== undefined ? { maxTokens: input.max_tokens } : {}), ...(input.max_cost_usd !== undefined ? { maxCostUsd: input.max_cost_usd } : {}) };
   const db = await getDb();
-  const run = await createRun({
-    db,
-    protocolId: input.protocol,
-    companyId: kase.companyId,
-    provider,
-    mode: input.mode,
-    params: { language: input.language, asOf: kase.asOfDate, recencyDays: input.recency_days, maxWebResults: input.max_web_results },
-    caseId: kase.id,
-    createdById: user.id,
-  });
-  await db.transaction(async (tx) => {
+  // One transaction from the per-user check to the audit entry: a refused start writes nothing,
+  // and two quick clicks cannot both pass the check.
+  const run = await db.transaction(async (tx) => {
+    try {
+      await claimRunSlot({ db: tx, userId: user.id });
+    } catch (err) {
+      if (err instanceof RunLimitReached) throw new AppError('rate_limited', (await getT(runMessages))('errRunLimit', { n: err.limit }));
+      throw err;
+    }
+    const run = await createRun({
+      db: tx,
+      protocolId: input.protocol,
+      companyId: kase.companyId,
+      provider,
+      mode: input.mode,
+      params: { language: input.language, asOf: kase.asOfDate, recencyDays: input.recency_days, maxWebResults: input.max_web_results, ...budget },
+      caseId: kase.id,
+      createdById: user.id,
+    });
     await markCaseAnalyzing({ db: tx, id: kase.id });
     await appendAudit({
       tx,
@@ -59,8 +73,9 @@ export const startRun = action({ permission: 'cases:write', input: startInput },
       action: 'run.start',
       entityType: 'run',
       entityId: run.id,
-      detail: { caseId: kase.id, protocol: input.protocol, provider: provider.name, model: provider.model, mode: input.mode, language: input.language },
+      detail: { caseId: kase.id, protocol: input.protocol, provider: provider.name, model: provider.model, mode: input.mode, language: input.language, ...budget },
     });
+    return run;
   });
   await startRunInBackground({ db, runId: run.id });
   revalidatePath(`/cases/${kase.id}`);

@@ -39,6 +39,12 @@ export async function launcherOptions({ db }: { db: Db }): Promise<LauncherOptio
     openaiModel,
     webSearch: getWebSearch(e).configured,
     estimates,
-    defaults: { language: DEFAULT_RUN_PARAMS.language, recencyDays: DEFAULT_RUN_PARAMS.recencyDays, maxWebResults: DEFAULT_RUN_PARAMS.maxWebResults },
+    defaults: {
+      language: DEFAULT_RUN_PARAMS.language,
+      recencyDays: DEFAULT_RUN_PARAMS.recencyDays,
+      maxWebResults: DEFAULT_RUN_PARAMS.maxWebResults,
+      maxTokens: e.RUN_MAX_TOKENS ?? null,
+      maxCostUsd: e.RUN_MAX_COST_USD ?? null,
+    },
   };
 }

@@ -1,0 +1,54 @@
+// What one run and one user may spend (issue 7): a run stops cleanly at its token or cost
+// budget, and a user has at most RUNS_PER_USER_LIMIT runs queued or running at once. Both are
+// decided from the database, so they hold whichever process executes the run.
+import type { Executor } from '@/lib/db/client';
+import { countActiveRunsOfUser } from '@/lib/db/queries/runs';
+import type { RunParams } from '@/lib/debate/types';
+import { env as readEnv, type Env } from '@/lib/env';
+import { format } from '@/lib/i18n';
+import { runMessages } from '@/lib/i18n/messages/run';
+
+export type Budget = Pick<RunParams, 'maxTokens' | 'maxCostUsd'>;
+
+/** The budgets a new run gets when its launcher leaves them empty: RUN_MAX_TOKENS, RUN_MAX_COST_USD. */
+export function defaultBudget(e: Pick<Env, 'RUN_MAX_TOKENS' | 'RUN_MAX_COST_USD'> = readEnv()): Budget {
+  return {
+    ...(e.RUN_MAX_TOKENS !== undefined ? { maxTokens: e.RUN_MAX_TOKENS } : {}),
+    ...(e.RUN_MAX_COST_USD !== undefined ? { maxCostUsd: e.RUN_MAX_COST_USD } : {}),
+  };
+}
+
+/** The run's totals as the runs table keeps them (cost is numeric, so it may come as a string). */
+export type RunTotals = { promptTokens: number; completionTokens: number; costUsd: number | string };
+
+/** Why the run is over budget, worded for the run page; null while it is within both. */
+export function budgetOverrun(budget: Budget, totals: RunTotals): string | null {
+  const tokens = totals.promptTokens + totals.completionTokens;
+  const cost = Number(totals.costUsd);
+  if (budget.maxTokens != null && tokens >= budget.maxTokens) {
+    return `The run reached its token budget of ${budget.maxTokens.toLocaleString('en-US')} tokens: ${tokens.toLocaleString('en-US')} used.`;
+  }
+  if (budget.maxCostUsd != null && cost >= budget.maxCostUsd) {
+    return `The run reached its cost budget of $${budget.maxCostUsd.toFixed(4)}: $${cost.toFixed(4)} used.`;
+  }
+  return null;
+}
+
+/** Stops a run at its budget: the abort reason that tells the engine it was not a cancellation. */
+export class BudgetExceeded extends Error {}
+
+export class RunLimitReached extends Error {
+  constructor(readonly limit: number) {
+    super(format(runMessages.en.errRunLimit, { n: limit }));
+  }
+}
+
+/**
+ * Checks that the user may start one more run, inside the transaction that inserts it. The
+ * user's row is locked first, so two quick clicks wait for each other instead of both counting
+ * the same runs and both passing.
+ */
+export async function claimRunSlot({ db, userId, limit = readEnv().RUNS_PER_USER_LIMIT }: { db: Executor; userId: string; limit?: number }) {
+  const active = await countActiveRunsOfUser({ db, userId, lock: true });
+  if (active >= limit) throw new RunLimitReached(limit);
+}

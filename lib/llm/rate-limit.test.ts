@@ -1,0 +1,182 @@
+// The shared rate limiter on a real database: limiters with their own connections (and, on
+// PostgreSQL, one in a child process) share one quota; a full window means a wait for the next
+// one, never an error; usage replaces the estimate. Clocks are injected: no test waits a minute.
+import { execFile } from 'node:child_process';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { and, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase, type DatabaseHandle, type Db } from '@/lib/db/client';
+import { providerRateWindows } from '@/lib/db/schema';
+import { createTestDatabase, testBackends } from '@/lib/db/test-db';
+import { rateLimitsOf } from '@/lib/llm';
+import { createOfflineAnalyst } from '@/lib/llm/offline';
+import { createSharedRateLimiter, WINDOW_MS, withSharedRateLimit, type RateWait, type Reservation } from '@/lib/llm/rate-limit';
+import type { GenerateRequest, ModelProvider } from '@/lib/llm/types';
+
+/** 10 s into a minute: a reservation that waits has 50 s to go. */
+const START = Date.UTC(2030, 0, 1, 9, 0, 10);
+const W0 = START - (START % WINDOW_MS);
+
+/** A clock that moves only when a limiter sleeps on it. */
+function steppingClock(now = START) {
+  const clock = { t: now, sleeps: [] as number[] };
+  return Object.assign(clock, {
+    now: () => clock.t,
+    sleep: async (ms: number) => {
+      clock.sleeps.push(ms);
+      clock.t += ms;
+    },
+  });
+}
+
+/** A clock whose sleeps end only by abort: the reservation stays waiting in its window. */
+function stoppedClock(now = START) {
+  return {
+    now: () => now,
+    sleep: (_ms: number, signal: AbortSignal) =>
+      new Promise<void>((_, reject) => signal.addEventListener('abort', () => reject(new Error('aborted')), { once: true })),
+  };
+}
+
+async function windowRow(db: Db, key: string, windowStart: number) {
+  const [row] = await db
+    .select()
+    .from(providerRateWindows)
+    .where(and(eq(providerRateWindows.key, key), eq(providerRateWindows.windowStart, new Date(windowStart))));
+  return row;
+}
+
+const run = promisify(execFile);
+
+describe.each(testBackends())('shared rate limiter on %s', (backend) => {
+  let handle: DatabaseHandle;
+  /** A second connection to the same database (PGlite in memory has only one). */
+  let other: DatabaseHandle | undefined;
+  let url: string | undefined;
+  const second = () => (other ?? handle).db;
+  const never = () => new AbortController().signal;
+
+  beforeAll(async () => {
+    handle = await createTestDatabase(backend);
+    if (backend === 'postgres') {
+      const u = new URL(process.env.TEST_DATABASE_URL!);
+      u.pathname = handle.location.slice(handle.location.indexOf('/'));
+      url = u.toString();
+      other = await openDatabase({ kind: 'postgres', url, poolSize: 4 });
+    }
+  });
+  afterAll(async () => {
+    await other?.close();
+    await handle?.close();
+  });
+
+  it('admits exactly RPM concurrent requests across two limiters; the others wait in the window', async () => {
+    const key = 'openai:concurrent';
+    const waits: RateWait[] = [];
+    const clock = stoppedClock();
+    const a = createSharedRateLimiter({ db: handle.db, clock, onWait: (w) => waits.push(w) });
+    const b = createSharedRateLimiter({ db: second(), clock, onWait: (w) => waits.push(w) });
+    const controller = new AbortController();
+    const attempts = Array.from({ length: 8 }, (_, i) =>
+      (i % 2 ? a : b).reserve({ key, limits: { rpm: 3 }, tokens: 100, signal: controller.signal }),
+    );
+    // Five calls find the window full and wait; then they give up.
+    for (let i = 0; i < 200 && waits.length < 5; i++) await new Promise((r) => setTimeout(r, 20));
+    controller.abort();
+    const outcomes = await Promise.allSettled(attempts);
+    expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(3);
+    expect(waits).toHaveLength(5);
+    expect(waits.every((w) => w.limit === 'requests' && w.max === 3 && w.waitMs === 50_000)).toBe(true);
+    expect(await windowRow(handle.db, key, W0)).toMatchObject({ requests: 3, tokens: 300 });
+  });
+
+  it('lets the request after RPM wait for the next minute, on another limiter (and another process on PostgreSQL)', async () => {
+    const key = 'openai:sequence';
+    const clockA = steppingClock();
+    const clockB = steppingClock();
+    const a = createSharedRateLimiter({ db: handle.db, clock: clockA, onWait: () => {} });
+    const b = createSharedRateLimiter({ db: second(), clock: clockB, onWait: () => {} });
+    const limits = { rpm: 3 };
+    await a.reserve({ key, limits, tokens: 10, signal: never() });
+    await b.reserve({ key, limits, tokens: 10, signal: never() });
+    const third = async (): Promise<Reservation> => {
+      if (!url) return a.reserve({ key, limits, tokens: 10, signal: never() });
+      const script = path.join(process.cwd(), 'lib/llm/rate-limit-child.ts');
+      const { stdout } = await run(path.join(process.cwd(), 'node_modules/.bin/tsx'), [script, JSON.stringify({ url, key, rpm: 3, now: START })]);
+      return JSON.parse(stdout) as Reservation;
+    };
+    expect(await third()).toMatchObject({ windowStart: W0, waitedMs: 0 });
+    expect(clockA.sleeps).toEqual([]);
+
+    const fourth = await b.reserve({ key, limits, tokens: 10, signal: never() });
+    expect(clockB.sleeps).toEqual([50_000]);
+    expect(fourth).toMatchObject({ windowStart: W0 + WINDOW_MS, waitedMs: 50_000 });
+    expect(await windowRow(handle.db, key, W0)).toMatchObject({ requests: 3 });
+    expect(await windowRow(handle.db, key, W0 + WINDOW_MS)).toMatchObject({ requests: 1 });
+  }, 60_000);
+
+  it('replaces the token estimate by the real usage, which frees the window for more', async () => {
+    const key = 'openai:tokens';
+    const clock = steppingClock();
+    const waits: RateWait[] = [];
+    const limiter = createSharedRateLimiter({ db: handle.db, clock, onWait: (w) => waits.push(w) });
+    const limits = { tpm: 10_000 };
+    const first = await limiter.reserve({ key, limits, tokens: 6_000, signal: never() });
+    await limiter.settle(first, 1_500);
+    expect(await windowRow(handle.db, key, W0)).toMatchObject({ requests: 1, tokens: 1_500 });
+    // 1,500 + 8,000 fits; with the estimate kept (6,000 + 8,000) it would not.
+    expect(await limiter.reserve({ key, limits, tokens: 8_000, signal: never() })).toMatchObject({ windowStart: W0, waitedMs: 0 });
+    const third = await limiter.reserve({ key, limits, tokens: 1_000, signal: never() });
+    expect(third.windowStart).toBe(W0 + WINDOW_MS);
+    expect(waits).toEqual([expect.objectContaining({ limit: 'tokens', max: 10_000, waitMs: 50_000 })]);
+    // A call larger than the whole TPM goes alone in a fresh minute instead of never.
+    const huge = await limiter.reserve({ key: 'openai:huge', limits, tokens: 25_000, signal: never() });
+    expect(huge).toMatchObject({ tokens: 10_000, waitedMs: 0 });
+  });
+
+  it('limits a model provider: one request and its real usage per call, the offline analyst never, and a cancelled wait calls nothing', async () => {
+    const calls: string[] = [];
+    const model: ModelProvider = {
+      name: 'openai',
+      model: 'scripted',
+      isLLM: true,
+      async generate(req) {
+        calls.push(req.step.id);
+        return { raw: '{}', usage: { promptTokens: 120, completionTokens: 30 }, toolCalls: [], modelMs: 1 };
+      },
+    };
+    const request = (signal: AbortSignal) =>
+      ({ runId: 'r1', step: { id: 'D1' }, prompt: { system: 'You are an analyst.', user: 'Assess the borrower.' }, jsonSchema: {}, signal }) as unknown as GenerateRequest;
+    const limiter = createSharedRateLimiter({ db: handle.db, clock: stoppedClock(), onWait: () => {} });
+    const limited = withSharedRateLimit(model, { limiter, limits: { rpm: 1 } });
+    expect((await limited.generate(request(never()))).usage).toEqual({ promptTokens: 120, completionTokens: 30 });
+    expect(await windowRow(handle.db, 'openai:scripted', W0)).toMatchObject({ requests: 1, tokens: 150 });
+
+    const controller = new AbortController();
+    const waiting = limited.generate(request(controller.signal));
+    setTimeout(() => controller.abort(), 50);
+    await expect(waiting).rejects.toThrow();
+    expect(calls).toEqual(['D1']);
+
+    const offline = createOfflineAnalyst();
+    expect(withSharedRateLimit(offline, { limiter, limits: { rpm: 1 } })).toBe(offline);
+    expect(withSharedRateLimit(model, { limiter, limits: {} })).toBe(model);
+  });
+});
+
+describe('rate limits from the environment', () => {
+  it('takes OPENAI_RPM and OPENAI_TPM, and a per-model override over them', () => {
+    const e = { OPENAI_API_KEY: undefined, OPENAI_BASE_URL: 'http://127.0.0.1:1/v1', OPENAI_MODEL: undefined, OPENAI_RPM: 60, OPENAI_TPM: 90_000 };
+    process.env.OPENAI_RPM_GPT_4O_MINI = '500';
+    try {
+      expect(rateLimitsOf('gpt-4o-mini', e)).toEqual({ rpm: 500, tpm: 90_000 });
+      expect(rateLimitsOf('gpt-4.1', e)).toEqual({ rpm: 60, tpm: 90_000 });
+      expect(rateLimitsOf('gpt-4.1', { ...e, OPENAI_RPM: undefined, OPENAI_TPM: undefined })).toEqual({ rpm: undefined, tpm: undefined });
+      process.env.OPENAI_RPM_GPT_4O_MINI = 'lots';
+      expect(() => rateLimitsOf('gpt-4o-mini', e)).toThrow(/OPENAI_RPM_GPT_4O_MINI/);
+    } finally {
+      delete process.env.OPENAI_RPM_GPT_4O_MINI;
+    }
+  });
+});

@@ -1,0 +1,161 @@
+// Requests and tokens per minute to one provider and model, shared by every process on the
+// database (issue 7): a provider's quota is per account, so one worker counting for itself
+// would let four workers send four times the quota and collect 429s.
+//
+// Each call reserves one request and an estimate of its tokens in the current minute's row of
+// provider_rate_windows with a single upsert whose WHERE clause refuses the update when the
+// window is full: PostgreSQL locks the row for the upsert, so concurrent processes cannot
+// both take the last slot. A refused call waits for the next minute (abortable, and shown as
+// time, not an error) and tries again; after the call, the estimate is replaced by the usage
+// the endpoint reported.
+//
+// One reservation per generate(): retries and web-search rounds inside the OpenAI provider are
+// not counted as extra requests (their tokens are, through the reported usage).
+import { and, eq, lt, sql } from 'drizzle-orm';
+import type { Db } from '@/lib/db/client';
+import { providerRateWindows } from '@/lib/db/schema';
+import { abortableSleep, cancelled } from './openai';
+import type { GenerateRequest, ModelProvider } from './types';
+
+export const WINDOW_MS = 60_000;
+/** Windows older than this are deleted, once per window per process. */
+const KEEP_MS = 60 * 60_000;
+/** Output allowance of the estimate: the provider sets no max_tokens, so this is a typical step's answer. */
+export const DEFAULT_OUTPUT_ESTIMATE = 2_000;
+
+/** Unset: unlimited. */
+export type RateLimits = { rpm?: number; tpm?: number };
+
+export type LimiterClock = { now: () => number; sleep: (ms: number, signal: AbortSignal) => Promise<void> };
+
+/** A wait for quota, for logs and for a UI that wants to show it. */
+export type RateWait = { key: string; limit: 'requests' | 'tokens'; max: number; waitMs: number; label?: string };
+
+export type Reservation = { key: string; windowStart: number; tokens: number; waitedMs: number };
+
+export type SharedRateLimiter = {
+  /** Resolves once one request and `tokens` fit in a window; waits for the next window otherwise. */
+  reserve(options: { key: string; limits: RateLimits; tokens: number; signal: AbortSignal; label?: string }): Promise<Reservation>;
+  /** Replaces the reserved estimate by the tokens the call really used. */
+  settle(reservation: Reservation, actualTokens: number): Promise<void>;
+};
+
+const systemClock: LimiterClock = { now: () => Date.now(), sleep: abortableSleep };
+
+function logWait(wait: RateWait) {
+  const per = wait.limit === 'requests' ? 'requests per minute' : 'tokens per minute';
+  console.info(`[limits] ${wait.key}: ${wait.max} ${per} reached; waiting ${(wait.waitMs / 1000).toFixed(1)} s for the next minute${wait.label ? ` (${wait.label})` : ''}.`);
+}
+
+export function createSharedRateLimiter({
+  db,
+  clock = systemClock,
+  onWait = logWait,
+}: {
+  /** The database, or how to open it lazily (the app's getDb). */
+  db: Db | (() => Promise<Db>);
+  clock?: LimiterClock;
+  onWait?: (wait: RateWait) => void;
+}): SharedRateLimiter {
+  const database = typeof db === 'function' ? db : async () => db;
+  let prunedWindow = 0;
+  const t = providerRateWindows;
+
+  /** One atomic attempt: the row after the reservation, or nothing when the window is full. */
+  async function tryReserve(conn: Db, key: string, windowStart: number, tokens: number, limits: RateLimits) {
+    const guards = [
+      limits.rpm !== undefined ? sql`${t.requests} + 1 <= ${limits.rpm}` : undefined,
+      limits.tpm !== undefined ? sql`${t.tokens} + excluded.tokens <= ${limits.tpm}` : undefined,
+    ].filter(Boolean);
+    const rows = await conn
+      .insert(t)
+      .values({ key, windowStart: new Date(windowStart), requests: 1, tokens })
+      .onConflictDoUpdate({
+        target: [t.key, t.windowStart],
+        set: { requests: sql`${t.requests} + 1`, tokens: sql`${t.tokens} + excluded.tokens` },
+        ...(guards.length ? { setWhere: and(...guards) } : {}),
+      })
+      .returning({ requests: t.requests });
+    return rows.length > 0;
+  }
+
+  async function reserve({ key, limits, tokens, signal, label }: Parameters<SharedRateLimiter['reserve']>[0]): Promise<Reservation> {
+    const conn = await database();
+    // A call larger than the whole TPM still goes, alone in its minute, rather than never.
+    const reserved = Math.max(0, Math.ceil(limits.tpm !== undefined ? Math.min(tokens, limits.tpm) : tokens));
+    let waitedMs = 0;
+    for (;;) {
+      if (signal.aborted) throw cancelled();
+      const now = clock.now();
+      const windowStart = now - (now % WINDOW_MS);
+      if (windowStart !== prunedWindow) {
+        prunedWindow = windowStart;
+        await conn.delete(t).where(lt(t.windowStart, new Date(windowStart - KEEP_MS)));
+      }
+      if (await tryReserve(conn, key, windowStart, reserved, limits)) return { key, windowStart, tokens: reserved, waitedMs };
+      const [row] = await conn
+        .select({ requests: t.requests })
+        .from(t)
+        .where(and(eq(t.key, key), eq(t.windowStart, new Date(windowStart))));
+      const byRequests = limits.rpm !== undefined && (row?.requests ?? 0) >= limits.rpm;
+      const waitMs = windowStart + WINDOW_MS - now;
+      onWait({ key, limit: byRequests ? 'requests' : 'tokens', max: (byRequests ? limits.rpm : limits.tpm) ?? 0, waitMs, label });
+      await clock.sleep(waitMs, signal);
+      waitedMs += waitMs;
+    }
+  }
+
+  async function settle(reservation: Reservation, actualTokens: number) {
+    const delta = Math.ceil(actualTokens) - reservation.tokens;
+    if (delta === 0) return;
+    const conn = await database();
+    await conn
+      .update(t)
+      .set({ tokens: sql`greatest(0, ${t.tokens} + ${delta})` })
+      .where(and(eq(t.key, reservation.key), eq(t.windowStart, new Date(reservation.windowStart))));
+  }
+
+  return { reserve, settle };
+}
+
+/** Prompt and schema at about four characters a token, plus the output allowance. */
+export function estimateTokens(request: Pick<GenerateRequest, 'prompt' | 'jsonSchema' | 'repair'>, outputTokens = DEFAULT_OUTPUT_ESTIMATE) {
+  const chars =
+    request.prompt.system.length +
+    request.prompt.user.length +
+    JSON.stringify(request.jsonSchema ?? {}).length +
+    (request.repair ? request.repair.previous.length + request.repair.problems.join('\n').length : 0);
+  return Math.ceil(chars / 4) + outputTokens;
+}
+
+/**
+ * The provider with the shared limits in front of every call. The offline analyst is not a
+ * model and is never limited; neither is a provider without limits.
+ */
+export function withSharedRateLimit(
+  provider: ModelProvider,
+  { limiter, limits, outputTokens }: { limiter: SharedRateLimiter; limits: RateLimits; outputTokens?: number },
+): ModelProvider {
+  if (!provider.isLLM || (limits.rpm === undefined && limits.tpm === undefined)) return provider;
+  const key = `${provider.name}:${provider.model}`;
+  return {
+    name: provider.name,
+    model: provider.model,
+    isLLM: provider.isLLM,
+    async generate(request) {
+      const reservation = await limiter.reserve({
+        key,
+        limits,
+        tokens: estimateTokens(request, outputTokens),
+        signal: request.signal,
+        label: `run ${request.runId}, step ${request.step.id}`,
+      });
+      // A failed call keeps its estimate: the endpoint may have counted part of it.
+      const result = await provider.generate(request);
+      await limiter.settle(reservation, result.usage.promptTokens + result.usage.completionTokens).catch((err) => {
+        console.error(`[limits] ${key}: could not record the usage of run ${request.runId}, step ${request.step.id}:`, (err as Error).message);
+      });
+      return result;
+    },
+  };
+}
