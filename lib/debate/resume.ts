@@ -3,16 +3,12 @@
 // runner; on the PostgreSQL queue the ones no live worker holds go back on the queue, and a
 // worker (perhaps in another instance) resumes them. The server does not wait either way.
 import type { Db } from '@/lib/db/client';
-import { listInterruptedRuns, listUnheldRuns } from '@/lib/db/queries/runs';
+import { listInterruptedRuns } from '@/lib/db/queries/runs';
 import { queueEnabled, startRunInBackground } from '@/lib/debate/runner';
-import { enqueueRun } from '@/lib/jobs/boss';
+import { requeueUnheldRuns } from '@/lib/jobs/boss';
 
 export async function resumeInterruptedRuns({ db }: { db: Db }) {
-  if (queueEnabled()) {
-    const unheld = await listUnheldRuns({ db });
-    for (const { id } of unheld) await enqueueRun(id);
-    return unheld.length;
-  }
+  if (queueEnabled()) return requeueUnheldRuns({ db });
   const interrupted = await listInterruptedRuns({ db });
   for (const { id } of interrupted) {
     await startRunInBackground({ db, runId: id }).catch((err) => console.error(`[runs] resuming ${id} failed:`, (err as Error).message));

@@ -3,9 +3,12 @@
 // mode never touch it). A job only says "execute run X"; which worker may execute it is decided
 // by the run's lease (lib/jobs/lease.ts), so a duplicate or stale job is harmless.
 import type PgBoss from 'pg-boss';
+import type { Db } from '@/lib/db/client';
+import { listUnheldRuns } from '@/lib/db/queries/runs';
 import { env } from '@/lib/env';
 
 export const RUN_QUEUE = 'crosscheck-run';
+export const BOSS_SCHEMA = 'pgboss';
 
 export type RunJob = { runId: string };
 
@@ -21,7 +24,7 @@ function databaseUrl(url?: string) {
 
 async function open(url: string): Promise<PgBoss> {
   const { default: PgBossClass } = await import('pg-boss');
-  const boss = new PgBossClass({ connectionString: url, schema: 'pgboss', max: 4, application_name: 'crosscheck-queue', schedule: false });
+  const boss = new PgBossClass({ connectionString: url, schema: BOSS_SCHEMA, max: 4, application_name: 'crosscheck-queue', schedule: false });
   // Without a listener an 'error' event would end the process; pg-boss retries on its own.
   boss.on('error', (err) => console.error('[worker] queue error:', err.message));
   await boss.start();
@@ -56,9 +59,17 @@ export async function enqueueRun(runId: string, url?: string) {
   await boss.send(RUN_QUEUE, { runId } satisfies RunJob, { singletonKey: runId });
 }
 
-/** Stops the process's queues (after the workers have stopped). */
+/** Puts back on the queue the runs nobody holds and nothing waits for; returns how many. */
+export async function requeueUnheldRuns({ db, url }: { db: Db; url?: string }) {
+  await getBoss(url); // the queue's tables exist from here on
+  const unheld = await listUnheldRuns({ db, queue: { schema: BOSS_SCHEMA, name: RUN_QUEUE } });
+  for (const { id } of unheld) await enqueueRun(id, url);
+  return unheld.length;
+}
+
+/** Stops the process's queues (after the workers have stopped: their last completions get a moment). */
 export async function stopBoss() {
   const all = [...bosses().values()];
   bosses().clear();
-  await Promise.all(all.map(async (b) => (await b.catch(() => undefined))?.stop({ graceful: false, wait: true })));
+  await Promise.all(all.map(async (b) => (await b.catch(() => undefined))?.stop({ graceful: true, wait: true, timeout: 2_000 })));
 }

@@ -13,7 +13,7 @@ import { seedDemo } from '@/lib/db/seed';
 import { createTestDatabase, testBackends } from '@/lib/db/test-db';
 import { createRun, executeRun, isRunActive } from '@/lib/debate/engine';
 import { resetEnvForTests } from '@/lib/env';
-import { enqueueRun, stopBoss } from '@/lib/jobs/boss';
+import { enqueueRun, requeueUnheldRuns, stopBoss } from '@/lib/jobs/boss';
 import { queueRunner } from '@/lib/jobs/queue-runner';
 import { startWorker, type QueueWorker } from '@/lib/jobs/worker';
 import { getProvider, resetProvidersForTests } from '@/lib/llm';
@@ -133,6 +133,16 @@ if (testBackends().includes('postgres')) {
       expect(await renewLeases({ db, ids: [run.id], workerId: other, leaseMs: 60_000 })).toEqual([{ id: run.id, status: 'queued' }]);
       expect(await releaseLease({ db, id: run.id, workerId: holder })).toBe(false);
       expect(await releaseLease({ db, id: run.id, workerId: other })).toBe(true);
+      await setRunStatus({ db, id: run.id, status: 'cancelled' });
+    });
+
+    it('the reaper queues a run that nobody holds once, not on every pass', async () => {
+      const run = await newRun();
+      expect(await requeueUnheldRuns({ db, url })).toBe(1);
+      expect(await requeueUnheldRuns({ db, url })).toBe(0);
+      await enqueueRun(run.id, url);
+      const jobs = (await db.execute(sql`select count(*)::int as n from pgboss.job where singleton_key = ${run.id}`)) as unknown as { rows: { n: number }[] };
+      expect(jobs.rows[0].n).toBe(1);
       await setRunStatus({ db, id: run.id, status: 'cancelled' });
     });
 

@@ -7,11 +7,11 @@ import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import type { Job } from 'pg-boss';
 import { getDb, type Db } from '@/lib/db/client';
-import { claimRun, getRun, listUnheldRuns, releaseLease } from '@/lib/db/queries/runs';
+import { claimRun, getRun, releaseLease } from '@/lib/db/queries/runs';
 import { releaseRun } from '@/lib/debate/engine';
 import { executeRunHere } from '@/lib/debate/runner';
 import { env } from '@/lib/env';
-import { enqueueRun, getBoss, RUN_QUEUE, type RunJob } from '@/lib/jobs/boss';
+import { enqueueRun, getBoss, requeueUnheldRuns, RUN_QUEUE, type RunJob } from '@/lib/jobs/boss';
 import { startLeaseKeeper, type LeaseTiming } from '@/lib/jobs/lease-keeper';
 
 export type WorkerOptions = {
@@ -91,7 +91,8 @@ export async function startWorker(options: WorkerOptions): Promise<QueueWorker> 
 
   let reaping: Promise<void> | undefined;
   const reap = async () => {
-    for (const { id } of await listUnheldRuns({ db })) await enqueueRun(id, url);
+    const requeued = await requeueUnheldRuns({ db, url });
+    if (requeued) console.log(`[worker] ${workerId} re-queued ${requeued} run(s) that no worker held`);
   };
   const reaper = setInterval(() => {
     if (reaping || mode !== 'working') return;

@@ -217,12 +217,19 @@ export async function releaseLease({ db, id, workerId }: { db: Executor; id: str
   return rows.length > 0;
 }
 
-/** Queued or running runs that no live worker holds: never claimed, released, or left by a dead worker. */
-export async function listUnheldRuns({ db }: { db: Executor }) {
+/**
+ * Queued or running runs that no live worker holds: never claimed, released, or left by a dead
+ * worker. With `queue` (a pg-boss schema and queue name, our own constants) a run that already
+ * has a job waiting there is left out, so the reaper does not send it again on every tick.
+ */
+export async function listUnheldRuns({ db, queue }: { db: Executor; queue?: { schema: string; name: string } }) {
+  const waiting = queue
+    ? sql`not exists (select 1 from ${sql.raw(`${queue.schema}.job`)} j where j.name = ${queue.name} and j.singleton_key = ${runs.id}::text and j.state < 'active')`
+    : sql`true`;
   return db
     .select({ id: runs.id })
     .from(runs)
-    .where(and(inArray(runs.status, ACTIVE), or(isNull(runs.workerId), lt(runs.leaseExpiresAt, sql`now()`))));
+    .where(and(inArray(runs.status, ACTIVE), or(isNull(runs.workerId), lt(runs.leaseExpiresAt, sql`now()`)), waiting));
 }
 
 /** Cancels a queued or running run from any process; the worker holding it notices at its next renewal. */
