@@ -317,11 +317,11 @@ export async function executeRun({ db, runId, provider: runProvider, webSearch, 
     if (released()) {
       // Still holding the lease (a graceful release): the next holder would reset these anyway,
       // but until it starts, viewers should not see steps as running that nobody runs.
-      await resetSteps({ db, runId, statuses: ['running'], workerId }).catch(() => {});
+      await resetSteps({ db, runId, statuses: ['running'], workerId }).catch(ignoreLeaseLost);
       return releasedResult();
     }
     if (signal.aborted) {
-      await resetSteps({ db, runId, statuses: ['running'], workerId }).catch(() => {});
+      await resetSteps({ db, runId, statuses: ['running'], workerId }).catch(ignoreLeaseLost);
       await setRunStatus({ db, id: runId, status: 'cancelled', error: 'Cancelled.', workerId });
       bus.publish({ type: 'run-finished', runId, at: new Date().toISOString(), status: 'cancelled' });
       return { status: 'cancelled', wallMs, modelMs, timings };
@@ -354,6 +354,11 @@ export async function executeRun({ db, runId, provider: runProvider, webSearch, 
 }
 
 class StepFailure extends Error {}
+
+/** For the tidy-up writes of a stopping queue worker: without the lease they are the new holder's to do. */
+function ignoreLeaseLost(err: unknown) {
+  if (!(err instanceof LeaseLostError)) throw err;
+}
 
 /** A failed step (and what could not start after it) runs again; finished steps are kept. */
 export async function retryFailedSteps({ db, runId }: { db: Db; runId: string }) {
