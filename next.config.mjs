@@ -23,7 +23,7 @@ const CONTENT_SECURITY_POLICY = [
 const nextConfig = {
   // PGlite loads its WASM and data files from its own package folder at run time;
   // bundling it would break those paths.
-  serverExternalPackages: ['@electric-sql/pglite', 'pg'],
+  serverExternalPackages: ['@electric-sql/pglite', 'pg', 'pg-boss'],
   poweredByHeader: false,
   // `npm test` typechecks the whole project (tsc --noEmit) before it builds; checking again
   // inside every build only doubles the time.

@@ -7,6 +7,11 @@ const flag = z.preprocess(
   (v) => (typeof v === 'string' ? ['1', 'true', 'yes', 'on'].includes(v.trim().toLowerCase()) : false),
   z.boolean(),
 );
+/** On unless set to 0, false, no or off. */
+const flagDefaultOn = z.preprocess(
+  (v) => (typeof v === 'string' && v.trim() !== '' ? !['0', 'false', 'no', 'off'].includes(v.trim().toLowerCase()) : true),
+  z.boolean(),
+);
 
 /** A number that may be left unset (or empty). */
 const optionalNumber = (n: z.ZodCoercedNumber) => z.preprocess((v) => (typeof v === 'string' && v.trim() === '' ? undefined : v), n.optional());
@@ -78,6 +83,24 @@ const schema = z.object({
   RUN_MAX_COST_USD: optionalNumber(z.coerce.number().positive()),
   /** Runs one user may have queued or running at once. */
   RUNS_PER_USER_LIMIT: z.coerce.number().int().min(1).max(1000).default(4),
+
+  // ── Job queue and workers (PostgreSQL only; on the embedded database runs execute in the app process) ──
+  /** `off` executes runs in the app process even on PostgreSQL: a single instance only. */
+  CROSSCHECK_QUEUE: z.preprocess((v) => (v === '' ? undefined : v), z.enum(['on', 'off']).default('on')),
+  /** `0` keeps app instances from executing runs, leaving them to `npm run worker` processes. */
+  CROSSCHECK_EMBEDDED_WORKER: flagDefaultOn,
+  /** Runs one worker process (or an app instance's embedded worker) executes at once. */
+  WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
+  /** How long a worker's hold on a run lasts without renewal: a dead worker's runs move on after this. */
+  WORKER_LEASE_MS: z.coerce.number().int().min(1_000).max(600_000).default(10_000),
+  /** How often a worker renews its leases; well under WORKER_LEASE_MS. */
+  WORKER_LEASE_RENEW_MS: z.coerce.number().int().min(200).max(120_000).default(2_000),
+  /** How often each worker looks for runs that nobody holds (a dead worker's) and queues them again. */
+  WORKER_REAPER_INTERVAL_MS: z.coerce.number().int().min(500).max(600_000).default(3_000),
+  /** How often an idle worker asks the queue for a run (pg-boss allows 500 at least). */
+  WORKER_POLL_INTERVAL_MS: z.coerce.number().int().min(500).max(60_000).default(500),
+  /** On SIGTERM, how long a worker waits for its runs to finish before handing them to another worker. */
+  WORKER_SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).max(3_600_000).default(30_000),
 });
 
 export type Env = z.infer<typeof schema>;

@@ -1,5 +1,6 @@
 import { getDatabase } from '@/lib/db/client';
 import { resumeInterruptedRuns } from '@/lib/debate/resume';
+import { queueEnabled } from '@/lib/debate/runner';
 import { DataFolderError } from '@/lib/db/data-dir';
 import { DEMO_ACCOUNTS } from '@/lib/auth/demo-accounts';
 import { demoEnabled, env, EnvError } from '@/lib/env';
@@ -12,6 +13,15 @@ export async function startUp() {
     if (demoEnabled(e)) {
       lines.push(`Demo sign-ins (password: ${e.DEMO_PASSWORD === 'crosscheck-demo' ? 'crosscheck-demo' : 'the DEMO_PASSWORD value'}):`);
       for (const a of DEMO_ACCOUNTS) lines.push(`  ${a.email.padEnd(24)} ${a.role}`);
+    }
+    if (queueEnabled()) {
+      if (e.CROSSCHECK_EMBEDDED_WORKER) {
+        const { startWorker } = await import('@/lib/jobs/worker');
+        const worker = await startWorker({ concurrency: e.WORKER_CONCURRENCY });
+        lines.push(`Runs go through the PostgreSQL job queue; this instance's worker (${worker.workerId}) executes up to ${e.WORKER_CONCURRENCY} at once.`);
+      } else {
+        lines.push('Runs go through the PostgreSQL job queue; this instance executes none (CROSSCHECK_EMBEDDED_WORKER=0): start `npm run worker`.');
+      }
     }
     const resumed = await resumeInterruptedRuns({ db: database.db });
     if (resumed) lines.push(`Resuming ${resumed} interrupted analysis run${resumed === 1 ? '' : 's'}.`);

@@ -268,6 +268,10 @@ export const runs = pgTable(
     createdAt: createdAt(),
     startedAt: timestamp({ withTimezone: true }),
     finishedAt: timestamp({ withTimezone: true }),
+    /** The queue worker executing the run (PostgreSQL mode); null when no worker holds it. */
+    workerId: text(),
+    /** The holder renews this every few seconds; once it passes, another worker may take the run over. */
+    leaseExpiresAt: timestamp({ withTimezone: true }),
   },
   (t) => [
     index('runs_case_idx').on(t.caseId),

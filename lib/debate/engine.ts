@@ -9,6 +9,7 @@ import { getCompanyById } from '@/lib/db/queries/companies';
 import {
   getRun,
   insertRun,
+  LeaseLostError,
   listRunSteps,
   markStepDone,
   markStepFailed,
@@ -45,12 +46,18 @@ export type ExecuteOptions = {
   providerConcurrency?: number;
   /** The provider for one step, when roles use different models (OPENAI_MODEL_<ROLE>); else `provider`. */
   providerFor?: (step: StepDef) => ModelProvider;
+  /**
+   * The queue worker executing the run (PostgreSQL mode): every write then requires this
+   * worker's lease on the run, and losing it stops the execution without ending the run.
+   */
+  workerId?: string;
 };
 
 export type StepTiming = { stepId: string; startedAt: number; finishedAt: number; modelMs: number };
 
 export type ExecuteResult = {
-  status: 'succeeded' | 'failed' | 'cancelled' | 'budget_exceeded';
+  /** `released`: this process stopped executing, the run stays running for another worker. */
+  status: 'succeeded' | 'failed' | 'cancelled' | 'budget_exceeded' | 'released';
   error?: string;
   /** Wall time of this execution and time spent waiting on the model, for the benchmarks. */
   wallMs: number;
@@ -65,6 +72,16 @@ const activeRuns = () => (globalForRuns.__crosscheckActiveRuns ??= new Map());
 export function cancelRun(runId: string) {
   const controller = activeRuns().get(runId);
   controller?.abort(new Error('cancelled'));
+  return Boolean(controller);
+}
+
+// The abort reason of an execution handed to another worker rather than cancelled.
+const RELEASED = new Error('released');
+
+/** Stops executing a run here but leaves it running (not cancelled) so another worker resumes it. */
+export function releaseRun(runId: string) {
+  const controller = activeRuns().get(runId);
+  controller?.abort(RELEASED);
   return Boolean(controller);
 }
 
@@ -120,7 +137,7 @@ function parseJson(raw: string): { ok: true; value: unknown } | { ok: false; pro
 
 type Done = { text: string; output: Record<string, unknown> };
 
-export async function executeRun({ db, runId, provider: runProvider, webSearch, providerConcurrency = 8, providerFor }: ExecuteOptions): Promise<ExecuteResult> {
+export async function executeRun({ db, runId, provider: runProvider, webSearch, providerConcurrency = 8, providerFor, workerId }: ExecuteOptions): Promise<ExecuteResult> {
   const started = performance.now();
   const run = await getRun({ db, id: runId });
   if (!run) throw new Error(`Run ${runId} does not exist.`);
@@ -137,11 +154,17 @@ export async function executeRun({ db, runId, provider: runProvider, webSearch, 
   const byId = new Map(protocol.steps.map((s) => [s.id, s]));
   const timings: StepTiming[] = [];
   let modelMs = 0;
+  const released = () => signal.aborted && signal.reason === RELEASED;
+  const releasedResult = (): ExecuteResult => ({ status: 'released', wallMs: performance.now() - started, modelMs, timings });
 
   try {
     // Steps that were running when a process stopped start again; finished ones stay finished.
-    await resetSteps({ db, runId, statuses: ['running'] });
-    await setRunStatus({ db, id: runId, status: 'running' });
+    await resetSteps({ db, runId, statuses: ['running'], workerId });
+    if (!(await setRunStatus({ db, id: runId, status: 'running', workerId }))) {
+      // A queue worker whose run was cancelled or taken over before it began.
+      controller.abort(RELEASED);
+      return releasedResult();
+    }
     const company = await getCompanyById({ db, id: run.companyId });
     if (!company) throw new Error(`Company ${run.companyId} does not exist.`);
     const evidence = await readEvidence({ db, companyId: company.id, asOf: params.asOf, recencyDays: params.recencyDays });
@@ -213,7 +236,7 @@ export async function executeRun({ db, runId, provider: runProvider, webSearch, 
       // A deterministic provider would only repeat itself: repair is for models.
       const attempts = provider.isLLM ? 2 : 1;
       for (let attempt = 0; attempt < attempts; attempt++) {
-        const n = await markStepRunning({ db, runId, stepId: step.id });
+        const n = await markStepRunning({ db, runId, stepId: step.id, workerId });
         bus.publish({ type: 'step-started', runId, stepId: step.id, at: new Date().toISOString(), attempt: n });
         const release = await limit.acquire(signal);
         let result;
@@ -246,7 +269,7 @@ export async function executeRun({ db, runId, provider: runProvider, webSearch, 
           resolveCitations(output, known);
           const text = textOf(step.output, output);
           const cost = costOf(provider.model, usage);
-          stopIfOverBudget(await markStepDone({ db, runId, stepId: step.id, text, output, toolCalls, usage: { ...usage, costUsd: cost } }));
+          stopIfOverBudget(await markStepDone({ db, runId, stepId: step.id, text, output, toolCalls, usage: { ...usage, costUsd: cost }, workerId }));
           done.set(step.id, { text, output });
           modelMs += stepModelMs;
           timings.push({ stepId: step.id, startedAt: stepStart - started, finishedAt: performance.now() - started, modelMs: stepModelMs });
@@ -278,10 +301,16 @@ export async function executeRun({ db, runId, provider: runProvider, webSearch, 
         pending.splice(pending.indexOf(step), 1);
         const task = runStep(step)
           .catch(async (err) => {
+            // Another worker holds the run now: stop here and leave every step to it.
+            if (err instanceof LeaseLostError) controller.abort(RELEASED);
             if (signal.aborted) return;
             const message = err instanceof StepFailure ? err.message : `The step failed: ${(err as Error).message}`;
             failed.add(step.id);
-            await markStepFailed({ db, runId, stepId: step.id, error: message });
+            await markStepFailed({ db, runId, stepId: step.id, error: message, workerId }).catch((e) => {
+              if (e instanceof LeaseLostError) controller.abort(RELEASED);
+              else throw e;
+            });
+            if (signal.aborted) return;
             bus.publish({ type: 'step-failed', runId, stepId: step.id, at: new Date().toISOString(), error: message });
           })
           .finally(() => running.delete(step.id));
@@ -293,11 +322,17 @@ export async function executeRun({ db, runId, provider: runProvider, webSearch, 
     await Promise.allSettled(running.values());
 
     const wallMs = performance.now() - started;
+    if (released()) {
+      // Still holding the lease (a graceful release): the next holder would reset these anyway,
+      // but until it starts, viewers should not see steps as running that nobody runs.
+      await resetSteps({ db, runId, statuses: ['running'], workerId }).catch(ignoreLeaseLost);
+      return releasedResult();
+    }
     if (signal.aborted) {
-      await resetSteps({ db, runId, statuses: ['running'] });
+      await resetSteps({ db, runId, statuses: ['running'], workerId }).catch(ignoreLeaseLost);
       const budget = signal.reason instanceof BudgetExceeded ? signal.reason.message : undefined;
       const status = budget ? 'budget_exceeded' : 'cancelled';
-      await setRunStatus({ db, id: runId, status, error: budget ?? 'Cancelled.' });
+      await setRunStatus({ db, id: runId, status, error: budget ?? 'Cancelled.', workerId });
       bus.publish({ type: 'run-finished', runId, at: new Date().toISOString(), status, error: budget });
       return { status, error: budget, wallMs, modelMs, timings };
     }
@@ -305,7 +340,7 @@ export async function executeRun({ db, runId, provider: runProvider, webSearch, 
       const error = failed.size
         ? `Step${failed.size > 1 ? 's' : ''} ${[...failed].join(', ')} failed; ${pending.length} step${pending.length === 1 ? '' : 's'} could not start. Retry the failed step to continue.`
         : 'Some steps could not start.';
-      await setRunStatus({ db, id: runId, status: 'failed', error });
+      if (!(await setRunStatus({ db, id: runId, status: 'failed', error, workerId }))) return releasedResult();
       bus.publish({ type: 'run-finished', runId, at: new Date().toISOString(), status: 'failed' });
       return { status: 'failed', error, wallMs, modelMs, timings };
     }
@@ -314,12 +349,13 @@ export async function executeRun({ db, runId, provider: runProvider, webSearch, 
     const checks = finalChecks({ steps: ordered, known, language: params.language });
     await upsertReport({ db, runId, content: done.get(protocol.reportStep)!.output, checks });
     bus.publish({ type: 'report-ready', runId, at: new Date().toISOString() });
-    await setRunStatus({ db, id: runId, status: 'succeeded' });
+    if (!(await setRunStatus({ db, id: runId, status: 'succeeded', workerId }))) return releasedResult();
     bus.publish({ type: 'run-finished', runId, at: new Date().toISOString(), status: 'succeeded' });
     return { status: 'succeeded', wallMs: performance.now() - started, modelMs, timings };
   } catch (err) {
+    if (released() || err instanceof LeaseLostError) return releasedResult();
     const error = `The run stopped: ${(err as Error).message}`;
-    await setRunStatus({ db, id: runId, status: 'failed', error }).catch(() => {});
+    await setRunStatus({ db, id: runId, status: 'failed', error, workerId }).catch(() => {});
     bus.publish({ type: 'run-finished', runId, at: new Date().toISOString(), status: 'failed' });
     return { status: 'failed', error, wallMs: performance.now() - started, modelMs, timings };
   } finally {
@@ -328,6 +364,11 @@ export async function executeRun({ db, runId, provider: runProvider, webSearch, 
 }
 
 class StepFailure extends Error {}
+
+/** For the tidy-up writes of a stopping queue worker: without the lease they are the new holder's to do. */
+function ignoreLeaseLost(err: unknown) {
+  if (!(err instanceof LeaseLostError)) throw err;
+}
 
 /** A failed step (and what could not start after it) runs again; finished steps are kept. */
 export async function retryFailedSteps({ db, runId }: { db: Db; runId: string }) {

@@ -1,10 +1,14 @@
 // At server start: runs that a stopped process left queued or running continue from their
-// last completed step. They run in the background through the runner; the server does not wait.
+// last completed step. In-process (embedded database) they run in the background through the
+// runner; on the PostgreSQL queue the ones no live worker holds go back on the queue, and a
+// worker (perhaps in another instance) resumes them. The server does not wait either way.
 import type { Db } from '@/lib/db/client';
 import { listInterruptedRuns } from '@/lib/db/queries/runs';
-import { startRunInBackground } from '@/lib/debate/runner';
+import { queueEnabled, startRunInBackground } from '@/lib/debate/runner';
+import { requeueUnheldRuns } from '@/lib/jobs/boss';
 
 export async function resumeInterruptedRuns({ db }: { db: Db }) {
+  if (queueEnabled()) return requeueUnheldRuns({ db });
   const interrupted = await listInterruptedRuns({ db });
   for (const { id } of interrupted) {
     await startRunInBackground({ db, runId: id }).catch((err) => console.error(`[runs] resuming ${id} failed:`, (err as Error).message));

@@ -1,12 +1,16 @@
 // Runs execute behind this small interface so the pages and actions never call the engine
-// directly: today the runs execute in this process (a run keeps going when the browser leaves,
-// and lib/startup.ts resumes interrupted ones after a restart); a later PostgreSQL job queue can
-// take the same three calls without the callers changing.
+// directly. On the embedded database the runs execute in this process (a run keeps going when
+// the browser leaves, and lib/startup.ts resumes interrupted ones after a restart); on
+// PostgreSQL they go through a job queue to whichever worker is free (lib/jobs/queue-runner.ts),
+// unless CROSSCHECK_QUEUE=off.
 import type { Db } from '@/lib/db/client';
 import { getRun, setRunStatus } from '@/lib/db/queries/runs';
+import type { Run } from '@/lib/db/schema';
 import { runBus } from '@/lib/debate/bus';
 import { cancelRun, executeRun, isRunActive, retryFailedSteps, type ExecuteResult } from '@/lib/debate/engine';
 import { webSearchForRun } from '@/lib/debate/web-search';
+import { env, isEmbedded } from '@/lib/env';
+import { queueRunner } from '@/lib/jobs/queue-runner';
 import { runProviders } from '@/lib/llm';
 
 export type RunRunner = {
@@ -35,21 +39,30 @@ export function waitForRun(runId: string): Promise<unknown> {
   return executions().get(runId) ?? Promise.resolve();
 }
 
-async function start({ db, runId }: { db: Db; runId: string }) {
-  if (executions().has(runId) || isRunActive(runId)) return;
-  const run = await getRun({ db, id: runId });
-  if (!run) throw new RunStateError(`Run ${runId} does not exist.`);
-  if (run.status !== 'queued' && run.status !== 'running') throw new RunStateError(`The run is ${run.status}; only a queued run can start.`);
+/**
+ * Executes a run here, with the providers it was created with and web search, and resolves when
+ * it ends. Both runners use it: the in-process one directly, the queue worker under its lease
+ * (`workerId`). A run whose provider is not configured here fails with a clear error.
+ */
+export async function executeRunHere({ db, run, workerId }: { db: Db; run: Pick<Run, 'id' | 'provider' | 'companyId'>; workerId?: string }): Promise<ExecuteResult> {
   let providers: ReturnType<typeof providersOf>;
   try {
     providers = providersOf(run);
   } catch (err) {
     const error = `Could not start: ${(err as Error).message}`;
-    await setRunStatus({ db, id: runId, status: 'failed', error });
-    runBus().publish({ type: 'run-finished', runId, at: new Date().toISOString(), status: 'failed' });
-    return;
+    if (!(await setRunStatus({ db, id: run.id, status: 'failed', error, workerId }))) return { status: 'released', wallMs: 0, modelMs: 0, timings: [] };
+    runBus().publish({ type: 'run-finished', runId: run.id, at: new Date().toISOString(), status: 'failed' });
+    return { status: 'failed', error, wallMs: 0, modelMs: 0, timings: [] };
   }
-  const execution = executeRun({ db, runId, ...providers, webSearch: webSearchForRun({ runId, companyId: run.companyId }) })
+  return executeRun({ db, runId: run.id, ...providers, workerId, webSearch: webSearchForRun({ runId: run.id, companyId: run.companyId }) });
+}
+
+async function start({ db, runId }: { db: Db; runId: string }) {
+  if (executions().has(runId) || isRunActive(runId)) return;
+  const run = await getRun({ db, id: runId });
+  if (!run) throw new RunStateError(`Run ${runId} does not exist.`);
+  if (run.status !== 'queued' && run.status !== 'running') throw new RunStateError(`The run is ${run.status}; only a queued run can start.`);
+  const execution = executeRunHere({ db, run })
     .catch((err) => console.error(`[runner] run ${runId} stopped unexpectedly:`, (err as Error).message))
     .finally(() => executions().delete(runId));
   executions().set(runId, execution);
@@ -81,9 +94,15 @@ async function retry({ db, runId }: { db: Db; runId: string }) {
 
 export const inProcessRunner: RunRunner = { start, cancel, retry };
 
+/** Whether runs go through the PostgreSQL job queue: on PostgreSQL unless CROSSCHECK_QUEUE=off. */
+export function queueEnabled() {
+  const e = env();
+  return !isEmbedded(e) && e.CROSSCHECK_QUEUE !== 'off';
+}
+
 /** The runner the app uses. */
 export function runner(): RunRunner {
-  return inProcessRunner;
+  return queueEnabled() ? queueRunner : inProcessRunner;
 }
 
 export function startRunInBackground(options: { db: Db; runId: string }) {

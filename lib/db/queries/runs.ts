@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Executor } from '@/lib/db/client';
 import { reports, runs, runSteps, users, type RunStatus } from '@/lib/db/schema';
 import type { ProtocolDef, RunMode, RunParams } from '@/lib/debate/types';
@@ -45,26 +45,74 @@ export async function listRunSteps({ db, runId }: { db: Executor; runId: string 
   return db.select().from(runSteps).where(eq(runSteps.runId, runId)).orderBy(asc(runSteps.ordinal));
 }
 
-export async function setRunStatus({ db, id, status, error = null }: { db: Executor; id: string; status: RunStatus; error?: string | null }) {
+const ACTIVE: RunStatus[] = ['queued', 'running'];
+const TERMINAL: RunStatus[] = ['succeeded', 'failed', 'cancelled', 'budget_exceeded'];
+
+/** A queue worker wrote to a run it no longer holds: it must stop and leave the run to the new holder. */
+export class LeaseLostError extends Error {
+  constructor(runId: string) {
+    super(`This worker no longer holds the lease on run ${runId}.`);
+  }
+}
+
+/**
+ * Runs `write` in a transaction that first locks the run row and checks that `workerId` still
+ * holds its lease: a worker taking the run over must wait for (or be refused by) this lock, so
+ * a worker that lost its lease cannot save a step the new holder also saves. Without a worker
+ * (the in-process runner) the write runs as is.
+ */
+async function underLease<T>(db: Executor, runId: string, workerId: string | undefined, write: (tx: Executor) => Promise<T>): Promise<T> {
+  if (!workerId) return write(db);
+  return db.transaction(async (tx) => {
+    const held = await tx.select({ id: runs.id }).from(runs).where(and(eq(runs.id, runId), eq(runs.workerId, workerId))).for('update');
+    if (!held.length) throw new LeaseLostError(runId);
+    return write(tx);
+  });
+}
+
+/**
+ * Sets a run's status. With `workerId` (a queue worker) only while that worker holds the lease
+ * and the run is still queued or running, so a run cancelled from another process stays
+ * cancelled; a final status also clears the lease. Returns whether the run was updated.
+ */
+export async function setRunStatus({
+  db,
+  id,
+  status,
+  error = null,
+  workerId,
+}: {
+  db: Executor;
+  id: string;
+  status: RunStatus;
+  error?: string | null;
+  workerId?: string;
+}): Promise<boolean> {
   const now = new Date();
-  await db
+  const final = TERMINAL.includes(status);
+  const updated = await db
     .update(runs)
     .set({
       status,
       error,
       ...(status === 'running' ? { startedAt: sql`coalesce(${runs.startedAt}, now())` } : {}),
-      ...(['succeeded', 'failed', 'cancelled', 'budget_exceeded'].includes(status) ? { finishedAt: now } : { finishedAt: null }),
+      ...(final ? { finishedAt: now } : { finishedAt: null }),
+      ...(workerId && final ? { workerId: null, leaseExpiresAt: null } : {}),
     })
-    .where(eq(runs.id, id));
+    .where(workerId ? and(eq(runs.id, id), eq(runs.workerId, workerId), inArray(runs.status, ACTIVE)) : eq(runs.id, id))
+    .returning({ id: runs.id });
+  return updated.length > 0;
 }
 
-export async function markStepRunning({ db, runId, stepId }: { db: Executor; runId: string; stepId: string }) {
-  const [row] = await db
-    .update(runSteps)
-    .set({ status: 'running', startedAt: new Date(), finishedAt: null, error: null, attempt: sql`${runSteps.attempt} + 1` })
-    .where(and(eq(runSteps.runId, runId), eq(runSteps.stepId, stepId)))
-    .returning({ attempt: runSteps.attempt });
-  return row.attempt;
+export async function markStepRunning({ db, runId, stepId, workerId }: { db: Executor; runId: string; stepId: string; workerId?: string }) {
+  return underLease(db, runId, workerId, async (tx) => {
+    const [row] = await tx
+      .update(runSteps)
+      .set({ status: 'running', startedAt: new Date(), finishedAt: null, error: null, attempt: sql`${runSteps.attempt} + 1` })
+      .where(and(eq(runSteps.runId, runId), eq(runSteps.stepId, stepId)))
+      .returning({ attempt: runSteps.attempt });
+    return row.attempt;
+  });
 }
 
 /**
@@ -79,6 +127,7 @@ export async function markStepDone({
   output,
   usage,
   toolCalls = [],
+  workerId,
 }: {
   db: Executor;
   runId: string;
@@ -87,12 +136,16 @@ export async function markStepDone({
   output: unknown;
   usage: { promptTokens: number; completionTokens: number; costUsd: number };
   toolCalls?: { name: string; query: string; results: number }[];
+  /** A queue worker's id: the step is saved only under its lease, and only if it is still running. */
+  workerId?: string;
 }) {
-  return db.transaction(async (tx) => {
-    await tx
+  const save = async (tx: Executor) => {
+    const saved = await tx
       .update(runSteps)
       .set({ status: 'done', text, output, toolCalls, finishedAt: new Date(), promptTokens: usage.promptTokens, completionTokens: usage.completionTokens, costUsd: String(usage.costUsd) })
-      .where(and(eq(runSteps.runId, runId), eq(runSteps.stepId, stepId)));
+      .where(and(eq(runSteps.runId, runId), eq(runSteps.stepId, stepId), ...(workerId ? [eq(runSteps.status, 'running')] : [])))
+      .returning({ id: runSteps.id });
+    if (workerId && !saved.length) throw new LeaseLostError(runId);
     const [totals] = await tx
       .update(runs)
       .set({
@@ -103,21 +156,25 @@ export async function markStepDone({
       .where(eq(runs.id, runId))
       .returning({ promptTokens: runs.promptTokens, completionTokens: runs.completionTokens, costUsd: runs.costUsd });
     return totals;
-  });
+  };
+  return workerId ? underLease(db, runId, workerId, save) : db.transaction(save);
 }
 
-export async function markStepFailed({ db, runId, stepId, error }: { db: Executor; runId: string; stepId: string; error: string }) {
-  await db.update(runSteps).set({ status: 'failed', error, finishedAt: new Date() }).where(and(eq(runSteps.runId, runId), eq(runSteps.stepId, stepId)));
+export async function markStepFailed({ db, runId, stepId, error, workerId }: { db: Executor; runId: string; stepId: string; error: string; workerId?: string }) {
+  await underLease(db, runId, workerId, (tx) =>
+    tx.update(runSteps).set({ status: 'failed', error, finishedAt: new Date() }).where(and(eq(runSteps.runId, runId), eq(runSteps.stepId, stepId))),
+  );
 }
 
 /** Steps that were running when the process stopped, or that failed, go back to pending. */
-export async function resetSteps({ db, runId, statuses }: { db: Executor; runId: string; statuses: ('running' | 'failed')[] }) {
-  await db
-    .update(runSteps)
-    .set({ status: 'pending', startedAt: null, finishedAt: null, error: null })
-    .where(and(eq(runSteps.runId, runId), inArray(runSteps.status, statuses)));
+export async function resetSteps({ db, runId, statuses, workerId }: { db: Executor; runId: string; statuses: ('running' | 'failed')[]; workerId?: string }) {
+  await underLease(db, runId, workerId, (tx) =>
+    tx
+      .update(runSteps)
+      .set({ status: 'pending', startedAt: null, finishedAt: null, error: null })
+      .where(and(eq(runSteps.runId, runId), inArray(runSteps.status, statuses))),
+  );
 }
-
 export async function saveWebEvidence({ db, runId, items }: { db: Executor; runId: string; items: Record<string, unknown>[] }) {
   await db.update(runs).set({ webEvidence: items }).where(eq(runs.id, runId));
 }
@@ -147,4 +204,58 @@ export async function countActiveRunsOfUser({ db, userId, lock = false }: { db: 
     .from(runs)
     .where(and(eq(runs.createdById, userId), inArray(runs.status, ['queued', 'running'])));
   return row.n;
+}
+
+// Leases (PostgreSQL queue mode). Times come from the database clock, so workers on machines
+// whose clocks disagree still agree on when a lease has expired.
+
+/** Takes the run for `workerId` if it is queued or running and nobody holds a live lease on it. */
+export async function claimRun({ db, id, workerId, leaseMs }: { db: Executor; id: string; workerId: string; leaseMs: number }) {
+  const [row] = await db
+    .update(runs)
+    .set({ workerId, leaseExpiresAt: sql`now() + ${leaseMs}::int * interval '1 millisecond'` })
+    .where(and(eq(runs.id, id), inArray(runs.status, ACTIVE), or(isNull(runs.workerId), lt(runs.leaseExpiresAt, sql`now()`))))
+    .returning({ id: runs.id, status: runs.status });
+  return row;
+}
+
+/** Extends the leases `workerId` still holds; the runs it no longer holds are missing from the answer. */
+export async function renewLeases({ db, ids, workerId, leaseMs }: { db: Executor; ids: string[]; workerId: string; leaseMs: number }) {
+  if (!ids.length) return [];
+  return db
+    .update(runs)
+    .set({ leaseExpiresAt: sql`now() + ${leaseMs}::int * interval '1 millisecond'` })
+    .where(and(inArray(runs.id, ids), eq(runs.workerId, workerId)))
+    .returning({ id: runs.id, status: runs.status });
+}
+
+/** Gives a run back (graceful shutdown): true when `workerId` still held it. */
+export async function releaseLease({ db, id, workerId }: { db: Executor; id: string; workerId: string }) {
+  const rows = await db.update(runs).set({ workerId: null, leaseExpiresAt: null }).where(and(eq(runs.id, id), eq(runs.workerId, workerId))).returning({ id: runs.id });
+  return rows.length > 0;
+}
+
+/**
+ * Queued or running runs that no live worker holds: never claimed, released, or left by a dead
+ * worker. With `queue` (a pg-boss schema and queue name, our own constants) a run that already
+ * has a job waiting there is left out, so the reaper does not send it again on every tick.
+ */
+export async function listUnheldRuns({ db, queue }: { db: Executor; queue?: { schema: string; name: string } }) {
+  const waiting = queue
+    ? sql`not exists (select 1 from ${sql.raw(`${queue.schema}.job`)} j where j.name = ${queue.name} and j.singleton_key = ${runs.id}::text and j.state < 'active')`
+    : sql`true`;
+  return db
+    .select({ id: runs.id })
+    .from(runs)
+    .where(and(inArray(runs.status, ACTIVE), or(isNull(runs.workerId), lt(runs.leaseExpiresAt, sql`now()`)), waiting));
+}
+
+/** Cancels a queued or running run from any process; the worker holding it notices at its next renewal. */
+export async function cancelActiveRun({ db, id }: { db: Executor; id: string }) {
+  const rows = await db
+    .update(runs)
+    .set({ status: 'cancelled', error: 'Cancelled.', finishedAt: new Date() })
+    .where(and(eq(runs.id, id), inArray(runs.status, ACTIVE)))
+    .returning({ id: runs.id });
+  return rows.length > 0;
 }

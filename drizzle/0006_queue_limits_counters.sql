@@ -14,5 +14,7 @@ CREATE TABLE "provider_rate_windows" (
 );
 --> statement-breakpoint
 ALTER TABLE "runs" DROP CONSTRAINT "runs_status_check";--> statement-breakpoint
+ALTER TABLE "runs" ADD COLUMN "worker_id" text;--> statement-breakpoint
+ALTER TABLE "runs" ADD COLUMN "lease_expires_at" timestamp with time zone;--> statement-breakpoint
 CREATE INDEX "provider_rate_windows_start_idx" ON "provider_rate_windows" USING btree ("window_start");--> statement-breakpoint
 ALTER TABLE "runs" ADD CONSTRAINT "runs_status_check" CHECK ("runs"."status" in ('queued', 'running', 'succeeded', 'failed', 'cancelled', 'budget_exceeded'));

@@ -1,0 +1,75 @@
+// The PostgreSQL job queue (pg-boss 10, in its own schema `pgboss`): one instance per process
+// and database, started on first use (never at import time, so `next build` and the embedded
+// mode never touch it). A job only says "execute run X"; which worker may execute it is decided
+// by the run's lease (lib/jobs/lease.ts), so a duplicate or stale job is harmless.
+import type PgBoss from 'pg-boss';
+import type { Db } from '@/lib/db/client';
+import { listUnheldRuns } from '@/lib/db/queries/runs';
+import { env } from '@/lib/env';
+
+export const RUN_QUEUE = 'crosscheck-run';
+export const BOSS_SCHEMA = 'pgboss';
+
+export type RunJob = { runId: string };
+
+type Bosses = Map<string, Promise<PgBoss>>;
+const globalForBoss = globalThis as typeof globalThis & { __crosscheckBosses?: Bosses };
+const bosses = (): Bosses => (globalForBoss.__crosscheckBosses ??= new Map());
+
+function databaseUrl(url?: string) {
+  const resolved = url ?? env().DATABASE_URL;
+  if (!resolved) throw new Error('The job queue needs PostgreSQL: set DATABASE_URL.');
+  return resolved;
+}
+
+async function open(url: string): Promise<PgBoss> {
+  const { default: PgBossClass } = await import('pg-boss');
+  const boss = new PgBossClass({ connectionString: url, schema: BOSS_SCHEMA, max: 4, application_name: 'crosscheck-queue', schedule: false });
+  // Without a listener an 'error' event would end the process; pg-boss retries on its own.
+  boss.on('error', (err) => console.error('[worker] queue error:', err.message));
+  await boss.start();
+  await boss.createQueue(RUN_QUEUE, {
+    name: RUN_QUEUE,
+    // `short`: at most one waiting job per run (the singleton key), however often it is sent.
+    policy: 'short',
+    retryLimit: 3,
+    retryDelay: 2,
+    // A job stays active while its run executes; the lease, not this, detects a dead worker.
+    expireInSeconds: 4 * 3600,
+  });
+  return boss;
+}
+
+/** The process's queue for `url` (DATABASE_URL by default), started on first use. */
+export function getBoss(url?: string): Promise<PgBoss> {
+  const key = databaseUrl(url);
+  let boss = bosses().get(key);
+  if (!boss) {
+    boss = open(key);
+    bosses().set(key, boss);
+    // A failed start is not cached: the next call tries again.
+    boss.catch(() => bosses().get(key) === boss && bosses().delete(key));
+  }
+  return boss;
+}
+
+/** Puts a run on the queue; a run already waiting there is not queued twice. */
+export async function enqueueRun(runId: string, url?: string) {
+  const boss = await getBoss(url);
+  await boss.send(RUN_QUEUE, { runId } satisfies RunJob, { singletonKey: runId });
+}
+
+/** Puts back on the queue the runs nobody holds and nothing waits for; returns how many. */
+export async function requeueUnheldRuns({ db, url }: { db: Db; url?: string }) {
+  await getBoss(url); // the queue's tables exist from here on
+  const unheld = await listUnheldRuns({ db, queue: { schema: BOSS_SCHEMA, name: RUN_QUEUE } });
+  for (const { id } of unheld) await enqueueRun(id, url);
+  return unheld.length;
+}
+
+/** Stops the process's queues (after the workers have stopped: their last completions get a moment). */
+export async function stopBoss() {
+  const all = [...bosses().values()];
+  bosses().clear();
+  await Promise.all(all.map(async (b) => (await b.catch(() => undefined))?.stop({ graceful: true, wait: true, timeout: 2_000 })));
+}

@@ -1,0 +1,38 @@
+// The runner on PostgreSQL: starting a run puts it on the job queue for whichever worker is
+// free (lib/jobs/worker.ts), in this instance or another. Cancelling works from any instance:
+// the database says `cancelled` at once, and the worker executing the run stops at its next
+// lease renewal (or at once when that worker is in this process).
+import type { Db } from '@/lib/db/client';
+import { cancelActiveRun, getRun } from '@/lib/db/queries/runs';
+import { runBus } from '@/lib/debate/bus';
+import { cancelRun, isRunActive, retryFailedSteps } from '@/lib/debate/engine';
+import { RunStateError, type RunRunner } from '@/lib/debate/runner';
+import { enqueueRun } from '@/lib/jobs/boss';
+
+async function start({ db, runId }: { db: Db; runId: string }) {
+  const run = await getRun({ db, id: runId });
+  if (!run) throw new RunStateError(`Run ${runId} does not exist.`);
+  if (run.status !== 'queued' && run.status !== 'running') throw new RunStateError(`The run is ${run.status}; only a queued run can start.`);
+  await enqueueRun(runId);
+}
+
+async function cancel({ db, runId }: { db: Db; runId: string }) {
+  if (!(await cancelActiveRun({ db, id: runId }))) return false;
+  // Executing here: stop now; the engine then tells this instance's viewers the run ended.
+  if (isRunActive(runId) && cancelRun(runId)) return true;
+  runBus().publish({ type: 'run-finished', runId, at: new Date().toISOString(), status: 'cancelled' });
+  return true;
+}
+
+async function retry({ db, runId }: { db: Db; runId: string }) {
+  if (isRunActive(runId)) throw new RunStateError('The run is still going; wait for it to end before retrying.');
+  const run = await getRun({ db, id: runId });
+  if (!run) throw new RunStateError(`Run ${runId} does not exist.`);
+  if (run.status !== 'failed' && run.status !== 'cancelled') throw new RunStateError(`The run is ${run.status}; only a failed or cancelled run can be retried.`);
+  // Cancelled from here while a worker elsewhere still executes it: that worker is stopping.
+  if (run.workerId && run.leaseExpiresAt && run.leaseExpiresAt > new Date()) throw new RunStateError('The run is still stopping; try again in a few seconds.');
+  await retryFailedSteps({ db, runId });
+  await enqueueRun(runId);
+}
+
+export const queueRunner: RunRunner = { start, cancel, retry };

@@ -1,0 +1,262 @@
+// Queue workers on a real PostgreSQL (TEST_DATABASE_URL): the lease is exclusive, a worker
+// process killed with SIGKILL mid-run is taken over and the run finishes with every step saved
+// once and finished steps kept, a graceful stop hands an in-flight run on at once, and a cancel
+// from another process stops the worker executing the run. Runs use the OpenAI-compatible
+// provider against the fake model server, slowed down so a run lasts long enough to interrupt.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { eq, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DatabaseHandle, Db } from '@/lib/db/client';
+import { claimRun, getRun, LeaseLostError, listRunSteps, markStepDone, releaseLease, renewLeases, setRunStatus } from '@/lib/db/queries/runs';
+import { runs } from '@/lib/db/schema';
+import { seedDemo } from '@/lib/db/seed';
+import { createTestDatabase, testBackends } from '@/lib/db/test-db';
+import { createRun, executeRun, isRunActive } from '@/lib/debate/engine';
+import { resetEnvForTests } from '@/lib/env';
+import { enqueueRun, requeueUnheldRuns, stopBoss } from '@/lib/jobs/boss';
+import { queueRunner } from '@/lib/jobs/queue-runner';
+import { startWorker, type QueueWorker } from '@/lib/jobs/worker';
+import { getProvider, resetProvidersForTests } from '@/lib/llm';
+import { createOfflineAnalyst } from '@/lib/llm/offline';
+import { startFakeLlm, type FakeLlm } from '../../scripts/fake-llm/server';
+
+const LEASE = { leaseMs: 2_000, renewMs: 400, reaperIntervalMs: 500, pollIntervalMs: 500 };
+const params = { asOf: '2024-12-31', language: 'en' as const };
+
+async function waitFor<T>(what: string, check: () => Promise<T | undefined | false>, timeoutMs = 30_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+if (testBackends().includes('postgres')) {
+  describe('queue workers on PostgreSQL', () => {
+    let handle: DatabaseHandle;
+    let db: Db;
+    let url: string;
+    let fake: FakeLlm;
+    const children = new Set<ChildProcess>();
+    const workers = new Set<QueueWorker>();
+
+    /** A `npm run worker` process (tsx scripts/worker.ts) on the test database and fake model. */
+    function spawnWorker() {
+      const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/worker.ts'], {
+        env: {
+          ...process.env,
+          DATABASE_URL: url,
+          OPENAI_BASE_URL: fake.url,
+          OPENAI_API_KEY: '',
+          OPENAI_MODEL: 'fake-llm',
+          WORKER_CONCURRENCY: '2',
+          WORKER_LEASE_MS: String(LEASE.leaseMs),
+          WORKER_LEASE_RENEW_MS: String(LEASE.renewMs),
+          WORKER_REAPER_INTERVAL_MS: String(LEASE.reaperIntervalMs),
+          WORKER_POLL_INTERVAL_MS: String(LEASE.pollIntervalMs),
+        },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      children.add(child);
+      let output = '';
+      child.stdout!.on('data', (d) => (output += d));
+      child.stderr!.on('data', (d) => (output += d));
+      child.on('exit', () => children.delete(child));
+      const ready = waitFor('the worker process to start', async () => {
+        if (child.exitCode !== null) throw new Error(`The worker process exited: ${output}`);
+        return output.includes('ready:');
+      });
+      return { child, ready, output: () => output };
+    }
+
+    async function inProcessWorker(workerId: string) {
+      const worker = await startWorker({ concurrency: 2, workerId, db, url, ...LEASE });
+      workers.add(worker);
+      return worker;
+    }
+
+    async function newRun() {
+      return createRun({ db, protocolId: 'kpd-mads', companyId: 'tesla', provider: getProvider({ provider: 'openai' }), mode: 'sequential', params });
+    }
+
+    const doneSteps = async (runId: string) => (await listRunSteps({ db, runId })).filter((s) => s.status === 'done');
+
+    beforeAll(async () => {
+      handle = await createTestDatabase('postgres');
+      db = handle.db;
+      const server = new URL(process.env.TEST_DATABASE_URL!);
+      server.pathname = `/${handle.location.split('/')[1]}`;
+      url = server.toString();
+      await seedDemo(db, { accounts: false });
+
+      // The fake answers each step with what the offline analyst wrote, so outputs pass the rules.
+      const offline = createOfflineAnalyst();
+      const reference = await createRun({ db, protocolId: 'kpd-mads', companyId: 'tesla', provider: offline, params });
+      expect((await executeRun({ db, runId: reference.id, provider: offline })).status).toBe('succeeded');
+      fake = await startFakeLlm({ ttftMs: 400, tokensPerSecond: 3000 });
+      fake.setScript((await listRunSteps({ db, runId: reference.id })).map((s) => ({ match: `Step ${s.stepId} (`, reply: JSON.stringify(s.output) })));
+
+      process.env.OPENAI_BASE_URL = fake.url;
+      process.env.OPENAI_MODEL = 'fake-llm';
+      delete process.env.OPENAI_API_KEY;
+      process.env.DATABASE_URL = url;
+      resetEnvForTests();
+      resetProvidersForTests();
+    }, 90_000);
+
+    afterAll(async () => {
+      await Promise.all([...children].map((child) => new Promise((r) => child.once('exit', r).kill('SIGKILL'))));
+      for (const worker of workers) await worker.stop({ graceful: false });
+      await stopBoss();
+      await fake?.close();
+      await handle?.close();
+      delete process.env.DATABASE_URL;
+      delete process.env.OPENAI_BASE_URL;
+      delete process.env.OPENAI_MODEL;
+      resetEnvForTests();
+    });
+
+    it('gives a run to one worker at a time, and to another only once the lease has run out', async () => {
+      const run = await newRun();
+      const claims = await Promise.all(Array.from({ length: 8 }, (_, i) => claimRun({ db, id: run.id, workerId: `w${i}`, leaseMs: 300 })));
+      const winners = claims.map((c, i) => (c ? `w${i}` : null)).filter(Boolean);
+      expect(winners).toHaveLength(1);
+      const holder = winners[0]!;
+      const other = holder === 'w0' ? 'w1' : 'w0';
+
+      expect(await claimRun({ db, id: run.id, workerId: other, leaseMs: 300 })).toBeUndefined();
+      await waitFor('the lease to run out', async () => claimRun({ db, id: run.id, workerId: other, leaseMs: 60_000 }));
+      // The first holder's renewal now finds the run gone; the new holder's still works.
+      expect(await renewLeases({ db, ids: [run.id], workerId: holder, leaseMs: 60_000 })).toEqual([]);
+      expect(await renewLeases({ db, ids: [run.id], workerId: other, leaseMs: 60_000 })).toEqual([{ id: run.id, status: 'queued' }]);
+      expect(await releaseLease({ db, id: run.id, workerId: holder })).toBe(false);
+      expect(await releaseLease({ db, id: run.id, workerId: other })).toBe(true);
+      await setRunStatus({ db, id: run.id, status: 'cancelled' });
+    });
+
+    it('the reaper queues a run that nobody holds once, not on every pass', async () => {
+      const run = await newRun();
+      expect(await requeueUnheldRuns({ db, url })).toBe(1);
+      expect(await requeueUnheldRuns({ db, url })).toBe(0);
+      await enqueueRun(run.id, url);
+      const jobs = (await db.execute(sql`select count(*)::int as n from pgboss.job where singleton_key = ${run.id}`)) as unknown as { rows: { n: number }[] };
+      expect(jobs.rows[0].n).toBe(1);
+      await setRunStatus({ db, id: run.id, status: 'cancelled' });
+    });
+
+    it('a worker process killed mid-run loses the run to another worker, which finishes it without redoing or duplicating a step', async () => {
+      const doomed = spawnWorker();
+      await doomed.ready;
+      const run = await newRun();
+      await enqueueRun(run.id, url);
+      const before = await waitFor('three steps done in the worker process', async () => {
+        const done = await doneSteps(run.id);
+        return done.length >= 3 && done;
+      });
+      const held = await getRun({ db, id: run.id });
+      expect(held.workerId).toMatch(new RegExp(`-${doomed.child.pid}-`));
+      doomed.child.kill('SIGKILL');
+
+      const survivor = await inProcessWorker('survivor');
+      const finished = await waitFor('the run to finish', async () => {
+        const r = await getRun({ db, id: run.id });
+        return (r.status === 'succeeded' || r.status === 'failed') && r;
+      });
+      expect(finished.status).toBe('succeeded');
+      expect(finished.workerId).toBeNull();
+      const steps = await listRunSteps({ db, runId: run.id });
+      expect(steps.every((s) => s.status === 'done')).toBe(true);
+      expect(new Set(steps.map((s) => s.stepId)).size).toBe(steps.length);
+      // Steps finished before the kill were kept as they were, not executed again.
+      for (const b of before) {
+        const after = steps.find((s) => s.stepId === b.stepId)!;
+        expect(after.finishedAt).toEqual(b.finishedAt);
+        expect(after.attempt).toBe(1);
+      }
+      // Each step's usage was added to the run once.
+      expect(finished.promptTokens).toBe(steps.reduce((sum, s) => sum + s.promptTokens, 0));
+      await survivor.stop();
+    }, 60_000);
+
+    it('a worker whose lease was taken stops without ending the run, and can no longer save a step', async () => {
+      const victim = await inProcessWorker('victim');
+      const run = await newRun();
+      await enqueueRun(run.id, url);
+      await waitFor('a step done', async () => (await doneSteps(run.id)).length >= 1);
+      // As if the victim had stalled past its lease and another worker had taken the run.
+      await db.update(runs).set({ workerId: 'thief', leaseExpiresAt: sql`now() + interval '1 minute'` }).where(eq(runs.id, run.id));
+      await waitFor('the victim to stop executing', async () => !isRunActive(run.id));
+
+      const left = await getRun({ db, id: run.id });
+      expect(left.status).toBe('running');
+      expect(left.workerId).toBe('thief');
+      const steps = await listRunSteps({ db, runId: run.id });
+      expect(steps.some((s) => s.status === 'failed')).toBe(false);
+      const pending = steps.find((s) => s.status !== 'done')!;
+      await expect(
+        markStepDone({ db, runId: run.id, stepId: pending.stepId, text: 'late', output: {}, usage: { promptTokens: 1, completionTokens: 1, costUsd: 0 }, workerId: 'victim' }),
+      ).rejects.toBeInstanceOf(LeaseLostError);
+
+      // The thief goes away too: the reaper queues the run again and it completes.
+      await db.update(runs).set({ leaseExpiresAt: sql`now()` }).where(eq(runs.id, run.id));
+      const finished = await waitFor('the run to finish', async () => {
+        const r = await getRun({ db, id: run.id });
+        return (r.status === 'succeeded' || r.status === 'failed') && r;
+      });
+      expect(finished.status).toBe('succeeded');
+      await victim.stop();
+    }, 60_000);
+
+    it('a graceful stop hands an in-flight run to another worker at once, and that worker completes it', async () => {
+      const leaving = await inProcessWorker('leaving');
+      const run = await newRun();
+      await enqueueRun(run.id, url);
+      const before = await waitFor('two steps done', async () => {
+        const done = await doneSteps(run.id);
+        return done.length >= 2 && done;
+      });
+      await leaving.stop({ graceful: true, timeoutMs: 0 });
+      const released = await getRun({ db, id: run.id });
+      expect(released.status).toBe('running');
+      expect(released.workerId).toBeNull();
+      expect((await listRunSteps({ db, runId: run.id })).some((s) => s.status === 'running')).toBe(false);
+
+      const taker = await inProcessWorker('taker');
+      const finished = await waitFor('the run to finish', async () => {
+        const r = await getRun({ db, id: run.id });
+        return (r.status === 'succeeded' || r.status === 'failed') && r;
+      });
+      expect(finished.status).toBe('succeeded');
+      const steps = await listRunSteps({ db, runId: run.id });
+      for (const b of before) expect(steps.find((s) => s.stepId === b.stepId)!.finishedAt).toEqual(b.finishedAt);
+      await taker.stop();
+    }, 60_000);
+
+    it('a cancel from another process stops the worker process executing the run', async () => {
+      const remote = spawnWorker();
+      await remote.ready;
+      const run = await newRun();
+      await enqueueRun(run.id, url);
+      await waitFor('a step done in the worker process', async () => (await doneSteps(run.id)).length >= 1);
+
+      expect(await queueRunner.cancel({ db, runId: run.id })).toBe(true);
+      // The worker notices at its next renewal, stops, puts running steps back and lets go.
+      const stopped = await waitFor('the worker to let go of the run', async () => {
+        const r = await getRun({ db, id: run.id });
+        return r.workerId === null && r;
+      });
+      expect(stopped.status).toBe('cancelled');
+      const steps = await listRunSteps({ db, runId: run.id });
+      expect(steps.some((s) => s.status === 'running')).toBe(false);
+      expect(steps.filter((s) => s.status === 'done').length).toBeLessThan(steps.length);
+      await waitFor('the worker log line', async () => remote.output().includes(`run ${run.id} cancelled`));
+      // SIGTERM: the process stops gracefully and exits by itself.
+      const exited = new Promise((r) => remote.child.once('exit', r));
+      remote.child.kill('SIGTERM');
+      expect(await exited).toBe(0);
+      expect(remote.output()).toContain('[worker] stopped');
+    }, 60_000);
+  });
+}

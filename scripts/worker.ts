@@ -1,0 +1,56 @@
+// `npm run worker`: a process that executes analysis runs from the PostgreSQL job queue, up to
+// WORKER_CONCURRENCY at once. Start as many as the model provider's quota allows, on any
+// machines that reach the database. SIGTERM or SIGINT stops it gracefully: no new runs, up to
+// WORKER_SHUTDOWN_TIMEOUT_MS for the runs in hand, then the rest go to another worker, which
+// resumes them from their last completed step. A second signal exits at once (the leases then
+// run out and other workers take the runs over all the same).
+import { closeDb, getDatabase } from '@/lib/db/client';
+import { env, isEmbedded } from '@/lib/env';
+import { stopBoss } from '@/lib/jobs/boss';
+import { startWorker } from '@/lib/jobs/worker';
+import { describeError } from './lib/describe-error';
+
+async function main() {
+  const e = env();
+  if (isEmbedded(e)) {
+    console.error('[worker] cannot start: workers need PostgreSQL. Set DATABASE_URL (the same as the app instances use); the embedded database executes runs inside the app.');
+    process.exit(1);
+  }
+  if (e.CROSSCHECK_QUEUE === 'off') {
+    console.error('[worker] cannot start: CROSSCHECK_QUEUE=off, so the app instances execute runs themselves and nothing is queued.');
+    process.exit(1);
+  }
+  const { location } = await getDatabase();
+  const worker = await startWorker({ concurrency: e.WORKER_CONCURRENCY });
+  console.log(
+    `[worker] ${worker.workerId} ready: executing up to ${e.WORKER_CONCURRENCY} run(s) at once from ${location} ` +
+      `(lease ${e.WORKER_LEASE_MS} ms, renewed every ${e.WORKER_LEASE_RENEW_MS} ms)`,
+  );
+
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) {
+      console.log(`[worker] ${signal} again: exiting now`);
+      process.exit(1);
+    }
+    stopping = true;
+    console.log(`[worker] ${signal}: finishing or handing over the runs in hand`);
+    try {
+      await worker.stop({ graceful: true, timeoutMs: e.WORKER_SHUTDOWN_TIMEOUT_MS });
+      await stopBoss();
+      await closeDb();
+      console.log('[worker] stopped');
+      process.exit(0);
+    } catch (err) {
+      console.error(`[worker] stopping failed: ${describeError(err)}`);
+      process.exit(1);
+    }
+  };
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+}
+
+main().catch((err) => {
+  console.error(`[worker] cannot start: ${describeError(err)}`);
+  process.exit(1);
+});
