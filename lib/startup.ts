@@ -1,5 +1,6 @@
 import { getDatabase } from '@/lib/db/client';
 import { resumeInterruptedRuns } from '@/lib/debate/resume';
+import { ensureRunRelay } from '@/lib/debate/relay';
 import { queueEnabled } from '@/lib/debate/runner';
 import { DataFolderError } from '@/lib/db/data-dir';
 import { DEMO_ACCOUNTS } from '@/lib/auth/demo-accounts';
@@ -14,6 +15,9 @@ export async function startUp() {
       lines.push(`Demo sign-ins (password: ${e.DEMO_PASSWORD === 'crosscheck-demo' ? 'crosscheck-demo' : 'the DEMO_PASSWORD value'}):`);
       for (const a of DEMO_ACCOUNTS) lines.push(`  ${a.email.padEnd(24)} ${a.role}`);
     }
+    // On PostgreSQL, run events reach this instance's viewers from whichever process executes the
+    // run. Not awaited: the relay keeps trying until the database answers.
+    ensureRunRelay({ instanceId: 'app' });
     if (queueEnabled()) {
       if (e.CROSSCHECK_EMBEDDED_WORKER) {
         const { startWorker } = await import('@/lib/jobs/worker');
@@ -24,7 +28,7 @@ export async function startUp() {
       }
     }
     const resumed = await resumeInterruptedRuns({ db: database.db });
-    if (resumed) lines.push(`Resuming ${resumed} interrupted analysis run${resumed === 1 ? '' : 's'}.`);
+    if (resumed) lines.push(`${queueEnabled() ? 'Queued again' : 'Resuming'}: ${resumed} interrupted analysis run${resumed === 1 ? '' : 's'}.`);
     console.log(lines.join('\n'));
   } catch (err) {
     if (err instanceof DataFolderError || err instanceof EnvError) {

@@ -5,9 +5,11 @@
 // resumes them from their last completed step. A second signal exits at once (the leases then
 // run out and other workers take the runs over all the same).
 import { closeDb, getDatabase } from '@/lib/db/client';
+import { ensureRunRelay } from '@/lib/debate/relay';
 import { env, isEmbedded } from '@/lib/env';
 import { stopBoss } from '@/lib/jobs/boss';
 import { startWorker } from '@/lib/jobs/worker';
+import { flushCounters } from '@/lib/ops/counters';
 import { describeError } from './lib/describe-error';
 
 async function main() {
@@ -21,6 +23,9 @@ async function main() {
     process.exit(1);
   }
   const { location } = await getDatabase();
+  // Viewers on the app instances follow this worker's runs through the relay; the worker itself
+  // shows nothing, so it does not take in other processes' events.
+  const relay = ensureRunRelay({ instanceId: 'worker', receiveEvents: false });
   const worker = await startWorker({ concurrency: e.WORKER_CONCURRENCY });
   console.log(
     `[worker] ${worker.workerId} ready: executing up to ${e.WORKER_CONCURRENCY} run(s) at once from ${location} ` +
@@ -37,7 +42,9 @@ async function main() {
     console.log(`[worker] ${signal}: finishing or handing over the runs in hand`);
     try {
       await worker.stop({ graceful: true, timeoutMs: e.WORKER_SHUTDOWN_TIMEOUT_MS });
+      await relay?.stop();
       await stopBoss();
+      await flushCounters();
       await closeDb();
       console.log('[worker] stopped');
       process.exit(0);
