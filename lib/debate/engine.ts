@@ -23,6 +23,7 @@ import { runBus } from '@/lib/debate/bus';
 import { finalChecks, resolveCitations, type KnownEvidence } from '@/lib/debate/checks';
 import { buildPrompt } from '@/lib/debate/prompts';
 import { getProtocol } from '@/lib/debate/protocols';
+import { isDatabaseUnavailable } from '@/lib/db/errors';
 import { budgetOverrun, BudgetExceeded, defaultBudget, type RunTotals } from '@/lib/debate/limits';
 import { checkStepRules } from '@/lib/debate/rules';
 import { OUTPUT_SCHEMAS, type OutputKind } from '@/lib/debate/schemas';
@@ -155,6 +156,9 @@ export async function executeRun({ db, runId, provider: runProvider, webSearch, 
   const timings: StepTiming[] = [];
   let modelMs = 0;
   const released = () => signal.aborted && signal.reason === RELEASED;
+  // A queue worker that lost its lease, or its database, stops and leaves the run to the next
+  // holder (after a database restart: itself or another worker, once the lease runs out).
+  const handsOver = (err: unknown) => err instanceof LeaseLostError || (workerId !== undefined && isDatabaseUnavailable(err));
   const releasedResult = (): ExecuteResult => ({ status: 'released', wallMs: performance.now() - started, modelMs, timings });
 
   try {
@@ -302,12 +306,12 @@ export async function executeRun({ db, runId, provider: runProvider, webSearch, 
         const task = runStep(step)
           .catch(async (err) => {
             // Another worker holds the run now: stop here and leave every step to it.
-            if (err instanceof LeaseLostError) controller.abort(RELEASED);
+            if (handsOver(err)) controller.abort(RELEASED);
             if (signal.aborted) return;
             const message = err instanceof StepFailure ? err.message : `The step failed: ${(err as Error).message}`;
             failed.add(step.id);
             await markStepFailed({ db, runId, stepId: step.id, error: message, workerId }).catch((e) => {
-              if (e instanceof LeaseLostError) controller.abort(RELEASED);
+              if (handsOver(e)) controller.abort(RELEASED);
               else throw e;
             });
             if (signal.aborted) return;
@@ -353,7 +357,7 @@ export async function executeRun({ db, runId, provider: runProvider, webSearch, 
     bus.publish({ type: 'run-finished', runId, at: new Date().toISOString(), status: 'succeeded' });
     return { status: 'succeeded', wallMs: performance.now() - started, modelMs, timings };
   } catch (err) {
-    if (released() || err instanceof LeaseLostError) return releasedResult();
+    if (released() || handsOver(err)) return releasedResult();
     const error = `The run stopped: ${(err as Error).message}`;
     await setRunStatus({ db, id: runId, status: 'failed', error, workerId }).catch(() => {});
     bus.publish({ type: 'run-finished', runId, at: new Date().toISOString(), status: 'failed' });
@@ -365,9 +369,9 @@ export async function executeRun({ db, runId, provider: runProvider, webSearch, 
 
 class StepFailure extends Error {}
 
-/** For the tidy-up writes of a stopping queue worker: without the lease they are the new holder's to do. */
+/** For the tidy-up writes of a stopping queue worker: without the lease (or the database) they are the new holder's to do. */
 function ignoreLeaseLost(err: unknown) {
-  if (!(err instanceof LeaseLostError)) throw err;
+  if (!(err instanceof LeaseLostError) && !isDatabaseUnavailable(err)) throw err;
 }
 
 /** A failed step (and what could not start after it) runs again; finished steps are kept. */

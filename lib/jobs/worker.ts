@@ -7,6 +7,7 @@ import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import type { Job } from 'pg-boss';
 import { getDb, type Db } from '@/lib/db/client';
+import { isDatabaseUnavailable } from '@/lib/db/errors';
 import { claimRun, getRun, releaseLease } from '@/lib/db/queries/runs';
 import { releaseRun } from '@/lib/debate/engine';
 import { executeRunHere } from '@/lib/debate/runner';
@@ -66,7 +67,12 @@ export async function startWorker(options: WorkerOptions): Promise<QueueWorker> 
     }
     // Handed back gracefully: clear the lease and queue the run so another worker resumes it
     // now. A lost lease (another worker holds the run) or a crash-like stop leaves it alone.
-    if (mode !== 'abandoning' && (await releaseLease({ db, id: runId, workerId }))) await enqueueRun(runId, url);
+    try {
+      if (mode !== 'abandoning' && (await releaseLease({ db, id: runId, workerId }))) await enqueueRun(runId, url);
+    } catch (err) {
+      // Handed over because the database went away: the lease runs out and a reaper re-queues it.
+      if (!isDatabaseUnavailable(err)) throw err;
+    }
     return 'released';
   };
 
