@@ -49,6 +49,12 @@ export default defineConfig({
     launchOptions: { executablePath: chromium, args: CHROMIUM_ARGS },
     trace: 'retain-on-failure',
   },
-  projects: backends.map((b) => ({ name: b.name, use: { baseURL: baseURL(b.port) } })),
+  projects: [
+    ...backends.map((b) => ({ name: b.name, testIgnore: 'cluster/**', use: { baseURL: baseURL(b.port) } })),
+    // Fault tests of a multi-process deployment (e2e/cluster): they start their own PostgreSQL
+    // server, app instances and workers, so they run once, with the PostgreSQL backend.
+    // After the others, so its load does not slow their servers down.
+    ...(pgPort ? [{ name: 'cluster', testMatch: 'cluster/**/*.spec.ts', timeout: 420_000, dependencies: backends.map((b) => b.name) }] : []),
+  ],
   webServer: backends.map((b) => webServer(b.name, b.port)),
 });

@@ -1,0 +1,103 @@
+// The separate OS processes of a small Crosscheck deployment, for the fault tests and the load
+// benchmark: the fake model server (a test utility), app instances (`next start` on a build)
+// and queue workers (`scripts/worker.ts`). Each keeps its output for the failure message.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { freePort } from './pg-cluster';
+
+const ROOT = path.resolve(import.meta.dirname, '..', '..');
+const TSX = path.join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs');
+const NEXT = path.join(ROOT, 'node_modules', 'next', 'dist', 'bin', 'next');
+
+export type Proc = {
+  name: string;
+  child: ChildProcess;
+  /** Everything it printed so far (last 200 kB). */
+  output: () => string;
+  /** SIGTERM, then SIGKILL after the grace period; resolves when it has exited. */
+  stop: (graceMs?: number) => Promise<void>;
+  kill: () => Promise<void>;
+};
+
+function track(name: string, child: ChildProcess, echo: boolean): Proc {
+  let out = '';
+  const keep = (d: Buffer) => {
+    out = (out + d.toString()).slice(-200_000);
+    if (echo) process.stdout.write(d.toString().replace(/^(?=.)/gm, `[${name}] `));
+  };
+  child.stdout?.on('data', keep);
+  child.stderr?.on('data', keep);
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const running = () => child.exitCode === null && child.signalCode === null;
+  return {
+    name,
+    child,
+    output: () => out,
+    stop: async (graceMs = 15_000) => {
+      if (!running()) return;
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => running() && child.kill('SIGKILL'), graceMs);
+      await exited;
+      clearTimeout(timer);
+    },
+    kill: async () => {
+      if (!running()) return;
+      child.kill('SIGKILL');
+      await exited;
+    },
+  };
+}
+
+async function waitFor(proc: Proc, ready: () => Promise<boolean> | boolean, what: string, timeoutMs = 60_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (proc.child.exitCode !== null) throw new Error(`${proc.name} exited (${proc.child.exitCode}) before ${what}:\n${proc.output().slice(-4000)}`);
+    if (await ready()) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`${proc.name}: no ${what} within ${timeoutMs / 1000} s:\n${proc.output().slice(-4000)}`);
+}
+
+const baseEnv = (extra: Record<string, string>): NodeJS.ProcessEnv => ({
+  PATH: process.env.PATH,
+  HOME: process.env.HOME,
+  TMPDIR: process.env.TMPDIR,
+  NODE_ENV: 'production',
+  NEXT_TELEMETRY_DISABLED: '1',
+  ...extra,
+});
+
+export async function startFakeModel(options: { ttftMs: number; tokensPerSecond: number; faultRate?: number; faultKinds?: string[]; echo?: boolean }) {
+  const port = await freePort();
+  const args = ['--import', 'tsx', 'scripts/fake-llm/server.ts', '--port', String(port), '--ttft', String(options.ttftMs), '--tps', String(options.tokensPerSecond)];
+  if (options.faultRate) args.push('--fault-rate', String(options.faultRate), '--fault-kinds', (options.faultKinds ?? ['429', '500']).join(','));
+  const proc = track('fake-model', spawn(process.execPath, args, { cwd: ROOT, env: baseEnv({}) }), options.echo ?? false);
+  const url = `http://127.0.0.1:${port}/v1`;
+  await waitFor(proc, () => fetch(`${url}/models`).then((r) => r.ok, () => false), 'answer on /v1/models');
+  return { ...proc, url };
+}
+
+/** Migrates and seeds the demo data on a PostgreSQL database, as an operator would. */
+export function migrateAndSeed(databaseUrl: string, env: Record<string, string> = {}) {
+  for (const command of ['migrate', 'seed']) {
+    const result = spawnSync(process.execPath, [TSX, 'scripts/db.ts', command], { cwd: ROOT, env: baseEnv({ DATABASE_URL: databaseUrl, DEMO: '1', ...env }), encoding: 'utf8' });
+    if (result.status !== 0) throw new Error(`db ${command} failed: ${result.stderr || result.stdout}`);
+  }
+}
+
+export async function startWorker(name: string, env: Record<string, string>, options: { echo?: boolean } = {}) {
+  // One process (node with tsx's loader, not the tsx launcher, which would run it in a child):
+  // a SIGKILL must hit the worker itself.
+  const proc = track(name, spawn(process.execPath, ['--import', 'tsx', 'scripts/worker.ts'], { cwd: ROOT, env: baseEnv(env) }), options.echo ?? false);
+  await waitFor(proc, () => /worker.*(ready|started|listening)/i.test(proc.output()), 'ready line');
+  return proc;
+}
+
+/** `next start` on the existing production build (run `npm run build` first). */
+export async function startAppInstance(name: string, env: Record<string, string>, options: { echo?: boolean } = {}) {
+  const port = await freePort();
+  const proc = track(name, spawn(process.execPath, [NEXT, 'start', '-p', String(port)], { cwd: ROOT, env: baseEnv({ PORT: String(port), ...env }) }), options.echo ?? false);
+  const url = `http://localhost:${port}`;
+  await waitFor(proc, () => fetch(`${url}/api/health`).then((r) => r.ok, () => false), 'healthy /api/health', 120_000);
+  return { ...proc, url };
+}
