@@ -5,6 +5,7 @@
 // onLocalPublish and hands in other processes' events through receive(); on PGlite nothing
 // hooks in and the bus is the whole story.
 import type { RunEvent } from '@/lib/debate/types';
+import { log } from '@/lib/ops/log';
 
 type Listener = (event: RunEvent) => void;
 type Subscriber = { listener: Listener; onResync?: () => void };
@@ -16,6 +17,8 @@ export type RunSnapshot = { steps: Record<string, StepState>; finished: boolean 
 
 // Finished runs' state is dropped after this long; their text is in the database by then.
 export const RETAIN_FINISHED_MS = 60_000;
+
+const busLog = log.child({ component: 'bus' });
 
 export class RunBus {
   private subscribers = new Map<string, Set<Subscriber>>();
@@ -30,7 +33,7 @@ export class RunBus {
       try {
         hook(event);
       } catch (err) {
-        console.error('[bus] a publish hook threw:', (err as Error).message);
+        busLog.error('a publish hook threw', { runId: event.runId, eventType: event.type, err });
       }
     }
     this.notify(event.runId, (s) => s.listener(event));
@@ -89,7 +92,7 @@ export class RunBus {
         call(subscriber);
       } catch (err) {
         // One broken viewer must not stop the run or the other viewers.
-        console.error('[bus] a subscriber threw:', (err as Error).message);
+        busLog.error('a subscriber threw', { runId, err });
       }
     }
   }

@@ -25,6 +25,7 @@ import pg from 'pg';
 import { runBus, type RunBus, type RunSnapshot } from '@/lib/debate/bus';
 import type { RunEvent } from '@/lib/debate/types';
 import { env, isEmbedded } from '@/lib/env';
+import { log, type Logger } from '@/lib/ops/log';
 
 export const RELAY_CHANNEL = 'crosscheck_run_events';
 /** PostgreSQL rejects payloads of 8000 bytes or more; the header is counted in. */
@@ -125,6 +126,7 @@ class Relay implements RunRelay {
   readonly origin: string;
   readonly ready: Promise<void>;
   private readonly bus: RunBus;
+  private readonly log: Logger;
   private readonly coalesceMs: number;
   private readonly maxFrameBytes: number;
   private readonly unhook: () => void;
@@ -157,6 +159,7 @@ class Relay implements RunRelay {
   constructor(private readonly options: RelayOptions) {
     const name = (options.instanceId ?? `${os.hostname()}-${process.pid}`).replace(/[^\w.-]/g, '_').slice(0, 32);
     this.origin = `${name}-${randomBytes(3).toString('hex')}`;
+    this.log = log.child({ component: 'relay', origin: this.origin });
     this.bus = options.bus ?? runBus();
     this.coalesceMs = options.coalesceMs ?? 15;
     this.maxFrameBytes = Math.min(options.maxFrameBytes ?? MAX_FRAME_BYTES, MAX_FRAME_BYTES);
@@ -189,7 +192,7 @@ class Relay implements RunRelay {
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([this.flush(), new Promise<void>((resolve) => (timer = setTimeout(resolve, STOP_TIMEOUT_MS)))]);
     clearTimeout(timer);
-    if (!this.drained()) console.warn(`[relay] stopping with ${this.outbox.length} run event message(s) unsent`);
+    if (!this.drained()) this.log.warn('stopping with run event messages unsent', { messages: this.outbox.length });
     this.stopped = true;
     if (this.pendingTimer) clearTimeout(this.pendingTimer);
     const clients = [this.clients.notify, this.clients.listen];
@@ -252,7 +255,7 @@ class Relay implements RunRelay {
     const json = JSON.stringify(message);
     if (this.outboxChars + json.length > MAX_QUEUED_CHARS) {
       // Receivers see the gap in the sequence numbers and ask for the run's state.
-      if (this.droppedSince === null) console.error('[relay] the send queue is full while PostgreSQL is unreachable: dropping run events until it drains');
+      if (this.droppedSince === null) this.log.error('the send queue is full while PostgreSQL is unreachable: dropping run events until it drains');
       this.droppedSince ??= Date.now();
       return;
     }
@@ -312,7 +315,7 @@ class Relay implements RunRelay {
         this.inflight = null;
       }
       if (this.droppedSince !== null && !this.outbox.length) {
-        console.warn(`[relay] the send queue drained; events published since ${new Date(this.droppedSince).toISOString()} were partly dropped`);
+        this.log.warn('the send queue drained; events published meanwhile were partly dropped', { droppedSince: new Date(this.droppedSince) });
         this.droppedSince = null;
       }
     } finally {
@@ -346,7 +349,7 @@ class Relay implements RunRelay {
       } catch (err) {
         client.removeAllListeners('end');
         client.end().catch(() => {});
-        console.warn(`[relay] could not open the ${role} connection (attempt ${attempt}): ${(err as Error).message}`);
+        this.log.warn('could not open a connection', { role, attempt, err });
         continue;
       }
       if (this.stopped) {
@@ -354,7 +357,7 @@ class Relay implements RunRelay {
         return;
       }
       this.clients[role] = client;
-      if (reconnecting || attempt > 1) console.info(`[relay] the ${role} connection is back (attempt ${attempt})`);
+      if (reconnecting || attempt > 1) this.log.info('connection back', { role, attempt });
       if (role === 'notify') void this.drain();
       else if (reconnecting) this.afterListenGap();
       return;
@@ -366,7 +369,7 @@ class Relay implements RunRelay {
     this.clients[role] = null;
     client.end().catch(() => {});
     if (this.stopped) return;
-    console.warn(`[relay] lost the ${role} connection (${err.message}); reconnecting`);
+    this.log.warn('lost a connection; reconnecting', { role, err });
     void this.connect(role, true);
   }
 
@@ -397,7 +400,7 @@ class Relay implements RunRelay {
     try {
       messages = JSON.parse(json) as Message[];
     } catch (err) {
-      console.error(`[relay] dropped an unreadable packet from ${frame.origin}: ${(err as Error).message}`);
+      this.log.error('dropped an unreadable packet', { peer: frame.origin, err });
       return;
     }
     for (const message of messages) this.handle(frame.origin, message);
@@ -424,7 +427,7 @@ class Relay implements RunRelay {
     if (message.n < stream.expected) return; // a duplicate
     if (message.n > stream.expected) {
       // A stream first seen mid-run (this process started late) or a real gap.
-      if (!fresh) console.warn(`[relay] ${message.n - stream.expected} event(s) of run ${runId} from ${origin} are missing; asking for its state`);
+      if (!fresh) this.log.warn('run events missing; asking for the run state', { runId, peer: origin, missing: message.n - stream.expected });
       this.askState(runId);
     }
     stream.expected = message.n + 1;
@@ -449,7 +452,7 @@ class Relay implements RunRelay {
     const now = Date.now();
     for (const stream of this.streams.values()) this.outOfSync.set(stream.runId, now);
     this.enqueue({ k: 'sync' });
-    console.info('[relay] asked for the state of live runs and resynced local viewers after the listen gap');
+    this.log.info('asked for the state of live runs and resynced local viewers after the listen gap');
     this.bus.resync();
   }
 

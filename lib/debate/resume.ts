@@ -6,12 +6,13 @@ import type { Db } from '@/lib/db/client';
 import { listInterruptedRuns } from '@/lib/db/queries/runs';
 import { queueEnabled, startRunInBackground } from '@/lib/debate/runner';
 import { requeueUnheldRuns } from '@/lib/jobs/boss';
+import { log } from '@/lib/ops/log';
 
 export async function resumeInterruptedRuns({ db }: { db: Db }) {
   if (queueEnabled()) return requeueUnheldRuns({ db });
   const interrupted = await listInterruptedRuns({ db });
   for (const { id } of interrupted) {
-    await startRunInBackground({ db, runId: id }).catch((err) => console.error(`[runs] resuming ${id} failed:`, (err as Error).message));
+    await startRunInBackground({ db, runId: id }).catch((err) => log.error('resuming a run failed', { component: 'runs', runId: id, err }));
   }
   return interrupted.length;
 }

@@ -12,6 +12,7 @@ import { webSearchForRun } from '@/lib/debate/web-search';
 import { env, isEmbedded } from '@/lib/env';
 import { queueRunner } from '@/lib/jobs/queue-runner';
 import { runProviders } from '@/lib/llm';
+import { log } from '@/lib/ops/log';
 
 export type RunRunner = {
   /** Starts (or resumes) a queued run and returns at once; the run goes on without the caller. */
@@ -63,7 +64,7 @@ async function start({ db, runId }: { db: Db; runId: string }) {
   if (!run) throw new RunStateError(`Run ${runId} does not exist.`);
   if (run.status !== 'queued' && run.status !== 'running') throw new RunStateError(`The run is ${run.status}; only a queued run can start.`);
   const execution = executeRunHere({ db, run })
-    .catch((err) => console.error(`[runner] run ${runId} stopped unexpectedly:`, (err as Error).message))
+    .catch((err) => log.error('run stopped unexpectedly', { component: 'runner', runId, err }))
     .finally(() => executions().delete(runId));
   executions().set(runId, execution);
 }

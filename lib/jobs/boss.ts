@@ -6,6 +6,7 @@ import type PgBoss from 'pg-boss';
 import type { Db } from '@/lib/db/client';
 import { listUnheldRuns } from '@/lib/db/queries/runs';
 import { env } from '@/lib/env';
+import { log } from '@/lib/ops/log';
 
 export const RUN_QUEUE = 'crosscheck-run';
 export const BOSS_SCHEMA = 'pgboss';
@@ -26,7 +27,7 @@ async function open(url: string): Promise<PgBoss> {
   const { default: PgBossClass } = await import('pg-boss');
   const boss = new PgBossClass({ connectionString: url, schema: BOSS_SCHEMA, max: 4, application_name: 'crosscheck-queue', schedule: false });
   // Without a listener an 'error' event would end the process; pg-boss retries on its own.
-  boss.on('error', (err) => console.error('[worker] queue error:', err.message));
+  boss.on('error', (err) => log.error('queue error', { component: 'worker', err }));
   await boss.start();
   await boss.createQueue(RUN_QUEUE, {
     name: RUN_QUEUE,

@@ -6,10 +6,12 @@
 import type { Db } from '@/lib/db/client';
 import { renewLeases } from '@/lib/db/queries/runs';
 import { cancelRun, releaseRun } from '@/lib/debate/engine';
+import { log } from '@/lib/ops/log';
 
 export type LeaseTiming = { leaseMs: number; renewMs: number };
 
 export function startLeaseKeeper({ db, workerId, leaseMs, renewMs, held }: { db: Db; workerId: string; held: () => string[] } & LeaseTiming) {
+  const keeperLog = log.child({ component: 'worker', workerId });
   let renewing: Promise<void> | undefined;
 
   const renew = async () => {
@@ -20,10 +22,10 @@ export function startLeaseKeeper({ db, workerId, leaseMs, renewMs, held }: { db:
     for (const id of ids) {
       const status = still.get(id);
       if (status === undefined) {
-        console.warn(`[worker] ${workerId} lost the lease on run ${id}; another worker resumes it`);
+        keeperLog.warn('lost the lease on a run; another worker resumes it', { runId: id });
         releaseRun(id);
       } else if (status === 'cancelled') {
-        console.log(`[worker] run ${id} was cancelled; stopping it`);
+        keeperLog.info('run cancelled elsewhere; stopping it', { runId: id });
         cancelRun(id);
       }
     }
@@ -33,7 +35,7 @@ export function startLeaseKeeper({ db, workerId, leaseMs, renewMs, held }: { db:
     if (renewing) return;
     renewing = renew()
       // A database hiccup: the lease has several renewals' worth of slack, try again next tick.
-      .catch((err) => console.error(`[worker] ${workerId} could not renew its leases:`, (err as Error).message))
+      .catch((err) => keeperLog.error('could not renew leases', { err }))
       .finally(() => (renewing = undefined));
   }, renewMs);
   timer.unref();

@@ -56,6 +56,8 @@ if (testBackends().includes('postgres')) {
           WORKER_LEASE_RENEW_MS: String(LEASE.renewMs),
           WORKER_REAPER_INTERVAL_MS: String(LEASE.reaperIntervalMs),
           WORKER_POLL_INTERVAL_MS: String(LEASE.pollIntervalMs),
+          // One JSON object per log line, for logLines() to read.
+          LOG_FORMAT: 'json',
         },
         stdio: ['ignore', 'pipe', 'pipe'],
       });
@@ -68,7 +70,14 @@ if (testBackends().includes('postgres')) {
         if (child.exitCode !== null) throw new Error(`The worker process exited: ${output}`);
         return output.includes('ready:');
       });
-      return { child, ready, output: () => output };
+      /** The structured log lines so far (the start-up and stop lines are plain text). */
+      const logLines = () =>
+        output
+          .split('\n')
+          .slice(0, -1) // the last piece is a line still being written
+          .filter((line) => line.startsWith('{'))
+          .map((line) => JSON.parse(line) as Record<string, unknown>);
+      return { child, ready, output: () => output, logLines };
     }
 
     async function inProcessWorker(workerId: string) {
@@ -251,7 +260,9 @@ if (testBackends().includes('postgres')) {
       const steps = await listRunSteps({ db, runId: run.id });
       expect(steps.some((s) => s.status === 'running')).toBe(false);
       expect(steps.filter((s) => s.status === 'done').length).toBeLessThan(steps.length);
-      await waitFor('the worker log line', async () => remote.output().includes(`run ${run.id} cancelled`));
+      await waitFor('the worker log line', async () =>
+        remote.logLines().some((l) => l.component === 'worker' && l.msg === 'run ended here' && l.runId === run.id && l.status === 'cancelled'),
+      );
       // SIGTERM: the process stops gracefully and exits by itself.
       const exited = new Promise((r) => remote.child.once('exit', r));
       remote.child.kill('SIGTERM');

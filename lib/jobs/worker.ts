@@ -14,6 +14,7 @@ import { executeRunHere } from '@/lib/debate/runner';
 import { env } from '@/lib/env';
 import { enqueueRun, getBoss, requeueUnheldRuns, RUN_QUEUE, type RunJob } from '@/lib/jobs/boss';
 import { startLeaseKeeper, type LeaseTiming } from '@/lib/jobs/lease-keeper';
+import { log } from '@/lib/ops/log';
 
 export type WorkerOptions = {
   concurrency: number;
@@ -50,6 +51,7 @@ export async function startWorker(options: WorkerOptions): Promise<QueueWorker> 
   const db = options.db ?? (await getDb());
   const url = options.url;
   const boss = await getBoss(url);
+  const workerLog = log.child({ component: 'worker', workerId });
   // Runs executing here, with what their execution ended as.
   const inFlight = new Map<string, Promise<string>>();
   let mode: 'working' | 'draining' | 'abandoning' = 'working';
@@ -81,11 +83,11 @@ export async function startWorker(options: WorkerOptions): Promise<QueueWorker> 
     if (mode !== 'working' || inFlight.has(runId)) return;
     // Held by a live worker, or finished: this job has nothing to do.
     if (!(await claimRun({ db, id: runId, workerId, leaseMs: timing.leaseMs }))) return;
-    console.log(`[worker] ${workerId} executing run ${runId}`);
+    workerLog.info('executing run', { runId });
     const execution = execute(runId).finally(() => inFlight.delete(runId));
     inFlight.set(runId, execution);
     const status = await execution;
-    console.log(`[worker] ${workerId} run ${runId} ${status}`);
+    workerLog.info('run ended here', { runId, status });
   };
 
   const workIds: string[] = [];
@@ -98,12 +100,12 @@ export async function startWorker(options: WorkerOptions): Promise<QueueWorker> 
   let reaping: Promise<void> | undefined;
   const reap = async () => {
     const requeued = await requeueUnheldRuns({ db, url });
-    if (requeued) console.log(`[worker] ${workerId} re-queued ${requeued} run(s) that no worker held`);
+    if (requeued) workerLog.info('re-queued runs that no worker held', { runs: requeued });
   };
   const reaper = setInterval(() => {
     if (reaping || mode !== 'working') return;
     reaping = reap()
-      .catch((err) => console.error(`[worker] ${workerId} could not re-queue unheld runs:`, (err as Error).message))
+      .catch((err) => workerLog.error('could not re-queue unheld runs', { err }))
       .finally(() => (reaping = undefined));
   }, options.reaperIntervalMs ?? e.WORKER_REAPER_INTERVAL_MS);
   reaper.unref();
@@ -116,7 +118,7 @@ export async function startWorker(options: WorkerOptions): Promise<QueueWorker> 
       clearInterval(reaper);
       await Promise.all(workIds.map((id) => boss.offWork({ id })));
       if (graceful && inFlight.size) {
-        console.log(`[worker] ${workerId} stopping: waiting up to ${Math.round(timeoutMs / 1000)} s for ${inFlight.size} run(s)`);
+        workerLog.info('stopping: waiting for the runs in hand', { runs: inFlight.size, timeoutMs });
         let timer: NodeJS.Timeout | undefined;
         await Promise.race([Promise.allSettled(inFlight.values()), new Promise((r) => (timer = setTimeout(r, timeoutMs)))]);
         clearTimeout(timer);

@@ -14,6 +14,7 @@
 import { and, eq, lt, sql } from 'drizzle-orm';
 import type { Db } from '@/lib/db/client';
 import { providerRateWindows } from '@/lib/db/schema';
+import { log } from '@/lib/ops/log';
 import { abortableSleep, cancelled } from './openai';
 import type { GenerateRequest, ModelProvider } from './types';
 
@@ -29,22 +30,24 @@ export type RateLimits = { rpm?: number; tpm?: number };
 export type LimiterClock = { now: () => number; sleep: (ms: number, signal: AbortSignal) => Promise<void> };
 
 /** A wait for quota, for logs and for a UI that wants to show it. */
-export type RateWait = { key: string; limit: 'requests' | 'tokens'; max: number; waitMs: number; label?: string };
+export type RateWait = { key: string; limit: 'requests' | 'tokens'; max: number; waitMs: number; runId?: string; stepId?: string };
 
 export type Reservation = { key: string; windowStart: number; tokens: number; waitedMs: number };
 
 export type SharedRateLimiter = {
   /** Resolves once one request and `tokens` fit in a window; waits for the next window otherwise. */
-  reserve(options: { key: string; limits: RateLimits; tokens: number; signal: AbortSignal; label?: string }): Promise<Reservation>;
+  reserve(options: { key: string; limits: RateLimits; tokens: number; signal: AbortSignal; runId?: string; stepId?: string }): Promise<Reservation>;
   /** Replaces the reserved estimate by the tokens the call really used. */
   settle(reservation: Reservation, actualTokens: number): Promise<void>;
 };
 
 const systemClock: LimiterClock = { now: () => Date.now(), sleep: abortableSleep };
 
+const limitsLog = log.child({ component: 'limits' });
+
 function logWait(wait: RateWait) {
-  const per = wait.limit === 'requests' ? 'requests per minute' : 'tokens per minute';
-  console.info(`[limits] ${wait.key}: ${wait.max} ${per} reached; waiting ${(wait.waitMs / 1000).toFixed(1)} s for the next minute${wait.label ? ` (${wait.label})` : ''}.`);
+  // `limit` says which quota is full (requests or tokens per minute), `max` its size.
+  limitsLog.info('rate limit reached; waiting for the next minute', wait);
 }
 
 export function createSharedRateLimiter({
@@ -79,7 +82,7 @@ export function createSharedRateLimiter({
     return rows.length > 0;
   }
 
-  async function reserve({ key, limits, tokens, signal, label }: Parameters<SharedRateLimiter['reserve']>[0]): Promise<Reservation> {
+  async function reserve({ key, limits, tokens, signal, runId, stepId }: Parameters<SharedRateLimiter['reserve']>[0]): Promise<Reservation> {
     const conn = await database();
     // A call larger than the whole TPM still goes, alone in its minute, rather than never.
     const reserved = Math.max(0, Math.ceil(limits.tpm !== undefined ? Math.min(tokens, limits.tpm) : tokens));
@@ -99,7 +102,7 @@ export function createSharedRateLimiter({
         .where(and(eq(t.key, key), eq(t.windowStart, new Date(windowStart))));
       const byRequests = limits.rpm !== undefined && (row?.requests ?? 0) >= limits.rpm;
       const waitMs = windowStart + WINDOW_MS - now;
-      onWait({ key, limit: byRequests ? 'requests' : 'tokens', max: (byRequests ? limits.rpm : limits.tpm) ?? 0, waitMs, label });
+      onWait({ key, limit: byRequests ? 'requests' : 'tokens', max: (byRequests ? limits.rpm : limits.tpm) ?? 0, waitMs, runId, stepId });
       await clock.sleep(waitMs, signal);
       waitedMs += waitMs;
     }
@@ -148,12 +151,13 @@ export function withSharedRateLimit(
         limits,
         tokens: estimateTokens(request, outputTokens),
         signal: request.signal,
-        label: `run ${request.runId}, step ${request.step.id}`,
+        runId: request.runId,
+        stepId: request.step.id,
       });
       // A failed call keeps its estimate: the endpoint may have counted part of it.
       const result = await provider.generate(request);
       await limiter.settle(reservation, result.usage.promptTokens + result.usage.completionTokens).catch((err) => {
-        console.error(`[limits] ${key}: could not record the usage of run ${request.runId}, step ${request.step.id}:`, (err as Error).message);
+        limitsLog.error('could not record the usage of a call', { key, runId: request.runId, stepId: request.step.id, err });
       });
       return result;
     },

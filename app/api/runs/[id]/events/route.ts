@@ -11,6 +11,7 @@ import { runBus, type RunSnapshot } from '@/lib/debate/bus';
 import { evidenceForOutput, loadLiveState } from '@/lib/debate/live-state';
 import { isTerminal, type WireMessage } from '@/lib/debate/run-state';
 import type { RunEvent } from '@/lib/debate/types';
+import { log } from '@/lib/ops/log';
 
 export const dynamic = 'force-dynamic';
 
@@ -42,7 +43,7 @@ export const GET = route<{ params: Promise<{ id: string }> }>('runs:read', async
       };
       // A failed lookup ends the stream; the client's EventSource reconnects and starts afresh.
       const fail = (what: string) => (err: unknown) => {
-        console.error(`[events] run ${id}: could not ${what}:`, (err as Error).message);
+        log.error(`could not ${what}`, { component: 'events', runId: id, err });
         close();
       };
       const sendSnapshot = async (live: RunSnapshot) => {
