@@ -17,7 +17,10 @@ export async function startUp() {
     }
     // On PostgreSQL, run events reach this instance's viewers from whichever process executes the
     // run. Not awaited: the relay keeps trying until the database answers.
-    ensureRunRelay({ instanceId: 'app' });
+    if (ensureRunRelay({ instanceId: 'app' })) {
+      // Through a PostgreSQL restart (Next.js logs other unhandled rejections itself).
+      (await import('@/lib/jobs/process-guard')).surviveDatabaseOutages({ exitOnOtherErrors: false });
+    }
     if (queueEnabled()) {
       if (e.CROSSCHECK_EMBEDDED_WORKER) {
         const { startWorker } = await import('@/lib/jobs/worker');

@@ -8,6 +8,7 @@ import { closeDb, getDatabase } from '@/lib/db/client';
 import { ensureRunRelay } from '@/lib/debate/relay';
 import { env, isEmbedded } from '@/lib/env';
 import { stopBoss } from '@/lib/jobs/boss';
+import { surviveDatabaseOutages } from '@/lib/jobs/process-guard';
 import { startWorker } from '@/lib/jobs/worker';
 import { flushCounters } from '@/lib/ops/counters';
 import { describeError } from './lib/describe-error';
@@ -22,6 +23,7 @@ async function main() {
     console.error('[worker] cannot start: CROSSCHECK_QUEUE=off, so the app instances execute runs themselves and nothing is queued.');
     process.exit(1);
   }
+  surviveDatabaseOutages({ exitOnOtherErrors: true });
   const { location } = await getDatabase();
   // Viewers on the app instances follow this worker's runs through the relay; the worker itself
   // shows nothing, so it does not take in other processes' events.

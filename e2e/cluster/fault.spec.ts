@@ -5,13 +5,15 @@
 // app instance B's event stream, as two people on different instances would.
 import crypto from 'node:crypto';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { expect, request, test } from '@playwright/test';
 import pg from 'pg';
 import { serverActionsOf } from '../../lib/auth/endpoints';
 import { DEMO_IDS } from '../../lib/db/demo-ids';
+import { DEMO_CASE } from '../../lib/db/seed';
 import { startPgCluster, type PgCluster } from '../../scripts/cluster/pg-cluster';
-import { migrateAndSeed, startAppInstance, startFakeModel, startWorker, type Proc } from '../../scripts/cluster/processes';
+import { migrateAndSeed, startAppInstance, startFakeModel, startWorker, writeReferenceScript, type Proc } from '../../scripts/cluster/processes';
 import { DEMO_PASSWORD, DEMO_USERS } from '../fixtures';
 import { replayTokens, watchRun, type Viewer } from './sse';
 
@@ -25,6 +27,8 @@ let appA: Proc & { url: string };
 let appB: Proc & { url: string };
 let workers: Proc[] = [];
 let commonEnv: Record<string, string>;
+/** The fake model's answer per step id: what a viewer must see streamed, token by token. */
+let replies: Map<string, string>;
 const workerEnv = () => ({ ...commonEnv, WORKER_CONCURRENCY: '8' });
 const everything = () => [appA, appB, fake, ...workers].filter(Boolean);
 
@@ -35,8 +39,12 @@ test.beforeAll(async () => {
   cluster = await startPgCluster();
   migrateAndSeed(cluster.url);
   db = new pg.Pool({ connectionString: cluster.url, max: 3 });
+  const script = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'crosscheck-fault-')), 'script.json');
+  writeReferenceScript({ databaseUrl: cluster.url, companyId: DEMO_CASE.companyId, asOf: DEMO_CASE.asOfDate, language: 'en', out: script });
+  const entries = JSON.parse(fs.readFileSync(script, 'utf8')) as { match: string[]; reply: string }[];
+  replies = new Map(entries.map((e) => [/^Step (\S+) \(/.exec(e.match[0])![1], e.reply]));
   // A short retry-after and enough retries that 20 % failures never exhaust them (0.2^9 per call).
-  fake = await startFakeModel({ ttftMs: 60, tokensPerSecond: 250, faultRate: 0.2, faultKinds: ['429', '500'] });
+  fake = await startFakeModel({ ttftMs: 60, tokensPerSecond: 250, faultRate: 0.2, faultKinds: ['429', '500'], script });
   commonEnv = {
     DATABASE_URL: cluster.url,
     AUTH_SECRET: crypto.randomBytes(32).toString('base64'),
@@ -65,7 +73,12 @@ test.afterAll(async () => {
 
 test.afterEach(async ({}, testInfo) => {
   if (testInfo.status === testInfo.expectedStatus) return;
-  for (const p of everything()) await testInfo.attach(`${p.name}.log`, { body: p.output(), contentType: 'text/plain' });
+  // Each process's output, as files next to the trace (the reporter would cut them short).
+  for (const p of everything()) fs.writeFileSync(testInfo.outputPath(`${p.name}.log`), p.output());
+  const failures = await db
+    .query("select r.id, r.status, r.error, s.step_id, s.error as step_error from runs r left join run_steps s on s.run_id = r.id and s.status = 'failed' where r.status <> 'succeeded'")
+    .then((r) => r.rows, (err: Error) => [{ error: err.message }]);
+  fs.writeFileSync(testInfo.outputPath('unfinished-runs.json'), JSON.stringify(failures, null, 2));
 });
 
 /** Signs in through Auth.js as a browser form would; returns the cookie header for that instance. */
@@ -135,13 +148,16 @@ async function expectCompleteSteps(ids: string[]) {
   }
 }
 
-/** What a viewer on the other instance saw: every step's tokens, in order, add up to its final text. */
+/** What a viewer on the other instance saw: every step's tokens, in order, add up to the model's whole answer. */
 function expectFullStream(viewer: Viewer, runId: string) {
   const finished = viewer.messages.find((m) => m.type === 'run-finished');
   expect(finished && 'status' in finished ? finished.status : undefined, `run-finished of ${runId} on instance B`).toBe('succeeded');
   const steps = replayTokens(viewer.messages);
   expect(new Set(steps.map((s) => s.stepId)).size, `steps streamed live for ${runId}`).toBeGreaterThan(0);
-  for (const s of steps) expect(s.streamed, `${runId} ${s.stepId}: tokens seen on instance B`).toBe(s.final);
+  for (const s of steps) {
+    expect(s.streamed, `${runId} ${s.stepId}: tokens seen on instance B`).toBe(replies.get(s.stepId));
+    expect(s.final.length, `${runId} ${s.stepId}: step-done text`).toBeGreaterThan(0);
+  }
 }
 
 test('40 KPD-MADS runs with 20 % provider failures all succeed; a worker killed mid-run loses no step and duplicates none', async () => {
@@ -201,7 +217,7 @@ test('40 KPD-MADS runs with 20 % provider failures all succeed; a worker killed 
 
   // The failures really happened, and the provider's error counter saw them.
   const { rows: errors } = await db.query<{ code: string; value: string }>(
-    "select labels->>'code' as code, value from ops_counters where name = 'crosscheck_provider_errors_total'",
+    "select labels->>'code' as code, value from ops_counters where name = 'provider_errors'",
   );
   const byCode = Object.fromEntries(errors.map((e) => [e.code, Number(e.value)]));
   expect(byCode['429'] ?? 0).toBeGreaterThan(10);

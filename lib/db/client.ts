@@ -67,6 +67,10 @@ async function openPostgres(options: { url: string; poolSize?: number }): Promis
   const { drizzle } = await import('drizzle-orm/node-postgres');
   const pool = new Pool({ connectionString: options.url, max: options.poolSize ?? 10 });
   pool.on('error', (err) => log.error('idle database client failed', { component: 'db', err }));
+  // A client checked out for a transaction when the server goes away (a restart, a failover)
+  // emits 'error' with nobody listening, which would end the process; the query in flight
+  // fails on its own, and the pool replaces the client.
+  pool.on('connect', (client) => client.on('error', (err) => log.warn('database connection lost', { component: 'db', err })));
   const url = new URL(options.url);
   const db = drizzle({ client: pool, schema, casing: 'snake_case' }) as unknown as Db;
   return { db, kind: 'postgres', location: `${url.hostname}:${url.port || 5432}${url.pathname}`, close: () => pool.end() };

@@ -4,9 +4,7 @@
 // tokens against passing the whole transcript to every step, and a batch at concurrency 8.
 // The fake answers each step with what the offline analyst wrote for the same company, so every
 // step passes the protocol rules and the model's time is the latency model's alone.
-import { eq } from 'drizzle-orm';
 import type { Db } from '@/lib/db/client';
-import { companies } from '@/lib/db/schema';
 import { listRunSteps } from '@/lib/db/queries/runs';
 import { seedDemo } from '@/lib/db/seed';
 import { runBus } from '@/lib/debate/bus';
@@ -15,30 +13,17 @@ import { visibleEvidence } from '@/lib/debate/evidence-scope';
 import { buildPrompt } from '@/lib/debate/prompts';
 import { getProtocol } from '@/lib/debate/protocols';
 import type { ProtocolId, RunParams } from '@/lib/debate/types';
-import { createOfflineAnalyst } from '@/lib/llm/offline';
 import { createOpenAiProvider } from '@/lib/llm/openai';
 import type { ModelProvider } from '@/lib/llm/types';
 import { readEvidence } from '@/lib/pool/as-of';
 import type { ScriptEntry } from '../fake-llm/server';
+import { referenceScript } from '../cluster/reference-script';
 import { startFakeLlmProcess, type FakeProcess } from './fake-process';
 import { median, percentile, round } from './stats';
 import type { Benchmark, BenchRow } from './types';
 
 const COMPANIES = ['samsung-electronics', 'tesla', 'wintec-automation', 'monro-inc', 'travelers-companies', 'taeyoung-engineering-construction'];
 const PARAMS = { asOf: '2024-12-31', language: 'en' as const };
-
-/** Offline outputs for every step of a protocol and company, as fake-server script entries. */
-async function scriptFor(db: Db, protocol: ProtocolId, companyId: string): Promise<ScriptEntry[]> {
-  const offline = createOfflineAnalyst();
-  const run = await createRun({ db, protocolId: protocol, companyId, provider: offline, params: PARAMS });
-  const result = await executeRun({ db, runId: run.id, provider: offline });
-  if (result.status !== 'succeeded') throw new Error(`offline reference run for ${companyId} ${protocol} failed: ${result.error}`);
-  const steps = await listRunSteps({ db, runId: run.id });
-  const [company] = await db.select({ name: companies.name }).from(companies).where(eq(companies.id, companyId));
-  // Prompts name the company and the step; both pick the answer.
-  const marker = `name: ${company.name}`;
-  return steps.map((s) => ({ match: [`Step ${s.stepId} (`, marker], reply: JSON.stringify(s.output) }));
-}
 
 /** The longest chain of per-step model times through the protocol's context graph. */
 function idealCriticalMs(protocol: ProtocolId, modelMs: Map<string, number>) {
@@ -106,7 +91,7 @@ export const engineBenchmark: Benchmark = {
       ctx.log('writing reference outputs with the offline analyst …');
       const script: ScriptEntry[] = [];
       for (const companyId of COMPANIES) {
-        script.push(...(await scriptFor(db, 'kpd-mads', companyId)), ...(await scriptFor(db, 'nas', companyId)));
+        script.push(...(await referenceScript(db, 'kpd-mads', companyId, PARAMS)), ...(await referenceScript(db, 'nas', companyId, PARAMS)));
       }
       // The model answers from its own process, as a real endpoint would.
       fake = await startFakeLlmProcess({ ttftMs, tokensPerSecond, script });

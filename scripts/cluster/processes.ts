@@ -67,14 +67,24 @@ const baseEnv = (extra: Record<string, string>): NodeJS.ProcessEnv => ({
   ...extra,
 });
 
-export async function startFakeModel(options: { ttftMs: number; tokensPerSecond: number; faultRate?: number; faultKinds?: string[]; echo?: boolean }) {
+/** `script`: a file of scripted answers (scripts/cluster/reference-script.ts writes one). */
+export async function startFakeModel(options: { ttftMs: number; tokensPerSecond: number; faultRate?: number; faultKinds?: string[]; script?: string; echo?: boolean }) {
   const port = await freePort();
   const args = ['--import', 'tsx', 'scripts/fake-llm/server.ts', '--port', String(port), '--ttft', String(options.ttftMs), '--tps', String(options.tokensPerSecond)];
+  if (options.script) args.push('--script', options.script);
   if (options.faultRate) args.push('--fault-rate', String(options.faultRate), '--fault-kinds', (options.faultKinds ?? ['429', '500']).join(','));
   const proc = track('fake-model', spawn(process.execPath, args, { cwd: ROOT, env: baseEnv({}) }), options.echo ?? false);
   const url = `http://127.0.0.1:${port}/v1`;
   await waitFor(proc, () => fetch(`${url}/models`).then((r) => r.ok, () => false), 'answer on /v1/models');
   return { ...proc, url };
+}
+
+/** Writes the fake model's answers for one company's runs (see reference-script.ts) to `out`. */
+export function writeReferenceScript(options: { databaseUrl: string; companyId: string; asOf: string; language: 'en' | 'ko'; protocol?: string; out: string }) {
+  const args = ['--import', 'tsx', 'scripts/cluster/reference-script.ts', '--database-url', options.databaseUrl, '--company', options.companyId, '--as-of', options.asOf];
+  args.push('--language', options.language, '--protocol', options.protocol ?? 'kpd-mads', '--out', options.out);
+  const result = spawnSync(process.execPath, args, { cwd: ROOT, env: baseEnv({}), encoding: 'utf8' });
+  if (result.status !== 0) throw new Error(`reference script failed: ${result.stderr || result.stdout}`);
 }
 
 /** Migrates and seeds the demo data on a PostgreSQL database, as an operator would. */

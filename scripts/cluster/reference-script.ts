@@ -1,0 +1,54 @@
+// Answers for the fake model server that pass every protocol rule: what the built-in offline
+// analyst writes for the same company and step, keyed by the step and company name the prompts
+// carry. The fake server alone answers with schema-shaped filler, which a debate's own rules
+// (questions aimed at the claims they examine, …) rightly refuse.
+//
+//   node --import tsx scripts/cluster/reference-script.ts --database-url <url> --company <id> \
+//     --protocol kpd-mads --as-of 2025-03-31 --language en --out script.json
+import fs from 'node:fs';
+import { parseArgs } from 'node:util';
+import { eq } from 'drizzle-orm';
+import { closeDb, getDb, type Db } from '@/lib/db/client';
+import { listRunSteps } from '@/lib/db/queries/runs';
+import { companies } from '@/lib/db/schema';
+import { createRun, executeRun } from '@/lib/debate/engine';
+import type { ProtocolId, RunParams } from '@/lib/debate/types';
+import { createOfflineAnalyst } from '@/lib/llm/offline';
+import type { ScriptEntry } from '../fake-llm/server';
+
+export async function referenceScript(db: Db, protocol: ProtocolId, companyId: string, params: Partial<RunParams>): Promise<ScriptEntry[]> {
+  const offline = createOfflineAnalyst();
+  const run = await createRun({ db, protocolId: protocol, companyId, provider: offline, params });
+  const result = await executeRun({ db, runId: run.id, provider: offline });
+  if (result.status !== 'succeeded') throw new Error(`offline reference run for ${companyId} ${protocol} failed: ${result.error}`);
+  const steps = await listRunSteps({ db, runId: run.id });
+  const [company] = await db.select({ name: companies.name }).from(companies).where(eq(companies.id, companyId));
+  const marker = `name: ${company.name}`;
+  return steps.map((s) => ({ match: [`Step ${s.stepId} (`, marker], reply: JSON.stringify(s.output) }));
+}
+
+async function main() {
+  const { values } = parseArgs({
+    options: {
+      'database-url': { type: 'string' },
+      company: { type: 'string' },
+      protocol: { type: 'string', default: 'kpd-mads' },
+      'as-of': { type: 'string' },
+      language: { type: 'string', default: 'en' },
+      out: { type: 'string' },
+    },
+  });
+  if (!values['database-url'] || !values.company || !values['as-of'] || !values.out) throw new Error('needs --database-url, --company, --as-of and --out');
+  process.env.DATABASE_URL = values['database-url'];
+  const db = await getDb();
+  const script = await referenceScript(db, values.protocol as ProtocolId, values.company, { asOf: values['as-of'], language: values.language as 'en' | 'ko' });
+  fs.writeFileSync(values.out, JSON.stringify(script));
+  await closeDb();
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  main().catch((err) => {
+    console.error(err instanceof Error ? err.message : String(err));
+    process.exit(1);
+  });
+}
