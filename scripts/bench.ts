@@ -6,17 +6,18 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Command } from 'commander';
-import { benchmarks, type BenchRow } from './bench/index';
+import { benchmarks, loadBenchmarks, type BenchRow } from './bench/index';
 import { scratchDatabaseFactory } from './bench/scratch-db';
 import { describeError } from './lib/describe-error';
 
-type Options = { only?: string; quick?: boolean; postgres?: string; list?: boolean; json?: boolean };
+type Options = { only?: string; quick?: boolean; postgres?: string; list?: boolean; json?: boolean; load?: boolean };
 
 const program = new Command('bench')
   .description('Crosscheck benchmarks (DESIGN.md §11), each on its own throwaway database')
   .option('--only <names>', `comma-separated benchmarks to run: ${benchmarks.map((b) => b.name).join(', ')}`)
   .option('--quick', 'a tenth of the data: checks that the benchmarks run, not how fast')
   .option('--postgres <url>', 'use fresh databases on this PostgreSQL server instead of PGlite')
+  .option('--load', 'the load benchmark instead: 1, 2 and 4 queue workers on a private PostgreSQL server (about 12 minutes)')
   .option('--list', 'list the benchmarks and exit')
   .option('--json', 'also print the keyed figures as one JSON object on the last line')
   .showHelpAfterError();
@@ -51,18 +52,19 @@ function printTable(rows: BenchRow[]) {
 async function main() {
   const options = program.parse(process.argv).opts<Options>();
   if (options.list) {
-    for (const b of benchmarks) console.log(`${b.name.padEnd(16)} ${b.description}`);
+    for (const b of [...benchmarks, ...loadBenchmarks]) console.log(`${b.name.padEnd(16)} ${b.description}`);
     return;
   }
-  const wanted = options.only ? options.only.split(',').map((s) => s.trim()).filter(Boolean) : benchmarks.map((b) => b.name);
-  const unknown = wanted.filter((name) => !benchmarks.some((b) => b.name === name));
-  if (unknown.length) throw new Error(`Unknown benchmark ${unknown.join(', ')}. Choose from: ${benchmarks.map((b) => b.name).join(', ')}.`);
+  const available = options.load ? loadBenchmarks : benchmarks;
+  const wanted = options.only ? options.only.split(',').map((s) => s.trim()).filter(Boolean) : available.map((b) => b.name);
+  const unknown = wanted.filter((name) => !available.some((b) => b.name === name));
+  if (unknown.length) throw new Error(`Unknown benchmark ${unknown.join(', ')}. Choose from: ${available.map((b) => b.name).join(', ')}.`);
 
   const startedAt = new Date();
   const log = (message: string) => process.stderr.write(`${message}\n`);
   const ctx = { quick: Boolean(options.quick), scratchDatabase: scratchDatabaseFactory(options.postgres), log };
   const outcomes = [];
-  for (const benchmark of benchmarks.filter((b) => wanted.includes(b.name))) {
+  for (const benchmark of available.filter((b) => wanted.includes(b.name))) {
     log(`== ${benchmark.name}: ${benchmark.description}${ctx.quick ? ' (quick)' : ''}`);
     const start = performance.now();
     try {

@@ -3,6 +3,7 @@
 import { companyPageBenchmark } from './company-page';
 import { engineBenchmark } from './engine';
 import { importBenchmark } from './import';
+import { loadBenchmark } from './load';
 import { retrievalBenchmark } from './retrieval';
 import type { Benchmark } from './types';
 import { uiBenchmark } from './ui';
@@ -10,3 +11,6 @@ import { uiBenchmark } from './ui';
 export type { Benchmark, BenchContext, BenchRow } from './types';
 
 export const benchmarks: Benchmark[] = [importBenchmark, retrievalBenchmark, companyPageBenchmark, engineBenchmark, uiBenchmark];
+
+/** Minutes of worker processes on a private PostgreSQL server: only with `--load`. */
+export const loadBenchmarks: Benchmark[] = [loadBenchmark];
