@@ -48,6 +48,7 @@ async function phase(ctx: BenchContext, handle: DatabaseHandle, url: string, env
   const connections: number[] = [];
   const workerRssMb: number[] = [];
   let stepsInWindow = 0;
+  const slow: { runId: string; enqueuedAt: number; ms: number }[] = [];
   let stopping = false;
   const unsubscribes: (() => void)[] = [];
 
@@ -62,6 +63,7 @@ async function phase(ctx: BenchContext, handle: DatabaseHandle, url: string, env
       if (event.type === 'token' && firstToken) {
         firstToken = false;
         if (enqueuedAt >= measureFrom && enqueuedAt <= measureTo) firstTokenMs.push(now - enqueuedAt);
+        if (now - enqueuedAt > 2000) slow.push({ runId: run.id, enqueuedAt: performance.timeOrigin + enqueuedAt, ms: Math.round(now - enqueuedAt) });
       } else if (event.type === 'step-done' && now >= measureFrom && now <= measureTo) stepsInWindow++;
       else if (event.type === 'run-finished') {
         unsubscribe();
@@ -88,6 +90,12 @@ async function phase(ctx: BenchContext, handle: DatabaseHandle, url: string, env
   stopping = true;
   clearInterval(sampler);
   ctx.log(`  ${workerCount} worker(s): ${stepsInWindow} steps in ${windowMs / 1000} s; ${inFlight} runs still in flight are abandoned`);
+  // Where a slow first token's time went: when a worker picked the run up, from its log.
+  for (const s of slow.slice(0, 5)) {
+    const line = workers.flatMap((w) => w.output().split('\n')).find((l) => l.includes(s.runId) && l.includes('executing run'));
+    const picked = line ? Date.parse((JSON.parse(line) as { ts: string }).ts) - s.enqueuedAt : NaN;
+    ctx.log(`  slow first token: ${s.ms} ms after enqueue, picked up after ${Math.round(picked)} ms (run ${s.runId})`);
+  }
   await Promise.all(workers.map((w) => w.kill()));
   for (const u of unsubscribes) u();
   // Leave nothing behind for the next phase: the abandoned runs are cancelled outright.
