@@ -90,6 +90,12 @@ const schema = z.object({
   /** `0` keeps app instances from executing runs, leaving them to `npm run worker` processes. */
   CROSSCHECK_EMBEDDED_WORKER: flagDefaultOn,
   /** Runs one worker process (or an app instance's embedded worker) executes at once. */
+  /**
+   * Model calls one process makes at once to one model, over all the runs it executes (a run's
+   * steps that are ready at the same time each make one). Quotas across processes are
+   * OPENAI_RPM / OPENAI_TPM; this only keeps one process from opening too many streams.
+   */
+  OPENAI_MAX_CONCURRENT_REQUESTS: z.coerce.number().int().min(1).max(1000).default(32),
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
   /** How long a worker's hold on a run lasts without renewal: a dead worker's runs move on after this. */
   WORKER_LEASE_MS: z.coerce.number().int().min(1_000).max(600_000).default(10_000),

@@ -55,7 +55,16 @@ export async function executeRunHere({ db, run, workerId }: { db: Db; run: Pick<
     runBus().publish({ type: 'run-finished', runId: run.id, at: new Date().toISOString(), status: 'failed' });
     return { status: 'failed', error, wallMs: 0, modelMs: 0, timings: [] };
   }
-  return executeRun({ db, runId: run.id, ...providers, workerId, webSearch: webSearchForRun({ runId: run.id, companyId: run.companyId }) });
+  return executeRun({
+    db,
+    runId: run.id,
+    ...providers,
+    workerId,
+    // Shared by every run in this process: with the engine's default of 8, a worker's fifth run
+    // waited seconds for its first model call behind the other runs' steps.
+    providerConcurrency: env().OPENAI_MAX_CONCURRENT_REQUESTS,
+    webSearch: webSearchForRun({ runId: run.id, companyId: run.companyId }),
+  });
 }
 
 async function start({ db, runId }: { db: Db; runId: string }) {
