@@ -31,6 +31,8 @@ export type CaseStatus = (typeof CASE_STATUSES)[number];
 /** `budget_exceeded`: the run stopped at its token or cost budget; finished steps are kept. */
 export const RUN_STATUSES = ['queued', 'running', 'succeeded', 'failed', 'cancelled', 'budget_exceeded'] as const;
 export type RunStatus = (typeof RUN_STATUSES)[number];
+/** Statuses a run does not leave on its own (a retry starts it again). */
+export const TERMINAL_RUN_STATUSES: readonly RunStatus[] = ['succeeded', 'failed', 'cancelled', 'budget_exceeded'];
 
 export const STEP_STATUSES = ['pending', 'running', 'done', 'failed'] as const;
 export type StepStatus = (typeof STEP_STATUSES)[number];

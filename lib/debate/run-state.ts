@@ -5,7 +5,7 @@ import { citationsOf, claimsOf, questionsOf } from '@/lib/debate/rules';
 import type { RunSnapshot } from '@/lib/debate/bus';
 import type { RunView, RunViewTurn } from '@/lib/debate/run-view';
 import type { RunEvent } from '@/lib/debate/types';
-import type { RunStatus } from '@/lib/db/schema';
+import { TERMINAL_RUN_STATUSES, type RunStatus } from '@/lib/db/schema';
 
 /** What a citation chip shows about the evidence a citation names. */
 export type EvidenceRef = { id: string; title: string; date: string; source: string; url: string };
@@ -28,7 +28,7 @@ export type LiveRunState = {
 /** What the SSE route sends: a snapshot on connect, then run events (step-done with the evidence it cites). */
 export type WireMessage = { type: 'snapshot'; state: LiveRunState } | (RunEvent & { evidence?: EvidenceRefs });
 
-export const TERMINAL: readonly RunStatus[] = ['succeeded', 'failed', 'cancelled', 'budget_exceeded'];
+export const TERMINAL = TERMINAL_RUN_STATUSES;
 
 export function isTerminal(status: RunStatus) {
   return TERMINAL.includes(status);

@@ -4,9 +4,9 @@
 // schema there is nothing to read, which callers report as "not initialised".
 import { sql } from 'drizzle-orm';
 import type { Executor } from '@/lib/db/client';
+import { RUN_QUEUE } from '@/lib/jobs/boss';
 
 /** The pg-boss queue that carries runs. */
-export const RUN_QUEUE = 'crosscheck-run';
 
 /** pg-boss 10's job states; `created` and `retry` are waiting, `active` is held by a worker. */
 export const QUEUE_STATES = ['created', 'retry', 'active', 'completed', 'cancelled', 'failed'] as const;

@@ -1,6 +1,6 @@
 import { and, asc, eq, inArray, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Executor } from '@/lib/db/client';
-import { reports, runs, runSteps, users, type RunStatus } from '@/lib/db/schema';
+import { reports, runs, runSteps, TERMINAL_RUN_STATUSES, users, type RunStatus } from '@/lib/db/schema';
 import type { ProtocolDef, RunMode, RunParams } from '@/lib/debate/types';
 
 export async function insertRun({
@@ -46,7 +46,6 @@ export async function listRunSteps({ db, runId }: { db: Executor; runId: string 
 }
 
 const ACTIVE: RunStatus[] = ['queued', 'running'];
-const TERMINAL: RunStatus[] = ['succeeded', 'failed', 'cancelled', 'budget_exceeded'];
 
 /** A queue worker wrote to a run it no longer holds: it must stop and leave the run to the new holder. */
 export class LeaseLostError extends Error {
@@ -89,7 +88,7 @@ export async function setRunStatus({
   workerId?: string;
 }): Promise<boolean> {
   const now = new Date();
-  const final = TERMINAL.includes(status);
+  const final = TERMINAL_RUN_STATUSES.includes(status);
   const updated = await db
     .update(runs)
     .set({
