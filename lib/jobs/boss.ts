@@ -7,6 +7,7 @@ import type { Db } from '@/lib/db/client';
 import { listUnheldRuns } from '@/lib/db/queries/runs';
 import { env } from '@/lib/env';
 import { log } from '@/lib/ops/log';
+import { RUN_QUEUED_CHANNEL } from '@/lib/jobs/wake';
 
 export const RUN_QUEUE = 'crosscheck-run';
 export const BOSS_SCHEMA = 'pgboss';
@@ -17,7 +18,7 @@ type Bosses = Map<string, Promise<PgBoss>>;
 const globalForBoss = globalThis as typeof globalThis & { __crosscheckBosses?: Bosses };
 const bosses = (): Bosses => (globalForBoss.__crosscheckBosses ??= new Map());
 
-function databaseUrl(url?: string) {
+export function databaseUrl(url?: string) {
   const resolved = url ?? env().DATABASE_URL;
   if (!resolved) throw new Error('The job queue needs PostgreSQL: set DATABASE_URL.');
   return resolved;
@@ -54,10 +55,19 @@ export function getBoss(url?: string): Promise<PgBoss> {
   return boss;
 }
 
-/** Puts a run on the queue; a run already waiting there is not queued twice. */
+/**
+ * Puts a run on the queue (a run already waiting there is not queued twice) and wakes the idle
+ * workers (lib/jobs/wake.ts), so it starts without waiting for their next poll.
+ */
 export async function enqueueRun(runId: string, url?: string) {
   const boss = await getBoss(url);
   await boss.send(RUN_QUEUE, { runId } satisfies RunJob, { singletonKey: runId });
+  try {
+    await boss.getDb().executeSql('select pg_notify($1, $2)', [RUN_QUEUED_CHANNEL, runId]);
+  } catch (err) {
+    // The run is queued all the same; a worker's poll picks it up.
+    log.warn('could not wake the workers for a queued run', { component: 'worker', runId, err });
+  }
 }
 
 /** Puts back on the queue the runs nobody holds and nothing waits for; returns how many. */

@@ -1,7 +1,8 @@
 // Queue workers on a real PostgreSQL (TEST_DATABASE_URL): the lease is exclusive, a worker
 // process killed with SIGKILL mid-run is taken over and the run finishes with every step saved
-// once and finished steps kept, a graceful stop hands an in-flight run on at once, and a cancel
-// from another process stops the worker executing the run. Runs use the OpenAI-compatible
+// once and finished steps kept, a graceful stop hands an in-flight run on at once, a queued run
+// wakes an idle worker without waiting for its poll, and a cancel from another process stops the
+// worker executing the run. Runs use the OpenAI-compatible
 // provider against the fake model server, slowed down so a run lasts long enough to interrupt.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { eq, sql } from 'drizzle-orm';
@@ -241,6 +242,34 @@ if (testBackends().includes('postgres')) {
       const steps = await listRunSteps({ db, runId: run.id });
       for (const b of before) expect(steps.find((s) => s.stepId === b.stepId)!.finishedAt).toEqual(b.finishedAt);
       await taker.stop();
+    }, 60_000);
+
+    it('a queued run wakes an idle worker at once instead of waiting for its next poll, also after the wake-up connection was cut', async () => {
+      // Polling once a minute: only the wake-up can make the worker take a run within seconds.
+      const sleeper = await startWorker({ concurrency: 2, workerId: 'sleeper', db, url, ...LEASE, pollIntervalMs: 60_000, reaperIntervalMs: 60_000 });
+      workers.add(sleeper);
+      const pickedUp = async () => {
+        const run = await newRun();
+        await new Promise((r) => setTimeout(r, 1_000)); // both slots are asleep by now
+        await enqueueRun(run.id, url);
+        await waitFor('the sleeping worker to take the run', async () => (await getRun({ db, id: run.id })).workerId === 'sleeper', 15_000);
+        expect(await queueRunner.cancel({ db, runId: run.id })).toBe(true);
+        await waitFor('the worker to let go of the run', async () => (await getRun({ db, id: run.id })).workerId === null);
+      };
+      await pickedUp();
+
+      const cut = (await db.execute(
+        sql`select pg_terminate_backend(pid) as cut from pg_stat_activity where application_name = 'crosscheck-wake sleeper'`,
+      )) as unknown as { rows: { cut: boolean }[] };
+      expect(cut.rows).toEqual([{ cut: true }]);
+      await waitFor('the wake-up connection to come back', async () => {
+        const back = (await db.execute(sql`select count(*)::int as n from pg_stat_activity where application_name = 'crosscheck-wake sleeper'`)) as unknown as {
+          rows: { n: number }[];
+        };
+        return back.rows[0].n === 1;
+      });
+      await pickedUp();
+      await sleeper.stop();
     }, 60_000);
 
     it('a cancel from another process stops the worker process executing the run', async () => {

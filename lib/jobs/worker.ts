@@ -12,8 +12,9 @@ import { claimRun, getRun, releaseLease } from '@/lib/db/queries/runs';
 import { releaseRun } from '@/lib/debate/engine';
 import { executeRunHere } from '@/lib/debate/runner';
 import { env } from '@/lib/env';
-import { enqueueRun, getBoss, requeueUnheldRuns, RUN_QUEUE, type RunJob } from '@/lib/jobs/boss';
+import { databaseUrl, enqueueRun, getBoss, requeueUnheldRuns, RUN_QUEUE, type RunJob } from '@/lib/jobs/boss';
 import { startLeaseKeeper, type LeaseTiming } from '@/lib/jobs/lease-keeper';
+import { listenForQueuedRuns } from '@/lib/jobs/wake';
 import { log } from '@/lib/ops/log';
 
 export type WorkerOptions = {
@@ -96,6 +97,17 @@ export async function startWorker(options: WorkerOptions): Promise<QueueWorker> 
   for (let i = 0; i < options.concurrency; i++) {
     workIds.push(await boss.work<RunJob>(RUN_QUEUE, { batchSize: 1, pollingIntervalSeconds: (options.pollIntervalMs ?? e.WORKER_POLL_INTERVAL_MS) / 1000 }, handle));
   }
+  // A queued run wakes every slot: idle ones fetch now (one gets the job, the rest find nothing),
+  // busy ones fetch straight after their run instead of sleeping first.
+  const wake = listenForQueuedRuns({
+    url: databaseUrl(url),
+    name: workerId,
+    log: workerLog,
+    onQueued: () => {
+      if (mode === 'working') for (const id of workIds) boss.notifyWorker(id);
+    },
+  });
+  await wake.ready;
 
   let reaping: Promise<void> | undefined;
   const reap = async () => {
@@ -116,6 +128,7 @@ export async function startWorker(options: WorkerOptions): Promise<QueueWorker> 
       if (mode !== 'working') return;
       mode = graceful ? 'draining' : 'abandoning';
       clearInterval(reaper);
+      await wake.stop();
       await Promise.all(workIds.map((id) => boss.offWork({ id })));
       if (graceful && inFlight.size) {
         workerLog.info('stopping: waiting for the runs in hand', { runs: inFlight.size, timeoutMs });
