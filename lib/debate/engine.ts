@@ -4,13 +4,14 @@
 // rules (one repair attempt), and is saved the moment it completes, so an interrupted run
 // resumes from its last completed step without redoing or duplicating any.
 import { z } from 'zod';
-import type { Db, Executor } from '@/lib/db/client';
+import type { Db, Executor, Tx } from '@/lib/db/client';
 import { getCompanyById } from '@/lib/db/queries/companies';
 import {
   getRun,
   insertRun,
   LeaseLostError,
   listRunSteps,
+  lockRunStatus,
   markStepDone,
   markStepFailed,
   markStepRunning,
@@ -374,10 +375,22 @@ function ignoreLeaseLost(err: unknown) {
   if (!(err instanceof LeaseLostError) && !isDatabaseUnavailable(err)) throw err;
 }
 
-/** A failed step (and what could not start after it) runs again; finished steps are kept. */
-export async function retryFailedSteps({ db, runId }: { db: Db; runId: string }) {
-  await resetSteps({ db, runId, statuses: ['failed'] });
-  await setRunStatus({ db, id: runId, status: 'queued' });
+/**
+ * Puts a failed or cancelled run back to queued: its failed steps (and what could not start
+ * after them) run again; finished steps are kept. One transaction, with the run locked and its
+ * status checked there, so two retries at once cannot both pass; `alsoInTransaction` adds the
+ * caller's checks and writes (the per-user limit, the audit entry), and its error writes nothing.
+ * False, with nothing written, when the run is not failed or cancelled (any more).
+ */
+export async function retryFailedSteps({ db, runId, alsoInTransaction }: { db: Db; runId: string; alsoInTransaction?: (tx: Tx) => Promise<void> }) {
+  return db.transaction(async (tx) => {
+    const status = await lockRunStatus({ db: tx, id: runId });
+    if (status !== 'failed' && status !== 'cancelled') return false;
+    await alsoInTransaction?.(tx);
+    await resetSteps({ db: tx, runId, statuses: ['failed'] });
+    await setRunStatus({ db: tx, id: runId, status: 'queued' });
+    return true;
+  });
 }
 
 export const DEFAULT_RUN_PARAMS = {

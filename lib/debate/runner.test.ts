@@ -1,11 +1,13 @@
 // The in-process runner on PGlite with the offline analyst: runs go on after start() returns,
-// cancel stops them keeping finished steps, retry redoes only the failed steps.
+// cancel stops them keeping finished steps, retry redoes only the failed steps, and a retry is
+// one transaction that the caller's own check can refuse.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DatabaseHandle, Db } from '@/lib/db/client';
 import { getRun, listRunSteps, markStepFailed, setRunStatus } from '@/lib/db/queries/runs';
 import { seedDemo } from '@/lib/db/seed';
 import { createTestDatabase } from '@/lib/db/test-db';
-import { createRun, isRunActive } from '@/lib/debate/engine';
+import { createRun, isRunActive, retryFailedSteps } from '@/lib/debate/engine';
+import { RunLimitReached } from '@/lib/debate/limits';
 import { runner, waitForRun } from '@/lib/debate/runner';
 import { resetEnvForTests } from '@/lib/env';
 import { createOfflineAnalyst } from '@/lib/llm/offline';
@@ -77,6 +79,29 @@ describe('in-process runner', () => {
     }
     // A succeeded run cannot be retried.
     await expect(runner().retry({ db, runId: run.id })).rejects.toThrow(/succeeded/);
+  });
+
+  it("a retry refused inside its transaction (the owner's run limit) writes nothing, and two retries at once requeue the run once", async () => {
+    const run = await createRun({ db, protocolId: 'nas', companyId: 'tesla', provider: createOfflineAnalyst(), params });
+    await markStepFailed({ db, runId: run.id, stepId: 'NAS', error: 'injected' });
+    await setRunStatus({ db, id: run.id, status: 'failed', error: 'Step NAS failed' });
+
+    await expect(
+      runner().retry({
+        db,
+        runId: run.id,
+        alsoInTransaction: async () => {
+          throw new RunLimitReached(4);
+        },
+      }),
+    ).rejects.toBeInstanceOf(RunLimitReached);
+    expect((await getRun({ db, id: run.id })).status).toBe('failed');
+    expect((await listRunSteps({ db, runId: run.id })).map((s) => s.status)).toEqual(['failed']);
+
+    const outcomes = await Promise.all([retryFailedSteps({ db, runId: run.id }), retryFailedSteps({ db, runId: run.id })]);
+    expect(outcomes.sort()).toEqual([false, true]);
+    expect((await getRun({ db, id: run.id })).status).toBe('queued');
+    expect((await listRunSteps({ db, runId: run.id })).map((s) => s.status)).toEqual(['pending']);
   });
 
   it('fails a run whose provider is not configured here, with a message that says what to set', async () => {

@@ -3,7 +3,7 @@
 // the browser leaves, and lib/startup.ts resumes interrupted ones after a restart); on
 // PostgreSQL they go through a job queue to whichever worker is free (lib/jobs/queue-runner.ts),
 // unless CROSSCHECK_QUEUE=off.
-import type { Db } from '@/lib/db/client';
+import type { Db, Tx } from '@/lib/db/client';
 import { getRun, setRunStatus } from '@/lib/db/queries/runs';
 import type { Run } from '@/lib/db/schema';
 import { runBus } from '@/lib/debate/bus';
@@ -19,11 +19,19 @@ export type RunRunner = {
   start(options: { db: Db; runId: string }): Promise<void>;
   /** Stops a run; finished steps stay. False when the run was not queued or running. */
   cancel(options: { db: Db; runId: string }): Promise<boolean>;
-  /** Failed steps go back to pending and the run starts again; finished steps are not redone. */
-  retry(options: { db: Db; runId: string }): Promise<void>;
+  /**
+   * Failed steps go back to pending and the run starts again; finished steps are not redone.
+   * `alsoInTransaction` runs inside the transaction that requeues the run (see retryFailedSteps).
+   */
+  retry(options: RetryOptions): Promise<void>;
 };
 
+export type RetryOptions = { db: Db; runId: string; alsoInTransaction?: (tx: Tx) => Promise<void> };
+
 export class RunStateError extends Error {}
+
+/** Thrown by a retry whose run changed status after the caller's check. */
+export const notRetryable = (runId: string) => new RunStateError(`Run ${runId} is no longer failed or cancelled; reload to see its state.`);
 
 type Executions = Map<string, Promise<ExecuteResult | void>>;
 const globalForRunner = globalThis as typeof globalThis & { __crosscheckExecutions?: Executions };
@@ -93,12 +101,12 @@ async function cancel({ db, runId }: { db: Db; runId: string }) {
   return true;
 }
 
-async function retry({ db, runId }: { db: Db; runId: string }) {
+async function retry({ db, runId, alsoInTransaction }: RetryOptions) {
   if (executions().has(runId) || isRunActive(runId)) throw new RunStateError('The run is still going; wait for it to end before retrying.');
   const run = await getRun({ db, id: runId });
   if (!run) throw new RunStateError(`Run ${runId} does not exist.`);
   if (run.status !== 'failed' && run.status !== 'cancelled') throw new RunStateError(`The run is ${run.status}; only a failed or cancelled run can be retried.`);
-  await retryFailedSteps({ db, runId });
+  if (!(await retryFailedSteps({ db, runId, alsoInTransaction }))) throw notRetryable(runId);
   await start({ db, runId });
 }
 

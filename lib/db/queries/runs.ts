@@ -41,6 +41,12 @@ export async function getRun({ db, id }: { db: Executor; id: string }) {
   return row;
 }
 
+/** The run's status, with its row locked until the transaction ends (call inside one). */
+export async function lockRunStatus({ db, id }: { db: Executor; id: string }) {
+  const [row] = await db.select({ status: runs.status }).from(runs).where(eq(runs.id, id)).for('update');
+  return row?.status;
+}
+
 export async function listRunSteps({ db, runId }: { db: Executor; runId: string }) {
   return db.select().from(runSteps).where(eq(runSteps.runId, runId)).orderBy(asc(runSteps.ordinal));
 }

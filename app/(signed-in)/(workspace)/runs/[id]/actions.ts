@@ -6,6 +6,7 @@ import { action } from '@/lib/auth/action';
 import { assertRunAccess } from '@/lib/auth/run-access';
 import { getDb } from '@/lib/db/client';
 import { appendAudit } from '@/lib/db/queries/audit';
+import { claimRunSlot, RunLimitReached } from '@/lib/debate/limits';
 import { runner, RunStateError } from '@/lib/debate/runner';
 import { AppError } from '@/lib/errors';
 import { runMessages } from '@/lib/i18n/messages/run';
@@ -13,7 +14,7 @@ import { getT } from '@/lib/i18n/server';
 
 const runInput = z.object({ run_id: z.string().uuid() });
 
-async function audit(userId: string, runId: string, what: 'run.cancel' | 'run.retry') {
+async function audit(userId: string, runId: string, what: 'run.cancel') {
   const db = await getDb();
   await db.transaction((tx) => appendAudit({ tx, actorId: userId, action: what, entityType: 'run', entityId: runId }));
 }
@@ -29,12 +30,21 @@ export const cancelRun = action({ permission: 'cases:write', input: runInput }, 
 export const retryRun = action({ permission: 'cases:write', input: runInput }, async ({ run_id }, user) => {
   const { run } = await assertRunAccess(user, run_id, 'write');
   try {
-    await runner().retry({ db: await getDb(), runId: run_id });
+    await runner().retry({
+      db: await getDb(),
+      runId: run_id,
+      // A retried run is active again, so it counts against its owner's limit like a new start;
+      // the check, the requeue and the audit entry are one transaction.
+      alsoInTransaction: async (tx) => {
+        if (run.createdById) await claimRunSlot({ db: tx, userId: run.createdById });
+        await appendAudit({ tx, actorId: user.id, action: 'run.retry', entityType: 'run', entityId: run_id });
+      },
+    });
   } catch (err) {
     if (err instanceof RunStateError) throw new AppError('conflict', err.message);
+    if (err instanceof RunLimitReached) throw new AppError('rate_limited', (await getT(runMessages))('errRunLimit', { n: err.limit }));
     throw err;
   }
-  await audit(user.id, run_id, 'run.retry');
   if (run.caseId) revalidatePath(`/cases/${run.caseId}`);
   return { retried: true };
 });
