@@ -5,6 +5,8 @@ import { queueEnabled } from '@/lib/debate/runner';
 import { DataFolderError } from '@/lib/db/data-dir';
 import { DEMO_ACCOUNTS } from '@/lib/auth/demo-accounts';
 import { demoEnabled, env, EnvError } from '@/lib/env';
+import type { QueueWorker } from '@/lib/jobs/worker';
+import { stopOnSignals } from '@/lib/shutdown';
 
 export async function startUp() {
   try {
@@ -17,19 +19,22 @@ export async function startUp() {
     }
     // On PostgreSQL, run events reach this instance's viewers from whichever process executes the
     // run. Not awaited: the relay keeps trying until the database answers.
-    if (ensureRunRelay({ instanceId: 'app' })) {
+    const relay = ensureRunRelay({ instanceId: 'app' });
+    if (relay) {
       // Through a PostgreSQL restart (Next.js logs other unhandled rejections itself).
       (await import('@/lib/jobs/process-guard')).surviveDatabaseOutages({ exitOnOtherErrors: false });
     }
+    let worker: QueueWorker | undefined;
     if (queueEnabled()) {
       if (e.CROSSCHECK_EMBEDDED_WORKER) {
         const { startWorker } = await import('@/lib/jobs/worker');
-        const worker = await startWorker({ concurrency: e.WORKER_CONCURRENCY });
+        worker = await startWorker({ concurrency: e.WORKER_CONCURRENCY });
         lines.push(`Runs go through the PostgreSQL job queue; this instance's worker (${worker.workerId}) executes up to ${e.WORKER_CONCURRENCY} at once.`);
       } else {
         lines.push('Runs go through the PostgreSQL job queue; this instance executes none (CROSSCHECK_EMBEDDED_WORKER=0): start `npm run worker`.');
       }
     }
+    stopOnSignals({ worker, relay });
     const resumed = await resumeInterruptedRuns({ db: database.db });
     if (resumed) lines.push(`${queueEnabled() ? 'Queued again' : 'Resuming'}: ${resumed} interrupted analysis run${resumed === 1 ? '' : 's'}.`);
     console.log(lines.join('\n'));

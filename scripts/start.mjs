@@ -34,6 +34,8 @@ if (needsBuild()) {
 }
 
 const port = process.env.PORT || '3000';
-const server = spawn(process.execPath, [nextBin, 'start', '-p', port], { cwd: root, env: { ...env, PORT: port }, stdio: 'inherit' });
+// NEXT_MANUAL_SIG_HANDLE: the app stops itself on SIGTERM/SIGINT (lib/shutdown.ts), so the
+// embedded worker can finish or hand over its runs instead of Next.js exiting at once.
+const server = spawn(process.execPath, [nextBin, 'start', '-p', port], { cwd: root, env: { ...env, PORT: port, NEXT_MANUAL_SIG_HANDLE: '1' }, stdio: 'inherit' });
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => server.kill(signal));
 server.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

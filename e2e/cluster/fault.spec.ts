@@ -2,7 +2,8 @@
 // PostgreSQL server (so it can be restarted), two app instances (`next start`, no embedded
 // worker), two queue workers (`npm run worker`) and the fake model server failing 20 % of calls
 // with 429 or 500. Runs are started through app instance A's server action and watched through
-// app instance B's event stream, as two people on different instances would.
+// app instance B's event stream, as two people on different instances would. Last, a third
+// instance with an embedded worker is stopped with SIGTERM in the middle of its runs.
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -26,11 +27,13 @@ let fake: Proc & { url: string };
 let appA: Proc & { url: string };
 let appB: Proc & { url: string };
 let workers: Proc[] = [];
+/** Processes a test started for itself. */
+const extra: Proc[] = [];
 let commonEnv: Record<string, string>;
 /** The fake model's answer per step id: what a viewer must see streamed, token by token. */
 let replies: Map<string, string>;
 const workerEnv = () => ({ ...commonEnv, WORKER_CONCURRENCY: '8' });
-const everything = () => [appA, appB, fake, ...workers].filter(Boolean);
+const everything = () => [appA, appB, fake, ...workers, ...extra].filter(Boolean);
 
 test.describe.configure({ mode: 'serial' });
 
@@ -263,4 +266,54 @@ test('a PostgreSQL restart in the middle of runs: they resume and finish, each s
   // Both app instances and the workers came through the restart.
   for (const app of [appA, appB]) expect((await fetch(`${app.url}/api/health`)).status).toBe(200);
   for (const w of workers) expect(w.child.exitCode).toBeNull();
+});
+
+test('an app instance stopped with SIGTERM finishes its embedded worker\'s runs for a moment, then hands the rest over at once', async () => {
+  test.setTimeout(240_000);
+  // Only the new instance's embedded worker executes runs, with leases far longer than the test
+  // waits: a run it did not hand over would sit for a minute before anyone took it.
+  await Promise.all(workers.map((w) => w.stop()));
+  const appC = await startAppInstance('app-c', { ...commonEnv, WORKER_CONCURRENCY: '4', WORKER_LEASE_MS: '60000', WORKER_SHUTDOWN_TIMEOUT_MS: '1000' });
+  extra.push(appC);
+  const rmCookie = await signIn(appA.url, 'rm');
+  const ids = await Promise.all(Array.from({ length: 4 }, () => startRun(rmCookie)));
+  await waitUntil(
+    'the embedded worker to hold runs with finished steps',
+    async () => {
+      const { rows } = await db.query<{ n: string }>(
+        `select count(distinct r.id) as n from runs r join run_steps s on s.run_id = r.id
+          where r.id = any($1) and r.status = 'running' and r.worker_id is not null and s.status = 'done'`,
+        [ids],
+      );
+      return Number(rows[0].n) >= 2;
+    },
+    120_000,
+  );
+
+  const stoppedAt = Date.now();
+  await appC.stop(30_000);
+  expect(appC.child.exitCode, appC.output().slice(-2000)).toBe(0);
+  expect(Date.now() - stoppedAt, 'stopped within the shutdown timeout, not killed after the grace period').toBeLessThan(20_000);
+  expect(appC.output()).toContain('Crosscheck stopped');
+  const { rows: left } = await db.query<{ id: string; status: string; worker_id: string | null; running_steps: string }>(
+    `select r.id, r.status, r.worker_id, count(*) filter (where s.status = 'running') as running_steps
+       from runs r join run_steps s on s.run_id = r.id where r.id = any($1) group by r.id`,
+    [ids],
+  );
+  const unfinished = left.filter((r) => r.status !== 'succeeded');
+  expect(unfinished.length, 'runs still going when the instance stopped').toBeGreaterThan(0);
+  for (const r of unfinished) expect({ id: r.id, status: r.status, worker: r.worker_id, runningSteps: Number(r.running_steps) }).toEqual({ id: r.id, status: 'running', worker: null, runningSteps: 0 });
+
+  // A worker started now takes them at once: the handed-over runs are on the queue, not waiting for a lease.
+  extra.push(await startWorker('worker-4', workerEnv()));
+  const outcome = await waitUntil(
+    'every handed-over run to end',
+    async () => {
+      const s = await statuses(ids);
+      return (s.succeeded ?? 0) + (s.failed ?? 0) + (s.cancelled ?? 0) === ids.length ? s : undefined;
+    },
+    90_000,
+  );
+  expect(outcome).toEqual({ succeeded: ids.length });
+  await expectCompleteSteps(ids);
 });

@@ -8,7 +8,7 @@ import { seedDemo } from '@/lib/db/seed';
 import { createTestDatabase } from '@/lib/db/test-db';
 import { createRun, isRunActive, retryFailedSteps } from '@/lib/debate/engine';
 import { RunLimitReached } from '@/lib/debate/limits';
-import { runner, waitForRun } from '@/lib/debate/runner';
+import { releaseRunsHere, runner, waitForRun } from '@/lib/debate/runner';
 import { resetEnvForTests } from '@/lib/env';
 import { createOfflineAnalyst } from '@/lib/llm/offline';
 import type { ModelProvider } from '@/lib/llm/types';
@@ -55,6 +55,24 @@ describe('in-process runner', () => {
     await runner().retry({ db, runId: run.id });
     await waitForRun(run.id);
     expect((await getRun({ db, id: run.id })).status).toBe('succeeded');
+  });
+
+  it('shutdown releases a run executing here without ending it; the next start resumes it from its finished steps', async () => {
+    const run = await createRun({ db, protocolId: 'kpd-mads', companyId: 'tesla', provider: createOfflineAnalyst(), params });
+    await runner().start({ db, runId: run.id });
+    expect(await releaseRunsHere()).toBe(1);
+    expect(isRunActive(run.id)).toBe(false);
+    const released = await getRun({ db, id: run.id });
+    expect(['queued', 'running']).toContain(released.status);
+    const kept = await listRunSteps({ db, runId: run.id });
+    expect(kept.some((s) => s.status === 'running')).toBe(false);
+    expect(kept.some((s) => s.status !== 'done'), 'released before the end').toBe(true);
+
+    await runner().start({ db, runId: run.id });
+    await waitForRun(run.id);
+    expect((await getRun({ db, id: run.id })).status).toBe('succeeded');
+    const after = await listRunSteps({ db, runId: run.id });
+    for (const s of kept.filter((k) => k.status === 'done')) expect(after.find((a) => a.stepId === s.stepId)!.finishedAt).toEqual(s.finishedAt);
   });
 
   it('retry redoes only the failed steps', async () => {

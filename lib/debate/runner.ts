@@ -7,7 +7,7 @@ import type { Db, Tx } from '@/lib/db/client';
 import { getRun, setRunStatus } from '@/lib/db/queries/runs';
 import type { Run } from '@/lib/db/schema';
 import { runBus } from '@/lib/debate/bus';
-import { cancelRun, executeRun, isRunActive, retryFailedSteps, type ExecuteResult } from '@/lib/debate/engine';
+import { cancelRun, executeRun, isRunActive, releaseRun, retryFailedSteps, type ExecuteResult } from '@/lib/debate/engine';
 import { webSearchForRun } from '@/lib/debate/web-search';
 import { env, isEmbedded } from '@/lib/env';
 import { queueRunner } from '@/lib/jobs/queue-runner';
@@ -41,6 +41,22 @@ const executions = (): Executions => (globalForRunner.__crosscheckExecutions ??=
 /** The providers of the kind a run was created with (one per role when OPENAI_MODEL_<ROLE> is set); a run on an unconfigured provider cannot go on. */
 function providersOf(run: { provider: string }) {
   return runProviders(run.provider === 'openai' ? 'openai' : 'offline');
+}
+
+/**
+ * Stops every run executing in this process without ending it (shutdown): running steps go back
+ * to pending and the run stays active, for the next start (or another worker) to resume.
+ */
+export async function releaseRunsHere() {
+  const here = [...executions().entries()];
+  await Promise.all(
+    here.map(async ([runId, execution]) => {
+      // The engine registers a run after its first database read: give a just-started one a moment.
+      for (let i = 0; i < 100 && executions().has(runId) && !releaseRun(runId); i++) await new Promise((r) => setTimeout(r, 20));
+      await execution;
+    }),
+  );
+  return here.length;
 }
 
 /** Resolves when the run finished executing in this process (for tests and shutdown). */

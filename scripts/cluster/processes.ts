@@ -103,10 +103,17 @@ export async function startWorker(name: string, env: Record<string, string>, opt
   return proc;
 }
 
-/** `next start` on the existing production build (run `npm run build` first). */
+/**
+ * `next start` on the existing production build (run `npm run build` first), with the signal
+ * handling `npm start` gives it (NEXT_MANUAL_SIG_HANDLE: lib/shutdown.ts stops the app).
+ */
 export async function startAppInstance(name: string, env: Record<string, string>, options: { echo?: boolean } = {}) {
   const port = await freePort();
-  const proc = track(name, spawn(process.execPath, [NEXT, 'start', '-p', String(port)], { cwd: ROOT, env: baseEnv({ PORT: String(port), ...env }) }), options.echo ?? false);
+  const proc = track(
+    name,
+    spawn(process.execPath, [NEXT, 'start', '-p', String(port)], { cwd: ROOT, env: baseEnv({ PORT: String(port), NEXT_MANUAL_SIG_HANDLE: '1', ...env }) }),
+    options.echo ?? false,
+  );
   const url = `http://localhost:${port}`;
   await waitFor(proc, () => fetch(`${url}/api/health`).then((r) => r.ok, () => false), 'healthy /api/health', 120_000);
   return { ...proc, url };
