@@ -1,12 +1,12 @@
 // The access matrix, generated from lib/auth/permissions.ts: every role and an anonymous
 // visitor against every protected page, every route handler and method, and every server action
-// in the build. Route handlers and actions come from the build's own manifests (lib/auth/endpoints.ts),
-// so one missing from the map fails here.
+// in the build. Pages, route handlers and actions come from the build's own manifests
+// (lib/auth/endpoints.ts), so one missing from the map fails here.
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect, request, test, type APIRequestContext } from '@playwright/test';
-import { allowedMethods, HTTP_METHODS, routeHandlersOf, serverActionsOf } from '../lib/auth/endpoints';
-import { ACTIONS, API_ROUTES, can, PAGES, PUBLIC_ACTIONS, PUBLIC_ROUTES, ROLES, type Role } from '../lib/auth/permissions';
+import { allowedMethods, HTTP_METHODS, pagesOf, routeHandlersOf, serverActionsOf } from '../lib/auth/endpoints';
+import { ACTIONS, API_ROUTES, can, PAGES, PUBLIC_ACTIONS, PUBLIC_PAGES, PUBLIC_ROUTES, ROLES, type Role } from '../lib/auth/permissions';
 import { DEMO_PASSWORD, DEMO_USERS } from './fixtures';
 
 function manifest(name: string) {
@@ -18,6 +18,9 @@ const buildActions = () => serverActionsOf(manifest('server-reference-manifest.j
 
 /** Route handlers of the production build, e.g. `/api/runs/[id]/events`. */
 const buildRoutes = () => routeHandlersOf(manifest('app-paths-manifest.json'));
+
+/** Pages of the production build, e.g. `/cases/[id]`. */
+const buildPages = () => pagesOf(manifest('app-paths-manifest.json'));
 
 /** Every declared route handler once: a URL to call it by, its methods, and whether it is public. */
 function declaredRoutes() {
@@ -49,6 +52,7 @@ test.describe('access matrix', () => {
     test(`pages as ${role}`, async ({ baseURL }) => {
       const context = await signedInContext(baseURL!, role);
       for (const page of PAGES) {
+        if ('sampledIn' in page) continue;
         const url = 'sample' in page ? page.sample : page.path;
         const response = await context.get(url);
         if (role === 'anonymous') {
@@ -77,6 +81,14 @@ test.describe('access matrix', () => {
       await context.dispose();
     });
   }
+
+  test('every page in the build is in the permission map', () => {
+    const built = buildPages();
+    expect(built.length, 'pages in .next (run after next build)').toBeGreaterThan(0);
+    const declared: string[] = [...PAGES.map((p) => p.path), ...PUBLIC_PAGES];
+    expect(built.filter((p) => !declared.includes(p)), 'pages missing from PAGES and PUBLIC_PAGES').toEqual([]);
+    expect(declared.filter((p) => !built.includes(p)), 'map entries with no page in the build').toEqual([]);
+  });
 
   test('every route handler in the build is in the permission map', () => {
     const built = buildRoutes();

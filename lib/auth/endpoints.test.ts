@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { allowedMethods, matchesPattern, routeHandlersOf, serverActionsOf, withoutGroups } from '@/lib/auth/endpoints';
+import { allowedMethods, matchesPattern, pagesOf, routeHandlersOf, serverActionsOf, withoutGroups } from '@/lib/auth/endpoints';
 
 // Shaped like the files `next build` writes to .next/server (Next 16).
 const APP_PATHS = {
@@ -31,6 +31,11 @@ describe('endpoints of a build', () => {
   it('lists every route handler by its URL pattern, without route groups, and no page', () => {
     expect(routeHandlersOf(APP_PATHS)).toEqual(['/api/admin/queue', '/api/auth/[...nextauth]', '/api/health', '/api/runs/[id]/events']);
     expect(routeHandlersOf({})).toEqual([]);
+  });
+
+  it("lists every page by its URL pattern, without route groups, route handlers or Next's own pages", () => {
+    expect(pagesOf(APP_PATHS)).toEqual(['/', '/admin/users', '/login']);
+    expect(pagesOf({})).toEqual([]);
   });
 
   it('lists every server action with its name and a page to post it to', () => {

@@ -1,6 +1,6 @@
 // The endpoints a production build really serves, read from Next's own manifests, so the access
 // matrix (e2e/access.spec.ts) tests what was built rather than a list someone kept by hand: a
-// new route handler or server action that lib/auth/permissions.ts does not name fails the test.
+// new page, route handler or server action that lib/auth/permissions.ts does not name fails the test.
 // Pure functions over the parsed JSON; the tests read the files.
 
 /** `.next/server/app-paths-manifest.json`: app path (`/api/me/route`, `/(signed-in)/page`) → bundle. */
@@ -33,6 +33,18 @@ export function routeHandlersOf(manifest: AppPathsManifest): string[] {
   return Object.keys(manifest)
     .filter((key) => key.endsWith('/route'))
     .map((key) => withoutGroups(key.slice(0, -'/route'.length)))
+    .sort();
+}
+
+/**
+ * Every page of the build as its path pattern (`/cases/[id]`, `/` for the signed-in home),
+ * sorted, without Next's own (`/_not-found`, `/_global-error`).
+ */
+export function pagesOf(manifest: AppPathsManifest): string[] {
+  return Object.keys(manifest)
+    .filter((key) => key.endsWith('/page'))
+    .map((key) => withoutGroups(key.slice(0, -'/page'.length)))
+    .filter((page) => !page.startsWith('/_'))
     .sort();
 }
 

@@ -67,11 +67,16 @@ export const PAGES = [
   { path: '/admin/studies', permission: 'studies:manage' },
   { path: '/admin/audit', permission: 'audit:read' },
   { path: '/admin/studies/new', permission: 'studies:manage' },
-  // Not sampled here: study and assignment ids exist only once an admin makes a study (the demo
-  // seed has none), so e2e/studies.spec.ts checks every role against real ones for
-  // /admin/studies/[id] and /admin/studies/[id]/results (studies:manage) and
-  // /ratings/[assignmentId] (ratings:read-own, and only the assigned evaluator: 404 otherwise).
-] as const satisfies readonly { path: string; permission: Permission; sample?: string }[];
+  // Study and assignment ids exist only once an admin makes a study (the demo seed has none), so
+  // e2e/studies.spec.ts checks every role against real ones; the ratings page also answers 404
+  // to anyone but the assigned evaluator.
+  { path: '/admin/studies/[id]', permission: 'studies:manage', sampledIn: 'e2e/studies.spec.ts' },
+  { path: '/admin/studies/[id]/results', permission: 'studies:manage', sampledIn: 'e2e/studies.spec.ts' },
+  { path: '/ratings/[assignmentId]', permission: 'ratings:read-own', sampledIn: 'e2e/studies.spec.ts' },
+] as const satisfies readonly { path: string; permission: Permission; sample?: string; sampledIn?: string }[];
+
+/** Pages anyone may open: the sign-in page (proxy.ts lets it through; see PUBLIC_PATHS). */
+export const PUBLIC_PAGES = ['/login'] as const;
 
 /**
  * Every server action by its exported name and the permission it needs. The access-matrix
