@@ -9,7 +9,7 @@ import { expect, request as apiRequest, test, type Page } from '@playwright/test
 import { serverActionsOf } from '../lib/auth/endpoints';
 import { ACTIONS, can } from '../lib/auth/permissions';
 import { DEMO_IDS } from '../lib/db/demo-ids';
-import { signInAs, uniqueEmail } from './fixtures';
+import { addEvidence, signInAs, startRunOn, uniqueEmail } from './fixtures';
 
 const EXPECTED_HEADERS: Record<string, string | RegExp> = {
   'x-content-type-options': 'nosniff',
@@ -56,41 +56,6 @@ function watchCsp(page: Page) {
 }
 
 const unique = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
-
-/** Adds an evidence item to a company through its page, as the signed-in RM. */
-async function addEvidence(page: Page, companyId: string, item: { title: string; text: string; url: string }) {
-  await page.goto(`/companies/${companyId}`);
-  await page.getByText('Add an evidence item').click();
-  const form = page.getByTestId('add-evidence-form');
-  await form.getByLabel('Category').selectOption('certification');
-  await form.getByLabel('Title').fill(item.title);
-  await form.getByLabel('Text').fill(item.text);
-  await form.getByLabel('Published').fill('2024-05-02');
-  await form.getByLabel('Source', { exact: true }).fill('Probe');
-  await form.getByLabel('Source URL').fill(item.url);
-  await form.getByRole('button', { name: 'Add evidence' }).click();
-  await expect(form.getByRole('status')).toHaveText('Evidence added.');
-}
-
-/** Creates a case on a company and starts a run on it; resolves on the run page. */
-async function startRunOn(page: Page, companyId: string, title: string, run: { protocol: string; provider: 'offline' | 'openai' }) {
-  await page.goto('/cases/new');
-  await page.getByLabel('Borrower').selectOption(companyId);
-  await page.getByLabel('Case title').fill(title);
-  await page.getByLabel('Loan amount').fill('1,000,000');
-  await page.getByLabel('Currency').selectOption('KRW');
-  await page.getByLabel('Purpose of the loan').fill('Working capital');
-  await page.getByLabel('Tenor (months)').fill('12');
-  await page.getByLabel('As-of date').fill('2025-06-30');
-  await page.getByTestId('case-submit').click();
-  await expect(page).toHaveURL(/\/cases\/[0-9a-f-]{36}$/);
-  const launcher = page.getByTestId('run-launcher');
-  await launcher.locator(`input[name="protocol"][value="${run.protocol}"]`).check();
-  await launcher.locator(`input[name="provider"][value="${run.provider}"]`).check();
-  await launcher.getByLabel('Output language').selectOption('en');
-  await page.getByTestId('start-run').click();
-  await expect(page).toHaveURL(/\/runs\/[0-9a-f-]{36}$/);
-}
 
 /** No markup of the probes became an element, and none of their handlers ran. */
 async function expectInert(page: Page, label: string) {

@@ -10,7 +10,7 @@ import { API_ROUTES, can, PAGES, ROLES } from '../lib/auth/permissions';
 // The pages and routes about one case or run, tried here on a case this spec creates.
 const RESOURCE_PAGES = PAGES.filter((p) => p.path === '/cases/[id]' || p.path === '/runs/[id]');
 const RESOURCE_API_ROUTES = API_ROUTES.filter((r) => r.path.includes('[id]') && r.permission === 'runs:read');
-import { signInAs } from './fixtures';
+import { addEvidence, signInAs, startRunOn } from './fixtures';
 
 const KPD_ORDER = ['D1', 'D2', 'D3', 'D4', 'D5', 'D6', 'D7', 'D8', 'D9', 'D10', 'AG'];
 
@@ -229,6 +229,41 @@ test.describe.serial('RM workspace', () => {
     expect(await other.getByTestId('turn-NAS').getByTestId('turn-text').textContent()).toBe(await text().textContent());
     await expect(page.getByTestId('run-tokens')).not.toHaveText('0 tokens');
     await other.context().close();
+  });
+
+  test('a step the model provider holds up says why and until when, also after a reload, then streams', async ({ page }) => {
+    test.setTimeout(120_000);
+    await signInAs(page, 'rm');
+    const tag = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+    // The fake model answers this run's first NAS call with HTTP 429 and Retry-After: 8 (e2e/fake-llm-script.json).
+    // On a borrower no other browser test runs a model on, so the probe holds up no other run.
+    await addEvidence(page, 'monro-inc', {
+      title: `Quota probe ${tag}`,
+      text: `QUOTA-WAIT-PROBE ${tag}: an item whose first model call the provider refuses with 429.`,
+      url: `https://example.org/quota-probe/${tag}`,
+    });
+    await startRunOn(page, 'monro-inc', `Quota wait ${tag}`, { protocol: 'nas', provider: 'openai' });
+    const notice = page.getByTestId('turn-NAS').getByTestId('step-waiting');
+    await expect(notice).toHaveAttribute('data-reason', 'provider-limit', { timeout: 30_000 });
+    await expect(notice).toContainText('The model provider asked to slow down (HTTP 429): retrying at about');
+    // The time shown is the retry's, a few seconds ahead on the viewer's clock.
+    const shown = /(\d{2}):(\d{2}):(\d{2})/.exec((await notice.textContent()) ?? '')!;
+    const nowSeconds = await page.evaluate(() => {
+      const d = new Date();
+      return d.getHours() * 3600 + d.getMinutes() * 60 + d.getSeconds();
+    });
+    const ahead = (Number(shown[1]) * 3600 + Number(shown[2]) * 60 + Number(shown[3]) - nowSeconds + 86_400) % 86_400;
+    expect(ahead).toBeLessThanOrEqual(9);
+    await expect(page.getByTestId('turn-NAS').getByTestId('turn-text')).toHaveCount(0);
+
+    // A viewer arriving during the wait sees it too.
+    await page.reload();
+    await expect(page.getByTestId('turn-NAS').getByTestId('step-waiting')).toHaveAttribute('data-reason', 'provider-limit');
+
+    // The retry streams, and the notice goes with the first token.
+    await expect(page.getByTestId('turn-NAS').getByTestId('turn-text')).not.toBeEmpty({ timeout: 30_000 });
+    await expect(page.getByTestId('turn-NAS').getByTestId('step-waiting')).toHaveCount(0);
+    await expect(page.getByTestId('run-status')).toHaveAttribute('data-status', 'succeeded', { timeout: 60_000 });
   });
 
   test('the owner cancels a running run and retries it', async ({ page }) => {

@@ -133,7 +133,7 @@ export function LiveRun({ initial, canWrite }: { initial: LiveRunState; canWrite
         <h2 id="transcript-heading" className="mb-3 text-lg font-semibold">
           {t('sectionTranscript')}
         </h2>
-        <Transcript turns={state.turns} evidence={state.evidence} />
+        <Transcript turns={state.turns} evidence={state.evidence} waiting={state.waiting} />
       </section>
 
       <div id="panels" className="scroll-mt-20">

@@ -6,6 +6,7 @@ import { TurnComments } from '@/components/review/turn-comments';
 import { CitationChip, type ChipCitation } from '@/components/run/citation-chip';
 import { Alert, Badge } from '@/components/ui/layout';
 import type { RunViewTurn } from '@/lib/debate/run-view';
+import type { StepWait } from '@/lib/debate/types';
 import type { EvidenceRefs } from '@/lib/debate/run-state';
 import { useLocale, useT } from '@/lib/i18n/client';
 import { actLabel, agentLabel } from '@/lib/i18n/messages/debate-terms';
@@ -28,7 +29,20 @@ function useFactorLabel() {
   };
 }
 
-function TurnCard({ turn, n, evidence }: { turn: RunViewTurn; n: number; evidence: EvidenceRefs }) {
+/** Why a running step has nothing new yet: it waits for quota or for a retry, until about `until`. */
+function WaitNotice({ wait }: { wait: StepWait }) {
+  const t = useT(runMessages);
+  const locale = useLocale();
+  const time = new Date(wait.until).toLocaleTimeString(locale === 'ko' ? 'ko-KR' : 'en-GB', { hour: '2-digit', minute: '2-digit', second: '2-digit' });
+  return (
+    <p role="status" data-testid="step-waiting" data-reason={wait.reason} className="mb-2 rounded border border-amber-300 bg-amber-50 px-2 py-1 text-sm text-amber-900 dark:border-amber-700 dark:bg-amber-950 dark:text-amber-200">
+      {/* The server renders in its time zone, the browser in the viewer's. */}
+      <span suppressHydrationWarning>{t(`wait_${wait.reason}`, { time })}</span>
+    </p>
+  );
+}
+
+function TurnCard({ turn, n, evidence, wait }: { turn: RunViewTurn; n: number; evidence: EvidenceRefs; wait?: StepWait }) {
   const t = useT(runMessages);
   const locale = useLocale();
   const factorLabel = useFactorLabel();
@@ -53,6 +67,7 @@ function TurnCard({ turn, n, evidence }: { turn: RunViewTurn; n: number; evidenc
           <Badge tone={STEP_TONE[turn.status]}>{t(`step_${turn.status}`)}</Badge>
         </span>
       </header>
+      {turn.status === 'running' && wait ? <WaitNotice wait={wait} /> : null}
       {turn.status === 'failed' ? (
         <Alert>
           <span className="font-semibold">{t('stepFailed')}: </span>
@@ -111,12 +126,12 @@ function TurnCard({ turn, n, evidence }: { turn: RunViewTurn; n: number; evidenc
   );
 }
 
-export function Transcript({ turns, evidence }: { turns: RunViewTurn[]; evidence: EvidenceRefs }) {
+export function Transcript({ turns, evidence, waiting = {} }: { turns: RunViewTurn[]; evidence: EvidenceRefs; waiting?: Record<string, StepWait> }) {
   return (
     <ol className="space-y-3" data-testid="transcript">
       {turns.map((turn, i) => (
         <li key={turn.step}>
-          <TurnCard turn={turn} n={i + 1} evidence={evidence} />
+          <TurnCard turn={turn} n={i + 1} evidence={evidence} wait={waiting[turn.step]} />
         </li>
       ))}
     </ol>

@@ -32,6 +32,18 @@ describe('run bus', () => {
     expect(bus.snapshot(runId)).toEqual({ steps: {}, finished: false });
   });
 
+  it("keeps a step's wait in the snapshot for late viewers until its next token", () => {
+    const bus = new RunBus();
+    const runId = 'wait-test';
+    const until = '2026-01-01T00:01:00.000Z';
+    bus.publish({ type: 'run-started', runId, at, steps });
+    bus.publish({ type: 'step-started', runId, stepId: 'D1', at, attempt: 1 });
+    bus.publish({ type: 'step-waiting', runId, stepId: 'D1', at, reason: 'tokens', until });
+    expect(bus.snapshot(runId).steps.D1).toEqual({ status: 'running', text: '', waiting: { reason: 'tokens', until } });
+    bus.publish({ type: 'token', runId, stepId: 'D1', text: 'go' });
+    expect(bus.snapshot(runId).steps.D1).toEqual({ status: 'running', text: 'go' });
+  });
+
   it('shows local publishes to its hooks, before subscribers, but not events received from elsewhere', () => {
     const bus = new RunBus();
     const seen: string[] = [];

@@ -4,13 +4,14 @@
 // lib/debate/relay.ts links the buses of all processes: it sees local publishes through
 // onLocalPublish and hands in other processes' events through receive(); on PGlite nothing
 // hooks in and the bus is the whole story.
-import type { RunEvent } from '@/lib/debate/types';
+import type { RunEvent, StepWait } from '@/lib/debate/types';
 import { log } from '@/lib/ops/log';
 
 type Listener = (event: RunEvent) => void;
 type Subscriber = { listener: Listener; onResync?: () => void };
 
-type StepState = { status: 'pending' | 'running' | 'done' | 'failed'; text: string };
+/** `waiting`: the step waits for quota or a retry (until its next token), so a late viewer sees why. */
+type StepState = { status: 'pending' | 'running' | 'done' | 'failed'; text: string; waiting?: StepWait };
 type RunState = { steps: Map<string, StepState>; finished: boolean };
 
 export type RunSnapshot = { steps: Record<string, StepState>; finished: boolean };
@@ -113,9 +114,16 @@ export class RunBus {
       case 'step-started':
         state.steps.set(event.stepId, { status: 'running', text: '' });
         break;
+      case 'step-waiting': {
+        const step = state.steps.get(event.stepId) ?? { status: 'running', text: '' };
+        step.waiting = { reason: event.reason, until: event.until };
+        state.steps.set(event.stepId, step);
+        break;
+      }
       case 'token': {
         const step = state.steps.get(event.stepId) ?? { status: 'running', text: '' };
         step.text += event.text;
+        delete step.waiting;
         state.steps.set(event.stepId, step);
         break;
       }

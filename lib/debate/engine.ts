@@ -255,6 +255,7 @@ export async function executeRun({ db, runId, provider: runProvider, webSearch, 
             repair,
             signal,
             onToken: (text) => bus.publish({ type: 'token', runId, stepId: step.id, text }),
+            onWait: (wait) => bus.publish({ type: 'step-waiting', runId, stepId: step.id, at: new Date().toISOString(), ...wait }),
           });
         } finally {
           release();

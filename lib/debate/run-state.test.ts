@@ -151,4 +151,36 @@ describe('run state reducer', () => {
     expect(s.startedAt).toBe(at);
     expect(s.tokens).toEqual({ prompt: 5, completion: 6 });
   });
+
+  it('shows why a running step waits until its next token, and a late viewer sees it from the snapshot', () => {
+    const until = '2025-01-01T00:01:00.000Z';
+    const waiting = play([
+      { type: 'run-started', runId: 'r1', at, steps: [] },
+      { type: 'step-started', runId: 'r1', stepId: 'D1', at, attempt: 1 },
+      { type: 'step-started', runId: 'r1', stepId: 'D2', at, attempt: 1 },
+      { type: 'step-waiting', runId: 'r1', stepId: 'D1', at, reason: 'requests', until },
+      { type: 'step-waiting', runId: 'r1', stepId: 'D2', at, reason: 'provider-limit', until },
+    ]);
+    expect(waiting.waiting).toEqual({ D1: { reason: 'requests', until }, D2: { reason: 'provider-limit', until } });
+    // The first token ends D1's wait only; a finished step never shows one.
+    const streaming = play([{ type: 'token', runId: 'r1', stepId: 'D1', text: 'Rev' }], waiting);
+    expect(streaming.waiting).toEqual({ D2: { reason: 'provider-limit', until } });
+    const done = play([{ type: 'step-done', runId: 'r1', stepId: 'D1', at, text: output.text, output, usage }], streaming);
+    expect(play([{ type: 'step-waiting', runId: 'r1', stepId: 'D1', at, reason: 'tokens', until }], done).waiting).toEqual({ D2: { reason: 'provider-limit', until } });
+    expect(play([{ type: 'run-finished', runId: 'r1', at, status: 'cancelled' }], done).waiting).toEqual({});
+
+    const view = {
+      id: 'r1',
+      status: 'running' as const,
+      error: null,
+      turns: [turn('D1', 'done', 'final'), turn('D2', 'running', ''), turn('AG')],
+      report: null,
+      metrics: { tokens: { prompt: 0, completion: 0, total: 0 }, costUsd: 0 } as never,
+    };
+    const live = {
+      steps: { D1: { status: 'done' as const, text: 'final', waiting: { reason: 'tokens' as const, until } }, D2: { status: 'running' as const, text: '', waiting: { reason: 'requests' as const, until } } },
+      finished: false,
+    };
+    expect(stateFromView(view, { startedAt: new Date(at), finishedAt: null }, live, {}).waiting).toEqual({ D2: { reason: 'requests', until } });
+  });
 });

@@ -4,7 +4,7 @@
 import { citationsOf, claimsOf, questionsOf } from '@/lib/debate/rules';
 import type { RunSnapshot } from '@/lib/debate/bus';
 import type { RunView, RunViewTurn } from '@/lib/debate/run-view';
-import type { RunEvent } from '@/lib/debate/types';
+import type { RunEvent, StepWait } from '@/lib/debate/types';
 import { TERMINAL_RUN_STATUSES, type RunStatus } from '@/lib/db/schema';
 
 /** What a citation chip shows about the evidence a citation names. */
@@ -23,6 +23,8 @@ export type LiveRunState = {
   startedAt: string | null;
   finishedAt: string | null;
   reportReady: boolean;
+  /** Running steps that wait for quota or a retry before their next token, by step id. */
+  waiting?: Record<string, StepWait>;
 };
 
 /** What the SSE route sends: a snapshot on connect, then run events (step-done with the evidence it cites). */
@@ -52,6 +54,8 @@ export function stateFromView(
     return t;
   });
   const iso = (d: Date | string | null) => (d == null ? null : typeof d === 'string' ? d : d.toISOString());
+  const waiting: Record<string, StepWait> = {};
+  if (running) for (const [stepId, s] of Object.entries(live.steps)) if (s.status === 'running' && s.waiting) waiting[stepId] = s.waiting;
   return {
     runId: view.id,
     status: view.status,
@@ -63,7 +67,15 @@ export function stateFromView(
     startedAt: iso(run.startedAt),
     finishedAt: iso(run.finishedAt),
     reportReady: Boolean(view.report),
+    waiting,
   };
+}
+
+/** The state without a wait notice for this step (it streams, ended or started again). */
+function notWaiting(state: LiveRunState, stepId: string): LiveRunState {
+  if (!state.waiting?.[stepId]) return state;
+  const { [stepId]: _ended, ...rest } = state.waiting;
+  return { ...state, waiting: rest };
 }
 
 function updateTurn(state: LiveRunState, stepId: string, change: (turn: RunViewTurn) => RunViewTurn): LiveRunState {
@@ -77,6 +89,13 @@ function updateTurn(state: LiveRunState, stepId: string, change: (turn: RunViewT
 export function reduceRun(state: LiveRunState, message: WireMessage): LiveRunState {
   if (message.type === 'snapshot') return message.state;
   if (message.runId !== state.runId) return state;
+  if (message.type === 'step-waiting') {
+    const turn = state.turns.find((t) => t.step === message.stepId);
+    if (!turn || turn.status === 'done') return state;
+    return { ...state, waiting: { ...state.waiting, [message.stepId]: { reason: message.reason, until: message.until } } };
+  }
+  if (message.type === 'run-finished') state = { ...state, waiting: {} };
+  else if ('stepId' in message) state = notWaiting(state, message.stepId);
   switch (message.type) {
     case 'run-started':
       return { ...state, status: 'running', error: null, finishedAt: null, startedAt: state.startedAt ?? message.at };

@@ -100,10 +100,19 @@ export type RunParams = {
 
 export type Usage = { promptTokens: number; completionTokens: number; costUsd: number };
 
+/**
+ * Why a step waits before its model answers: a shared quota of this deployment is full
+ * (OPENAI_RPM: `requests`, OPENAI_TPM: `tokens`), the provider answered 429 and asked to wait
+ * (`provider-limit`), or it failed and the call is retried after a pause (`provider-error`).
+ */
+export type WaitReason = 'requests' | 'tokens' | 'provider-limit' | 'provider-error';
+export type StepWait = { reason: WaitReason; until: string };
+
 /** Run events (DESIGN.md §6): one union shared by server and client. */
 export type RunEvent =
   | { type: 'run-started'; runId: string; at: string; steps: { id: string; agent: string; team: Team; act: Act; context: string[] }[] }
   | { type: 'step-started'; runId: string; stepId: string; at: string; attempt: number }
+  | { type: 'step-waiting'; runId: string; stepId: string; at: string; reason: WaitReason; until: string }
   | { type: 'token'; runId: string; stepId: string; text: string }
   | { type: 'step-done'; runId: string; stepId: string; at: string; text: string; output: unknown; usage: Usage }
   | { type: 'step-failed'; runId: string; stepId: string; at: string; error: string }

@@ -3,7 +3,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { OUTPUT_SCHEMAS } from '@/lib/debate/schemas';
-import type { ProtocolDef, StepDef } from '@/lib/debate/types';
+import type { ProtocolDef, StepDef, StepWait } from '@/lib/debate/types';
 import { startFakeLlm, type FakeLlm } from '@/scripts/fake-llm/server';
 import { createOpenAiProvider, LlmError, retryAfterMs, type OpenAiProviderOptions } from './openai';
 import { costOf, priceOf } from './prices';
@@ -204,12 +204,19 @@ describe('createOpenAiProvider against the fake server', () => {
     expect(body(1).messages.at(-1)!.content).toContain('search quota exhausted');
   });
 
-  it('recovers from a 429, waiting what Retry-After asks', async () => {
+  it('recovers from a 429, waiting what Retry-After asks, and tells the step why and until when', async () => {
     fake.failNext({ status: 429, retryAfter: 2 });
-    const result = await provider().generate(makeRequest());
+    const waits: StepWait[] = [];
+    const before = Date.now();
+    const result = await provider().generate(makeRequest({ onWait: (w) => waits.push(w) }));
     expect(sleeps).toEqual([2000]);
     expect(fake.requests).toHaveLength(2);
     expect(JSON.parse(result.raw)).toBeTruthy();
+    expect(waits).toHaveLength(1);
+    expect(waits[0].reason).toBe('provider-limit');
+    const until = Date.parse(waits[0].until);
+    expect(until).toBeGreaterThanOrEqual(before + 2000);
+    expect(until).toBeLessThanOrEqual(Date.now() + 2000);
   });
 
   it('prefers retry-after-ms and caps waits at maxRetryWaitMs', async () => {
@@ -222,9 +229,11 @@ describe('createOpenAiProvider against the fake server', () => {
   it('recovers from 500s and dropped connections with exponential backoff', async () => {
     fake.failNext({ status: 500 }, 2);
     fake.failNext({ kind: 'reset' });
-    await provider().generate(makeRequest());
+    const waits: StepWait[] = [];
+    await provider().generate(makeRequest({ onWait: (w) => waits.push(w) }));
     // random() = 0 → half of 500 · 2^n ms
     expect(sleeps).toEqual([250, 500, 1000]);
+    expect(waits.map((w) => w.reason)).toEqual(['provider-error', 'provider-error', 'provider-error']);
     expect(fake.requests).toHaveLength(4);
   });
 

@@ -297,7 +297,9 @@ export function createOpenAiProvider(options: OpenAiProviderOptions): ModelProvi
           throw failure;
         }
         const backoff = Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** (attempt - 1)) * (0.5 + random() / 2);
-        await sleep(Math.min(maxRetryWaitMs, failure.details.retryAfterMs ?? backoff), request.signal);
+        const waitMs = Math.min(maxRetryWaitMs, failure.details.retryAfterMs ?? backoff);
+        request.onWait?.({ reason: failure.kind === 'rate-limit' ? 'provider-limit' : 'provider-error', until: new Date(Date.now() + waitMs).toISOString() });
+        await sleep(waitMs, request.signal);
         if (request.signal.aborted) throw cancelled();
       }
     }

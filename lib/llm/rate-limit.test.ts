@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type DatabaseHandle, type Db } from '@/lib/db/client';
 import { providerRateWindows } from '@/lib/db/schema';
 import { createTestDatabase, testBackends } from '@/lib/db/test-db';
+import type { StepWait } from '@/lib/debate/types';
 import { rateLimitsOf } from '@/lib/llm';
 import { createOfflineAnalyst } from '@/lib/llm/offline';
 import { createSharedRateLimiter, WINDOW_MS, withSharedRateLimit, type RateWait, type Reservation } from '@/lib/llm/rate-limit';
@@ -153,11 +154,14 @@ describe.each(testBackends())('shared rate limiter on %s', (backend) => {
     expect((await limited.generate(request(never()))).usage).toEqual({ promptTokens: 120, completionTokens: 30 });
     expect(await windowRow(handle.db, 'openai:scripted', W0)).toMatchObject({ requests: 1, tokens: 150 });
 
+    // The call that waits tells its step why and until when: the next minute.
     const controller = new AbortController();
-    const waiting = limited.generate(request(controller.signal));
+    const told: StepWait[] = [];
+    const waiting = limited.generate({ ...request(controller.signal), onWait: (w) => told.push(w) });
     setTimeout(() => controller.abort(), 50);
     await expect(waiting).rejects.toThrow();
     expect(calls).toEqual(['D1']);
+    expect(told).toEqual([{ reason: 'requests', until: new Date(W0 + WINDOW_MS).toISOString() }]);
 
     const offline = createOfflineAnalyst();
     expect(withSharedRateLimit(offline, { limiter, limits: { rpm: 1 } })).toBe(offline);

@@ -30,13 +30,22 @@ export type RateLimits = { rpm?: number; tpm?: number };
 export type LimiterClock = { now: () => number; sleep: (ms: number, signal: AbortSignal) => Promise<void> };
 
 /** A wait for quota, for logs and for a UI that wants to show it. */
-export type RateWait = { key: string; limit: 'requests' | 'tokens'; max: number; waitMs: number; runId?: string; stepId?: string };
+export type RateWait = { key: string; limit: 'requests' | 'tokens'; max: number; waitMs: number; untilMs: number; runId?: string; stepId?: string };
 
 export type Reservation = { key: string; windowStart: number; tokens: number; waitedMs: number };
 
 export type SharedRateLimiter = {
   /** Resolves once one request and `tokens` fit in a window; waits for the next window otherwise. */
-  reserve(options: { key: string; limits: RateLimits; tokens: number; signal: AbortSignal; runId?: string; stepId?: string }): Promise<Reservation>;
+  reserve(options: {
+    key: string;
+    limits: RateLimits;
+    tokens: number;
+    signal: AbortSignal;
+    runId?: string;
+    stepId?: string;
+    /** This call's own listener, besides the limiter's (which logs). */
+    onWait?: (wait: RateWait) => void;
+  }): Promise<Reservation>;
   /** Replaces the reserved estimate by the tokens the call really used. */
   settle(reservation: Reservation, actualTokens: number): Promise<void>;
 };
@@ -82,7 +91,7 @@ export function createSharedRateLimiter({
     return rows.length > 0;
   }
 
-  async function reserve({ key, limits, tokens, signal, runId, stepId }: Parameters<SharedRateLimiter['reserve']>[0]): Promise<Reservation> {
+  async function reserve({ key, limits, tokens, signal, runId, stepId, onWait: onThisWait }: Parameters<SharedRateLimiter['reserve']>[0]): Promise<Reservation> {
     const conn = await database();
     // A call larger than the whole TPM still goes, alone in its minute, rather than never.
     const reserved = Math.max(0, Math.ceil(limits.tpm !== undefined ? Math.min(tokens, limits.tpm) : tokens));
@@ -102,7 +111,9 @@ export function createSharedRateLimiter({
         .where(and(eq(t.key, key), eq(t.windowStart, new Date(windowStart))));
       const byRequests = limits.rpm !== undefined && (row?.requests ?? 0) >= limits.rpm;
       const waitMs = windowStart + WINDOW_MS - now;
-      onWait({ key, limit: byRequests ? 'requests' : 'tokens', max: (byRequests ? limits.rpm : limits.tpm) ?? 0, waitMs, runId, stepId });
+      const wait: RateWait = { key, limit: byRequests ? 'requests' : 'tokens', max: (byRequests ? limits.rpm : limits.tpm) ?? 0, waitMs, untilMs: now + waitMs, runId, stepId };
+      onWait(wait);
+      onThisWait?.(wait);
       await clock.sleep(waitMs, signal);
       waitedMs += waitMs;
     }
@@ -153,6 +164,7 @@ export function withSharedRateLimit(
         signal: request.signal,
         runId: request.runId,
         stepId: request.step.id,
+        onWait: request.onWait && ((wait) => request.onWait!({ reason: wait.limit, until: new Date(wait.untilMs).toISOString() })),
       });
       // A failed call keeps its estimate: the endpoint may have counted part of it.
       const result = await provider.generate(request);

@@ -2,7 +2,7 @@
 // analyst take the same request and return the same result, so the engine and the tests in
 // front of it never change when the model behind it does.
 import type { ZodType } from 'zod';
-import type { ProtocolDef, RunParams, StepDef, Team, Act } from '@/lib/debate/types';
+import type { ProtocolDef, RunParams, StepDef, StepWait, Team, Act } from '@/lib/debate/types';
 import type { EvidenceAsOf } from '@/lib/pool/as-of';
 import type { RetrievedItem } from '@/lib/pool/retrieve';
 import type { PoolEvidence } from '@/lib/pool/types';
@@ -48,6 +48,8 @@ export type GenerateRequest = StepInput & {
   signal: AbortSignal;
   /** Streamed text as it is produced (the step's `text` field, or the raw output). */
   onToken: (text: string) => void;
+  /** Called before a wait for quota or for a retry, so viewers see why nothing streams yet. */
+  onWait?: (wait: StepWait) => void;
 };
 
 export type ToolCallRecord = { name: 'web_search'; query: string; results: number };

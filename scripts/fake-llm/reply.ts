@@ -35,6 +35,12 @@ export type ScriptEntry = {
   webSearch?: string[];
   /** How many requests this entry may answer; unlimited when absent. */
   times?: number;
+  /**
+   * Answer the first request of each matching conversation with this HTTP error (with Retry-After
+   * for a 429); the same conversation's retry gets `reply`, or, without one, whatever a later
+   * entry or the generator answers.
+   */
+  fault?: { status: number; retryAfter?: number; retryAfterMs?: number; message?: string };
 };
 
 export type ReplySettings = {

@@ -231,6 +231,23 @@ describe('fake OpenAI-compatible server', () => {
       expect(fake.requests.at(-2)!.fault).toBe('429');
     });
 
+    it('a scripted fault fails the first request of each matching conversation; its retry gets the next answer', async () => {
+      fake.setScript([
+        { match: 'PROBE', fault: { status: 429, retryAfter: 8 } },
+        { match: 'PROBE', reply: { text: 'after the wait' } },
+      ]);
+      const conversation = (n: number) => chatBody({ messages: [{ role: 'user', content: `PROBE conversation ${n}` }] });
+      const refused = await post(fake, conversation(1));
+      expect(refused.status).toBe(429);
+      expect(refused.headers.get('retry-after')).toBe('8');
+      const retried = await (await post(fake, conversation(1))).json();
+      expect(JSON.parse(retried.choices[0].message.content)).toEqual({ text: 'after the wait' });
+      // Another conversation is refused once too; one without the marker never.
+      expect((await post(fake, conversation(2))).status).toBe(429);
+      expect((await post(fake, conversation(2))).status).toBe(200);
+      expect((await post(fake, chatBody())).status).toBe(200);
+    });
+
     it('retry-after-ms and 500', async () => {
       fake.failNext({ status: 429, retryAfterMs: 250 });
       fake.failNext({ status: 500 });

@@ -100,7 +100,8 @@ function sendError(res: ServerResponse, status: number, message: string, extra: 
 
 export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLlm> {
   const settings = { ttftMs: 0, tokensPerSecond: 0, seed: 1, toolCallRate: 0, rejectJsonSchema: false, model: 'fake-llm', ...options };
-  let script: { entry: ScriptEntry; left: number }[] = [];
+  // `failed`: the conversations an entry's fault has already answered (each fails once).
+  let script: { entry: ScriptEntry; left: number; failed: Set<string> }[] = [];
   const queue: Fault[] = [];
   let faultRng = seededRandom(settings.faults?.seed ?? settings.seed);
   const timers = new Set<NodeJS.Timeout>();
@@ -108,7 +109,7 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
   const requests: RecordedRequest[] = [];
 
   const setScript = (entries: ScriptEntry[]) => {
-    script = entries.map((entry) => ({ entry, left: entry.times ?? Infinity }));
+    script = entries.map((entry) => ({ entry, left: entry.times ?? Infinity, failed: new Set<string>() }));
   };
   setScript(options.script ?? []);
 
@@ -121,7 +122,17 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
   };
 
   const chat = (body: ChatRequest, record: RecordedRequest, res: ServerResponse) => {
-    const fault = nextFault();
+    const text = Array.isArray(body?.messages) ? conversationText(body) : '';
+    // An entry that only fails is passed over once it has failed this conversation.
+    const spent = (s: (typeof script)[number]) => s.entry.fault !== undefined && s.entry.reply === undefined && s.failed.has(text);
+    const scripted = text ? script.find((s) => s.left > 0 && !spent(s) && matches(s.entry, body, text)) : undefined;
+    // A scripted failure answers a conversation's first request instead of the random ones.
+    const scriptedFault = scripted?.entry.fault && !scripted.failed.has(text) ? scripted.entry.fault : undefined;
+    if (scriptedFault) {
+      scripted!.failed.add(text);
+      scripted!.left--;
+    }
+    const fault = scriptedFault ?? nextFault();
     if (fault) record.fault = faultLabel(fault);
     if (fault && 'status' in fault) {
       const headers: Record<string, string> = {};
@@ -141,8 +152,6 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
         param: 'response_format',
       });
     }
-    const text = conversationText(body);
-    const scripted = script.find((s) => s.left > 0 && matches(s.entry, body, text));
     if (scripted) scripted.left--;
     let plan = planReply(body, scripted?.entry, settings, `call_${record.n}`);
     if (fault?.kind === 'malformed' && plan.kind === 'content') plan = { kind: 'content', content: truncate(plan.content) };
