@@ -106,6 +106,11 @@ test.describe.serial('the RM journey', () => {
     const cited = await page.getByTestId('factor-panels').getByRole('list', { name: 'Citations' }).getByRole('listitem').allTextContents();
     expect(cited.length).toBeGreaterThan(0);
     for (const c of cited) expect(dates.has(c.slice(0, 10)), `${c} cites a ${COMPANY} pool date`).toBe(true);
+    // ...and as chips on its card, each pool item once.
+    const nasCitations = page.getByTestId('turn-NAS').getByTestId('turn-citations');
+    await expectPoolCitations(nasCitations, items);
+    const nasIds = await nasCitations.getByTestId('citation-chip').evaluateAll((els) => els.map((e) => e.getAttribute('data-evidence-id')));
+    expect(new Set(nasIds).size).toBe(nasIds.length);
 
     kpd = await startRun(page, `/cases/${caseId}`, 'kpd-mads');
     await expect(page.getByTestId('progress-count')).toHaveText('11 of 11 steps', { timeout: 60_000 });
@@ -113,6 +118,8 @@ test.describe.serial('the RM journey', () => {
     for (const step of ['D1', 'D2', 'D5', 'AG']) await expect(page.getByTestId(`turn-${step}`)).toHaveAttribute('data-status', 'done');
     await expect(page.getByTestId('turn-D1').getByTestId('turn-text')).toContainText('Monro');
     await expectPoolCitations(page.getByTestId('turn-D1'), items);
+    // The aggregator's report cites the debate's evidence on its card too.
+    await expectPoolCitations(page.getByTestId('turn-AG').getByTestId('turn-citations'), items);
     // The popover names the pool item's title.
     const chip = page.getByTestId('turn-D1').getByTestId('citation-chip').first();
     await chip.focus();

@@ -29,6 +29,17 @@ function useFactorLabel() {
   };
 }
 
+/** A report-type turn's citations (it has no claims to hang them on), each source once. */
+function distinctCitations(citations: ChipCitation[]) {
+  const seen = new Set<string>();
+  return citations.filter((c) => {
+    const key = c.evidenceId || `${c.source}|${c.date}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
 /** Why a running step has nothing new yet: it waits for quota or for a retry, until about `until`. */
 function WaitNotice({ wait }: { wait: StepWait }) {
   const t = useT(runMessages);
@@ -101,6 +112,16 @@ function TurnCard({ turn, n, evidence, wait }: { turn: RunViewTurn; n: number; e
               </li>
             ))}
           </ul>
+        </section>
+      ) : null}
+      {turn.status === 'done' && !turn.claims.length && turn.citations.length ? (
+        <section className="mt-3" aria-label={t('citedEvidence')} data-testid="turn-citations">
+          <h4 className="text-xs font-semibold uppercase tracking-wide text-zinc-600 dark:text-zinc-400">{t('citedEvidence')}</h4>
+          <span className="mt-1 flex flex-wrap gap-1">
+            {distinctCitations(turn.citations as ChipCitation[]).map((cit, i) => (
+              <CitationChip key={i} citation={cit} evidence={cit.evidenceId ? evidence[cit.evidenceId] : undefined} />
+            ))}
+          </span>
         </section>
       ) : null}
       {turn.questions.length ? (
