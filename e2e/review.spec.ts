@@ -1,7 +1,8 @@
 // The credit committee's review end to end, on a case this spec creates and submits (the seeded
 // demo case stays submitted for the other specs): a comment on turn D1, a decision with
 // conditions, the RM reading both and replying; evaluators and committee members refused where
-// they have no business; and the administrator's audit log naming what happened.
+// they have no business; the administrator's audit log naming what happened; and a returned
+// case going back to the RM, analysed again, resubmitted and decided in a second round.
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import { DEMO_IDS } from '../lib/db/demo-ids';
 import { signInAs } from './fixtures';
@@ -168,5 +169,79 @@ test.describe.serial('credit committee review', () => {
     await expect(admin.getByTestId('verify-result')).toHaveAttribute('data-ok', 'true');
     await expect(admin).toHaveURL(/action=case.decide/);
     await admin.context().close();
+  });
+});
+
+test.describe.serial('a case the committee returns goes back to the RM and comes round again', () => {
+  const title = `Returned ${Date.now().toString(36)}`;
+  let caseUrl = '';
+
+  async function runOffline(page: Page, protocol: 'nas' | 'kpd-mads', steps: number) {
+    await page.goto(caseUrl);
+    const launcher = page.getByTestId('run-launcher');
+    await launcher.locator(`input[name="protocol"][value="${protocol}"]`).check();
+    await launcher.locator('input[name="provider"][value="offline"]').check();
+    await launcher.getByLabel('Output language').selectOption('en');
+    await page.getByTestId('start-run').click();
+    await expect(page).toHaveURL(/\/runs\/[0-9a-f-]{36}$/);
+    await expect(page.getByTestId('progress-count')).toHaveText(`${steps} of ${steps} steps`, { timeout: 90_000 });
+    await expect(page.getByTestId('run-status')).toHaveAttribute('data-status', 'succeeded');
+  }
+
+  test('the RM submits a case analysed with NAS only; the committee returns it with a reason', async ({ page, browser }) => {
+    test.setTimeout(120_000);
+    await signInAs(page, 'rm');
+    await page.goto('/cases/new');
+    await page.getByLabel('Borrower').selectOption('samsung-electronics');
+    await page.getByLabel('Case title').fill(title);
+    await page.getByLabel('Loan amount').fill('1500000000');
+    await page.getByLabel('Purpose of the loan').fill('Equipment financing');
+    await page.getByTestId('case-submit').click();
+    await expect(page).toHaveURL(/\/cases\/[0-9a-f-]{36}$/);
+    caseUrl = page.url();
+    await runOffline(page, 'nas', 1);
+    await page.goto(caseUrl);
+    await page.getByTestId('submit-case').click();
+    await expect(page.getByText('This case is with the credit committee; runs can no longer be started.')).toBeVisible();
+
+    const committee = await newSignedInPage(browser, 'committee');
+    await committee.goto(caseUrl);
+    const decision = committee.getByTestId('decision-form');
+    await decision.getByTestId('outcome-return').check();
+    await decision.getByLabel('Rationale').fill('One analyst is not enough here: run the full debate.');
+    await decision.getByTestId('record-decision').click();
+    await expect(committee.getByTestId('decision').getByTestId('decision-outcome')).toHaveText('Return to RM');
+    // Back with the RM: nothing for the committee to decide until it is submitted again.
+    await expect(committee.getByTestId('decision-form')).toHaveCount(0);
+    await committee.goto('/review');
+    await expect(committee.getByTestId('waiting-row').filter({ hasText: title })).toHaveCount(0);
+    await expect(committee.getByTestId('decided-row').filter({ hasText: title })).toContainText('Return to RM');
+    await committee.context().close();
+  });
+
+  test('the RM reads why, runs KPD-MADS and submits again; the committee decides the new round', async ({ page, browser }) => {
+    test.setTimeout(150_000);
+    await signInAs(page, 'rm');
+    await page.goto(caseUrl);
+    await expect(page.getByText('The committee returned this case: you may run further analyses and submit it again.')).toBeVisible();
+    await expect(page.getByTestId('decision-rationale')).toHaveText('One analyst is not enough here: run the full debate.');
+    await runOffline(page, 'kpd-mads', 11);
+    await page.goto(caseUrl);
+    await page.getByTestId('submit-case').click();
+    await expect(page.getByText('This case is with the credit committee; runs can no longer be started.')).toBeVisible();
+
+    const committee = await newSignedInPage(browser, 'committee');
+    await committee.goto('/review');
+    await committee.getByTestId('waiting-row').filter({ hasText: title }).getByRole('link', { name: title }).click();
+    await expect(committee).toHaveURL(caseUrl);
+    const decision = committee.getByTestId('decision-form');
+    await decision.getByTestId('outcome-approve').check();
+    await decision.getByLabel('Rationale').fill('The debate covers both sides; repayment capability holds.');
+    await decision.getByTestId('record-decision').click();
+    // Both rounds stay on record, the newest first.
+    await expect(committee.getByTestId('decision').getByTestId('decision-outcome')).toHaveText(['Approve', 'Return to RM']);
+    await committee.goto('/review');
+    await expect(committee.getByTestId('decided-row').filter({ hasText: title })).toContainText('Approve');
+    await committee.context().close();
   });
 });
