@@ -51,12 +51,17 @@ export async function releaseRunsHere() {
   const here = [...executions().entries()];
   await Promise.all(
     here.map(async ([runId, execution]) => {
-      // The engine registers a run after its first database read: give a just-started one a moment.
-      for (let i = 0; i < 100 && executions().has(runId) && !releaseRun(runId); i++) await new Promise((r) => setTimeout(r, 20));
+      await untilRegistered(runId);
+      releaseRun(runId);
       await execution;
     }),
   );
   return here.length;
+}
+
+/** The engine registers a run after its first database read: gives a run just started here up to 2 s to get there. */
+async function untilRegistered(runId: string) {
+  for (let i = 0; i < 100 && executions().has(runId) && !isRunActive(runId); i++) await new Promise((r) => setTimeout(r, 20));
 }
 
 /** Resolves when the run finished executing in this process (for tests and shutdown). */
@@ -103,8 +108,7 @@ async function start({ db, runId }: { db: Db; runId: string }) {
 }
 
 async function cancel({ db, runId }: { db: Db; runId: string }) {
-  // The engine registers a run after its first database read: give a just-started one a moment.
-  for (let i = 0; i < 100 && executions().has(runId) && !isRunActive(runId); i++) await new Promise((r) => setTimeout(r, 20));
+  await untilRegistered(runId);
   if (cancelRun(runId)) {
     await waitForRun(runId);
     return true;

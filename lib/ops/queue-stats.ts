@@ -6,8 +6,6 @@ import { sql } from 'drizzle-orm';
 import type { Executor } from '@/lib/db/client';
 import { RUN_QUEUE } from '@/lib/jobs/boss';
 
-/** The pg-boss queue that carries runs. */
-
 /** pg-boss 10's job states; `created` and `retry` are waiting, `active` is held by a worker. */
 export const QUEUE_STATES = ['created', 'retry', 'active', 'completed', 'cancelled', 'failed'] as const;
 
