@@ -31,6 +31,38 @@ async function callAction(page: Page, name: string, input: Record<string, unknow
   return response.text();
 }
 
+/** The RM's new case on Samsung Electronics, through the form; resolves with its URL. */
+async function newCase(page: Page, { title, amount, purpose }: { title: string; amount: string; purpose: string }) {
+  await page.goto('/cases/new');
+  await page.getByLabel('Borrower').selectOption('samsung-electronics');
+  await page.getByLabel('Case title').fill(title);
+  await page.getByLabel('Loan amount').fill(amount);
+  await page.getByLabel('Purpose of the loan').fill(purpose);
+  await page.getByTestId('case-submit').click();
+  await expect(page).toHaveURL(/\/cases\/[0-9a-f-]{36}$/);
+  return page.url();
+}
+
+/** Starts a run on the offline analyst from the case page and waits on the run page for all its steps; resolves with the run's URL. */
+async function runOffline(page: Page, caseUrl: string, protocol: 'nas' | 'kpd-mads', steps: number) {
+  await page.goto(caseUrl);
+  const launcher = page.getByTestId('run-launcher');
+  await launcher.locator(`input[name="protocol"][value="${protocol}"]`).check();
+  await launcher.locator('input[name="provider"][value="offline"]').check();
+  await launcher.getByLabel('Output language').selectOption('en');
+  await page.getByTestId('start-run').click();
+  await expect(page).toHaveURL(/\/runs\/[0-9a-f-]{36}$/);
+  const runUrl = page.url();
+  await expect(page.getByTestId('progress-count')).toHaveText(`${steps} of ${steps} steps`, { timeout: 90_000 });
+  return runUrl;
+}
+
+async function submitCase(page: Page, caseUrl: string) {
+  await page.goto(caseUrl);
+  await page.getByTestId('submit-case').click();
+  await expect(page.getByText('This case is with the credit committee; runs can no longer be started.')).toBeVisible();
+}
+
 test.describe.serial('credit committee review', () => {
   const title = `Review ${Date.now().toString(36)}`;
   let caseUrl = '';
@@ -39,27 +71,11 @@ test.describe.serial('credit committee review', () => {
   test('the RM analyses a case with KPD-MADS on the offline analyst and submits it', async ({ page }) => {
     test.setTimeout(120_000);
     await signInAs(page, 'rm');
-    await page.goto('/cases/new');
-    await page.getByLabel('Borrower').selectOption('samsung-electronics');
-    await page.getByLabel('Case title').fill(title);
-    await page.getByLabel('Loan amount').fill('3000000000');
-    await page.getByLabel('Purpose of the loan').fill('Working capital line');
-    await page.getByTestId('case-submit').click();
-    await expect(page).toHaveURL(/\/cases\/[0-9a-f-]{36}$/);
-    caseUrl = page.url();
-    const launcher = page.getByTestId('run-launcher');
-    await launcher.locator('input[name="protocol"][value="kpd-mads"]').check();
-    await launcher.locator('input[name="provider"][value="offline"]').check();
-    await launcher.getByLabel('Output language').selectOption('en');
-    await page.getByTestId('start-run').click();
-    await expect(page).toHaveURL(/\/runs\/[0-9a-f-]{36}$/);
-    runUrl = page.url();
-    await expect(page.getByTestId('progress-count')).toHaveText('11 of 11 steps', { timeout: 90_000 });
+    caseUrl = await newCase(page, { title, amount: '3000000000', purpose: 'Working capital line' });
+    runUrl = await runOffline(page, caseUrl, 'kpd-mads', 11);
     // Before submission nobody has commented: the turn cards offer the RM nothing to reply to.
     await expect(page.getByTestId('turn-D1').getByTestId('turn-comments')).toHaveCount(0);
-    await page.goto(caseUrl);
-    await page.getByTestId('submit-case').click();
-    await expect(page.getByText('This case is with the credit committee; runs can no longer be started.')).toBeVisible();
+    await submitCase(page, caseUrl);
   });
 
   test('a committee member comments on turn D1 and approves with conditions', async ({ browser }) => {
@@ -176,33 +192,13 @@ test.describe.serial('a case the committee returns goes back to the RM and comes
   const title = `Returned ${Date.now().toString(36)}`;
   let caseUrl = '';
 
-  async function runOffline(page: Page, protocol: 'nas' | 'kpd-mads', steps: number) {
-    await page.goto(caseUrl);
-    const launcher = page.getByTestId('run-launcher');
-    await launcher.locator(`input[name="protocol"][value="${protocol}"]`).check();
-    await launcher.locator('input[name="provider"][value="offline"]').check();
-    await launcher.getByLabel('Output language').selectOption('en');
-    await page.getByTestId('start-run').click();
-    await expect(page).toHaveURL(/\/runs\/[0-9a-f-]{36}$/);
-    await expect(page.getByTestId('progress-count')).toHaveText(`${steps} of ${steps} steps`, { timeout: 90_000 });
-    await expect(page.getByTestId('run-status')).toHaveAttribute('data-status', 'succeeded');
-  }
-
   test('the RM submits a case analysed with NAS only; the committee returns it with a reason', async ({ page, browser }) => {
     test.setTimeout(120_000);
     await signInAs(page, 'rm');
-    await page.goto('/cases/new');
-    await page.getByLabel('Borrower').selectOption('samsung-electronics');
-    await page.getByLabel('Case title').fill(title);
-    await page.getByLabel('Loan amount').fill('1500000000');
-    await page.getByLabel('Purpose of the loan').fill('Equipment financing');
-    await page.getByTestId('case-submit').click();
-    await expect(page).toHaveURL(/\/cases\/[0-9a-f-]{36}$/);
-    caseUrl = page.url();
-    await runOffline(page, 'nas', 1);
-    await page.goto(caseUrl);
-    await page.getByTestId('submit-case').click();
-    await expect(page.getByText('This case is with the credit committee; runs can no longer be started.')).toBeVisible();
+    caseUrl = await newCase(page, { title, amount: '1500000000', purpose: 'Equipment financing' });
+    await runOffline(page, caseUrl, 'nas', 1);
+    await expect(page.getByTestId('run-status')).toHaveAttribute('data-status', 'succeeded');
+    await submitCase(page, caseUrl);
 
     const committee = await newSignedInPage(browser, 'committee');
     await committee.goto(caseUrl);
@@ -225,10 +221,9 @@ test.describe.serial('a case the committee returns goes back to the RM and comes
     await page.goto(caseUrl);
     await expect(page.getByText('The committee returned this case: you may run further analyses and submit it again.')).toBeVisible();
     await expect(page.getByTestId('decision-rationale')).toHaveText('One analyst is not enough here: run the full debate.');
-    await runOffline(page, 'kpd-mads', 11);
-    await page.goto(caseUrl);
-    await page.getByTestId('submit-case').click();
-    await expect(page.getByText('This case is with the credit committee; runs can no longer be started.')).toBeVisible();
+    await runOffline(page, caseUrl, 'kpd-mads', 11);
+    await expect(page.getByTestId('run-status')).toHaveAttribute('data-status', 'succeeded');
+    await submitCase(page, caseUrl);
 
     const committee = await newSignedInPage(browser, 'committee');
     await committee.goto('/review');

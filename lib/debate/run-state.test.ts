@@ -46,6 +46,18 @@ const output = {
 const usage = { promptTokens: 100, completionTokens: 20, costUsd: 0.5 };
 const at = '2025-01-01T00:00:00.000Z';
 
+/** The database's view of run r1 while it runs: D1 done, D2 running, AG pending. */
+function runningView(tokens: { prompt: number; completion: number }, costUsd: number) {
+  return {
+    id: 'r1',
+    status: 'running' as const,
+    error: null,
+    turns: [turn('D1', 'done', 'final'), turn('D2', 'running', ''), turn('AG')],
+    report: null,
+    metrics: { tokens: { ...tokens, total: tokens.prompt + tokens.completion }, costUsd } as never,
+  };
+}
+
 function play(messages: WireMessage[], from = initial()) {
   return messages.reduce(reduceRun, from);
 }
@@ -134,15 +146,7 @@ describe('run state reducer', () => {
   });
 
   it('builds the first state from the database view, with the streamed text of steps still running', () => {
-    const view = {
-      id: 'r1',
-      status: 'running' as const,
-      error: null,
-      turns: [turn('D1', 'done', 'final'), turn('D2', 'running', ''), turn('AG')],
-      report: null,
-      metrics: { tokens: { prompt: 5, completion: 6, total: 11 }, costUsd: 0.1 } as never,
-    };
-    const s = stateFromView(view, { startedAt: new Date(at), finishedAt: null }, { steps: { D1: { status: 'done', text: 'final' }, D2: { status: 'running', text: 'so far' } }, finished: false }, {});
+    const s = stateFromView(runningView({ prompt: 5, completion: 6 }, 0.1), { startedAt: new Date(at), finishedAt: null }, { steps: { D1: { status: 'done', text: 'final' }, D2: { status: 'running', text: 'so far' } }, finished: false }, {});
     expect(s.turns.map((t) => [t.step, t.status, t.text])).toEqual([
       ['D1', 'done', 'final'],
       ['D2', 'running', 'so far'],
@@ -169,18 +173,10 @@ describe('run state reducer', () => {
     expect(play([{ type: 'step-waiting', runId: 'r1', stepId: 'D1', at, reason: 'tokens', until }], done).waiting).toEqual({ D2: { reason: 'provider-limit', until } });
     expect(play([{ type: 'run-finished', runId: 'r1', at, status: 'cancelled' }], done).waiting).toEqual({});
 
-    const view = {
-      id: 'r1',
-      status: 'running' as const,
-      error: null,
-      turns: [turn('D1', 'done', 'final'), turn('D2', 'running', ''), turn('AG')],
-      report: null,
-      metrics: { tokens: { prompt: 0, completion: 0, total: 0 }, costUsd: 0 } as never,
-    };
     const live = {
       steps: { D1: { status: 'done' as const, text: 'final', waiting: { reason: 'tokens' as const, until } }, D2: { status: 'running' as const, text: '', waiting: { reason: 'requests' as const, until } } },
       finished: false,
     };
-    expect(stateFromView(view, { startedAt: new Date(at), finishedAt: null }, live, {}).waiting).toEqual({ D2: { reason: 'requests', until } });
+    expect(stateFromView(runningView({ prompt: 0, completion: 0 }, 0), { startedAt: new Date(at), finishedAt: null }, live, {}).waiting).toEqual({ D2: { reason: 'requests', until } });
   });
 });
