@@ -79,6 +79,43 @@ export const users = pgTable(
   (t) => [uniqueIndex('users_email_key').on(t.email), check('users_role_check', oneOf(t.role, ROLES))],
 );
 
+/**
+ * One signed-in browser: the session cookie carries this row's id, and every request checks the
+ * row still exists (lib/auth/session.ts). Signing out deletes it; signing out everywhere, a
+ * password change or reset, a role change and disabling the account delete all of a user's rows,
+ * so a copied cookie stops working at once instead of at its expiry.
+ */
+export const userSessions = pgTable(
+  'user_sessions',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    userId: uuid()
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+    lastSeenAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp({ withTimezone: true }).notNull(),
+    ip: text(),
+    userAgent: text(),
+  },
+  (t) => [index('user_sessions_user_idx').on(t.userId), index('user_sessions_expires_idx').on(t.expiresAt)],
+);
+
+/**
+ * Sign-in attempts per client address and minute, shared by every app instance, for the
+ * credentials throttle (lib/auth/throttle.ts). Old windows are pruned as new ones are written.
+ */
+export const signInAttempts = pgTable(
+  'sign_in_attempts',
+  {
+    /** The client address (or another throttle key, e.g. `ip:203.0.113.9`). */
+    key: text().notNull(),
+    windowStart: timestamp({ withTimezone: true }).notNull(),
+    attempts: integer().notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.key, t.windowStart] }), index('sign_in_attempts_window_idx').on(t.windowStart)],
+);
+
 export const companies = pgTable(
   'companies',
   {
@@ -262,6 +299,13 @@ export const runs = pgTable(
     mode: text({ enum: ['dag', 'sequential'] }).notNull().default('dag'),
     status: text({ enum: RUN_STATUSES }).notNull().default('queued'),
     error: text(),
+    /**
+     * The pool evidence the run cited, as it read when the run finished (title, excerpt, source,
+     * link, dates, reading): reports and exports show this, not the live pool item, so editing
+     * the pool later cannot change a submitted or decided report. Null for runs finished before
+     * snapshots existed.
+     */
+    citedEvidence: jsonb().$type<Record<string, unknown>[]>(),
     /** Web results captured during the run: citable like pool evidence, scoped to this run. */
     webEvidence: jsonb().$type<Record<string, unknown>[]>().notNull().default([]),
     promptTokens: integer().notNull().default(0),
@@ -388,16 +432,31 @@ export const auditLog = pgTable(
   {
     seq: bigint({ mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
     at: timestamp({ withTimezone: true }).notNull().defaultNow(),
-    actorId: uuid().references(() => users.id, { onDelete: 'set null' }),
+    /** No cascade: the hash covers the actor, and the database refuses UPDATE on this table. */
+    actorId: uuid().references(() => users.id, { onDelete: 'no action' }),
     action: text().notNull(),
     entityType: text().notNull(),
     entityId: text(),
     detail: jsonb().$type<Record<string, unknown>>().notNull().default({}),
     prevHash: text().notNull(),
     hash: text().notNull(),
+    /** True when `hash` is an HMAC with the audit key; false for entries written before keying. */
+    keyed: boolean().notNull().default(false),
   },
   (t) => [index('audit_log_actor_idx').on(t.actorId), index('audit_log_entity_idx').on(t.entityType, t.entityId)],
 );
+
+/**
+ * The chain head as it was after an append, keyed with the audit secret, in a table of its own
+ * (also append-only): deleting the newest audit entries leaves a checkpoint naming an entry that
+ * is gone, which verification reports.
+ */
+export const auditCheckpoints = pgTable('audit_checkpoints', {
+  seq: bigint({ mode: 'number' }).primaryKey(),
+  hash: text().notNull(),
+  mac: text().notNull(),
+  at: timestamp({ withTimezone: true }).notNull().defaultNow(),
+});
 
 export const studies = pgTable(
   'studies',
