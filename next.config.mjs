@@ -31,8 +31,10 @@ const nextConfig = {
   experimental: {
     // forbidden() renders app/forbidden.tsx with a real 403 status.
     authInterrupts: true,
-    // Imports arrive through a server action; IMPORT_MAX_FILE_MB (default 50) is enforced per file.
-    serverActions: { bodySizeLimit: '100mb' },
+    // Imports do not go through a server action but POST /api/import, which reads the body under
+    // IMPORT_MAX_FILE_MB itself (lib/pool/import/upload.ts). Actions carry forms: 2 MB is ample,
+    // and Next.js reads an action's body before the action can check who sent it.
+    serverActions: { bodySizeLimit: '2mb' },
   },
   async headers() {
     return [

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isDatabaseUnavailable } from '@/lib/db/errors';
+import { badDataReason, isDatabaseUnavailable } from '@/lib/db/errors';
 
 describe('isDatabaseUnavailable', () => {
   it('recognises a restart, a refused connection and a cut connection, also when wrapped', () => {
@@ -13,5 +13,22 @@ describe('isDatabaseUnavailable', () => {
     expect(isDatabaseUnavailable(Object.assign(new Error('duplicate key value violates unique constraint'), { code: '23505' }))).toBe(false);
     expect(isDatabaseUnavailable(new Error('The model endpoint answered 500'))).toBe(false);
     expect(isDatabaseUnavailable(undefined)).toBe(false);
+  });
+});
+
+describe('database errors that quote user text', () => {
+  it('isDatabaseUnavailable answers at once for a message quoting a 5 MB value', () => {
+    const huge = new Error(`duplicate key: ${'connection '.repeat(500_000)}`);
+    const start = performance.now();
+    expect(isDatabaseUnavailable(Object.assign(huge, { code: '23505' }))).toBe(false);
+    expect(performance.now() - start).toBeLessThan(100);
+  });
+
+  it('badDataReason names a refused value without quoting it, and nothing else', () => {
+    const nul = Object.assign(new Error(`invalid byte sequence for encoding "UTF8": 0x00 ${'x'.repeat(1000)}`), { code: '22021' });
+    expect(badDataReason(new Error('Failed query', { cause: nul }))).toMatch(/refused a value as malformed \(SQLSTATE 22021\)/);
+    expect(badDataReason(Object.assign(new Error('index row size 5000016 exceeds btree version 4 maximum 2704'), { code: '54000' }))).toMatch(/too long/);
+    expect(badDataReason(Object.assign(new Error('duplicate key'), { code: '23505' }))).toBeUndefined();
+    expect(badDataReason(new Error('boom'))).toBeUndefined();
   });
 });

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { resetEnvForTests } from '@/lib/env';
-import { createLogger, type LogLevel } from '@/lib/ops/log';
+import { createLogger, MAX_STRING, redactUrlPasswords, type LogLevel } from '@/lib/ops/log';
 
 function capture() {
   const lines: { level: LogLevel; line: string }[] = [];
@@ -125,5 +125,58 @@ describe('log in pretty mode', () => {
       process.env = { ...saved };
       resetEnvForTests();
     }
+  });
+});
+
+describe('log lines from user text', () => {
+  const timed = (fn: () => void) => {
+    const start = performance.now();
+    fn();
+    return performance.now() - start;
+  };
+
+  it('redacting a URL password runs in linear time: a 1 MB adversarial string is cleaned in well under a second', () => {
+    // Each of these made the old pattern backtrack over the rest of the text at every position:
+    // 80,000 characters took about 6 s, so 1 MB would take many minutes.
+    for (const adversarial of ['a'.repeat(1_000_000), 'a://b'.repeat(200_000), 'x://'.repeat(250_000), 'a://b:c'.repeat(150_000)]) {
+      expect(timed(() => redactUrlPasswords(adversarial))).toBeLessThan(200);
+    }
+    // And the time grows with the length, not its square: 4x the text takes well under 16x the time.
+    const small = 'a'.repeat(200_000);
+    const large = 'a'.repeat(800_000);
+    const best = (s: string) => Math.min(...[0, 1, 2].map(() => timed(() => redactUrlPasswords(s))));
+    expect(best(large)).toBeLessThan(Math.max(8 * best(small), 20));
+  });
+
+  it('still blanks every URL password, and leaves text without one as it was', () => {
+    expect(redactUrlPasswords('postgres://u:p4ss@db/x and https://a:b@c/ and mailto:x@y')).toBe('postgres://u:[redacted]@db/x and https://a:[redacted]@c/ and mailto:x@y');
+    expect(redactUrlPasswords('see https://example.com/a:b@c and ftp://user@host')).toBe('see https://example.com/a:b@c and ftp://user@host');
+    expect(redactUrlPasswords('ws://u:one@h, WS://U:two@h')).toBe('ws://u:[redacted]@h, WS://U:[redacted]@h');
+    expect(redactUrlPasswords('://u:p@h')).toBe('://u:p@h');
+  });
+
+  it('a log call with a 5 MB string field (a rejected import row) cuts it, says how much, and returns at once', () => {
+    const out = capture();
+    const title = `postgres://u:secret-pw@h ${'가'.repeat(5_000_000)}`;
+    const ms = timed(() => createLogger({ format: 'json', secrets: [], write: out.write }).error(`insert failed: ${title}`, { err: new Error(`value too long: ${title}`), title, rows: Array(1000).fill('x') }));
+    expect(ms).toBeLessThan(500);
+    const line = JSON.parse(out.lines[0].line);
+    for (const text of [line.msg, line.err, line.title]) {
+      expect(text.length).toBeLessThan(MAX_STRING + 100);
+      expect(text).toMatch(/… \[[\d,]+ more characters cut\]$/);
+      expect(text).toContain('u:[redacted]@h');
+      expect(text).not.toContain('secret-pw');
+    }
+    const cut = Number(/\[([\d,]+) more/.exec(line.title)![1].replace(/,/g, ''));
+    expect(line.title.length - /… \[.*$/.exec(line.title)![0].length + cut).toBe(title.length - 'secret-pw'.length + '[redacted]'.length);
+    expect(line.rows).toHaveLength(101);
+    expect(line.rows[100]).toBe('[900 more items cut]');
+  });
+
+  it('blanks a configured secret that straddles the cut', () => {
+    const out = capture();
+    const secret = 'sk-straddling-secret-0123456789';
+    createLogger({ format: 'json', secrets: [secret], write: out.write }).info('x', { text: `${'a'.repeat(MAX_STRING - 10)}${secret}${'b'.repeat(10_000)}` });
+    expect(out.lines[0].line).not.toContain(secret.slice(0, 10));
   });
 });

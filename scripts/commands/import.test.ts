@@ -41,3 +41,19 @@ describe('npm run cli -- import --json', () => {
     expect(good.last).toMatchObject({ imported: { evidence: 1 }, skippedDuplicates: 0, rejected: [] });
   }, 120_000);
 });
+
+describe('npm run cli -- import of a document with code for front matter', () => {
+  it('a document with ---js front matter is refused by name and its code never runs', () => {
+    const folder = path.join(dataDir, 'js-front-matter');
+    const marker = path.join(dataDir, 'front-matter-ran');
+    fs.mkdirSync(path.join(folder, 'documents'), { recursive: true });
+    const code = `require('fs').writeFileSync(${JSON.stringify(marker)}, 'ran'); ({ title: 'x' })`;
+    fs.writeFileSync(path.join(folder, 'documents', 'tesla--evil.md'), `---js\n${code}\n---\nBody.\n`);
+    const run = cli('import', folder, '--json');
+    expect(run.status).not.toBe(0);
+    expect(fs.existsSync(marker)).toBe(false);
+    expect(run.last.rejected).toEqual([
+      { file: 'documents/tesla--evil.md', row: 1, field: null, message: 'The front matter is marked "js"; only YAML front matter is read, and it is never run as code.' },
+    ]);
+  }, 120_000);
+});

@@ -1,4 +1,9 @@
 // `npm run cli -- import <path> [--json] [--valid-only]`
+//
+// The CLI runs as an operator: whoever runs it already holds the database's credentials, so its
+// import may change existing companies' profiles, as an administrator's may on the Import page
+// (companyProfiles 'replace', lib/pool/import/index.ts). Changes are named in the output and in
+// the audit entry.
 import fs from 'node:fs';
 import type { Command } from 'commander';
 import { getDb } from '@/lib/db/client';
@@ -23,6 +28,7 @@ export function registerImport(program: Command) {
         actorId: null,
         validOnly: options.validOnly,
         label: target,
+        companyProfiles: 'replace',
         onProgress: ({ phase, done, total }) => {
           if (total < LARGE) return;
           const pct = Math.floor((done / total) * 10) * 10;
@@ -32,9 +38,10 @@ export function registerImport(program: Command) {
           }
         },
       });
-      const { imported, skippedDuplicates, rejected, written } = report;
+      const { imported, skippedDuplicates, rejected, written, updatedCompanies } = report;
       if (!options.json || process.stdout.isTTY) {
         for (const r of rejected) console.log(`rejected ${r.file}${r.row ? `:${r.row}` : ''}${r.field ? ` ${r.field}` : ''}: ${r.message}`);
+        for (const c of updatedCompanies) console.log(`updated the profile of ${c.id}: ${c.fields.join(', ')}`);
         console.log(
           written
             ? `Imported ${imported.companies} companies, ${imported.evidence} evidence items, ${imported.documents} documents (${imported.chunks} chunks); ` +
@@ -42,7 +49,7 @@ export function registerImport(program: Command) {
             : `Nothing imported: ${rejected.length} problem${rejected.length === 1 ? '' : 's'} found. Fix them, or run again with --valid-only to import the valid rows.`,
         );
       }
-      if (options.json) console.log(JSON.stringify({ imported, skippedDuplicates, rejected }));
+      if (options.json) console.log(JSON.stringify({ imported, skippedDuplicates, rejected, ...(updatedCompanies.length ? { updatedCompanies } : {}) }));
       if (!written) process.exitCode = 1;
     });
 }

@@ -4,12 +4,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import type { Db } from '@/lib/db/client';
-import { env } from '@/lib/env';
+import { badDataReason } from '@/lib/db/errors';
 import type { ImportSource, Rejection } from '@/lib/pool/import/parse';
-import { planImport, type ImportPlan } from '@/lib/pool/import/plan';
+import { planImport, type CompanyProfiles, type ImportPlan, type SkippedProfileChange } from '@/lib/pool/import/plan';
+import { importLimits } from '@/lib/pool/import/upload';
 import { writeImport, type ImportCounts, type Progress, type WriteOptions } from '@/lib/pool/import/write';
 
-export type { ImportSource, Rejection };
+export type { CompanyProfiles, ImportSource, Rejection, SkippedProfileChange };
 
 export type ImportReport = {
   imported: ImportCounts;
@@ -18,6 +19,10 @@ export type ImportReport = {
   /** False when rejections stopped the import (nothing was written). */
   written: boolean;
   files: ImportPlan['files'];
+  /** Existing companies whose profiles changed, and the fields (companies.json names). */
+  updatedCompanies: { id: string; fields: string[] }[];
+  /** Changes to existing profiles that were left out, and why. */
+  skippedProfileChanges: SkippedProfileChange[];
 };
 
 export type ImportOptions = {
@@ -30,28 +35,46 @@ export type ImportOptions = {
   auditAction?: string;
   onProgress?: Progress;
   today?: string;
+  /**
+   * 'replace' lets the import change existing companies' profiles: for administrators, and the
+   * CLI, which runs as an operator with the database's own credentials. Default 'fill': an
+   * import adds companies and fills fields their profiles lack, and reports the rest as skipped.
+   */
+  companyProfiles?: CompanyProfiles;
 };
 
 const ANALYZE_AFTER_ROWS = 1000;
 
 const NOTHING: ImportCounts = { companies: 0, evidence: 0, documents: 0, chunks: 0 };
 
-export async function importPool({ db, sources, actorId, validOnly = false, label, origin, auditAction, onProgress, today }: ImportOptions): Promise<ImportReport> {
+export async function importPool({ db, sources, actorId, validOnly = false, label, origin, auditAction, onProgress, today, companyProfiles }: ImportOptions): Promise<ImportReport> {
+  const none = { updatedCompanies: [], skippedProfileChanges: [] };
   if (sources.length === 0) {
-    return { imported: NOTHING, skippedDuplicates: 0, rejected: [{ file: '', row: 0, field: null, message: 'No files to import.' }], written: false, files: [] };
+    return { imported: NOTHING, skippedDuplicates: 0, rejected: [{ file: '', row: 0, field: null, message: 'No files to import.' }], written: false, files: [], ...none };
   }
-  const plan = await planImport({ db, sources, maxFileBytes: env().IMPORT_MAX_FILE_MB * 1024 * 1024, today });
-  const base = { skippedDuplicates: plan.skippedDuplicates, rejected: plan.rejected, files: plan.files };
-  if (plan.rejected.length > 0 && !validOnly) return { ...base, imported: NOTHING, written: false };
-  const imported = await db.transaction((tx) =>
-    writeImport(tx, plan, { actorId, origin, auditAction, label: label ?? sources.map((s) => s.name).join(', '), onProgress }),
-  );
+  const plan = await planImport({ db, sources, maxFileBytes: importLimits().maxFileBytes, today, companyProfiles });
+  const base = { skippedDuplicates: plan.skippedDuplicates, rejected: plan.rejected, files: plan.files, skippedProfileChanges: plan.skippedProfileChanges };
+  if (plan.rejected.length > 0 && !validOnly) return { ...base, imported: NOTHING, written: false, updatedCompanies: [] };
+  let written: Awaited<ReturnType<typeof writeImport>>;
+  try {
+    written = await db.transaction((tx) =>
+      writeImport(tx, plan, { actorId, origin, auditAction, label: (label ?? sources.map((s) => s.name).join(', ')).slice(0, 1000), onProgress }),
+    );
+  } catch (err) {
+    // The checks above should leave the database nothing to refuse; if it still does, the import
+    // is named as refused (nothing was written) rather than failing with the database's text.
+    const reason = badDataReason(err);
+    if (!reason) throw err;
+    return { ...base, rejected: [...plan.rejected, { file: '', row: 0, field: null, message: `Nothing was written: ${reason}` }], imported: NOTHING, written: false, updatedCompanies: [] };
+  }
+  const { updatedCompanies, ...imported } = written;
   // PGlite has no autovacuum to gather statistics; without them retrieval plans badly after a bulk load.
   if (imported.evidence + imported.chunks >= ANALYZE_AFTER_ROWS) {
     await db.execute(sql`analyze evidence_items, documents, document_chunks`);
   }
-  return { ...base, imported, written: true };
+  return { ...base, imported, written: true, updatedCompanies };
 }
+
 
 /**
  * The files of a folder in the pool layout (names relative to it, with forward slashes),

@@ -3,11 +3,19 @@
 import path from 'node:path';
 import { parse as parseCsv } from 'csv-parse/sync';
 import matter from 'gray-matter';
+import { LIMITS } from '@/lib/pool/import/schemas';
 
 export type ImportSource = { name: string; bytes: Uint8Array };
 export type Located = { file: string; row: number; value: unknown };
 export type Rejection = { file: string; row: number; field: string | null; message: string };
-export type ParsedDocument = { file: string; frontMatter: Record<string, unknown>; frontMatterLines: Record<string, number>; body: string };
+export type ParsedDocument = {
+  file: string;
+  frontMatter: Record<string, unknown>;
+  frontMatterLines: Record<string, number>;
+  body: string;
+  /** The line of the file on which the body starts. */
+  bodyLine: number;
+};
 
 export type FileKind = 'companies' | 'evidence' | 'document' | 'ignored';
 
@@ -135,21 +143,70 @@ export function parseCsvRecords(file: string, text: string): { records: Located[
   }
 }
 
-export function parseDocument(file: string, text: string): { document?: ParsedDocument; rejected: Rejection[] } {
+/** Front matter is data: these marks after the opening --- would make gray-matter run it as code. */
+const DATA_LANGUAGES = new Set(['', 'yaml', 'yml']);
+const refuseCode = () => {
+  throw new Error('front matter is data, never code');
+};
+/**
+ * gray-matter's options for reading front matter as data only. YAML goes through js-yaml's safe
+ * schema (its default here), which has no !!js/function or other code tags; the engines that
+ * would eval JavaScript or CoffeeScript are replaced with ones that refuse. parseDocument also
+ * refuses any mark but yaml before gray-matter sees the text, so these are a second lock.
+ */
+const DATA_ONLY = { language: 'yaml', engines: { javascript: refuseCode, js: refuseCode, coffee: refuseCode, coffeescript: refuseCode, cson: refuseCode } };
+/** The most values (counting every use of a YAML alias) and levels one front matter may hold. */
+const MAX_VALUES = 2_000;
+const MAX_LEVELS = 10;
+
+/** Whether a value stays within MAX_VALUES and MAX_LEVELS: aliases can make a few lines expand to millions of values when stored. */
+function withinBounds(value: unknown): boolean {
+  let values = 0;
+  const visit = (v: unknown, level: number): boolean => {
+    if (++values > MAX_VALUES || level > MAX_LEVELS) return false;
+    if (v === null || typeof v !== 'object' || v instanceof Date) return true;
+    return (Array.isArray(v) ? v : Object.values(v)).every((x) => visit(x, level + 1));
+  };
+  return visit(value, 0);
+}
+
+export function parseDocument(file: string, text: string, maxFrontMatter = LIMITS.document.frontMatter): { document?: ParsedDocument; rejected: Rejection[] } {
+  const reject = (message: string) => ({ rejected: [{ file, row: 1, field: null, message }] });
+  const source = text.replace(/^\uFEFF/, '');
+  const firstLine = /^---([^\n]*)\n/.exec(source);
+  if (!firstLine || firstLine[1].startsWith('-')) {
+    return reject('A document needs front matter (title, company_id, kind, published_date, source_name, source_url) between --- lines.');
+  }
+  const mark = firstLine[1].trim();
+  if (!DATA_LANGUAGES.has(mark.toLowerCase())) {
+    return reject(`The front matter is marked "${mark.slice(0, 20)}"; only YAML front matter is read, and it is never run as code.`);
+  }
+  const close = source.indexOf('\n---', firstLine[0].length - 1);
+  const frontMatterLength = (close === -1 ? source.length : close) - firstLine[0].length;
+  if (frontMatterLength > maxFrontMatter) {
+    return reject(`The front matter is ${frontMatterLength.toLocaleString('en')} characters long; the most is ${maxFrontMatter.toLocaleString('en')}.`);
+  }
   let parsed: matter.GrayMatterFile<string>;
   try {
-    // Passing options turns off gray-matter's cache, which would hand back a shared object.
-    parsed = matter(text, {});
+    // Passing options also turns off gray-matter's cache, which would hand back a shared object.
+    parsed = matter(source, DATA_ONLY);
   } catch (err) {
-    return { rejected: [{ file, row: 1, field: null, message: `The front matter is not valid YAML: ${(err as Error).message}` }] };
+    return reject(`The front matter is not valid YAML: ${(err as Error).message.slice(0, 300)}`);
   }
   if (!parsed.matter) {
-    return { rejected: [{ file, row: 1, field: null, message: 'A document needs front matter (title, company_id, kind, published_date, source_name, source_url) between --- lines.' }] };
+    return reject('A document needs front matter (title, company_id, kind, published_date, source_name, source_url) between --- lines.');
+  }
+  if (typeof parsed.data !== 'object' || parsed.data === null || Array.isArray(parsed.data) || !withinBounds(parsed.data)) {
+    return reject(`The front matter must be a list of fields (name: value) with at most ${MAX_VALUES.toLocaleString('en')} values in all.`);
   }
   const frontMatterLines: Record<string, number> = {};
-  text.split('\n').forEach((line, i) => {
-    const key = /^([A-Za-z_][\w-]*):/.exec(line)?.[1];
-    if (key && !(key in frontMatterLines)) frontMatterLines[key] = i + 1;
-  });
-  return { document: { file, frontMatter: parsed.data, frontMatterLines, body: parsed.content }, rejected: [] };
+  source
+    .slice(0, firstLine[0].length + frontMatterLength)
+    .split('\n')
+    .forEach((line, i) => {
+      const key = /^([A-Za-z_][\w-]*):/.exec(line)?.[1];
+      if (key && !(key in frontMatterLines)) frontMatterLines[key] = i + 1;
+    });
+  const bodyLine = lineAt(source, source.length - parsed.content.length);
+  return { document: { file, frontMatter: parsed.data, frontMatterLines, body: parsed.content, bodyLine }, rejected: [] };
 }

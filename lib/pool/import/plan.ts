@@ -1,11 +1,18 @@
 // Reads and validates a whole import before anything is written: every rejected row is named,
 // duplicates are counted, and what remains is exactly what the write step will insert.
+//
+// Text the database cannot store (a NUL character, half of a UTF-16 surrogate pair) is a named
+// row error, not removed: the item must match its source, and such characters mean a damaged or
+// mis-encoded file that the RM should look at. Changing an existing company's profile is for
+// administrators (companyProfiles: 'replace'); anyone else's import only adds companies and fills
+// fields a profile lacks, and the plan lists the changes it left out (docs/security.md).
 import { createHash } from 'node:crypto';
 import { inArray } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Executor } from '@/lib/db/client';
+import { formatMb } from '@/lib/pool/import/limits';
 import { companies, documents, evidenceItems } from '@/lib/db/schema';
-import { companyRow, documentFrontMatter, evidenceRow, MODELLED_FRONT_MATTER, toIsoDate } from '@/lib/pool/import/schemas';
+import { companyRow, dedupKeyTooLong, documentFrontMatter, evidenceRow, LIMITS, MAX_ID, MODELLED_FRONT_MATTER, storable, toIsoDate, tooLong, unstorable, unstorableAt } from '@/lib/pool/import/schemas';
 import {
   classify,
   decode,
@@ -15,14 +22,38 @@ import {
   parseJsonl,
   type ImportSource,
   type Located,
+  type ParsedDocument,
   type Rejection,
 } from '@/lib/pool/import/parse';
 import type { PoolCompany, PoolDocument, PoolEvidence } from '@/lib/pool/types';
 
+/** Who may change an existing company's profile: 'replace' (administrators, the CLI) or only fill what it lacks. */
+export type CompanyProfiles = 'replace' | 'fill';
+
+/** The profile fields an import can set, as companies.json names them. */
+const PROFILE_FIELDS = { name: 'name', nameEn: 'name_en', country: 'country', industry: 'industry', description: 'description' } as const;
+type ProfileField = keyof typeof PROFILE_FIELDS;
+
+export type CompanyUpdate = {
+  id: string;
+  /** The new values; under 'fill', only of fields the profile lacks (identifiers: only keys it lacks). */
+  set: Partial<Pick<PoolCompany, ProfileField | 'identifiers'>>;
+  /** companies.json names of the fields that change. */
+  fields: string[];
+};
+
+export type SkippedProfileChange = { file: string; row: number; companyId: string; fields: string[]; message: string };
+
 export type ImportPlan = {
+  /** Companies the database does not have yet. */
   companies: PoolCompany[];
   /** Companies of the plan that the database does not have yet. */
   newCompanyIds: Set<string>;
+  companyProfiles: CompanyProfiles;
+  /** Changes to existing companies' profiles the write applies. */
+  companyUpdates: CompanyUpdate[];
+  /** Changes to existing profiles left out: the importer may only fill what a profile lacks. */
+  skippedProfileChanges: SkippedProfileChange[];
   evidence: PoolEvidence[];
   documents: PoolDocument[];
   rejected: Rejection[];
@@ -36,7 +67,78 @@ export type PlanOptions = {
   maxFileBytes: number;
   /** Today's date (YYYY-MM-DD); nothing may be published after it. */
   today?: string;
+  /** Default 'fill': only administrators and the CLI (an operator) may change existing profiles. */
+  companyProfiles?: CompanyProfiles;
 };
+
+/** The longest file name (with its folders) an import accepts. */
+export const MAX_FILE_NAME = 500;
+const MAX_DEPTH = 10;
+
+/**
+ * The first string (a value or a key) in each top-level field that the database cannot store, as
+ * rejections naming that field. A record that is not an object is left to its schema.
+ */
+function unstorableFields(file: string, row: number, record: unknown, lines?: Record<string, number>): Rejection[] {
+  if (record === null || typeof record !== 'object' || Array.isArray(record)) return [];
+  const find = (v: unknown, depth: number): string | null => {
+    if (typeof v === 'string') return unstorable(v);
+    if (v === null || typeof v !== 'object' || depth > MAX_DEPTH) return null;
+    for (const [k, x] of Array.isArray(v) ? v.entries() : Object.entries(v)) {
+      const bad = (typeof k === 'string' ? unstorable(k) : null) ?? find(x, depth + 1);
+      if (bad) return bad;
+    }
+    return null;
+  };
+  const out: Rejection[] = [];
+  for (const [key, value] of Object.entries(record)) {
+    if (unstorable(key)) {
+      out.push({ file, row, field: null, message: `A field name ${unstorable(key)}` });
+      continue;
+    }
+    const bad = find(value, 0);
+    if (bad) out.push({ file, row: lines?.[key] || row, field: key, message: bad });
+  }
+  return out;
+}
+
+/** A body's unstorable character, named by its line in the file. */
+function bodyProblem(d: ParsedDocument): Rejection[] {
+  const bad = unstorableAt(d.body);
+  if (!bad) return [];
+  let row = d.bodyLine;
+  for (let i = d.body.indexOf('\n'); i !== -1 && i < bad.index; i = d.body.indexOf('\n', i + 1)) row++;
+  return [{ file: d.file, row, field: 'body', message: bad.message }];
+}
+
+/** What an import changes in an existing profile: every differing field, and those the profile lacks. */
+function profileChanges(existing: PoolCompany, next: PoolCompany) {
+  const changed: string[] = [];
+  const fill: CompanyUpdate['set'] = {};
+  const replace: CompanyUpdate['set'] = {};
+  const filled: string[] = [];
+  for (const [field, name] of Object.entries(PROFILE_FIELDS) as [ProfileField, string][]) {
+    const value = next[field];
+    if (value == null || value === existing[field]) continue;
+    Object.assign(replace, { [field]: value });
+    if (existing[field] == null || existing[field] === '') {
+      Object.assign(fill, { [field]: value });
+      filled.push(name);
+    } else changed.push(name);
+  }
+  const missingKeys = Object.entries(next.identifiers).filter(([k]) => !(k in existing.identifiers));
+  const changedKeys = Object.keys(next.identifiers).filter((k) => k in existing.identifiers && existing.identifiers[k] !== next.identifiers[k]);
+  const droppedKeys = Object.keys(existing.identifiers).filter((k) => !(k in next.identifiers));
+  if (missingKeys.length || changedKeys.length || droppedKeys.length) replace.identifiers = next.identifiers;
+  if (missingKeys.length) {
+    fill.identifiers = Object.fromEntries(missingKeys);
+    filled.push(...missingKeys.map(([k]) => `identifiers.${k}`));
+  }
+  changed.push(...changedKeys.map((k) => `identifiers.${k}`));
+  // Under 'replace' a profile follows its latest import, so identifiers it no longer lists go.
+  const replaced = [...changed, ...filled, ...droppedKeys.map((k) => `identifiers.${k}`)];
+  return { changed, fill, filled, replace, replaced };
+}
 
 const IN_BATCH = 1000;
 
@@ -62,27 +164,33 @@ async function selectIn<T>(ids: string[], query: (batch: string[]) => Promise<T[
   return out;
 }
 
-export async function planImport({ db, sources, maxFileBytes, today = new Date().toISOString().slice(0, 10) }: PlanOptions): Promise<ImportPlan> {
+export async function planImport({ db, sources, maxFileBytes, today = new Date().toISOString().slice(0, 10), companyProfiles = 'fill' }: PlanOptions): Promise<ImportPlan> {
   const rejected: Rejection[] = [];
   const files: ImportPlan['files'] = [];
   const companyRecords: Located[] = [];
   const evidenceRecords: Located[] = [];
-  const documentRecords: NonNullable<ReturnType<typeof parseDocument>['document']>[] = [];
+  const documentRecords: ParsedDocument[] = [];
   const single = sources.length === 1;
 
   for (const source of sources) {
     const kind = classify(source.name, { single });
+    const badName = source.name.length > MAX_FILE_NAME ? `The file name ${tooLong(source.name.length, MAX_FILE_NAME)}.` : unstorable(source.name) && `The file name ${unstorable(source.name)}.`;
+    if (badName) {
+      // Named by a cleaned, short form: the name itself is what is wrong.
+      rejected.push({ file: storable(source.name.slice(0, 100)), row: 0, field: null, message: badName });
+      files.push({ name: storable(source.name.slice(0, 100)), kind, records: 0 });
+      continue;
+    }
     if (kind === 'ignored') {
       files.push({ name: source.name, kind, records: 0 });
       continue;
     }
     if (source.bytes.byteLength > maxFileBytes) {
-      const mb = (n: number) => `${Math.ceil(n / 1024 / 102.4) / 10} MB`;
       rejected.push({
         file: source.name,
         row: 0,
         field: null,
-        message: `The file is ${mb(source.bytes.byteLength)}; the limit is ${mb(maxFileBytes)} (IMPORT_MAX_FILE_MB). Split it into smaller files.`,
+        message: `The file is ${formatMb(source.bytes.byteLength)}; the limit is ${formatMb(maxFileBytes)} (IMPORT_MAX_FILE_MB). Split it into smaller files.`,
       });
       files.push({ name: source.name, kind, records: 0 });
       continue;
@@ -113,7 +221,13 @@ export async function planImport({ db, sources, maxFileBytes, today = new Date()
 
   // Companies: the file's own, then those the database already has.
   const plannedCompanies = new Map<string, PoolCompany>();
+  const companyRows = new Map<string, Located>();
   for (const rec of companyRecords) {
+    const badText = unstorableFields(rec.file, rec.row, rec.value);
+    if (badText.length) {
+      rejected.push(...badText);
+      continue;
+    }
     const parsed = companyRow.safeParse(rec.value);
     if (!parsed.success) {
       rejected.push(...rejectionsFrom(rec.file, rec.row, parsed.error));
@@ -125,6 +239,7 @@ export async function planImport({ db, sources, maxFileBytes, today = new Date()
       continue;
     }
     plannedCompanies.set(rest.id, { ...rest, nameEn: name_en });
+    companyRows.set(rest.id, rec);
   }
 
   const evidence: PoolEvidence[] = [];
@@ -132,6 +247,11 @@ export async function planImport({ db, sources, maxFileBytes, today = new Date()
   // Rows rejected for other fields still get their company checked, so one pass names every problem.
   const failedRefs: { file: string; row: number; companyId: string }[] = [];
   for (const rec of evidenceRecords) {
+    const badText = unstorableFields(rec.file, rec.row, rec.value);
+    if (badText.length) {
+      rejected.push(...badText);
+      continue;
+    }
     const parsed = evidenceRow.safeParse(rec.value);
     if (!parsed.success) {
       rejected.push(...rejectionsFrom(rec.file, rec.row, parsed.error));
@@ -142,6 +262,11 @@ export async function planImport({ db, sources, maxFileBytes, today = new Date()
       continue;
     }
     const e = parsed.data;
+    const keyTooLong = dedupKeyTooLong(e);
+    if (keyTooLong) {
+      rejected.push({ file: rec.file, row: rec.row, field: 'title', message: keyTooLong });
+      continue;
+    }
     if (e.published_date > today) {
       rejected.push({ file: rec.file, row: rec.row, field: 'published_date', message: `${e.published_date} is in the future; an item can only be imported once it is public.` });
       continue;
@@ -168,6 +293,17 @@ export async function planImport({ db, sources, maxFileBytes, today = new Date()
   const docs: PoolDocument[] = [];
   const docRows: { file: string; lines: Record<string, number> }[] = [];
   for (const d of documentRecords) {
+    const id = d.file.split('/').pop()!.replace(/\.md$/i, '');
+    const problems = [
+      ...unstorableFields(d.file, 1, d.frontMatter, d.frontMatterLines),
+      ...bodyProblem(d),
+      ...(id.length > MAX_ID ? [{ file: d.file, row: 0, field: null, message: `The document's file name (its id, without .md) ${tooLong(id.length, MAX_ID)}.` }] : []),
+      ...(d.body.length > LIMITS.document.body ? [{ file: d.file, row: 0, field: 'body', message: tooLong(d.body.length, LIMITS.document.body) }] : []),
+    ];
+    if (problems.length) {
+      rejected.push(...problems);
+      continue;
+    }
     const parsed = documentFrontMatter.safeParse(d.frontMatter);
     if (!parsed.success) {
       rejected.push(...rejectionsFrom(d.file, 1, parsed.error, d.frontMatterLines));
@@ -180,7 +316,7 @@ export async function planImport({ db, sources, maxFileBytes, today = new Date()
     }
     const meta = Object.fromEntries(Object.entries(d.frontMatter).filter(([k]) => !MODELLED_FRONT_MATTER.has(k)).map(([k, v]) => [k, toIsoDate(v)]));
     docs.push({
-      id: d.file.split('/').pop()!.replace(/\.md$/i, ''),
+      id,
       companyId: f.company_id,
       title: f.title,
       kind: f.kind,
@@ -200,9 +336,40 @@ export async function planImport({ db, sources, maxFileBytes, today = new Date()
   const named = [
     ...new Set([...evidence.map((e) => e.companyId), ...failedRefs.map((r) => r.companyId), ...docs.map((d) => d.companyId), ...plannedCompanies.keys()]),
   ];
-  const existingCompanies = new Set(
-    (await selectIn(named, (batch) => db.select({ id: companies.id }).from(companies).where(inArray(companies.id, batch)))).map((r) => r.id),
+  const existingProfiles = new Map(
+    (
+      await selectIn(named, (batch) =>
+        db
+          .select({ id: companies.id, name: companies.name, nameEn: companies.nameEn, country: companies.country, identifiers: companies.identifiers, industry: companies.industry, description: companies.description })
+          .from(companies)
+          .where(inArray(companies.id, batch)),
+      )
+    ).map((r) => [r.id, r]),
   );
+  const existingCompanies = new Set(existingProfiles.keys());
+
+  const companyUpdates: CompanyUpdate[] = [];
+  const skippedProfileChanges: SkippedProfileChange[] = [];
+  for (const [id, next] of plannedCompanies) {
+    const existing = existingProfiles.get(id);
+    if (!existing) continue;
+    const { changed, fill, filled, replace, replaced } = profileChanges(existing, next);
+    if (companyProfiles === 'replace') {
+      if (replaced.length) companyUpdates.push({ id, set: replace, fields: replaced });
+      continue;
+    }
+    if (filled.length) companyUpdates.push({ id, set: fill, fields: filled });
+    if (changed.length) {
+      const { file, row } = companyRows.get(id)!;
+      skippedProfileChanges.push({
+        file,
+        row,
+        companyId: id,
+        fields: changed,
+        message: `Left the profile of "${id}" as it was (${changed.join(', ')}): only an administrator can change an existing company's profile.`,
+      });
+    }
+  }
   const knownCompany = (id: string) => plannedCompanies.has(id) || existingCompanies.has(id);
   const unknownCompany = (id: string) => `Unknown company "${id}": it is neither in this import's companies.json nor in the knowledge pool.`;
   for (const ref of failedRefs) {
@@ -266,8 +433,11 @@ export async function planImport({ db, sources, maxFileBytes, today = new Date()
 
   rejected.sort((a, b) => (a.file === b.file ? a.row - b.row : a.file < b.file ? -1 : 1));
   return {
-    companies: [...plannedCompanies.values()],
+    companies: [...plannedCompanies.values()].filter((c) => !existingCompanies.has(c.id)),
     newCompanyIds: new Set([...plannedCompanies.keys()].filter((id) => !existingCompanies.has(id))),
+    companyProfiles,
+    companyUpdates,
+    skippedProfileChanges,
     evidence: keptEvidence,
     documents: keptDocs,
     rejected,

@@ -1,7 +1,64 @@
 // What an import row must look like (the pool format of data/README.md), with messages an RM
 // can act on. Connectors and the add-evidence form go through the same rules.
+//
+// Every text field has a maximum length (LIMITS, listed on the Import page): an over-long value
+// is a named row error here, never a database error or a log line that quotes megabytes later.
+// Names and titles lose their bidirectional controls (U+202A–U+202E, U+2066–U+2069): they carry
+// no meaning in a one-line label, and would let "evil.exe" display as something else.
 import { z } from 'zod';
 import { EVIDENCE_CATEGORIES } from '@/lib/pool/factors';
+
+/** The most characters each field may have, by kind of record (the Import page lists them). */
+export const LIMITS = {
+  evidence: { id: 200, company_id: 100, title: 500, text: 20_000, value: 200, source_name: 300, source_url: 2_000, upstream: 500, license: 1_000 },
+  company: { id: 100, name: 200, name_en: 200, industry: 200, description: 5_000, identifier: 100 },
+  document: { title: 500, company_id: 100, kind: 100, source_name: 300, source_url: 2_000, upstream: 500, license: 1_000, frontMatter: 20_000, body: 2_000_000 },
+} as const;
+/** A document's id is its file name; an evidence id is at most this long too. */
+export const MAX_ID = 200;
+/** Keys of a company's identifiers (corp_code, cik, …). */
+const MAX_IDENTIFIERS = 20;
+/**
+ * The unique index that finds duplicate items holds company_id, source_url and title together,
+ * and PostgreSQL cannot index a key much over 2,700 bytes; this leaves room for the date.
+ */
+export const MAX_DEDUP_KEY_BYTES = 2_400;
+
+const count = (n: number) => n.toLocaleString('en');
+/** The message for a value over its limit: "is 5,000,012 characters long; the most is 500". */
+export const tooLong = (length: number, max: number) => `is ${count(length)} characters long; the most is ${count(max)}`;
+const maxText = (max: number) => ({ error: (issue: { input?: unknown }) => tooLong(String(issue.input ?? '').length, max) });
+
+const BIDI_CONTROLS = /[\u202A-\u202E\u2066-\u2069]/g;
+/** A name or title without bidirectional embedding, override and isolate controls. */
+export const stripBidi = (text: string) => text.replace(BIDI_CONTROLS, '');
+
+// A NUL, or half of a UTF-16 surrogate pair (JSON can spell one as "\ud800"): PostgreSQL stores
+// neither in text or jsonb.
+const UNSTORABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** Where a text has a character the database cannot store, and what to say about it. */
+export function unstorableAt(text: string): { index: number; message: string } | null {
+  const m = UNSTORABLE.exec(text);
+  if (!m) return null;
+  const at = `at character ${count(m.index + 1)}`;
+  return {
+    index: m.index,
+    message:
+      m[0] === '\u0000'
+        ? `contains a NUL character (U+0000) ${at}, which cannot be stored; remove it`
+        : `contains a broken character (half of a surrogate pair, U+${m[0].charCodeAt(0).toString(16).toUpperCase()}) ${at}, which cannot be stored; check the file's encoding`,
+  };
+}
+export const unstorable = (text: string) => unstorableAt(text)?.message ?? null;
+/** Text for a label of our own (the audit entry's file names): unstorable characters become U+FFFD. */
+export const storable = (text: string) => text.replace(new RegExp(UNSTORABLE.source, 'g'), '\uFFFD');
+
+/** A value as it may appear inside a message: short, whatever the row held. */
+const quoted = (v: unknown) => {
+  const text = String(v);
+  return `"${text.length > 40 ? `${text.slice(0, 40)}…` : text}"`;
+};
 
 /** YAML turns an unquoted 2024-01-11 into a Date at UTC midnight; keep the calendar date. */
 export function toIsoDate(value: unknown) {
@@ -12,9 +69,10 @@ const blankToUndefined = (v: unknown) => (v === null || (typeof v === 'string' &
 
 /** A real calendar date written YYYY-MM-DD (2023-02-30 is refused). */
 const isoDateString = z.string().superRefine((v, ctx) => {
-  const d = new Date(`${v}T00:00:00Z`);
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(v) || Number.isNaN(d.getTime()) || !d.toISOString().startsWith(v)) {
-    ctx.addIssue({ code: 'custom', message: `"${v}" is not a real date written YYYY-MM-DD` });
+  // The pattern first: it refuses a long value at once, before Date reads it.
+  const d = /^\d{4}-\d{2}-\d{2}$/.test(v) ? new Date(`${v}T00:00:00Z`) : null;
+  if (!d || Number.isNaN(d.getTime()) || !d.toISOString().startsWith(v)) {
+    ctx.addIssue({ code: 'custom', message: `${quoted(v)} is not a real date written YYYY-MM-DD` });
   }
 });
 export const isoDate = z.preprocess(toIsoDate, isoDateString);
@@ -23,67 +81,94 @@ export const isoDate = z.preprocess(toIsoDate, isoDateString);
 const requiredDate = (missing: string) =>
   z.preprocess((v) => blankToUndefined(toIsoDate(v)), z.string({ error: `is missing: ${missing}` }).pipe(isoDateString));
 
-const required = (what: string) =>
-  z.preprocess(blankToUndefined, z.string({ error: `is missing: ${what}` }).trim());
+/** Text the database can store (plan.ts checks whole rows first; this covers the evidence form's edits too). */
+const storableCheck = (v: string | null | undefined, ctx: z.RefinementCtx) => {
+  const bad = v ? unstorable(v) : null;
+  if (bad) ctx.addIssue({ code: 'custom', message: bad });
+};
 
-const optionalText = z
-  .union([z.string(), z.number()])
-  .nullish()
-  .transform((v) => (v == null || String(v).trim() === '' ? null : String(v)));
+const required = (what: string, max: number) =>
+  z.preprocess(blankToUndefined, z.string({ error: `is missing: ${what}` }).trim().max(max, maxText(max)).superRefine(storableCheck));
+/** A required name or title: one line of display text. */
+const requiredLabel = (what: string, max: number) => required(what, max).transform(stripBidi);
+
+/** Optional text; a bare number is kept as written. */
+const optionalText = (max: number) =>
+  z
+    .preprocess((v) => (typeof v === 'number' ? String(v) : v), z.string().max(max, maxText(max)).superRefine(storableCheck).nullish())
+    .transform((v) => (v == null || v.trim() === '' ? null : v));
+const optionalLabel = (max: number) => optionalText(max).transform((v) => (v == null ? v : stripBidi(v)));
 
 // Sources are rendered as links: only web addresses, never javascript: or data: URLs.
-const sourceUrl = z.preprocess(
-  blankToUndefined,
-  z
-    .string({ error: 'is missing: every item needs the web address of its source' })
-    .trim()
-    .pipe(z.url({ protocol: /^https?$/, error: 'must be a web address starting with http:// or https://' })),
-);
+const sourceUrl = (max: number) =>
+  z.preprocess(
+    blankToUndefined,
+    z
+      .string({ error: 'is missing: every item needs the web address of its source' })
+      .trim()
+      .max(max, maxText(max))
+      .superRefine(storableCheck)
+      .pipe(z.url({ protocol: /^https?$/, error: 'must be a web address starting with http:// or https://' })),
+  );
 
-export const slug = z.string().regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, 'must be a lowercase slug like samsung-electronics');
+export const slug = z.string().max(LIMITS.company.id, maxText(LIMITS.company.id)).regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, 'must be a lowercase slug like samsung-electronics');
+
+const identifierValue = z
+  .preprocess((v) => (typeof v === 'number' ? String(v) : v), z.string().max(LIMITS.company.identifier, maxText(LIMITS.company.identifier)));
 
 export const companyRow = z.object({
   id: slug,
-  name: required('the company name'),
-  name_en: optionalText,
+  name: requiredLabel('the company name', LIMITS.company.name),
+  name_en: optionalLabel(LIMITS.company.name_en),
   country: z.string().regex(/^[A-Z]{2}$/, 'must be a two-letter country code like KR or US'),
-  identifiers: z.record(z.string(), z.union([z.string(), z.number()]).transform(String)).default({}),
-  industry: optionalText,
-  description: optionalText,
+  identifiers: z
+    .record(z.string().max(50, maxText(50)), identifierValue)
+    .refine((ids) => Object.keys(ids).length <= MAX_IDENTIFIERS, `has more than ${MAX_IDENTIFIERS} identifiers`)
+    .default({}),
+  industry: optionalLabel(LIMITS.company.industry),
+  description: optionalText(LIMITS.company.description),
 });
 
+const E = LIMITS.evidence;
 export const evidenceRow = z.object({
-  id: z.preprocess(blankToUndefined, z.string().trim().max(200).optional()),
-  company_id: required('which company the item is about'),
+  id: z.preprocess(blankToUndefined, z.string().trim().max(E.id, maxText(E.id)).optional()),
+  company_id: required('which company the item is about', E.company_id),
   category: z.preprocess(
     blankToUndefined,
     z.enum(EVIDENCE_CATEGORIES, { error: `is missing or unknown; use one of: ${EVIDENCE_CATEGORIES.join(', ')}` }),
   ),
-  title: required('a short title'),
-  text: required('the text of the item'),
+  title: requiredLabel('a short title', E.title),
+  text: required('the text of the item', E.text),
   // Values are display strings ("223,121", "8.51%"); a bare number is kept as written.
-  value: optionalText,
+  value: optionalLabel(E.value),
   event_date: z.preprocess(blankToUndefined, isoDate.optional()).transform((v) => v ?? null),
   published_date: requiredDate('every item needs the date it became public'),
-  source_name: required('the name of the source'),
-  source_url: sourceUrl,
+  source_name: requiredLabel('the name of the source', E.source_name),
+  source_url: sourceUrl(E.source_url),
   language: z.preprocess(blankToUndefined, z.string().trim().min(2).max(10).default('ko')),
-  upstream: optionalText,
-  license: optionalText,
+  upstream: optionalText(E.upstream),
+  license: optionalText(E.license),
   /** When a connector or search fetched the record (ISO timestamp). */
-  retrieved_at: z.preprocess(blankToUndefined, z.iso.datetime({ offset: true }).optional()),
+  retrieved_at: z.preprocess(blankToUndefined, z.string().max(40, maxText(40)).pipe(z.iso.datetime({ offset: true })).optional()),
 });
 
+/** Why an item's duplicate key would not fit its index, if it would not (plan.ts checks every item). */
+export function dedupKeyTooLong(row: { company_id: string; source_url: string; title: string }) {
+  const bytes = Buffer.byteLength(row.company_id) + Buffer.byteLength(row.source_url) + Buffer.byteLength(row.title);
+  return bytes > MAX_DEDUP_KEY_BYTES ? `and source_url together are ${count(bytes)} bytes in UTF-8; the most is ${count(MAX_DEDUP_KEY_BYTES)}` : null;
+}
+
+const D = LIMITS.document;
 export const documentFrontMatter = z.object({
-  title: required('the document title'),
-  company_id: required('which company the document is about'),
-  kind: required('the kind of document (e.g. annual_report_section)'),
+  title: requiredLabel('the document title', D.title),
+  company_id: required('which company the document is about', D.company_id),
+  kind: requiredLabel('the kind of document (e.g. annual_report_section)', D.kind),
   published_date: requiredDate('every document needs the date it became public'),
-  source_name: required('the name of the source'),
-  source_url: sourceUrl,
+  source_name: requiredLabel('the name of the source', D.source_name),
+  source_url: sourceUrl(D.source_url),
   language: z.preprocess(blankToUndefined, z.string().trim().min(2).max(10).default('en')),
-  license: optionalText,
-  upstream: optionalText,
+  license: optionalText(D.license),
+  upstream: optionalText(D.upstream),
 });
 export const MODELLED_FRONT_MATTER = new Set(Object.keys(documentFrontMatter.shape));
 

@@ -1,7 +1,9 @@
 // Writes a validated import plan inside the caller's transaction: companies, tagged evidence,
 // documents and their chunks, and one audit entry. Rows that appeared since planning (another
-// import in between) are skipped by the same conflict rules, never overwritten.
-import { inArray, sql } from 'drizzle-orm';
+// import in between) are skipped by the same conflict rules, never overwritten. Existing
+// companies change only as the plan says (companyProfiles in plan.ts), and the audit entry
+// names them.
+import { eq, inArray, sql } from 'drizzle-orm';
 import type { Tx } from '@/lib/db/client';
 import { appendAudit } from '@/lib/db/queries/audit';
 import { env } from '@/lib/env';
@@ -9,6 +11,7 @@ import { companies, documentChunks, documents, evidenceItems, evidenceTagOverrid
 import { chunkDocument } from '@/lib/pool/chunk';
 import { tagByCategory } from '@/lib/pool/factors';
 import type { ImportPlan } from '@/lib/pool/import/plan';
+import { storable } from '@/lib/pool/import/schemas';
 import { searchTokens } from '@/lib/pool/search-text';
 
 export type ImportCounts = { companies: number; evidence: number; documents: number; chunks: number };
@@ -17,6 +20,8 @@ export type Progress = (p: { phase: 'evidence' | 'documents'; done: number; tota
 // PostgreSQL allows 65,535 bind parameters per statement; evidence rows take about 20.
 const EVIDENCE_BATCH = 1000;
 const CHUNK_BATCH = 1000;
+/** The most companies one audit entry lists by name (the counts are always whole). */
+const MAX_AUDITED = 100;
 
 export type WriteOptions = {
   actorId: string | null;
@@ -38,38 +43,54 @@ async function overridesFor(tx: Tx, ids: string[]) {
   return found;
 }
 
-export async function writeImport(tx: Tx, plan: ImportPlan, { actorId, origin = 'import', label, auditAction = 'pool.import', onProgress }: WriteOptions): Promise<ImportCounts> {
+export async function writeImport(
+  tx: Tx,
+  plan: ImportPlan,
+  { actorId, origin = 'import', label, auditAction = 'pool.import', onProgress }: WriteOptions,
+): Promise<ImportCounts & { updatedCompanies: { id: string; fields: string[] }[] }> {
   const counts: ImportCounts = { companies: 0, evidence: 0, documents: 0, chunks: 0 };
 
+  const identifierColumns = (ids: Record<string, string>) => ({
+    corpCode: ids.corp_code ?? null,
+    stockCode: ids.stock_code ?? null,
+    cik: ids.cik ?? null,
+    ticker: ids.ticker ?? null,
+  });
   if (plan.companies.length) {
-    const rows = plan.companies.map((c) => ({
-      ...c,
-      corpCode: c.identifiers.corp_code ?? null,
-      stockCode: c.identifiers.stock_code ?? null,
-      cik: c.identifiers.cik ?? null,
-      ticker: c.identifiers.ticker ?? null,
-    }));
-    // A company's profile follows its latest import; its id (the slug) never changes.
-    await tx
+    // New companies only; one created since planning (another import in between) is left as it is.
+    const inserted = await tx
       .insert(companies)
-      .values(rows)
-      .onConflictDoUpdate({
-        target: companies.id,
-        set: {
-          name: sql`excluded.name`,
-          nameEn: sql`excluded.name_en`,
-          country: sql`excluded.country`,
-          identifiers: sql`excluded.identifiers`,
-          corpCode: sql`excluded.corp_code`,
-          stockCode: sql`excluded.stock_code`,
-          cik: sql`excluded.cik`,
-          ticker: sql`excluded.ticker`,
-          industry: sql`excluded.industry`,
-          description: sql`excluded.description`,
-          updatedAt: sql`now()`,
-        },
-      });
-    counts.companies = plan.newCompanyIds.size;
+      .values(plan.companies.map((c) => ({ ...c, ...identifierColumns(c.identifiers) })))
+      .onConflictDoNothing()
+      .returning({ id: companies.id });
+    counts.companies = inserted.length;
+  }
+  const updatedCompanies: { id: string; fields: string[] }[] = [];
+  for (const update of plan.companyUpdates) {
+    const { identifiers, ...fields } = update.set;
+    const set: Record<string, unknown> =
+      plan.companyProfiles === 'replace'
+        ? { ...fields, ...(identifiers ? { identifiers, ...identifierColumns(identifiers) } : {}) }
+        : {
+            // Filling only: a value that appeared since planning wins over the import's.
+            ...Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, sql`coalesce(${companies[k as keyof typeof fields]}, ${v})`])),
+            ...(identifiers
+              ? {
+                  identifiers: sql`${JSON.stringify(identifiers)}::jsonb || ${companies.identifiers}`,
+                  ...Object.fromEntries(
+                    Object.entries(identifierColumns(identifiers))
+                      .filter(([, v]) => v != null)
+                      .map(([k, v]) => [k, sql`coalesce(${companies[k as keyof ReturnType<typeof identifierColumns>]}, ${v})`]),
+                  ),
+                }
+              : {}),
+          };
+    const [row] = await tx
+      .update(companies)
+      .set({ ...set, updatedAt: sql`now()` })
+      .where(eq(companies.id, update.id))
+      .returning({ id: companies.id });
+    if (row) updatedCompanies.push({ id: update.id, fields: update.fields });
   }
 
   const chunking = { size: env().CHUNK_SIZE, overlap: env().CHUNK_OVERLAP };
@@ -109,7 +130,19 @@ export async function writeImport(tx: Tx, plan: ImportPlan, { actorId, origin = 
     action: auditAction,
     entityType: plan.evidence.length === 1 && plan.documents.length === 0 ? 'evidence' : 'import',
     entityId: plan.evidence.length === 1 && plan.documents.length === 0 ? plan.evidence[0].id : null,
-    detail: { source: label, origin, ...counts, skippedDuplicates: plan.skippedDuplicates, rejected: plan.rejected.length },
+    detail: {
+      // File names are the uploader's: one the import refused may still be in the label.
+      source: storable(label),
+      origin,
+      ...counts,
+      skippedDuplicates: plan.skippedDuplicates,
+      rejected: plan.rejected.length,
+      // Profile edits are pool edits: which companies changed and how, and which changes were refused.
+      ...(updatedCompanies.length ? { updatedCompanies: updatedCompanies.slice(0, MAX_AUDITED), companyProfiles: plan.companyProfiles } : {}),
+      ...(plan.skippedProfileChanges.length
+        ? { skippedProfileChanges: plan.skippedProfileChanges.slice(0, MAX_AUDITED).map((s) => ({ id: s.companyId, fields: s.fields })) }
+        : {}),
+    },
   });
-  return counts;
+  return { ...counts, updatedCompanies };
 }

@@ -1,18 +1,43 @@
 'use client';
 
+// The Import page's form: it sends the chosen files to POST /api/import (not a server action,
+// whose body limits would cut large uploads) and shows the report. It checks the sizes first
+// against the limits the page was given, so an upload over them is refused here, by name,
+// before any byte is sent; the route checks them again (lib/pool/import/upload.ts).
 import { useState, useTransition } from 'react';
 import { useServerText } from '@/components/forms/action-outcome';
 import { Button } from '@/components/ui/button';
 import { Alert, DataTable, Td } from '@/components/ui/layout';
-import type { Dictionary, Messages } from '@/lib/i18n';
+import type { Dictionary, Messages, Translate } from '@/lib/i18n';
 import { useT } from '@/lib/i18n/client';
 import { importMessages } from '@/lib/i18n/messages/import';
 import { poolMessages } from '@/lib/i18n/messages/pool';
-import { importFiles } from './actions';
+import { formatMb, type ImportLimits, type ImportResponse } from '@/lib/pool/import/limits';
 
-type Result = Awaited<ReturnType<typeof importFiles>>;
+type Result = { ok: true; data: ImportResponse } | { ok: false; message: string };
 
-export function ImportForm({ maxFileMb }: { maxFileMb: number }) {
+/** Why these files cannot be sent, if they cannot: one line per file over the limit, or the total. */
+function sizeProblems(files: File[], limits: ImportLimits, t: Translate<typeof importMessages.en>): string[] {
+  const tooLarge = files.filter((f) => f.size > limits.maxFileBytes);
+  if (tooLarge.length) {
+    return tooLarge.map((f) => t('clientTooLarge', { name: f.webkitRelativePath || f.name, size: formatMb(f.size), limit: formatMb(limits.maxFileBytes) }));
+  }
+  const total = files.reduce((n, f) => n + f.size, 0);
+  return total > limits.maxRequestBytes ? [t('uploadTooLarge', { size: formatMb(total), limit: formatMb(limits.maxRequestBytes) })] : [];
+}
+
+async function send(form: FormData): Promise<Result> {
+  try {
+    const response = await fetch('/api/import', { method: 'POST', body: form });
+    const body = (await response.json().catch(() => null)) as ImportResponse | { message?: string } | null;
+    if (response.ok && body && 'imported' in body) return { ok: true, data: body };
+    return { ok: false, message: (body && 'message' in body && body.message) || importMessages.en.uploadFailed };
+  } catch {
+    return { ok: false, message: importMessages.en.uploadFailed };
+  }
+}
+
+export function ImportForm({ limits }: { limits: ImportLimits }) {
   const [files, setFiles] = useState<File[]>([]);
   const [result, setResult] = useState<Result | null>(null);
   const [pending, startTransition] = useTransition();
@@ -20,14 +45,17 @@ export function ImportForm({ maxFileMb }: { maxFileMb: number }) {
   // The import's problems are English texts of lib/pool/import; shown in the reader's language.
   const text = useServerText(...([importMessages, poolMessages] as Messages<Dictionary>[]));
 
+  const problems = sizeProblems(files, limits, t);
+
   function submit(validOnly: boolean) {
+    if (problems.length) return;
     const form = new FormData();
     for (const f of files) {
       form.append('files', f);
       form.append('paths', f.webkitRelativePath || f.name);
     }
     form.set('validOnly', String(validOnly));
-    startTransition(async () => setResult(await importFiles(form)));
+    startTransition(async () => setResult(await send(form)));
   }
 
   const report = result?.ok ? result.data : null;
@@ -68,9 +96,20 @@ export function ImportForm({ maxFileMb }: { maxFileMb: number }) {
         </div>
       </div>
       <p className="text-sm text-zinc-600 dark:text-zinc-400">
-        {t('checkedFirst', { mb: maxFileMb })}
+        {t('checkedFirst', { mb: limits.maxFileMb, total: limits.maxRequestMb })}
       </p>
-      <Button type="button" disabled={pending || files.length === 0} onClick={() => submit(false)} data-testid="import-submit">
+      {problems.length ? (
+        <Alert>
+          <span data-testid="import-too-large">
+            {problems.map((p) => (
+              <span key={p} className="block">
+                {p}
+              </span>
+            ))}
+          </span>
+        </Alert>
+      ) : null}
+      <Button type="button" disabled={pending || files.length === 0 || problems.length > 0} onClick={() => submit(false)} data-testid="import-submit">
         {pending ? t('importing') : files.length > 1 ? t('importN', { n: files.length }) : t('import')}
       </Button>
 
@@ -96,6 +135,22 @@ export function ImportForm({ maxFileMb }: { maxFileMb: number }) {
               })}
             </Alert>
           )}
+          {report.updatedCompanies.length ? (
+            <p className="text-sm" data-testid="import-updated-profiles">
+              {t('updatedProfiles', { list: report.updatedCompanies.map((c) => `${c.id} (${c.fields.join(', ')})`).join('; ') })}
+            </p>
+          ) : null}
+          {report.skippedProfileChanges.length ? (
+            <DataTable caption={t('skippedCaption')} head={[t('colFile'), t('colLine'), t('colProblem')]}>
+              {report.skippedProfileChanges.map((r) => (
+                <tr key={r.companyId} data-testid="skipped-profile-change">
+                  <Td className="font-mono">{r.file}</Td>
+                  <Td>{r.row || '—'}</Td>
+                  <Td>{text(r.message)}</Td>
+                </tr>
+              ))}
+            </DataTable>
+          ) : null}
           {!report.written ? (
             <Button type="button" variant="secondary" disabled={pending} onClick={() => submit(true)} data-testid="import-valid-only">
               {t('importValid')}
