@@ -137,7 +137,9 @@ test('the sign-in page has its own switch, and a wrong password is reported in K
   await page.getByLabel('이메일').fill('rm@example.com');
   await page.getByLabel('비밀번호').fill('not-the-password');
   await page.getByTestId('login-submit').click();
-  await expect(page.getByTestId('login-error')).toHaveText('이메일 또는 비밀번호가 올바르지 않습니다.');
+  await expect(page.getByTestId('login-error')).toHaveText(
+    '이메일 또는 비밀번호가 올바르지 않거나, 5회 실패로 계정이 잠겼습니다. 2분 후에 다시 시도하거나 관리자에게 잠금 해제를 요청하세요.',
+  );
 });
 
 test('a rejected form shows its field errors in Korean', async ({ page }) => {

@@ -164,6 +164,9 @@ async function main() {
     AUTH_SECRET: crypto.randomBytes(32).toString('base64'),
     // `next start` rejects requests from an untrusted host unless told otherwise (Auth.js v5).
     AUTH_TRUST_HOST: 'true',
+    // Every browser test signs in from this one machine's address, many times a minute; the
+    // sign-in throttle itself is covered by lib/auth/credentials.test.ts.
+    SIGN_IN_ATTEMPTS_PER_MINUTE: '100000',
     CROSSCHECK_DATA_DIR: tempDir,
     // Empty, not unset: Next loads .env files only for variables that are not already set, so
     // a developer's .env cannot point the tests at a real database or a real model provider.

@@ -1,10 +1,18 @@
-// Creating an account, shared by the admin page and the CLI (the first admin on PostgreSQL).
+// Managing accounts, shared by the admin users page and the CLI (the first admin on PostgreSQL).
+// Each change is one transaction with its audit entry. A password reset, a role change and
+// disabling an account also end all of the user's sessions (lib/auth/sessions.ts), so a copied
+// cookie or a device left signed in cannot carry on under the old password or role.
 import type { Db } from '@/lib/db/client';
 import { hashPassword } from '@/lib/auth/password';
+import { revokeUserSessions } from '@/lib/auth/sessions';
 import { appendAudit } from '@/lib/db/queries/audit';
-import { insertUser } from '@/lib/db/queries/users';
+import { countActiveAdmins, getUserById, insertUser, updateUser } from '@/lib/db/queries/users';
 import type { Role } from '@/lib/db/schema';
 import { AppError } from '@/lib/errors';
+import { adminMessages } from '@/lib/i18n/messages/admin';
+
+// English from the table the admin page translates with, so the two cannot drift apart.
+const M = adminMessages.en;
 
 export async function createAccount({
   db,
@@ -27,5 +35,65 @@ export async function createAccount({
     if (!row) throw new AppError('conflict', 'A user with this email already exists.', { email: ['A user with this email already exists.'] });
     await appendAudit({ tx, actorId, action: 'user.create', entityType: 'user', entityId: row.id, detail: { email: row.email, role: row.role } });
     return row;
+  });
+}
+
+async function loadTarget(db: Db, id: string) {
+  const target = await getUserById({ db, id });
+  if (!target) throw new AppError('not_found', M.errNoUser);
+  return target;
+}
+
+export async function changeRole({ db, actorId, id, role }: { db: Db; actorId: string; id: string; role: Role }) {
+  if (id === actorId) throw new AppError('conflict', M.errOwnRole);
+  const target = await loadTarget(db, id);
+  if (target.role === role) return;
+  await db.transaction(async (tx) => {
+    if (target.role === 'admin' && (await countActiveAdmins({ db: tx, excludingId: id })) === 0) {
+      throw new AppError('conflict', M.errLastAdmin);
+    }
+    await updateUser({ db: tx, id, role });
+    await appendAudit({ tx, actorId, action: 'user.role', entityType: 'user', entityId: id, detail: { from: target.role, to: role } });
+    await revokeUserSessions({ tx, userId: id, actorId, reason: 'role_change' });
+  });
+}
+
+export async function setDisabled({ db, actorId, id, disabled }: { db: Db; actorId: string; id: string; disabled: boolean }) {
+  if (id === actorId) throw new AppError('conflict', M.errDisableSelf);
+  const target = await loadTarget(db, id);
+  await db.transaction(async (tx) => {
+    if (disabled && target.role === 'admin' && (await countActiveAdmins({ db: tx, excludingId: id })) === 0) {
+      throw new AppError('conflict', M.errLastAdmin);
+    }
+    await updateUser({ db: tx, id, disabled });
+    await appendAudit({ tx, actorId, action: disabled ? 'user.disable' : 'user.enable', entityType: 'user', entityId: id });
+    if (disabled) await revokeUserSessions({ tx, userId: id, actorId, reason: 'disabled' });
+  });
+}
+
+export async function resetPassword({ db, actorId, id, password }: { db: Db; actorId: string; id: string; password: string }) {
+  await loadTarget(db, id);
+  const passwordHash = await hashPassword(password);
+  await db.transaction(async (tx) => {
+    // A reset also lifts a lockout: the admin has vouched for whoever gets the new password.
+    await updateUser({ db: tx, id, passwordHash, failedLoginCount: 0, lockedUntil: null });
+    await appendAudit({ tx, actorId, action: 'user.password_reset', entityType: 'user', entityId: id });
+    await revokeUserSessions({ tx, userId: id, actorId, reason: 'password_reset' });
+  });
+}
+
+/** Lifts a sign-in lock (lib/auth/credentials.ts) at once, e.g. when someone keeps locking an account on purpose. */
+export async function unlockAccount({ db, actorId, id }: { db: Db; actorId: string; id: string }) {
+  const target = await loadTarget(db, id);
+  await db.transaction(async (tx) => {
+    await updateUser({ db: tx, id, failedLoginCount: 0, lockedUntil: null });
+    await appendAudit({
+      tx,
+      actorId,
+      action: 'auth.unlock',
+      entityType: 'user',
+      entityId: id,
+      detail: { wasLockedUntil: target.lockedUntil?.toISOString() ?? null, failedAttempts: target.failedLoginCount },
+    });
   });
 }

@@ -1,14 +1,19 @@
-// Auth.js v5: credentials (email + password) and an optional OIDC provider for bank SSO,
-// JWT sessions carrying the user's id and role. The config is built lazily so that neither
+// Auth.js v5: credentials (email + password) and an optional OIDC provider for bank SSO.
+// The cookie is a JWT carrying the user's id, role and session id (`sid`); the session itself is
+// a row in `user_sessions` that every read of the cookie checks, so signing out or an admin's
+// change ends it at once (lib/auth/sessions.ts). The config is built lazily so that neither
 // `next build` nor importing this module reads the environment or the data folder.
 import NextAuth, { CredentialsSignin, type NextAuthConfig } from 'next-auth';
 import Credentials from 'next-auth/providers/credentials';
+import { headers } from 'next/headers';
 import { z } from 'zod';
 import { getDb } from '@/lib/db/client';
 import { authSecret } from '@/lib/auth/secret';
 import { getUserByEmail } from '@/lib/db/queries/users';
-import { verifyCredentials } from '@/lib/auth/credentials';
-import { demoEnabled, env, oidcConfigured } from '@/lib/env';
+import { attemptSignIn } from '@/lib/auth/credentials';
+import { checkSession, createSession, endSession, SESSION_HOURS } from '@/lib/auth/sessions';
+import { clientAddress } from '@/lib/auth/throttle';
+import { demoEnabled, env, oidcConfigured, type Env } from '@/lib/env';
 import type { Role } from '@/lib/db/schema';
 import { log } from '@/lib/ops/log';
 
@@ -22,22 +27,36 @@ class SignInRejected extends CredentialsSignin {
 
 const credentialsInput = z.object({ email: z.string().trim().min(1).max(320), password: z.string().min(1).max(1024) });
 
-const SESSION_HOURS = 8;
+/** The signing-in request's client address and browser, for the session row; none outside a request. */
+async function requestOrigin(e: Env) {
+  try {
+    const h = await headers();
+    return { ip: clientAddress(h, e.TRUST_PROXY), userAgent: h.get('user-agent') };
+  } catch {
+    return { ip: null, userAgent: null };
+  }
+}
 
 function buildConfig(): NextAuthConfig {
   const e = env();
   const providers: NextAuthConfig['providers'] = [
     Credentials({
       credentials: { email: { label: 'Email', type: 'email' }, password: { label: 'Password', type: 'password' } },
-      async authorize(raw) {
+      // Both the sign-in form (app/(auth)/login/actions.ts) and a direct POST to
+      // /api/auth/callback/credentials end here, so the throttle and the lock cover both.
+      async authorize(raw, request) {
         const parsed = credentialsInput.safeParse(raw);
         if (!parsed.success) throw new SignInRejected('invalid');
-        const result = await verifyCredentials({ db: await getDb(), ...parsed.data, demoAllowed: demoEnabled(e) });
-        if (result.ok) {
-          const { id, email, name, role } = result.user;
-          return { id, email, name, role };
-        }
-        throw new SignInRejected(result.reason === 'locked' ? `locked:${result.retryAfterSeconds}` : result.reason);
+        const outcome = await attemptSignIn({
+          db: await getDb(),
+          ...parsed.data,
+          address: clientAddress(request.headers, e.TRUST_PROXY),
+          demoAllowed: demoEnabled(e),
+          attemptsPerMinute: e.SIGN_IN_ATTEMPTS_PER_MINUTE,
+        });
+        if (!outcome.ok) throw new SignInRejected(outcome.code);
+        const { id, email, name, role } = outcome.user;
+        return { id, email, name, role };
       },
     }),
   ];
@@ -64,6 +83,13 @@ function buildConfig(): NextAuthConfig {
     session: { strategy: 'jwt', maxAge: SESSION_HOURS * 60 * 60 },
     pages: { signIn: '/login', error: '/login' },
     providers,
+    events: {
+      // This browser's session ends with its row; copies of the cookie stop working with it.
+      async signOut(message) {
+        const token = 'token' in message ? message.token : null;
+        if (token) await endSession({ db: await getDb(), sid: token.sid, userId: token.id });
+      },
+    },
     callbacks: {
       // SSO users must already have an enabled account: an admin creates it and sets the role.
       async signIn({ account, user }) {
@@ -71,14 +97,24 @@ function buildConfig(): NextAuthConfig {
         const existing = user.email ? await getUserByEmail({ db: await getDb(), email: user.email }) : undefined;
         return Boolean(existing && !existing.disabled);
       },
+      // With `user`: a sign-in, which opens a session row. Without: any later read of the
+      // cookie (every request, through getSessionUser in lib/auth/session.ts), which holds only
+      // while the row does; null signs the cookie out.
       async jwt({ token, user, account }) {
-        if (account?.provider === 'oidc' && user?.email) {
-          const existing = await getUserByEmail({ db: await getDb(), email: user.email });
-          if (existing) Object.assign(token, { id: existing.id, role: existing.role, name: existing.name });
-        } else if (user) {
-          Object.assign(token, { id: user.id, role: (user as { role: Role }).role });
+        const db = await getDb();
+        if (user) {
+          let signedIn: { id: string; role: Role; name?: string } | undefined;
+          if (account?.provider === 'oidc') {
+            const existing = user.email ? await getUserByEmail({ db, email: user.email }) : undefined;
+            if (existing) signedIn = { id: existing.id, role: existing.role, name: existing.name };
+          } else if (user.id) {
+            signedIn = { id: user.id, role: (user as { role: Role }).role };
+          }
+          if (!signedIn) return null;
+          const sid = await createSession({ db, userId: signedIn.id, provider: account?.provider ?? 'credentials', ...(await requestOrigin(e)) });
+          return Object.assign(token, signedIn, { sid });
         }
-        return token;
+        return (await checkSession({ db, sid: token.sid, userId: token.id })) ? token : null;
       },
       session({ session, token }) {
         Object.assign(session.user, { id: token.id as string, role: token.role as Role });

@@ -1,22 +1,74 @@
-// Password sign-in with lockout: after MAX_FAILED_ATTEMPTS wrong passwords in a row an
-// account is locked for LOCK_MINUTES. An unknown email costs the same scrypt work as a
-// wrong password, so timing does not reveal which emails exist.
+// Password sign-in, with three defences against guessing:
+// 1. The per-address throttle (lib/auth/throttle.ts) comes first: a client gets
+//    SIGN_IN_ATTEMPTS_PER_MINUTE attempts a minute, whichever accounts they name.
+// 2. The per-account lock. Before any password is compared, each attempt on an account takes a
+//    numbered ticket in one UPDATE: the count goes up by one, and the ticket that reaches
+//    MAX_FAILED_ATTEMPTS also locks the account for LOCK_MINUTES. Only tickets up to the limit
+//    are compared; later ones are refused whatever the password, however many arrive at once,
+//    until the lock ends (then counting starts again) or an admin unlocks the account. A right
+//    password resets the count, unless the account has refused attempts while locked since. The
+//    lock is short because anyone can trigger it for an email they know; the throttle is the line
+//    that holds them back, and an admin can lift a lock at once (lib/auth/accounts.ts).
+// 3. One answer for an unknown email, a wrong password and a locked account, each after the same
+//    scrypt work, so neither the message nor the timing tells which emails exist. Only someone
+//    who gave the right password learns that an account is disabled.
+// Every attempt is recorded in the audit log (the successful one when its session is created,
+// lib/auth/sessions.ts).
 import { eq, sql } from 'drizzle-orm';
-import type { Executor } from '@/lib/db/client';
+import type { Db, Executor } from '@/lib/db/client';
+import { appendAudit } from '@/lib/db/queries/audit';
 import { users, type User } from '@/lib/db/schema';
-import { getUserByEmail, updateUser } from '@/lib/db/queries/users';
+import { getUserByEmail } from '@/lib/db/queries/users';
 import { verifyAgainstDummy, verifyPassword } from '@/lib/auth/password';
+import { takeSignInAttempt } from '@/lib/auth/throttle';
+import { format } from '@/lib/i18n';
+import { authMessages } from '@/lib/i18n/messages/auth';
 
 export const MAX_FAILED_ATTEMPTS = 5;
-export const LOCK_MINUTES = 5;
+export const LOCK_MINUTES = 2;
+
+/** Why an attempt failed, for the audit log only: the visitor sees `SignInOutcome`. */
+export type Refusal = 'unknown' | 'invalid' | 'locked' | 'disabled';
 
 export type CredentialsResult =
   | { ok: true; user: User }
-  | { ok: false; reason: 'invalid' | 'disabled' }
-  | { ok: false; reason: 'locked'; retryAfterSeconds: number };
+  /** `lockedNow`: this attempt took the last ticket, and the lock it set stands. */
+  | { ok: false; reason: Refusal; userId?: string; lockedNow?: boolean };
 
-function secondsUntil(date: Date, now: Date) {
-  return Math.max(1, Math.ceil((date.getTime() - now.getTime()) / 1000));
+const at = (now: Date) => sql`${now.toISOString()}::timestamptz`;
+
+/** Takes a ticket on the account (see the top of this file); its number, or undefined if there is no such row. */
+async function takeTicket({ db, id, now }: { db: Executor; id: string; now: Date }) {
+  const lockActive = sql`(${users.lockedUntil} is not null and ${users.lockedUntil} > ${at(now)})`;
+  const lockOver = sql`(${users.lockedUntil} is not null and ${users.lockedUntil} <= ${at(now)})`;
+  const counted = sql`(case when ${lockOver} then 0 else ${users.failedLoginCount} end) + 1`;
+  const [row] = await db
+    .update(users)
+    .set({
+      // While locked the count only grows, and never from below the limit (a lock written by an
+      // older version kept a count of 0), so every ticket taken during a lock is refused.
+      failedLoginCount: sql`case when ${lockActive} then greatest(${users.failedLoginCount}, ${MAX_FAILED_ATTEMPTS}) + 1 else ${counted} end`,
+      lockedUntil: sql`case when ${lockActive} then ${users.lockedUntil}
+        when ${counted} >= ${MAX_FAILED_ATTEMPTS} then ${at(now)} + make_interval(mins => ${LOCK_MINUTES}) else null end`,
+    })
+    .where(eq(users.id, id))
+    .returning({ ticket: users.failedLoginCount });
+  return row?.ticket;
+}
+
+/** A right password: the count starts again, unless attempts were refused during a lock since. */
+async function recordSuccess({ db, id, now }: { db: Executor; id: string; now: Date }) {
+  const lockStands = sql`(${users.lockedUntil} is not null and ${users.lockedUntil} > ${at(now)} and ${users.failedLoginCount} > ${MAX_FAILED_ATTEMPTS})`;
+  const [row] = await db
+    .update(users)
+    .set({
+      failedLoginCount: sql`case when ${lockStands} then ${users.failedLoginCount} else 0 end`,
+      lockedUntil: sql`case when ${lockStands} then ${users.lockedUntil} else null end`,
+      lastLoginAt: now,
+    })
+    .where(eq(users.id, id))
+    .returning();
+  return row;
 }
 
 export async function verifyCredentials({
@@ -36,45 +88,73 @@ export async function verifyCredentials({
   // Demo accounts outside demo mode behave exactly like unknown emails.
   if (!user || !user.passwordHash || (user.demo && !demoAllowed)) {
     await verifyAgainstDummy(password);
-    return { ok: false, reason: 'invalid' };
+    return { ok: false, reason: 'unknown' };
   }
-  if (user.lockedUntil && user.lockedUntil > now) {
-    return { ok: false, reason: 'locked', retryAfterSeconds: secondsUntil(user.lockedUntil, now) };
+  const ticket = await takeTicket({ db, id: user.id, now });
+  if (ticket === undefined || ticket > MAX_FAILED_ATTEMPTS) {
+    await verifyAgainstDummy(password);
+    return { ok: false, reason: 'locked', userId: user.id };
   }
+  const lockedNow = ticket === MAX_FAILED_ATTEMPTS;
   if (!(await verifyPassword(password, user.passwordHash))) {
-    const lockedUntil = await recordFailedAttempt({ db, id: user.id });
-    if (lockedUntil && lockedUntil > now) {
-      return { ok: false, reason: 'locked', retryAfterSeconds: secondsUntil(lockedUntil, now) };
-    }
-    return { ok: false, reason: 'invalid' };
+    await db.update(users).set({ lastFailedLoginAt: now }).where(eq(users.id, user.id));
+    return { ok: false, reason: 'invalid', userId: user.id, lockedNow };
   }
   // Only someone who knows the password learns that the account is disabled.
-  if (user.disabled) return { ok: false, reason: 'disabled' };
-  const signedIn = await updateUser({ db, id: user.id, failedLoginCount: 0, lockedUntil: null, lastLoginAt: now });
-  return { ok: true, user: signedIn ?? user };
+  if (user.disabled) return { ok: false, reason: 'disabled', userId: user.id, lockedNow };
+  return { ok: true, user: (await recordSuccess({ db, id: user.id, now })) ?? user };
 }
 
-/** One atomic update, so parallel guesses cannot slip past the limit. Returns the lock's end, if any. */
-async function recordFailedAttempt({ db, id }: { db: Executor; id: string }) {
-  const reachesLimit = sql`${users.failedLoginCount} + 1 >= ${MAX_FAILED_ATTEMPTS}`;
-  const [row] = await db
-    .update(users)
-    .set({
-      failedLoginCount: sql`case when ${reachesLimit} then 0 else ${users.failedLoginCount} + 1 end`,
-      lockedUntil: sql`case when ${reachesLimit} then now() + make_interval(mins => ${LOCK_MINUTES}) else ${users.lockedUntil} end`,
-      lastFailedLoginAt: sql`now()`,
-    })
-    .where(eq(users.id, id))
-    .returning({ lockedUntil: users.lockedUntil });
-  return row?.lockedUntil ?? null;
+/** What the visitor is told: never whether the email exists or the account is locked. */
+export type SignInOutcome = { ok: true; user: User } | { ok: false; code: 'invalid' | 'disabled' | 'throttled' };
+
+/** The longest email the audit log keeps of a failed attempt, as typed. */
+const EMAIL_MAX = 320;
+
+/** One password sign-in from `address` (see lib/auth/throttle.ts): throttle, lock, password, audit. */
+export async function attemptSignIn({
+  db,
+  email,
+  password,
+  address,
+  demoAllowed,
+  attemptsPerMinute,
+  now = new Date(),
+}: {
+  db: Db;
+  email: string;
+  password: string;
+  address: string | null;
+  demoAllowed: boolean;
+  attemptsPerMinute: number;
+  now?: Date;
+}): Promise<SignInOutcome> {
+  const typed = email.slice(0, EMAIL_MAX);
+  const throttle = await takeSignInAttempt({ db, address, limit: attemptsPerMinute, now });
+  if (!throttle.allowed) {
+    // Once per address and minute: a flood must not become a flood of audit entries.
+    if (throttle.firstRefusal) {
+      await db.transaction((tx) =>
+        appendAudit({ tx, actorId: null, action: 'auth.throttled', entityType: 'user', detail: { address, email: typed, limit: attemptsPerMinute } }),
+      );
+    }
+    return { ok: false, code: 'throttled' };
+  }
+  const result = await verifyCredentials({ db, email, password, demoAllowed, now });
+  if (result.ok) return result;
+  await db.transaction(async (tx) => {
+    const entry = { tx, actorId: null, entityType: 'user', entityId: result.userId ?? null } as const;
+    await appendAudit({ ...entry, action: 'auth.sign_in_failed', detail: { email: typed, reason: result.reason, address } });
+    if (result.lockedNow) {
+      await appendAudit({ ...entry, action: 'auth.locked', detail: { email: typed, minutes: LOCK_MINUTES, address } });
+    }
+  });
+  return { ok: false, code: result.reason === 'disabled' ? 'disabled' : 'invalid' };
 }
 
-export function lockedMessage(retryAfterSeconds: number) {
-  const minutes = Math.ceil(retryAfterSeconds / 60);
-  return `This account is locked after ${MAX_FAILED_ATTEMPTS} failed sign-in attempts. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}, or ask an administrator to reset your password.`;
-}
-
+/** The English texts of the outcomes (the form shows them in the reader's language). */
 export const SIGN_IN_MESSAGES = {
-  invalid: 'Wrong email or password.',
-  disabled: 'This account is disabled. Ask an administrator to enable it.',
+  invalid: format(authMessages.en.invalid, { max: MAX_FAILED_ATTEMPTS, minutes: LOCK_MINUTES }),
+  disabled: authMessages.en.disabled,
+  throttled: authMessages.en.throttled,
 } as const;

@@ -1,5 +1,7 @@
-// The signed-in user as the database sees them now: a JWT can outlive a role change or a
-// disabled account, so every check reads the user row, once per request.
+// The signed-in user as the database sees them now: a JWT can outlive a sign-out, a password
+// reset, a role change or a disabled account, so every check reads the database, once per
+// request. `auth()` holds the cookie only while its session row is live (the `jwt` callback in
+// lib/auth/auth.ts, lib/auth/sessions.ts); then the user row must still be enabled.
 import { cache } from 'react';
 import { forbidden, redirect } from 'next/navigation';
 import { auth } from '@/lib/auth/auth';

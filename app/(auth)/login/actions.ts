@@ -4,8 +4,10 @@ import { AuthError } from 'next-auth';
 import { z } from 'zod';
 import { action } from '@/lib/auth/action';
 import { signIn, signOut } from '@/lib/auth/auth';
-import { lockedMessage, SIGN_IN_MESSAGES } from '@/lib/auth/credentials';
+import { SIGN_IN_MESSAGES } from '@/lib/auth/credentials';
 import type { SessionUser } from '@/lib/auth/session';
+import { revokeUserSessions } from '@/lib/auth/sessions';
+import { getDb } from '@/lib/db/client';
 import { AppError } from '@/lib/errors';
 import { authMessages } from '@/lib/i18n/messages/auth';
 
@@ -14,10 +16,11 @@ function safeCallback(url: string | undefined) {
   return url && url.startsWith('/') && !url.startsWith('//') && !url.startsWith('/login') ? url : '/';
 }
 
+/** The code comes from lib/auth/auth.ts (SignInRejected); anything else reads as a wrong password. */
 function messageFor(err: AuthError) {
   const code = (err as AuthError & { code?: string }).code ?? '';
-  if (code.startsWith('locked:')) return lockedMessage(Number(code.slice('locked:'.length)) || 300);
   if (code === 'disabled') return SIGN_IN_MESSAGES.disabled;
+  if (code === 'throttled') return SIGN_IN_MESSAGES.throttled;
   return SIGN_IN_MESSAGES.invalid;
 }
 
@@ -49,6 +52,14 @@ export const signInWithSsoAction = action<z.ZodObject<{ callbackUrl: z.ZodOption
   },
 );
 
-export const signOutAction = action({ permission: 'app:use', input: z.object({}) }, async () => {
-  await signOut({ redirectTo: '/login' });
-});
+/** Ends this browser's session (lib/auth/auth.ts, events.signOut); with `everywhere`, every session of the user. */
+export const signOutAction = action(
+  { permission: 'app:use', input: z.object({ everywhere: z.enum(['true', 'false']).optional() }) },
+  async ({ everywhere }, user) => {
+    if (everywhere === 'true') {
+      const db = await getDb();
+      await db.transaction((tx) => revokeUserSessions({ tx, userId: user.id, actorId: user.id, reason: 'sign_out_everywhere' }));
+    }
+    await signOut({ redirectTo: '/login' });
+  },
+);

@@ -1,6 +1,6 @@
 import { defineMessages } from '@/lib/i18n';
 
-// The sign-in page. The sign-in errors are the server's English texts (lib/auth/credentials.ts,
+// The sign-in and sign-out pages. The sign-in errors are the server's English texts (lib/auth/credentials.ts,
 // app/(auth)/login/actions.ts); the form shows them through this table.
 export const authMessages = defineMessages({
   en: {
@@ -15,13 +15,16 @@ export const authMessages = defineMessages({
     demoPasswordFromEnv: 'set in DEMO_PASSWORD',
     ssoAccessDenied: 'Your single sign-on account has no Crosscheck access. Ask an administrator to create your account.',
     ssoConfiguration: 'Sign-in is misconfigured on the server. Ask an administrator to check the logs.',
-    invalid: 'Wrong email or password.',
+    invalid:
+      'Wrong email or password, or the account is locked after {max} failed attempts. Wait {minutes} minutes and try again, or ask an administrator to unlock it.',
     disabled: 'This account is disabled. Ask an administrator to enable it.',
-    locked:
-      'This account is locked after {max} failed sign-in attempts. Try again in {minutes} minute{plural}, or ask an administrator to reset your password.',
+    throttled: 'Too many sign-in attempts from your network. Wait a minute and try again.',
     enterEmail: 'Enter your email.',
     enterPassword: 'Enter your password.',
     ssoNotConfigured: 'Single sign-on is not configured.',
+    signOut: 'Sign out',
+    signOutEverywhere: 'Sign out everywhere',
+    signOutEverywhereHint: 'Signing out everywhere also ends your sessions in every other browser and device.',
   },
   ko: {
     signIn: '로그인',
@@ -35,11 +38,15 @@ export const authMessages = defineMessages({
     demoPasswordFromEnv: 'DEMO_PASSWORD에 설정된 값',
     ssoAccessDenied: 'SSO 계정에 Crosscheck 접근 권한이 없습니다. 관리자에게 계정 생성을 요청하세요.',
     ssoConfiguration: '서버의 로그인 설정에 문제가 있습니다. 관리자에게 로그 확인을 요청하세요.',
-    invalid: '이메일 또는 비밀번호가 올바르지 않습니다.',
+    invalid:
+      '이메일 또는 비밀번호가 올바르지 않거나, {max}회 실패로 계정이 잠겼습니다. {minutes}분 후에 다시 시도하거나 관리자에게 잠금 해제를 요청하세요.',
     disabled: '비활성화된 계정입니다. 관리자에게 활성화를 요청하세요.',
-    locked: '로그인에 {max}회 실패하여 계정이 잠겼습니다. {minutes}분 후에 다시 시도하거나 관리자에게 비밀번호 재설정을 요청하세요.',
+    throttled: '이 네트워크에서 로그인 시도가 너무 많습니다. 1분 후에 다시 시도하세요.',
     enterEmail: '이메일을 입력하세요.',
     enterPassword: '비밀번호를 입력하세요.',
     ssoNotConfigured: 'SSO(통합 로그인)가 설정되어 있지 않습니다.',
+    signOut: '로그아웃',
+    signOutEverywhere: '모든 기기에서 로그아웃',
+    signOutEverywhereHint: '모든 기기에서 로그아웃하면 다른 브라우저와 기기의 세션도 모두 종료됩니다.',
   },
 });

@@ -1,6 +1,8 @@
 import type { Metadata } from 'next';
 import { Badge, Card, PageHeader } from '@/components/ui/layout';
+import { LOCK_MINUTES, MAX_FAILED_ATTEMPTS } from '@/lib/auth/credentials';
 import { requirePermission } from '@/lib/auth/session';
+import { SESSION_HOURS } from '@/lib/auth/sessions';
 import { getDatabase } from '@/lib/db/client';
 import { demoEnabled, env, oidcConfigured } from '@/lib/env';
 import { adminMessages } from '@/lib/i18n/messages/admin';
@@ -49,7 +51,12 @@ export default async function SettingsPage() {
         </Card>
         <Card title={t('signIn')}>
           <dl className="divide-y divide-zinc-200 dark:divide-zinc-800">
-            <Row label={t('passwords')}>{t('passwordPolicy')}</Row>
+            <Row label={t('passwords')}>{t('passwordPolicy', { max: MAX_FAILED_ATTEMPTS, minutes: LOCK_MINUTES })}</Row>
+            <Row label={t('signInThrottle')}>
+              <span data-testid="sign-in-throttle">{t('signInThrottleValue', { n: e.SIGN_IN_ATTEMPTS_PER_MINUTE })}</span>
+            </Row>
+            <Row label={t('clientAddress')}>{e.TRUST_PROXY === 0 ? t('clientAddressDirect') : t('clientAddressProxied', { n: e.TRUST_PROXY })}</Row>
+            <Row label={t('sessions')}>{t('sessionsValue', { hours: SESSION_HOURS })}</Row>
             <Row label={t('sso')}>{oidcConfigured(e) ? `${e.AUTH_OIDC_NAME} (${e.AUTH_OIDC_ISSUER})` : t('notConfigured')}</Row>
             <Row label={t('sessionSecret')}>{e.AUTH_SECRET ? t('fromAuthSecret') : t('generatedSecret')}</Row>
           </dl>

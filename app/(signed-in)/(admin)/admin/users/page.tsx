@@ -25,26 +25,29 @@ export default async function UsersPage() {
         <CreateUserForm />
       </Card>
       <DataTable caption={t('allUsers')} head={[t('colUser'), t('colRole'), t('colStatus'), t('colLastSignIn'), t('colManage')]}>
-        {users.map((u) => (
-          <tr key={u.id} data-testid="user-row">
-            <Td>
-              <span className="font-medium">{u.name}</span>
-              <span className="block text-xs text-zinc-600 dark:text-zinc-400">{u.email}</span>
-            </Td>
-            <Td>{shell(roleKey(u.role))}</Td>
-            <Td>
-              <div className="flex flex-wrap gap-1">
-                {u.disabled ? <Badge tone="red">{t('disabled')}</Badge> : <Badge tone="green">{t('active')}</Badge>}
-                {u.lockedUntil && u.lockedUntil > now ? <Badge tone="amber">{t('locked')}</Badge> : null}
-                {u.demo ? <Badge>{t('demo')}</Badge> : null}
-              </div>
-            </Td>
-            <Td className="whitespace-nowrap">{formatDateTime(u.lastLoginAt, locale)}</Td>
-            <Td>
-              <UserRowActions user={{ id: u.id, email: u.email, role: u.role, disabled: u.disabled }} isSelf={u.id === admin.id} />
-            </Td>
-          </tr>
-        ))}
+        {users.map((u) => {
+          const locked = Boolean(u.lockedUntil && u.lockedUntil > now);
+          return (
+            <tr key={u.id} data-testid="user-row">
+              <Td>
+                <span className="font-medium">{u.name}</span>
+                <span className="block text-xs text-zinc-600 dark:text-zinc-400">{u.email}</span>
+              </Td>
+              <Td>{shell(roleKey(u.role))}</Td>
+              <Td>
+                <div className="flex flex-wrap gap-1">
+                  {u.disabled ? <Badge tone="red">{t('disabled')}</Badge> : <Badge tone="green">{t('active')}</Badge>}
+                  {locked ? <Badge tone="amber">{t('locked')}</Badge> : null}
+                  {u.demo ? <Badge>{t('demo')}</Badge> : null}
+                </div>
+              </Td>
+              <Td className="whitespace-nowrap">{formatDateTime(u.lastLoginAt, locale)}</Td>
+              <Td>
+                <UserRowActions user={{ id: u.id, email: u.email, role: u.role, disabled: u.disabled, locked }} isSelf={u.id === admin.id} />
+              </Td>
+            </tr>
+          );
+        })}
       </DataTable>
     </>
   );

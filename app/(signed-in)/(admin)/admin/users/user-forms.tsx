@@ -10,7 +10,7 @@ import type { Dictionary, Messages } from '@/lib/i18n';
 import { useT } from '@/lib/i18n/client';
 import { adminMessages } from '@/lib/i18n/messages/admin';
 import { roleKey, shellMessages } from '@/lib/i18n/messages/shell';
-import { changeUserRole, createUser, resetUserPassword, setUserDisabled } from './actions';
+import { changeUserRole, createUser, resetUserPassword, setUserDisabled, unlockUser } from './actions';
 
 const TABLES = [adminMessages as Messages<Dictionary>];
 
@@ -50,10 +50,17 @@ export function CreateUserForm() {
   );
 }
 
-export function UserRowActions({ user, isSelf }: { user: { id: string; email: string; role: Role; disabled: boolean }; isSelf: boolean }) {
+export function UserRowActions({
+  user,
+  isSelf,
+}: {
+  user: { id: string; email: string; role: Role; disabled: boolean; locked: boolean };
+  isSelf: boolean;
+}) {
   const [roleState, roleAction, rolePending] = useActionForm(changeUserRole);
   const [disableState, disableAction, disablePending] = useActionForm(setUserDisabled);
   const [resetState, resetAction, resetPending] = useActionForm(resetUserPassword);
+  const [unlockState, unlockAction, unlockPending] = useActionForm(unlockUser);
   const t = useT(adminMessages);
   const text = useServerText(...TABLES);
   const roleOptions = useRoleOptions();
@@ -79,6 +86,19 @@ export function UserRowActions({ user, isSelf }: { user: { id: string; email: st
         </Button>
       </form>
       <ActionOutcome state={disableState} messages={TABLES} success={user.disabled ? t('accountDisabled') : t('accountEnabled')} />
+      {user.locked || unlockState ? (
+        <>
+          {user.locked ? (
+            <form action={unlockAction}>
+              <input type="hidden" name="userId" value={user.id} />
+              <Button type="submit" variant="secondary" size="sm" disabled={unlockPending}>
+                {t('unlockAccount')}
+              </Button>
+            </form>
+          ) : null}
+          <ActionOutcome state={unlockState} messages={TABLES} success={t('accountUnlocked')} />
+        </>
+      ) : null}
       <form action={resetAction} className="flex items-end gap-2">
         <input type="hidden" name="userId" value={user.id} />
         <div className="w-48">

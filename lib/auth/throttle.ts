@@ -1,0 +1,84 @@
+// The per-address sign-in throttle: the first line against password guessing and against
+// locking other people's accounts. Attempts are counted per client address and minute in
+// `sign_in_attempts`, with one upsert per attempt, so the limit holds across every app instance.
+//
+// The client address. Next.js gives route handlers and server actions no socket address (and
+// Auth.js hands `authorize` a rebuilt Request), but its server writes the socket's address into
+// X-Forwarded-For when a request arrives without one. So:
+// - TRUST_PROXY=n (n reverse proxies in front, each appending the address it saw): the n-th
+//   entry from the right, the address the nearest proxy saw; entries further left were written
+//   by the client and are never used.
+// - TRUST_PROXY=0 (clients connect to the app directly): the last entry, which is the socket's
+//   address that Next.js wrote. A client that sends its own X-Forwarded-For chooses this value,
+//   so a deployment reachable from untrusted networks should sit behind a proxy that sets the
+//   header (and TRUST_PROXY=1); the per-account lock (lib/auth/credentials.ts) holds either way.
+import { isIP } from 'node:net';
+import { lt, sql } from 'drizzle-orm';
+import type { Executor } from '@/lib/db/client';
+import { signInAttempts } from '@/lib/db/schema';
+
+export const WINDOW_MS = 60_000;
+/** Windows older than this are deleted, once per window per process. */
+const KEEP_MS = 10 * WINDOW_MS;
+
+/** The client's address from the request headers, or null when there is none to read. */
+export function clientAddress(headers: Headers, trustedProxies: number): string | null {
+  const entries = (headers.get('x-forwarded-for') ?? '')
+    .split(',')
+    .map((e) => e.trim())
+    .filter(Boolean);
+  const entry = entries[entries.length - Math.max(1, trustedProxies)];
+  return entry ? normalizeAddress(entry) : null;
+}
+
+/** IPv4 as is; IPv6 by its /64 network, which one customer usually holds whole. */
+function normalizeAddress(raw: string) {
+  const address = raw.replace(/^\[|\](:\d+)?$/g, '').replace(/^::ffff:(?=\d+\.\d+\.\d+\.\d+$)/i, '');
+  if (isIP(address) === 6) {
+    const [head, tail = ''] = address.toLowerCase().split('::');
+    const left = head ? head.split(':') : [];
+    const right = tail ? tail.split(':') : [];
+    const groups = address.includes('::') ? [...left, ...Array(8 - left.length - right.length).fill('0'), ...right] : left;
+    return `${groups.slice(0, 4).map((g) => g.replace(/^0+(?=.)/, '')).join(':')}::/64`;
+  }
+  // Anything else (a port-suffixed IPv4, a name a proxy wrote) is a key as it stands, bounded.
+  return address.replace(/:\d+$/, '').slice(0, 100);
+}
+
+export type ThrottleResult = {
+  allowed: boolean;
+  /** Attempts from this address in this minute, this one included. */
+  attempts: number;
+  /** The first refused attempt of the window: the one worth recording in the audit log. */
+  firstRefusal: boolean;
+};
+
+let prunedWindow = 0;
+
+/** Counts one sign-in attempt from `address` (null: no address known) and says whether it may go on. */
+export async function takeSignInAttempt({
+  db,
+  address,
+  limit,
+  now = new Date(),
+}: {
+  db: Executor;
+  address: string | null;
+  limit: number;
+  now?: Date;
+}): Promise<ThrottleResult> {
+  const windowStart = now.getTime() - (now.getTime() % WINDOW_MS);
+  if (windowStart !== prunedWindow) {
+    prunedWindow = windowStart;
+    await db.delete(signInAttempts).where(lt(signInAttempts.windowStart, new Date(windowStart - KEEP_MS)));
+  }
+  const key = `ip:${address ?? 'unknown'}`;
+  // One statement: parallel attempts each get their own count, so none slips past the limit.
+  const [row] = await db
+    .insert(signInAttempts)
+    .values({ key, windowStart: new Date(windowStart), attempts: 1 })
+    .onConflictDoUpdate({ target: [signInAttempts.key, signInAttempts.windowStart], set: { attempts: sql`${signInAttempts.attempts} + 1` } })
+    .returning({ attempts: signInAttempts.attempts });
+  const attempts = row?.attempts ?? Number.MAX_SAFE_INTEGER;
+  return { allowed: attempts <= limit, attempts, firstRefusal: attempts === limit + 1 };
+}
