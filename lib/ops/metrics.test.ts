@@ -1,8 +1,9 @@
-import { sql } from 'drizzle-orm';
+import { desc, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '@/lib/db/client';
-import { companies, runs, runSteps } from '@/lib/db/schema';
+import { auditLog, companies, runs, runSteps } from '@/lib/db/schema';
 import { createTestDatabase, testBackends } from '@/lib/db/test-db';
+import { appendAudit } from '@/lib/db/queries/audit';
 import { incrementCounter, PROVIDER_ERRORS } from '@/lib/ops/counters';
 import { collectMetrics, formatPrometheus, STEP_DURATION_BUCKETS } from '@/lib/ops/metrics';
 import { bearerMatches } from '@/lib/ops/metrics-token';
@@ -142,6 +143,13 @@ describe.each(testBackends())('collectMetrics on %s', (backend) => {
 
     let text = formatPrometheus(await collectMetrics({ db }));
     expectExposition(text);
+    expect(text).toContain('crosscheck_audit_head_seq 0\n');
+    // The chain head, for a monitor to keep outside the database.
+    for (const n of [1, 2, 3]) await db.transaction((tx) => appendAudit({ tx, actorId: null, action: 'test.entry', entityType: 'test', detail: { n } }));
+    const [newest] = await db.select({ seq: auditLog.seq }).from(auditLog).orderBy(desc(auditLog.seq)).limit(1);
+    text = formatPrometheus(await collectMetrics({ db }));
+    expect(text).toContain(`crosscheck_audit_head_seq ${newest.seq}\n`);
+    expect(newest.seq).toBeGreaterThanOrEqual(3);
     expect(text).toContain('crosscheck_runs{state="succeeded"} 1\n');
     expect(text).toContain('crosscheck_runs{state="queued"} 0\n');
     expect(text).toContain('crosscheck_runs{state="budget-exceeded"} 1\n');
@@ -150,6 +158,7 @@ describe.each(testBackends())('collectMetrics on %s', (backend) => {
     expect(text).toContain('crosscheck_provider_errors_total{code="429",provider="openai"} 3\n');
     expect(text).toContain('crosscheck_provider_errors_total{code="timeout",provider="openai"} 1\n');
     expect(text).not.toContain('crosscheck_queue_jobs');
+    expect(text).not.toContain('crosscheck_runs_executing');
 
     const histogram = readHistogram(text, 'crosscheck_step_duration_seconds');
     // The running step has no duration yet; the failed one has.
@@ -169,6 +178,8 @@ describe.each(testBackends())('collectMetrics on %s', (backend) => {
     expect(text).toContain('crosscheck_queue_jobs{state="created"} 1\n');
     expect(text).toContain('crosscheck_queue_jobs{state="active"} 2\n');
     expect(text).toContain('crosscheck_queue_jobs{state="failed"} 0\n');
+    // The running run has no worker's lease: nothing executes, whatever the two active jobs say.
+    expect(text).toContain('crosscheck_runs_executing 0\n');
   });
 });
 

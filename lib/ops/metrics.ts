@@ -1,13 +1,13 @@
 // Prometheus text exposition of what the database knows: runs and steps by state, tokens and
 // cost, a step latency histogram from run_steps' timestamps, provider errors from the shared
-// ops counters, and run jobs in the pg-boss queue. All of it is read from the database on every
-// scrape, so every app instance and worker reports the same cluster-wide numbers and nothing
-// is lost on restart.
+// ops counters, run jobs in the pg-boss queue and the runs live workers hold (their leases).
+// All of it is read from the database on every scrape, so every app instance and worker reports
+// the same cluster-wide numbers and nothing is lost on restart.
 import { sql } from 'drizzle-orm';
 import type { Executor } from '@/lib/db/client';
-import { RUN_STATUSES, runs, runSteps, STEP_STATUSES } from '@/lib/db/schema';
+import { auditLog, RUN_STATUSES, runs, runSteps, STEP_STATUSES } from '@/lib/db/schema';
 import { PROVIDER_ERRORS, readCounters, type CounterRow } from '@/lib/ops/counters';
-import { readQueueJobs } from '@/lib/ops/queue-stats';
+import { countExecutingRuns, readQueueJobs } from '@/lib/ops/queue-stats';
 
 /**
  * Upper bounds, in seconds, of the step latency buckets: a scripted step takes well under a
@@ -29,6 +29,14 @@ export type MetricsSnapshot = {
   providerErrors?: CounterRow[];
   /** Run jobs by pg-boss state; null or absent where there is no queue. */
   queueJobs?: Record<string, number> | null;
+  /** Runs a live worker holds under an unexpired lease; absent where there is no queue. */
+  runsExecuting?: number;
+  /**
+   * Number of the newest audit entry (0 when the log is empty). Scraped into a monitoring system,
+   * it is a copy of the chain head kept outside the database: it never goes down, so a drop means
+   * the newest entries were deleted, checkpoints and all (docs/security.md).
+   */
+  auditHeadSeq?: number;
 };
 
 /**
@@ -61,7 +69,7 @@ async function readStepDurations(db: Executor): Promise<DurationSeries[]> {
 
 /** A handful of aggregate queries; each scans an indexed status column or sums integer columns. */
 export async function collectMetrics({ db }: { db: Executor }): Promise<MetricsSnapshot> {
-  const [runRows, stepRows, totals, stepDurations, providerErrors, queueJobs] = await Promise.all([
+  const [runRows, stepRows, totals, stepDurations, providerErrors, queueJobs, executing, auditHead] = await Promise.all([
     db.select({ status: runs.status, n: sql<number>`count(*)::int` }).from(runs).groupBy(runs.status),
     db.select({ status: runSteps.status, n: sql<number>`count(*)::int` }).from(runSteps).groupBy(runSteps.status),
     db
@@ -74,6 +82,8 @@ export async function collectMetrics({ db }: { db: Executor }): Promise<MetricsS
     readStepDurations(db),
     readCounters({ db, name: PROVIDER_ERRORS }),
     readQueueJobs({ db }),
+    countExecutingRuns({ db }),
+    db.select({ seq: sql<string>`coalesce(max(${auditLog.seq}), 0)::text` }).from(auditLog),
   ]);
   // Every known state appears, with 0 when no row has it (a missing series reads as "no data"),
   // and so does any state the data holds that this build does not know yet.
@@ -91,6 +101,8 @@ export async function collectMetrics({ db }: { db: Executor }): Promise<MetricsS
     stepDurations,
     providerErrors,
     queueJobs,
+    ...(queueJobs ? { runsExecuting: executing } : {}),
+    auditHeadSeq: Number(auditHead[0]?.seq ?? 0),
   };
 }
 
@@ -138,6 +150,12 @@ export function formatPrometheus(m: MetricsSnapshot): string {
         : []),
       ...(m.queueJobs
         ? [metric('crosscheck_queue_jobs', 'gauge', 'Run jobs in the pg-boss queue by state.', Object.entries(m.queueJobs).map(([state, n]) => [{ state }, n]))]
+        : []),
+      ...(m.runsExecuting !== undefined
+        ? [metric('crosscheck_runs_executing', 'gauge', 'Runs a live queue worker executes now (an unexpired lease), whatever pg-boss says of their jobs.', [[{}, m.runsExecuting]])]
+        : []),
+      ...(m.auditHeadSeq !== undefined
+        ? [metric('crosscheck_audit_head_seq', 'gauge', 'Number of the newest audit log entry; it never decreases, so a drop means entries were deleted.', [[{}, m.auditHeadSeq]])]
         : []),
     ].join('\n') + '\n'
   );

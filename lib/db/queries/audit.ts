@@ -1,10 +1,17 @@
 // The append-only, hash-chained audit log. Each entry's hash covers its own content and the
-// previous entry's hash; appends are serialized by a transaction-scoped advisory lock so two
-// writers cannot both chain onto the same predecessor.
+// previous entry's hash, keyed: an HMAC-SHA256 with the audit key (lib/ops/audit-key.ts), which
+// is never stored in the database, so whoever edits a row cannot recompute a hash that verifies.
+// Each append also writes a checkpoint of the chain head (its seq and hash, with a MAC) to
+// audit_checkpoints, so deleting the newest entries leaves a checkpoint naming an entry that is
+// gone. The database refuses UPDATE, DELETE and TRUNCATE on both tables (drizzle/0007_security.sql).
+// Appends are serialized by a transaction-scoped advisory lock so two writers cannot both chain
+// onto the same predecessor. Entries written before keying (keyed = false) are plain SHA-256 and
+// still verify that way; an unkeyed entry after a keyed one is a break (a downgrade).
 import { createHash } from 'node:crypto';
-import { and, asc, desc, eq, gt, gte, lt, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, gte, lt, lte, sql, type SQL } from 'drizzle-orm';
 import type { Executor, Tx } from '@/lib/db/client';
-import { auditLog, users } from '@/lib/db/schema';
+import { auditCheckpoints, auditLog, users } from '@/lib/db/schema';
+import { auditKey, auditMac } from '@/lib/ops/audit-key';
 
 export const GENESIS_HASH = '0'.repeat(64);
 const AUDIT_LOCK_KEY = 727275;
@@ -27,7 +34,11 @@ function canonical(value: unknown): string {
   return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(',')}}`;
 }
 
-export function hashAuditEntry(prevHash: string, entry: AuditEntryInput & { at: string }) {
+/**
+ * The entry's hash: HMAC-SHA256 with `key` for keyed entries, plain SHA-256 (how entries were
+ * hashed before keying) without one.
+ */
+export function hashAuditEntry(prevHash: string, entry: AuditEntryInput & { at: string }, key?: Buffer) {
   const body = canonical({
     at: entry.at,
     actorId: entry.actorId,
@@ -36,56 +47,167 @@ export function hashAuditEntry(prevHash: string, entry: AuditEntryInput & { at: 
     entityId: entry.entityId ?? null,
     detail: entry.detail ?? {},
   });
+  if (key) return auditMac([prevHash, body], key);
   return createHash('sha256').update(prevHash).update('\n').update(body).digest('hex');
+}
+
+/** The MAC of a checkpoint: the chain head `hash` at entry `seq`. */
+export function checkpointMac(seq: number, hash: string, key: Buffer = auditKey()) {
+  return auditMac(['checkpoint', String(seq), hash], key);
 }
 
 /** Appends one entry; call inside the transaction that makes the change it records. */
 export async function appendAudit({ tx, ...entry }: AuditEntryInput & { tx: Tx }) {
+  const key = auditKey();
   await tx.execute(sql`select pg_advisory_xact_lock(${AUDIT_LOCK_KEY})`);
   const [last] = await tx.select({ hash: auditLog.hash }).from(auditLog).orderBy(desc(auditLog.seq)).limit(1);
   const prevHash = last?.hash ?? GENESIS_HASH;
   // Millisecond precision survives a round trip through timestamptz, so verification can rehash.
   const at = new Date().toISOString();
-  const hash = hashAuditEntry(prevHash, { ...entry, at });
-  await tx.insert(auditLog).values({
-    at: new Date(at),
-    actorId: entry.actorId,
-    action: entry.action,
-    entityType: entry.entityType,
-    entityId: entry.entityId ?? null,
-    detail: entry.detail ?? {},
-    prevHash,
-    hash,
-  });
+  const hash = hashAuditEntry(prevHash, { ...entry, at }, key);
+  const [{ seq }] = await tx
+    .insert(auditLog)
+    .values({
+      at: new Date(at),
+      actorId: entry.actorId,
+      action: entry.action,
+      entityType: entry.entityType,
+      entityId: entry.entityId ?? null,
+      detail: entry.detail ?? {},
+      prevHash,
+      hash,
+      keyed: true,
+    })
+    .returning({ seq: auditLog.seq });
+  // One checkpoint per append: a second small insert in a transaction that already holds the lock.
+  await tx.insert(auditCheckpoints).values({ seq, hash, mac: checkpointMac(seq, hash, key) });
 }
 
-export type AuditBreak = 'link' | 'content';
+/**
+ * Why verification stopped at an entry:
+ * - `link`: its previous-hash is not the hash of the entry before it (an entry before it was
+ *   deleted, inserted or re-chained);
+ * - `content`: its fields no longer hash to its stored hash (it was edited);
+ * - `key`: it does not verify with the current audit key and no keyed entry before it did:
+ *   the key changed since it was written (entries under an old key cannot be verified), or it
+ *   was rewritten by someone without the key;
+ * - `unkeyed-after-keyed`: it claims to be from before keying but follows a keyed entry (a downgrade);
+ * - `checkpoint`: its checkpoint is missing, does not carry a valid MAC, or names another hash;
+ * - `missing`: a checkpoint names it but the log no longer has it (it was deleted).
+ */
+export type AuditBreak = 'link' | 'content' | 'key' | 'unkeyed-after-keyed' | 'checkpoint' | 'missing';
+
+export type AuditVerification =
+  | {
+      ok: true;
+      /** Entries checked, and how many of them were written before keying (plain SHA-256). */
+      checked: number;
+      unkeyed: number;
+      /** The newest checkpoint, whose entry is in the log with its hash. */
+      checkpoint: number | null;
+    }
+  | {
+      ok: false;
+      brokenAt: number;
+      /** The entry's time and action; for a missing entry, its checkpoint's time and no action. */
+      at: Date;
+      action: string | null;
+      reason: AuditBreak;
+      checked: number;
+      /** The last entry that verified before the break (0: none). */
+      lastGood: number;
+      /** For `missing`: no entry follows it, so the newest entries were deleted. */
+      tail?: boolean;
+    };
 
 /**
- * Walks the chain in order, in pages so a long log never sits in memory at once; returns the
- * first entry whose link or hash does not hold: `link` when its previous-hash is not the hash
- * of the entry before it (an entry before it was deleted, inserted or re-chained), `content`
- * when its own fields no longer hash to its stored hash (it was edited).
+ * Walks the chain and its checkpoints in order of seq, in pages so a long log never sits in
+ * memory at once, and names the first entry that does not hold (see AuditBreak), or the first
+ * entry a checkpoint records that is gone.
  */
-export async function verifyAuditChain({ db, batch = 1000 }: { db: Executor; batch?: number }) {
+export async function verifyAuditChain({ db, batch = 1000, key = auditKey() }: { db: Executor; batch?: number; key?: Buffer }): Promise<AuditVerification> {
   let prev = GENESIS_HASH;
   let after = 0;
   let checked = 0;
+  let unkeyed = 0;
+  let lastGood = 0;
+  let newestCheckpoint: number | null = null;
+  let seenKeyed = false;
+  let verifiedKeyed = false;
   for (;;) {
     const rows = await db.select().from(auditLog).where(gt(auditLog.seq, after)).orderBy(asc(auditLog.seq)).limit(batch);
-    for (const row of rows) {
+    const end = rows.length < batch ? null : rows[rows.length - 1].seq;
+    // The checkpoints of this page's range; on the last page, every later one too.
+    const checkpoints = await db
+      .select()
+      .from(auditCheckpoints)
+      .where(end === null ? gt(auditCheckpoints.seq, after) : and(gt(auditCheckpoints.seq, after), lte(auditCheckpoints.seq, end)))
+      .orderBy(asc(auditCheckpoints.seq));
+    const rowAt = new Map(rows.map((r) => [r.seq, r]));
+    const bySeq = new Map(checkpoints.map((c) => [c.seq, c]));
+    const seqs = [...new Set([...rowAt.keys(), ...bySeq.keys()])].sort((a, b) => a - b);
+    for (const seq of seqs) {
+      const row = rowAt.get(seq);
+      const cp = bySeq.get(seq);
+      const cpHolds = cp ? cp.mac === checkpointMac(cp.seq, cp.hash, key) : false;
+      if (!row) {
+        // A checkpoint with no entry: the entry was deleted, unless the checkpoint is forged.
+        if (!cpHolds) return { ok: false, brokenAt: seq, at: cp!.at, action: null, reason: 'checkpoint', checked, lastGood };
+        const tail = !rows.some((r) => r.seq > seq);
+        return { ok: false, brokenAt: seq, at: cp!.at, action: null, reason: 'missing', checked, lastGood, tail };
+      }
       checked += 1;
-      const reason: AuditBreak | null =
-        row.prevHash !== prev ? 'link' : row.hash !== hashAuditEntry(prev, { ...row, at: row.at.toISOString() }) ? 'content' : null;
-      if (reason) return { ok: false as const, brokenAt: row.seq, at: row.at, action: row.action, reason, checked };
+      let reason: AuditBreak | null = null;
+      if (row.prevHash !== prev) reason = 'link';
+      else if (!row.keyed && seenKeyed) reason = 'unkeyed-after-keyed';
+      else if (row.hash !== hashAuditEntry(prev, { ...row, at: row.at.toISOString() }, row.keyed ? key : undefined)) {
+        // Nothing keyed has verified yet and its checkpoint does not either: most likely a key change.
+        reason = row.keyed && !verifiedKeyed && !cpHolds ? 'key' : 'content';
+      } else if (cp ? !cpHolds || cp.hash !== row.hash : row.keyed) {
+        // Every keyed entry was checkpointed in its own transaction; entries from before keying were not.
+        reason = 'checkpoint';
+      }
+      if (reason) return { ok: false, brokenAt: row.seq, at: row.at, action: row.action, reason, checked, lastGood };
+      if (row.keyed) seenKeyed = verifiedKeyed = true;
+      else unkeyed += 1;
+      if (cp) newestCheckpoint = cp.seq;
       prev = row.hash;
+      lastGood = row.seq;
     }
-    if (rows.length < batch) return { ok: true as const, checked };
-    after = rows[rows.length - 1].seq;
+    if (end === null) return { ok: true, checked, unkeyed, checkpoint: newestCheckpoint };
+    after = end;
   }
 }
 
-export type AuditVerification = Awaited<ReturnType<typeof verifyAuditChain>>;
+/** Once per page load or stream; reconnects within this window are the same reading. */
+export const RUN_VIEW_WINDOW_MS = 5 * 60_000;
+
+/**
+ * Records that a user read a run's transcript: always from the run page (`via: 'page'`); from its
+ * event stream only when this user has no `run.view` of this run within RUN_VIEW_WINDOW_MS, so
+ * the stream the page opens, and the browser's reconnects, do not add entries of their own.
+ */
+export async function recordRunView({ db, actorId, runId, via, detail = {} }: { db: Executor; actorId: string; runId: string; via: 'page' | 'stream'; detail?: Record<string, unknown> }) {
+  await db.transaction(async (tx) => {
+    if (via === 'stream') {
+      const [recent] = await tx
+        .select({ seq: auditLog.seq })
+        .from(auditLog)
+        .where(
+          and(
+            eq(auditLog.entityType, 'run'),
+            eq(auditLog.entityId, runId),
+            eq(auditLog.action, 'run.view'),
+            eq(auditLog.actorId, actorId),
+            gt(auditLog.at, new Date(Date.now() - RUN_VIEW_WINDOW_MS)),
+          ),
+        )
+        .limit(1);
+      if (recent) return;
+    }
+    await appendAudit({ tx, actorId, action: 'run.view', entityType: 'run', entityId: runId, detail: { ...detail, via } });
+  });
+}
 
 export type AuditFilters = {
   action?: string;

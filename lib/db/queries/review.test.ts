@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { groupThreads, toThreadComments } from '@/components/review/threads';
 import type { DatabaseHandle, Db } from '@/lib/db/client';
@@ -149,7 +149,11 @@ describe.each(testBackends())('committee review on %s', (backend) => {
 
     expect(await verifyAuditChain({ db, batch: 2 })).toMatchObject({ ok: true });
     const target = mine.rows[1];
+    // The database refuses the edit; a superuser attacker switches its trigger off first.
+    await expect(db.update(auditLog).set({ detail: { caseId, n: 99 } }).where(eq(auditLog.seq, target.seq))).rejects.toThrow();
+    await db.execute(sql`alter table audit_log disable trigger user`);
     await db.update(auditLog).set({ detail: { caseId, n: 99 } }).where(eq(auditLog.seq, target.seq));
+    await db.execute(sql`alter table audit_log enable trigger user`);
     const broken = await verifyAuditChain({ db, batch: 2 });
     expect(broken).toMatchObject({ ok: false, brokenAt: target.seq, reason: 'content', action: 'comment.create' });
     expect(broken.ok ? null : broken.at.toISOString()).toBe(target.at.toISOString());

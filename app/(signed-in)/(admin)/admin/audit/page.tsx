@@ -5,7 +5,7 @@ import { SelectField, TextField } from '@/components/ui/field';
 import { Alert, EmptyState, PageHeader } from '@/components/ui/layout';
 import { requirePermission } from '@/lib/auth/session';
 import { getDb } from '@/lib/db/client';
-import { listAuditEntries, listAuditFacets, verifyAuditChain, type AuditFilters } from '@/lib/db/queries/audit';
+import { listAuditEntries, listAuditFacets, verifyAuditChain, type AuditBreak, type AuditFilters } from '@/lib/db/queries/audit';
 import { auditMessages } from '@/lib/i18n/messages/audit';
 import { getT } from '@/lib/i18n/server';
 import { AuditTable } from './audit-table';
@@ -15,6 +15,16 @@ export async function generateMetadata(): Promise<Metadata> {
 }
 
 const PAGE_SIZE = 50;
+/** What each break means, in words (lib/db/queries/audit.ts AuditBreak). */
+const REASON_KEYS = {
+  link: 'reason_link',
+  content: 'reason_content',
+  key: 'reason_key',
+  'unkeyed-after-keyed': 'reason_unkeyed',
+  checkpoint: 'reason_checkpoint',
+  missing: 'reason_missing',
+  'missing-tail': 'reason_missing_tail',
+} as const satisfies Record<AuditBreak | 'missing-tail', string>;
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 const UUID = /^[0-9a-f-]{36}$/i;
 const first = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v) ?? '';
@@ -86,14 +96,19 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
       {verification ? (
         <div className="mb-4" data-testid="verify-result" data-ok={verification.ok}>
           {verification.ok ? (
-            <Alert tone="success">{t('verifyOk', { n: verification.checked })}</Alert>
+            <Alert tone="success">
+              {t('verifyOk', { n: verification.checked, checkpoint: verification.checkpoint ?? '—' })}
+              {verification.unkeyed ? ` ${t('verifyUnkeyed', { n: verification.unkeyed })}` : null}
+            </Alert>
           ) : (
             <Alert>
               <p className="font-semibold">
-                {t('verifyBroken', { seq: verification.brokenAt, at: verification.at.toISOString(), action: verification.action, n: verification.checked })}
+                {verification.reason === 'missing'
+                  ? t('verifyMissing', { seq: verification.brokenAt, at: verification.at.toISOString(), n: verification.checked })
+                  : t('verifyBroken', { seq: verification.brokenAt, at: verification.at.toISOString(), action: verification.action ?? '', n: verification.checked })}
               </p>
-              <p className="mt-1" data-testid="verify-reason">
-                {t(`reason_${verification.reason}`)}
+              <p className="mt-1" data-testid="verify-reason" data-reason={verification.reason}>
+                {t(REASON_KEYS[verification.reason === 'missing' && verification.tail ? 'missing-tail' : verification.reason], { last: verification.lastGood })}
               </p>
             </Alert>
           )}

@@ -6,6 +6,7 @@ import { Badge, PageHeader } from '@/components/ui/layout';
 import { canAccessRun, requireRunAccess } from '@/lib/auth/run-access';
 import { requirePermission } from '@/lib/auth/session';
 import { getDb } from '@/lib/db/client';
+import { recordRunView } from '@/lib/db/queries/audit';
 import { runBus } from '@/lib/debate/bus';
 import { loadLiveState } from '@/lib/debate/live-state';
 import { getProtocol } from '@/lib/debate/protocols';
@@ -24,8 +25,12 @@ export default async function RunPage({ params }: { params: Promise<{ id: string
   const { id } = await params;
   const { user, run, kase } = await requireRunAccess(id, 'read');
   const t = await getT(runMessages);
+  const db = await getDb();
+  // Reading a transcript is audited, like viewing its report (docs/security.md); the stream
+  // this page opens adds no entry of its own (recordRunView in lib/db/queries/audit.ts).
+  await recordRunView({ db, actorId: user.id, runId: id, via: 'page', detail: { status: run.status } });
   // First paint from the database plus the text streamed so far; the client then follows live.
-  const initial = await loadLiveState({ db: await getDb(), runId: id, live: runBus().snapshot(id) });
+  const initial = await loadLiveState({ db, runId: id, live: runBus().snapshot(id) });
   const protocol = getProtocol(run.protocol);
   const runParams = run.params as RunParams;
   return (
