@@ -3,6 +3,7 @@
 import { Badge } from '@/components/ui/layout';
 import { safeUrl } from '@/lib/report/markdown';
 import type { Block, CitationRef, ReportDoc } from '@/lib/report/model';
+import { POOL_NOTE_LABEL } from '@/lib/report/cited-source';
 
 type Labels = ReportDoc['labels'];
 
@@ -37,6 +38,15 @@ export function CitationList({ items, labels, lang }: { items: CitationRef[]; la
                 </span>
               </>
             )}
+            {c.poolNote ? (
+              <>
+                {' '}
+                {/* The title and link above are as the run cited them; the pool reads differently now. */}
+                <span data-testid="citation-pool-note" data-pool-note={c.poolNote}>
+                  <Badge tone="amber">{labels[POOL_NOTE_LABEL[c.poolNote]]}</Badge>
+                </span>
+              </>
+            ) : null}
           </li>
         );
       })}

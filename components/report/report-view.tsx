@@ -39,6 +39,15 @@ export function ReportView({ doc }: { doc: ReportDoc }) {
         </div>
       ) : null}
 
+      {doc.sourcesNote ? (
+        <div data-testid="report-sources-note">
+          <Alert tone="info">
+            <p className="font-semibold">{labels.notFrozen}</p>
+            <p className="whitespace-pre-line">{doc.sourcesNote}</p>
+          </Alert>
+        </div>
+      ) : null}
+
       {doc.sections.length === 0 ? (
         <Card title={labels.reportSection}>
           <p className="text-sm text-zinc-600 dark:text-zinc-400">{labels.noReport}</p>

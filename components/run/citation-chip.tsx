@@ -2,11 +2,13 @@
 // A citation as a small chip: the source and date on the chip, the evidence's title, date and
 // a link to the source in a popover that opens on hover, on keyboard focus and on click, and is
 // tied to the chip with aria-describedby. Citations that resolve to nothing are marked unverified
-// in words and by a dashed outline, never by colour alone.
+// in words and by a dashed outline, never by colour alone. A finished run's chip shows the
+// evidence as the run cited it, and says in the popover when the pool item has changed since.
 import { useId, useState } from 'react';
 import type { EvidenceRef } from '@/lib/debate/run-state';
 import { useT } from '@/lib/i18n/client';
 import { runMessages } from '@/lib/i18n/messages/run';
+import { POOL_NOTE_LABEL } from '@/lib/report/cited-source';
 
 export type ChipCitation = { evidenceId?: string; source: string; date: string; value?: string; verified?: boolean };
 
@@ -62,6 +64,11 @@ export function CitationChip({ citation, evidence }: { citation: ChipCitation; e
           {citation.value ? ` · ${citation.value}` : ''}
         </span>
         {unverified ? <span className="mt-1 block text-red-800 dark:text-red-300">{t('unverifiedHint')}</span> : null}
+        {evidence?.poolNote ? (
+          <span className="mt-1 block text-amber-800 dark:text-amber-300" data-testid="citation-pool-note" data-pool-note={evidence.poolNote}>
+            {t(POOL_NOTE_LABEL[evidence.poolNote])}
+          </span>
+        ) : null}
         {evidence?.url ? (
           <a className="mt-1 inline-block text-blue-800 underline dark:text-blue-300" href={evidence.url} target="_blank" rel="noreferrer noopener">
             {t('openSource')}

@@ -280,6 +280,32 @@ export const cases = pgTable(
 
 export type RunUsage = { promptTokens: number; completionTokens: number; costUsd: number };
 
+/**
+ * One cited pool item or document passage as it read when its run finished (`runs.cited_evidence`,
+ * written by lib/db/queries/cited-evidence.ts). `fingerprint` is the sha256 of the item's
+ * canonical fields, the whole text included, so a later edit of the pool item is detected.
+ */
+export type CitedEvidenceSnapshot = {
+  id: string;
+  kind: 'evidence' | 'passage';
+  title: string;
+  /** The start of the item's text, at most 1,000 characters. */
+  excerpt: string;
+  sourceName: string;
+  sourceUrl: string;
+  publishedDate: string;
+  /** When the event itself happened (evidence items that carry it). */
+  eventDate: string | null;
+  value: string | null;
+  factor: string | null;
+  polarity: Polarity | null;
+  /** The document a passage belongs to, and the passage's heading. */
+  documentId: string | null;
+  documentTitle: string | null;
+  heading: string | null;
+  fingerprint: string;
+};
+
 export const runs = pgTable(
   'runs',
   {
@@ -305,7 +331,7 @@ export const runs = pgTable(
      * the pool later cannot change a submitted or decided report. Null for runs finished before
      * snapshots existed.
      */
-    citedEvidence: jsonb().$type<Record<string, unknown>[]>(),
+    citedEvidence: jsonb().$type<CitedEvidenceSnapshot[]>(),
     /** Web results captured during the run: citable like pool evidence, scoped to this run. */
     webEvidence: jsonb().$type<Record<string, unknown>[]>().notNull().default([]),
     promptTokens: integer().notNull().default(0),

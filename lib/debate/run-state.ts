@@ -7,8 +7,12 @@ import type { RunView, RunViewTurn } from '@/lib/debate/run-view';
 import type { RunEvent, StepWait } from '@/lib/debate/types';
 import { TERMINAL_RUN_STATUSES, type RunStatus } from '@/lib/db/schema';
 
-/** What a citation chip shows about the evidence a citation names. */
-export type EvidenceRef = { id: string; title: string; date: string; source: string; url: string };
+/**
+ * What a citation chip shows about the evidence a citation names. For a finished run it is the
+ * evidence as the run cited it; `poolNote` says the pool item has been edited (`changed`) or
+ * deleted (`removed`) since, or that the run finished before snapshots and this is read live.
+ */
+export type EvidenceRef = { id: string; title: string; date: string; source: string; url: string; poolNote?: 'changed' | 'removed' | 'notFrozen' };
 export type EvidenceRefs = Record<string, EvidenceRef>;
 
 export type LiveRunState = {

@@ -64,7 +64,7 @@ function blindBlock(b: Block, r: (s: string) => string): Block {
 }
 
 function blindCitation(c: CitationRef, r: (s: string) => string): CitationRef {
-  return { source: r(c.source), date: c.date, value: c.value ? r(c.value) : undefined, verified: c.verified, url: c.url, title: c.title ? r(c.title) : undefined };
+  return { source: r(c.source), date: c.date, value: c.value ? r(c.value) : undefined, verified: c.verified, url: c.url, title: c.title ? r(c.title) : undefined, poolNote: c.poolNote };
 }
 
 const SPEAKER: Record<string, BlindSpeaker> = { affirmative: 'affirmative', negative: 'negative' };

@@ -22,8 +22,13 @@ export function isExportFormat(value: unknown): value is ExportFormat {
   return typeof value === 'string' && Object.hasOwn(EXPORT_FORMATS, value);
 }
 
+/**
+ * The run document with the sources of its citations. A finished run's pool sources are its
+ * cited-evidence snapshot, each with `changedSincePublished` / `removedFromPool` against the pool
+ * now; `sourcesState` says where the sources were read (docs/run-export.md).
+ */
 export function exportJson(input: ReportInput, exportedAt = new Date()) {
-  return { schemaVersion: EXPORT_SCHEMA_VERSION, exportedAt: exportedAt.toISOString(), ...input.view, sources: input.sources };
+  return { schemaVersion: EXPORT_SCHEMA_VERSION, exportedAt: exportedAt.toISOString(), ...input.view, sourcesState: input.sourcesState, sources: input.sources };
 }
 
 /** `crosscheck-<company>-<protocol>-<as-of>.<ext>`, readable (may hold Hangul) and an ASCII fallback. */

@@ -1,20 +1,29 @@
 // Everything a report needs from the database: the run document (lib/debate/run-view.ts) and
-// where each cited evidence id points (title and link), so a reader can open the source.
+// where each cited evidence id points (title and link), so a reader can open the source. A
+// finished run's sources are its cited-evidence snapshot, not the live pool: the report an RM
+// submitted and the committee decided on cannot change when the pool is edited afterwards.
 import type { Db } from '@/lib/db/client';
-import { listCitedSources } from '@/lib/db/queries/sources';
+import { getRun } from '@/lib/db/queries/runs';
+import { resolveCitedSources } from '@/lib/db/queries/sources';
 import { getProtocol, isProtocolId } from '@/lib/debate/protocols';
 import { loadRunView, type RunView } from '@/lib/debate/run-view';
-import type { ReportInput, Sources } from '@/lib/report/model';
+import type { ReportInput, Sources, SourcesState } from '@/lib/report/model';
 
-function citedIds(view: RunView): string[] {
+type Cited = { evidenceId?: string; verified?: boolean };
+
+function citedIds(view: RunView, onlyVerified = false): string[] {
   const ids = new Set<string>();
-  for (const turn of view.turns) for (const c of turn.citations as { evidenceId?: string }[]) if (c.evidenceId) ids.add(c.evidenceId);
+  for (const turn of view.turns) for (const c of turn.citations as Cited[]) if (c.evidenceId && (!onlyVerified || c.verified)) ids.add(c.evidenceId);
   return [...ids];
 }
 
-/** Title and link of every cited pool item, document passage and web result of this run. */
-export async function loadCitedSources({ db, view }: { db: Db; view: RunView }): Promise<Sources> {
-  return listCitedSources({ db, runId: view.id, ids: citedIds(view) });
+/** Title and link of every cited pool item, document passage and web result of this run, and where they were read. */
+export async function loadCitedSources({ db, view }: { db: Db; view: RunView }): Promise<{ sources: Sources; sourcesState: SourcesState }> {
+  const run = await getRun({ db, id: view.id });
+  if (!run) throw new Error(`Run ${view.id} does not exist.`);
+  // The run row's own status decides, read with its snapshot: the view may be a moment older.
+  const { state, sources } = await resolveCitedSources({ db, run, ids: citedIds(view), verifiedIds: citedIds(view, true) });
+  return { sources, sourcesState: state };
 }
 
 export async function loadReportInput({ db, runId }: { db: Db; runId: string }): Promise<ReportInput> {
@@ -22,7 +31,7 @@ export async function loadReportInput({ db, runId }: { db: Db; runId: string }):
   const protocol = isProtocolId(view.protocol) ? getProtocol(view.protocol) : null;
   return {
     view,
-    sources: await loadCitedSources({ db, view }),
+    ...(await loadCitedSources({ db, view })),
     protocolName: protocol?.name ?? view.protocol,
     totalSteps: protocol?.steps.length ?? view.turns.length,
   };

@@ -2,12 +2,20 @@
 // escaped: it renders as the text it is, can neither open HTML nor links, and cannot break a
 // table or a list, whatever Markdown viewer the RM opens it in.
 import type { Block, CitationRef, ReportDoc } from '@/lib/report/model';
+import { POOL_NOTE_LABEL } from '@/lib/report/cited-source';
+
+/**
+ * Bidirectional embedding, override and isolate controls: invisible, they reorder the text around
+ * them (a title "Invoice\u202Efdp.exe" shows as "Invoiceexe.pdf"). Shown as their code points.
+ */
+const BIDI_CONTROLS = /[\u202A-\u202E\u2066-\u2069]/g;
 
 /** Inline text: HTML and Markdown punctuation neutralised, newlines kept as `<br>` or hard breaks. */
 export function escapeInline(text: string): string {
   return text
     .replace(/[&<>]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;' })[c]!)
     .replace(/[\\`*_[\]{}|~#!]/g, (c) => `\\${c}`)
+    .replace(BIDI_CONTROLS, (c) => `&lt;U+${c.charCodeAt(0).toString(16).toUpperCase()}&gt;`)
     .replace(/\r\n?/g, '\n');
 }
 
@@ -40,13 +48,17 @@ export function safeUrl(url: string | undefined): string | null {
   }
 }
 
-export function citationLine(c: CitationRef, unverifiedLabel: string): string {
+/** A finished run's citation names the pool item as the run cited it; it says when the pool has changed since. */
+type CitationLabels = Pick<ReportDoc['labels'], 'unverified' | 'changedInPool' | 'removedFromPool' | 'notFrozen'>;
+
+export function citationLine(c: CitationRef, labels: CitationLabels): string {
   const parts = [c.date || '—', c.source || '—'];
   if (c.value) parts.push(c.value);
   let line = parts.map(cell).join(' — ');
   const url = safeUrl(c.url);
   if (url) line += ` — [${cell(c.title ?? url)}](${url})`;
-  if (!c.verified) line += ` — **⚠ ${escapeInline(unverifiedLabel)}**`;
+  if (!c.verified) line += ` — **⚠ ${escapeInline(labels.unverified)}**`;
+  if (c.poolNote) line += ` — **⚠ ${escapeInline(labels[POOL_NOTE_LABEL[c.poolNote]])}**`;
   return line;
 }
 
@@ -67,7 +79,7 @@ function blocks(list: Block[], doc: ReportDoc, level: number): string[] {
       case 'citations':
         return [
           `**${escapeInline(doc.labels.citations)}**`,
-          b.items.length ? b.items.map((c, i) => `${i + 1}. ${citationLine(c, doc.labels.unverified)}`).join('\n') : escapeInline(doc.labels.noCitations),
+          b.items.length ? b.items.map((c, i) => `${i + 1}. ${citationLine(c, doc.labels)}`).join('\n') : escapeInline(doc.labels.noCitations),
         ];
       case 'table':
         return [table(b.head, b.rows)];
@@ -85,6 +97,7 @@ export function renderMarkdown(doc: ReportDoc): string {
   out.push(table(['', ''], doc.header.map((f) => [f.label, f.value])));
   out.push(`## ${escapeInline(doc.labels.metrics)}`, table(['', ''], doc.metrics.map((f) => [f.label, f.value])));
   if (doc.notice) out.push(`> **${escapeInline(doc.notice.title ?? doc.labels.reportSection)}** — ${cell(doc.notice.text)}`);
+  if (doc.sourcesNote) out.push(`> **⚠ ${escapeInline(doc.labels.notFrozen)}** — ${cell(doc.sourcesNote)}`);
 
   if (doc.sections.length === 0) out.push(`## ${escapeInline(doc.labels.reportSection)}`, escapeInline(doc.labels.noReport));
   for (const section of doc.sections) out.push(`## ${escapeInline(section.title)}`, ...blocks(section.blocks, doc, 3));
@@ -107,7 +120,7 @@ export function renderMarkdown(doc: ReportDoc): string {
     out.push(`### ${[turn.step, turn.speaker, turn.team, turn.act].map(escapeInline).join(' · ')}`, paragraph(turn.text));
     if (turn.questions.length) out.push(`**${escapeInline(doc.labels.questionsLabel)}**`, turn.questions.map((q) => `- ${cell(q)}`).join('\n'));
     if (turn.citations.length) {
-      out.push(`**${escapeInline(doc.labels.citations)}**`, turn.citations.map((c, i) => `${i + 1}. ${citationLine(c, doc.labels.unverified)}`).join('\n'));
+      out.push(`**${escapeInline(doc.labels.citations)}**`, turn.citations.map((c, i) => `${i + 1}. ${citationLine(c, doc.labels)}`).join('\n'));
     }
   }
   return `${out.filter((s) => s.trim()).join('\n\n')}\n`;

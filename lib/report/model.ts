@@ -1,5 +1,6 @@
 // The report of a run as one renderer-neutral document: the page, the Markdown and the PDF
 // exports all draw this same tree, so they cannot drift apart. Pure: no database, no React.
+import { poolNoteOf, type CitedSource, type PoolNote, type SourcesState } from '@/lib/report/cited-source';
 import type { RunView, RunViewTurn } from '@/lib/debate/run-view';
 import { translator, type Locale, type Translate } from '@/lib/i18n';
 import { reportMessages, type ReportMessages } from '@/lib/i18n/messages/report';
@@ -7,11 +8,16 @@ import { FACTORS } from '@/lib/pool/factors';
 import { protocolSections } from '@/lib/report/sections';
 import { actLabel, agentLabel } from '@/lib/i18n/messages/debate-terms';
 
-/** What a citation's evidence id points to: a pool item, a document passage or a web result. */
-export type SourceInfo = { title: string; url: string; publishedDate?: string };
+/**
+ * What a citation's evidence id points to: a pool item, a document passage or a web result; for
+ * a finished run, as its cited-evidence snapshot recorded it (lib/db/queries/sources.ts).
+ */
+export type SourceInfo = CitedSource;
 export type Sources = Record<string, SourceInfo>;
+export type { SourcesState };
 
-export type CitationRef = { source: string; date: string; value?: string; evidenceId?: string; verified: boolean; url?: string; title?: string };
+export type { PoolNote };
+export type CitationRef = { source: string; date: string; value?: string; evidenceId?: string; verified: boolean; url?: string; title?: string; poolNote?: PoolNote };
 export type Field = { label: string; value: string };
 export type Block =
   | { kind: 'paragraph'; text: string }
@@ -50,6 +56,8 @@ export type ReportDoc = {
   metrics: Field[];
   /** Set while the run is going, or when it failed or was cancelled. */
   notice: { tone: 'info' | 'error'; title?: string; text: string } | null;
+  /** Set when a finished run's cited evidence was not frozen (it finished before snapshots): sources read live. */
+  sourcesNote: string | null;
   sections: Section[];
   checks: CheckRow[];
   transcript: TranscriptTurn[];
@@ -71,13 +79,16 @@ export type ReportDoc = {
     | 'unverified'
     | 'unverifiedLong'
     | 'noCitations'
+    | 'changedInPool'
+    | 'removedFromPool'
+    | 'notFrozen'
     | 'questionsLabel'
     | 'reportSection'
     | 'noReport'
   > & { pageOf: (n: number, total: number) => string };
 };
 
-export type ReportInput = { view: RunView; sources: Sources; protocolName: string; totalSteps: number };
+export type ReportInput = { view: RunView; sources: Sources; sourcesState: SourcesState; protocolName: string; totalSteps: number };
 
 export type BuildContext = {
   t: Translate<ReportMessages>;
@@ -96,7 +107,7 @@ export function shortFactorLabel(factor: string, locale: Locale): string {
   return (locale === 'ko' ? f.labelKo : f.label).replace(/\s*\([^)]*\)/g, '').trim();
 }
 
-function citeWith(sources: Sources) {
+function citeWith(sources: Sources, finished: boolean) {
   return (citations: unknown): CitationRef[] => {
     if (!Array.isArray(citations)) return [];
     return citations
@@ -112,6 +123,8 @@ function citeWith(sources: Sources) {
           verified: c.verified === true,
           url: found?.url,
           title: found?.title,
+          // While a run is going its sources are read live by design: nothing to mark.
+          poolNote: finished ? poolNoteOf(found) : undefined,
         };
       });
   };
@@ -139,7 +152,7 @@ export function buildReportDoc(input: ReportInput, locale: Locale): ReportDoc {
     view,
     sources,
     factorLabel: (f) => shortFactorLabel(f, locale),
-    cite: citeWith(sources),
+    cite: citeWith(sources, input.sourcesState !== 'live'),
     turn: (step) => view.turns.find((x) => x.step === step && x.status === 'done'),
   };
 
@@ -173,6 +186,8 @@ export function buildReportDoc(input: ReportInput, locale: Locale): ReportDoc {
   else if (view.status === 'cancelled') notice = { tone: 'error', title: t('statusCancelled'), text: t('cancelledBody') };
   else if (view.status === 'budget_exceeded') notice = { tone: 'error', title: t('budgetTitle'), text: [t('budgetBody'), view.error].filter(Boolean).join(' ') };
   else if (view.status !== 'succeeded') notice = { tone: 'info', text: t('inProgress', { done, total: input.totalSteps }) };
+
+  const sourcesNote = input.sourcesState === 'not-frozen' ? t('notFrozenLong') : null;
 
   const sections = view.report ? protocolSections(view.protocol, view.report.content, ctx) : [];
   const rawChecks = (view.report?.checks ?? []) as { id?: string; ok?: boolean; message?: string; items?: string[] }[];
@@ -214,6 +229,7 @@ export function buildReportDoc(input: ReportInput, locale: Locale): ReportDoc {
     header,
     metrics,
     notice,
+    sourcesNote,
     sections,
     checks,
     transcript,
@@ -233,6 +249,9 @@ export function buildReportDoc(input: ReportInput, locale: Locale): ReportDoc {
       unverified: t('unverified'),
       unverifiedLong: t('unverifiedLong'),
       noCitations: t('noCitations'),
+      changedInPool: t('changedInPool'),
+      removedFromPool: t('removedFromPool'),
+      notFrozen: t('notFrozen'),
       questionsLabel: t('questionsLabel'),
       reportSection: t('reportSection'),
       noReport: t('noReport'),

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { PDFDocument } from 'pdf-lib';
 import { paddedFontkit } from '@/lib/report/fontkit-padded';
 import type { Block, CitationRef, ReportDoc } from '@/lib/report/model';
+import { POOL_NOTE_LABEL } from '@/lib/report/cited-source';
 import { A4, COLORS, Flow, MARGIN } from '@/lib/report/pdf-layout';
 
 let fontBytes: Promise<{ regular: Buffer; bold: Buffer }> | null = null;
@@ -22,8 +23,18 @@ function loadFonts() {
   return fontBytes;
 }
 
-function citationText(c: CitationRef, unverified: string) {
-  return [c.date || '—', c.source || '—', c.value, c.title && c.url ? `${c.title} <${c.url}>` : c.url, c.verified ? null : `⚠ ${unverified}`].filter(Boolean).join(' — ');
+function citationText(c: CitationRef, labels: ReportDoc['labels']) {
+  return [
+    c.date || '—',
+    c.source || '—',
+    c.value,
+    c.title && c.url ? `${c.title} <${c.url}>` : c.url,
+    c.verified ? null : `⚠ ${labels.unverified}`,
+    // A finished run's source is as the run cited it; the pool may read differently now.
+    c.poolNote ? `⚠ ${labels[POOL_NOTE_LABEL[c.poolNote]]}` : null,
+  ]
+    .filter(Boolean)
+    .join(' — ');
 }
 
 function drawBlocks(flow: Flow, blocks: Block[], doc: ReportDoc, depth: number) {
@@ -45,7 +56,7 @@ function drawBlocks(flow: Flow, blocks: Block[], doc: ReportDoc, depth: number) 
       case 'citations':
         flow.text(doc.labels.citations, { bold: true, size: 9, color: COLORS.muted, after: 2 });
         if (b.items.length === 0) flow.text(doc.labels.noCitations, { size: 8.5, color: COLORS.muted });
-        b.items.forEach((c, i) => flow.text(`${i + 1}. ${citationText(c, doc.labels.unverified)}`, { size: 8.5, indent: 8, after: 2, color: c.verified ? COLORS.muted : COLORS.warn }));
+        b.items.forEach((c, i) => flow.text(`${i + 1}. ${citationText(c, doc.labels)}`, { size: 8.5, indent: 8, after: 2, color: c.verified && !c.poolNote ? COLORS.muted : COLORS.warn }));
         flow.space(4);
         break;
       case 'table':
@@ -92,6 +103,11 @@ export async function renderPdf(doc: ReportDoc, { now = new Date() }: { now?: Da
     flow.space(12);
     if (doc.notice.title) flow.text(doc.notice.title, { bold: true, color: doc.notice.tone === 'error' ? COLORS.error : COLORS.text, after: 2 });
     flow.text(doc.notice.text, { color: doc.notice.tone === 'error' ? COLORS.error : COLORS.text });
+  }
+  if (doc.sourcesNote) {
+    flow.space(12);
+    flow.text(`⚠ ${doc.labels.notFrozen}`, { bold: true, color: COLORS.warn, after: 2 });
+    flow.text(doc.sourcesNote, { color: COLORS.warn });
   }
 
   // The report.

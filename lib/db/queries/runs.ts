@@ -1,5 +1,6 @@
 import { and, asc, eq, inArray, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Executor } from '@/lib/db/client';
+import { snapshotCitedEvidence } from '@/lib/db/queries/cited-evidence';
 import { reports, runs, runSteps, TERMINAL_RUN_STATUSES, users, type RunStatus } from '@/lib/db/schema';
 import type { ProtocolDef, RunMode, RunParams } from '@/lib/debate/types';
 
@@ -79,6 +80,11 @@ async function underLease<T>(db: Executor, runId: string, workerId: string | und
  * Sets a run's status. With `workerId` (a queue worker) only while that worker holds the lease
  * and the run is still queued or running, so a run cancelled from another process stays
  * cancelled; a final status also clears the lease. Returns whether the run was updated.
+ *
+ * A final status (succeeded, failed, cancelled, budget_exceeded) also stores the cited-evidence
+ * snapshot (lib/db/queries/cited-evidence.ts), read in the same transaction as the status is
+ * set: the run's report keeps its sources as they read when it finished, whichever way it did.
+ * A run that resumes or is retried writes it again when it finishes again.
  */
 export async function setRunStatus({
   db,
@@ -95,18 +101,22 @@ export async function setRunStatus({
 }): Promise<boolean> {
   const now = new Date();
   const final = TERMINAL_RUN_STATUSES.includes(status);
-  const updated = await db
-    .update(runs)
-    .set({
-      status,
-      error,
-      ...(status === 'running' ? { startedAt: sql`coalesce(${runs.startedAt}, now())` } : {}),
-      ...(final ? { finishedAt: now } : { finishedAt: null }),
-      ...(workerId && final ? { workerId: null, leaseExpiresAt: null } : {}),
-    })
-    .where(workerId ? and(eq(runs.id, id), eq(runs.workerId, workerId), inArray(runs.status, ACTIVE)) : eq(runs.id, id))
-    .returning({ id: runs.id });
-  return updated.length > 0;
+  const write = async (tx: Executor) => {
+    const citedEvidence = final ? await snapshotCitedEvidence({ db: tx, runId: id }) : undefined;
+    const updated = await tx
+      .update(runs)
+      .set({
+        status,
+        error,
+        ...(status === 'running' ? { startedAt: sql`coalesce(${runs.startedAt}, now())` } : {}),
+        ...(final ? { finishedAt: now, citedEvidence } : { finishedAt: null }),
+        ...(workerId && final ? { workerId: null, leaseExpiresAt: null } : {}),
+      })
+      .where(workerId ? and(eq(runs.id, id), eq(runs.workerId, workerId), inArray(runs.status, ACTIVE)) : eq(runs.id, id))
+      .returning({ id: runs.id });
+    return updated.length > 0;
+  };
+  return final ? db.transaction(write) : write(db);
 }
 
 export async function markStepRunning({ db, runId, stepId, workerId }: { db: Executor; runId: string; stepId: string; workerId?: string }) {
@@ -163,6 +173,34 @@ export async function markStepDone({
     return totals;
   };
   return workerId ? underLease(db, runId, workerId, save) : db.transaction(save);
+}
+
+/**
+ * Adds tokens and cost spent by calls whose step was not saved (stopped at the budget, cancelled
+ * or failed) to the run's totals, so they count against its budget and show in its figures.
+ */
+export async function addRunUsage({
+  db,
+  runId,
+  usage,
+  workerId,
+}: {
+  db: Executor;
+  runId: string;
+  usage: { promptTokens: number; completionTokens: number; costUsd: number };
+  workerId?: string;
+}) {
+  const costUsd = Math.round(usage.costUsd * 1e6) / 1e6;
+  await underLease(db, runId, workerId, (tx) =>
+    tx
+      .update(runs)
+      .set({
+        promptTokens: sql`${runs.promptTokens} + ${Math.round(usage.promptTokens)}`,
+        completionTokens: sql`${runs.completionTokens} + ${Math.round(usage.completionTokens)}`,
+        costUsd: sql`${runs.costUsd} + ${costUsd}`,
+      })
+      .where(eq(runs.id, runId)),
+  );
 }
 
 export async function markStepFailed({ db, runId, stepId, error, workerId }: { db: Executor; runId: string; stepId: string; error: string; workerId?: string }) {
@@ -255,12 +293,18 @@ export async function listUnheldRuns({ db, queue }: { db: Executor; queue?: { sc
     .where(and(inArray(runs.status, ACTIVE), or(isNull(runs.workerId), lt(runs.leaseExpiresAt, sql`now()`)), waiting));
 }
 
-/** Cancels a queued or running run from any process; the worker holding it notices at its next renewal. */
+/**
+ * Cancels a queued or running run from any process; the worker holding it notices at its next
+ * renewal. Like any finish, it stores the cited-evidence snapshot in the same transaction.
+ */
 export async function cancelActiveRun({ db, id }: { db: Executor; id: string }) {
-  const rows = await db
-    .update(runs)
-    .set({ status: 'cancelled', error: 'Cancelled.', finishedAt: new Date() })
-    .where(and(eq(runs.id, id), inArray(runs.status, ACTIVE)))
-    .returning({ id: runs.id });
-  return rows.length > 0;
+  return db.transaction(async (tx) => {
+    const citedEvidence = await snapshotCitedEvidence({ db: tx, runId: id });
+    const rows = await tx
+      .update(runs)
+      .set({ status: 'cancelled', error: 'Cancelled.', finishedAt: new Date(), citedEvidence })
+      .where(and(eq(runs.id, id), inArray(runs.status, ACTIVE)))
+      .returning({ id: runs.id });
+    return rows.length > 0;
+  });
 }

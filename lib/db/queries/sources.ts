@@ -1,37 +1,94 @@
 // Where cited ids point: the title, link and date of pool items, document passages and this
-// run's web results, for readers who want to open a source.
+// run's web results, for readers who want to open a source. A finished run's pool sources come
+// from its cited-evidence snapshot (lib/db/queries/cited-evidence.ts), as they read when the run
+// finished, marked when the pool item has changed or gone since; only a run still going, or one
+// finished before snapshots existed, reads the live pool.
 import { eq, inArray } from 'drizzle-orm';
 import type { Executor } from '@/lib/db/client';
-import { documentChunks, documents, evidenceItems, runs } from '@/lib/db/schema';
+import { compareWithPool } from '@/lib/db/queries/cited-evidence';
+import { documentChunks, documents, evidenceItems, TERMINAL_RUN_STATUSES, type Run } from '@/lib/db/schema';
+import type { CitedSource, SourcesState } from '@/lib/report/cited-source';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-export type CitedSource = { title: string; url: string; publishedDate?: string };
+type WebItem = { id?: unknown; title?: unknown; sourceUrl?: unknown; sourceName?: unknown; publishedDate?: unknown };
 
-/** Title and link of every cited pool item, document passage (by chunk id) and web result of the run. */
-export async function listCitedSources({ db, runId, ids }: { db: Executor; runId: string; ids: string[] }): Promise<Record<string, CitedSource>> {
+/** This run's own web results among `ids`. */
+function webSources(webEvidence: unknown[], ids: string[]): Record<string, CitedSource> {
+  const sources: Record<string, CitedSource> = {};
+  for (const w of webEvidence as WebItem[]) {
+    if (typeof w.id === 'string' && typeof w.sourceUrl === 'string' && ids.includes(w.id)) {
+      sources[w.id] = {
+        title: String(w.title ?? w.sourceUrl),
+        url: w.sourceUrl,
+        publishedDate: typeof w.publishedDate === 'string' ? w.publishedDate : undefined,
+        sourceName: typeof w.sourceName === 'string' ? w.sourceName : undefined,
+        kind: 'web',
+        frozen: true,
+      };
+    }
+  }
+  return sources;
+}
+
+/** Title and link of pool items and document passages (by chunk id) as they read now. */
+async function livePoolSources(db: Executor, ids: string[]): Promise<Record<string, CitedSource>> {
   const sources: Record<string, CitedSource> = {};
   if (ids.length === 0) return sources;
-  const [items, chunks, [run]] = await Promise.all([
+  const [items, chunks] = await Promise.all([
     db
-      .select({ id: evidenceItems.id, title: evidenceItems.title, url: evidenceItems.sourceUrl, publishedDate: evidenceItems.publishedDate })
+      .select({ id: evidenceItems.id, title: evidenceItems.title, url: evidenceItems.sourceUrl, publishedDate: evidenceItems.publishedDate, sourceName: evidenceItems.sourceName })
       .from(evidenceItems)
       .where(inArray(evidenceItems.id, ids)),
     ids.some((id) => UUID.test(id))
       ? db
-          .select({ id: documentChunks.id, heading: documentChunks.heading, title: documents.title, url: documents.sourceUrl, publishedDate: documents.publishedDate })
+          .select({
+            id: documentChunks.id,
+            heading: documentChunks.heading,
+            title: documents.title,
+            url: documents.sourceUrl,
+            publishedDate: documents.publishedDate,
+            sourceName: documents.sourceName,
+          })
           .from(documentChunks)
           .innerJoin(documents, eq(documents.id, documentChunks.documentId))
           .where(inArray(documentChunks.id, ids.filter((id) => UUID.test(id))))
       : Promise.resolve([]),
-    db.select({ webEvidence: runs.webEvidence }).from(runs).where(eq(runs.id, runId)),
   ]);
-  for (const i of items) sources[i.id] = { title: i.title, url: i.url, publishedDate: i.publishedDate };
-  for (const c of chunks) sources[c.id] = { title: c.heading ? `${c.title} — ${c.heading}` : c.title, url: c.url, publishedDate: c.publishedDate };
-  for (const w of (run?.webEvidence ?? []) as { id?: unknown; title?: unknown; sourceUrl?: unknown; publishedDate?: unknown }[]) {
-    if (typeof w.id === 'string' && typeof w.sourceUrl === 'string' && ids.includes(w.id)) {
-      sources[w.id] = { title: String(w.title ?? w.sourceUrl), url: w.sourceUrl, publishedDate: typeof w.publishedDate === 'string' ? w.publishedDate : undefined };
-    }
+  for (const i of items) sources[i.id] = { title: i.title, url: i.url, publishedDate: i.publishedDate, sourceName: i.sourceName, kind: 'evidence', frozen: false };
+  for (const c of chunks) {
+    sources[c.id] = { title: c.heading ? `${c.title} — ${c.heading}` : c.title, url: c.url, publishedDate: c.publishedDate, sourceName: c.sourceName, kind: 'passage', frozen: false };
   }
   return sources;
+}
+
+/**
+ * The sources of a run's cited ids. `verifiedIds` are the ids of citations the engine resolved;
+ * when a finished run's snapshot lacks one (a step saved after a cancellation from another
+ * process), it is read live and left unfrozen, so the reader still gets a link and is told.
+ */
+export async function resolveCitedSources({
+  db,
+  run,
+  ids,
+  verifiedIds = ids,
+}: {
+  db: Executor;
+  run: Pick<Run, 'status' | 'citedEvidence' | 'webEvidence'>;
+  ids: string[];
+  verifiedIds?: string[];
+}): Promise<{ state: SourcesState; sources: Record<string, CitedSource> }> {
+  const web = webSources(run.webEvidence ?? [], ids);
+  if (!TERMINAL_RUN_STATUSES.includes(run.status) || !run.citedEvidence) {
+    const pool = await livePoolSources(db, ids.filter((id) => !web[id]));
+    return { state: TERMINAL_RUN_STATUSES.includes(run.status) ? 'not-frozen' : 'live', sources: { ...pool, ...web } };
+  }
+  const wanted = new Set(ids);
+  const frozen = await compareWithPool({ db, snapshot: run.citedEvidence.filter((s) => wanted.has(s.id)) });
+  const sources: Record<string, CitedSource> = {};
+  for (const { id, title, sourceUrl, publishedDate, poolChange, ...rest } of Object.values(frozen)) {
+    sources[id] = { title, url: sourceUrl, publishedDate, ...rest, frozen: true, changedSincePublished: poolChange === 'changed', removedFromPool: poolChange === 'removed' };
+  }
+  const missing = verifiedIds.filter((id) => !sources[id] && !web[id]);
+  return { state: 'frozen', sources: { ...(await livePoolSources(db, missing)), ...sources, ...web } };
 }

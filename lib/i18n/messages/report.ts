@@ -62,6 +62,11 @@ export const reportMessages = defineMessages({
     unverified: 'unverified',
     unverifiedLong: 'Unverified: does not resolve to pool evidence or a web result of this run',
     noCitations: 'No citations.',
+    changedInPool: 'changed in the pool since this report',
+    removedFromPool: 'removed from the pool since this report',
+    notFrozen: 'cited evidence not frozen (run finished before snapshots)',
+    notFrozenLong:
+      'This run finished before Crosscheck kept a copy of the evidence it cites, so its sources are shown as the knowledge pool reads now and may have been edited since the report was written.',
     noItems: 'None.',
     judge: 'Judge',
     winner: 'Case that held',
@@ -206,6 +211,11 @@ export const reportMessages = defineMessages({
     unverified: '미검증',
     unverifiedLong: '미검증: 지식 풀 자료나 이번 실행의 웹 검색 결과로 확인되지 않음',
     noCitations: '인용 근거가 없습니다.',
+    changedInPool: '이 보고서 이후 지식 풀에서 수정됨',
+    removedFromPool: '이 보고서 이후 지식 풀에서 삭제됨',
+    notFrozen: '인용 근거가 보존되지 않음(스냅샷 도입 전에 끝난 실행)',
+    notFrozenLong:
+      '이 실행은 Crosscheck가 인용 근거의 사본을 보관하기 전에 끝났습니다. 출처는 현재 지식 풀의 내용으로 표시되며, 보고서 작성 이후 수정되었을 수 있습니다.',
     noItems: '없음.',
     judge: '판정',
     winner: '논거가 유지된 측',
