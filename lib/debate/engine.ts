@@ -7,6 +7,7 @@ import { z } from 'zod';
 import type { Db, Executor, Tx } from '@/lib/db/client';
 import { getCompanyById } from '@/lib/db/queries/companies';
 import {
+  addRunUsage,
   getRun,
   insertRun,
   LeaseLostError,
@@ -20,12 +21,14 @@ import {
   setRunStatus,
   upsertReport,
 } from '@/lib/db/queries/runs';
+import { RunBudgetMeter } from '@/lib/debate/budget';
 import { runBus } from '@/lib/debate/bus';
 import { finalChecks, resolveCitations, type KnownEvidence } from '@/lib/debate/checks';
 import { buildPrompt } from '@/lib/debate/prompts';
 import { getProtocol } from '@/lib/debate/protocols';
 import { isDatabaseUnavailable } from '@/lib/db/errors';
-import { budgetOverrun, BudgetExceeded, defaultBudget, type RunTotals } from '@/lib/debate/limits';
+import { yieldToEventLoop } from '@/lib/event-loop';
+import { budgetOverrun, BudgetExceeded, defaultBudget } from '@/lib/debate/limits';
 import { checkStepRules } from '@/lib/debate/rules';
 import { OUTPUT_SCHEMAS, type OutputKind } from '@/lib/debate/schemas';
 import { providerLimit } from '@/lib/debate/semaphore';
@@ -154,6 +157,11 @@ export async function executeRun({ db, runId, provider: runProvider, webSearch, 
   const protocol: ProtocolDef = getProtocol(run.protocol);
   const params = run.params as RunParams;
   const byId = new Map(protocol.steps.map((s) => [s.id, s]));
+  // The budget inside the steps (lib/debate/budget.ts): every call is metered against what the
+  // run has left, and going past it aborts the run like a cancellation, with the reason.
+  const meter = new RunBudgetMeter(params, run, (reason) => {
+    if (!signal.aborted) controller.abort(reason);
+  });
   const timings: StepTiming[] = [];
   let modelMs = 0;
   const released = () => signal.aborted && signal.reason === RELEASED;
@@ -161,6 +169,13 @@ export async function executeRun({ db, runId, provider: runProvider, webSearch, 
   // holder (after a database restart: itself or another worker, once the lease runs out).
   const handsOver = (err: unknown) => err instanceof LeaseLostError || (workerId !== undefined && isDatabaseUnavailable(err));
   const releasedResult = (): ExecuteResult => ({ status: 'released', wallMs: performance.now() - started, modelMs, timings });
+  // What calls of steps that were not saved (stopped, failed) spent goes into the run's totals.
+  const saveUnsavedSpend = async () => {
+    const spent = meter.unsaved();
+    if (spent.promptTokens === 0 && spent.completionTokens === 0 && spent.costUsd === 0) return;
+    await addRunUsage({ db, runId, usage: spent, workerId });
+    meter.flushed();
+  };
 
   try {
     // Steps that were running when a process stopped start again; finished ones stay finished.
@@ -196,6 +211,9 @@ export async function executeRun({ db, runId, provider: runProvider, webSearch, 
     const companyBrief = { id: company.id, name: company.name, nameEn: company.nameEn, country: company.country, industry: company.industry, description: company.description };
 
     const runStep = async (step: StepDef): Promise<void> => {
+      // A turn of the event loop first: steps that become ready together would otherwise build
+      // their prompts (long on a large pool) back to back in one slice of the server's time.
+      await yieldToEventLoop();
       const provider = providerFor?.(step) ?? runProvider;
       const limit = providerLimit(`${provider.name}:${provider.model}`, providerConcurrency);
       const context: ContextTurn[] = step.context.map((id) => {
@@ -244,6 +262,7 @@ export async function executeRun({ db, runId, provider: runProvider, webSearch, 
         const n = await markStepRunning({ db, runId, stepId: step.id, workerId });
         bus.publish({ type: 'step-started', runId, stepId: step.id, at: new Date().toISOString(), attempt: n });
         const release = await limit.acquire(signal);
+        const metered = meter.call(step.id, provider.model);
         let result;
         try {
           result = await provider.generate({
@@ -256,10 +275,13 @@ export async function executeRun({ db, runId, provider: runProvider, webSearch, 
             signal,
             onToken: (text) => bus.publish({ type: 'token', runId, stepId: step.id, text }),
             onWait: (wait) => bus.publish({ type: 'step-waiting', runId, stepId: step.id, at: new Date().toISOString(), ...wait }),
+            budget: metered,
           });
         } finally {
           release();
         }
+        // The usage the provider reports replaces what was estimated while it streamed.
+        metered.settle(result.usage);
         stepModelMs += result.modelMs;
         toolCalls.push(...result.toolCalls);
         usage = { promptTokens: usage.promptTokens + result.usage.promptTokens, completionTokens: usage.completionTokens + result.usage.completionTokens };
@@ -275,7 +297,10 @@ export async function executeRun({ db, runId, provider: runProvider, webSearch, 
           resolveCitations(output, known);
           const text = textOf(step.output, output);
           const cost = costOf(provider.model, usage);
-          stopIfOverBudget(await markStepDone({ db, runId, stepId: step.id, text, output, toolCalls, usage: { ...usage, costUsd: cost }, workerId }));
+          // A finished answer is kept even when it took the run past its budget: its tokens are spent.
+          await markStepDone({ db, runId, stepId: step.id, text, output, toolCalls, usage: { ...usage, costUsd: cost }, workerId });
+          meter.stepSaved(step.id);
+          stopIfOverBudget();
           done.set(step.id, { text, output });
           modelMs += stepModelMs;
           timings.push({ stepId: step.id, startedAt: stepStart - started, finishedAt: performance.now() - started, modelMs: stepModelMs });
@@ -293,13 +318,15 @@ export async function executeRun({ db, runId, provider: runProvider, webSearch, 
     const running = new Map<string, Promise<void>>();
     const maxConcurrency = run.mode === 'sequential' ? 1 : Math.max(1, params.maxConcurrency ?? 8);
     const isReady = (s: StepDef) => s.context.every((id) => done.has(id));
-    // Budgets (lib/debate/limits.ts), checked before the first step and after each finished one:
-    // over budget with work left, the run stops like a cancellation and keeps what is done.
-    const stopIfOverBudget = (totals: RunTotals) => {
-      const overrun = budgetOverrun(params, totals);
-      if (overrun && !signal.aborted && (pending.length > 0 || running.size > 1)) controller.abort(new BudgetExceeded(overrun));
+    // Budgets (lib/debate/limits.ts), checked before the first step and after each finished one,
+    // besides the meter inside the steps: past the budget, or at it with work left, the run stops
+    // like a cancellation and keeps what is done.
+    const stopIfOverBudget = () => {
+      if (signal.aborted) return;
+      const overrun = meter.crossed() ?? (pending.length > 0 || running.size > 1 ? budgetOverrun(params, meter.totals()) : null);
+      if (overrun) controller.abort(new BudgetExceeded(overrun));
     };
-    stopIfOverBudget(run);
+    stopIfOverBudget();
     while (!signal.aborted) {
       const candidates = run.mode === 'sequential' ? pending.slice(0, 1) : pending;
       for (const step of candidates.filter(isReady)) {
@@ -326,6 +353,7 @@ export async function executeRun({ db, runId, provider: runProvider, webSearch, 
       await Promise.race(running.values());
     }
     await Promise.allSettled(running.values());
+    if (!released()) await saveUnsavedSpend().catch(ignoreLeaseLost);
 
     const wallMs = performance.now() - started;
     if (released()) {
@@ -336,7 +364,8 @@ export async function executeRun({ db, runId, provider: runProvider, webSearch, 
     }
     if (signal.aborted) {
       await resetSteps({ db, runId, statuses: ['running'], workerId }).catch(ignoreLeaseLost);
-      const budget = signal.reason instanceof BudgetExceeded ? signal.reason.message : undefined;
+      // Worded with the final totals, the spend of the stopped calls included.
+      const budget = signal.reason instanceof BudgetExceeded ? (meter.crossed() ?? signal.reason.message) : undefined;
       const status = budget ? 'budget_exceeded' : 'cancelled';
       await setRunStatus({ db, id: runId, status, error: budget ?? 'Cancelled.', workerId });
       bus.publish({ type: 'run-finished', runId, at: new Date().toISOString(), status, error: budget });
@@ -360,6 +389,7 @@ export async function executeRun({ db, runId, provider: runProvider, webSearch, 
     return { status: 'succeeded', wallMs: performance.now() - started, modelMs, timings };
   } catch (err) {
     if (released() || handsOver(err)) return releasedResult();
+    await saveUnsavedSpend().catch(() => {});
     const error = `The run stopped: ${(err as Error).message}`;
     await setRunStatus({ db, id: runId, status: 'failed', error, workerId }).catch(() => {});
     bus.publish({ type: 'run-finished', runId, at: new Date().toISOString(), status: 'failed' });

@@ -16,7 +16,10 @@ import type { RunEvent } from '@/lib/debate/types';
 import { createOfflineAnalyst } from '@/lib/llm/offline';
 import type { GenerateRequest, GenerateResult, ModelProvider } from '@/lib/llm/types';
 
-/** The offline analyst's answers with a model's usage: 1,000 prompt and 1,000 completion tokens a step. */
+/**
+ * The offline analyst's answers with a model's usage: 1,000 prompt and 1,000 completion tokens a
+ * step, reported when the step ends (it does not meter itself: the checks between steps stop it).
+ */
 function metered(hooks: { before?: (req: GenerateRequest) => Promise<void> | void } = {}) {
   const inner = createOfflineAnalyst();
   const calls: string[] = [];
@@ -28,7 +31,7 @@ function metered(hooks: { before?: (req: GenerateRequest) => Promise<void> | voi
     async generate(req): Promise<GenerateResult> {
       calls.push(req.step.id);
       await hooks.before?.(req);
-      const result = await inner.generate(req);
+      const result = await inner.generate({ ...req, budget: undefined });
       return { ...result, usage: { promptTokens: 1_000, completionTokens: 1_000 } };
     },
   };

@@ -1,6 +1,7 @@
 // What one run and one user may spend (issue 7): a run stops cleanly at its token or cost
-// budget, and a user has at most RUNS_PER_USER_LIMIT runs queued or running at once. Both are
-// decided from the database, so they hold whichever process executes the run.
+// budget (inside a step as well as between steps: lib/debate/budget.ts), and a user has at most
+// RUNS_PER_USER_LIMIT runs queued or running at once. Both are decided from the database, so
+// they hold whichever process executes the run.
 import type { Executor } from '@/lib/db/client';
 import { countActiveRunsOfUser } from '@/lib/db/queries/runs';
 import type { RunParams } from '@/lib/debate/types';
@@ -21,14 +22,18 @@ export function defaultBudget(e: Pick<Env, 'RUN_MAX_TOKENS' | 'RUN_MAX_COST_USD'
 /** The run's totals as the runs table keeps them (cost is numeric, so it may come as a string). */
 export type RunTotals = { promptTokens: number; completionTokens: number; costUsd: number | string };
 
-/** Why the run is over budget, worded for the run page; null while it is within both. */
-export function budgetOverrun(budget: Budget, totals: RunTotals): string | null {
+/**
+ * Why the run is at its budget, worded for the run page; null while it is below both. With
+ * `past`, only a run that went beyond a budget counts (one that used exactly all of it may end).
+ */
+export function budgetOverrun(budget: Budget, totals: RunTotals, { past = false }: { past?: boolean } = {}): string | null {
   const tokens = totals.promptTokens + totals.completionTokens;
   const cost = Number(totals.costUsd);
-  if (budget.maxTokens != null && tokens >= budget.maxTokens) {
+  const over = (used: number, limit: number) => (past ? used > limit : used >= limit);
+  if (budget.maxTokens != null && over(tokens, budget.maxTokens)) {
     return `The run reached its token budget of ${budget.maxTokens.toLocaleString('en-US')} tokens: ${tokens.toLocaleString('en-US')} used.`;
   }
-  if (budget.maxCostUsd != null && cost >= budget.maxCostUsd) {
+  if (budget.maxCostUsd != null && over(cost, budget.maxCostUsd)) {
     return `The run reached its cost budget of $${budget.maxCostUsd.toFixed(4)}: $${cost.toFixed(4)} used.`;
   }
   return null;

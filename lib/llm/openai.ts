@@ -168,22 +168,35 @@ type CallResult = {
   content: string;
   toolCalls: { id: string; name: string; arguments: string }[];
   usage?: { promptTokens: number; completionTokens: number };
+  /** `length`: the endpoint stopped at max_tokens. */
+  finishReason?: string | null;
 };
 
 class CallbackError extends Error {}
 
-async function readStream(stream: AsyncIterable<ChatCompletionChunk>, onToken: (t: string) => void): Promise<CallResult> {
+/** A streamed chunk's tokens, for the run's budget: endpoints send about one token a chunk. */
+function chunkTokens(text: string) {
+  return Math.max(1, Math.ceil(text.length / 4));
+}
+
+async function readStream(stream: AsyncIterable<ChatCompletionChunk>, request: Pick<GenerateRequest, 'onToken' | 'budget' | 'signal'>): Promise<CallResult> {
   let content = '';
   const calls: CallResult['toolCalls'] = [];
   let usage: CallResult['usage'];
+  let finishReason: string | null | undefined;
   for await (const chunk of stream) {
+    // Past the run's budget (or cancelled), chunks already on their way are neither shown nor counted.
+    if (request.signal.aborted) break;
     if (chunk.usage) usage = { promptTokens: chunk.usage.prompt_tokens, completionTokens: chunk.usage.completion_tokens };
+    finishReason = chunk.choices?.[0]?.finish_reason ?? finishReason;
     const delta = chunk.choices?.[0]?.delta;
     if (!delta) continue;
+    let streamed = '';
     if (delta.content) {
       content += delta.content;
+      streamed += delta.content;
       try {
-        onToken(delta.content);
+        request.onToken(delta.content);
       } catch (err) {
         // The caller's own failure: not the endpoint's, so never retried.
         throw new CallbackError('onToken failed', { cause: err });
@@ -193,14 +206,31 @@ async function readStream(stream: AsyncIterable<ChatCompletionChunk>, onToken: (
       const call = (calls[part.index] ??= { id: '', name: '', arguments: '' });
       if (part.id) call.id = part.id;
       if (part.function?.name) call.name += part.function.name;
-      if (part.function?.arguments) call.arguments += part.function.arguments;
+      if (part.function?.arguments) {
+        call.arguments += part.function.arguments;
+        streamed += part.function.arguments;
+      }
     }
+    // Past the run's budget the meter aborts the run's signal: stop reading at once.
+    if (streamed) request.budget?.spend(chunkTokens(streamed));
+    if (request.signal.aborted) break;
   }
-  return { content, toolCalls: calls.filter(Boolean), usage };
+  return { content, toolCalls: calls.filter(Boolean), usage, finishReason };
 }
 
 function estimateTokens(text: string) {
   return Math.ceil(text.length / 4);
+}
+
+/** A request's prompt in tokens, estimated before it is sent: its messages, and the schema and tools it carries. */
+export function estimatePromptTokens(body: Pick<ChatCompletionCreateParamsStreaming, 'messages' | 'response_format' | 'tools'>) {
+  const chars = messagesChars(body.messages) + JSON.stringify(body.response_format ?? '').length + JSON.stringify(body.tools ?? '').length;
+  return Math.ceil(chars / 4);
+}
+
+/** An endpoint (OpenAI's reasoning models) that takes max_completion_tokens and refuses max_tokens. */
+function isMaxTokensRejection(err: unknown) {
+  return err instanceof APIError && err.status === 400 && /max_completion_tokens/i.test(`${err.message} ${JSON.stringify(err.error ?? '')}`);
 }
 
 function messagesChars(messages: ChatCompletionMessageParam[]) {
@@ -227,6 +257,8 @@ export function createOpenAiProvider(options: OpenAiProviderOptions): ModelProvi
   const client = new OpenAI({ apiKey, baseURL: options.baseURL ?? 'https://api.openai.com/v1', maxRetries: 0, timeout: timeoutMs });
   // Per provider instance: once an endpoint has said it cannot do json_schema, stop asking.
   let schemaRejected = options.structuredOutput === 'json_object';
+  // Likewise for an endpoint that wants max_completion_tokens instead of max_tokens.
+  let maxTokensRejected = false;
 
   const scrub = (text: string) => (apiKey.length >= 8 ? text.split(apiKey).join('[redacted]') : text);
 
@@ -258,7 +290,7 @@ export function createOpenAiProvider(options: OpenAiProviderOptions): ModelProvi
     try {
       if (request.signal.aborted) throw cancelled();
       const stream = await client.chat.completions.create(body, { signal: controller.signal, maxRetries: 0, timeout: timeoutMs });
-      const result = await readStream(stream, request.onToken);
+      const result = await readStream(stream, request);
       // The SDK ends an aborted stream quietly instead of throwing: a partial answer must not pass.
       if (controller.signal.aborted) throw new Error('aborted');
       return result;
@@ -291,6 +323,11 @@ export function createOpenAiProvider(options: OpenAiProviderOptions): ModelProvi
           attempt--; // a change of mode, not a failure
           continue;
         }
+        if (body.max_tokens !== undefined && isMaxTokensRejection(err)) {
+          maxTokensRejected = true;
+          attempt--; // the same bound under the other name
+          continue;
+        }
         const failure = classify(err, attempt);
         if (!failure.retryable || attempt > maxRetries) {
           if (failure.retryable) failure.message += ` (gave up after ${attempt} attempts)`;
@@ -315,10 +352,14 @@ export function createOpenAiProvider(options: OpenAiProviderOptions): ModelProvi
 
     for (;;) {
       let sent: ChatCompletionMessageParam[] = [];
+      // The run's budget bounds each request (asked once per request, not again on its retries):
+      // the prompt counts as sent, and max_tokens is what is left after it.
+      let allowance: number | undefined;
+      let allowed = false;
       const build = (): ChatCompletionCreateParamsStreaming => {
         const mode = schemaRejected ? 'json_object' : 'json_schema';
         sent = [...buildMessages(request, mode), ...toolTurns];
-        return {
+        const body: ChatCompletionCreateParamsStreaming = {
           model: options.model,
           messages: sent,
           stream: true,
@@ -331,8 +372,23 @@ export function createOpenAiProvider(options: OpenAiProviderOptions): ModelProvi
           ...(request.params?.temperature !== undefined ? { temperature: request.params.temperature } : {}),
           ...(request.params?.seed !== undefined ? { seed: request.params.seed } : {}),
         };
+        if (!allowed) {
+          allowed = true;
+          // Throws, with the run stopped, when not even the prompt fits: nothing is sent.
+          allowance = request.budget?.allow(estimatePromptTokens(body));
+        }
+        if (allowance !== undefined) {
+          if (maxTokensRejected) body.max_completion_tokens = allowance;
+          else body.max_tokens = allowance;
+        }
+        return body;
       };
       const result = await callWithRetries(build, request, clock);
+      if (allowance !== undefined && result.finishReason === 'length') {
+        // Cut at what the budget left: the answer is incomplete and nothing is left to repair it.
+        request.budget?.exhausted();
+        throw cancelled();
+      }
       usage.promptTokens += result.usage?.promptTokens ?? Math.ceil(messagesChars(sent) / 4);
       usage.completionTokens += result.usage?.completionTokens ?? estimateTokens(result.content + result.toolCalls.map((c) => c.arguments).join(''));
 

@@ -50,6 +50,27 @@ export type GenerateRequest = StepInput & {
   onToken: (text: string) => void;
   /** Called before a wait for quota or for a retry, so viewers see why nothing streams yet. */
   onWait?: (wait: StepWait) => void;
+  /** What is left of the run's token and cost budget; absent when nothing meters the call. */
+  budget?: CallBudget;
+};
+
+/**
+ * The run's budget as one model call sees it (lib/debate/budget.ts keeps the count). A provider
+ * asks before each request how many completion tokens it may ask for, and reports tokens as they
+ * stream; when the run's budget is crossed the run's `signal` aborts, every step's stream stops.
+ */
+export type CallBudget = {
+  /**
+   * Before a request: records its prompt (an estimate, in tokens) and returns the most completion
+   * tokens it may produce — what is left of the run's tokens, and of its dollars at the model's
+   * price — or undefined when the run has no budget. When not even the prompt fits it stops the
+   * run and throws: the request must not be sent.
+   */
+  allow(promptTokens: number): number | undefined;
+  /** Completion tokens as they arrive (an estimate until the call's usage is known). */
+  spend(completionTokens: number): void;
+  /** The endpoint stopped a request at the allowance `allow` gave: the run's budget is used up. */
+  exhausted(): void;
 };
 
 export type ToolCallRecord = { name: 'web_search'; query: string; results: number };

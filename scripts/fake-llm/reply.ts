@@ -22,6 +22,9 @@ export type ChatRequest = {
   tool_choice?: unknown;
   seed?: number;
   temperature?: number;
+  /** Honoured like OpenAI: the answer stops after this many tokens with finish_reason `length`. */
+  max_tokens?: number;
+  max_completion_tokens?: number;
 };
 
 export type ScriptReply = string | object;
@@ -145,8 +148,13 @@ export type Latency = { ttftMs: number; tokensPerSecond: number };
 
 type Written = { body: ChatRequest; plan: Plan; model: string; id: string; promptTokens: number };
 
-function emitted(plan: Plan) {
-  return plan.kind === 'content' ? plan.content : JSON.stringify({ query: plan.query });
+/** What the answer sends, cut at the request's max_tokens as OpenAI cuts it; `cut` then. */
+function emitted(w: Written): { text: string; cut: boolean } {
+  const text = w.plan.kind === 'content' ? w.plan.content : JSON.stringify({ query: w.plan.query });
+  const max = w.body.max_completion_tokens ?? w.body.max_tokens;
+  const tokens = tokenize(text);
+  if (max === undefined || tokens.length <= max) return { text, cut: false };
+  return { text: tokens.slice(0, Math.max(0, max)).join(''), cut: true };
 }
 
 function usageOf(w: Written, completionText: string) {
@@ -160,18 +168,18 @@ export function dueAt(i: number, latency: Latency) {
 }
 
 export function writeJson(res: ServerResponse, w: Written, latency: Latency, timers: Set<NodeJS.Timeout>) {
-  const text = emitted(w.plan);
+  const { text, cut } = emitted(w);
   const n = tokenize(text).length;
   const message =
     w.plan.kind === 'content'
-      ? { role: 'assistant', content: w.plan.content, refusal: null }
+      ? { role: 'assistant', content: text, refusal: null }
       : { role: 'assistant', content: null, refusal: null, tool_calls: [{ id: w.plan.id, type: 'function', function: { name: 'web_search', arguments: text } }] };
   const payload = {
     id: w.id,
     object: 'chat.completion',
     created: Math.floor(Date.now() / 1000),
     model: w.model,
-    choices: [{ index: 0, message, finish_reason: w.plan.kind === 'content' ? 'stop' : 'tool_calls', logprobs: null }],
+    choices: [{ index: 0, message, finish_reason: cut ? 'length' : w.plan.kind === 'content' ? 'stop' : 'tool_calls', logprobs: null }],
     usage: usageOf(w, text),
   };
   const timer = setTimeout(() => {
@@ -185,7 +193,7 @@ export function writeJson(res: ServerResponse, w: Written, latency: Latency, tim
 }
 
 export function writeStream(res: ServerResponse, w: Written, latency: Latency, timers: Set<NodeJS.Timeout>) {
-  const text = emitted(w.plan);
+  const { text, cut } = emitted(w);
   const tokens = tokenize(text);
   const base = { id: w.id, object: 'chat.completion.chunk', created: Math.floor(Date.now() / 1000), model: w.model };
   const chunk = (delta: object, finish: string | null = null) => ({ ...base, choices: [{ index: 0, delta, finish_reason: finish, logprobs: null }] });
@@ -203,7 +211,7 @@ export function writeStream(res: ServerResponse, w: Written, latency: Latency, t
   let timer: NodeJS.Timeout | undefined;
   const finish = () => {
     if (tokens.length === 0) send(piece('', true));
-    send(chunk({}, w.plan.kind === 'content' ? 'stop' : 'tool_calls'));
+    send(chunk({}, cut ? 'length' : w.plan.kind === 'content' ? 'stop' : 'tool_calls'));
     if (w.body.stream_options?.include_usage) send({ ...base, choices: [], usage: usageOf(w, text) });
     send('[DONE]');
     res.end();

@@ -2,6 +2,37 @@ import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Executor } from '@/lib/db/client';
 import { cases, companies, runs, users, type CaseStatus, type Protocol } from '@/lib/db/schema';
 
+/**
+ * Statuses in which a case's record is the committee's: submitted (under review) or decided.
+ * Nothing an RM does may change its runs then — no start, retry or cancel (docs/security.md).
+ * The pool stays editable: a finished run keeps a copy of what it cited (runs.cited_evidence).
+ * A returned case is the RM's again.
+ */
+export const CLOSED_CASE_STATUSES: readonly CaseStatus[] = ['submitted', 'decided'];
+
+export function isCaseClosed(status: CaseStatus) {
+  return CLOSED_CASE_STATUSES.includes(status);
+}
+
+/**
+ * The case's status, with its row locked until the transaction ends (call inside one): a
+ * submission or a decision waits for the caller's write, and the caller's check cannot be
+ * overtaken by them. Undefined when the case does not exist.
+ */
+export async function lockCaseStatus({ db, id }: { db: Executor; id: string }) {
+  const [row] = await db.select({ status: cases.status }).from(cases).where(eq(cases.id, id)).for('update');
+  return row?.status;
+}
+
+/** Runs of the case that are queued or running. */
+export async function countActiveRunsOfCase({ db, caseId }: { db: Executor; caseId: string }) {
+  const [row] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(runs)
+    .where(and(eq(runs.caseId, caseId), inArray(runs.status, ['queued', 'running'])));
+  return row?.n ?? 0;
+}
+
 const caseColumns = {
   id: cases.id,
   title: cases.title,

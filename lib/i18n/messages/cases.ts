@@ -71,6 +71,7 @@ export const casesMessages = defineMessages({
     submitted: 'Submitted to the committee.',
     errNoSucceededRun: 'Run at least one analysis to completion before submitting this case.',
     errAlreadySubmitted: 'This case has already been submitted.',
+    errRunsActive: 'An analysis of this case is still queued or running. Wait for it to end, or cancel it, before submitting.',
     withCommittee: 'This case is with the credit committee; runs can no longer be started.',
   },
   ko: {
@@ -143,6 +144,7 @@ export const casesMessages = defineMessages({
     submitted: '위원회에 상정했습니다.',
     errNoSucceededRun: '상정하기 전에 분석을 한 건 이상 끝까지 실행하세요.',
     errAlreadySubmitted: '이미 상정된 심사 건입니다.',
+    errRunsActive: '이 심사 건의 분석이 아직 대기 중이거나 진행 중입니다. 끝나거나 취소한 뒤 상정하세요.',
     withCommittee: '여신위원회에 상정된 건이라 새 분석을 시작할 수 없습니다.',
   },
 });

@@ -8,6 +8,7 @@ import { action } from '@/lib/auth/action';
 import { assertCaseAccess } from '@/lib/auth/run-access';
 import { getDb } from '@/lib/db/client';
 import { appendAudit } from '@/lib/db/queries/audit';
+import { lockCaseStatus } from '@/lib/db/queries/cases';
 import { anchorProblem, commentRight, decisionProblems, getComment, insertComment, recordDecision as recordCaseDecision } from '@/lib/db/queries/review';
 import { DECISION_OUTCOMES } from '@/lib/db/schema';
 import { AppError } from '@/lib/errors';
@@ -52,6 +53,11 @@ export const addComment = action({ permission: 'review:comment', input: commentI
     if (await anchorProblem({ db, caseId: kase.id, ...anchor })) throw new AppError('bad_request', t('errAnchor'), { body: ['errAnchor'] });
   }
   const comment = await db.transaction(async (tx) => {
+    // The right again, with the case locked: a decision recorded since the check above closes
+    // the committee's round, and this comment must not land in a decided case.
+    const status = await lockCaseStatus({ db: tx, id: kase.id });
+    const now = status ? commentRight(user, { ...kase, status }) : 'none';
+    if (now === 'none' || (!parentId && now !== 'start')) throw new AppError('forbidden', t('errCommentClosed'));
     const row = await insertComment({ db: tx, values: { caseId: kase.id, ...anchor, parentId, authorId: user.id, body: input.body } });
     await appendAudit({
       tx,

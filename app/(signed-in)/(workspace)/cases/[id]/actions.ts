@@ -7,7 +7,7 @@ import { action } from '@/lib/auth/action';
 import { assertCaseAccess } from '@/lib/auth/run-access';
 import { getDb } from '@/lib/db/client';
 import { appendAudit } from '@/lib/db/queries/audit';
-import { countSucceededRuns, markCaseAnalyzing, markCaseSubmitted } from '@/lib/db/queries/cases';
+import { countActiveRunsOfCase, countSucceededRuns, isCaseClosed, lockCaseStatus, markCaseAnalyzing, markCaseSubmitted } from '@/lib/db/queries/cases';
 import { PROTOCOLS } from '@/lib/db/schema';
 import { createRun } from '@/lib/debate/engine';
 import { claimRunSlot, RunLimitReached } from '@/lib/debate/limits';
@@ -37,7 +37,7 @@ const startInput = z.object({
 
 export const startRun = action({ permission: 'cases:write', input: startInput }, async (input, user) => {
   const kase = await assertCaseAccess(user, input.case_id, 'write');
-  if (kase.status === 'submitted' || kase.status === 'decided') throw new AppError('conflict', (await getT(runMessages))('errCaseClosed'));
+  if (isCaseClosed(kase.status)) throw new AppError('conflict', (await getT(runMessages))('errCaseClosed'));
   let provider;
   try {
     provider = getProvider({ provider: input.provider });
@@ -50,6 +50,10 @@ export const startRun = action({ permission: 'cases:write', input: startInput },
   // One transaction from the per-user check to the audit entry: a refused start writes nothing,
   // and two quick clicks cannot both pass the check.
   const run = await db.transaction(async (tx) => {
+    // Checked again with the case locked: a submission between the check above and this
+    // insert would otherwise leave a new run on a case the committee already has.
+    const status = await lockCaseStatus({ db: tx, id: kase.id });
+    if (!status || isCaseClosed(status)) throw new AppError('conflict', (await getT(runMessages))('errCaseClosed'));
     try {
       await claimRunSlot({ db: tx, userId: user.id });
     } catch (err) {
@@ -87,7 +91,11 @@ export const submitCase = action({ permission: 'cases:write', input: z.object({ 
   const t = await getT(casesMessages);
   const db = await getDb();
   await db.transaction(async (tx) => {
+    // The case row is locked first, so no run can be started or retried on it while it is checked.
+    await lockCaseStatus({ db: tx, id: kase.id });
     if ((await countSucceededRuns({ db: tx, caseId: kase.id })) === 0) throw new AppError('conflict', t('errNoSucceededRun'));
+    // A run still going would change the record after the committee received it.
+    if ((await countActiveRunsOfCase({ db: tx, caseId: kase.id })) > 0) throw new AppError('conflict', t('errRunsActive'));
     if (!(await markCaseSubmitted({ db: tx, id: kase.id }))) throw new AppError('conflict', t('errAlreadySubmitted'));
     await appendAudit({ tx, actorId: user.id, action: 'case.submit', entityType: 'case', entityId: kase.id, detail: { fromStatus: kase.status } });
   });

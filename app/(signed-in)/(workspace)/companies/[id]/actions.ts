@@ -15,7 +15,7 @@ import { poolMessages } from '@/lib/i18n/messages/pool';
 import { fetchFilings, filingSourceConfigured } from '@/lib/pool/connectors/fetch-filings';
 import { FACTOR_IDS, tagByCategory } from '@/lib/pool/factors';
 import { importPool } from '@/lib/pool/import';
-import { evidenceRow } from '@/lib/pool/import/schemas';
+import { dedupKeyTooLong, evidenceRow } from '@/lib/pool/import/schemas';
 import { searchTokens } from '@/lib/pool/search-text';
 
 const EVIDENCE_FIELDS = ['category', 'title', 'text', 'value', 'event_date', 'published_date', 'source_name', 'source_url', 'language'] as const;
@@ -65,6 +65,9 @@ export const updateEvidence = action(
     const db = await getDb();
     const existing = await getEvidenceById({ db, id });
     if (!existing) throw new AppError('not_found', M.errGone);
+    // The duplicate index holds company, source and title together: too long a pair is the form's error, not the database's.
+    const keyTooLong = dedupKeyTooLong({ company_id: existing.companyId, source_url: input.source_url, title: input.title });
+    if (keyTooLong) throw new AppError('bad_request', undefined, { title: [keyTooLong] });
     const values = {
       category: input.category,
       title: input.title,

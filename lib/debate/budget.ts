@@ -1,0 +1,159 @@
+// A run's token and cost budget enforced inside its steps, not only between them (docs/security.md):
+// one meter per execution counts what the run's saved steps used (the database's totals) plus
+// what its unsaved calls have spent so far — prompts when they are sent, completions as they
+// stream. A call may ask for at most what is left (its `max_tokens`); the moment the count goes
+// past the budget the meter aborts the run, which stops every step's stream at once.
+//
+// Steps that run at the same time share what is left: each call is bounded by the remainder when
+// it starts, not by a share of it (a share would cut answers that fit), and the first stream to
+// push the total past the budget stops them all. So a run ends at most one streamed chunk per
+// running step past its budget, and that overshoot is counted in its totals.
+import { budgetOverrun, BudgetExceeded, type Budget, type RunTotals } from '@/lib/debate/limits';
+import { priceOf } from '@/lib/llm/prices';
+import type { CallBudget } from '@/lib/llm/types';
+
+export type Spend = { promptTokens: number; completionTokens: number; costUsd: number };
+
+const ZERO: Spend = { promptTokens: 0, completionTokens: 0, costUsd: 0 };
+
+const add = (a: Spend, b: Spend): Spend => ({
+  promptTokens: a.promptTokens + b.promptTokens,
+  completionTokens: a.completionTokens + b.completionTokens,
+  costUsd: a.costUsd + b.costUsd,
+});
+
+const costOf = (model: string, promptTokens: number, completionTokens: number) => {
+  const price = priceOf(model);
+  return (promptTokens * price.inputPerMTok + completionTokens * price.outputPerMTok) / 1_000_000;
+};
+
+/** One model call of a step: what `allow` and `spend` counted, until `settle` gives its real usage. */
+export type MeteredCall = CallBudget & {
+  /** The call returned: its usage as the provider reported it replaces the estimates. */
+  settle(usage: { promptTokens: number; completionTokens: number }): void;
+};
+
+export class RunBudgetMeter {
+  private saved: Spend;
+  /** Per step not saved yet: every call it made (attempts, repairs), estimated or settled. */
+  private open = new Map<string, Spend>();
+
+  constructor(
+    private readonly budget: Budget,
+    totals: RunTotals,
+    /** Aborts the run; called once, with why. */
+    private readonly stop: (reason: BudgetExceeded) => void,
+  ) {
+    this.saved = { promptTokens: totals.promptTokens, completionTokens: totals.completionTokens, costUsd: Number(totals.costUsd) };
+  }
+
+  get limited() {
+    return this.budget.maxTokens != null || this.budget.maxCostUsd != null;
+  }
+
+  /** The run's totals so far: saved steps and every call since. */
+  totals(): Spend {
+    let sum = this.saved;
+    for (const s of this.open.values()) sum = add(sum, s);
+    return sum;
+  }
+
+  /** Why the run went past its budget (not merely reached it), or null. */
+  crossed(): string | null {
+    return budgetOverrun(this.budget, this.totals(), { past: true });
+  }
+
+  private charge(stepId: string, spend: Spend) {
+    this.open.set(stepId, add(this.open.get(stepId) ?? ZERO, spend));
+    const crossed = this.crossed();
+    if (crossed) this.stop(new BudgetExceeded(crossed));
+  }
+
+  /** The budget one call of `stepId` on `model` sees. */
+  call(stepId: string, model: string): MeteredCall {
+    let estimate: Spend = ZERO;
+    let settled = false;
+    const charge = (promptTokens: number, completionTokens: number) => {
+      if (settled) return;
+      const spend = { promptTokens, completionTokens, costUsd: costOf(model, promptTokens, completionTokens) };
+      estimate = add(estimate, spend);
+      this.charge(stepId, spend);
+    };
+    return {
+      allow: (promptTokens) => {
+        const allowance = this.allowance(model, promptTokens);
+        if (allowance !== undefined && allowance < 1) {
+          const reason = new BudgetExceeded(
+            this.crossed() ??
+              `The run stopped at its budget: what is left (${this.leftWords()}) is not enough for step ${stepId}'s prompt of about ${promptTokens.toLocaleString('en-US')} tokens.`,
+          );
+          this.stop(reason);
+          throw reason;
+        }
+        charge(promptTokens, 0);
+        return allowance;
+      },
+      spend: (completionTokens) => charge(0, completionTokens),
+      exhausted: () => {
+        const reason = new BudgetExceeded(this.crossed() ?? `The run stopped at its budget: step ${stepId} used all that was left (${this.leftWords()}).`);
+        this.stop(reason);
+      },
+      settle: (usage) => {
+        if (settled) return;
+        settled = true;
+        const real = { ...usage, costUsd: costOf(model, usage.promptTokens, usage.completionTokens) };
+        const open = this.open.get(stepId) ?? ZERO;
+        const corrected = add(open, { promptTokens: real.promptTokens - estimate.promptTokens, completionTokens: real.completionTokens - estimate.completionTokens, costUsd: real.costUsd - estimate.costUsd });
+        this.open.set(stepId, corrected);
+        const crossed = this.crossed();
+        if (crossed) this.stop(new BudgetExceeded(crossed));
+      },
+    };
+  }
+
+  /**
+   * Completion tokens a call with this prompt may ask for: the tokens left after the prompt, and
+   * the dollars left after the prompt's cost at the model's output price. Undefined without a budget.
+   */
+  private allowance(model: string, promptTokens: number): number | undefined {
+    if (!this.limited) return undefined;
+    const used = this.totals();
+    let allowed = Infinity;
+    if (this.budget.maxTokens != null) allowed = this.budget.maxTokens - used.promptTokens - used.completionTokens - promptTokens;
+    if (this.budget.maxCostUsd != null) {
+      const price = priceOf(model);
+      const left = this.budget.maxCostUsd - used.costUsd - (promptTokens * price.inputPerMTok) / 1_000_000;
+      // A model without a known price costs nothing here, as in the run's totals (lib/llm/prices.ts).
+      const byCost = left <= 0 ? 0 : price.outputPerMTok > 0 ? (left * 1_000_000) / price.outputPerMTok : Infinity;
+      allowed = Math.min(allowed, byCost);
+    }
+    return allowed === Infinity ? undefined : Math.max(0, Math.floor(allowed));
+  }
+
+  private leftWords() {
+    const used = this.totals();
+    const parts: string[] = [];
+    if (this.budget.maxTokens != null) parts.push(`${Math.max(0, this.budget.maxTokens - used.promptTokens - used.completionTokens).toLocaleString('en-US')} tokens`);
+    if (this.budget.maxCostUsd != null) parts.push(`$${Math.max(0, this.budget.maxCostUsd - used.costUsd).toFixed(4)}`);
+    return parts.join(', ');
+  }
+
+  /** The step was saved with the usage its calls settled: it moves from unsaved to saved. */
+  stepSaved(stepId: string) {
+    this.saved = add(this.saved, this.open.get(stepId) ?? ZERO);
+    this.open.delete(stepId);
+  }
+
+  /** What the steps that were not saved (stopped, failed) spent: the run's totals must include it. */
+  unsaved(): Spend {
+    let sum = ZERO;
+    for (const s of this.open.values()) sum = add(sum, s);
+    return sum;
+  }
+
+  /** The unsaved spend was added to the run's totals. */
+  flushed() {
+    this.saved = this.totals();
+    this.open.clear();
+  }
+}
