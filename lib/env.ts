@@ -26,11 +26,26 @@ const schema = z.object({
   /** Which embedded folder under .data/ to use when CROSSCHECK_DATA_DIR is not set. */
   CROSSCHECK_ENV: z.preprocess((v) => (v === '' ? undefined : v), z.enum(['dev', 'start', 'test']).optional()),
   AUTH_SECRET: optional.pipe(z.string().min(32, 'must be at least 32 characters (try: openssl rand -base64 32)').optional()),
+  /**
+   * Key of the audit log's HMACs (lib/ops/audit-key.ts); unset: derived from the session secret.
+   * Changing it makes entries written under the old key unverifiable.
+   */
+  AUDIT_SECRET: optional.pipe(z.string().min(32, 'must be at least 32 characters (try: openssl rand -base64 32)').optional()),
   AUTH_OIDC_ISSUER: optional.pipe(z.url().optional()),
   AUTH_OIDC_CLIENT_ID: optional,
   AUTH_OIDC_CLIENT_SECRET: optional,
   AUTH_OIDC_NAME: z.string().default('Bank SSO'),
   DEMO: flag,
+  /**
+   * Sign-in attempts one client address may make per minute, over every instance (lib/auth/throttle.ts).
+   * The first line against password guessing; each account also locks after a few failures.
+   */
+  SIGN_IN_ATTEMPTS_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(20),
+  /**
+   * Reverse proxies in front of the app that append the address they saw to X-Forwarded-For;
+   * the client address is the one the nearest of them saw (lib/auth/throttle.ts). 0: none.
+   */
+  TRUST_PROXY: z.coerce.number().int().min(0).max(10).default(0),
   DEMO_PASSWORD: z.string().min(8, 'must be at least 8 characters').default('crosscheck-demo'),
   OPENAI_API_KEY: optional,
   OPENAI_BASE_URL: optional.pipe(z.url().optional()),
@@ -60,7 +75,11 @@ const schema = z.object({
   BRAVE_SEARCH_API_KEY: optional,
   BRAVE_SEARCH_BASE_URL: z.url().default('https://api.search.brave.com'),
 
-  /** Largest file the import accepts, in megabytes. */
+  /**
+   * Largest file the import accepts, in megabytes; one upload on the Import page may carry twice
+   * this. The page's text, its check before sending, the upload route and the import all read it
+   * (lib/pool/import/limits.ts).
+   */
   IMPORT_MAX_FILE_MB: z.coerce.number().positive().default(50),
   /** Document chunking for retrieval: target characters per chunk and overlap between chunks. */
   CHUNK_SIZE: z.coerce.number().int().min(200).max(8000).default(1200),

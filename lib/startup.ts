@@ -1,22 +1,44 @@
-import { getDatabase } from '@/lib/db/client';
+// What the app does once at start (instrumentation.ts): the demo accounts where DEMO asks for
+// them, the run relay and the embedded queue worker on PostgreSQL, resuming interrupted runs,
+// and the lines that tell the operator how to sign in.
+import { getDatabase, type DatabaseHandle } from '@/lib/db/client';
 import { resumeInterruptedRuns } from '@/lib/debate/resume';
 import { ensureRunRelay } from '@/lib/debate/relay';
 import { queueEnabled } from '@/lib/debate/runner';
 import { DataFolderError } from '@/lib/db/data-dir';
 import { DEMO_ACCOUNTS } from '@/lib/auth/demo-accounts';
+import { companies } from '@/lib/db/schema';
 import { demoEnabled, env, EnvError } from '@/lib/env';
 import type { QueueWorker } from '@/lib/jobs/worker';
 import { stopOnSignals } from '@/lib/shutdown';
+
+/**
+ * The demo sign-in lines, after making them true: the embedded database got its demo accounts
+ * with its first seed (lib/db/seed.ts), while on PostgreSQL with DEMO=1 nothing else creates
+ * them, so they are created here when missing. Without companies the pool is still to load.
+ */
+export async function demoSignIns(database: Pick<DatabaseHandle, 'db' | 'kind'>, e = env()): Promise<string[]> {
+  if (!demoEnabled(e)) return [];
+  const lines: string[] = [];
+  if (database.kind === 'postgres') {
+    const { ensureDemoAccounts } = await import('@/lib/db/seed');
+    const created = await ensureDemoAccounts(database.db, e.DEMO_PASSWORD);
+    if (created) lines.push(`Created ${created} demo account${created === 1 ? '' : 's'} (DEMO=1).`);
+  }
+  lines.push(`Demo sign-ins (password: ${e.DEMO_PASSWORD === 'crosscheck-demo' ? 'crosscheck-demo' : 'the DEMO_PASSWORD value'}):`);
+  for (const a of DEMO_ACCOUNTS) lines.push(`  ${a.email.padEnd(24)} ${a.role}`);
+  if (database.kind === 'postgres' && !(await database.db.select({ id: companies.id }).from(companies).limit(1)).length) {
+    lines.push('The knowledge pool is empty: `npm run db:seed` loads the demo pool and the demo cases.');
+  }
+  return lines;
+}
 
 export async function startUp() {
   try {
     const e = env();
     const database = await getDatabase();
     const lines = [`Crosscheck is ready on http://localhost:${e.PORT} (database: ${database.kind}, ${database.location})`];
-    if (demoEnabled(e)) {
-      lines.push(`Demo sign-ins (password: ${e.DEMO_PASSWORD === 'crosscheck-demo' ? 'crosscheck-demo' : 'the DEMO_PASSWORD value'}):`);
-      for (const a of DEMO_ACCOUNTS) lines.push(`  ${a.email.padEnd(24)} ${a.role}`);
-    }
+    lines.push(...(await demoSignIns(database, e)));
     // On PostgreSQL, run events reach this instance's viewers from whichever process executes the
     // run. Not awaited: the relay keeps trying until the database answers.
     const relay = ensureRunRelay({ instanceId: 'app' });

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // `npm start`: builds when the build is missing or older than the source, then serves it.
-// The server migrates the database, seeds a new embedded one, and prints the demo sign-ins.
+// The server migrates the database, seeds a new embedded one, creates the demo accounts on
+// PostgreSQL with DEMO=1 (lib/startup.ts), and prints the demo sign-ins.
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';

@@ -88,11 +88,11 @@ export const ACTIONS = {
   changeUserRole: 'users:manage',
   setUserDisabled: 'users:manage',
   resetUserPassword: 'users:manage',
+  unlockUser: 'users:manage',
   addEvidence: 'pool:write',
   updateEvidence: 'pool:write',
   deleteEvidence: 'pool:write',
   tagEvidence: 'pool:write',
-  importFiles: 'pool:write',
   fetchCompanyFilings: 'pool:write',
   createCase: 'cases:write',
   startRun: 'cases:write',
@@ -122,6 +122,9 @@ export const API_ROUTES = [
   { method: 'GET', path: '/api/cases/[id]/runs', permission: 'runs:read', sample: `/api/cases/${DEMO_IDS.submittedCase}/runs` },
   { method: 'GET', path: '/api/runs/[id]/export', permission: 'runs:read', sample: `/api/runs/${DEMO_IDS.run}/export?format=json` },
   { method: 'GET', path: '/api/metrics', permission: 'ops:metrics' },
+  // The Import page's upload. An empty POST is refused as a bad request (no files) to a role that
+  // may import; the upload itself is lib/pool/import/upload.test.ts and e2e/security/import.spec.ts.
+  { method: 'POST', path: '/api/import', permission: 'pool:write', allowed: 400 },
   // The demo seed has no study, and the role check comes before any lookup: a made-up id is
   // refused to other roles and not found for an admin (e2e/studies.spec.ts covers a real study).
   {

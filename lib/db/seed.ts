@@ -49,7 +49,9 @@ export type SeedCounts = { companies: number; evidence: number; documents: numbe
 export async function seedDemo(db: Db, { accounts }: { accounts: boolean }): Promise<SeedCounts> {
   // The demo pool goes through the same import as any RM's folder: validated first, then
   // written with the accounts and the demo case in one transaction.
-  const plan = await planImport({ db, sources: readSourcesFromPath(demoDataDir()), maxFileBytes: Number.MAX_SAFE_INTEGER });
+  // The seed is the operator's own data (npm start, npm run db:seed), so it may update the demo
+  // companies' profiles as an administrator's import may.
+  const plan = await planImport({ db, sources: readSourcesFromPath(demoDataDir()), maxFileBytes: Number.MAX_SAFE_INTEGER, companyProfiles: 'replace' });
   if (plan.rejected.length > 0) {
     const first = plan.rejected[0];
     throw new Error(`The demo data in ${demoDataDir()} has ${plan.rejected.length} invalid rows, first ${first.file}:${first.row} ${first.field ?? ''}: ${first.message}`);
@@ -57,7 +59,7 @@ export async function seedDemo(db: Db, { accounts }: { accounts: boolean }): Pro
   const newAccounts = accounts ? await accountsToCreate(db) : [];
 
   const counts = await db.transaction(async (tx) => {
-    const imported = await writeImport(tx, plan, { actorId: null, label: 'demo data (data/demo)' });
+    const { updatedCompanies: _updated, ...imported } = await writeImport(tx, plan, { actorId: null, label: 'demo data (data/demo)' });
     const counts: SeedCounts = { ...imported, users: 0, cases: 0, runs: 0 };
     if (accounts) {
       if (newAccounts.length > 0) {
@@ -71,11 +73,23 @@ export async function seedDemo(db: Db, { accounts }: { accounts: boolean }): Pro
   return counts;
 }
 
+/**
+ * Creates the demo accounts that do not exist yet, and only those (no pool, no cases): on
+ * PostgreSQL with DEMO=1 they must exist once the app has started, as the sign-in page lists
+ * them, while loading the pool stays `npm run db:seed`'s job. Existing accounts, their changed
+ * passwords included, are never touched; instances starting together create each account once.
+ * Returns how many it created.
+ */
+export async function ensureDemoAccounts(db: Db, password = env().DEMO_PASSWORD): Promise<number> {
+  const fresh = await accountsToCreate(db, password);
+  if (fresh.length === 0) return 0;
+  return (await db.insert(users).values(fresh).onConflictDoNothing().returning({ id: users.id })).length;
+}
+
 /** Demo accounts not yet present, with hashed passwords; existing accounts are never touched. */
-async function accountsToCreate(db: Db) {
+async function accountsToCreate(db: Db, password = env().DEMO_PASSWORD) {
   const emails = DEMO_ACCOUNTS.map((a) => a.email);
   const existing = new Set((await db.select({ email: users.email }).from(users).where(inArray(users.email, emails))).map((u) => u.email));
-  const password = env().DEMO_PASSWORD;
   return Promise.all(
     DEMO_ACCOUNTS.filter((a) => !existing.has(a.email)).map(async (a) => ({
       ...a,

@@ -25,11 +25,11 @@ describe('run bus', () => {
     bus.publish({ type: 'token', runId, stepId: 'D1', text: 'second try' });
     vi.advanceTimersByTime(RETAIN_FINISHED_MS);
     // A late viewer still gets the retry's text so far.
-    expect(bus.snapshot(runId)).toEqual({ steps: { D1: { status: 'running', text: 'second try' } }, finished: false });
+    expect(bus.snapshot(runId)).toEqual({ steps: { D1: { status: 'running', text: 'second try' } }, finished: false, version: expect.any(Number) });
 
     bus.publish({ type: 'run-finished', runId, at, status: 'succeeded' });
     vi.advanceTimersByTime(RETAIN_FINISHED_MS + 1);
-    expect(bus.snapshot(runId)).toEqual({ steps: {}, finished: false });
+    expect(bus.snapshot(runId)).toEqual({ steps: {}, finished: false, version: expect.any(Number) });
   });
 
   it("keeps a step's wait in the snapshot for late viewers until its next token", () => {
@@ -87,7 +87,7 @@ describe('run bus', () => {
     bus.publish({ type: 'token', runId: 'a', stepId: 'D1', text: 'partial' });
     bus.restore('a', { D1: { status: 'running', text: 'the whole text so far' } });
     bus.publish({ type: 'token', runId: 'a', stepId: 'D1', text: '!' });
-    expect(bus.snapshot('a')).toEqual({ steps: { D1: { status: 'running', text: 'the whole text so far!' } }, finished: false });
+    expect(bus.snapshot('a')).toEqual({ steps: { D1: { status: 'running', text: 'the whole text so far!' } }, finished: false, version: expect.any(Number) });
     expect(events).toHaveLength(3);
   });
 });

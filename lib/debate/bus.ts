@@ -14,7 +14,12 @@ type Subscriber = { listener: Listener; onResync?: () => void };
 type StepState = { status: 'pending' | 'running' | 'done' | 'failed'; text: string; waiting?: StepWait };
 type RunState = { steps: Map<string, StepState>; finished: boolean };
 
-export type RunSnapshot = { steps: Record<string, StepState>; finished: boolean };
+/**
+ * `version` changes whenever this process's bus learns anything about the run (an event, a
+ * restore, a resync), so two snapshots with the same version were taken with no event between
+ * them: the SSE route shares one database read among them (lib/debate/live-snapshot.ts).
+ */
+export type RunSnapshot = { steps: Record<string, StepState>; finished: boolean; version?: number };
 
 // Finished runs' state is dropped after this long; their text is in the database by then.
 export const RETAIN_FINISHED_MS = 60_000;
@@ -25,6 +30,13 @@ export class RunBus {
   private subscribers = new Map<string, Set<Subscriber>>();
   private states = new Map<string, RunState>();
   private localHooks = new Set<Listener>();
+  // Kept when a finished run's state is dropped, so a version never comes round again.
+  private versions = new Map<string, number>();
+  private clock = 0;
+
+  private touch(runId: string) {
+    this.versions.set(runId, ++this.clock);
+  }
 
   /** An event of a run this process executes (or changes): subscribers get it, the relay forwards it. */
   publish(event: RunEvent) {
@@ -57,11 +69,15 @@ export class RunBus {
    * relay was reconnecting: subscribers that passed onResync should load a fresh snapshot.
    */
   resync(runIds?: Iterable<string>) {
-    for (const runId of runIds ?? [...this.subscribers.keys()]) this.notify(runId, (s) => s.onResync?.());
+    for (const runId of runIds ?? [...this.subscribers.keys()]) {
+      this.touch(runId);
+      this.notify(runId, (s) => s.onResync?.());
+    }
   }
 
   /** Replaces a live run's state with the executing process's snapshot (see relay.ts). */
   restore(runId: string, steps: RunSnapshot['steps']) {
+    this.touch(runId);
     this.states.set(runId, { steps: new Map(Object.entries(steps).map(([id, s]) => [id, { ...s }])), finished: false });
   }
 
@@ -82,7 +98,11 @@ export class RunBus {
 
   snapshot(runId: string): RunSnapshot {
     const state = this.states.get(runId);
-    return { steps: Object.fromEntries([...(state?.steps ?? [])].map(([id, s]) => [id, { ...s }])), finished: state?.finished ?? false };
+    return {
+      steps: Object.fromEntries([...(state?.steps ?? [])].map(([id, s]) => [id, { ...s }])),
+      finished: state?.finished ?? false,
+      version: this.versions.get(runId) ?? 0,
+    };
   }
 
   private notify(runId: string, call: (s: Subscriber) => void) {
@@ -99,6 +119,7 @@ export class RunBus {
   }
 
   private apply(event: RunEvent) {
+    this.touch(event.runId);
     let state = this.states.get(event.runId);
     if (!state) this.states.set(event.runId, (state = { steps: new Map(), finished: false }));
     switch (event.type) {

@@ -2,9 +2,11 @@
 // and database, started on first use (never at import time, so `next build` and the embedded
 // mode never touch it). A job only says "execute run X"; which worker may execute it is decided
 // by the run's lease (lib/jobs/lease.ts), so a duplicate or stale job is harmless.
+import { sql } from 'drizzle-orm';
 import type PgBoss from 'pg-boss';
 import type { Db } from '@/lib/db/client';
 import { listUnheldRuns } from '@/lib/db/queries/runs';
+import { runs } from '@/lib/db/schema';
 import { env } from '@/lib/env';
 import { log } from '@/lib/ops/log';
 import { RUN_QUEUED_CHANNEL } from '@/lib/jobs/wake';
@@ -36,7 +38,8 @@ async function open(url: string): Promise<PgBoss> {
     policy: 'short',
     retryLimit: 3,
     retryDelay: 2,
-    // A job stays active while its run executes; the lease, not this, detects a dead worker.
+    // A job stays active while its run executes; the lease, not this, detects a dead worker, and
+    // the reaper fails a dead worker's job (failAbandonedJobs) long before this expiry.
     expireInSeconds: 4 * 3600,
   });
   return boss;
@@ -70,9 +73,41 @@ export async function enqueueRun(runId: string, url?: string) {
   }
 }
 
-/** Puts back on the queue the runs nobody holds and nothing waits for; returns how many. */
-export async function requeueUnheldRuns({ db, url }: { db: Db; url?: string }) {
+/** What a job failed by the reaper says in pg-boss's `output` column. */
+export const ABANDONED_JOB_OUTPUT = { message: 'The worker executing this run stopped; the run was handed to another worker.' };
+
+/**
+ * Fails the run jobs pg-boss still calls active although no live worker holds their run: a
+ * worker that crashed or was killed never completes its job, and pg-boss would leave it active
+ * until its expiry (hours: it must outlast the longest run), so health and metrics counted dead
+ * workers' runs as executing. A job is abandoned once it has been active longer than `graceMs`
+ * (a live worker claims its run within moments of taking the job) while its run has no
+ * unexpired lease. A worker that was only slow finds its job already failed when it completes
+ * it, which pg-boss ignores. Returns how many jobs it failed.
+ */
+export async function failAbandonedJobs({ db, graceMs }: { db: Db; graceMs: number }): Promise<number> {
+  const result = (await db.execute(sql`
+    update ${sql.raw(`${BOSS_SCHEMA}.job`)} j
+    set state = 'failed', completed_on = now(), output = ${JSON.stringify(ABANDONED_JOB_OUTPUT)}::jsonb
+    where j.name = ${RUN_QUEUE}
+      and j.state = 'active'
+      and j.started_on < now() - ${graceMs}::int * interval '1 millisecond'
+      and not exists (
+        select 1 from ${runs} r
+        where r.id::text = j.singleton_key and r.worker_id is not null and r.lease_expires_at > now()
+      )
+    returning j.id`)) as unknown as { rows: unknown[] };
+  return result.rows.length;
+}
+
+/**
+ * The reaper's pass: fails the jobs of workers that died (failAbandonedJobs), then puts back on
+ * the queue the runs nobody holds and nothing waits for; returns how many runs it queued.
+ */
+export async function requeueUnheldRuns({ db, url, graceMs = env().WORKER_LEASE_MS }: { db: Db; url?: string; graceMs?: number }) {
   await getBoss(url); // the queue's tables exist from here on
+  const abandoned = await failAbandonedJobs({ db, graceMs });
+  if (abandoned) log.info('failed the queue jobs of workers that stopped', { component: 'worker', jobs: abandoned });
   const unheld = await listUnheldRuns({ db, queue: { schema: BOSS_SCHEMA, name: RUN_QUEUE } });
   for (const { id } of unheld) await enqueueRun(id, url);
   return unheld.length;

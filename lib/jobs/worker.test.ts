@@ -187,6 +187,14 @@ if (testBackends().includes('postgres')) {
       }
       // Each step's usage was added to the run once.
       expect(finished.promptTokens).toBe(steps.reduce((sum, s) => sum + s.promptTokens, 0));
+      // The killed worker's job was failed when the run was handed on, not left active for hours.
+      const states = await waitFor('the jobs of the run to settle', async () => {
+        const jobs = (await db.execute(sql`select state::text as state from pgboss.job where singleton_key = ${run.id} order by created_on`)) as unknown as { rows: { state: string }[] };
+        const list = jobs.rows.map((j) => j.state);
+        return !list.includes('active') && list;
+      });
+      expect(states[0]).toBe('failed');
+      expect(states.at(-1)).toBe('completed');
       await survivor.stop();
     }, 60_000);
 

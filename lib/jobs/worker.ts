@@ -111,7 +111,7 @@ export async function startWorker(options: WorkerOptions): Promise<QueueWorker> 
 
   let reaping: Promise<void> | undefined;
   const reap = async () => {
-    const requeued = await requeueUnheldRuns({ db, url });
+    const requeued = await requeueUnheldRuns({ db, url, graceMs: timing.leaseMs });
     if (requeued) workerLog.info('re-queued runs that no worker held', { runs: requeued });
   };
   const reaper = setInterval(() => {

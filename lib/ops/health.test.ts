@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '@/lib/db/client';
+import { companies, runs } from '@/lib/db/schema';
 import { createTestDatabase, testBackends } from '@/lib/db/test-db';
 import { checkHealth, createProviderProbe, queueHealth, type HealthChecks, type ProviderHealth } from '@/lib/ops/health';
 import { readQueueJobs } from '@/lib/ops/queue-stats';
@@ -143,7 +144,7 @@ describe.each(testBackends())('queue counts from pgboss.job on %s', (backend) =>
     await handle?.close();
   });
 
-  it('says "not initialised" before pg-boss created its schema, then counts the run queue by state', async () => {
+  it('says "not initialised" before pg-boss created its schema, then counts waiting jobs, and as active the runs a live lease holds', async () => {
     const { db } = handle;
     expect(await readQueueJobs({ db })).toBeNull();
     expect(await queueHealth(db)).toEqual({ ok: false, message: 'queue not initialised' });
@@ -158,6 +159,15 @@ describe.each(testBackends())('queue counts from pgboss.job on %s', (backend) =>
       ('another-queue', 'created'), ('another-queue', 'active')`);
 
     expect(await readQueueJobs({ db })).toEqual({ created: 2, retry: 1, active: 1, completed: 1, cancelled: 0, failed: 1 });
+    // pg-boss's active job may be a dead worker's: executing runs are those under a live lease.
+    expect(await queueHealth(db)).toEqual({ ok: true, queued: 3, active: 0 });
+    await db.insert(companies).values({ id: 'acme', name: 'Acme', country: 'KR' });
+    const run = { companyId: 'acme', protocol: 'kpd-mads' as const, provider: 'offline', model: 'm' };
+    await db.insert(runs).values([
+      { ...run, status: 'running' as const, workerId: 'alive', leaseExpiresAt: sql`now() + interval '1 minute'` },
+      { ...run, status: 'running' as const, workerId: 'dead', leaseExpiresAt: sql`now() - interval '1 second'` },
+      { ...run, status: 'queued' as const },
+    ]);
     expect(await queueHealth(db)).toEqual({ ok: true, queued: 3, active: 1 });
   });
 });

@@ -9,7 +9,7 @@ import { getDatabase, type Executor } from '@/lib/db/client';
 import { env, isEmbedded } from '@/lib/env';
 import { openAiConfigured } from '@/lib/llm';
 import { log } from '@/lib/ops/log';
-import { readQueueJobs } from '@/lib/ops/queue-stats';
+import { countExecutingRuns, readQueueJobs } from '@/lib/ops/queue-stats';
 
 export type DatabaseHealth = { ok: true; latencyMs: number } | { ok: false; message: string };
 export type QueueHealth = { mode: 'in-process' } | { ok: true; queued: number; active: number } | { ok: false; message: string };
@@ -63,11 +63,15 @@ export async function checkHealth(checks: HealthChecks, options: HealthOptions =
   return { httpStatus: failed ? 503 : 200, body: { status, database, queue, provider } };
 }
 
-/** Queue check on PostgreSQL: waiting (created, retry) and active run jobs. */
+/**
+ * Queue check on PostgreSQL: waiting run jobs (created, retry) and the runs a live worker
+ * executes (an unexpired lease). Not pg-boss's `active` jobs: a killed worker's job stays active
+ * until the reaper fails it, and would be reported as running work.
+ */
 export async function queueHealth(db: Executor): Promise<QueueHealth> {
   const jobs = await readQueueJobs({ db });
   if (!jobs) return { ok: false, message: 'queue not initialised' };
-  return { ok: true, queued: (jobs.created ?? 0) + (jobs.retry ?? 0), active: jobs.active ?? 0 };
+  return { ok: true, queued: (jobs.created ?? 0) + (jobs.retry ?? 0), active: await countExecutingRuns({ db }) };
 }
 
 export type ProviderProbeOptions = {

@@ -2,8 +2,13 @@
 // (pgboss.job, one row per job with its queue `name` and `state`), so health and metrics see
 // every worker's jobs without a pg-boss client. Before the first worker has created the
 // schema there is nothing to read, which callers report as "not initialised".
-import { sql } from 'drizzle-orm';
+//
+// What executes right now is counted from the runs' leases, not from pg-boss's `active`: a
+// killed worker's job stays active until the reaper fails it (lib/jobs/boss.ts), while its run's
+// lease runs out within WORKER_LEASE_MS.
+import { and, gt, inArray, isNotNull, sql } from 'drizzle-orm';
 import type { Executor } from '@/lib/db/client';
+import { runs } from '@/lib/db/schema';
 import { RUN_QUEUE } from '@/lib/jobs/boss';
 
 /** pg-boss 10's job states; `created` and `retry` are waiting, `active` is held by a worker. */
@@ -24,4 +29,13 @@ export async function readQueueJobs({ db, queue = RUN_QUEUE }: { db: Executor; q
   const byState: Record<string, number> = Object.fromEntries(QUEUE_STATES.map((s) => [s, 0]));
   for (const r of counts) byState[r.state] = Number(r.n);
   return byState;
+}
+
+/** Queued or running runs a live worker holds: its lease has not run out (database clock). */
+export async function countExecutingRuns({ db }: { db: Executor }): Promise<number> {
+  const [row] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(runs)
+    .where(and(inArray(runs.status, ['queued', 'running']), isNotNull(runs.workerId), gt(runs.leaseExpiresAt, sql`now()`)));
+  return Number(row?.n ?? 0);
 }

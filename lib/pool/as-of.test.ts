@@ -127,6 +127,24 @@ describe.each(testBackends())('reading the pool as of a date on %s', (backend) =
     await expect(readEvidence({ db, companyId: 'acme', asOf: AS_OF, recencyDays: R, limit: 0 })).rejects.toThrow(RangeError);
   });
 
+  it('reads a large pool a page at a time, every item once and in the same order as one query', async () => {
+    await db.insert(companies).values({ id: 'large', name: 'Large', country: 'KR' });
+    // 4,500 items over 30 days: many share a date, so pages break inside a day.
+    const many = Array.from({ length: 4_500 }, (_, i) => ({
+      ...item(`large-${String(i).padStart(5, '0')}`, `2024-06-${String(1 + (i % 30)).padStart(2, '0')}`),
+      companyId: 'large',
+      sourceUrl: `https://example.com/large/${i}`,
+    }));
+    for (let i = 0; i < many.length; i += 500) await db.insert(evidenceItems).values(many.slice(i, i + 500));
+    const paged = await readEvidence({ db, companyId: 'large', asOf: AS_OF, recencyDays: R });
+    const single = await readEvidence({ db, companyId: 'large', asOf: AS_OF, recencyDays: R, limit: 10_000 });
+    expect(paged).toHaveLength(4_500);
+    expect(paged.map((e) => e.id)).toEqual(single.map((e) => e.id));
+    expect(new Set(paged.map((e) => e.id)).size).toBe(4_500);
+    expect(paged[0].publishedDate).toBe('2024-06-30');
+    expect(paged.at(-1)!.publishedDate).toBe('2024-06-01');
+  });
+
   it('refuses an impossible as-of date before touching the database', async () => {
     await expect(readEvidence({ db, companyId: 'acme', asOf: '2024-06-31', recencyDays: R })).rejects.toThrow(AsOfDateError);
     await expect(readDocumentsAsOf({ db, companyId: 'acme', asOf: '30/06/2024', recencyDays: R })).rejects.toThrow(AsOfDateError);

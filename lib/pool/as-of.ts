@@ -6,6 +6,7 @@
 import { and, asc, desc, eq, lte, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '@/lib/db/client';
 import { documents, evidenceItems, evidenceTagOverrides, type Polarity } from '@/lib/db/schema';
+import { yieldToEventLoop } from '@/lib/event-loop';
 import type { PoolEvidence } from '@/lib/pool/types';
 
 export class AsOfDateError extends Error {}
@@ -86,17 +87,50 @@ export type ReadEvidenceInput = {
   limit?: number;
 };
 
+/**
+ * Rows per query of a read without a limit: a company with tens of thousands of items is read a
+ * page at a time, with a turn of the event loop between pages, because on the embedded database
+ * each query runs on the server's own thread and a run's read would hold up every request.
+ */
+const EVIDENCE_PAGE = 2_000;
+
 /** A company's evidence published on or before `asOf`, newest first. */
 export async function readEvidence({ db, companyId, asOf, recencyDays, factor, limit }: ReadEvidenceInput): Promise<EvidenceAsOf[]> {
   const cutoff = recencyCutoff(asOf, recencyDays);
   assertLimit(limit);
+  const toItem = (row: Omit<EvidenceAsOf, 'stale'>): EvidenceAsOf => ({ ...row, stale: isStale(row.publishedDate, cutoff) });
+  if (limit !== undefined) return (await evidencePage({ db, companyId, asOf, factor, limit })).map(toItem);
+  const out: EvidenceAsOf[] = [];
+  let after: { publishedDate: string; id: string } | undefined;
+  for (;;) {
+    const rows = await evidencePage({ db, companyId, asOf, factor, limit: EVIDENCE_PAGE, after });
+    for (const row of rows) out.push(toItem(row));
+    if (rows.length < EVIDENCE_PAGE) return out;
+    after = rows[rows.length - 1];
+    await yieldToEventLoop();
+  }
+}
+
+/** Up to `limit` items in readEvidence's order (newest first, then by id), after the `after` item. */
+async function evidencePage({
+  db,
+  companyId,
+  asOf,
+  factor,
+  limit,
+  after,
+}: Pick<ReadEvidenceInput, 'db' | 'companyId' | 'asOf' | 'factor'> & { limit: number; after?: { publishedDate: string; id: string } }) {
   // An RM's correction lives apart from the item (it survives re-imports), so it is applied here,
   // where agents read, rather than trusting that every writer copied it onto the item.
   const effectiveFactor = sql<string | null>`coalesce(${evidenceTagOverrides.factor}, ${evidenceItems.factor})`;
   const conditions: SQL[] = [eq(evidenceItems.companyId, companyId), lte(evidenceItems.publishedDate, asOf)];
   if (factor !== undefined) conditions.push(sql`${effectiveFactor} = ${factor}`);
+  // Keyset paging: an item imported meanwhile is neither read twice nor makes another skipped.
+  if (after) {
+    conditions.push(sql`(${evidenceItems.publishedDate} < ${after.publishedDate} or (${evidenceItems.publishedDate} = ${after.publishedDate} and ${evidenceItems.id} > ${after.id}))`);
+  }
 
-  const query = db
+  return db
     .select({
       id: evidenceItems.id,
       companyId: evidenceItems.companyId,
@@ -116,9 +150,8 @@ export async function readEvidence({ db, companyId, asOf, recencyDays, factor, l
     .from(evidenceItems)
     .leftJoin(evidenceTagOverrides, eq(evidenceTagOverrides.evidenceId, evidenceItems.id))
     .where(and(...conditions))
-    .orderBy(desc(evidenceItems.publishedDate), asc(evidenceItems.id));
-  const rows = limit === undefined ? await query : await query.limit(limit);
-  return rows.map((row) => ({ ...row, stale: isStale(row.publishedDate, cutoff) }));
+    .orderBy(desc(evidenceItems.publishedDate), asc(evidenceItems.id))
+    .limit(limit);
 }
 
 export type DocumentAsOf = {

@@ -2,6 +2,7 @@
 // `Benchmark` (scripts/bench/types.ts) and append it here; `npm run bench -- --only <name>` runs it.
 import { companyPageBenchmark } from './company-page';
 import { engineBenchmark } from './engine';
+import { eventLoopBenchmark } from './event-loop';
 import { importBenchmark } from './import';
 import { loadBenchmark } from './load';
 import { retrievalBenchmark } from './retrieval';
@@ -10,7 +11,7 @@ import { uiBenchmark } from './ui';
 
 export type { Benchmark, BenchContext, BenchRow } from './types';
 
-export const benchmarks: Benchmark[] = [importBenchmark, retrievalBenchmark, companyPageBenchmark, engineBenchmark, uiBenchmark];
+export const benchmarks: Benchmark[] = [importBenchmark, retrievalBenchmark, companyPageBenchmark, engineBenchmark, eventLoopBenchmark, uiBenchmark];
 
 /** Minutes of worker processes on a private PostgreSQL server: only with `--load`. */
 export const loadBenchmarks: Benchmark[] = [loadBenchmark];

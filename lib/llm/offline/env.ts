@@ -5,7 +5,7 @@ import type { Language, StepDef } from '@/lib/debate/types';
 import type { GenerateRequest } from '@/lib/llm/types';
 import { Debate } from './context';
 import { words, type FactorWords } from './lexicon';
-import { buildPool, citationOf, resolve, type Item, type Pool } from './material';
+import { buildPool, buildPoolYielding, citationOf, resolve, type Item, type Pool } from './material';
 import type { Phrases } from './phrases';
 import { PHRASES_EN } from './phrases-en';
 import { PHRASES_KO } from './phrases-ko';
@@ -28,10 +28,19 @@ export function phrasesFor(lang: Language): Phrases {
 }
 
 export function makeEnv(request: GenerateRequest): Env {
+  const debate = new Debate(request.context);
+  return envOf(request, debate, buildPool(request, debate.claims()));
+}
+
+/** makeEnv with `pause()` between slices of the pool's build (buildPoolYielding). */
+export async function makeEnvYielding(request: GenerateRequest, pause: () => Promise<void>): Promise<Env> {
+  const debate = new Debate(request.context);
+  return envOf(request, debate, await buildPoolYielding(request, debate.claims(), pause));
+}
+
+function envOf(request: GenerateRequest, debate: Debate, pool: Pool): Env {
   const lang: Language = request.params.language === 'ko' ? 'ko' : 'en';
   const P = phrasesFor(lang);
-  const debate = new Debate(request.context);
-  const pool = buildPool(request, debate.claims());
   return {
     request,
     step: request.step,

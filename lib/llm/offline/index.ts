@@ -4,11 +4,12 @@
 // from the prompt — by fixed rules, so the same request always gives the same output. No
 // network, no clock, no randomness. It streams its text word by word like a model would.
 import type { OutputKind, StepOutput } from '@/lib/debate/schemas';
+import { yieldToEventLoop } from '@/lib/event-loop';
 import type { GenerateRequest, GenerateResult, ModelProvider } from '@/lib/llm/types';
 import { briefing } from './briefing';
 import { closing } from './closing';
 import { constructive } from './constructive';
-import { makeEnv, sideOf, type Env } from './env';
+import { makeEnv, makeEnvYielding, sideOf, type Env } from './env';
 import { safetyCheck, skeptic, stanceDraft, trust } from './findebate';
 import { crossExamination } from './questions';
 import { rebuttal } from './rebuttal';
@@ -65,11 +66,32 @@ const BUILDERS: { [K in OutputKind]: (env: Env) => StepOutput<K> } = {
   safetyCheck,
 };
 
-/** The step's output, built synchronously from the request. Exported for tests and tooling. */
-export function buildOutput(request: GenerateRequest): StepOutput {
+function builderFor(request: GenerateRequest): (env: Env) => StepOutput {
   const builder = BUILDERS[request.step.output] as ((env: Env) => StepOutput) | undefined;
   if (!builder) throw new Error(`The offline analyst cannot write "${request.step.output}" outputs (step ${request.step.id}).`);
-  return builder(makeEnv(request));
+  return builder;
+}
+
+/** The step's output, built synchronously from the request. Exported for tests and tooling. */
+export function buildOutput(request: GenerateRequest): StepOutput {
+  return builderFor(request)(makeEnv(request));
+}
+
+/**
+ * The same output, built with a turn of the event loop before, between slices of the pool (the
+ * long part on a large pool) and after: the analyst runs in the web server's process, whose
+ * health checks and pages must not wait behind a step. Stops between slices once aborted.
+ */
+export async function buildOutputYielding(request: GenerateRequest): Promise<StepOutput> {
+  const builder = builderFor(request);
+  const pause = async () => {
+    await yieldToEventLoop();
+    request.signal.throwIfAborted();
+  };
+  await pause();
+  const env = await makeEnvYielding(request, pause);
+  await pause();
+  return builder(env);
 }
 
 function inputChars(request: GenerateRequest): number {
@@ -80,15 +102,26 @@ function inputChars(request: GenerateRequest): number {
   return n;
 }
 
-async function stream(text: string, isText: boolean, request: GenerateRequest): Promise<void> {
+/**
+ * Streams the text piece by piece and meters the answer's tokens against the run's budget as it
+ * goes, spread over the pieces by length (the answer's tokens are its whole JSON, the pieces only
+ * its text): a run that goes past its budget stops here mid-answer, as a model's stream would.
+ */
+async function stream(text: string, isText: boolean, request: GenerateRequest, completionTokens: number): Promise<void> {
   const list = isText ? pieces(text) : chunks(text);
+  const totalChars = list.reduce((n, p) => n + p.length, 0);
+  let chars = 0;
+  let metered = 0;
   for (let i = 0; i < list.length; i++) {
-    if (i % PIECES_PER_YIELD === 0) {
-      await new Promise<void>((resolve) => setImmediate(resolve));
-      request.signal.throwIfAborted();
-    }
+    if (i % PIECES_PER_YIELD === 0) await new Promise<void>((resolve) => setImmediate(resolve));
+    request.signal.throwIfAborted();
     request.onToken(list[i]);
+    chars += list[i].length;
+    const due = totalChars ? Math.ceil((completionTokens * chars) / totalChars) : completionTokens;
+    if (due > metered) request.budget?.spend(due - metered);
+    metered = Math.max(metered, due);
   }
+  request.signal.throwIfAborted();
 }
 
 export function createOfflineAnalyst(): ModelProvider {
@@ -98,16 +131,14 @@ export function createOfflineAnalyst(): ModelProvider {
     isLLM: false,
     async generate(request: GenerateRequest): Promise<GenerateResult> {
       request.signal.throwIfAborted();
-      const output = buildOutput(request);
+      const output = await buildOutputYielding(request);
       const raw = JSON.stringify(output);
       const text = (output as { text?: unknown }).text;
-      await stream(typeof text === 'string' ? text : raw, typeof text === 'string', request);
-      return {
-        raw,
-        usage: { promptTokens: Math.ceil(inputChars(request) / 4), completionTokens: Math.ceil(raw.length / 4) },
-        toolCalls: [],
-        modelMs: 0,
-      };
+      const usage = { promptTokens: Math.ceil(inputChars(request) / 4), completionTokens: Math.ceil(raw.length / 4) };
+      // Like a model's prompt, counted before anything streams; refused when it does not fit.
+      request.budget?.allow(usage.promptTokens);
+      await stream(typeof text === 'string' ? text : raw, typeof text === 'string', request, usage.completionTokens);
+      return { raw, usage, toolCalls: [], modelMs: 0 };
     },
   };
 }

@@ -76,7 +76,35 @@ function tagOf(factor: string | null | undefined, polarity: Polarity | null | un
  * rest (steps that see no pool, like closings and the aggregator) become items of their own,
  * carrying the factor and polarity of the claim that cited them.
  */
-export function buildPool(request: Pick<GenerateRequest, 'evidence' | 'passages' | 'context' | 'params'>, contextClaims: Claim[]): Pool {
+export function buildPool(request: PoolRequest, contextClaims: Claim[]): Pool {
+  const building = poolInSlices(request, contextClaims);
+  for (;;) {
+    const next = building.next();
+    if (next.done) return next.value;
+  }
+}
+
+/**
+ * The same pool, built a slice at a time with `pause()` between slices: on a pool of thousands
+ * of items the whole build takes a few hundred milliseconds, which must not hold up the server
+ * the run executes in (its health checks, its pages, its other runs' streams).
+ */
+export async function buildPoolYielding(request: PoolRequest, contextClaims: Claim[], pause: () => Promise<void>): Promise<Pool> {
+  const building = poolInSlices(request, contextClaims);
+  for (;;) {
+    const next = building.next();
+    if (next.done) return next.value;
+    await pause();
+  }
+}
+
+type PoolRequest = Pick<GenerateRequest, 'evidence' | 'passages' | 'context' | 'params'>;
+
+/** Items cleaned and tagged between two pauses: a few milliseconds' work. */
+const ITEMS_PER_SLICE = 250;
+
+/** buildPool's work, yielding after every ITEMS_PER_SLICE items so a caller can pause there. */
+function* poolInSlices(request: PoolRequest, contextClaims: Claim[]): Generator<void, Pool> {
   const { asOf, recencyDays } = request.params;
   const cutoff = cutoffOf(asOf, recencyDays);
   const byKey = new Map<string, Item>();
@@ -84,7 +112,9 @@ export function buildPool(request: Pick<GenerateRequest, 'evidence' | 'passages'
     if (!byKey.has(item.key)) byKey.set(item.key, item);
   };
 
+  let sliced = 0;
   for (const e of request.evidence) {
+    if (++sliced % ITEMS_PER_SLICE === 0) yield;
     add({
       key: e.id,
       evidenceId: e.id,
@@ -100,6 +130,7 @@ export function buildPool(request: Pick<GenerateRequest, 'evidence' | 'passages'
     });
   }
   for (const p of request.passages) {
+    if (++sliced % ITEMS_PER_SLICE === 0) yield;
     const category = passageCategory(`${p.title} ${p.heading ?? ''}`);
     const snippet = clean(p.snippet);
     // A passage is named by its own first sentence: every chunk of a document shares its title.
@@ -142,6 +173,7 @@ export function buildPool(request: Pick<GenerateRequest, 'evidence' | 'passages'
       });
     }
   }
+  yield;
   const items = [...byKey.values()].sort(rank);
   return { items, byKey, asOf, recencyDays, given };
 }

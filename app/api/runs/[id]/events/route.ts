@@ -3,12 +3,16 @@
 // end of the stream after run-finished. Any viewer who may read the run gets the same stream.
 // The run may execute in another process (a worker): the relay (lib/debate/relay.ts) feeds its
 // events into this process's bus, and when events may have been lost on the way the bus asks
-// for a resync, answered here with a fresh snapshot in the same stream.
+// for a resync, answered here with a fresh snapshot in the same stream. Opening the stream is an
+// audited read of the transcript (`run.view`), unless the same user's page load or an earlier
+// connection recorded one moments ago: reconnects add no entries.
 import { assertRunAccess } from '@/lib/auth/run-access';
 import { route } from '@/lib/auth/route';
 import { getDb } from '@/lib/db/client';
+import { recordRunView } from '@/lib/db/queries/audit';
 import { runBus, type RunSnapshot } from '@/lib/debate/bus';
-import { evidenceForOutput, loadLiveState } from '@/lib/debate/live-state';
+import { evidenceForOutput } from '@/lib/debate/live-state';
+import { snapshotMessage } from '@/lib/debate/live-snapshot';
 import { isTerminal, type WireMessage } from '@/lib/debate/run-state';
 import type { RunEvent } from '@/lib/debate/types';
 import { log } from '@/lib/ops/log';
@@ -21,6 +25,7 @@ export const GET = route<{ params: Promise<{ id: string }> }>('runs:read', async
   const { id } = await params;
   await assertRunAccess(user, id, 'read');
   const db = await getDb();
+  await recordRunView({ db, actorId: user.id, runId: id, via: 'stream' });
   const encoder = new TextEncoder();
   let cleanup = () => {};
 
@@ -46,10 +51,11 @@ export const GET = route<{ params: Promise<{ id: string }> }>('runs:read', async
         log.error(`could not ${what}`, { component: 'events', runId: id, err });
         close();
       };
+      // Viewers asking at the same point of the run share one read and one encoded message.
       const sendSnapshot = async (live: RunSnapshot) => {
-        const state = await loadLiveState({ db, runId: id, live });
-        send({ type: 'snapshot', state });
-        if (isTerminal(state.status)) close();
+        const snapshot = await snapshotMessage({ db, runId: id, live });
+        if (!closed) controller.enqueue(snapshot.bytes);
+        if (isTerminal(snapshot.status)) close();
       };
       const forward = (event: RunEvent) => {
         queue = queue
