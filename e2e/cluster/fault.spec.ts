@@ -40,7 +40,9 @@ test.describe.configure({ mode: 'serial' });
 test.beforeAll(async () => {
   test.setTimeout(300_000);
   cluster = await startPgCluster();
-  migrateAndSeed(cluster.url);
+  // One session secret for the seed and every process: the audit log is keyed from it.
+  const authSecret = crypto.randomBytes(32).toString('base64');
+  migrateAndSeed(cluster.url, { AUTH_SECRET: authSecret });
   db = new pg.Pool({ connectionString: cluster.url, max: 3 });
   const script = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'crosscheck-fault-')), 'script.json');
   writeReferenceScript({ databaseUrl: cluster.url, companyId: DEMO_CASE.companyId, asOf: DEMO_CASE.asOfDate, language: 'en', out: script });
@@ -50,7 +52,7 @@ test.beforeAll(async () => {
   fake = await startFakeModel({ ttftMs: 60, tokensPerSecond: 250, faultRate: 0.2, faultKinds: ['429', '500'], script });
   commonEnv = {
     DATABASE_URL: cluster.url,
-    AUTH_SECRET: crypto.randomBytes(32).toString('base64'),
+    AUTH_SECRET: authSecret,
     AUTH_TRUST_HOST: 'true',
     DEMO: '1',
     OPENAI_BASE_URL: fake.url,

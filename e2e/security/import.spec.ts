@@ -3,6 +3,7 @@
 // proxy used to cut it at 10 MB), one over the limit is stopped with a clear message before it is
 // sent, and an RM's companies.json cannot rename an existing company. The rules themselves are
 // lib/pool/import/security.test.ts and lib/pool/import/upload.test.ts.
+import fs from 'node:fs';
 import { expect, test } from '@playwright/test';
 import { signInAs } from '../fixtures';
 
@@ -51,7 +52,10 @@ test.describe('import hardening', () => {
     page.on('request', (r) => {
       if (r.url().endsWith('/api/import')) uploads.push(r.url());
     });
-    await page.getByTestId('import-file').setInputFiles({ name: `too-large-${tag}.jsonl`, mimeType: 'application/jsonl', buffer: paddedJsonl(`${tag}-2`, 50 * MB + 1) });
+    // Playwright takes a buffer of at most 50 MB; a file on disk has no such limit.
+    const tooLarge = test.info().outputPath(`too-large-${tag}.jsonl`);
+    fs.writeFileSync(tooLarge, paddedJsonl(`${tag}-2`, 50 * MB + 1));
+    await page.getByTestId('import-file').setInputFiles(tooLarge);
     await expect(page.getByTestId('import-too-large')).toHaveText(`too-large-${tag}.jsonl is 50.1 MB; the limit is 50 MB per file (IMPORT_MAX_FILE_MB). Split it into smaller files.`);
     await expect(page.getByTestId('import-submit')).toBeDisabled();
     expect(uploads).toEqual([]);

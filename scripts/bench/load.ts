@@ -5,6 +5,7 @@
 // when a run ends the next one is enqueued, so the queue never piles up and the time from
 // enqueue to first token is the queue's own latency under full load. Also: database connections
 // in use, memory per worker, and the relay's cross-process token lag.
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -118,7 +119,9 @@ export const loadBenchmark: Benchmark = {
     try {
       ctx.log('starting a private PostgreSQL server and loading the demo data …');
       cluster = await startPgCluster();
-      migrateAndSeed(cluster.url);
+      // One session secret for the seed and every worker: the audit log is keyed from it.
+      const authSecret = randomBytes(32).toString('base64');
+      migrateAndSeed(cluster.url, { AUTH_SECRET: authSecret });
       const script = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'crosscheck-load-')), 'script.json');
       writeReferenceScript({ databaseUrl: cluster.url, companyId: DEMO_CASE.companyId, asOf: DEMO_CASE.asOfDate, language: 'en', out: script });
       const model = await startFakeModel({ ttftMs: 400, tokensPerSecond: 50, script });
@@ -128,6 +131,7 @@ export const loadBenchmark: Benchmark = {
       await relay.ready;
       const env = {
         DATABASE_URL: cluster.url,
+        AUTH_SECRET: authSecret,
         OPENAI_BASE_URL: model.url,
         OPENAI_API_KEY: 'fake-key-for-bench',
         OPENAI_MODEL: 'fake-llm',

@@ -7,6 +7,7 @@ import { canAccessRun, requireRunAccess } from '@/lib/auth/run-access';
 import { requirePermission } from '@/lib/auth/session';
 import { getDb } from '@/lib/db/client';
 import { recordRunView } from '@/lib/db/queries/audit';
+import { isCaseClosed } from '@/lib/db/queries/cases';
 import { runBus } from '@/lib/debate/bus';
 import { loadLiveState } from '@/lib/debate/live-state';
 import { getProtocol } from '@/lib/debate/protocols';
@@ -57,7 +58,8 @@ export default async function RunPage({ params }: { params: Promise<{ id: string
         </div>
       ) : null}
       <RunReview user={user} kase={kase} runId={run.id}>
-        <LiveRun initial={initial} canWrite={canAccessRun(user, run, kase, 'write')} />
+        {/* A submitted or decided case's runs are the committee's record: no cancel or retry (lib/debate/case-runs.ts refuses them too). */}
+        <LiveRun initial={initial} canWrite={canAccessRun(user, run, kase, 'write') && !(kase && isCaseClosed(kase.status))} />
       </RunReview>
     </>
   );
