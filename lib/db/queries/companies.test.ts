@@ -1,6 +1,8 @@
+import { and, asc, count, countDistinct, eq, ne } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DatabaseHandle, Db } from '@/lib/db/client';
 import { listCompaniesWithCounts, listEvidenceTimeline } from '@/lib/db/queries/companies';
+import { companies, documents, evidenceItems } from '@/lib/db/schema';
 import { seedDemo } from '@/lib/db/seed';
 import { createTestDatabase, testBackends } from '@/lib/db/test-db';
 import { importPool } from '@/lib/pool/import';
@@ -27,7 +29,23 @@ describe.each(testBackends())('company queries on %s', (backend) => {
       }),
     );
     await importPool({ db, sources: [{ name: 'iso.jsonl', bytes: new TextEncoder().encode(rows.join('\n')) }], actorId: null });
+    // A borrower on file with nothing gathered about it yet.
+    await db.insert(companies).values({ id: 'empty-borrower', name: 'Empty Borrower', country: 'KR' });
   });
+
+  /** What the list should show, counted straight from the tables. */
+  async function directCounts(companyId: string) {
+    const [[evidence], [factors], [docs]] = await Promise.all([
+      db.select({ n: count() }).from(evidenceItems).where(eq(evidenceItems.companyId, companyId)),
+      db
+        .select({ n: countDistinct(evidenceItems.factor) })
+        .from(evidenceItems)
+        .where(and(eq(evidenceItems.companyId, companyId), ne(evidenceItems.factor, 'other'))),
+      db.select({ n: count() }).from(documents).where(eq(documents.companyId, companyId)),
+    ]);
+    return { evidenceCount: evidence.n, factorCount: factors.n, documentCount: docs.n };
+  }
+
   afterAll(() => handle?.close());
 
   it('shows the newest items per factor, with totals over all of them, and every item of an expanded factor', async () => {
@@ -51,5 +69,31 @@ describe.each(testBackends())('company queries on %s', (backend) => {
     expect(certified.map((c) => c.id)).toContain('wintec-automation');
     const weird = await listCompaniesWithCounts({ db, filters: { q: '%_\\' } });
     expect(weird).toEqual([]);
+  });
+
+  it("shows each company's own evidence, factor and document counts, not 0 for every company", async () => {
+    const list = await listCompaniesWithCounts({ db });
+    const samsung = list.find((c) => c.id === 'samsung-electronics')!;
+    const expected = await directCounts('samsung-electronics');
+    expect(expected.evidenceCount).toBeGreaterThan(0);
+    expect(expected.documentCount).toBeGreaterThan(0);
+    expect(samsung).toMatchObject(expected);
+    for (const company of list) expect(company).toMatchObject(await directCounts(company.id));
+    expect(list.find((c) => c.id === 'empty-borrower')).toMatchObject({ evidenceCount: 0, factorCount: 0, documentCount: 0, latestPublished: null });
+  });
+
+  it('keeps the counts under the "has evidence on" filter, which lists exactly the companies with such items', async () => {
+    const withItems = await db
+      .selectDistinct({ id: evidenceItems.companyId })
+      .from(evidenceItems)
+      .where(eq(evidenceItems.factor, 'certifications'))
+      .orderBy(asc(evidenceItems.companyId));
+    const expectedIds = withItems.map((r) => r.id);
+    expect(expectedIds.length).toBeGreaterThan(1);
+    const certified = await listCompaniesWithCounts({ db, filters: { factor: 'certifications' } });
+    expect(certified.map((c) => c.id).sort()).toEqual(expectedIds);
+    for (const company of certified) expect(company).toMatchObject(await directCounts(company.id));
+    const wintec = certified.find((c) => c.id === 'wintec-automation')!;
+    expect(wintec.evidenceCount).toBeGreaterThanOrEqual(30);
   });
 });

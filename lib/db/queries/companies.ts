@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, ilike, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '@/lib/db/client';
 import { companies, documents, evidenceItems, users } from '@/lib/db/schema';
 
@@ -8,6 +8,13 @@ function escapeLike(text: string) {
   return text.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
 
+/**
+ * Every company with its evidence, factor and document counts, narrowed by the list's filters.
+ * The counts come from per-company aggregates joined on the company id, not correlated
+ * subqueries: on a one-table select Drizzle writes columns inside `sql` fields without their
+ * table name, so `companies.id` in a subquery over evidence_items meant evidence_items.id and
+ * every company showed 0.
+ */
 export async function listCompaniesWithCounts({ db, filters = {} }: { db: Executor; filters?: CompanyFilters }) {
   const where: SQL[] = [];
   if (filters.q?.trim()) {
@@ -17,8 +24,23 @@ export async function listCompaniesWithCounts({ db, filters = {} }: { db: Execut
   if (filters.country) where.push(eq(companies.country, filters.country));
   if (filters.industry?.trim()) where.push(ilike(companies.industry, `%${escapeLike(filters.industry.trim())}%`));
   if (filters.factor) {
-    where.push(sql`exists (select 1 from ${evidenceItems} where ${evidenceItems.companyId} = ${companies.id} and ${evidenceItems.factor} = ${filters.factor})`);
+    where.push(inArray(companies.id, db.select({ id: evidenceItems.companyId }).from(evidenceItems).where(eq(evidenceItems.factor, filters.factor))));
   }
+  const evidenceTotals = db
+    .select({
+      companyId: evidenceItems.companyId,
+      count: sql<number>`count(*)::int`.as('evidence_count'),
+      factors: sql<number>`(count(distinct ${evidenceItems.factor}) filter (where ${evidenceItems.factor} <> 'other'))::int`.as('factor_count'),
+      latestPublished: sql<string | null>`max(${evidenceItems.publishedDate})::text`.as('latest_published'),
+    })
+    .from(evidenceItems)
+    .groupBy(evidenceItems.companyId)
+    .as('evidence_totals');
+  const documentTotals = db
+    .select({ companyId: documents.companyId, count: sql<number>`count(*)::int`.as('document_count') })
+    .from(documents)
+    .groupBy(documents.companyId)
+    .as('document_totals');
   return db
     .select({
       id: companies.id,
@@ -26,12 +48,14 @@ export async function listCompaniesWithCounts({ db, filters = {} }: { db: Execut
       nameEn: companies.nameEn,
       country: companies.country,
       industry: companies.industry,
-      evidenceCount: sql<number>`(select count(*)::int from ${evidenceItems} where ${evidenceItems.companyId} = ${companies.id})`,
-      factorCount: sql<number>`(select count(distinct ${evidenceItems.factor})::int from ${evidenceItems} where ${evidenceItems.companyId} = ${companies.id} and ${evidenceItems.factor} <> 'other')`,
-      documentCount: sql<number>`(select count(*)::int from ${documents} where ${documents.companyId} = ${companies.id})`,
-      latestPublished: sql<string | null>`(select max(${evidenceItems.publishedDate})::text from ${evidenceItems} where ${evidenceItems.companyId} = ${companies.id})`,
+      evidenceCount: sql<number>`coalesce(${evidenceTotals.count}, 0)`,
+      factorCount: sql<number>`coalesce(${evidenceTotals.factors}, 0)`,
+      documentCount: sql<number>`coalesce(${documentTotals.count}, 0)`,
+      latestPublished: evidenceTotals.latestPublished,
     })
     .from(companies)
+    .leftJoin(evidenceTotals, eq(evidenceTotals.companyId, companies.id))
+    .leftJoin(documentTotals, eq(documentTotals.companyId, companies.id))
     .where(where.length ? and(...where) : undefined)
     .orderBy(asc(companies.nameEn), asc(companies.name));
 }
