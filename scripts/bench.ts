@@ -13,7 +13,7 @@ import { describeError } from './lib/describe-error';
 type Options = { only?: string; quick?: boolean; postgres?: string; list?: boolean; json?: boolean; load?: boolean };
 
 const program = new Command('bench')
-  .description('Crosscheck benchmarks (DESIGN.md §11), each on its own throwaway database')
+  .description('Crosscheck benchmarks, each on its own throwaway database')
   .option('--only <names>', `comma-separated benchmarks to run: ${benchmarks.map((b) => b.name).join(', ')}`)
   .option('--quick', 'a tenth of the data: checks that the benchmarks run, not how fast')
   .option('--postgres <url>', 'use fresh databases on this PostgreSQL server instead of PGlite')

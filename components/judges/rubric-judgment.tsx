@@ -8,7 +8,7 @@ type T = Translate<(typeof judgesMessages)['en']>;
 
 const sideKey = (team: string | undefined) => (team === 'affirmative' ? 'side_affirmative' : team === 'negative' ? 'side_negative' : 'side_unknown');
 
-/** One stored rubric judgment (DESIGN.md §4.4): scores, fallacies, the trace and the overall view. */
+/** One stored rubric judgment (lib/eval/judges.ts): scores, fallacies, the trace and the overall view. */
 export function RubricJudgmentView({ row, t, headingLevel = 4 }: { row: RubricJudgmentRow; t: T; headingLevel?: 3 | 4 }) {
   const { judgment, arguments: args } = row.result;
   const team = new Map(args.map((a) => [a.id, a.team]));

@@ -1,5 +1,5 @@
 'use client';
-// The reasoning tree of DESIGN.md §7 as a WAI-ARIA tree: root = final claim, a branch per
+// The reasoning tree of lib/eval/tree.ts as a WAI-ARIA tree: root = final claim, a branch per
 // factor-level topic, then argument → challenge or rebuttal → reply. One item holds the tab
 // stop (roving tabindex); the arrow keys follow lib/eval/tree-nav.ts. Breadth, per-branch
 // depth and REI come straight from buildReasoningTree, the same numbers the metrics report.

@@ -547,7 +547,7 @@ export const settings = pgTable(
   (t) => [index('settings_updated_by_idx').on(t.updatedById)],
 );
 
-// ---------------------------------------------------------------- automated judges (DESIGN.md §7)
+// ---------------------------------------------------------------- automated judges (lib/eval/judges.ts)
 
 export const JUDGMENT_KINDS = ['pairwise', 'rubric'] as const;
 export type JudgmentKind = (typeof JUDGMENT_KINDS)[number];

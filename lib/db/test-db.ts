@@ -1,6 +1,6 @@
 // Throwaway databases for integration tests. Every suite runs on in-memory PGlite; when
 // TEST_DATABASE_URL names a PostgreSQL server it also runs on a fresh database there, because
-// the one schema must behave the same on both engines (DESIGN.md §8).
+// the one schema must behave the same on both engines (docs/architecture.md).
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { openDatabase, type DatabaseHandle } from '@/lib/db/client';

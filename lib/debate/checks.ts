@@ -1,5 +1,5 @@
 // After a run: every citation resolved to pool evidence or this run's web results (the rest
-// flagged unverified), and the final checks DESIGN.md §4.1 asks the report to carry.
+// flagged unverified), and the final checks the report carries (docs/protocols.md).
 import { citationsOf, claimsOf } from '@/lib/debate/rules';
 import type { Citation } from '@/lib/debate/schemas';
 import type { Language } from '@/lib/debate/types';

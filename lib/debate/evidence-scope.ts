@@ -2,8 +2,8 @@
 // items read its way or either way (`context`, or untagged) — and meets the other side's
 // evidence through the other side's turns, whose cited items it always sees:
 // - `side`: the opening speech picks its signals from all of its side's items;
-// - `fresh-factors`: the answering constructive, which must widen the picture (DESIGN.md §4.1
-//   D3), from its side's items on factors its context did not use;
+// - `fresh-factors`: the answering constructive, which must widen the picture (D3 in
+//   lib/debate/protocols/kpd-mads.ts), from its side's items on factors its context did not use;
 // - `context-factors`: a cross-examination or rebuttal, from its side's items on the factors
 //   the turns it answers argue, plus every item those turns cite — what it needs to question a
 //   reading, find a dated counterexample or reinterpret a signal.

@@ -1,4 +1,4 @@
-// Every step's prompt (DESIGN.md §5). Two rules shape it:
+// Every step's prompt (docs/protocols.md). Two rules shape it:
 // 1. What all steps of a run share comes first and is byte-identical from step to step — the
 //    guideline, the agent rules, the company, the as-of date, then the evidence block — so a
 //    provider's automatic prompt caching covers most of the input. Nothing step-specific (not

@@ -1,4 +1,4 @@
-// A run as one JSON document (DESIGN.md §10): turns in protocol order, the report, the
+// A run as one JSON document (docs/run-export.md): turns in protocol order, the report, the
 // reasoning tree and the metrics. The CLI prints it; exports and the API will share it.
 import type { Db } from '@/lib/db/client';
 import { getCompanyById } from '@/lib/db/queries/companies';

@@ -1,4 +1,4 @@
-// What every step returns (DESIGN.md §4): validated with zod, and turned into JSON Schema for
+// What every step returns (docs/protocols.md): validated with zod, and turned into JSON Schema for
 // providers that support structured output. Step outputs are keyed by `OutputKind`, which a
 // protocol step names; the engine, the providers and the UI all read these same shapes.
 import { z } from 'zod';

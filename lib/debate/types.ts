@@ -65,7 +65,7 @@ export type StepDef = {
   output: OutputKind;
   /** Length limit of the step's `text`, in characters (≈ for closings). */
   maxChars?: number;
-  /** The step's task, written from DESIGN.md's rules (our words). */
+  /** The step's task in plain words, as the agent reads it. */
   task: string;
   rules?: StepRules;
 };
@@ -108,7 +108,7 @@ export type Usage = { promptTokens: number; completionTokens: number; costUsd: n
 export type WaitReason = 'requests' | 'tokens' | 'provider-limit' | 'provider-error';
 export type StepWait = { reason: WaitReason; until: string };
 
-/** Run events (DESIGN.md §6): one union shared by server and client. */
+/** Run events (docs/architecture.md): one union shared by server and client. */
 export type RunEvent =
   | { type: 'run-started'; runId: string; at: string; steps: { id: string; agent: string; team: Team; act: Act; context: string[] }[] }
   | { type: 'step-started'; runId: string; stepId: string; at: string; attempt: number }

@@ -1,4 +1,4 @@
-// Two runs of one case side by side (DESIGN.md §7): cost and speed, the reasoning tree's
+// Two runs of one case side by side (docs/protocols.md, Metrics): cost and speed, the tree's
 // breadth, depths and REI, citation grounding and factor coverage. Pure: it reads two
 // loadRunView documents, so the numbers are the ones each run's own page shows.
 import type { RunView } from '@/lib/debate/run-view';

@@ -1,4 +1,4 @@
-// The automatic measures the report page shows next to the rubric judge (DESIGN.md §7), as
+// The automatic measures the report page shows next to the rubric judge, as
 // plain values: the page renders them, and a test can read them without React.
 import type { RunView } from '@/lib/debate/run-view';
 import { readabilityOfRun, type Readability } from '@/lib/eval/readability';

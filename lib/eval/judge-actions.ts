@@ -63,7 +63,7 @@ export async function runPairwise({ db, provider, a, b, userId }: { db: Db; prov
   return { id: saved.id, result };
 }
 
-/** Judges one run with the rubric (DESIGN.md §4.4) and stores the judgment. */
+/** Judges one run with the rubric (judgeRubric in lib/eval/judges.ts) and stores the judgment. */
 export async function runRubric({ db, provider, runId, userId }: { db: Db; provider: ModelProvider; runId: string; userId: string }) {
   const view = await loadRunView({ db, runId });
   assertFinished(view);

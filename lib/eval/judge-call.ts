@@ -1,4 +1,4 @@
-// One structured call to a model for an automated judge (DESIGN.md §7), through the provider
+// One structured call to a model for an automated judge (lib/eval/judges.ts), through the provider
 // seam like every other model call. A judge is not a step of any run, so the run-specific parts
 // of the seam's request are empty; what a provider sends is the prompt, the JSON Schema (named
 // after the verdict, never after a protocol) and the temperature. The answer is validated with
@@ -29,7 +29,7 @@ export type JudgeCall<T> = {
   name: string;
   /** Extra checks after the schema passed; each returned string is a problem to repair. */
   check?: (value: T) => string[];
-  /** Judges run cold by default (DESIGN.md §4.4: "low temperature"). */
+  /** Judges run cold (temperature 0) by default: the same transcript should get the same verdict. */
   temperature?: number;
   signal?: AbortSignal;
 };

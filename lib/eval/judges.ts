@@ -1,9 +1,10 @@
-// The automated judges of DESIGN.md §7, through the provider seam (lib/llm):
+// The automated judges, through the provider seam (lib/llm):
 // - a pairwise judge: which of two reports better supports a credit decision — blind (reports
 //   are "Report A" and "Report B"; run ids, system names and model names are withheld, even
 //   where a report's own text mentions them) and counterbalanced (asked in both orders, so a
 //   judge that favours a position cannot make a winner); win rate = wins / comparisons;
-// - the rubric judge of §4.4 applied to any run's transcript.
+// - the rubric judge of the three-round debate (docs/protocols.md), applied to any run's
+//   transcript.
 // Both need a language model; with the offline analyst they refuse (JudgeError, NEEDS_MODEL).
 // Report and transcript text is data, fenced like evidence in lib/debate/prompts.ts.
 import { z } from 'zod';
@@ -176,7 +177,7 @@ const RUBRIC_SYSTEM = [
   'Answer with one JSON object with the fields scores, fallacies, trace and overall.',
 ].join('\n');
 
-/** The rubric judge (DESIGN.md §4.4) on any run's transcript. */
+/** The rubric judge of the three-round debate (docs/protocols.md), on any run's transcript. */
 export async function judgeRubric({ provider, run, signal }: { provider: ModelProvider; run: JudgedRun; signal?: AbortSignal }): Promise<RubricResult> {
   assertJudgeModel(provider);
   const transcript = renderTranscript(run.turns);

@@ -1,5 +1,5 @@
 // The factor-tagged pro/con panels: every argument of a run filed under its guideline factor
-// (DESIGN.md §3) and its side, with the citations behind it. Pure, so the run page can rebuild
+// (lib/pool/factors.ts) and its side, with the citations behind it. Pure, so the run page can rebuild
 // it on every streamed turn and the compare page can count coverage from the same grouping.
 import type { Team } from '@/lib/debate/types';
 import { normaliseFactor } from '@/lib/eval/tree';

@@ -1,4 +1,4 @@
-// Readability of English reports (DESIGN.md §7): Flesch–Kincaid grade level, Coleman–Liau
+// Readability of English reports: Flesch–Kincaid grade level, Coleman–Liau
 // index and Automated Readability Index, with their standard coefficients. Each is a US school
 // grade. The formulas are only meaningful for English; a Korean report is refused, not scored.
 import type { RunView } from '@/lib/debate/run-view';

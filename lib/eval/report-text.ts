@@ -1,5 +1,5 @@
-// A run's report as plain text, for the automated judges and the readability formulas
-// (DESIGN.md §7). Every protocol's report has its own shape (the KPD-MADS/NAS report, the SAS
+// A run's report as plain text, for the automated judges and the readability formulas.
+// Every protocol's report has its own shape (the KPD-MADS/NAS report, the SAS
 // lead analyst's report, the three-round judgment, FinDebate's kept draft), so this walks the
 // JSON generically instead of knowing each: a new report field shows up without a code change.
 //

@@ -1,4 +1,4 @@
-// Statistics for the evaluation studies (DESIGN.md §7): the paired Wilcoxon signed-rank test the
+// Statistics for the evaluation studies: the paired Wilcoxon signed-rank test the
 // paper reports, median and interquartile range for rating tables, and SUS scoring. Pure
 // functions, no I/O, so the studio UI, the CLI and the tests share one implementation.
 //

@@ -1,5 +1,5 @@
 // What an evaluator may see of a report: the report's sections and the turns' text, with every
-// trace of the system that wrote it removed (DESIGN.md §7: blind, in HTML and API responses).
+// trace of the system that wrote it removed, in HTML and API responses alike (docs/security.md).
 // Step ids (D1–D10, AG, NAS, …) name the protocol, so references to them in the model's own
 // text become "Turn n"; speakers become neutral roles; no run id, model, provider or protocol.
 import { PROTOCOLS } from '@/lib/db/schema';

@@ -1,4 +1,4 @@
-// The study instrument (DESIGN.md §7) and the per-evaluator report order. Pure: no database.
+// The study instrument and the per-evaluator report order. Pure: no database.
 // The SUS is asked per report, next to the three Likert items: the study compares systems and
 // an evaluator meets a system only through its reports, so a per-report SUS is the only one
 // that can be attributed to a system without unblinding it (and it pairs like the Likert items).

@@ -1,4 +1,4 @@
-// A study's ratings turned into the results table (DESIGN.md §7): per measure and system the
+// A study's ratings turned into the results table: per measure and system the
 // median and IQR, and per measure a paired Wilcoxon test between two systems, where a pair is
 // one evaluator's ratings of the same company's reports by the two systems. Pure: no database.
 import { PROTOCOLS, type Protocol } from '@/lib/db/schema';

@@ -1,4 +1,4 @@
-// The one adapter the study pages call for statistics (DESIGN.md §7), over lib/eval/stats.ts —
+// The one adapter the study pages call for statistics, over lib/eval/stats.ts —
 // the SciPy-checked implementation the CLI uses too. It shapes results for the results tables:
 // an empty sample is "nothing to test" rather than an error.
 import { interquartileRange, median, susScore, wilcoxonSignedRank } from '@/lib/eval/stats';

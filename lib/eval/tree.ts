@@ -1,4 +1,4 @@
-// The reasoning tree and the Reasoning Elaboration Index of DESIGN.md §7, built from a run's
+// The reasoning tree and the Reasoning Elaboration Index (docs/protocols.md), built from a run's
 // step outputs. Root: the final claim (the report step). Branches: the factor-level topics the
 // analysis covered. A branch's depth counts argumentation levels along the links the agents
 // drew themselves — an argument (1), a question or rebuttal aimed at it (2), a reply to that

@@ -1,7 +1,7 @@
 // The PostgreSQL job queue (pg-boss 10, in its own schema `pgboss`): one instance per process
 // and database, started on first use (never at import time, so `next build` and the embedded
 // mode never touch it). A job only says "execute run X"; which worker may execute it is decided
-// by the run's lease (lib/jobs/lease.ts), so a duplicate or stale job is harmless.
+// by the run's lease (lib/jobs/lease-keeper.ts), so a duplicate or stale job is harmless.
 import { sql } from 'drizzle-orm';
 import type PgBoss from 'pg-boss';
 import type { Db } from '@/lib/db/client';

@@ -1,4 +1,4 @@
-// The provider factory: the one place that decides which model answers a step (DESIGN §5).
+// The provider factory: the one place that decides which model answers a step.
 // Without a configured endpoint the built-in offline analyst answers, so a bank that may not
 // send borrower data out still gets a working app; asking for `openai` without one is an error
 // that says what to set, never a silent fallback to something else.

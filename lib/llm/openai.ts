@@ -1,4 +1,4 @@
-// The OpenAI-compatible provider (DESIGN §5): one streamed chat completion per step, against
+// The OpenAI-compatible provider: one streamed chat completion per step, against
 // OpenAI, Azure OpenAI, vLLM, Ollama, LM Studio or llama.cpp. Structured output uses the step's
 // JSON Schema where the endpoint takes it and JSON mode (schema in the prompt) where it does not;
 // steps allowed to search get a web_search tool. Validation and repair decisions stay in the

@@ -1,4 +1,4 @@
-// Cost per step and per case (DESIGN §5, §7) from token usage. List prices, USD per million
+// Cost per step and per case from token usage. List prices, USD per million
 // tokens, as OpenAI publishes them for the standard tier (checked 2025); cached-input discounts
 // are ignored, so figures are an upper bound. A model we cannot price costs 0 and says so
 // (`known: false`), rather than borrowing another model's price: a self-hosted vLLM or Ollama

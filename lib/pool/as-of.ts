@@ -1,5 +1,5 @@
 // The one way agents read the knowledge pool. A case is analysed as of a date, and nothing
-// published after that date may reach a prompt (DESIGN.md §2): back-tests are only honest if
+// published after that date may reach a prompt (docs/protocols.md): back-tests are only honest if
 // the model cannot see the future. Every read therefore goes through these functions, which
 // take the as-of date as a required argument and filter on it in SQL, and mark evidence older
 // than the recency window as stale so an agent can say when it leans on old material.

@@ -1,4 +1,4 @@
-// The guideline's ten non-financial factors (DESIGN.md §3), the evidence category vocabulary
+// The guideline's ten non-financial factors (docs/protocols.md), the evidence category vocabulary
 // of the import format (data/README.md), and the deterministic first-pass tagger that maps an
 // evidence item to a factor and a polarity. The tagger is a small rule table on purpose: it
 // must give the same answer offline and on every run, and an RM can override any tag.

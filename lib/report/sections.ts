@@ -1,4 +1,4 @@
-// The body of the report per protocol (DESIGN.md §4), from the report step's output and, for
+// The body of the report per protocol (docs/protocols.md), from the report step's output and, for
 // SAS and FinDebate, the judge, stress and draft turns that a credit reader needs next to it.
 // Shapes are checked with the step schemas, but citations are read from the stored output
 // itself: the schemas would strip the `verified` flag the engine added.

@@ -1,5 +1,5 @@
-// The debate engine against the fake OpenAI-compatible server at a fixed latency model
-// (DESIGN.md §11): NAS, KPD-MADS sequential and concurrent per case, the concurrent/sequential
+// The debate engine against the fake OpenAI-compatible server at a fixed latency model:
+// NAS, KPD-MADS sequential and concurrent per case, the concurrent/sequential
 // ratio against the ideal critical-path ratio, engine overhead, token fan-out latency, prompt
 // tokens against passing the whole transcript to every step, and a batch at concurrency 8.
 // The fake answers each step with what the offline analyst wrote for the same company, so every

@@ -1,5 +1,5 @@
 // Import of generated evidence through the real pipeline (parse, validate, dedupe, tag,
-// write in one transaction) into a scratch PGlite: DESIGN.md §11, issue target ≤ 60 s per 100k.
+// write in one transaction) into a scratch PGlite. Target: ≤ 60 s per 100k items.
 import { importPool, type ImportSource } from '@/lib/pool/import';
 import { evidenceBatches, makeCompanies, toJsonl } from './corpus';
 import { round, timed } from './stats';

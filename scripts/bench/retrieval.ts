@@ -1,4 +1,4 @@
-// Retrieval latency at the sizes DESIGN.md §11 names: 100,000 evidence items (10,000 with
+// Retrieval latency at the sizes we plan for: 100,000 evidence items (10,000 with
 // --quick) across 50 companies plus 10,000 document passages, searched with a mix of Korean,
 // English, mixed and deliberately broad queries the way agents and RMs ask them.
 import { sql } from 'drizzle-orm';

@@ -1,7 +1,7 @@
 // The contract between the bench runner (scripts/bench.ts) and each benchmark module.
 import type { DatabaseHandle } from '@/lib/db/client';
 
-/** One measured figure. `target` is what we promise (DESIGN.md §11); the runner marks misses. */
+/** One measured figure. `target` is what we promise; the runner marks misses. */
 export type BenchRow = {
   name: string;
   metric: string;

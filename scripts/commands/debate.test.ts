@@ -1,4 +1,4 @@
-// The documented `debate --json` contract (DESIGN.md §10), through the real command.
+// The documented `debate --json` contract (docs/run-export.md), through the real command.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';

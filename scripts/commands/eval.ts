@@ -1,5 +1,5 @@
 // `npm run cli -- eval readability --run <runId> [--json]`: FKGL, Coleman–Liau and ARI of an
-// English run's report (DESIGN.md §7), measured on its prose. Korean runs are refused.
+// English run's report (lib/eval/readability.ts), measured on its prose. Korean runs are refused.
 import type { Command } from 'commander';
 import { readabilityOfRun } from '@/lib/eval/readability';
 import { loadRun, parseRunId } from './judge';

@@ -1,6 +1,6 @@
 // `npm run cli -- judge pairwise --a <runId> --b <runId> [--provider …] [--json]` and
 // `npm run cli -- judge rubric --run <runId> [--provider …] [--json]`: the automated judges of
-// DESIGN.md §7 on runs in the configured database. They need a language model: with the
+// lib/eval/judges.ts on runs in the configured database. They need a language model: with the
 // offline analyst (the default when no endpoint is configured) they refuse and say why.
 // The judge's model is OPENAI_MODEL_JUDGE when set, else OPENAI_MODEL.
 import { InvalidArgumentError, Option, type Command } from 'commander';

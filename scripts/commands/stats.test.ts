@@ -1,4 +1,4 @@
-// The documented `stats wilcoxon --json` contract (DESIGN.md §10), through the real command.
+// The documented `stats wilcoxon --json` contract (README.md), through the real command.
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 // `npm run cli -- stats wilcoxon --x 3,4,… --y 4,4,… [--no-tie-correction] [--json]`: the paired
-// Wilcoxon signed-rank test of DESIGN.md §7 from the terminal, e.g. to check a study's table
+// Wilcoxon signed-rank test of lib/eval/stats.ts from the terminal, e.g. to check a study's table
 // against the paper. With --json the last line is one object {n, W, z, p, r, tieCorrection}.
 import { InvalidArgumentError, type Command } from 'commander';
 import { wilcoxonSignedRank, type WilcoxonResult } from '@/lib/eval/stats';

@@ -4,8 +4,8 @@
     python3 scripts/eval/wilcoxon-reference.py   # rewrites lib/eval/fixtures/wilcoxon-reference.json
 
 The TypeScript test (lib/eval/stats.test.ts) reads the fixture and must agree to 1e-6, so the
-app's statistics are checked against the library the paper's numbers are quoted against
-(DESIGN.md §7). The cases are fixed here (the random ones from a fixed seed); commit both files.
+app's statistics are checked against the library the paper's numbers are quoted against.
+The cases are fixed here (the random ones from a fixed seed); commit both files.
 
 With tie correction: SciPy's wilcoxon(x, y, zero_method="wilcox", correction=False,
 method="approx") itself. Without tie correction (the switch the paper's table needs) SciPy has

@@ -37,7 +37,7 @@ export function hashString(text: string): number {
   return h >>> 0;
 }
 
-// The guideline's factor ids (DESIGN §3), so claims name factors the app knows; claims in one
+// The guideline's factor ids (lib/pool/factors.ts), so claims name factors the app knows; claims in one
 // array get distinct ones, which is what the engine's `minFactors` rule looks for.
 const FACTORS = GUIDELINE_FACTORS.map((f) => f.id);
 const FACTOR_LABELS = GUIDELINE_FACTORS.map((f) => f.label);

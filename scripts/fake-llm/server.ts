@@ -1,5 +1,5 @@
 // Fake OpenAI-compatible model server — a TEST AND BENCHMARK UTILITY, never a product path
-// (DESIGN §5, §11). It lets the provider, the engine and the benchmarks run against a real HTTP
+// (docs/architecture.md). It lets the provider, the engine and the benchmarks run against a real HTTP
 // endpoint without a model or the internet: SSE streaming, schema-valid or scripted answers,
 // web_search tool calls, a latency model and fault injection (429, 5xx, hung and reset
 // connections, truncated JSON).

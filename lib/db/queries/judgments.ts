@@ -1,4 +1,4 @@
-// Stored automated judgments (DESIGN.md §7): a pairwise verdict on two runs of one case, or a
+// Stored automated judgments (lib/eval/judges.ts): a pairwise verdict on two runs of one case, or a
 // rubric judgment of one run. Every stored judgment is audited in the same transaction, so the
 // log and the table cannot disagree about who ran which judge.
 import { and, desc, eq, or } from 'drizzle-orm';

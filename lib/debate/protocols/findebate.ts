@@ -1,4 +1,4 @@
-// FinDebate (DESIGN.md §4.5), adapted to credit: five specialists read retrieved document
+// FinDebate (docs/protocols.md), adapted to credit: five specialists read retrieved document
 // passages (no web search: the system is retrieval-grounded by design), a writer commits to a
 // stance, one bounded debate round strengthens and stress-tests it, and a safety check keeps
 // the draft when the debate moved the stance or the horizons.

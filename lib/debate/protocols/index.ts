@@ -91,7 +91,7 @@ export function topologicalOrder(protocol: ProtocolDef): string[] {
  * The longest chain of steps linked by context, first step to last: the calls a run must make
  * one after another even with unlimited concurrency (KPD-MADS: 6 of 11). Ties go to the
  * earliest step in protocol order, and a chain ending at the report step wins a tie at the end,
- * so the answer is stable and reads like the design.
+ * so the answer is stable and reads like docs/protocols.md.
  */
 export function criticalPath(protocol: ProtocolDef): string[] {
   const byId = new Map(protocol.steps.map((s) => [s.id, s]));

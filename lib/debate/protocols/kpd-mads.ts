@@ -1,5 +1,5 @@
-// KPD-MADS: the Karl Popper debate of DESIGN.md §4.1, as data. The rows below are the table in
-// the design — speaker, act, context, search, length and rules — and the conformance test
+// KPD-MADS: the Karl Popper debate, as data. The rows below are the published system's table
+// (docs/protocols.md) — speaker, act, context, search, length and rules — and the conformance test
 // asserts them one by one, so a change here is a change to the published system.
 import type { ProtocolDef, StepDef } from '@/lib/debate/types';
 
@@ -169,7 +169,7 @@ const ROWS: Row[] = [
     agent: 'N3',
     team: 'negative',
     act: 'closing',
-    // Order as in DESIGN.md's table (D6 after D7): the conformance test holds us to it.
+    // Order as in the published table (D6 after D7): the conformance test holds us to it.
     context: ['D3', 'D4', 'D7', 'D6'],
     evidence: 'none',
     output: 'turn',

@@ -1,4 +1,4 @@
-// NAS: the single-agent baseline of DESIGN.md §4.2. One call sees the pool summary and, when a
+// NAS: the single-agent baseline (docs/protocols.md). One call sees the pool summary and, when a
 // search provider is configured, web results inside the recency window; no debate follows, so
 // the task asks for the claim → evidence → implication chain a debate would otherwise build.
 import type { ProtocolDef } from '@/lib/debate/types';

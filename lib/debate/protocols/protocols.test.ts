@@ -12,7 +12,8 @@ import {
   topologicalOrder,
 } from '@/lib/debate/protocols';
 
-// DESIGN.md §4.1, one row per step: speaker, team, act, context, search, length, output.
+// The KPD-MADS table of docs/protocols.md, one row per step: speaker, team, act, context,
+// search, length, output.
 const KPD_TABLE: [string, string, StepDef['team'], StepDef['act'], string[], boolean, number | undefined, string][] = [
   ['D1', 'A1', 'affirmative', 'constructive', [], true, 600, 'turn'],
   ['D2', 'N3', 'negative', 'cross-examination', ['D1'], false, undefined, 'turn'],
@@ -39,7 +40,7 @@ const SEARCHING_STEPS: Record<string, string[]> = {
 const ids = (protocol: ProtocolDef) => protocol.steps.map((s) => s.id);
 const step = (protocol: ProtocolDef, id: string) => protocol.steps.find((s) => s.id === id)!;
 
-describe('KPD-MADS conforms to DESIGN.md §4.1', () => {
+describe('KPD-MADS conforms to the table in docs/protocols.md', () => {
   it('has D1–D10 and AG in protocol order', () => {
     expect(ids(KPD_MADS)).toEqual(KPD_TABLE.map((row) => row[0]));
     expect(KPD_MADS.reportStep).toBe('AG');

@@ -1,6 +1,6 @@
-// SAS: structured adversarial synthesis (DESIGN.md §4.3), adapted from earnings calls to
+// SAS: structured adversarial synthesis (docs/protocols.md), adapted from earnings calls to
 // credit. Three specialists distil the pool into briefings; everything after that argues from
-// the briefings and the debate only (`evidence: 'none'`), which is the point of the design:
+// the briefings and the debate only (`evidence: 'none'`), which is the point of SAS:
 // the debate tests the distilled case, it does not re-mine the pool. No step searches the web.
 import type { ProtocolDef, StepDef } from '@/lib/debate/types';
 

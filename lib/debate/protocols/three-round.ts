@@ -1,4 +1,4 @@
-// The three-round structured debate with a rubric judge (DESIGN.md §4.4). Each side argues
+// The three-round structured debate with a rubric judge (docs/protocols.md). Each side argues
 // from the pool in round 1 and may search in rounds 1–2, where evidence decides; the closings
 // and the judge only weigh what was said, so they do not search. The judge sees the pool to
 // check that cited evidence says what the arguments claim.

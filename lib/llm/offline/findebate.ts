@@ -1,7 +1,7 @@
 // FinDebate after the specialists: the writer's draft with a stance, the trust agent and the
 // skeptic, the leader's merge and the safety check. The stance is the balance of favorable
 // against adverse items (fresh ones count double), so the debate can move it only by adding
-// evidence — and the safety check then keeps the draft, as the design asks.
+// evidence — and the safety check then keeps the draft, as the protocol asks (docs/protocols.md).
 import { stanceDraft as draftSchema, type Claim, type StepOutput, type Turn as TurnOutput } from '@/lib/debate/schemas';
 import type { FactorId } from '@/lib/pool/factors';
 import type { Env } from './env';

@@ -1,4 +1,4 @@
-// The built-in offline analyst (DESIGN.md §5): the default provider when no model is configured
+// The built-in offline analyst: the default provider when no model is configured
 // and a real choice for banks that may not send borrower data out. It is not a language model:
 // it builds each step's output from the step's evidence, passages and context alone — never
 // from the prompt — by fixed rules, so the same request always gives the same output. No

@@ -7,7 +7,7 @@ import type { FactorWords } from './lexicon';
 import type { Item, SourceKind } from './material';
 import type { Pick, Side } from './select';
 
-/** What a question is about; the kinds of DESIGN.md §4.1 plus a generic one. */
+/** What a question is about: the kinds the KPD-MADS tasks name (protocols/kpd-mads.ts), plus a generic one. */
 export type QuestionKind =
   | 'interpretation'
   | 'reliability'

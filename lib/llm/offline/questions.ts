@@ -1,7 +1,8 @@
 // Cross-examinations (KPD-MADS D2, D4, D6, D8) and the devil's advocate's challenges (SAS C):
 // questions aimed at the other side's claims, each quoting what it challenges. The kind of
-// question follows what is being examined (DESIGN.md §4.1): a constructive is asked about its
-// interpretation, sources and counterexamples, a rebuttal about its consistency and so on.
+// question follows what is being examined, as the KPD-MADS tasks name them
+// (lib/debate/protocols/kpd-mads.ts): a constructive is asked about its interpretation, sources
+// and counterexamples, a rebuttal about its consistency and so on.
 import type { Claim, Question, Turn as TurnOutput } from '@/lib/debate/schemas';
 import type { Turn } from './context';
 import { quoteOf, type Env } from './env';

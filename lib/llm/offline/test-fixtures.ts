@@ -1,6 +1,7 @@
 // Test fixtures for the offline analyst: the real demo pool read from data/demo (no database),
-// step definitions that mirror the five protocols of DESIGN.md §4 and STEP-IDS.md, and a small
-// runner that feeds each step its declared context the way the engine does.
+// step definitions that mirror the five protocols of lib/debate/protocols/ and
+// lib/debate/STEP-IDS.md, and a small runner that feeds each step its declared context the way
+// the engine does.
 import { visibleEvidence } from '@/lib/debate/evidence-scope';
 import fs from 'node:fs';
 import path from 'node:path';

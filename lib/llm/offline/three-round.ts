@@ -1,6 +1,7 @@
-// The three-round debate (DESIGN.md §4.4): numbered arguments, point-by-point responses,
-// closings, and the rubric judge. The judge's scores come from rules an RM can check by hand —
-// what the argument cites, how old it is, how it fared in round 2 — written out below.
+// The three-round debate (lib/debate/protocols/three-round.ts): numbered arguments,
+// point-by-point responses, closings, and the rubric judge. The judge's scores come from rules
+// an RM can check by hand — what the argument cites, how old it is, how it fared in round 2 —
+// written out below.
 import { argumentsRound as argumentsSchema, responsesRound as responsesSchema, type Citation, type Claim, type StepOutput } from '@/lib/debate/schemas';
 import type { Team } from '@/lib/debate/types';
 import type { Turn } from './context';

@@ -1,5 +1,5 @@
 // A web result captured during a run becomes evidence like any other, so citations to it
-// resolve and the report can show its source and date (DESIGN §2: no evidence without both).
+// resolve and the report can show its source and date: no evidence goes without both.
 import type { PoolEvidence } from '@/lib/pool/types';
 import { toYmd } from './dates';
 import { guessLanguage, hostName } from './text';

@@ -1,5 +1,5 @@
 // Entry point of the web-search seam. getWebSearch picks the provider from the env; without any
-// key it says so instead of throwing, and agents work from the pool alone (DESIGN §2).
+// key it says so instead of throwing, and agents work from the pool alone (docs/protocols.md).
 import { env as readEnv, type Env } from '@/lib/env';
 import { BRAVE_DEFAULT_BASE_URL, createBraveProvider } from './brave';
 import { WebSearchError } from './errors';

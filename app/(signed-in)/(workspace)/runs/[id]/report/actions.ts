@@ -9,7 +9,7 @@ import { judgeProvider, runRubric } from '@/lib/eval/judge-actions';
 
 const runInput = z.object({ run_id: z.string().uuid() });
 
-/** The rubric judge (DESIGN.md §4.4) on a run of the RM's own case; the judgment is stored and audited. */
+/** The rubric judge (lib/eval/judges.ts) on a run of the RM's own case; the judgment is stored and audited. */
 export const runRubricJudge = action({ permission: 'cases:write', input: runInput }, async ({ run_id }, user) => {
   await assertRunAccess(user, run_id, 'write');
   const provider = judgeProvider();

@@ -28,7 +28,7 @@ export default async function RunReportPage({ params }: { params: Promise<{ id: 
   const { user, run, kase } = await requireRunAccess(id, 'read');
   const db = await getDb();
   const [input, locale, t, judgments] = await Promise.all([loadReportInput({ db, runId: id }), getLocale(), getT(reportMessages), listRubricJudgments({ db, runId: id })]);
-  // DESIGN.md §9: views of reports are audited, like exports.
+  // Views of reports are audited, like exports.
   await db.transaction((tx) => appendAudit({ tx, actorId: user.id, action: 'report.view', entityType: 'run', entityId: id, detail: { status: input.view.status } }));
   const doc = buildReportDoc(input, locale);
   return (
