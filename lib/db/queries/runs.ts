@@ -241,7 +241,10 @@ export async function listInterruptedRuns({ db }: { db: Executor }) {
  * is locked first, so concurrent starts by one user count one after another.
  */
 export async function countActiveRunsOfUser({ db, userId, lock = false }: { db: Executor; userId: string; lock?: boolean }) {
-  if (lock) await db.select({ id: users.id }).from(users).where(eq(users.id, userId)).for('update');
+  // NO KEY UPDATE, not UPDATE: it still makes concurrent starts wait for each other, but it leaves
+  // the row to foreign-key checks, so an audit entry by this user in another transaction (which
+  // holds the audit lock while it checks its actor) cannot deadlock with this one.
+  if (lock) await db.select({ id: users.id }).from(users).where(eq(users.id, userId)).for('no key update');
   const [row] = await db
     .select({ n: sql<number>`count(*)::int` })
     .from(runs)
