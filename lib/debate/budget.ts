@@ -22,6 +22,8 @@ const add = (a: Spend, b: Spend): Spend => ({
   costUsd: a.costUsd + b.costUsd,
 });
 
+// Not lib/llm/prices.ts's costOf: that one rounds to micro-dollars, which would count a cheap
+// model's one-token chunks as nothing; the meter sums unrounded figures.
 const costOf = (model: string, promptTokens: number, completionTokens: number) => {
   const price = priceOf(model);
   return (promptTokens * price.inputPerMTok + completionTokens * price.outputPerMTok) / 1_000_000;

@@ -158,7 +158,11 @@ export class RunBus {
         state.finished = true;
         const finished = state;
         setTimeout(() => {
-          if (this.states.get(event.runId) === finished) this.states.delete(event.runId);
+          if (this.states.get(event.runId) === finished) {
+            this.states.delete(event.runId);
+            // Versions only key snapshot reads in flight; a finished run's need not outlive it.
+            this.versions.delete(event.runId);
+          }
         }, RETAIN_FINISHED_MS).unref?.();
         break;
       }

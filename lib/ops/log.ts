@@ -148,7 +148,7 @@ export function redactText(text: string, secrets: string[]) {
   let keep = Math.min(MAX_STRING, head.length);
   // Never end on the first half of a surrogate pair.
   if (keep > 0 && /[\uD800-\uDBFF]/.test(head[keep - 1])) keep--;
-  const cut = head.length - keep + (text.length - MAX_STRING - CUT_MARGIN);
+  const cut = head.length - keep + Math.max(0, text.length - MAX_STRING - CUT_MARGIN);
   return `${head.slice(0, keep)}… [${cut.toLocaleString('en')} more characters cut]`;
 }
 

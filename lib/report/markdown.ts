@@ -2,19 +2,15 @@
 // escaped: it renders as the text it is, can neither open HTML nor links, and cannot break a
 // table or a list, whatever Markdown viewer the RM opens it in.
 import type { Block, CitationRef, ReportDoc } from '@/lib/report/model';
+import { BIDI_CONTROLS } from '@/lib/pool/import/schemas';
 import { POOL_NOTE_LABEL } from '@/lib/report/cited-source';
-
-/**
- * Bidirectional embedding, override and isolate controls: invisible, they reorder the text around
- * them (a title "Invoice\u202Efdp.exe" shows as "Invoiceexe.pdf"). Shown as their code points.
- */
-const BIDI_CONTROLS = /[\u202A-\u202E\u2066-\u2069]/g;
 
 /** Inline text: HTML and Markdown punctuation neutralised, newlines kept as `<br>` or hard breaks. */
 export function escapeInline(text: string): string {
   return text
     .replace(/[&<>]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;' })[c]!)
     .replace(/[\\`*_[\]{}|~#!]/g, (c) => `\\${c}`)
+    // Invisible direction controls are shown as their code points.
     .replace(BIDI_CONTROLS, (c) => `&lt;U+${c.charCodeAt(0).toString(16).toUpperCase()}&gt;`)
     .replace(/\r\n?/g, '\n');
 }

@@ -3,7 +3,7 @@
 // server modules, so the Import page's form checks the same numbers before it sends anything.
 import type { ImportReport } from '@/lib/pool/import';
 
-const MB = 1024 * 1024;
+export const MB = 1024 * 1024;
 
 export type ImportLimits = { maxFileMb: number; maxRequestMb: number; maxFileBytes: number; maxRequestBytes: number };
 

@@ -48,7 +48,6 @@ export type ImportPlan = {
   /** Companies the database does not have yet. */
   companies: PoolCompany[];
   /** Companies of the plan that the database does not have yet. */
-  newCompanyIds: Set<string>;
   companyProfiles: CompanyProfiles;
   /** Changes to existing companies' profiles the write applies. */
   companyUpdates: CompanyUpdate[];
@@ -434,7 +433,6 @@ export async function planImport({ db, sources, maxFileBytes, today = new Date()
   rejected.sort((a, b) => (a.file === b.file ? a.row - b.row : a.file < b.file ? -1 : 1));
   return {
     companies: [...plannedCompanies.values()].filter((c) => !existingCompanies.has(c.id)),
-    newCompanyIds: new Set([...plannedCompanies.keys()].filter((id) => !existingCompanies.has(id))),
     companyProfiles,
     companyUpdates,
     skippedProfileChanges,

@@ -29,7 +29,12 @@ const count = (n: number) => n.toLocaleString('en');
 export const tooLong = (length: number, max: number) => `is ${count(length)} characters long; the most is ${count(max)}`;
 const maxText = (max: number) => ({ error: (issue: { input?: unknown }) => tooLong(String(issue.input ?? '').length, max) });
 
-const BIDI_CONTROLS = /[\u202A-\u202E\u2066-\u2069]/g;
+/**
+ * Bidirectional embedding, override and isolate controls: invisible, they reorder the text around
+ * them (a title "Invoice\u202Efdp.exe" shows as "Invoiceexe.pdf"). Stripped from imported names
+ * and titles here; lib/report/markdown.ts shows any it meets as their code points.
+ */
+export const BIDI_CONTROLS = /[\u202A-\u202E\u2066-\u2069]/g;
 /** A name or title without bidirectional embedding, override and isolate controls. */
 export const stripBidi = (text: string) => text.replace(BIDI_CONTROLS, '');
 

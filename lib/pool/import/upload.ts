@@ -3,10 +3,9 @@
 // (from IMPORT_MAX_FILE_MB). The page states the limits and checks them before sending; this
 // checks them again, because anything can be sent to the route.
 import { env } from '@/lib/env';
-import { formatMb, importLimitsFor, type ImportLimits } from '@/lib/pool/import/limits';
+import { formatMb, importLimitsFor, MB, type ImportLimits } from '@/lib/pool/import/limits';
 import type { ImportSource } from '@/lib/pool/import/parse';
 
-const MB = 1024 * 1024;
 /** Room for the multipart boundaries and headers around the files. */
 const MULTIPART_SLACK = MB;
 /** Files in one upload: a folder of documents, not a disk. */

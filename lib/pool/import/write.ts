@@ -72,8 +72,9 @@ export async function writeImport(
       plan.companyProfiles === 'replace'
         ? { ...fields, ...(identifiers ? { identifiers, ...identifierColumns(identifiers) } : {}) }
         : {
-            // Filling only: a value that appeared since planning wins over the import's.
-            ...Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, sql`coalesce(${companies[k as keyof typeof fields]}, ${v})`])),
+            // Filling only: a value that appeared since planning wins over the import's; an empty
+            // one counts as missing, as it does in the plan (profileChanges in plan.ts).
+            ...Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, sql`coalesce(nullif(${companies[k as keyof typeof fields]}, ''), ${v})`])),
             ...(identifiers
               ? {
                   identifiers: sql`${JSON.stringify(identifiers)}::jsonb || ${companies.identifiers}`,
