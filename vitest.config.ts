@@ -4,7 +4,12 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   resolve: {
-    alias: { '@': path.dirname(fileURLToPath(import.meta.url)) },
+    alias: {
+      '@': path.dirname(fileURLToPath(import.meta.url)),
+      // Outside Next, `server-only` is an empty module (lib/server-only.ts; tsconfig paths do the
+      // same for tsx): the check that matters is the build's and the dependency check's.
+      'server-only': path.join(path.dirname(fileURLToPath(import.meta.url)), 'lib/server-only.ts'),
+    },
   },
   test: {
     // Explicit: the default glob would also pick up Playwright's e2e/*.spec.ts.

@@ -6,7 +6,7 @@ import { TurnComments } from '@/components/review/turn-comments';
 import { CitationChip, type ChipCitation } from '@/components/run/citation-chip';
 import { Alert, Badge } from '@/components/ui/layout';
 import type { RunViewTurn } from '@/lib/debate/run-view';
-import type { StepWait } from '@/lib/debate/types';
+import type { StepWait } from '@/lib/domain/protocol';
 import type { EvidenceRefs } from '@/lib/debate/run-state';
 import { useLocale, useT } from '@/lib/i18n/client';
 import { actLabel, agentLabel } from '@/lib/i18n/messages/debate-terms';

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { RETAIN_FINISHED_MS, RunBus, runBus } from '@/lib/debate/bus';
-import type { RunEvent } from '@/lib/debate/types';
+import type { RunEvent } from '@/lib/domain/protocol';
 
 const at = '2026-01-01T00:00:00.000Z';
 const steps = [{ id: 'D1', agent: 'A1', team: 'affirmative' as const, act: 'constructive' as const, context: [] }];

@@ -4,7 +4,7 @@
 // lib/debate/relay.ts links the buses of all processes: it sees local publishes through
 // onLocalPublish and hands in other processes' events through receive(); on PGlite nothing
 // hooks in and the bus is the whole story.
-import type { RunEvent, StepWait } from '@/lib/debate/types';
+import type { RunEvent, StepWait } from '@/lib/domain/protocol';
 import { log } from '@/lib/ops/log';
 
 type Listener = (event: RunEvent) => void;

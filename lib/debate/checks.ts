@@ -1,8 +1,8 @@
 // After a run: every citation resolved to pool evidence or this run's web results (the rest
 // flagged unverified), and the final checks the report carries (docs/protocols.md).
 import { citationsOf, claimsOf } from '@/lib/debate/rules';
-import type { Citation } from '@/lib/debate/schemas';
-import type { Language } from '@/lib/debate/types';
+import type { Citation } from '@/lib/domain/outputs';
+import type { Language } from '@/lib/domain/protocol';
 
 export type KnownEvidence = { id: string; sourceName: string; publishedDate: string; stale?: boolean };
 export type ResolvedCitation = Citation & { verified: boolean };

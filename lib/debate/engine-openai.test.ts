@@ -9,7 +9,7 @@ import { seedDemo } from '@/lib/db/seed';
 import { createTestDatabase } from '@/lib/db/test-db';
 import { runBus } from '@/lib/debate/bus';
 import { createRun, executeRun, type WebSearchFn } from '@/lib/debate/engine';
-import type { RunEvent } from '@/lib/debate/types';
+import type { RunEvent } from '@/lib/domain/protocol';
 import { runProviders } from '@/lib/llm';
 import { createOfflineAnalyst } from '@/lib/llm/offline';
 import { createOpenAiProvider } from '@/lib/llm/openai';

@@ -9,7 +9,7 @@ import { runBus } from '@/lib/debate/bus';
 import { cancelRun, createRun, executeRun, retryFailedSteps } from '@/lib/debate/engine';
 import { getProtocol } from '@/lib/debate/protocols';
 import { loadRunView } from '@/lib/debate/run-view';
-import type { RunEvent } from '@/lib/debate/types';
+import type { RunEvent } from '@/lib/domain/protocol';
 import { createOfflineAnalyst } from '@/lib/llm/offline';
 import type { GenerateRequest, ModelProvider } from '@/lib/llm/types';
 

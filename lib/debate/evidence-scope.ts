@@ -10,7 +10,7 @@
 // That keeps prompts small (the evidence block is most of a prompt); the single-agent and
 // judge-based systems keep `pool`: everything.
 import { citationsOf, claimsOf } from '@/lib/debate/rules';
-import type { StepDef } from '@/lib/debate/types';
+import type { StepDef } from '@/lib/domain/protocol';
 import type { ContextTurn } from '@/lib/llm/types';
 import type { EvidenceAsOf } from '@/lib/pool/as-of';
 

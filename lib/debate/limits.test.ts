@@ -12,7 +12,7 @@ import { runBus } from '@/lib/debate/bus';
 import { createRun, executeRun } from '@/lib/debate/engine';
 import { getProtocol } from '@/lib/debate/protocols';
 import { budgetOverrun, claimRunSlot, defaultBudget, RunLimitReached } from '@/lib/debate/limits';
-import type { RunEvent } from '@/lib/debate/types';
+import type { RunEvent } from '@/lib/domain/protocol';
 import { createOfflineAnalyst } from '@/lib/llm/offline';
 import type { GenerateRequest, GenerateResult, ModelProvider } from '@/lib/llm/types';
 

@@ -4,7 +4,7 @@
 // they hold whichever process executes the run.
 import type { Executor } from '@/lib/db/client';
 import { countActiveRunsOfUser } from '@/lib/db/queries/runs';
-import type { RunParams } from '@/lib/debate/types';
+import type { RunParams } from '@/lib/domain/protocol';
 import { env as readEnv, type Env } from '@/lib/env';
 import { format } from '@/lib/i18n';
 import { runMessages } from '@/lib/i18n/messages/run';

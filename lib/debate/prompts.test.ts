@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { buildPrompt, buildRunHeader, describeOutputShape, neutralise, renderWebResults, sortEvidence, type PromptInput } from '@/lib/debate/prompts';
 import { FINDEBATE, KPD_MADS, NAS } from '@/lib/debate/protocols';
-import { OUTPUT_SCHEMAS, type OutputKind, type Turn } from '@/lib/debate/schemas';
-import type { RunParams, StepDef } from '@/lib/debate/types';
+import { OUTPUT_SCHEMAS, type OutputKind, type Turn } from '@/lib/domain/outputs';
+import type { RunParams, StepDef } from '@/lib/domain/protocol';
 import type { ContextTurn } from '@/lib/llm/types';
 import type { EvidenceAsOf } from '@/lib/pool/as-of';
 import { visibleEvidence } from '@/lib/debate/evidence-scope';

@@ -10,8 +10,8 @@
 // instruction.
 import { z } from 'zod';
 import { claimsOf, citationsOf, questionsOf } from '@/lib/debate/rules';
-import { OUTPUT_SCHEMAS, type OutputKind } from '@/lib/debate/schemas';
-import type { Team } from '@/lib/debate/types';
+import { OUTPUT_SCHEMAS, type OutputKind } from '@/lib/domain/outputs';
+import type { Team } from '@/lib/domain/protocol';
 import type { ContextTurn, StepInput, WebEvidence } from '@/lib/llm/types';
 import { recencyCutoff, type EvidenceAsOf } from '@/lib/pool/as-of';
 import { FACTORS } from '@/lib/pool/factors';

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RunBus, runBus } from '@/lib/debate/bus';
 import { encodeFrames, ensureRunRelay, parseFrame, startRunRelay, type RunRelay } from '@/lib/debate/relay';
 import { scriptedText } from '@/lib/debate/relay-fixtures/peer';
-import type { RunEvent } from '@/lib/debate/types';
+import type { RunEvent } from '@/lib/domain/protocol';
 import { testBackends } from '@/lib/db/test-db';
 import { resetEnvForTests } from '@/lib/env';
 

@@ -23,7 +23,7 @@ import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import pg from 'pg';
 import { runBus, type RunBus, type RunSnapshot } from '@/lib/debate/bus';
-import type { RunEvent } from '@/lib/debate/types';
+import type { RunEvent } from '@/lib/domain/protocol';
 import { env, isEmbedded } from '@/lib/env';
 import { log, type Logger } from '@/lib/ops/log';
 

@@ -1,8 +1,8 @@
 // The hard rules of a step (StepDef.rules, maxChars), checked on its validated output. A
 // violation is treated like invalid JSON: one repair attempt with the problems listed, then a
 // clear step failure.
-import type { Citation, Claim, Question } from '@/lib/debate/schemas';
-import type { StepDef, StepRules } from '@/lib/debate/types';
+import type { Citation, Claim, Question } from '@/lib/domain/outputs';
+import type { StepDef, StepRules } from '@/lib/domain/protocol';
 
 type Shaped = { text?: string; claims?: Claim[]; questions?: Question[] };
 

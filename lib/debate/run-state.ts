@@ -4,7 +4,7 @@
 import { citationsOf, claimsOf, questionsOf } from '@/lib/debate/rules';
 import type { RunSnapshot } from '@/lib/debate/bus';
 import type { RunView, RunViewTurn } from '@/lib/debate/run-view';
-import type { RunEvent, StepWait } from '@/lib/debate/types';
+import type { RunEvent, StepWait } from '@/lib/domain/protocol';
 import { TERMINAL_RUN_STATUSES, type RunStatus } from '@/lib/db/schema';
 
 /**

@@ -4,8 +4,8 @@
 // after the verdict, never after a protocol) and the temperature. The answer is validated with
 // zod; one repair attempt, then a clear failure, as the engine does for steps.
 import { z, type ZodType } from 'zod';
-import type { OutputKind } from '@/lib/debate/schemas';
-import type { ProtocolDef, RunParams, StepDef } from '@/lib/debate/types';
+import type { OutputKind } from '@/lib/domain/outputs';
+import type { ProtocolDef, RunParams, StepDef } from '@/lib/domain/protocol';
 import type { GenerateRequest, ModelProvider } from '@/lib/llm/types';
 
 export class JudgeError extends Error {}

@@ -10,7 +10,7 @@
 import { z } from 'zod';
 import { neutralise } from '@/lib/debate/prompts';
 import { PROTOCOLS_BY_ID } from '@/lib/debate/protocols';
-import { rubricJudgment } from '@/lib/debate/schemas';
+import { rubricJudgment } from '@/lib/domain/outputs';
 import type { RunView } from '@/lib/debate/run-view';
 import type { ModelProvider } from '@/lib/llm/types';
 import { assertJudgeModel, callJudge, JudgeError, type JudgeUsage } from '@/lib/eval/judge-call';

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '@/lib/db/client';
 import { testBackends } from '@/lib/db/test-db';
 import type { RunView } from '@/lib/debate/run-view';
-import type { Claim } from '@/lib/debate/schemas';
+import type { Claim } from '@/lib/domain/outputs';
 import { FACTOR_IDS } from '@/lib/pool/factors';
 import { buildFactorPanels, filterPanels, isCovered, NO_FILTER, panelCounts, panelFactor, type FactorPanel, type PanelArgument } from './panels';
 import { offlineRun, seededDatabase } from './test-runs';

@@ -1,7 +1,7 @@
 // The factor-tagged pro/con panels: every argument of a run filed under its guideline factor
 // (lib/pool/factors.ts) and its side, with the citations behind it. Pure, so the run page can rebuild
 // it on every streamed turn and the compare page can count coverage from the same grouping.
-import type { Team } from '@/lib/debate/types';
+import type { Team } from '@/lib/domain/protocol';
 import { normaliseFactor } from '@/lib/eval/tree';
 import { FACTORS, isFactorId, type FactorId } from '@/lib/pool/factors';
 

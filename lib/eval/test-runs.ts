@@ -5,7 +5,7 @@ import { seedDemo } from '@/lib/db/seed';
 import { createTestDatabase, type TestBackend } from '@/lib/db/test-db';
 import { createRun, executeRun } from '@/lib/debate/engine';
 import { loadRunView, type RunView } from '@/lib/debate/run-view';
-import type { ProtocolId, RunParams } from '@/lib/debate/types';
+import type { ProtocolId, RunParams } from '@/lib/domain/protocol';
 import { createOfflineAnalyst } from '@/lib/llm/offline';
 
 export async function seededDatabase(backend: TestBackend): Promise<DatabaseHandle> {

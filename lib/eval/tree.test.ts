@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Team } from '@/lib/debate/types';
+import type { Team } from '@/lib/domain/protocol';
 import { buildReasoningTree, citationGrounding, normaliseFactor, type TreeNode, type TreeTurn } from '@/lib/eval/tree';
 
 const cite = [{ evidenceId: 'ev-1', source: 'DART', date: '2024-05-01' }];

@@ -5,7 +5,7 @@
 // (3) … — so a flat report scores 1 per topic and a debate scores what it actually engaged.
 // REI = Σ depths. Evaluators correct links the way the paper's researchers corrected the
 // model-drawn trees; the corrections are an input here, never an edit of the outputs.
-import type { Team } from '@/lib/debate/types';
+import type { Team } from '@/lib/domain/protocol';
 import { FACTORS, isFactorId } from '@/lib/pool/factors';
 
 export type TreeTurn = { stepId: string; team: Team; act: string; output: unknown };

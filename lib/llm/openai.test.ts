@@ -2,8 +2,8 @@
 // real SDK — only the model is fake.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { OUTPUT_SCHEMAS } from '@/lib/debate/schemas';
-import type { ProtocolDef, StepDef, StepWait } from '@/lib/debate/types';
+import { OUTPUT_SCHEMAS } from '@/lib/domain/outputs';
+import type { ProtocolDef, StepDef, StepWait } from '@/lib/domain/protocol';
 import { startFakeLlm, type FakeLlm } from '@/scripts/fake-llm/server';
 import { createOpenAiProvider, LlmError, retryAfterMs, type OpenAiProviderOptions } from './openai';
 import { costOf, priceOf } from './prices';

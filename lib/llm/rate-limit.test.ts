@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type DatabaseHandle, type Db } from '@/lib/db/client';
 import { providerRateWindows } from '@/lib/db/schema';
 import { createTestDatabase, testBackends } from '@/lib/db/test-db';
-import type { StepWait } from '@/lib/debate/types';
+import type { StepWait } from '@/lib/domain/protocol';
 import { rateLimitsOf } from '@/lib/llm';
 import { createOfflineAnalyst } from '@/lib/llm/offline';
 import { createSharedRateLimiter, WINDOW_MS, withSharedRateLimit, type RateWait, type Reservation } from '@/lib/llm/rate-limit';

@@ -2,7 +2,7 @@
 // analyst take the same request and return the same result, so the engine and the tests in
 // front of it never change when the model behind it does.
 import type { ZodType } from 'zod';
-import type { ProtocolDef, RunParams, StepDef, StepWait, Team, Act } from '@/lib/debate/types';
+import type { ProtocolDef, RunParams, StepDef, StepWait, Team, Act } from '@/lib/domain/protocol';
 import type { EvidenceAsOf } from '@/lib/pool/as-of';
 import type { RetrievedItem } from '@/lib/pool/retrieve';
 import type { PoolEvidence } from '@/lib/pool/types';

@@ -3,7 +3,7 @@
 // Shapes are checked with the step schemas, but citations are read from the stored output
 // itself: the schemas would strip the `verified` flag the engine added.
 import type { z } from 'zod';
-import { report as reportSchema, rubricJudgment, safetyCheck, sasJudgment, sasReport, sasStress, stanceDraft, argumentsRound } from '@/lib/debate/schemas';
+import { report as reportSchema, rubricJudgment, safetyCheck, sasJudgment, sasReport, sasStress, stanceDraft, argumentsRound } from '@/lib/domain/outputs';
 import type { Block, BuildContext, Section } from '@/lib/report/model';
 import { FACTORS } from '@/lib/pool/factors';
 

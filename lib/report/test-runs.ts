@@ -3,7 +3,7 @@ import type { DatabaseHandle } from '@/lib/db/client';
 import { seedDemo } from '@/lib/db/seed';
 import { createTestDatabase, type TestBackend } from '@/lib/db/test-db';
 import { createRun, executeRun } from '@/lib/debate/engine';
-import type { ProtocolId } from '@/lib/debate/types';
+import type { ProtocolId } from '@/lib/domain/protocol';
 import { createOfflineAnalyst } from '@/lib/llm/offline';
 import { loadReportInput } from '@/lib/report/load';
 import type { ReportInput } from '@/lib/report/model';

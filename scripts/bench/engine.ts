@@ -12,7 +12,7 @@ import { createRun, executeRun, type ExecuteResult } from '@/lib/debate/engine';
 import { visibleEvidence } from '@/lib/debate/evidence-scope';
 import { buildPrompt } from '@/lib/debate/prompts';
 import { getProtocol } from '@/lib/debate/protocols';
-import type { ProtocolId, RunParams } from '@/lib/debate/types';
+import type { ProtocolId, RunParams } from '@/lib/domain/protocol';
 import { createOpenAiProvider } from '@/lib/llm/openai';
 import type { ModelProvider } from '@/lib/llm/types';
 import { readEvidence } from '@/lib/pool/as-of';

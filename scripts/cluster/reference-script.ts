@@ -12,7 +12,7 @@ import { closeDb, getDb, type Db } from '@/lib/db/client';
 import { listRunSteps } from '@/lib/db/queries/runs';
 import { companies } from '@/lib/db/schema';
 import { createRun, executeRun } from '@/lib/debate/engine';
-import type { ProtocolId, RunParams } from '@/lib/debate/types';
+import type { ProtocolId, RunParams } from '@/lib/domain/protocol';
 import { createOfflineAnalyst } from '@/lib/llm/offline';
 import type { ScriptEntry } from '../fake-llm/server';
 

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { OUTPUT_SCHEMAS, type OutputKind } from '@/lib/debate/schemas';
+import { OUTPUT_SCHEMAS, type OutputKind } from '@/lib/domain/outputs';
 import { jsonFromSchema, type JsonSchema } from './json-from-schema';
 import { startFakeLlm, type FakeLlm } from './server';
 

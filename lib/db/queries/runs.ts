@@ -2,7 +2,7 @@ import { and, asc, eq, inArray, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Executor } from '@/lib/db/client';
 import { snapshotCitedEvidence } from '@/lib/db/queries/cited-evidence';
 import { reports, runs, runSteps, TERMINAL_RUN_STATUSES, users, type RunStatus } from '@/lib/db/schema';
-import type { ProtocolDef, RunMode, RunParams } from '@/lib/debate/types';
+import type { ProtocolDef, RunMode, RunParams } from '@/lib/domain/protocol';
 
 export async function insertRun({
   db,

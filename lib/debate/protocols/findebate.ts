@@ -2,7 +2,7 @@
 // passages (no web search: the system is retrieval-grounded by design), a writer commits to a
 // stance, one bounded debate round strengthens and stress-tests it, and a safety check keeps
 // the draft when the debate moved the stance or the horizons.
-import type { ProtocolDef, StepDef } from '@/lib/debate/types';
+import type { ProtocolDef, StepDef } from '@/lib/domain/protocol';
 
 const SPECIALISTS = ['S-PERF', 'S-MKT', 'S-MGMT', 'S-COLL', 'S-RISK'];
 

@@ -1,7 +1,7 @@
 // The five protocols by id, and the graph questions the engine, the benchmark and the tests
 // ask of any of them: in which order may steps run, and how long is the longest chain of
 // calls that no amount of concurrency can shorten.
-import type { ProtocolDef, ProtocolId, StepDef } from '@/lib/debate/types';
+import type { ProtocolDef, ProtocolId, StepDef } from '@/lib/domain/protocol';
 import { FINDEBATE } from '@/lib/debate/protocols/findebate';
 import { KPD_MADS } from '@/lib/debate/protocols/kpd-mads';
 import { NAS } from '@/lib/debate/protocols/nas';

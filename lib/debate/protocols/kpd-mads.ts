@@ -1,7 +1,7 @@
 // KPD-MADS: the Karl Popper debate, as data. The rows below are the published system's table
 // (docs/protocols.md) — speaker, act, context, search, length and rules — and the conformance test
 // asserts them one by one, so a change here is a change to the published system.
-import type { ProtocolDef, StepDef } from '@/lib/debate/types';
+import type { ProtocolDef, StepDef } from '@/lib/domain/protocol';
 
 // Speakers allowed to search (A1, A2, N1, N2). A3 and N3 argue from the pool and the debate
 // only, so every step they speak is a no-search step whatever its act.

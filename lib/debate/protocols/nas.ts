@@ -1,7 +1,7 @@
 // NAS: the single-agent baseline (docs/protocols.md). One call sees the pool summary and, when a
 // search provider is configured, web results inside the recency window; no debate follows, so
 // the task asks for the claim → evidence → implication chain a debate would otherwise build.
-import type { ProtocolDef } from '@/lib/debate/types';
+import type { ProtocolDef } from '@/lib/domain/protocol';
 
 export const NAS: ProtocolDef = {
   id: 'nas',

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { OUTPUT_SCHEMAS } from '@/lib/debate/schemas';
-import type { ProtocolDef, StepDef } from '@/lib/debate/types';
+import { OUTPUT_SCHEMAS } from '@/lib/domain/outputs';
+import type { ProtocolDef, StepDef } from '@/lib/domain/protocol';
 import { PROTOCOLS } from '@/lib/db/schema';
 import {
   KPD_MADS,

@@ -2,7 +2,7 @@
 // credit. Three specialists distil the pool into briefings; everything after that argues from
 // the briefings and the debate only (`evidence: 'none'`), which is the point of SAS:
 // the debate tests the distilled case, it does not re-mine the pool. No step searches the web.
-import type { ProtocolDef, StepDef } from '@/lib/debate/types';
+import type { ProtocolDef, StepDef } from '@/lib/domain/protocol';
 
 const BRIEFINGS = ['B-F', 'B-M', 'B-I'];
 const OPENINGS = ['O-A', 'O-N'];

@@ -2,7 +2,7 @@
 // from the pool in round 1 and may search in rounds 1–2, where evidence decides; the closings
 // and the judge only weigh what was said, so they do not search. The judge sees the pool to
 // check that cited evidence says what the arguments claim.
-import type { ProtocolDef, StepDef } from '@/lib/debate/types';
+import type { ProtocolDef, StepDef } from '@/lib/domain/protocol';
 
 type Side = { suffix: 'A' | 'N'; other: 'A' | 'N'; team: 'affirmative' | 'negative'; position: string };
 const SIDES: Side[] = [

@@ -4,7 +4,7 @@
 import readline from 'node:readline';
 import { runBus } from '@/lib/debate/bus';
 import { startRunRelay, type RunRelay } from '@/lib/debate/relay';
-import type { RunEvent } from '@/lib/debate/types';
+import type { RunEvent } from '@/lib/domain/protocol';
 
 const at = '2026-01-01T00:00:00.000Z';
 const SYLLABLES = '가나다라마바사아자차카타파하신용평가부채현금흐름';

@@ -1,7 +1,7 @@
 // Briefings: SAS's three specialists (B-F figures, B-M management and tone, B-I the industry
 // narrative) and FinDebate's five (S-PERF … S-RISK). Each works one lane of the material the
 // step was given, newest first, one claim per finding, and says where the material is silent.
-import type { Claim } from '@/lib/debate/schemas';
+import type { Claim } from '@/lib/domain/outputs';
 import type { FactorId } from '@/lib/pool/factors';
 import { claimFromPick, type Env } from './env';
 import { differentEvidence, firstSentence, showValue, type Item } from './material';

@@ -1,7 +1,7 @@
 // Closings (KPD-MADS D9 and D10, SAS X-A and X-N): the side's case restated from its own earlier
 // claims, the questions it received answered, and what remains open — with no factor and no
 // evidence that its context did not already carry (every citation is copied, never looked up).
-import type { Claim, Turn as TurnOutput } from '@/lib/debate/schemas';
+import type { Claim, Turn as TurnOutput } from '@/lib/domain/outputs';
 import { sideOf, type Env } from './env';
 import { citationKey, itemsOf, resolve, uniqueCitations } from './material';
 import { answerClaim, questionsFor } from './rebuttal';

@@ -1,6 +1,6 @@
 // Constructive speeches and openings (KPD-MADS D1 and D3, SAS O-A and O-N): one core claim
 // and a signal per factor, each with its citation, assumption and what would refute it.
-import type { Turn } from '@/lib/debate/schemas';
+import type { Turn } from '@/lib/domain/outputs';
 import { claimFromPick, sideOf, type Env } from './env';
 import { shortSource } from './material';
 import { selectSignals, type Pick, type Side } from './select';

@@ -2,8 +2,8 @@
 // engine, but possibly written by another provider), so every shape is parsed again here and
 // anything that does not parse is simply not used.
 import { z } from 'zod';
-import { claim as claimSchema, question as questionSchema, type Claim, type Question } from '@/lib/debate/schemas';
-import type { Act, Team } from '@/lib/debate/types';
+import { claim as claimSchema, question as questionSchema, type Claim, type Question } from '@/lib/domain/outputs';
+import type { Act, Team } from '@/lib/domain/protocol';
 import type { ContextTurn } from '@/lib/llm/types';
 
 export type Turn = {

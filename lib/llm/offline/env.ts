@@ -1,7 +1,7 @@
 // Everything one step's builder needs, derived once from the request: the language's phrases,
 // the parsed context and the material the step may cite.
-import type { Claim, Turn as TurnOutput } from '@/lib/debate/schemas';
-import type { Language, StepDef } from '@/lib/debate/types';
+import type { Claim, Turn as TurnOutput } from '@/lib/domain/outputs';
+import type { Language, StepDef } from '@/lib/domain/protocol';
 import type { GenerateRequest } from '@/lib/llm/types';
 import { Debate } from './context';
 import { words, type FactorWords } from './lexicon';

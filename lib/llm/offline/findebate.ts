@@ -2,7 +2,7 @@
 // skeptic, the leader's merge and the safety check. The stance is the balance of favorable
 // against adverse items (fresh ones count double), so the debate can move it only by adding
 // evidence — and the safety check then keeps the draft, as the protocol asks (docs/protocols.md).
-import { stanceDraft as draftSchema, type Claim, type StepOutput, type Turn as TurnOutput } from '@/lib/debate/schemas';
+import { stanceDraft as draftSchema, type Claim, type StepOutput, type Turn as TurnOutput } from '@/lib/domain/outputs';
 import type { FactorId } from '@/lib/pool/factors';
 import type { Env } from './env';
 import { citationKey, citationOf, differentEvidence, itemsOf, uniqueCitations, type Item } from './material';

@@ -3,7 +3,7 @@
 // it builds each step's output from the step's evidence, passages and context alone — never
 // from the prompt — by fixed rules, so the same request always gives the same output. No
 // network, no clock, no randomness. It streams its text word by word like a model would.
-import type { OutputKind, StepOutput } from '@/lib/debate/schemas';
+import type { OutputKind, StepOutput } from '@/lib/domain/outputs';
 import { yieldToEventLoop } from '@/lib/event-loop';
 import type { GenerateRequest, GenerateResult, ModelProvider } from '@/lib/llm/types';
 import { briefing } from './briefing';

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { OUTPUT_SCHEMAS, type Citation, type Claim, type Question, type Report } from '@/lib/debate/schemas';
+import { OUTPUT_SCHEMAS, type Citation, type Claim, type Question, type Report } from '@/lib/domain/outputs';
 import { protocolOf, runProtocol, type Case, type StepRun } from './test-fixtures';
 import { hangul, ownProse, ruleProblems } from './test-rules';
 

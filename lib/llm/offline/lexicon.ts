@@ -1,6 +1,6 @@
 // The factor vocabulary the offline analyst argues with, per language. Labels come from the
 // guideline table in lib/pool/factors.ts; the readings from lexicon-en.ts and lexicon-ko.ts.
-import type { Language } from '@/lib/debate/types';
+import type { Language } from '@/lib/domain/protocol';
 import { FACTORS, isFactorId, type FactorId } from '@/lib/pool/factors';
 import { CATEGORY_EN, LEXICON_EN } from './lexicon-en';
 import { CATEGORY_KO, LEXICON_KO } from './lexicon-ko';

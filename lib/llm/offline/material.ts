@@ -1,7 +1,7 @@
 // What the offline analyst may cite: the step's evidence, its retrieved passages and the
 // citations earlier turns handed it as context — nothing else. Every item keeps the source and
 // date it came with, so every claim the analyst writes resolves to something the RM can open.
-import type { Citation, Claim } from '@/lib/debate/schemas';
+import type { Citation, Claim } from '@/lib/domain/outputs';
 import type { Polarity } from '@/lib/db/schema';
 import type { GenerateRequest } from '@/lib/llm/types';
 import { isStale, recencyCutoff } from '@/lib/pool/as-of';

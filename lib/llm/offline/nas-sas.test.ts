@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { OUTPUT_SCHEMAS, type Citation, type Claim, type Question, type Report, type StepOutput } from '@/lib/debate/schemas';
+import { OUTPUT_SCHEMAS, type Citation, type Claim, type Question, type Report, type StepOutput } from '@/lib/domain/outputs';
 import { protocolOf, runProtocol, type Case, type StepRun } from './test-fixtures';
 import { ruleProblems } from './test-rules';
 import { wordCount } from './text';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { OUTPUT_SCHEMAS, type Claim, type Report } from '@/lib/debate/schemas';
+import { OUTPUT_SCHEMAS, type Claim, type Report } from '@/lib/domain/outputs';
 import { createOfflineAnalyst } from './index';
 import { KPD_STEPS, protocolOf, requestFor, runProtocol, STEPS, type Case } from './test-fixtures';
 import { ruleProblems } from './test-rules';

@@ -1,7 +1,7 @@
 // Sentences for the protocols other than KPD-MADS — briefings, SAS, the three-round debate and
 // FinDebate — one implementation per language (panel-en.ts, panel-ko.ts) behind one interface.
-import type { StepOutput } from '@/lib/debate/schemas';
-import type { Language, Team } from '@/lib/debate/types';
+import type { StepOutput } from '@/lib/domain/outputs';
+import type { Language, Team } from '@/lib/domain/protocol';
 import type { FactorWords } from './lexicon';
 import type { Item } from './material';
 import { PANEL_EN } from './panel-en';

@@ -1,7 +1,7 @@
 // The sentences of the debate, one implementation per language (phrases-en.ts, phrases-ko.ts)
 // behind one interface, so the protocol modules build the same argument in either language and
 // a reviewer can read the two files side by side. Nothing here decides what to argue.
-import type { Language } from '@/lib/debate/types';
+import type { Language } from '@/lib/domain/protocol';
 import type { CompanyBrief } from '@/lib/llm/types';
 import type { FactorWords } from './lexicon';
 import type { Item, SourceKind } from './material';

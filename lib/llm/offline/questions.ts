@@ -3,7 +3,7 @@
 // question follows what is being examined, as the KPD-MADS tasks name them
 // (lib/debate/protocols/kpd-mads.ts): a constructive is asked about its interpretation, sources
 // and counterexamples, a rebuttal about its consistency and so on.
-import type { Claim, Question, Turn as TurnOutput } from '@/lib/debate/schemas';
+import type { Claim, Question, Turn as TurnOutput } from '@/lib/domain/outputs';
 import type { Turn } from './context';
 import { quoteOf, type Env } from './env';
 import { itemsOf, showValue, sourceKind } from './material';

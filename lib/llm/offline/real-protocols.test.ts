@@ -2,7 +2,7 @@
 // mirrored fixtures: if a protocol changes a step's act, context, evidence access or rules, this
 // is where the analyst's fit to it is checked.
 import { describe, expect, it } from 'vitest';
-import { OUTPUT_SCHEMAS } from '@/lib/debate/schemas';
+import { OUTPUT_SCHEMAS } from '@/lib/domain/outputs';
 import { PROTOCOLS_BY_ID } from '@/lib/debate/protocols';
 import { runProtocol, type Case } from './test-fixtures';
 import { ruleProblems } from './test-rules';

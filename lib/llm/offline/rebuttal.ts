@@ -1,7 +1,7 @@
 // Rebuttals (KPD-MADS D5 and D7, SAS R-A and R-N): for each claim of the other side, dated
 // counter-evidence on the same factor when the pool has it, else a context item, else the
 // claim's own evidence read differently. Challenges put to this side are answered first.
-import type { Claim, Question, Turn as TurnOutput } from '@/lib/debate/schemas';
+import type { Claim, Question, Turn as TurnOutput } from '@/lib/domain/outputs';
 import type { Turn } from './context';
 import { quoteOf, sideOf, type Env } from './env';
 import { citationOf, itemsOf, resolve, uniqueCitations } from './material';

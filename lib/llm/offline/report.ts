@@ -1,7 +1,7 @@
 // Reports that keep both sides and pick no winner: the KPD-MADS aggregator (AG), built from the
 // debate's claims and questions, and the single-agent NAS report, built from the pool as
 // claim → evidence → implication chains per factor.
-import type { Citation, Claim, Question, Report } from '@/lib/debate/schemas';
+import type { Citation, Claim, Question, Report } from '@/lib/domain/outputs';
 import type { Turn } from './context';
 import type { Env } from './env';
 import { citationKey, citationOf, resolve, uniqueCitations, type Item } from './material';

@@ -2,7 +2,7 @@
 // committee in about 700–800 words, as an analyst's memo — the report never mentions how it was
 // produced. The evidence review walks the factors until the length is reached or the material
 // runs out (a thin pool gives a short report that says so).
-import { sasStress as stressSchema, type StepOutput } from '@/lib/debate/schemas';
+import { sasStress as stressSchema, type StepOutput } from '@/lib/domain/outputs';
 import type { Env } from './env';
 import type { Item } from './material';
 import { panelFor } from './panel';

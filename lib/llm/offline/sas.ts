@@ -2,9 +2,9 @@
 // to its follow-ups (F-A, F-N), the judge (JUDGE) and the stress analyst (STRESS). The judge's
 // rule is transparent: the side whose case rests on more distinct dated evidence, fresh items
 // counting double, plus the challenges it answered, held; a tie goes to the side arguing risk.
-import type { Claim, Question, Turn as TurnOutput } from '@/lib/debate/schemas';
-import { sasJudgment as judgmentSchema } from '@/lib/debate/schemas';
-import type { Team } from '@/lib/debate/types';
+import type { Claim, Question, Turn as TurnOutput } from '@/lib/domain/outputs';
+import { sasJudgment as judgmentSchema } from '@/lib/domain/outputs';
+import type { Team } from '@/lib/domain/protocol';
 import type { Turn } from './context';
 import { quoteOf, sideOf, type Env } from './env';
 import { citationKey, itemsOf, resolve, sourceKind } from './material';

@@ -2,7 +2,7 @@
 // evidence first (fresh before stale), one factor per claim, a factor reused only with clearly
 // different evidence. When the pool cannot give a side enough, the fallbacks are explicit
 // modes the phrasing says out loud — nothing is padded and nothing is invented.
-import type { Claim } from '@/lib/debate/schemas';
+import type { Claim } from '@/lib/domain/outputs';
 import { isGuideline } from './lexicon';
 import { cmp, differentEvidence, itemsOf, rank, type Item, type Pool } from './material';
 

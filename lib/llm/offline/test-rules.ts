@@ -1,6 +1,6 @@
-// The step rules of lib/debate/types.ts as the engine checks them, written out for the offline
+// The step rules of lib/domain/protocol.ts as the engine checks them, written out for the offline
 // analyst's tests: a violation here is a repair and then a failure in a real run.
-import type { Citation, Claim, Question } from '@/lib/debate/schemas';
+import type { Citation, Claim, Question } from '@/lib/domain/outputs';
 import type { StepRun } from './test-fixtures';
 
 const key = (c: Citation) => `${c.evidenceId ?? ''}|${c.source}|${c.date}`;

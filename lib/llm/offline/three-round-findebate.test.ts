@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { OUTPUT_SCHEMAS, type Claim, type StepOutput } from '@/lib/debate/schemas';
+import { OUTPUT_SCHEMAS, type Claim, type StepOutput } from '@/lib/domain/outputs';
 import type { ContextTurn } from '@/lib/llm/types';
 import { createOfflineAnalyst } from './index';
 import { FINDEBATE_STEPS, protocolOf, requestFor, runProtocol, type Case, type StepRun } from './test-fixtures';

@@ -2,8 +2,8 @@
 // point-by-point responses, closings, and the rubric judge. The judge's scores come from rules
 // an RM can check by hand — what the argument cites, how old it is, how it fared in round 2 —
 // written out below.
-import { argumentsRound as argumentsSchema, responsesRound as responsesSchema, type Citation, type Claim, type StepOutput } from '@/lib/debate/schemas';
-import type { Team } from '@/lib/debate/types';
+import { argumentsRound as argumentsSchema, responsesRound as responsesSchema, type Citation, type Claim, type StepOutput } from '@/lib/domain/outputs';
+import type { Team } from '@/lib/domain/protocol';
 import type { Turn } from './context';
 import { sideOf, type Env } from './env';
 import { isGuideline } from './lexicon';

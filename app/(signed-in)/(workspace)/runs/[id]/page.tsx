@@ -11,7 +11,7 @@ import { isCaseClosed } from '@/lib/db/queries/cases';
 import { runBus } from '@/lib/debate/bus';
 import { loadLiveState } from '@/lib/debate/live-state';
 import { getProtocol } from '@/lib/debate/protocols';
-import type { RunParams } from '@/lib/debate/types';
+import type { RunParams } from '@/lib/domain/protocol';
 import { runMessages } from '@/lib/i18n/messages/run';
 import { getT } from '@/lib/i18n/server';
 import { shellMessages } from '@/lib/i18n/messages/shell';

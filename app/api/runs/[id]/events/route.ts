@@ -14,7 +14,7 @@ import { runBus, type RunSnapshot } from '@/lib/debate/bus';
 import { evidenceForOutput } from '@/lib/debate/live-state';
 import { snapshotMessage } from '@/lib/debate/live-snapshot';
 import { isTerminal, type WireMessage } from '@/lib/debate/run-state';
-import type { RunEvent } from '@/lib/debate/types';
+import type { RunEvent } from '@/lib/domain/protocol';
 import { log } from '@/lib/ops/log';
 
 export const dynamic = 'force-dynamic';

@@ -1,5 +1,5 @@
 // The contract between protocols (data), the engine, the providers and the UI.
-import type { OutputKind } from '@/lib/debate/schemas';
+import type { OutputKind } from '@/lib/domain/outputs';
 import type { Protocol as ProtocolId } from '@/lib/db/schema';
 
 export type { ProtocolId };
