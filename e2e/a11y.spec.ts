@@ -1,8 +1,9 @@
 // axe-core on the sign-in page and every page each role can reach, in light and dark mode.
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
-import { NAV, ROLES } from '../lib/auth/permissions';
-import { DEMO_IDS } from '../lib/db/demo-ids';
+import { NAV } from '../lib/auth/permissions';
+import { ROLES } from '../lib/domain/vocabulary';
+import { DEMO_IDS } from '../lib/domain/demo-ids';
 import { signInAs } from './fixtures';
 
 async function expectNoViolations(page: Page, label: string) {
@@ -103,7 +104,7 @@ for (const scheme of ['light', 'dark'] as const) {
       await expectNoViolations(evaluator, 'evaluator rating page');
     });
 
-    // The demo RM's submitted case, its run and report (lib/db/seed.ts): the RM and the committee
+    // The demo RM's submitted case, its run and report (lib/demo/seed.ts): the RM and the committee
     // read them. One test each: a finished run page is a large document for axe.
     for (const href of [`/cases/${DEMO_IDS.submittedCase}`, `/runs/${DEMO_IDS.run}`, `/runs/${DEMO_IDS.run}/report`]) {
       for (const role of ['rm', 'committee'] as const) {

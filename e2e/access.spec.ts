@@ -6,7 +6,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { expect, request, test, type APIRequestContext } from '@playwright/test';
 import { allowedMethods, HTTP_METHODS, pagesOf, routeHandlersOf, serverActionsOf } from '../lib/auth/endpoints';
-import { ACTIONS, API_ROUTES, can, PAGES, PUBLIC_ACTIONS, PUBLIC_PAGES, PUBLIC_ROUTES, ROLES, type Role } from '../lib/auth/permissions';
+import { ACTIONS, API_ROUTES, can, PAGES, PUBLIC_ACTIONS, PUBLIC_PAGES, PUBLIC_ROUTES } from '../lib/auth/permissions';
+import { ROLES, type Role } from '../lib/domain/vocabulary';
 import { DEMO_PASSWORD, DEMO_USERS } from './fixtures';
 
 function manifest(name: string) {

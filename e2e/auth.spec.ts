@@ -1,5 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
-import { NAV, ROLES } from '../lib/auth/permissions';
+import { NAV } from '../lib/auth/permissions';
+import { ROLES } from '../lib/domain/vocabulary';
 import { DEMO_PASSWORD, DEMO_USERS, signIn, signInAs, uniqueEmail } from './fixtures';
 
 // One answer for a wrong password, an unknown email and a locked account (lib/auth/credentials.ts),

@@ -1,5 +1,5 @@
 import { expect, type Page } from '@playwright/test';
-import type { Role } from '../lib/auth/permissions';
+import type { Role } from '../lib/domain/vocabulary';
 
 export const DEMO_PASSWORD = process.env.DEMO_PASSWORD || 'crosscheck-demo';
 

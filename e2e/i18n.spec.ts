@@ -1,8 +1,9 @@
 // The interface language: after the header switch to 한국어, every page a role reaches says
 // lang="ko", has a Korean heading and no English chrome; switching back brings English back.
 import { expect, test, type Page } from '@playwright/test';
-import { NAV, ROLES, type Role } from '../lib/auth/permissions';
-import { DEMO_IDS } from '../lib/db/demo-ids';
+import { NAV } from '../lib/auth/permissions';
+import { ROLES, type Role } from '../lib/domain/vocabulary';
+import { DEMO_IDS } from '../lib/domain/demo-ids';
 import { DEMO_USERS, signInAs } from './fixtures';
 
 const HANGUL = /[\uac00-\ud7a3]/;

@@ -9,7 +9,7 @@
 // lib/eval/judge-actions.test.ts.)
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Browser, type Page } from '@playwright/test';
-import { DEMO_IDS } from '../lib/db/demo-ids';
+import { DEMO_IDS } from '../lib/domain/demo-ids';
 import { signInAs } from './fixtures';
 
 async function createCase(page: Page, title: string) {

@@ -1,9 +1,9 @@
-// The run report page and its three exports, on the finished demo run (lib/db/seed.ts:
+// The run report page and its three exports, on the finished demo run (lib/demo/seed.ts:
 // KPD-MADS by the offline analyst on Samsung Electronics, as of 2025-06-30, case submitted).
 import fs from 'node:fs/promises';
 import { expect, request, test, type Page } from '@playwright/test';
 import { PDFDocument } from 'pdf-lib';
-import { DEMO_IDS } from '../lib/db/demo-ids';
+import { DEMO_IDS } from '../lib/domain/demo-ids';
 import { DEMO_PASSWORD, DEMO_USERS, signInAs } from './fixtures';
 
 const RUN = DEMO_IDS.run;

@@ -4,7 +4,7 @@
 // they have no business; the administrator's audit log naming what happened; and a returned
 // case going back to the RM, analysed again, resubmitted and decided in a second round.
 import { expect, test, type Browser, type Page } from '@playwright/test';
-import { DEMO_IDS } from '../lib/db/demo-ids';
+import { DEMO_IDS } from '../lib/domain/demo-ids';
 import { signInAs } from './fixtures';
 
 async function newSignedInPage(browser: Browser, role: 'rm' | 'committee' | 'evaluator' | 'admin') {

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { expect, request as apiRequest, test, type Page } from '@playwright/test';
 import { serverActionsOf } from '../lib/auth/endpoints';
 import { ACTIONS, can } from '../lib/auth/permissions';
-import { DEMO_IDS } from '../lib/db/demo-ids';
+import { DEMO_IDS } from '../lib/domain/demo-ids';
 import { addEvidence, signInAs, startRunOn, uniqueEmail } from './fixtures';
 
 const EXPECTED_HEADERS: Record<string, string | RegExp> = {

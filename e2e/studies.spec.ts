@@ -6,8 +6,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { expect, request, test, type Browser, type Page } from '@playwright/test';
 import { parse } from 'csv-parse/sync';
-import { ALL_ITEMS } from '../lib/eval/study-design';
-import { DEMO_IDS } from '../lib/db/demo-ids';
+import { ALL_ITEMS } from '../lib/domain/study';
+import { DEMO_IDS } from '../lib/domain/demo-ids';
 import { DEMO_PASSWORD, DEMO_USERS, signIn, signInAs, uniqueEmail } from './fixtures';
 
 const PASSWORD = 'study-evaluator-pass';

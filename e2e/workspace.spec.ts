@@ -5,7 +5,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect, test, type Browser, type Page } from '@playwright/test';
-import { API_ROUTES, can, PAGES, ROLES } from '../lib/auth/permissions';
+import { API_ROUTES, can, PAGES } from '../lib/auth/permissions';
+import { ROLES } from '../lib/domain/vocabulary';
 
 // The pages and routes about one case or run, tried here on a case this spec creates.
 const RESOURCE_PAGES = PAGES.filter((p) => p.path === '/cases/[id]' || p.path === '/runs/[id]');

@@ -27,7 +27,7 @@ const schema = z.object({
   CROSSCHECK_ENV: z.preprocess((v) => (v === '' ? undefined : v), z.enum(['dev', 'start', 'test']).optional()),
   AUTH_SECRET: optional.pipe(z.string().min(32, 'must be at least 32 characters (try: openssl rand -base64 32)').optional()),
   /**
-   * Key of the audit log's HMACs (lib/ops/audit-key.ts); unset: derived from the session secret.
+   * Key of the audit log's HMACs (lib/db/audit-key.ts); unset: derived from the session secret.
    * Changing it makes entries written under the old key unverifiable.
    */
   AUDIT_SECRET: optional.pipe(z.string().min(32, 'must be at least 32 characters (try: openssl rand -base64 32)').optional()),

@@ -12,7 +12,7 @@
 // run out before another worker takes them.
 import { closeDb } from '@/lib/db/client';
 import type { RunRelay } from '@/lib/debate/relay';
-import { releaseRunsHere } from '@/lib/debate/runner';
+import { releaseRunsHere } from '@/lib/jobs/runner';
 import { env } from '@/lib/env';
 import type { QueueWorker } from '@/lib/jobs/worker';
 import { flushCounters } from '@/lib/ops/counters';

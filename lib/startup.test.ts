@@ -4,7 +4,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyPassword } from '@/lib/auth/password';
-import { DEMO_ACCOUNTS } from '@/lib/auth/demo-accounts';
+import { DEMO_ACCOUNTS } from '@/lib/demo/accounts';
 import type { DatabaseHandle } from '@/lib/db/client';
 import { companies, users } from '@/lib/db/schema';
 import { createTestDatabase, testBackends } from '@/lib/db/test-db';

@@ -1,33 +1,36 @@
-// What the app does once at start (instrumentation.ts): the demo accounts where DEMO asks for
-// them, the run relay and the embedded queue worker on PostgreSQL, resuming interrupted runs,
-// and the lines that tell the operator how to sign in.
-import { getDatabase, type DatabaseHandle } from '@/lib/db/client';
-import { resumeInterruptedRuns } from '@/lib/debate/resume';
+// What the app does once at start (instrumentation.ts): opening the database (and seeding a new
+// embedded one), the demo accounts where DEMO asks for them, the run relay and the embedded queue
+// worker on PostgreSQL, resuming interrupted runs, and the lines that tell the operator how to
+// sign in. Next.js awaits register() before it serves the first request, so no page or route
+// sees the database before the demo data is in it.
+import type { DatabaseHandle } from '@/lib/db/client';
+import { hasAnyCompany } from '@/lib/db/queries/demo';
+import { openAppDatabase } from '@/lib/demo/app-database';
+import { resumeInterruptedRuns } from '@/lib/jobs/resume';
 import { ensureRunRelay } from '@/lib/debate/relay';
-import { queueEnabled } from '@/lib/debate/runner';
+import { queueEnabled } from '@/lib/jobs/runner';
 import { DataFolderError } from '@/lib/db/data-dir';
-import { DEMO_ACCOUNTS } from '@/lib/auth/demo-accounts';
-import { companies } from '@/lib/db/schema';
+import { DEMO_ACCOUNTS } from '@/lib/demo/accounts';
 import { demoEnabled, env, EnvError } from '@/lib/env';
 import type { QueueWorker } from '@/lib/jobs/worker';
 import { stopOnSignals } from '@/lib/shutdown';
 
 /**
  * The demo sign-in lines, after making them true: the embedded database got its demo accounts
- * with its first seed (lib/db/seed.ts), while on PostgreSQL with DEMO=1 nothing else creates
+ * with its first seed (lib/demo/seed.ts), while on PostgreSQL with DEMO=1 nothing else creates
  * them, so they are created here when missing. Without companies the pool is still to load.
  */
 export async function demoSignIns(database: Pick<DatabaseHandle, 'db' | 'kind'>, e = env()): Promise<string[]> {
   if (!demoEnabled(e)) return [];
   const lines: string[] = [];
   if (database.kind === 'postgres') {
-    const { ensureDemoAccounts } = await import('@/lib/db/seed');
+    const { ensureDemoAccounts } = await import('@/lib/demo/seed');
     const created = await ensureDemoAccounts(database.db, e.DEMO_PASSWORD);
     if (created) lines.push(`Created ${created} demo account${created === 1 ? '' : 's'} (DEMO=1).`);
   }
   lines.push(`Demo sign-ins (password: ${e.DEMO_PASSWORD === 'crosscheck-demo' ? 'crosscheck-demo' : 'the DEMO_PASSWORD value'}):`);
   for (const a of DEMO_ACCOUNTS) lines.push(`  ${a.email.padEnd(24)} ${a.role}`);
-  if (database.kind === 'postgres' && !(await database.db.select({ id: companies.id }).from(companies).limit(1)).length) {
+  if (database.kind === 'postgres' && !(await hasAnyCompany({ db: database.db }))) {
     lines.push('The knowledge pool is empty: `npm run db:seed` loads the demo pool and the demo cases.');
   }
   return lines;
@@ -36,7 +39,7 @@ export async function demoSignIns(database: Pick<DatabaseHandle, 'db' | 'kind'>,
 export async function startUp() {
   try {
     const e = env();
-    const database = await getDatabase();
+    const database = await openAppDatabase();
     const lines = [`Crosscheck is ready on http://localhost:${e.PORT} (database: ${database.kind}, ${database.location})`];
     lines.push(...(await demoSignIns(database, e)));
     // On PostgreSQL, run events reach this instance's viewers from whichever process executes the

@@ -4,8 +4,9 @@ import { Command, InvalidArgumentError } from 'commander';
 import { z } from 'zod';
 import { createAccount } from '@/lib/auth/accounts';
 import { PASSWORD_MIN_LENGTH } from '@/lib/auth/password';
-import { closeDb, getDb } from '@/lib/db/client';
-import { ROLES, type Role } from '@/lib/db/schema';
+import { closeDb } from '@/lib/db/client';
+import { appDb } from '@/lib/demo/app-database';
+import { ROLES, type Role } from '@/lib/domain/vocabulary';
 import { registerBatch } from './commands/batch';
 import { registerDebate } from './commands/debate';
 import { registerEval } from './commands/eval';
@@ -45,7 +46,7 @@ program
     if (!email.success) throw new Error(`"${options.email}" is not a valid email address.`);
     const password = await readPassword();
     if (password.length < PASSWORD_MIN_LENGTH) throw new Error(`The password needs at least ${PASSWORD_MIN_LENGTH} characters.`);
-    const user = await createAccount({ db: await getDb(), actorId: null, email: email.data, name: options.name.trim(), role: options.role, password });
+    const user = await createAccount({ db: await appDb(), actorId: null, email: email.data, name: options.name.trim(), role: options.role, password });
     console.log(`Created ${user.role} ${user.email}.`);
   });
 

@@ -2,8 +2,9 @@
 // database the environment configures: PostgreSQL by DATABASE_URL, else the embedded folder.
 // Failures are the operator's to fix (a locked folder, a bad setting), so they print as one
 // plain sentence and exit 1 rather than as a stack trace.
-import { closeDb, getDatabase } from '@/lib/db/client';
-import { seedDemo } from '@/lib/db/seed';
+import { closeDb } from '@/lib/db/client';
+import { openAppDatabase } from '@/lib/demo/app-database';
+import { seedDemo } from '@/lib/demo/seed';
 import { demoEnabled } from '@/lib/env';
 import { describeError } from './lib/describe-error';
 
@@ -11,14 +12,15 @@ const USAGE = 'Usage: tsx scripts/db.ts migrate|seed';
 
 async function migrate() {
   // Opening the database applies pending migrations (and seeds a brand-new embedded folder).
-  const { kind, location } = await getDatabase();
+  const { kind, location } = await openAppDatabase();
   console.log(`Database migrated: ${kind} at ${location}.`);
 }
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
 async function seed() {
-  const { db, kind, location } = await getDatabase();
+  // Opened as the app opens it, so a brand-new embedded folder is seeded (and says so) first.
+  const { db, kind, location } = await openAppDatabase();
   const counts = await seedDemo(db, { accounts: demoEnabled() });
   const total = Object.values(counts).reduce((a, b) => a + b, 0);
   console.log(

@@ -1,7 +1,7 @@
 // `npm test`: every check the project has, cheapest first, stopping at the first failure.
 import { spawn } from 'node:child_process';
 
-const STAGES = ['typecheck', 'lint', 'test:unit', 'test:e2e'];
+const STAGES = ['typecheck', 'lint', 'depcheck', 'test:unit', 'test:e2e'];
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 
 /** @type {import('node:child_process').ChildProcess | null} */

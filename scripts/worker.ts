@@ -4,7 +4,8 @@
 // WORKER_SHUTDOWN_TIMEOUT_MS for the runs in hand, then the rest go to another worker, which
 // resumes them from their last completed step. A second signal exits at once (the leases then
 // run out and other workers take the runs over all the same).
-import { closeDb, getDatabase } from '@/lib/db/client';
+import { closeDb } from '@/lib/db/client';
+import { openAppDatabase } from '@/lib/demo/app-database';
 import { ensureRunRelay } from '@/lib/debate/relay';
 import { env, isEmbedded } from '@/lib/env';
 import { stopBoss } from '@/lib/jobs/boss';
@@ -24,7 +25,7 @@ async function main() {
     process.exit(1);
   }
   surviveDatabaseOutages({ exitOnOtherErrors: true });
-  const { location } = await getDatabase();
+  const { location } = await openAppDatabase();
   // Viewers on the app instances follow this worker's runs through the relay; the worker itself
   // shows nothing, so it does not take in other processes' events.
   const relay = ensureRunRelay({ instanceId: 'worker', receiveEvents: false });

@@ -1,7 +1,7 @@
 import Link from 'next/link';
 import { CaseStatusBadge } from '@/components/lists/cases-table';
 import { formatAmount, formatDateTime } from '@/components/lists/format';
-import type { CaseDetail } from '@/lib/db/queries/cases';
+import type { CaseDetail } from '@/lib/domain/views';
 import type { Translate } from '@/lib/i18n';
 import type { casesMessages } from '@/lib/i18n/messages/cases';
 import { getLocale } from '@/lib/i18n/server';

@@ -9,7 +9,7 @@ import { DataTable, EmptyState, Td } from '@/components/ui/layout';
 import { useT } from '@/lib/i18n/client';
 import { casesMessages } from '@/lib/i18n/messages/cases';
 import { runMessages } from '@/lib/i18n/messages/run';
-import type { RunStatus } from '@/lib/db/schema';
+import type { RunStatus } from '@/lib/domain/vocabulary';
 
 export type CaseRunRow = {
   id: string;

@@ -7,6 +7,7 @@ import { Button } from '@/components/ui/button';
 import { SelectField, TextField } from '@/components/ui/field';
 import { Alert } from '@/components/ui/layout';
 import { useKeptForm } from '@/components/case/use-kept-form';
+import type { Language } from '@/lib/domain/protocol';
 import { useT } from '@/lib/i18n/client';
 import { runMessages } from '@/lib/i18n/messages/run';
 
@@ -26,7 +27,7 @@ export type LauncherOptions = {
   webSearch: boolean;
   estimates: Record<string, RunEstimate>;
   /** maxTokens, maxCostUsd: the server's budgets (RUN_MAX_TOKENS, RUN_MAX_COST_USD) when the fields stay empty. */
-  defaults: { language: 'ko' | 'en'; recencyDays: number; maxWebResults: number; maxTokens: number | null; maxCostUsd: number | null };
+  defaults: { language: Language; recencyDays: number; maxWebResults: number; maxTokens: number | null; maxCostUsd: number | null };
 };
 
 export function RunLauncher({ caseId, options }: { caseId: string; options: LauncherOptions }) {

@@ -1,8 +1,8 @@
 import { JudgeButton } from '@/components/judges/judge-button';
 import { RubricJudgmentView } from '@/components/judges/rubric-judgment';
 import { Alert, Card, DataTable, Td } from '@/components/ui/layout';
-import type { RubricJudgmentRow } from '@/lib/db/queries/judgments';
-import type { RunView } from '@/lib/debate/run-view';
+import type { RubricJudgmentRow } from '@/lib/domain/judgments';
+import type { RunView } from '@/lib/report/run-view';
 import type { judgeAvailability } from '@/lib/eval/judge-actions';
 import { groundingCounts, readabilityState } from '@/lib/eval/evaluation-view';
 import { judgesMessages } from '@/lib/i18n/messages/judges';

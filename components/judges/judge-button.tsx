@@ -5,11 +5,12 @@ import { runRubricJudge } from '@/app/(signed-in)/(workspace)/runs/[id]/report/a
 import { ActionOutcome } from '@/components/forms/action-outcome';
 import { useActionForm } from '@/components/forms/use-action-form';
 import { Button } from '@/components/ui/button';
+import type { JudgmentKind } from '@/lib/domain/vocabulary';
 import { useT } from '@/lib/i18n/client';
 import { judgesMessages } from '@/lib/i18n/messages/judges';
 
 type Props = {
-  kind: 'pairwise' | 'rubric';
+  kind: JudgmentKind;
   /** Hidden form fields: case_id, a, b for the pairwise judge; run_id for the rubric judge. */
   fields: Record<string, string>;
   /** Why the judge cannot run here (no model configured); the button is disabled and says so. */

@@ -1,7 +1,7 @@
 import { JudgeButton } from '@/components/judges/judge-button';
 import { utcMinute } from '@/components/judges/judged-by';
 import { Alert, Card, DataTable, Td } from '@/components/ui/layout';
-import type { PairwiseJudgmentRow } from '@/lib/db/queries/judgments';
+import type { PairwiseJudgmentRow } from '@/lib/domain/judgments';
 import type { Translate } from '@/lib/i18n';
 import { judgesMessages } from '@/lib/i18n/messages/judges';
 import { getT } from '@/lib/i18n/server';

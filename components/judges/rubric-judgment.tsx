@@ -1,6 +1,6 @@
 import { utcMinute } from '@/components/judges/judged-by';
 import { DataTable, Td } from '@/components/ui/layout';
-import type { RubricJudgmentRow } from '@/lib/db/queries/judgments';
+import type { RubricJudgmentRow } from '@/lib/domain/judgments';
 import type { Translate } from '@/lib/i18n';
 import type { judgesMessages } from '@/lib/i18n/messages/judges';
 

@@ -1,12 +1,10 @@
 import Link from 'next/link';
 import { Badge } from '@/components/ui/layout';
-import type { listAssignmentsForEvaluator } from '@/lib/db/queries/studies';
+import type { EvaluatorAssignment } from '@/lib/domain/views';
 import { listsMessages } from '@/lib/i18n/messages/lists';
 import { getT } from '@/lib/i18n/server';
 
-type Row = Awaited<ReturnType<typeof listAssignmentsForEvaluator>>[number];
-
-export async function AssignmentsList({ assignments }: { assignments: Row[] }) {
+export async function AssignmentsList({ assignments }: { assignments: EvaluatorAssignment[] }) {
   const t = await getT(listsMessages);
   return (
     <ul className="divide-y divide-zinc-200 rounded-lg border border-zinc-200 bg-white dark:divide-zinc-800 dark:border-zinc-800 dark:bg-zinc-900">

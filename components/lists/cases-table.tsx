@@ -1,8 +1,8 @@
 import Link from 'next/link';
 import { formatAmount, formatDateTime, formatNumber } from '@/components/lists/format';
 import { Badge, DataTable, Td } from '@/components/ui/layout';
-import type { CaseListItem } from '@/lib/db/queries/cases';
-import type { CaseStatus } from '@/lib/db/schema';
+import type { CaseListItem } from '@/lib/domain/views';
+import type { CaseStatus } from '@/lib/domain/vocabulary';
 import { casesMessages } from '@/lib/i18n/messages/cases';
 import { listsMessages } from '@/lib/i18n/messages/lists';
 import { getLocale, getT } from '@/lib/i18n/server';

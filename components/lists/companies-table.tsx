@@ -1,13 +1,11 @@
 import Link from 'next/link';
 import { formatNumber } from '@/components/lists/format';
 import { DataTable, Td } from '@/components/ui/layout';
-import type { listCompaniesWithCounts } from '@/lib/db/queries/companies';
+import type { CompanyListItem } from '@/lib/domain/views';
 import { listsMessages } from '@/lib/i18n/messages/lists';
 import { getLocale, getT } from '@/lib/i18n/server';
 
-type Row = Awaited<ReturnType<typeof listCompaniesWithCounts>>[number];
-
-export async function CompaniesTable({ companies }: { companies: Row[] }) {
+export async function CompaniesTable({ companies }: { companies: CompanyListItem[] }) {
   const [t, locale] = await Promise.all([getT(listsMessages), getLocale()]);
   const head = [t('colCompany'), t('colCountry'), t('colIndustry'), t('colEvidence'), t('colFactors'), t('colDocuments'), t('colLatest')];
   return (

@@ -6,11 +6,13 @@ import { ActionOutcome, useServerText } from '@/components/forms/action-outcome'
 import { fieldErrors, useActionForm } from '@/components/forms/use-action-form';
 import { Button } from '@/components/ui/button';
 import { SelectField, TextField } from '@/components/ui/field';
+import { EVIDENCE_CATEGORIES, FACTORS } from '@/lib/domain/factors';
+import { LANGUAGES } from '@/lib/domain/protocol';
+import { POLARITIES } from '@/lib/domain/vocabulary';
 import type { Dictionary, Messages } from '@/lib/i18n';
 import { useLocale, useT } from '@/lib/i18n/client';
 import { importMessages } from '@/lib/i18n/messages/import';
 import { poolMessages } from '@/lib/i18n/messages/pool';
-import { EVIDENCE_CATEGORIES, FACTORS } from '@/lib/pool/factors';
 import type { PoolEvidence } from '@/lib/pool/types';
 
 // Field errors come from the import's checks (lib/pool/import) and the actions, in English.
@@ -23,8 +25,8 @@ function useOptions() {
     t,
     categories: EVIDENCE_CATEGORIES.map((c) => ({ value: c, label: t(`cat_${c}`) })),
     factors: FACTORS.map((f) => ({ value: f.id, label: locale === 'ko' ? f.labelKo : f.label })),
-    polarities: (['favorable', 'adverse', 'context'] as const).map((p) => ({ value: p, label: t(`polarity_${p}`) })),
-    languages: (['ko', 'en'] as const).map((l) => ({ value: l, label: t(`lang_${l}`) })),
+    polarities: POLARITIES.map((p) => ({ value: p, label: t(`polarity_${p}`) })),
+    languages: LANGUAGES.map((l) => ({ value: l, label: t(`lang_${l}`) })),
   };
 }
 

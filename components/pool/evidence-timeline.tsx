@@ -1,10 +1,10 @@
 import Link from 'next/link';
 import { EvidenceControls } from '@/components/pool/evidence-editor';
 import { Badge } from '@/components/ui/layout';
-import type { CompanyEvidence, FactorTotals } from '@/lib/db/queries/companies';
+import type { CompanyEvidence, FactorTotals } from '@/lib/domain/views';
 import { poolMessages } from '@/lib/i18n/messages/pool';
 import { getLocale, getT } from '@/lib/i18n/server';
-import { FACTORS } from '@/lib/pool/factors';
+import { FACTORS } from '@/lib/domain/factors';
 
 const POLARITY_TONE = { favorable: 'green', adverse: 'red', context: 'amber' } as const;
 

@@ -3,7 +3,7 @@
 import { Badge } from '@/components/ui/layout';
 import { safeUrl } from '@/lib/report/markdown';
 import type { Block, CitationRef, ReportDoc } from '@/lib/report/model';
-import { POOL_NOTE_LABEL } from '@/lib/report/cited-source';
+import { POOL_NOTE_LABEL } from '@/lib/domain/cited-source';
 
 type Labels = ReportDoc['labels'];
 

@@ -1,12 +1,11 @@
-// The review parts of the case page and the run page, loading their own data so the pages
-// only mount them: the decision card, the discussion card, and the run page's provider that
-// gives each turn card its threads.
+// The review parts of the case page and the run page: the decision card, the discussion card,
+// and the run page's provider that gives each turn card its threads. The pages load the
+// decisions and comments (lib/db/queries/review.ts) and pass them in: components never read the
+// database.
 import type { ReactNode } from 'react';
 import { Card } from '@/components/ui/layout';
 import type { SessionUser } from '@/lib/auth/session';
-import { getDb } from '@/lib/db/client';
-import { commentRight, listCommentsForCase, listDecisionsForCase } from '@/lib/db/queries/review';
-import type { cases } from '@/lib/db/schema';
+import type { CaseStatus } from '@/lib/domain/vocabulary';
 import { reviewMessages } from '@/lib/i18n/messages/review';
 import { getT } from '@/lib/i18n/server';
 import { CaseDiscussion } from './case-discussion';
@@ -14,7 +13,10 @@ import { DecisionPanel } from './decision-panel';
 import { ReviewProvider } from './review-context';
 import { toThreadComments } from './threads';
 
-type CaseRow = Pick<typeof cases.$inferSelect, 'id' | 'ownerId' | 'status'>;
+type CaseRow = { id: string; status: CaseStatus };
+type Decisions = Parameters<typeof DecisionPanel>[0]['decisions'];
+type Comments = Parameters<typeof toThreadComments>[0];
+type Right = Parameters<typeof CaseDiscussion>[0]['right'];
 
 /** Nothing to show before the case first reaches the committee. */
 function beforeCommittee(kase: CaseRow, count: number) {
@@ -22,10 +24,9 @@ function beforeCommittee(kase: CaseRow, count: number) {
 }
 
 /** `form: false` (the run page) shows recorded decisions only, and nothing while there are none. */
-export async function CaseDecisionCard({ user, kase, form = true }: { user: SessionUser; kase: CaseRow; form?: boolean }) {
-  const db = await getDb();
-  const [decisions, t] = await Promise.all([listDecisionsForCase({ db, caseId: kase.id }), getT(reviewMessages)]);
+export async function CaseDecisionCard({ user, kase, decisions, form = true }: { user: SessionUser; kase: CaseRow; decisions: Decisions; form?: boolean }) {
   if (beforeCommittee(kase, decisions.length) || (!form && !decisions.length)) return null;
+  const t = await getT(reviewMessages);
   const canDecide = form && user.role === 'committee' && kase.status === 'submitted';
   return (
     <Card title={t('decisionTitle')}>
@@ -34,20 +35,19 @@ export async function CaseDecisionCard({ user, kase, form = true }: { user: Sess
   );
 }
 
-export async function CaseDiscussionCard({ user, kase }: { user: SessionUser; kase: CaseRow }) {
-  const db = await getDb();
-  const [comments, t] = await Promise.all([listCommentsForCase({ db, caseId: kase.id }), getT(reviewMessages)]);
+/** `right`: what the reader may write in the case's threads (commentRight in lib/db/queries/review.ts). */
+export async function CaseDiscussionCard({ kase, comments, right }: { kase: CaseRow; comments: Comments; right: Right }) {
   if (beforeCommittee(kase, comments.length)) return null;
+  const t = await getT(reviewMessages);
   return (
     <Card title={t('discussionTitle')}>
-      <CaseDiscussion caseId={kase.id} comments={toThreadComments(comments)} right={commentRight(user, kase)} />
+      <CaseDiscussion caseId={kase.id} comments={toThreadComments(comments)} right={right} />
     </Card>
   );
 }
 
 /** Wraps the live run so its turn cards can show and add comment threads; a run without a case gets none. */
-export async function RunReview({ user, kase, runId, children }: { user: SessionUser; kase: CaseRow | null; runId: string; children: ReactNode }) {
-  if (!kase) return children;
-  const comments = await listCommentsForCase({ db: await getDb(), caseId: kase.id });
-  return <ReviewProvider value={{ caseId: kase.id, runId, comments: toThreadComments(comments), right: commentRight(user, kase) }}>{children}</ReviewProvider>;
+export function RunReview({ review, runId, children }: { review: { caseId: string; comments: Comments; right: Right } | null; runId: string; children: ReactNode }) {
+  if (!review) return children;
+  return <ReviewProvider value={{ caseId: review.caseId, runId, comments: toThreadComments(review.comments), right: review.right }}>{children}</ReviewProvider>;
 }

@@ -3,7 +3,7 @@
 import Link from 'next/link';
 import { formatDateTime } from '@/components/lists/format';
 import { Badge } from '@/components/ui/layout';
-import type { CommentRight } from '@/lib/db/queries/review';
+import type { CommentRight } from '@/lib/domain/views';
 import { useT } from '@/lib/i18n/client';
 import { reviewMessages } from '@/lib/i18n/messages/review';
 import { CommentForm } from './comment-form';

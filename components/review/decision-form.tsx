@@ -7,7 +7,7 @@ import { useKeptForm } from '@/components/case/use-kept-form';
 import { Button } from '@/components/ui/button';
 import { TextAreaField } from '@/components/ui/field';
 import { Alert } from '@/components/ui/layout';
-import type { DecisionOutcome } from '@/lib/db/schema';
+import type { DecisionOutcome } from '@/lib/domain/vocabulary';
 import { useT } from '@/lib/i18n/client';
 import { reviewMessages } from '@/lib/i18n/messages/review';
 

@@ -2,8 +2,8 @@
 // the case is submitted. Read-only for the RM.
 import { formatDateTime } from '@/components/lists/format';
 import { Alert, Badge } from '@/components/ui/layout';
-import type { CaseDecision } from '@/lib/db/queries/review';
-import type { CaseStatus, DecisionOutcome } from '@/lib/db/schema';
+import type { CaseDecision } from '@/lib/domain/views';
+import type { CaseStatus, DecisionOutcome } from '@/lib/domain/vocabulary';
 import { reviewMessages } from '@/lib/i18n/messages/review';
 import { getT } from '@/lib/i18n/server';
 import { DecisionForm } from './decision-form';

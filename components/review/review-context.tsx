@@ -3,7 +3,7 @@
 // <TurnComments>), so the live run components need no review props of their own. Without a
 // provider (runs outside a case) the turn cards show no comments.
 import { createContext, useContext, type ReactNode } from 'react';
-import type { CommentRight } from '@/lib/db/queries/review';
+import type { CommentRight } from '@/lib/domain/views';
 import type { ThreadComment } from './threads';
 
 export type ReviewState = { caseId: string; runId: string | null; comments: ThreadComment[]; right: CommentRight };

@@ -3,14 +3,12 @@
 import Link from 'next/link';
 import { formatAmount, formatDateTime } from '@/components/lists/format';
 import { Badge, DataTable, Td } from '@/components/ui/layout';
-import type { ReviewQueueItem } from '@/lib/db/queries/review';
+import type { ReviewQueueItem } from '@/lib/domain/views';
 import type { Translate } from '@/lib/i18n';
 import type { reviewMessages } from '@/lib/i18n/messages/review';
 
 type T = Translate<(typeof reviewMessages)['en']>;
-type Row = ReviewQueueItem & { decidedAt: Date | null };
-
-export function ReviewQueue({ rows, caption, decided, t }: { rows: Row[]; caption: string; decided: boolean; t: T }) {
+export function ReviewQueue({ rows, caption, decided, t }: { rows: ReviewQueueItem[]; caption: string; decided: boolean; t: T }) {
   const head = [t('colCase'), t('colBorrower'), t('colLoan'), t('colAsOf'), t('colRm'), t('colSubmitted'), t('colRuns'), t('colComments'), ...(decided ? [t('colOutcome'), t('colDecidedAt')] : [])];
   return (
     <DataTable caption={caption} head={head}>

@@ -1,6 +1,6 @@
 // Comments as the browser gets them, and grouped into one-level threads. Pure, so the server
 // page, the client components and the tests share one grouping.
-import type { CaseComment } from '@/lib/db/queries/review';
+import type { CaseComment } from '@/lib/domain/views';
 
 export type ThreadComment = Omit<CaseComment, 'createdAt' | 'authorId'> & { createdAt: string };
 

@@ -5,10 +5,10 @@
 // in words and by a dashed outline, never by colour alone. A finished run's chip shows the
 // evidence as the run cited it, and says in the popover when the pool item has changed since.
 import { useId, useState } from 'react';
-import type { EvidenceRef } from '@/lib/debate/run-state';
+import type { EvidenceRef } from '@/lib/report/run-state';
 import { useT } from '@/lib/i18n/client';
 import { runMessages } from '@/lib/i18n/messages/run';
-import { POOL_NOTE_LABEL } from '@/lib/report/cited-source';
+import { POOL_NOTE_LABEL } from '@/lib/domain/cited-source';
 
 export type ChipCitation = { evidenceId?: string; source: string; date: string; value?: string; verified?: boolean };
 

@@ -4,7 +4,7 @@ import { DataTable, Td } from '@/components/ui/layout';
 import type { RunComparison } from '@/lib/eval/compare';
 import { getLocale, getT } from '@/lib/i18n/server';
 import { compareMessages } from '@/lib/i18n/messages/compare';
-import { getFactor } from '@/lib/pool/factors';
+import { getFactor } from '@/lib/domain/factors';
 
 export async function CompareFactors({ comparison }: { comparison: RunComparison }) {
   const t = await getT(compareMessages);

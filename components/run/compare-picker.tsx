@@ -5,7 +5,7 @@ import { Alert, EmptyState } from '@/components/ui/layout';
 import { PROTOCOLS_BY_ID } from '@/lib/debate/protocols';
 import { getT } from '@/lib/i18n/server';
 import { compareMessages } from '@/lib/i18n/messages/compare';
-import type { RunStatus } from '@/lib/db/schema';
+import type { RunStatus } from '@/lib/domain/vocabulary';
 
 export type PickableRun = { id: string; protocol: keyof typeof PROTOCOLS_BY_ID; status: RunStatus; provider: string; model: string; createdAt: Date };
 

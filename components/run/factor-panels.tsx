@@ -4,11 +4,11 @@
 // render, so on the live run page it grows as turns finish. Filtering is client-side only.
 import { useId, useMemo, useState } from 'react';
 import { Badge } from '@/components/ui/layout';
-import type { RunViewTurn } from '@/lib/debate/run-view';
+import type { RunViewTurn } from '@/lib/report/run-doc';
 import { buildFactorPanels, filterPanels, isCovered, NO_FILTER, panelCounts, type FactorPanel, type PanelArgument, type PanelFilter, type PanelSide } from '@/lib/eval/panels';
 import { useLocale, useT } from '@/lib/i18n/client';
 import { panelsMessages } from '@/lib/i18n/messages/panels';
-import { FACTORS, type FactorId } from '@/lib/pool/factors';
+import { FACTORS, type FactorId } from '@/lib/domain/factors';
 
 type Props = {
   turns: Pick<RunViewTurn, 'step' | 'team' | 'act' | 'status' | 'output'>[];

@@ -1,6 +1,6 @@
 'use client';
 // The live run: the server's first paint as the initial state, then the SSE stream reduced into
-// it by lib/debate/run-state.ts. EventSource reconnects by itself; every (re)connect starts with
+// it by lib/report/run-state.ts. EventSource reconnects by itself; every (re)connect starts with
 // a snapshot, so a reload, a second viewer or a dropped connection all land on the same state.
 import Link from 'next/link';
 import { useEffect, useReducer, useRef, useState, useTransition } from 'react';
@@ -11,8 +11,8 @@ import { RunProgress } from '@/components/run/run-progress';
 import { Transcript } from '@/components/run/transcript';
 import { Button } from '@/components/ui/button';
 import { Alert } from '@/components/ui/layout';
-import { isTerminal, reduceRun, type LiveRunState, type WireMessage } from '@/lib/debate/run-state';
-import type { RunViewTurn } from '@/lib/debate/run-view';
+import { isTerminal, reduceRun, type LiveRunState, type WireMessage } from '@/lib/report/run-state';
+import type { RunViewTurn } from '@/lib/report/run-doc';
 import { useT } from '@/lib/i18n/client';
 import { runMessages } from '@/lib/i18n/messages/run';
 

@@ -6,12 +6,12 @@
 import { useEffect, useId, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { Button } from '@/components/ui/button';
 import { Badge } from '@/components/ui/layout';
-import type { RunViewTurn } from '@/lib/debate/run-view';
+import type { RunViewTurn } from '@/lib/report/run-doc';
 import { buildReasoningTree, type TreeNode } from '@/lib/eval/tree';
 import { expandableKeys, navigate, visibleItems } from '@/lib/eval/tree-nav';
 import { useLocale, useT } from '@/lib/i18n/client';
 import { treeMessages } from '@/lib/i18n/messages/tree';
-import { FACTORS } from '@/lib/pool/factors';
+import { FACTORS } from '@/lib/domain/factors';
 
 type Props = {
   turns: Pick<RunViewTurn, 'step' | 'team' | 'act' | 'status' | 'output'>[];

@@ -3,8 +3,8 @@
 import { useEffect, useState } from 'react';
 import { durationMs, formatCount, formatDuration, formatUsd } from '@/components/run/live-format';
 import { Badge } from '@/components/ui/layout';
-import type { RunStatus } from '@/lib/db/schema';
-import { isTerminal, progressOf, type LiveRunState } from '@/lib/debate/run-state';
+import type { RunStatus } from '@/lib/domain/vocabulary';
+import { isTerminal, progressOf, type LiveRunState } from '@/lib/report/run-state';
 import { useT } from '@/lib/i18n/client';
 import { runMessages } from '@/lib/i18n/messages/run';
 

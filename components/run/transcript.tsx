@@ -5,13 +5,13 @@
 import { TurnComments } from '@/components/review/turn-comments';
 import { CitationChip, type ChipCitation } from '@/components/run/citation-chip';
 import { Alert, Badge } from '@/components/ui/layout';
-import type { RunViewTurn } from '@/lib/debate/run-view';
+import type { RunViewTurn } from '@/lib/report/run-doc';
 import type { StepWait } from '@/lib/domain/protocol';
-import type { EvidenceRefs } from '@/lib/debate/run-state';
+import type { EvidenceRefs } from '@/lib/report/run-state';
 import { useLocale, useT } from '@/lib/i18n/client';
 import { actLabel, agentLabel } from '@/lib/i18n/messages/debate-terms';
 import { runMessages } from '@/lib/i18n/messages/run';
-import { FACTORS } from '@/lib/pool/factors';
+import { FACTORS } from '@/lib/domain/factors';
 
 const TEAM_STYLE: Record<string, string> = {
   affirmative: 'border-l-blue-700 dark:border-l-blue-400',

@@ -6,7 +6,7 @@ import { useEffect, useRef, useState } from 'react';
 import { saveRating, submitRating } from '@/app/(signed-in)/(studies)/ratings/[assignmentId]/actions';
 import { Button } from '@/components/ui/button';
 import { Alert } from '@/components/ui/layout';
-import { ALL_ITEMS, LIKERT_ITEMS, SUS_ITEMS, type Answers, type StudyItem } from '@/lib/eval/study-design';
+import { ALL_ITEMS, LIKERT_ITEMS, SUS_ITEMS, type Answers, type StudyItem } from '@/lib/domain/study';
 import { useT } from '@/lib/i18n/client';
 import { ratingMessages } from '@/lib/i18n/messages/studies-rating';
 

@@ -2,13 +2,11 @@
 // assignment id, with their progress. Nothing about the runs behind the reports.
 import Link from 'next/link';
 import { Badge } from '@/components/ui/layout';
-import type { listAssignmentsForEvaluator } from '@/lib/db/queries/studies';
+import type { EvaluatorAssignment } from '@/lib/domain/views';
 import type { Translate } from '@/lib/i18n';
 import type { RatingMessages } from '@/lib/i18n/messages/studies-rating';
 
-type Row = Awaited<ReturnType<typeof listAssignmentsForEvaluator>>[number];
-
-export function RatingsList({ assignments, t }: { assignments: Row[]; t: Translate<RatingMessages> }) {
+export function RatingsList({ assignments, t }: { assignments: EvaluatorAssignment[]; t: Translate<RatingMessages> }) {
   const studies = [...new Map(assignments.map((a) => [a.studyId, a])).values()];
   return (
     <div className="space-y-6">

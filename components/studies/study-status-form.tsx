@@ -4,11 +4,12 @@ import { changeStudyStatus } from '@/app/(signed-in)/(admin)/admin/studies/actio
 import { ActionOutcome } from '@/components/forms/action-outcome';
 import { useActionForm } from '@/components/forms/use-action-form';
 import { Button } from '@/components/ui/button';
+import type { StudyStatus } from '@/lib/domain/vocabulary';
 import { useT } from '@/lib/i18n/client';
 import { studiesMessages } from '@/lib/i18n/messages/studies';
 
 /** Draft → open → closed; the server refuses any other step. */
-export function StudyStatusForm({ studyId, status }: { studyId: string; status: 'draft' | 'open' | 'closed' }) {
+export function StudyStatusForm({ studyId, status }: { studyId: string; status: StudyStatus }) {
   const t = useT(studiesMessages);
   const [state, formAction, pending] = useActionForm(changeStudyStatus);
   // The page re-renders with the new status after the action, so the message follows the result.

@@ -1,6 +1,6 @@
 // A viewer of one run's event stream outside a browser: reads /api/runs/<id>/events with a
 // session cookie, as EventSource would, and keeps every message in arrival order.
-import type { WireMessage } from '../../lib/debate/run-state';
+import type { WireMessage } from '../../lib/report/run-state';
 
 export type Viewer = {
   messages: WireMessage[];

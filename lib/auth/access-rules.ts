@@ -5,7 +5,8 @@
 // - a credit-committee member reads a case once it has been submitted, never a draft;
 // - evaluators and administrators never open case runs (evaluators see blinded study reports).
 import type { SessionUser } from '@/lib/auth/session';
-import type { cases, CaseStatus, runs } from '@/lib/db/schema';
+import type { cases, runs } from '@/lib/db/schema';
+import type { CaseStatus } from '@/lib/domain/vocabulary';
 
 export type Access = 'read' | 'write';
 

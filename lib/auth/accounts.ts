@@ -7,7 +7,7 @@ import { hashPassword } from '@/lib/auth/password';
 import { revokeUserSessions } from '@/lib/auth/sessions';
 import { appendAudit } from '@/lib/db/queries/audit';
 import { countActiveAdmins, getUserById, insertUser, updateUser } from '@/lib/db/queries/users';
-import type { Role } from '@/lib/db/schema';
+import type { Role } from '@/lib/domain/vocabulary';
 import { AppError } from '@/lib/errors';
 import { adminMessages } from '@/lib/i18n/messages/admin';
 

@@ -14,7 +14,7 @@ import { attemptSignIn } from '@/lib/auth/credentials';
 import { checkSession, createSession, endSession, SESSION_HOURS } from '@/lib/auth/sessions';
 import { clientAddress } from '@/lib/auth/throttle';
 import { demoEnabled, env, oidcConfigured, type Env } from '@/lib/env';
-import type { Role } from '@/lib/db/schema';
+import type { Role } from '@/lib/domain/vocabulary';
 import { log } from '@/lib/ops/log';
 
 /** The reason travels to the sign-in action in `code`; see lib/auth/sign-in-error.ts. */

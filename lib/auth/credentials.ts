@@ -14,10 +14,10 @@
 //    who gave the right password learns that an account is disabled.
 // Every attempt is recorded in the audit log (the successful one when its session is created,
 // lib/auth/sessions.ts).
-import { eq, sql } from 'drizzle-orm';
 import type { Db, Executor } from '@/lib/db/client';
 import { appendAudit } from '@/lib/db/queries/audit';
-import { users, type User } from '@/lib/db/schema';
+import { recordSignInFailure, recordSignInSuccess, takeSignInTicket } from '@/lib/db/queries/sign-in';
+import type { User } from '@/lib/db/schema';
 import { getUserByEmail } from '@/lib/db/queries/users';
 import { verifyAgainstDummy, verifyPassword } from '@/lib/auth/password';
 import { takeSignInAttempt } from '@/lib/auth/throttle';
@@ -35,41 +35,7 @@ export type CredentialsResult =
   /** `lockedNow`: this attempt took the last ticket, and the lock it set stands. */
   | { ok: false; reason: Refusal; userId?: string; lockedNow?: boolean };
 
-const at = (now: Date) => sql`${now.toISOString()}::timestamptz`;
-
-/** Takes a ticket on the account (see the top of this file); its number, or undefined if there is no such row. */
-async function takeTicket({ db, id, now }: { db: Executor; id: string; now: Date }) {
-  const lockActive = sql`(${users.lockedUntil} is not null and ${users.lockedUntil} > ${at(now)})`;
-  const lockOver = sql`(${users.lockedUntil} is not null and ${users.lockedUntil} <= ${at(now)})`;
-  const counted = sql`(case when ${lockOver} then 0 else ${users.failedLoginCount} end) + 1`;
-  const [row] = await db
-    .update(users)
-    .set({
-      // While locked the count only grows, and never from below the limit (a lock written by an
-      // older version kept a count of 0), so every ticket taken during a lock is refused.
-      failedLoginCount: sql`case when ${lockActive} then greatest(${users.failedLoginCount}, ${MAX_FAILED_ATTEMPTS}) + 1 else ${counted} end`,
-      lockedUntil: sql`case when ${lockActive} then ${users.lockedUntil}
-        when ${counted} >= ${MAX_FAILED_ATTEMPTS} then ${at(now)} + make_interval(mins => ${LOCK_MINUTES}) else null end`,
-    })
-    .where(eq(users.id, id))
-    .returning({ ticket: users.failedLoginCount });
-  return row?.ticket;
-}
-
-/** A right password: the count starts again, unless attempts were refused during a lock since. */
-async function recordSuccess({ db, id, now }: { db: Executor; id: string; now: Date }) {
-  const lockStands = sql`(${users.lockedUntil} is not null and ${users.lockedUntil} > ${at(now)} and ${users.failedLoginCount} > ${MAX_FAILED_ATTEMPTS})`;
-  const [row] = await db
-    .update(users)
-    .set({
-      failedLoginCount: sql`case when ${lockStands} then ${users.failedLoginCount} else 0 end`,
-      lockedUntil: sql`case when ${lockStands} then ${users.lockedUntil} else null end`,
-      lastLoginAt: now,
-    })
-    .where(eq(users.id, id))
-    .returning();
-  return row;
-}
+const LOCK = { maxAttempts: MAX_FAILED_ATTEMPTS, lockMinutes: LOCK_MINUTES };
 
 export async function verifyCredentials({
   db,
@@ -90,19 +56,19 @@ export async function verifyCredentials({
     await verifyAgainstDummy(password);
     return { ok: false, reason: 'unknown' };
   }
-  const ticket = await takeTicket({ db, id: user.id, now });
+  const ticket = await takeSignInTicket({ db, id: user.id, now, ...LOCK });
   if (ticket === undefined || ticket > MAX_FAILED_ATTEMPTS) {
     await verifyAgainstDummy(password);
     return { ok: false, reason: 'locked', userId: user.id };
   }
   const lockedNow = ticket === MAX_FAILED_ATTEMPTS;
   if (!(await verifyPassword(password, user.passwordHash))) {
-    await db.update(users).set({ lastFailedLoginAt: now }).where(eq(users.id, user.id));
+    await recordSignInFailure({ db, id: user.id, now });
     return { ok: false, reason: 'invalid', userId: user.id, lockedNow };
   }
   // Only someone who knows the password learns that the account is disabled.
   if (user.disabled) return { ok: false, reason: 'disabled', userId: user.id, lockedNow };
-  return { ok: true, user: (await recordSuccess({ db, id: user.id, now })) ?? user };
+  return { ok: true, user: (await recordSignInSuccess({ db, id: user.id, now, maxAttempts: MAX_FAILED_ATTEMPTS })) ?? user };
 }
 
 /** What the visitor is told: never whether the email exists or the account is locked. */

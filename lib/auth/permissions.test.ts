@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { matchesPattern } from '@/lib/auth/endpoints';
-import { ACTIONS, API_ROUTES, can, isPublicPath, NAV, PAGES, PERMISSIONS, PUBLIC_ROUTES, ROLES } from '@/lib/auth/permissions';
+import { ACTIONS, API_ROUTES, can, isPublicPath, NAV, PAGES, PERMISSIONS, PUBLIC_ROUTES } from '@/lib/auth/permissions';
+import { ROLES } from '@/lib/domain/vocabulary';
 
 /** Route handler files under app/, as URL patterns (route groups dropped). */
 function routeFiles(): string[] {

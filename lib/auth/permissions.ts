@@ -1,9 +1,7 @@
 // Who may do what: the single map that pages, server actions, route handlers and the
 // access-matrix tests all read. Pure data, safe to import anywhere (including e2e tests).
-import { DEMO_IDS } from '@/lib/db/demo-ids';
-import type { Role } from '@/lib/db/schema';
-
-export { ROLES, type Role } from '@/lib/db/schema';
+import { DEMO_IDS } from '@/lib/domain/demo-ids';
+import type { Role } from '@/lib/domain/vocabulary';
 
 export const PERMISSIONS = {
   /** Any signed-in user: home page, own profile, sign-out. */
@@ -54,7 +52,7 @@ export const PAGES = [
   },
   // About one case or run: the permission first (403), then lib/auth/run-access.ts per case
   // (404 for a case one may not see). The samples are the demo RM's submitted case and its run
-  // (lib/db/seed.ts), which the committee may read too.
+  // (lib/demo/seed.ts), which the committee may read too.
   { path: '/cases/[id]', permission: 'runs:read', sample: `/cases/${DEMO_IDS.submittedCase}` },
   { path: '/cases/[id]/compare', permission: 'runs:read', sample: `/cases/${DEMO_IDS.submittedCase}/compare` },
   { path: '/runs/[id]', permission: 'runs:read', sample: `/runs/${DEMO_IDS.run}` },

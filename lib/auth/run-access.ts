@@ -1,24 +1,23 @@
 // Case and run access for pages, server actions and route handlers; the rule itself is in
 // lib/auth/access-rules.ts.
-import { eq } from 'drizzle-orm';
 import { forbidden, notFound } from 'next/navigation';
 import { canAccessCase, canAccessRun, type Access } from '@/lib/auth/access-rules';
 import { requireUser, type SessionUser } from '@/lib/auth/session';
 import { getDb, type Executor } from '@/lib/db/client';
-import { cases, runs } from '@/lib/db/schema';
+import { getCaseById } from '@/lib/db/queries/cases';
+import { getRun } from '@/lib/db/queries/runs';
 import { AppError } from '@/lib/errors';
 
 export { canAccessCase, canAccessRun, type Access };
 
 async function loadCase(db: Executor, id: string) {
   if (!/^[0-9a-f-]{36}$/i.test(id)) return null;
-  const [row] = await db.select().from(cases).where(eq(cases.id, id));
-  return row ?? null;
+  return (await getCaseById({ db, id })) ?? null;
 }
 
 async function loadRun(db: Executor, id: string) {
   if (!/^[0-9a-f-]{36}$/i.test(id)) return null;
-  const [run] = await db.select().from(runs).where(eq(runs.id, id));
+  const run = await getRun({ db, id });
   if (!run) return null;
   return { run, kase: run.caseId ? await loadCase(db, run.caseId) : null };
 }

@@ -8,7 +8,7 @@ import { auth } from '@/lib/auth/auth';
 import { can, type Permission } from '@/lib/auth/permissions';
 import { getDb } from '@/lib/db/client';
 import { getUserById } from '@/lib/db/queries/users';
-import type { Role } from '@/lib/db/schema';
+import type { Role } from '@/lib/domain/vocabulary';
 import { demoEnabled } from '@/lib/env';
 
 export type SessionUser = { id: string; email: string; name: string; role: Role; demo: boolean };

@@ -4,10 +4,9 @@
 // getSessionUser in lib/auth/session.ts goes through). Deleting the row ends the session at once,
 // however many copies of the cookie exist: on sign-out (this browser), on "sign out everywhere",
 // and when an admin resets the password, changes the role or disables the account.
-import { and, eq, lt } from 'drizzle-orm';
 import type { Db, Executor, Tx } from '@/lib/db/client';
 import { appendAudit } from '@/lib/db/queries/audit';
-import { userSessions } from '@/lib/db/schema';
+import { deleteExpiredSessions, deleteSession, deleteUserSessions, getSession, insertSession, touchSession } from '@/lib/db/queries/sessions';
 
 /** Idle lifetime, the same as the cookie's: each request (at most once a minute) extends it. */
 export const SESSION_HOURS = 8;
@@ -23,8 +22,7 @@ let lastPrune = 0;
 
 /** Deletes expired sessions; they are refused anyway, this only keeps the table small. */
 export async function pruneSessions({ db, now = new Date() }: { db: Executor; now?: Date }) {
-  const gone = await db.delete(userSessions).where(lt(userSessions.expiresAt, now)).returning({ id: userSessions.id });
-  return gone.length;
+  return deleteExpiredSessions({ db, now });
 }
 
 /** A new session for a user who has just signed in, recorded as `auth.sign_in`; returns its id. */
@@ -48,10 +46,15 @@ export async function createSession({
     await pruneSessions({ db, now });
   }
   return db.transaction(async (tx) => {
-    const [row] = await tx
-      .insert(userSessions)
-      .values({ userId, createdAt: now, lastSeenAt: now, expiresAt: new Date(now.getTime() + SESSION_MS), ip, userAgent: userAgent?.slice(0, 500) ?? null })
-      .returning({ id: userSessions.id });
+    const id = await insertSession({
+      db: tx,
+      userId,
+      createdAt: now,
+      lastSeenAt: now,
+      expiresAt: new Date(now.getTime() + SESSION_MS),
+      ip,
+      userAgent: userAgent?.slice(0, 500) ?? null,
+    });
     await appendAudit({
       tx,
       actorId: userId,
@@ -59,9 +62,9 @@ export async function createSession({
       entityType: 'user',
       entityId: userId,
       // The id's first block only: enough to match a sign-out, no use to anyone holding the log.
-      detail: { provider, session: row.id.slice(0, 8), address: ip },
+      detail: { provider, session: id.slice(0, 8), address: ip },
     });
-    return row.id;
+    return id;
   });
 }
 
@@ -71,17 +74,10 @@ export async function createSession({
  */
 export async function checkSession({ db, sid, userId, now = new Date() }: { db: Executor; sid: unknown; userId: unknown; now?: Date }) {
   if (typeof sid !== 'string' || typeof userId !== 'string' || !UUID.test(sid)) return false;
-  const [row] = await db
-    .select({ userId: userSessions.userId, lastSeenAt: userSessions.lastSeenAt, expiresAt: userSessions.expiresAt })
-    .from(userSessions)
-    .where(eq(userSessions.id, sid))
-    .limit(1);
+  const row = await getSession({ db, id: sid });
   if (!row || row.userId !== userId || row.expiresAt <= now) return false;
   if (now.getTime() - row.lastSeenAt.getTime() >= TOUCH_MS) {
-    await db
-      .update(userSessions)
-      .set({ lastSeenAt: now, expiresAt: new Date(now.getTime() + SESSION_MS) })
-      .where(eq(userSessions.id, sid));
+    await touchSession({ db, id: sid, lastSeenAt: now, expiresAt: new Date(now.getTime() + SESSION_MS) });
   }
   return true;
 }
@@ -90,11 +86,7 @@ export async function checkSession({ db, sid, userId, now = new Date() }: { db: 
 export async function endSession({ db, sid, userId }: { db: Db; sid: unknown; userId: unknown }) {
   if (typeof sid !== 'string' || typeof userId !== 'string' || !UUID.test(sid)) return false;
   return db.transaction(async (tx) => {
-    const gone = await tx
-      .delete(userSessions)
-      .where(and(eq(userSessions.id, sid), eq(userSessions.userId, userId)))
-      .returning({ id: userSessions.id });
-    if (gone.length === 0) return false;
+    if (!(await deleteSession({ db: tx, id: sid, userId }))) return false;
     await appendAudit({ tx, actorId: userId, action: 'auth.sign_out', entityType: 'user', entityId: userId, detail: { session: sid.slice(0, 8) } });
     return true;
   });
@@ -107,9 +99,9 @@ export type RevokeReason = 'sign_out_everywhere' | 'password_reset' | 'role_chan
  * and records `auth.sessions_revoked` when there were any. Returns how many ended.
  */
 export async function revokeUserSessions({ tx, userId, actorId, reason }: { tx: Tx; userId: string; actorId: string | null; reason: RevokeReason }) {
-  const gone = await tx.delete(userSessions).where(eq(userSessions.userId, userId)).returning({ id: userSessions.id });
-  if (gone.length > 0) {
-    await appendAudit({ tx, actorId, action: 'auth.sessions_revoked', entityType: 'user', entityId: userId, detail: { reason, sessions: gone.length } });
+  const sessions = await deleteUserSessions({ db: tx, userId });
+  if (sessions > 0) {
+    await appendAudit({ tx, actorId, action: 'auth.sessions_revoked', entityType: 'user', entityId: userId, detail: { reason, sessions } });
   }
-  return gone.length;
+  return sessions;
 }

@@ -13,9 +13,8 @@
 //   so a deployment reachable from untrusted networks should sit behind a proxy that sets the
 //   header (and TRUST_PROXY=1); the per-account lock (lib/auth/credentials.ts) holds either way.
 import { isIP } from 'node:net';
-import { lt, sql } from 'drizzle-orm';
 import type { Executor } from '@/lib/db/client';
-import { signInAttempts } from '@/lib/db/schema';
+import { countSignInAttempt, pruneSignInAttempts } from '@/lib/db/queries/sign-in';
 
 export const WINDOW_MS = 60_000;
 /** Windows older than this are deleted, once per window per process. */
@@ -70,15 +69,10 @@ export async function takeSignInAttempt({
   const windowStart = now.getTime() - (now.getTime() % WINDOW_MS);
   if (windowStart !== prunedWindow) {
     prunedWindow = windowStart;
-    await db.delete(signInAttempts).where(lt(signInAttempts.windowStart, new Date(windowStart - KEEP_MS)));
+    await pruneSignInAttempts({ db, before: new Date(windowStart - KEEP_MS) });
   }
   const key = `ip:${address ?? 'unknown'}`;
   // One statement: parallel attempts each get their own count, so none slips past the limit.
-  const [row] = await db
-    .insert(signInAttempts)
-    .values({ key, windowStart: new Date(windowStart), attempts: 1 })
-    .onConflictDoUpdate({ target: [signInAttempts.key, signInAttempts.windowStart], set: { attempts: sql`${signInAttempts.attempts} + 1` } })
-    .returning({ attempts: signInAttempts.attempts });
-  const attempts = row?.attempts ?? Number.MAX_SAFE_INTEGER;
+  const attempts = (await countSignInAttempt({ db, key, windowStart: new Date(windowStart) })) ?? Number.MAX_SAFE_INTEGER;
   return { allowed: attempts <= limit, attempts, firstRefusal: attempts === limit + 1 };
 }

@@ -1,5 +1,8 @@
 // Opens the database once per process, lazily (never at import time, so `next build` and
 // tools that merely import this module do not touch it), and migrates it before first use.
+// It never seeds: the app's entry points open it through lib/demo/app-database.ts, which loads the
+// demo data into a brand-new embedded folder.
+import 'server-only';
 import path from 'node:path';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import * as schema from '@/lib/db/schema';
@@ -103,17 +106,10 @@ const globalForDb = globalThis as typeof globalThis & { __crosscheckDb?: Cached 
 export function getDatabase(): Promise<DatabaseHandle> {
   if (!globalForDb.__crosscheckDb) {
     const e = env();
-    const handle = (async () => {
-      const h = isEmbedded(e)
-        ? await openDatabase({ kind: 'pglite', dataDir: resolveDataDir(e) })
-        : await openDatabase({ kind: 'postgres', url: e.DATABASE_URL!, poolSize: e.DATABASE_POOL_SIZE });
-      if (h.kind === 'pglite') {
-        // First start of an empty embedded database: load the demo pool and accounts.
-        const { seedIfEmpty } = await import('@/lib/db/seed');
-        await seedIfEmpty(h.db);
-      }
-      return h;
-    })();
+    const handle = (async () =>
+      isEmbedded(e)
+        ? openDatabase({ kind: 'pglite', dataDir: resolveDataDir(e) })
+        : openDatabase({ kind: 'postgres', url: e.DATABASE_URL!, poolSize: e.DATABASE_POOL_SIZE }))();
     globalForDb.__crosscheckDb = { handle };
     // A failed open is not cached: the next request tries again and reports the same clear error.
     handle.catch(() => {
@@ -125,7 +121,7 @@ export function getDatabase(): Promise<DatabaseHandle> {
 
 /**
  * The process's database if this process has opened it (or is opening it), without opening it.
- * For bookkeeping such as ops counters that must not open, migrate or seed a database in a
+ * For bookkeeping such as ops counters that must not open or migrate a database in a
  * process that has none (a CLI command, a unit test of the provider).
  */
 export function openedDatabase(): Promise<DatabaseHandle> | undefined {

@@ -1,5 +1,6 @@
 // The embedded data folder: PGlite's files, the generated auth secret, and a lock file.
 // PGlite has no lock of its own, and two processes on one folder corrupt it, so we keep one.
+import 'server-only';
 import fs from 'node:fs';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';

@@ -1,6 +1,7 @@
 // The one schema for PGlite and PostgreSQL. Enumerations are text columns with CHECK
 // constraints rather than PostgreSQL enums: adding a value later is a plain migration on
-// both engines, with no ALTER TYPE transaction rules to work around.
+// both engines, with no ALTER TYPE transaction rules to work around. The values and the shapes
+// of the jsonb columns are the domain's (lib/domain/vocabulary.ts, stored.ts, outputs.ts).
 import { sql, type SQL } from 'drizzle-orm';
 import {
   bigint,
@@ -20,31 +21,24 @@ import {
   uuid,
   type AnyPgColumn,
 } from 'drizzle-orm/pg-core';
-
-export const ROLES = ['rm', 'committee', 'evaluator', 'admin'] as const;
-export type Role = (typeof ROLES)[number];
-
-/** `returned`: the committee sent the case back; the RM works on it again and may resubmit. */
-export const CASE_STATUSES = ['draft', 'analyzing', 'submitted', 'decided', 'returned'] as const;
-export type CaseStatus = (typeof CASE_STATUSES)[number];
-
-/** `budget_exceeded`: the run stopped at its token or cost budget; finished steps are kept. */
-export const RUN_STATUSES = ['queued', 'running', 'succeeded', 'failed', 'cancelled', 'budget_exceeded'] as const;
-export type RunStatus = (typeof RUN_STATUSES)[number];
-/** Statuses a run does not leave on its own (a retry starts it again). */
-export const TERMINAL_RUN_STATUSES: readonly RunStatus[] = ['succeeded', 'failed', 'cancelled', 'budget_exceeded'];
-
-export const STEP_STATUSES = ['pending', 'running', 'done', 'failed'] as const;
-export type StepStatus = (typeof STEP_STATUSES)[number];
-
-export const PROTOCOLS = ['kpd-mads', 'nas', 'sas', 'three-round', 'findebate'] as const;
-export type Protocol = (typeof PROTOCOLS)[number];
-
-export const DECISION_OUTCOMES = ['approve', 'approve_with_conditions', 'decline', 'return'] as const;
-export type DecisionOutcome = (typeof DECISION_OUTCOMES)[number];
-
-export const POLARITIES = ['favorable', 'adverse', 'context'] as const;
-export type Polarity = (typeof POLARITIES)[number];
+import type { PairwiseResult, RubricResult } from '@/lib/domain/judgments';
+import type { StepOutput } from '@/lib/domain/outputs';
+import { RUN_MODES, TEAMS, type RunParams } from '@/lib/domain/protocol';
+import type { CitedEvidenceSnapshot, FinalCheck, StoredWebResult, ToolCallRecord } from '@/lib/domain/stored';
+import type { Answers } from '@/lib/domain/study';
+import {
+  CASE_STATUSES,
+  DECISION_OUTCOMES,
+  EVIDENCE_ORIGINS,
+  FACTOR_SOURCES,
+  JUDGMENT_KINDS,
+  POLARITIES,
+  PROTOCOLS,
+  ROLES,
+  RUN_STATUSES,
+  STEP_STATUSES,
+  STUDY_STATUSES,
+} from '@/lib/domain/vocabulary';
 
 /** `a IN ('x','y')` for a CHECK constraint; values are our own constants, never input. */
 function oneOf(column: AnyPgColumn, values: readonly string[]) {
@@ -150,7 +144,7 @@ export const evidenceItems = pgTable(
     factor: text(),
     polarity: text({ enum: POLARITIES }),
     /** Who set the factor: deterministic rules, a model, or an RM's override. */
-    factorSource: text({ enum: ['rule', 'llm', 'rm'] }),
+    factorSource: text({ enum: FACTOR_SOURCES }),
     title: text().notNull(),
     text: text().notNull(),
     value: text(),
@@ -162,7 +156,7 @@ export const evidenceItems = pgTable(
     retrievedAt: timestamp({ withTimezone: true }),
     upstream: text(),
     license: text(),
-    origin: text({ enum: ['import', 'dart', 'edgar', 'web', 'manual'] }).notNull().default('import'),
+    origin: text({ enum: EVIDENCE_ORIGINS }).notNull().default('import'),
     /** The user who added or last edited it by hand, or who ran the import or connector. */
     createdById: uuid().references(() => users.id, { onDelete: 'set null' }),
     /** Hangul bigrams of title and text (lib/pool/search-text.ts), for Korean partial matches. */
@@ -278,34 +272,6 @@ export const cases = pgTable(
   ],
 );
 
-export type RunUsage = { promptTokens: number; completionTokens: number; costUsd: number };
-
-/**
- * One cited pool item or document passage as it read when its run finished (`runs.cited_evidence`,
- * written by lib/db/queries/cited-evidence.ts). `fingerprint` is the sha256 of the item's
- * canonical fields, the whole text included, so a later edit of the pool item is detected.
- */
-export type CitedEvidenceSnapshot = {
-  id: string;
-  kind: 'evidence' | 'passage';
-  title: string;
-  /** The start of the item's text, at most 1,000 characters. */
-  excerpt: string;
-  sourceName: string;
-  sourceUrl: string;
-  publishedDate: string;
-  /** When the event itself happened (evidence items that carry it). */
-  eventDate: string | null;
-  value: string | null;
-  factor: string | null;
-  polarity: Polarity | null;
-  /** The document a passage belongs to, and the passage's heading. */
-  documentId: string | null;
-  documentTitle: string | null;
-  heading: string | null;
-  fingerprint: string;
-};
-
 export const runs = pgTable(
   'runs',
   {
@@ -319,10 +285,12 @@ export const runs = pgTable(
     createdById: uuid().references(() => users.id, { onDelete: 'restrict' }),
     protocol: text({ enum: PROTOCOLS }).notNull(),
     /** Language, recency window, max web searches, temperature, seed, budgets, … */
-    params: jsonb().$type<Record<string, unknown>>().notNull().default({}),
+    // A SQL default rather than `{}`, which is no RunParams: every run the app creates carries its
+    // full parameters (lib/debate/engine.ts createRun), the default only serves bare inserts.
+    params: jsonb().$type<RunParams>().notNull().default(sql`'{}'::jsonb`),
     provider: text().notNull(),
     model: text().notNull(),
-    mode: text({ enum: ['dag', 'sequential'] }).notNull().default('dag'),
+    mode: text({ enum: RUN_MODES }).notNull().default('dag'),
     status: text({ enum: RUN_STATUSES }).notNull().default('queued'),
     error: text(),
     /**
@@ -333,7 +301,7 @@ export const runs = pgTable(
      */
     citedEvidence: jsonb().$type<CitedEvidenceSnapshot[]>(),
     /** Web results captured during the run: citable like pool evidence, scoped to this run. */
-    webEvidence: jsonb().$type<Record<string, unknown>[]>().notNull().default([]),
+    webEvidence: jsonb().$type<StoredWebResult[]>().notNull().default([]),
     promptTokens: integer().notNull().default(0),
     completionTokens: integer().notNull().default(0),
     costUsd: numeric({ precision: 14, scale: 6 }).notNull().default('0'),
@@ -367,15 +335,16 @@ export const runSteps = pgTable(
     /** Position in protocol order, for display. */
     ordinal: integer().notNull(),
     agent: text().notNull(),
-    team: text({ enum: ['affirmative', 'negative', 'neutral'] }).notNull(),
+    team: text({ enum: TEAMS }).notNull(),
     act: text().notNull(),
     contextStepIds: text().array().notNull().default(sql`'{}'::text[]`),
     status: text({ enum: STEP_STATUSES }).notNull().default('pending'),
     attempt: integer().notNull().default(0),
     text: text(),
-    output: jsonb(),
+    /** The validated output, its citations marked verified or not (lib/debate/checks.ts); null until done. */
+    output: jsonb().$type<StepOutput>(),
     /** Web searches the step made: query and number of results. */
-    toolCalls: jsonb().$type<{ name: string; query: string; results: number }[]>().notNull().default([]),
+    toolCalls: jsonb().$type<ToolCallRecord[]>().notNull().default([]),
     error: text(),
     promptTokens: integer().notNull().default(0),
     completionTokens: integer().notNull().default(0),
@@ -395,9 +364,10 @@ export const reports = pgTable('reports', {
     .notNull()
     .unique('reports_run_key')
     .references(() => runs.id, { onDelete: 'cascade' }),
-  content: jsonb().notNull(),
+  /** The output of the protocol's report step. */
+  content: jsonb().$type<StepOutput>().notNull(),
   /** Final checks: undated/unsourced citations, stale evidence, reused factors, language. */
-  checks: jsonb().notNull().default([]),
+  checks: jsonb().$type<FinalCheck[]>().notNull().default([]),
   createdAt: createdAt(),
 });
 
@@ -489,7 +459,7 @@ export const studies = pgTable(
   {
     id: uuid().primaryKey().defaultRandom(),
     name: text().notNull(),
-    status: text({ enum: ['draft', 'open', 'closed'] }).notNull().default('draft'),
+    status: text({ enum: STUDY_STATUSES }).notNull().default('draft'),
     // --- studies additions (evaluation studio) ---
     /** Seed of the per-evaluator report orders (lib/eval/study-design.ts), kept so an order can be reproduced. */
     seed: integer().notNull().default(0),
@@ -519,7 +489,7 @@ export const studyAssignments = pgTable(
       .notNull()
       .references(() => reports.id, { onDelete: 'restrict' }),
     position: integer().notNull(),
-    answers: jsonb().$type<Record<string, number>>().notNull().default({}),
+    answers: jsonb().$type<Answers>().notNull().default({}),
     // --- studies additions (evaluation studio) ---
     /** Last autosave of the answers. */
     savedAt: timestamp({ withTimezone: true }),
@@ -549,9 +519,6 @@ export const settings = pgTable(
 
 // ---------------------------------------------------------------- automated judges (lib/eval/judges.ts)
 
-export const JUDGMENT_KINDS = ['pairwise', 'rubric'] as const;
-export type JudgmentKind = (typeof JUDGMENT_KINDS)[number];
-
 /**
  * One automated judgment, kept so a reader sees earlier verdicts and their model next to the
  * run. A rubric judges `runId`; a pairwise judgment compares `runId` (Report "a") with
@@ -567,8 +534,8 @@ export const judgments = pgTable(
       .notNull()
       .references(() => runs.id, { onDelete: 'cascade' }),
     otherRunId: uuid().references(() => runs.id, { onDelete: 'cascade' }),
-    /** PairwiseResult or RubricResult of lib/eval/judges.ts. */
-    result: jsonb().$type<Record<string, unknown>>().notNull(),
+    /** A pairwise result for `pairwise`, a rubric result for `rubric` (lib/domain/judgments.ts). */
+    result: jsonb().$type<PairwiseResult | RubricResult>().notNull(),
     provider: text().notNull(),
     model: text().notNull(),
     createdById: uuid()

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DatabaseHandle, Db } from '@/lib/db/client';
 import { getRun, listRunSteps } from '@/lib/db/queries/runs';
-import { seedDemo } from '@/lib/db/seed';
+import { seedDemo } from '@/lib/demo/seed';
 import { createTestDatabase, testBackends } from '@/lib/db/test-db';
 import { RunBudgetMeter } from '@/lib/debate/budget';
 import { runBus } from '@/lib/debate/bus';

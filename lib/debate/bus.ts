@@ -17,7 +17,7 @@ type RunState = { steps: Map<string, StepState>; finished: boolean };
 /**
  * `version` changes whenever this process's bus learns anything about the run (an event, a
  * restore, a resync), so two snapshots with the same version were taken with no event between
- * them: the SSE route shares one database read among them (lib/debate/live-snapshot.ts).
+ * them: the SSE route shares one database read among them (lib/report/live-snapshot.ts).
  */
 export type RunSnapshot = { steps: Record<string, StepState>; finished: boolean; version?: number };
 

@@ -1,6 +1,6 @@
 // After a run: every citation resolved to pool evidence or this run's web results (the rest
 // flagged unverified), and the final checks the report carries (docs/protocols.md).
-import { citationsOf, claimsOf } from '@/lib/debate/rules';
+import { citationsOf, claimsOf } from '@/lib/domain/output-parts';
 import type { Citation } from '@/lib/domain/outputs';
 import type { Language } from '@/lib/domain/protocol';
 

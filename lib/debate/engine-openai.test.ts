@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DatabaseHandle, Db } from '@/lib/db/client';
 import { listRunSteps } from '@/lib/db/queries/runs';
-import { seedDemo } from '@/lib/db/seed';
+import { seedDemo } from '@/lib/demo/seed';
 import { createTestDatabase } from '@/lib/db/test-db';
 import { runBus } from '@/lib/debate/bus';
 import { createRun, executeRun, type WebSearchFn } from '@/lib/debate/engine';

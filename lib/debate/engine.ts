@@ -30,16 +30,18 @@ import { isDatabaseUnavailable } from '@/lib/db/errors';
 import { yieldToEventLoop } from '@/lib/event-loop';
 import { budgetOverrun, BudgetExceeded, defaultBudget } from '@/lib/debate/limits';
 import { checkStepRules } from '@/lib/debate/rules';
-import { OUTPUT_SCHEMAS, type OutputKind } from '@/lib/domain/outputs';
+import { OUTPUT_SCHEMAS, proseOf, type OutputKind, type StepOutput } from '@/lib/domain/outputs';
 import { providerLimit } from '@/lib/debate/semaphore';
-import type { ProtocolDef, RunParams, StepDef } from '@/lib/domain/protocol';
+import type { Language, ProtocolDef, RunMode, RunParams, StepDef } from '@/lib/domain/protocol';
+import type { StoredWebResult, ToolCallRecord } from '@/lib/domain/stored';
 import { costOf } from '@/lib/llm/prices';
-import type { ContextTurn, ModelProvider, ToolCallRecord, WebEvidence } from '@/lib/llm/types';
+import type { ContextTurn, ModelProvider, WebEvidence } from '@/lib/llm/types';
 import { readEvidence, type EvidenceAsOf } from '@/lib/pool/as-of';
 import { retrieve, type RetrievedItem } from '@/lib/pool/retrieve';
+import { isoToday } from '@/lib/util/dates';
 import { visibleEvidence } from '@/lib/debate/evidence-scope';
 
-export type WebSearchFn = (query: string, options: { maxResults: number; asOf: string; recencyDays: number; language: 'ko' | 'en' }) => Promise<WebEvidence[]>;
+export type WebSearchFn = (query: string, options: { maxResults: number; asOf: string; recencyDays: number; language: Language }) => Promise<WebEvidence[]>;
 
 export type ExecuteOptions = {
   db: Db;
@@ -102,36 +104,6 @@ function jsonSchemaOf(kind: OutputKind) {
   return schema;
 }
 
-/** The prose of an output that a reader sees first in the transcript. */
-export function textOf(kind: OutputKind, output: Record<string, unknown>): string {
-  switch (kind) {
-    case 'report':
-      return String(output.overview ?? '');
-    case 'sasJudgment':
-      return `${output.winner}: ${output.justification}`;
-    case 'sasStress':
-      return `${output.assumption} — ${output.critique}`;
-    case 'sasReport':
-      return String(output.executiveSummary ?? '');
-    case 'rubricJudgment':
-      return String((output.overall as { keyInsight?: string } | undefined)?.keyInsight ?? '');
-    case 'safetyCheck':
-      return String(output.reason ?? '');
-    default:
-      return String(output.text ?? '');
-  }
-}
-
-// Retrieval queries for specialists that read documents (FinDebate's four query families,
-// adapted to credit); other steps that read documents search by their task.
-const SPECIALIST_QUERIES: Record<string, string> = {
-  'S-PERF': 'revenue sales operating profit growth results 매출 영업이익 실적 성장',
-  'S-MKT': 'industry market demand competition outlook 산업 시장 수요 경쟁 전망',
-  'S-MGMT': 'management CEO executives governance tone guidance 경영진 대표이사 지배구조',
-  'S-COLL': 'assets property plant collateral valuation 자산 유형자산 담보 평가',
-  'S-RISK': 'risk litigation default liquidity regulation 위험 소송 채무 유동성 규제',
-};
-
 function parseJson(raw: string): { ok: true; value: unknown } | { ok: false; problem: string } {
   try {
     return { ok: true, value: JSON.parse(raw) };
@@ -140,7 +112,7 @@ function parseJson(raw: string): { ok: true; value: unknown } | { ok: false; pro
   }
 }
 
-type Done = { text: string; output: Record<string, unknown> };
+type Done = { text: string; output: StepOutput };
 
 export async function executeRun({ db, runId, provider: runProvider, webSearch, providerConcurrency = 8, providerFor, workerId }: ExecuteOptions): Promise<ExecuteResult> {
   const started = performance.now();
@@ -155,7 +127,7 @@ export async function executeRun({ db, runId, provider: runProvider, webSearch, 
   const signal = controller.signal;
   const bus = runBus();
   const protocol: ProtocolDef = getProtocol(run.protocol);
-  const params = run.params as RunParams;
+  const params = run.params;
   const byId = new Map(protocol.steps.map((s) => [s.id, s]));
   // The budget inside the steps (lib/debate/budget.ts): every call is metered against what the
   // run has left, and going past it aborts the run like a cancellation, with the reason.
@@ -188,13 +160,13 @@ export async function executeRun({ db, runId, provider: runProvider, webSearch, 
     const company = await getCompanyById({ db, id: run.companyId });
     if (!company) throw new Error(`Company ${run.companyId} does not exist.`);
     const evidence = await readEvidence({ db, companyId: company.id, asOf: params.asOf, recencyDays: params.recencyDays });
-    const webEvidence = (run.webEvidence ?? []) as unknown as WebEvidence[];
+    const webEvidence: StoredWebResult[] = run.webEvidence ?? [];
     const known = new Map<string, KnownEvidence>(evidence.map((e) => [e.id, e]));
     for (const w of webEvidence) known.set(w.id, { id: w.id, sourceName: w.sourceName, publishedDate: w.publishedDate });
 
     const rows = await listRunSteps({ db, runId });
     const done = new Map<string, Done>();
-    for (const r of rows) if (r.status === 'done') done.set(r.stepId, { text: r.text ?? '', output: r.output as Record<string, unknown> });
+    for (const r of rows) if (r.status === 'done') done.set(r.stepId, { text: r.text ?? '', output: r.output as StepOutput });
     const failed = new Set(rows.filter((r) => r.status === 'failed').map((r) => r.stepId));
     const pending = protocol.steps.filter((s) => !done.has(s.id) && !failed.has(s.id));
 
@@ -224,7 +196,7 @@ export async function executeRun({ db, runId, provider: runProvider, webSearch, 
       const visible: EvidenceAsOf[] = visibleEvidence(step, evidence, context);
       const passages: RetrievedItem[] =
         step.evidence === 'documents'
-          ? await retrieve({ db, companyId: company.id, query: SPECIALIST_QUERIES[step.id] ?? step.task.slice(0, 200), asOf: params.asOf, k: 8, recencyDays: params.recencyDays })
+          ? await retrieve({ db, companyId: company.id, query: step.query ?? step.task.slice(0, 200), asOf: params.asOf, k: 8, recencyDays: params.recencyDays })
           : [];
       // Document passages are citable by their id, like pool items.
       for (const p of passages) if (!known.has(p.id)) known.set(p.id, { id: p.id, sourceName: p.sourceName, publishedDate: p.publishedDate, stale: p.stale });
@@ -239,7 +211,7 @@ export async function executeRun({ db, runId, provider: runProvider, webSearch, 
                 webEvidence.push(w);
                 known.set(w.id, { id: w.id, sourceName: w.sourceName, publishedDate: w.publishedDate });
               }
-              await saveWebEvidence({ db, runId, items: webEvidence as unknown as Record<string, unknown>[] });
+              await saveWebEvidence({ db, runId, items: webEvidence });
               return found;
             },
           }
@@ -293,9 +265,10 @@ export async function executeRun({ db, runId, provider: runProvider, webSearch, 
             ? parsed!.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`)
             : checkStepRules(step, parsed!.data, { context: contextOutputs, availableFactors });
         if (problems.length === 0) {
-          const output = parsed!.data as Record<string, unknown>;
+          // The schema is the step's own (OUTPUT_SCHEMAS[step.output]), so the data is its output shape.
+          const output = parsed!.data as StepOutput;
           resolveCitations(output, known);
-          const text = textOf(step.output, output);
+          const text = proseOf(step.output, output);
           const cost = costOf(provider.model, usage);
           // A finished answer is kept even when it took the run past its budget: its tokens are spent.
           await markStepDone({ db, runId, stepId: step.id, text, output, toolCalls, usage: { ...usage, costUsd: cost }, workerId });
@@ -448,12 +421,12 @@ export async function createRun({
   protocolId: ProtocolDef['id'];
   companyId: string;
   provider: ModelProvider;
-  mode?: 'dag' | 'sequential';
+  mode?: RunMode;
   params?: Partial<RunParams>;
   caseId?: string | null;
   createdById?: string | null;
 }) {
   const protocol = getProtocol(protocolId);
-  const full: RunParams = { ...DEFAULT_RUN_PARAMS, ...defaultBudget(), asOf: new Date().toISOString().slice(0, 10), ...params };
+  const full: RunParams = { ...DEFAULT_RUN_PARAMS, ...defaultBudget(), asOf: isoToday(), ...params };
   return insertRun({ db, id, protocol, params: full, provider: provider.name, model: provider.model, mode, companyId, caseId, createdById });
 }

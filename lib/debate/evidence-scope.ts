@@ -9,7 +9,7 @@
 //   reading, find a dated counterexample or reinterpret a signal.
 // That keeps prompts small (the evidence block is most of a prompt); the single-agent and
 // judge-based systems keep `pool`: everything.
-import { citationsOf, claimsOf } from '@/lib/debate/rules';
+import { citationsOf, claimsOf } from '@/lib/domain/output-parts';
 import type { StepDef } from '@/lib/domain/protocol';
 import type { ContextTurn } from '@/lib/llm/types';
 import type { EvidenceAsOf } from '@/lib/pool/as-of';

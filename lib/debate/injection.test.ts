@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DatabaseHandle, Db } from '@/lib/db/client';
 import { getReport, listRunSteps } from '@/lib/db/queries/runs';
 import { evidenceItems } from '@/lib/db/schema';
-import { seedDemo } from '@/lib/db/seed';
+import { seedDemo } from '@/lib/demo/seed';
 import { createTestDatabase } from '@/lib/db/test-db';
 import { createRun, executeRun, type WebSearchFn } from '@/lib/debate/engine';
 import { KPD_MADS } from '@/lib/debate/protocols/kpd-mads';

@@ -9,12 +9,12 @@
 // with every angle bracket replaced, so no text in them can close a block and pose as an
 // instruction.
 import { z } from 'zod';
-import { claimsOf, citationsOf, questionsOf } from '@/lib/debate/rules';
+import { claimsOf, citationsOf, questionsOf } from '@/lib/domain/output-parts';
 import { OUTPUT_SCHEMAS, type OutputKind } from '@/lib/domain/outputs';
 import type { Team } from '@/lib/domain/protocol';
 import type { ContextTurn, StepInput, WebEvidence } from '@/lib/llm/types';
 import { recencyCutoff, type EvidenceAsOf } from '@/lib/pool/as-of';
-import { FACTORS } from '@/lib/pool/factors';
+import { FACTORS } from '@/lib/domain/factors';
 import type { RetrievedItem } from '@/lib/pool/retrieve';
 
 export type PromptInput = Omit<StepInput, 'prompt'>;

@@ -3,14 +3,14 @@
 // that carries the bus's text at that point among the events.
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { runBus, type RunSnapshot } from '@/lib/debate/bus';
-import type { WireMessage } from '@/lib/debate/run-state';
+import type { WireMessage } from '@/lib/report/run-state';
 
 const status = { value: 'running' as string };
 vi.mock('@/lib/auth/session', () => ({ getSessionUser: async () => ({ id: 'u1', role: 'rm', name: 'RM', email: 'rm@example.test' }) }));
 vi.mock('@/lib/auth/run-access', () => ({ assertRunAccess: async () => {} }));
 vi.mock('@/lib/db/client', () => ({ getDb: async () => ({}) }));
 vi.mock('@/lib/db/queries/audit', () => ({ recordRunView: async () => {} }));
-vi.mock('@/lib/debate/live-state', () => ({
+vi.mock('@/lib/report/live-state', () => ({
   // The database's part is a stub: the state names the bus text it was given.
   loadLiveState: async ({ runId, live }: { runId: string; live: RunSnapshot }) => ({ runId, status: status.value, live: live.steps.D1?.text ?? null }),
   evidenceForOutput: async ({ output }: { output: { fail?: boolean } }) => {

@@ -1,33 +1,11 @@
 // The hard rules of a step (StepDef.rules, maxChars), checked on its validated output. A
 // violation is treated like invalid JSON: one repair attempt with the problems listed, then a
 // clear step failure.
-import type { Citation, Claim, Question } from '@/lib/domain/outputs';
+import { citationsOf, claimsOf, questionsOf } from '@/lib/domain/output-parts';
+import type { Claim } from '@/lib/domain/outputs';
 import type { StepDef, StepRules } from '@/lib/domain/protocol';
 
-type Shaped = { text?: string; claims?: Claim[]; questions?: Question[] };
-
-/** Claims and questions of any output shape (turns, briefings, drafts). */
-export function claimsOf(output: unknown): Claim[] {
-  return ((output as Shaped | null)?.claims ?? []) as Claim[];
-}
-export function questionsOf(output: unknown): Question[] {
-  return ((output as Shaped | null)?.questions ?? []) as Question[];
-}
-
-/** Every citation in an output, wherever the shape keeps them. */
-export function citationsOf(output: unknown): Citation[] {
-  const out: Citation[] = [];
-  const walk = (value: unknown, key?: string) => {
-    if (Array.isArray(value)) {
-      if (key === 'citations' || key === 'evidence') for (const c of value) if (c && typeof c === 'object' && 'source' in c) out.push(c as Citation);
-      for (const v of value) walk(v);
-    } else if (value && typeof value === 'object') {
-      for (const [k, v] of Object.entries(value)) walk(v, k);
-    }
-  };
-  walk(output);
-  return out;
-}
+type Shaped = { text?: string };
 
 export type RuleContext = {
   /** Outputs of the step's declared context steps, by step id. */

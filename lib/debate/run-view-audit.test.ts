@@ -22,7 +22,7 @@ vi.mock('@/lib/auth/run-access', () => ({
 }));
 vi.mock('@/lib/db/client', async (importOriginal) => ({ ...(await importOriginal<object>()), getDb: async () => state.handle!.db }));
 // The transcript itself is not what these tests are about: a finished run's state, from a stub.
-vi.mock('@/lib/debate/live-state', () => ({
+vi.mock('@/lib/report/live-state', () => ({
   loadLiveState: async ({ runId }: { runId: string }) => ({ runId, status: 'succeeded' }),
   evidenceForOutput: async () => ({}),
 }));

@@ -149,3 +149,34 @@ export type Question = z.infer<typeof question>;
 export type Turn = z.infer<typeof turn>;
 export type Report = z.infer<typeof report>;
 export type StepOutput<K extends OutputKind = OutputKind> = z.infer<(typeof OUTPUT_SCHEMAS)[K]>;
+
+/** A field of an output, as a path from the top: `['text']`, `['overall', 'keyInsight']`. */
+type ProsePath<K extends OutputKind> = readonly [keyof StepOutput<K> & string, ...string[]];
+
+/**
+ * Where each output keeps its prose: the words a reader sees first, which the engine stores as the
+ * step's `text` (the transcript, the live view of a finished step, the turn later steps receive).
+ * One definition for every reader: the prose is the fields at `parts`, joined with `join`, and a
+ * kind whose prose is one field (`parts` of one) can be followed in an answer as it streams.
+ */
+export const PROSE: { readonly [K in OutputKind]: { readonly parts: readonly ProsePath<K>[]; readonly join: string } } = {
+  turn: { parts: [['text']], join: '' },
+  report: { parts: [['overview']], join: '' },
+  briefing: { parts: [['text']], join: '' },
+  sasJudgment: { parts: [['winner'], ['justification']], join: ': ' },
+  sasStress: { parts: [['assumption'], ['critique']], join: ' — ' },
+  sasReport: { parts: [['executiveSummary']], join: '' },
+  argumentsRound: { parts: [['text']], join: '' },
+  responsesRound: { parts: [['text']], join: '' },
+  closingRound: { parts: [['text']], join: '' },
+  rubricJudgment: { parts: [['overall', 'keyInsight']], join: '' },
+  stanceDraft: { parts: [['text']], join: '' },
+  safetyCheck: { parts: [['reason']], join: '' },
+};
+
+/** The prose of an output of this kind (see PROSE); a missing field reads as empty. */
+export function proseOf(kind: OutputKind, output: unknown): string {
+  const { parts, join } = PROSE[kind] as { parts: readonly (readonly string[])[]; join: string };
+  const at = (path: readonly string[]) => path.reduce<unknown>((value, key) => (value && typeof value === 'object' ? (value as Record<string, unknown>)[key] : undefined), output);
+  return parts.map((path) => String(at(path) ?? '')).join(join);
+}

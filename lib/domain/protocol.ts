@@ -1,10 +1,11 @@
 // The contract between protocols (data), the engine, the providers and the UI.
 import type { OutputKind } from '@/lib/domain/outputs';
-import type { Protocol as ProtocolId } from '@/lib/db/schema';
+import type { Protocol as ProtocolId, TerminalRunStatus } from '@/lib/domain/vocabulary';
 
 export type { ProtocolId };
 
-export type Team = 'affirmative' | 'negative' | 'neutral';
+export const TEAMS = ['affirmative', 'negative', 'neutral'] as const;
+export type Team = (typeof TEAMS)[number];
 
 export type Act =
   | 'distillation'
@@ -50,11 +51,67 @@ export type StepRules = {
  */
 export type EvidenceAccess = 'pool' | 'documents' | 'side' | 'context-factors' | 'fresh-factors' | 'none';
 
+/**
+ * A step's part in its protocol. Where the act and the team do not tell steps apart, the offline
+ * analyst and the report read the role, never a step id or an agent name. A `debater` argues its
+ * team's side, and its act says which turn it speaks.
+ */
+export const STEP_ROLES = [
+  /** Argues its team's side: constructive, questions, rebuttal, closing (KPD-MADS, SAS, three-round). */
+  'debater',
+  /** Takes no side: challenges both openings, then judges the answers (SAS C and J-DA). */
+  'devils-advocate',
+  /** Briefs the others on one lane of the material, its `focus` (SAS and FinDebate briefings). */
+  'specialist',
+  /** Works the case alone and reports on it (NAS). */
+  'analyst',
+  /** Reports a whole debate, both sides kept, no winner (KPD-MADS AG). */
+  'aggregator',
+  /** Decides or scores the debate (SAS and three-round JUDGE). */
+  'judge',
+  /** Finds the single assumption the upheld case can least afford to lose (SAS STRESS). */
+  'stress-analyst',
+  /** Writes the final report from the judge's decision and the stress test (SAS LEAD). */
+  'lead-analyst',
+  /** Commits to a stance and horizons from the briefings (FinDebate DRAFT). */
+  'draft-writer',
+  /** Strengthens the draft's evidence without moving its stance (FinDebate TRUST). */
+  'trust',
+  /** Adds the risks, mitigations and scenarios the draft misses (FinDebate SKEPTIC). */
+  'skeptic',
+  /** Merges the debate into the draft (FinDebate LEADER). */
+  'leader',
+  /** Keeps the draft when the debate moved its stance or horizons (FinDebate SAFETY). */
+  'safety-checker',
+] as const;
+export type StepRole = (typeof STEP_ROLES)[number];
+
+/**
+ * The lane a `specialist` covers. Each names one briefing: a lane shared by two protocols would
+ * be briefed the same way in both, so SAS's and FinDebate's management briefings are two lanes.
+ */
+export type SpecialistFocus =
+  | 'figures'
+  | 'management-behaviour'
+  | 'industry-narrative'
+  | 'performance'
+  | 'market-outlook'
+  | 'management-sentiment'
+  | 'collateral'
+  | 'credit-risk';
+
 export type StepDef = {
   /** Stable id within the protocol, e.g. `D5`, `AG`, `R1-A`. */
   id: string;
-  /** Speaker or role, e.g. `A2`, `N3`, `aggregator`, `devils-advocate`. */
+  /**
+   * The speaker, e.g. `A2`, `N3`, `aggregator`, `devils-advocate`: shown in the transcript and
+   * the key of its model setting (OPENAI_MODEL_<AGENT>); code decides by `role`, never by this.
+   */
   agent: string;
+  /** The step's part in the protocol (see STEP_ROLES). */
+  role: StepRole;
+  /** For a `specialist`: the lane it briefs on. */
+  focus?: SpecialistFocus;
   team: Team;
   act: Act;
   /** Steps whose output this step receives; it starts once they are done. */
@@ -62,6 +119,12 @@ export type StepDef = {
   /** Whether the step may call web search. */
   webSearch: boolean;
   evidence: EvidenceAccess;
+  /**
+   * For a step that reads documents (`evidence: 'documents'`): the query its passages are
+   * retrieved with. Without one the step searches with the start of its task.
+   */
+  query?: string;
+  /** The shape of its answer; where the answer keeps its prose is PROSE in lib/domain/outputs.ts. */
   output: OutputKind;
   /** Length limit of the step's `text`, in characters (≈ for closings). */
   maxChars?: number;
@@ -80,8 +143,11 @@ export type ProtocolDef = {
   reportStep: string;
 };
 
-export type RunMode = 'dag' | 'sequential';
-export type Language = 'ko' | 'en';
+/** `dag`: every step whose context is done starts; `sequential`: one step at a time, in protocol order. */
+export const RUN_MODES = ['dag', 'sequential'] as const;
+export type RunMode = (typeof RUN_MODES)[number];
+export const LANGUAGES = ['ko', 'en'] as const;
+export type Language = (typeof LANGUAGES)[number];
 
 export type RunParams = {
   language: Language;
@@ -117,4 +183,4 @@ export type RunEvent =
   | { type: 'step-done'; runId: string; stepId: string; at: string; text: string; output: unknown; usage: Usage }
   | { type: 'step-failed'; runId: string; stepId: string; at: string; error: string }
   | { type: 'report-ready'; runId: string; at: string }
-  | { type: 'run-finished'; runId: string; at: string; status: 'succeeded' | 'failed' | 'cancelled' | 'budget_exceeded'; error?: string };
+  | { type: 'run-finished'; runId: string; at: string; status: TerminalRunStatus; error?: string };

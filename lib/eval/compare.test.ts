@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '@/lib/db/client';
 import { testBackends } from '@/lib/db/test-db';
-import type { RunView } from '@/lib/debate/run-view';
-import { FACTOR_IDS } from '@/lib/pool/factors';
+import type { RunView } from '@/lib/report/run-view';
+import { FACTOR_IDS } from '@/lib/domain/factors';
 import { compareRuns } from './compare';
 import { buildFactorPanels, isCovered } from './panels';
 import { offlineRun, seededDatabase } from './test-runs';

@@ -1,9 +1,9 @@
 // Two runs of one case side by side (docs/protocols.md, Metrics): cost and speed, the tree's
 // breadth, depths and REI, citation grounding and factor coverage. Pure: it reads two
 // loadRunView documents, so the numbers are the ones each run's own page shows.
-import type { RunView } from '@/lib/debate/run-view';
+import type { RunView } from '@/lib/report/run-view';
 import { buildFactorPanels, isCovered, panelCounts, type PanelCounts } from '@/lib/eval/panels';
-import { FACTOR_IDS, type FactorId } from '@/lib/pool/factors';
+import { FACTOR_IDS, type FactorId } from '@/lib/domain/factors';
 
 export type ComparableRun = Pick<RunView, 'id' | 'protocol' | 'status' | 'provider' | 'model' | 'mode' | 'turns' | 'tree' | 'metrics'>;
 

@@ -7,7 +7,7 @@ import type { DatabaseHandle } from '@/lib/db/client';
 import { listAuditEntries, verifyAuditChain } from '@/lib/db/queries/audit';
 import { listPairwiseJudgments, listRubricJudgments, recordRubricJudgment } from '@/lib/db/queries/judgments';
 import { judgments, runs, users } from '@/lib/db/schema';
-import type { RunView } from '@/lib/debate/run-view';
+import type { RunView } from '@/lib/report/run-view';
 import { runPairwise, runRubric, RUN_ACTIVE } from '@/lib/eval/judge-actions';
 import { NEEDS_MODEL } from '@/lib/eval/judges';
 import { AppError } from '@/lib/errors';
@@ -138,9 +138,9 @@ describe('rubric judgment', () => {
   });
 
   it('rejects a rubric row with a second run (the table keeps kinds and run counts consistent)', async () => {
-    const bad = handle.db.insert(judgments).values({ kind: 'rubric', runId: three.id, otherRunId: nas.id, result: {}, provider: 'openai', model: 'm', createdById: userId });
+    const bad = handle.db.insert(judgments).values({ kind: 'rubric', runId: three.id, otherRunId: nas.id, result: {} as never, provider: 'openai', model: 'm', createdById: userId });
     await expect(bad).rejects.toThrow();
-    const pairWithItself = handle.db.insert(judgments).values({ kind: 'pairwise', runId: three.id, otherRunId: three.id, result: {}, provider: 'openai', model: 'm', createdById: userId });
+    const pairWithItself = handle.db.insert(judgments).values({ kind: 'pairwise', runId: three.id, otherRunId: three.id, result: {} as never, provider: 'openai', model: 'm', createdById: userId });
     await expect(pairWithItself).rejects.toThrow();
     // The query helper is the only writer the app uses; it writes the audit entry too.
     await recordRubricJudgment({ db: handle.db, runId: nas.id, result: { judgment: {}, arguments: [], usage: {} } as never, provider: 'openai', model: 'm', createdById: userId });

@@ -4,8 +4,9 @@
 // the part a test can drive against a fake model server without a Next.js request.
 import type { Db } from '@/lib/db/client';
 import { recordPairwiseJudgment, recordRubricJudgment } from '@/lib/db/queries/judgments';
-import { loadRunView, type RunView } from '@/lib/debate/run-view';
-import { judgePairwise, judgeRubric, JudgeError, NEEDS_MODEL, type PairwiseResult, type RubricResult } from '@/lib/eval/judges';
+import { loadRunView, type RunView } from '@/lib/report/run-view';
+import type { PairwiseResult, RubricResult } from '@/lib/domain/judgments';
+import { judgePairwise, judgeRubric, JudgeError, NEEDS_MODEL } from '@/lib/eval/judges';
 import { AppError } from '@/lib/errors';
 import { judgesMessages } from '@/lib/i18n/messages/judges';
 import { getProvider, openAiConfigured, ProviderConfigError } from '@/lib/llm';

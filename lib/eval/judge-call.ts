@@ -4,6 +4,7 @@
 // after the verdict, never after a protocol) and the temperature. The answer is validated with
 // zod; one repair attempt, then a clear failure, as the engine does for steps.
 import { z, type ZodType } from 'zod';
+import type { JudgeUsage } from '@/lib/domain/judgments';
 import type { OutputKind } from '@/lib/domain/outputs';
 import type { ProtocolDef, RunParams, StepDef } from '@/lib/domain/protocol';
 import type { GenerateRequest, ModelProvider } from '@/lib/llm/types';
@@ -17,8 +18,6 @@ export const NEEDS_MODEL =
 export function assertJudgeModel(provider: Pick<ModelProvider, 'isLLM'>) {
   if (!provider.isLLM) throw new JudgeError(NEEDS_MODEL);
 }
-
-export type JudgeUsage = { promptTokens: number; completionTokens: number };
 
 export type JudgeCall<T> = {
   provider: ModelProvider;
@@ -45,7 +44,7 @@ function parseJson(raw: string): { ok: true; value: unknown } | { ok: false; pro
 
 export async function callJudge<T>(call: JudgeCall<T>): Promise<{ value: T; usage: JudgeUsage }> {
   assertJudgeModel(call.provider);
-  const step = { id: call.name, agent: 'judge', team: 'neutral', act: 'judgment', context: [], webSearch: false, evidence: 'none', output: call.name as OutputKind, task: '' } satisfies StepDef;
+  const step = { id: call.name, agent: 'judge', role: 'judge', team: 'neutral', act: 'judgment', context: [], webSearch: false, evidence: 'none', output: call.name as OutputKind, task: '' } satisfies StepDef;
   const params: RunParams = { language: 'en', asOf: '', recencyDays: 0, maxWebResults: 0, maxConcurrency: 1, temperature: call.temperature ?? 0 };
   const base = {
     runId: '',

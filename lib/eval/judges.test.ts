@@ -3,7 +3,7 @@
 // are repaired or refused, and the refusal for the offline analyst.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '@/lib/db/client';
-import type { RunView } from '@/lib/debate/run-view';
+import type { RunView } from '@/lib/report/run-view';
 import { createOfflineAnalyst } from '@/lib/llm/offline';
 import { createOpenAiProvider } from '@/lib/llm/openai';
 import type { ModelProvider } from '@/lib/llm/types';
@@ -33,7 +33,7 @@ function leaky(run: RunView): RunView {
   return {
     ...run,
     model: RUN_MODEL,
-    report: { ...run.report!, content: { ...content, overview: `${String(content.overview)} Prepared by KPD-MADS (run ${run.id}, model ${RUN_MODEL}).` } },
+    report: { ...run.report!, content: { ...content, overview: `${String(content.overview)} Prepared by KPD-MADS (run ${run.id}, model ${RUN_MODEL}).` } as never },
   };
 }
 

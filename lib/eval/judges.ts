@@ -10,10 +10,11 @@
 import { z } from 'zod';
 import { neutralise } from '@/lib/debate/prompts';
 import { PROTOCOLS_BY_ID } from '@/lib/debate/protocols';
+import type { PairwiseComparison, PairwiseOutcome, PairwiseResult, RubricJudgment, RubricResult } from '@/lib/domain/judgments';
 import { rubricJudgment } from '@/lib/domain/outputs';
-import type { RunView } from '@/lib/debate/run-view';
+import type { RunView } from '@/lib/report/run-view';
 import type { ModelProvider } from '@/lib/llm/types';
-import { assertJudgeModel, callJudge, JudgeError, type JudgeUsage } from '@/lib/eval/judge-call';
+import { assertJudgeModel, callJudge, JudgeError } from '@/lib/eval/judge-call';
 import { reportText } from '@/lib/eval/report-text';
 import { renderTranscript } from '@/lib/eval/transcript-text';
 
@@ -63,19 +64,6 @@ export const pairwiseVerdict = z.object({
   winner: z.enum(['A', 'B', 'tie']),
   reason: z.string().min(1),
 });
-
-export type PairwiseOutcome = 'a' | 'b' | 'tie';
-export type PairwiseComparison = { order: 'a-first' | 'b-first'; label: 'A' | 'B' | 'tie'; winner: PairwiseOutcome; reason: string };
-export type PairwiseResult = {
-  comparisons: PairwiseComparison[];
-  wins: { a: number; b: number };
-  ties: number;
-  /** Wins / comparisons; a tie counts as a comparison that neither side won. */
-  winRate: { a: number; b: number };
-  /** Both orders named the same run (or both a tie): the verdict did not follow the position. */
-  consistent: boolean;
-  usage: JudgeUsage;
-};
 
 const PAIRWISE_SYSTEM = [
   "You review credit analyses written for a bank's credit committee about one corporate borrower.",
@@ -145,14 +133,6 @@ export async function judgePairwise({ provider, a, b, signal }: { provider: Mode
 }
 
 // ---------------------------------------------------------------- rubric
-
-export type RubricJudgment = z.infer<typeof rubricJudgment>;
-export type RubricResult = {
-  judgment: RubricJudgment;
-  /** The arguments the transcript named, with their side. */
-  arguments: { id: string; team: string }[];
-  usage: JudgeUsage;
-};
 
 export const RUBRIC_WEIGHTS = { logic: 0.3, evidence: 0.3, responsiveness: 0.25, honesty: 0.15 } as const;
 

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '@/lib/db/client';
 import { testBackends } from '@/lib/db/test-db';
-import type { RunView } from '@/lib/debate/run-view';
+import type { RunView } from '@/lib/report/run-view';
 import type { Claim } from '@/lib/domain/outputs';
-import { FACTOR_IDS } from '@/lib/pool/factors';
+import { FACTOR_IDS } from '@/lib/domain/factors';
 import { buildFactorPanels, filterPanels, isCovered, NO_FILTER, panelCounts, panelFactor, type FactorPanel, type PanelArgument } from './panels';
 import { offlineRun, seededDatabase } from './test-runs';
 

@@ -1,9 +1,10 @@
 // The factor-tagged pro/con panels: every argument of a run filed under its guideline factor
-// (lib/pool/factors.ts) and its side, with the citations behind it. Pure, so the run page can rebuild
+// (lib/domain/factors.ts) and its side, with the citations behind it. Pure, so the run page can rebuild
 // it on every streamed turn and the compare page can count coverage from the same grouping.
 import type { Team } from '@/lib/domain/protocol';
+import type { Polarity } from '@/lib/domain/vocabulary';
 import { normaliseFactor } from '@/lib/eval/tree';
-import { FACTORS, isFactorId, type FactorId } from '@/lib/pool/factors';
+import { FACTORS, isFactorId, type FactorId } from '@/lib/domain/factors';
 
 /** The fields of a run-view turn the panels read; a partial run simply has fewer done turns. */
 export type PanelTurn = { step: string; team: Team; act: string; status: string; output: unknown };
@@ -15,7 +16,7 @@ export type PanelCitation = { source: string; date: string; value?: string; evid
  * (context-dependent) argues for whichever team made it; only a neutral agent's context claim
  * stays a side of its own, because no team owns it.
  */
-export type PanelSide = 'favorable' | 'adverse' | 'context';
+export type PanelSide = Polarity;
 
 export type PanelArgument = {
   /** `<stepId>/<id>`, unique in a run. */

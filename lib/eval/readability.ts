@@ -1,7 +1,7 @@
 // Readability of English reports: Flesch–Kincaid grade level, Coleman–Liau
 // index and Automated Readability Index, with their standard coefficients. Each is a US school
 // grade. The formulas are only meaningful for English; a Korean report is refused, not scored.
-import type { RunView } from '@/lib/debate/run-view';
+import type { RunParams } from '@/lib/domain/protocol';
 import { reportText } from '@/lib/eval/report-text';
 //
 // How the text is counted (documented because every readability tool counts a little differently):
@@ -98,12 +98,15 @@ export function readability(text: string): Readability {
   return readabilityFromCounts(countText(text));
 }
 
+/** What readability reads of a run (a RunView is one): its output language and its report. */
+export type ReadableRun = { params: Pick<RunParams, 'language'> | null; report: { content: unknown; checks: unknown } | null };
+
 /**
  * Readability of a run's report, measured on its prose only (no field labels, factor ids or
  * citations). Refuses runs without a report and runs whose output language is not English.
  */
-export function readabilityOfRun(view: Pick<RunView, 'params' | 'report'>): Readability {
-  const language = (view.params as { language?: string } | null)?.language;
+export function readabilityOfRun(view: ReadableRun): Readability {
+  const language = view.params?.language;
   if (language !== 'en') throw new RangeError(`Readability is measured on English reports; this run's output language is ${language ?? 'unknown'}.`);
   if (!view.report) throw new RangeError('This run has no report yet (it has not finished, or its report step failed).');
   return readability(reportText(view.report.content, 'prose'));

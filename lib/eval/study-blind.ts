@@ -2,7 +2,7 @@
 // trace of the system that wrote it removed, in HTML and API responses alike (docs/security.md).
 // Step ids (D1–D10, AG, NAS, …) name the protocol, so references to them in the model's own
 // text become "Turn n"; speakers become neutral roles; no run id, model, provider or protocol.
-import { PROTOCOLS } from '@/lib/db/schema';
+import { PROTOCOLS } from '@/lib/domain/vocabulary';
 import { PROTOCOLS_BY_ID } from '@/lib/debate/protocols';
 import type { Block, CitationRef, ReportDoc } from '@/lib/report/model';
 

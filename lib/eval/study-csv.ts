@@ -1,6 +1,8 @@
-// The raw ratings of a study as CSV (RFC 4180), one row per assignment, for analysis elsewhere.
-import { ALL_ITEMS, SUS_ITEMS, type Answers } from '@/lib/eval/study-design';
+// The raw ratings of a study as CSV (RFC 4180), one row per assignment, for analysis elsewhere;
+// lib/util/csv.ts writes it, quoting and defusing formula-like names.
+import { ALL_ITEMS, SUS_ITEMS, type Answers } from '@/lib/domain/study';
 import { susScore } from '@/lib/eval/study-stats';
+import { csvText } from '@/lib/util/csv';
 
 export type CsvAssignment = {
   id: string;
@@ -16,13 +18,6 @@ export type CsvAssignment = {
   savedAt: Date | null;
   submittedAt: Date | null;
 };
-
-function cell(value: unknown): string {
-  const text = value === null || value === undefined ? '' : String(value);
-  // Quote when needed; a leading = + - @ is prefixed so a spreadsheet does not run it as a formula.
-  const safe = /^[=+\-@]/.test(text) ? `'${text}` : text;
-  return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
-}
 
 export function ratingsCsv({ studyId, studyName, rows }: { studyId: string; studyName: string; rows: CsvAssignment[] }) {
   const head = ['study_id', 'study_name', 'assignment_id', 'evaluator_email', 'evaluator_name', 'company_id', 'company_name', 'protocol', 'run_id', 'report_id', 'position', ...ALL_ITEMS, 'sus_score', 'saved_at', 'submitted_at'];
@@ -45,9 +40,7 @@ export function ratingsCsv({ studyId, studyName, rows }: { studyId: string; stud
       score,
       r.savedAt?.toISOString() ?? '',
       r.submittedAt?.toISOString() ?? '',
-    ]
-      .map(cell)
-      .join(',');
+    ];
   });
-  return [head.join(','), ...lines].join('\r\n') + '\r\n';
+  return csvText([head, ...lines]);
 }

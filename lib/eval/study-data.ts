@@ -2,9 +2,8 @@
 // Admin-only: it carries run ids and systems.
 import type { Db } from '@/lib/db/client';
 import { listStudyAssignments } from '@/lib/db/queries/studies';
-import type { Protocol } from '@/lib/db/schema';
-import { loadRunView } from '@/lib/debate/run-view';
-import type { Answers } from '@/lib/eval/study-design';
+import type { Protocol } from '@/lib/domain/vocabulary';
+import { loadRunView } from '@/lib/report/run-view';
 import type { RatingRow } from '@/lib/eval/study-results';
 
 export type StudyRunMetrics = {
@@ -23,7 +22,7 @@ export async function loadStudyData({ db, studyId }: { db: Db; studyId: string }
   const assignments = await listStudyAssignments({ db, studyId });
   const ratings: RatingRow[] = assignments
     .filter((a) => a.submittedAt)
-    .map((a) => ({ evaluatorId: a.evaluatorId, companyId: a.companyId, protocol: a.protocol, answers: a.answers as Answers }));
+    .map((a) => ({ evaluatorId: a.evaluatorId, companyId: a.companyId, protocol: a.protocol, answers: a.answers }));
   const runIds = [...new Set(assignments.map((a) => a.runId))];
   const runs: StudyRunMetrics[] = [];
   for (const runId of runIds) {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { cleanAnswers, missingItems, planAssignments, SUS_ITEMS } from '@/lib/eval/study-design';
+import { SUS_ITEMS } from '@/lib/domain/study';
+import { cleanAnswers, missingItems, planAssignments } from '@/lib/eval/study-design';
 
 const reports = ['r-a', 'r-b', 'r-c', 'r-d', 'r-e', 'r-f'];
 const evaluators = ['e-1', 'e-2', 'e-3'];

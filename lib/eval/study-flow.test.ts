@@ -12,11 +12,12 @@ import {
   submitAssignment,
 } from '@/lib/db/queries/studies';
 import { insertUser } from '@/lib/db/queries/users';
-import type { RunView } from '@/lib/debate/run-view';
+import type { RunView } from '@/lib/report/run-view';
 import { OFFLINE_MODEL } from '@/lib/llm/offline';
 import { loadBlindReport } from '@/lib/eval/study-blind-load';
 import { redactor } from '@/lib/eval/study-blind';
-import { ALL_ITEMS, planAssignments } from '@/lib/eval/study-design';
+import { ALL_ITEMS } from '@/lib/domain/study';
+import { planAssignments } from '@/lib/eval/study-design';
 import { loadStudyData } from '@/lib/eval/study-data';
 import { offlineRun, seededDatabase } from '@/lib/eval/test-runs';
 import { testBackends } from '@/lib/db/test-db';

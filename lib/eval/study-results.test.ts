@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SUS_ITEMS, type Answers } from '@/lib/eval/study-design';
+import { SUS_ITEMS, type Answers } from '@/lib/domain/study';
 import { measureScore, studyResults, type RatingRow } from '@/lib/eval/study-results';
 
 const sus = (score: number): Answers => Object.fromEntries(SUS_ITEMS.map((k) => [k, score]));

@@ -1,8 +1,8 @@
 // A study's ratings turned into the results table: per measure and system the
 // median and IQR, and per measure a paired Wilcoxon test between two systems, where a pair is
 // one evaluator's ratings of the same company's reports by the two systems. Pure: no database.
-import { PROTOCOLS, type Protocol } from '@/lib/db/schema';
-import { MEASURES, SUS_ITEMS, type Answers, type Measure } from '@/lib/eval/study-design';
+import { PROTOCOLS, type Protocol } from '@/lib/domain/vocabulary';
+import { MEASURES, SUS_ITEMS, type Answers, type Measure } from '@/lib/domain/study';
 import { medianIqr, susScore, wilcoxonPaired } from '@/lib/eval/study-stats';
 
 export type RatingRow = { evaluatorId: string; companyId: string; protocol: Protocol; answers: Answers };

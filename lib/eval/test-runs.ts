@@ -1,10 +1,10 @@
 // Real runs for the evaluation tests: the demo pool on a throwaway database and the offline
 // analyst, run through the engine exactly as the app runs them, read back with loadRunView.
 import type { DatabaseHandle } from '@/lib/db/client';
-import { seedDemo } from '@/lib/db/seed';
+import { seedDemo } from '@/lib/demo/seed';
 import { createTestDatabase, type TestBackend } from '@/lib/db/test-db';
 import { createRun, executeRun } from '@/lib/debate/engine';
-import { loadRunView, type RunView } from '@/lib/debate/run-view';
+import { loadRunView, type RunView } from '@/lib/report/run-view';
 import type { ProtocolId, RunParams } from '@/lib/domain/protocol';
 import { createOfflineAnalyst } from '@/lib/llm/offline';
 

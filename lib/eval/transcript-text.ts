@@ -3,7 +3,7 @@
 // side and act, not with step ids (D5, R1-A …), which would name the system to a blind reader.
 // Judgment turns (the three-round judge, the SAS judge) are left out: the automated judge must
 // form its own view, not read another judge's.
-import type { RunViewTurn } from '@/lib/debate/run-view';
+import type { RunViewTurn } from '@/lib/report/run-view';
 import { reportText } from '@/lib/eval/report-text';
 
 type TurnLike = Pick<RunViewTurn, 'team' | 'act' | 'text' | 'output'> & { status?: string };
@@ -16,7 +16,8 @@ function cites(list: unknown): string {
 }
 
 type Out = Record<string, unknown>;
-const list = (o: Out, key: string) => (Array.isArray(o[key]) ? (o[key] as Out[]) : []);
+/** The array under `key` (its items as the caller expects them), or none. */
+const list = <T = Out>(o: Out, key: string): T[] => (Array.isArray(o[key]) ? (o[key] as T[]) : []);
 
 export function renderTranscript(turns: readonly TurnLike[]): { text: string; arguments: { id: string; team: string }[] } {
   const blocks: string[] = [];
@@ -46,8 +47,8 @@ export function renderTranscript(turns: readonly TurnLike[]): { text: string; ar
     for (const r of responses) lines.push(`- answers [${String(r.targetId)}] — ${String(r.kind)}: ${String(r.reasoning)} Follow-up question: ${String(r.followUp)}`);
     for (const q of questions) lines.push(`- question on [${String(q.targetClaimId)}]: ${String(q.text)}`);
     if ('finalPosition' in o) {
-      const concessions = list(o, 'concessions') as unknown as string[];
-      const unrebutted = list(o, 'unrebutted') as unknown as string[];
+      const concessions = list<string>(o, 'concessions');
+      const unrebutted = list<string>(o, 'unrebutted');
       if (concessions.length) lines.push(`Concessions: ${concessions.join('; ')}`);
       if (unrebutted.length) lines.push(`Not rebutted: ${unrebutted.join(', ')}`);
       lines.push(`Final position: ${String(o.finalPosition)}`);

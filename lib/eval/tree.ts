@@ -6,7 +6,7 @@
 // REI = Σ depths. Evaluators correct links the way the paper's researchers corrected the
 // model-drawn trees; the corrections are an input here, never an edit of the outputs.
 import type { Team } from '@/lib/domain/protocol';
-import { FACTORS, isFactorId } from '@/lib/pool/factors';
+import { FACTORS, isFactorId } from '@/lib/domain/factors';
 
 export type TreeTurn = { stepId: string; team: Team; act: string; output: unknown };
 

@@ -2,11 +2,10 @@
 // and database, started on first use (never at import time, so `next build` and the embedded
 // mode never touch it). A job only says "execute run X"; which worker may execute it is decided
 // by the run's lease (lib/jobs/lease-keeper.ts), so a duplicate or stale job is harmless.
-import { sql } from 'drizzle-orm';
 import type PgBoss from 'pg-boss';
 import type { Db } from '@/lib/db/client';
+import { failAbandonedRunJobs } from '@/lib/db/queries/queue';
 import { listUnheldRuns } from '@/lib/db/queries/runs';
-import { runs } from '@/lib/db/schema';
 import { env } from '@/lib/env';
 import { log } from '@/lib/ops/log';
 import { RUN_QUEUED_CHANNEL } from '@/lib/jobs/wake';
@@ -86,18 +85,7 @@ export const ABANDONED_JOB_OUTPUT = { message: 'The worker executing this run st
  * it, which pg-boss ignores. Returns how many jobs it failed.
  */
 export async function failAbandonedJobs({ db, graceMs }: { db: Db; graceMs: number }): Promise<number> {
-  const result = (await db.execute(sql`
-    update ${sql.raw(`${BOSS_SCHEMA}.job`)} j
-    set state = 'failed', completed_on = now(), output = ${JSON.stringify(ABANDONED_JOB_OUTPUT)}::jsonb
-    where j.name = ${RUN_QUEUE}
-      and j.state = 'active'
-      and j.started_on < now() - ${graceMs}::int * interval '1 millisecond'
-      and not exists (
-        select 1 from ${runs} r
-        where r.id::text = j.singleton_key and r.worker_id is not null and r.lease_expires_at > now()
-      )
-    returning j.id`)) as unknown as { rows: unknown[] };
-  return result.rows.length;
+  return failAbandonedRunJobs({ db, queue: { schema: BOSS_SCHEMA, name: RUN_QUEUE }, graceMs, output: ABANDONED_JOB_OUTPUT });
 }
 
 /**

@@ -1,7 +1,7 @@
 // Which runner the app uses: the in-process one on the embedded database (unchanged behaviour),
 // the queue on PostgreSQL, and the in-process one again when the queue is switched off.
 import { afterEach, describe, expect, it } from 'vitest';
-import { inProcessRunner, runner } from '@/lib/debate/runner';
+import { inProcessRunner, runner } from '@/lib/jobs/runner';
 import { resetEnvForTests } from '@/lib/env';
 import { queueRunner } from '@/lib/jobs/queue-runner';
 

@@ -6,7 +6,7 @@ import type { Db } from '@/lib/db/client';
 import { cancelActiveRun, getRun } from '@/lib/db/queries/runs';
 import { runBus } from '@/lib/debate/bus';
 import { cancelRun, isRunActive, retryFailedSteps } from '@/lib/debate/engine';
-import { notRetryable, RunStateError, type RetryOptions, type RunRunner } from '@/lib/debate/runner';
+import { notRetryable, RunStateError, type RetryOptions, type RunRunner } from '@/lib/jobs/run-runner';
 import { enqueueRun } from '@/lib/jobs/boss';
 
 async function start({ db, runId }: { db: Db; runId: string }) {

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DatabaseHandle, Db } from '@/lib/db/client';
 import { claimRun, getRun, LeaseLostError, listRunSteps, markStepDone, releaseLease, renewLeases, setRunStatus } from '@/lib/db/queries/runs';
 import { runs } from '@/lib/db/schema';
-import { seedDemo } from '@/lib/db/seed';
+import { seedDemo } from '@/lib/demo/seed';
 import { createTestDatabase, testBackends } from '@/lib/db/test-db';
 import { createRun, executeRun, isRunActive } from '@/lib/debate/engine';
 import { resetEnvForTests } from '@/lib/env';
@@ -214,7 +214,7 @@ if (testBackends().includes('postgres')) {
       expect(steps.some((s) => s.status === 'failed')).toBe(false);
       const pending = steps.find((s) => s.status !== 'done')!;
       await expect(
-        markStepDone({ db, runId: run.id, stepId: pending.stepId, text: 'late', output: {}, usage: { promptTokens: 1, completionTokens: 1, costUsd: 0 }, workerId: 'victim' }),
+        markStepDone({ db, runId: run.id, stepId: pending.stepId, text: 'late', output: {} as never, usage: { promptTokens: 1, completionTokens: 1, costUsd: 0 }, workerId: 'victim' }),
       ).rejects.toBeInstanceOf(LeaseLostError);
 
       // The thief goes away too: the reaper queues the run again and it completes.

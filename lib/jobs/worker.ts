@@ -10,7 +10,7 @@ import { getDb, type Db } from '@/lib/db/client';
 import { isDatabaseUnavailable } from '@/lib/db/errors';
 import { claimRun, getRun, releaseLease } from '@/lib/db/queries/runs';
 import { releaseRun } from '@/lib/debate/engine';
-import { executeRunHere } from '@/lib/debate/runner';
+import { executeRunHere } from '@/lib/jobs/runner';
 import { env } from '@/lib/env';
 import { databaseUrl, enqueueRun, getBoss, requeueUnheldRuns, RUN_QUEUE, type RunJob } from '@/lib/jobs/boss';
 import { startLeaseKeeper, type LeaseTiming } from '@/lib/jobs/lease-keeper';

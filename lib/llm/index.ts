@@ -3,13 +3,12 @@
 // send borrower data out still gets a working app; asking for `openai` without one is an error
 // that says what to set, never a silent fallback to something else.
 import { getDb } from '@/lib/db/client';
+import type { ProviderName } from '@/lib/domain/vocabulary';
 import { env as readEnv, modelLimitEnv, roleModelEnv, roleModelVar, type Env } from '@/lib/env';
 import { createOfflineAnalyst } from '@/lib/llm/offline';
 import { createOpenAiProvider } from './openai';
 import { createSharedRateLimiter, withSharedRateLimit, type RateLimits, type SharedRateLimiter } from './rate-limit';
 import type { ModelProvider } from './types';
-
-export type ProviderName = 'offline' | 'openai';
 
 export const DEFAULT_OPENAI_MODEL = 'gpt-4o-mini';
 

@@ -4,8 +4,9 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { OUTPUT_SCHEMAS } from '@/lib/domain/outputs';
 import type { ProtocolDef, StepDef, StepWait } from '@/lib/domain/protocol';
+import { retryAfterMs } from '@/lib/util/http';
 import { startFakeLlm, type FakeLlm } from '@/scripts/fake-llm/server';
-import { createOpenAiProvider, LlmError, retryAfterMs, type OpenAiProviderOptions } from './openai';
+import { createOpenAiProvider, LlmError, type OpenAiProviderOptions } from './openai';
 import { costOf, priceOf } from './prices';
 import type { GenerateRequest, WebEvidence } from './types';
 
@@ -14,7 +15,7 @@ const API_KEY = 'sk-test-secret-0123456789';
 type Msg = { role: string; content?: string | null; tool_calls?: unknown[]; tool_call_id?: string };
 type Body = { messages: Msg[]; response_format?: { type: string; json_schema?: { schema: Record<string, unknown>; strict?: boolean; name?: string } }; stream?: boolean; stream_options?: unknown; tools?: unknown[]; tool_choice?: unknown; temperature?: number };
 
-const step: StepDef = { id: 'D1', agent: 'A1', team: 'affirmative', act: 'constructive', context: [], webSearch: true, evidence: 'pool', output: 'turn', task: 'Argue.' };
+const step: StepDef = { id: 'D1', agent: 'A1', role: 'debater', team: 'affirmative', act: 'constructive', context: [], webSearch: true, evidence: 'pool', output: 'turn', task: 'Argue.' };
 
 function makeRequest(overrides: Partial<GenerateRequest> = {}): GenerateRequest & { tokens: string[] } {
   const tokens: string[] = [];

@@ -15,7 +15,10 @@ import type {
   ChatCompletionTool,
 } from 'openai/resources/chat/completions';
 import { countProviderError } from '@/lib/ops/counters';
-import type { GenerateRequest, GenerateResult, ModelProvider, ToolCallRecord, WebEvidence } from './types';
+import { backoffDelay, retryAfterMs, sleep as delay } from '@/lib/util/http';
+import { redact } from '@/lib/util/redact';
+import type { ToolCallRecord } from '@/lib/domain/stored';
+import type { GenerateRequest, GenerateResult, ModelProvider, WebEvidence } from './types';
 
 export type StructuredOutput = 'json_schema' | 'json_object' | 'auto';
 
@@ -81,31 +84,9 @@ export function cancelled() {
   return new LlmError('aborted', 'The model call was cancelled.');
 }
 
+/** Waits `ms`, or rejects with `cancelled()` as soon as the caller's signal fires. */
 export function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(cancelled());
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(cancelled());
-    };
-    const timer = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
-}
-
-/** Retry-After as ms: `retry-after-ms` first (OpenAI sends it), then seconds or an HTTP date. */
-export function retryAfterMs(headers: Headers | undefined, now = Date.now()): number | undefined {
-  const ms = Number.parseFloat(headers?.get('retry-after-ms') ?? '');
-  if (Number.isFinite(ms) && ms >= 0) return ms;
-  const value = headers?.get('retry-after');
-  if (!value) return undefined;
-  const seconds = Number.parseFloat(value);
-  if (Number.isFinite(seconds) && seconds >= 0) return seconds * 1000;
-  const date = Date.parse(value);
-  return Number.isFinite(date) ? Math.max(0, date - now) : undefined;
+  return delay(ms, signal).catch(() => Promise.reject(cancelled()));
 }
 
 /** The system and user prompt, the schema in JSON mode, and the repair turn when there is one. */
@@ -260,7 +241,7 @@ export function createOpenAiProvider(options: OpenAiProviderOptions): ModelProvi
   // Likewise for an endpoint that wants max_completion_tokens instead of max_tokens.
   let maxTokensRejected = false;
 
-  const scrub = (text: string) => (apiKey.length >= 8 ? text.split(apiKey).join('[redacted]') : text);
+  const scrub = (text: string) => redact(text, [apiKey]);
 
   function classify(err: unknown, attempts: number): LlmError {
     if (err instanceof LlmError) return err;
@@ -333,7 +314,7 @@ export function createOpenAiProvider(options: OpenAiProviderOptions): ModelProvi
           if (failure.retryable) failure.message += ` (gave up after ${attempt} attempts)`;
           throw failure;
         }
-        const backoff = Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** (attempt - 1)) * (0.5 + random() / 2);
+        const backoff = backoffDelay(attempt - 1, BACKOFF_BASE_MS, BACKOFF_CAP_MS, random);
         const waitMs = Math.min(maxRetryWaitMs, failure.details.retryAfterMs ?? backoff);
         request.onWait?.({ reason: failure.kind === 'rate-limit' ? 'provider-limit' : 'provider-error', until: new Date(Date.now() + waitMs).toISOString() });
         await sleep(waitMs, request.signal);

@@ -11,9 +11,8 @@
 //
 // One reservation per generate(): retries and web-search rounds inside the OpenAI provider are
 // not counted as extra requests (their tokens are, through the reported usage).
-import { and, eq, lt, sql } from 'drizzle-orm';
 import type { Db } from '@/lib/db/client';
-import { providerRateWindows } from '@/lib/db/schema';
+import { adjustRateWindowTokens, pruneRateWindows, readRateWindowRequests, reserveRateWindow } from '@/lib/db/queries/rate-windows';
 import { log } from '@/lib/ops/log';
 import { abortableSleep, cancelled } from './openai';
 import type { GenerateRequest, ModelProvider } from './types';
@@ -71,25 +70,6 @@ export function createSharedRateLimiter({
 }): SharedRateLimiter {
   const database = typeof db === 'function' ? db : async () => db;
   let prunedWindow = 0;
-  const t = providerRateWindows;
-
-  /** One atomic attempt: the row after the reservation, or nothing when the window is full. */
-  async function tryReserve(conn: Db, key: string, windowStart: number, tokens: number, limits: RateLimits) {
-    const guards = [
-      limits.rpm !== undefined ? sql`${t.requests} + 1 <= ${limits.rpm}` : undefined,
-      limits.tpm !== undefined ? sql`${t.tokens} + excluded.tokens <= ${limits.tpm}` : undefined,
-    ].filter(Boolean);
-    const rows = await conn
-      .insert(t)
-      .values({ key, windowStart: new Date(windowStart), requests: 1, tokens })
-      .onConflictDoUpdate({
-        target: [t.key, t.windowStart],
-        set: { requests: sql`${t.requests} + 1`, tokens: sql`${t.tokens} + excluded.tokens` },
-        ...(guards.length ? { setWhere: and(...guards) } : {}),
-      })
-      .returning({ requests: t.requests });
-    return rows.length > 0;
-  }
 
   async function reserve({ key, limits, tokens, signal, runId, stepId, onWait: onThisWait }: Parameters<SharedRateLimiter['reserve']>[0]): Promise<Reservation> {
     const conn = await database();
@@ -102,14 +82,14 @@ export function createSharedRateLimiter({
       const windowStart = now - (now % WINDOW_MS);
       if (windowStart !== prunedWindow) {
         prunedWindow = windowStart;
-        await conn.delete(t).where(lt(t.windowStart, new Date(windowStart - KEEP_MS)));
+        await pruneRateWindows({ db: conn, before: new Date(windowStart - KEEP_MS) });
       }
-      if (await tryReserve(conn, key, windowStart, reserved, limits)) return { key, windowStart, tokens: reserved, waitedMs };
-      const [row] = await conn
-        .select({ requests: t.requests })
-        .from(t)
-        .where(and(eq(t.key, key), eq(t.windowStart, new Date(windowStart))));
-      const byRequests = limits.rpm !== undefined && (row?.requests ?? 0) >= limits.rpm;
+      // One atomic attempt: refused, not waited for, when the window is full.
+      if (await reserveRateWindow({ db: conn, key, windowStart: new Date(windowStart), tokens: reserved, rpm: limits.rpm, tpm: limits.tpm })) {
+        return { key, windowStart, tokens: reserved, waitedMs };
+      }
+      const requests = await readRateWindowRequests({ db: conn, key, windowStart: new Date(windowStart) });
+      const byRequests = limits.rpm !== undefined && requests >= limits.rpm;
       const waitMs = windowStart + WINDOW_MS - now;
       const wait: RateWait = { key, limit: byRequests ? 'requests' : 'tokens', max: (byRequests ? limits.rpm : limits.tpm) ?? 0, waitMs, untilMs: now + waitMs, runId, stepId };
       onWait(wait);
@@ -123,10 +103,7 @@ export function createSharedRateLimiter({
     const delta = Math.ceil(actualTokens) - reservation.tokens;
     if (delta === 0) return;
     const conn = await database();
-    await conn
-      .update(t)
-      .set({ tokens: sql`greatest(0, ${t.tokens} + ${delta})` })
-      .where(and(eq(t.key, reservation.key), eq(t.windowStart, new Date(reservation.windowStart))));
+    await adjustRateWindowTokens({ db: conn, key: reservation.key, windowStart: new Date(reservation.windowStart), delta });
   }
 
   return { reserve, settle };

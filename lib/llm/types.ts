@@ -3,6 +3,8 @@
 // front of it never change when the model behind it does.
 import type { ZodType } from 'zod';
 import type { ProtocolDef, RunParams, StepDef, StepWait, Team, Act } from '@/lib/domain/protocol';
+import type { ToolCallRecord } from '@/lib/domain/stored';
+import type { ProviderName } from '@/lib/domain/vocabulary';
 import type { EvidenceAsOf } from '@/lib/pool/as-of';
 import type { RetrievedItem } from '@/lib/pool/retrieve';
 import type { PoolEvidence } from '@/lib/pool/types';
@@ -73,8 +75,6 @@ export type CallBudget = {
   exhausted(): void;
 };
 
-export type ToolCallRecord = { name: 'web_search'; query: string; results: number };
-
 export type GenerateResult = {
   /** The raw JSON the model produced (validated by the engine, not here). */
   raw: string;
@@ -85,7 +85,7 @@ export type GenerateResult = {
 };
 
 export interface ModelProvider {
-  readonly name: 'offline' | 'openai';
+  readonly name: ProviderName;
   readonly model: string;
   /** False for the offline analyst: the UI says plainly that it is not an LLM. */
   readonly isLLM: boolean;

@@ -14,7 +14,8 @@ import type { ProtocolDef, StepDef } from '@/lib/domain/protocol';
 import { resetEnvForTests } from '@/lib/env';
 import { createOpenAiProvider } from '@/lib/llm/openai';
 import type { GenerateRequest } from '@/lib/llm/types';
-import { flushCounters, incrementCounter, PROVIDER_ERRORS, readCounter, readCounters } from '@/lib/ops/counters';
+import { incrementCounter, readCounter, readCounters } from '@/lib/db/queries/counters';
+import { flushCounters, PROVIDER_ERRORS } from '@/lib/ops/counters';
 import { startFakeLlm, type FakeLlm } from '@/scripts/fake-llm/server';
 
 describe.each(testBackends())('ops counters on %s', (backend) => {
@@ -47,7 +48,7 @@ describe.each(testBackends())('ops counters on %s', (backend) => {
   });
 });
 
-const step: StepDef = { id: 'D1', agent: 'A1', team: 'affirmative', act: 'constructive', context: [], webSearch: false, evidence: 'pool', output: 'turn', task: 'Argue.' };
+const step: StepDef = { id: 'D1', agent: 'A1', role: 'debater', team: 'affirmative', act: 'constructive', context: [], webSearch: false, evidence: 'pool', output: 'turn', task: 'Argue.' };
 
 function request(): GenerateRequest {
   return {

@@ -3,35 +3,12 @@
 // whole cluster did, and a restart loses nothing. Each increment is one atomic upsert, so
 // concurrent processes never lose one. Used for events the run tables do not record, such as a
 // provider's failed attempts that a retry later hid.
-import { and, eq, sql } from 'drizzle-orm';
-import { openedDatabase, type Executor } from '@/lib/db/client';
-import { opsCounters } from '@/lib/db/schema';
+import { openedDatabase } from '@/lib/db/client';
+import { incrementCounter } from '@/lib/db/queries/counters';
 import { log } from '@/lib/ops/log';
 
 /** Failed model-endpoint attempts, labelled {provider, code}: `crosscheck_provider_errors_total`. */
 export const PROVIDER_ERRORS = 'provider_errors';
-
-export type CounterRow = { labels: Record<string, string>; value: number };
-
-export async function incrementCounter({ db, name, labels = {}, by = 1 }: { db: Executor; name: string; labels?: Record<string, string>; by?: number }) {
-  await db
-    .insert(opsCounters)
-    .values({ name, labels, value: by })
-    .onConflictDoUpdate({ target: [opsCounters.name, opsCounters.labels], set: { value: sql`${opsCounters.value} + excluded.value` } });
-}
-
-export async function readCounters({ db, name }: { db: Executor; name: string }): Promise<CounterRow[]> {
-  const rows = await db.select({ labels: opsCounters.labels, value: opsCounters.value }).from(opsCounters).where(eq(opsCounters.name, name));
-  return rows.map((r) => ({ labels: r.labels, value: Number(r.value) }));
-}
-
-export async function readCounter({ db, name, labels }: { db: Executor; name: string; labels: Record<string, string> }): Promise<number> {
-  const [row] = await db
-    .select({ value: opsCounters.value })
-    .from(opsCounters)
-    .where(and(eq(opsCounters.name, name), sql`${opsCounters.labels} = ${JSON.stringify(labels)}::jsonb`));
-  return Number(row?.value ?? 0);
-}
 
 const pending = new Set<Promise<void>>();
 

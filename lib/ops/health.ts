@@ -4,16 +4,18 @@
 // while a slow provider or a queue no worker has created yet leaves the app usable, so they
 // answer 200 "degraded" for dashboards and alerts rather than pulling the instance out of a
 // load balancer. Public: messages are fixed phrases, never an error's text, a URL or a key.
-import { sql } from 'drizzle-orm';
 import { getDatabase, type Executor } from '@/lib/db/client';
+import { pingDatabase } from '@/lib/db/queries/health';
+import { countExecutingRuns } from '@/lib/db/queries/runs';
+import type { ProviderName } from '@/lib/domain/vocabulary';
 import { env, isEmbedded } from '@/lib/env';
 import { openAiConfigured } from '@/lib/llm';
 import { log } from '@/lib/ops/log';
-import { countExecutingRuns, readQueueJobs } from '@/lib/ops/queue-stats';
+import { readQueueJobs } from '@/lib/ops/queue-stats';
 
 export type DatabaseHealth = { ok: true; latencyMs: number } | { ok: false; message: string };
 export type QueueHealth = { mode: 'in-process' } | { ok: true; queued: number; active: number } | { ok: false; message: string };
-export type ProviderHealth = { kind: 'openai' | 'offline'; ok: boolean; latencyMs: number; message?: string };
+export type ProviderHealth = { kind: ProviderName; ok: boolean; latencyMs: number; message?: string };
 export type Health = { status: 'ok' | 'degraded' | 'error'; database: DatabaseHealth; queue: QueueHealth; provider: ProviderHealth };
 
 export type HealthChecks = {
@@ -135,7 +137,7 @@ export function defaultHealthChecks(): HealthChecks {
   return {
     database: async () => {
       const { db } = await getDatabase();
-      await db.execute(sql`select 1`);
+      await pingDatabase({ db });
     },
     queue: async () => (isEmbedded(e) ? { mode: 'in-process' } : queueHealth((await getDatabase()).db)),
     provider,

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { resetEnvForTests } from '@/lib/env';
-import { createLogger, MAX_STRING, redactUrlPasswords, type LogLevel } from '@/lib/ops/log';
+import { createLogger, MAX_STRING, type LogLevel } from '@/lib/ops/log';
+import { redactUrlPasswords } from '@/lib/util/redact';
 
 function capture() {
   const lines: { level: LogLevel; line: string }[] = [];

@@ -5,13 +5,15 @@
 // `log.error('…', { err, config })` cannot leak an API key or a database password.
 //
 // Logged text can come from users (an error that quotes a 5 MB imported title), so every string
-// is cut to MAX_STRING characters before it is cleaned, and the cleaning runs in linear time: a
-// log call must never hold up the server, whatever the text (docs/security.md).
+// is cut to MAX_STRING characters before it is cleaned, and the cleaning (lib/util/redact.ts:
+// configured secrets, URL passwords, key parameters, bearer tokens) runs in linear time: a log
+// call must never hold up the server, whatever the text (docs/security.md).
 //
 //   import { log } from '@/lib/ops/log';
 //   const runLog = log.child({ component: 'runner', runId });
 //   runLog.error('run stopped unexpectedly', { stepId, err });
 import { env, type Env } from '@/lib/env';
+import { redact, REDACTED } from '@/lib/util/redact';
 
 export type LogLevel = 'info' | 'warn' | 'error';
 export type LogFormat = 'json' | 'pretty';
@@ -35,7 +37,6 @@ export type LoggerOptions = {
   now?: () => Date;
 };
 
-const REDACTED = '[redacted]';
 const RESERVED = new Set(['ts', 'level', 'msg', 'component']);
 /** Field names whose values are secrets whatever they hold (`promptTokens` is not one: it ends in s). */
 const SECRET_KEY = /passw(or)?d|secret|api_?key|authorization|cookie|token$/i;
@@ -94,57 +95,14 @@ function resolveSettings(options: LoggerOptions): Settings {
   };
 }
 
-const isSpace = (code: number) =>
-  code === 32 || (code >= 9 && code <= 13) || (code > 127 && /\s/.test(String.fromCharCode(code)));
-/** Characters of a URL scheme ([a-z0-9+.-], either case). */
-const isSchemeChar = (code: number) =>
-  (code >= 97 && code <= 122) || (code >= 65 && code <= 90) || (code >= 48 && code <= 57) || code === 43 || code === 45 || code === 46;
-
-/**
- * Blanks the password of every `scheme://user:password@` in the text. A hand-written scan
- * instead of a regular expression: the expression it replaces backtracked, taking seconds on
- * 80,000 characters. Each character is looked at a bounded number of times: the user part stops
- * at `:` or `/` and the password part at `/`, so neither runs past the next `://`.
- */
-export function redactUrlPasswords(text: string): string {
-  let out = '';
-  let copied = 0;
-  for (let at = text.indexOf('://'); at !== -1; at = text.indexOf('://', at + 1)) {
-    if (at === 0 || !isSchemeChar(text.charCodeAt(at - 1))) continue;
-    const userStart = at + 3;
-    let i = userStart;
-    for (; i < text.length; i++) {
-      const c = text.charCodeAt(i);
-      if (c === 58 /* : */ || c === 47 /* / */ || c === 64 /* @ */ || isSpace(c)) break;
-    }
-    if (i === userStart || text.charCodeAt(i) !== 58) continue;
-    const passwordStart = i + 1;
-    let j = passwordStart;
-    for (; j < text.length; j++) {
-      const c = text.charCodeAt(j);
-      if (c === 64 || c === 47 || isSpace(c)) break;
-    }
-    if (j === passwordStart || text.charCodeAt(j) !== 64) continue;
-    out += text.slice(copied, passwordStart) + REDACTED;
-    copied = j;
-  }
-  return copied === 0 ? text : out + text.slice(copied);
-}
-
-function redactSecrets(text: string, secrets: string[]) {
-  let out = redactUrlPasswords(text);
-  for (const s of secrets) if (out.includes(s)) out = out.split(s).join(REDACTED);
-  return out;
-}
-
 /**
  * A string as a log line may carry it: at most MAX_STRING characters, saying how many were cut,
  * with secrets blanked. Only the kept part and a short margin are cleaned, so the work is bounded
  * whatever the length of the text.
  */
 export function redactText(text: string, secrets: string[]) {
-  if (text.length <= MAX_STRING) return redactSecrets(text, secrets);
-  const head = redactSecrets(text.slice(0, MAX_STRING + CUT_MARGIN), secrets);
+  if (text.length <= MAX_STRING) return redact(text, secrets);
+  const head = redact(text.slice(0, MAX_STRING + CUT_MARGIN), secrets);
   let keep = Math.min(MAX_STRING, head.length);
   // Never end on the first half of a surrogate pair.
   if (keep > 0 && /[\uD800-\uDBFF]/.test(head[keep - 1])) keep--;

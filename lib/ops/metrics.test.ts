@@ -4,7 +4,8 @@ import type { DatabaseHandle } from '@/lib/db/client';
 import { auditLog, companies, runs, runSteps } from '@/lib/db/schema';
 import { createTestDatabase, testBackends } from '@/lib/db/test-db';
 import { appendAudit } from '@/lib/db/queries/audit';
-import { incrementCounter, PROVIDER_ERRORS } from '@/lib/ops/counters';
+import { incrementCounter } from '@/lib/db/queries/counters';
+import { PROVIDER_ERRORS } from '@/lib/ops/counters';
 import { collectMetrics, formatPrometheus, STEP_DURATION_BUCKETS } from '@/lib/ops/metrics';
 import { bearerMatches } from '@/lib/ops/metrics-token';
 

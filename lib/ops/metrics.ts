@@ -3,11 +3,13 @@
 // ops counters, run jobs in the pg-boss queue and the runs live workers hold (their leases).
 // All of it is read from the database on every scrape, so every app instance and worker reports
 // the same cluster-wide numbers and nothing is lost on restart.
-import { sql } from 'drizzle-orm';
 import type { Executor } from '@/lib/db/client';
-import { auditLog, RUN_STATUSES, runs, runSteps, STEP_STATUSES } from '@/lib/db/schema';
-import { PROVIDER_ERRORS, readCounters, type CounterRow } from '@/lib/ops/counters';
-import { countExecutingRuns, readQueueJobs } from '@/lib/ops/queue-stats';
+import { readCounters, type CounterRow } from '@/lib/db/queries/counters';
+import { countRunsByStatus, countStepsByStatus, readAuditHeadSeq, readStepDurations, sumRunUsage } from '@/lib/db/queries/metrics';
+import { countExecutingRuns } from '@/lib/db/queries/runs';
+import { RUN_STATUSES, STEP_STATUSES } from '@/lib/domain/vocabulary';
+import { PROVIDER_ERRORS } from '@/lib/ops/counters';
+import { readQueueJobs } from '@/lib/ops/queue-stats';
 
 /**
  * Upper bounds, in seconds, of the step latency buckets: a scripted step takes well under a
@@ -40,50 +42,25 @@ export type MetricsSnapshot = {
 };
 
 /**
- * Step latency over every finished step (done or failed), by protocol and act: one scan of
- * run_steps with a filtered count per bucket. Labels stay few: five protocols and about fifteen
- * acts, where step ids would be many more.
+ * Step latency by protocol and act. Labels stay few: five protocols and about fifteen acts,
+ * where step ids would be many more.
  */
-async function readStepDurations(db: Executor): Promise<DurationSeries[]> {
-  const seconds = sql`greatest(0, extract(epoch from (${runSteps.finishedAt} - ${runSteps.startedAt})))::float8`;
-  // The bounds are our own constants, so splicing them as literals is safe.
-  const counts = sql.join(
-    STEP_DURATION_BUCKETS.map((le) => sql`count(*) filter (where ${seconds} <= ${sql.raw(String(le))})`),
-    sql`, `,
-  );
-  const rows = await db
-    .select({
-      protocol: runs.protocol,
-      act: runSteps.act,
-      buckets: sql<number[]>`array[${counts}]::int[]`,
-      count: sql<number>`count(*)::int`,
-      sum: sql<string>`coalesce(sum(${seconds}), 0)::text`,
-    })
-    .from(runSteps)
-    .innerJoin(runs, sql`${runs.id} = ${runSteps.runId}`)
-    .where(sql`${runSteps.finishedAt} is not null and ${runSteps.startedAt} is not null`)
-    .groupBy(runs.protocol, runSteps.act)
-    .orderBy(runs.protocol, runSteps.act);
-  return rows.map((r) => ({ labels: { protocol: r.protocol, act: r.act }, buckets: r.buckets.map(Number), count: Number(r.count), sum: Number(r.sum) }));
+async function stepDurations(db: Executor): Promise<DurationSeries[]> {
+  const rows = await readStepDurations({ db, bounds: STEP_DURATION_BUCKETS });
+  return rows.map(({ protocol, act, ...series }) => ({ labels: { protocol, act }, ...series }));
 }
 
 /** A handful of aggregate queries; each scans an indexed status column or sums integer columns. */
 export async function collectMetrics({ db }: { db: Executor }): Promise<MetricsSnapshot> {
-  const [runRows, stepRows, totals, stepDurations, providerErrors, queueJobs, executing, auditHead] = await Promise.all([
-    db.select({ status: runs.status, n: sql<number>`count(*)::int` }).from(runs).groupBy(runs.status),
-    db.select({ status: runSteps.status, n: sql<number>`count(*)::int` }).from(runSteps).groupBy(runSteps.status),
-    db
-      .select({
-        prompt: sql<string>`coalesce(sum(${runs.promptTokens}), 0)::text`,
-        completion: sql<string>`coalesce(sum(${runs.completionTokens}), 0)::text`,
-        cost: sql<string>`coalesce(sum(${runs.costUsd}), 0)::text`,
-      })
-      .from(runs),
-    readStepDurations(db),
+  const [runRows, stepRows, totals, durations, providerErrors, queueJobs, executing, auditHeadSeq] = await Promise.all([
+    countRunsByStatus({ db }),
+    countStepsByStatus({ db }),
+    sumRunUsage({ db }),
+    stepDurations(db),
     readCounters({ db, name: PROVIDER_ERRORS }),
     readQueueJobs({ db }),
     countExecutingRuns({ db }),
-    db.select({ seq: sql<string>`coalesce(max(${auditLog.seq}), 0)::text` }).from(auditLog),
+    readAuditHeadSeq({ db }),
   ]);
   // Every known state appears, with 0 when no row has it (a missing series reads as "no data"),
   // and so does any state the data holds that this build does not know yet.
@@ -95,14 +72,12 @@ export async function collectMetrics({ db }: { db: Executor }): Promise<MetricsS
   return {
     runsByState: byState(RUN_STATUSES, runRows),
     stepsByState: byState(STEP_STATUSES, stepRows),
-    promptTokens: Number(totals[0]?.prompt ?? 0),
-    completionTokens: Number(totals[0]?.completion ?? 0),
-    costUsd: Number(totals[0]?.cost ?? 0),
-    stepDurations,
+    ...totals,
+    stepDurations: durations,
     providerErrors,
     queueJobs,
     ...(queueJobs ? { runsExecuting: executing } : {}),
-    auditHeadSeq: Number(auditHead[0]?.seq ?? 0),
+    auditHeadSeq,
   };
 }
 

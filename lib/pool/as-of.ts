@@ -3,38 +3,18 @@
 // the model cannot see the future. Every read therefore goes through these functions, which
 // take the as-of date as a required argument and filter on it in SQL, and mark evidence older
 // than the recency window as stale so an agent can say when it leans on old material.
-import { and, asc, desc, eq, lte, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '@/lib/db/client';
-import { documents, evidenceItems, evidenceTagOverrides, type Polarity } from '@/lib/db/schema';
+import { selectDocumentsAsOf, selectEvidencePageAsOf } from '@/lib/db/queries/as-of';
+import type { FactorSource, Polarity } from '@/lib/domain/vocabulary';
 import { yieldToEventLoop } from '@/lib/event-loop';
 import type { PoolEvidence } from '@/lib/pool/types';
+import { addDays, isIsoDay } from '@/lib/util/dates';
 
 export class AsOfDateError extends Error {}
 
-const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
-const DAY_MS = 86_400_000;
-
-/** UTC midnight of a YYYY-MM-DD date, or null when it is not a real calendar date. */
-function parseIsoDate(value: string): Date | null {
-  const m = ISO_DATE.exec(value);
-  if (!m) return null;
-  const [year, month, day] = [Number(m[1]), Number(m[2]), Number(m[3])];
-  if (year < 1) return null;
-  // setUTCFullYear, not Date.UTC: Date.UTC maps years 0–99 to 1900–1999.
-  const date = new Date(0);
-  date.setUTCFullYear(year, month - 1, day);
-  // 2024-02-30 rolls over to March: a round trip catches every impossible day.
-  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day ? date : null;
-}
-
-function formatIsoDate(date: Date): string {
-  const year = String(date.getUTCFullYear()).padStart(4, '0');
-  return `${year}-${String(date.getUTCMonth() + 1).padStart(2, '0')}-${String(date.getUTCDate()).padStart(2, '0')}`;
-}
-
 /** Throws a readable error unless `value` is a real calendar date written YYYY-MM-DD. */
 export function assertIsoDate(value: unknown, label = 'as-of date'): asserts value is string {
-  if (typeof value !== 'string' || !parseIsoDate(value)) {
+  if (!isIsoDay(value)) {
     throw new AsOfDateError(`The ${label} must be a real date written YYYY-MM-DD (got ${JSON.stringify(value)}).`);
   }
 }
@@ -52,8 +32,8 @@ function assertRecencyDays(recencyDays: unknown): asserts recencyDays is number 
 export function recencyCutoff(asOf: string, recencyDays: number): string {
   assertIsoDate(asOf);
   assertRecencyDays(recencyDays);
-  const cutoff = new Date(parseIsoDate(asOf)!.getTime() - recencyDays * DAY_MS);
-  return cutoff.getUTCFullYear() < 1 ? '0001-01-01' : formatIsoDate(cutoff);
+  // Stops at 0001-01-01 for a window longer than the calendar.
+  return addDays(asOf, -recencyDays);
 }
 
 /** ISO dates compare correctly as strings. No cutoff (no recency window) means nothing is stale. */
@@ -72,7 +52,7 @@ export type EvidenceAsOf = Omit<PoolEvidence, 'upstream' | 'license' | 'retrieve
   /** The RM's correction when there is one, else the item's own tag. */
   factor: string | null;
   polarity: Polarity | null;
-  factorSource: 'rule' | 'llm' | 'rm' | null;
+  factorSource: FactorSource | null;
   /** Published before as-of − R: an agent that cites it must say the evidence is old. */
   stale: boolean;
 };
@@ -99,59 +79,16 @@ export async function readEvidence({ db, companyId, asOf, recencyDays, factor, l
   const cutoff = recencyCutoff(asOf, recencyDays);
   assertLimit(limit);
   const toItem = (row: Omit<EvidenceAsOf, 'stale'>): EvidenceAsOf => ({ ...row, stale: isStale(row.publishedDate, cutoff) });
-  if (limit !== undefined) return (await evidencePage({ db, companyId, asOf, factor, limit })).map(toItem);
+  if (limit !== undefined) return (await selectEvidencePageAsOf({ db, companyId, asOf, factor, limit })).map(toItem);
   const out: EvidenceAsOf[] = [];
   let after: { publishedDate: string; id: string } | undefined;
   for (;;) {
-    const rows = await evidencePage({ db, companyId, asOf, factor, limit: EVIDENCE_PAGE, after });
+    const rows = await selectEvidencePageAsOf({ db, companyId, asOf, factor, limit: EVIDENCE_PAGE, after });
     for (const row of rows) out.push(toItem(row));
     if (rows.length < EVIDENCE_PAGE) return out;
     after = rows[rows.length - 1];
     await yieldToEventLoop();
   }
-}
-
-/** Up to `limit` items in readEvidence's order (newest first, then by id), after the `after` item. */
-async function evidencePage({
-  db,
-  companyId,
-  asOf,
-  factor,
-  limit,
-  after,
-}: Pick<ReadEvidenceInput, 'db' | 'companyId' | 'asOf' | 'factor'> & { limit: number; after?: { publishedDate: string; id: string } }) {
-  // An RM's correction lives apart from the item (it survives re-imports), so it is applied here,
-  // where agents read, rather than trusting that every writer copied it onto the item.
-  const effectiveFactor = sql<string | null>`coalesce(${evidenceTagOverrides.factor}, ${evidenceItems.factor})`;
-  const conditions: SQL[] = [eq(evidenceItems.companyId, companyId), lte(evidenceItems.publishedDate, asOf)];
-  if (factor !== undefined) conditions.push(sql`${effectiveFactor} = ${factor}`);
-  // Keyset paging: an item imported meanwhile is neither read twice nor makes another skipped.
-  if (after) {
-    conditions.push(sql`(${evidenceItems.publishedDate} < ${after.publishedDate} or (${evidenceItems.publishedDate} = ${after.publishedDate} and ${evidenceItems.id} > ${after.id}))`);
-  }
-
-  return db
-    .select({
-      id: evidenceItems.id,
-      companyId: evidenceItems.companyId,
-      category: evidenceItems.category,
-      factor: effectiveFactor,
-      polarity: sql<Polarity | null>`coalesce(${evidenceTagOverrides.polarity}, ${evidenceItems.polarity})`,
-      factorSource: sql<EvidenceAsOf['factorSource']>`case when ${evidenceTagOverrides.evidenceId} is null then ${evidenceItems.factorSource} else 'rm' end`,
-      title: evidenceItems.title,
-      text: evidenceItems.text,
-      value: evidenceItems.value,
-      eventDate: evidenceItems.eventDate,
-      publishedDate: evidenceItems.publishedDate,
-      sourceName: evidenceItems.sourceName,
-      sourceUrl: evidenceItems.sourceUrl,
-      language: evidenceItems.language,
-    })
-    .from(evidenceItems)
-    .leftJoin(evidenceTagOverrides, eq(evidenceTagOverrides.evidenceId, evidenceItems.id))
-    .where(and(...conditions))
-    .orderBy(desc(evidenceItems.publishedDate), asc(evidenceItems.id))
-    .limit(limit);
 }
 
 export type DocumentAsOf = {
@@ -181,21 +118,6 @@ export type ReadDocumentsInput = {
 export async function readDocumentsAsOf({ db, companyId, asOf, recencyDays, limit, includeBody = false }: ReadDocumentsInput): Promise<DocumentAsOf[]> {
   const cutoff = recencyCutoff(asOf, recencyDays);
   assertLimit(limit);
-  const columns = {
-    id: documents.id,
-    companyId: documents.companyId,
-    title: documents.title,
-    kind: documents.kind,
-    publishedDate: documents.publishedDate,
-    sourceName: documents.sourceName,
-    sourceUrl: documents.sourceUrl,
-    language: documents.language,
-  };
-  const query = db
-    .select(includeBody ? { ...columns, body: documents.body } : columns)
-    .from(documents)
-    .where(and(eq(documents.companyId, companyId), lte(documents.publishedDate, asOf)))
-    .orderBy(desc(documents.publishedDate), asc(documents.id));
-  const rows: Omit<DocumentAsOf, 'stale'>[] = limit === undefined ? await query : await query.limit(limit);
+  const rows = await selectDocumentsAsOf({ db, companyId, asOf, limit, includeBody });
   return rows.map((row) => ({ ...row, stale: isStale(row.publishedDate, cutoff) }));
 }

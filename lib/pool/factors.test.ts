@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { EVIDENCE_CATEGORIES, FACTORS, GUIDELINE_FACTORS, isFactorId, tagByCategory } from '@/lib/pool/factors';
+import { EVIDENCE_CATEGORIES, FACTORS, GUIDELINE_FACTORS, isFactorId } from '@/lib/domain/factors';
+import { tagByCategory } from '@/lib/pool/factors';
 
 const tag = (category: string, title: string, text = '') => tagByCategory({ category, title, text });
 

@@ -15,10 +15,10 @@
 //   the vector holds Korean words whole, with title weight: an exact title hit ranks higher.
 // - Terms are OR'ed for matching (recall: a question in natural language rarely has all its
 //   words in one item). The score is the share of terms a row contains plus its cover density
-//   mapped into [0, 1) (precision: rows with every term come first, densest first).
-import { sql, type SQL } from 'drizzle-orm';
+//   mapped into [0, 1) (precision: rows with every term come first, densest first). The two
+//   statements that do it are in lib/db/queries/retrieval.ts.
 import type { Executor } from '@/lib/db/client';
-import { documentChunks, documents, evidenceItems } from '@/lib/db/schema';
+import { searchDocumentChunks, searchEvidence, type SearchTerms } from '@/lib/db/queries/retrieval';
 import { assertIsoDate, isStale, recencyCutoff } from '@/lib/pool/as-of';
 import { hangulBigrams } from '@/lib/pool/search-text';
 
@@ -71,11 +71,7 @@ const HANGUL_RUN = /[\u1100-\u11ff\u3130-\u318f\uac00-\ud7af]+/g;
 // Longest first, so 에서 is tried before 에 would leave 서 behind.
 const PARTICLES = ['에서', '으로', '에게', '까지', '부터', '의', '을', '를', '은', '는', '이', '가', '에', '와', '과', '도', '로'];
 
-export type SearchQuery = {
-  /** websearch_to_tsquery input, one per English word or "quoted phrase". */
-  english: string[];
-  /** tsquery text, one per Korean word (Hangul only, so nothing in it needs escaping). */
-  hangul: string[];
+export type SearchQuery = SearchTerms & {
   /** Strings to centre a snippet on. */
   needles: string[];
 };
@@ -131,61 +127,6 @@ export function parseSearchQuery(text: string): SearchQuery {
   return { english, hangul, needles: [...new Set(needles)] };
 }
 
-/** Each term as a tsquery expression. Everything from the user travels as a bound parameter. */
-function termQueries(q: SearchQuery): SQL[] {
-  return [...q.english.map((t) => sql`websearch_to_tsquery('english', ${t})`), ...q.hangul.map((t) => sql`${t}::tsquery`)];
-}
-
-/** Any term: what a row must match to be a candidate at all. */
-function anyTermQuery(q: SearchQuery): SQL {
-  const parts: SQL[] = [];
-  // One websearch_to_tsquery for all English terms; `or` is its OR operator.
-  if (q.english.length) parts.push(sql`websearch_to_tsquery('english', ${q.english.join(' or ')})`);
-  if (q.hangul.length) parts.push(sql`${q.hangul.join(' | ')}::tsquery`);
-  return sql`(${sql.join(parts, sql` || `)})`;
-}
-
-// ts_rank_cd weights in {D, C, B, A} order. A = titles and headings, B = body text, D = the
-// Hangul bigrams: raised from the default 0.1 so a Korean match in the body counts about as much
-// as an English one (the bigrams carry no title/body distinction; whole Korean words in the
-// English part still do).
-const RANK_WEIGHTS = sql.raw(`'{0.3, 0.2, 0.4, 1.0}'::float4[]`);
-// 1 = divide by 1 + log(length): a 1,200-character passage is not buried by a 300-character
-// item, and Korean rows, whose vectors are longer because of the bigrams, lose little.
-// 32 = rank / (rank + 1), so density adds less than one to a score whose whole part is coverage.
-const RANK_NORMALIZATION = sql.raw('1 | 32');
-
-/**
- * The share of the query's terms that a row contains (stop-word terms do not count). Ranking
- * by cover density alone would let a row that repeats one term beat a row with every term;
- * proximity (an AND query's cover density) cannot fix that here, because Korean bigrams sit
- * after all English words in the vector, so an English and a Korean term are never "close".
- */
-function coverage(vector: SQL, terms: SQL[]): SQL {
-  const matched = sql.join(terms.map((t) => sql`(${vector} @@ ${t})::int`), sql` + `);
-  const counted = sql.join(terms.map((t) => sql`(numnode(${t}) > 0)::int`), sql` + `);
-  return sql`((${matched})::float4 / greatest(${counted}, 1))`;
-}
-
-/**
- * A lateral subquery that yields the row's vector as `x.v`, decompressed once. Korean rows'
- * vectors (bigrams) pass the 2 kB TOAST threshold and are stored compressed, and every function
- * given the column decompresses it again: scoring one row with n terms would do it n + 1 times,
- * which dominated the time of broad queries. `|| ''` builds a plain in-memory copy, and
- * `offset 0` keeps the planner from folding the subquery back into each use.
- */
-function detoasted(vector: SQL): SQL {
-  return sql`(select ${vector} || ''::tsvector as v offset 0) as x`;
-}
-
-type EvidenceRow = { id: string; title: string; text: string; publishedDate: string; sourceName: string; sourceUrl: string; score: number };
-type ChunkRow = Omit<EvidenceRow, 'id'> & { id: string; documentId: string; heading: string | null; charStart: number; charEnd: number };
-
-/** Raw statements return `{ rows }` on both drivers. */
-async function rows<T>(db: Executor, query: SQL): Promise<T[]> {
-  return ((await db.execute(query)) as unknown as { rows: T[] }).rows;
-}
-
 export function makeSnippet(text: string, needles: string[], maxChars = 240): string {
   const flat = text.replace(/\s+/g, ' ').trim();
   if (flat.length <= maxChars) return flat;
@@ -225,63 +166,12 @@ export async function retrieve({ db, companyId, query, asOf, k = 10, recencyDays
   const cutoff = recencyDays === undefined ? null : recencyCutoff(asOf, recencyDays);
 
   const q = parseSearchQuery(query);
-  const terms = termQueries(q);
-  if (terms.length === 0) return [];
-  const anyQuery = anyTermQuery(q);
-
-  // Scored from the copy that `detoasted` makes: one decompression per candidate.
-  const score = sql`(${coverage(sql`x.v`, terms)} + ts_rank_cd(${RANK_WEIGHTS}, x.v, ${anyQuery}, ${RANK_NORMALIZATION}))::float8`;
-
-  // Candidates first: for each term, its newest matches (a walk back from the as-of date, or
-  // the GIN index when the term is rare). Only these rows are scored.
-  const perTerm = Math.max(MIN_CANDIDATES_PER_TERM, Math.ceil(MAX_CANDIDATES / terms.length));
-  const evidenceCandidates = sql.join(
-    terms.map(
-      (term) => sql`(select ${evidenceItems.id} as id from ${evidenceItems}
-        where ${evidenceItems.companyId} = ${companyId} and ${evidenceItems.publishedDate} <= ${asOf}::date
-          and numnode(${term}) > 0 and ${evidenceItems.search} @@ ${term}
-        order by ${evidenceItems.publishedDate} desc, ${evidenceItems.id} desc
-        limit ${perTerm})`,
-    ),
-    sql` union `,
-  );
-  const evidenceRows = await rows<EvidenceRow>(
-    db,
-    sql`select ${evidenceItems.id} as "id", ${evidenceItems.title} as "title", ${evidenceItems.text} as "text",
-          ${evidenceItems.publishedDate}::text as "publishedDate", ${evidenceItems.sourceName} as "sourceName",
-          ${evidenceItems.sourceUrl} as "sourceUrl", ${score} as "score"
-        from (${evidenceCandidates}) as c
-        join ${evidenceItems} on ${evidenceItems.id} = c.id
-        cross join lateral ${detoasted(sql`${evidenceItems.search}`)}
-        order by "score" desc, ${evidenceItems.publishedDate} desc, ${evidenceItems.id}
-        limit ${k}`,
-  );
-
-  const chunkCandidates = sql.join(
-    terms.map(
-      (term) => sql`(select ${documentChunks.id} as id from ${documentChunks}
-        join ${documents} on ${documents.id} = ${documentChunks.documentId}
-        -- A passage is as old as its document: the document's date decides what as-of may see.
-        where ${documents.companyId} = ${companyId} and ${documents.publishedDate} <= ${asOf}::date
-          and numnode(${term}) > 0 and ${documentChunks.search} @@ ${term}
-        order by ${documents.publishedDate} desc, ${documentChunks.id} desc
-        limit ${perTerm})`,
-    ),
-    sql` union `,
-  );
-  const chunkRows = await rows<ChunkRow>(
-    db,
-    sql`select ${documentChunks.id}::text as "id", ${documentChunks.documentId} as "documentId", ${documentChunks.heading} as "heading",
-          ${documentChunks.text} as "text", ${documentChunks.charStart} as "charStart", ${documentChunks.charEnd} as "charEnd",
-          ${documents.title} as "title", ${documents.publishedDate}::text as "publishedDate", ${documents.sourceName} as "sourceName",
-          ${documents.sourceUrl} as "sourceUrl", ${score} as "score"
-        from (${chunkCandidates}) as c
-        join ${documentChunks} on ${documentChunks.id} = c.id
-        join ${documents} on ${documents.id} = ${documentChunks.documentId}
-        cross join lateral ${detoasted(sql`${documentChunks.search}`)}
-        order by "score" desc, ${documents.publishedDate} desc, ${documentChunks.documentId}, ${documentChunks.ordinal}
-        limit ${k}`,
-  );
+  const termCount = q.english.length + q.hangul.length;
+  if (termCount === 0) return [];
+  // Candidates are shared among the terms (MAX_CANDIDATES), each term bringing its newest matches.
+  const search = { db, companyId, asOf, k, english: q.english, hangul: q.hangul, perTerm: Math.max(MIN_CANDIDATES_PER_TERM, Math.ceil(MAX_CANDIDATES / termCount)) };
+  const evidenceRows = await searchEvidence(search);
+  const chunkRows = await searchDocumentChunks(search);
 
   const results: RetrievedItem[] = [
     ...evidenceRows.map(({ text, ...row }) => ({

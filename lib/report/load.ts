@@ -1,4 +1,4 @@
-// Everything a report needs from the database: the run document (lib/debate/run-view.ts) and
+// Everything a report needs from the database: the run document (lib/report/run-view.ts) and
 // where each cited evidence id points (title and link), so a reader can open the source. A
 // finished run's sources are its cited-evidence snapshot, not the live pool: the report an RM
 // submitted and the committee decided on cannot change when the pool is edited afterwards.
@@ -6,7 +6,7 @@ import type { Db } from '@/lib/db/client';
 import { getRun } from '@/lib/db/queries/runs';
 import { resolveCitedSources } from '@/lib/db/queries/sources';
 import { getProtocol, isProtocolId } from '@/lib/debate/protocols';
-import { loadRunView, type RunView } from '@/lib/debate/run-view';
+import { loadRunView, type RunView } from '@/lib/report/run-view';
 import type { ReportInput, Sources, SourcesState } from '@/lib/report/model';
 
 type Cited = { evidenceId?: string; verified?: boolean };

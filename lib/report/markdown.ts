@@ -3,7 +3,7 @@
 // table or a list, whatever Markdown viewer the RM opens it in.
 import type { Block, CitationRef, ReportDoc } from '@/lib/report/model';
 import { BIDI_CONTROLS } from '@/lib/pool/import/schemas';
-import { POOL_NOTE_LABEL } from '@/lib/report/cited-source';
+import { POOL_NOTE_LABEL } from '@/lib/domain/cited-source';
 
 /** Inline text: HTML and Markdown punctuation neutralised, newlines kept as `<br>` or hard breaks. */
 export function escapeInline(text: string): string {

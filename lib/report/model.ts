@@ -1,104 +1,16 @@
 // The report of a run as one renderer-neutral document: the page, the Markdown and the PDF
 // exports all draw this same tree, so they cannot drift apart. Pure: no database, no React.
-import { poolNoteOf, type CitedSource, type PoolNote, type SourcesState } from '@/lib/report/cited-source';
-import type { RunView, RunViewTurn } from '@/lib/debate/run-view';
-import { translator, type Locale, type Translate } from '@/lib/i18n';
+// The document's shape is lib/report/doc.ts, shared with the protocol sections (sections.ts).
+import { poolNoteOf } from '@/lib/domain/cited-source';
+import type { RunView } from '@/lib/report/run-doc';
+import { translator, type Locale } from '@/lib/i18n';
 import { reportMessages, type ReportMessages } from '@/lib/i18n/messages/report';
-import { FACTORS } from '@/lib/pool/factors';
+import { FACTORS } from '@/lib/domain/factors';
+import type { BuildContext, CheckRow, CitationRef, Field, ReportDoc, ReportInput, Sources, TranscriptTurn } from '@/lib/report/doc';
 import { protocolSections } from '@/lib/report/sections';
 import { actLabel, agentLabel } from '@/lib/i18n/messages/debate-terms';
 
-/**
- * What a citation's evidence id points to: a pool item, a document passage or a web result; for
- * a finished run, as its cited-evidence snapshot recorded it (lib/db/queries/sources.ts).
- */
-export type SourceInfo = CitedSource;
-export type Sources = Record<string, SourceInfo>;
-export type { SourcesState };
-
-export type { PoolNote };
-export type CitationRef = { source: string; date: string; value?: string; evidenceId?: string; verified: boolean; url?: string; title?: string; poolNote?: PoolNote };
-export type Field = { label: string; value: string };
-export type Block =
-  | { kind: 'paragraph'; text: string }
-  | { kind: 'list'; items: string[] }
-  | { kind: 'fields'; items: Field[] }
-  | { kind: 'citations'; items: CitationRef[] }
-  | { kind: 'table'; caption: string; head: string[]; rows: string[][] }
-  | { kind: 'note'; tone: 'info' | 'warning' | 'error'; text: string }
-  | { kind: 'group'; title: string; blocks: Block[] };
-export type Section = { id: string; title: string; blocks: Block[] };
-export type CheckRow = { id: string; ok: boolean; label: string; items: string[] };
-export type TranscriptTurn = {
-  step: string;
-  speaker: string;
-  team: string;
-  act: string;
-  status: string;
-  text: string;
-  questions: string[];
-  citations: CitationRef[];
-};
-
-export type ReportDoc = {
-  /** Language of the headings and labels. */
-  locale: Locale;
-  /** Language of the run's own text (model and evidence), for `lang` attributes. */
-  contentLanguage: Locale;
-  title: string;
-  subtitle: string;
-  companyName: string;
-  protocol: string;
-  protocolName: string;
-  asOf: string;
-  status: RunView['status'];
-  header: Field[];
-  metrics: Field[];
-  /** Set while the run is going, or when it failed or was cancelled. */
-  notice: { tone: 'info' | 'error'; title?: string; text: string } | null;
-  /** Set when a finished run's cited evidence was not frozen (it finished before snapshots): sources read live. */
-  sourcesNote: string | null;
-  sections: Section[];
-  checks: CheckRow[];
-  transcript: TranscriptTurn[];
-  /** Strings the renderers need around the blocks. */
-  labels: Pick<
-    ReportMessages,
-    | 'metrics'
-    | 'checks'
-    | 'checkPassed'
-    | 'checkFlagged'
-    | 'noChecks'
-    | 'transcript'
-    | 'transcriptNote'
-    | 'step'
-    | 'speaker'
-    | 'team'
-    | 'act'
-    | 'citations'
-    | 'unverified'
-    | 'unverifiedLong'
-    | 'noCitations'
-    | 'changedInPool'
-    | 'removedFromPool'
-    | 'notFrozen'
-    | 'questionsLabel'
-    | 'reportSection'
-    | 'noReport'
-  > & { pageOf: (n: number, total: number) => string };
-};
-
-export type ReportInput = { view: RunView; sources: Sources; sourcesState: SourcesState; protocolName: string; totalSteps: number };
-
-export type BuildContext = {
-  t: Translate<ReportMessages>;
-  locale: Locale;
-  view: RunView;
-  sources: Sources;
-  factorLabel: (factor: string) => string;
-  cite: (citations: unknown) => CitationRef[];
-  turn: (step: string) => RunViewTurn | undefined;
-};
+export type * from '@/lib/report/doc';
 
 /** The factor's label without its parenthetical example ("Certifications", "인증 보유"). */
 export function shortFactorLabel(factor: string, locale: Locale): string {

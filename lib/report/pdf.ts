@@ -6,7 +6,7 @@ import path from 'node:path';
 import { PDFDocument } from 'pdf-lib';
 import { paddedFontkit } from '@/lib/report/fontkit-padded';
 import type { Block, CitationRef, ReportDoc } from '@/lib/report/model';
-import { POOL_NOTE_LABEL } from '@/lib/report/cited-source';
+import { POOL_NOTE_LABEL } from '@/lib/domain/cited-source';
 import { A4, COLORS, Flow, MARGIN } from '@/lib/report/pdf-layout';
 
 let fontBytes: Promise<{ regular: Buffer; bold: Buffer }> | null = null;

@@ -117,7 +117,7 @@ describe.each(testBackends())('run report on %s', (backend) => {
     const input = structuredClone(runs['kpd-mads']);
     const hostile = '<script>alert(1)</script> | [click](javascript:alert(1)) **bold**\n# heading\n- item';
     input.view.turns[0].text = hostile;
-    const topic = (input.view.report!.content as { topics: { affirmative: string; citations: { verified: boolean }[] }[] }).topics[0];
+    const topic = (input.view.report!.content as unknown as { topics: { affirmative: string; citations: { verified: boolean }[] }[] }).topics[0];
     topic.affirmative = 'cell | breaker <img src=x onerror=alert(1)>';
     topic.citations[0].verified = false;
     const md = renderMarkdown(buildReportDoc(input, 'en'));

@@ -1,11 +1,14 @@
-// The body of the report per protocol (docs/protocols.md), from the report step's output and, for
-// SAS and FinDebate, the judge, stress and draft turns that a credit reader needs next to it.
+// The body of the report per protocol (docs/protocols.md), chosen by the shape of the protocol's
+// report step, from that step's output and, for SAS and FinDebate, the judge, stress and draft
+// turns that a credit reader needs next to it (found by their steps' roles, never their ids).
 // Shapes are checked with the step schemas, but citations are read from the stored output
 // itself: the schemas would strip the `verified` flag the engine added.
 import type { z } from 'zod';
-import { report as reportSchema, rubricJudgment, safetyCheck, sasJudgment, sasReport, sasStress, stanceDraft, argumentsRound } from '@/lib/domain/outputs';
-import type { Block, BuildContext, Section } from '@/lib/report/model';
-import { FACTORS } from '@/lib/pool/factors';
+import { getProtocol, getStep, isProtocolId } from '@/lib/debate/protocols';
+import { argumentsRound, report as reportSchema, rubricJudgment, safetyCheck, sasJudgment, sasReport, sasStress, stanceDraft, type OutputKind } from '@/lib/domain/outputs';
+import type { ProtocolDef, StepRole } from '@/lib/domain/protocol';
+import type { Block, BuildContext, Section } from '@/lib/report/doc';
+import { FACTORS } from '@/lib/domain/factors';
 
 /** The shape a schema describes, or null: the raw value is returned so extra fields survive. */
 function shaped<S extends z.ZodType>(schema: S, value: unknown): z.infer<S> | null {
@@ -13,6 +16,11 @@ function shaped<S extends z.ZodType>(schema: S, value: unknown): z.infer<S> | nu
 }
 
 const para = (text: string | undefined): Block[] => (text?.trim() ? [{ kind: 'paragraph', text: text.trim() }] : []);
+
+/** The finished turn of the protocol's first step with this role. */
+function turnOf(protocol: ProtocolDef, role: StepRole, ctx: BuildContext) {
+  return protocol.steps.filter((s) => s.role === role).map((s) => ctx.turn(s.id)).find(Boolean);
+}
 
 /** Every way a factor may be named at the start of a summary line, longest first. */
 const FACTOR_PREFIXES = FACTORS.flatMap((f) =>
@@ -63,12 +71,12 @@ function debateReport(content: unknown, ctx: BuildContext): Section[] {
   return sections;
 }
 
-function sasSections(content: unknown, ctx: BuildContext): Section[] {
+function sasSections(content: unknown, ctx: BuildContext, protocol: ProtocolDef): Section[] {
   const { t } = ctx;
   const r = shaped(sasReport, content);
   if (!r) return unexpected(content, ctx);
   const sections: Section[] = [];
-  const judge = shaped(sasJudgment, ctx.turn('JUDGE')?.output);
+  const judge = shaped(sasJudgment, turnOf(protocol, 'judge', ctx)?.output);
   if (judge) {
     sections.push({
       id: 'judge',
@@ -84,7 +92,7 @@ function sasSections(content: unknown, ctx: BuildContext): Section[] {
       ],
     });
   }
-  const stress = shaped(sasStress, ctx.turn('STRESS')?.output);
+  const stress = shaped(sasStress, turnOf(protocol, 'stress-analyst', ctx)?.output);
   if (stress) {
     sections.push({
       id: 'stress',
@@ -107,13 +115,15 @@ function sasSections(content: unknown, ctx: BuildContext): Section[] {
   return sections;
 }
 
-function threeRoundSections(content: unknown, ctx: BuildContext): Section[] {
+function threeRoundSections(content: unknown, ctx: BuildContext, protocol: ProtocolDef): Section[] {
   const { t } = ctx;
   const j = shaped(rubricJudgment, content);
   if (!j) return unexpected(content, ctx);
-  // The claims behind the argument ids, from the two opening rounds.
+  // The claims behind the argument ids, from the rounds that put arguments forward.
   const claims = new Map<string, string>();
-  for (const step of ['R1-A', 'R1-N']) for (const a of shaped(argumentsRound, ctx.turn(step)?.output)?.arguments ?? []) claims.set(a.id, a.claim);
+  for (const step of protocol.steps.filter((s) => s.output === 'argumentsRound')) {
+    for (const a of shaped(argumentsRound, ctx.turn(step.id)?.output)?.arguments ?? []) claims.set(a.id, a.claim);
+  }
   const num = (n: number) => (Number.isInteger(n) ? String(n) : n.toFixed(2));
   const standing = new Map(j.trace.map((x) => [x.argumentId, x]));
   return [
@@ -191,7 +201,7 @@ function stanceBlocks(draft: z.infer<typeof stanceDraft>, ctx: BuildContext): Bl
   ];
 }
 
-function finDebateSections(content: unknown, ctx: BuildContext): Section[] {
+function finDebateSections(content: unknown, ctx: BuildContext, protocol: ProtocolDef): Section[] {
   const { t } = ctx;
   const s = shaped(safetyCheck, content);
   if (!s) return unexpected(content, ctx);
@@ -212,8 +222,8 @@ function finDebateSections(content: unknown, ctx: BuildContext): Section[] {
       ],
     },
   ];
-  const draft = shaped(stanceDraft, ctx.turn('DRAFT')?.output);
-  const final = shaped(stanceDraft, ctx.turn('LEADER')?.output);
+  const draft = shaped(stanceDraft, turnOf(protocol, 'draft-writer', ctx)?.output);
+  const final = shaped(stanceDraft, turnOf(protocol, 'leader', ctx)?.output);
   if (draft) sections.push({ id: 'draft', title: t('draft'), blocks: stanceBlocks(draft, ctx) });
   if (final) sections.push({ id: 'final', title: t('final'), blocks: stanceBlocks(final, ctx) });
   // Without the turns (an edited run), the kept version inside the safety check still shows.
@@ -226,18 +236,18 @@ function unexpected(content: unknown, ctx: BuildContext): Section[] {
   return [{ id: 'report', title: ctx.t('reportSection'), blocks: [{ kind: 'paragraph', text: JSON.stringify(content, null, 2) }] }];
 }
 
+/** The body for each shape a report step may answer in. */
+const BODIES: Partial<Record<OutputKind, (content: unknown, ctx: BuildContext, protocol: ProtocolDef) => Section[]>> = {
+  report: debateReport,
+  sasReport: sasSections,
+  rubricJudgment: threeRoundSections,
+  safetyCheck: finDebateSections,
+};
+
+/** The report's body, by the output kind of the protocol's report step. */
 export function protocolSections(protocol: string, content: unknown, ctx: BuildContext): Section[] {
-  switch (protocol) {
-    case 'kpd-mads':
-    case 'nas':
-      return debateReport(content, ctx);
-    case 'sas':
-      return sasSections(content, ctx);
-    case 'three-round':
-      return threeRoundSections(content, ctx);
-    case 'findebate':
-      return finDebateSections(content, ctx);
-    default:
-      return unexpected(content, ctx);
-  }
+  if (!isProtocolId(protocol)) return unexpected(content, ctx);
+  const def = getProtocol(protocol);
+  const body = BODIES[getStep(def, def.reportStep).output];
+  return body ? body(content, ctx, def) : unexpected(content, ctx);
 }

@@ -1,9 +1,9 @@
 // Real offline runs on a throwaway database, shared by the report tests.
 import type { DatabaseHandle } from '@/lib/db/client';
-import { seedDemo } from '@/lib/db/seed';
+import { seedDemo } from '@/lib/demo/seed';
 import { createTestDatabase, type TestBackend } from '@/lib/db/test-db';
 import { createRun, executeRun } from '@/lib/debate/engine';
-import type { ProtocolId } from '@/lib/domain/protocol';
+import type { Language, ProtocolId } from '@/lib/domain/protocol';
 import { createOfflineAnalyst } from '@/lib/llm/offline';
 import { loadReportInput } from '@/lib/report/load';
 import type { ReportInput } from '@/lib/report/model';
@@ -16,7 +16,7 @@ export async function openReportTestDb(backend: TestBackend): Promise<DatabaseHa
   return handle;
 }
 
-export async function finishedRun(handle: DatabaseHandle, protocolId: ProtocolId, companyId = 'samsung-electronics', language: 'ko' | 'en' = 'ko'): Promise<ReportInput> {
+export async function finishedRun(handle: DatabaseHandle, protocolId: ProtocolId, companyId = 'samsung-electronics', language: Language = 'ko'): Promise<ReportInput> {
   const provider = createOfflineAnalyst();
   const run = await createRun({ db: handle.db, protocolId, companyId, provider, params: { asOf: AS_OF, language } });
   const result = await executeRun({ db: handle.db, runId: run.id, provider });

@@ -8,7 +8,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { openDatabase } from '@/lib/db/client';
-import { seedDemo } from '@/lib/db/seed';
+import { seedDemo } from '@/lib/demo/seed';
 import { importPool } from '@/lib/pool/import';
 import { evidenceBatches, makeCompanies, toJsonl } from './corpus';
 import { median, percentile, round } from './stats';

@@ -3,25 +3,15 @@
 // a seed so two runs measure the same data. The vocabulary mixes a few dozen topics with
 // counterparties, places, figures and dates, so posting lists range from rare to very common,
 // as they do in real text, rather than every word being equally frequent.
-import type { EvidenceCategory } from '@/lib/pool/factors';
+import type { EvidenceCategory } from '@/lib/domain/factors';
 import { searchTokens } from '@/lib/pool/search-text';
+import { addDays, daysBetween } from '@/lib/util/dates';
+import { seededRandom, type Random } from '@/lib/util/random';
 
-/** mulberry32: tiny, fast and good enough to make varied text. */
-export function rng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-export type Random = ReturnType<typeof rng>;
 const pick = <T>(r: Random, list: readonly T[]): T => list[Math.floor(r() * list.length)];
 const int = (r: Random, min: number, max: number) => min + Math.floor(r() * (max - min + 1));
 
-// Categories from the import vocabulary (lib/pool/factors.ts), so the rows also pass an import.
+// Categories from the import vocabulary (lib/domain/factors.ts), so the rows also pass an import.
 type Topic = { category: EvidenceCategory; ko: string[]; en: string[] };
 
 // Phrases as they appear in DART filings, Korean news and US 10-Ks / news wires.
@@ -89,7 +79,7 @@ function enSentence(r: Random, company: string, topic: Topic, date: string): str
 export type BenchCompany = { id: string; name: string; country: string; korean: boolean };
 
 export function makeCompanies(count: number, seed = 1): BenchCompany[] {
-  const r = rng(seed);
+  const r = seededRandom(seed);
   return Array.from({ length: count }, (_, i) => {
     const korean = i % 5 !== 4; // mostly Korean borrowers, as at a Korean bank
     const name = korean ? `${pick(r, KO_PREFIX)}${pick(r, KO_SUFFIX)}` : `${pick(r, EN_NAMES)} ${pick(r, EN_SUFFIX)}`;
@@ -97,10 +87,9 @@ export function makeCompanies(count: number, seed = 1): BenchCompany[] {
   });
 }
 
-const DAY_MS = 86_400_000;
-const FIRST_DAY = Date.UTC(2015, 0, 1);
-const DAYS = Math.round((Date.UTC(2025, 11, 31) - FIRST_DAY) / DAY_MS);
-const randomDate = (r: Random) => new Date(FIRST_DAY + int(r, 0, DAYS) * DAY_MS).toISOString().slice(0, 10);
+const FIRST_DAY = '2015-01-01';
+const DAYS = daysBetween(FIRST_DAY, '2025-12-31');
+const randomDate = (r: Random) => addDays(FIRST_DAY, int(r, 0, DAYS));
 
 /** A paragraph of `sentences` sentences on one main topic, with asides on others. */
 function paragraph(r: Random, company: BenchCompany, korean: boolean, main: Topic, date: string, sentences: number) {
@@ -115,7 +104,7 @@ function paragraph(r: Random, company: BenchCompany, korean: boolean, main: Topi
 }
 
 export function* evidenceBatches(companies: BenchCompany[], total: number, batchSize: number, seed = 2) {
-  const r = rng(seed);
+  const r = seededRandom(seed);
   for (let start = 0; start < total; start += batchSize) {
     const batch = [];
     for (let i = start; i < Math.min(total, start + batchSize); i++) {
@@ -144,7 +133,7 @@ export function* evidenceBatches(companies: BenchCompany[], total: number, batch
 
 /** Documents of `chunksPerDocument` passages of roughly 600–1,200 characters each. */
 export function* documentBatches(companies: BenchCompany[], totalChunks: number, chunksPerDocument: number, seed = 3) {
-  const r = rng(seed);
+  const r = seededRandom(seed);
   const documentCount = Math.ceil(totalChunks / chunksPerDocument);
   for (let d = 0; d < documentCount; d++) {
     const company = companies[d % companies.length];

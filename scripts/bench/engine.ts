@@ -6,13 +6,13 @@
 // step passes the protocol rules and the model's time is the latency model's alone.
 import type { Db } from '@/lib/db/client';
 import { listRunSteps } from '@/lib/db/queries/runs';
-import { seedDemo } from '@/lib/db/seed';
+import { seedDemo } from '@/lib/demo/seed';
 import { runBus } from '@/lib/debate/bus';
 import { createRun, executeRun, type ExecuteResult } from '@/lib/debate/engine';
 import { visibleEvidence } from '@/lib/debate/evidence-scope';
 import { buildPrompt } from '@/lib/debate/prompts';
 import { getProtocol } from '@/lib/debate/protocols';
-import type { ProtocolId, RunParams } from '@/lib/domain/protocol';
+import type { ProtocolId, RunMode, RunParams } from '@/lib/domain/protocol';
 import { createOpenAiProvider } from '@/lib/llm/openai';
 import type { ModelProvider } from '@/lib/llm/types';
 import { readEvidence } from '@/lib/pool/as-of';
@@ -33,7 +33,7 @@ function idealCriticalMs(protocol: ProtocolId, modelMs: Map<string, number>) {
   return Math.max(...finish.values());
 }
 
-async function timedRun(db: Db, provider: ModelProvider, protocol: ProtocolId, companyId: string, mode: 'dag' | 'sequential', providerConcurrency = 64) {
+async function timedRun(db: Db, provider: ModelProvider, protocol: ProtocolId, companyId: string, mode: RunMode, providerConcurrency = 64) {
   const run = await createRun({ db, protocolId: protocol, companyId, provider, mode, params: PARAMS });
   const result: ExecuteResult = await executeRun({ db, runId: run.id, provider, providerConcurrency });
   if (result.status !== 'succeeded') throw new Error(`${protocol} ${mode} on ${companyId} ${result.status}: ${result.error}`);

@@ -5,11 +5,11 @@
 // offline KPD-MADS runs on the demo pool and on one borrower with a large synthetic pool
 // (20,000 evidence items and 2,000 document passages; --quick: 2,000 and 200).
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { sql } from 'drizzle-orm';
 import type { Db } from '@/lib/db/client';
-import { companies, documentChunks, documents, evidenceItems } from '@/lib/db/schema';
-import { seedDemo } from '@/lib/db/seed';
+import { analyzeDatabase, insertCompanyRows, insertDocumentWithChunks, insertEvidenceRows } from '@/lib/db/queries/bulk-load';
+import { seedDemo } from '@/lib/demo/seed';
 import { createRun, executeRun } from '@/lib/debate/engine';
+import type { Language } from '@/lib/domain/protocol';
 import { createOfflineAnalyst } from '@/lib/llm/offline';
 import { documentBatches, evidenceBatches, makeCompanies } from './corpus';
 import { round } from './stats';
@@ -39,7 +39,7 @@ async function blocking(work: () => Promise<unknown>) {
   return { longestMs: longest, p99Ms: histogram.percentile(99) / 1e6 };
 }
 
-async function offlineRun(db: Db, companyId: string, language: 'ko' | 'en') {
+async function offlineRun(db: Db, companyId: string, language: Language) {
   const provider = createOfflineAnalyst();
   const run = await createRun({ db, protocolId: 'kpd-mads', companyId, provider, mode: 'dag', params: { asOf: '2025-12-31', language } });
   const result = await executeRun({ db, runId: run.id, provider });
@@ -56,13 +56,12 @@ export const eventLoopBenchmark: Benchmark = {
       const db = handle.db;
       await seedDemo(db, { accounts: false });
       const [large] = makeCompanies(1);
-      await db.insert(companies).values({ id: large.id, name: large.name, country: large.country });
-      for (const batch of evidenceBatches([large], items, 1_000)) await db.insert(evidenceItems).values(batch);
+      await insertCompanyRows({ db, rows: [{ id: large.id, name: large.name, country: large.country }] });
+      for (const batch of evidenceBatches([large], items, 1_000)) await insertEvidenceRows({ db, rows: batch });
       for (const { document, chunks } of documentBatches([large], items / 10, 20)) {
-        await db.insert(documents).values(document);
-        await db.insert(documentChunks).values(chunks);
+        await insertDocumentWithChunks({ db, document, chunks });
       }
-      await db.execute(sql`analyze`);
+      await analyzeDatabase({ db });
 
       const rows: BenchRow[] = [];
       const cases = [

@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { openDatabase, type DatabaseHandle } from '@/lib/db/client';
-import { DEMO_CASE } from '@/lib/db/seed';
+import { DEMO_CASE } from '@/lib/demo/seed';
 import { runBus } from '@/lib/debate/bus';
 import { createRun } from '@/lib/debate/engine';
 import { startRunRelay, type RunRelay } from '@/lib/debate/relay';

@@ -1,11 +1,11 @@
 // Retrieval latency at the sizes we plan for: 100,000 evidence items (10,000 with
 // --quick) across 50 companies plus 10,000 document passages, searched with a mix of Korean,
 // English, mixed and deliberately broad queries the way agents and RMs ask them.
-import { sql } from 'drizzle-orm';
 import type { Db } from '@/lib/db/client';
-import { companies, documentChunks, documents, evidenceItems } from '@/lib/db/schema';
+import { analyzeDatabase, checkpointDatabase, insertCompanyRows, insertDocumentWithChunks, insertEvidenceRows } from '@/lib/db/queries/bulk-load';
 import { retrieve } from '@/lib/pool/retrieve';
-import { documentBatches, evidenceBatches, makeCompanies, rng } from './corpus';
+import { seededRandom } from '@/lib/util/random';
+import { documentBatches, evidenceBatches, makeCompanies } from './corpus';
 import { median, percentile, round, timed } from './stats';
 import type { Benchmark, BenchContext, BenchRow } from './types';
 
@@ -54,7 +54,7 @@ async function insertAll<T>(db: Db, batches: Iterable<T>, write: (tx: Parameters
 /** Fills an empty database with the synthetic pool; exported for investigating query plans by hand. */
 export async function loadCorpus(db: Db, ctx: Pick<BenchContext, 'log'>, evidenceCount: number, chunkCount: number) {
   const pool = makeCompanies(COMPANIES);
-  await db.insert(companies).values(pool.map(({ id, name, country }) => ({ id, name, country })));
+  await insertCompanyRows({ db, rows: pool.map(({ id, name, country }) => ({ id, name, country })) });
   const progress = (what: string, total: number) => {
     let shown = 0;
     return (done: number) => {
@@ -64,20 +64,19 @@ export async function loadCorpus(db: Db, ctx: Pick<BenchContext, 'log'>, evidenc
     };
   };
   const evidence = await insertAll(db, evidenceBatches(pool, evidenceCount, BATCH), async (tx, batch) => {
-    await tx.insert(evidenceItems).values(batch);
+    await insertEvidenceRows({ db: tx, rows: batch });
     return batch.length;
   }, progress('evidence', evidenceCount));
   const chunks = await insertAll(db, documentBatches(pool, chunkCount, CHUNKS_PER_DOCUMENT), async (tx, { document, chunks }) => {
-    await tx.insert(documents).values(document);
-    await tx.insert(documentChunks).values(chunks);
+    await insertDocumentWithChunks({ db: tx, document, chunks });
     return chunks.length;
   }, progress('chunks', chunkCount));
   // What an import should do after a bulk load. PGlite has no autovacuum, so without ANALYZE the
   // planner guesses how common a word is; nor a background writer, so without CHECKPOINT the
   // first queries pay for writing out the pages the load left dirty.
   const maintenance = await timed(async () => {
-    await db.execute(sql`analyze`);
-    await db.execute(sql`checkpoint`);
+    await analyzeDatabase({ db });
+    await checkpointDatabase({ db });
   });
   return { pool, evidence, chunks, maintenanceMs: maintenance.ms };
 }
@@ -94,7 +93,7 @@ export const retrievalBenchmark: Benchmark = {
       ctx.log(`retrieval: loading ${evidenceCount.toLocaleString('en')} evidence items and ${chunkCount.toLocaleString('en')} chunks into ${handle.kind} (${handle.location})`);
       const { pool, evidence, chunks, maintenanceMs } = await loadCorpus(handle.db, ctx, evidenceCount, chunkCount);
 
-      const r = rng(7);
+      const r = seededRandom(7);
       const groups = Object.keys(QUERY_MIX) as QueryGroup[];
       const plan = Array.from({ length: WARM_UP + QUERIES }, () => {
         const group = groups[Math.floor(r() * groups.length)];

@@ -12,7 +12,7 @@
 //                               on the seeded finished KPD-MADS run (11 turns, ~30 citations).
 import zlib from 'node:zlib';
 import { chromium, type Browser, type BrowserContext, type Page } from '@playwright/test';
-import { DEMO_IDS } from '@/lib/db/demo-ids';
+import { DEMO_IDS } from '@/lib/domain/demo-ids';
 import { CHROMIUM_ARGS, findChromium } from '../find-browser.mjs';
 import { startFakeLlmProcess, type FakeProcess } from './fake-process';
 import { ensureBuild, startNextServer, type NextServer } from './next-server';

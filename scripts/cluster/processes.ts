@@ -3,6 +3,7 @@
 // and queue workers (`scripts/worker.ts`). Each keeps its output for the failure message.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
+import type { Language } from '@/lib/domain/protocol';
 import { freePort } from './pg-cluster';
 
 const ROOT = path.resolve(import.meta.dirname, '..', '..');
@@ -80,7 +81,7 @@ export async function startFakeModel(options: { ttftMs: number; tokensPerSecond:
 }
 
 /** Writes the fake model's answers for one company's runs (see reference-script.ts) to `out`. */
-export function writeReferenceScript(options: { databaseUrl: string; companyId: string; asOf: string; language: 'en' | 'ko'; protocol?: string; out: string }) {
+export function writeReferenceScript(options: { databaseUrl: string; companyId: string; asOf: string; language: Language; protocol?: string; out: string }) {
   const args = ['--import', 'tsx', 'scripts/cluster/reference-script.ts', '--database-url', options.databaseUrl, '--company', options.companyId, '--as-of', options.asOf];
   args.push('--language', options.language, '--protocol', options.protocol ?? 'kpd-mads', '--out', options.out);
   const result = spawnSync(process.execPath, args, { cwd: ROOT, env: baseEnv({}), encoding: 'utf8' });

@@ -7,12 +7,11 @@
 //     --protocol kpd-mads --as-of 2025-03-31 --language en --out script.json
 import fs from 'node:fs';
 import { parseArgs } from 'node:util';
-import { eq } from 'drizzle-orm';
 import { closeDb, getDb, type Db } from '@/lib/db/client';
 import { listRunSteps } from '@/lib/db/queries/runs';
-import { companies } from '@/lib/db/schema';
+import { getCompanyById } from '@/lib/db/queries/companies';
 import { createRun, executeRun } from '@/lib/debate/engine';
-import type { ProtocolId, RunParams } from '@/lib/domain/protocol';
+import type { Language, ProtocolId, RunParams } from '@/lib/domain/protocol';
 import { createOfflineAnalyst } from '@/lib/llm/offline';
 import type { ScriptEntry } from '../fake-llm/server';
 
@@ -22,7 +21,8 @@ export async function referenceScript(db: Db, protocol: ProtocolId, companyId: s
   const result = await executeRun({ db, runId: run.id, provider: offline });
   if (result.status !== 'succeeded') throw new Error(`offline reference run for ${companyId} ${protocol} failed: ${result.error}`);
   const steps = await listRunSteps({ db, runId: run.id });
-  const [company] = await db.select({ name: companies.name }).from(companies).where(eq(companies.id, companyId));
+  const company = await getCompanyById({ db, id: companyId });
+  if (!company) throw new Error(`No company "${companyId}" in the database.`);
   const marker = `name: ${company.name}`;
   return steps.map((s) => ({ match: [`Step ${s.stepId} (`, marker], reply: JSON.stringify(s.output) }));
 }
@@ -41,7 +41,7 @@ async function main() {
   if (!values['database-url'] || !values.company || !values['as-of'] || !values.out) throw new Error('needs --database-url, --company, --as-of and --out');
   process.env.DATABASE_URL = values['database-url'];
   const db = await getDb();
-  const script = await referenceScript(db, values.protocol as ProtocolId, values.company, { asOf: values['as-of'], language: values.language as 'en' | 'ko' });
+  const script = await referenceScript(db, values.protocol as ProtocolId, values.company, { asOf: values['as-of'], language: values.language as Language });
   fs.writeFileSync(values.out, JSON.stringify(script));
   await closeDb();
 }

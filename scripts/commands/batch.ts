@@ -1,21 +1,22 @@
 // `npm run cli -- batch --protocol <…> --companies all|<id,id,…> [--concurrency N] [--provider …]
 //   [--mode dag|sequential] [--lang ko|en] [--as-of YYYY-MM-DD] [--json]`: screens many companies.
 import { Command, Option } from 'commander';
-import { inArray } from 'drizzle-orm';
-import { getDb } from '@/lib/db/client';
-import { companies, PROTOCOLS } from '@/lib/db/schema';
+import { appDb } from '@/lib/demo/app-database';
+import { listCompanyIds } from '@/lib/db/queries/companies';
+import { LANGUAGES, RUN_MODES, type Language, type RunMode } from '@/lib/domain/protocol';
+import { PROTOCOLS, PROVIDER_NAMES, type Protocol, type ProviderName } from '@/lib/domain/vocabulary';
 import { createRun, executeRun } from '@/lib/debate/engine';
-import { loadRunView } from '@/lib/debate/run-view';
+import { loadRunView } from '@/lib/report/run-view';
 import { webSearchForRun } from '@/lib/debate/web-search';
 import { defaultProviderName, runProviders } from '@/lib/llm';
 
 type Options = {
-  protocol: (typeof PROTOCOLS)[number];
+  protocol: Protocol;
   companies: string;
   concurrency: string;
-  provider?: 'offline' | 'openai';
-  mode: 'dag' | 'sequential';
-  lang: 'ko' | 'en';
+  provider?: ProviderName;
+  mode: RunMode;
+  lang: Language;
   asOf?: string;
   json?: boolean;
 };
@@ -32,20 +33,17 @@ export function registerBatch(program: Command) {
     .addOption(new Option('--protocol <protocol>', 'analysis system').choices([...PROTOCOLS]).default('kpd-mads'))
     .option('--companies <ids>', '"all" or comma-separated company ids', 'all')
     .option('--concurrency <n>', 'runs at the same time', '4')
-    .addOption(new Option('--provider <provider>').choices(['offline', 'openai']))
-    .addOption(new Option('--mode <mode>').choices(['dag', 'sequential']).default('dag'))
-    .addOption(new Option('--lang <lang>').choices(['ko', 'en']).default('ko'))
+    .addOption(new Option('--provider <provider>').choices([...PROVIDER_NAMES]))
+    .addOption(new Option('--mode <mode>').choices([...RUN_MODES]).default('dag'))
+    .addOption(new Option('--lang <lang>').choices([...LANGUAGES]).default('ko'))
     .option('--as-of <date>', 'analyse as of this date (YYYY-MM-DD)')
     .option('--json', 'print the summary as one JSON object on the last line')
     .action(async (options: Options) => {
       const concurrency = Number.parseInt(options.concurrency, 10);
       if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 64) throw new Error('--concurrency must be a whole number from 1 to 64.');
-      const db = await getDb();
+      const db = await appDb();
       const wanted = options.companies === 'all' ? null : options.companies.split(',').map((s) => s.trim()).filter(Boolean);
-      const rows = await db
-        .select({ id: companies.id })
-        .from(companies)
-        .where(wanted ? inArray(companies.id, wanted) : undefined);
+      const rows = await listCompanyIds({ db, ids: wanted ?? undefined });
       const missing = wanted?.filter((id) => !rows.some((r) => r.id === id)) ?? [];
       if (missing.length) throw new Error(`Unknown companies: ${missing.join(', ')}.`);
       if (rows.length === 0) throw new Error('No companies to analyse: import some first.');

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PROTOCOLS } from '@/lib/db/schema';
+import { PROTOCOLS } from '@/lib/domain/vocabulary';
 import { startFakeLlm, type FakeLlm } from '../fake-llm/server';
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'crosscheck-systems-cli-'));

@@ -1,31 +1,31 @@
 // `npm run cli -- debate --company <id|name> --protocol <…> [--provider offline|openai]
 //   [--mode dag|sequential] [--lang ko|en] [--as-of YYYY-MM-DD] [--json]`
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { ilike, or, eq } from 'drizzle-orm';
-import { getDb, type Db } from '@/lib/db/client';
-import { companies, PROTOCOLS } from '@/lib/db/schema';
+import type { Db } from '@/lib/db/client';
+import { appDb } from '@/lib/demo/app-database';
+import { findCompaniesByIdOrName } from '@/lib/db/queries/companies';
+import { LANGUAGES, RUN_MODES, type Language, type RunMode } from '@/lib/domain/protocol';
+import { PROTOCOLS, PROVIDER_NAMES, type Protocol, type ProviderName } from '@/lib/domain/vocabulary';
 import { runBus } from '@/lib/debate/bus';
 import { createRun, executeRun } from '@/lib/debate/engine';
-import { loadRunView } from '@/lib/debate/run-view';
+import { loadRunView } from '@/lib/report/run-view';
 import { webSearchForRun } from '@/lib/debate/web-search';
 import { defaultProviderName, runProviders } from '@/lib/llm';
+import { isIsoDay } from '@/lib/util/dates';
 
 async function findCompany(db: Db, key: string) {
-  const rows = await db
-    .select({ id: companies.id, name: companies.name, nameEn: companies.nameEn })
-    .from(companies)
-    .where(or(eq(companies.id, key), ilike(companies.name, key), ilike(companies.nameEn, key)));
+  const rows = await findCompaniesByIdOrName({ db, key });
   if (rows.length === 0) throw new Error(`No company "${key}": use an id from the Companies page (e.g. samsung-electronics) or its exact name.`);
   if (rows.length > 1) throw new Error(`"${key}" matches several companies (${rows.map((r) => r.id).join(', ')}); use the id.`);
   return rows[0];
 }
 
 function isoDate(value: string) {
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(value) || Number.isNaN(Date.parse(value))) throw new InvalidArgumentError('Use YYYY-MM-DD.');
+  if (!isIsoDay(value)) throw new InvalidArgumentError('Use YYYY-MM-DD.');
   return value;
 }
 
-type Options = { company: string; protocol: (typeof PROTOCOLS)[number]; provider?: 'offline' | 'openai'; mode: 'dag' | 'sequential'; lang: 'ko' | 'en'; asOf?: string; json?: boolean };
+type Options = { company: string; protocol: Protocol; provider?: ProviderName; mode: RunMode; lang: Language; asOf?: string; json?: boolean };
 
 export function registerDebate(program: Command) {
   program
@@ -33,13 +33,13 @@ export function registerDebate(program: Command) {
     .description('run one analysis of a company and print it as it streams (or as JSON)')
     .requiredOption('--company <id|name>', 'company id or exact name')
     .addOption(new Option('--protocol <protocol>', 'analysis system').choices([...PROTOCOLS]).default('kpd-mads'))
-    .addOption(new Option('--provider <provider>', 'model provider (default: OpenAI-compatible when configured, else the offline analyst)').choices(['offline', 'openai']))
-    .addOption(new Option('--mode <mode>', 'dag runs independent steps at once; sequential one by one').choices(['dag', 'sequential']).default('dag'))
-    .addOption(new Option('--lang <lang>', 'output language').choices(['ko', 'en']).default('ko'))
+    .addOption(new Option('--provider <provider>', 'model provider (default: OpenAI-compatible when configured, else the offline analyst)').choices([...PROVIDER_NAMES]))
+    .addOption(new Option('--mode <mode>', 'dag runs independent steps at once; sequential one by one').choices([...RUN_MODES]).default('dag'))
+    .addOption(new Option('--lang <lang>', 'output language').choices([...LANGUAGES]).default('ko'))
     .option('--as-of <date>', 'analyse as of this date (YYYY-MM-DD; default today)', isoDate)
     .option('--json', 'print the run as one JSON object on the last line')
     .action(async (options: Options) => {
-      const db = await getDb();
+      const db = await appDb();
       const company = await findCompany(db, options.company);
       const { provider, providerFor } = runProviders(options.provider ?? defaultProviderName());
       const run = await createRun({

@@ -6,7 +6,7 @@
 // the audit entry.
 import fs from 'node:fs';
 import type { Command } from 'commander';
-import { getDb } from '@/lib/db/client';
+import { appDb } from '@/lib/demo/app-database';
 import { importPool, readSourcesFromPath } from '@/lib/pool/import';
 
 const LARGE = 5000;
@@ -23,7 +23,7 @@ export function registerImport(program: Command) {
       const sources = readSourcesFromPath(target);
       let lastShown = -1;
       const report = await importPool({
-        db: await getDb(),
+        db: await appDb(),
         sources,
         actorId: null,
         validOnly: options.validOnly,

@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunView } from '@/lib/debate/run-view';
+import type { RunView } from '@/lib/report/run-view';
 import { NEEDS_MODEL } from '@/lib/eval/judges';
 import { readabilityOfRun } from '@/lib/eval/readability';
 import { startFakeLlm, type FakeLlm } from '../fake-llm/server';

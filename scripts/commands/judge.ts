@@ -4,10 +4,11 @@
 // offline analyst (the default when no endpoint is configured) they refuse and say why.
 // The judge's model is OPENAI_MODEL_JUDGE when set, else OPENAI_MODEL.
 import { InvalidArgumentError, Option, type Command } from 'commander';
-import { getDb } from '@/lib/db/client';
-import { loadRunView, type RunView } from '@/lib/debate/run-view';
+import { appDb } from '@/lib/demo/app-database';
+import { loadRunView, type RunView } from '@/lib/report/run-view';
 import { assertJudgeModel, judgePairwise, judgeRubric } from '@/lib/eval/judges';
-import { defaultProviderName, getProvider, type ProviderName } from '@/lib/llm';
+import { PROVIDER_NAMES, type ProviderName } from '@/lib/domain/vocabulary';
+import { defaultProviderName, getProvider } from '@/lib/llm';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -17,7 +18,7 @@ export function parseRunId(value: string): string {
 }
 
 export async function loadRun(runId: string): Promise<RunView> {
-  return loadRunView({ db: await getDb(), runId });
+  return loadRunView({ db: await appDb(), runId });
 }
 
 /** The judge's provider; refuses the offline analyst before any run is loaded. */
@@ -28,7 +29,7 @@ export function judgeProvider(name?: ProviderName) {
 }
 
 const providerOption = () =>
-  new Option('--provider <provider>', 'model provider (default: OpenAI-compatible when configured; the offline analyst cannot judge)').choices(['offline', 'openai']);
+  new Option('--provider <provider>', 'model provider (default: OpenAI-compatible when configured; the offline analyst cannot judge)').choices([...PROVIDER_NAMES]);
 
 export function registerJudge(program: Command) {
   const judge = program.command('judge').description('automated judges (need a language model)');

@@ -1,12 +1,13 @@
 // `npm run cli -- retrieve --company <id> --query <text> [--as-of YYYY-MM-DD] [--k N] [--recency-days R] [--json]`:
 // what an agent would retrieve for a question, from the operator's terminal. Handy to check an
 // import ("is the new filing searchable?") and to see what a back-test as of a date can see.
-import { eq } from 'drizzle-orm';
 import { InvalidArgumentError, type Command } from 'commander';
-import { getDb, type Executor } from '@/lib/db/client';
-import { companies } from '@/lib/db/schema';
+import type { Executor } from '@/lib/db/client';
+import { appDb } from '@/lib/demo/app-database';
+import { getCompanyById } from '@/lib/db/queries/companies';
 import { assertIsoDate } from '@/lib/pool/as-of';
 import { MAX_K, retrieve, type RetrievedItem } from '@/lib/pool/retrieve';
+import { localIsoDay } from '@/lib/util/dates';
 
 export type RetrieveCommandOptions = {
   company: string;
@@ -19,8 +20,7 @@ export type RetrieveCommandOptions = {
 
 /** Today in the operator's time zone: what "as of now" means to the person at the terminal. */
 export function today(now = new Date()): string {
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
+  return localIsoDay(now);
 }
 
 function parseWholeNumber(min: number, max: number) {
@@ -57,7 +57,7 @@ export async function runRetrieve(db: Executor, options: RetrieveCommandOptions)
   const company = options.company.trim();
   const query = options.query.trim();
   if (!query) throw new Error('The query is empty: give some words to search for.');
-  const [known] = await db.select({ id: companies.id, name: companies.name }).from(companies).where(eq(companies.id, company)).limit(1);
+  const known = await getCompanyById({ db, id: company });
   if (!known) throw new Error(`Unknown company "${company}". Companies are named by their id, e.g. samsung-electronics (see the Companies page or the import files).`);
 
   const results = await retrieve({ db, companyId: known.id, query, asOf: options.asOf, k: options.k, recencyDays: options.recencyDays });
@@ -80,6 +80,6 @@ export function registerRetrieve(program: Command) {
     .option('--recency-days <n>', 'mark results older than as-of minus this many days as stale', parseWholeNumber(0, 36_500))
     .option('--json', 'print one JSON object { company, query, asOf, results } on the last line')
     .action(async (options: RetrieveCommandOptions) => {
-      for (const line of await runRetrieve(await getDb(), options)) console.log(line);
+      for (const line of await runRetrieve(await appDb(), options)) console.log(line);
     });
 }

@@ -3,7 +3,9 @@
 // against it, with text that reads like a credit analyst's, so the engine, the UI and the
 // benchmarks exercise real-looking turns without a model. Same schema + same seed → same JSON.
 
-import { GUIDELINE_FACTORS } from '@/lib/pool/factors';
+import { GUIDELINE_FACTORS } from '@/lib/domain/factors';
+import { addDays } from '@/lib/util/dates';
+import { seededRandom } from '@/lib/util/random';
 
 export type JsonSchema = { [key: string]: unknown };
 
@@ -15,29 +17,7 @@ export type SchemaDataOptions = {
   textChars?: number;
 };
 
-/** mulberry32: tiny, fast, and good enough to vary fake data deterministically. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-/** FNV-1a, to derive a per-request seed from the messages. */
-export function hashString(text: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) {
-    h ^= text.charCodeAt(i);
-    h = Math.imul(h, 0x01000193);
-  }
-  return h >>> 0;
-}
-
-// The guideline's factor ids (lib/pool/factors.ts), so claims name factors the app knows; claims in one
+// The guideline's factor ids (lib/domain/factors.ts), so claims name factors the app knows; claims in one
 // array get distinct ones, which is what the engine's `minFactors` rule looks for.
 const FACTORS = GUIDELINE_FACTORS.map((f) => f.id);
 const FACTOR_LABELS = GUIDELINE_FACTORS.map((f) => f.label);
@@ -215,9 +195,9 @@ function generateString(schema: JsonSchema, ctx: Ctx, where: Where): string {
   return [...out].slice(0, maxLength).join('');
 }
 
+/** A day in the 900 days from 2023-01-01. */
 function fakeDate(rng: () => number) {
-  const day = new Date(Date.UTC(2023, 0, 1) + Math.floor(rng() * 900) * 86_400_000);
-  return day.toISOString().slice(0, 10);
+  return addDays('2023-01-01', Math.floor(rng() * 900));
 }
 
 function prose(ctx: Ctx, chars: number) {

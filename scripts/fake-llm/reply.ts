@@ -2,7 +2,8 @@
 // what a chat completion answers and writes it the way OpenAI does — one JSON completion, or
 // SSE chunks paced by the latency model (time to first token, then tokens per second).
 import type { ServerResponse } from 'node:http';
-import { hashString, jsonFromSchema, seededRandom, type JsonSchema } from './json-from-schema';
+import { hashString, seededRandom } from '@/lib/util/random';
+import { jsonFromSchema, type JsonSchema } from './json-from-schema';
 
 export type ChatMessage = {
   role: string;

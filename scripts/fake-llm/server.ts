@@ -11,7 +11,7 @@ import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'nod
 import type { AddressInfo } from 'node:net';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { seededRandom } from './json-from-schema';
+import { seededRandom } from '@/lib/util/random';
 import {
   conversationText,
   matches,

@@ -7,7 +7,7 @@ import { Alert, Card } from '@/components/ui/layout';
 import { fill } from '@/components/ui/rich-text';
 import { oidcProviderName } from '@/lib/auth/auth';
 import { getSessionUser } from '@/lib/auth/session';
-import { DEMO_ACCOUNTS } from '@/lib/auth/demo-accounts';
+import { DEMO_ACCOUNTS } from '@/lib/demo/accounts';
 import { demoEnabled, env } from '@/lib/env';
 import { authMessages } from '@/lib/i18n/messages/auth';
 import { roleKey, shellMessages } from '@/lib/i18n/messages/shell';

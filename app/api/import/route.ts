@@ -7,7 +7,7 @@ import { route } from '@/lib/auth/route';
 import { getDb } from '@/lib/db/client';
 import { AppError } from '@/lib/errors';
 import { importPool } from '@/lib/pool/import';
-import type { ImportResponse } from '@/lib/pool/import/limits';
+import type { ImportResponse } from '@/lib/pool/import/response';
 import { readImportUpload } from '@/lib/pool/import/upload';
 
 export const dynamic = 'force-dynamic';

@@ -9,7 +9,7 @@ import { appendAudit, checkpointMac, GENESIS_HASH, hashAuditEntry, verifyAuditCh
 import { auditCheckpoints, auditLog } from '@/lib/db/schema';
 import { createTestDatabase, testBackends } from '@/lib/db/test-db';
 import { resetEnvForTests } from '@/lib/env';
-import { deriveAuditKey, resetAuditKeyForTests } from '@/lib/ops/audit-key';
+import { deriveAuditKey, resetAuditKeyForTests } from '@/lib/db/audit-key';
 
 const SECRET = 'audit-test-secret-of-at-least-32-characters';
 const KEY = deriveAuditKey(SECRET);

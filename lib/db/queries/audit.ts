@@ -1,5 +1,5 @@
 // The append-only, hash-chained audit log. Each entry's hash covers its own content and the
-// previous entry's hash, keyed: an HMAC-SHA256 with the audit key (lib/ops/audit-key.ts), which
+// previous entry's hash, keyed: an HMAC-SHA256 with the audit key (lib/db/audit-key.ts), which
 // is never stored in the database, so whoever edits a row cannot recompute a hash that verifies.
 // Each append also writes a checkpoint of the chain head (its seq and hash, with a MAC) to
 // audit_checkpoints, so deleting the newest entries leaves a checkpoint naming an entry that is
@@ -7,11 +7,13 @@
 // Appends are serialized by a transaction-scoped advisory lock so two writers cannot both chain
 // onto the same predecessor. Entries written before keying (keyed = false) are plain SHA-256 and
 // still verify that way; an unkeyed entry after a keyed one is a break (a downgrade).
+import 'server-only';
 import { createHash } from 'node:crypto';
 import { and, asc, desc, eq, gt, gte, lt, lte, sql, type SQL } from 'drizzle-orm';
 import type { Executor, Tx } from '@/lib/db/client';
 import { auditCheckpoints, auditLog, users } from '@/lib/db/schema';
-import { auditKey, auditMac } from '@/lib/ops/audit-key';
+import { auditKey, auditMac } from '@/lib/db/audit-key';
+import { addDays } from '@/lib/util/dates';
 
 export const GENESIS_HASH = '0'.repeat(64);
 const AUDIT_LOCK_KEY = 727275;
@@ -224,7 +226,7 @@ function auditWhere(filters: AuditFilters) {
   if (filters.actorId) where.push(eq(auditLog.actorId, filters.actorId));
   if (filters.entityType) where.push(eq(auditLog.entityType, filters.entityType));
   if (filters.from) where.push(gte(auditLog.at, new Date(`${filters.from}T00:00:00.000Z`)));
-  if (filters.to) where.push(lt(auditLog.at, new Date(new Date(`${filters.to}T00:00:00.000Z`).getTime() + 86_400_000)));
+  if (filters.to) where.push(lt(auditLog.at, new Date(`${addDays(filters.to, 1)}T00:00:00.000Z`)));
   return where.length ? and(...where) : undefined;
 }
 

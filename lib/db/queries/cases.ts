@@ -1,6 +1,9 @@
+import 'server-only';
 import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Executor } from '@/lib/db/client';
-import { cases, companies, runs, users, type CaseStatus, type Protocol } from '@/lib/db/schema';
+import { cases, companies, runs, users } from '@/lib/db/schema';
+import type { CaseDetail, CaseListItem } from '@/lib/domain/views';
+import type { CaseStatus, Protocol } from '@/lib/domain/vocabulary';
 
 /**
  * Statuses in which a case's record is the committee's: submitted (under review) or decided.
@@ -50,12 +53,10 @@ const caseColumns = {
   runCount: sql<number>`(select count(*)::int from ${runs} where ${runs.caseId} = ${cases.id})`,
 };
 
-export type CaseListItem = Awaited<ReturnType<typeof listCasesForOwner>>[number];
-
 export type CaseFilters = { status?: CaseStatus; companyId?: string };
 
 /** An RM's cases, optionally narrowed by the list page's filters (URL search params). */
-export async function listCasesForOwner({ db, ownerId, filters = {} }: { db: Executor; ownerId: string; filters?: CaseFilters }) {
+export async function listCasesForOwner({ db, ownerId, filters = {} }: { db: Executor; ownerId: string; filters?: CaseFilters }): Promise<CaseListItem[]> {
   const where = [eq(cases.ownerId, ownerId)];
   if (filters.status) where.push(eq(cases.status, filters.status));
   if (filters.companyId) where.push(eq(cases.companyId, filters.companyId));
@@ -69,7 +70,7 @@ export async function listCasesForOwner({ db, ownerId, filters = {} }: { db: Exe
 }
 
 /** The committee's queue: cases an RM has submitted, and those already decided. */
-export async function listCasesByStatus({ db, statuses }: { db: Executor; statuses: CaseStatus[] }) {
+export async function listCasesByStatus({ db, statuses }: { db: Executor; statuses: CaseStatus[] }): Promise<CaseListItem[]> {
   return db
     .select(caseColumns)
     .from(cases)
@@ -107,7 +108,7 @@ export async function insertCase({ db, values }: { db: Executor; values: NewCase
 }
 
 /** The case page's facts: the case with its borrower and owner names. */
-export async function getCaseDetail({ db, id }: { db: Executor; id: string }) {
+export async function getCaseDetail({ db, id }: { db: Executor; id: string }): Promise<CaseDetail | undefined> {
   const [row] = await db
     .select({
       ...caseColumns,
@@ -122,8 +123,6 @@ export async function getCaseDetail({ db, id }: { db: Executor; id: string }) {
     .where(eq(cases.id, id));
   return row;
 }
-
-export type CaseDetail = NonNullable<Awaited<ReturnType<typeof getCaseDetail>>>;
 
 /** A case's runs, newest first, with what the runs table shows. */
 export async function listRunsForCase({ db, caseId }: { db: Executor; caseId: string }) {
@@ -196,4 +195,10 @@ export async function listRecentRunStats({ db, protocol, provider, model, limit 
     .where(and(eq(runs.protocol, protocol as Protocol), eq(runs.provider, provider), eq(runs.model, model), eq(runs.status, 'succeeded')))
     .orderBy(desc(runs.finishedAt))
     .limit(limit);
+}
+
+/** The case's row, or undefined when there is none. */
+export async function getCaseById({ db, id }: { db: Executor; id: string }) {
+  const [row] = await db.select().from(cases).where(eq(cases.id, id));
+  return row;
 }

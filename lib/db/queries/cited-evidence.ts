@@ -3,11 +3,13 @@
 // finished run read this, not the live pool, so an edit of a shared pool item afterwards cannot
 // change a submitted or decided report; the fingerprint tells them when the pool item has
 // changed (or gone) since, so they can say so. docs/security.md describes the defence.
+import 'server-only';
 import { createHash } from 'node:crypto';
 import { asc, eq, inArray } from 'drizzle-orm';
 import type { Executor } from '@/lib/db/client';
-import { documentChunks, documents, evidenceItems, runSteps, type CitedEvidenceSnapshot } from '@/lib/db/schema';
-import { citationsOf } from '@/lib/debate/rules';
+import { documentChunks, documents, evidenceItems, runSteps } from '@/lib/db/schema';
+import type { CitedEvidenceSnapshot } from '@/lib/domain/stored';
+import { citationsOf } from '@/lib/domain/output-parts';
 
 /** How much of an item's text the snapshot keeps; the fingerprint covers all of it. */
 export const EXCERPT_CHARS = 1000;

@@ -1,9 +1,9 @@
 import { and, asc, count, countDistinct, eq, ne } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DatabaseHandle, Db } from '@/lib/db/client';
-import { listCompaniesWithCounts, listEvidenceTimeline } from '@/lib/db/queries/companies';
+import { findCompaniesByIdOrName, listCompaniesWithCounts, listCompanyIds, listEvidenceTimeline } from '@/lib/db/queries/companies';
 import { companies, documents, evidenceItems } from '@/lib/db/schema';
-import { seedDemo } from '@/lib/db/seed';
+import { seedDemo } from '@/lib/demo/seed';
 import { createTestDatabase, testBackends } from '@/lib/db/test-db';
 import { importPool } from '@/lib/pool/import';
 
@@ -95,5 +95,38 @@ describe.each(testBackends())('company queries on %s', (backend) => {
     for (const company of certified) expect(company).toMatchObject(await directCounts(company.id));
     const wintec = certified.find((c) => c.id === 'wintec-automation')!;
     expect(wintec.evidenceCount).toBeGreaterThanOrEqual(30);
+  });
+});
+
+describe.each(testBackends())('finding companies from the terminal on %s', (backend) => {
+  let handle: DatabaseHandle;
+  let db: Db;
+
+  beforeAll(async () => {
+    handle = await createTestDatabase(backend);
+    db = handle.db;
+    await db.insert(companies).values([
+      { id: 'acme', name: '에이크미', nameEn: 'Acme Corp', country: 'KR' },
+      { id: 'acme-2', name: 'Acme Corp', nameEn: null, country: 'US' },
+      { id: 'beta', name: '베타', nameEn: 'Beta Ltd', country: 'KR' },
+    ]);
+  });
+  afterAll(() => handle?.close());
+
+  const ids = async (key: string) => (await findCompaniesByIdOrName({ db, key })).map((r) => r.id).sort();
+
+  it('matches the id exactly (case too), and either name whole regardless of case, never a part of one', async () => {
+    expect(await ids('beta')).toEqual(['beta']);
+    expect(await ids('BETA LTD')).toEqual(['beta']);
+    expect(await ids('베타')).toEqual(['beta']);
+    expect(await ids('acme corp')).toEqual(['acme', 'acme-2']);
+    expect(await ids('acme')).toEqual(['acme']);
+    expect(await ids('ACME')).toEqual([]);
+    expect(await ids('Bet')).toEqual([]);
+  });
+
+  it('lists every id, or those of the given ids that exist', async () => {
+    expect((await listCompanyIds({ db })).map((r) => r.id).sort()).toEqual(['acme', 'acme-2', 'beta']);
+    expect((await listCompanyIds({ db, ids: ['beta', 'nope'] })).map((r) => r.id)).toEqual(['beta']);
   });
 });

@@ -1,6 +1,8 @@
+import 'server-only';
 import { and, asc, desc, eq, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '@/lib/db/client';
 import { companies, documents, evidenceItems, users } from '@/lib/db/schema';
+import type { CompanyEvidence, CompanyListItem, FactorTotals } from '@/lib/domain/views';
 
 export type CompanyFilters = { q?: string; country?: string; industry?: string; factor?: string };
 
@@ -15,7 +17,7 @@ function escapeLike(text: string) {
  * table name, so `companies.id` in a subquery over evidence_items meant evidence_items.id and
  * every company showed 0.
  */
-export async function listCompaniesWithCounts({ db, filters = {} }: { db: Executor; filters?: CompanyFilters }) {
+export async function listCompaniesWithCounts({ db, filters = {} }: { db: Executor; filters?: CompanyFilters }): Promise<CompanyListItem[]> {
   const where: SQL[] = [];
   if (filters.q?.trim()) {
     const like = `%${escapeLike(filters.q.trim())}%`;
@@ -93,7 +95,17 @@ const evidenceColumns = {
  * them for `factor` when given), with who added them, and per-factor totals. A borrower with
  * thousands of items still gets a page that loads at once.
  */
-export async function listEvidenceTimeline({ db, companyId, perFactor, factor }: { db: Executor; companyId: string; perFactor: number; factor?: string }) {
+export async function listEvidenceTimeline({
+  db,
+  companyId,
+  perFactor,
+  factor,
+}: {
+  db: Executor;
+  companyId: string;
+  perFactor: number;
+  factor?: string;
+}): Promise<{ items: CompanyEvidence[]; totals: FactorTotals }> {
   const ranked = db
     .select({
       id: evidenceItems.id,
@@ -124,9 +136,6 @@ export async function listEvidenceTimeline({ db, companyId, perFactor, factor }:
   return { items, totals };
 }
 
-export type CompanyEvidence = Awaited<ReturnType<typeof listEvidenceTimeline>>['items'][number];
-export type FactorTotals = Awaited<ReturnType<typeof listEvidenceTimeline>>['totals'];
-
 export async function listDocumentsForCompany({ db, companyId }: { db: Executor; companyId: string }) {
   return db
     .select({
@@ -150,4 +159,23 @@ export async function getDocument({ db, companyId, id }: { db: Executor; company
     .where(and(eq(documents.id, id), eq(documents.companyId, companyId)))
     .limit(1);
   return row;
+}
+
+/**
+ * The companies a person at the terminal may mean by `key`: the one with that id, and any whose
+ * Korean or English name is `key` regardless of case (ILIKE without wildcards of our own).
+ */
+export async function findCompaniesByIdOrName({ db, key }: { db: Executor; key: string }) {
+  return db
+    .select({ id: companies.id, name: companies.name, nameEn: companies.nameEn })
+    .from(companies)
+    .where(or(eq(companies.id, key), ilike(companies.name, key), ilike(companies.nameEn, key)));
+}
+
+/** The ids of every company, or of those of `ids` that exist. */
+export async function listCompanyIds({ db, ids }: { db: Executor; ids?: string[] }) {
+  return db
+    .select({ id: companies.id })
+    .from(companies)
+    .where(ids ? inArray(companies.id, ids) : undefined);
 }

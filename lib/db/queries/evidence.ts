@@ -1,6 +1,8 @@
+import 'server-only';
 import { eq, inArray } from 'drizzle-orm';
 import type { Executor } from '@/lib/db/client';
-import { evidenceItems, evidenceTagOverrides, type Polarity } from '@/lib/db/schema';
+import { evidenceItems, evidenceTagOverrides } from '@/lib/db/schema';
+import type { Polarity } from '@/lib/domain/vocabulary';
 
 export async function getEvidenceById({ db, id }: { db: Executor; id: string }) {
   const [row] = await db.select().from(evidenceItems).where(eq(evidenceItems.id, id)).limit(1);
@@ -23,4 +25,22 @@ export async function setEvidenceTag({ db, id, factor, polarity, userId }: { db:
     .values({ evidenceId: id, factor, polarity, userId })
     .onConflictDoUpdate({ target: evidenceTagOverrides.evidenceId, set: { factor, polarity, userId, updatedAt: new Date() } });
   await db.update(evidenceItems).set({ factor, polarity, factorSource: 'rm', updatedAt: new Date() }).where(eq(evidenceItems.id, id));
+}
+
+/** What an RM may change of an item by hand (lib/pool/import/schemas.ts checks the values). */
+export type EvidenceEdit = Partial<
+  Pick<
+    typeof evidenceItems.$inferInsert,
+    'category' | 'title' | 'text' | 'value' | 'eventDate' | 'publishedDate' | 'sourceName' | 'sourceUrl' | 'language' | 'searchTokens' | 'updatedAt' | 'factor' | 'polarity' | 'factorSource'
+  >
+>;
+
+/** Writes an RM's edit of an item; a clash with another item's (company, source, date, title) fails with 23505. */
+export async function updateEvidenceItem({ db, id, values }: { db: Executor; id: string; values: EvidenceEdit }) {
+  await db.update(evidenceItems).set(values).where(eq(evidenceItems.id, id));
+}
+
+/** Deletes an item; its RM tag correction stays for a re-import (evidence_tag_overrides). */
+export async function deleteEvidenceItem({ db, id }: { db: Executor; id: string }) {
+  await db.delete(evidenceItems).where(eq(evidenceItems.id, id));
 }

@@ -2,7 +2,7 @@
 // module run in lib/eval/judge-actions.test.ts on real runs).
 import { describe, expect, it } from 'vitest';
 import { swapSides } from '@/lib/db/queries/judgments';
-import type { PairwiseResult } from '@/lib/eval/judges';
+import type { PairwiseResult } from '@/lib/domain/judgments';
 
 const stored: PairwiseResult = {
   comparisons: [

@@ -1,11 +1,13 @@
 // Stored automated judgments (lib/eval/judges.ts): a pairwise verdict on two runs of one case, or a
 // rubric judgment of one run. Every stored judgment is audited in the same transaction, so the
 // log and the table cannot disagree about who ran which judge.
+import 'server-only';
 import { and, desc, eq, or } from 'drizzle-orm';
 import type { Db, Executor } from '@/lib/db/client';
 import { appendAudit } from '@/lib/db/queries/audit';
 import { judgments, users } from '@/lib/db/schema';
-import type { PairwiseOutcome, PairwiseResult, RubricResult } from '@/lib/eval/judges';
+import type { PairwiseJudgmentRow, PairwiseOutcome, PairwiseResult, RubricJudgmentRow, RubricResult } from '@/lib/domain/judgments';
+import type { JudgmentKind } from '@/lib/domain/vocabulary';
 
 type Stored = { provider: string; model: string; createdById: string };
 
@@ -21,12 +23,12 @@ export async function recordRubricJudgment({ db, runId, result, ...by }: Stored 
 
 async function record(
   db: Db,
-  row: Stored & { kind: 'pairwise' | 'rubric'; runId: string; otherRunId: string | null; result: PairwiseResult | RubricResult },
+  row: Stored & { kind: JudgmentKind; runId: string; otherRunId: string | null; result: PairwiseResult | RubricResult },
 ) {
   return db.transaction(async (tx) => {
     const [saved] = await tx
       .insert(judgments)
-      .values({ ...row, result: row.result as unknown as Record<string, unknown> })
+      .values(row)
       .returning({ id: judgments.id, createdAt: judgments.createdAt });
     await appendAudit({
       tx,
@@ -51,9 +53,6 @@ const columns = {
   createdByName: users.name,
 };
 
-export type PairwiseJudgmentRow = { id: string; provider: string; model: string; createdAt: Date; createdByName: string | null; result: PairwiseResult };
-export type RubricJudgmentRow = Omit<PairwiseJudgmentRow, 'result'> & { result: RubricResult };
-
 /**
  * Earlier pairwise judgments of the pair, newest first, in either order they were asked, seen
  * from `a`'s side: a judgment stored as (b, a) has its sides and orders swapped back.
@@ -71,7 +70,8 @@ export async function listPairwiseJudgments({ db, a, b }: { db: Executor; a: str
     )
     .orderBy(desc(judgments.createdAt));
   return rows.map(({ runId, otherRunId: _other, result, ...rest }) => {
-    const stored = result as unknown as PairwiseResult;
+    // The kind filter above makes every result here a pairwise one.
+    const stored = result as PairwiseResult;
     return { ...rest, result: runId === a ? stored : swapSides(stored) };
   });
 }
@@ -98,5 +98,5 @@ export async function listRubricJudgments({ db, runId }: { db: Executor; runId: 
     .leftJoin(users, eq(users.id, judgments.createdById))
     .where(and(eq(judgments.kind, 'rubric'), eq(judgments.runId, runId)))
     .orderBy(desc(judgments.createdAt));
-  return rows.map(({ runId: _run, otherRunId: _other, result, ...rest }) => ({ ...rest, result: result as unknown as RubricResult }));
+  return rows.map(({ runId: _run, otherRunId: _other, result, ...rest }) => ({ ...rest, result: result as RubricResult }));
 }

@@ -11,7 +11,7 @@ import { countActiveRunsOfUser } from '@/lib/db/queries/runs';
 import { users } from '@/lib/db/schema';
 import { createTestDatabase, testBackends } from '@/lib/db/test-db';
 import { resetEnvForTests } from '@/lib/env';
-import { resetAuditKeyForTests } from '@/lib/ops/audit-key';
+import { resetAuditKeyForTests } from '@/lib/db/audit-key';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

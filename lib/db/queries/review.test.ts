@@ -2,7 +2,7 @@ import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { groupThreads, toThreadComments } from '@/components/review/threads';
 import type { DatabaseHandle, Db } from '@/lib/db/client';
-import { DEMO_IDS } from '@/lib/db/demo-ids';
+import { DEMO_IDS } from '@/lib/domain/demo-ids';
 import { appendAudit, listAuditEntries, verifyAuditChain } from '@/lib/db/queries/audit';
 import { markCaseSubmitted } from '@/lib/db/queries/cases';
 import {
@@ -17,9 +17,9 @@ import {
   statusAfterDecision,
 } from '@/lib/db/queries/review';
 import { auditLog, cases, runSteps, users } from '@/lib/db/schema';
-import { seedDemo } from '@/lib/db/seed';
+import { seedDemo } from '@/lib/demo/seed';
 import { createTestDatabase, testBackends } from '@/lib/db/test-db';
-import { claimsOf } from '@/lib/debate/rules';
+import { claimsOf } from '@/lib/domain/output-parts';
 
 describe('review rules', () => {
   const rm = { id: 'rm-1', role: 'rm' as const };

@@ -2,10 +2,13 @@
 // run's turn or one of a turn's claims, and decisions. The rules (who may start a thread or
 // reply, what a decision needs) are pure functions here so tests can read them next to the
 // queries that rely on them.
+import 'server-only';
 import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Executor } from '@/lib/db/client';
-import { cases, comments, companies, decisions, runs, runSteps, users, type CaseStatus, type DecisionOutcome, type Role } from '@/lib/db/schema';
-import { claimsOf } from '@/lib/debate/rules';
+import { cases, comments, companies, decisions, runs, runSteps, users } from '@/lib/db/schema';
+import { claimsOf } from '@/lib/domain/output-parts';
+import type { CaseComment, CaseDecision, CommentRight, ReviewQueueItem } from '@/lib/domain/views';
+import type { CaseStatus, DecisionOutcome, Role } from '@/lib/domain/vocabulary';
 
 /** Statuses of the committee's second list: the round is over, whatever the outcome. */
 export const DECIDED_STATUSES: readonly CaseStatus[] = ['decided', 'returned'];
@@ -14,8 +17,6 @@ export const DECIDED_STATUSES: readonly CaseStatus[] = ['decided', 'returned'];
 export function statusAfterDecision(outcome: DecisionOutcome): CaseStatus {
   return outcome === 'return' ? 'returned' : 'decided';
 }
-
-export type CommentRight = 'start' | 'reply' | 'none';
 
 /**
  * Who may write in a case's threads, given they can already read the case: a committee member
@@ -42,7 +43,7 @@ const latestDecision = (column: 'outcome' | 'created_at') =>
   sql.raw(`(select d.${column} from decisions d where d.case_id = "cases"."id" order by d.created_at desc limit 1)`);
 
 /** The committee's queue: submitted cases first (oldest submission first), then decided or returned ones. */
-export async function listReviewQueue({ db }: { db: Executor }) {
+export async function listReviewQueue({ db }: { db: Executor }): Promise<{ waiting: ReviewQueueItem[]; decided: ReviewQueueItem[] }> {
   const rows = await db
     .select({
       id: cases.id,
@@ -66,18 +67,15 @@ export async function listReviewQueue({ db }: { db: Executor }) {
     .innerJoin(users, eq(users.id, cases.ownerId))
     .where(inArray(cases.status, ['submitted', ...DECIDED_STATUSES]))
     .orderBy(asc(cases.submittedAt));
-  const waiting = rows.filter((r) => r.status === 'submitted');
-  const decided = rows
-    .filter((r) => r.status !== 'submitted')
-    .map((r) => ({ ...r, decidedAt: r.decidedAt ? new Date(r.decidedAt) : null }))
-    .sort((a, b) => (b.decidedAt?.getTime() ?? 0) - (a.decidedAt?.getTime() ?? 0));
+  // A raw subquery's timestamp comes back as a string on some drivers: one Date for every row.
+  const items = rows.map((r) => ({ ...r, decidedAt: r.decidedAt ? new Date(r.decidedAt) : null }));
+  const waiting = items.filter((r) => r.status === 'submitted');
+  const decided = items.filter((r) => r.status !== 'submitted').sort((a, b) => (b.decidedAt?.getTime() ?? 0) - (a.decidedAt?.getTime() ?? 0));
   return { waiting, decided };
 }
 
-export type ReviewQueueItem = Awaited<ReturnType<typeof listReviewQueue>>['waiting'][number];
-
 /** Every comment on a case (general and anchored), oldest first, with its author. */
-export async function listCommentsForCase({ db, caseId }: { db: Executor; caseId: string }) {
+export async function listCommentsForCase({ db, caseId }: { db: Executor; caseId: string }): Promise<CaseComment[]> {
   return db
     .select({
       id: comments.id,
@@ -97,8 +95,6 @@ export async function listCommentsForCase({ db, caseId }: { db: Executor; caseId
     .where(eq(comments.caseId, caseId))
     .orderBy(asc(comments.createdAt), asc(comments.id));
 }
-
-export type CaseComment = Awaited<ReturnType<typeof listCommentsForCase>>[number];
 
 export async function getComment({ db, id }: { db: Executor; id: string }) {
   const [row] = await db.select().from(comments).where(eq(comments.id, id));
@@ -153,7 +149,7 @@ export async function anchorProblem({
 }
 
 /** A case's decisions, newest first: one per submission round. */
-export async function listDecisionsForCase({ db, caseId }: { db: Executor; caseId: string }) {
+export async function listDecisionsForCase({ db, caseId }: { db: Executor; caseId: string }): Promise<CaseDecision[]> {
   return db
     .select({
       id: decisions.id,
@@ -168,8 +164,6 @@ export async function listDecisionsForCase({ db, caseId }: { db: Executor; caseI
     .where(eq(decisions.caseId, caseId))
     .orderBy(desc(decisions.createdAt));
 }
-
-export type CaseDecision = Awaited<ReturnType<typeof listDecisionsForCase>>[number];
 
 /**
  * Records the round's decision and moves the case on, in the caller's transaction. The status

@@ -1,8 +1,12 @@
-import { and, asc, eq, inArray, isNull, lt, or, sql } from 'drizzle-orm';
+import 'server-only';
+import { and, asc, eq, gt, inArray, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Executor } from '@/lib/db/client';
 import { snapshotCitedEvidence } from '@/lib/db/queries/cited-evidence';
-import { reports, runs, runSteps, TERMINAL_RUN_STATUSES, users, type RunStatus } from '@/lib/db/schema';
-import type { ProtocolDef, RunMode, RunParams } from '@/lib/domain/protocol';
+import { reports, runs, runSteps, users } from '@/lib/db/schema';
+import type { StepOutput } from '@/lib/domain/outputs';
+import type { ProtocolDef, RunMode, RunParams, Usage } from '@/lib/domain/protocol';
+import type { FinalCheck, StoredWebResult, ToolCallRecord } from '@/lib/domain/stored';
+import { TERMINAL_RUN_STATUSES, type RunStatus } from '@/lib/domain/vocabulary';
 
 export async function insertRun({
   db,
@@ -148,9 +152,9 @@ export async function markStepDone({
   runId: string;
   stepId: string;
   text: string;
-  output: unknown;
-  usage: { promptTokens: number; completionTokens: number; costUsd: number };
-  toolCalls?: { name: string; query: string; results: number }[];
+  output: StepOutput;
+  usage: Usage;
+  toolCalls?: ToolCallRecord[];
   /** A queue worker's id: the step is saved only under its lease, and only if it is still running. */
   workerId?: string;
 }) {
@@ -187,7 +191,7 @@ export async function addRunUsage({
 }: {
   db: Executor;
   runId: string;
-  usage: { promptTokens: number; completionTokens: number; costUsd: number };
+  usage: Usage;
   workerId?: string;
 }) {
   const costUsd = Math.round(usage.costUsd * 1e6) / 1e6;
@@ -218,11 +222,11 @@ export async function resetSteps({ db, runId, statuses, workerId }: { db: Execut
       .where(and(eq(runSteps.runId, runId), inArray(runSteps.status, statuses))),
   );
 }
-export async function saveWebEvidence({ db, runId, items }: { db: Executor; runId: string; items: Record<string, unknown>[] }) {
+export async function saveWebEvidence({ db, runId, items }: { db: Executor; runId: string; items: StoredWebResult[] }) {
   await db.update(runs).set({ webEvidence: items }).where(eq(runs.id, runId));
 }
 
-export async function upsertReport({ db, runId, content, checks }: { db: Executor; runId: string; content: unknown; checks: unknown }) {
+export async function upsertReport({ db, runId, content, checks }: { db: Executor; runId: string; content: StepOutput; checks: FinalCheck[] }) {
   await db.insert(reports).values({ runId, content, checks }).onConflictDoUpdate({ target: reports.runId, set: { content, checks, createdAt: new Date() } });
 }
 
@@ -310,4 +314,17 @@ export async function cancelActiveRun({ db, id }: { db: Executor; id: string }) 
       .returning({ id: runs.id });
     return rows.length > 0;
   });
+}
+
+/**
+ * Queued or running runs a live worker holds: its lease has not run out (database clock). What
+ * executes right now, unlike pg-boss's `active` jobs: a killed worker's job stays active until the
+ * reaper fails it, while its run's lease runs out within WORKER_LEASE_MS.
+ */
+export async function countExecutingRuns({ db }: { db: Executor }): Promise<number> {
+  const [row] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(runs)
+    .where(and(inArray(runs.status, ['queued', 'running']), isNotNull(runs.workerId), gt(runs.leaseExpiresAt, sql`now()`)));
+  return Number(row?.n ?? 0);
 }

@@ -3,11 +3,13 @@
 // from its cited-evidence snapshot (lib/db/queries/cited-evidence.ts), as they read when the run
 // finished, marked when the pool item has changed or gone since; only a run still going, or one
 // finished before snapshots existed, reads the live pool.
+import 'server-only';
 import { eq, inArray } from 'drizzle-orm';
 import type { Executor } from '@/lib/db/client';
 import { compareWithPool } from '@/lib/db/queries/cited-evidence';
-import { documentChunks, documents, evidenceItems, TERMINAL_RUN_STATUSES, type Run } from '@/lib/db/schema';
-import type { CitedSource, SourcesState } from '@/lib/report/cited-source';
+import { documentChunks, documents, evidenceItems, type Run } from '@/lib/db/schema';
+import { TERMINAL_RUN_STATUSES } from '@/lib/domain/vocabulary';
+import type { CitedSource, SourcesState } from '@/lib/domain/cited-source';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 

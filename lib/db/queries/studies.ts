@@ -1,9 +1,9 @@
+import 'server-only';
 import { and, asc, desc, eq, inArray, isNull, ne, sql } from 'drizzle-orm';
 import type { Executor } from '@/lib/db/client';
 import { cases, companies, reports, runs, studies, studyAssignments, users } from '@/lib/db/schema';
-import type { Answers, PlannedAssignment } from '@/lib/eval/study-design';
-
-export type StudyStatus = (typeof studies.$inferSelect)['status'];
+import type { Answers, PlannedAssignment } from '@/lib/domain/study';
+import type { EvaluatorAssignment } from '@/lib/domain/views';
 
 export async function listStudies({ db }: { db: Executor }) {
   return db
@@ -113,7 +113,7 @@ export async function listStudyAssignments({ db, studyId }: { db: Executor; stud
 }
 
 /** An evaluator's blinded work list of open and closed studies: opaque ids and positions, nothing about the run. */
-export async function listAssignmentsForEvaluator({ db, evaluatorId }: { db: Executor; evaluatorId: string }) {
+export async function listAssignmentsForEvaluator({ db, evaluatorId }: { db: Executor; evaluatorId: string }): Promise<EvaluatorAssignment[]> {
   return db
     .select({
       id: studyAssignments.id,
@@ -160,7 +160,7 @@ export async function getAssignmentForEvaluator({ db, id, evaluatorId }: { db: E
 export async function saveAssignmentAnswers({ db, id, answers }: { db: Executor; id: string; answers: Answers }) {
   const rows = await db
     .update(studyAssignments)
-    .set({ answers: answers as Record<string, number>, savedAt: new Date() })
+    .set({ answers, savedAt: new Date() })
     .where(and(eq(studyAssignments.id, id), isNull(studyAssignments.submittedAt)))
     .returning({ id: studyAssignments.id });
   return rows.length > 0;
@@ -171,7 +171,7 @@ export async function submitAssignment({ db, id, answers }: { db: Executor; id: 
   const now = new Date();
   const rows = await db
     .update(studyAssignments)
-    .set({ answers: answers as Record<string, number>, savedAt: now, submittedAt: now })
+    .set({ answers, savedAt: now, submittedAt: now })
     .where(and(eq(studyAssignments.id, id), isNull(studyAssignments.submittedAt)))
     .returning({ id: studyAssignments.id });
   return rows.length > 0;

@@ -1,6 +1,8 @@
+import 'server-only';
 import { and, asc, eq, ne, sql } from 'drizzle-orm';
 import type { Executor } from '@/lib/db/client';
-import { users, type Role, type User } from '@/lib/db/schema';
+import { users, type User } from '@/lib/db/schema';
+import type { Role } from '@/lib/domain/vocabulary';
 
 export function normalizeEmail(email: string) {
   return email.trim().toLowerCase();

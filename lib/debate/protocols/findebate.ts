@@ -2,24 +2,31 @@
 // passages (no web search: the system is retrieval-grounded by design), a writer commits to a
 // stance, one bounded debate round strengthens and stress-tests it, and a safety check keeps
 // the draft when the debate moved the stance or the horizons.
-import type { ProtocolDef, StepDef } from '@/lib/domain/protocol';
+import type { ProtocolDef, SpecialistFocus, StepDef } from '@/lib/domain/protocol';
 
 const SPECIALISTS = ['S-PERF', 'S-MKT', 'S-MGMT', 'S-COLL', 'S-RISK'];
 
+type Lane = { focus: SpecialistFocus; identity: string; subject: string; query: string };
+
 // Each specialist gets one lane so five parallel briefings cover the case without overlapping.
-const specialist = (id: string, agent: string, identity: string, focus: string): StepDef => ({
+// Its passages come from one retrieval query for the lane, in English and Korean (the published
+// system's four query families, adapted to credit).
+const specialist = (id: string, agent: string, lane: Lane): StepDef => ({
   id,
   agent,
+  role: 'specialist',
+  focus: lane.focus,
   team: 'neutral',
   act: 'analysis',
   context: [],
   webSearch: false,
   evidence: 'documents',
+  query: lane.query,
   output: 'briefing',
   rules: { citationsRequired: true },
   task: [
-    `You are ${identity}.`,
-    `From the retrieved passages, brief the writer on ${focus}, as it bears on the borrower's capacity to repay.`,
+    `You are ${lane.identity}.`,
+    `From the retrieved passages, brief the writer on ${lane.subject}, as it bears on the borrower's capacity to repay.`,
     'One claim per finding, each cited to its passage; state plainly where the passages are silent. Stay in your lane: the other four specialists cover the rest.',
   ].join('\n'),
 });
@@ -29,14 +36,40 @@ export const FINDEBATE: ProtocolDef = {
   name: 'FinDebate',
   description: 'Five retrieval-grounded specialists, a stance-taking draft, one safe debate round (trust, skeptic, leader) and a safety check.',
   steps: [
-    specialist('S-PERF', 'performance-analyst', 'a business performance analyst', 'how the business is performing: orders, output, market position and its trend'),
-    specialist('S-MKT', 'market-analyst', 'an industry and market analyst', 'the industry\'s growth, competition, technology shifts and cyclical exposure'),
-    specialist('S-MGMT', 'management-analyst', 'a management and sentiment analyst', 'management continuity, governance and the tone of disclosures and coverage'),
-    specialist('S-COLL', 'collateral-analyst', 'a collateral and valuation analyst', 'assets, certifications, rights and support programmes that back or secure the credit'),
-    specialist('S-RISK', 'risk-analyst', 'a credit risk analyst', 'litigation, sanctions, distress signals, internal-control findings and other risks to repayment'),
+    specialist('S-PERF', 'performance-analyst', {
+      focus: 'performance',
+      identity: 'a business performance analyst',
+      subject: 'how the business is performing: orders, output, market position and its trend',
+      query: 'revenue sales operating profit growth results 매출 영업이익 실적 성장',
+    }),
+    specialist('S-MKT', 'market-analyst', {
+      focus: 'market-outlook',
+      identity: 'an industry and market analyst',
+      subject: 'the industry\'s growth, competition, technology shifts and cyclical exposure',
+      query: 'industry market demand competition outlook 산업 시장 수요 경쟁 전망',
+    }),
+    specialist('S-MGMT', 'management-analyst', {
+      focus: 'management-sentiment',
+      identity: 'a management and sentiment analyst',
+      subject: 'management continuity, governance and the tone of disclosures and coverage',
+      query: 'management CEO executives governance tone guidance 경영진 대표이사 지배구조',
+    }),
+    specialist('S-COLL', 'collateral-analyst', {
+      focus: 'collateral',
+      identity: 'a collateral and valuation analyst',
+      subject: 'assets, certifications, rights and support programmes that back or secure the credit',
+      query: 'assets property plant collateral valuation 자산 유형자산 담보 평가',
+    }),
+    specialist('S-RISK', 'risk-analyst', {
+      focus: 'credit-risk',
+      identity: 'a credit risk analyst',
+      subject: 'litigation, sanctions, distress signals, internal-control findings and other risks to repayment',
+      query: 'risk litigation default liquidity regulation 위험 소송 채무 유동성 규제',
+    }),
     {
       id: 'DRAFT',
       agent: 'writer',
+      role: 'draft-writer',
       team: 'neutral',
       act: 'draft',
       context: SPECIALISTS,
@@ -52,6 +85,7 @@ export const FINDEBATE: ProtocolDef = {
     {
       id: 'TRUST',
       agent: 'trust-agent',
+      role: 'trust',
       team: 'neutral',
       act: 'debate',
       context: ['DRAFT'],
@@ -66,6 +100,7 @@ export const FINDEBATE: ProtocolDef = {
     {
       id: 'SKEPTIC',
       agent: 'skeptic',
+      role: 'skeptic',
       team: 'negative',
       act: 'debate',
       context: ['DRAFT'],
@@ -80,6 +115,7 @@ export const FINDEBATE: ProtocolDef = {
     {
       id: 'LEADER',
       agent: 'leader',
+      role: 'leader',
       team: 'neutral',
       act: 'aggregation',
       context: ['DRAFT', 'TRUST', 'SKEPTIC'],
@@ -94,6 +130,7 @@ export const FINDEBATE: ProtocolDef = {
     {
       id: 'SAFETY',
       agent: 'safety-checker',
+      role: 'safety-checker',
       team: 'neutral',
       act: 'safety-check',
       context: ['DRAFT', 'LEADER'],

@@ -13,6 +13,7 @@ const ROWS: Row[] = [
   {
     id: 'D1',
     agent: 'A1',
+    role: 'debater',
     team: 'affirmative',
     act: 'constructive',
     context: [],
@@ -30,6 +31,7 @@ const ROWS: Row[] = [
   {
     id: 'D2',
     agent: 'N3',
+    role: 'debater',
     team: 'negative',
     act: 'cross-examination',
     context: ['D1'],
@@ -48,6 +50,7 @@ const ROWS: Row[] = [
   {
     id: 'D3',
     agent: 'N1',
+    role: 'debater',
     team: 'negative',
     act: 'constructive',
     context: ['D1'],
@@ -66,6 +69,7 @@ const ROWS: Row[] = [
   {
     id: 'D4',
     agent: 'A3',
+    role: 'debater',
     team: 'affirmative',
     act: 'cross-examination',
     context: ['D3'],
@@ -84,6 +88,7 @@ const ROWS: Row[] = [
   {
     id: 'D5',
     agent: 'A2',
+    role: 'debater',
     team: 'affirmative',
     act: 'rebuttal',
     context: ['D3'],
@@ -99,6 +104,7 @@ const ROWS: Row[] = [
   {
     id: 'D6',
     agent: 'N1',
+    role: 'debater',
     team: 'negative',
     act: 'cross-examination',
     context: ['D5'],
@@ -117,6 +123,7 @@ const ROWS: Row[] = [
   {
     id: 'D7',
     agent: 'N2',
+    role: 'debater',
     team: 'negative',
     act: 'rebuttal',
     context: ['D1'],
@@ -132,6 +139,7 @@ const ROWS: Row[] = [
   {
     id: 'D8',
     agent: 'A1',
+    role: 'debater',
     team: 'affirmative',
     act: 'cross-examination',
     context: ['D7'],
@@ -150,6 +158,7 @@ const ROWS: Row[] = [
   {
     id: 'D9',
     agent: 'A3',
+    role: 'debater',
     team: 'affirmative',
     act: 'closing',
     context: ['D1', 'D2', 'D5', 'D8'],
@@ -167,6 +176,7 @@ const ROWS: Row[] = [
   {
     id: 'D10',
     agent: 'N3',
+    role: 'debater',
     team: 'negative',
     act: 'closing',
     // Order as in the published table (D6 after D7): the conformance test holds us to it.
@@ -185,6 +195,7 @@ const ROWS: Row[] = [
   {
     id: 'AG',
     agent: 'aggregator',
+    role: 'aggregator',
     team: 'neutral',
     act: 'aggregation',
     context: ['D1', 'D2', 'D3', 'D4', 'D5', 'D6', 'D7', 'D8', 'D9', 'D10'],

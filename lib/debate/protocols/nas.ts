@@ -11,6 +11,7 @@ export const NAS: ProtocolDef = {
     {
       id: 'NAS',
       agent: 'analyst',
+      role: 'analyst',
       team: 'neutral',
       act: 'report',
       context: [],

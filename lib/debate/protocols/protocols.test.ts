@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { OUTPUT_SCHEMAS } from '@/lib/domain/outputs';
 import type { ProtocolDef, StepDef } from '@/lib/domain/protocol';
-import { PROTOCOLS } from '@/lib/db/schema';
+import { PROTOCOLS } from '@/lib/domain/vocabulary';
 import {
   KPD_MADS,
   PROTOCOLS_BY_ID,
@@ -168,7 +168,7 @@ describe('the other protocols follow STEP-IDS.md', () => {
 
 describe('graph helpers', () => {
   const base = { id: 'nas', name: 'x', description: 'x', reportStep: 'B' } as const;
-  const mk = (id: string, context: string[]): StepDef => ({ id, agent: id, team: 'neutral', act: 'analysis', context, webSearch: false, evidence: 'none', output: 'turn', task: '' });
+  const mk = (id: string, context: string[]): StepDef => ({ id, agent: id, role: 'analyst', team: 'neutral', act: 'analysis', context, webSearch: false, evidence: 'none', output: 'turn', task: '' });
 
   it('reports context on later or unknown steps, duplicates and a missing report step', () => {
     const broken: ProtocolDef = { ...base, reportStep: 'Z', steps: [mk('A', ['B']), mk('B', ['Q']), mk('B', [])] };

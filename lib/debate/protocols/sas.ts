@@ -26,6 +26,8 @@ const briefings: StepDef[] = [
   {
     id: 'B-F',
     agent: 'factual-analyst',
+    role: 'specialist',
+    focus: 'figures',
     team: 'neutral',
     act: 'distillation',
     context: [],
@@ -41,6 +43,8 @@ const briefings: StepDef[] = [
   {
     id: 'B-M',
     agent: 'management-analyst',
+    role: 'specialist',
+    focus: 'management-behaviour',
     team: 'neutral',
     act: 'distillation',
     context: [],
@@ -56,6 +60,8 @@ const briefings: StepDef[] = [
   {
     id: 'B-I',
     agent: 'industry-analyst',
+    role: 'specialist',
+    focus: 'industry-narrative',
     team: 'neutral',
     act: 'distillation',
     context: [],
@@ -74,6 +80,7 @@ const briefings: StepDef[] = [
 const openings: StepDef[] = SIDES.map((side) => ({
   id: `O-${side.suffix}`,
   agent: side.team,
+  role: 'debater',
   team: side.team,
   act: 'opening',
   context: BRIEFINGS,
@@ -90,6 +97,7 @@ const openings: StepDef[] = SIDES.map((side) => ({
 const rebuttals: StepDef[] = SIDES.map((side) => ({
   id: `R-${side.suffix}`,
   agent: side.team,
+  role: 'debater',
   team: side.team,
   act: 'rebuttal',
   context: AFTER_CHALLENGE,
@@ -105,6 +113,7 @@ const rebuttals: StepDef[] = SIDES.map((side) => ({
 const followUps: StepDef[] = SIDES.map((side) => ({
   id: `F-${side.suffix}`,
   agent: side.team,
+  role: 'debater',
   team: side.team,
   act: 'follow-up',
   context: AFTER_JUDGING,
@@ -120,6 +129,7 @@ const followUps: StepDef[] = SIDES.map((side) => ({
 const closings: StepDef[] = SIDES.map((side) => ({
   id: `X-${side.suffix}`,
   agent: side.team,
+  role: 'debater',
   team: side.team,
   act: 'closing',
   context: AFTER_FOLLOW_UPS,
@@ -143,6 +153,7 @@ export const SAS: ProtocolDef = {
     {
       id: 'C',
       agent: 'devils-advocate',
+      role: 'devils-advocate',
       team: 'neutral',
       act: 'challenge',
       context: [...BRIEFINGS, ...OPENINGS],
@@ -158,6 +169,7 @@ export const SAS: ProtocolDef = {
     {
       id: 'J-DA',
       agent: 'devils-advocate',
+      role: 'devils-advocate',
       team: 'neutral',
       act: 'judgment',
       context: AFTER_REBUTTALS,
@@ -174,6 +186,7 @@ export const SAS: ProtocolDef = {
     {
       id: 'JUDGE',
       agent: 'judge',
+      role: 'judge',
       team: 'neutral',
       act: 'judgment',
       context: WHOLE_DEBATE,
@@ -188,6 +201,7 @@ export const SAS: ProtocolDef = {
     {
       id: 'STRESS',
       agent: 'stress-analyst',
+      role: 'stress-analyst',
       team: 'neutral',
       act: 'analysis',
       context: [...WHOLE_DEBATE, 'JUDGE'],
@@ -202,6 +216,7 @@ export const SAS: ProtocolDef = {
     {
       id: 'LEAD',
       agent: 'lead-analyst',
+      role: 'lead-analyst',
       team: 'neutral',
       act: 'report',
       context: [...BRIEFINGS, ...CLOSINGS, 'JUDGE', 'STRESS'],

@@ -13,6 +13,7 @@ const SIDES: Side[] = [
 const round1: StepDef[] = SIDES.map((side) => ({
   id: `R1-${side.suffix}`,
   agent: side.team,
+  role: 'debater',
   team: side.team,
   act: 'constructive',
   context: [],
@@ -30,6 +31,7 @@ const round1: StepDef[] = SIDES.map((side) => ({
 const round2: StepDef[] = SIDES.map((side) => ({
   id: `R2-${side.suffix}`,
   agent: side.team,
+  role: 'debater',
   team: side.team,
   act: 'rebuttal',
   context: [`R1-${side.other}`, `R1-${side.suffix}`],
@@ -49,6 +51,7 @@ const round2: StepDef[] = SIDES.map((side) => ({
 const round3: StepDef[] = SIDES.map((side) => ({
   id: `R3-${side.suffix}`,
   agent: side.team,
+  role: 'debater',
   team: side.team,
   act: 'closing',
   context: ['R1-A', 'R1-N', 'R2-A', 'R2-N'],
@@ -76,6 +79,7 @@ export const THREE_ROUND: ProtocolDef = {
     {
       id: 'JUDGE',
       agent: 'judge',
+      role: 'judge',
       team: 'neutral',
       act: 'judgment',
       context: ['R1-A', 'R1-N', 'R2-A', 'R2-N', 'R3-A', 'R3-N'],

@@ -1,8 +1,10 @@
-// Briefings: SAS's three specialists (B-F figures, B-M management and tone, B-I the industry
-// narrative) and FinDebate's five (S-PERF … S-RISK). Each works one lane of the material the
-// step was given, newest first, one claim per finding, and says where the material is silent.
+// Briefings: SAS's three specialists (figures, management and tone, the industry narrative) and
+// FinDebate's five (performance … credit risk). Each works the lane its step declares (`focus`)
+// in the material the step was given, newest first, one claim per finding, and says where the
+// material is silent.
 import type { Claim } from '@/lib/domain/outputs';
-import type { FactorId } from '@/lib/pool/factors';
+import type { SpecialistFocus } from '@/lib/domain/protocol';
+import type { FactorId } from '@/lib/domain/factors';
 import { claimFromPick, type Env } from './env';
 import { differentEvidence, firstSentence, showValue, type Item } from './material';
 import { panelFor } from './panel';
@@ -24,15 +26,15 @@ export type Lane = {
 const INDUSTRY: FactorId[] = ['industry_growth_outlook', 'industry_competition_intensity', 'technological_disruption_risk', 'economic_sensitivity', 'government_support_programs', 'public_interest_trend'];
 const MANAGEMENT: FactorId[] = ['management_continuity', 'internal_control_risk', 'employment_stability'];
 
-export const LANES: Record<string, Lane> = {
-  'B-F': { figures: true, max: 8 },
-  'B-M': { factors: MANAGEMENT, quotes: true, max: 6 },
-  'B-I': { factors: INDUSTRY, narrative: true, max: 6 },
-  'S-PERF': { factors: ['other', 'industry_competition_intensity', 'technological_disruption_risk', 'employment_stability'], max: 5 },
-  'S-MKT': { factors: ['industry_growth_outlook', 'industry_competition_intensity', 'technological_disruption_risk', 'economic_sensitivity', 'public_interest_trend'], max: 5 },
-  'S-MGMT': { factors: MANAGEMENT, quotes: true, max: 5 },
-  'S-COLL': { factors: ['government_support_programs', 'certifications', 'technological_disruption_risk'], max: 5 },
-  'S-RISK': { polarity: ['adverse'], max: 5 },
+export const LANES: Record<SpecialistFocus, Lane> = {
+  figures: { figures: true, max: 8 },
+  'management-behaviour': { factors: MANAGEMENT, quotes: true, max: 6 },
+  'industry-narrative': { factors: INDUSTRY, narrative: true, max: 6 },
+  performance: { factors: ['other', 'industry_competition_intensity', 'technological_disruption_risk', 'employment_stability'], max: 5 },
+  'market-outlook': { factors: ['industry_growth_outlook', 'industry_competition_intensity', 'technological_disruption_risk', 'economic_sensitivity', 'public_interest_trend'], max: 5 },
+  'management-sentiment': { factors: MANAGEMENT, quotes: true, max: 5 },
+  collateral: { factors: ['government_support_programs', 'certifications', 'technological_disruption_risk'], max: 5 },
+  'credit-risk': { polarity: ['adverse'], max: 5 },
 };
 
 const DEFAULT_LANE: Lane = { max: 6 };
@@ -72,7 +74,7 @@ export function ownWords(item: Item, max = 160): string {
 export function briefing(env: Env): { text: string; claims: Claim[] } {
   const { step, pool } = env;
   const K = panelFor(env.lang);
-  const lane = LANES[step.id] ?? DEFAULT_LANE;
+  const lane = step.focus ? LANES[step.focus] : DEFAULT_LANE;
   const items = laneItems(env, lane);
   const claims: Claim[] = items.map((item, i) => {
     const id = `${step.id}-c${i + 1}`;
@@ -86,7 +88,7 @@ export function briefing(env: Env): { text: string; claims: Claim[] } {
     return base;
   });
 
-  const title = K.laneTitle(step.id);
+  const title = K.laneTitle(step.focus);
   const silent = (lane.factors ?? []).filter((f) => !items.some((i) => i.factor === f)).map((f) => env.P.label(f));
   if (!pool.given) return { text: K.nothingGiven(title), claims };
   if (!items.length) return { text: `${K.briefingHeader(title, 0, pool.given)} ${K.silent(silent.length ? silent : [title])}`, claims };
@@ -104,7 +106,7 @@ export function briefing(env: Env): { text: string; claims: Claim[] } {
   }
 
   const segments: Segment[] = [{ text: K.briefingHeader(title, claims.length, pool.given), priority: 10 }];
-  if (K.laneNote(step.id)) segments.push({ text: K.laneNote(step.id), priority: 9 });
+  if (K.laneNote(step.focus)) segments.push({ text: K.laneNote(step.focus), priority: 9 });
   claims.forEach((c, i) => segments.push({ text: `${i + 1}. ${c.text}`, priority: 8 - i * 0.1, join: 'line' }));
   if (silent.length) segments.push({ text: K.silent(silent), priority: 6, join: 'line' });
   const stale = items.filter((i) => i.stale).length;

@@ -3,12 +3,14 @@
 // anything that does not parse is simply not used.
 import { z } from 'zod';
 import { claim as claimSchema, question as questionSchema, type Claim, type Question } from '@/lib/domain/outputs';
-import type { Act, Team } from '@/lib/domain/protocol';
+import type { Act, StepDef, StepRole, Team } from '@/lib/domain/protocol';
 import type { ContextTurn } from '@/lib/llm/types';
 
 export type Turn = {
   stepId: string;
   agent: string;
+  /** The role its step declares in the request's protocol; absent for a step the protocol lacks. */
+  role?: StepRole;
   team: Team;
   act: Act;
   text: string;
@@ -27,12 +29,13 @@ function parseList<T>(schema: z.ZodType<T>, list: unknown[]): T[] {
   });
 }
 
-export function readTurn(turn: ContextTurn): Turn {
+export function readTurn(turn: ContextTurn, role?: StepRole): Turn {
   const c = withClaims.safeParse(turn.output);
   const q = withQuestions.safeParse(turn.output);
   return {
     stepId: turn.stepId,
     agent: turn.agent,
+    ...(role ? { role } : {}),
     team: turn.team,
     act: turn.act,
     text: turn.text,
@@ -44,8 +47,10 @@ export function readTurn(turn: ContextTurn): Turn {
 
 export class Debate {
   readonly turns: Turn[];
-  constructor(context: ContextTurn[]) {
-    this.turns = context.map(readTurn);
+  /** `steps`: the protocol's steps, where each turn's role is read. */
+  constructor(context: ContextTurn[], steps: readonly StepDef[] = []) {
+    const roles = new Map(steps.map((s) => [s.id, s.role]));
+    this.turns = context.map((turn) => readTurn(turn, roles.get(turn.stepId)));
   }
   get(stepId: string): Turn | undefined {
     return this.turns.find((t) => t.stepId === stepId);

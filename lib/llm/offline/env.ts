@@ -28,13 +28,13 @@ export function phrasesFor(lang: Language): Phrases {
 }
 
 export function makeEnv(request: GenerateRequest): Env {
-  const debate = new Debate(request.context);
+  const debate = new Debate(request.context, request.protocol.steps);
   return envOf(request, debate, buildPool(request, debate.claims()));
 }
 
 /** makeEnv with `pause()` between slices of the pool's build (buildPoolYielding). */
 export async function makeEnvYielding(request: GenerateRequest, pause: () => Promise<void>): Promise<Env> {
-  const debate = new Debate(request.context);
+  const debate = new Debate(request.context, request.protocol.steps);
   return envOf(request, debate, await buildPoolYielding(request, debate.claims(), pause));
 }
 

@@ -3,7 +3,7 @@
 // against adverse items (fresh ones count double), so the debate can move it only by adding
 // evidence — and the safety check then keeps the draft, as the protocol asks (docs/protocols.md).
 import { stanceDraft as draftSchema, type Claim, type StepOutput, type Turn as TurnOutput } from '@/lib/domain/outputs';
-import type { FactorId } from '@/lib/pool/factors';
+import type { FactorId } from '@/lib/domain/factors';
 import type { Env } from './env';
 import { citationKey, citationOf, differentEvidence, itemsOf, uniqueCitations, type Item } from './material';
 import { panelFor } from './panel';
@@ -84,14 +84,29 @@ function compose(env: Env, claims: Claim[], idPrefix: string, note?: string): Dr
   return { text: fit([{ text, priority: 10 }], env.step.maxChars), stance, horizons, claims: kept };
 }
 
-export function stanceDraft(env: Env): Draft {
-  const earlier = env.debate.first(draftSchema);
-  if (earlier) return leader(env, earlier.output);
+/**
+ * The stance draft in the step's context: the `draft-writer`'s, else the first that parses (a
+ * context from a protocol that does not declare the role).
+ */
+function contextDraft(env: Env): Draft | undefined {
+  return (env.debate.first(draftSchema, (t) => t.role === 'draft-writer') ?? env.debate.first(draftSchema))?.output;
+}
+
+/** The writer's draft from the specialists' briefings. */
+export function writeDraft(env: Env): Draft {
   const specialists = env.debate.claims((t) => t.act !== 'debate');
   return compose(env, carriers(specialists), env.step.id);
 }
 
-function leader(env: Env, draft: Draft): Draft {
+/** A stance draft from a step of no declared part: the leader's merge when a draft is in context, else a draft. */
+export function stanceDraft(env: Env): Draft {
+  return contextDraft(env) ? leaderDraft(env) : writeDraft(env);
+}
+
+/** The leader's merge of the debate into the draft; without a draft in context, a draft of its own. */
+export function leaderDraft(env: Env): Draft {
+  const draft = contextDraft(env);
+  if (!draft) return writeDraft(env);
   const K = panelFor(env.lang);
   const added = env.debate.claims((t) => t.act === 'debate');
   const merged = [...draft.claims, ...added];
@@ -102,7 +117,7 @@ function leader(env: Env, draft: Draft): Draft {
 
 export function trust(env: Env): TurnOutput {
   const K = panelFor(env.lang);
-  const draft = env.debate.first(draftSchema)?.output;
+  const draft = contextDraft(env);
   const claims: Claim[] = [];
   const segments: Segment[] = [{ text: K.trustHeader(draft?.stance ?? 'neutral'), priority: 10 }];
   const backing = (draft?.claims ?? []).filter((c) => draft?.stance === 'neutral' || c.polarity === draft?.stance).slice(0, MAX_TRUST);
@@ -124,7 +139,7 @@ export function trust(env: Env): TurnOutput {
 
 export function skeptic(env: Env): TurnOutput {
   const K = panelFor(env.lang);
-  const draft = env.debate.first(draftSchema)?.output;
+  const draft = contextDraft(env);
   const draftKeys = new Set((draft?.claims ?? []).flatMap((c) => itemsOf(env.pool, c).map((i) => i.key)));
   const risks = factorGroups(env.pool.items.filter((i) => i.polarity === 'adverse' && !draftKeys.has(i.key) && i.origin !== 'context'))
     .map((g) => g[0])
@@ -153,9 +168,10 @@ export function safetyCheck(env: Env): StepOutput<'safetyCheck'> {
   const drafts = env.debate.turns
     .map((t) => ({ t, parsed: draftSchema.safeParse(t.output) }))
     .filter((x) => x.parsed.success)
-    .map((x) => ({ stepId: x.t.stepId, draft: x.parsed.data! }));
-  const draft = drafts.find((d) => d.stepId === 'DRAFT')?.draft ?? drafts[0]?.draft ?? stanceDraft(env);
-  const final = drafts.find((d) => d.stepId === 'LEADER')?.draft ?? drafts[drafts.length - 1]?.draft ?? draft;
+    .map((x) => ({ role: x.t.role, draft: x.parsed.data! }));
+  // By role; without roles, the first draft is the writer's and the last the leader's.
+  const draft = drafts.find((d) => d.role === 'draft-writer')?.draft ?? drafts[0]?.draft ?? writeDraft(env);
+  const final = drafts.find((d) => d.role === 'leader')?.draft ?? drafts[drafts.length - 1]?.draft ?? draft;
   const stanceChanged = draft.stance !== final.stance;
   const key = (d: Draft) => d.horizons.map((h) => `${h.horizon}:${h.outlook}`).join('|');
   const horizonsChanged = key(draft) !== key(final);

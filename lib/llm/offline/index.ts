@@ -4,13 +4,14 @@
 // from the prompt — by fixed rules, so the same request always gives the same output. No
 // network, no clock, no randomness. It streams its text word by word like a model would.
 import type { OutputKind, StepOutput } from '@/lib/domain/outputs';
+import type { Act, StepRole } from '@/lib/domain/protocol';
 import { yieldToEventLoop } from '@/lib/event-loop';
 import type { GenerateRequest, GenerateResult, ModelProvider } from '@/lib/llm/types';
 import { briefing } from './briefing';
 import { closing } from './closing';
 import { constructive } from './constructive';
 import { makeEnv, makeEnvYielding, sideOf, type Env } from './env';
-import { safetyCheck, skeptic, stanceDraft, trust } from './findebate';
+import { leaderDraft, safetyCheck, skeptic, stanceDraft, trust, writeDraft } from './findebate';
 import { crossExamination } from './questions';
 import { rebuttal } from './rebuttal';
 import { aggregate, poolReport } from './report';
@@ -24,52 +25,54 @@ export const OFFLINE_MODEL = 'offline-analyst-1';
 /** Pieces handed to `onToken` between yields to the event loop, so a long turn does not block it. */
 const PIECES_PER_YIELD = 16;
 
-function turn(env: Env): StepOutput<'turn'> {
-  const { step } = env;
-  switch (step.act) {
-    case 'constructive':
-    case 'opening':
-      return constructive(env);
-    case 'cross-examination':
-    case 'challenge':
-      return crossExamination(env);
-    case 'rebuttal':
-      return rebuttal(env);
-    case 'closing':
-      return closing(env);
-    case 'judgment':
-      return judgeRebuttals(env);
-    case 'follow-up':
-      return followUp(env);
-    case 'debate':
-      if (/trust/i.test(`${step.id} ${step.agent}`)) return trust(env);
-      if (/skeptic/i.test(`${step.id} ${step.agent}`) || step.team === 'negative') return skeptic(env);
-      return trust(env);
-    default:
-      return sideOf(step) ? constructive(env) : { ...briefing(env), questions: [] };
-  }
-}
+type Builder<K extends OutputKind> = (env: Env) => StepOutput<K>;
 
-const BUILDERS: { [K in OutputKind]: (env: Env) => StepOutput<K> } = {
-  turn,
-  // With debate turns in context it is the aggregator's report; without, NAS's report on the pool.
-  report: (env) => (env.debate.turns.some((t) => t.claims.length || t.questions.length) ? aggregate(env) : poolReport(env)),
-  briefing,
-  sasJudgment,
-  sasStress,
-  sasReport: sasLead,
-  argumentsRound,
-  responsesRound,
-  closingRound,
-  rubricJudgment,
-  stanceDraft,
-  safetyCheck,
+/**
+ * How the analyst writes one output kind: by the step's role where the role decides (FinDebate's
+ * trust agent and skeptic both speak a `debate` act), else by its act, else `otherwise`.
+ */
+type Builders<K extends OutputKind> = {
+  byRole?: Partial<Record<StepRole, Builder<K>>>;
+  byAct?: Partial<Record<Act, Builder<K>>>;
+  otherwise: Builder<K>;
 };
 
-function builderFor(request: GenerateRequest): (env: Env) => StepOutput {
-  const builder = BUILDERS[request.step.output] as ((env: Env) => StepOutput) | undefined;
-  if (!builder) throw new Error(`The offline analyst cannot write "${request.step.output}" outputs (step ${request.step.id}).`);
-  return builder;
+const BUILDERS: { [K in OutputKind]: Builders<K> } = {
+  turn: {
+    byRole: { trust, skeptic },
+    byAct: {
+      constructive,
+      opening: constructive,
+      'cross-examination': crossExamination,
+      challenge: crossExamination,
+      rebuttal,
+      closing,
+      judgment: judgeRebuttals,
+      'follow-up': followUp,
+      // A debate turn of no declared part: the negative team probes, any other strengthens.
+      debate: (env) => (env.step.team === 'negative' ? skeptic(env) : trust(env)),
+    },
+    otherwise: (env) => (sideOf(env.step) ? constructive(env) : { ...briefing(env), questions: [] }),
+  },
+  // With debate turns in context it is the aggregator's report; without, NAS's report on the pool.
+  report: { otherwise: (env) => (env.debate.turns.some((t) => t.claims.length || t.questions.length) ? aggregate(env) : poolReport(env)) },
+  briefing: { otherwise: briefing },
+  sasJudgment: { otherwise: sasJudgment },
+  sasStress: { otherwise: sasStress },
+  sasReport: { otherwise: sasLead },
+  argumentsRound: { otherwise: argumentsRound },
+  responsesRound: { otherwise: responsesRound },
+  closingRound: { otherwise: closingRound },
+  rubricJudgment: { otherwise: rubricJudgment },
+  stanceDraft: { byRole: { 'draft-writer': writeDraft, leader: leaderDraft }, otherwise: stanceDraft },
+  safetyCheck: { otherwise: safetyCheck },
+};
+
+function builderFor(request: GenerateRequest): Builder<OutputKind> {
+  const { step } = request;
+  const builders = BUILDERS[step.output] as Builders<OutputKind> | undefined;
+  if (!builders) throw new Error(`The offline analyst cannot write "${step.output}" outputs (step ${step.id}).`);
+  return builders.byRole?.[step.role] ?? builders.byAct?.[step.act] ?? builders.otherwise;
 }
 
 /** The step's output, built synchronously from the request. Exported for tests and tooling. */

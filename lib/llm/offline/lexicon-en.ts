@@ -1,8 +1,8 @@
 // How each guideline factor bears on repayment, in English: the reading of a favorable and of
 // an adverse item, the assumption behind each, what would refute it, and the standard
 // objection to each reading. Phrases are clauses, so sentence templates can wrap them.
-import type { FactorId } from '@/lib/pool/factors';
-import type { FactorWords } from './lexicon';
+import type { FactorId } from '@/lib/domain/factors';
+import type { FactorWords } from './factor-words';
 
 export const LEXICON_EN: Record<FactorId, FactorWords> = {
   industry_growth_outlook: {

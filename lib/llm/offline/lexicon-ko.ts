@@ -1,7 +1,7 @@
 // 요인별 문구(한국어): 긍정·부정 자료의 해석, 그 전제, 반증 조건, 각 해석에 대한 대표적 반론.
 // 해석·전제·반론은 '-다'로 끝나는 문장, 반증 조건은 명사구로 써서 문장 틀에 그대로 넣는다.
-import type { FactorId } from '@/lib/pool/factors';
-import type { FactorWords } from './lexicon';
+import type { FactorId } from '@/lib/domain/factors';
+import type { FactorWords } from './factor-words';
 
 export const LEXICON_KO: Record<FactorId, FactorWords> = {
   industry_growth_outlook: {

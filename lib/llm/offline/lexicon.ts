@@ -1,22 +1,12 @@
 // The factor vocabulary the offline analyst argues with, per language. Labels come from the
-// guideline table in lib/pool/factors.ts; the readings from lexicon-en.ts and lexicon-ko.ts.
+// guideline table in lib/domain/factors.ts; the readings from lexicon-en.ts and lexicon-ko.ts.
 import type { Language } from '@/lib/domain/protocol';
-import { FACTORS, isFactorId, type FactorId } from '@/lib/pool/factors';
+import { FACTORS, isFactorId, type FactorId } from '@/lib/domain/factors';
+import type { FactorWords } from './factor-words';
 import { CATEGORY_EN, LEXICON_EN } from './lexicon-en';
 import { CATEGORY_KO, LEXICON_KO } from './lexicon-ko';
 
-export type FactorWords = {
-  favReading: string;
-  advReading: string;
-  favAssumption: string;
-  advAssumption: string;
-  favFalsifier: string;
-  advFalsifier: string;
-  /** The standard objection to a favorable reading. */
-  favChallenge: string;
-  /** The standard harmless explanation of an adverse item. */
-  advAlternative: string;
-};
+export type { FactorWords };
 
 export function words(lang: Language, factor: string, category?: string): FactorWords {
   const id: FactorId = isFactorId(factor) ? factor : 'other';

@@ -2,10 +2,11 @@
 // citations earlier turns handed it as context — nothing else. Every item keeps the source and
 // date it came with, so every claim the analyst writes resolves to something the RM can open.
 import type { Citation, Claim } from '@/lib/domain/outputs';
-import type { Polarity } from '@/lib/db/schema';
+import type { Polarity } from '@/lib/domain/vocabulary';
 import type { GenerateRequest } from '@/lib/llm/types';
 import { isStale, recencyCutoff } from '@/lib/pool/as-of';
-import { isFactorId, tagByCategory, type FactorId } from '@/lib/pool/factors';
+import { isFactorId, type FactorId } from '@/lib/domain/factors';
+import { tagByCategory } from '@/lib/pool/factors';
 import { CATEGORY_EN } from './lexicon-en';
 import { CATEGORY_KO } from './lexicon-ko';
 

@@ -1,7 +1,8 @@
 // English sentences for briefings, SAS, the three-round debate and FinDebate.
+import type { SpecialistFocus } from '@/lib/domain/protocol';
 import { factorLabel } from './lexicon';
 import type { Item } from './material';
-import type { Panel, Standing } from './panel';
+import type { Panel, Standing } from './panel-types';
 import { capitalize, poss, stop } from './phrases';
 import { PHRASES_EN as P } from './phrases-en';
 import type { Side } from './select';
@@ -15,15 +16,15 @@ const s = (n: number) => (n === 1 ? '' : 's');
 const reading = (side: Side, w: { favReading: string; advReading: string }) => (side === 'favorable' ? w.favReading : w.advReading);
 const teamWord = (t: string) => (t === 'affirmative' ? 'affirmative' : t === 'negative' ? 'negative' : 'neutral');
 
-const LANES: Record<string, string> = {
-  'B-F': 'Factual briefing',
-  'B-M': 'Management and behaviour briefing',
-  'B-I': 'Market and industry briefing',
-  'S-PERF': 'Business performance',
-  'S-MKT': 'Industry and market outlook',
-  'S-MGMT': 'Management and sentiment',
-  'S-COLL': 'Collateral and valuation',
-  'S-RISK': 'Credit risk',
+const LANES: Record<SpecialistFocus, string> = {
+  figures: 'Factual briefing',
+  'management-behaviour': 'Management and behaviour briefing',
+  'industry-narrative': 'Market and industry briefing',
+  performance: 'Business performance',
+  'market-outlook': 'Industry and market outlook',
+  'management-sentiment': 'Management and sentiment',
+  collateral: 'Collateral and valuation',
+  'credit-risk': 'Credit risk',
 };
 
 const BALANCE_EN = {
@@ -41,8 +42,8 @@ const ANSWERED: Record<string, string> = {
 };
 
 export const PANEL_EN: Panel = {
-  laneTitle: (id) => LANES[id] ?? 'Briefing',
-  laneNote: (id) => (id === 'S-COLL' ? 'The material holds no collateral, appraisal or valuation record; the items below are the nearest support (programmes, certifications, rights).' : ''),
+  laneTitle: (focus) => (focus ? LANES[focus] : 'Briefing'),
+  laneNote: (focus) => (focus === 'collateral' ? 'The material holds no collateral, appraisal or valuation record; the items below are the nearest support (programmes, certifications, rights).' : ''),
   briefingHeader: (title, n, given) => `${title}: ${n} finding${s(n)} from the ${given} item${s(given)} given, newest first.`,
   figure: (i) => `${label(i.factor)}: ${cite(i)}.`,
   contextFinding: (i, w) => `${label(i.factor)}: ${cite(i)} — context-dependent; it supports repayment only if ${w.favAssumption}, and weighs on it if ${w.advAssumption}.`,

@@ -1,7 +1,8 @@
 // 브리핑, SAS, 3라운드 토론, FinDebate의 한국어 문장.
+import type { SpecialistFocus } from '@/lib/domain/protocol';
 import { factorLabel } from './lexicon';
 import type { Item } from './material';
-import type { Panel, Stance } from './panel';
+import type { Panel, Stance } from './panel-types';
 import { stop } from './phrases';
 import { PHRASES_KO as P } from './phrases-ko';
 import type { Side } from './select';
@@ -16,15 +17,15 @@ const sideKo = (side: Side) => (side === 'favorable' ? '찬성 측' : '반대 �
 const teamKo = (t: string) => (t === 'affirmative' ? '찬성 측' : t === 'negative' ? '반대 측' : '중립');
 const STANCE: Record<Stance, string> = { favorable: '긍정적', neutral: '중립적', adverse: '부정적' };
 
-const LANES: Record<string, string> = {
-  'B-F': '사실 브리핑',
-  'B-M': '경영진·행태 브리핑',
-  'B-I': '시장·산업 브리핑',
-  'S-PERF': '사업 성과',
-  'S-MKT': '산업·시장 전망',
-  'S-MGMT': '경영진·시장 심리',
-  'S-COLL': '담보·가치평가',
-  'S-RISK': '신용 위험',
+const LANES: Record<SpecialistFocus, string> = {
+  figures: '사실 브리핑',
+  'management-behaviour': '경영진·행태 브리핑',
+  'industry-narrative': '시장·산업 브리핑',
+  performance: '사업 성과',
+  'market-outlook': '산업·시장 전망',
+  'management-sentiment': '경영진·시장 심리',
+  collateral: '담보·가치평가',
+  'credit-risk': '신용 위험',
 };
 
 const BALANCE_KO = {
@@ -44,8 +45,8 @@ const ANSWERED: Record<string, string> = {
 const KIND: Record<string, string> = { refute: '반박', challenge: '입증 요구', partial: '부분 인정', concede: '인정' };
 
 export const PANEL_KO: Panel = {
-  laneTitle: (id) => LANES[id] ?? '브리핑',
-  laneNote: (id) => (id === 'S-COLL' ? '자료에는 담보·감정·가치평가 기록이 없다. 아래는 그나마 가까운 뒷받침(지원 제도, 인증, 권리)이다.' : ''),
+  laneTitle: (focus) => (focus ? LANES[focus] : '브리핑'),
+  laneNote: (focus) => (focus === 'collateral' ? '자료에는 담보·감정·가치평가 기록이 없다. 아래는 그나마 가까운 뒷받침(지원 제도, 인증, 권리)이다.' : ''),
   briefingHeader: (title, n, given) => `${title}: 주어진 자료 ${given}건에서 찾은 사항 ${n}개(최신순).`,
   figure: (i) => `${label(i.factor)}: ${cite(i)}.`,
   contextFinding: (i, w) => `${label(i.factor)}: ${cite(i)} — 해석이 갈리는 자료다. ${cond(w.favAssumption)} 상환에 긍정적이고, ${cond(w.advAssumption)} 부정적이다.`,

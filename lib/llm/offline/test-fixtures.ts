@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import matter from 'gray-matter';
 import { OUTPUT_SCHEMAS, type OutputKind } from '@/lib/domain/outputs';
-import type { Act, Language, ProtocolDef, ProtocolId, RunParams, StepDef, StepRules, Team } from '@/lib/domain/protocol';
+import type { Act, Language, ProtocolDef, ProtocolId, RunParams, SpecialistFocus, StepDef, StepRole, StepRules, Team } from '@/lib/domain/protocol';
 import type { ContextTurn, CompanyBrief, GenerateRequest, GenerateResult } from '@/lib/llm/types';
 import { isStale, recencyCutoff, type EvidenceAsOf } from '@/lib/pool/as-of';
 import { chunkDocument } from '@/lib/pool/chunk';
@@ -92,9 +92,11 @@ export function passagesAsOf(companyId: string, asOf: string, recencyDays: numbe
   return out;
 }
 
+// Steps are debaters unless they say otherwise (`as`).
 const step = (id: string, agent: string, team: Team, act: Act, context: string[], output: OutputKind, extra: Partial<StepDef> = {}): StepDef => ({
   id,
   agent,
+  role: 'debater',
   team,
   act,
   context,
@@ -108,6 +110,7 @@ const step = (id: string, agent: string, team: Team, act: Act, context: string[]
 const none = { evidence: 'none' as const };
 const docs = { evidence: 'documents' as const };
 const rules = (r: StepRules) => ({ rules: r });
+const as = (role: StepRole, focus?: SpecialistFocus) => ({ role, ...(focus ? { focus } : {}) });
 
 export const KPD_STEPS: StepDef[] = [
   step('D1', 'A1', 'affirmative', 'constructive', [], 'turn', { maxChars: 600, ...rules({ minClaims: 3, polarity: 'favorable', citationsRequired: true }) }),
@@ -120,10 +123,10 @@ export const KPD_STEPS: StepDef[] = [
   step('D8', 'A1', 'affirmative', 'cross-examination', ['D7'], 'turn', rules({ exactQuestions: 3 })),
   step('D9', 'A3', 'affirmative', 'closing', ['D1', 'D2', 'D5', 'D8'], 'turn', { maxChars: 700, ...none, ...rules({ noNewMaterial: true }) }),
   step('D10', 'N3', 'negative', 'closing', ['D3', 'D4', 'D7', 'D6'], 'turn', { maxChars: 700, ...none, ...rules({ noNewMaterial: true }) }),
-  step('AG', 'aggregator', 'neutral', 'aggregation', ['D1', 'D2', 'D3', 'D4', 'D5', 'D6', 'D7', 'D8', 'D9', 'D10'], 'report', none),
+  step('AG', 'aggregator', 'neutral', 'aggregation', ['D1', 'D2', 'D3', 'D4', 'D5', 'D6', 'D7', 'D8', 'D9', 'D10'], 'report', { ...none, ...as('aggregator') }),
 ];
 
-export const NAS_STEPS: StepDef[] = [step('NAS', 'analyst', 'neutral', 'report', [], 'report')];
+export const NAS_STEPS: StepDef[] = [step('NAS', 'analyst', 'neutral', 'report', [], 'report', as('analyst'))];
 
 const B = ['B-F', 'B-M', 'B-I'];
 const AFTER_C = [...B, 'O-A', 'O-N', 'C'];
@@ -133,22 +136,22 @@ const AFTER_F = [...AFTER_J, 'F-A', 'F-N'];
 const WHOLE = [...AFTER_F, 'X-A', 'X-N'];
 
 export const SAS_STEPS: StepDef[] = [
-  step('B-F', 'factual-analyst', 'neutral', 'distillation', [], 'briefing', rules({ citationsRequired: true })),
-  step('B-M', 'management-analyst', 'neutral', 'distillation', [], 'briefing', { ...docs, ...rules({ citationsRequired: true }) }),
-  step('B-I', 'industry-analyst', 'neutral', 'distillation', [], 'briefing', { maxChars: 2000, ...rules({ citationsRequired: true }) }),
+  step('B-F', 'factual-analyst', 'neutral', 'distillation', [], 'briefing', { ...as('specialist', 'figures'), ...rules({ citationsRequired: true }) }),
+  step('B-M', 'management-analyst', 'neutral', 'distillation', [], 'briefing', { ...as('specialist', 'management-behaviour'), ...docs, ...rules({ citationsRequired: true }) }),
+  step('B-I', 'industry-analyst', 'neutral', 'distillation', [], 'briefing', { ...as('specialist', 'industry-narrative'), maxChars: 2000, ...rules({ citationsRequired: true }) }),
   step('O-A', 'affirmative', 'affirmative', 'opening', B, 'turn', { ...none, ...rules({ citationsRequired: true, polarity: 'favorable' }) }),
   step('O-N', 'negative', 'negative', 'opening', B, 'turn', { ...none, ...rules({ citationsRequired: true, polarity: 'adverse-or-context' }) }),
-  step('C', 'devils-advocate', 'neutral', 'challenge', [...B, 'O-A', 'O-N'], 'turn', none),
+  step('C', 'devils-advocate', 'neutral', 'challenge', [...B, 'O-A', 'O-N'], 'turn', { ...none, ...as('devils-advocate') }),
   step('R-A', 'affirmative', 'affirmative', 'rebuttal', AFTER_C, 'turn', none),
   step('R-N', 'negative', 'negative', 'rebuttal', AFTER_C, 'turn', none),
-  step('J-DA', 'devils-advocate', 'neutral', 'judgment', AFTER_R, 'turn', none),
+  step('J-DA', 'devils-advocate', 'neutral', 'judgment', AFTER_R, 'turn', { ...none, ...as('devils-advocate') }),
   step('F-A', 'affirmative', 'affirmative', 'follow-up', AFTER_J, 'turn', none),
   step('F-N', 'negative', 'negative', 'follow-up', AFTER_J, 'turn', none),
   step('X-A', 'affirmative', 'affirmative', 'closing', AFTER_F, 'turn', { ...none, ...rules({ noNewMaterial: true }) }),
   step('X-N', 'negative', 'negative', 'closing', AFTER_F, 'turn', { ...none, ...rules({ noNewMaterial: true }) }),
-  step('JUDGE', 'judge', 'neutral', 'judgment', WHOLE, 'sasJudgment', none),
-  step('STRESS', 'stress-analyst', 'neutral', 'analysis', [...WHOLE, 'JUDGE'], 'sasStress', none),
-  step('LEAD', 'lead-analyst', 'neutral', 'report', [...B, 'X-A', 'X-N', 'JUDGE', 'STRESS'], 'sasReport', none),
+  step('JUDGE', 'judge', 'neutral', 'judgment', WHOLE, 'sasJudgment', { ...none, ...as('judge') }),
+  step('STRESS', 'stress-analyst', 'neutral', 'analysis', [...WHOLE, 'JUDGE'], 'sasStress', { ...none, ...as('stress-analyst') }),
+  step('LEAD', 'lead-analyst', 'neutral', 'report', [...B, 'X-A', 'X-N', 'JUDGE', 'STRESS'], 'sasReport', { ...none, ...as('lead-analyst') }),
 ];
 
 export const THREE_ROUND_STEPS: StepDef[] = [
@@ -158,17 +161,24 @@ export const THREE_ROUND_STEPS: StepDef[] = [
   step('R2-N', 'negative', 'negative', 'rebuttal', ['R1-A', 'R1-N'], 'responsesRound'),
   step('R3-A', 'affirmative', 'affirmative', 'closing', ['R1-A', 'R1-N', 'R2-A', 'R2-N'], 'closingRound', { maxChars: 1400, ...none, ...rules({ noNewMaterial: true }) }),
   step('R3-N', 'negative', 'negative', 'closing', ['R1-A', 'R1-N', 'R2-A', 'R2-N'], 'closingRound', { maxChars: 1400, ...none, ...rules({ noNewMaterial: true }) }),
-  step('JUDGE', 'judge', 'neutral', 'judgment', ['R1-A', 'R1-N', 'R2-A', 'R2-N', 'R3-A', 'R3-N'], 'rubricJudgment'),
+  step('JUDGE', 'judge', 'neutral', 'judgment', ['R1-A', 'R1-N', 'R2-A', 'R2-N', 'R3-A', 'R3-N'], 'rubricJudgment', as('judge')),
 ];
 
-const S = ['S-PERF', 'S-MKT', 'S-MGMT', 'S-COLL', 'S-RISK'];
+const SPECIALISTS: [string, SpecialistFocus][] = [
+  ['S-PERF', 'performance'],
+  ['S-MKT', 'market-outlook'],
+  ['S-MGMT', 'management-sentiment'],
+  ['S-COLL', 'collateral'],
+  ['S-RISK', 'credit-risk'],
+];
+const S = SPECIALISTS.map(([id]) => id);
 export const FINDEBATE_STEPS: StepDef[] = [
-  ...S.map((id) => step(id, id.toLowerCase(), 'neutral', 'analysis', [], 'briefing', { ...docs, ...rules({ citationsRequired: true }) })),
-  step('DRAFT', 'writer', 'neutral', 'draft', S, 'stanceDraft', none),
-  step('TRUST', 'trust-agent', 'neutral', 'debate', ['DRAFT'], 'turn', docs),
-  step('SKEPTIC', 'skeptic', 'negative', 'debate', ['DRAFT'], 'turn', docs),
-  step('LEADER', 'leader', 'neutral', 'aggregation', ['DRAFT', 'TRUST', 'SKEPTIC'], 'stanceDraft', none),
-  step('SAFETY', 'safety-checker', 'neutral', 'safety-check', ['DRAFT', 'LEADER'], 'safetyCheck', none),
+  ...SPECIALISTS.map(([id, focus]) => step(id, id.toLowerCase(), 'neutral', 'analysis', [], 'briefing', { ...as('specialist', focus), ...docs, ...rules({ citationsRequired: true }) })),
+  step('DRAFT', 'writer', 'neutral', 'draft', S, 'stanceDraft', { ...none, ...as('draft-writer') }),
+  step('TRUST', 'trust-agent', 'neutral', 'debate', ['DRAFT'], 'turn', { ...docs, ...as('trust') }),
+  step('SKEPTIC', 'skeptic', 'negative', 'debate', ['DRAFT'], 'turn', { ...docs, ...as('skeptic') }),
+  step('LEADER', 'leader', 'neutral', 'aggregation', ['DRAFT', 'TRUST', 'SKEPTIC'], 'stanceDraft', { ...none, ...as('leader') }),
+  step('SAFETY', 'safety-checker', 'neutral', 'safety-check', ['DRAFT', 'LEADER'], 'safetyCheck', { ...none, ...as('safety-checker') }),
 ];
 
 export const STEPS: Record<ProtocolId, StepDef[]> = {

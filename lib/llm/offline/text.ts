@@ -1,5 +1,6 @@
 // Prose mechanics: fitting a turn into its length limit without cutting a citation in half,
 // splitting text into the word-sized pieces it is streamed in, and Korean particles.
+import type { Language } from '@/lib/domain/protocol';
 
 /** A sentence or line of a turn; lower priority is dropped first when the turn is too long. */
 export type Segment = { text: string; priority: number; join?: 'space' | 'line' };
@@ -84,7 +85,7 @@ export function josa(word: string, particle: keyof typeof PAIRS): string {
 }
 
 /** "a, b and c" / "a, b, c" lists. */
-export function listJoin(items: string[], lang: 'ko' | 'en'): string {
+export function listJoin(items: string[], lang: Language): string {
   if (lang === 'ko') return items.join(', ');
   if (items.length <= 2) return items.join(' and ');
   return `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`;
@@ -92,7 +93,7 @@ export function listJoin(items: string[], lang: 'ko' | 'en'): string {
 
 const CIRCLED = ['①', '②', '③', '④', '⑤', '⑥', '⑦', '⑧', '⑨', '⑩'];
 
-export function marker(i: number, lang: 'ko' | 'en'): string {
+export function marker(i: number, lang: Language): string {
   return lang === 'ko' ? (CIRCLED[i] ?? `${i + 1}.`) : `(${i + 1})`;
 }
 

@@ -3,8 +3,9 @@
 // adding an endpoint is a table entry. Text stays Korean: it quotes the filing, and the pool's
 // full-text search indexes Korean directly.
 import { createHash } from 'node:crypto';
-import type { EvidenceCategory } from '@/lib/pool/factors';
+import type { EvidenceCategory } from '@/lib/domain/factors';
 import type { PoolEvidence } from '@/lib/pool/types';
+import { dayOf } from '@/lib/util/dates';
 
 export type DartRow = Record<string, unknown>;
 
@@ -54,10 +55,7 @@ export function parseDartDate(value: string | null | undefined): string | null {
   if (!value) return null;
   const m = /^(\d{4})\s*(?:[-.년/]\s*)?(\d{1,2})\s*(?:[-.월/]\s*)?(\d{1,2})\s*일?\.?$/.exec(value.trim());
   if (!m) return null;
-  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
-  const date = new Date(Date.UTC(y, mo - 1, d));
-  if (date.getUTCFullYear() !== y || date.getUTCMonth() !== mo - 1 || date.getUTCDate() !== d) return null;
-  return date.toISOString().slice(0, 10);
+  return dayOf(Number(m[1]), Number(m[2]), Number(m[3]));
 }
 
 /** The receipt date: `rcept_dt` when the endpoint gives it, else the first 8 digits of `rcept_no`. */

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { EVIDENCE_CATEGORIES } from '@/lib/pool/factors';
+import { EVIDENCE_CATEGORIES } from '@/lib/domain/factors';
 import type { PoolEvidence } from '@/lib/pool/types';
 import { createDartClient, DartError, fetchDartEvidence, type DartClientOptions } from './dart';
 import { categoryForReportName, mapDartRows, parseDartDate, type DartEndpoint } from './dart-map';

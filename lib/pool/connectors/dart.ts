@@ -6,8 +6,10 @@
 import { z } from 'zod';
 import { env, type Env } from '@/lib/env';
 import type { PoolEvidence } from '@/lib/pool/types';
+import type { FetchLike } from '@/lib/util/http';
+import { redact } from '@/lib/util/redact';
 import { mapDartRows, parseDartDate, type DartEndpoint, type DartRow } from './dart-map';
-import { fetchJson, HttpError, redact, type FetchLike, type RetryNotice, type Sleep } from './http';
+import { fetchJson, HttpError, type RetryNotice, type Sleep } from './http';
 
 export { mapDartRecord, mapDartRows, parseDartDate, DART_ENDPOINTS, type DartEndpoint, type DartRow } from './dart-map';
 

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { EVIDENCE_CATEGORIES } from '@/lib/pool/factors';
+import { EVIDENCE_CATEGORIES } from '@/lib/domain/factors';
 import { tagByCategory } from '@/lib/pool/factors';
 import {
   categoryFor8kItems,

@@ -3,9 +3,11 @@
 // not the filings' text: evidence items say what was reported and link the filing itself.
 import { z } from 'zod';
 import { env, type Env } from '@/lib/env';
-import type { EvidenceCategory } from '@/lib/pool/factors';
+import type { EvidenceCategory } from '@/lib/domain/factors';
 import type { PoolEvidence } from '@/lib/pool/types';
-import { fetchJson, HttpError, type FetchLike, type RetryNotice, type Sleep } from './http';
+import { isIsoDay } from '@/lib/util/dates';
+import type { FetchLike } from '@/lib/util/http';
+import { fetchJson, HttpError, type RetryNotice, type Sleep } from './http';
 
 export type EdgarErrorStatus = 'config' | 'input' | 'not-found' | 'forbidden' | 'http' | 'invalid-response';
 
@@ -194,9 +196,9 @@ export function mapEdgarFilings(columns: EdgarFilingColumns, options: EdgarMapOp
     const form = columns.form[i];
     const baseForm = form.replace(/\/A$/, '');
     const filingDate = columns.filingDate[i];
-    if (!forms.has(baseForm) || !/^\d{4}-\d{2}-\d{2}$/.test(filingDate)) return;
+    if (!forms.has(baseForm) || !isIsoDay(filingDate)) return;
     if (options.since && filingDate < options.since) return;
-    const reportDate = /^\d{4}-\d{2}-\d{2}$/.test(columns.reportDate?.[i] ?? '') ? columns.reportDate![i]! : null;
+    const reportDate = isIsoDay(columns.reportDate?.[i]) ? columns.reportDate![i]! : null;
     const amended = form !== baseForm ? 'Amended ' : '';
     const items = (columns.items?.[i] ?? '').split(',').map((s) => s.trim()).filter(Boolean);
 
@@ -253,7 +255,7 @@ export type FetchEdgarEvidenceOptions = {
 
 export async function fetchEdgarEvidence(client: EdgarClient, options: FetchEdgarEvidenceOptions): Promise<{ evidence: PoolEvidence[]; warnings: string[] }> {
   const { since, maxOlderPages = 2 } = options;
-  if (since !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(since)) throw new EdgarError('input', `since must be YYYY-MM-DD (got "${since}").`);
+  if (since !== undefined && !isIsoDay(since)) throw new EdgarError('input', `since must be YYYY-MM-DD (got "${since}").`);
   const submissions = await client.getSubmissions(options.cik);
   const mapOptions: EdgarMapOptions = { ...options, companyName: submissions.name, retrievedAt: (options.now ?? (() => new Date()))() };
   const byId = new Map(mapEdgarFilings(submissions.filings.recent, mapOptions).map((e) => [e.id, e]));

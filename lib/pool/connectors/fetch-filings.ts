@@ -9,6 +9,7 @@ import { dartClientFromEnv, DartError, fetchDartEvidence } from '@/lib/pool/conn
 import { edgarClientFromEnv, EdgarError, fetchEdgarEvidence } from '@/lib/pool/connectors/edgar';
 import { importPool, type ImportReport } from '@/lib/pool/import';
 import type { PoolEvidence } from '@/lib/pool/types';
+import { addMonths, isoDay } from '@/lib/util/dates';
 
 export type FilingSource = 'dart' | 'edgar';
 
@@ -54,8 +55,9 @@ export async function fetchFilings({
   actorId: string | null;
   now?: Date;
 }): Promise<ImportReport & { fetched: number; warnings: string[] }> {
-  const to = now.toISOString().slice(0, 10);
-  const from = `${now.getUTCFullYear() - LOOKBACK_YEARS}${to.slice(4)}`;
+  const to = isoDay(now);
+  // By months, so 29 February looks back to the 28th rather than to a day that does not exist.
+  const from = addMonths(to, -12 * LOOKBACK_YEARS);
   let result: { evidence: PoolEvidence[]; warnings: string[] };
   try {
     if (source === 'dart') {

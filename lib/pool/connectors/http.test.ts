@@ -1,7 +1,9 @@
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { backoffDelay, fetchJson, HttpError, parseRetryAfter, redact, type RetryNotice } from './http';
+import { backoffDelay, parseRetryAfter } from '@/lib/util/http';
+import { redact } from '@/lib/util/redact';
+import { fetchJson, HttpError, type RetryNotice } from './http';
 
 const KEY = 'a1b2c3d4e5f60718293a4b5c6d7e8f9012345678';
 

@@ -1,9 +1,11 @@
 // The one HTTP path every connector uses: a JSON GET with a timeout, retries with exponential
-// backoff and jitter on rate limits, 5xx and network errors, and `Retry-After` honoured. Errors
-// and retry notices pass through `redact` so an API key carried in a URL (OpenDART puts it in
-// the query string) never reaches a log line, an error page or a warning stored in the DB.
+// backoff and jitter on rate limits, 5xx and network errors, and `Retry-After` honoured. The
+// request itself is lib/util/http.ts; this file is the connectors' retry policy. Errors and retry
+// notices pass through `redact` so an API key carried in a URL (OpenDART puts it in the query
+// string) never reaches a log line, an error page or a warning stored in the DB.
+import { backoffDelay, HttpRequestError, isRetryableStatus, requestJson, sleep as defaultSleep, type FetchLike } from '@/lib/util/http';
+import { redact } from '@/lib/util/redact';
 
-export type FetchLike = (input: string, init?: RequestInit) => Promise<Response>;
 export type Sleep = (ms: number, signal?: AbortSignal) => Promise<void>;
 
 export type RetryNotice = { attempt: number; delayMs: number; reason: string; url: string };
@@ -42,51 +44,6 @@ export class HttpError extends Error {
     this.name = 'HttpError';
   }
 }
-
-const KEY_PARAMS = /([?&](?:crtfc_key|api_key|apikey|access_token|key)=)[^&#\s"'<>]*/gi;
-
-/** Removes secrets (raw and URL-encoded) and key-bearing query parameters from a text. */
-export function redact(text: string, secrets: readonly (string | null | undefined)[] = []): string {
-  let out = text.replace(KEY_PARAMS, '$1[redacted]');
-  for (const secret of secrets) {
-    // Very short values would blank out ordinary words; real keys are long.
-    if (!secret || secret.length < 6) continue;
-    for (const form of new Set([secret, encodeURIComponent(secret)])) out = out.split(form).join('[redacted]');
-  }
-  return out;
-}
-
-export const defaultSleep: Sleep = (ms, signal) =>
-  new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal?.reason);
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
-
-/** Exponential backoff with "equal jitter": half fixed, half random, so retries from many
- * clients spread out but a single client still waits a predictable minimum. */
-export function backoffDelay(retry: number, baseDelayMs: number, maxDelayMs: number, random: () => number = Math.random) {
-  const ceiling = Math.min(maxDelayMs, baseDelayMs * 2 ** retry);
-  return Math.round(ceiling / 2 + (ceiling / 2) * random());
-}
-
-/** `Retry-After` as milliseconds: delta-seconds or an HTTP date; null when absent or unreadable. */
-export function parseRetryAfter(value: string | null, now: number = Date.now()): number | null {
-  if (!value) return null;
-  const trimmed = value.trim();
-  if (/^\d+(\.\d+)?$/.test(trimmed)) return Math.round(Number(trimmed) * 1000);
-  const at = Date.parse(trimmed);
-  return Number.isNaN(at) ? null : Math.max(0, at - now);
-}
-
-const RETRYABLE_STATUS = (status: number) => status === 429 || status >= 500;
 
 type Attempt =
   | { kind: 'ok'; body: unknown }
@@ -138,30 +95,27 @@ export async function fetchJson<T = unknown>(url: string, options: FetchJsonOpti
   }
 
   async function attemptOnce(attempt: number): Promise<Attempt> {
-    const timeout = AbortSignal.timeout(timeoutMs);
-    const combined = signal ? AbortSignal.any([signal, timeout]) : timeout;
-    let response: Response;
-    try {
-      response = await fetchImpl(url, { headers: { Accept: 'application/json', ...headers }, signal: combined });
-    } catch (err) {
-      if (signal?.aborted) throw signal.reason ?? err;
-      const reason = timeout.aborted ? `timed out after ${timeoutMs} ms` : `network error: ${errorText(err)}`;
-      return { kind: 'retry', reason: clean(reason), status: null, retryAfterMs: null };
-    }
-    if (!response.ok) {
-      const snippet = clean((await response.text().catch(() => '')).slice(0, 200)).trim();
-      if (RETRYABLE_STATUS(response.status)) {
-        const retryAfterMs = parseRetryAfter(response.headers.get('retry-after'));
-        return { kind: 'retry', reason: `HTTP ${response.status}`, status: response.status, retryAfterMs };
-      }
-      const detail = snippet ? `: ${snippet}` : '';
-      return { kind: 'fail', error: new HttpError(`GET ${safeUrl} failed: HTTP ${response.status}${detail}`, response.status, attempt) };
-    }
     let body: unknown;
     try {
-      body = await response.json();
-    } catch {
-      return { kind: 'fail', error: new HttpError(`GET ${safeUrl} returned a body that is not JSON`, response.status, attempt) };
+      // A cancel by the caller comes out of requestJson as the signal's reason and ends the loop.
+      body = await requestJson(url, { headers, signal, timeoutMs, fetchImpl });
+    } catch (err) {
+      if (!(err instanceof HttpRequestError)) throw err;
+      switch (err.kind) {
+        case 'timeout':
+          return { kind: 'retry', reason: err.message, status: null, retryAfterMs: null };
+        case 'network':
+          return { kind: 'retry', reason: clean(`network error: ${err.message}`), status: null, retryAfterMs: null };
+        case 'not-json':
+          return { kind: 'fail', error: new HttpError(`GET ${safeUrl} returned a body that is not JSON`, err.status, attempt) };
+        case 'status': {
+          const status = err.status!;
+          if (isRetryableStatus(status)) return { kind: 'retry', reason: `HTTP ${status}`, status, retryAfterMs: err.details.retryAfterMs ?? null };
+          const snippet = clean((err.details.body ?? '').slice(0, 200)).trim();
+          const detail = snippet ? `: ${snippet}` : '';
+          return { kind: 'fail', error: new HttpError(`GET ${safeUrl} failed: HTTP ${status}${detail}`, status, attempt) };
+        }
+      }
     }
     const bodyReason = retryOnBody?.(body);
     if (bodyReason) {
@@ -170,11 +124,4 @@ export async function fetchJson<T = unknown>(url: string, options: FetchJsonOpti
     }
     return { kind: 'ok', body };
   }
-}
-
-function errorText(err: unknown): string {
-  if (!(err instanceof Error)) return String(err);
-  // undici hides the real reason (ECONNREFUSED, ENOTFOUND) in `cause`.
-  const cause = err.cause instanceof Error ? ` (${err.cause.message})` : '';
-  return `${err.message}${cause}`;
 }

@@ -2,9 +2,9 @@
 // anything was rejected, write nothing unless the caller chose to import the valid rows.
 import fs from 'node:fs';
 import path from 'node:path';
-import { sql } from 'drizzle-orm';
 import type { Db } from '@/lib/db/client';
 import { badDataReason } from '@/lib/db/errors';
+import { analyzePoolTables } from '@/lib/db/queries/pool-import';
 import type { ImportSource, Rejection } from '@/lib/pool/import/parse';
 import { planImport, type CompanyProfiles, type ImportPlan, type SkippedProfileChange } from '@/lib/pool/import/plan';
 import { importLimits } from '@/lib/pool/import/upload';
@@ -70,7 +70,7 @@ export async function importPool({ db, sources, actorId, validOnly = false, labe
   const { updatedCompanies, ...imported } = written;
   // PGlite has no autovacuum to gather statistics; without them retrieval plans badly after a bulk load.
   if (imported.evidence + imported.chunks >= ANALYZE_AFTER_ROWS) {
-    await db.execute(sql`analyze evidence_items, documents, document_chunks`);
+    await analyzePoolTables({ db });
   }
   return { ...base, imported, written: true, updatedCompanies };
 }

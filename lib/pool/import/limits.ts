@@ -1,7 +1,6 @@
 // The import's size limits, from the one setting IMPORT_MAX_FILE_MB (lib/env.ts): each file up to
 // it, one upload up to twice it, so a folder of several large files still fits. Pure and free of
 // server modules, so the Import page's form checks the same numbers before it sends anything.
-import type { ImportReport } from '@/lib/pool/import';
 
 export const MB = 1024 * 1024;
 
@@ -14,6 +13,3 @@ export function importLimitsFor(maxFileMb: number): ImportLimits {
 
 /** Bytes as megabytes with one decimal, rounded up: 10,485,761 bytes is "10.1 MB", never "10 MB". */
 export const formatMb = (bytes: number) => `${(Math.ceil((bytes / MB) * 10) / 10).toLocaleString('en')} MB`;
-
-/** The route's answer to an upload that was read: the import's report, its rejections cut to a page's worth. */
-export type ImportResponse = ImportReport & { rejectedCount: number };

@@ -7,11 +7,10 @@
 // administrators (companyProfiles: 'replace'); anyone else's import only adds companies and fills
 // fields a profile lacks, and the plan lists the changes it left out (docs/security.md).
 import { createHash } from 'node:crypto';
-import { inArray } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Executor } from '@/lib/db/client';
+import { selectCompanyProfiles, selectEvidenceKeys, selectExistingDocumentIds, selectExistingEvidenceIds } from '@/lib/db/queries/pool-import';
 import { formatMb } from '@/lib/pool/import/limits';
-import { companies, documents, evidenceItems } from '@/lib/db/schema';
 import { companyRow, dedupKeyTooLong, documentFrontMatter, evidenceRow, LIMITS, MAX_ID, MODELLED_FRONT_MATTER, storable, toIsoDate, tooLong, unstorable, unstorableAt } from '@/lib/pool/import/schemas';
 import {
   classify,
@@ -26,6 +25,7 @@ import {
   type Rejection,
 } from '@/lib/pool/import/parse';
 import type { PoolCompany, PoolDocument, PoolEvidence } from '@/lib/pool/types';
+import { isoToday } from '@/lib/util/dates';
 
 /** Who may change an existing company's profile: 'replace' (administrators, the CLI) or only fill what it lacks. */
 export type CompanyProfiles = 'replace' | 'fill';
@@ -139,8 +139,6 @@ function profileChanges(existing: PoolCompany, next: PoolCompany) {
   return { changed, fill, filled, replace, replaced };
 }
 
-const IN_BATCH = 1000;
-
 function rejectionsFrom(file: string, row: number, error: z.ZodError, lines?: Record<string, number>): Rejection[] {
   return error.issues.map((issue) => {
     const field = issue.path.length ? String(issue.path[0]) : null;
@@ -157,13 +155,7 @@ export function derivedEvidenceId(companyId: string, sourceUrl: string, publishe
 export const dedupKey = (e: { companyId: string; sourceUrl: string; publishedDate: string; title: string }) =>
   `${e.companyId}\u0000${e.sourceUrl}\u0000${e.publishedDate}\u0000${e.title}`;
 
-async function selectIn<T>(ids: string[], query: (batch: string[]) => Promise<T[]>) {
-  const out: T[] = [];
-  for (let i = 0; i < ids.length; i += IN_BATCH) out.push(...(await query(ids.slice(i, i + IN_BATCH))));
-  return out;
-}
-
-export async function planImport({ db, sources, maxFileBytes, today = new Date().toISOString().slice(0, 10), companyProfiles = 'fill' }: PlanOptions): Promise<ImportPlan> {
+export async function planImport({ db, sources, maxFileBytes, today = isoToday(), companyProfiles = 'fill' }: PlanOptions): Promise<ImportPlan> {
   const rejected: Rejection[] = [];
   const files: ImportPlan['files'] = [];
   const companyRecords: Located[] = [];
@@ -335,16 +327,7 @@ export async function planImport({ db, sources, maxFileBytes, today = new Date()
   const named = [
     ...new Set([...evidence.map((e) => e.companyId), ...failedRefs.map((r) => r.companyId), ...docs.map((d) => d.companyId), ...plannedCompanies.keys()]),
   ];
-  const existingProfiles = new Map(
-    (
-      await selectIn(named, (batch) =>
-        db
-          .select({ id: companies.id, name: companies.name, nameEn: companies.nameEn, country: companies.country, identifiers: companies.identifiers, industry: companies.industry, description: companies.description })
-          .from(companies)
-          .where(inArray(companies.id, batch)),
-      )
-    ).map((r) => [r.id, r]),
-  );
+  const existingProfiles = new Map((await selectCompanyProfiles({ db, ids: named })).map((r) => [r.id, r]));
   const existingCompanies = new Set(existingProfiles.keys());
 
   const companyUpdates: CompanyUpdate[] = [];
@@ -376,21 +359,10 @@ export async function planImport({ db, sources, maxFileBytes, today = new Date()
   }
 
   // Duplicates within the import and against the pool.
-  const existingEvidence = await selectIn(
-    [...new Set(evidence.map((e) => e.companyId))].filter(knownCompany),
-    (batch) =>
-      db
-        .select({ id: evidenceItems.id, companyId: evidenceItems.companyId, sourceUrl: evidenceItems.sourceUrl, publishedDate: evidenceItems.publishedDate, title: evidenceItems.title })
-        .from(evidenceItems)
-        .where(inArray(evidenceItems.companyId, batch)),
-  );
+  const existingEvidence = await selectEvidenceKeys({ db, companyIds: [...new Set(evidence.map((e) => e.companyId))].filter(knownCompany) });
   const keyById = new Map(existingEvidence.map((e) => [e.id, dedupKey(e)]));
   const knownKeys = new Set(keyById.values());
-  const idsInPoolElsewhere = await selectIn(
-    evidence.map((e) => e.id).filter((id) => !keyById.has(id)),
-    (batch) => db.select({ id: evidenceItems.id }).from(evidenceItems).where(inArray(evidenceItems.id, batch)),
-  );
-  const takenIds = new Set(idsInPoolElsewhere.map((r) => r.id));
+  const takenIds = new Set(await selectExistingEvidenceIds({ db, ids: evidence.map((e) => e.id).filter((id) => !keyById.has(id)) }));
 
   let skippedDuplicates = 0;
   const keptEvidence: PoolEvidence[] = [];
@@ -415,9 +387,7 @@ export async function planImport({ db, sources, maxFileBytes, today = new Date()
     keptEvidence.push(e);
   });
 
-  const existingDocs = new Set(
-    (await selectIn(docs.map((d) => d.id), (batch) => db.select({ id: documents.id }).from(documents).where(inArray(documents.id, batch)))).map((r) => r.id),
-  );
+  const existingDocs = new Set(await selectExistingDocumentIds({ db, ids: docs.map((d) => d.id) }));
   const keptDocs: PoolDocument[] = [];
   docs.forEach((d, i) => {
     if (!knownCompany(d.companyId)) {

@@ -6,7 +6,8 @@
 // Names and titles lose their bidirectional controls (U+202A–U+202E, U+2066–U+2069): they carry
 // no meaning in a one-line label, and would let "evil.exe" display as something else.
 import { z } from 'zod';
-import { EVIDENCE_CATEGORIES } from '@/lib/pool/factors';
+import { EVIDENCE_CATEGORIES } from '@/lib/domain/factors';
+import { isIsoDay, isoDay } from '@/lib/util/dates';
 
 /** The most characters each field may have, by kind of record (the Import page lists them). */
 export const LIMITS = {
@@ -67,16 +68,17 @@ const quoted = (v: unknown) => {
 
 /** YAML turns an unquoted 2024-01-11 into a Date at UTC midnight; keep the calendar date. */
 export function toIsoDate(value: unknown) {
-  return value instanceof Date && !Number.isNaN(value.getTime()) ? value.toISOString().slice(0, 10) : value;
+  if (!(value instanceof Date) || Number.isNaN(value.getTime())) return value;
+  // A year YYYY cannot write (12345-01-01) stays a full timestamp, for the date check to refuse by name.
+  const year = value.getUTCFullYear();
+  return year >= 1 && year <= 9999 ? isoDay(value) : value.toISOString();
 }
 
 const blankToUndefined = (v: unknown) => (v === null || (typeof v === 'string' && v.trim() === '') ? undefined : v);
 
 /** A real calendar date written YYYY-MM-DD (2023-02-30 is refused). */
 const isoDateString = z.string().superRefine((v, ctx) => {
-  // The pattern first: it refuses a long value at once, before Date reads it.
-  const d = /^\d{4}-\d{2}-\d{2}$/.test(v) ? new Date(`${v}T00:00:00Z`) : null;
-  if (!d || Number.isNaN(d.getTime()) || !d.toISOString().startsWith(v)) {
+  if (!isIsoDay(v)) {
     ctx.addIssue({ code: 'custom', message: `${quoted(v)} is not a real date written YYYY-MM-DD` });
   }
 });

@@ -7,7 +7,7 @@ import type { DatabaseHandle, Db } from '@/lib/db/client';
 import { companies, evidenceItems, users } from '@/lib/db/schema';
 import { createTestDatabase } from '@/lib/db/test-db';
 import { resetEnvForTests } from '@/lib/env';
-import type { ImportResponse } from '@/lib/pool/import/limits';
+import type { ImportResponse } from '@/lib/pool/import/response';
 import { fromOwnSite } from '@/lib/pool/import/upload';
 
 const state = vi.hoisted(() => ({ db: null as unknown, user: null as null | { id: string; role: string; name: string; email: string; demo: boolean } }));

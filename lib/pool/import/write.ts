@@ -3,11 +3,18 @@
 // import in between) are skipped by the same conflict rules, never overwritten. Existing
 // companies change only as the plan says (companyProfiles in plan.ts), and the audit entry
 // names them.
-import { eq, inArray, sql } from 'drizzle-orm';
 import type { Tx } from '@/lib/db/client';
 import { appendAudit } from '@/lib/db/queries/audit';
+import {
+  EVIDENCE_INSERT_BATCH,
+  insertDocument,
+  insertDocumentChunks,
+  insertEvidenceBatch,
+  insertNewCompanies,
+  selectTagOverrides,
+  updateCompanyProfile,
+} from '@/lib/db/queries/pool-import';
 import { env } from '@/lib/env';
-import { companies, documentChunks, documents, evidenceItems, evidenceTagOverrides } from '@/lib/db/schema';
 import { chunkDocument } from '@/lib/pool/chunk';
 import { tagByCategory } from '@/lib/pool/factors';
 import type { ImportPlan } from '@/lib/pool/import/plan';
@@ -17,9 +24,6 @@ import { searchTokens } from '@/lib/pool/search-text';
 export type ImportCounts = { companies: number; evidence: number; documents: number; chunks: number };
 export type Progress = (p: { phase: 'evidence' | 'documents'; done: number; total: number }) => void;
 
-// PostgreSQL allows 65,535 bind parameters per statement; evidence rows take about 20.
-const EVIDENCE_BATCH = 1000;
-const CHUNK_BATCH = 1000;
 /** The most companies one audit entry lists by name (the counts are always whole). */
 const MAX_AUDITED = 100;
 
@@ -33,16 +37,6 @@ export type WriteOptions = {
   onProgress?: Progress;
 };
 
-/** The RM's corrections win over the rules, for items they corrected before (even if deleted since). */
-async function overridesFor(tx: Tx, ids: string[]) {
-  const found = new Map<string, { factor: string; polarity: 'favorable' | 'adverse' | 'context' }>();
-  for (let i = 0; i < ids.length; i += EVIDENCE_BATCH) {
-    const rows = await tx.select().from(evidenceTagOverrides).where(inArray(evidenceTagOverrides.evidenceId, ids.slice(i, i + EVIDENCE_BATCH)));
-    for (const r of rows) found.set(r.evidenceId, { factor: r.factor, polarity: r.polarity });
-  }
-  return found;
-}
-
 export async function writeImport(
   tx: Tx,
   plan: ImportPlan,
@@ -50,54 +44,22 @@ export async function writeImport(
 ): Promise<ImportCounts & { updatedCompanies: { id: string; fields: string[] }[] }> {
   const counts: ImportCounts = { companies: 0, evidence: 0, documents: 0, chunks: 0 };
 
-  const identifierColumns = (ids: Record<string, string>) => ({
-    corpCode: ids.corp_code ?? null,
-    stockCode: ids.stock_code ?? null,
-    cik: ids.cik ?? null,
-    ticker: ids.ticker ?? null,
-  });
-  if (plan.companies.length) {
-    // New companies only; one created since planning (another import in between) is left as it is.
-    const inserted = await tx
-      .insert(companies)
-      .values(plan.companies.map((c) => ({ ...c, ...identifierColumns(c.identifiers) })))
-      .onConflictDoNothing()
-      .returning({ id: companies.id });
-    counts.companies = inserted.length;
-  }
+  // New companies only; one created since planning (another import in between) is left as it is.
+  counts.companies = await insertNewCompanies({ db: tx, rows: plan.companies });
   const updatedCompanies: { id: string; fields: string[] }[] = [];
   for (const update of plan.companyUpdates) {
-    const { identifiers, ...fields } = update.set;
-    const set: Record<string, unknown> =
-      plan.companyProfiles === 'replace'
-        ? { ...fields, ...(identifiers ? { identifiers, ...identifierColumns(identifiers) } : {}) }
-        : {
-            // Filling only: a value that appeared since planning wins over the import's; an empty
-            // one counts as missing, as it does in the plan (profileChanges in plan.ts).
-            ...Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, sql`coalesce(nullif(${companies[k as keyof typeof fields]}, ''), ${v})`])),
-            ...(identifiers
-              ? {
-                  identifiers: sql`${JSON.stringify(identifiers)}::jsonb || ${companies.identifiers}`,
-                  ...Object.fromEntries(
-                    Object.entries(identifierColumns(identifiers))
-                      .filter(([, v]) => v != null)
-                      .map(([k, v]) => [k, sql`coalesce(${companies[k as keyof ReturnType<typeof identifierColumns>]}, ${v})`]),
-                  ),
-                }
-              : {}),
-          };
-    const [row] = await tx
-      .update(companies)
-      .set({ ...set, updatedAt: sql`now()` })
-      .where(eq(companies.id, update.id))
-      .returning({ id: companies.id });
-    if (row) updatedCompanies.push({ id: update.id, fields: update.fields });
+    // Under 'fill', a value that appeared since planning wins over the import's; an empty one
+    // counts as missing, as it does in the plan (profileChanges in plan.ts).
+    if (await updateCompanyProfile({ db: tx, id: update.id, change: update.set, mode: plan.companyProfiles })) {
+      updatedCompanies.push({ id: update.id, fields: update.fields });
+    }
   }
 
   const chunking = { size: env().CHUNK_SIZE, overlap: env().CHUNK_OVERLAP };
-  const overrides = await overridesFor(tx, plan.evidence.map((e) => e.id));
-  for (let i = 0; i < plan.evidence.length; i += EVIDENCE_BATCH) {
-    const batch = plan.evidence.slice(i, i + EVIDENCE_BATCH).map((e) => {
+  // The RM's corrections win over the rules, for items they corrected before (even if deleted since).
+  const overrides = await selectTagOverrides({ db: tx, ids: plan.evidence.map((e) => e.id) });
+  for (let i = 0; i < plan.evidence.length; i += EVIDENCE_INSERT_BATCH) {
+    const batch = plan.evidence.slice(i, i + EVIDENCE_INSERT_BATCH).map((e) => {
       const override = overrides.get(e.id);
       return {
         ...e,
@@ -107,20 +69,15 @@ export async function writeImport(
         searchTokens: searchTokens(e.title, e.text),
       };
     });
-    // No conflict target: skips a known id and a known (company, source, date, title) alike.
-    const inserted = await tx.insert(evidenceItems).values(batch).onConflictDoNothing().returning({ id: evidenceItems.id });
-    counts.evidence += inserted.length;
-    onProgress?.({ phase: 'evidence', done: Math.min(i + EVIDENCE_BATCH, plan.evidence.length), total: plan.evidence.length });
+    counts.evidence += await insertEvidenceBatch({ db: tx, rows: batch });
+    onProgress?.({ phase: 'evidence', done: Math.min(i + EVIDENCE_INSERT_BATCH, plan.evidence.length), total: plan.evidence.length });
   }
 
   for (const [n, doc] of plan.documents.entries()) {
-    const [inserted] = await tx.insert(documents).values(doc).onConflictDoNothing().returning({ id: documents.id });
-    if (!inserted) continue;
+    if (!(await insertDocument({ db: tx, document: doc }))) continue;
     counts.documents++;
     const chunks = chunkDocument(doc.body, chunking).map((c) => ({ ...c, documentId: doc.id, searchTokens: searchTokens(c.heading, c.text) }));
-    for (let i = 0; i < chunks.length; i += CHUNK_BATCH) {
-      await tx.insert(documentChunks).values(chunks.slice(i, i + CHUNK_BATCH));
-    }
+    await insertDocumentChunks({ db: tx, chunks });
     counts.chunks += chunks.length;
     onProgress?.({ phase: 'documents', done: n + 1, total: plan.documents.length });
   }

@@ -1,7 +1,7 @@
 // The rules every provider's results pass through, in one place so that no provider can leak
 // a result the case must not see. Order matters: unusable URLs and out-of-window dates go first,
 // then duplicates (the first, best-ranked copy wins), then the cap of `maxResults`.
-import { addDays, isYmd, toYmd } from './dates';
+import { addDays, isIsoDay, isoDay } from '@/lib/util/dates';
 import { WebSearchError } from './errors';
 import { httpUrl } from './text';
 import type { WebResult, WebSearchOptions } from './types';
@@ -23,7 +23,7 @@ export function validateOptions(opts: RuleOptions): void {
   if (opts.recencyDays !== undefined && (!Number.isInteger(opts.recencyDays) || opts.recencyDays < 0)) {
     throw new WebSearchError('invalid_request', `recencyDays must be a whole number of days ≥ 0 (got ${opts.recencyDays}).`);
   }
-  if (opts.asOf !== undefined && !isYmd(opts.asOf)) {
+  if (opts.asOf !== undefined && !isIsoDay(opts.asOf)) {
     throw new WebSearchError('invalid_request', `asOf must be a date written YYYY-MM-DD (got ${JSON.stringify(opts.asOf)}).`);
   }
 }
@@ -35,7 +35,7 @@ export function validateOptions(opts: RuleOptions): void {
  */
 export function dateWindow(opts: RuleOptions, retrievedAt: Date): DateWindow {
   const to = opts.asOf ?? null;
-  const from = opts.recencyDays === undefined ? null : addDays(to ?? toYmd(retrievedAt), -opts.recencyDays);
+  const from = opts.recencyDays === undefined ? null : addDays(to ?? isoDay(retrievedAt), -opts.recencyDays);
   return { from, to };
 }
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { addDays, isYmd, normaliseDate } from './dates';
+import { addDays, isIsoDay as isYmd } from '@/lib/util/dates';
+import { normaliseDate } from './dates';
 
 const NOW = new Date('2024-06-15T12:00:00Z');
 

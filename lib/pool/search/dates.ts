@@ -3,37 +3,22 @@
 // ("2024. 3. 5.", "3일 전"). We turn them into YYYY-MM-DD, in UTC, because the as-of and recency
 // rules compare plain dates; anything we cannot read becomes null rather than a guess.
 
+import { addDays, addMonths, dayOf, isoDay } from '@/lib/util/dates';
+
 const MONTHS: Record<string, number> = {
   jan: 1, feb: 2, mar: 3, apr: 4, may: 5, jun: 6, jul: 7, aug: 8, sep: 9, oct: 10, nov: 11, dec: 12,
 };
 
-export function toYmd(d: Date): string {
-  return d.toISOString().slice(0, 10);
-}
+// Years outside 1900–2200 are misreadings (a page number, a price, "9999 days ago"), not publication dates.
+const plausible = (day: string) => {
+  const year = Number(day.slice(0, 4));
+  return year >= 1900 && year <= 2200 ? day : null;
+};
 
+/** YYYY-MM-DD from a provider's numbers, or null when they are not a plausible publication day. */
 function ymd(y: number, m: number, d: number): string | null {
-  if (y < 1900 || y > 2200 || m < 1 || m > 12 || d < 1) return null;
-  if (d > new Date(Date.UTC(y, m, 0)).getUTCDate()) return null;
-  return `${String(y).padStart(4, '0')}-${String(m).padStart(2, '0')}-${String(d).padStart(2, '0')}`;
-}
-
-/** True for a real calendar date written YYYY-MM-DD. */
-export function isYmd(s: string): boolean {
-  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(s);
-  return Boolean(m && ymd(+m[1], +m[2], +m[3]) === s);
-}
-
-export function addDays(date: string, days: number): string {
-  const [y, m, d] = date.split('-').map(Number);
-  return toYmd(new Date(Date.UTC(y, m - 1, d + days)));
-}
-
-// Month arithmetic clamps to the month's end: one month before 31 March is 29 February, not 2 March.
-function addMonths(date: string, months: number): string {
-  const [y, m, d] = date.split('-').map(Number);
-  const first = new Date(Date.UTC(y, m - 1 + months, 1));
-  const last = new Date(Date.UTC(first.getUTCFullYear(), first.getUTCMonth() + 1, 0)).getUTCDate();
-  return toYmd(new Date(Date.UTC(first.getUTCFullYear(), first.getUTCMonth(), Math.min(d, last))));
+  const day = dayOf(y, m, d);
+  return day && plausible(day);
 }
 
 const UNIT_ALIASES: Record<string, 'minute' | 'hour' | 'day' | 'week' | 'month' | 'year'> = {
@@ -46,20 +31,28 @@ const UNIT_ALIASES: Record<string, 'minute' | 'hour' | 'day' | 'week' | 'month' 
 };
 
 function relative(amount: number, unit: string, retrievedAt: Date): string | null {
-  const base = toYmd(retrievedAt);
+  if (!Number.isSafeInteger(amount)) return null;
+  const base = isoDay(retrievedAt);
+  // Minutes and hours count back from the instant; the rest from the retrieval day.
+  const before = (ms: number) => {
+    const at = new Date(retrievedAt.getTime() - ms);
+    // Checked before isoDay, which refuses years it cannot write (and NaN fails the check).
+    const year = at.getUTCFullYear();
+    return year >= 1900 && year <= 2200 ? isoDay(at) : null;
+  };
   switch (UNIT_ALIASES[unit.toLowerCase()]) {
     case 'minute':
-      return toYmd(new Date(retrievedAt.getTime() - amount * 60_000));
+      return before(amount * 60_000);
     case 'hour':
-      return toYmd(new Date(retrievedAt.getTime() - amount * 3_600_000));
+      return before(amount * 3_600_000);
     case 'day':
-      return addDays(base, -amount);
+      return plausible(addDays(base, -amount));
     case 'week':
-      return addDays(base, -7 * amount);
+      return plausible(addDays(base, -7 * amount));
     case 'month':
-      return addMonths(base, -amount);
+      return plausible(addMonths(base, -amount));
     case 'year':
-      return addMonths(base, -12 * amount);
+      return plausible(addMonths(base, -12 * amount));
     default:
       return null;
   }
@@ -76,8 +69,8 @@ export function normaliseDate(raw: unknown, retrievedAt: Date): string | null {
   if ((m = /^(\d{4})-(\d{1,2})-(\d{1,2})(?:$|[T\s])/.exec(s))) return ymd(+m[1], +m[2], +m[3]);
 
   const lower = s.toLowerCase();
-  if (/^(just now|today|오늘|방금)/.test(lower)) return toYmd(retrievedAt);
-  if (/^(yesterday|어제)/.test(lower)) return addDays(toYmd(retrievedAt), -1);
+  if (/^(just now|today|오늘|방금)/.test(lower)) return isoDay(retrievedAt);
+  if (/^(yesterday|어제)/.test(lower)) return addDays(isoDay(retrievedAt), -1);
   if ((m = /^(\d+|an?|one)\s+([a-z]+)\s+ago\b/.exec(lower))) {
     const amount = /^\d+$/.test(m[1]) ? Number(m[1]) : 1;
     return relative(amount, m[2], retrievedAt);

@@ -1,6 +1,7 @@
 // Web-search failures carry a kind the engine can act on (an auth error is not worth retrying in
 // the next step; a timeout may be) and a message an RM or operator can read. Messages never hold
-// the API key: SerpAPI takes it in the query string, so any URL or upstream text is redacted.
+// the API key: SerpAPI takes it in the query string, so any URL or upstream text is redacted
+// (lib/util/redact.ts).
 import type { WebSearchProviderName } from './types';
 
 export type WebSearchErrorKind =
@@ -25,19 +26,4 @@ export class WebSearchError extends Error {
     super(message);
     this.name = 'WebSearchError';
   }
-}
-
-const REDACTED = '[redacted]';
-// Credentials that travel in query strings or headers, whatever the provider calls them.
-const CREDENTIAL_PARAM = /\b(api_key|apikey|key|token|access_token)=[^&\s"'#]+/gi;
-const BEARER = /\bBearer\s+[A-Za-z0-9._~+/=-]+/g;
-
-/** Removes the given secrets (raw and URL-encoded) and anything that looks like a credential. */
-export function redact(text: string, secrets: (string | undefined)[] = []): string {
-  let out = text;
-  for (const secret of secrets) {
-    if (!secret || secret.length < 4) continue;
-    for (const form of new Set([secret, encodeURIComponent(secret)])) out = out.split(form).join(REDACTED);
-  }
-  return out.replace(CREDENTIAL_PARAM, `$1=${REDACTED}`).replace(BEARER, `Bearer ${REDACTED}`);
 }

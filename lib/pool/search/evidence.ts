@@ -1,7 +1,7 @@
 // A web result captured during a run becomes evidence like any other, so citations to it
 // resolve and the report can show its source and date: no evidence goes without both.
 import type { PoolEvidence } from '@/lib/pool/types';
-import { toYmd } from './dates';
+import { isoDay } from '@/lib/util/dates';
 import { guessLanguage, hostName } from './text';
 import type { WebResult } from './types';
 
@@ -19,7 +19,7 @@ export function toRunEvidence(
   result: WebResult,
   { runId, index, companyId }: { runId: string; index: number; companyId: string },
 ): PoolEvidence {
-  const retrievedOn = toYmd(result.retrievedAt);
+  const retrievedOn = isoDay(result.retrievedAt);
   const sourceName = result.sourceName || hostName(result.url);
   const text = result.publishedDate ? result.snippet : [result.snippet, undatedNote(retrievedOn)].filter(Boolean).join(' ');
   return {

@@ -1,8 +1,9 @@
 import { createServer } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { redact, WebSearchError } from './errors';
+import { parseRetryAfter as retryAfterMs } from '@/lib/util/http';
+import { redact } from '@/lib/util/redact';
+import { WebSearchError } from './errors';
 import { startFakeServer, type FakeServer } from './fake-server';
-import { retryAfterMs } from './http';
 import { createSerpApiProvider } from './serpapi';
 import type { ProviderConfig } from './types';
 

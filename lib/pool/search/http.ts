@@ -1,7 +1,9 @@
 // One HTTP path for all providers: a timeout per attempt, one retry on 429/5xx that honours
-// Retry-After, and errors that say what went wrong without ever carrying the API key.
-import { setTimeout as sleep } from 'node:timers/promises';
-import { redact, WebSearchError } from './errors';
+// Retry-After, and errors that say what went wrong without ever carrying the API key. The request
+// itself is lib/util/http.ts; this file decides the retry and words the errors for an RM.
+import { HttpRequestError, isRetryableStatus, requestJson, sleep } from '@/lib/util/http';
+import { redact } from '@/lib/util/redact';
+import { WebSearchError } from './errors';
 import type { WebSearchProviderName } from './types';
 
 export type ProviderInfo = {
@@ -30,22 +32,9 @@ export type HttpPolicy = {
 // Without a Retry-After header a short pause is enough to get past a burst limit.
 const DEFAULT_RETRY_WAIT_MS = 1_000;
 
-/** Retry-After as milliseconds (delta-seconds or an HTTP date), or null when absent or unreadable. */
-export function retryAfterMs(header: string | null, now = Date.now()): number | null {
-  if (!header) return null;
-  const trimmed = header.trim();
-  if (/^\d+(\.\d+)?$/.test(trimmed)) return Math.round(Number(trimmed) * 1000);
-  const at = Date.parse(trimmed);
-  return Number.isNaN(at) ? null : Math.max(0, at - now);
-}
-
 // "0.1 s", "15 s": short test timeouts should not read as "0 s".
 function seconds(ms: number) {
   return `${Number((ms / 1000).toFixed(1))} s`;
-}
-
-function isRetryable(status: number) {
-  return status === 429 || status >= 500;
 }
 
 /** The provider's own explanation from an error body, in whichever field it uses. */
@@ -87,56 +76,43 @@ function statusError(info: ProviderInfo, status: number, body: string, apiKey: s
 
 export async function fetchJson(info: ProviderInfo, req: HttpRequest, policy: HttpPolicy): Promise<unknown> {
   const { apiKey, signal } = policy;
+  const cancelled = () => new WebSearchError('aborted', `${info.label} search was cancelled.`, info.name);
   for (let attempt = 0; ; attempt++) {
-    const timeout = AbortSignal.timeout(policy.timeoutMs);
-    let res: Response;
     try {
-      res = await fetch(req.url, {
-        method: req.method ?? 'GET',
-        headers: { Accept: 'application/json', ...(req.body === undefined ? {} : { 'Content-Type': 'application/json' }), ...req.headers },
-        body: req.body === undefined ? undefined : JSON.stringify(req.body),
-        signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
-        redirect: 'follow',
-      });
+      return await requestJson(req.url, { method: req.method, headers: req.headers, json: req.body, signal, timeoutMs: policy.timeoutMs });
     } catch (error) {
-      if (signal?.aborted) throw new WebSearchError('aborted', `${info.label} search was cancelled.`, info.name);
-      if (timeout.aborted) {
-        throw new WebSearchError('timeout', `${info.label} did not answer within ${seconds(policy.timeoutMs)}.`, info.name);
-      }
-      // undici hides the reason (refused, DNS, TLS) in `cause`; the URL is never part of it, but redact anyway.
-      const cause = error instanceof Error && error.cause instanceof Error ? error.cause.message : String(error);
-      throw new WebSearchError('unavailable', `${info.label} could not be reached: ${redact(cause, [apiKey])}`, info.name);
-    }
-
-    if (res.ok) {
-      let text: string;
-      try {
-        text = await res.text();
-      } catch {
-        // The body stream shares the request's signal: a timeout or cancel can land mid-body.
-        if (signal?.aborted) throw new WebSearchError('aborted', `${info.label} search was cancelled.`, info.name);
-        throw new WebSearchError('timeout', `${info.label} did not finish answering within ${seconds(policy.timeoutMs)}.`, info.name);
-      }
-      try {
-        return JSON.parse(text);
-      } catch {
-        throw new WebSearchError('bad_response', `${info.label} answered with something that is not JSON.`, info.name, res.status);
-      }
-    }
-
-    const body = await res.text().catch(() => '');
-    if (attempt === 0 && isRetryable(res.status)) {
-      const wait = retryAfterMs(res.headers.get('retry-after')) ?? DEFAULT_RETRY_WAIT_MS;
-      // A provider asking us to wait longer than a debate step can afford: fail now, clearly.
-      if (wait <= policy.maxRetryWaitMs) {
-        try {
-          await sleep(wait, undefined, { signal });
-        } catch {
-          throw new WebSearchError('aborted', `${info.label} search was cancelled.`, info.name);
+      if (signal?.aborted) throw cancelled();
+      if (!(error instanceof HttpRequestError)) throw error;
+      switch (error.kind) {
+        case 'timeout':
+          throw new WebSearchError(
+            'timeout',
+            `${info.label} did not ${error.details.duringBody ? 'finish answering' : 'answer'} within ${seconds(policy.timeoutMs)}.`,
+            info.name,
+          );
+        case 'network': {
+          // undici hides the reason (refused, DNS, TLS) in `cause`; the URL is never part of it, but redact anyway.
+          const failure = error.cause;
+          const why = failure instanceof Error && failure.cause instanceof Error ? failure.cause.message : String(failure);
+          throw new WebSearchError('unavailable', `${info.label} could not be reached: ${redact(why, [apiKey])}`, info.name);
         }
-        continue;
+        case 'not-json':
+          throw new WebSearchError('bad_response', `${info.label} answered with something that is not JSON.`, info.name, error.status ?? undefined);
+        case 'status': {
+          const status = error.status!;
+          if (attempt === 0 && isRetryableStatus(status)) {
+            const wait = error.details.retryAfterMs ?? DEFAULT_RETRY_WAIT_MS;
+            // A provider asking us to wait longer than a debate step can afford: fail now, clearly.
+            if (wait <= policy.maxRetryWaitMs) {
+              await sleep(wait, signal).catch(() => {
+                throw cancelled();
+              });
+              continue;
+            }
+          }
+          throw statusError(info, status, error.details.body ?? '', apiKey);
+        }
       }
     }
-    throw statusError(info, res.status, body, apiKey);
   }
 }

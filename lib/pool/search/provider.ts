@@ -1,8 +1,10 @@
 // What every provider shares: option checks, the request through fetchJson, parsing, then the
 // rules of apply-rules.ts. A provider file only says how to build its request and read its
 // response, so a new provider cannot forget the as-of rule or the result cap.
+import { isoDay } from '@/lib/util/dates';
+import { redact } from '@/lib/util/redact';
 import { applyRules, dateWindow, validateOptions, type DateWindow } from './apply-rules';
-import { redact, WebSearchError } from './errors';
+import { WebSearchError } from './errors';
 import { fetchJson, type HttpRequest, type ProviderInfo } from './http';
 import type { ProviderConfig, WebResult, WebSearchOptions, WebSearchProvider } from './types';
 
@@ -53,7 +55,7 @@ export function createProvider(spec: ProviderSpec, config: ProviderConfig): WebS
       baseUrl,
       count: upstreamCount(opts.maxResults, spec.maxCount),
       window: dateWindow(opts, start),
-      today: start.toISOString().slice(0, 10),
+      today: isoDay(start),
     });
     const body = await fetchJson(info, request, {
       apiKey: config.apiKey,

@@ -1,5 +1,6 @@
 // Small helpers for what providers hand back: snippets with markup (Brave wraps matches in
 // <strong>), URLs that may be relative or not web links at all, and site names.
+import type { Language } from '@/lib/domain/protocol';
 
 const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ' };
 
@@ -39,6 +40,6 @@ export function hostName(url: string): string {
 }
 
 /** Hangul anywhere in the text marks it Korean; everything else is treated as English. */
-export function guessLanguage(text: string): 'ko' | 'en' {
+export function guessLanguage(text: string): Language {
   return /[\u1100-\u11ff\u3130-\u318f\uac00-\ud7af]/.test(text) ? 'ko' : 'en';
 }

@@ -1,5 +1,6 @@
 // The web-search seam: every provider (SerpAPI, Tavily, Brave) answers this one interface, so the
 // debate engine never knows which is behind it and tests can swap in a fake server.
+import type { Language } from '@/lib/domain/protocol';
 
 export type WebSearchProviderName = 'serpapi' | 'tavily' | 'brave';
 
@@ -11,7 +12,7 @@ export type WebSearchOptions = {
   /** The case's as-of date (YYYY-MM-DD): results dated after it are dropped. */
   asOf?: string;
   /** Interface language hint for the search engine. */
-  language?: 'ko' | 'en';
+  language?: Language;
   signal?: AbortSignal;
 };
 

@@ -10,7 +10,7 @@ import { getDb } from '@/lib/db/client';
 import { appendAudit } from '@/lib/db/queries/audit';
 import { lockCaseStatus } from '@/lib/db/queries/cases';
 import { anchorProblem, commentRight, decisionProblems, getComment, insertComment, recordDecision as recordCaseDecision } from '@/lib/db/queries/review';
-import { DECISION_OUTCOMES } from '@/lib/db/schema';
+import { DECISION_OUTCOMES } from '@/lib/domain/vocabulary';
 import { AppError } from '@/lib/errors';
 import { reviewMessages } from '@/lib/i18n/messages/review';
 import { getT } from '@/lib/i18n/server';

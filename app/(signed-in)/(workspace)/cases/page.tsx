@@ -6,7 +6,7 @@ import { EmptyState, PageHeader } from '@/components/ui/layout';
 import { requirePermission } from '@/lib/auth/session';
 import { getDb } from '@/lib/db/client';
 import { listCaseCompaniesForOwner, listCasesForOwner } from '@/lib/db/queries/cases';
-import { CASE_STATUSES, type CaseStatus } from '@/lib/db/schema';
+import { CASE_STATUSES, type CaseStatus } from '@/lib/domain/vocabulary';
 import { casesMessages } from '@/lib/i18n/messages/cases';
 import { getT } from '@/lib/i18n/server';
 

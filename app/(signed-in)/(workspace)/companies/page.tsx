@@ -10,7 +10,7 @@ import { getDb } from '@/lib/db/client';
 import { listCompaniesWithCounts, listCountries, type CompanyFilters } from '@/lib/db/queries/companies';
 import { poolMessages } from '@/lib/i18n/messages/pool';
 import { getLocale, getT } from '@/lib/i18n/server';
-import { FACTORS } from '@/lib/pool/factors';
+import { FACTORS } from '@/lib/domain/factors';
 
 export async function generateMetadata(): Promise<Metadata> {
   return { title: (await getT(poolMessages))('companiesTitle') };

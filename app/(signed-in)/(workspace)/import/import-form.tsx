@@ -12,7 +12,8 @@ import type { Dictionary, Messages, Translate } from '@/lib/i18n';
 import { useT } from '@/lib/i18n/client';
 import { importMessages } from '@/lib/i18n/messages/import';
 import { poolMessages } from '@/lib/i18n/messages/pool';
-import { formatMb, type ImportLimits, type ImportResponse } from '@/lib/pool/import/limits';
+import { formatMb, type ImportLimits } from '@/lib/pool/import/limits';
+import type { ImportResponse } from '@/lib/pool/import/response';
 
 type Result = { ok: true; data: ImportResponse } | { ok: false; message: string };
 

@@ -8,6 +8,7 @@ import { getDb } from '@/lib/db/client';
 import { listAuditEntries, listAuditFacets, verifyAuditChain, type AuditBreak, type AuditFilters } from '@/lib/db/queries/audit';
 import { auditMessages } from '@/lib/i18n/messages/audit';
 import { getT } from '@/lib/i18n/server';
+import { isIsoDay } from '@/lib/util/dates';
 import { AuditTable } from './audit-table';
 
 export async function generateMetadata(): Promise<Metadata> {
@@ -25,7 +26,6 @@ const REASON_KEYS = {
   missing: 'reason_missing',
   'missing-tail': 'reason_missing_tail',
 } as const satisfies Record<AuditBreak | 'missing-tail', string>;
-const DAY = /^\d{4}-\d{2}-\d{2}$/;
 const UUID = /^[0-9a-f-]{36}$/i;
 const first = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v) ?? '';
 
@@ -35,13 +35,12 @@ function readFilters(params: Record<string, string | string[] | undefined>): Aud
     const v = first(params[key]).trim();
     return v && ok(v) && v.length <= 100 ? v : undefined;
   };
-  const isDay = (v: string) => DAY.test(v) && !Number.isNaN(Date.parse(v));
   return {
     action: value('action', () => true),
     actorId: value('actor', (v) => UUID.test(v)),
     entityType: value('entity', () => true),
-    from: value('from', isDay),
-    to: value('to', isDay),
+    from: value('from', isIsoDay),
+    to: value('to', isIsoDay),
   };
 }
 

@@ -7,7 +7,7 @@ import { action } from '@/lib/auth/action';
 import { PASSWORD_MIN_LENGTH } from '@/lib/auth/password';
 import { getDb } from '@/lib/db/client';
 import { normalizeEmail } from '@/lib/db/queries/users';
-import { ROLES } from '@/lib/db/schema';
+import { ROLES } from '@/lib/domain/vocabulary';
 import { format } from '@/lib/i18n';
 import { adminMessages } from '@/lib/i18n/messages/admin';
 

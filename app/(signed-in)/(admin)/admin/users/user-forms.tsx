@@ -4,8 +4,7 @@ import { ActionOutcome, useServerText } from '@/components/forms/action-outcome'
 import { fieldErrors, useActionForm } from '@/components/forms/use-action-form';
 import { Button } from '@/components/ui/button';
 import { SelectField, TextField } from '@/components/ui/field';
-import { ROLES } from '@/lib/auth/permissions';
-import type { Role } from '@/lib/db/schema';
+import { ROLES, type Role } from '@/lib/domain/vocabulary';
 import type { Dictionary, Messages } from '@/lib/i18n';
 import { useT } from '@/lib/i18n/client';
 import { adminMessages } from '@/lib/i18n/messages/admin';

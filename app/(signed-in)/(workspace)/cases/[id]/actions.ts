@@ -7,15 +7,15 @@ import { action } from '@/lib/auth/action';
 import { assertCaseAccess } from '@/lib/auth/run-access';
 import { getDb } from '@/lib/db/client';
 import { appendAudit } from '@/lib/db/queries/audit';
-import { countActiveRunsOfCase, countSucceededRuns, isCaseClosed, lockCaseStatus, markCaseAnalyzing, markCaseSubmitted } from '@/lib/db/queries/cases';
-import { PROTOCOLS } from '@/lib/db/schema';
-import { createRun } from '@/lib/debate/engine';
-import { claimRunSlot, RunLimitReached } from '@/lib/debate/limits';
-import { startRunInBackground } from '@/lib/debate/runner';
+import { countActiveRunsOfCase, countSucceededRuns, isCaseClosed, lockCaseStatus, markCaseSubmitted } from '@/lib/db/queries/cases';
+import { LANGUAGES, RUN_MODES } from '@/lib/domain/protocol';
+import { PROTOCOLS, PROVIDER_NAMES } from '@/lib/domain/vocabulary';
+import { startCaseRun } from '@/lib/jobs/case-runs';
 import { AppError } from '@/lib/errors';
 import { casesMessages } from '@/lib/i18n/messages/cases';
 import { runMessages } from '@/lib/i18n/messages/run';
-import { getT } from '@/lib/i18n/server';
+import { localizer } from '@/lib/i18n/localize';
+import { getLocale, getT } from '@/lib/i18n/server';
 import { getProvider, ProviderConfigError } from '@/lib/llm';
 
 const caseId = z.string().uuid();
@@ -26,9 +26,9 @@ const blankAsUnset = (v: unknown) => (typeof v === 'string' && v.trim() === '' ?
 const startInput = z.object({
   case_id: caseId,
   protocol: z.enum(PROTOCOLS, 'errProtocol'),
-  provider: z.enum(['offline', 'openai'], 'errProvider'),
-  language: z.enum(['ko', 'en']),
-  mode: z.enum(['dag', 'sequential']),
+  provider: z.enum(PROVIDER_NAMES, 'errProvider'),
+  language: z.enum(LANGUAGES),
+  mode: z.enum(RUN_MODES),
   recency_days: z.coerce.number('errRecency').int('errRecency').min(1, 'errRecency').max(3650, 'errRecency'),
   max_web_results: z.coerce.number('errWebResults').int('errWebResults').min(0, 'errWebResults').max(20, 'errWebResults'),
   max_tokens: z.preprocess(blankAsUnset, z.coerce.number('errMaxTokens').int('errMaxTokens').min(1_000, 'errMaxTokens').max(100_000_000, 'errMaxTokens').optional()),
@@ -45,43 +45,23 @@ export const startRun = action({ permission: 'cases:write', input: startInput },
     if (err instanceof ProviderConfigError) throw new AppError('bad_request', (await getT(runMessages))('providerOpenaiMissing'), { provider: ['providerOpenaiMissing'] });
     throw err;
   }
-  const budget = { ...(input.max_tokens !== undefined ? { maxTokens: input.max_tokens } : {}), ...(input.max_cost_usd !== undefined ? { maxCostUsd: input.max_cost_usd } : {}) };
-  const db = await getDb();
-  // One transaction from the per-user check to the audit entry: a refused start writes nothing,
-  // and two quick clicks cannot both pass the check.
-  const run = await db.transaction(async (tx) => {
-    // Checked again with the case locked: a submission between the check above and this
-    // insert would otherwise leave a new run on a case the committee already has.
-    const status = await lockCaseStatus({ db: tx, id: kase.id });
-    if (!status || isCaseClosed(status)) throw new AppError('conflict', (await getT(runMessages))('errCaseClosed'));
-    try {
-      await claimRunSlot({ db: tx, userId: user.id });
-    } catch (err) {
-      if (err instanceof RunLimitReached) throw new AppError('rate_limited', (await getT(runMessages))('errRunLimit', { n: err.limit }));
-      throw err;
-    }
-    const run = await createRun({
-      db: tx,
+  // The case check, the run limit, the run, the audit entry in one transaction, then the runner
+  // (lib/jobs/case-runs.ts); its refusals come in English, shown in the reader's language.
+  let run;
+  try {
+    run = await startCaseRun({
+      db: await getDb(),
+      kase,
+      actorId: user.id,
       protocolId: input.protocol,
-      companyId: kase.companyId,
       provider,
       mode: input.mode,
-      params: { language: input.language, asOf: kase.asOfDate, recencyDays: input.recency_days, maxWebResults: input.max_web_results, ...budget },
-      caseId: kase.id,
-      createdById: user.id,
+      params: { language: input.language, recencyDays: input.recency_days, maxWebResults: input.max_web_results, maxTokens: input.max_tokens, maxCostUsd: input.max_cost_usd },
     });
-    await markCaseAnalyzing({ db: tx, id: kase.id });
-    await appendAudit({
-      tx,
-      actorId: user.id,
-      action: 'run.start',
-      entityType: 'run',
-      entityId: run.id,
-      detail: { caseId: kase.id, protocol: input.protocol, provider: provider.name, model: provider.model, mode: input.mode, language: input.language, ...budget },
-    });
-    return run;
-  });
-  await startRunInBackground({ db, runId: run.id });
+  } catch (err) {
+    if (err instanceof AppError) throw new AppError(err.code, localizer([runMessages], await getLocale())(err.message), err.fieldErrors);
+    throw err;
+  }
   revalidatePath(`/cases/${kase.id}`);
   redirect(`/runs/${run.id}`);
 });

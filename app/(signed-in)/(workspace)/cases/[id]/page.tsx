@@ -11,6 +11,7 @@ import { canAccessCase, requireCaseAccess } from '@/lib/auth/run-access';
 import { requirePermission } from '@/lib/auth/session';
 import { getDb } from '@/lib/db/client';
 import { getCaseDetail, listRunsForCase } from '@/lib/db/queries/cases';
+import { commentRight, listCommentsForCase, listDecisionsForCase } from '@/lib/db/queries/review';
 import { PROTOCOLS_BY_ID } from '@/lib/debate/protocols';
 import { casesMessages } from '@/lib/i18n/messages/cases';
 import { runMessages } from '@/lib/i18n/messages/run';
@@ -27,7 +28,14 @@ export default async function CasePage({ params }: { params: Promise<{ id: strin
   const { id } = await params;
   const { user, kase: row } = await requireCaseAccess(id, 'read');
   const db = await getDb();
-  const [kase, runs, t, tr] = await Promise.all([getCaseDetail({ db, id }), listRunsForCase({ db, caseId: id }), getT(casesMessages), getT(runMessages)]);
+  const [kase, runs, decisions, comments, t, tr] = await Promise.all([
+    getCaseDetail({ db, id }),
+    listRunsForCase({ db, caseId: id }),
+    listDecisionsForCase({ db, caseId: id }),
+    listCommentsForCase({ db, caseId: id }),
+    getT(casesMessages),
+    getT(runMessages),
+  ]);
   if (!kase) notFound();
   // The owning RM works on a case until it goes to the committee; everyone else reads it.
   const owner = canAccessCase(user, row, 'write');
@@ -62,10 +70,10 @@ export default async function CasePage({ params }: { params: Promise<{ id: strin
               </p>
             ) : null}
           </Card>
-          <CaseDiscussionCard user={user} kase={row} />
+          <CaseDiscussionCard kase={row} comments={comments} right={commentRight(user, row)} />
         </div>
         <div className="space-y-6">
-          <CaseDecisionCard user={user} kase={row} />
+          <CaseDecisionCard user={user} kase={row} decisions={decisions} />
           {owner ? (
             open ? (
               <>

@@ -9,8 +9,7 @@ import { appendAudit } from '@/lib/db/queries/audit';
 import { insertCase } from '@/lib/db/queries/cases';
 import { getCompanyById } from '@/lib/db/queries/companies';
 import { AppError } from '@/lib/errors';
-
-const today = () => new Date().toISOString().slice(0, 10);
+import { isoToday } from '@/lib/util/dates';
 
 // Field messages are keys of lib/i18n/messages/cases.ts; the form shows them in the user's language.
 const caseForm = z.object({
@@ -24,7 +23,7 @@ const caseForm = z.object({
   loan_currency: z.enum(CURRENCIES, 'errCurrency'),
   loan_purpose: z.string().trim().min(1, 'errPurpose').max(1000, 'errPurpose'),
   loan_tenor_months: z.coerce.number('errTenor').int('errTenor').min(1, 'errTenor').max(600, 'errTenor'),
-  as_of_date: z.iso.date('errAsOf').refine((d) => d <= today(), 'errAsOf'),
+  as_of_date: z.iso.date('errAsOf').refine((d) => d <= isoToday(), 'errAsOf'),
   notes: z.string().trim().max(5000, 'errNotes').optional(),
 });
 

@@ -6,6 +6,7 @@ import { getDb } from '@/lib/db/client';
 import { listCompaniesWithCounts } from '@/lib/db/queries/companies';
 import { casesMessages } from '@/lib/i18n/messages/cases';
 import { getT } from '@/lib/i18n/server';
+import { isoToday } from '@/lib/util/dates';
 
 export async function generateMetadata(): Promise<Metadata> {
   return { title: (await getT(casesMessages))('newTitle') };
@@ -19,7 +20,7 @@ export default async function NewCasePage() {
   return (
     <>
       <PageHeader title={t('newTitle')} description={t('newDescription')} />
-      <CaseForm companies={options} today={new Date().toISOString().slice(0, 10)} />
+      <CaseForm companies={options} today={isoToday()} />
     </>
   );
 }

@@ -1,33 +1,33 @@
 'use server';
 
-import { eq } from 'drizzle-orm';
 import { revalidatePath } from 'next/cache';
 import { z } from 'zod';
 import { action } from '@/lib/auth/action';
 import { getDb } from '@/lib/db/client';
 import { appendAudit } from '@/lib/db/queries/audit';
 import { getCompanyById } from '@/lib/db/queries/companies';
-import { getEvidenceById, setEvidenceTag } from '@/lib/db/queries/evidence';
-import { evidenceItems, POLARITIES } from '@/lib/db/schema';
+import { deleteEvidenceItem, getEvidenceById, setEvidenceTag, updateEvidenceItem } from '@/lib/db/queries/evidence';
+import { POLARITIES } from '@/lib/domain/vocabulary';
 import { AppError } from '@/lib/errors';
 import { format } from '@/lib/i18n';
 import { poolMessages } from '@/lib/i18n/messages/pool';
 import { fetchFilings, filingSourceConfigured } from '@/lib/pool/connectors/fetch-filings';
-import { FACTOR_IDS, tagByCategory } from '@/lib/pool/factors';
+import { FACTOR_IDS } from '@/lib/domain/factors';
+import { tagByCategory } from '@/lib/pool/factors';
 import { importPool } from '@/lib/pool/import';
 import { dedupKeyTooLong, evidenceRow } from '@/lib/pool/import/schemas';
 import { searchTokens } from '@/lib/pool/search-text';
+import { isoToday } from '@/lib/util/dates';
 
 const EVIDENCE_FIELDS = ['category', 'title', 'text', 'value', 'event_date', 'published_date', 'source_name', 'source_url', 'language'] as const;
 const evidenceFields = evidenceRow.pick(Object.fromEntries(EVIDENCE_FIELDS.map((f) => [f, true])) as { [K in (typeof EVIDENCE_FIELDS)[number]]: true });
 // English from the table the forms translate with (lib/i18n/localize.ts), so the two cannot drift.
 const M = poolMessages.en;
-const today = () => new Date().toISOString().slice(0, 10);
 
 // A field-level check, so it is reported together with any other field's problem.
 const evidenceForm = evidenceFields.extend({
   published_date: evidenceRow.shape.published_date.superRefine((date, ctx) => {
-    if (date > today()) ctx.addIssue({ code: 'custom', message: format(M.errFuture, { date }) });
+    if (date > isoToday()) ctx.addIssue({ code: 'custom', message: format(M.errFuture, { date }) });
   }),
 });
 
@@ -88,7 +88,7 @@ export const updateEvidence = action(
     );
     try {
       await db.transaction(async (tx) => {
-        await tx.update(evidenceItems).set(values).where(eq(evidenceItems.id, id));
+        await updateEvidenceItem({ db: tx, id, values });
         await appendAudit({ tx, actorId: user.id, action: 'evidence.update', entityType: 'evidence', entityId: id, detail: { companyId: existing.companyId, changed } });
       });
     } catch (err) {
@@ -107,7 +107,7 @@ export const deleteEvidence = action({ permission: 'pool:write', input: z.object
   const existing = await getEvidenceById({ db, id });
   if (!existing) throw new AppError('not_found', M.errGone);
   await db.transaction(async (tx) => {
-    await tx.delete(evidenceItems).where(eq(evidenceItems.id, id));
+    await deleteEvidenceItem({ db: tx, id });
     await appendAudit({
       tx,
       actorId: user.id,

@@ -9,6 +9,7 @@ import { can } from '@/lib/auth/permissions';
 import { requirePermission } from '@/lib/auth/session';
 import { getDb } from '@/lib/db/client';
 import { getCompanyById, listDocumentsForCompany, listEvidenceTimeline } from '@/lib/db/queries/companies';
+import type { Locale } from '@/lib/i18n';
 import { poolMessages } from '@/lib/i18n/messages/pool';
 import { getLocale, getT } from '@/lib/i18n/server';
 import { filingSourceConfigured, filingSourcesFor } from '@/lib/pool/connectors/fetch-filings';
@@ -20,7 +21,7 @@ export async function generateMetadata({ params }: { params: Promise<{ id: strin
 }
 
 /** The registered (often Korean) name in Korean, the English name in English. */
-function companyName(company: { name: string; nameEn: string | null }, locale: 'en' | 'ko') {
+function companyName(company: { name: string; nameEn: string | null }, locale: Locale) {
   return locale === 'ko' ? company.name : (company.nameEn ?? company.name);
 }
 

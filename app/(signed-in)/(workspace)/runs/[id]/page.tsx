@@ -8,10 +8,10 @@ import { requirePermission } from '@/lib/auth/session';
 import { getDb } from '@/lib/db/client';
 import { recordRunView } from '@/lib/db/queries/audit';
 import { isCaseClosed } from '@/lib/db/queries/cases';
+import { commentRight, listCommentsForCase, listDecisionsForCase } from '@/lib/db/queries/review';
 import { runBus } from '@/lib/debate/bus';
-import { loadLiveState } from '@/lib/debate/live-state';
+import { loadLiveState } from '@/lib/report/live-state';
 import { getProtocol } from '@/lib/debate/protocols';
-import type { RunParams } from '@/lib/domain/protocol';
 import { runMessages } from '@/lib/i18n/messages/run';
 import { getT } from '@/lib/i18n/server';
 import { shellMessages } from '@/lib/i18n/messages/shell';
@@ -32,8 +32,10 @@ export default async function RunPage({ params }: { params: Promise<{ id: string
   await recordRunView({ db, actorId: user.id, runId: id, via: 'page', detail: { status: run.status } });
   // First paint from the database plus the text streamed so far; the client then follows live.
   const initial = await loadLiveState({ db, runId: id, live: runBus().snapshot(id) });
+  // The case's review: its decisions above the run, its threads on the turn cards.
+  const [decisions, comments] = kase ? await Promise.all([listDecisionsForCase({ db, caseId: kase.id }), listCommentsForCase({ db, caseId: kase.id })]) : [[], []];
   const protocol = getProtocol(run.protocol);
-  const runParams = run.params as RunParams;
+  const runParams = run.params;
   return (
     <>
       <PageHeader
@@ -54,11 +56,11 @@ export default async function RunPage({ params }: { params: Promise<{ id: string
       />
       {kase ? (
         <div className="mb-6">
-          <CaseDecisionCard user={user} kase={kase} form={false} />
+          <CaseDecisionCard user={user} kase={kase} decisions={decisions} form={false} />
         </div>
       ) : null}
-      <RunReview user={user} kase={kase} runId={run.id}>
-        {/* A submitted or decided case's runs are the committee's record: no cancel or retry (lib/debate/case-runs.ts refuses them too). */}
+      <RunReview review={kase ? { caseId: kase.id, comments, right: commentRight(user, kase) } : null} runId={run.id}>
+        {/* A submitted or decided case's runs are the committee's record: no cancel or retry (lib/jobs/case-runs.ts refuses them too). */}
         <LiveRun initial={initial} canWrite={canAccessRun(user, run, kase, 'write') && !(kase && isCaseClosed(kase.status))} />
       </RunReview>
     </>

@@ -11,9 +11,9 @@ import { route } from '@/lib/auth/route';
 import { getDb } from '@/lib/db/client';
 import { recordRunView } from '@/lib/db/queries/audit';
 import { runBus, type RunSnapshot } from '@/lib/debate/bus';
-import { evidenceForOutput } from '@/lib/debate/live-state';
-import { snapshotMessage } from '@/lib/debate/live-snapshot';
-import { isTerminal, type WireMessage } from '@/lib/debate/run-state';
+import { evidenceForOutput } from '@/lib/report/live-state';
+import { snapshotMessage } from '@/lib/report/live-snapshot';
+import { isTerminal, type WireMessage } from '@/lib/report/run-state';
 import type { RunEvent } from '@/lib/domain/protocol';
 import { log } from '@/lib/ops/log';
 

@@ -3,7 +3,6 @@ import { route } from '@/lib/auth/route';
 import { getDb } from '@/lib/db/client';
 import { appendAudit } from '@/lib/db/queries/audit';
 import { getStudy, listStudyAssignments } from '@/lib/db/queries/studies';
-import type { Answers } from '@/lib/eval/study-design';
 import { ratingsCsv } from '@/lib/eval/study-csv';
 import { AppError } from '@/lib/errors';
 
@@ -15,7 +14,7 @@ export const GET = route('studies:manage', async (_request, user, { params }: { 
   const study = await getStudy({ db, id });
   if (!study) throw new AppError('not_found');
   const rows = await listStudyAssignments({ db, studyId: id });
-  const csv = ratingsCsv({ studyId: id, studyName: study.name, rows: rows.map((r) => ({ ...r, answers: r.answers as Answers })) });
+  const csv = ratingsCsv({ studyId: id, studyName: study.name, rows });
   await db.transaction(async (tx) => {
     await appendAudit({ tx, actorId: user.id, action: 'study.export', entityType: 'study', entityId: id, detail: { format: 'csv', rows: rows.length } });
   });

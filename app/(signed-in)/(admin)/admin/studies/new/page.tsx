@@ -38,7 +38,7 @@ export default async function NewStudyPage() {
             company: r.companyName,
             system: systemName(r.protocol),
             provider: r.provider === 'offline' ? t('offlineProvider') : `${r.provider} · ${r.model}`,
-            language: String((r.params as { language?: string }).language ?? '—'),
+            language: String(r.params.language ?? '—'),
             caseTitle: r.caseTitle ?? '—',
             finished: formatDateTime(r.finishedAt),
           }))}

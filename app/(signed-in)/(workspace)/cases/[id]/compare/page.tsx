@@ -14,7 +14,7 @@ import { getDb } from '@/lib/db/client';
 import { listRunsForCase } from '@/lib/db/queries/cases';
 import { listPairwiseJudgments } from '@/lib/db/queries/judgments';
 import { PROTOCOLS_BY_ID } from '@/lib/debate/protocols';
-import { loadRunView, type RunView } from '@/lib/debate/run-view';
+import { loadRunView, type RunView } from '@/lib/report/run-view';
 import { compareRuns } from '@/lib/eval/compare';
 import { judgeAvailability } from '@/lib/eval/judge-actions';
 import { getT } from '@/lib/i18n/server';

@@ -6,7 +6,7 @@ import { Card, DataTable, EmptyState, PageHeader, Td } from '@/components/ui/lay
 import { requirePermission } from '@/lib/auth/session';
 import { getDb } from '@/lib/db/client';
 import { getStudy } from '@/lib/db/queries/studies';
-import { LIKERT_ITEMS, type Measure } from '@/lib/eval/study-design';
+import { LIKERT_ITEMS, type Measure } from '@/lib/domain/study';
 import { loadStudyData } from '@/lib/eval/study-data';
 import { studyResults } from '@/lib/eval/study-results';
 import { systemName } from '@/lib/eval/study-systems';

@@ -1,0 +1,57 @@
+// What a run keeps in its jsonb columns besides the step outputs (lib/domain/outputs.ts): the
+// cited evidence as it read when the run finished, the web results it captured, each step's
+// searches and the report's final checks. lib/db/schema.ts types its columns with these.
+import type { Polarity } from '@/lib/domain/vocabulary';
+
+/**
+ * One cited pool item or document passage as it read when its run finished (`runs.cited_evidence`,
+ * written by lib/db/queries/cited-evidence.ts). `fingerprint` is the sha256 of the item's
+ * canonical fields, the whole text included, so a later edit of the pool item is detected.
+ */
+export type CitedEvidenceSnapshot = {
+  id: string;
+  kind: 'evidence' | 'passage';
+  title: string;
+  /** The start of the item's text, at most 1,000 characters. */
+  excerpt: string;
+  sourceName: string;
+  sourceUrl: string;
+  publishedDate: string;
+  /** When the event itself happened (evidence items that carry it). */
+  eventDate: string | null;
+  value: string | null;
+  factor: string | null;
+  polarity: Polarity | null;
+  /** The document a passage belongs to, and the passage's heading. */
+  documentId: string | null;
+  documentTitle: string | null;
+  heading: string | null;
+  fingerprint: string;
+};
+
+/**
+ * A web result a run captured (`runs.web_evidence`), citable like pool evidence under its id
+ * `web-<run>-<n>`. The engine holds it with a Date; read back from JSON, `retrievedAt` is a string.
+ */
+export type StoredWebResult = {
+  id: string;
+  companyId: string;
+  category: string;
+  title: string;
+  text: string;
+  value: string | null;
+  eventDate: string | null;
+  publishedDate: string;
+  sourceName: string;
+  sourceUrl: string;
+  language: string;
+  upstream: string | null;
+  license: string | null;
+  retrievedAt?: Date | string | null;
+};
+
+/** One web search a step made (`run_steps.tool_calls`): its query and how many results came back. */
+export type ToolCallRecord = { name: 'web_search'; query: string; results: number };
+
+/** One final check a finished report carries (`reports.checks`, lib/debate/checks.ts). */
+export type FinalCheck = { id: string; ok: boolean; message: string; items: string[] };

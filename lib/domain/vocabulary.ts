@@ -1,0 +1,52 @@
+// The words every floor shares: roles, the statuses of cases, runs, steps and studies, the
+// analysis systems, decision outcomes and evidence readings. The database keeps them as text
+// with CHECK constraints built from these lists (lib/db/schema.ts); forms, actions and pages
+// validate against the same lists, so a value is added in one place.
+
+export const ROLES = ['rm', 'committee', 'evaluator', 'admin'] as const;
+export type Role = (typeof ROLES)[number];
+
+/** `returned`: the committee sent the case back; the RM works on it again and may resubmit. */
+export const CASE_STATUSES = ['draft', 'analyzing', 'submitted', 'decided', 'returned'] as const;
+export type CaseStatus = (typeof CASE_STATUSES)[number];
+
+export const DECISION_OUTCOMES = ['approve', 'approve_with_conditions', 'decline', 'return'] as const;
+export type DecisionOutcome = (typeof DECISION_OUTCOMES)[number];
+
+/** `budget_exceeded`: the run stopped at its token or cost budget; finished steps are kept. */
+export const RUN_STATUSES = ['queued', 'running', 'succeeded', 'failed', 'cancelled', 'budget_exceeded'] as const;
+export type RunStatus = (typeof RUN_STATUSES)[number];
+/** Statuses a run does not leave on its own (a retry starts it again). */
+export type TerminalRunStatus = Exclude<RunStatus, 'queued' | 'running'>;
+// Typed as a list of RunStatus rather than `as const`, so `.includes(status)` takes any status.
+export const TERMINAL_RUN_STATUSES: readonly RunStatus[] = ['succeeded', 'failed', 'cancelled', 'budget_exceeded'] satisfies TerminalRunStatus[];
+
+export const STEP_STATUSES = ['pending', 'running', 'done', 'failed'] as const;
+export type StepStatus = (typeof STEP_STATUSES)[number];
+
+/** The five analysis systems (docs/protocols.md). */
+export const PROTOCOLS = ['kpd-mads', 'nas', 'sas', 'three-round', 'findebate'] as const;
+export type Protocol = (typeof PROTOCOLS)[number];
+
+/** Who answers a run's steps: the built-in offline analyst or an OpenAI-compatible endpoint. */
+export const PROVIDER_NAMES = ['offline', 'openai'] as const;
+export type ProviderName = (typeof PROVIDER_NAMES)[number];
+
+/** How a piece of evidence reads for repayment. */
+export const POLARITIES = ['favorable', 'adverse', 'context'] as const;
+export type Polarity = (typeof POLARITIES)[number];
+
+/** Who set an evidence item's factor: deterministic rules, a model, or an RM's override. */
+export const FACTOR_SOURCES = ['rule', 'llm', 'rm'] as const;
+export type FactorSource = (typeof FACTOR_SOURCES)[number];
+
+/** Where an evidence item came from: an import file, a connector, web search or an RM's hand. */
+export const EVIDENCE_ORIGINS = ['import', 'dart', 'edgar', 'web', 'manual'] as const;
+export type EvidenceOrigin = (typeof EVIDENCE_ORIGINS)[number];
+
+export const STUDY_STATUSES = ['draft', 'open', 'closed'] as const;
+export type StudyStatus = (typeof STUDY_STATUSES)[number];
+
+/** The automated judges (lib/eval/judges.ts): two runs compared, or one run scored. */
+export const JUDGMENT_KINDS = ['pairwise', 'rubric'] as const;
+export type JudgmentKind = (typeof JUDGMENT_KINDS)[number];

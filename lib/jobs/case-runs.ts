@@ -1,0 +1,130 @@
+// What an RM may do to a run of their case, decided on the server from the case's state: once
+// the case is with the committee (submitted) or decided, its runs are the committee's record and
+// are neither started, retried nor cancelled (docs/security.md). The server actions of the case
+// and run pages call these after checking who asks (lib/auth/run-access.ts); refusals are
+// AppErrors that say why, in English the pages translate.
+import type { Db, Executor } from '@/lib/db/client';
+import { appendAudit } from '@/lib/db/queries/audit';
+import { isCaseClosed, lockCaseStatus, markCaseAnalyzing } from '@/lib/db/queries/cases';
+import type { Case, Run } from '@/lib/db/schema';
+import { createRun } from '@/lib/debate/engine';
+import type { Language, ProtocolId, RunMode } from '@/lib/domain/protocol';
+import type { ModelProvider } from '@/lib/llm/types';
+import type { CaseStatus } from '@/lib/domain/vocabulary';
+import { claimRunSlot, RunLimitReached } from '@/lib/debate/limits';
+import { runner } from '@/lib/jobs/runner';
+import { RunStateError } from '@/lib/jobs/run-runner';
+import { AppError } from '@/lib/errors';
+import { runMessages } from '@/lib/i18n/messages/run';
+
+// English from the table the run page translates with (lib/i18n/localize.ts).
+const M = runMessages.en;
+
+type CaseRun = Pick<Run, 'id' | 'caseId' | 'createdById'>;
+
+export type StartCaseRunOptions = {
+  db: Db;
+  kase: Pick<Case, 'id' | 'companyId' | 'asOfDate'>;
+  actorId: string;
+  protocolId: ProtocolId;
+  provider: ModelProvider;
+  mode: RunMode;
+  params: { language: Language; recencyDays: number; maxWebResults: number; maxTokens?: number; maxCostUsd?: number };
+};
+
+/**
+ * Starts a run on a case, as of the case's date: the case check (with the case locked), the
+ * actor's run limit, the new run, the case's status and the audit entry are one transaction, so a
+ * refused start writes nothing, two quick clicks cannot both pass the limit, and a submission
+ * cannot slip in between. The run is handed to the runner once that transaction has committed.
+ */
+export async function startCaseRun({ db, kase, actorId, protocolId, provider, mode, params }: StartCaseRunOptions) {
+  const { language, recencyDays, maxWebResults } = params;
+  const budget = { ...(params.maxTokens !== undefined ? { maxTokens: params.maxTokens } : {}), ...(params.maxCostUsd !== undefined ? { maxCostUsd: params.maxCostUsd } : {}) };
+  const run = await db.transaction(async (tx) => {
+    // Checked with the case locked: a submission between the caller's check and this insert
+    // would otherwise leave a new run on a case the committee already has.
+    const status = await lockCaseStatus({ db: tx, id: kase.id });
+    if (!status || isCaseClosed(status)) throw new AppError('conflict', M.errCaseClosed);
+    try {
+      await claimRunSlot({ db: tx, userId: actorId });
+    } catch (err) {
+      if (err instanceof RunLimitReached) throw new AppError('rate_limited', err.message);
+      throw err;
+    }
+    const run = await createRun({
+      db: tx,
+      protocolId,
+      companyId: kase.companyId,
+      provider,
+      mode,
+      params: { language, asOf: kase.asOfDate, recencyDays, maxWebResults, ...budget },
+      caseId: kase.id,
+      createdById: actorId,
+    });
+    await markCaseAnalyzing({ db: tx, id: kase.id });
+    await appendAudit({
+      tx,
+      actorId,
+      action: 'run.start',
+      entityType: 'run',
+      entityId: run.id,
+      detail: { caseId: kase.id, protocol: protocolId, provider: provider.name, model: provider.model, mode, language, ...budget },
+    });
+    return run;
+  });
+  await runner().start({ db, runId: run.id });
+  return run;
+}
+
+const REFUSALS: Record<'retry' | 'cancel', Partial<Record<CaseStatus, string>>> = {
+  retry: { submitted: M.errRetrySubmitted, decided: M.errRetryDecided },
+  cancel: { submitted: M.errCancelSubmitted, decided: M.errCancelDecided },
+};
+
+/**
+ * Refuses `what` on the runs of a submitted or decided case. Locks the case row (call inside the
+ * transaction of the write), so the case cannot be submitted or decided until that write ends.
+ */
+export async function assertCaseRunsOpen({ db, caseId, what }: { db: Executor; caseId: string; what: 'retry' | 'cancel' }) {
+  const status = await lockCaseStatus({ db, id: caseId });
+  if (!status) throw new AppError('not_found', 'This case does not exist or is not yours.');
+  const refusal = REFUSALS[what][status];
+  if (refusal) throw new AppError('conflict', refusal);
+}
+
+/**
+ * Retries a failed or cancelled run: the case check, the owner's run limit, the requeue and the
+ * audit entry are one transaction, so a refusal writes nothing and a submission cannot slip in
+ * between the check and the requeue.
+ */
+export async function retryCaseRun({ db, run, actorId }: { db: Db; run: CaseRun; actorId: string }) {
+  try {
+    await runner().retry({
+      db,
+      runId: run.id,
+      alsoInTransaction: async (tx) => {
+        if (run.caseId) await assertCaseRunsOpen({ db: tx, caseId: run.caseId, what: 'retry' });
+        // A retried run is active again, so it counts against its owner's limit like a new start.
+        if (run.createdById) await claimRunSlot({ db: tx, userId: run.createdById });
+        await appendAudit({ tx, actorId, action: 'run.retry', entityType: 'run', entityId: run.id });
+      },
+    });
+  } catch (err) {
+    if (err instanceof RunStateError) throw new AppError('conflict', err.message);
+    if (err instanceof RunLimitReached) throw new AppError('rate_limited', err.message);
+    throw err;
+  }
+}
+
+/**
+ * Cancels a queued or running run. The case check runs first with the case locked; the cancel
+ * itself may have to stop steps executing in this process, so it follows that transaction. No
+ * submission can come between them: a case is not submitted while one of its runs is active
+ * (lib/db/queries/cases.ts, countActiveRunsOfCase).
+ */
+export async function cancelCaseRun({ db, run, actorId }: { db: Db; run: CaseRun; actorId: string }) {
+  if (run.caseId) await db.transaction((tx) => assertCaseRunsOpen({ db: tx, caseId: run.caseId!, what: 'cancel' }));
+  if (!(await runner().cancel({ db, runId: run.id }))) throw new AppError('conflict', M.errNotRunning);
+  await db.transaction((tx) => appendAudit({ tx, actorId, action: 'run.cancel', entityType: 'run', entityId: run.id }));
+}

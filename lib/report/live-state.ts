@@ -1,0 +1,61 @@
+// The live run page's state from the server: the database's view of the run, the text streamed
+// so far for running steps (bus snapshot) and the titles of the evidence the turns cite. The
+// page paints it first; the SSE route sends it again on every (re)connect. A finished run's
+// chips show its cited-evidence snapshot (lib/db/queries/sources.ts), not the pool as it reads now.
+import type { Db } from '@/lib/db/client';
+import { listEvidenceRefs } from '@/lib/db/queries/evidence';
+import { getRun } from '@/lib/db/queries/runs';
+import { resolveCitedSources } from '@/lib/db/queries/sources';
+import { poolNoteOf } from '@/lib/domain/cited-source';
+import type { Run } from '@/lib/db/schema';
+import type { RunSnapshot } from '@/lib/debate/bus';
+import { loadRunView } from '@/lib/report/run-view';
+import { citedEvidenceIds, stateFromView, type EvidenceRefs, type LiveRunState } from '@/lib/report/run-state';
+import { citationsOf } from '@/lib/domain/output-parts';
+
+type WebItem = { id: string; title?: string; publishedDate?: string; sourceName?: string; sourceUrl?: string };
+
+/** Chips for the given evidence ids: pool items, then this run's web results. */
+export async function evidenceRefsFor({ db, ids, webEvidence }: { db: Db; ids: string[]; webEvidence: unknown[] }): Promise<EvidenceRefs> {
+  const refs: EvidenceRefs = {};
+  for (const row of await listEvidenceRefs({ db, ids })) refs[row.id] = row;
+  for (const w of webEvidence as WebItem[]) {
+    if (ids.includes(w.id)) refs[w.id] = { id: w.id, title: w.title ?? w.id, date: w.publishedDate ?? '', source: w.sourceName ?? '', url: w.sourceUrl ?? '' };
+  }
+  return refs;
+}
+
+/**
+ * Chips for the evidence a run's turns cite: live while it runs; once it has finished, as it
+ * recorded them, each marked when the pool item has changed or gone since, or, for a run
+ * finished before snapshots, marked as read live.
+ */
+export async function runEvidenceRefs({ db, run, turns }: { db: Db; run: Pick<Run, 'status' | 'citedEvidence' | 'webEvidence'>; turns: { output: unknown }[] }): Promise<EvidenceRefs> {
+  const ids = citedEvidenceIds(turns);
+  if (!ids.length) return {};
+  const verifiedIds = [...new Set(turns.flatMap((t) => (citationsOf(t.output) as { evidenceId?: string; verified?: boolean }[]).flatMap((c) => (c.evidenceId && c.verified ? [c.evidenceId] : []))))];
+  const { state, sources } = await resolveCitedSources({ db, run, ids, verifiedIds });
+  const refs: EvidenceRefs = {};
+  for (const [id, s] of Object.entries(sources)) {
+    const poolNote = state === 'live' ? undefined : poolNoteOf(s);
+    refs[id] = { id, title: s.title, date: s.publishedDate ?? '', source: s.sourceName ?? '', url: s.url, ...(poolNote ? { poolNote } : {}) };
+  }
+  return refs;
+}
+
+export async function loadLiveState({ db, runId, live }: { db: Db; runId: string; live: RunSnapshot }): Promise<LiveRunState> {
+  const [view, run] = await Promise.all([loadRunView({ db, runId }), getRun({ db, id: runId })]);
+  const evidence = await runEvidenceRefs({ db, run, turns: view.turns });
+  return stateFromView(view, run, live, evidence);
+}
+
+/** The evidence one finished step cites, sent along with its step-done event. */
+export async function evidenceForOutput({ db, runId, output }: { db: Db; runId: string; output: unknown }): Promise<EvidenceRefs> {
+  const ids = [...new Set(citationsOf(output).flatMap((c) => (c.evidenceId ? [c.evidenceId] : [])))];
+  if (!ids.length) return {};
+  const refs = await evidenceRefsFor({ db, ids, webEvidence: [] });
+  // Only web results of this run are left to look up, and only when the step cited one.
+  if (ids.every((id) => refs[id])) return refs;
+  const run = await getRun({ db, id: runId });
+  return evidenceRefsFor({ db, ids, webEvidence: run?.webEvidence ?? [] });
+}

@@ -1,0 +1,71 @@
+// A run as one JSON document (docs/run-export.md), built from its rows: turns in protocol order,
+// the report, the reasoning tree and the metrics. Pure (no database), so the live run page in the
+// browser (lib/report/run-state.ts, components/run/) shares its types without reaching the
+// server; lib/report/run-view.ts reads the rows and calls it.
+import type { Company, reports, Run, runSteps } from '@/lib/db/schema';
+import { citationsOf, claimsOf, questionsOf } from '@/lib/domain/output-parts';
+import { buildReasoningTree, citationGrounding } from '@/lib/eval/tree';
+
+type Rows = {
+  run: Run;
+  /** In protocol order. */
+  steps: (typeof runSteps.$inferSelect)[];
+  report: typeof reports.$inferSelect | undefined;
+  company: Company | undefined;
+};
+
+export function runDocument({ run, steps, report, company }: Rows) {
+  const turns = steps.map((s) => {
+    const citations = citationsOf(s.output) as { verified?: boolean }[];
+    return {
+      step: s.stepId,
+      agent: s.agent,
+      team: s.team,
+      act: s.act,
+      context: s.contextStepIds,
+      status: s.status,
+      text: s.text ?? '',
+      claims: claimsOf(s.output),
+      questions: questionsOf(s.output),
+      citations,
+      output: s.output,
+      toolCalls: s.toolCalls,
+      startedAt: s.startedAt?.toISOString() ?? null,
+      finishedAt: s.finishedAt?.toISOString() ?? null,
+      usage: { promptTokens: s.promptTokens, completionTokens: s.completionTokens, costUsd: Number(s.costUsd) },
+      error: s.error,
+    };
+  });
+  const done = turns.filter((t) => t.status === 'done');
+  const tree = buildReasoningTree(done.map((t) => ({ stepId: t.step, team: t.team, act: t.act, output: t.output })));
+  const allCitations = done.flatMap((t) => t.citations);
+  const resolved = allCitations.filter((c) => c.verified).length;
+  const firstStart = Math.min(...done.map((t) => (t.startedAt ? Date.parse(t.startedAt) : Infinity)));
+  const lastEnd = Math.max(...done.map((t) => (t.finishedAt ? Date.parse(t.finishedAt) : -Infinity)));
+  return {
+    id: run.id,
+    protocol: run.protocol,
+    status: run.status,
+    error: run.error,
+    provider: run.provider,
+    model: run.model,
+    mode: run.mode,
+    company: company ? { id: company.id, name: company.name, nameEn: company.nameEn } : { id: run.companyId },
+    params: run.params,
+    turns,
+    report: report ? { content: report.content, checks: report.checks } : null,
+    tree,
+    metrics: {
+      breadth: tree.breadth,
+      depths: tree.depths,
+      rei: tree.rei,
+      citationGrounding: citationGrounding(resolved, allCitations.length),
+      latencyMs: Number.isFinite(lastEnd - firstStart) ? lastEnd - firstStart : null,
+      tokens: { prompt: run.promptTokens, completion: run.completionTokens, total: run.promptTokens + run.completionTokens },
+      costUsd: Number(run.costUsd),
+    },
+  };
+}
+
+export type RunView = ReturnType<typeof runDocument>;
+export type RunViewTurn = RunView['turns'][number];

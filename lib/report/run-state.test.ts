@@ -1,0 +1,182 @@
+import { describe, expect, it } from 'vitest';
+import { isTerminal, progressOf, reduceRun, stateFromView, type LiveRunState, type WireMessage } from '@/lib/report/run-state';
+import type { RunViewTurn } from '@/lib/report/run-view';
+
+function turn(step: string, status: RunViewTurn['status'] = 'pending', text = ''): RunViewTurn {
+  return {
+    step,
+    agent: step === 'AG' ? 'aggregator' : 'A1',
+    team: 'affirmative',
+    act: 'constructive',
+    context: [],
+    status,
+    text,
+    claims: [],
+    questions: [],
+    citations: [],
+    output: null,
+    toolCalls: [],
+    startedAt: null,
+    finishedAt: null,
+    usage: { promptTokens: 0, completionTokens: 0, costUsd: 0 },
+    error: null,
+  };
+}
+
+function initial(): LiveRunState {
+  return {
+    runId: 'r1',
+    status: 'queued',
+    error: null,
+    turns: [turn('D1'), turn('D2'), turn('AG')],
+    evidence: {},
+    tokens: { prompt: 0, completion: 0 },
+    costUsd: 0,
+    startedAt: null,
+    finishedAt: null,
+    reportReady: false,
+  };
+}
+
+const output = {
+  text: 'Revenue grows.',
+  claims: [{ id: 'D1-c1', text: 'Sales up', factor: 'industry_growth_outlook', polarity: 'favorable', citations: [{ evidenceId: 'e1', source: 'DART', date: '2024-05-01', verified: true }] }],
+  questions: [],
+};
+const usage = { promptTokens: 100, completionTokens: 20, costUsd: 0.5 };
+const at = '2025-01-01T00:00:00.000Z';
+
+/** The database's view of run r1 while it runs: D1 done, D2 running, AG pending. */
+function runningView(tokens: { prompt: number; completion: number }, costUsd: number) {
+  return {
+    id: 'r1',
+    status: 'running' as const,
+    error: null,
+    turns: [turn('D1', 'done', 'final'), turn('D2', 'running', ''), turn('AG')],
+    report: null,
+    metrics: { tokens: { ...tokens, total: tokens.prompt + tokens.completion }, costUsd } as never,
+  };
+}
+
+function play(messages: WireMessage[], from = initial()) {
+  return messages.reduce(reduceRun, from);
+}
+
+describe('run state reducer', () => {
+  it('streams tokens into a running turn, then replaces them with the validated output and counts usage once', () => {
+    const s = play([
+      { type: 'run-started', runId: 'r1', at, steps: [] },
+      { type: 'step-started', runId: 'r1', stepId: 'D1', at, attempt: 1 },
+      { type: 'token', runId: 'r1', stepId: 'D1', text: 'Reve' },
+      { type: 'token', runId: 'r1', stepId: 'D1', text: 'nue' },
+    ]);
+    expect(s.status).toBe('running');
+    expect(s.turns[0]).toMatchObject({ status: 'running', text: 'Revenue' });
+    expect(progressOf(s)).toEqual({ done: 0, running: 1, failed: 0, total: 3 });
+
+    const evidence = { e1: { id: 'e1', title: 'Q1 report', date: '2024-05-01', source: 'DART', url: 'https://dart.example' } };
+    const done = play([{ type: 'step-done', runId: 'r1', stepId: 'D1', at, text: output.text, output, usage, evidence }], s);
+    expect(done.turns[0]).toMatchObject({ status: 'done', text: 'Revenue grows.', usage });
+    expect(done.turns[0].claims.map((c) => c.id)).toEqual(['D1-c1']);
+    expect(done.turns[0].citations).toHaveLength(1);
+    expect(done.evidence.e1.title).toBe('Q1 report');
+    expect(done.tokens).toEqual({ prompt: 100, completion: 20 });
+    expect(done.costUsd).toBe(0.5);
+
+    // A resumed run announces finished steps again: nothing is counted twice, late tokens are ignored.
+    const again = play(
+      [
+        { type: 'step-done', runId: 'r1', stepId: 'D1', at, text: output.text, output, usage: { promptTokens: 0, completionTokens: 0, costUsd: 0 } },
+        { type: 'token', runId: 'r1', stepId: 'D1', text: 'x' },
+      ],
+      done,
+    );
+    expect(again.tokens).toEqual({ prompt: 100, completion: 20 });
+    expect(again.turns[0].text).toBe('Revenue grows.');
+  });
+
+  it('shows several steps running at once, failures with their message, and the end of the run', () => {
+    const s = play([
+      { type: 'step-started', runId: 'r1', stepId: 'D1', at, attempt: 1 },
+      { type: 'step-started', runId: 'r1', stepId: 'D2', at, attempt: 1 },
+    ]);
+    expect(progressOf(s).running).toBe(2);
+    const failed = play(
+      [
+        { type: 'step-failed', runId: 'r1', stepId: 'D2', at, error: 'The output did not meet the step rules' },
+        { type: 'run-finished', runId: 'r1', at, status: 'failed' },
+      ],
+      s,
+    );
+    expect(failed.turns[1]).toMatchObject({ status: 'failed', error: 'The output did not meet the step rules' });
+    expect(failed.status).toBe('failed');
+    expect(failed.finishedAt).toBe(at);
+  });
+
+  it('puts running steps of a cancelled run back to pending, and ignores other runs and report-ready flags the report', () => {
+    const s = play([
+      { type: 'step-started', runId: 'r1', stepId: 'D1', at, attempt: 1 },
+      { type: 'token', runId: 'other', stepId: 'D2', text: 'nope' },
+      { type: 'run-finished', runId: 'r1', at, status: 'cancelled' },
+    ]);
+    expect(s.turns[0]).toMatchObject({ status: 'pending', text: '' });
+    expect(s.turns[1].text).toBe('');
+    expect(play([{ type: 'report-ready', runId: 'r1', at }]).reportReady).toBe(true);
+  });
+
+  it('ends a run stopped at its budget: running steps back to pending, done ones kept, the reason shown', () => {
+    const error = 'The run reached its token budget of 2,500 tokens: 4,000 used.';
+    const s = play([
+      { type: 'step-done', runId: 'r1', stepId: 'D1', at, text: 'kept', output: {}, usage: { promptTokens: 2_000, completionTokens: 2_000, costUsd: 0 } },
+      { type: 'step-started', runId: 'r1', stepId: 'D2', at, attempt: 1 },
+      { type: 'token', runId: 'r1', stepId: 'D2', text: 'half' },
+      { type: 'run-finished', runId: 'r1', at, status: 'budget_exceeded', error },
+    ]);
+    expect(s).toMatchObject({ status: 'budget_exceeded', error, finishedAt: at });
+    expect(s.turns.map((t) => t.status)).toEqual(['done', 'pending', 'pending']);
+    expect(s.turns[0].text).toBe('kept');
+    expect(isTerminal(s.status)).toBe(true);
+  });
+
+  it('a snapshot replaces the state, so a reconnect cannot double anything', () => {
+    const base = play([{ type: 'step-started', runId: 'r1', stepId: 'D1', at, attempt: 1 }, { type: 'token', runId: 'r1', stepId: 'D1', text: 'abc' }]);
+    const snapshot = { ...initial(), status: 'running' as const, turns: [turn('D1', 'running', 'abcdef'), turn('D2'), turn('AG')] };
+    const s = play([{ type: 'snapshot', state: snapshot }, { type: 'token', runId: 'r1', stepId: 'D1', text: 'g' }], base);
+    expect(s.turns[0].text).toBe('abcdefg');
+  });
+
+  it('builds the first state from the database view, with the streamed text of steps still running', () => {
+    const s = stateFromView(runningView({ prompt: 5, completion: 6 }, 0.1), { startedAt: new Date(at), finishedAt: null }, { steps: { D1: { status: 'done', text: 'final' }, D2: { status: 'running', text: 'so far' } }, finished: false }, {});
+    expect(s.turns.map((t) => [t.step, t.status, t.text])).toEqual([
+      ['D1', 'done', 'final'],
+      ['D2', 'running', 'so far'],
+      ['AG', 'pending', ''],
+    ]);
+    expect(s.startedAt).toBe(at);
+    expect(s.tokens).toEqual({ prompt: 5, completion: 6 });
+  });
+
+  it('shows why a running step waits until its next token, and a late viewer sees it from the snapshot', () => {
+    const until = '2025-01-01T00:01:00.000Z';
+    const waiting = play([
+      { type: 'run-started', runId: 'r1', at, steps: [] },
+      { type: 'step-started', runId: 'r1', stepId: 'D1', at, attempt: 1 },
+      { type: 'step-started', runId: 'r1', stepId: 'D2', at, attempt: 1 },
+      { type: 'step-waiting', runId: 'r1', stepId: 'D1', at, reason: 'requests', until },
+      { type: 'step-waiting', runId: 'r1', stepId: 'D2', at, reason: 'provider-limit', until },
+    ]);
+    expect(waiting.waiting).toEqual({ D1: { reason: 'requests', until }, D2: { reason: 'provider-limit', until } });
+    // The first token ends D1's wait only; a finished step never shows one.
+    const streaming = play([{ type: 'token', runId: 'r1', stepId: 'D1', text: 'Rev' }], waiting);
+    expect(streaming.waiting).toEqual({ D2: { reason: 'provider-limit', until } });
+    const done = play([{ type: 'step-done', runId: 'r1', stepId: 'D1', at, text: output.text, output, usage }], streaming);
+    expect(play([{ type: 'step-waiting', runId: 'r1', stepId: 'D1', at, reason: 'tokens', until }], done).waiting).toEqual({ D2: { reason: 'provider-limit', until } });
+    expect(play([{ type: 'run-finished', runId: 'r1', at, status: 'cancelled' }], done).waiting).toEqual({});
+
+    const live = {
+      steps: { D1: { status: 'done' as const, text: 'final', waiting: { reason: 'tokens' as const, until } }, D2: { status: 'running' as const, text: '', waiting: { reason: 'requests' as const, until } } },
+      finished: false,
+    };
+    expect(stateFromView(runningView({ prompt: 0, completion: 0 }, 0), { startedAt: new Date(at), finishedAt: null }, live, {}).waiting).toEqual({ D2: { reason: 'requests', until } });
+  });
+});
