@@ -24,7 +24,7 @@ import {
 import type { PairwiseResult, RubricResult } from '@/lib/domain/judgments';
 import type { StepOutput } from '@/lib/domain/outputs';
 import { RUN_MODES, TEAMS, type RunParams } from '@/lib/domain/protocol';
-import type { CitedEvidenceSnapshot, FinalCheck, StoredWebResult, ToolCallRecord } from '@/lib/domain/stored';
+import type { CitedEvidenceSnapshot, FinalCheck, StepRepair, StoredWebResult, ToolCallRecord } from '@/lib/domain/stored';
 import type { Answers } from '@/lib/domain/study';
 import {
   CASE_STATUSES,
@@ -345,6 +345,8 @@ export const runSteps = pgTable(
     output: jsonb().$type<StepOutput>(),
     /** Web searches the step made: query and number of results. */
     toolCalls: jsonb().$type<ToolCallRecord[]>().notNull().default([]),
+    /** What was changed in the model's answers to take them in, attempt by attempt. */
+    repairs: jsonb().$type<StepRepair[]>().notNull().default([]),
     error: text(),
     promptTokens: integer().notNull().default(0),
     completionTokens: integer().notNull().default(0),

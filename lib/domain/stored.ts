@@ -55,3 +55,23 @@ export type ToolCallRecord = { name: 'web_search'; query: string; results: numbe
 
 /** One final check a finished report carries (`reports.checks`, lib/debate/checks.ts). */
 export type FinalCheck = { id: string; ok: boolean; message: string; items: string[] };
+
+/**
+ * What the engine changed in a model's answer to take it in (docs/protocols.md, "Taking answers
+ * in"), kept on the step so a reviewer sees every repair: the answer's wrapping removed, its JSON
+ * mended, a field filled or normalised, a citation that could not be matched to anything the step
+ * was shown, an answer cut off at the token limit retried, or a repair request sent.
+ */
+export const STEP_REPAIR_KINDS = [
+  'unwrapped',
+  'json-mended',
+  'field-defaulted',
+  'date-normalised',
+  'citation-matched',
+  'citation-unverified',
+  'citation-after-as-of',
+  'truncated-retry',
+  'repair-request',
+] as const;
+export type StepRepairKind = (typeof STEP_REPAIR_KINDS)[number];
+export type StepRepair = { kind: StepRepairKind; attempt: number; detail: string };
