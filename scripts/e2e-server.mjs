@@ -200,7 +200,10 @@ async function main() {
   }
 
   log(`${backend}: next start on http://localhost:${port} (data in ${tempDir})`);
-  const code = await runNode([NEXT_BIN, 'start', '-p', port, '-H', 'localhost'], env);
+  // Playwright's request client (route.fetch, page.request) reuses idle sockets; Node closes them
+  // after 5 s, and a request sent on one at that moment is reset (ECONNRESET) before the app sees
+  // it. A longer keep-alive than the client's keeps that race out of the tests.
+  const code = await runNode([NEXT_BIN, 'start', '-p', port, '-H', 'localhost', '--keepAliveTimeout', '75000'], env);
   // Unless we are shutting down, reaching here means the server stopped on its own (a crash).
   if (!cleaning) log(`next start exited with code ${code}`);
   await cleanup();
