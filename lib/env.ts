@@ -97,6 +97,12 @@ const schema = z.object({
   /** Requests and tokens per minute to the OpenAI-compatible endpoint, per model, across every process; unset: unlimited. */
   OPENAI_RPM: optionalNumber(z.coerce.number().int().min(1)),
   OPENAI_TPM: optionalNumber(z.coerce.number().int().min(1)),
+  /**
+   * The most completion tokens one call asks a model for, for models lib/llm/output-caps.ts does
+   * not know (self-hosted ones); a known model's cap comes from there. OPENAI_MAX_OUTPUT_TOKENS_<MODEL>
+   * overrides either for one model. Unset: 4,096.
+   */
+  OPENAI_MAX_OUTPUT_TOKENS: optionalNumber(z.coerce.number().int().min(1)),
   /** Default budgets of a new run (prompt + completion tokens, USD); unset: no budget. */
   RUN_MAX_TOKENS: optionalNumber(z.coerce.number().int().min(1)),
   RUN_MAX_COST_USD: optionalNumber(z.coerce.number().positive()),
@@ -164,10 +170,11 @@ export function roleModelVar(role: string) {
 }
 
 /**
- * A per-model override of OPENAI_RPM or OPENAI_TPM, e.g. OPENAI_RPM_GPT_4O_MINI for
- * `gpt-4o-mini`. Model names are open-ended, so these are read by name, like the role models.
+ * A per-model override of OPENAI_RPM, OPENAI_TPM or OPENAI_MAX_OUTPUT_TOKENS, e.g.
+ * OPENAI_RPM_GPT_4O_MINI for `gpt-4o-mini`. Model names are open-ended, so these are read by
+ * name, like the role models.
  */
-export function modelLimitEnv(kind: 'RPM' | 'TPM', model: string): number | undefined {
+export function modelLimitEnv(kind: 'RPM' | 'TPM' | 'MAX_OUTPUT_TOKENS', model: string): number | undefined {
   const name = `OPENAI_${kind}_${model.toUpperCase().replace(/[^A-Z0-9]+/g, '_').replace(/^_|_$/g, '')}`;
   const value = process.env[name]?.trim();
   if (!value) return undefined;

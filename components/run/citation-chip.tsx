@@ -2,18 +2,21 @@
 // A citation as a small chip: the source and date on the chip, the evidence's title, date and
 // a link to the source in a popover that opens on hover, on keyboard focus and on click, and is
 // tied to the chip with aria-describedby. Citations that resolve to nothing are marked unverified
-// in words and by a dashed outline, never by colour alone. A finished run's chip shows the
-// evidence as the run cited it, and says in the popover when the pool item has changed since.
+// in words and by a dashed outline, never by colour alone; one dated after the as-of date says so
+// instead (docs/protocols.md, "Taking answers in"). A finished run's chip shows the evidence as
+// the run cited it, and says in the popover when the pool item has changed since.
 import { useId, useState } from 'react';
 import type { EvidenceRef } from '@/lib/report/run-state';
 import { useT } from '@/lib/i18n/client';
 import { runMessages } from '@/lib/i18n/messages/run';
+import { repairMessages } from '@/lib/i18n/messages/repairs';
 import { POOL_NOTE_LABEL } from '@/lib/domain/cited-source';
 
-export type ChipCitation = { evidenceId?: string; source: string; date: string; value?: string; verified?: boolean };
+export type ChipCitation = { evidenceId?: string; source: string; date: string; value?: string; verified?: boolean; afterAsOf?: boolean };
 
 export function CitationChip({ citation, evidence }: { citation: ChipCitation; evidence?: EvidenceRef }) {
   const t = useT(runMessages);
+  const tr = useT(repairMessages);
   const tipId = useId();
   const [open, setOpen] = useState(false);
   const unverified = citation.verified === false;
@@ -40,6 +43,7 @@ export function CitationChip({ citation, evidence }: { citation: ChipCitation; e
         data-testid="citation-chip"
         data-evidence-id={citation.evidenceId ?? ''}
         data-verified={unverified ? 'false' : 'true'}
+        data-after-as-of={citation.afterAsOf ? 'true' : undefined}
         className={`inline-flex max-w-[18rem] items-center gap-1 truncate rounded-full border px-2 py-0.5 text-xs ${
           unverified
             ? 'border-dashed border-red-700 bg-red-50 text-red-900 dark:border-red-400 dark:bg-red-950 dark:text-red-100'
@@ -49,7 +53,7 @@ export function CitationChip({ citation, evidence }: { citation: ChipCitation; e
         <span className="truncate">{source}</span>
         <span aria-hidden>·</span>
         <span data-testid="citation-date">{date}</span>
-        {unverified ? <span className="font-semibold uppercase">{t('unverified')}</span> : null}
+        {unverified ? <span className="font-semibold uppercase">{citation.afterAsOf ? tr('afterAsOf') : t('unverified')}</span> : null}
       </button>
       <span
         id={tipId}
@@ -63,7 +67,7 @@ export function CitationChip({ citation, evidence }: { citation: ChipCitation; e
           {source} · {date}
           {citation.value ? ` · ${citation.value}` : ''}
         </span>
-        {unverified ? <span className="mt-1 block text-red-800 dark:text-red-300">{t('unverifiedHint')}</span> : null}
+        {unverified ? <span className="mt-1 block text-red-800 dark:text-red-300">{citation.afterAsOf ? tr('afterAsOfHint') : t('unverifiedHint')}</span> : null}
         {evidence?.poolNote ? (
           <span className="mt-1 block text-amber-800 dark:text-amber-300" data-testid="citation-pool-note" data-pool-note={evidence.poolNote}>
             {t(POOL_NOTE_LABEL[evidence.poolNote])}

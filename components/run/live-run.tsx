@@ -13,7 +13,8 @@ import { Button } from '@/components/ui/button';
 import { Alert } from '@/components/ui/layout';
 import { isTerminal, reduceRun, type LiveRunState, type WireMessage } from '@/lib/report/run-state';
 import type { RunViewTurn } from '@/lib/report/run-doc';
-import { useT } from '@/lib/i18n/client';
+import { useLocale, useT } from '@/lib/i18n/client';
+import { failureText } from '@/lib/i18n/failures';
 import { runMessages } from '@/lib/i18n/messages/run';
 
 type Connection = 'live' | 'reconnecting' | 'closed';
@@ -48,7 +49,10 @@ function useRunStream(initial: LiveRunState) {
 
 export function LiveRun({ initial, canWrite }: { initial: LiveRunState; canWrite: boolean }) {
   const t = useT(runMessages);
+  const locale = useLocale();
   const { state, connection, refollow } = useRunStream(initial);
+  // The reason as the engine stored it, in the reader's language (the same live and after a reload).
+  const reason = state.error ? failureText(state.error, locale) : null;
   const [pending, startTransition] = useTransition();
   const [actionError, setActionError] = useState<string | null>(null);
   const terminal = isTerminal(state.status);
@@ -95,8 +99,11 @@ export function LiveRun({ initial, canWrite }: { initial: LiveRunState; canWrite
       {state.status === 'failed' ? (
         <div data-testid="run-error">
           <Alert>
-            <span className="font-semibold">{t('runFailed')}: </span>
-            {state.error}
+            <span className="font-semibold">
+              {t('runFailed')}
+              {reason ? ': ' : '.'}
+            </span>
+            {reason ? <span data-testid="run-error-reason">{reason}</span> : null}
           </Alert>
         </div>
       ) : null}
@@ -105,7 +112,7 @@ export function LiveRun({ initial, canWrite }: { initial: LiveRunState; canWrite
         <div data-testid="run-budget-exceeded">
           <Alert>
             <span className="font-semibold">{t('runBudgetExceeded')}: </span>
-            {state.error} {t('runBudgetNoRetry')}
+            {reason} {t('runBudgetNoRetry')}
           </Alert>
         </div>
       ) : null}
@@ -133,7 +140,7 @@ export function LiveRun({ initial, canWrite }: { initial: LiveRunState; canWrite
         <h2 id="transcript-heading" className="mb-3 text-lg font-semibold">
           {t('sectionTranscript')}
         </h2>
-        <Transcript turns={state.turns} evidence={state.evidence} waiting={state.waiting} />
+        <Transcript turns={state.turns} evidence={state.evidence} waiting={state.waiting} streaming={state.streaming} />
       </section>
 
       <div id="panels" className="scroll-mt-20">

@@ -4,7 +4,7 @@ import { useEffect, useState } from 'react';
 import { durationMs, formatCount, formatDuration, formatUsd } from '@/components/run/live-format';
 import { Badge } from '@/components/ui/layout';
 import type { RunStatus } from '@/lib/domain/vocabulary';
-import { isTerminal, progressOf, type LiveRunState } from '@/lib/report/run-state';
+import { isTerminal, progressOf, shownTotals, type LiveRunState } from '@/lib/report/run-state';
 import { useT } from '@/lib/i18n/client';
 import { runMessages } from '@/lib/i18n/messages/run';
 
@@ -49,6 +49,8 @@ export function RunProgress({ state, connection }: { state: LiveRunState; connec
   const t = useT(runMessages);
   const { done, running, total } = progressOf(state);
   const elapsed = useElapsed(state.startedAt, state.finishedAt, !isTerminal(state.status));
+  // Running steps count with what they have spent so far, so the figures grow as the models write.
+  const totals = shownTotals(state);
   return (
     <div className="flex flex-wrap items-center gap-x-5 gap-y-2 text-sm" data-testid="run-progress">
       <RunStatusBadge status={state.status} />
@@ -60,8 +62,8 @@ export function RunProgress({ state, connection }: { state: LiveRunState; connec
       </div>
       {running > 0 ? <span data-testid="running-count">{t('runningNow', { n: running })}</span> : null}
       <span>{t('elapsed', { time: formatDuration(elapsed) })}</span>
-      <span data-testid="run-tokens">{t('tokens', { n: formatCount(state.tokens.prompt + state.tokens.completion) })}</span>
-      <span>{t('cost', { cost: formatUsd(state.costUsd) })}</span>
+      <span data-testid="run-tokens">{t('tokens', { n: formatCount(totals.tokens) })}</span>
+      <span data-testid="run-cost">{t('cost', { cost: formatUsd(totals.costUsd) })}</span>
       {connection === 'live' ? (
         <span className="inline-flex items-center gap-1 text-green-800 dark:text-green-300" data-testid="connection">
           <span aria-hidden className="inline-block h-2 w-2 rounded-full bg-green-600" />

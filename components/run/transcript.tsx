@@ -4,10 +4,14 @@
 // citations, and cross-examination questions linked to the claims they target.
 import { TurnComments } from '@/components/review/turn-comments';
 import { CitationChip, type ChipCitation } from '@/components/run/citation-chip';
+import { StepRepairs } from '@/components/run/step-repairs';
 import { Alert, Badge } from '@/components/ui/layout';
 import type { RunViewTurn } from '@/lib/report/run-doc';
 import type { StepWait } from '@/lib/domain/protocol';
-import type { EvidenceRefs } from '@/lib/report/run-state';
+import { blockedBy, type EvidenceRefs, type StreamingStep } from '@/lib/report/run-state';
+import { formatUsd } from '@/components/run/live-format';
+import { failureText } from '@/lib/i18n/failures';
+import { partLine } from '@/lib/domain/output-parts';
 import { useLocale, useT } from '@/lib/i18n/client';
 import { actLabel, agentLabel } from '@/lib/i18n/messages/debate-terms';
 import { runMessages } from '@/lib/i18n/messages/run';
@@ -53,7 +57,56 @@ function WaitNotice({ wait }: { wait: StepWait }) {
   );
 }
 
-function TurnCard({ turn, n, evidence, wait }: { turn: RunViewTurn; n: number; evidence: EvidenceRefs; wait?: StepWait }) {
+/**
+ * A running step's claims, questions and other parts as each is written in full, under its prose:
+ * as the model wrote them, before the step's checks (the finished step's output replaces them).
+ */
+function StreamingParts({ streaming }: { streaming: StreamingStep }) {
+  const t = useT(runMessages);
+  const listed = streaming.parts.flatMap((p) => (p.kind !== 'citation' && partLine(p) ? [{ kind: p.kind, line: partLine(p) }] : []));
+  const citations = streaming.parts.filter((p) => p.kind === 'citation').length;
+  const tokens = streaming.usage ? streaming.usage.promptTokens + streaming.usage.completionTokens : 0;
+  if (!listed.length && !citations && !tokens) return null;
+  return (
+    <section className="mt-3" aria-label={t('streamingParts')} data-testid="streaming-parts">
+      {listed.length ? (
+        <>
+          <h4 className="text-xs font-semibold uppercase tracking-wide text-zinc-600 dark:text-zinc-400">{t('streamingParts')}</h4>
+          <ul className="mt-1 space-y-1 text-sm">
+            {listed.map((p, i) => (
+              <li key={i} data-testid="streaming-part" data-kind={p.kind}>
+                <span className="mr-2 text-xs font-semibold text-zinc-600 dark:text-zinc-400">{t(`part_${p.kind}` as 'part_claim')}</span>
+                {p.line}
+              </li>
+            ))}
+          </ul>
+        </>
+      ) : null}
+      {citations || tokens ? (
+        <p className="mt-1 text-xs text-zinc-600 dark:text-zinc-400" data-testid="streaming-usage">
+          {[citations ? t('streamingCitations', { n: citations }) : null, tokens ? t('streamingUsage', { tokens: tokens.toLocaleString('en') }) : null].filter(Boolean).join(' · ')}
+        </p>
+      ) : null}
+    </section>
+  );
+}
+
+function TurnCard({
+  turn,
+  n,
+  evidence,
+  wait,
+  streaming,
+  blocked,
+}: {
+  turn: RunViewTurn;
+  n: number;
+  evidence: EvidenceRefs;
+  wait?: StepWait;
+  streaming?: StreamingStep;
+  /** For a pending step that cannot start: the failed steps it waits on. */
+  blocked?: string[];
+}) {
   const t = useT(runMessages);
   const locale = useLocale();
   const factorLabel = useFactorLabel();
@@ -82,7 +135,7 @@ function TurnCard({ turn, n, evidence, wait }: { turn: RunViewTurn; n: number; e
       {turn.status === 'failed' ? (
         <Alert>
           <span className="font-semibold">{t('stepFailed')}: </span>
-          <span data-testid="step-error">{turn.error}</span>
+          <span data-testid="step-error">{turn.error ? failureText(turn.error, locale) : null}</span>
         </Alert>
       ) : null}
       {turn.text ? (
@@ -90,9 +143,14 @@ function TurnCard({ turn, n, evidence, wait }: { turn: RunViewTurn; n: number; e
           {turn.text}
           {turn.status === 'running' ? <span aria-hidden className="ml-0.5 inline-block h-4 w-1.5 animate-pulse bg-blue-700 align-middle" /> : null}
         </p>
+      ) : turn.status === 'pending' && blocked?.length ? (
+        <p className="text-sm text-red-800 dark:text-red-300" data-testid="step-blocked">
+          {t('blockedBy', { steps: blocked.join(', ') })}
+        </p>
       ) : turn.status === 'pending' ? (
         <p className="text-sm text-zinc-600 dark:text-zinc-400">{t('waitingForContext')}</p>
       ) : null}
+      {turn.status === 'running' && streaming ? <StreamingParts streaming={streaming} /> : null}
       {turn.claims.length ? (
         <section className="mt-3" aria-label={t('claims')}>
           <h4 className="text-xs font-semibold uppercase tracking-wide text-zinc-600 dark:text-zinc-400">{t('claims')}</h4>
@@ -139,20 +197,38 @@ function TurnCard({ turn, n, evidence, wait }: { turn: RunViewTurn; n: number; e
           </ol>
         </section>
       ) : null}
-      {turn.status === 'done' && turn.usage.promptTokens + turn.usage.completionTokens > 0 ? (
-        <p className="mt-2 text-xs text-zinc-600 dark:text-zinc-400">{t('turnUsage', { tokens: (turn.usage.promptTokens + turn.usage.completionTokens).toLocaleString('en') })}</p>
+      {/* A failed step shows what its attempts spent too: the run's totals include it. */}
+      {(turn.status === 'done' || turn.status === 'failed') && turn.usage.promptTokens + turn.usage.completionTokens > 0 ? (
+        <p className="mt-2 text-xs text-zinc-600 dark:text-zinc-400" data-testid="turn-usage">
+          {turn.usage.costUsd > 0
+            ? t('turnUsageCost', { tokens: (turn.usage.promptTokens + turn.usage.completionTokens).toLocaleString('en'), cost: formatUsd(turn.usage.costUsd) })
+            : t('turnUsage', { tokens: (turn.usage.promptTokens + turn.usage.completionTokens).toLocaleString('en') })}
+        </p>
       ) : null}
+      {turn.status === 'done' ? <StepRepairs repairs={turn.repairs} /> : null}
       {turn.status === 'done' ? <TurnComments step={turn.step} claimIds={turn.claims.map((c) => c.id)} /> : null}
     </article>
   );
 }
 
-export function Transcript({ turns, evidence, waiting = {} }: { turns: RunViewTurn[]; evidence: EvidenceRefs; waiting?: Record<string, StepWait> }) {
+export function Transcript({
+  turns,
+  evidence,
+  waiting = {},
+  streaming = {},
+}: {
+  turns: RunViewTurn[];
+  evidence: EvidenceRefs;
+  waiting?: Record<string, StepWait>;
+  streaming?: Record<string, StreamingStep>;
+}) {
+  // Worked out from the turns alone, so it reads the same live and after a reload.
+  const blocked = blockedBy(turns);
   return (
     <ol className="space-y-3" data-testid="transcript">
       {turns.map((turn, i) => (
         <li key={turn.step}>
-          <TurnCard turn={turn} n={i + 1} evidence={evidence} wait={waiting[turn.step]} />
+          <TurnCard turn={turn} n={i + 1} evidence={evidence} wait={waiting[turn.step]} streaming={streaming[turn.step]} blocked={blocked[turn.step]} />
         </li>
       ))}
     </ol>

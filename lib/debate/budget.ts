@@ -9,6 +9,7 @@
 // push the total past the budget stops them all. So a run ends at most one streamed chunk per
 // running step past its budget, and that overshoot is counted in its totals.
 import { budgetOverrun, BudgetExceeded, type Budget, type RunTotals } from '@/lib/debate/limits';
+import { stopReason } from '@/lib/i18n/failures';
 import { priceOf } from '@/lib/llm/prices';
 import type { CallBudget } from '@/lib/llm/types';
 
@@ -60,6 +61,11 @@ export class RunBudgetMeter {
     return sum;
   }
 
+  /** What one step's calls not saved yet have spent, estimated while they stream: the live figure viewers see. */
+  stepSpend(stepId: string): Spend {
+    return this.open.get(stepId) ?? ZERO;
+  }
+
   /** Why the run went past its budget (not merely reached it), or null. */
   crossed(): string | null {
     return budgetOverrun(this.budget, this.totals(), { past: true });
@@ -86,8 +92,7 @@ export class RunBudgetMeter {
         const allowance = this.allowance(model, promptTokens);
         if (allowance !== undefined && allowance < 1) {
           const reason = new BudgetExceeded(
-            this.crossed() ??
-              `The run stopped at its budget: what is left (${this.leftWords()}) is not enough for step ${stepId}'s prompt of about ${promptTokens.toLocaleString('en-US')} tokens.`,
+            this.crossed() ?? stopReason('promptOverBudget', { left: this.leftWords(), step: stepId, tokens: promptTokens.toLocaleString('en-US') }),
           );
           this.stop(reason);
           throw reason;
@@ -97,7 +102,7 @@ export class RunBudgetMeter {
       },
       spend: (completionTokens) => charge(0, completionTokens),
       exhausted: () => {
-        const reason = new BudgetExceeded(this.crossed() ?? `The run stopped at its budget: step ${stepId} used all that was left (${this.leftWords()}).`);
+        const reason = new BudgetExceeded(this.crossed() ?? stopReason('usedAllLeft', { step: stepId, left: this.leftWords() }));
         this.stop(reason);
       },
       settle: (usage) => {

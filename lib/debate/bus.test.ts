@@ -44,6 +44,36 @@ describe('run bus', () => {
     expect(bus.snapshot(runId).steps.D1).toEqual({ status: 'running', text: 'go' });
   });
 
+  it("keeps a running step's parts and spend for late viewers; a wait restarts its answer, a new attempt keeps its spend", () => {
+    const bus = new RunBus();
+    const runId = 'parts-test';
+    const claim = { kind: 'claim' as const, value: { id: 'D1-c1', text: 'Orders up' } };
+    const usage = { promptTokens: 400, completionTokens: 40, costUsd: 0.001 };
+    bus.publish({ type: 'run-started', runId, at, steps });
+    bus.publish({ type: 'step-started', runId, stepId: 'D1', at, attempt: 1 });
+    bus.publish({ type: 'token', runId, stepId: 'D1', text: 'Orders' });
+    bus.publish({ type: 'step-part', runId, stepId: 'D1', part: claim });
+    bus.publish({ type: 'step-usage', runId, stepId: 'D1', usage });
+    const first = bus.snapshot(runId);
+    expect(first.steps.D1).toEqual({ status: 'running', text: 'Orders', parts: [claim], usage });
+    // A snapshot handed out is not changed by what comes after it.
+    bus.publish({ type: 'step-part', runId, stepId: 'D1', part: { kind: 'question', value: { id: 'D1-q1' } } });
+    expect(first.steps.D1.parts).toEqual([claim]);
+    expect(bus.snapshot(runId).steps.D1.parts).toHaveLength(2);
+
+    // The provider waits and starts its answer again: what it had streamed goes, its spend stays.
+    bus.publish({ type: 'step-waiting', runId, stepId: 'D1', at, reason: 'provider-error', until: at });
+    expect(bus.snapshot(runId).steps.D1).toEqual({ status: 'running', text: '', waiting: { reason: 'provider-error', until: at }, usage });
+    bus.publish({ type: 'step-started', runId, stepId: 'D1', at, attempt: 2 });
+    expect(bus.snapshot(runId).steps.D1).toEqual({ status: 'running', text: '', usage });
+    bus.publish({ type: 'step-done', runId, stepId: 'D1', at, text: 'Orders grew.', output: {}, usage });
+    expect(bus.snapshot(runId).steps.D1).toEqual({ status: 'done', text: 'Orders grew.' });
+    // A new execution meters afresh.
+    bus.publish({ type: 'step-usage', runId, stepId: 'D1', usage });
+    bus.publish({ type: 'run-started', runId, at, steps });
+    expect(bus.snapshot(runId).steps.D1.usage).toBeUndefined();
+  });
+
   it('shows local publishes to its hooks, before subscribers, but not events received from elsewhere', () => {
     const bus = new RunBus();
     const seen: string[] = [];

@@ -4,14 +4,19 @@
 // lib/debate/relay.ts links the buses of all processes: it sees local publishes through
 // onLocalPublish and hands in other processes' events through receive(); on PGlite nothing
 // hooks in and the bus is the whole story.
-import type { RunEvent, StepWait } from '@/lib/domain/protocol';
+import { MAX_LIVE_PARTS, type StepPart } from '@/lib/domain/output-parts';
+import type { RunEvent, StepWait, Usage } from '@/lib/domain/protocol';
 import { log } from '@/lib/ops/log';
 
 type Listener = (event: RunEvent) => void;
 type Subscriber = { listener: Listener; onResync?: () => void };
 
-/** `waiting`: the step waits for quota or a retry (until its next token), so a late viewer sees why. */
-type StepState = { status: 'pending' | 'running' | 'done' | 'failed'; text: string; waiting?: StepWait };
+/**
+ * `waiting`: the step waits for quota or a retry (until its next token), so a late viewer sees why.
+ * While it runs, `text` is the prose streamed so far, `parts` the claims, questions and citations
+ * written in full so far, and `usage` its spend as last estimated.
+ */
+type StepState = { status: 'pending' | 'running' | 'done' | 'failed'; text: string; waiting?: StepWait; parts?: StepPart[]; usage?: Usage };
 type RunState = { steps: Map<string, StepState>; finished: boolean };
 
 /**
@@ -131,13 +136,34 @@ export class RunBus {
           this.states.set(event.runId, state);
         }
         for (const s of event.steps) if (!state.steps.has(s.id)) state.steps.set(s.id, { status: 'pending', text: '' });
+        // A new execution meters its steps afresh: an earlier one's estimates are in the run's totals.
+        for (const s of state.steps.values()) delete s.usage;
         break;
-      case 'step-started':
-        state.steps.set(event.stepId, { status: 'running', text: '' });
+      case 'step-started': {
+        // Another attempt writes its answer anew; its spend adds to the attempts before it.
+        const usage = state.steps.get(event.stepId)?.usage;
+        state.steps.set(event.stepId, { status: 'running', text: '', ...(usage ? { usage } : {}) });
         break;
+      }
       case 'step-waiting': {
         const step = state.steps.get(event.stepId) ?? { status: 'running', text: '' };
         step.waiting = { reason: event.reason, until: event.until };
+        // After the wait the answer starts again from its beginning.
+        step.text = '';
+        delete step.parts;
+        state.steps.set(event.stepId, step);
+        break;
+      }
+      case 'step-part': {
+        const step = state.steps.get(event.stepId) ?? { status: 'running', text: '' };
+        // A new array, never pushed to: a snapshot already handed out keeps what it had.
+        if ((step.parts?.length ?? 0) < MAX_LIVE_PARTS) step.parts = [...(step.parts ?? []), event.part];
+        state.steps.set(event.stepId, step);
+        break;
+      }
+      case 'step-usage': {
+        const step = state.steps.get(event.stepId) ?? { status: 'running', text: '' };
+        step.usage = event.usage;
         state.steps.set(event.stepId, step);
         break;
       }

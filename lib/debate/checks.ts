@@ -1,31 +1,142 @@
-// After a run: every citation resolved to pool evidence or this run's web results (the rest
-// flagged unverified), and the final checks the report carries (docs/protocols.md).
+// After each step: every citation resolved against what the step was shown (the rest flagged
+// unverified, and any dated after the as-of date flagged and kept out of support); after a run,
+// the final checks the report carries (docs/protocols.md, "Taking answers in").
 import { citationsOf, claimsOf } from '@/lib/domain/output-parts';
 import type { Citation } from '@/lib/domain/outputs';
 import type { Language } from '@/lib/domain/protocol';
+import type { StepRepairKind } from '@/lib/domain/stored';
+import { urlKey } from '@/lib/pool/search/apply-rules';
+import { isIsoDay } from '@/lib/util/dates';
 
-export type KnownEvidence = { id: string; sourceName: string; publishedDate: string; stale?: boolean };
-export type ResolvedCitation = Citation & { verified: boolean };
+export type KnownEvidence = { id: string; sourceName: string; publishedDate: string; eventDate?: string | null; sourceUrl?: string; stale?: boolean };
 
-/** Marks each citation of an output verified or not, in place, and returns the counts. */
-export function resolveCitations(output: unknown, known: Map<string, KnownEvidence>) {
+/**
+ * A citation after resolution. `verified`: it names an item the step was shown, dated on or
+ * before the as-of date. `afterAsOf`: the item or the citation is dated after the as-of date, so
+ * it never counts as support. `url`: the link the model gave, when it gave one.
+ */
+export type ResolvedCitation = Citation & { verified: boolean; afterAsOf?: boolean; url?: string };
+
+/** A citation counts as support: verified, and not dated after the as-of date. */
+export function supports(c: Citation): boolean {
+  const r = c as Partial<ResolvedCitation>;
+  return r.verified === true && r.afterAsOf !== true;
+}
+
+export type CitationScope = {
+  /**
+   * What the step was shown, by id: the pool items in its prompt, its passages, the items the
+   * turns it received cite, and this run's web results.
+   */
+  shown: Map<string, KnownEvidence>;
+  /** Everything the run knows (pool as of the date, passages, web results): to say why a citation did not match. */
+  known: Map<string, KnownEvidence>;
+  asOf: string;
+};
+
+export type CitationRepair = { kind: Extract<StepRepairKind, `citation-${string}`>; detail: string };
+
+const words = (s: string) => s.normalize('NFKC').toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+const squash = (s: string) => {
+  const w = words(s);
+  // "The Korea Herald" and "Korea Herald" are one source.
+  return (w[0] === 'the' && w.length > 1 ? w.slice(1) : w).join('');
+};
+const HANGUL_SYLLABLE = /[\uac00-\ud7af]/;
+
+/**
+ * Two source names for one source: alike but for case, spacing and punctuation, or one a
+ * shortened form of the other — its start ("Yonhap" for "Yonhap News Agency") or its
+ * initials ("FSS" for "Financial Supervisory Service", "BOK" for "Bank of Korea").
+ */
+export function sameSource(a: string, b: string): boolean {
+  const x = squash(a);
+  const y = squash(b);
+  if (!x || !y) return false;
+  if (x === y) return true;
+  const [short, long, longName] = x.length <= y.length ? [x, y, b] : [y, x, a];
+  // Hangul packs a word into two or three syllables: a shorter start still names a source.
+  if (short.length >= (HANGUL_SYLLABLE.test(short) ? 2 : 3) && long.startsWith(short)) return true;
+  const initials = words(longName)
+    .filter((w, i) => !(i === 0 && w === 'the'))
+    .map((w) => w[0])
+    .join('');
+  return short.length >= 2 && initials.length >= 2 && initials === short;
+}
+
+function sameUrl(a: string, b: string): boolean {
+  try {
+    return urlKey(new URL(a.trim())) === urlKey(new URL(b.trim()));
+  } catch {
+    return false;
+  }
+}
+
+const isHttpUrl = (v: unknown): v is string => typeof v === 'string' && /^https?:\/\/\S+$/i.test(v.trim());
+
+/** The one item of `items` that `pick` accepts, or undefined when none or several do. */
+function only<T>(items: T[], pick: (item: T) => boolean): T | undefined {
+  const found = items.filter(pick);
+  return found.length === 1 ? found[0] : undefined;
+}
+
+function citationLabel(c: Citation): string {
+  return c.evidenceId && !isHttpUrl(c.evidenceId) ? c.evidenceId : `${c.source || '(no source)'}, ${c.date || '(no date)'}`;
+}
+
+/**
+ * Resolves each citation of an output, in place, against what the step was shown: by id, then
+ * by link, then by source and date (the source compared leniently, the date exactly; one item
+ * must match). A citation matched by link or source and date gets that item's id. One that
+ * matches nothing the step was shown stays, marked unverified — also when the run knows an item
+ * with its id, which the step was not shown. One dated after the as-of date (the item's date or
+ * its own) is marked `afterAsOf` and unverified: kept visible, never support. Returns the counts
+ * and what it changed or flagged, for the step's repairs.
+ */
+export function resolveCitations(output: unknown, { shown, known, asOf }: CitationScope) {
   let resolved = 0;
   let total = 0;
+  const repairs: CitationRepair[] = [];
+  const items = [...shown.values()];
   for (const c of citationsOf(output) as ResolvedCitation[]) {
     total++;
-    let item = c.evidenceId ? known.get(c.evidenceId) : undefined;
-    // A citation without an id still resolves when its source and date name exactly one item.
-    if (!item && !c.evidenceId) {
-      const matches = [...known.values()].filter((k) => k.sourceName === c.source && k.publishedDate === c.date);
-      if (matches.length === 1) {
-        item = matches[0];
+    const label = citationLabel(c);
+    let item = c.evidenceId ? shown.get(c.evidenceId) : undefined;
+    // An id the run knows names that item: if the step was not shown it, no other item stands in.
+    const namesUnshown = !item && c.evidenceId !== undefined && known.has(c.evidenceId);
+    if (!item && !namesUnshown) {
+      const url = c.url ?? [c.evidenceId, c.source].find(isHttpUrl);
+      let how = '';
+      if (url) {
+        item = only(items, (k) => Boolean(k.sourceUrl) && sameUrl(k.sourceUrl!, url));
+        how = 'by its link';
+      }
+      if (!item && c.source && isIsoDay(c.date)) {
+        const dated = items.filter((k) => k.publishedDate === c.date || k.eventDate === c.date);
+        item = only(dated, (k) => squash(k.sourceName) === squash(c.source)) ?? only(dated, (k) => sameSource(k.sourceName, c.source));
+        how = 'by source and date';
+      }
+      if (item) {
         c.evidenceId = item.id;
+        if (!c.source.trim() || isHttpUrl(c.source)) c.source = item.sourceName;
+        repairs.push({ kind: 'citation-matched', detail: `${label} → ${item.id} (${how})` });
       }
     }
-    c.verified = Boolean(item);
-    if (item) resolved++;
+    if (!item) {
+      const why = namesUnshown ? 'is in the pool but was not shown to this step' : 'matches nothing this step was shown';
+      repairs.push({ kind: 'citation-unverified', detail: `${label} ${why}` });
+    }
+    const lateDate = item && item.publishedDate > asOf ? item.publishedDate : isIsoDay(c.date) && c.date > asOf ? c.date : null;
+    if (lateDate) {
+      c.afterAsOf = true;
+      repairs.push({ kind: 'citation-after-as-of', detail: `${label} is dated ${lateDate}, after the as-of date ${asOf}: not counted as support` });
+    } else {
+      delete c.afterAsOf;
+    }
+    c.verified = Boolean(item) && !lateDate;
+    if (c.verified) resolved++;
   }
-  return { resolved, total };
+  return { resolved, total, repairs };
 }
 
 export type FinalCheck = { id: string; ok: boolean; message: string; items: string[] };
@@ -48,8 +159,10 @@ export function finalChecks({
   language: Language;
 }): FinalCheck[] {
   const all = steps.flatMap((s) => (citationsOf(s.output) as ResolvedCitation[]).map((c) => ({ step: s.stepId, c })));
-  const undated = all.filter(({ c }) => !c.date?.trim() || !c.source?.trim()).map(({ step, c }) => `${step}: ${c.source || '(no source)'} ${c.date || '(no date)'}`);
-  const unverified = all.filter(({ c }) => !c.verified).map(({ step, c }) => `${step}: ${c.evidenceId ?? c.source}`);
+  // A date that is not a day (kept as the model wrote it: "Q3 2024") dates nothing.
+  const undated = all.filter(({ c }) => !isIsoDay(c.date) || !c.source?.trim()).map(({ step, c }) => `${step}: ${c.source || '(no source)'} ${c.date || '(no date)'}`);
+  const late = all.filter(({ c }) => c.afterAsOf).map(({ step, c }) => `${step}: ${c.evidenceId ?? c.source} ${c.date}`);
+  const unverified = all.filter(({ c }) => !c.verified && !c.afterAsOf).map(({ step, c }) => `${step}: ${c.evidenceId ?? c.source}`);
   const stale = [...new Set(all.filter(({ c }) => c.evidenceId && known.get(c.evidenceId)?.stale).map(({ step, c }) => `${step}: ${c.evidenceId}`))];
   const reused = steps.flatMap((s) => {
     const seen = new Map<string, number>();
@@ -61,7 +174,8 @@ export function finalChecks({
   const languageOk = language === 'ko' ? share >= 0.3 : share <= 0.1;
   return [
     { id: 'undated-or-unsourced', ok: undated.length === 0, message: 'Every citation has a date and a source.', items: undated },
-    { id: 'unverified-citations', ok: unverified.length === 0, message: 'Every citation resolves to pool evidence or a web result of this run.', items: unverified },
+    { id: 'unverified-citations', ok: unverified.length === 0, message: 'Every citation resolves to an item its step was shown or a web result of this run.', items: unverified },
+    { id: 'after-as-of', ok: late.length === 0, message: 'No citation is dated after the as-of date.', items: late },
     { id: 'stale-evidence', ok: stale.length === 0, message: 'No cited evidence is older than the recency window.', items: stale },
     { id: 'reused-factors', ok: reused.length === 0, message: 'No turn reuses a factor (a reviewer check, not a stop).', items: reused },
     {

@@ -9,6 +9,7 @@ import { getCompanyById } from '@/lib/db/queries/companies';
 import {
   addRunUsage,
   getRun,
+  getRunTotals,
   insertRun,
   LeaseLostError,
   listRunSteps,
@@ -23,19 +24,24 @@ import {
 } from '@/lib/db/queries/runs';
 import { RunBudgetMeter } from '@/lib/debate/budget';
 import { runBus } from '@/lib/debate/bus';
-import { finalChecks, resolveCitations, type KnownEvidence } from '@/lib/debate/checks';
+import { liveStep } from '@/lib/debate/live-step';
+import { finalChecks, resolveCitations, type CitationScope, type KnownEvidence } from '@/lib/debate/checks';
+import { takeIn } from '@/lib/debate/intake';
 import { buildPrompt } from '@/lib/debate/prompts';
 import { getProtocol } from '@/lib/debate/protocols';
 import { isDatabaseUnavailable } from '@/lib/db/errors';
 import { yieldToEventLoop } from '@/lib/event-loop';
 import { budgetOverrun, BudgetExceeded, defaultBudget } from '@/lib/debate/limits';
 import { checkStepRules } from '@/lib/debate/rules';
+import { citationsOf } from '@/lib/domain/output-parts';
 import { OUTPUT_SCHEMAS, proseOf, type OutputKind, type StepOutput } from '@/lib/domain/outputs';
 import { providerLimit } from '@/lib/debate/semaphore';
-import type { Language, ProtocolDef, RunMode, RunParams, StepDef } from '@/lib/domain/protocol';
-import type { StoredWebResult, ToolCallRecord } from '@/lib/domain/stored';
-import { costOf } from '@/lib/llm/prices';
-import type { ContextTurn, ModelProvider, WebEvidence } from '@/lib/llm/types';
+import type { Language, ProtocolDef, RunMode, RunParams, StepDef, Usage } from '@/lib/domain/protocol';
+import { stopReason } from '@/lib/i18n/failures';
+import type { StepRepair, StoredWebResult, ToolCallRecord } from '@/lib/domain/stored';
+import { roomFor } from '@/lib/llm/output-caps';
+import { costOf, priceOf } from '@/lib/llm/prices';
+import { spentBy, type ContextTurn, type ModelProvider, type WebEvidence } from '@/lib/llm/types';
 import { readEvidence, type EvidenceAsOf } from '@/lib/pool/as-of';
 import { retrieve, type RetrievedItem } from '@/lib/pool/retrieve';
 import { isoToday } from '@/lib/util/dates';
@@ -104,12 +110,19 @@ function jsonSchemaOf(kind: OutputKind) {
   return schema;
 }
 
-function parseJson(raw: string): { ok: true; value: unknown } | { ok: false; problem: string } {
-  try {
-    return { ok: true, value: JSON.parse(raw) };
-  } catch (err) {
-    return { ok: false, problem: `the output is not valid JSON (${(err as Error).message})` };
-  }
+/**
+ * The completion tokens to ask for when an answer was cut off after `cut` of them: the model's
+ * whole output cap (lib/llm/output-caps.ts) within what the run's budget leaves (`left`,
+ * undefined without a budget); undefined when that is no more than the answer already had.
+ */
+function moreRoom(model: string, cut: number, left: number | undefined): number | undefined {
+  const room = roomFor(model, left);
+  return room > cut ? room : undefined;
+}
+
+/** Evidence ids the given turns cite and verified: shown to a step that receives those turns. */
+function verifiedIn(context: ContextTurn[]): string[] {
+  return context.flatMap((t) => citationsOf(t.output).flatMap((c) => (c.evidenceId && (c as { verified?: boolean }).verified ? [c.evidenceId] : [])));
 }
 
 type Done = { text: string; output: StepOutput };
@@ -134,6 +147,19 @@ export async function executeRun({ db, runId, provider: runProvider, webSearch, 
   const meter = new RunBudgetMeter(params, run, (reason) => {
     if (!signal.aborted) controller.abort(reason);
   });
+  // What the run's budget leaves for one answer on `model` after a prompt of `promptTokens`
+  // (undefined without a budget): the room a cut-off answer may be given when it is asked again.
+  const budgetRoom = (model: string, promptTokens: number): number | undefined => {
+    if (params.maxTokens == null && params.maxCostUsd == null) return undefined;
+    const used = meter.totals();
+    let left = params.maxTokens != null ? params.maxTokens - used.promptTokens - used.completionTokens - promptTokens : Infinity;
+    if (params.maxCostUsd != null) {
+      const price = priceOf(model);
+      const dollars = params.maxCostUsd - used.costUsd - (promptTokens * price.inputPerMTok) / 1_000_000;
+      left = Math.min(left, dollars <= 0 ? 0 : price.outputPerMTok > 0 ? (dollars * 1_000_000) / price.outputPerMTok : Infinity);
+    }
+    return left === Infinity ? undefined : Math.max(0, Math.floor(left));
+  };
   const timings: StepTiming[] = [];
   let modelMs = 0;
   const released = () => signal.aborted && signal.reason === RELEASED;
@@ -141,13 +167,22 @@ export async function executeRun({ db, runId, provider: runProvider, webSearch, 
   // holder (after a database restart: itself or another worker, once the lease runs out).
   const handsOver = (err: unknown) => err instanceof LeaseLostError || (workerId !== undefined && isDatabaseUnavailable(err));
   const releasedResult = (): ExecuteResult => ({ status: 'released', wallMs: performance.now() - started, modelMs, timings });
-  // What calls of steps that were not saved (stopped, failed) spent goes into the run's totals.
+  // What calls of steps that were not saved (stopped by a cancellation or the budget, or failed
+  // without their lease) spent goes into the run's totals.
   const saveUnsavedSpend = async () => {
     const spent = meter.unsaved();
     if (spent.promptTokens === 0 && spent.completionTokens === 0 && spent.costUsd === 0) return;
     await addRunUsage({ db, runId, usage: spent, workerId });
     meter.flushed();
   };
+  // What a step's unsaved calls spent (every attempt), priced at its model, to save on the step.
+  const stepUsage = (step: StepDef): Usage => {
+    const spent = meter.stepSpend(step.id);
+    const tokens = { promptTokens: Math.round(spent.promptTokens), completionTokens: Math.round(spent.completionTokens) };
+    return { ...tokens, costUsd: costOf((providerFor?.(step) ?? runProvider).model, tokens) };
+  };
+  // The run's totals as saved, sent with run-finished so viewers see what a reload would show.
+  const savedTotals = () => getRunTotals({ db, id: runId }).catch(() => undefined);
 
   try {
     // Steps that were running when a process stopped start again; finished ones stay finished.
@@ -162,7 +197,7 @@ export async function executeRun({ db, runId, provider: runProvider, webSearch, 
     const evidence = await readEvidence({ db, companyId: company.id, asOf: params.asOf, recencyDays: params.recencyDays });
     const webEvidence: StoredWebResult[] = run.webEvidence ?? [];
     const known = new Map<string, KnownEvidence>(evidence.map((e) => [e.id, e]));
-    for (const w of webEvidence) known.set(w.id, { id: w.id, sourceName: w.sourceName, publishedDate: w.publishedDate });
+    for (const w of webEvidence) known.set(w.id, { id: w.id, sourceName: w.sourceName, publishedDate: w.publishedDate, eventDate: w.eventDate, sourceUrl: w.sourceUrl });
 
     const rows = await listRunSteps({ db, runId });
     const done = new Map<string, Done>();
@@ -199,7 +234,7 @@ export async function executeRun({ db, runId, provider: runProvider, webSearch, 
           ? await retrieve({ db, companyId: company.id, query: step.query ?? step.task.slice(0, 200), asOf: params.asOf, k: 8, recencyDays: params.recencyDays })
           : [];
       // Document passages are citable by their id, like pool items.
-      for (const p of passages) if (!known.has(p.id)) known.set(p.id, { id: p.id, sourceName: p.sourceName, publishedDate: p.publishedDate, stale: p.stale });
+      for (const p of passages) if (!known.has(p.id)) known.set(p.id, { id: p.id, sourceName: p.sourceName, publishedDate: p.publishedDate, sourceUrl: p.sourceUrl, stale: p.stale });
       const base = { runId, protocol, step, params, company: companyBrief, evidence: visible, passages, context };
       const prompt = buildPrompt(base);
       const tools = step.webSearch && webSearch
@@ -209,13 +244,24 @@ export async function executeRun({ db, runId, provider: runProvider, webSearch, 
               for (const w of found) {
                 if (known.has(w.id)) continue;
                 webEvidence.push(w);
-                known.set(w.id, { id: w.id, sourceName: w.sourceName, publishedDate: w.publishedDate });
+                known.set(w.id, { id: w.id, sourceName: w.sourceName, publishedDate: w.publishedDate, eventDate: w.eventDate, sourceUrl: w.sourceUrl });
               }
               await saveWebEvidence({ db, runId, items: webEvidence });
               return found;
             },
           }
         : {};
+      // What the step was shown, for its citations (docs/protocols.md, "Taking answers in"): the
+      // pool items and passages in its prompt, the items the turns it receives cite, and this
+      // run's web results — read when its answer is in, after any searches it made.
+      const citationScope = (): CitationScope => {
+        const shown = new Map<string, KnownEvidence>();
+        for (const id of [...visible.map((e) => e.id), ...passages.map((p) => p.id), ...verifiedIn(context), ...webEvidence.map((w) => w.id)]) {
+          const item = known.get(id);
+          if (item) shown.set(id, item);
+        }
+        return { shown, known, asOf: params.asOf };
+      };
       const contextOutputs = new Map(context.map((c) => [c.stepId, c.output]));
       // Factors the visible evidence can support in the direction the step argues.
       const readable = (e: EvidenceAsOf) =>
@@ -225,16 +271,26 @@ export async function executeRun({ db, runId, provider: runProvider, webSearch, 
       const stepStart = performance.now();
       let stepModelMs = 0;
       let repair: { previous: string; problems: string[] } | undefined;
+      // What it took to take the answer in, kept on the step for reviewers.
+      const stepRepairs: StepRepair[] = [];
+      let maxTokens: number | undefined;
+      let askedShorter = false;
       let usage = { promptTokens: 0, completionTokens: 0 };
       const toolCalls: ToolCallRecord[] = [];
 
-      // A deterministic provider would only repeat itself: repair is for models.
-      const attempts = provider.isLLM ? 2 : 1;
-      for (let attempt = 0; attempt < attempts; attempt++) {
+      // A deterministic provider would only repeat itself: repair is for models. A model gets one
+      // repair attempt for an answer it did not get right, and one more try for an answer cut off
+      // at its token limit (docs/protocols.md, "Taking answers in").
+      let repairsLeft = provider.isLLM ? 1 : 0;
+      let cutRetriesLeft = provider.isLLM ? 1 : 0;
+      let emptyRetriesLeft = provider.isLLM ? 1 : 0;
+      for (;;) {
         const n = await markStepRunning({ db, runId, stepId: step.id, workerId });
         bus.publish({ type: 'step-started', runId, stepId: step.id, at: new Date().toISOString(), attempt: n });
         const release = await limit.acquire(signal);
         const metered = meter.call(step.id, provider.model);
+        // Viewers get the answer's prose, its parts and its spend as it streams (lib/debate/live-step.ts).
+        const live = liveStep({ publish: (e) => bus.publish(e), runId, stepId: step.id, kind: step.output, spent: () => meter.stepSpend(step.id) });
         let result;
         try {
           result = await provider.generate({
@@ -244,47 +300,77 @@ export async function executeRun({ db, runId, provider: runProvider, webSearch, 
             jsonSchema: jsonSchemaOf(step.output),
             tools,
             repair,
+            maxTokens,
             signal,
-            onToken: (text) => bus.publish({ type: 'token', runId, stepId: step.id, text }),
-            onWait: (wait) => bus.publish({ type: 'step-waiting', runId, stepId: step.id, at: new Date().toISOString(), ...wait }),
+            onToken: live.onToken,
+            onWait: live.onWait,
             budget: metered,
           });
+        } catch (err) {
+          // A call that failed or was cut off counts what it spent, as far as the provider can
+          // tell (its prompts, what streamed, attempts it retried), instead of the estimates.
+          const spent = spentBy(err);
+          if (spent) metered.settle(spent);
+          throw err;
         } finally {
           release();
         }
         // The usage the provider reports replaces what was estimated while it streamed.
         metered.settle(result.usage);
+        live.end();
         stepModelMs += result.modelMs;
         toolCalls.push(...result.toolCalls);
         usage = { promptTokens: usage.promptTokens + result.usage.promptTokens, completionTokens: usage.completionTokens + result.usage.completionTokens };
-        const json = parseJson(result.raw);
-        const parsed = json.ok ? schema.safeParse(json.value) : null;
-        const problems = !json.ok
-          ? [json.problem]
-          : !parsed!.success
-            ? parsed!.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`)
-            : checkStepRules(step, parsed!.data, { context: contextOutputs, availableFactors });
-        if (problems.length === 0) {
-          // The schema is the step's own (OUTPUT_SCHEMAS[step.output]), so the data is its output shape.
-          const output = parsed!.data as StepOutput;
-          resolveCitations(output, known);
+        if (result.finishReason === 'length') {
+          // Cut off at the token limit: never taken in as it is. Asked again once, with more room
+          // when there is more, else for a shorter answer.
+          const cut = result.usage.completionTokens;
+          if (cutRetriesLeft-- <= 0) throw new StepFailure(stopReason(askedShorter ? 'cutOffShorter' : 'cutOff', { tokens: cut.toLocaleString('en-US') }));
+          const room = moreRoom(provider.model, cut, budgetRoom(provider.model, result.usage.promptTokens));
+          if (room) {
+            maxTokens = room;
+            stepRepairs.push({ kind: 'truncated-retry', attempt: n, detail: `cut off at the token limit after ${cut.toLocaleString('en-US')} tokens; asked again with room for ${room.toLocaleString('en-US')}` });
+          } else {
+            repair = { previous: result.raw, problems: [`the answer was cut off at the token limit (${cut.toLocaleString('en-US')} tokens) and there is no more room: give the whole answer again, shorter`] };
+            askedShorter = true;
+            stepRepairs.push({ kind: 'repair-request', attempt: n, detail: `cut off at the token limit after ${cut.toLocaleString('en-US')} tokens, with no more room to give; asked for a shorter answer` });
+          }
+          continue;
+        }
+        // Tolerant intake, strict meaning (lib/debate/intake.ts). An empty answer or a refusal is
+        // asked again once, plainly (serving stacks drop answers now and then, and a refusal of a
+        // credit memo is rarely the model's settled view); a second one fails the step with its
+        // reason. An answer that is not valid gets the repair attempt.
+        const taken = takeIn(step.output, { raw: result.raw, refusal: result.refusal }, { attempt: n });
+        if (!taken.ok && taken.failure !== 'invalid') {
+          if (emptyRetriesLeft-- <= 0) throw new StepFailure(taken.reason);
+          stepRepairs.push({ kind: 'repair-request', attempt: n, detail: `${taken.failure === 'refusal' ? 'the model declined' : 'the answer was empty'}; asked again once` });
+          continue;
+        }
+        // Citations are resolved before the rules: one dated after as-of supports no claim.
+        const resolved = taken.ok ? resolveCitations(taken.output, citationScope()) : undefined;
+        const problems = taken.ok ? checkStepRules(step, taken.output, { context: contextOutputs, availableFactors }) : taken.problems;
+        if (taken.ok && problems.length === 0) {
+          const output = taken.output;
+          stepRepairs.push(...taken.repairs, ...resolved!.repairs.map((r) => ({ ...r, attempt: n })));
           const text = proseOf(step.output, output);
           const cost = costOf(provider.model, usage);
           // A finished answer is kept even when it took the run past its budget: its tokens are spent.
-          await markStepDone({ db, runId, stepId: step.id, text, output, toolCalls, usage: { ...usage, costUsd: cost }, workerId });
+          await markStepDone({ db, runId, stepId: step.id, text, output, toolCalls, usage: { ...usage, costUsd: cost }, repairs: stepRepairs, workerId });
           meter.stepSaved(step.id);
           stopIfOverBudget();
           done.set(step.id, { text, output });
           modelMs += stepModelMs;
           timings.push({ stepId: step.id, startedAt: stepStart - started, finishedAt: performance.now() - started, modelMs: stepModelMs });
-          bus.publish({ type: 'step-done', runId, stepId: step.id, at: new Date().toISOString(), text, output, usage: { ...usage, costUsd: cost } });
+          bus.publish({ type: 'step-done', runId, stepId: step.id, at: new Date().toISOString(), text, output, usage: { ...usage, costUsd: cost }, repairs: stepRepairs });
           return;
         }
+        if (repairsLeft-- <= 0) {
+          throw new StepFailure(stopReason(repair ? 'rulesAfterRepair' : 'rules', { problems: problems.slice(0, 5).join(' ') }));
+        }
         repair = { previous: result.raw, problems };
+        stepRepairs.push({ kind: 'repair-request', attempt: n, detail: `sent back once: ${problems.slice(0, 3).join('; ')}${problems.length > 3 ? '; …' : ''}` });
       }
-      throw new StepFailure(
-        `The output did not meet the step's rules${attempts > 1 ? ' after one repair' : ''}: ${repair!.problems.slice(0, 5).join(' ')}`,
-      );
     };
 
     // The scheduler: start every ready step up to the run's concurrency; wait for any to end.
@@ -310,14 +396,21 @@ export async function executeRun({ db, runId, provider: runProvider, webSearch, 
             // Another worker holds the run now: stop here and leave every step to it.
             if (handsOver(err)) controller.abort(RELEASED);
             if (signal.aborted) return;
-            const message = err instanceof StepFailure ? err.message : `The step failed: ${(err as Error).message}`;
+            const message = err instanceof StepFailure ? err.message : stopReason('stepError', { reason: (err as Error).message });
             failed.add(step.id);
-            await markStepFailed({ db, runId, stepId: step.id, error: message, workerId }).catch((e) => {
-              if (handsOver(e)) controller.abort(RELEASED);
-              else throw e;
-            });
+            // Every attempt of the step, failed and repair attempts included, is saved on it.
+            const usage = stepUsage(step);
+            const saved = await markStepFailed({ db, runId, stepId: step.id, error: message, usage, workerId }).then(
+              () => true,
+              (e) => {
+                if (handsOver(e)) controller.abort(RELEASED);
+                else throw e;
+                return false;
+              },
+            );
+            if (saved) meter.stepSaved(step.id);
             if (signal.aborted) return;
-            bus.publish({ type: 'step-failed', runId, stepId: step.id, at: new Date().toISOString(), error: message });
+            bus.publish({ type: 'step-failed', runId, stepId: step.id, at: new Date().toISOString(), error: message, usage });
           })
           .finally(() => running.delete(step.id));
         running.set(step.id, task);
@@ -340,16 +433,17 @@ export async function executeRun({ db, runId, provider: runProvider, webSearch, 
       // Worded with the final totals, the spend of the stopped calls included.
       const budget = signal.reason instanceof BudgetExceeded ? (meter.crossed() ?? signal.reason.message) : undefined;
       const status = budget ? 'budget_exceeded' : 'cancelled';
-      await setRunStatus({ db, id: runId, status, error: budget ?? 'Cancelled.', workerId });
-      bus.publish({ type: 'run-finished', runId, at: new Date().toISOString(), status, error: budget });
+      const error = budget ?? stopReason('cancelled');
+      await setRunStatus({ db, id: runId, status, error, workerId });
+      bus.publish({ type: 'run-finished', runId, at: new Date().toISOString(), status, error, totals: await savedTotals() });
       return { status, error: budget, wallMs, modelMs, timings };
     }
     if (failed.size || pending.length) {
       const error = failed.size
-        ? `Step${failed.size > 1 ? 's' : ''} ${[...failed].join(', ')} failed; ${pending.length} step${pending.length === 1 ? '' : 's'} could not start. Retry the failed step to continue.`
-        : 'Some steps could not start.';
+        ? stopReason(failed.size > 1 ? 'stepsFailed' : 'oneStepFailed', { steps: [...failed].join(', '), n: pending.length, plural: pending.length === 1 ? '' : 's' })
+        : stopReason('notStarted');
       if (!(await setRunStatus({ db, id: runId, status: 'failed', error, workerId }))) return releasedResult();
-      bus.publish({ type: 'run-finished', runId, at: new Date().toISOString(), status: 'failed' });
+      bus.publish({ type: 'run-finished', runId, at: new Date().toISOString(), status: 'failed', error, totals: await savedTotals() });
       return { status: 'failed', error, wallMs, modelMs, timings };
     }
 
@@ -358,14 +452,14 @@ export async function executeRun({ db, runId, provider: runProvider, webSearch, 
     await upsertReport({ db, runId, content: done.get(protocol.reportStep)!.output, checks });
     bus.publish({ type: 'report-ready', runId, at: new Date().toISOString() });
     if (!(await setRunStatus({ db, id: runId, status: 'succeeded', workerId }))) return releasedResult();
-    bus.publish({ type: 'run-finished', runId, at: new Date().toISOString(), status: 'succeeded' });
+    bus.publish({ type: 'run-finished', runId, at: new Date().toISOString(), status: 'succeeded', totals: await savedTotals() });
     return { status: 'succeeded', wallMs: performance.now() - started, modelMs, timings };
   } catch (err) {
     if (released() || handsOver(err)) return releasedResult();
     await saveUnsavedSpend().catch(() => {});
-    const error = `The run stopped: ${(err as Error).message}`;
+    const error = stopReason('unexpected', { reason: (err as Error).message });
     await setRunStatus({ db, id: runId, status: 'failed', error, workerId }).catch(() => {});
-    bus.publish({ type: 'run-finished', runId, at: new Date().toISOString(), status: 'failed' });
+    bus.publish({ type: 'run-finished', runId, at: new Date().toISOString(), status: 'failed', error, totals: await savedTotals() });
     return { status: 'failed', error, wallMs: performance.now() - started, modelMs, timings };
   } finally {
     activeRuns().delete(runId);

@@ -7,6 +7,7 @@ import { countActiveRunsOfUser } from '@/lib/db/queries/runs';
 import type { RunParams } from '@/lib/domain/protocol';
 import { env as readEnv, type Env } from '@/lib/env';
 import { format } from '@/lib/i18n';
+import { stopReason } from '@/lib/i18n/failures';
 import { runMessages } from '@/lib/i18n/messages/run';
 
 export type Budget = Pick<RunParams, 'maxTokens' | 'maxCostUsd'>;
@@ -31,10 +32,10 @@ export function budgetOverrun(budget: Budget, totals: RunTotals, { past = false 
   const cost = Number(totals.costUsd);
   const over = (used: number, limit: number) => (past ? used > limit : used >= limit);
   if (budget.maxTokens != null && over(tokens, budget.maxTokens)) {
-    return `The run reached its token budget of ${budget.maxTokens.toLocaleString('en-US')} tokens: ${tokens.toLocaleString('en-US')} used.`;
+    return stopReason('tokenBudget', { budget: budget.maxTokens.toLocaleString('en-US'), used: tokens.toLocaleString('en-US') });
   }
   if (budget.maxCostUsd != null && over(cost, budget.maxCostUsd)) {
-    return `The run reached its cost budget of $${budget.maxCostUsd.toFixed(4)}: $${cost.toFixed(4)} used.`;
+    return stopReason('costBudget', { budget: budget.maxCostUsd.toFixed(4), used: cost.toFixed(4) });
   }
   return null;
 }

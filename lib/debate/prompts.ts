@@ -200,7 +200,7 @@ function sourcesSection({ step, params }: PromptInput): string {
     access,
     search,
     'Cite web results only from searches made in this run (yours, or those the turns below cite), never from memory.',
-    'A citation is {"evidenceId": "<id>", "source": "<source name>", "date": "YYYY-MM-DD", "value": "<figure, when the item has one>"}. One whose id does not resolve is kept but marked unverified.',
+    'A citation is {"evidenceId": "<id>", "source": "<source name>", "date": "YYYY-MM-DD", "value": "<figure, when the item has one>"}. Only an item shown to you here, or a web result of this run, dated on or before the as-of date, counts as support; any other citation is kept but marked unverified.',
   ].join('\n');
 }
 

@@ -36,6 +36,13 @@ describe('step rules', () => {
     expect(thin.join(' ')).not.toMatch(/reused/);
   });
 
+  it('counts no citation dated after the as-of date as the citation a claim needs', () => {
+    const late = { ...cite, evidenceId: 'e9', date: '2025-02-01', verified: false, afterAsOf: true };
+    const claims = [claim('D1-c1', 'management_continuity'), { ...claim('D1-c2', 'certifications'), citations: [late] }, { ...claim('D1-c3', 'employment_stability'), citations: [late, cite] }];
+    const problems = checkStepRules(d1, { text: 't', claims, questions: [] }, { context: new Map() });
+    expect(problems).toEqual(['every claim needs a citation dated on or before the as-of date; these have none: D1-c2.']);
+  });
+
   it('holds text to the step limit', () => {
     const out = { text: 'x'.repeat(601), claims: [claim('a', 'certifications'), claim('b', 'management_continuity'), claim('c', 'employment_stability')], questions: [] };
     expect(checkStepRules(d1, out, { context: new Map() }).join(' ')).toMatch(/601 characters; the limit is 600/);

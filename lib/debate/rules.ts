@@ -35,8 +35,9 @@ export function checkStepRules(step: StepDef, output: unknown, { context, availa
     if (factors.size < rules.minFactors) problems.push(`claims must cover at least ${rules.minFactors} distinct factors; got ${factors.size}.`);
   }
   if (rules.citationsRequired) {
-    const bare = claims.filter((c) => c.citations.length === 0).map((c) => c.id);
-    if (bare.length) problems.push(`every claim needs a citation; these have none: ${bare.join(', ')}.`);
+    // A citation dated after the as-of date (flagged by resolveCitations in lib/debate/checks.ts) supports nothing.
+    const bare = claims.filter((c) => !c.citations.some((ci) => !(ci as { afterAsOf?: boolean }).afterAsOf)).map((c) => c.id);
+    if (bare.length) problems.push(`every claim needs a citation dated on or before the as-of date; these have none: ${bare.join(', ')}.`);
   }
   if (rules.polarity) {
     const allowed = rules.polarity === 'adverse-or-context' ? ['adverse', 'context'] : [rules.polarity];

@@ -27,3 +27,47 @@ export function citationsOf(output: unknown): Citation[] {
   walk(output);
   return out;
 }
+
+/** The parts of an answer the live page lists while the model writes the rest of it. */
+export const PART_KINDS = ['claim', 'question', 'citation', 'argument', 'response', 'topic'] as const;
+export type PartKind = (typeof PART_KINDS)[number];
+
+/** Which kind of part an array of objects holds, by the array's key, wherever in the output it sits. */
+export const PART_KEYS: Readonly<Record<string, PartKind>> = {
+  claims: 'claim',
+  questions: 'question',
+  citations: 'citation',
+  evidence: 'citation',
+  arguments: 'argument',
+  responses: 'response',
+  topics: 'topic',
+};
+
+/**
+ * One part of an answer, written out in full while the answer still streams: the object as the
+ * model wrote it, not yet validated (the step's output replaces it when the step is done), with
+ * long strings and lists shortened so that events stay small.
+ */
+export type StepPart = { kind: PartKind; value: Record<string, unknown> };
+
+/** Parts beyond this many in one answer are not sent live; the finished step has them all. */
+export const MAX_LIVE_PARTS = 60;
+
+/** The line a reader sees for a streamed part; empty when the model left that field out. */
+export function partLine(part: StepPart): string {
+  const v = part.value;
+  const str = (x: unknown) => (typeof x === 'string' ? x : '');
+  switch (part.kind) {
+    case 'claim':
+    case 'question':
+      return str(v.text);
+    case 'argument':
+      return str(v.claim);
+    case 'response':
+      return str(v.reasoning);
+    case 'topic':
+      return str(v.topic);
+    case 'citation':
+      return [str(v.source), str(v.date)].filter(Boolean).join(', ');
+  }
+}

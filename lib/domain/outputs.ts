@@ -1,6 +1,11 @@
 // What every step returns (docs/protocols.md): validated with zod, and turned into JSON Schema for
 // providers that support structured output. Step outputs are keyed by `OutputKind`, which a
 // protocol step names; the engine, the providers and the UI all read these same shapes.
+//
+// Keys are declared in the order a model writes them, because the JSON Schema sent to models and
+// the offline analyst's answers follow it: the prose (PROSE below) comes first, so the live page
+// can show the words a reader reads while the rest of the answer is still being written
+// (lib/debate/answer-stream.ts). outputs.test.ts keeps every kind that way.
 import { z } from 'zod';
 
 export const FACTOR_OR_OTHER = z.string().min(1);
@@ -52,8 +57,8 @@ const topic = z.object({
 
 /** KPD-MADS aggregator and NAS: both sides kept, no winner picked. */
 export const report = z.object({
-  objective: z.string(),
   overview: z.string(),
+  objective: z.string(),
   favorableSummary: z.array(z.string()),
   adverseSummary: z.array(z.string()),
   topics: z.array(topic),
@@ -88,6 +93,13 @@ export const responsesRound = z.object({
 export const closingRound = z.object({ text: z.string(), concessions: z.array(z.string()), unrebutted: z.array(z.string()), finalPosition: z.string() });
 export const FALLACIES = ['straw_man', 'appeal_to_authority', 'slippery_slope', 'false_dilemma', 'anecdotal_evidence', 'circular_reasoning', 'ad_hominem'] as const;
 export const rubricJudgment = z.object({
+  overall: z.object({
+    keyInsight: z.string(),
+    affirmativeTotal: z.number(),
+    negativeTotal: z.number(),
+    unresolved: z.array(z.string()),
+    recommendation: z.string(),
+  }),
   scores: z.array(
     z.object({
       argumentId: z.string(),
@@ -101,13 +113,6 @@ export const rubricJudgment = z.object({
   ),
   fallacies: z.array(z.object({ argumentId: z.string(), fallacy: z.enum(FALLACIES), explanation: z.string() })),
   trace: z.array(z.object({ argumentId: z.string(), standing: z.enum(['UPHELD', 'PARTIALLY_UPHELD', 'REFUTED', 'UNCERTAIN']), note: z.string() })),
-  overall: z.object({
-    affirmativeTotal: z.number(),
-    negativeTotal: z.number(),
-    keyInsight: z.string(),
-    unresolved: z.array(z.string()),
-    recommendation: z.string(),
-  }),
 });
 
 /** FinDebate: specialists, a stance-taking draft, one safe debate round and the safety check. */
@@ -119,10 +124,10 @@ export const stanceDraft = z.object({
   claims: z.array(claim),
 });
 export const safetyCheck = z.object({
+  reason: z.string(),
   stanceChanged: z.boolean(),
   horizonsChanged: z.boolean(),
   kept: z.enum(['draft', 'final']),
-  reason: z.string(),
   /** The version kept: the leader's merge, or the draft when the debate moved stance or horizons. */
   report: stanceDraft,
 });
@@ -173,6 +178,16 @@ export const PROSE: { readonly [K in OutputKind]: { readonly parts: readonly Pro
   stanceDraft: { parts: [['text']], join: '' },
   safetyCheck: { parts: [['reason']], join: '' },
 };
+
+/**
+ * An output as JSON with its keys in the schema's order, the prose first: what the offline analyst
+ * streams and the fake model replays. Fields outside the schema are left out, as the engine drops
+ * them; an output that does not fit its schema is written as it is, for the engine to reject.
+ */
+export function outputJson(kind: OutputKind, output: unknown): string {
+  const parsed = OUTPUT_SCHEMAS[kind].safeParse(output);
+  return JSON.stringify(parsed.success ? parsed.data : output);
+}
 
 /** The prose of an output of this kind (see PROSE); a missing field reads as empty. */
 export function proseOf(kind: OutputKind, output: unknown): string {

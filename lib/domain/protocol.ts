@@ -1,5 +1,7 @@
 // The contract between protocols (data), the engine, the providers and the UI.
+import type { StepPart } from '@/lib/domain/output-parts';
 import type { OutputKind } from '@/lib/domain/outputs';
+import type { StepRepair } from '@/lib/domain/stored';
 import type { Protocol as ProtocolId, TerminalRunStatus } from '@/lib/domain/vocabulary';
 
 export type { ProtocolId };
@@ -174,13 +176,24 @@ export type Usage = { promptTokens: number; completionTokens: number; costUsd: n
 export type WaitReason = 'requests' | 'tokens' | 'provider-limit' | 'provider-error';
 export type StepWait = { reason: WaitReason; until: string };
 
-/** Run events (docs/architecture.md): one union shared by server and client. */
+/**
+ * Run events (docs/architecture.md): one union shared by server and client. While a step streams,
+ * `token` carries the next characters of its prose only (never JSON), `step-part` each claim,
+ * question or citation once written out in full, and `step-usage` what the step has spent so far,
+ * estimated from the stream until `step-done` brings the provider's count. A `step-waiting`
+ * drops what the step streamed: after the wait its answer starts again.
+ */
 export type RunEvent =
   | { type: 'run-started'; runId: string; at: string; steps: { id: string; agent: string; team: Team; act: Act; context: string[] }[] }
   | { type: 'step-started'; runId: string; stepId: string; at: string; attempt: number }
   | { type: 'step-waiting'; runId: string; stepId: string; at: string; reason: WaitReason; until: string }
   | { type: 'token'; runId: string; stepId: string; text: string }
-  | { type: 'step-done'; runId: string; stepId: string; at: string; text: string; output: unknown; usage: Usage }
-  | { type: 'step-failed'; runId: string; stepId: string; at: string; error: string }
+  | { type: 'step-part'; runId: string; stepId: string; part: StepPart }
+  | { type: 'step-usage'; runId: string; stepId: string; usage: Usage }
+  /** `repairs`: what taking the answer in changed (lib/debate/intake.ts), as saved on the step. */
+  | { type: 'step-done'; runId: string; stepId: string; at: string; text: string; output: unknown; usage: Usage; repairs?: StepRepair[] }
+  /** `usage`: every attempt of the step, as saved on it; `error`: the stored reason (English, see lib/i18n/failures.ts). */
+  | { type: 'step-failed'; runId: string; stepId: string; at: string; error: string; usage?: Usage }
   | { type: 'report-ready'; runId: string; at: string }
-  | { type: 'run-finished'; runId: string; at: string; status: TerminalRunStatus; error?: string };
+  /** `error` and `totals`: the run's reason and totals as saved, so viewers need not reload to see them. */
+  | { type: 'run-finished'; runId: string; at: string; status: TerminalRunStatus; error?: string; totals?: Usage };

@@ -59,14 +59,18 @@ export type FinalCheck = { id: string; ok: boolean; message: string; items: stri
 /**
  * What the engine changed in a model's answer to take it in (docs/protocols.md, "Taking answers
  * in"), kept on the step so a reviewer sees every repair: the answer's wrapping removed, its JSON
- * mended, a field filled or normalised, a citation that could not be matched to anything the step
- * was shown, an answer cut off at the token limit retried, or a repair request sent.
+ * mended, a field filled, dropped or normalised, a date it could not read, a citation matched by
+ * its link or its source and date, one that could not be matched to anything the step was shown
+ * or that is dated after the as-of date, an answer cut off at the token limit retried, or a
+ * repair request sent.
  */
 export const STEP_REPAIR_KINDS = [
   'unwrapped',
   'json-mended',
   'field-defaulted',
+  'field-dropped',
   'date-normalised',
+  'date-unreadable',
   'citation-matched',
   'citation-unverified',
   'citation-after-as-of',

@@ -10,6 +10,7 @@ import { runBus } from '@/lib/debate/bus';
 import { cancelRun, executeRun, isRunActive, releaseRun, retryFailedSteps, type ExecuteResult } from '@/lib/debate/engine';
 import { webSearchForRun } from '@/lib/debate/web-search';
 import { env, isEmbedded } from '@/lib/env';
+import { stopReason } from '@/lib/i18n/failures';
 import { queueRunner } from '@/lib/jobs/queue-runner';
 import { notRetryable, RunStateError, type RetryOptions, type RunRunner } from '@/lib/jobs/run-runner';
 import { runProviders } from '@/lib/llm';
@@ -61,9 +62,9 @@ export async function executeRunHere({ db, run, workerId }: { db: Db; run: Pick<
   try {
     providers = providersOf(run);
   } catch (err) {
-    const error = `Could not start: ${(err as Error).message}`;
+    const error = stopReason('couldNotStart', { reason: (err as Error).message });
     if (!(await setRunStatus({ db, id: run.id, status: 'failed', error, workerId }))) return { status: 'released', wallMs: 0, modelMs: 0, timings: [] };
-    runBus().publish({ type: 'run-finished', runId: run.id, at: new Date().toISOString(), status: 'failed' });
+    runBus().publish({ type: 'run-finished', runId: run.id, at: new Date().toISOString(), status: 'failed', error });
     return { status: 'failed', error, wallMs: 0, modelMs: 0, timings: [] };
   }
   return executeRun({
@@ -98,8 +99,8 @@ async function cancel({ db, runId }: { db: Db; runId: string }) {
   // Not executing here (queued, or left running by a stopped process): record the cancellation.
   const run = await getRun({ db, id: runId });
   if (!run || (run.status !== 'queued' && run.status !== 'running')) return false;
-  await setRunStatus({ db, id: runId, status: 'cancelled', error: 'Cancelled.' });
-  runBus().publish({ type: 'run-finished', runId, at: new Date().toISOString(), status: 'cancelled' });
+  await setRunStatus({ db, id: runId, status: 'cancelled', error: stopReason('cancelled') });
+  runBus().publish({ type: 'run-finished', runId, at: new Date().toISOString(), status: 'cancelled', error: stopReason('cancelled') });
   return true;
 }
 

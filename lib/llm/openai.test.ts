@@ -7,6 +7,7 @@ import type { ProtocolDef, StepDef, StepWait } from '@/lib/domain/protocol';
 import { retryAfterMs } from '@/lib/util/http';
 import { startFakeLlm, type FakeLlm } from '@/scripts/fake-llm/server';
 import { createOpenAiProvider, LlmError, type OpenAiProviderOptions } from './openai';
+import { outputCapOf } from './output-caps';
 import { costOf, priceOf } from './prices';
 import type { GenerateRequest, WebEvidence } from './types';
 
@@ -312,6 +313,20 @@ describe('createOpenAiProvider against the fake server', () => {
     expect(messages[3].content).toContain('- claims: required');
     expect(messages[3].content).toContain('- JSON ended early');
     expect(messages[3].content).toContain('corrected JSON only');
+  });
+
+  it("says why the model stopped, and asks for the engine's room: a cut-off answer comes back as it is, with finish reason length", async () => {
+    const whole = await provider().generate(makeRequest());
+    expect(whole.finishReason).toBe('stop');
+    expect(body(0)).not.toHaveProperty('max_tokens');
+
+    const cut = await provider().generate(makeRequest({ maxTokens: 5 }));
+    expect((body(1) as Body & { max_tokens?: number }).max_tokens).toBe(5);
+    expect(cut.finishReason).toBe('length');
+    expect(cut.raw).toBe(whole.raw.slice(0, 20));
+    // The room asked for never passes the model's cap.
+    await provider().generate(makeRequest({ maxTokens: 1_000_000 }));
+    expect((body(2) as Body & { max_tokens?: number }).max_tokens).toBe(outputCapOf('gpt-4o-mini'));
   });
 
   it('reports usage from the final usage chunk, summed over tool rounds, and prices it', async () => {

@@ -18,7 +18,8 @@ import { countProviderError } from '@/lib/ops/counters';
 import { backoffDelay, retryAfterMs, sleep as delay } from '@/lib/util/http';
 import { redact } from '@/lib/util/redact';
 import type { ToolCallRecord } from '@/lib/domain/stored';
-import type { GenerateRequest, GenerateResult, ModelProvider, WebEvidence } from './types';
+import { outputCapOf } from './output-caps';
+import { withSpent, type GenerateRequest, type GenerateResult, type ModelProvider, type SpentUsage, type WebEvidence } from './types';
 
 export type StructuredOutput = 'json_schema' | 'json_object' | 'auto';
 
@@ -151,6 +152,8 @@ type CallResult = {
   usage?: { promptTokens: number; completionTokens: number };
   /** `length`: the endpoint stopped at max_tokens. */
   finishReason?: string | null;
+  /** What the model said instead of answering, when the API sends a refusal apart from the content. */
+  refusal?: string;
 };
 
 class CallbackError extends Error {}
@@ -160,11 +163,17 @@ function chunkTokens(text: string) {
   return Math.max(1, Math.ceil(text.length / 4));
 }
 
-async function readStream(stream: AsyncIterable<ChatCompletionChunk>, request: Pick<GenerateRequest, 'onToken' | 'budget' | 'signal'>): Promise<CallResult> {
+async function readStream(
+  stream: AsyncIterable<ChatCompletionChunk>,
+  request: Pick<GenerateRequest, 'onToken' | 'budget' | 'signal'>,
+  /** The attempt's streamed tokens so far, kept for the case it fails part-way. */
+  tally: SpentUsage,
+): Promise<CallResult> {
   let content = '';
   const calls: CallResult['toolCalls'] = [];
   let usage: CallResult['usage'];
   let finishReason: string | null | undefined;
+  let refusal = '';
   for await (const chunk of stream) {
     // Past the run's budget (or cancelled), chunks already on their way are neither shown nor counted.
     if (request.signal.aborted) break;
@@ -173,6 +182,7 @@ async function readStream(stream: AsyncIterable<ChatCompletionChunk>, request: P
     const delta = chunk.choices?.[0]?.delta;
     if (!delta) continue;
     let streamed = '';
+    if (delta.refusal) refusal += delta.refusal;
     if (delta.content) {
       content += delta.content;
       streamed += delta.content;
@@ -193,10 +203,13 @@ async function readStream(stream: AsyncIterable<ChatCompletionChunk>, request: P
       }
     }
     // Past the run's budget the meter aborts the run's signal: stop reading at once.
-    if (streamed) request.budget?.spend(chunkTokens(streamed));
+    if (streamed) {
+      tally.completionTokens += chunkTokens(streamed);
+      request.budget?.spend(chunkTokens(streamed));
+    }
     if (request.signal.aborted) break;
   }
-  return { content, toolCalls: calls.filter(Boolean), usage, finishReason };
+  return { content, toolCalls: calls.filter(Boolean), usage, finishReason, ...(refusal ? { refusal } : {}) };
 }
 
 function estimateTokens(text: string) {
@@ -240,6 +253,10 @@ export function createOpenAiProvider(options: OpenAiProviderOptions): ModelProvi
   let schemaRejected = options.structuredOutput === 'json_object';
   // Likewise for an endpoint that wants max_completion_tokens instead of max_tokens.
   let maxTokensRejected = false;
+  // The most completion tokens one request asks for (lib/llm/output-caps.ts), read when first
+  // needed: it may come from the environment.
+  let cap: number | undefined;
+  const maxOutputTokens = () => (cap ??= outputCapOf(options.model));
 
   const scrub = (text: string) => redact(text, [apiKey]);
 
@@ -257,8 +274,11 @@ export function createOpenAiProvider(options: OpenAiProviderOptions): ModelProvi
     return new LlmError('connection', scrub(`Could not reach the model endpoint: ${why}`), { attempts });
   }
 
-  /** One HTTP call with our timeout over the whole stream; returns what the model said. */
-  async function callOnce(body: ChatCompletionCreateParamsStreaming, request: GenerateRequest, clock: { ms: number }, attempts: number) {
+  /**
+   * One HTTP call with our timeout over the whole stream; returns what the model said. A call
+   * that fails after the endpoint took it adds its prompt and what it streamed to `lost`.
+   */
+  async function callOnce(body: ChatCompletionCreateParamsStreaming, request: GenerateRequest, clock: { ms: number }, attempts: number, lost: SpentUsage) {
     const controller = new AbortController();
     let timedOut = false;
     const timer = setTimeout(() => {
@@ -268,14 +288,19 @@ export function createOpenAiProvider(options: OpenAiProviderOptions): ModelProvi
     const onAbort = () => controller.abort();
     request.signal.addEventListener('abort', onAbort, { once: true });
     const started = performance.now();
+    const tally: SpentUsage = { promptTokens: 0, completionTokens: 0 };
     try {
       if (request.signal.aborted) throw cancelled();
       const stream = await client.chat.completions.create(body, { signal: controller.signal, maxRetries: 0, timeout: timeoutMs });
-      const result = await readStream(stream, request);
+      // The endpoint took the request: its prompt is spent, whatever happens to the stream.
+      tally.promptTokens = estimatePromptTokens(body);
+      const result = await readStream(stream, request, tally);
       // The SDK ends an aborted stream quietly instead of throwing: a partial answer must not pass.
       if (controller.signal.aborted) throw new Error('aborted');
       return result;
     } catch (err) {
+      lost.promptTokens += tally.promptTokens;
+      lost.completionTokens += tally.completionTokens;
       if (err instanceof CallbackError) throw err.cause;
       if (request.signal.aborted) throw cancelled();
       if (timedOut) throw new LlmError('timeout', `The model endpoint did not finish within ${timeoutMs} ms.`, { attempts });
@@ -288,11 +313,11 @@ export function createOpenAiProvider(options: OpenAiProviderOptions): ModelProvi
   }
 
   /** callOnce with backoff. Tokens streamed by a failed attempt have already reached onToken. */
-  async function callWithRetries(build: () => ChatCompletionCreateParamsStreaming, request: GenerateRequest, clock: { ms: number }) {
+  async function callWithRetries(build: () => ChatCompletionCreateParamsStreaming, request: GenerateRequest, clock: { ms: number }, lost: SpentUsage) {
     for (let attempt = 1; ; attempt++) {
       const body = build();
       try {
-        return await callOnce(body, request, clock, attempt);
+        return await callOnce(body, request, clock, attempt, lost);
       } catch (err) {
         // Every failed attempt counts, retried or not: a retry that succeeds still spent quota.
         const code = providerErrorCode(err);
@@ -324,8 +349,21 @@ export function createOpenAiProvider(options: OpenAiProviderOptions): ModelProvi
   }
 
   async function generate(request: GenerateRequest): Promise<GenerateResult> {
+    const usage: SpentUsage = { promptTokens: 0, completionTokens: 0 };
+    // Requests the endpoint took that then failed (retried or not): spent all the same, so the
+    // result's usage, or the error's, counts them (lib/debate/budget.ts, lib/llm/rate-limit.ts).
+    const lost: SpentUsage = { promptTokens: 0, completionTokens: 0 };
+    try {
+      const result = await converse(request, usage, lost);
+      return { ...result, usage: { promptTokens: usage.promptTokens + lost.promptTokens, completionTokens: usage.completionTokens + lost.completionTokens } };
+    } catch (err) {
+      throw withSpent(err, { promptTokens: usage.promptTokens + lost.promptTokens, completionTokens: usage.completionTokens + lost.completionTokens });
+    }
+  }
+
+  /** The requests of one generate(): the answer, after any web-search rounds. Adds to `usage` what each answered request used. */
+  async function converse(request: GenerateRequest, usage: SpentUsage, lost: SpentUsage): Promise<GenerateResult> {
     const clock = { ms: 0 };
-    const usage = { promptTokens: 0, completionTokens: 0 };
     const toolCalls: ToolCallRecord[] = [];
     const search = request.tools.webSearch;
     const toolTurns: ChatCompletionMessageParam[] = [];
@@ -334,7 +372,8 @@ export function createOpenAiProvider(options: OpenAiProviderOptions): ModelProvi
     for (;;) {
       let sent: ChatCompletionMessageParam[] = [];
       // The run's budget bounds each request (asked once per request, not again on its retries):
-      // the prompt counts as sent, and max_tokens is what is left after it.
+      // the prompt counts as sent, and max_tokens is what is left after it, never more than the
+      // model writes in one answer (an endpoint refuses a larger max_tokens).
       let allowance: number | undefined;
       let allowed = false;
       const build = (): ChatCompletionCreateParamsStreaming => {
@@ -358,24 +397,34 @@ export function createOpenAiProvider(options: OpenAiProviderOptions): ModelProvi
           // Throws, with the run stopped, when not even the prompt fits: nothing is sent.
           allowance = request.budget?.allow(estimatePromptTokens(body));
         }
-        if (allowance !== undefined) {
-          if (maxTokensRejected) body.max_completion_tokens = allowance;
-          else body.max_tokens = allowance;
+        // The engine asks for more room (request.maxTokens) when an answer was cut off at its limit.
+        if (allowance !== undefined || request.maxTokens !== undefined) {
+          const room = Math.min(allowance ?? Infinity, request.maxTokens ?? Infinity, maxOutputTokens());
+          if (maxTokensRejected) body.max_completion_tokens = room;
+          else body.max_tokens = room;
         }
         return body;
       };
-      const result = await callWithRetries(build, request, clock);
-      if (allowance !== undefined && result.finishReason === 'length') {
+      const result = await callWithRetries(build, request, clock, lost);
+      usage.promptTokens += result.usage?.promptTokens ?? Math.ceil(messagesChars(sent) / 4);
+      usage.completionTokens += result.usage?.completionTokens ?? estimateTokens(result.content + result.toolCalls.map((c) => c.arguments).join(''));
+      if (allowance !== undefined && allowance <= Math.min(maxOutputTokens(), request.maxTokens ?? Infinity) && result.finishReason === 'length') {
         // Cut at what the budget left: the answer is incomplete and nothing is left to repair it.
         request.budget?.exhausted();
         throw cancelled();
       }
-      usage.promptTokens += result.usage?.promptTokens ?? Math.ceil(messagesChars(sent) / 4);
-      usage.completionTokens += result.usage?.completionTokens ?? estimateTokens(result.content + result.toolCalls.map((c) => c.arguments).join(''));
 
       const wanted = result.toolCalls.filter((c) => c.name === 'web_search');
       if (!search || !wanted.length || rounds >= MAX_SEARCH_ROUNDS) {
-        return { raw: result.content, usage, toolCalls, modelMs: Math.round(clock.ms) };
+        // A cut-off answer (`length`) goes back as it is: the engine decides whether to ask again.
+        return {
+          raw: result.content,
+          usage,
+          toolCalls,
+          modelMs: Math.round(clock.ms),
+          ...(result.finishReason ? { finishReason: result.finishReason } : {}),
+          ...(result.refusal ? { refusal: result.refusal } : {}),
+        };
       }
       rounds++;
       toolTurns.push({

@@ -25,14 +25,19 @@ export const PRICES: Record<string, ModelPrice> = {
  * so `gpt-4o-mini-…` never gets `gpt-4o`'s price.
  */
 export function priceOf(model: string): ModelPrice {
+  const best = familyOf(model, Object.keys(PRICES).filter((name) => name !== 'unknown'));
+  return best ? PRICES[best] : UNKNOWN_PRICE;
+}
+
+/** The longest of `names` that `model` is (or is a dated snapshot or routed form of), or undefined. */
+export function familyOf(model: string, names: string[]): string | undefined {
   const id = model.trim().toLowerCase().split('/').pop() ?? '';
   let best: string | undefined;
-  for (const name of Object.keys(PRICES)) {
-    if (name === 'unknown') continue;
+  for (const name of names) {
     const fits = id === name || id.startsWith(`${name}-`);
     if (fits && (!best || name.length > best.length)) best = name;
   }
-  return best ? PRICES[best] : UNKNOWN_PRICE;
+  return best;
 }
 
 /** USD for one call or a sum of calls; 0 for models without a known price (see priceOf().known). */

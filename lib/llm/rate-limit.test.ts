@@ -12,8 +12,8 @@ import { createTestDatabase, testBackends } from '@/lib/db/test-db';
 import type { StepWait } from '@/lib/domain/protocol';
 import { rateLimitsOf } from '@/lib/llm';
 import { createOfflineAnalyst } from '@/lib/llm/offline';
-import { createSharedRateLimiter, WINDOW_MS, withSharedRateLimit, type RateWait, type Reservation } from '@/lib/llm/rate-limit';
-import type { GenerateRequest, ModelProvider } from '@/lib/llm/types';
+import { createSharedRateLimiter, estimateTokens, WINDOW_MS, withSharedRateLimit, type RateWait, type Reservation } from '@/lib/llm/rate-limit';
+import { withSpent, type GenerateRequest, type ModelProvider } from '@/lib/llm/types';
 
 /** 10 s into a minute: a reservation that waits has 50 s to go. */
 const START = Date.UTC(2030, 0, 1, 9, 0, 10);
@@ -166,6 +166,29 @@ describe.each(testBackends())('shared rate limiter on %s', (backend) => {
     const offline = createOfflineAnalyst();
     expect(withSharedRateLimit(offline, { limiter, limits: { rpm: 1 } })).toBe(offline);
     expect(withSharedRateLimit(model, { limiter, limits: {} })).toBe(model);
+  });
+
+  it('counts what a failed call spent in its window, and keeps the estimate when the provider cannot say', async () => {
+    const failing = (spent?: { promptTokens: number; completionTokens: number }): ModelProvider => ({
+      name: 'openai',
+      model: spent ? 'fails-after-streaming' : 'fails-silently',
+      isLLM: true,
+      async generate() {
+        const err = new Error('The model endpoint answered 500 Internal Server Error');
+        throw spent ? withSpent(err, spent) : err;
+      },
+    });
+    const prompt = { system: 'You are an analyst.', user: 'Assess the borrower.' };
+    const request = { runId: 'r1', step: { id: 'D1' }, prompt, jsonSchema: {}, signal: never() } as unknown as GenerateRequest;
+    const limiter = createSharedRateLimiter({ db: handle.db, clock: steppingClock(), onWait: () => {} });
+    const limits = { tpm: 100_000 };
+
+    await expect(withSharedRateLimit(failing({ promptTokens: 900, completionTokens: 250 }), { limiter, limits }).generate(request)).rejects.toThrow(/500/);
+    // Its two attempts' prompts and the tokens streamed before the error, not the estimate.
+    expect(await windowRow(handle.db, 'openai:fails-after-streaming', W0)).toMatchObject({ requests: 1, tokens: 1_150 });
+
+    await expect(withSharedRateLimit(failing(), { limiter, limits }).generate(request)).rejects.toThrow(/500/);
+    expect(await windowRow(handle.db, 'openai:fails-silently', W0)).toMatchObject({ requests: 1, tokens: estimateTokens(request) });
   });
 });
 

@@ -10,12 +10,13 @@
 // the endpoint reported.
 //
 // One reservation per generate(): retries and web-search rounds inside the OpenAI provider are
-// not counted as extra requests (their tokens are, through the reported usage).
+// not counted as extra requests (their tokens are, through the reported usage, and so are a
+// failed or cancelled call's, through what its error says it spent).
 import type { Db } from '@/lib/db/client';
 import { adjustRateWindowTokens, pruneRateWindows, readRateWindowRequests, reserveRateWindow } from '@/lib/db/queries/rate-windows';
 import { log } from '@/lib/ops/log';
 import { abortableSleep, cancelled } from './openai';
-import type { GenerateRequest, ModelProvider } from './types';
+import { spentBy, type GenerateRequest, type GenerateResult, type ModelProvider } from './types';
 
 export const WINDOW_MS = 60_000;
 /** Windows older than this are deleted, once per window per process. */
@@ -143,11 +144,21 @@ export function withSharedRateLimit(
         stepId: request.step.id,
         onWait: request.onWait && ((wait) => request.onWait!({ reason: wait.limit, until: new Date(wait.untilMs).toISOString() })),
       });
-      // A failed call keeps its estimate: the endpoint may have counted part of it.
-      const result = await provider.generate(request);
-      await limiter.settle(reservation, result.usage.promptTokens + result.usage.completionTokens).catch((err) => {
-        limitsLog.error('could not record the usage of a call', { key, runId: request.runId, stepId: request.step.id, err });
-      });
+      const settle = (tokens: number) =>
+        limiter.settle(reservation, tokens).catch((err) => {
+          limitsLog.error('could not record the usage of a call', { key, runId: request.runId, stepId: request.step.id, err });
+        });
+      let result: GenerateResult;
+      try {
+        result = await provider.generate(request);
+      } catch (err) {
+        // A failed call counts what it spent when the provider says (its prompts and what streamed
+        // before the error or the cancellation); otherwise it keeps its estimate.
+        const spent = spentBy(err);
+        if (spent) await settle(spent.promptTokens + spent.completionTokens);
+        throw err;
+      }
+      await settle(result.usage.promptTokens + result.usage.completionTokens);
       return result;
     },
   };

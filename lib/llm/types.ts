@@ -47,8 +47,17 @@ export type GenerateRequest = StepInput & {
   tools: { webSearch?: (query: string) => Promise<WebEvidence[]> };
   /** The previous attempt's raw output and why it failed validation: one repair attempt. */
   repair?: { previous: string; problems: string[] };
+  /**
+   * The most completion tokens to ask for: set when the engine asks again, with more room, for
+   * an answer that was cut off at its token limit. The run's budget and the model's output cap
+   * still bound it.
+   */
+  maxTokens?: number;
   signal: AbortSignal;
-  /** Streamed text as it is produced (the step's `text` field, or the raw output). */
+  /**
+   * The raw answer as it is produced, in chunks of any size: the engine reads the prose and the
+   * parts out of it (lib/debate/answer-stream.ts), so a provider passes the JSON on as it comes.
+   */
   onToken: (text: string) => void;
   /** Called before a wait for quota or for a retry, so viewers see why nothing streams yet. */
   onWait?: (wait: StepWait) => void;
@@ -75,13 +84,38 @@ export type CallBudget = {
   exhausted(): void;
 };
 
+/**
+ * What a call that threw had spent: the prompts of the requests the endpoint took and the tokens
+ * they streamed, estimated where the endpoint did not say. A provider attaches it to its error
+ * (`withSpent`) so the run's totals, its budget and the rate windows count the failed call too.
+ */
+export type SpentUsage = { promptTokens: number; completionTokens: number };
+
+export function withSpent<E>(err: E, spent: SpentUsage): E {
+  if (err !== null && typeof err === 'object') Object.defineProperty(err, 'spent', { value: { ...spent }, configurable: true });
+  return err;
+}
+
+/** The spend a provider attached to its error, if any. */
+export function spentBy(err: unknown): SpentUsage | undefined {
+  const spent = err !== null && typeof err === 'object' ? (err as { spent?: unknown }).spent : undefined;
+  if (!spent || typeof spent !== 'object') return undefined;
+  const { promptTokens, completionTokens } = spent as Partial<SpentUsage>;
+  return typeof promptTokens === 'number' && typeof completionTokens === 'number' ? { promptTokens, completionTokens } : undefined;
+}
+
 export type GenerateResult = {
   /** The raw JSON the model produced (validated by the engine, not here). */
   raw: string;
+  /** Every request the call made, those that failed and were retried included. */
   usage: { promptTokens: number; completionTokens: number };
   toolCalls: ToolCallRecord[];
   /** Milliseconds spent waiting on the model (for the engine-overhead benchmark). */
   modelMs: number;
+  /** Why the model stopped, as the API says it (`stop`, `length`: cut off at the token limit, `content_filter`, …). */
+  finishReason?: string;
+  /** The model's refusal, when the API reports one apart from the answer. */
+  refusal?: string;
 };
 
 export interface ModelProvider {

@@ -4,6 +4,7 @@
 // server; lib/report/run-view.ts reads the rows and calls it.
 import type { Company, reports, Run, runSteps } from '@/lib/db/schema';
 import { citationsOf, claimsOf, questionsOf } from '@/lib/domain/output-parts';
+import type { StepRepair } from '@/lib/domain/stored';
 import { buildReasoningTree, citationGrounding } from '@/lib/eval/tree';
 
 type Rows = {
@@ -34,6 +35,11 @@ export function runDocument({ run, steps, report, company }: Rows) {
       finishedAt: s.finishedAt?.toISOString() ?? null,
       usage: { promptTokens: s.promptTokens, completionTokens: s.completionTokens, costUsd: Number(s.costUsd) },
       error: s.error,
+      /**
+       * What the engine changed to take the step's answer in (docs/protocols.md, "Taking answers
+       * in"). Optional for readers: a view built elsewhere, or exported before repairs were kept, has none.
+       */
+      ...({ repairs: s.repairs ?? [] } as { repairs?: StepRepair[] }),
     };
   });
   const done = turns.filter((t) => t.status === 'done');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isTerminal, progressOf, reduceRun, stateFromView, type LiveRunState, type WireMessage } from '@/lib/report/run-state';
+import { isTerminal, progressOf, reduceRun, shownTotals, stateFromView, type LiveRunState, type WireMessage } from '@/lib/report/run-state';
 import type { RunViewTurn } from '@/lib/report/run-view';
 
 function turn(step: string, status: RunViewTurn['status'] = 'pending', text = ''): RunViewTurn {
@@ -178,5 +178,53 @@ describe('run state reducer', () => {
       finished: false,
     };
     expect(stateFromView(runningView({ prompt: 0, completion: 0 }, 0), { startedAt: new Date(at), finishedAt: null }, live, {}).waiting).toEqual({ D2: { reason: 'requests', until } });
+  });
+
+  it('lists the parts of a running step as they complete and counts its spend so far in the totals, until its usage replaces the estimate', () => {
+    const claim = { kind: 'claim' as const, value: { id: 'D2-c1', text: 'Orders up' } };
+    const estimate = { promptTokens: 300, completionTokens: 50, costUsd: 0.25 };
+    const s = play(
+      [
+        { type: 'step-done', runId: 'r1', stepId: 'D1', at, text: output.text, output, usage },
+        { type: 'step-started', runId: 'r1', stepId: 'D2', at, attempt: 1 },
+        { type: 'token', runId: 'r1', stepId: 'D2', text: 'Orders' },
+        { type: 'step-part', runId: 'r1', stepId: 'D2', part: claim },
+        { type: 'step-usage', runId: 'r1', stepId: 'D2', usage: estimate },
+      ],
+      play([{ type: 'run-started', runId: 'r1', at, steps: [] }]),
+    );
+    expect(s.turns[1]).toMatchObject({ status: 'running', text: 'Orders' });
+    expect(s.streaming).toEqual({ D2: { parts: [claim], usage: estimate } });
+    // The stored totals stay what finished steps used; what a viewer sees adds the running step's spend.
+    expect(s.tokens).toEqual({ prompt: 100, completion: 20 });
+    expect(shownTotals(s)).toEqual({ tokens: 470, costUsd: 0.75 });
+
+    // A repair attempt writes anew but keeps what the attempt before it spent.
+    const again = play([{ type: 'step-started', runId: 'r1', stepId: 'D2', at, attempt: 2 }], s);
+    expect(again.streaming).toEqual({ D2: { parts: [], usage: estimate } });
+    expect(again.turns[1].text).toBe('');
+
+    // A wait restarts the answer: its text and parts go, its spend stays.
+    const waited = play([{ type: 'step-waiting', runId: 'r1', stepId: 'D2', at, reason: 'provider-error', until: at }], s);
+    expect(waited.turns[1].text).toBe('');
+    expect(waited.streaming).toEqual({ D2: { parts: [], usage: estimate } });
+
+    // The step's usage replaces the estimate: counted once.
+    const final = { promptTokens: 320, completionTokens: 60, costUsd: 0.3 };
+    const done = play([{ type: 'step-done', runId: 'r1', stepId: 'D2', at, text: 'Orders grew.', output: { text: 'Orders grew.', claims: [], questions: [] }, usage: final }], s);
+    expect(done.streaming).toEqual({});
+    expect(shownTotals(done)).toEqual({ tokens: 500, costUsd: 0.8 });
+    // Parts and spend of another run, or of a finished step, change nothing.
+    expect(play([{ type: 'step-part', runId: 'r1', stepId: 'D1', part: claim }, { type: 'step-usage', runId: 'other', stepId: 'D2', usage: estimate }], done)).toEqual(done);
+    expect(play([{ type: 'run-finished', runId: 'r1', at, status: 'cancelled' }], s).streaming).toEqual({});
+  });
+
+  it('gives a late viewer the running steps\' parts and spend from the bus snapshot', () => {
+    const claim = { kind: 'claim' as const, value: { id: 'D2-c1', text: 'Orders up' } };
+    const estimate = { promptTokens: 300, completionTokens: 50, costUsd: 0.25 };
+    const live = { steps: { D1: { status: 'done' as const, text: 'final' }, D2: { status: 'running' as const, text: 'so far', parts: [claim], usage: estimate } }, finished: false };
+    const s = stateFromView(runningView({ prompt: 5, completion: 6 }, 0.1), { startedAt: new Date(at), finishedAt: null }, live, {});
+    expect(s.streaming).toEqual({ D2: { parts: [claim], usage: estimate } });
+    expect(shownTotals(s).tokens).toBe(361);
   });
 });

@@ -1,11 +1,11 @@
 // A run as the live page holds it, and the one place run events change it. Pure (no I/O, no
 // clock), so the server's first paint, the SSE snapshot and the client's live updates all go
 // through the same functions, and the tests need no browser.
-import { citationsOf, claimsOf, questionsOf } from '@/lib/domain/output-parts';
+import { citationsOf, claimsOf, MAX_LIVE_PARTS, questionsOf, type StepPart } from '@/lib/domain/output-parts';
 import type { RunSnapshot } from '@/lib/debate/bus';
 import type { RunView, RunViewTurn } from '@/lib/report/run-doc';
 import type { StepOutput } from '@/lib/domain/outputs';
-import type { RunEvent, StepWait } from '@/lib/domain/protocol';
+import type { RunEvent, StepWait, Usage } from '@/lib/domain/protocol';
 import { TERMINAL_RUN_STATUSES, type RunStatus } from '@/lib/domain/vocabulary';
 
 /**
@@ -30,7 +30,16 @@ export type LiveRunState = {
   reportReady: boolean;
   /** Running steps that wait for quota or a retry before their next token, by step id. */
   waiting?: Record<string, StepWait>;
+  /** Running steps' answers as they stream, by step id (see StreamingStep). */
+  streaming?: Record<string, StreamingStep>;
 };
+
+/**
+ * What a running step has written beyond its prose (the turn's text): the claims, questions and
+ * citations complete so far, not yet validated, and its spend as estimated from the stream, which
+ * the run's totals show until the step's own usage replaces it.
+ */
+export type StreamingStep = { parts: StepPart[]; usage?: Usage };
 
 /** What the SSE route sends: a snapshot on connect, then run events (step-done with the evidence it cites). */
 export type WireMessage = { type: 'snapshot'; state: LiveRunState } | (RunEvent & { evidence?: EvidenceRefs });
@@ -61,6 +70,13 @@ export function stateFromView(
   const iso = (d: Date | string | null) => (d == null ? null : typeof d === 'string' ? d : d.toISOString());
   const waiting: Record<string, StepWait> = {};
   if (running) for (const [stepId, s] of Object.entries(live.steps)) if (s.status === 'running' && s.waiting) waiting[stepId] = s.waiting;
+  const streaming: Record<string, StreamingStep> = {};
+  if (running) {
+    for (const t of turns) {
+      const s = live.steps[t.step];
+      if (t.status === 'running' && s?.status === 'running' && (s.parts?.length || s.usage)) streaming[t.step] = { parts: s.parts ?? [], ...(s.usage ? { usage: s.usage } : {}) };
+    }
+  }
   return {
     runId: view.id,
     status: view.status,
@@ -73,7 +89,29 @@ export function stateFromView(
     finishedAt: iso(run.finishedAt),
     reportReady: Boolean(view.report),
     waiting,
+    streaming,
   };
+}
+
+/** The run's tokens and cost as a viewer sees them: what finished steps used and what running ones have spent so far. */
+export function shownTotals(state: Pick<LiveRunState, 'tokens' | 'costUsd' | 'streaming'>): { tokens: number; costUsd: number } {
+  let tokens = state.tokens.prompt + state.tokens.completion;
+  let costUsd = state.costUsd;
+  for (const s of Object.values(state.streaming ?? {})) {
+    if (!s.usage) continue;
+    tokens += s.usage.promptTokens + s.usage.completionTokens;
+    costUsd += s.usage.costUsd;
+  }
+  return { tokens, costUsd };
+}
+
+/** The state with this step's streaming record changed (`null`: dropped). */
+function updateStreaming(state: LiveRunState, stepId: string, change: (s: StreamingStep) => StreamingStep | null): LiveRunState {
+  const current = state.streaming?.[stepId];
+  const next = change(current ?? { parts: [] });
+  const { [stepId]: _old, ...rest } = state.streaming ?? {};
+  if (!next) return current ? { ...state, streaming: rest } : state;
+  return { ...state, streaming: { ...rest, [stepId]: next } };
 }
 
 /** The state without a wait notice for this step (it streams, ended or started again). */
@@ -97,10 +135,28 @@ export function reduceRun(state: LiveRunState, message: WireMessage): LiveRunSta
   if (message.type === 'step-waiting') {
     const turn = state.turns.find((t) => t.step === message.stepId);
     if (!turn || turn.status === 'done') return state;
-    return { ...state, waiting: { ...state.waiting, [message.stepId]: { reason: message.reason, until: message.until } } };
+    // After the wait the answer starts again: what it had streamed goes, its spend stays.
+    const restarted = updateStreaming(
+      updateTurn(state, message.stepId, (t) => ({ ...t, text: '' })),
+      message.stepId,
+      (s) => (s.usage ? { parts: [], usage: s.usage } : null),
+    );
+    return { ...restarted, waiting: { ...state.waiting, [message.stepId]: { reason: message.reason, until: message.until } } };
   }
   if (message.type === 'run-finished') state = { ...state, waiting: {} };
   else if ('stepId' in message) state = notWaiting(state, message.stepId);
+  // What running steps stream beyond their text (StreamingStep): parts and spend of the attempt
+  // under way; a new attempt keeps the spend of those before it, a new execution starts afresh.
+  if (message.type === 'step-part' || message.type === 'step-usage') {
+    const turn = state.turns.find((t) => t.step === message.stepId);
+    if (!turn || turn.status === 'done') return state;
+    return updateStreaming(state, message.stepId, (s) =>
+      message.type === 'step-usage' ? { ...s, usage: message.usage } : s.parts.length >= MAX_LIVE_PARTS ? s : { ...s, parts: [...s.parts, message.part] },
+    );
+  }
+  if (message.type === 'run-started' || message.type === 'run-finished') state = { ...state, streaming: {} };
+  else if (message.type === 'step-done' || message.type === 'step-failed') state = updateStreaming(state, message.stepId, () => null);
+  else if (message.type === 'step-started') state = updateStreaming(state, message.stepId, (s) => (s.usage ? { parts: [], usage: s.usage } : null));
   switch (message.type) {
     case 'run-started':
       return { ...state, status: 'running', error: null, finishedAt: null, startedAt: state.startedAt ?? message.at };
@@ -128,9 +184,12 @@ export function reduceRun(state: LiveRunState, message: WireMessage): LiveRunSta
         claims: claimsOf(message.output),
         questions: questionsOf(message.output),
         citations: citationsOf(message.output) as RunViewTurn['citations'],
-        usage: fresh ? message.usage : t.usage,
+        // The step's usage adds up across executions, as saved: a retried step keeps what its failed one spent.
+        usage: fresh ? addUsage(t.usage, message.usage) : t.usage,
         error: null,
         finishedAt: message.at,
+        // A resumed run's repeated step-done carries none: the saved ones stay.
+        repairs: message.repairs ?? t.repairs,
       }));
       return {
         ...next,
@@ -141,19 +200,80 @@ export function reduceRun(state: LiveRunState, message: WireMessage): LiveRunSta
         costUsd: fresh ? state.costUsd + message.usage.costUsd : state.costUsd,
       };
     }
-    case 'step-failed':
-      return updateTurn(state, message.stepId, (t) => ({ ...t, status: 'failed', error: message.error, finishedAt: message.at }));
+    case 'step-failed': {
+      // As the database keeps a failed step, so a reload shows the same card: the reason, what
+      // every attempt spent (added to the run's totals), and no text or parts of its own.
+      const before = state.turns.find((t) => t.step === message.stepId);
+      const spent = before !== undefined && before.status !== 'failed' ? message.usage : undefined;
+      const next = updateTurn(state, message.stepId, (t) => ({
+        ...t,
+        status: 'failed',
+        text: '',
+        output: null,
+        claims: [],
+        questions: [],
+        citations: [],
+        usage: spent ? addUsage(t.usage, spent) : t.usage,
+        error: message.error,
+        finishedAt: message.at,
+      }));
+      if (!spent) return next;
+      return {
+        ...next,
+        tokens: { prompt: state.tokens.prompt + spent.promptTokens, completion: state.tokens.completion + spent.completionTokens },
+        costUsd: state.costUsd + spent.costUsd,
+      };
+    }
     case 'report-ready':
       return { ...state, reportReady: true };
     case 'run-finished': {
       // A cancelled or stopped-at-budget run's unfinished steps go back to pending, as the engine records them.
       const turns =
-        message.status === 'cancelled' || message.status === 'budget_exceeded' ? state.turns.map((t) => (t.status === 'running' ? { ...t, status: 'pending' as const, text: '' } : t)) : state.turns;
-      return { ...state, turns, status: message.status, error: message.error ?? state.error, finishedAt: message.at };
+        message.status === 'cancelled' || message.status === 'budget_exceeded'
+          ? state.turns.map((t) => (t.status === 'running' ? { ...t, status: 'pending' as const, text: '', startedAt: null, finishedAt: null } : t))
+          : state.turns;
+      // The reason and the totals as saved: the totals include what calls cut off by the end spent.
+      const totals = message.totals ? { tokens: { prompt: message.totals.promptTokens, completion: message.totals.completionTokens }, costUsd: message.totals.costUsd } : {};
+      return { ...state, turns, status: message.status, error: message.error ?? state.error, finishedAt: message.at, ...totals };
     }
     default:
       return state;
   }
+}
+
+function addUsage(a: Usage, b: Usage): Usage {
+  return { promptTokens: a.promptTokens + b.promptTokens, completionTokens: a.completionTokens + b.completionTokens, costUsd: a.costUsd + b.costUsd };
+}
+
+/**
+ * The pending steps that cannot start because a step they wait on failed, each with the failed
+ * steps it waits on, directly or through other pending steps (in protocol order).
+ */
+export function blockedBy(turns: Pick<RunViewTurn, 'step' | 'status' | 'context'>[]): Record<string, string[]> {
+  const byStep = new Map(turns.map((t) => [t.step, t]));
+  const memo = new Map<string, string[]>();
+  const order = new Map(turns.map((t, i) => [t.step, i]));
+  const failedUpstream = (step: string, seen: Set<string>): string[] => {
+    const known = memo.get(step);
+    if (known) return known;
+    const found = new Set<string>();
+    for (const id of byStep.get(step)?.context ?? []) {
+      const dep = byStep.get(id);
+      if (!dep || seen.has(id)) continue;
+      if (dep.status === 'failed') found.add(id);
+      else if (dep.status === 'pending') for (const f of failedUpstream(id, new Set([...seen, id]))) found.add(f);
+    }
+    const list = [...found].sort((a, b) => (order.get(a) ?? 0) - (order.get(b) ?? 0));
+    memo.set(step, list);
+    return list;
+  };
+  const blocked: Record<string, string[]> = {};
+  for (const t of turns) {
+    if (t.status !== 'pending') continue;
+    const failed = failedUpstream(t.step, new Set([t.step]));
+    if (failed.length) blocked[t.step] = failed;
+  }
+  return blocked;
 }
 
 export function progressOf(state: Pick<LiveRunState, 'turns'>) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { addDays, addMonths, dayOf, daysBetween, isIsoDay, isoDay, isoToday, localIsoDay, parseIsoDay } from '@/lib/util/dates';
+import { addDays, addMonths, dayOf, daysBetween, isIsoDay, isoDay, isoToday, localIsoDay, parseDay, parseIsoDay } from '@/lib/util/dates';
 
 describe('reading ISO days', () => {
   it('accepts only real calendar days written YYYY-MM-DD, years 0001–9999', () => {
@@ -74,5 +74,38 @@ describe('day arithmetic', () => {
     expect(() => addDays('2024-02-30', 1)).toThrow(RangeError);
     expect(() => addDays('2024-02-01', 0.5)).toThrow(RangeError);
     expect(() => addMonths('31/03/2024', 1)).toThrow(RangeError);
+  });
+});
+
+describe('reading a day written another way', () => {
+  it('reads the ways people and models write 1 November 2024', () => {
+    for (const written of [
+      '2024-11-01',
+      '2024-11-1',
+      '2024.11.01',
+      '2024/11/01',
+      '20241101',
+      'Nov 1, 2024',
+      'Nov. 1, 2024',
+      'November 1st, 2024',
+      'nov 1 2024',
+      '1 November 2024',
+      '1st Nov 2024',
+      '2024년 11월 1일',
+      '2024년11월1일',
+      '2024. 11. 1.',
+      '2024-11-01T23:30:00-09:00',
+      '  2024.11.01 ',
+    ]) {
+      expect(parseDay(written), written).toBe('2024-11-01');
+    }
+    expect(parseDay('Sept 30, 2024')).toBe('2024-09-30');
+    expect(parseDay('2024/2/9')).toBe('2024-02-09');
+  });
+
+  it('never guesses: a month, a year, a mixed separator, a day that does not exist or a word that is not a month stays unread', () => {
+    for (const bad of ['', 'Q3 2024', 'November 2024', '2024-11', '2024', '2024-11/01', '2024-02-30', '20241301', 'Novembre 1, 2024', 'Nov 31, 2024', '11/01/2024', '01.11.2024', 'yesterday', '2024-11-01 and 2024-11-02']) {
+      expect(parseDay(bad), bad).toBeNull();
+    }
   });
 });

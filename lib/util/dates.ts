@@ -93,3 +93,45 @@ export function addMonths(day: string, months: number): string {
 export function daysBetween(from: string, to: string): number {
   return Math.round((mustParse(to).getTime() - mustParse(from).getTime()) / DAY_MS);
 }
+
+const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
+
+/** 1–12 for a month's English name or its three-letter abbreviation (and Sept), else null. */
+function monthNamed(word: string): number | null {
+  const w = word.toLowerCase().replace(/\.$/, '');
+  const i = MONTHS.findIndex((full) => full === w || full.slice(0, 3) === w);
+  if (i >= 0) return i + 1;
+  return w === 'sept' ? 9 : null;
+}
+
+/**
+ * A day written the ways people and models write one, as YYYY-MM-DD: `2024-11-01`, `2024-11-1`,
+ * `2024.11.01`, `2024. 11. 1.`, `2024/11/01`, `20241101`, `Nov 1, 2024`, `November 1st, 2024`,
+ * `1 November 2024`, `2024년 11월 1일`, or an ISO timestamp (the day as written, not converted).
+ * Null for anything else, a month or a year alone included, and for days that do not exist:
+ * a day is never guessed.
+ */
+export function parseDay(value: string): string | null {
+  const s = value.trim();
+  if (s.length === 0 || s.length > 40) return null;
+  let m: RegExpExecArray | null;
+  // Year first, one separator throughout: 2024-11-01, 2024-11-1, 2024.11.01, 2024/11/01.
+  if ((m = /^(\d{4})([-./])(\d{1,2})\2(\d{1,2})$/.exec(s))) return dayOf(Number(m[1]), Number(m[3]), Number(m[4]));
+  // An ISO timestamp: the calendar day as written, whatever its offset.
+  if ((m = /^(\d{4})-(\d{2})-(\d{2})T\d{2}:\d{2}/.exec(s))) return dayOf(Number(m[1]), Number(m[2]), Number(m[3]));
+  // The Korean ways: 2024. 11. 1. and 2024년 11월 1일.
+  if ((m = /^(\d{4})\.\s?(\d{1,2})\.\s?(\d{1,2})\.?$/.exec(s))) return dayOf(Number(m[1]), Number(m[2]), Number(m[3]));
+  if ((m = /^(\d{4})\s?년\s?(\d{1,2})\s?월\s?(\d{1,2})\s?일$/.exec(s))) return dayOf(Number(m[1]), Number(m[2]), Number(m[3]));
+  if ((m = /^(\d{4})(\d{2})(\d{2})$/.exec(s))) return dayOf(Number(m[1]), Number(m[2]), Number(m[3]));
+  // Month name first: Nov 1, 2024 / November 1st, 2024 / Nov. 1 2024.
+  if ((m = /^([A-Za-z]{3,9}\.?)\s(\d{1,2})(?:st|nd|rd|th)?,?\s(\d{4})$/.exec(s))) {
+    const month = monthNamed(m[1]);
+    return month ? dayOf(Number(m[3]), month, Number(m[2])) : null;
+  }
+  // Day first: 1 November 2024 / 1st Nov 2024 / 1 Nov, 2024.
+  if ((m = /^(\d{1,2})(?:st|nd|rd|th)?\s([A-Za-z]{3,9}\.?),?\s(\d{4})$/.exec(s))) {
+    const month = monthNamed(m[2]);
+    return month ? dayOf(Number(m[3]), month, Number(m[1])) : null;
+  }
+  return null;
+}

@@ -4,21 +4,47 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { ScriptEntry } from '../fake-llm/server';
+import type { LaterItem, RequestSummary, ScriptEntry } from '../fake-llm/server';
 
 const ROOT = path.resolve(import.meta.dirname, '..', '..');
 
-export type FakeProcess = { url: string; close: () => Promise<void> };
+export type FakeProcess = {
+  url: string;
+  /** What the server did to each request (GET /fake/requests): faults, realistic quirks, planted citations. */
+  requests: () => Promise<RequestSummary[]>;
+  close: () => Promise<void>;
+};
 
-export async function startFakeLlmProcess(options: { ttftMs: number; tokensPerSecond: number; script: ScriptEntry[] }): Promise<FakeProcess> {
+export type FakeProcessOptions = {
+  ttftMs: number;
+  tokensPerSecond: number;
+  script?: ScriptEntry[];
+  /** `realistic`: answers like an imperfect model (scripts/fake-llm/realistic.ts). */
+  mode?: 'replay' | 'realistic';
+  /** Realistic rates over the defaults, as --rates takes them: `fence=0.3,empty=0`. */
+  rates?: string;
+  /** Pool items dated after the as-of date, for post-as-of citations that name real items. */
+  laterItems?: LaterItem[];
+  seed?: number;
+};
+
+export async function startFakeLlmProcess(options: FakeProcessOptions): Promise<FakeProcess> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'crosscheck-fake-'));
   const scriptFile = path.join(dir, 'script.json');
-  fs.writeFileSync(scriptFile, JSON.stringify(options.script));
-  const child = spawn(
-    process.execPath,
-    [path.join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs'), path.join(ROOT, 'scripts', 'fake-llm', 'server.ts'), '--port', '0', '--ttft', String(options.ttftMs), '--tps', String(options.tokensPerSecond), '--script', scriptFile],
-    { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
-  );
+  fs.writeFileSync(scriptFile, JSON.stringify(options.script ?? []));
+  const args = ['--port', '0', '--ttft', String(options.ttftMs), '--tps', String(options.tokensPerSecond), '--script', scriptFile];
+  if (options.mode) args.push('--mode', options.mode);
+  if (options.rates) args.push('--rates', options.rates);
+  if (options.seed !== undefined) args.push('--seed', String(options.seed));
+  if (options.laterItems) {
+    const laterFile = path.join(dir, 'later-items.json');
+    fs.writeFileSync(laterFile, JSON.stringify(options.laterItems));
+    args.push('--later-items', laterFile);
+  }
+  const child = spawn(process.execPath, [path.join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs'), path.join(ROOT, 'scripts', 'fake-llm', 'server.ts'), ...args], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stderr = '';
   child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
   const url = await new Promise<string>((resolve, reject) => {
@@ -39,6 +65,7 @@ export async function startFakeLlmProcess(options: { ttftMs: number; tokensPerSe
   });
   return {
     url,
+    requests: async () => (await (await fetch(url.replace(/\/v1$/, '/fake/requests'))).json()) as RequestSummary[],
     close: () =>
       new Promise<void>((resolve) => {
         child.removeAllListeners('exit');

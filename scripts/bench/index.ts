@@ -5,13 +5,14 @@ import { engineBenchmark } from './engine';
 import { eventLoopBenchmark } from './event-loop';
 import { importBenchmark } from './import';
 import { loadBenchmark } from './load';
+import { realisticBenchmark } from './realistic';
 import { retrievalBenchmark } from './retrieval';
 import type { Benchmark } from './types';
 import { uiBenchmark } from './ui';
 
 export type { Benchmark, BenchContext, BenchRow } from './types';
 
-export const benchmarks: Benchmark[] = [importBenchmark, retrievalBenchmark, companyPageBenchmark, engineBenchmark, eventLoopBenchmark, uiBenchmark];
+export const benchmarks: Benchmark[] = [importBenchmark, retrievalBenchmark, companyPageBenchmark, engineBenchmark, realisticBenchmark, eventLoopBenchmark, uiBenchmark];
 
 /** Minutes of worker processes on a private PostgreSQL server: only with `--load`. */
 export const loadBenchmarks: Benchmark[] = [loadBenchmark];

@@ -1,7 +1,9 @@
 // Answers for the fake model server that pass every protocol rule: what the built-in offline
 // analyst writes for the same company and step, keyed by the step and company name the prompts
 // carry. The fake server alone answers with schema-shaped filler, which a debate's own rules
-// (questions aimed at the claims they examine, …) rightly refuse.
+// (questions aimed at the claims they examine, …) rightly refuse. Each answer is written as the
+// offline analyst streams it, keys in the schema's order with the prose first: the database keeps
+// outputs as jsonb, which orders keys its own way.
 //
 //   node --import tsx scripts/cluster/reference-script.ts --database-url <url> --company <id> \
 //     --protocol kpd-mads --as-of 2025-03-31 --language en --out script.json
@@ -11,6 +13,8 @@ import { closeDb, getDb, type Db } from '@/lib/db/client';
 import { listRunSteps } from '@/lib/db/queries/runs';
 import { getCompanyById } from '@/lib/db/queries/companies';
 import { createRun, executeRun } from '@/lib/debate/engine';
+import { getProtocol } from '@/lib/debate/protocols';
+import { outputJson } from '@/lib/domain/outputs';
 import type { Language, ProtocolId, RunParams } from '@/lib/domain/protocol';
 import { createOfflineAnalyst } from '@/lib/llm/offline';
 import type { ScriptEntry } from '../fake-llm/server';
@@ -24,7 +28,8 @@ export async function referenceScript(db: Db, protocol: ProtocolId, companyId: s
   const company = await getCompanyById({ db, id: companyId });
   if (!company) throw new Error(`No company "${companyId}" in the database.`);
   const marker = `name: ${company.name}`;
-  return steps.map((s) => ({ match: [`Step ${s.stepId} (`, marker], reply: JSON.stringify(s.output) }));
+  const kinds = new Map(getProtocol(protocol).steps.map((s) => [s.id, s.output]));
+  return steps.map((s) => ({ match: [`Step ${s.stepId} (`, marker], reply: outputJson(kinds.get(s.stepId)!, s.output) }));
 }
 
 async function main() {

@@ -45,6 +45,11 @@ export type ScriptEntry = {
    * entry or the generator answers.
    */
   fault?: { status: number; retryAfter?: number; retryAfterMs?: number; message?: string };
+  /**
+   * Answer matching conversations in the realistic mode (scripts/fake-llm/realistic.ts) whatever
+   * the server's mode, at the server's rates or at these (each given rate over the defaults).
+   */
+  realistic?: true | { rates?: { [behaviour: string]: number }; retryAfter?: number; textChars?: number; arrayItems?: { min: number; max: number } };
 };
 
 export type ReplySettings = {
@@ -54,7 +59,8 @@ export type ReplySettings = {
   textChars?: number;
 };
 
-export type Plan = { kind: 'content'; content: string } | { kind: 'tool'; id: string; query: string };
+/** `refusal`: sent in the refusal field, as OpenAI sends a model's refusal; `cutAt`: stop after this many tokens, as at a token limit. */
+export type Plan = { kind: 'content'; content: string; refusal?: boolean; cutAt?: number } | { kind: 'tool'; id: string; query: string };
 
 export function messageText(m: ChatMessage): string {
   if (typeof m.content === 'string') return m.content;
@@ -119,8 +125,8 @@ function defaultDocument(body: ChatRequest, seed: number, settings: ReplySetting
 
 const DEFAULT_QUERIES = ['latest earnings results', 'credit rating change', 'industry outlook 2025', 'management change'];
 
-/** What to answer: a web_search call (scripted, or at `toolCallRate`) or content. */
-export function planReply(body: ChatRequest, script: ScriptEntry | undefined, settings: ReplySettings, callId: string): Plan {
+/** What to answer: a web_search call (scripted, or at `toolCallRate`) or content (`generate` replaces the schema filler). */
+export function planReply(body: ChatRequest, script: ScriptEntry | undefined, settings: ReplySettings, callId: string, generate?: () => ScriptReply): Plan {
   const text = conversationText(body);
   const seed = (typeof body.seed === 'number' ? body.seed : settings.seed) ^ hashString(text);
   const offersSearch = body.tools?.some((t) => t.function?.name === 'web_search') && body.tool_choice !== 'none';
@@ -132,7 +138,7 @@ export function planReply(body: ChatRequest, script: ScriptEntry | undefined, se
     const roundsDone = body.messages.filter((m) => m.role === 'assistant' && m.tool_calls?.length).length;
     if (roundsDone < queries.length) return { kind: 'tool', id: callId, query: queries[roundsDone] };
   }
-  const generated = () => defaultDocument(body, seed, settings);
+  const generated = generate ?? (() => defaultDocument(body, seed, settings));
   let reply: unknown;
   if (script?.reply !== undefined) reply = typeof script.reply === 'function' ? script.reply(body, { generated }) : script.reply;
   else reply = generated();
@@ -152,7 +158,9 @@ type Written = { body: ChatRequest; plan: Plan; model: string; id: string; promp
 /** What the answer sends, cut at the request's max_tokens as OpenAI cuts it; `cut` then. */
 function emitted(w: Written): { text: string; cut: boolean } {
   const text = w.plan.kind === 'content' ? w.plan.content : JSON.stringify({ query: w.plan.query });
-  const max = w.body.max_completion_tokens ?? w.body.max_tokens;
+  const asked = w.body.max_completion_tokens ?? w.body.max_tokens;
+  const cutAt = w.plan.kind === 'content' ? w.plan.cutAt : undefined;
+  const max = asked === undefined ? cutAt : cutAt === undefined ? asked : Math.min(asked, cutAt);
   const tokens = tokenize(text);
   if (max === undefined || tokens.length <= max) return { text, cut: false };
   return { text: tokens.slice(0, Math.max(0, max)).join(''), cut: true };
@@ -173,7 +181,9 @@ export function writeJson(res: ServerResponse, w: Written, latency: Latency, tim
   const n = tokenize(text).length;
   const message =
     w.plan.kind === 'content'
-      ? { role: 'assistant', content: text, refusal: null }
+      ? w.plan.refusal
+        ? { role: 'assistant', content: null, refusal: text }
+        : { role: 'assistant', content: text, refusal: null }
       : { role: 'assistant', content: null, refusal: null, tool_calls: [{ id: w.plan.id, type: 'function', function: { name: 'web_search', arguments: text } }] };
   const payload = {
     id: w.id,
@@ -199,6 +209,7 @@ export function writeStream(res: ServerResponse, w: Written, latency: Latency, t
   const base = { id: w.id, object: 'chat.completion.chunk', created: Math.floor(Date.now() / 1000), model: w.model };
   const chunk = (delta: object, finish: string | null = null) => ({ ...base, choices: [{ index: 0, delta, finish_reason: finish, logprobs: null }] });
   const piece = (token: string, first: boolean) => {
+    if (w.plan.kind === 'content' && w.plan.refusal) return chunk(first ? { role: 'assistant', content: null, refusal: token } : { refusal: token });
     if (w.plan.kind === 'content') return chunk(first ? { role: 'assistant', content: token } : { content: token });
     const fn = first ? { name: 'web_search', arguments: token } : { arguments: token };
     return chunk(first ? { role: 'assistant', tool_calls: [{ index: 0, id: w.plan.id, type: 'function', function: fn }] } : { tool_calls: [{ index: 0, function: fn }] });

@@ -2,16 +2,32 @@
 // (docs/architecture.md). It lets the provider, the engine and the benchmarks run against a real HTTP
 // endpoint without a model or the internet: SSE streaming, schema-valid or scripted answers,
 // web_search tool calls, a latency model and fault injection (429, 5xx, hung and reset
-// connections, truncated JSON).
+// connections, truncated JSON). Two modes: `replay` (the default) answers scripted replies and
+// otherwise fills the schema; `realistic` answers from the prompt's own evidence and gets things
+// wrong the way real models do, each quirk at a seeded rate (realistic.ts).
 //
 //   import { startFakeLlm } from '@/scripts/fake-llm/server';      // tests, benchmarks (port 0)
 //   tsx scripts/fake-llm/server.ts --port 4010 --ttft 400 --tps 50  // by hand
+//   tsx scripts/fake-llm/server.ts --mode realistic --rates fence=0.3,empty=0
+//   GET /fake/requests                                              // what it did to each request
 import fs from 'node:fs';
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { seededRandom } from '@/lib/util/random';
+import { hashString, seededRandom } from '@/lib/util/random';
+import {
+  DEFAULT_REALISTIC,
+  parseRates,
+  realisticAnswer,
+  requestRandom,
+  withRates,
+  type Behaviour,
+  type LaterItem,
+  type PlantedCitation,
+  type Rates,
+  type RealisticSettings,
+} from './realistic';
 import {
   conversationText,
   matches,
@@ -25,6 +41,10 @@ import {
 } from './reply';
 
 export type { ChatRequest, ScriptEntry, ScriptReply } from './reply';
+export type { Behaviour, LaterItem, PlantedCitation, Rates } from './realistic';
+
+export type FakeMode = 'replay' | 'realistic';
+export type RealisticOptions = { rates?: Partial<Rates>; retryAfter?: number; laterItems?: LaterItem[]; textChars?: number; arrayItems?: { min: number; max: number } };
 
 /** One injected failure: an HTTP error (with Retry-After for 429), or a connection-level fault. */
 export type Fault =
@@ -55,6 +75,10 @@ export type FakeLlmOptions = {
   arrayItems?: { min: number; max: number };
   textChars?: number;
   script?: ScriptEntry[];
+  /** `replay` (default): scripted replies, else the schema filled; `realistic`: see realistic.ts. */
+  mode?: FakeMode;
+  /** Rates (over DEFAULT_RATES) and the rest of the realistic mode's settings. */
+  realistic?: RealisticOptions;
 };
 
 export type RecordedRequest = {
@@ -67,7 +91,14 @@ export type RecordedRequest = {
   body: ChatRequest | undefined;
   /** The fault injected into this request, if any. */
   fault?: string;
+  /** Realistic mode: the step the prompt names, the quirks of the answer and the citations planted in it. */
+  stepId?: string;
+  behaviours?: Behaviour[];
+  planted?: PlantedCitation[];
 };
+
+/** A recorded request without its body: what GET /fake/requests lists. */
+export type RequestSummary = Omit<RecordedRequest, 'headers' | 'body'>;
 
 export type FakeLlm = {
   /** Base URL ending in /v1, as OPENAI_BASE_URL takes it. */
@@ -76,7 +107,7 @@ export type FakeLlm = {
   setScript: (entries: ScriptEntry[]) => void;
   /** The next `times` chat requests fail this way (queued after earlier failNext calls). */
   failNext: (fault: Fault, times?: number) => void;
-  /** Change latency, rates or rejection between test cases. */
+  /** Change latency, rates, mode or rejection between test cases. */
   configure: (changes: Partial<Omit<FakeLlmOptions, 'port' | 'host' | 'script'>>) => void;
   close: () => Promise<void>;
 };
@@ -99,7 +130,20 @@ function sendError(res: ServerResponse, status: number, message: string, extra: 
 }
 
 export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLlm> {
-  const settings = { ttftMs: 0, tokensPerSecond: 0, seed: 1, toolCallRate: 0, rejectJsonSchema: false, model: 'fake-llm', ...options };
+  const settings = { ttftMs: 0, tokensPerSecond: 0, seed: 1, toolCallRate: 0, rejectJsonSchema: false, model: 'fake-llm', mode: 'replay' as FakeMode, ...options };
+  const realisticOf = (extra?: ScriptEntry['realistic']): RealisticSettings => {
+    const base = settings.realistic ?? {};
+    const own = typeof extra === 'object' ? extra : {};
+    return {
+      rates: withRates(withRates(DEFAULT_REALISTIC.rates, base.rates), own.rates, 'script entry rates'),
+      retryAfter: own.retryAfter ?? base.retryAfter ?? DEFAULT_REALISTIC.retryAfter,
+      laterItems: base.laterItems ?? DEFAULT_REALISTIC.laterItems,
+      textChars: own.textChars ?? base.textChars ?? DEFAULT_REALISTIC.textChars,
+      arrayItems: own.arrayItems ?? base.arrayItems ?? DEFAULT_REALISTIC.arrayItems,
+    };
+  };
+  // How often each conversation (by its hash: prompts are long) has been asked: a retry draws afresh.
+  const asked = new Map<number, number>();
   // `failed`: the conversations an entry's fault has already answered (each fails once).
   let script: { entry: ScriptEntry; left: number; failed: Set<string> }[] = [];
   const queue: Fault[] = [];
@@ -153,7 +197,30 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
       });
     }
     if (scripted) scripted.left--;
-    let plan = planReply(body, scripted?.entry, settings, `call_${record.n}`);
+    const realistic = !scriptedFault && scripted?.entry.reply === undefined && (scripted?.entry.realistic !== undefined || settings.mode === 'realistic');
+    let generate: (() => string) | undefined;
+    let quirks: { refusal?: boolean; cutAt?: number } = {};
+    if (realistic) {
+      const key = hashString(text);
+      const n = asked.get(key) ?? 0;
+      asked.set(key, n + 1);
+      const answer = realisticAnswer(body, realisticOf(scripted?.entry.realistic), requestRandom(settings.seed, text, n));
+      record.stepId = answer.stepId;
+      if (answer.kind === 'http') {
+        record.fault = String(answer.status);
+        record.behaviours = answer.behaviours;
+        const headers: Record<string, string> = answer.retryAfter !== undefined ? { 'retry-after': String(answer.retryAfter) } : {};
+        return sendError(res, answer.status, answer.status === 429 ? 'Rate limit reached for requests (injected).' : 'The server had an error while processing your request (injected).', { headers });
+      }
+      generate = () => answer.content;
+      quirks = { refusal: answer.refusal, cutAt: answer.cutAt };
+      record.behaviours = answer.behaviours;
+      record.planted = answer.planted;
+    }
+    let plan = planReply(body, scripted?.entry, settings, `call_${record.n}`, generate);
+    if (plan.kind === 'content') plan = { ...plan, ...quirks };
+    // A web_search call instead: none of the content's quirks were sent.
+    else if (realistic) record.behaviours = record.planted = undefined;
     if (fault?.kind === 'malformed' && plan.kind === 'content') plan = { kind: 'content', content: truncate(plan.content) };
     const written = { body, plan, model: body.model ?? settings.model, id: `chatcmpl-fake-${record.n}`, promptTokens: promptTokens(body) };
     const latency = { ttftMs: settings.ttftMs, tokensPerSecond: settings.tokensPerSecond };
@@ -172,6 +239,12 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
         body = raw ? (JSON.parse(raw) as ChatRequest) : undefined;
       } catch {
         return sendError(res, 400, 'We could not parse the JSON body of your request.');
+      }
+      // The log of what it did, for a caller in another process (the benchmark); not itself logged.
+      if (req.method === 'GET' && path === '/fake/requests') {
+        const summaries: RequestSummary[] = requests.map(({ headers: _h, body: _b, ...rest }) => rest);
+        res.writeHead(200, { 'Content-Type': 'application/json' });
+        return res.end(JSON.stringify(summaries));
       }
       const record: RecordedRequest = { n: requests.length + 1, at: Date.now() - started, method: req.method ?? 'GET', path, headers: req.headers, body };
       requests.push(record);
@@ -246,6 +319,12 @@ async function main() {
       'reject-json-schema': { type: 'boolean', default: false },
       /** A JSON file: an array of {match: "marker" | ["all", "markers"], reply, times?}. */
       script: { type: 'string' },
+      mode: { type: 'string', default: 'replay' },
+      /** Realistic mode's rates over the defaults: `fence=0.3,cutOff=0` (`all=0` first zeroes every one). */
+      rates: { type: 'string', default: '' },
+      'retry-after': { type: 'string', default: String(DEFAULT_REALISTIC.retryAfter) },
+      /** A JSON file: [{id, sourceName, publishedDate}] of pool items dated after the as-of date, for post-as-of citations. */
+      'later-items': { type: 'string' },
     },
   });
   const num = (name: keyof typeof values) => {
@@ -256,7 +335,12 @@ async function main() {
   const kinds = String(values['fault-kinds']).split(',').filter(Boolean);
   const unknownKind = kinds.find((k) => !FAULT_KINDS.includes(k as FaultKind));
   if (unknownKind) throw new Error(`--fault-kinds: unknown kind "${unknownKind}"; choose from ${FAULT_KINDS.join(', ')}`);
+  const mode = String(values.mode);
+  if (mode !== 'replay' && mode !== 'realistic') throw new Error(`--mode must be replay or realistic, not ${mode}`);
+  const laterItems = values['later-items'] ? (JSON.parse(fs.readFileSync(String(values['later-items']), 'utf8')) as LaterItem[]) : undefined;
   const fake = await startFakeLlm({
+    mode,
+    realistic: { rates: parseRates(String(values.rates)), retryAfter: num('retry-after'), laterItems },
     port: num('port'),
     host: String(values.host),
     ttftMs: num('ttft'),
@@ -268,7 +352,7 @@ async function main() {
     faults: { rate: num('fault-rate'), kinds: kinds as FaultKind[] },
   });
   if (values.script) fake.setScript(readScriptFile(String(values.script)));
-  console.log(`Fake OpenAI-compatible server (test utility, not a model) at ${fake.url}`);
+  console.log(`Fake OpenAI-compatible server (test utility, not a model; ${mode} mode) at ${fake.url}`);
   console.log(`Try: OPENAI_BASE_URL=${fake.url} OPENAI_API_KEY=fake npm run cli -- debate --provider openai …`);
   const stop = () => void fake.close().then(() => process.exit(0));
   process.on('SIGINT', stop);

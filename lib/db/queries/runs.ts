@@ -5,7 +5,7 @@ import { snapshotCitedEvidence } from '@/lib/db/queries/cited-evidence';
 import { reports, runs, runSteps, users } from '@/lib/db/schema';
 import type { StepOutput } from '@/lib/domain/outputs';
 import type { ProtocolDef, RunMode, RunParams, Usage } from '@/lib/domain/protocol';
-import type { FinalCheck, StoredWebResult, ToolCallRecord } from '@/lib/domain/stored';
+import type { FinalCheck, StepRepair, StoredWebResult, ToolCallRecord } from '@/lib/domain/stored';
 import { TERMINAL_RUN_STATUSES, type RunStatus } from '@/lib/domain/vocabulary';
 
 export async function insertRun({
@@ -136,7 +136,8 @@ export async function markStepRunning({ db, runId, stepId, workerId }: { db: Exe
 
 /**
  * Saves a finished step and adds its usage to the run, atomically: a crash after this loses
- * nothing. Returns the run's totals after the step, for the budget check.
+ * nothing. Returns the run's totals after the step, for the budget check. The step's own usage
+ * adds up too: a step retried after it failed keeps what its failed execution spent.
  */
 export async function markStepDone({
   db,
@@ -146,6 +147,7 @@ export async function markStepDone({
   output,
   usage,
   toolCalls = [],
+  repairs = [],
   workerId,
 }: {
   db: Executor;
@@ -155,13 +157,25 @@ export async function markStepDone({
   output: StepOutput;
   usage: Usage;
   toolCalls?: ToolCallRecord[];
+  /** What the engine changed to take the answer in (lib/debate/intake.ts), shown to reviewers. */
+  repairs?: StepRepair[];
   /** A queue worker's id: the step is saved only under its lease, and only if it is still running. */
   workerId?: string;
 }) {
   const save = async (tx: Executor) => {
     const saved = await tx
       .update(runSteps)
-      .set({ status: 'done', text, output, toolCalls, finishedAt: new Date(), promptTokens: usage.promptTokens, completionTokens: usage.completionTokens, costUsd: String(usage.costUsd) })
+      .set({
+        status: 'done',
+        text,
+        output,
+        toolCalls,
+        repairs,
+        finishedAt: new Date(),
+        promptTokens: sql`${runSteps.promptTokens} + ${usage.promptTokens}`,
+        completionTokens: sql`${runSteps.completionTokens} + ${usage.completionTokens}`,
+        costUsd: sql`${runSteps.costUsd} + ${usage.costUsd}`,
+      })
       .where(and(eq(runSteps.runId, runId), eq(runSteps.stepId, stepId), ...(workerId ? [eq(runSteps.status, 'running')] : [])))
       .returning({ id: runSteps.id });
     if (workerId && !saved.length) throw new LeaseLostError(runId);
@@ -207,10 +221,59 @@ export async function addRunUsage({
   );
 }
 
-export async function markStepFailed({ db, runId, stepId, error, workerId }: { db: Executor; runId: string; stepId: string; error: string; workerId?: string }) {
-  await underLease(db, runId, workerId, (tx) =>
-    tx.update(runSteps).set({ status: 'failed', error, finishedAt: new Date() }).where(and(eq(runSteps.runId, runId), eq(runSteps.stepId, stepId))),
-  );
+/**
+ * Saves a failed step with what its attempts spent, and adds that to the run's totals, in one
+ * transaction like a finished step: a failed step's card shows its tokens and cost, and the run's
+ * totals are the sum of its steps' (what calls cut off by a cancellation spent aside, which only
+ * the run counts: addRunUsage).
+ */
+export async function markStepFailed({
+  db,
+  runId,
+  stepId,
+  error,
+  usage = { promptTokens: 0, completionTokens: 0, costUsd: 0 },
+  workerId,
+}: {
+  db: Executor;
+  runId: string;
+  stepId: string;
+  error: string;
+  usage?: Usage;
+  workerId?: string;
+}) {
+  const costUsd = Math.round(usage.costUsd * 1e6) / 1e6;
+  const promptTokens = Math.round(usage.promptTokens);
+  const completionTokens = Math.round(usage.completionTokens);
+  const save = async (tx: Executor) => {
+    await tx
+      .update(runSteps)
+      .set({
+        status: 'failed',
+        error,
+        finishedAt: new Date(),
+        promptTokens: sql`${runSteps.promptTokens} + ${promptTokens}`,
+        completionTokens: sql`${runSteps.completionTokens} + ${completionTokens}`,
+        costUsd: sql`${runSteps.costUsd} + ${costUsd}`,
+      })
+      .where(and(eq(runSteps.runId, runId), eq(runSteps.stepId, stepId)));
+    if (promptTokens === 0 && completionTokens === 0 && costUsd === 0) return;
+    await tx
+      .update(runs)
+      .set({
+        promptTokens: sql`${runs.promptTokens} + ${promptTokens}`,
+        completionTokens: sql`${runs.completionTokens} + ${completionTokens}`,
+        costUsd: sql`${runs.costUsd} + ${costUsd}`,
+      })
+      .where(eq(runs.id, runId));
+  };
+  await (workerId ? underLease(db, runId, workerId, save) : db.transaction(save));
+}
+
+/** A run's totals as saved (what a viewer sees after a reload). */
+export async function getRunTotals({ db, id }: { db: Executor; id: string }): Promise<Usage | undefined> {
+  const [row] = await db.select({ promptTokens: runs.promptTokens, completionTokens: runs.completionTokens, costUsd: runs.costUsd }).from(runs).where(eq(runs.id, id)).limit(1);
+  return row && { promptTokens: row.promptTokens, completionTokens: row.completionTokens, costUsd: Number(row.costUsd) };
 }
 
 /** Steps that were running when the process stopped, or that failed, go back to pending. */

@@ -2,8 +2,9 @@
 // and a real choice for banks that may not send borrower data out. It is not a language model:
 // it builds each step's output from the step's evidence, passages and context alone — never
 // from the prompt — by fixed rules, so the same request always gives the same output. No
-// network, no clock, no randomness. It streams its text word by word like a model would.
-import type { OutputKind, StepOutput } from '@/lib/domain/outputs';
+// network, no clock, no randomness. It streams its answer as a model does: the JSON, prose first,
+// in word-sized pieces, so the engine reads both providers' streams the same way.
+import { outputJson, type OutputKind, type StepOutput } from '@/lib/domain/outputs';
 import type { Act, StepRole } from '@/lib/domain/protocol';
 import { yieldToEventLoop } from '@/lib/event-loop';
 import type { GenerateRequest, GenerateResult, ModelProvider } from '@/lib/llm/types';
@@ -17,7 +18,7 @@ import { rebuttal } from './rebuttal';
 import { aggregate, poolReport } from './report';
 import { followUp, judgeRebuttals, sasJudgment, sasStress } from './sas';
 import { sasLead } from './sas-lead';
-import { chunks, pieces } from './text';
+import { answerPieces } from './text';
 import { argumentsRound, closingRound, responsesRound, rubricJudgment } from './three-round';
 
 export const OFFLINE_MODEL = 'offline-analyst-1';
@@ -106,12 +107,12 @@ function inputChars(request: GenerateRequest): number {
 }
 
 /**
- * Streams the text piece by piece and meters the answer's tokens against the run's budget as it
- * goes, spread over the pieces by length (the answer's tokens are its whole JSON, the pieces only
- * its text): a run that goes past its budget stops here mid-answer, as a model's stream would.
+ * Streams the answer piece by piece and meters its tokens against the run's budget as it goes,
+ * spread over the pieces by length: a run that goes past its budget stops here mid-answer, as a
+ * model's stream would.
  */
-async function stream(text: string, isText: boolean, request: GenerateRequest, completionTokens: number): Promise<void> {
-  const list = isText ? pieces(text) : chunks(text);
+async function stream(raw: string, request: GenerateRequest, completionTokens: number): Promise<void> {
+  const list = answerPieces(raw);
   const totalChars = list.reduce((n, p) => n + p.length, 0);
   let chars = 0;
   let metered = 0;
@@ -135,12 +136,11 @@ export function createOfflineAnalyst(): ModelProvider {
     async generate(request: GenerateRequest): Promise<GenerateResult> {
       request.signal.throwIfAborted();
       const output = await buildOutputYielding(request);
-      const raw = JSON.stringify(output);
-      const text = (output as { text?: unknown }).text;
+      const raw = outputJson(request.step.output, output);
       const usage = { promptTokens: Math.ceil(inputChars(request) / 4), completionTokens: Math.ceil(raw.length / 4) };
       // Like a model's prompt, counted before anything streams; refused when it does not fit.
       request.budget?.allow(usage.promptTokens);
-      await stream(typeof text === 'string' ? text : raw, typeof text === 'string', request, usage.completionTokens);
+      await stream(raw, request, usage.completionTokens);
       return { raw, usage, toolCalls: [], modelMs: 0 };
     },
   };

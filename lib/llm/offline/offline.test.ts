@@ -40,20 +40,24 @@ describe('the offline analyst as a provider', () => {
     expect((await analyst.generate(other)).raw).toBe((await analyst.generate(request)).raw);
   });
 
-  it('streams its text in word pieces that add up to the text, then returns it as JSON', async () => {
+  // Like a model: the answer's JSON, prose first, in token-sized pieces (the engine reads the prose
+  // out of it, lib/debate/answer-stream.ts). It used to stream the text field alone.
+  it('streams its answer as JSON with the prose first, in word pieces that add up to the answer it returns', async () => {
     const tokens: string[] = [];
     const result = await analyst.generate(requestFor(SAMSUNG, protocolOf('kpd-mads'), D1, [], (t) => tokens.push(t)));
     const output = JSON.parse(result.raw) as { text: string };
     expect(tokens.length).toBeGreaterThan(20);
-    expect(tokens.join('')).toBe(output.text);
-    expect(tokens.every((t) => t.trim().split(/\s+/).length <= 1)).toBe(true);
+    expect(tokens.join('')).toBe(result.raw);
+    expect(result.raw.startsWith(`{"text":${JSON.stringify(output.text).slice(0, 20)}`)).toBe(true);
+    expect(tokens.every((t) => t.length <= 16 && t.trim().split(/\s+/).length <= 1)).toBe(true);
   });
 
-  it('streams the raw JSON of outputs that have no text field', async () => {
+  it("streams the aggregator's report the same way, its overview first", async () => {
     const runs = await runProtocol(TESLA, protocolOf('kpd-mads'));
     const ag = runs.get('AG')!;
     expect(ag.tokens.length).toBeGreaterThan(1);
     expect(ag.tokens.join('')).toBe(ag.result.raw);
+    expect(ag.result.raw).toMatch(/^\{"overview":"/);
   });
 
   it('estimates usage from what it read and wrote, never searches and never waits', async () => {

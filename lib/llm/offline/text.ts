@@ -1,5 +1,5 @@
 // Prose mechanics: fitting a turn into its length limit without cutting a citation in half,
-// splitting text into the word-sized pieces it is streamed in, and Korean particles.
+// splitting an answer into the word-sized pieces it is streamed in, and Korean particles.
 import type { Language } from '@/lib/domain/protocol';
 
 /** A sentence or line of a turn; lower priority is dropped first when the turn is too long. */
@@ -48,6 +48,14 @@ export function chunks(text: string, size = 24): string[] {
   const out: string[] = [];
   for (let i = 0; i < text.length; i += size) out.push(text.slice(i, i + size));
   return out;
+}
+
+/**
+ * A JSON answer in pieces about the size of a model's tokens: words, and the runs of JSON between
+ * them in pieces of at most `size` characters. Concatenated, they give back the answer exactly.
+ */
+export function answerPieces(raw: string, size = 16): string[] {
+  return pieces(raw).flatMap((p) => (p.length > size ? chunks(p, size) : [p]));
 }
 
 export function wordCount(text: string): number {

@@ -1,0 +1,163 @@
+import { describe, expect, it } from 'vitest';
+import { finalChecks, resolveCitations, sameSource, supports, type KnownEvidence, type ResolvedCitation } from '@/lib/debate/checks';
+import type { Citation, Turn } from '@/lib/domain/outputs';
+
+const ASOF = '2024-12-31';
+const item = (id: string, sourceName: string, publishedDate: string, extra: Partial<KnownEvidence> = {}): KnownEvidence => ({ id, sourceName, publishedDate, ...extra });
+
+const shownItems = [
+  item('ev-1', 'DART', '2024-11-01', { sourceUrl: 'https://dart.fss.or.kr/report/1' }),
+  item('ev-2', 'Yonhap News Agency', '2024-10-15', { sourceUrl: 'https://en.yna.co.kr/view/AEN2024' }),
+  item('ev-3', 'Financial Supervisory Service', '2024-09-30'),
+  item('web-r1-1', 'Reuters', '2024-12-02', { sourceUrl: 'https://www.reuters.com/markets/a?utm_source=x' }),
+];
+// The pool holds more than the step was shown: ev-9 is on the other side, ev-late after as-of.
+const pool = [...shownItems, item('ev-9', 'KED', '2024-08-01'), item('ev-late', 'DART', '2025-02-10')];
+const scope = (shown = shownItems) => ({ shown: new Map(shown.map((k) => [k.id, k])), known: new Map(pool.map((k) => [k.id, k])), asOf: ASOF });
+
+/** A turn citing `citations`, one claim each, and the resolution's result. */
+function resolve(citations: (Citation & { url?: string })[], s = scope()) {
+  const output: Turn = {
+    text: 't',
+    claims: citations.map((c, i) => ({ id: `D1-c${i + 1}`, text: 'x', factor: 'governance', polarity: 'favorable', citations: [{ ...c }] })),
+    questions: [],
+  };
+  const result = resolveCitations(output, s);
+  return { ...result, cited: output.claims.map((c) => c.citations[0] as ResolvedCitation) };
+}
+
+describe('resolving citations against what the step was shown', () => {
+  it('verifies a citation of a shown item by its id, with nothing to record', () => {
+    const { cited, repairs, resolved, total } = resolve([{ evidenceId: 'ev-1', source: 'DART', date: '2024-11-01' }]);
+    expect(cited[0]).toMatchObject({ evidenceId: 'ev-1', verified: true });
+    expect(cited[0]).not.toHaveProperty('afterAsOf');
+    expect(repairs).toEqual([]);
+    expect({ resolved, total }).toEqual({ resolved: 1, total: 1 });
+  });
+
+  it('leaves a pool item the step was not shown unverified, even with a source and date that fit another item', () => {
+    const { cited, repairs } = resolve([{ evidenceId: 'ev-9', source: 'DART', date: '2024-11-01' }]);
+    expect(cited[0]).toMatchObject({ evidenceId: 'ev-9', verified: false });
+    expect(repairs).toEqual([{ kind: 'citation-unverified', detail: 'ev-9 is in the pool but was not shown to this step' }]);
+  });
+
+  it('leaves an id that names nothing, with nothing alike, unverified', () => {
+    const { cited, repairs } = resolve([{ evidenceId: 'ev-404', source: 'Bloomberg', date: '2024-11-01' }]);
+    expect(cited[0].verified).toBe(false);
+    expect(repairs).toEqual([{ kind: 'citation-unverified', detail: 'ev-404 matches nothing this step was shown' }]);
+  });
+
+  it('flags a citation of a pool item dated after as-of: not support, kept visible, recorded', () => {
+    // The as-of pool read never shows it; a model that cites it anyway must not be believed.
+    const withLate = scope([...shownItems, pool.find((k) => k.id === 'ev-late')!]);
+    const { cited, repairs, resolved } = resolve([{ evidenceId: 'ev-late', source: 'DART', date: '2025-02-10' }], withLate);
+    expect(cited[0]).toMatchObject({ evidenceId: 'ev-late', verified: false, afterAsOf: true });
+    expect(supports(cited[0])).toBe(false);
+    expect(resolved).toBe(0);
+    expect(repairs).toEqual([{ kind: 'citation-after-as-of', detail: 'ev-late is dated 2025-02-10, after the as-of date 2024-12-31: not counted as support' }]);
+  });
+
+  it('flags a citation whose own date is after as-of, even when it names a shown item', () => {
+    const { cited, repairs } = resolve([{ evidenceId: 'ev-1', source: 'DART', date: '2025-01-05' }]);
+    expect(cited[0]).toMatchObject({ verified: false, afterAsOf: true });
+    expect(repairs.map((r) => r.kind)).toEqual(['citation-after-as-of']);
+  });
+
+  it('matches a citation by its link and gives it the item id', () => {
+    const { cited, repairs } = resolve([
+      { source: 'Reuters', date: '2024-12-01', url: 'https://reuters.com/markets/a/' },
+      { evidenceId: 'https://en.yna.co.kr/view/AEN2024', source: 'https://en.yna.co.kr/view/AEN2024', date: '2024-10-15' },
+    ]);
+    expect(cited[0]).toMatchObject({ evidenceId: 'web-r1-1', verified: true });
+    expect(cited[1]).toMatchObject({ evidenceId: 'ev-2', source: 'Yonhap News Agency', verified: true });
+    expect(repairs).toEqual([
+      { kind: 'citation-matched', detail: 'Reuters, 2024-12-01 → web-r1-1 (by its link)' },
+      { kind: 'citation-matched', detail: 'https://en.yna.co.kr/view/AEN2024, 2024-10-15 → ev-2 (by its link)' },
+    ]);
+  });
+
+  it('matches a shortened source on the same date: a start, an initialism, other case and punctuation', () => {
+    const { cited, repairs } = resolve([
+      { source: 'Yonhap', date: '2024-10-15' },
+      { source: 'FSS', date: '2024-09-30' },
+      { evidenceId: 'made-up-3', source: 'd.a.r.t', date: '2024-11-01' },
+    ]);
+    expect(cited.map((c) => [c.evidenceId, c.verified])).toEqual([
+      ['ev-2', true],
+      ['ev-3', true],
+      ['ev-1', true],
+    ]);
+    expect(repairs.map((r) => r.detail)).toEqual([
+      'Yonhap, 2024-10-15 → ev-2 (by source and date)',
+      'FSS, 2024-09-30 → ev-3 (by source and date)',
+      'made-up-3 → ev-1 (by source and date)',
+    ]);
+  });
+
+  it('does not match the same source on another date', () => {
+    const { cited, repairs } = resolve([{ source: 'Yonhap News Agency', date: '2024-10-16' }]);
+    expect(cited[0].verified).toBe(false);
+    expect(cited[0]).not.toHaveProperty('evidenceId');
+    expect(repairs).toEqual([{ kind: 'citation-unverified', detail: 'Yonhap News Agency, 2024-10-16 matches nothing this step was shown' }]);
+  });
+
+  it('does not guess between two items a source and date fit equally', () => {
+    const twins = scope([...shownItems, item('ev-4', 'Yonhap News', '2024-10-15')]);
+    expect(resolve([{ source: 'Yonhap', date: '2024-10-15' }], twins).cited[0].verified).toBe(false);
+    // An exact name still picks its own item.
+    expect(resolve([{ source: 'Yonhap News', date: '2024-10-15' }], twins).cited[0]).toMatchObject({ evidenceId: 'ev-4', verified: true });
+  });
+});
+
+describe('lenient source names', () => {
+  it('takes case, spacing, punctuation, a leading "the", starts and initials as the same source', () => {
+    for (const [a, b] of [
+      ['The Korea Herald', 'korea herald'],
+      ['Bank of Korea', 'BOK'],
+      ['Financial Supervisory Service', 'F.S.S.'],
+      ['연합뉴스', '연합'],
+      ['Yonhap News Agency', 'yonhap news'],
+    ]) {
+      expect(sameSource(a, b), `${a} / ${b}`).toBe(true);
+    }
+  });
+
+  it('keeps different sources apart', () => {
+    for (const [a, b] of [
+      ['Reuters', 'Thomson Reuters Foundation'],
+      ['KED', 'Korea Investors Service'],
+      ['DART', 'Dow Jones'],
+      ['Yo', 'Yonhap'],
+      ['', 'DART'],
+    ]) {
+      expect(sameSource(a, b), `${a} / ${b}`).toBe(false);
+    }
+  });
+});
+
+describe('final checks', () => {
+  it('lists citations dated after as-of on their own check, not as unverified, and an unreadable date as undated', () => {
+    const output = {
+      text: 'Enough English text for the language check.',
+      claims: [
+        {
+          id: 'D1-c1',
+          text: 'x',
+          factor: 'governance',
+          polarity: 'favorable',
+          citations: [
+            { evidenceId: 'ev-late', source: 'DART', date: '2025-02-10', verified: false, afterAsOf: true },
+            { evidenceId: 'ev-9', source: 'KED', date: '2024-08-01', verified: false },
+            { evidenceId: 'ev-1', source: 'DART', date: 'Q3 2024', verified: true },
+          ],
+        },
+      ],
+      questions: [],
+    };
+    const checks = finalChecks({ steps: [{ stepId: 'D1', text: output.text, output }], known: new Map(pool.map((k) => [k.id, k])), language: 'en' });
+    const byId = Object.fromEntries(checks.map((c) => [c.id, c]));
+    expect(byId['after-as-of']).toMatchObject({ ok: false, items: ['D1: ev-late 2025-02-10'] });
+    expect(byId['unverified-citations']).toMatchObject({ ok: false, items: ['D1: ev-9'] });
+    expect(byId['undated-or-unsourced']).toMatchObject({ ok: false, items: ['D1: DART Q3 2024'] });
+  });
+});

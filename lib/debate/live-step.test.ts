@@ -1,0 +1,124 @@
+// What viewers get while a step streams: its prose only (never the JSON around it), each part as
+// it completes, and its spend growing — on the offline analyst for every output kind of the five
+// systems, and on a stream that restarts after a wait.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DatabaseHandle, Db } from '@/lib/db/client';
+import { createTestDatabase } from '@/lib/db/test-db';
+import { seedDemo } from '@/lib/demo/seed';
+import { runBus } from '@/lib/debate/bus';
+import { createRun, executeRun } from '@/lib/debate/engine';
+import { liveStep, USAGE_EVERY_TOKENS } from '@/lib/debate/live-step';
+import { getProtocol } from '@/lib/debate/protocols';
+import { OUTPUT_SCHEMAS, type OutputKind } from '@/lib/domain/outputs';
+import type { RunEvent, Usage } from '@/lib/domain/protocol';
+import { PROTOCOLS } from '@/lib/domain/vocabulary';
+import { createOfflineAnalyst } from '@/lib/llm/offline';
+
+/** The ids of the objects in every array under `key`, wherever in the output (a safety check's report keeps its draft's claims). */
+function idsUnder(output: unknown, key: string): unknown[] {
+  const out: unknown[] = [];
+  const walk = (value: unknown, at?: string) => {
+    if (Array.isArray(value)) {
+      if (at === key) for (const v of value) if (v && typeof v === 'object') out.push((v as { id?: unknown }).id);
+      for (const v of value) walk(v);
+    } else if (value && typeof value === 'object') for (const [k, v] of Object.entries(value)) walk(v, k);
+  };
+  walk(output);
+  return out;
+}
+
+const turn = { text: 'Orders grew.\nMargins "held".', claims: [{ id: 'D1-c1', text: 'Orders up', factor: 'other', polarity: 'favorable', citations: [] }], questions: [] };
+
+describe('liveStep', () => {
+  it('publishes the prose as tokens, the parts as they complete and the spend every few dozen tokens, then the rest at the end', () => {
+    const events: RunEvent[] = [];
+    let spent: Usage = { promptTokens: 0, completionTokens: 0, costUsd: 0 };
+    const live = liveStep({ publish: (e) => events.push(e), runId: 'r1', stepId: 'D1', kind: 'turn', spent: () => spent });
+    const raw = '```json\n' + JSON.stringify(turn) + '\n```';
+    for (let i = 0; i < raw.length; i += 3) {
+      spent = { promptTokens: 500, completionTokens: Math.ceil((i + 3) / 4), costUsd: 0.001 };
+      live.onToken(raw.slice(i, i + 3));
+    }
+    spent = { promptTokens: 480, completionTokens: 30, costUsd: 0.002 };
+    live.end();
+    const tokens = events.flatMap((e) => (e.type === 'token' ? [e.text] : []));
+    expect(tokens.join('')).toBe(turn.text);
+    expect(events.filter((e) => e.type === 'step-part')).toEqual([{ type: 'step-part', runId: 'r1', stepId: 'D1', part: { kind: 'claim', value: turn.claims[0] } }]);
+    const usages = events.flatMap((e) => (e.type === 'step-usage' ? [e.usage] : []));
+    // The first figure at once, then only after USAGE_EVERY_TOKENS more, and the settled one last.
+    expect(usages[0]).toEqual({ promptTokens: 500, completionTokens: 1, costUsd: 0.001 });
+    for (let i = 1; i < usages.length - 1; i++) {
+      expect(usages[i].completionTokens - usages[i - 1].completionTokens).toBeGreaterThanOrEqual(USAGE_EVERY_TOKENS);
+    }
+    expect(usages.at(-1)).toEqual({ promptTokens: 480, completionTokens: 30, costUsd: 0.002 });
+    expect(usages.length).toBeLessThan(raw.length / 3 / 4);
+  });
+
+  it('starts reading afresh after a wait: the retried answer streams its prose from the beginning', () => {
+    const events: RunEvent[] = [];
+    const live = liveStep({ publish: (e) => events.push(e), runId: 'r1', stepId: 'D1', kind: 'turn', spent: () => ({ promptTokens: 0, completionTokens: 0, costUsd: 0 }) });
+    const raw = JSON.stringify(turn);
+    // The first attempt breaks off inside the text; the provider waits and asks again.
+    live.onToken(raw.slice(0, 15));
+    live.onWait({ reason: 'provider-error', until: '2025-01-01T00:00:05.000Z' });
+    live.onToken(raw);
+    live.end();
+    const afterWait = events.slice(events.findIndex((e) => e.type === 'step-waiting') + 1);
+    expect(afterWait.flatMap((e) => (e.type === 'token' ? [e.text] : [])).join('')).toBe(turn.text);
+    expect(events.filter((e) => e.type === 'step-waiting')).toHaveLength(1);
+  });
+});
+
+describe('the engine streams prose on the offline analyst', () => {
+  let handle: DatabaseHandle;
+  let db: Db;
+
+  beforeAll(async () => {
+    handle = await createTestDatabase('pglite');
+    db = handle.db;
+    await seedDemo(db, { accounts: false });
+  });
+  afterAll(() => handle?.close());
+
+  it('for every output kind of the five systems: tokens are the step’s prose and nothing of its JSON, parts are its claims and questions, spend grows to its usage', async () => {
+    const kinds = new Set<OutputKind>();
+    for (const protocol of PROTOCOLS) {
+      const provider = createOfflineAnalyst();
+      const language = protocol === 'sas' || protocol === 'three-round' ? 'en' : 'ko';
+      const run = await createRun({ db, protocolId: protocol, companyId: 'samsung-electronics', provider, params: { asOf: '2025-06-30', language } });
+      const events: RunEvent[] = [];
+      const { unsubscribe } = runBus().subscribe(run.id, (e) => events.push(e));
+      const result = await executeRun({ db, runId: run.id, provider });
+      unsubscribe();
+      expect(result.status, `${protocol}: ${result.error}`).toBe('succeeded');
+
+      for (const step of getProtocol(protocol).steps) {
+        kinds.add(step.output);
+        const mine = events.filter((e) => 'stepId' in e && e.stepId === step.id);
+        const done = mine.find((e) => e.type === 'step-done');
+        if (done?.type !== 'step-done') throw new Error(`${protocol} ${step.id} did not finish`);
+        const tokens = mine.flatMap((e) => (e.type === 'token' ? [e.text] : []));
+        const where = `${protocol} ${step.id} (${step.output})`;
+        expect(tokens.length, where).toBeGreaterThan(0);
+        expect(tokens.join(''), where).toBe(done.text);
+        for (const t of tokens) expect(t, where).not.toMatch(/\{"|":|\[\{/);
+
+        const parts = mine.flatMap((e) => (e.type === 'step-part' ? [e.part] : []));
+        expect(parts.filter((p) => p.kind === 'claim').map((p) => p.value.id), where).toEqual(idsUnder(done.output, 'claims'));
+        expect(parts.filter((p) => p.kind === 'question').map((p) => p.value.id), where).toEqual(idsUnder(done.output, 'questions'));
+        expect(parts.filter((p) => p.kind === 'argument').map((p) => p.value.id), where).toEqual(idsUnder(done.output, 'arguments'));
+
+        // The spend grows while the step writes and ends at what the step used.
+        const usages = mine.flatMap((e) => (e.type === 'step-usage' ? [e.usage] : []));
+        expect(usages.length, where).toBeGreaterThan(0);
+        const totals = usages.map((u) => u.promptTokens + u.completionTokens);
+        expect([...totals].sort((a, b) => a - b), where).toEqual(totals);
+        expect(usages.at(-1)!.promptTokens, where).toBe(done.usage.promptTokens);
+        expect(usages.at(-1)!.completionTokens, where).toBe(done.usage.completionTokens);
+        // Every live event of the step came before its end.
+        expect(mine.findIndex((e) => e.type === 'step-done'), where).toBe(mine.length - 1);
+      }
+    }
+    expect([...kinds].sort()).toEqual(Object.keys(OUTPUT_SCHEMAS).sort());
+  }, 120_000);
+});

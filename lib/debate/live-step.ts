@@ -1,0 +1,51 @@
+// What viewers see of a step while its model writes (docs/architecture.md, "A run"): the raw
+// answer goes through an AnswerStream, and only its prose goes out as `token` events, each
+// claim, question or citation as a `step-part` once written in full, and the step's spend so far
+// as a `step-usage` now and then, so the token counter and the cost grow with the answer. One per
+// attempt: a repair starts a fresh one, and so does a wait, after which the provider starts its
+// answer again.
+import { AnswerStream, type AnswerUpdate } from '@/lib/debate/answer-stream';
+import type { OutputKind } from '@/lib/domain/outputs';
+import type { RunEvent, StepWait, Usage } from '@/lib/domain/protocol';
+
+/** A `step-usage` goes out once the estimate has grown by this many tokens: a few a second at most. */
+export const USAGE_EVERY_TOKENS = 32;
+
+export type LiveStep = {
+  onToken: (raw: string) => void;
+  onWait: (wait: StepWait) => void;
+  /** The call returned: the rest of the prose, and the spend as it now stands. */
+  end: () => void;
+};
+
+export function liveStep(options: { publish: (event: RunEvent) => void; runId: string; stepId: string; kind: OutputKind; spent: () => Usage }): LiveStep {
+  const { publish, runId, stepId, kind, spent } = options;
+  let reader = new AnswerStream(kind);
+  let shown: number | null = null;
+  const send = (update: AnswerUpdate) => {
+    if (update.prose) publish({ type: 'token', runId, stepId, text: update.prose });
+    for (const part of update.parts) publish({ type: 'step-part', runId, stepId, part });
+  };
+  const usage = (always: boolean) => {
+    const s = spent();
+    const tokens = s.promptTokens + s.completionTokens;
+    if (tokens === 0 || tokens === shown) return;
+    if (!always && shown !== null && tokens - shown < USAGE_EVERY_TOKENS) return;
+    shown = tokens;
+    publish({ type: 'step-usage', runId, stepId, usage: { promptTokens: s.promptTokens, completionTokens: s.completionTokens, costUsd: s.costUsd } });
+  };
+  return {
+    onToken: (raw) => {
+      send(reader.push(raw));
+      usage(false);
+    },
+    onWait: (wait) => {
+      reader = new AnswerStream(kind);
+      publish({ type: 'step-waiting', runId, stepId, at: new Date().toISOString(), ...wait });
+    },
+    end: () => {
+      send(reader.finish());
+      usage(true);
+    },
+  };
+}

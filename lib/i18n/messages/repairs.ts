@@ -1,0 +1,46 @@
+import { defineMessages } from '@/lib/i18n';
+
+// What the engine changed to take a step's answer in (StepRepair in lib/domain/stored.ts,
+// docs/protocols.md "Taking answers in"), as the step card lists it for a reviewer, and how a
+// citation dated after the as-of date is marked. The details themselves are stored in English,
+// like the engine's other reasons.
+export const repairMessages = defineMessages({
+  en: {
+    takenInOne: 'Taken in with 1 repair',
+    takenIn: 'Taken in with {n} repairs',
+    repairsHint: 'What the engine changed in the model’s answer to read it, and the citations it could not vouch for.',
+    attempt: 'attempt {n}',
+    kind_unwrapped: 'Unwrapped',
+    'kind_json-mended': 'JSON mended',
+    'kind_field-defaulted': 'Field filled in',
+    'kind_field-dropped': 'Field dropped',
+    'kind_date-normalised': 'Date rewritten',
+    'kind_date-unreadable': 'Date not read',
+    'kind_citation-matched': 'Citation matched',
+    'kind_citation-unverified': 'Citation unverified',
+    'kind_citation-after-as-of': 'Citation after the as-of date',
+    'kind_truncated-retry': 'Cut off, asked again with more room',
+    'kind_repair-request': 'Sent back once',
+    afterAsOf: 'after as-of',
+    afterAsOfHint: 'This citation is dated after the as-of date of the analysis: it stays visible but supports nothing.',
+  },
+  ko: {
+    takenInOne: '1건을 고쳐 받아들임',
+    takenIn: '{n}건을 고쳐 받아들임',
+    repairsHint: '모델의 답변을 읽기 위해 엔진이 바꾼 부분과, 확인할 수 없었던 인용입니다.',
+    attempt: '{n}번째 시도',
+    kind_unwrapped: '감싼 부분 제거',
+    'kind_json-mended': 'JSON 수선',
+    'kind_field-defaulted': '빠진 필드 채움',
+    'kind_field-dropped': '필드 제거',
+    'kind_date-normalised': '날짜 형식 정리',
+    'kind_date-unreadable': '날짜 해석 불가',
+    'kind_citation-matched': '인용 대조',
+    'kind_citation-unverified': '인용 미검증',
+    'kind_citation-after-as-of': '기준일 이후 인용',
+    'kind_truncated-retry': '잘린 답변, 여유를 늘려 재요청',
+    'kind_repair-request': '수정 요청 1회',
+    afterAsOf: '기준일 이후',
+    afterAsOfHint: '이 인용은 분석 기준일 이후 날짜입니다. 표시는 되지만 근거로 인정되지 않습니다.',
+  },
+});

@@ -1,0 +1,67 @@
+// The realistic benchmark's code path, in small (scripts/bench/realistic.ts): two NAS runs through
+// the real engine and provider against the fake server in its realistic mode, answering fenced,
+// with dates in another format and a citation of an item never shown plus one of a real pool item
+// dated after the as-of date in every answer. The runs must succeed, the planted citations stay
+// visible but unverified, and the first prose reach the bus.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DatabaseHandle } from '@/lib/db/client';
+import { createTestDatabase } from '@/lib/db/test-db';
+import { seedDemo } from '@/lib/demo/seed';
+import { NO_QUIRKS } from '../fake-llm/realistic';
+import { startFakeLlm, type FakeLlm, type RequestSummary } from '../fake-llm/server';
+import { laterDemoItems, measureRealistic, realisticPlan, REALISTIC_AS_OF } from './realistic';
+
+describe('realistic benchmark helpers', () => {
+  it('plans runs over the demo companies in turn', () => {
+    const plan = realisticPlan({ 'kpd-mads': 3, nas: 1 });
+    expect(plan).toEqual([
+      { protocol: 'kpd-mads', companyId: 'samsung-electronics' },
+      { protocol: 'kpd-mads', companyId: 'tesla' },
+      { protocol: 'kpd-mads', companyId: 'wintec-automation' },
+      { protocol: 'nas', companyId: 'samsung-electronics' },
+    ]);
+  });
+
+  it('knows the demo pool items dated after the as-of date', () => {
+    const later = laterDemoItems(REALISTIC_AS_OF);
+    expect(later.length).toBeGreaterThan(5);
+    expect(later.every((i) => i.publishedDate > REALISTIC_AS_OF && i.sourceName)).toBe(true);
+    expect(later.some((i) => i.id.startsWith('tesla-'))).toBe(true);
+  });
+});
+
+describe('realistic benchmark, two runs', () => {
+  let handle: DatabaseHandle;
+  let fake: FakeLlm;
+  beforeAll(async () => {
+    handle = await createTestDatabase('pglite');
+    await seedDemo(handle.db, { accounts: false });
+    fake = await startFakeLlm({
+      seed: 14,
+      mode: 'realistic',
+      realistic: { rates: { ...NO_QUIRKS, fence: 1, dateFormat: 1, inventedCitation: 1, afterAsOfCitation: 1 }, laterItems: laterDemoItems(REALISTIC_AS_OF) },
+    });
+  });
+  afterAll(async () => {
+    await fake?.close();
+    await handle?.close();
+  });
+
+  it('succeeds, keeps every planted citation unverified and measures the first prose', async () => {
+    const requests = async () => fake.requests.map(({ headers: _h, body: _b, ...rest }): RequestSummary => rest);
+    const figures = await measureRealistic({ db: handle.db, baseURL: fake.url, requests, plan: realisticPlan({ nas: 2 }).map((r, i) => ({ ...r, companyId: i ? 'tesla' : 'samsung-electronics' })), concurrency: 2 });
+    expect(figures.failures).toEqual([]);
+    expect(figures).toMatchObject({ runs: 2, succeeded: 2, byProtocol: { nas: { runs: 2, succeeded: 2 } } });
+    // One answer per run, each fenced, re-dated and carrying two planted citations.
+    expect(figures.requests).toBe(2);
+    expect(figures.behaviours).toMatchObject({ fence: 2, dateFormat: 2, inventedCitation: 2, afterAsOfCitation: 2 });
+    // Tesla's post-as-of citation names a real pool item: the case the engine must not verify by id.
+    const planted = fake.requests.flatMap((r) => r.planted ?? []);
+    expect(planted.some((p) => p.kind === 'after-as-of' && laterDemoItems(REALISTIC_AS_OF).some((i) => i.id === p.evidenceId))).toBe(true);
+    expect(figures.planted).toEqual({ sent: 4, saved: 4, shownVerified: 0, shownVerifiedIds: [] });
+    expect(figures.repairs['date-normalised']).toBeGreaterThanOrEqual(2);
+    expect(figures.firstProseMs).toHaveLength(2);
+    for (const ms of figures.firstProseMs) expect(ms).toBeGreaterThanOrEqual(0);
+    expect(figures.stepsWithoutProse).toBe(0);
+  });
+});
