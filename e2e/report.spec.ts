@@ -35,7 +35,8 @@ test.describe('run report', () => {
     await expect(topics.getByText('Affirmative reading').first()).toBeVisible();
     await expect(topics.getByTestId('citations').first().getByRole('link').first()).toHaveAttribute('href', /^https?:\/\//);
 
-    await expect(page.getByTestId('report-checks').getByRole('listitem').filter({ hasText: /passed|flagged/ })).toHaveCount(5);
+    // Six final checks: the five before and after-as-of (no citation dated after the as-of date supports a claim).
+    await expect(page.getByTestId('report-checks').getByRole('listitem').filter({ hasText: /passed|flagged/ })).toHaveCount(6);
     const turns = page.locator('[data-testid^="transcript-turn-"]');
     await expect(turns).toHaveCount(11);
     await expect(turns.first()).toHaveAttribute('data-testid', 'transcript-turn-D1');
