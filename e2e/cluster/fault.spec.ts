@@ -11,7 +11,9 @@ import path from 'node:path';
 import { expect, request, test } from '@playwright/test';
 import pg from 'pg';
 import { serverActionsOf } from '../../lib/auth/endpoints';
+import { KPD_MADS } from '../../lib/debate/protocols/kpd-mads';
 import { DEMO_IDS } from '../../lib/domain/demo-ids';
+import { proseOf } from '../../lib/domain/outputs';
 import { DEMO_CASE } from '../../lib/demo/seed';
 import { startPgCluster, type PgCluster } from '../../scripts/cluster/pg-cluster';
 import { migrateAndSeed, startAppInstance, startFakeModel, startWorker, writeReferenceScript, type Proc } from '../../scripts/cluster/processes';
@@ -153,14 +155,23 @@ async function expectCompleteSteps(ids: string[]) {
   }
 }
 
-/** What a viewer on the other instance saw: every step's tokens, in order, add up to the model's whole answer. */
+/** The prose a viewer sees of a step's scripted answer: the field its output kind shows first (lib/domain/outputs.ts). */
+function proseOfReply(stepId: string) {
+  const step = KPD_MADS.steps.find((s) => s.id === stepId);
+  const reply = replies.get(stepId);
+  if (!step || reply === undefined) return undefined;
+  return proseOf(step.output, JSON.parse(reply));
+}
+
+/** What a viewer on the other instance saw: every step's tokens, in order, add up to the prose of the model's whole answer. */
 function expectFullStream(viewer: Viewer, runId: string) {
   const finished = viewer.messages.find((m) => m.type === 'run-finished');
   expect(finished && 'status' in finished ? finished.status : undefined, `run-finished of ${runId} on instance B`).toBe('succeeded');
   const steps = replayTokens(viewer.messages);
   expect(new Set(steps.map((s) => s.stepId)).size, `steps streamed live for ${runId}`).toBeGreaterThan(0);
   for (const s of steps) {
-    expect(s.streamed, `${runId} ${s.stepId}: tokens seen on instance B`).toBe(replies.get(s.stepId));
+    // Tokens carry prose only, never the answer's JSON (lib/debate/answer-stream.ts).
+    expect(s.streamed, `${runId} ${s.stepId}: tokens seen on instance B`).toBe(proseOfReply(s.stepId));
     expect(s.final.length, `${runId} ${s.stepId}: step-done text`).toBeGreaterThan(0);
   }
 }
