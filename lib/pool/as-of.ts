@@ -4,7 +4,7 @@
 // take the as-of date as a required argument and filter on it in SQL, and mark evidence older
 // than the recency window as stale so an agent can say when it leans on old material.
 import type { Executor } from '@/lib/db/client';
-import { selectDocumentsAsOf, selectEvidencePageAsOf } from '@/lib/db/queries/as-of';
+import { selectDocumentsAsOf, selectEvidencePageAsOf, type DocumentRowAsOf } from '@/lib/db/queries/as-of';
 import type { FactorSource, Polarity } from '@/lib/domain/vocabulary';
 import { yieldToEventLoop } from '@/lib/event-loop';
 import type { PoolEvidence } from '@/lib/pool/types';
@@ -91,19 +91,7 @@ export async function readEvidence({ db, companyId, asOf, recencyDays, factor, l
   }
 }
 
-export type DocumentAsOf = {
-  id: string;
-  companyId: string;
-  title: string;
-  kind: string;
-  publishedDate: string;
-  sourceName: string;
-  sourceUrl: string;
-  language: string;
-  stale: boolean;
-  /** Only with `includeBody`: bodies run to tens of kilobytes. */
-  body?: string;
-};
+export type DocumentAsOf = DocumentRowAsOf & { stale: boolean };
 
 export type ReadDocumentsInput = {
   db: Executor;

@@ -1,5 +1,6 @@
 // The knowledge pool's records as the app handles them, whatever they came from: an import
 // file, a connector (OpenDART, EDGAR) or web search. Field names follow lib/db/schema.ts.
+import type { StoredWebResult } from '@/lib/domain/stored';
 
 export type PoolCompany = {
   id: string;
@@ -11,20 +12,11 @@ export type PoolCompany = {
   description: string | null;
 };
 
-export type PoolEvidence = {
-  id: string;
-  companyId: string;
-  category: string;
-  title: string;
-  text: string;
-  value: string | null;
-  eventDate: string | null;
-  publishedDate: string;
-  sourceName: string;
-  sourceUrl: string;
-  language: string;
-  upstream: string | null;
-  license: string | null;
+/**
+ * One evidence record as the pool reads and imports it: the same fields a run stores for a web
+ * result (lib/domain/stored.ts), with `retrievedAt` as the Date it is in memory.
+ */
+export type PoolEvidence = Omit<StoredWebResult, 'retrievedAt'> & {
   /** When the record was fetched from its source (connectors, web search); null for files. */
   retrievedAt?: Date | null;
 };
