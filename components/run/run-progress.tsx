@@ -15,6 +15,7 @@ const STATUS_TONE: Record<RunStatus, 'neutral' | 'blue' | 'green' | 'amber' | 'r
   failed: 'red',
   cancelled: 'amber',
   budget_exceeded: 'amber',
+  insufficient_evidence: 'amber',
 };
 
 export function RunStatusBadge({ status }: { status: RunStatus }) {

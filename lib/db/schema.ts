@@ -25,6 +25,7 @@ import type { PairwiseResult, RubricResult } from '@/lib/domain/judgments';
 import type { StepOutput } from '@/lib/domain/outputs';
 import { RUN_MODES, TEAMS, type RunParams } from '@/lib/domain/protocol';
 import type { CitedEvidenceSnapshot, FinalCheck, StepRepair, StoredWebResult, ToolCallRecord } from '@/lib/domain/stored';
+import type { EvidenceShortfall, RedFlag } from '@/lib/domain/red-flags';
 import type { Answers } from '@/lib/domain/study';
 import {
   CASE_STATUSES,
@@ -302,6 +303,10 @@ export const runs = pgTable(
     citedEvidence: jsonb().$type<CitedEvidenceSnapshot[]>(),
     /** Web results captured during the run: citable like pool evidence, scoped to this run. */
     webEvidence: jsonb().$type<StoredWebResult[]>().notNull().default([]),
+    /** The decisive credit events found in the pool at the run's as-of date (lib/pool/red-flags.ts). */
+    redFlags: jsonb().$type<RedFlag[]>().notNull().default([]),
+    /** Set when the run ended as insufficient evidence: what the pool held against the threshold. */
+    shortfall: jsonb().$type<EvidenceShortfall>(),
     promptTokens: integer().notNull().default(0),
     completionTokens: integer().notNull().default(0),
     costUsd: numeric({ precision: 14, scale: 6 }).notNull().default('0'),

@@ -13,13 +13,22 @@ export type CaseStatus = (typeof CASE_STATUSES)[number];
 export const DECISION_OUTCOMES = ['approve', 'approve_with_conditions', 'decline', 'return'] as const;
 export type DecisionOutcome = (typeof DECISION_OUTCOMES)[number];
 
-/** `budget_exceeded`: the run stopped at its token or cost budget; finished steps are kept. */
-export const RUN_STATUSES = ['queued', 'running', 'succeeded', 'failed', 'cancelled', 'budget_exceeded'] as const;
+/**
+ * `budget_exceeded`: the run stopped at its token or cost budget; finished steps are kept.
+ * `insufficient_evidence`: the pool at the as-of date held too little to debate (runs.shortfall).
+ */
+export const RUN_STATUSES = ['queued', 'running', 'succeeded', 'failed', 'cancelled', 'budget_exceeded', 'insufficient_evidence'] as const;
 export type RunStatus = (typeof RUN_STATUSES)[number];
 /** Statuses a run does not leave on its own (a retry starts it again). */
 export type TerminalRunStatus = Exclude<RunStatus, 'queued' | 'running'>;
 // Typed as a list of RunStatus rather than `as const`, so `.includes(status)` takes any status.
-export const TERMINAL_RUN_STATUSES: readonly RunStatus[] = ['succeeded', 'failed', 'cancelled', 'budget_exceeded'] satisfies TerminalRunStatus[];
+export const TERMINAL_RUN_STATUSES: readonly RunStatus[] = [
+  'succeeded',
+  'failed',
+  'cancelled',
+  'budget_exceeded',
+  'insufficient_evidence',
+] satisfies TerminalRunStatus[];
 
 export const STEP_STATUSES = ['pending', 'running', 'done', 'failed'] as const;
 export type StepStatus = (typeof STEP_STATUSES)[number];

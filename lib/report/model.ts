@@ -49,6 +49,7 @@ const STATUS_KEY = {
   failed: 'statusFailed',
   cancelled: 'statusCancelled',
   budget_exceeded: 'statusBudgetExceeded',
+  insufficient_evidence: 'statusInsufficientEvidence',
 } as const satisfies Record<RunView['status'], keyof ReportMessages>;
 
 export function buildReportDoc(input: ReportInput, locale: Locale): ReportDoc {

@@ -62,6 +62,7 @@ export const compareMessages = defineMessages({
     status_failed: 'failed',
     status_cancelled: 'cancelled',
     status_budget_exceeded: 'over budget',
+    status_insufficient_evidence: 'insufficient evidence',
   },
   ko: {
     title: '실행 비교',
@@ -124,5 +125,6 @@ export const compareMessages = defineMessages({
     status_failed: '실패',
     status_cancelled: '취소됨',
     status_budget_exceeded: '예산 초과',
+    status_insufficient_evidence: '근거 부족',
   },
 });
