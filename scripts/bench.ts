@@ -1,16 +1,24 @@
 // `npm run bench [-- --only retrieval] [--quick] [--postgres <url>]`: runs the registered
 // benchmarks (scripts/bench/index.ts) on throwaway databases, prints one table and writes every
-// figure to bench-results/<timestamp>.json. Benchmarks measure; they do not fail a build, so a
+// figure to bench-results/<timestamp>.json. `npm run bench -- --paper [--ttft ms] [--tps n]`
+// instead sets KPD-MADS against NAS the way the paper did (scripts/bench/paper.ts). Benchmarks measure; they do not fail a build, so a
 // missed target is marked in the table rather than turned into an exit code.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Command } from 'commander';
 import { benchmarks, loadBenchmarks, type BenchRow } from './bench/index';
+import { runPaperBench } from './bench/paper';
 import { scratchDatabaseFactory } from './bench/scratch-db';
 import { describeError } from './lib/describe-error';
 
-type Options = { only?: string; quick?: boolean; postgres?: string; list?: boolean; json?: boolean; load?: boolean };
+type Options = { only?: string; quick?: boolean; postgres?: string; list?: boolean; json?: boolean; load?: boolean; paper?: boolean; ttft?: number; tps?: number };
+
+function positiveNumber(value: string, name: string) {
+  const n = Number(value);
+  if (!Number.isFinite(n) || n <= 0) throw new Error(`${name} must be a positive number; got "${value}".`);
+  return n;
+}
 
 const program = new Command('bench')
   .description('Crosscheck benchmarks, each on its own throwaway database')
@@ -18,6 +26,9 @@ const program = new Command('bench')
   .option('--quick', 'a tenth of the data: checks that the benchmarks run, not how fast')
   .option('--postgres <url>', 'use fresh databases on this PostgreSQL server instead of PGlite')
   .option('--load', 'the load benchmark instead: 1, 2 and 4 queue workers on a private PostgreSQL server (about 12 minutes)')
+  .option('--paper', "the paper's comparison instead: KPD-MADS against NAS on every demo company, sequential and concurrent, and its Wilcoxon table in both tie modes (a few minutes)")
+  .option('--ttft <ms>', "with --paper: the fake model's time to first token (default 100; 10 with --quick)", (v) => positiveNumber(v, '--ttft'))
+  .option('--tps <tokens>', "with --paper: the fake model's tokens per second (default 500; 5000 with --quick)", (v) => positiveNumber(v, '--tps'))
   .option('--list', 'list the benchmarks and exit')
   .option('--json', 'also print the keyed figures as one JSON object on the last line')
   .showHelpAfterError();
@@ -55,6 +66,7 @@ async function main() {
     for (const b of [...benchmarks, ...loadBenchmarks]) console.log(`${b.name.padEnd(16)} ${b.description}`);
     return;
   }
+  if (options.paper) return paper(options);
   const available = options.load ? loadBenchmarks : benchmarks;
   const wanted = options.only ? options.only.split(',').map((s) => s.trim()).filter(Boolean) : available.map((b) => b.name);
   const unknown = wanted.filter((name) => !available.some((b) => b.name === name));
@@ -106,6 +118,33 @@ async function main() {
     console.log(JSON.stringify(keyed));
   }
   if (outcomes.some((o) => o.error)) process.exitCode = 1;
+}
+
+/** `--paper`: its own tables rather than the benchmark table, and its figures in bench-results/<timestamp>-paper.json. */
+async function paper(options: Options) {
+  const startedAt = new Date();
+  const log = (message: string) => process.stderr.write(`${message}\n`);
+  const ctx = { quick: Boolean(options.quick), scratchDatabase: scratchDatabaseFactory(options.postgres), log };
+  log(`== paper: KPD-MADS against NAS on every demo company${ctx.quick ? ' (quick)' : ''}`);
+  const result = await runPaperBench(ctx, { ttftMs: options.ttft, tokensPerSecond: options.tps });
+  const loadAverage = os.loadavg().map((l) => Math.round(l * 100) / 100);
+  console.log('');
+  console.log(result.text);
+  console.log(`\nLoad average at the end (1/5/15 min): ${loadAverage.join(' / ')} on ${os.cpus().length} CPUs.`);
+  const report = {
+    startedAt: startedAt.toISOString(),
+    finishedAt: new Date().toISOString(),
+    quick: ctx.quick,
+    backend: options.postgres ? 'postgres' : 'pglite',
+    environment: { loadAverage, node: process.version, cpus: os.cpus().length },
+    paper: { latencyModel: result.latencyModel, cases: result.cases, summary: result.summary, wilcoxon: result.wilcoxon, rows: result.rows },
+  };
+  const dir = path.join(process.cwd(), 'bench-results');
+  fs.mkdirSync(dir, { recursive: true });
+  const file = path.join(dir, `${startedAt.toISOString().replace(/[:.]/g, '-')}-paper.json`);
+  fs.writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
+  console.log(`\nWrote ${path.relative(process.cwd(), file)}`);
+  if (options.json) console.log(JSON.stringify({ paper: Object.fromEntries(result.rows.filter((r) => r.key).map((r) => [r.key!, r.value])) }));
 }
 
 try {
