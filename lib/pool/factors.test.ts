@@ -54,7 +54,9 @@ describe('tagByCategory', () => {
   });
 
   it('reads management departures as adverse and long tenure as favorable', () => {
-    expect(tag('management_change', 'Form 8-K Item 5.02: Departure of Directors or Certain Officers').polarity).toBe('adverse');
+    // The 8-K item caption alone names departures, appointments and pay alike: context.
+    expect(tag('management_change', 'Form 8-K Item 5.02: Departure of Directors or Certain Officers').polarity).toBe('context');
+    expect(tag('management_change', 'Chief Financial Officer resigns').polarity).toBe('adverse');
     expect(tag('management_change', '미등기임원 변동: 선임 6명, 사임 5명').polarity).toBe('adverse');
     expect(tag('management_change', '대표이사 한종희 부회장: 재직 46개월').polarity).toBe('favorable');
   });
@@ -137,5 +139,47 @@ describe('tagByCategory', () => {
     }
     const taeyoung = tagged.find(({ item }) => item.company_id === 'taeyoung-engineering-construction')!;
     expect(taeyoung.tag).toEqual({ factor: 'internal_control_risk', polarity: 'adverse' });
+  });
+});
+
+describe('tagging demo items as a credit analyst reads them (lib/llm/offline/fixtures/readings.json)', () => {
+  const demo = new Map(
+    fs
+      .readFileSync(path.join(process.cwd(), 'data/demo/evidence.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { id: string; category: string; title: string; text: string })
+      .map((r) => [r.id, r] as const),
+  );
+  const tagOf = (id: string) => tagByCategory(demo.get(id)!);
+
+  it('an EDGAR index entry for Item 5.02 shows no departure by itself: context, not adverse', () => {
+    expect(tagOf('tesla-001')).toEqual({ factor: 'management_continuity', polarity: 'context' });
+    expect(tagOf('tesla-021')).toEqual({ factor: 'management_continuity', polarity: 'context' });
+    // A real departure headline is still adverse.
+    expect(tag('management_change', 'CFO resigns with immediate effect').polarity).toBe('adverse');
+  });
+
+  it('long average tenure is a stable workforce', () => {
+    expect(tagOf('samsung-electronics-014')).toEqual({ factor: 'employment_stability', polarity: 'favorable' });
+    expect(tagOf('samsung-electronics-027').polarity).toBe('favorable');
+    expect(tagOf('tesla-022').polarity).toBe('context'); // headcount alone
+    expect(tagOf('tesla-029').polarity).toBe('adverse'); // union risk still wins
+  });
+
+  it('dependence on incentives is a risk; obligations tied to support stay context', () => {
+    expect(tagOf('tesla-027')).toEqual({ factor: 'government_support_programs', polarity: 'adverse' });
+    expect(tagOf('tesla-030').polarity).toBe('context');
+  });
+
+  it('dominant shares and firm pricing are favorable; a share loss stays adverse', () => {
+    expect(tagOf('samsung-electronics-010')).toEqual({ factor: 'industry_competition_intensity', polarity: 'favorable' });
+    expect(tagOf('travelers-companies-002')).toEqual({ factor: 'industry_competition_intensity', polarity: 'favorable' });
+    expect(tagOf('samsung-electronics-035').polarity).toBe('adverse');
+    expect(tagOf('samsung-electronics-011')).toEqual({ factor: 'industry_growth_outlook', polarity: 'adverse' });
+  });
+
+  it('cross-licences signed to settle patent disputes are favorable', () => {
+    expect(tagOf('samsung-electronics-003')).toEqual({ factor: 'technological_disruption_risk', polarity: 'favorable' });
   });
 });

@@ -37,6 +37,8 @@ const RULES: Record<EvidenceCategory, Rule[]> = {
   patent: [
     { when: /\b(lapsed|expired|rejected|abandoned|invalidated|revoked)\b|소멸|거절|포기|무효/i, wide: true, factor: 'technological_disruption_risk', polarity: 'context' },
     { when: /\b(granted|registered|issued)\b|등록/i, wide: true, factor: 'technological_disruption_risk', polarity: 'favorable' },
+    // Cross-licences signed to settle dispute risk secure the right to use the technology.
+    { when: /분쟁\s?리스크\s?해소|분쟁\s?해소|\bsettl\w* (?:patent )?(?:disputes?|litigation)/i, wide: true, factor: 'technological_disruption_risk', polarity: 'favorable' },
     { factor: 'technological_disruption_risk', polarity: 'context' },
   ],
   rnd_activity: [{ factor: 'technological_disruption_risk', polarity: 'favorable' }],
@@ -45,6 +47,10 @@ const RULES: Record<EvidenceCategory, Rule[]> = {
     { factor: 'certifications', polarity: 'favorable' },
   ],
   management_change: [
+    // An EDGAR index entry names only the item's caption ("Departure of Directors or Certain
+    // Officers; Election of Directors; Appointment …; Compensatory Arrangements …"): it shows
+    // no departure, so it is context until the filing itself is read.
+    { when: /^Form 8-K Item 5\.02\b/i, factor: 'management_continuity', polarity: 'context' },
     { when: DEPARTURE, factor: 'management_continuity', polarity: 'adverse' },
     { when: TENURE, factor: 'management_continuity', polarity: 'favorable' },
     { factor: 'management_continuity', polarity: 'context' },
@@ -67,10 +73,15 @@ const RULES: Record<EvidenceCategory, Rule[]> = {
   trading_halt: [{ factor: 'internal_control_risk', polarity: 'adverse' }],
   employment: [
     { when: LABOUR_TROUBLE, factor: 'employment_stability', polarity: 'adverse' },
+    // Long average tenure is the guideline's measure of a stable workforce.
+    { when: /\b(average tenure|years of service)\b|근속/i, factor: 'employment_stability', polarity: 'favorable' },
     { factor: 'employment_stability', polarity: 'context' },
   ],
   government_support: [
-    { when: /\b(dependen\w*|obligat\w*)\b|의존|의무/i, factor: 'government_support_programs', polarity: 'context' },
+    // Demand that depends on incentives is a risk (a 10-K risk factor says so); obligations
+    // tied to support cut both ways.
+    { when: /\bdependen\w*|의존/i, factor: 'government_support_programs', polarity: 'adverse' },
+    { when: /\bobligat\w*|의무/i, factor: 'government_support_programs', polarity: 'context' },
     { when: /\b(exclud\w*|terminat\w*|repaid|clawback|revok\w*)\b|제외|중단|폐지|환수|축소/i, factor: 'government_support_programs', polarity: 'adverse' },
     { factor: 'government_support_programs', polarity: 'favorable' },
   ],
@@ -80,6 +91,9 @@ const RULES: Record<EvidenceCategory, Rule[]> = {
     { when: /성장 전망|수요 (?:증가|회복)|\b(market|demand) (?:grow\w*|expan\w*)/i, factor: 'industry_growth_outlook', polarity: 'favorable' },
     { when: /\b(strong|intense|intensif\w*|fierce|growing list of)\b[^.]{0,40}\bcompet|밀렸|내줘|저가 공세|경쟁 심화|점유율 하락/i, factor: 'industry_competition_intensity', polarity: 'adverse' },
     { when: /\b(leading|leader|largest|no\. ?1)\b|1위|최고|선도/i, factor: 'industry_competition_intensity', polarity: 'favorable' },
+    // A stated share of 40% or more is a leading position; firm pricing is pricing power.
+    { when: /(?:점유율|market share)[^.;]{0,20}?\b(?:[4-9]\d|100)(?:\.\d+)?\s?%/i, factor: 'industry_competition_intensity', polarity: 'favorable' },
+    { when: /\bpricing power\b|\bstrong (?:renewal )?(?:rate|pric\w*)|가격 인상|가격 결정력/i, factor: 'industry_competition_intensity', polarity: 'favorable' },
     { factor: 'industry_competition_intensity', polarity: 'context' },
   ],
   // A risk factor is adverse by definition; only which factor it bears on depends on content.

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import matter from 'gray-matter';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DatabaseHandle, Db } from '@/lib/db/client';
@@ -132,6 +132,16 @@ describe.each(testBackends())('retrieve on %s', (backend) => {
     // A title that says 소송 outright outranks an item that only mentions it in passing.
     expect(evidence.indexOf('samsung-electronics-026')).toBeLessThan(evidence.indexOf('samsung-electronics-022'));
     for (const r of results) expect(`${r.title} ${r.snippet}`).toMatch(/소송/);
+  });
+
+  it('hands an evidence item over with its category and stored tag, so a reader reads it as the pool does', async () => {
+    // An RM's tag on the item, as the pool stores it.
+    await db.update(evidenceItems).set({ factor: 'internal_control_risk', polarity: 'favorable', factorSource: 'rm' }).where(eq(evidenceItems.id, 'samsung-electronics-004'));
+    const results = await retrieve({ db, companyId: 'samsung-electronics', query: '소송', asOf: '2022-12-31', k: 20 });
+    const apple = results.find((r) => r.id === 'samsung-electronics-004')!;
+    expect(apple.category).toBe('legal_proceedings');
+    expect([apple.factor, apple.polarity, apple.factorSource]).toEqual(['internal_control_risk', 'favorable', 'rm']);
+    expect(results.find((r) => r.kind === 'chunk')?.category).toBeUndefined();
   });
 
   it('finds a Korean word inside a longer compound (사냥꾼 in 특허사냥꾼에)', async () => {

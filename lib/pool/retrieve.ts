@@ -40,6 +40,11 @@ export type RetrievedItem = {
   /** Relative relevance within one result list; not comparable across queries. */
   score: number;
   stale: boolean;
+  /** Evidence items: their category and stored tag, so the passage is read as the pool reads it. */
+  category?: string;
+  factor?: string | null;
+  polarity?: string | null;
+  factorSource?: string | null;
 };
 
 export type RetrieveInput = {

@@ -26,8 +26,10 @@ export type SearchInput = SearchTerms & {
   perTerm: number;
 };
 
-export type EvidenceHit = { id: string; title: string; text: string; publishedDate: string; sourceName: string; sourceUrl: string; score: number };
-export type ChunkHit = EvidenceHit & { documentId: string; heading: string | null; charStart: number; charEnd: number };
+type Hit = { id: string; title: string; text: string; publishedDate: string; sourceName: string; sourceUrl: string; score: number };
+/** An evidence item carries its category and tag, so a reader of the passage reads it as the pool does. */
+export type EvidenceHit = Hit & { category: string; factor: string | null; polarity: string | null; factorSource: string | null };
+export type ChunkHit = Hit & { documentId: string; heading: string | null; charStart: number; charEnd: number };
 
 /** Each term as a tsquery expression. */
 function termQueries(q: SearchTerms): SQL[] {
@@ -104,7 +106,8 @@ export async function searchEvidence({ db, companyId, asOf, k, perTerm, ...q }: 
     db,
     sql`select ${evidenceItems.id} as "id", ${evidenceItems.title} as "title", ${evidenceItems.text} as "text",
           ${evidenceItems.publishedDate}::text as "publishedDate", ${evidenceItems.sourceName} as "sourceName",
-          ${evidenceItems.sourceUrl} as "sourceUrl", ${score(q, terms)} as "score"
+          ${evidenceItems.sourceUrl} as "sourceUrl", ${evidenceItems.category} as "category", ${evidenceItems.factor} as "factor",
+          ${evidenceItems.polarity} as "polarity", ${evidenceItems.factorSource} as "factorSource", ${score(q, terms)} as "score"
         from (${candidates}) as c
         join ${evidenceItems} on ${evidenceItems.id} = c.id
         cross join lateral ${detoasted(sql`${evidenceItems.search}`)}

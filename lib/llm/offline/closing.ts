@@ -4,7 +4,7 @@
 import type { Claim, Turn as TurnOutput } from '@/lib/domain/outputs';
 import { sideOf, type Env } from './env';
 import { citationKey, itemsOf, resolve, uniqueCitations } from './material';
-import { answerClaim, questionsFor } from './rebuttal';
+import { answerClaim, questionsFor, worthAnswering } from './rebuttal';
 import type { Side } from './select';
 import { fit, marker, type Segment } from './text';
 
@@ -36,6 +36,8 @@ export function closing(env: Env): TurnOutput {
   const answered = new Set<string>();
   received.forEach(({ question, target }) => {
     if (!target || answered.has(target.id) || claims.length >= MAX_CLAIMS) return;
+    // No counter-evidence behind the question: the claim stands as argued (restated below).
+    if (!worthAnswering(env, question, target)) return;
     const claim = answerClaim(env, `${step.id}-c${claims.length + 1}`, question, target, side, claims.length);
     if (!claim) return;
     answered.add(target.id);

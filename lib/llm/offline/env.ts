@@ -5,7 +5,7 @@ import type { Language, StepDef } from '@/lib/domain/protocol';
 import type { GenerateRequest } from '@/lib/llm/types';
 import { Debate } from './context';
 import { words, type FactorWords } from './lexicon';
-import { buildPool, buildPoolYielding, citationOf, resolve, type Item, type Pool } from './material';
+import { buildPool, buildPoolYielding, citationOf, resolve, shorten, type Item, type Pool } from './material';
 import type { Phrases } from './phrases';
 import { PHRASES_EN } from './phrases-en';
 import { PHRASES_KO } from './phrases-ko';
@@ -49,7 +49,7 @@ function envOf(request: GenerateRequest, debate: Debate, pool: Pool): Env {
     debate,
     pool,
     company: P.company(request.company),
-    words: (factor, item) => words(lang, factor, item?.category),
+    words: (factor, item) => words(lang, factor, item?.category, item?.signal),
   };
 }
 
@@ -90,5 +90,5 @@ export function quoteOf(env: Env, claim: Claim, max = env.lang === 'ko' ? 30 : 5
   const item = first ? resolve(env.pool, first) : undefined;
   const source = item ? item.title : claim.text.replace(/^[^:：]{1,40}[:：]\s*/, '');
   const flat = source.replace(/[“”"]/g, '').replace(/\s+/g, ' ').trim();
-  return flat.length <= max ? flat : `${flat.slice(0, max - 1).replace(/\s+\S*$/, '')}…`;
+  return shorten(flat, max);
 }

@@ -3,6 +3,7 @@
 // objection to each reading. Phrases are clauses, so sentence templates can wrap them.
 import type { FactorId } from '@/lib/domain/factors';
 import type { FactorWords } from './factor-words';
+import type { Signal } from './reading';
 
 export const LEXICON_EN: Record<FactorId, FactorWords> = {
   industry_growth_outlook: {
@@ -142,5 +143,90 @@ export const CATEGORY_EN: Record<string, Partial<FactorWords>> = {
   },
   legal_proceedings: {
     advAlternative: 'pending proceedings are allegations, not outcomes; their cost is not yet known',
+  },
+};
+
+/**
+ * Kinds of item whose words call for their own reading, whatever their factor (reading.ts
+ * `signalOf`): a suit won is not a clean audit, a lapsed patent is not a patent base.
+ */
+export const SIGNAL_EN: Partial<Record<Signal, Partial<FactorWords>>> = {
+  suit_won: {
+    favReading: 'the suit ended in the company’s favour, which removes a contingent liability',
+    favAssumption: 'the ruling is not reversed on further appeal and related suits end the same way',
+    favFalsifier: 'the ruling reversed, or a related suit lost',
+    favChallenge: 'a suit won does not close related suits or appeals that are still pending',
+  },
+  suit_withdrawn: {
+    favReading: 'the suits were withdrawn or settled, which closes a litigation exposure',
+    favAssumption: 'no new suit is filed over the same matter',
+    favFalsifier: 'a new suit over the same matter',
+    favChallenge: 'the terms of the settlement are not in the item and may carry their own cost',
+  },
+  suit_pending: {
+    advReading: 'pending litigation can end in damages, fees or restrictions that draw on cash',
+    advAssumption: 'the proceedings end in payments or restrictions that matter for cash flow',
+  },
+  sanction: {
+    advReading: 'a fine or criminal sanction shows a compliance failure that costs cash and standing with regulators',
+    advAssumption: 'the failure behind the sanction is not isolated and recurs',
+    advFalsifier: 'remediation confirmed by the regulator, with no further sanction',
+    advAlternative: 'the sanction may be paid and the failure remedied, with no further cost',
+  },
+  audit_qualified: {
+    advReading: 'an audit opinion other than clean means the reported numbers cannot be fully relied on',
+    advAssumption: 'the auditor’s reservation concerns balances that matter for repayment',
+    advFalsifier: 'a clean opinion on the next accounts',
+  },
+  buyback: {
+    favReading: 'a buyback of this size shows cash beyond what operations need',
+    advReading: 'cash returned to shareholders is no longer available to creditors',
+    favAssumption: 'the buyback is funded from surplus cash, not from borrowing',
+    advAssumption: 'the buyback is large relative to the cash that services debt',
+    favFalsifier: 'the buyback funded by new debt',
+    advFalsifier: 'cash and leverage unchanged after the buyback',
+    favChallenge: 'cash spent on shareholders is cash not kept for creditors',
+    advAlternative: 'a buyback from surplus cash leaves the capacity to repay intact',
+  },
+  patent_lapsed: {
+    favReading: 'an old right lapsing is ordinary portfolio turnover and does not touch the current product lines',
+    advReading: 'a lapsed right no longer protects the technology it covered',
+    favAssumption: 'the lapsed right covers technology the company no longer sells',
+    advAssumption: 'the lapsed right covered technology still in the core products',
+    favChallenge: 'lapsed rights leave the technology open to rivals',
+  },
+  patent_pending: {
+    favReading: 'a pending application shows R&D still feeding the pipeline',
+    advReading: 'a pending application is not yet a protected right',
+    favAssumption: 'the application is granted',
+    favFalsifier: 'the application rejected or withdrawn',
+    favChallenge: 'an application is not a granted right; it may be rejected',
+  },
+  filing_index: {
+    favReading: 'the filing records a corporate event whose terms are not in the index; at most it shows normal activity',
+    advReading: 'the filing records an event whose terms are not in the index; until the filing is read its effect is unknown',
+    favAssumption: 'the filing itself shows nothing that weighs on repayment',
+    advAssumption: 'the filing itself shows a change that weighs on repayment',
+    favFalsifier: 'the filing showing a departure, a new obligation or a loss',
+    advFalsifier: 'the filing showing a routine matter',
+    favChallenge: 'an index entry shows only the item code, not what happened',
+    advAlternative: 'most such filings are routine: appointments, pay and votes',
+  },
+  support_dependence: {
+    advReading: 'demand that depends on public incentives can fall when they are cut',
+    advAssumption: 'the incentives are reduced or ended within the loan term',
+    advFalsifier: 'incentives extended, or demand holding where they have ended',
+    advAlternative: 'incentives may be extended, and demand may hold without them',
+  },
+  support_obligation: {
+    favReading: 'the arrangement ties public support to commitments the company is meeting',
+    advReading: 'spending and hiring obligations tie up cash and carry penalties if missed',
+    favAssumption: 'the commitments keep being met',
+    advAssumption: 'the commitments are missed and penalties follow',
+    favFalsifier: 'a commitment missed or a penalty paid',
+    advFalsifier: 'the commitments met on schedule',
+  },
+  contraction: {
+    advReading: 'a shrinking market squeezes the revenue that services debt',
   },
 };

@@ -2,6 +2,7 @@
 // 해석·전제·반론은 '-다'로 끝나는 문장, 반증 조건은 명사구로 써서 문장 틀에 그대로 넣는다.
 import type { FactorId } from '@/lib/domain/factors';
 import type { FactorWords } from './factor-words';
+import type { Signal } from './reading';
 
 export const LEXICON_KO: Record<FactorId, FactorWords> = {
   industry_growth_outlook: {
@@ -140,5 +141,87 @@ export const CATEGORY_KO: Record<string, Partial<FactorWords>> = {
   },
   legal_proceedings: {
     advAlternative: '진행 중인 소송은 주장일 뿐 결과가 아니며, 그 비용은 아직 확정되지 않았다',
+  },
+};
+
+/** 요인과 관계없이 자료의 문구가 따로 읽기를 요구하는 종류(reading.ts `signalOf`). 승소는 적정 감사의견이 아니다. */
+export const SIGNAL_KO: Partial<Record<Signal, Partial<FactorWords>>> = {
+  suit_won: {
+    favReading: '소송이 회사에 유리하게 끝나 우발채무 하나가 사라졌다',
+    favAssumption: '상급심에서 판결이 뒤집히지 않고 관련 소송도 같은 결론에 이른다',
+    favFalsifier: '판결의 파기 또는 관련 소송의 패소',
+    favChallenge: '한 건의 승소가 아직 진행 중인 관련 소송이나 상소까지 끝내지는 않는다',
+  },
+  suit_withdrawn: {
+    favReading: '소송이 취하되거나 합의로 끝나 소송 위험 하나가 해소되었다',
+    favAssumption: '같은 사안으로 새 소송이 제기되지 않는다',
+    favFalsifier: '같은 사안의 새 소송 제기',
+    favChallenge: '합의 조건은 자료에 없으며 그 자체로 비용이 따를 수 있다',
+  },
+  suit_pending: {
+    advReading: '진행 중인 소송은 손해배상·비용·제약으로 이어져 현금을 잠식할 수 있다',
+    advAssumption: '소송이 현금흐름에 의미 있는 지급이나 제약으로 끝난다',
+  },
+  sanction: {
+    advReading: '벌금이나 형사 제재는 준법 실패를 보여 주며 현금과 규제 당국의 신뢰를 잃게 한다',
+    advAssumption: '제재의 원인이 된 실패가 일회성이 아니고 되풀이된다',
+    advFalsifier: '규제 당국이 확인한 개선 조치와 추가 제재가 없다는 자료',
+    advAlternative: '제재금은 이미 납부되었고 원인도 개선되어 추가 비용이 없을 수 있다',
+  },
+  audit_qualified: {
+    advReading: '적정이 아닌 감사의견은 보고된 수치를 그대로 믿을 수 없다는 뜻이다',
+    advAssumption: '감사인의 유보가 상환에 중요한 계정에 관한 것이다',
+    advFalsifier: '다음 회계연도의 적정 의견',
+  },
+  buyback: {
+    favReading: '이 규모의 자기주식 취득은 영업에 필요한 것 이상의 현금이 있음을 보여 준다',
+    advReading: '주주에게 돌려준 현금은 채권자에게 쓸 수 없다',
+    favAssumption: '자기주식 취득이 차입이 아니라 여유 현금으로 이루어진다',
+    advAssumption: '취득 규모가 채무 상환에 쓰이는 현금에 비해 크다',
+    favFalsifier: '차입으로 자금을 댄 자기주식 취득',
+    advFalsifier: '취득 뒤에도 현금과 부채 비율이 그대로라는 자료',
+    favChallenge: '주주에게 쓴 현금은 채권자를 위해 남겨 둔 현금이 아니다',
+    advAlternative: '여유 현금으로 하는 취득이라면 상환 능력은 그대로다',
+  },
+  patent_lapsed: {
+    favReading: '오래된 권리의 소멸은 포트폴리오의 통상적인 교체일 뿐 현재 주력 제품과는 관계가 없다',
+    advReading: '소멸된 권리는 더 이상 해당 기술을 보호하지 못한다',
+    favAssumption: '소멸된 권리가 더 이상 팔지 않는 기술에 관한 것이다',
+    advAssumption: '소멸된 권리가 주력 제품에 아직 쓰이는 기술을 다룬다',
+    favChallenge: '소멸된 권리의 기술은 경쟁사에 열려 있다',
+  },
+  patent_pending: {
+    favReading: '공개된 출원은 연구개발이 계속 성과로 이어지고 있음을 보여 준다',
+    advReading: '공개된 출원은 아직 보호받는 권리가 아니다',
+    favAssumption: '출원이 등록된다',
+    favFalsifier: '출원의 거절이나 취하',
+    favChallenge: '출원은 등록된 권리가 아니며 거절될 수 있다',
+  },
+  filing_index: {
+    favReading: '공시 목록은 조건이 드러나지 않은 회사 행사를 기록할 뿐이며, 기껏해야 통상적 활동을 보여 준다',
+    advReading: '공시 목록은 조건이 드러나지 않은 사건을 기록하며, 원문을 읽기 전에는 그 영향을 알 수 없다',
+    favAssumption: '공시 원문에 상환에 부담이 되는 내용이 없다',
+    advAssumption: '공시 원문에 상환에 부담이 되는 변화가 담겨 있다',
+    favFalsifier: '원문에서 드러나는 사임·새 의무·손실',
+    advFalsifier: '원문이 통상적인 사안으로 확인되는 것',
+    favChallenge: '목록 항목은 항목 번호만 보여 줄 뿐 무슨 일이 있었는지는 알려 주지 않는다',
+    advAlternative: '이런 공시의 대부분은 선임·보수·표결 같은 통상적인 사안이다',
+  },
+  support_dependence: {
+    advReading: '정부 인센티브에 기대는 수요는 인센티브가 줄면 함께 줄 수 있다',
+    advAssumption: '대출 기간 안에 인센티브가 축소되거나 끝난다',
+    advFalsifier: '인센티브의 연장, 또는 인센티브가 끝난 곳에서도 유지되는 수요',
+    advAlternative: '인센티브가 연장될 수 있고, 인센티브 없이도 수요가 유지될 수 있다',
+  },
+  support_obligation: {
+    favReading: '정부 지원이 회사가 지키고 있는 약정과 묶여 있다',
+    advReading: '투자·고용 의무는 현금을 묶어 두며 지키지 못하면 불이익이 따른다',
+    favAssumption: '약정이 계속 이행된다',
+    advAssumption: '약정을 지키지 못해 불이익이 따른다',
+    favFalsifier: '약정 미이행이나 불이익 부과',
+    advFalsifier: '약정이 일정대로 이행되었다는 자료',
+  },
+  contraction: {
+    advReading: '시장이 줄면 상환 재원이 되는 매출이 압박을 받는다',
   },
 };

@@ -9,6 +9,7 @@ import { isFactorId, type FactorId } from '@/lib/domain/factors';
 import { tagByCategory } from '@/lib/pool/factors';
 import { CATEGORY_EN } from './lexicon-en';
 import { CATEGORY_KO } from './lexicon-ko';
+import { isRedFlag, readingOf, signalOf, type Signal } from './reading';
 
 export type Origin = 'pool' | 'passage' | 'context';
 
@@ -18,7 +19,12 @@ export type Item = {
   /** Set when the item is a pool evidence item (or a web result): what a citation names. */
   evidenceId?: string;
   factor: FactorId;
+  /** The item's reading: its tag checked against its own words (reading.ts). */
   polarity: Polarity;
+  /** What kind of signal its words make it, when that needs its own reading (reading.ts). */
+  signal: Signal | null;
+  /** A decisive credit event (default, workout, sanction …): never read as favorable. */
+  redFlag: boolean;
   category: string;
   title: string;
   text: string;
@@ -37,6 +43,8 @@ export type Pool = {
   /** Evidence items and passages the step was given (context citations not counted). */
   given: number;
 };
+
+const POLARITY_SET = new Set<string>(['favorable', 'adverse', 'context']);
 
 const ORIGIN_ORDER: Record<Origin, number> = { pool: 0, passage: 1, context: 2 };
 
@@ -66,10 +74,19 @@ function cutoffOf(asOf: string, recencyDays: number): string | null {
   }
 }
 
-function tagOf(factor: string | null | undefined, polarity: Polarity | null | undefined, fallback: { category: string; title: string; text: string }) {
-  if (factor && isFactorId(factor) && polarity) return { factor, polarity };
-  const tag = tagByCategory(fallback);
-  return { factor: factor && isFactorId(factor) ? factor : tag.factor, polarity: polarity ?? tag.polarity };
+/**
+ * The item's factor and its reading: the stored tag (the import's rule tag or the RM's
+ * override), else the rule tag, then checked against the item's own words (reading.ts).
+ */
+function tagOf(
+  factor: string | null | undefined,
+  polarity: Polarity | null | undefined,
+  item: { category: string; title: string; text: string },
+  rm = false,
+): { factor: FactorId; polarity: Polarity; signal: Signal | null; redFlag: boolean } {
+  const tag = factor && isFactorId(factor) && polarity ? { factor, polarity } : tagByCategory(item);
+  const resolved = { factor: factor && isFactorId(factor) ? factor : tag.factor, polarity: polarity ?? tag.polarity };
+  return { ...resolved, polarity: readingOf({ ...item, polarity: resolved.polarity, rm }), signal: signalOf(item), redFlag: isRedFlag(item) };
 }
 
 /**
@@ -119,7 +136,7 @@ function* poolInSlices(request: PoolRequest, contextClaims: Claim[]): Generator<
     add({
       key: e.id,
       evidenceId: e.id,
-      ...tagOf(e.factor, e.polarity, e),
+      ...tagOf(e.factor, e.polarity, e, e.factorSource === 'rm'),
       category: e.category,
       title: clean(e.title),
       text: clean(e.text),
@@ -132,11 +149,13 @@ function* poolInSlices(request: PoolRequest, contextClaims: Claim[]): Generator<
   }
   for (const p of request.passages) {
     if (++sliced % ITEMS_PER_SLICE === 0) yield;
-    const category = passageCategory(`${p.title} ${p.heading ?? ''}`);
+    // A retrieved pool item keeps its own category and tag; a document passage is read off its heading.
+    const category = p.kind === 'evidence' && p.category ? p.category : passageCategory(`${p.title} ${p.heading ?? ''}`);
     const snippet = clean(p.snippet);
     // A passage is named by its own first sentence: every chunk of a document shares its title.
     const title = p.kind === 'evidence' ? clean(p.title) : firstSentence(snippet) ?? clean(p.heading ?? p.title);
-    const tag = tagByCategory({ category, title: p.kind === 'evidence' ? p.title : (p.heading ?? p.title), text: snippet });
+    const stored = p.kind === 'evidence' && p.polarity && POLARITY_SET.has(p.polarity) ? (p.polarity as Polarity) : null;
+    const tag = tagOf(p.kind === 'evidence' ? p.factor : null, stored, { category, title: p.kind === 'evidence' ? p.title : (p.heading ?? p.title), text: snippet }, p.factorSource === 'rm');
     add({
       // A document passage is cited by its chunk id: the engine resolves it against the
       // passages the step was given, as it resolves evidence ids against the evidence.
@@ -163,6 +182,8 @@ function* poolInSlices(request: PoolRequest, contextClaims: Claim[]): Generator<
         evidenceId: c.evidenceId,
         factor,
         polarity: claim.polarity,
+        signal: null,
+        redFlag: false,
         category: inferCategory(claim.text),
         title: clean(quotedTitle(claim.text, c.date) ?? firstClause(claim.text)),
         text: clean(claim.text),
@@ -242,13 +263,13 @@ function passageCategory(heading: string): string {
   return 'news';
 }
 
-/** The first real sentence of a passage (not a list marker or a table row), at most 90 characters. */
+/** The first real sentence of a passage (not a list marker or a table row), shortened at a clause to about 90 characters. */
 export function firstSentence(text: string, max = 90): string | undefined {
   const sentence = text
     .split(/(?<=[.!?다])\s+/)
     .find((x) => !/\|.*\|/.test(x) && x.replace(/^[\s\d가-하A-Za-z]?[.)]\s*/, '').trim().length > 20);
   if (!sentence) return undefined;
-  return sentence.length <= max ? sentence : `${sentence.slice(0, max - 1).replace(/\s+\S*$/, '')}…`;
+  return shorten(sentence, max);
 }
 
 /** The “quoted title” a claim gives its citation: the quotation followed by that citation's date. */
@@ -269,13 +290,33 @@ function firstClause(text: string): string {
   return stop > 0 ? t.slice(0, stop) : t;
 }
 
-/** Shortens at a word boundary and marks the cut. */
+/** Where the matches of `pattern` in `text` end: places a text can stop. */
+function ends(text: string, pattern: RegExp): number[] {
+  return [...text.matchAll(pattern)].map((m) => m.index! + m[0].length);
+}
+
+// A sentence end, a colon or semicolon, a dash, a closing bracket, or just before an opening one.
+const STRONG_END = /[.!?。](?=\s|$)|[:;](?=\s)|(?=\s[—–-]\s)|[)\]](?=\s)|(?=\s\()/g;
+const COMMA_END = /[,·](?=\s)/g;
+
+/**
+ * About `max` characters, shortened at the end of a sentence or a clause and never cut off
+ * mid-phrase with an ellipsis: the last boundary in reach, else the first a little past it, else
+ * the whole text when it is not much longer, else the last comma.
+ */
 export function shorten(text: string, max: number): string {
   const t = clean(text);
   if (t.length <= max) return t;
-  const cut = t.slice(0, max - 1);
-  const space = cut.lastIndexOf(' ');
-  return `${(space > max * 0.6 ? cut.slice(0, space) : cut).replace(/[\s,;:·—-]+$/, '')}…`;
+  const at = (end: number) => t.slice(0, end).replace(/[\s,;:·—–-]+$/, '').trim();
+  const strong = ends(t, STRONG_END).filter((e) => e > 0 && e < t.length);
+  const within = strong.filter((e) => e <= max);
+  if (within.length && within[within.length - 1] >= max * 0.6) return at(within[within.length - 1]);
+  const past = strong.find((e) => e > max && e <= max * 1.5);
+  if (past) return at(past);
+  if (t.length <= max * 2) return t;
+  if (within.length && within[within.length - 1] >= max * 0.3) return at(within[within.length - 1]);
+  const commas = ends(t, COMMA_END).filter((e) => e <= max && e >= max * 0.3);
+  return commas.length ? at(commas[commas.length - 1]) : t;
 }
 
 /** The title as a speaker would read it out: short, without a trailing parenthesis or bracket tag. */
@@ -294,6 +335,16 @@ export function shortSource(source: string): string {
   const kind = /Form [0-9A-Z-]+|[가-힣]*보고서(?:\([^)]{1,10}\))?|earnings call/i.exec(tail)?.[0];
   if (kind && !name.includes(kind)) name = `${name} ${kind}`;
   return shorten(name, 40);
+}
+
+/** Hangul in a text: a Korean source quoted in English prose is marked as such. */
+export function hasHangul(text: string): boolean {
+  return /[\uac00-\ud7a3]/.test(text);
+}
+
+/** Latin words and no Hangul: an English source quoted in Korean prose is marked as such. */
+export function isEnglishText(text: string): boolean {
+  return !hasHangul(text) && /[A-Za-z]{3,}/.test(text);
 }
 
 export type SourceKind = 'filing' | 'news' | 'transcript' | 'registry' | 'other';

@@ -124,12 +124,21 @@ describe('thin pools', () => {
     }
   });
 
-  it('Taeyoung: the favorable case reads the creditor-management record for what it could mean, and says it is a reading', async () => {
+  it('Taeyoung: the creditor-bank workout is never read as a strength — the favorable case says it has nothing and the branch stops', async () => {
     const runs = await runProtocol(TAEYOUNG, protocolOf('kpd-mads'));
     const d1 = runs.get('D1')!.output as { text: string; claims: Claim[] };
-    expect(d1.claims).toHaveLength(1);
-    expect(d1.claims[0].text).toMatch(/부정적 자료로 분류되지만 달리 읽을 수 있다/);
-    expect(d1.claims[0].text).toMatch(/채권단이 청산 대신 정상화 지원을 택했다/);
+    // D1 sees no adverse item and the pool holds nothing else: no claim is invented.
+    expect(d1.claims).toEqual([]);
+    const d3 = runs.get('D3')!.output as { text: string; claims: Claim[] };
+    expect(d3.claims.map((c) => [c.citations[0].evidenceId, c.polarity])).toEqual([['taeyoung-engineering-construction-001', 'adverse']]);
+    // No counter-evidence for the workout: the affirmative rebuttal does not read it differently.
+    const d5 = runs.get('D5')!.output as { text: string; claims: Claim[] };
+    expect(d5.claims).toEqual([]);
+    for (const run of runs.values()) {
+      for (const c of (run.output as { claims?: Claim[] }).claims ?? []) {
+        if (c.citations.some((ci) => ci.evidenceId === 'taeyoung-engineering-construction-001')) expect(c.polarity, `${run.step.id} ${c.id}`).toBe('adverse');
+      }
+    }
   });
 
   it('Wintec (patents only): a factor is reused with different evidence and the speeches say so', async () => {

@@ -1,7 +1,7 @@
 // English sentences of the debate and its reports. Impersonal, in the register of a credit
 // memo: the offline analyst speaks as a role (affirmative, negative), never as a person.
 import { factorLabel } from './lexicon';
-import { shorten, shortSource, shortTitle, showValue, sourceKind, type Item } from './material';
+import { hasHangul, shorten, shortSource, shortTitle, showValue, sourceKind, type Item } from './material';
 import { byDate, capitalize, displayName, poss, rereading, stop, type Phrases, type QuestionData, type QuestionKind } from './phrases';
 import type { Pick, Side } from './select';
 import { listJoin } from './text';
@@ -9,11 +9,15 @@ import { listJoin } from './text';
 const STALE = 'older than the recency window';
 const and = (items: string[]) => listJoin(items, 'en');
 const label = (f: string) => factorLabel('en', f);
+/** "(source, date)", with the stale mark when the item is older than the recency window. */
 const ref = (i: Item) => `(${shortSource(i.source)}, ${i.date}${i.stale ? `, ${STALE}` : ''})`;
+
+/** A quotation; Korean words quoted in English prose are marked as Korean source text. */
+const kq = (t: string) => `“${t}”${hasHangul(t) ? ' (Korean source)' : ''}`;
 
 const name = (i: Item, max = 64, withValue = true) => {
   const v = withValue ? showValue(i) : null;
-  return `“${shortTitle(i, max)}”${v ? ` (${v})` : ''}`;
+  return `${kq(shortTitle(i, max))}${v ? ` (${v})` : ''}`;
 };
 
 const lowerFirst = (t: string) => (/^[A-Z][a-z]/.test(t) ? t.charAt(0).toLowerCase() + t.slice(1) : t);
@@ -21,7 +25,7 @@ const sideNoun = (s: Side) => (s === 'favorable' ? 'affirmative' : 'negative');
 const reading = (s: Side, w: { favReading: string; advReading: string }) => (s === 'favorable' ? w.favReading : w.advReading);
 
 function reliability(d: QuestionData): string {
-  const q = `“${d.quote}”`;
+  const q = kq(d.quote);
   if (!d.item) return `What is the source and date behind ${q}? It cannot be traced to the evidence this step holds.`;
   if (d.item.stale) return `${q} rests on ${ref(d.item)}, which is older than the ${d.recencyDays}-day recency window. What shows it still holds as of ${d.asOf}?`;
   switch (d.sourceKind) {
@@ -37,7 +41,7 @@ function reliability(d: QuestionData): string {
 }
 
 function question(d: QuestionData): string {
-  const q = `“${d.quote}”`;
+  const q = kq(d.quote);
   const l = label(d.factor);
   const falsifier = d.against === 'favorable' ? d.words.favFalsifier : d.words.advFalsifier;
   switch (d.kind) {
@@ -91,7 +95,7 @@ export const PHRASES_EN: Phrases = {
   label,
   company: (c) => displayName(c.nameEn ?? c.name),
   ref,
-  quote: (t) => `“${t}”`,
+  quote: kq,
   name: (i) => name(i),
   side: sideNoun,
 
@@ -117,7 +121,7 @@ export const PHRASES_EN: Phrases = {
   },
   line: (i, p, repeat, bare) =>
     `(${i + 1}) ${repeat ? '' : `${label(p.item.factor)}${p.mode === 'context' ? ' (context-dependent)' : ''}: `}${name(p.item, 44, false)} ${bare ? `(${p.item.date}${p.item.stale ? ', stale' : ''})` : ref(p.item)}.`,
-  sourceNote: (source) => `All from ${source}.`,
+  sourceNote: (source) => (hasHangul(source) ? `All from “${source}” (Korean source).` : `All from ${source}.`),
   reading: (p, side, w) => (p.mode === 'reread' ? capitalize(`${side === 'favorable' ? w.advAlternative : w.favChallenge}.`) : capitalize(`${reading(side, w)}.`)),
   assumption: (p, side, w) => {
     if (p.mode === 'reread') return `This reading holds only if it is not the case that ${side === 'favorable' ? w.advAssumption : w.favAssumption}.`;
@@ -138,14 +142,15 @@ export const PHRASES_EN: Phrases = {
   },
   crossHeader: (step, labels, count) => `Cross-examination of ${step}: ${count} question${count === 1 ? '' : 's'} on ${and(labels)}.`,
   question,
+  raisesCounter: (text) => /which points the other way on|leaves out “|on the same factor points the other way/.test(text),
   noClaimQuestion: (step) => `${step} made no claim with cited evidence. What evidence does its position rest on, and what would refute it?`,
 
   rebuttalHeader: (step) => `Rebuttal of ${step}:`,
   rebuttal: (d) => {
     const it = `${name(d.item)} ${ref(d.item)}`;
-    if (d.mode === 'counter') return `Against ${d.step}'s “${d.quote}”: ${it} points the other way on ${label(d.factor)} — ${reading(d.side, d.words)}.`;
+    if (d.mode === 'counter') return `Against ${d.step}'s ${kq(d.quote)}: ${it} points the other way on ${label(d.factor)} — ${reading(d.side, d.words)}.`;
     const alt = rereading(d);
-    if (d.mode === 'context') return `Against ${d.step}'s “${d.quote}”: ${it} puts ${label(d.factor)} in context — ${alt}.`;
+    if (d.mode === 'context') return `Against ${d.step}'s ${kq(d.quote)}: ${it} puts ${label(d.factor)} in context — ${alt}.`;
     if (d.tagged) return `${d.step}'s own evidence, ${it}, is itself tagged ${d.side}: ${alt}.`;
     return `${d.step}'s own evidence, ${it}, reads differently: ${alt}.`;
   },

@@ -2,7 +2,7 @@
 // 쓴다. 분석기는 역할(찬성 측·반대 측)로만 말하며 사람이나 모델인 척하지 않는다.
 // 조사는 괄호 앞의 낱말에 맞춰 고정 명사 뒤에 두거나 josa()로 고른다.
 import { factorLabel } from './lexicon';
-import { shorten, shortSource, shortTitle, showValue, sourceKind, type Item } from './material';
+import { shorten, shortSource, shortTitle, showValue, sourceKind, type Item, isEnglishText } from './material';
 import { byDate, displayName, rereading, stop, type Phrases, type QuestionData, type QuestionKind } from './phrases';
 import type { Pick, Side } from './select';
 import { josa, marker, polite } from './text';
@@ -13,9 +13,10 @@ const name = (i: Item, max = 36, withValue = true) => {
   const v = withValue ? showValue(i) : null;
   // Latin script needs more characters than Hangul to say the same thing.
   const limit = /[가-힣]/.test(i.title) ? max : Math.round(max * 1.6);
-  return `“${shortTitle(i, limit)}”${v ? `(${v})` : ''}`;
+  return `${q(shortTitle(i, limit))}${v ? `(${v})` : ''}`;
 };
-const q = (t: string) => `“${t}”`;
+/** 인용: 한국어 문장 속 영문 원문은 영문 자료임을 밝힌다. */
+const q = (t: string) => `“${t}”${isEnglishText(t) ? '(영문 자료)' : ''}`;
 const sideNoun = (s: Side) => (s === 'favorable' ? '찬성 측' : '반대 측');
 const sideAdj = (s: Side) => (s === 'favorable' ? '긍정적' : '부정적');
 const reading = (s: Side, w: { favReading: string; advReading: string }) => (s === 'favorable' ? w.favReading : w.advReading);
@@ -143,6 +144,7 @@ export const PHRASES_KO: Phrases = {
   },
   crossHeader: (step, labels, count) => `${step} 반대신문 — ${labels.join('·')}에 관한 질문 ${count}개.`,
   question,
+  raisesCounter: (text) => /반대 방향을 가리키는 자료가|다른 자료를 고려하지 않았습니다/.test(text),
   noClaimQuestion: (step) => `${josa(step, '은')} 근거를 인용한 주장을 내놓지 않았습니다. 그 입장은 어떤 자료에 기대며, 무엇이 나오면 반증됩니까?`,
 
   rebuttalHeader: (step) => `${step}에 대한 반박:`,

@@ -75,7 +75,10 @@ export interface Phrases {
   /** "(source, date)" with the stale mark when the item is older than the recency window. */
   ref(item: Item): string;
   quote(text: string): string;
-  /** The item as a speaker names it: its short title, and its value when the title lacks it. */
+  /**
+   * The item as a speaker names it: its short title, and its value when the title lacks it. A
+   * title in the other language is marked as a quotation from a Korean (or English) source.
+   */
   name(item: Item): string;
   side(side: Side): string;
 
@@ -109,6 +112,9 @@ export interface Phrases {
   rebuttal(data: RebuttalData): string;
   rebuttalLine(index: number, data: RebuttalData, short: boolean): string;
   nothingToRebut(step: string): string;
+
+  /** Whether a question (as this language writes it) sets dated counter-evidence against its claim. */
+  raisesCounter(questionText: string): boolean;
 
   // Closings.
   closingHeader(company: string, side: Side): string;

@@ -1,6 +1,8 @@
 // Rebuttals (KPD-MADS D5 and D7, SAS R-A and R-N): for each claim of the other side, dated
-// counter-evidence on the same factor when the pool has it, else a context item, else the
-// claim's own evidence read differently. Challenges put to this side are answered first.
+// counter-evidence on the same factor when the pool has it, else a context item that qualifies
+// it; with neither, the claim is left standing — its own evidence is never read against its
+// words. Challenges put to this side are answered first (in KPD-MADS, those that bring
+// counter-evidence).
 import type { Claim, Question, Turn as TurnOutput } from '@/lib/domain/outputs';
 import type { Turn } from './context';
 import { quoteOf, sideOf, type Env } from './env';
@@ -10,6 +12,18 @@ import { counterFor, type Side } from './select';
 import { fit, type Segment } from './text';
 
 const MAX_TARGETS = 3;
+
+/**
+ * KPD-MADS: whether answering a question extends its branch — only when there is counter-evidence to answer:
+ * the question sets a dated item against the claim, or the claim is itself a rebuttal standing on
+ * counter-evidence. A question with none leaves the claim standing as argued; the branch stops.
+ */
+export function worthAnswering(env: Env, question: Question, target: Claim | undefined): boolean {
+  if (!target) return false;
+  // Other protocols oblige a side to answer every challenge put to it (SAS's devil's advocate).
+  if (env.request.protocol.id !== 'kpd-mads') return true;
+  return !!target.respondsTo || env.P.raisesCounter(question.text);
+}
 
 /** Questions from the other side (or a neutral examiner) aimed at this team's claims or turns. */
 export function questionsFor(env: Env, team: Turn['team']): { question: Question; target: Claim | undefined }[] {
@@ -56,7 +70,7 @@ export function rebuttal(env: Env): TurnOutput {
   const segments: Segment[] = [];
   const nextId = () => `${step.id}-c${claims.length + 1}`;
 
-  const challenges = questionsFor(env, step.team);
+  const challenges = questionsFor(env, step.team).filter(({ question, target }) => worthAnswering(env, question, target));
   challenges.forEach(({ question, target }, i) => {
     const claim = answerClaim(env, nextId(), question, target, side, i);
     if (claim) {
@@ -89,7 +103,8 @@ export function rebuttal(env: Env): TurnOutput {
         id: nextId(),
         text: P.rebuttal(data),
         factor: target.factor,
-        polarity: side === 'favorable' ? 'favorable' : counter.mode === 'counter' && counter.item.polarity === 'adverse' ? 'adverse' : 'context',
+        // Counter-evidence reads the side's way; a context item only qualifies the claim.
+        polarity: counter.mode === 'counter' ? side : 'context',
         citations: [citationOf(counter.item)],
         respondsTo: target.id,
       });

@@ -17,7 +17,10 @@ export type PickMode =
   | 'reuse'
   /** A factor the other side already argued (only when no fresh factor is left). */
   | 'crossed'
-  /** An item tagged for the other side, read against its tag (thin pools only). */
+  /**
+   * An item read against its reading. No longer chosen by the analyst (an item is read by its own
+   * words); kept so phrases for older transcripts still type-check.
+   */
   | 'reread';
 
 export type Pick = { item: Item; mode: PickMode };
@@ -63,7 +66,8 @@ export function selectSignals(pool: Pool, options: SelectOptions): Selection {
   const avoid = options.avoid ?? new Set<string>();
   const picks: Pick[] = [];
   const usedFactors = new Set<string>();
-  const open = (i: Item) => !avoid.has(i.key) && !picks.some((p) => p.item.key === i.key);
+  // A red flag (lib/pool/red-flags.ts) is never material for the favorable side, whatever its tag.
+  const open = (i: Item) => !avoid.has(i.key) && !picks.some((p) => p.item.key === i.key) && !(side === 'favorable' && i.redFlag);
   const distinctFromPicks = (i: Item) => picks.filter((p) => p.item.factor === i.factor).every((p) => differentEvidence(p.item, i));
   const push = (item: Item, mode: PickMode) => {
     picks.push({ item, mode });
@@ -98,13 +102,8 @@ export function selectSignals(pool: Pool, options: SelectOptions): Selection {
       if (open(item) && distinctFromPicks(item)) push(item, 'crossed');
     }
   }
-  if (picks.length === 0) {
-    const opposite = pool.items.filter((i) => i.polarity === otherSide(side) && open(i));
-    for (const group of factorGroups(opposite)) {
-      if (picks.length >= count) break;
-      push(group[0], 'reread');
-    }
-  }
+  // Nothing reads for the side: it says so. An item that reads the other way is never argued
+  // against its own words — least of all a red flag as a strength.
   // Thin: too few signals, or too few factors behind them, or only by crossing or rereading.
   const factors = new Set(picks.map((p) => p.item.factor)).size;
   const thin = picks.length < count || factors < Math.min(count, 3) || picks.some((p) => p.mode === 'crossed' || p.mode === 'reread');
@@ -115,8 +114,9 @@ export type Counter = { item: Item; mode: 'counter' | 'context' | 'reinterpret' 
 
 /**
  * What a rebuttal can set against a claim: an item on the same factor that reads the other way
- * (newest first), else a context-dependent item on it, else the claim's own evidence read
- * differently. Null when the claim cites nothing the step can see.
+ * (newest first), else a context-dependent item on it that qualifies the claim. Null when the
+ * pool holds neither: with no counter-evidence the branch stops there — the claim's own evidence
+ * is never read against its words to invent one. A red flag never qualifies an adverse claim.
  */
 export function counterFor(pool: Pool, target: Claim, side: Side, avoid: Set<string>): Counter | null {
   const cited = itemsOf(pool, target);
@@ -124,9 +124,11 @@ export function counterFor(pool: Pool, target: Claim, side: Side, avoid: Set<str
   const usable = (i: Item) => i.factor === target.factor && !citedKeys.has(i.key) && !avoid.has(i.key);
   const counter = pool.items.find((i) => usable(i) && i.polarity === side);
   if (counter) return { item: counter, mode: 'counter' };
-  const context = pool.items.find((i) => usable(i) && i.polarity === 'context');
+  // A context item does not answer a red flag: the claim stands on a decisive event.
+  if (cited.some((i) => i.redFlag)) return null;
+  const context = pool.items.find((i) => usable(i) && i.polarity === 'context' && i.origin !== 'context');
   if (context) return { item: context, mode: 'context' };
-  return cited[0] ? { item: cited[0], mode: 'reinterpret' } : null;
+  return null;
 }
 
 /** Newest item on the claim's factor that reads against it, for counterexample questions. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { rank, type Item, type Pool } from './material';
+import { rank, shorten, type Item, type Pool } from './material';
 import { selectSignals } from './select';
 import { clip, fit, josa, pieces, polite } from './text';
 
@@ -15,7 +15,10 @@ describe('prose mechanics', () => {
       70,
     );
     expect(text).toBe('Core claim.\n(1) A signal (Source, 2024-01-01).\nRefuted by X.');
-    expect(clip('One sentence here. Another sentence that runs long.', 30)).toBe('One sentence here.…');
+    // Shortened at a sentence, else a clause, else a word: never cut off with an ellipsis.
+    expect(clip('One sentence here. Another sentence that runs long.', 30)).toBe('One sentence here.');
+    expect(clip('A first clause runs on, and a second clause runs on and on', 40)).toBe('A first clause runs on.');
+    expect(clip('Nothing but words without any stop in them at all', 20)).toBe('Nothing but words.');
   });
 
   it('streams in word pieces that give the text back exactly', () => {
@@ -38,6 +41,8 @@ const item = (key: string, factor: Item['factor'], polarity: Item['polarity'], d
   evidenceId: key,
   factor,
   polarity,
+  signal: null,
+  redFlag: false,
   category: 'news',
   title: `title ${key}`,
   text: '',
@@ -75,12 +80,29 @@ describe('choosing signals', () => {
     expect(crossed.picks.map((x) => [x.item.key, x.mode])).toEqual([['b', 'direct'], ['a', 'crossed']]);
   });
 
-  it('reuses a factor only with different evidence, and reads the other side only when nothing else exists', () => {
+  it('reuses a factor only with different evidence, and never reads an item against its own reading', () => {
     const same = item('a', 'technological_disruption_risk', 'favorable', '2024-01-01');
     const twin = { ...same, key: 'b', evidenceId: 'b' }; // same date, value and title: not different evidence
     const other = { ...same, key: 'c', evidenceId: 'c', date: '2023-01-01' };
     expect(selectSignals(pool([same, twin, other]), { side: 'favorable', count: 3 }).picks.map((x) => [x.item.key, x.mode])).toEqual([['a', 'direct'], ['c', 'reuse']]);
     const onlyAdverse = pool([item('x', 'internal_control_risk', 'adverse', '2024-01-01')]);
-    expect(selectSignals(onlyAdverse, { side: 'favorable', count: 3 }).picks.map((x) => x.mode)).toEqual(['reread']);
+    const none = selectSignals(onlyAdverse, { side: 'favorable', count: 3 });
+    expect(none.picks).toEqual([]);
+    expect(none.thin).toBe(true);
+  });
+});
+
+describe('shortening titles and quotations', () => {
+  it('shortens at a clause boundary, never with an ellipsis, and keeps a title with no boundary whole', () => {
+    expect(shorten('외부감사 의견 적정(삼정회계법인), 핵심감사사항: 메모리 재고자산 평가 (제55기)', 40)).toBe('외부감사 의견 적정(삼정회계법인), 핵심감사사항: 메모리 재고자산 평가');
+    expect(shorten('Going-private tweet litigation: jury verdict for defendants affirmed on appeal (Nov 6, 2024)', 60)).toBe('Going-private tweet litigation: jury verdict for defendants affirmed on appeal');
+    const whole = 'EV demand risk in a competitive, cyclical and volatile automotive industry';
+    expect(shorten(whole, 44)).toBe(whole);
+  });
+});
+
+describe('a date is not a sentence end', () => {
+  it('does not stop inside "(2022.02~2022.05)"', () => {
+    expect(shorten('대표이사·등기이사 교체 (2022.02~2022.05)', 30)).toBe('대표이사·등기이사 교체 (2022.02~2022.05)');
   });
 });

@@ -28,14 +28,23 @@ export function fit(segments: Segment[], maxChars?: number): string {
   return clip(render(list), maxChars);
 }
 
-/** At most `maxChars`, cut at a sentence end when there is one in the second half. */
+/**
+ * At most `maxChars`, ended at the last sentence end (or line) that fits, else at the last clause
+ * boundary, else at the last word: never cut off with an ellipsis.
+ */
 export function clip(text: string, maxChars: number): string {
   if (text.length <= maxChars) return text;
-  const room = text.slice(0, maxChars - 1);
-  let end = -1;
-  for (const m of room.matchAll(/[.?!。](?=\s)|다\.(?=\s)|\n/g)) end = m.index! + m[0].length;
-  const cut = end > maxChars / 2 ? room.slice(0, end) : room.replace(/\s+\S*$/, '');
-  return `${cut.trimEnd()}…`;
+  const room = text.slice(0, maxChars);
+  const last = (re: RegExp) => {
+    let end = -1;
+    for (const m of room.matchAll(re)) end = m.index! + m[0].length;
+    return end;
+  };
+  const sentence = last(/[.?!。](?=\s|$)|\n/g);
+  if (sentence > 0) return room.slice(0, sentence).trimEnd();
+  const clause = last(/[,;:](?=\s)/g);
+  const cut = clause > maxChars / 3 ? room.slice(0, clause - 1) : room.slice(0, maxChars - 1).replace(/\s+\S*$/, '');
+  return `${cut.trimEnd()}.`;
 }
 
 /** Word pieces with their trailing whitespace: concatenated, they give back the text exactly. */
