@@ -1,0 +1,51 @@
+// `debate --json` carries the run's red flags as { kind, evidenceId, date, title }, through the
+// real command on the demo pool (docs/run-export.md).
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'crosscheck-debate-red-flags-'));
+const tsx = path.join(process.cwd(), 'node_modules', 'tsx', 'dist', 'cli.mjs');
+
+function debateJson(...args: string[]) {
+  const run = spawnSync(process.execPath, [tsx, 'scripts/cli.ts', 'debate', ...args, '--json'], {
+    cwd: process.cwd(),
+    env: { ...process.env, CROSSCHECK_DATA_DIR: dataDir, DATABASE_URL: '', OPENAI_API_KEY: '', OPENAI_BASE_URL: '' },
+    encoding: 'utf8',
+    timeout: 90_000,
+  });
+  const lines = run.stdout.trim().split('\n');
+  return { status: run.status, stderr: run.stderr, view: JSON.parse(lines[lines.length - 1]) };
+}
+
+afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
+
+describe('npm run cli -- debate --json: red flags', () => {
+  it('lists the four sanctions of Samsung Electronics and shows the report addressed each one', () => {
+    const { status, stderr, view } = debateJson('--company', 'samsung-electronics', '--protocol', 'nas', '--lang', 'en', '--as-of', '2025-06-30');
+    expect(status, stderr).toBe(0);
+    expect(view.redFlags).toEqual([
+      { kind: 'regulatory_sanction', evidenceId: 'samsung-electronics-022', date: '2021-08-27', title: '공정위 과징금 1,012억 17백만원: 삼성웰스토리 단체급식 거래 (2021.08.27)' },
+      { kind: 'regulatory_sanction', evidenceId: 'samsung-electronics-020', date: '2021-02-04', title: '임직원 형사 제재: 증거인멸 교사(2019.12.09), 노동조합법 위반 확정(2021.02.04)' },
+      { kind: 'regulatory_sanction', evidenceId: 'samsung-electronics-019', date: '2021-01-25', title: '파기환송심 확정: 이재용 부회장 등 징역 2년 6개월 (2021.01.25)' },
+      { kind: 'regulatory_sanction', evidenceId: 'samsung-electronics-021', date: '2020-12-28', title: '산업안전보건 관련 제재: 기흥 CO2 누출 벌금(2020.02.14), 광주사업장 과태료 386.3백만원' },
+    ]);
+    expect(view.report.checks[0]).toEqual({ id: 'red-flags-addressed', ok: true, message: expect.any(String), items: [] });
+  }, 120_000);
+
+  it('keeps the creditor-bank workout of a run that ended for want of evidence', () => {
+    const { status, view } = debateJson('--company', 'taeyoung-engineering-construction', '--protocol', 'kpd-mads', '--as-of', '2025-03-31');
+    expect(status).toBe(3);
+    expect(view.status).toBe('insufficient_evidence');
+    expect(view.redFlags).toEqual([
+      {
+        kind: 'creditor_workout',
+        evidenceId: 'taeyoung-engineering-construction-001',
+        date: '2024-01-11',
+        title: '채권은행 등의 관리절차 개시: 금융채권자협의회(주채권은행 한국산업은행), 2024.01.11~2027.05.30',
+      },
+    ]);
+  }, 120_000);
+});
