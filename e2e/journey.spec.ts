@@ -1,4 +1,4 @@
-// The RM's journey end to end (issue 5, "done when"): a case for Monro (tyre and auto service), NAS and
+// The RM's journey end to end (issue 5, "done when"): a case for Travelers (property and casualty insurance), NAS and
 // KPD-MADS on the offline analyst streaming to the end, the pro/con panels and the reasoning tree
 // filled with the numbers the run's JSON export states, the compare page agreeing with both
 // exports, the tree's keyboard navigation, a factor filter, the PDF and JSON downloads, the run
@@ -12,15 +12,17 @@ import addFormats from 'ajv-formats';
 import { PDFDocument } from 'pdf-lib';
 import { signInAs } from './fixtures';
 
-// Monro's two pool items argue two different factors: enough for a factor filter to leave one out.
-const COMPANY = 'monro-inc';
+// Travelers' three pool items argue three different factors: enough for a factor filter to leave
+// some out, and enough to clear the evidence threshold (3 items on 2 factors; Monro's two items on
+// one factor now end as insufficient evidence).
+const COMPANY = 'travelers-companies';
 const AS_OF = '2021-06-30';
 const HANGUL = /[\uAC00-\uD7A3]/;
 
 type PoolItem = { id: string; company_id: string; published_date: string; title: string };
 type Export = { id: string; protocol: string; company: { id: string; name: string; nameEn: string | null }; metrics: { breadth: number; rei: number; depths: number[] } };
 
-/** Monro's evidence in the demo pool: id → item, read from the data files the seed loads. */
+/** Travelers' evidence in the demo pool: id → item, read from the data files the seed loads. */
 function pool() {
   const lines = fs.readFileSync(path.join(process.cwd(), 'data', 'demo', 'evidence.jsonl'), 'utf8').split('\n').filter(Boolean);
   const items = lines.map((l) => JSON.parse(l) as PoolItem).filter((e) => e.company_id === COMPANY);
@@ -40,7 +42,7 @@ async function expectNoViolations(page: Page, label: string) {
   expect(summary, label).toEqual([]);
 }
 
-/** Every chip in a turn names a Monro pool item and shows that item's published date. */
+/** Every chip in a turn names a Travelers pool item and shows that item's published date. */
 async function expectPoolCitations(turn: Locator, items: Map<string, PoolItem>) {
   const chips = turn.getByTestId('citation-chip');
   expect(await chips.count()).toBeGreaterThan(0);
@@ -83,12 +85,12 @@ test.describe.serial('the RM journey', () => {
     test.setTimeout(120_000);
     await signInAs(page, 'rm');
     await page.goto('/cases/new');
-    const title = `Monro store refits ${Date.now()}`;
+    const title = `Travelers catastrophe reserves ${Date.now()}`;
     await page.getByLabel('Borrower').selectOption(COMPANY);
     await page.getByLabel('Case title').fill(title);
     await page.getByLabel('Loan amount').fill('12,000,000');
     await page.getByLabel('Currency').selectOption('USD');
-    await page.getByLabel('Purpose of the loan').fill('Refitting stores under the rebranding program');
+    await page.getByLabel('Purpose of the loan').fill('Liquidity line while catastrophe claims are paid');
     await page.getByLabel('As-of date').fill(AS_OF);
     await page.getByTestId('case-submit').click();
     await expect(page).toHaveURL(/\/cases\/[0-9a-f-]{36}$/);
@@ -100,7 +102,7 @@ test.describe.serial('the RM journey', () => {
     await expect(page.getByText('Built-in offline analyst — not an LLM')).toBeVisible();
     await expect(page.getByTestId('progress-count')).toHaveText('1 of 1 steps', { timeout: 60_000 });
     await expect(page.getByTestId('run-status')).toHaveAttribute('data-status', 'succeeded');
-    await expect(page.getByTestId('turn-NAS').getByTestId('turn-text')).toContainText('Monro');
+    await expect(page.getByTestId('turn-NAS').getByTestId('turn-text')).toContainText('Travelers');
     // NAS writes a report, not claims: its citations show under the factor panels, dated as the pool items.
     const dates = new Set([...items.values()].map((e) => e.published_date));
     const cited = await page.getByTestId('factor-panels').getByRole('list', { name: 'Citations' }).getByRole('listitem').allTextContents();
@@ -116,7 +118,7 @@ test.describe.serial('the RM journey', () => {
     await expect(page.getByTestId('progress-count')).toHaveText('11 of 11 steps', { timeout: 60_000 });
     await expect(page.getByTestId('run-status')).toHaveAttribute('data-status', 'succeeded');
     for (const step of ['D1', 'D2', 'D5', 'AG']) await expect(page.getByTestId(`turn-${step}`)).toHaveAttribute('data-status', 'done');
-    await expect(page.getByTestId('turn-D1').getByTestId('turn-text')).toContainText('Monro');
+    await expect(page.getByTestId('turn-D1').getByTestId('turn-text')).toContainText('Travelers');
     await expectPoolCitations(page.getByTestId('turn-D1'), items);
     // The aggregator's report cites the debate's evidence on its card too.
     await expectPoolCitations(page.getByTestId('turn-AG').getByTestId('turn-citations'), items);
@@ -272,7 +274,7 @@ test.describe.serial('the RM journey', () => {
     await expect(headings.first()).toHaveText(HANGUL);
     for (const text of await headings.allTextContents()) expect(text, 'a run page heading').toMatch(HANGUL);
     // The run's own text stays in its output language (English).
-    await expect(page.getByTestId('turn-D1').getByTestId('turn-text')).toContainText('Monro');
+    await expect(page.getByTestId('turn-D1').getByTestId('turn-text')).toContainText('Travelers');
 
     await page.reload();
     for (const text of await page.getByRole('heading', { level: 2 }).allTextContents()) expect(text).toMatch(HANGUL);

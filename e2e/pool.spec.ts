@@ -33,6 +33,48 @@ test.describe('knowledge pool', () => {
     await expect(page.getByTestId('document-body')).toContainText('Cybersecurity Risk Management and Strategy');
   });
 
+  test('red flags head the company page: 태영건설’s creditor-bank workout, and nothing where the pool has none', async ({ page }) => {
+    await signInAs(page, 'rm');
+    await page.goto('/companies/taeyoung-engineering-construction');
+    // Read from the pool as it stands today (lib/pool/red-flags.ts): the OpenDART filing of the workout.
+    const panel = page.getByTestId('red-flags');
+    await expect(panel.getByRole('heading', { level: 2 })).toHaveAccessibleName('Red flags (1)');
+    await expect(panel).toContainText('as it stands today');
+    // A heading and a list: one item per flag.
+    await expect(panel.getByRole('list').getByRole('listitem')).toHaveCount(1);
+    const flag = panel.getByTestId('red-flag');
+    await expect(flag).toHaveCount(1);
+    await expect(flag).toHaveAttribute('data-kind', 'creditor_workout');
+    await expect(flag).toHaveAttribute('data-evidence-id', 'taeyoung-engineering-construction-001');
+    await expect(flag.getByTestId('red-flag-kind')).toHaveText('Creditor-bank workout');
+    await expect(flag.getByTestId('red-flag-date')).toHaveText('2024-01-11');
+    await expect(flag.getByTestId('red-flag-title')).toHaveText('채권은행 등의 관리절차 개시: 금융채권자협의회(주채권은행 한국산업은행), 2024.01.11~2027.05.30');
+    // Before anything else: the panel comes ahead of the profile and the evidence.
+    const first = await page.evaluate(() => {
+      const flags = document.querySelector('[data-testid="red-flags"]');
+      const evidence = document.querySelector('[data-testid="factor-internal_control_risk"]');
+      return Boolean(flags && evidence && flags.compareDocumentPosition(evidence) & Node.DOCUMENT_POSITION_FOLLOWING);
+    });
+    expect(first).toBe(true);
+    // The flag opens its evidence item: the citation popover names it and links the filing.
+    const chip = flag.getByTestId('citation-chip');
+    await expect(chip).toHaveAttribute('data-evidence-id', 'taeyoung-engineering-construction-001');
+    const tip = page.locator(`[id="${await chip.getAttribute('aria-describedby')}"]`);
+    await expect(tip.getByTestId('citation-title')).toHaveText('채권은행 등의 관리절차 개시: 금융채권자협의회(주채권은행 한국산업은행), 2024.01.11~2027.05.30');
+    await expect(tip.locator('a')).toHaveAttribute('href', 'https://dart.fss.or.kr/dsaf001/main.do?rcpNo=20250217001661');
+    await expect(async () => {
+      await chip.focus();
+      await expect(tip).toBeVisible({ timeout: 1_000 });
+    }).toPass();
+
+    // The Travelers pool holds no decisive event: no panel, not even an empty one.
+    await page.goto('/companies/travelers-companies');
+    await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+    await expect(page.getByTestId('factor-economic_sensitivity')).toBeVisible();
+    await expect(page.getByTestId('red-flags')).toHaveCount(0);
+    await expect(page.getByRole('heading', { name: /Red flags/ })).toHaveCount(0);
+  });
+
   test('an RM adds, re-tags, edits and deletes an evidence item', async ({ page }) => {
     const title = `Test certification ${unique()}`;
     await signInAs(page, 'rm');

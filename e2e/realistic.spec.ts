@@ -13,15 +13,16 @@ const COMPANY = 'travelers-companies';
 // What raw JSON looks like on a card: a key opening, a key closing, a list of objects.
 const JSON_SYNTAX = /\{"|":|\[\{/;
 
-type Sample = { step: string; status: string | null; text: string };
+type Sample = { step: string; status: string | null; text: string; parts: string };
 
-/** Every turn card's step, status and visible text, read in one go. */
+/** Every turn card's step, status, visible text and the parts listed while it runs (the one being written included), read in one go. */
 function sampleCards(page: Page): Promise<Sample[]> {
   return page.evaluate(() =>
     [...document.querySelectorAll('article[data-testid^="turn-"][id^="turn-"]')].map((card) => ({
       step: card.id.slice('turn-'.length),
       status: card.getAttribute('data-status'),
       text: card.querySelector('[data-testid="turn-text"]')?.textContent ?? '',
+      parts: [...card.querySelectorAll('[data-testid="streaming-part"], [data-testid="streaming-part-draft"]')].map((li) => li.textContent ?? '').join('\n'),
     })),
   );
 }
@@ -49,6 +50,7 @@ test.describe.serial('a model that answers like a real one', () => {
       const status = await page.getByTestId('run-status').getAttribute('data-status');
       for (const card of await sampleCards(page)) {
         if (JSON_SYNTAX.test(card.text)) seenJson.push(`${card.step} (${card.status}): ${card.text.slice(0, 120)}`);
+        if (JSON_SYNTAX.test(card.parts)) seenJson.push(`${card.step} (${card.status}) parts: ${card.parts.slice(0, 120)}`);
         if (card.status !== 'running') continue;
         sawRunning = true;
         const before = lengths.get(card.step);

@@ -35,14 +35,58 @@ test.describe('run report', () => {
     await expect(topics.getByText('Affirmative reading').first()).toBeVisible();
     await expect(topics.getByTestId('citations').first().getByRole('link').first()).toHaveAttribute('href', /^https?:\/\//);
 
-    // Six final checks: the five before and after-as-of (no citation dated after the as-of date supports a claim).
-    await expect(page.getByTestId('report-checks').getByRole('listitem').filter({ hasText: /passed|flagged/ })).toHaveCount(6);
+    // Eight final checks: red flags addressed (the demo pool's four sanctions, each cited adversely
+    // first), then the five before and after-as-of (no citation dated after the as-of date supports a
+    // claim), and last reading consistency (no claim reads against the tagged reading of what it cites).
+    await expect(page.getByTestId('report-checks').getByRole('listitem').filter({ hasText: /passed|flagged/ })).toHaveCount(8);
+    await expect(page.getByTestId('check-reading-consistency')).toContainText('Every claim reads with the tagged reading of the evidence it cites');
     const turns = page.locator('[data-testid^="transcript-turn-"]');
     await expect(turns).toHaveCount(11);
     await expect(turns.first()).toHaveAttribute('data-testid', 'transcript-turn-D1');
     await expect(turns.last()).toHaveAttribute('data-testid', 'transcript-turn-AG');
     await expect(page.getByTestId('transcript-turn-D1')).toContainText('핵심 주장');
     await expect(page.getByTestId('transcript-turn-D2').getByText('D2-q1 → ')).toBeVisible();
+  });
+
+  test('red flags head the run page and the report, before anything else, and the Markdown export', async ({ page }) => {
+    // The demo run found the four regulatory sanctions of the Samsung pool before its debate (runs.red_flags).
+    const kinds = ['regulatory_sanction', 'regulatory_sanction', 'regulatory_sanction', 'regulatory_sanction'];
+    await signInAs(page, 'rm');
+    await page.goto(`/runs/${RUN}`);
+    const onRun = page.getByTestId('red-flags');
+    await expect(onRun.getByRole('heading', { level: 2 })).toHaveAccessibleName('Red flags (4)');
+    await expect(onRun.getByTestId('red-flag')).toHaveCount(4);
+    expect(await onRun.getByTestId('red-flag').evaluateAll((els) => els.map((e) => e.getAttribute('data-kind')))).toEqual(kinds);
+    // Newest first: the Fair Trade Commission's fine over the Samsung Welstory catering deals.
+    await expect(onRun.getByTestId('red-flag').first()).toHaveAttribute('data-evidence-id', 'samsung-electronics-022');
+    await expect(onRun.getByTestId('red-flag-kind').first()).toHaveText('Regulatory sanction');
+    await expect(onRun.getByTestId('red-flag-date').first()).toHaveText('2021-08-27');
+    await expect(onRun.getByTestId('red-flag-title').first()).toContainText('공정위 과징금 1,012억 17백만원');
+    const beforeTranscript = await page.evaluate(() => {
+      const flags = document.querySelector('[data-testid="red-flags"]');
+      const transcript = document.querySelector('[data-testid="transcript"]');
+      return Boolean(flags && transcript && flags.compareDocumentPosition(transcript) & Node.DOCUMENT_POSITION_FOLLOWING);
+    });
+    expect(beforeTranscript).toBe(true);
+
+    await page.goto(REPORT);
+    const onReport = page.getByTestId('red-flags');
+    await expect(onReport.getByRole('heading', { level: 2 })).toHaveAccessibleName('Red flags (4)');
+    expect(await onReport.getByTestId('red-flag').evaluateAll((els) => els.map((e) => e.getAttribute('data-kind')))).toEqual(kinds);
+    await expect(onReport.getByTestId('red-flag').first().getByRole('link')).toHaveAttribute('href', /^https:\/\/dart\.fss\.or\.kr\//);
+    const beforeHeader = await page.evaluate(() => {
+      const flags = document.querySelector('[data-testid="red-flags"]');
+      const header = document.querySelector('[data-testid="report-header"]');
+      return Boolean(flags && header && flags.compareDocumentPosition(header) & Node.DOCUMENT_POSITION_FOLLOWING);
+    });
+    expect(beforeHeader).toBe(true);
+
+    // The Markdown export, in the run's language: the flags right under the title, ahead of the header table.
+    const md = (await download(page, 'md')).bytes.toString('utf8');
+    const flagsAt = md.indexOf('## ⚠ 위험 신호 (4)');
+    expect(flagsAt).toBeGreaterThan(0);
+    expect(flagsAt).toBeLessThan(md.indexOf('| 차주 |'));
+    expect(md).toContain('- **행정·규제 제재** — 2021-08-27 — 공정위 과징금 1,012억 17백만원');
   });
 
   test('PDF, Markdown and JSON download through the buttons', async ({ page }) => {

@@ -4,11 +4,13 @@
 import { useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
 import { durationMs, formatCount, formatDuration, formatUsd } from '@/components/run/live-format';
+import { ShortfallLine } from '@/components/run/evidence-shortfall';
 import { RunStatusBadge } from '@/components/run/run-progress';
 import { DataTable, EmptyState, Td } from '@/components/ui/layout';
 import { useT } from '@/lib/i18n/client';
 import { casesMessages } from '@/lib/i18n/messages/cases';
 import { runMessages } from '@/lib/i18n/messages/run';
+import type { EvidenceShortfall } from '@/lib/domain/red-flags';
 import type { RunStatus } from '@/lib/domain/vocabulary';
 
 export type CaseRunRow = {
@@ -24,6 +26,8 @@ export type CaseRunRow = {
   promptTokens: number;
   completionTokens: number;
   costUsd: string;
+  /** Set when the run ended as insufficient evidence: what the pool held against the threshold. */
+  shortfall?: EvidenceShortfall | null;
 };
 
 const ACTIVE: RunStatus[] = ['queued', 'running'];
@@ -57,6 +61,7 @@ export function CaseRuns({ caseId, initial, protocolNames }: { caseId: string; i
           <Td>{r.provider === 'offline' ? tr('offlineNote') : tr('openaiNote', { model: r.model })}</Td>
           <Td>
             <RunStatusBadge status={r.status} />
+            {r.status === 'insufficient_evidence' && r.shortfall ? <ShortfallLine shortfall={r.shortfall} /> : null}
           </Td>
           <Td className="whitespace-nowrap">{r.startedAt ? r.startedAt.slice(0, 16).replace('T', ' ') + ' UTC' : '—'}</Td>
           <Td>{formatDuration(durationMs(r.startedAt, r.finishedAt))}</Td>

@@ -3,6 +3,66 @@
 import { Alert, Badge, Card } from '@/components/ui/layout';
 import type { ReportDoc } from '@/lib/report/model';
 import { CitationList, ReportBlocks } from '@/components/report/report-blocks';
+import { safeUrl } from '@/lib/report/markdown';
+
+/**
+ * The run's red flags before anything else, printable: kind, date, the item's title and a link
+ * to its source. Nothing when there are none.
+ */
+function ReportRedFlags({ doc }: { doc: ReportDoc }) {
+  if (!doc.redFlags.length) return null;
+  return (
+    <section
+      aria-labelledby="report-red-flags-title"
+      data-testid="red-flags"
+      data-count={doc.redFlags.length}
+      className="rounded-lg border-2 border-red-700 bg-red-50 p-4 text-red-950 break-inside-avoid-page dark:border-red-400 dark:bg-red-950 dark:text-red-50"
+    >
+      <h2 id="report-red-flags-title" className="flex items-center gap-2 text-base font-semibold">
+        <span aria-hidden="true" className="inline-flex h-6 w-6 items-center justify-center rounded-full bg-red-700 text-sm font-bold text-white dark:bg-red-400 dark:text-red-950">
+          !
+        </span>
+        {doc.redFlagLabels.heading} ({doc.redFlags.length})
+      </h2>
+      <p className="mt-1 text-sm">{doc.redFlagLabels.intro}</p>
+      <ul className="mt-3 space-y-2">
+        {doc.redFlags.map((f) => {
+          const url = safeUrl(f.url);
+          return (
+            <li
+              key={`${f.kind}-${f.evidenceId}`}
+              data-testid="red-flag"
+              data-kind={f.kind}
+              data-evidence-id={f.evidenceId}
+              className="rounded-md border border-red-200 bg-white px-3 py-2 text-sm text-zinc-900 dark:border-red-800 dark:bg-zinc-900 dark:text-zinc-100"
+            >
+              <p className="flex flex-wrap items-baseline gap-x-2">
+                <span className="font-semibold" data-testid="red-flag-kind">
+                  {f.label}
+                </span>
+                <span aria-hidden="true">·</span>
+                <time dateTime={f.date} className="tabular-nums" data-testid="red-flag-date">
+                  {f.date}
+                </time>
+              </p>
+              <p className="mt-0.5 break-words" data-testid="red-flag-title">
+                {f.title}
+              </p>
+              {url ? (
+                <p className="mt-1 text-xs">
+                  {doc.redFlagLabels.item}:{' '}
+                  <a href={url} className="text-blue-800 underline underline-offset-2 break-all dark:text-blue-300" target="_blank" rel="noopener noreferrer">
+                    {f.source ?? url}
+                  </a>
+                </p>
+              ) : null}
+            </li>
+          );
+        })}
+      </ul>
+    </section>
+  );
+}
 
 function Fields({ items, testId }: { items: ReportDoc['header']; testId: string }) {
   return (
@@ -21,6 +81,7 @@ export function ReportView({ doc }: { doc: ReportDoc }) {
   const { labels } = doc;
   return (
     <div className="space-y-6">
+      <ReportRedFlags doc={doc} />
       <div className="grid gap-4 lg:grid-cols-3">
         <Card className="lg:col-span-2">
           <Fields items={doc.header} testId="report-header" />
@@ -111,6 +172,16 @@ export function ReportView({ doc }: { doc: ReportDoc }) {
                   className={`whitespace-pre-line break-words text-sm leading-relaxed ${turn.status === 'failed' ? 'text-red-800 dark:text-red-300' : turn.status === 'done' ? '' : 'text-zinc-600 dark:text-zinc-400'}`}>
                   {turn.text}
                 </p>
+                {turn.flags.length ? (
+                  <ul className="mt-2 space-y-1 text-sm text-amber-900 dark:text-amber-200" data-testid="reads-against">
+                    {turn.flags.map((line, i) => (
+                      <li key={i} className="break-words">
+                        <span aria-hidden="true">⚠ </span>
+                        {line}
+                      </li>
+                    ))}
+                  </ul>
+                ) : null}
                 {turn.questions.length ? (
                   <div className="mt-2">
                     <p className="text-xs font-semibold uppercase tracking-wide text-zinc-700 dark:text-zinc-300">{labels.questionsLabel}</p>

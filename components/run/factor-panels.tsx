@@ -5,6 +5,8 @@
 import { useId, useMemo, useState } from 'react';
 import { Badge } from '@/components/ui/layout';
 import type { RunViewTurn } from '@/lib/report/run-doc';
+import type { EvidenceRefs } from '@/lib/report/run-state';
+import { redFlagMessages } from '@/lib/i18n/messages/red-flags';
 import { buildFactorPanels, filterPanels, isCovered, NO_FILTER, panelCounts, type FactorPanel, type PanelArgument, type PanelFilter, type PanelSide } from '@/lib/eval/panels';
 import { useLocale, useT } from '@/lib/i18n/client';
 import { panelsMessages } from '@/lib/i18n/messages/panels';
@@ -15,6 +17,8 @@ type Props = {
   /** The run page's path when the panels sit on another page; turn links are then `<runHref>#turn-D5`. */
   runHref?: string;
   headingLevel?: 2 | 3;
+  /** The cited items with their tagged readings, to mark arguments that read against their evidence. */
+  evidence?: EvidenceRefs;
 };
 
 const LINK = 'text-blue-800 underline underline-offset-2 hover:no-underline dark:text-blue-300';
@@ -27,12 +31,12 @@ const SIDE_STYLE: Record<PanelSide, { mark: string; border: string; tone: 'green
   context: { mark: '±', border: 'border-l-amber-700 dark:border-l-amber-400', tone: 'amber' },
 };
 
-export function FactorPanels({ turns, runHref = '', headingLevel = 2 }: Props) {
+export function FactorPanels({ turns, runHref = '', headingLevel = 2, evidence }: Props) {
   const t = useT(panelsMessages);
   const locale = useLocale();
   const id = useId();
   const [filter, setFilter] = useState<PanelFilter>({ ...NO_FILTER, verifiedOnly: false });
-  const panels = useMemo(() => buildFactorPanels(turns), [turns]);
+  const panels = useMemo(() => buildFactorPanels(turns, (id) => evidence?.[id]?.polarity), [turns, evidence]);
   const shown = useMemo(() => filterPanels(panels, filter), [panels, filter]);
   const covered = new Set(panels.filter(isCovered).map((p) => p.factor));
   const uncovered = panels.filter((p) => !covered.has(p.factor));
@@ -114,7 +118,7 @@ export function FactorPanels({ turns, runHref = '', headingLevel = 2 }: Props) {
               {(['favorable', 'adverse', 'context'] as const)
                 .filter((side) => (filter.side === 'all' ? side !== 'context' || panel.context.length > 0 : side === filter.side))
                 .map((side) => (
-                  <SideColumn key={side} side={side} args={panel[side]} runHref={runHref} level={headingLevel + 2} />
+                  <SideColumn key={side} side={side} args={panel[side]} runHref={runHref} level={headingLevel + 2} evidence={evidence} />
                 ))}
             </div>
           </section>
@@ -141,8 +145,9 @@ export function FactorPanels({ turns, runHref = '', headingLevel = 2 }: Props) {
   );
 }
 
-function SideColumn({ side, args, runHref, level }: { side: PanelSide; args: PanelArgument[]; runHref: string; level: number }) {
+function SideColumn({ side, args, runHref, level, evidence }: { side: PanelSide; args: PanelArgument[]; runHref: string; level: number; evidence?: EvidenceRefs }) {
   const t = useT(panelsMessages);
+  const tf = useT(redFlagMessages);
   const style = SIDE_STYLE[side];
   const H = `h${Math.min(level, 6)}` as 'h4' | 'h5' | 'h6';
   return (
@@ -158,8 +163,20 @@ function SideColumn({ side, args, runHref, level }: { side: PanelSide; args: Pan
       ) : (
         <ul className="space-y-3">
           {args.map((a) => (
-            <li key={a.key} className={`border-l-4 pl-3 ${style.border}`} data-testid="panel-argument">
+            <li key={a.key} className={`border-l-4 pl-3 ${style.border}`} data-testid="panel-argument" data-reads-against={a.readsAgainst.length ? 'true' : undefined}>
               <p className="text-sm">{a.text}</p>
+              {a.readsAgainst.length ? (
+                <div className="mt-1 text-xs text-red-800 dark:text-red-300" data-testid="reads-against">
+                  <span title={tf('readsAgainstHint')}>
+                    <Badge tone="red">⚠ {tf('readsAgainst')}</Badge>
+                  </span>
+                  <ul className="mt-0.5">
+                    {a.readsAgainst.map((x) => (
+                      <li key={x.evidenceId}>{tf('readsAgainstItem', { reading: tf(`reading_${x.reading}`), title: evidence?.[x.evidenceId]?.title ?? x.evidenceId })}</li>
+                    ))}
+                  </ul>
+                </div>
+              ) : null}
               <p className="mt-1 flex flex-wrap items-center gap-2 text-xs text-zinc-600 dark:text-zinc-400">
                 <a className={LINK} href={`${runHref}#turn-${a.stepId}`} aria-label={t('openTurn', { step: a.stepId })}>
                   {t('turn', { step: a.stepId })}

@@ -3,9 +3,11 @@
 // it by lib/report/run-state.ts. EventSource reconnects by itself; every (re)connect starts with
 // a snapshot, so a reload, a second viewer or a dropped connection all land on the same state.
 import Link from 'next/link';
-import { useEffect, useReducer, useRef, useState, useTransition } from 'react';
+import { useEffect, useReducer, useRef, useState, useTransition, type ReactNode } from 'react';
 import { cancelRun, retryRun } from '@/app/(signed-in)/(workspace)/runs/[id]/actions';
+import { EvidenceShortfallNotice } from '@/components/run/evidence-shortfall';
 import { FactorPanels } from '@/components/run/factor-panels';
+import { RedFlagsPanel } from '@/components/red-flags/red-flags-panel';
 import { ReasoningTreeView } from '@/components/run/reasoning-tree';
 import { RunProgress } from '@/components/run/run-progress';
 import { Transcript } from '@/components/run/transcript';
@@ -47,7 +49,11 @@ function useRunStream(initial: LiveRunState) {
   return { state, connection, refollow: () => setGeneration((g) => g + 1) };
 }
 
-export function LiveRun({ initial, canWrite }: { initial: LiveRunState; canWrite: boolean }) {
+/**
+ * `run`: the as-of date and borrower, for the notice of a run short of evidence. `lead`: what the
+ * page shows right under the red flags, which come first (the case's decisions).
+ */
+export function LiveRun({ initial, canWrite, run, lead }: { initial: LiveRunState; canWrite: boolean; run?: { asOf: string; companyId: string }; lead?: ReactNode }) {
   const t = useT(runMessages);
   const locale = useLocale();
   const { state, connection, refollow } = useRunStream(initial);
@@ -77,6 +83,9 @@ export function LiveRun({ initial, canWrite }: { initial: LiveRunState; canWrite
 
   return (
     <div ref={root} className="space-y-6" data-testid="live-run">
+      {/* Red flags before anything else, as the run stored them; a run started after this page opened brings them with run-started. */}
+      {state.redFlags?.length ? <RedFlagsPanel flags={state.redFlags} evidence={state.evidence} scope={{ kind: 'run', date: run?.asOf ?? '' }} /> : null}
+      {lead}
       <div className="sticky top-0 z-10 -mx-2 flex flex-wrap items-center justify-between gap-3 rounded-md border border-zinc-200 bg-white/95 px-3 py-2 dark:border-zinc-800 dark:bg-zinc-950/95">
         <RunProgress state={state} connection={connection} />
         {canWrite ? (
@@ -108,6 +117,9 @@ export function LiveRun({ initial, canWrite }: { initial: LiveRunState; canWrite
         </div>
       ) : null}
       {state.status === 'cancelled' ? <Alert tone="info">{t('runCancelled')}</Alert> : null}
+      {state.status === 'insufficient_evidence' && state.shortfall && run ? (
+        <EvidenceShortfallNotice shortfall={state.shortfall} asOf={run.asOf} companyId={run.companyId} canWrite={canWrite} />
+      ) : null}
       {state.status === 'budget_exceeded' ? (
         <div data-testid="run-budget-exceeded">
           <Alert>
@@ -144,7 +156,7 @@ export function LiveRun({ initial, canWrite }: { initial: LiveRunState; canWrite
       </section>
 
       <div id="panels" className="scroll-mt-20">
-        <FactorPanels turns={done} />
+        <FactorPanels turns={done} evidence={state.evidence} />
       </div>
 
       <div id="tree" className="scroll-mt-20">

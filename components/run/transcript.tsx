@@ -16,6 +16,8 @@ import { useLocale, useT } from '@/lib/i18n/client';
 import { actLabel, agentLabel } from '@/lib/i18n/messages/debate-terms';
 import { runMessages } from '@/lib/i18n/messages/run';
 import { FACTORS } from '@/lib/domain/factors';
+import { readsAgainst } from '@/lib/eval/reading-consistency';
+import { redFlagMessages } from '@/lib/i18n/messages/red-flags';
 
 const TEAM_STYLE: Record<string, string> = {
   affirmative: 'border-l-blue-700 dark:border-l-blue-400',
@@ -60,16 +62,18 @@ function WaitNotice({ wait }: { wait: StepWait }) {
 /**
  * A running step's claims, questions and other parts as each is written in full, under its prose:
  * as the model wrote them, before the step's checks (the finished step's output replaces them).
+ * The one being written grows at the end of the list, where it stays once written in full.
  */
 function StreamingParts({ streaming }: { streaming: StreamingStep }) {
   const t = useT(runMessages);
   const listed = streaming.parts.flatMap((p) => (p.kind !== 'citation' && partLine(p) ? [{ kind: p.kind, line: partLine(p) }] : []));
+  const draft = streaming.draft?.text ? streaming.draft : undefined;
   const citations = streaming.parts.filter((p) => p.kind === 'citation').length;
   const tokens = streaming.usage ? streaming.usage.promptTokens + streaming.usage.completionTokens : 0;
-  if (!listed.length && !citations && !tokens) return null;
+  if (!listed.length && !draft && !citations && !tokens) return null;
   return (
     <section className="mt-3" aria-label={t('streamingParts')} data-testid="streaming-parts">
-      {listed.length ? (
+      {listed.length || draft ? (
         <>
           <h4 className="text-xs font-semibold uppercase tracking-wide text-zinc-600 dark:text-zinc-400">{t('streamingParts')}</h4>
           <ul className="mt-1 space-y-1 text-sm">
@@ -79,6 +83,14 @@ function StreamingParts({ streaming }: { streaming: StreamingStep }) {
                 {p.line}
               </li>
             ))}
+            {/* Keyed as the item it becomes, so the finished part takes its place. */}
+            {draft ? (
+              <li key={listed.length} data-testid="streaming-part-draft" data-kind={draft.kind} aria-busy>
+                <span className="mr-2 text-xs font-semibold text-zinc-600 dark:text-zinc-400">{t(`part_${draft.kind}` as 'part_claim')}</span>
+                {draft.text}
+                <span aria-hidden className="ml-0.5 inline-block h-3.5 w-1 animate-pulse bg-zinc-500 align-middle" />
+              </li>
+            ) : null}
           </ul>
         </>
       ) : null}
@@ -108,9 +120,12 @@ function TurnCard({
   blocked?: string[];
 }) {
   const t = useT(runMessages);
+  const tf = useT(redFlagMessages);
   const locale = useLocale();
   const factorLabel = useFactorLabel();
   const team = turn.team in TEAM_STYLE ? turn.team : 'neutral';
+  // The tagged reading of each cited item, as the run recorded it (lib/eval/reading-consistency.ts).
+  const readingOf = (id: string) => evidence[id]?.polarity;
   return (
     <article
       id={`turn-${turn.step}`}
@@ -155,20 +170,38 @@ function TurnCard({
         <section className="mt-3" aria-label={t('claims')}>
           <h4 className="text-xs font-semibold uppercase tracking-wide text-zinc-600 dark:text-zinc-400">{t('claims')}</h4>
           <ul className="mt-1 space-y-2">
-            {turn.claims.map((c) => (
-              <li key={c.id} id={`claim-${c.id}`} data-testid="claim" className="scroll-mt-20 text-sm">
-                <span className="mr-2 font-mono text-xs text-zinc-600 dark:text-zinc-400">{c.id}</span>
-                <Badge>{factorLabel(c.factor)}</Badge> <Badge tone={c.polarity === 'favorable' ? 'green' : c.polarity === 'adverse' ? 'red' : 'amber'}>{t(`polarity_${c.polarity}`)}</Badge>
-                <p className="mt-1">{c.text}</p>
-                {c.citations.length ? (
-                  <span className="mt-1 flex flex-wrap gap-1">
-                    {(c.citations as ChipCitation[]).map((cit, i) => (
-                      <CitationChip key={i} citation={cit} evidence={cit.evidenceId ? evidence[cit.evidenceId] : undefined} />
-                    ))}
-                  </span>
-                ) : null}
-              </li>
-            ))}
+            {turn.claims.map((c) => {
+              const against = readsAgainst(c, readingOf);
+              return (
+                <li key={c.id} id={`claim-${c.id}`} data-testid="claim" data-reads-against={against.length ? 'true' : undefined} className="scroll-mt-20 text-sm">
+                  <span className="mr-2 font-mono text-xs text-zinc-600 dark:text-zinc-400">{c.id}</span>
+                  <Badge>{factorLabel(c.factor)}</Badge> <Badge tone={c.polarity === 'favorable' ? 'green' : c.polarity === 'adverse' ? 'red' : 'amber'}>{t(`polarity_${c.polarity}`)}</Badge>
+                  {against.length ? (
+                    <>
+                      {' '}
+                      <span data-testid="reads-against" title={tf('readsAgainstHint')}>
+                        <Badge tone="red">⚠ {tf('readsAgainst')}</Badge>
+                      </span>
+                    </>
+                  ) : null}
+                  <p className="mt-1">{c.text}</p>
+                  {against.length ? (
+                    <ul className="mt-1 text-xs text-red-800 dark:text-red-300">
+                      {against.map((a) => (
+                        <li key={a.evidenceId}>{tf('readsAgainstItem', { reading: tf(`reading_${a.reading}`), title: evidence[a.evidenceId]?.title ?? a.evidenceId })}</li>
+                      ))}
+                    </ul>
+                  ) : null}
+                  {c.citations.length ? (
+                    <span className="mt-1 flex flex-wrap gap-1">
+                      {(c.citations as ChipCitation[]).map((cit, i) => (
+                        <CitationChip key={i} citation={cit} evidence={cit.evidenceId ? evidence[cit.evidenceId] : undefined} />
+                      ))}
+                    </span>
+                  ) : null}
+                </li>
+              );
+            })}
           </ul>
         </section>
       ) : null}

@@ -12,9 +12,7 @@ import { expect, request, test } from '@playwright/test';
 import pg from 'pg';
 import { serverActionsOf } from '../../lib/auth/endpoints';
 import { KPD_MADS } from '../../lib/debate/protocols/kpd-mads';
-import { DEMO_IDS } from '../../lib/domain/demo-ids';
 import { proseOf } from '../../lib/domain/outputs';
-import { DEMO_CASE } from '../../lib/demo/seed';
 import { startPgCluster, type PgCluster } from '../../scripts/cluster/pg-cluster';
 import { migrateAndSeed, startAppInstance, startFakeModel, startWorker, writeReferenceScript, type Proc } from '../../scripts/cluster/processes';
 import { DEMO_PASSWORD, DEMO_USERS } from '../fixtures';
@@ -32,6 +30,13 @@ let workers: Proc[] = [];
 /** Processes a test started for itself. */
 const extra: Proc[] = [];
 let commonEnv: Record<string, string>;
+/**
+ * The case the runs start on: the demo RM's, on a pool that clears the evidence threshold
+ * (lib/debate/sufficiency.ts) — Travelers' three items on three factors, about as small as the
+ * demo draft case (Taeyoung E&C, one filing), which now ends as insufficient evidence.
+ */
+const FAULT_CASE = { companyId: 'travelers-companies', asOfDate: '2021-06-30' } as const;
+let caseId = '';
 /** The fake model's answer per step id: what a viewer must see streamed, token by token. */
 let replies: Map<string, string>;
 const workerEnv = () => ({ ...commonEnv, WORKER_CONCURRENCY: '8' });
@@ -47,7 +52,14 @@ test.beforeAll(async () => {
   migrateAndSeed(cluster.url, { AUTH_SECRET: authSecret });
   db = new pg.Pool({ connectionString: cluster.url, max: 3 });
   const script = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'crosscheck-fault-')), 'script.json');
-  writeReferenceScript({ databaseUrl: cluster.url, companyId: DEMO_CASE.companyId, asOf: DEMO_CASE.asOfDate, language: 'en', out: script });
+  const { rows: owners } = await db.query<{ id: string }>('select id from users where email = $1', [DEMO_USERS.rm.email]);
+  const { rows: made } = await db.query<{ id: string }>(
+    `insert into cases (company_id, owner_id, title, loan_amount, loan_currency, loan_purpose, loan_tenor_months, as_of_date)
+     values ($1, $2, 'Travelers — fault test', 10000000, 'USD', 'Liquidity line', 12, $3) returning id`,
+    [FAULT_CASE.companyId, owners[0].id, FAULT_CASE.asOfDate],
+  );
+  caseId = made[0].id;
+  writeReferenceScript({ databaseUrl: cluster.url, companyId: FAULT_CASE.companyId, asOf: FAULT_CASE.asOfDate, language: 'en', out: script });
   const entries = JSON.parse(fs.readFileSync(script, 'utf8')) as { match: string[]; reply: string }[];
   replies = new Map(entries.map((e) => [/^Step (\S+) \(/.exec(e.match[0])![1], e.reply]));
   // A short retry-after and enough retries that 20 % failures never exhaust them (0.2^9 per call).
@@ -109,13 +121,13 @@ const startRunAction = () => {
 /** Starts a KPD-MADS run on the OpenAI-compatible provider through instance A's server action. */
 async function startRun(cookie: string): Promise<string> {
   const action = startRunAction();
-  const caseUrl = `/cases/${DEMO_IDS.draftCase}`;
+  const caseUrl = `/cases/${caseId}`;
   const response = await fetch(`${appA.url}${caseUrl}`, {
     method: 'POST',
     redirect: 'manual',
     headers: { cookie, 'Next-Action': action.id, 'Content-Type': 'text/plain;charset=UTF-8', Origin: appA.url, Accept: 'text/x-component' },
     body: JSON.stringify([
-      { case_id: DEMO_IDS.draftCase, protocol: 'kpd-mads', provider: 'openai', language: 'en', mode: 'dag', recency_days: 1095, max_web_results: 0 },
+      { case_id: caseId, protocol: 'kpd-mads', provider: 'openai', language: 'en', mode: 'dag', recency_days: 1095, max_web_results: 0 },
     ]),
   });
   const location = response.headers.get('x-action-redirect') ?? '';

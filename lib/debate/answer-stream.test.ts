@@ -1,22 +1,35 @@
 import { describe, expect, it } from 'vitest';
 import { AnswerStream } from '@/lib/debate/answer-stream';
-import { MAX_LIVE_PARTS, type StepPart } from '@/lib/domain/output-parts';
+import { MAX_DRAFT_CHARS, MAX_LIVE_PARTS, type PartDraft, type StepPart } from '@/lib/domain/output-parts';
 import { OUTPUT_SCHEMAS, PROSE, type OutputKind } from '@/lib/domain/outputs';
 
-/** Feeds the chunks one by one; returns the prose of every update, the parts, and the prose after each chunk. */
+type Seen = { chunk: number } & ({ part: StepPart } | { draft: PartDraft & { done: boolean } });
+
+/**
+ * Feeds the chunks one by one; returns the prose of every update, the parts, the drafts, and
+ * every part and draft in the order they came with the chunk that brought it.
+ */
 function read(kind: OutputKind, chunks: string[]) {
   const reader = new AnswerStream(kind);
   const updates: string[] = [];
   const parts: StepPart[] = [];
-  for (const chunk of chunks) {
+  const drafts: (PartDraft & { done: boolean })[] = [];
+  const seen: Seen[] = [];
+  chunks.forEach((chunk, i) => {
     const u = reader.push(chunk);
     updates.push(u.prose);
     parts.push(...u.parts);
-  }
+    for (const part of u.parts) seen.push({ chunk: i, part });
+    if (u.draft) {
+      drafts.push(u.draft);
+      seen.push({ chunk: i, draft: u.draft });
+    }
+  });
   const end = reader.finish();
   updates.push(end.prose);
   parts.push(...end.parts);
-  return { prose: updates.join(''), updates, parts, reader };
+  expect(end.draft).toBeUndefined();
+  return { prose: updates.join(''), updates, parts, drafts, seen, reader };
 }
 
 const inPieces = (raw: string, size: number) => Array.from({ length: Math.ceil(raw.length / size) }, (_, i) => raw.slice(i * size, (i + 1) * size));
@@ -172,5 +185,133 @@ describe('AnswerStream', () => {
     const started = performance.now();
     expect(read('turn', chunks).prose).toBe(answer(4).text);
     expect(performance.now() - started).toBeLessThan(1_000);
+  });
+  describe('drafts of the part being written', () => {
+    // Claims before the prose, as some models write them: the first words a reader can see are a claim's.
+    const claimsFirst = JSON.stringify({ claims: turn.claims, questions: turn.questions, text: TEXT });
+    const claimText = (i: number) => turn.claims[i].text;
+    const emojiClaim = { id: 'D2-c1', text: TEXT, factor: 'other', polarity: 'adverse', citations: [] };
+    // A claim whose text holds every escape, an emoji and Korean, written before the prose.
+    const hard = JSON.stringify({ claims: [emojiClaim, turn.claims[1]], questions: [], text: 'x' }).replace('ሴ', '\\u1234');
+
+    /** Each draft is a prefix of its part's text and never ends in half a character; each part comes after its drafts, never followed by one. */
+    function expectDrafts(seen: Seen[], textOf: (kind: string, index: number) => string, where: string) {
+      const finished = new Set<string>();
+      const counts: Record<string, number> = {};
+      for (const s of seen) {
+        if ('part' in s) {
+          if (s.part.kind === 'citation') continue;
+          const index = (counts[s.part.kind] = (counts[s.part.kind] ?? -1) + 1);
+          finished.add(`${s.part.kind}:${index}`);
+          continue;
+        }
+        const { kind, index, text } = s.draft;
+        expect(finished.has(`${kind}:${index}`), `${where}: draft after its part`).toBe(false);
+        expect(textOf(kind, index).startsWith(text), `${where}: ${JSON.stringify(text)}`).toBe(true);
+        expect(text.length, where).toBeGreaterThan(0);
+        const last = text.charCodeAt(text.length - 1);
+        expect(last >= 0xd800 && last <= 0xdbff, where).toBe(false);
+      }
+    }
+
+    it('reports a claim’s text as it is written, decoded, for every split of a claims-first answer into two chunks', () => {
+      expect(hard).toContain('\\u1234');
+      const texts: Record<string, string[]> = { claim: [TEXT, turn.claims[1].text], question: [] };
+      const textStart = hard.indexOf('"text":"') + '"text":"'.length;
+      const textEnd = textStart + JSON.stringify(TEXT).replace('ሴ', '\\u1234').length - 2;
+      for (let i = 1; i < hard.length; i++) {
+        const { seen, drafts, parts, prose } = read('turn', [hard.slice(0, i), hard.slice(i)]);
+        expectDrafts(seen, (kind, index) => texts[kind][index], `split at ${i}`);
+        expect(prose, `split at ${i}`).toBe('x');
+        expect(parts.filter((p) => p.kind === 'claim').map((p) => p.value.text), `split at ${i}`).toEqual([TEXT, turn.claims[1].text]);
+        // Split inside the first claim's text (after its first character): the first chunk shows what it holds of it.
+        if (i > textStart && i < textEnd) {
+          const shown = drafts.find((d) => d.index === 0)!;
+          expect(shown, `split at ${i}`).toBeDefined();
+          expect(shown.done).toBe(false);
+          // The longest start of the text whose JSON fits in what the first chunk holds of the field.
+          const encoded = (k: number) => JSON.stringify(TEXT.slice(0, k)).replace('ሴ', '\\u1234').length - 2;
+          let k = 0;
+          for (let j = 1; j <= TEXT.length; j++) if (encoded(j) <= i - textStart) k = j;
+          expect(shown.text, `split at ${i}`).toBe(TEXT.slice(0, k));
+        }
+      }
+    });
+
+    it('grows a claim in one-character chunks from its first character to its whole text, then the part replaces it', () => {
+      const chunks = [...hard];
+      const { seen, drafts } = read('turn', chunks);
+      expectDrafts(seen, (kind, index) => [TEXT, turn.claims[1].text][index], 'one-character chunks');
+      const first = drafts.filter((d) => d.index === 0);
+      // The first character of the claim's text is out with the chunk that brings it.
+      const firstChunk = seen.find((s) => 'draft' in s)!.chunk;
+      expect(firstChunk).toBe(hard.indexOf('"text":"') + '"text":"'.length);
+      expect(first[0].text).toBe(TEXT[0]);
+      expect(first.at(-1)).toEqual({ kind: 'claim', index: 0, text: TEXT, done: true });
+      // Each update has more of it than the last.
+      for (let i = 1; i < first.length; i++) expect(first[i].text.length).toBeGreaterThanOrEqual(first[i - 1].text.length);
+      expect(drafts.filter((d) => d.index === 1).at(-1)).toEqual({ kind: 'claim', index: 1, text: 'Backlog "firm"', done: true });
+      // The first claim is sent after its last draft and before the second claim's first.
+      const order = seen.map((s) => ('part' in s ? `part:${s.part.kind}` : `draft:${s.draft.index}`)).filter((x, i, all) => x !== all[i - 1]);
+      expect(order).toEqual(['draft:0', 'part:claim', 'draft:1', 'part:claim']);
+    });
+
+    it('reads claims-first answers in chunks of every size, fenced and in Korean: the first visible text is a claim’s, and nothing of JSON is in a draft', () => {
+      const fenced = `Below is the requested JSON object.\n\`\`\`json\n${claimsFirst}\n\`\`\`\nI hope this helps.`;
+      for (const size of [1, 2, 3, 4, 5, 7, 11, 64]) {
+        const { seen, drafts, prose, parts } = read('turn', inPieces(fenced, size));
+        expectDrafts(seen, (kind, index) => (kind === 'claim' ? claimText(index) : turn.questions[index].text), `chunks of ${size}`);
+        expect(prose).toBe(TEXT);
+        expect(parts).toHaveLength(4);
+        for (const d of drafts) expect(d.text, `chunks of ${size}`).not.toMatch(/\{"|":|\[\{|```/);
+        // Short texts in small chunks: each claim and the question is seen growing before it completes.
+        if (size <= 3) expect(new Set(drafts.map((d) => `${d.kind}:${d.index}`))).toEqual(new Set(['claim:0', 'claim:1', 'question:0']));
+      }
+    });
+
+    it('sends no draft for a part that completes within the chunk that started it, nor after the answer ends', () => {
+      const { drafts, parts } = read('turn', [claimsFirst]);
+      expect(drafts).toEqual([]);
+      expect(parts).toHaveLength(4);
+      // Cut in the middle of the first claim: the draft holds what was written, the end adds nothing.
+      const cut = claimsFirst.indexOf('증가');
+      const partial = read('turn', inPieces(claimsFirst.slice(0, cut + 1), 4));
+      expect(partial.drafts.at(-1)).toEqual({ kind: 'claim', index: 0, text: '매출 증', done: false });
+    });
+
+    it('drafts the readable field of each kind of part, not its other strings, and never a citation', () => {
+      const round = {
+        text: 'Three arguments.',
+        arguments: [{ id: 'A1', factor: 'other', reasoning: 'Cash covers the debt twice.', claim: '유동성은 충분하다', evidence: [{ source: 'DART', date: '2024-05-01' }] }],
+      };
+      const { drafts } = read('argumentsRound', [...JSON.stringify(round)]);
+      expect([...new Set(drafts.map((d) => d.text))].at(-1)).toBe('유동성은 충분하다');
+      expect(drafts.every((d) => d.kind === 'argument' && round.arguments[0].claim.startsWith(d.text))).toBe(true);
+      const answers = { text: 't', responses: [{ targetId: 'A1', kind: 'refute', reasoning: 'The covenant was waived in 2023.', followUp: 'Which lender?' }] };
+      expect(read('responsesRound', inPieces(JSON.stringify(answers), 2)).drafts.at(-1)).toEqual({ kind: 'response', index: 0, text: 'The covenant was waived in 2023.', done: true });
+      const report = { overview: 'o', objective: 'b', favorableSummary: [], adverseSummary: [], topics: [{ topic: '수주 잔고', factor: 'other', affirmative: 'a', adverse: 'b', citations: [{ source: 'DART', date: '2024-01-01' }] }] };
+      expect(read('report', inPieces(JSON.stringify(report), 2)).drafts.map((d) => `${d.kind}:${d.index}:${d.text}`).at(-1)).toBe('topic:0:수주 잔고');
+      // A claim's text written twice keeps its first value, as the finished part does.
+      const twice = '{"claims":[{"id":"c1","text":"first","factor":"other","text":"second","citations":[]}],"text":"p"}';
+      expect(read('turn', inPieces(twice, 2)).drafts.map((d) => d.text)).not.toContain('second');
+    });
+
+    it('cuts a long draft at the limit with an ellipsis and decodes no further, so updates stay small', () => {
+      const long = 'y'.repeat(5_000);
+      const raw = JSON.stringify({ claims: [{ id: 'c1', text: long, factor: 'other', polarity: 'context', citations: [] }], questions: [], text: 'p' });
+      const { drafts, parts, reader } = read('turn', inPieces(raw, 100));
+      expect(drafts.at(-1)!.text).toBe(`${'y'.repeat(MAX_DRAFT_CHARS)}…`);
+      expect(Math.max(...drafts.map((d) => d.text.length))).toBe(MAX_DRAFT_CHARS + 1);
+      expect(parts[0].value.text).toBe(drafts.at(-1)!.text);
+      // The part once, the answer once at the end, the first 600 characters of the draft: not the draft's 5,000 again.
+      expect(reader.decodedChars).toBeLessThan(2 * raw.length + 2 * MAX_DRAFT_CHARS);
+    });
+
+    it('stops drafting once parts are no longer sent live', () => {
+      const many = { claims: Array.from({ length: MAX_LIVE_PARTS + 2 }, (_, i) => ({ id: `c${i}`, text: `claim ${i}`, citations: [] })), text: 'p' };
+      const { drafts, parts } = read('turn', inPieces(JSON.stringify(many), 3));
+      expect(parts).toHaveLength(MAX_LIVE_PARTS);
+      expect(Math.max(...drafts.map((d) => d.index))).toBe(MAX_LIVE_PARTS - 1);
+    });
   });
 });

@@ -11,29 +11,45 @@
 // is complete (a part, a key) or as far as it has come (the prose, from where the last chunk
 // stopped). partial-json reads the unfinished answer once at the end, so an answer cut off
 // mid-way still gives all the prose it holds.
+//
+// A part's readable field (a claim's text, DRAFT_FIELDS) is decoded the same way as it comes,
+// and reported as the part's draft: a model that writes its claims before its prose is read
+// from its first claim on, not from the end of the first claim.
 import { Allow, parse as parsePartial } from 'partial-json';
-import { MAX_LIVE_PARTS, PART_KEYS, type PartKind, type StepPart } from '@/lib/domain/output-parts';
+import { DRAFT_FIELDS, MAX_DRAFT_CHARS, MAX_LIVE_PARTS, PART_KEYS, type PartDraft, type PartKind, type StepPart } from '@/lib/domain/output-parts';
 import { PROSE, proseOf, type OutputKind } from '@/lib/domain/outputs';
 
-export type AnswerUpdate = { prose: string; parts: StepPart[] };
+/**
+ * What a chunk adds: prose, the parts it completes, and, when it wrote some of the readable field
+ * of a part still open at its end, that part's draft as it now stands (`done`: the field is
+ * complete, though the part is not yet). A draft always comes after the chunk's parts.
+ */
+export type AnswerUpdate = { prose: string; parts: StepPart[]; draft?: PartDraft & { done: boolean } };
 
 // Long strings and lists of a part are shortened: live events stay small (the step's output,
 // sent once at its end, is complete).
-const MAX_PART_STRING = 600;
+const MAX_PART_STRING = MAX_DRAFT_CHARS;
 const MAX_PART_ITEMS = 12;
 
 // An object that is a part gathers its own raw text as it comes (`raw`, and `from`: where it
 // began in the chunk being read), so that closing it costs its length and nothing more.
-type ObjectFrame = { type: 'object'; key: string | null; state: 'key' | 'colon' | 'value' | 'comma'; part?: PartKind; raw: string; from: number };
+type ObjectFrame = { type: 'object'; key: string | null; state: 'key' | 'colon' | 'value' | 'comma'; part?: PartKind; raw: string; from: number; draft?: Draft };
+
+/**
+ * A part's readable field as decoded so far (`index`: the part's place among those of its kind).
+ * `full`: it reached MAX_DRAFT_CHARS and is decoded no further.
+ */
+type Draft = { index: number; text: string; done: boolean; full: boolean };
 type ArrayFrame = { type: 'array'; index: number; state: 'value' | 'comma'; key: string | null };
 type Frame = ObjectFrame | ArrayFrame;
 
 /**
- * An open string: a key, one of the prose fields (by its index in PROSE), or any other value.
- * Keys and prose gather their content in `raw` (from `from` in the chunk being read); the prose
- * hands it to the decoder after every chunk, short of an escape cut in half.
+ * An open string: a key, one of the prose fields (by its index in PROSE), a part's readable field
+ * (`draft`, the part's frame: `part`) or any other value. Keys, prose and drafts gather their
+ * content in `raw` (from `from` in the chunk being read); prose and drafts hand it to the decoder
+ * after every chunk, short of an escape cut in half.
  */
-type OpenString = { role: 'key' | 'prose' | 'other'; prose: number; escape: boolean; hex: number; raw: string; from: number };
+type OpenString = { role: 'key' | 'prose' | 'draft' | 'other'; prose: number; escape: boolean; hex: number; raw: string; from: number; part?: ObjectFrame };
 
 type ProsePart = { state: 'absent' | 'open' | 'done'; pending: string };
 
@@ -86,6 +102,10 @@ export class AnswerStream {
   /** A high surrogate held back until its pair arrives, so no event ends in half a character. */
   private held = '';
   private partsSent = 0;
+  /** Parts of each kind opened so far: the next one's index. */
+  private opened: Partial<Record<PartKind, number>> = {};
+  /** The part whose draft this chunk changed, while it is open. */
+  private drafted: ObjectFrame | null = null;
   private out: AnswerUpdate = { prose: '', parts: [] };
   /** Characters handed to a decoder, for the cost test: stays about the answer's length. */
   decodedChars = 0;
@@ -100,6 +120,7 @@ export class AnswerStream {
   /** The next raw chunk of the answer: the prose it adds and the parts it completes. */
   push(chunk: string): AnswerUpdate {
     this.out = { prose: '', parts: [] };
+    this.drafted = null;
     if (!chunk || this.phase === 'after') return this.out;
     const base = this.buf.length;
     this.buf += chunk;
@@ -115,14 +136,25 @@ export class AnswerStream {
     if (s && s.role !== 'other') {
       s.raw += chunk.slice(s.from);
       s.from = 0;
-      if (s.role === 'prose') {
-        // Decode what has come of the prose, short of an escape cut in half (it starts at the last backslash).
+      if (s.role === 'prose' || s.role === 'draft') {
+        // Decode what has come, short of an escape cut in half (it starts at the last backslash).
         const cut = s.escape ? s.raw.lastIndexOf('\\') : s.raw.length;
-        this.decodeProse(s, s.raw.slice(0, cut));
+        if (s.role === 'prose') this.decodeProse(s, s.raw.slice(0, cut));
+        else this.decodeDraft(s, s.raw.slice(0, cut));
         s.raw = s.raw.slice(cut);
       }
     }
     this.flushProse();
+    // (The scan may have set it: TypeScript cannot see that.)
+    const frame = this.drafted as ObjectFrame | null;
+    const drafted = frame?.draft;
+    if (frame?.part && drafted) {
+      // Never half a character: a high surrogate waits for its pair (the part's next update, or the part itself).
+      let text = drafted.text;
+      if (isHighSurrogate(text.charCodeAt(text.length - 1))) text = text.slice(0, -1);
+      if (drafted.full) text = `${text}…`;
+      if (text) this.out.draft = { kind: frame.part, index: drafted.index, text, done: drafted.done };
+    }
     return this.out;
   }
 
@@ -235,9 +267,18 @@ export class AnswerStream {
   private openString(i: number) {
     const prose = this.proseIndexHere();
     // A prose field written twice keeps its first value: what streamed cannot be taken back.
-    const role = prose >= 0 && this.prose[prose].state === 'absent' ? 'prose' : 'other';
-    this.str = { role, prose, escape: false, hex: 0, raw: '', from: i + 1 };
-    if (role === 'prose') this.prose[prose].state = 'open';
+    if (prose >= 0 && this.prose[prose].state === 'absent') {
+      this.str = { role: 'prose', prose, escape: false, hex: 0, raw: '', from: i + 1 };
+      this.prose[prose].state = 'open';
+      return;
+    }
+    // A part's readable field, the first time it is written, while parts are still sent live.
+    const top = this.stack[this.stack.length - 1];
+    if (top.type === 'object' && top.part && top.draft && !top.draft.done && top.draft.text === '' && top.key === DRAFT_FIELDS[top.part] && this.partsSent < MAX_LIVE_PARTS) {
+      this.str = { role: 'draft', prose: -1, escape: false, hex: 0, raw: '', from: i + 1, part: top };
+      return;
+    }
+    this.str = { role: 'other', prose, escape: false, hex: 0, raw: '', from: i + 1 };
   }
 
   private stringChar(c: string, chunk: string, i: number) {
@@ -267,6 +308,13 @@ export class AnswerStream {
       top.state = 'colon';
       return;
     }
+    if (s.role === 'draft') {
+      this.decodeDraft(s, raw);
+      s.part!.draft!.done = true;
+      this.drafted = s.part!;
+      this.valueEnded();
+      return;
+    }
     this.decodeProse(s, raw);
     this.prose[s.prose].state = 'done';
     this.valueEnded();
@@ -278,6 +326,19 @@ export class AnswerStream {
     this.prose[s.prose].pending += decodeString(raw);
   }
 
+  /** Decodes more of a draft (the whole field was `raw` so far), up to MAX_DRAFT_CHARS. */
+  private decodeDraft(s: OpenString, raw: string) {
+    const draft = s.part!.draft!;
+    if (!raw || draft.full) return;
+    this.decodedChars += raw.length;
+    draft.text += decodeString(raw);
+    if (draft.text.length > MAX_DRAFT_CHARS) {
+      draft.text = draft.text.slice(0, MAX_DRAFT_CHARS);
+      draft.full = true;
+    }
+    this.drafted = s.part!;
+  }
+
   private openContainer(c: '{' | '[', top: Frame, i: number) {
     const key = top.type === 'object' ? top.key : null;
     if (c === '[') {
@@ -285,11 +346,20 @@ export class AnswerStream {
       return;
     }
     const part = top.type === 'array' && top.key !== null && Object.hasOwn(PART_KEYS, top.key) ? PART_KEYS[top.key] : undefined;
-    this.stack.push({ type: 'object', key: null, state: 'key', raw: '', from: i, ...(part ? { part } : {}) });
+    if (!part) {
+      this.stack.push({ type: 'object', key: null, state: 'key', raw: '', from: i });
+      return;
+    }
+    const index = this.opened[part] ?? 0;
+    this.opened[part] = index + 1;
+    const draft = DRAFT_FIELDS[part] ? { draft: { index, text: '', done: false, full: false } } : {};
+    this.stack.push({ type: 'object', key: null, state: 'key', raw: '', from: i, part, ...draft });
   }
 
   private closeContainer(chunk: string, i: number) {
     const frame = this.stack.pop()!;
+    // The part is written in full: it replaces its draft, which therefore goes no further.
+    if (frame === this.drafted) this.drafted = null;
     if (frame.type === 'object' && frame.part && this.partsSent < MAX_LIVE_PARTS) {
       const text = frame.raw + chunk.slice(frame.from, i + 1);
       this.decodedChars += text.length;

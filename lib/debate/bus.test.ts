@@ -44,6 +44,21 @@ describe('run bus', () => {
     expect(bus.snapshot(runId).steps.D1).toEqual({ status: 'running', text: 'go' });
   });
 
+  it('passes drafts on to viewers without keeping them for late ones, and ends a wait with the first', () => {
+    const bus = new RunBus();
+    const runId = 'draft-test';
+    const until = '2026-01-01T00:01:00.000Z';
+    const seen: RunEvent[] = [];
+    bus.subscribe(runId, (e) => seen.push(e));
+    bus.publish({ type: 'run-started', runId, at, steps });
+    bus.publish({ type: 'step-started', runId, stepId: 'D1', at, attempt: 1 });
+    bus.publish({ type: 'step-waiting', runId, stepId: 'D1', at, reason: 'provider-limit', until });
+    const draft = { type: 'step-part-draft' as const, runId, stepId: 'D1', draft: { kind: 'claim' as const, index: 0, text: '태영건설은 워크아웃' } };
+    bus.publish(draft);
+    expect(seen.at(-1)).toEqual(draft);
+    expect(bus.snapshot(runId).steps.D1).toEqual({ status: 'running', text: '' });
+  });
+
   it("keeps a running step's parts and spend for late viewers; a wait restarts its answer, a new attempt keeps its spend", () => {
     const bus = new RunBus();
     const runId = 'parts-test';

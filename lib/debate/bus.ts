@@ -174,6 +174,13 @@ export class RunBus {
         state.steps.set(event.stepId, step);
         break;
       }
+      case 'step-part-draft': {
+        // Not kept: a late viewer gets the next draft, or the part that replaces it. The answer
+        // streams again, though, so the wait is over.
+        const step = state.steps.get(event.stepId);
+        if (step?.waiting) delete step.waiting;
+        break;
+      }
       case 'step-done':
         state.steps.set(event.stepId, { status: 'done', text: event.text });
         break;

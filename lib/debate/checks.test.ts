@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { finalChecks, resolveCitations, sameSource, supports, type KnownEvidence, type ResolvedCitation } from '@/lib/debate/checks';
 import type { Citation, Turn } from '@/lib/domain/outputs';
+import type { RedFlag } from '@/lib/domain/red-flags';
 
 const ASOF = '2024-12-31';
 const item = (id: string, sourceName: string, publishedDate: string, extra: Partial<KnownEvidence> = {}): KnownEvidence => ({ id, sourceName, publishedDate, ...extra });
@@ -159,5 +160,70 @@ describe('final checks', () => {
     expect(byId['after-as-of']).toMatchObject({ ok: false, items: ['D1: ev-late 2025-02-10'] });
     expect(byId['unverified-citations']).toMatchObject({ ok: false, items: ['D1: ev-9'] });
     expect(byId['undated-or-unsourced']).toMatchObject({ ok: false, items: ['D1: DART Q3 2024'] });
+  });
+});
+
+describe('red-flags-addressed', () => {
+  const WORKOUT: RedFlag = {
+    kind: 'creditor_workout',
+    evidenceId: 'taeyoung-engineering-construction-001',
+    date: '2024-01-11',
+    title: '채권은행 등의 관리절차 개시: 금융채권자협의회(주채권은행 한국산업은행), 2024.01.11~2027.05.30',
+  };
+  const DEFAULT: RedFlag = { kind: 'payment_default', evidenceId: 'dart-20231012000317-dfOcr', date: '2023-10-12', title: '부도발생: 당사 김제지점 발행 만기어음 부도 (48,322,175원)' };
+  const cite = (evidenceId: string) => ({ evidenceId, source: 'OpenDART', date: '2025-02-17' });
+  const check = (output: unknown, redFlags: RedFlag[] = [WORKOUT, DEFAULT], reportStep = 'AG') =>
+    finalChecks({ steps: [{ stepId: 'D1', text: '', output: { text: '', claims: [], questions: [] } }, { stepId: reportStep, text: '', output }], known: new Map(), language: 'ko', redFlags, reportStep }).find((c) => c.id === 'red-flags-addressed')!;
+  const topic = (adverse: string, ids: string[]) => ({ topic: 't', factor: 'internal_control_risk', affirmative: 'x', adverse, citations: ids.map(cite) });
+  const report = (topics: unknown[], overview = '') => ({ overview, objective: '', favorableSummary: [], adverseSummary: [], topics });
+
+  it('passes when the report cites each flag in an adverse reading, and fails naming each flag it leaves out', () => {
+    expect(check(report([topic('워크아웃은 상환에 불리', [WORKOUT.evidenceId]), topic('부도', [DEFAULT.evidenceId])]))).toMatchObject({ ok: true, items: [] });
+    expect(check(report([topic('워크아웃은 상환에 불리', [WORKOUT.evidenceId])]))).toMatchObject({ ok: false, items: [`${DEFAULT.title} [${DEFAULT.evidenceId}]`] });
+    // Cited only on the favorable side (no adverse reading) is not addressing it.
+    expect(check(report([topic('', [WORKOUT.evidenceId, DEFAULT.evidenceId])]))).toMatchObject({ ok: false, items: [`${WORKOUT.title} [${WORKOUT.evidenceId}]`, `${DEFAULT.title} [${DEFAULT.evidenceId}]`] });
+  });
+
+  it('reads the report step, not the debate before it', () => {
+    const debate = { text: '', claims: [{ id: 'D1-c1', text: 'x', factor: 'internal_control_risk', polarity: 'adverse', citations: [cite(WORKOUT.evidenceId), cite(DEFAULT.evidenceId)] }], questions: [] };
+    const result = finalChecks({ steps: [{ stepId: 'D1', text: '', output: debate }, { stepId: 'AG', text: '', output: report([]) }], known: new Map(), language: 'en', redFlags: [WORKOUT, DEFAULT], reportStep: 'AG' });
+    expect(result.find((c) => c.id === 'red-flags-addressed')!.ok).toBe(false);
+  });
+
+  it('accepts adverse claims in FinDebate\'s kept report, and not favorable ones', () => {
+    const claim = (polarity: string, id: string) => ({ id: `c-${id}`, text: 'x', factor: 'internal_control_risk', polarity, citations: [cite(id)] });
+    const safety = (claims: unknown[]) => ({ reason: '', stanceChanged: false, horizonsChanged: false, kept: 'final', report: { text: '', stance: 'adverse', horizons: [], claims } });
+    expect(check(safety([claim('adverse', WORKOUT.evidenceId), claim('adverse', DEFAULT.evidenceId)]), undefined, 'SAFETY').ok).toBe(true);
+    expect(check(safety([claim('favorable', WORKOUT.evidenceId), claim('adverse', DEFAULT.evidenceId)]), undefined, 'SAFETY').items).toEqual([`${WORKOUT.title} [${WORKOUT.evidenceId}]`]);
+  });
+
+  it('asks reports without citations (SAS lead, three-round judge) to name each flag in their prose', () => {
+    const lead = (primaryRisk: string) => ({ executiveSummary: 'x', evidenceReview: 'x', keyTakeaways: [], primaryRisk, mitigation: '', outlook: '' });
+    expect(check(lead(`워크아웃 [${WORKOUT.evidenceId}], 부도 ${DEFAULT.title}`), undefined, 'LEAD').ok).toBe(true);
+    expect(check(lead('상환 능력은 유지된다'), undefined, 'LEAD').items).toHaveLength(2);
+    const judge = (recommendation: string) => ({
+      overall: { keyInsight: 'x', affirmativeTotal: 6, negativeTotal: 7, unresolved: [], recommendation },
+      scores: [{ argumentId: 'R1-N-a1', logic: 7, evidence: 8, responsiveness: 6, honesty: 8, weighted: 7.3 }],
+      fallacies: [],
+      trace: [],
+    });
+    expect(check(judge(`[${WORKOUT.evidenceId}] [${DEFAULT.evidenceId}]`), undefined, 'JUDGE').ok).toBe(true);
+    expect(check(judge('대출 가능'), undefined, 'JUDGE').ok).toBe(false);
+    // A report with citations must also cite what its prose names.
+    expect(check(report([], `워크아웃 [${WORKOUT.evidenceId}]`), [WORKOUT]).ok).toBe(false);
+  });
+
+  it('passes with no red flags, and does not count red-flag citations as stale or as a reused factor', () => {
+    expect(check(report([]), [])).toMatchObject({ ok: true, items: [] });
+    const known = new Map([[WORKOUT.evidenceId, { id: WORKOUT.evidenceId, sourceName: 'OpenDART', publishedDate: '2025-02-17', stale: true }]]);
+    const claim = (id: string, ev: string) => ({ id, text: 'x', factor: 'internal_control_risk', polarity: 'adverse', citations: [cite(ev)] });
+    const output = { text: '', claims: [claim('c1', WORKOUT.evidenceId), claim('c2', DEFAULT.evidenceId), claim('c3', 'ev-x')], questions: [] };
+    const steps = [{ stepId: 'D1', text: '', output }];
+    const withFlags = Object.fromEntries(finalChecks({ steps, known, language: 'en', redFlags: [WORKOUT, DEFAULT] }).map((c) => [c.id, c]));
+    expect(withFlags['stale-evidence']).toMatchObject({ ok: true });
+    expect(withFlags['reused-factors']).toMatchObject({ ok: true });
+    const without = Object.fromEntries(finalChecks({ steps, known, language: 'en' }).map((c) => [c.id, c]));
+    expect(without['stale-evidence']).toMatchObject({ ok: false, items: [`D1: ${WORKOUT.evidenceId}`] });
+    expect(without['reused-factors']).toMatchObject({ ok: false, items: ['D1: internal_control_risk ×3'] });
   });
 });

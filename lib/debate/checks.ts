@@ -4,6 +4,7 @@
 import { citationsOf, claimsOf } from '@/lib/domain/output-parts';
 import type { Citation } from '@/lib/domain/outputs';
 import type { Language } from '@/lib/domain/protocol';
+import type { RedFlag } from '@/lib/domain/red-flags';
 import type { StepRepairKind } from '@/lib/domain/stored';
 import { urlKey } from '@/lib/pool/search/apply-rules';
 import { isIsoDay } from '@/lib/util/dates';
@@ -149,30 +150,123 @@ function hangulShare(text: string) {
   return letters ? (text.match(HANGUL)?.length ?? 0) / letters : 0;
 }
 
+const CITATION_KEYS = new Set(['citations', 'evidence']);
+/** Fields that hold ids and tags rather than words a reader reads. */
+const NOT_PROSE = new Set(['id', 'factor', 'polarity', 'respondsTo', 'targetClaimId', 'targetId', 'argumentId', 'kind', 'standing', 'stance', 'kept', 'winner']);
+/** Shapes whose entries carry citations, even when a given output has none yet. */
+const CITING_KEYS = new Set(['claims', 'topics', 'arguments', 'report']);
+
+/** What a final output says in words: every string in it but ids, tags and the fields of its citations. */
+function proseStrings(output: unknown): string[] {
+  const out: string[] = [];
+  const walk = (value: unknown, key?: string) => {
+    if (typeof value === 'string') {
+      if (!key || !NOT_PROSE.has(key)) out.push(value);
+    } else if (Array.isArray(value)) {
+      if (key && CITATION_KEYS.has(key)) return;
+      for (const v of value) walk(v);
+    } else if (value && typeof value === 'object') {
+      for (const [k, v] of Object.entries(value)) walk(v, k);
+    }
+  };
+  walk(output);
+  return out;
+}
+
+/**
+ * Evidence ids an output cites in an adverse reading: an adverse claim's citations (turns,
+ * briefings, FinDebate's drafts and the report the safety check keeps), or a report topic's whose
+ * adverse reading is written.
+ */
+function adverseCitations(output: unknown): Set<string> {
+  const ids = new Set<string>();
+  const walk = (value: unknown) => {
+    if (Array.isArray(value)) for (const v of value) walk(v);
+    else if (value && typeof value === 'object') {
+      const o = value as Record<string, unknown>;
+      const adverse = o.polarity === 'adverse' || (typeof o.adverse === 'string' && o.adverse.trim() !== '');
+      if (adverse && Array.isArray(o.citations)) for (const c of o.citations as Citation[]) if (c?.evidenceId) ids.add(c.evidenceId);
+      for (const v of Object.values(o)) walk(v);
+    }
+  };
+  walk(output);
+  return ids;
+}
+
+const squashSpace = (s: string) => s.replace(/\s+/g, ' ').trim();
+
+/** Whether the output has a place for citations at all (SAS's lead report and the rubric judge do not). */
+function hasCitationSlots(output: unknown): boolean {
+  let found = false;
+  const walk = (value: unknown, key?: string) => {
+    if (found) return;
+    // `evidence` is also a rubric score (a number): only arrays and objects are places to cite.
+    if (key && (CITATION_KEYS.has(key) || CITING_KEYS.has(key)) && value !== null && typeof value === 'object') found = true;
+    else if (Array.isArray(value)) for (const v of value) walk(v);
+    else if (value && typeof value === 'object') for (const [k, v] of Object.entries(value)) walk(v, k);
+  };
+  walk(output);
+  return found;
+}
+
+/**
+ * The red flags a final output leaves unaddressed. A flag is addressed when an adverse reading
+ * cites its evidence id, or when the prose names it (by its evidence id or its whole title) and
+ * a citation of the output names its id — in outputs without citations (SAS's lead report, the
+ * three-round judge) naming it in the prose is all they can do.
+ */
+export function unaddressedRedFlags(output: unknown, flags: readonly RedFlag[]): RedFlag[] {
+  if (!flags.length) return [];
+  const adverse = adverseCitations(output);
+  const cited = new Set(citationsOf(output).flatMap((c) => (c.evidenceId ? [c.evidenceId] : [])));
+  const citable = hasCitationSlots(output);
+  const prose = squashSpace(proseStrings(output).join('\n'));
+  const named = (f: RedFlag) => prose.includes(f.evidenceId) || (squashSpace(f.title).length >= 8 && prose.includes(squashSpace(f.title)));
+  return flags.filter((f) => !adverse.has(f.evidenceId) && !(named(f) && (!citable || cited.has(f.evidenceId))));
+}
+
 export function finalChecks({
   steps,
   known,
   language,
+  redFlags = [],
+  reportStep,
 }: {
   steps: { stepId: string; text: string; output: unknown }[];
   known: Map<string, KnownEvidence>;
   language: Language;
+  /** The run's red flags (lib/pool/red-flags.ts), which the report's step must address. */
+  redFlags?: readonly RedFlag[];
+  /** The step whose output is the report (the protocol's `reportStep`); the last step when absent. */
+  reportStep?: string;
 }): FinalCheck[] {
   const all = steps.flatMap((s) => (citationsOf(s.output) as ResolvedCitation[]).map((c) => ({ step: s.stepId, c })));
   // A date that is not a day (kept as the model wrote it: "Q3 2024") dates nothing.
   const undated = all.filter(({ c }) => !isIsoDay(c.date) || !c.source?.trim()).map(({ step, c }) => `${step}: ${c.source || '(no source)'} ${c.date || '(no date)'}`);
   const late = all.filter(({ c }) => c.afterAsOf).map(({ step, c }) => `${step}: ${c.evidenceId ?? c.source} ${c.date}`);
   const unverified = all.filter(({ c }) => !c.verified && !c.afterAsOf).map(({ step, c }) => `${step}: ${c.evidenceId ?? c.source}`);
-  const stale = [...new Set(all.filter(({ c }) => c.evidenceId && known.get(c.evidenceId)?.stale).map(({ step, c }) => `${step}: ${c.evidenceId}`))];
+  // A red flag must be cited whatever its age, so citing one is never a stale-evidence finding.
+  const flagged = new Set(redFlags.map((f) => f.evidenceId));
+  const stale = [...new Set(all.filter(({ c }) => c.evidenceId && !flagged.has(c.evidenceId) && known.get(c.evidenceId)?.stale).map(({ step, c }) => `${step}: ${c.evidenceId}`))];
   const reused = steps.flatMap((s) => {
     const seen = new Map<string, number>();
-    for (const claim of claimsOf(s.output)) seen.set(claim.factor, (seen.get(claim.factor) ?? 0) + 1);
+    // A reading of a red flag is required once per flag, each a distinct event: it reuses nothing.
+    const onFlag = (claim: { citations: Citation[] }) => claim.citations.length > 0 && claim.citations.every((c) => c.evidenceId && flagged.has(c.evidenceId));
+    for (const claim of claimsOf(s.output)) if (!onFlag(claim)) seen.set(claim.factor, (seen.get(claim.factor) ?? 0) + 1);
     return [...seen].filter(([factor, n]) => n > 1 && factor !== 'other').map(([factor, n]) => `${s.stepId}: ${factor} ×${n}`);
   });
   const text = steps.map((s) => s.text).join(' ');
   const share = hangulShare(text);
   const languageOk = language === 'ko' ? share >= 0.3 : share <= 0.1;
+  const report = steps.find((s) => s.stepId === reportStep) ?? steps.at(-1);
+  const unaddressed = report ? unaddressedRedFlags(report.output, redFlags) : [...redFlags];
   return [
+    {
+      id: 'red-flags-addressed',
+      ok: unaddressed.length === 0,
+      message: 'Every red flag found before the debate is addressed in the report: cited by its evidence id in an adverse reading.',
+      items: unaddressed.map((f) => `${f.title} [${f.evidenceId}]`),
+    },
     { id: 'undated-or-unsourced', ok: undated.length === 0, message: 'Every citation has a date and a source.', items: undated },
     { id: 'unverified-citations', ok: unverified.length === 0, message: 'Every citation resolves to an item its step was shown or a web result of this run.', items: unverified },
     { id: 'after-as-of', ok: late.length === 0, message: 'No citation is dated after the as-of date.', items: late },

@@ -43,6 +43,10 @@ describe('debate engine through the OpenAI-compatible provider', () => {
         match: `Step ${s.stepId} (`,
         reply: JSON.stringify(s.output),
         ...(s.stepId === 'D5' ? { webSearch: ['Tesla Megapack contract 2024'] } : {}),
+        // D3 is shown fewer than three adverse signals (Tesla's pool at the end of 2024 has two
+        // factors): with search configured it must search (lib/debate/rules.ts); its search finds
+        // nothing, so it is held to what the pool allows, like the offline reference.
+        ...(s.stepId === 'D3' ? { webSearch: ['Tesla recall 2024'] } : {}),
       })),
     );
     fake.failNext({ status: 429, retryAfter: 1 });
@@ -59,6 +63,7 @@ describe('debate engine through the OpenAI-compatible provider', () => {
     const searched: string[] = [];
     const webSearch: WebSearchFn = async (query) => {
       searched.push(query);
+      if (!query.includes('Megapack')) return [];
       return [
         {
           id: 'web-test-1',
@@ -89,7 +94,8 @@ describe('debate engine through the OpenAI-compatible provider', () => {
     const steps = await listRunSteps({ db, runId: run.id });
     expect(steps.map((s) => s.text)).toEqual(expected.map((s) => s.text));
     expect(steps.find((s) => s.stepId === 'D5')!.toolCalls).toEqual([{ name: 'web_search', query: 'Tesla Megapack contract 2024', results: 1 }]);
-    expect(searched).toEqual(['Tesla Megapack contract 2024']);
+    expect(steps.find((s) => s.stepId === 'D3')!.toolCalls).toEqual([{ name: 'web_search', query: 'Tesla recall 2024', results: 0 }]);
+    expect(searched).toEqual(['Tesla recall 2024', 'Tesla Megapack contract 2024']);
     expect(sleeps.length).toBeGreaterThanOrEqual(2);
     expect(sleeps.some((ms) => ms >= 1000)).toBe(true);
     // The malformed answer cost one step a repair attempt, which asked for corrected JSON.
@@ -109,7 +115,7 @@ describe('debate engine through the OpenAI-compatible provider', () => {
 
   it('asks each role\'s own model when OPENAI_MODEL_<ROLE> names one, and prices the step by it', async () => {
     const offline = createOfflineAnalyst();
-    const reference = await createRun({ db, protocolId: 'kpd-mads', companyId: 'monro-inc', provider: offline, params });
+    const reference = await createRun({ db, protocolId: 'kpd-mads', companyId: 'travelers-companies', provider: offline, params });
     expect((await executeRun({ db, runId: reference.id, provider: offline })).status).toBe('succeeded');
     const expected = await listRunSteps({ db, runId: reference.id });
     fake.setScript(expected.map((s) => ({ match: `Step ${s.stepId} (`, reply: JSON.stringify(s.output) })));
@@ -118,7 +124,7 @@ describe('debate engine through the OpenAI-compatible provider', () => {
     process.env.OPENAI_MODEL_AGGREGATOR = 'gpt-4o';
     try {
       const providers = runProviders('openai', e);
-      const run = await createRun({ db, protocolId: 'kpd-mads', companyId: 'monro-inc', provider: providers.provider, params });
+      const run = await createRun({ db, protocolId: 'kpd-mads', companyId: 'travelers-companies', provider: providers.provider, params });
       const from = fake.requests.length;
       expect((await executeRun({ db, runId: run.id, ...providers })).status).toBe('succeeded');
       const models = new Map(

@@ -19,6 +19,7 @@ import {
   markStepRunning,
   resetSteps,
   saveWebEvidence,
+  setRunRedFlags,
   setRunStatus,
   upsertReport,
 } from '@/lib/db/queries/runs';
@@ -43,9 +44,16 @@ import { roomFor } from '@/lib/llm/output-caps';
 import { costOf, priceOf } from '@/lib/llm/prices';
 import { spentBy, type ContextTurn, type ModelProvider, type WebEvidence } from '@/lib/llm/types';
 import { readEvidence, type EvidenceAsOf } from '@/lib/pool/as-of';
+import { briefRedFlags, findRedFlags } from '@/lib/pool/red-flags';
 import { retrieve, type RetrievedItem } from '@/lib/pool/retrieve';
 import { isoToday } from '@/lib/util/dates';
+import { contextFor } from '@/lib/debate/context-scope';
 import { visibleEvidence } from '@/lib/debate/evidence-scope';
+import { enforce } from '@/lib/debate/enforce';
+import { passagesFor } from '@/lib/debate/passages';
+import { EVIDENCE_THRESHOLD, evidenceShortfall, type EvidenceThreshold } from '@/lib/debate/sufficiency';
+import type { EvidenceShortfall } from '@/lib/domain/red-flags';
+import type { RunStatus } from '@/lib/domain/vocabulary';
 
 export type WebSearchFn = (query: string, options: { maxResults: number; asOf: string; recencyDays: number; language: Language }) => Promise<WebEvidence[]>;
 
@@ -64,14 +72,21 @@ export type ExecuteOptions = {
    * worker's lease on the run, and losing it stops the execution without ending the run.
    */
   workerId?: string;
+  /**
+   * The evidence a run needs before any step runs (lib/debate/sufficiency.ts); the stated
+   * threshold unless a test that is about something else sets its own.
+   */
+  evidenceThreshold?: EvidenceThreshold;
 };
 
 export type StepTiming = { stepId: string; startedAt: number; finishedAt: number; modelMs: number };
 
 export type ExecuteResult = {
   /** `released`: this process stopped executing, the run stays running for another worker. */
-  status: 'succeeded' | 'failed' | 'cancelled' | 'budget_exceeded' | 'released';
+  status: 'succeeded' | 'failed' | 'cancelled' | 'budget_exceeded' | 'insufficient_evidence' | 'released';
   error?: string;
+  /** Set when the run ended as `insufficient_evidence`: what the pool held against the threshold. */
+  shortfall?: EvidenceShortfall;
   /** Wall time of this execution and time spent waiting on the model, for the benchmarks. */
   wallMs: number;
   modelMs: number;
@@ -127,12 +142,21 @@ function verifiedIn(context: ContextTurn[]): string[] {
 
 type Done = { text: string; output: StepOutput };
 
-export async function executeRun({ db, runId, provider: runProvider, webSearch, providerConcurrency = 8, providerFor, workerId }: ExecuteOptions): Promise<ExecuteResult> {
+export async function executeRun({
+  db,
+  runId,
+  provider: runProvider,
+  webSearch,
+  providerConcurrency = 8,
+  providerFor,
+  workerId,
+  evidenceThreshold = EVIDENCE_THRESHOLD,
+}: ExecuteOptions): Promise<ExecuteResult> {
   const started = performance.now();
   const run = await getRun({ db, id: runId });
   if (!run) throw new Error(`Run ${runId} does not exist.`);
-  if (run.status === 'succeeded' || run.status === 'cancelled') {
-    return { status: run.status, wallMs: 0, modelMs: 0, timings: [] };
+  if (run.status === 'succeeded' || run.status === 'cancelled' || run.status === 'insufficient_evidence') {
+    return { status: run.status, ...(run.shortfall ? { shortfall: run.shortfall } : {}), wallMs: 0, modelMs: 0, timings: [] };
   }
   if (activeRuns().has(runId)) throw new Error(`Run ${runId} is already executing in this process.`);
   const controller = new AbortController();
@@ -195,6 +219,11 @@ export async function executeRun({ db, runId, provider: runProvider, webSearch, 
     const company = await getCompanyById({ db, id: run.companyId });
     if (!company) throw new Error(`Company ${run.companyId} does not exist.`);
     const evidence = await readEvidence({ db, companyId: company.id, asOf: params.asOf, recencyDays: params.recencyDays });
+    // Red flags (lib/pool/red-flags.ts): found by rule in what the run may see, before any step,
+    // kept on the run and handed to every step; the report's final step must address each one.
+    const redFlags = findRedFlags(evidence);
+    await setRunRedFlags({ db, runId, redFlags, workerId });
+    const stepRedFlags = briefRedFlags(redFlags, evidence);
     const webEvidence: StoredWebResult[] = run.webEvidence ?? [];
     const known = new Map<string, KnownEvidence>(evidence.map((e) => [e.id, e]));
     for (const w of webEvidence) known.set(w.id, { id: w.id, sourceName: w.sourceName, publishedDate: w.publishedDate, eventDate: w.eventDate, sourceUrl: w.sourceUrl });
@@ -205,11 +234,22 @@ export async function executeRun({ db, runId, provider: runProvider, webSearch, 
     const failed = new Set(rows.filter((r) => r.status === 'failed').map((r) => r.stepId));
     const pending = protocol.steps.filter((s) => !done.has(s.id) && !failed.has(s.id));
 
+    // Evidence sufficiency (lib/debate/sufficiency.ts), before any step runs: a run with nothing
+    // done yet and too little in the pool at its as-of date ends here, saying what is missing,
+    // and no model is called. A run that resumes with finished steps passed this check already.
+    const shortfall = done.size === 0 ? evidenceShortfall(evidence, evidenceThreshold) : null;
+    if (shortfall) {
+      if (!(await setRunStatus({ db, id: runId, status: 'insufficient_evidence', shortfall, workerId }))) return releasedResult();
+      bus.publish({ type: 'run-finished', runId, at: new Date().toISOString(), status: 'insufficient_evidence', shortfall, totals: await savedTotals() });
+      return { status: 'insufficient_evidence', shortfall, wallMs: performance.now() - started, modelMs: 0, timings: [] };
+    }
+
     bus.publish({
       type: 'run-started',
       runId,
       at: new Date().toISOString(),
       steps: protocol.steps.map((s) => ({ id: s.id, agent: s.agent, team: s.team, act: s.act, context: s.context })),
+      redFlags,
     });
     for (const [stepId, d] of done) {
       bus.publish({ type: 'step-done', runId, stepId, at: new Date().toISOString(), text: d.text, output: d.output, usage: { promptTokens: 0, completionTokens: 0, costUsd: 0 } });
@@ -223,26 +263,52 @@ export async function executeRun({ db, runId, provider: runProvider, webSearch, 
       await yieldToEventLoop();
       const provider = providerFor?.(step) ?? runProvider;
       const limit = providerLimit(`${provider.name}:${provider.model}`, providerConcurrency);
-      const context: ContextTurn[] = step.context.map((id) => {
-        const def = byId.get(id)!;
-        const d = done.get(id)!;
-        return { stepId: id, agent: def.agent, team: def.team, act: def.act, text: d.text, output: d.output };
-      });
+      // The declared turns; SAS's stress test only the winning side's (lib/debate/context-scope.ts).
+      const context: ContextTurn[] = contextFor(
+        step,
+        step.context.map((id) => {
+          const def = byId.get(id)!;
+          const d = done.get(id)!;
+          return { stepId: id, agent: def.agent, team: def.team, act: def.act, text: d.text, output: d.output };
+        }),
+      );
       const visible: EvidenceAsOf[] = visibleEvidence(step, evidence, context);
       const passages: RetrievedItem[] =
         step.evidence === 'documents'
-          ? await retrieve({ db, companyId: company.id, query: step.query ?? step.task.slice(0, 200), asOf: params.asOf, k: 8, recencyDays: params.recencyDays })
+          ? await passagesFor(step, (query, k) => retrieve({ db, companyId: company.id, query, asOf: params.asOf, k, recencyDays: params.recencyDays }), 8)
           : [];
       // Document passages are citable by their id, like pool items.
       for (const p of passages) if (!known.has(p.id)) known.set(p.id, { id: p.id, sourceName: p.sourceName, publishedDate: p.publishedDate, sourceUrl: p.sourceUrl, stale: p.stale });
-      const base = { runId, protocol, step, params, company: companyBrief, evidence: visible, passages, context };
+      // A judge runs at the run's judge temperature (low by default); every other step at the run's.
+      const stepParams: RunParams = step.role === 'judge' ? { ...params, temperature: params.judgeTemperature ?? DEFAULT_JUDGE_TEMPERATURE } : params;
+      // Factors the visible evidence can support in the direction the step argues.
+      // The direction is the step's polarity rule, else, for numbered arguments (three-round
+      // round 1), its team's side: an affirmative with two favorable factors gives two arguments.
+      const direction = step.rules?.polarity ?? (step.rules?.argumentCount ? { affirmative: 'favorable', negative: 'adverse-or-context', neutral: undefined }[step.team] : undefined);
+      const readable = (e: EvidenceAsOf) => (direction === 'favorable' ? e.polarity !== 'adverse' : direction === 'adverse-or-context' ? e.polarity !== 'favorable' : true);
+      const availableFactors = step.evidence === 'none' ? undefined : new Set(visible.filter(readable).map((e) => e.factor ?? 'other'));
+      // Only a provider that searches can be held to searching; the offline analyst never does.
+      const canSearch = Boolean(step.webSearch && webSearch) && provider.isLLM;
+      // Short of the signals it must bring (KPD-MADS: fewer than three in its direction), a step
+      // that can search is told to search first; its rules check that it did (lib/debate/rules.ts).
+      const searchBelow = step.rules?.searchBelowSignals;
+      const mustSearch = canSearch && searchBelow !== undefined && availableFactors !== undefined && availableFactors.size < searchBelow;
+      const asked: StepDef = mustSearch
+        ? { ...step, task: `${step.task}\nThe evidence you are shown offers ${availableFactors!.size} signal${availableFactors!.size === 1 ? '' : 's'} in your direction, fewer than ${searchBelow}: search the web for more before you answer, and cite what you find.` }
+        : step;
+      const base = { runId, protocol, step: asked, params: stepParams, company: companyBrief, evidence: visible, passages, context, redFlags: stepRedFlags };
       const prompt = buildPrompt(base);
+      // The searches this step made and the new results they brought, for its rules (a KPD-MADS
+      // constructive short of signals must search: lib/debate/rules.ts).
+      const searched = { searches: 0, results: 0 };
       const tools = step.webSearch && webSearch
         ? {
             webSearch: async (query: string) => {
+              searched.searches++;
               const found = await webSearch(query, { maxResults: params.maxWebResults, asOf: params.asOf, recencyDays: params.recencyDays, language: params.language });
               for (const w of found) {
                 if (known.has(w.id)) continue;
+                searched.results++;
                 webEvidence.push(w);
                 known.set(w.id, { id: w.id, sourceName: w.sourceName, publishedDate: w.publishedDate, eventDate: w.eventDate, sourceUrl: w.sourceUrl });
               }
@@ -256,17 +322,14 @@ export async function executeRun({ db, runId, provider: runProvider, webSearch, 
       // run's web results — read when its answer is in, after any searches it made.
       const citationScope = (): CitationScope => {
         const shown = new Map<string, KnownEvidence>();
-        for (const id of [...visible.map((e) => e.id), ...passages.map((p) => p.id), ...verifiedIn(context), ...webEvidence.map((w) => w.id)]) {
+        // Every step is shown the run's red flags (the prompt's header names each by its id).
+        for (const id of [...visible.map((e) => e.id), ...passages.map((p) => p.id), ...verifiedIn(context), ...webEvidence.map((w) => w.id), ...redFlags.map((f) => f.evidenceId)]) {
           const item = known.get(id);
           if (item) shown.set(id, item);
         }
         return { shown, known, asOf: params.asOf };
       };
       const contextOutputs = new Map(context.map((c) => [c.stepId, c.output]));
-      // Factors the visible evidence can support in the direction the step argues.
-      const readable = (e: EvidenceAsOf) =>
-        step.rules?.polarity === 'favorable' ? e.polarity !== 'adverse' : step.rules?.polarity === 'adverse-or-context' ? e.polarity !== 'favorable' : true;
-      const availableFactors = step.evidence === 'none' ? undefined : new Set(visible.filter(readable).map((e) => e.factor ?? 'other'));
       const schema = OUTPUT_SCHEMAS[step.output];
       const stepStart = performance.now();
       let stepModelMs = 0;
@@ -347,12 +410,17 @@ export async function executeRun({ db, runId, provider: runProvider, webSearch, 
           stepRepairs.push({ kind: 'repair-request', attempt: n, detail: `${taken.failure === 'refusal' ? 'the model declined' : 'the answer was empty'}; asked again once` });
           continue;
         }
+        // What the engine decides itself rather than take the model's word (lib/debate/enforce.ts),
+        // before the citations are resolved: a version it puts in is checked like the model's own.
+        const enforced = taken.ok ? enforce(step, taken.output, { context: step.context.map((id) => ({ step: byId.get(id)!, output: done.get(id)!.output })), language: params.language }) : undefined;
         // Citations are resolved before the rules: one dated after as-of supports no claim.
-        const resolved = taken.ok ? resolveCitations(taken.output, citationScope()) : undefined;
-        const problems = taken.ok ? checkStepRules(step, taken.output, { context: contextOutputs, availableFactors }) : taken.problems;
-        if (taken.ok && problems.length === 0) {
-          const output = taken.output;
-          stepRepairs.push(...taken.repairs, ...resolved!.repairs.map((r) => ({ ...r, attempt: n })));
+        const resolved = taken.ok ? resolveCitations(enforced!.output, citationScope()) : undefined;
+        const problems = taken.ok
+          ? checkStepRules(step, enforced!.output, { context: contextOutputs, availableFactors, ...(canSearch ? { webSearch: { ...searched } } : {}) })
+          : taken.problems;
+        if (taken.ok && enforced && problems.length === 0) {
+          const output = enforced.output as StepOutput;
+          stepRepairs.push(...taken.repairs, ...resolved!.repairs.map((r) => ({ ...r, attempt: n })), ...enforced.repairs.map((r) => ({ ...r, attempt: n })));
           const text = proseOf(step.output, output);
           const cost = costOf(provider.model, usage);
           // A finished answer is kept even when it took the run past its budget: its tokens are spent.
@@ -448,7 +516,7 @@ export async function executeRun({ db, runId, provider: runProvider, webSearch, 
     }
 
     const ordered = protocol.steps.map((s) => ({ stepId: s.id, ...done.get(s.id)! }));
-    const checks = finalChecks({ steps: ordered, known, language: params.language });
+    const checks = finalChecks({ steps: ordered, known, language: params.language, redFlags, reportStep: protocol.reportStep });
     await upsertReport({ db, runId, content: done.get(protocol.reportStep)!.output, checks });
     bus.publish({ type: 'report-ready', runId, at: new Date().toISOString() });
     if (!(await setRunStatus({ db, id: runId, status: 'succeeded', workerId }))) return releasedResult();
@@ -474,22 +542,33 @@ function ignoreLeaseLost(err: unknown) {
 }
 
 /**
- * Puts a failed or cancelled run back to queued: its failed steps (and what could not start
- * after them) run again; finished steps are kept. One transaction, with the run locked and its
+ * The statuses a retry starts again from: a failed or cancelled run, and one that ended for want
+ * of evidence (after an import it is checked again, before any step runs).
+ */
+export function isRetryable(status: RunStatus | undefined): boolean {
+  return status === 'failed' || status === 'cancelled' || status === 'insufficient_evidence';
+}
+
+/**
+ * Puts a failed, cancelled or insufficient-evidence run back to queued (its shortfall cleared):
+ * its failed steps (and what could not start after them) run again; finished steps are kept. One transaction, with the run locked and its
  * status checked there, so two retries at once cannot both pass; `alsoInTransaction` adds the
  * caller's checks and writes (the per-user limit, the audit entry), and its error writes nothing.
- * False, with nothing written, when the run is not failed or cancelled (any more).
+ * False, with nothing written, when the run is not failed, cancelled or short of evidence (any more).
  */
 export async function retryFailedSteps({ db, runId, alsoInTransaction }: { db: Db; runId: string; alsoInTransaction?: (tx: Tx) => Promise<void> }) {
   return db.transaction(async (tx) => {
     const status = await lockRunStatus({ db: tx, id: runId });
-    if (status !== 'failed' && status !== 'cancelled') return false;
+    if (!isRetryable(status)) return false;
     await alsoInTransaction?.(tx);
     await resetSteps({ db: tx, runId, statuses: ['failed'] });
     await setRunStatus({ db: tx, id: runId, status: 'queued' });
     return true;
   });
 }
+
+/** A judge's temperature when the run sets none (`judgeTemperature` in RunParams). */
+export const DEFAULT_JUDGE_TEMPERATURE = 0.2;
 
 export const DEFAULT_RUN_PARAMS = {
   language: 'ko',

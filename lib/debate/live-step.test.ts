@@ -7,7 +7,7 @@ import { createTestDatabase } from '@/lib/db/test-db';
 import { seedDemo } from '@/lib/demo/seed';
 import { runBus } from '@/lib/debate/bus';
 import { createRun, executeRun } from '@/lib/debate/engine';
-import { liveStep, USAGE_EVERY_TOKENS } from '@/lib/debate/live-step';
+import { DRAFT_EVERY_CHARS, liveStep, USAGE_EVERY_TOKENS } from '@/lib/debate/live-step';
 import { getProtocol } from '@/lib/debate/protocols';
 import { OUTPUT_SCHEMAS, type OutputKind } from '@/lib/domain/outputs';
 import type { RunEvent, Usage } from '@/lib/domain/protocol';
@@ -69,6 +69,57 @@ describe('liveStep', () => {
   });
 });
 
+describe('liveStep drafts', () => {
+  // The court rehabilitation filing of DH오토넥스 (data/fixtures/opendart/material/testdata/ctrcvsBgrq.json), in a turn that writes its claims first.
+  const claimText = 'DH오토넥스는 서울회생법원에 회생절차 개시를 신청했다: 채권 회수가 지연될 수 있고 담보의 처분 가치가 핵심이 된다.';
+  const claimsFirst = {
+    claims: [{ id: 'D3-c1', text: claimText, factor: 'legal_regulatory', polarity: 'adverse', citations: [{ evidenceId: 'e1', source: 'DART', date: '2024-03-05' }] }],
+    questions: [],
+    text: '회생 신청은 상환 능력에 직접 영향을 준다.',
+  };
+
+  it('shows a claim written before the prose from its first character, every few dozen characters after, and whole when its text is complete', () => {
+    const events: RunEvent[] = [];
+    const live = liveStep({ publish: (e) => events.push(e), runId: 'r1', stepId: 'D3', kind: 'turn', spent: () => ({ promptTokens: 0, completionTokens: 0, costUsd: 0 }) });
+    const raw = 'Here is the analysis for this step as JSON:\n```json\n' + JSON.stringify(claimsFirst) + '\n```';
+    const firstVisible = raw.indexOf('"text":"') + '"text":"'.length;
+    let visibleAt = -1;
+    for (let i = 0; i < raw.length; i += 2) {
+      const before = events.length;
+      live.onToken(raw.slice(i, i + 2));
+      if (visibleAt < 0 && events.slice(before).some((e) => e.type === 'step-part-draft' || e.type === 'token')) visibleAt = i + 2;
+    }
+    live.end();
+    // Visible with the chunk that brings the claim's first character, not after the claim is closed.
+    expect(visibleAt).toBe(firstVisible + (firstVisible % 2 ? 1 : 2));
+    const drafts = events.flatMap((e) => (e.type === 'step-part-draft' ? [e.draft] : []));
+    expect(drafts[0]).toEqual({ kind: 'claim', index: 0, text: claimText.slice(0, drafts[0].text.length) });
+    expect(drafts[0].text.length).toBeLessThanOrEqual(2);
+    expect(drafts.at(-1)).toEqual({ kind: 'claim', index: 0, text: claimText });
+    for (let i = 1; i < drafts.length - 1; i++) expect(drafts[i].text.length - drafts[i - 1].text.length).toBeGreaterThanOrEqual(DRAFT_EVERY_CHARS);
+    expect(drafts.length).toBeLessThanOrEqual(Math.ceil(claimText.length / DRAFT_EVERY_CHARS) + 2);
+    for (const d of drafts) expect(claimText.startsWith(d.text)).toBe(true);
+    // The finished claim follows its drafts, and the prose still streams as tokens of its own.
+    const kinds = events.filter((e) => e.type === 'step-part-draft' || e.type === 'step-part' || e.type === 'token').map((e) => e.type);
+    expect(kinds.lastIndexOf('step-part-draft')).toBeLessThan(kinds.indexOf('step-part'));
+    expect(events.flatMap((e) => (e.type === 'token' ? [e.text] : [])).join('')).toBe(claimsFirst.text);
+  });
+
+  it('drafts the claim afresh after a wait', () => {
+    const events: RunEvent[] = [];
+    const live = liveStep({ publish: (e) => events.push(e), runId: 'r1', stepId: 'D3', kind: 'turn', spent: () => ({ promptTokens: 0, completionTokens: 0, costUsd: 0 }) });
+    const raw = JSON.stringify(claimsFirst);
+    const cut = raw.indexOf('서울');
+    live.onToken(raw.slice(0, cut));
+    live.onWait({ reason: 'provider-limit', until: '2025-01-01T00:00:05.000Z' });
+    for (let i = 0; i < cut; i += 4) live.onToken(raw.slice(i, i + 4));
+    const afterWait = events.slice(events.findIndex((e) => e.type === 'step-waiting') + 1).flatMap((e) => (e.type === 'step-part-draft' ? [e.draft.text] : []));
+    // The retried answer's first characters go out again, though the first attempt had sent more.
+    expect(afterWait[0].length).toBeLessThanOrEqual(4);
+    expect(claimText.startsWith(afterWait[0])).toBe(true);
+  });
+});
+
 describe('the engine streams prose on the offline analyst', () => {
   let handle: DatabaseHandle;
   let db: Db;
@@ -107,6 +158,13 @@ describe('the engine streams prose on the offline analyst', () => {
         expect(parts.filter((p) => p.kind === 'claim').map((p) => p.value.id), where).toEqual(idsUnder(done.output, 'claims'));
         expect(parts.filter((p) => p.kind === 'question').map((p) => p.value.id), where).toEqual(idsUnder(done.output, 'questions'));
         expect(parts.filter((p) => p.kind === 'argument').map((p) => p.value.id), where).toEqual(idsUnder(done.output, 'arguments'));
+        // The claims being written show as drafts: a start of the claim's text, nothing of its JSON.
+        const claimTexts = parts.filter((p) => p.kind === 'claim').map((p) => String(p.value.text));
+        for (const e of mine) {
+          if (e.type !== 'step-part-draft') continue;
+          expect(e.draft.text, where).not.toMatch(/\{"|":|\[\{/);
+          if (e.draft.kind === 'claim') expect(claimTexts[e.draft.index].startsWith(e.draft.text), where).toBe(true);
+        }
 
         // The spend grows while the step writes and ends at what the step used.
         const usages = mine.flatMap((e) => (e.type === 'step-usage' ? [e.usage] : []));

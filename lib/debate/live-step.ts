@@ -1,15 +1,24 @@
 // What viewers see of a step while its model writes (docs/architecture.md, "A run"): the raw
 // answer goes through an AnswerStream, and only its prose goes out as `token` events, each
 // claim, question or citation as a `step-part` once written in full, and the step's spend so far
-// as a `step-usage` now and then, so the token counter and the cost grow with the answer. One per
-// attempt: a repair starts a fresh one, and so does a wait, after which the provider starts its
-// answer again.
+// as a `step-usage` now and then, so the token counter and the cost grow with the answer. While a
+// claim (or another listed part) is being written, its text so far goes out as a
+// `step-part-draft` every few dozen characters, so a model that writes its claims before its prose
+// is read from its first words. One per attempt: a repair starts a fresh one, and so does a wait,
+// after which the provider starts its answer again.
 import { AnswerStream, type AnswerUpdate } from '@/lib/debate/answer-stream';
 import type { OutputKind } from '@/lib/domain/outputs';
 import type { RunEvent, StepWait, Usage } from '@/lib/domain/protocol';
 
 /** A `step-usage` goes out once the estimate has grown by this many tokens: a few a second at most. */
 export const USAGE_EVERY_TOKENS = 32;
+
+/**
+ * A part's draft goes out when it starts, once it has grown by this many characters since the last
+ * one (each carries the text so far, at most MAX_DRAFT_CHARS), and when its field is complete: about
+ * eight a second at 50 tokens a second, and a claim of 600 characters in some 25 events.
+ */
+export const DRAFT_EVERY_CHARS = 24;
 
 export type LiveStep = {
   onToken: (raw: string) => void;
@@ -22,9 +31,18 @@ export function liveStep(options: { publish: (event: RunEvent) => void; runId: s
   const { publish, runId, stepId, kind, spent } = options;
   let reader = new AnswerStream(kind);
   let shown: number | null = null;
+  /** The last draft sent: its part and length. */
+  let drafted: { key: string; length: number } | null = null;
   const send = (update: AnswerUpdate) => {
     if (update.prose) publish({ type: 'token', runId, stepId, text: update.prose });
     for (const part of update.parts) publish({ type: 'step-part', runId, stepId, part });
+    const draft = update.draft;
+    if (!draft) return;
+    const key = `${draft.kind}:${draft.index}`;
+    const grown = drafted?.key === key ? draft.text.length - drafted.length : Infinity;
+    if (grown <= 0 || (grown < DRAFT_EVERY_CHARS && !draft.done)) return;
+    drafted = { key, length: draft.text.length };
+    publish({ type: 'step-part-draft', runId, stepId, draft: { kind: draft.kind, index: draft.index, text: draft.text } });
   };
   const usage = (always: boolean) => {
     const s = spent();
@@ -41,6 +59,7 @@ export function liveStep(options: { publish: (event: RunEvent) => void; runId: s
     },
     onWait: (wait) => {
       reader = new AnswerStream(kind);
+      drafted = null;
       publish({ type: 'step-waiting', runId, stepId, at: new Date().toISOString(), ...wait });
     },
     end: () => {

@@ -48,3 +48,40 @@ describe('step rules', () => {
     expect(checkStepRules(d1, out, { context: new Map() }).join(' ')).toMatch(/601 characters; the limit is 600/);
   });
 });
+
+describe('three-round rules', () => {
+  const tr = getProtocol('three-round');
+  const arg = (id: string, evidence = [cite]) => ({ id, claim: `claim ${id}`, reasoning: 'because', factor: 'certifications', evidence });
+  const round = (...ids: string[]) => ({ text: 't', arguments: ids.map((id) => arg(id)) });
+
+  it('round 1: three to five arguments, fewer only when the pool offers fewer factors', () => {
+    const r1 = getStep(tr, 'R1-A');
+    expect(checkStepRules(r1, round('R1-A-1', 'R1-A-2'), { context: new Map(), availableFactors: new Set(['a', 'b', 'c', 'd']) })).toEqual(['give 3 to 5 numbered arguments; got 2.']);
+    expect(checkStepRules(r1, round('R1-A-1', 'R1-A-2', 'R1-A-3'), { context: new Map(), availableFactors: new Set(['a', 'b', 'c']) })).toEqual([]);
+    expect(checkStepRules(r1, round('1', '2', '3', '4', '5', '6'), { context: new Map() })).toEqual(['give 3 to 5 numbered arguments; got 6.']);
+    expect(checkStepRules(r1, round('R1-A-1', 'R1-A-2'), { context: new Map(), availableFactors: new Set(['a', 'b']) })).toEqual([]);
+  });
+
+  it('round 1: every argument cites evidence dated on or before the as-of date', () => {
+    const late = { ...cite, afterAsOf: true };
+    const out = { text: 't', arguments: [arg('R1-N-1'), arg('R1-N-2', []), arg('R1-N-3', [late])] };
+    expect(checkStepRules(getStep(tr, 'R1-N'), out, { context: new Map() })).toEqual(['every argument needs evidence dated on or before the as-of date; these have none: R1-N-2, R1-N-3.']);
+  });
+
+  it('round 2 answers every argument of the other side, and only those; the judge scores every argument', () => {
+    const context = new Map<string, unknown>([
+      ['R1-N', round('R1-N-1', 'R1-N-2', 'R1-N-3')],
+      ['R1-A', round('R1-A-1', 'R1-A-2', 'R1-A-3')],
+    ]);
+    const response = (targetId: string) => ({ targetId, kind: 'refute', reasoning: 'r', followUp: 'f?' });
+    const r2 = getStep(tr, 'R2-A');
+    expect(checkStepRules(r2, { text: 't', responses: ['R1-N-1', 'R1-N-2', 'R1-N-3'].map(response) }, { context })).toEqual([]);
+    expect(checkStepRules(r2, { text: 't', responses: ['R1-N-1', 'R1-A-2'].map(response) }, { context })).toEqual([
+      'every argument of R1-N must be answered; these are not: R1-N-2, R1-N-3.',
+      'responses must name arguments of R1-N; these do not: R1-A-2.',
+    ]);
+    const score = (argumentId: string) => ({ argumentId, logic: 5, evidence: 5, responsiveness: 5, honesty: 5, weighted: 5 });
+    const judgment = { overall: { keyInsight: 'k', affirmativeTotal: 5, negativeTotal: 5, unresolved: [], recommendation: 'r' }, scores: ['R1-A-1', 'R1-A-2', 'R1-A-3', 'R1-N-1', 'R1-N-2'].map(score), fallacies: [], trace: [] };
+    expect(checkStepRules(getStep(tr, 'JUDGE'), judgment, { context })).toEqual(['every argument of R1-A and R1-N must be scored; these are not: R1-N-3.']);
+  });
+});

@@ -16,12 +16,30 @@ export type RuleContext = {
    * to what the evidence allows rather than forcing the agent to invent support.
    */
   availableFactors?: Set<string>;
+  /**
+   * Set when the step can search the web (a search provider is configured and the provider
+   * searches; the offline analyst never does): the searches it made for this answer and the new
+   * web results they brought. A step with `searchBelowSignals` whose evidence offers fewer
+   * signals than that must search (KPD-MADS, as published), and its minimums then shrink only to
+   * the pool's factors plus those results; without search the minimums shrink to the pool's.
+   */
+  webSearch?: { searches: number; results: number };
 };
 
-export function checkStepRules(step: StepDef, output: unknown, { context, availableFactors }: RuleContext): string[] {
+export function checkStepRules(step: StepDef, output: unknown, { context, availableFactors, webSearch }: RuleContext): string[] {
   const problems: string[] = [];
-  const cap = (n: number | undefined) => (n === undefined || availableFactors === undefined ? n : Math.min(n, availableFactors.size));
+  // Signals the step can draw on in its direction: one per factor of its evidence, plus, for a
+  // step that searched, one per web result it found (untagged: each may carry a factor).
+  const signals = availableFactors === undefined ? undefined : availableFactors.size + (webSearch?.results ?? 0);
+  const cap = (n: number | undefined) => (n === undefined || signals === undefined ? n : Math.min(n, signals));
+  const searchBelow = step.rules?.searchBelowSignals;
+  if (searchBelow !== undefined && webSearch && availableFactors !== undefined && availableFactors.size < searchBelow && webSearch.searches === 0) {
+    problems.push(
+      `the evidence you were shown offers ${availableFactors.size} signal${availableFactors.size === 1 ? '' : 's'} in your direction, fewer than ${searchBelow}: search the web for more before you answer, and cite what you find.`,
+    );
+  }
   const rules: StepRules = { ...step.rules, minClaims: cap(step.rules?.minClaims), minFactors: cap(step.rules?.minFactors) };
+  if (step.rules?.argumentCount) rules.argumentCount = { ...step.rules.argumentCount, min: cap(step.rules.argumentCount.min)! };
   const text = (output as Shaped).text;
   const claims = claimsOf(output);
   const questions = questionsOf(output);
@@ -44,6 +62,8 @@ export function checkStepRules(step: StepDef, output: unknown, { context, availa
     const off = claims.filter((c) => !allowed.includes(c.polarity)).map((c) => c.id);
     if (off.length) problems.push(`claims must read ${allowed.join(' or ')}; these do not: ${off.join(', ')}.`);
   }
+
+  problems.push(...argumentProblems(rules, output, context));
 
   const contextClaims = new Map<string, Claim>();
   for (const out of context.values()) for (const c of claimsOf(out)) contextClaims.set(c.id, c);
@@ -82,6 +102,46 @@ export function checkStepRules(step: StepDef, output: unknown, { context, availa
       .filter((id): id is string => Boolean(id) && !evidence.has(id!));
     if (newFactors.length) problems.push(`a closing brings no new factors; new: ${[...new Set(newFactors)].join(', ')}.`);
     if (newEvidence.length) problems.push(`a closing brings no new evidence; new: ${[...new Set(newEvidence)].join(', ')}.`);
+  }
+  return problems;
+}
+
+type Argument = { id?: unknown; evidence?: { afterAsOf?: boolean }[] };
+type Shapes = { arguments?: Argument[]; responses?: { targetId?: unknown }[]; scores?: { argumentId?: unknown }[] };
+
+/**
+ * The three-round debate's rules (docs/protocols.md): round 1 gives 3–5 arguments, each citing
+ * evidence; round 2 answers every argument of the other side; the judge scores every argument.
+ */
+function argumentProblems(rules: StepRules, output: unknown, context: Map<string, unknown>): string[] {
+  const problems: string[] = [];
+  const shaped = (output ?? {}) as Shapes;
+  const args = Array.isArray(shaped.arguments) ? shaped.arguments : undefined;
+  if (args && rules.argumentCount) {
+    const { min, max } = rules.argumentCount;
+    if (args.length < min || args.length > max) {
+      problems.push(`give ${min === max ? min : `${min} to ${max}`} numbered arguments; got ${args.length}.`);
+    }
+  }
+  if (args && rules.citationsRequired) {
+    // As for claims, a citation dated after the as-of date supports nothing.
+    const bare = args.filter((a) => !(a.evidence ?? []).some((c) => !c.afterAsOf)).map((a, i) => String(a.id ?? `#${i + 1}`));
+    if (bare.length) problems.push(`every argument needs evidence dated on or before the as-of date; these have none: ${bare.join(', ')}.`);
+  }
+  if (rules.coverArguments?.length) {
+    const expected = rules.coverArguments.flatMap((id) => ((context.get(id) as Shapes | undefined)?.arguments ?? []).map((a) => String(a.id)));
+    const taken = Array.isArray(shaped.responses)
+      ? { list: shaped.responses.map((r) => String(r.targetId)), verb: 'answered', noun: 'responses' }
+      : Array.isArray(shaped.scores)
+        ? { list: shaped.scores.map((r) => String(r.argumentId)), verb: 'scored', noun: 'scores' }
+        : undefined;
+    if (taken) {
+      const missing = expected.filter((id) => !taken.list.includes(id));
+      if (missing.length) problems.push(`every argument of ${rules.coverArguments.join(' and ')} must be ${taken.verb}; these are not: ${missing.join(', ')}.`);
+      const known = new Set(expected);
+      const stray = [...new Set(taken.list.filter((id) => !known.has(id)))];
+      if (stray.length) problems.push(`${taken.noun} must name arguments of ${rules.coverArguments.join(' and ')}; these do not: ${stray.join(', ')}.`);
+    }
   }
   return problems;
 }

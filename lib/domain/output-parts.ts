@@ -50,6 +50,28 @@ export const PART_KEYS: Readonly<Record<string, PartKind>> = {
  */
 export type StepPart = { kind: PartKind; value: Record<string, unknown> };
 
+/**
+ * The field a reader reads of each kind of part, which the live page shows growing while the
+ * model writes it (a citation has none: it is counted, not listed).
+ */
+export const DRAFT_FIELDS: Readonly<Partial<Record<PartKind, string>>> = {
+  claim: 'text',
+  question: 'text',
+  argument: 'claim',
+  response: 'reasoning',
+  topic: 'topic',
+};
+
+/**
+ * A part still being written: its `index`-th part of this kind in the answer, and what the model
+ * has written of its readable field (DRAFT_FIELDS) so far, decoded and at most MAX_DRAFT_CHARS
+ * long. The part, once written in full, replaces it.
+ */
+export type PartDraft = { kind: PartKind; index: number; text: string };
+
+/** A draft's text is cut here (with an ellipsis), as a finished part's long strings are. */
+export const MAX_DRAFT_CHARS = 600;
+
 /** Parts beyond this many in one answer are not sent live; the finished step has them all. */
 export const MAX_LIVE_PARTS = 60;
 

@@ -1,6 +1,7 @@
 // The contract between protocols (data), the engine, the providers and the UI.
-import type { StepPart } from '@/lib/domain/output-parts';
+import type { PartDraft, StepPart } from '@/lib/domain/output-parts';
 import type { OutputKind } from '@/lib/domain/outputs';
+import type { EvidenceShortfall, RedFlag } from '@/lib/domain/red-flags';
 import type { StepRepair } from '@/lib/domain/stored';
 import type { Protocol as ProtocolId, TerminalRunStatus } from '@/lib/domain/vocabulary';
 
@@ -44,6 +45,24 @@ export type StepRules = {
   citationsRequired?: boolean;
   /** Polarity the claims argue for. */
   polarity?: 'favorable' | 'adverse' | 'adverse-or-context';
+  /**
+   * Signals short of this many (distinct factors the step's evidence offers in its direction):
+   * a step allowed to search must search the web for more, when search is configured and the
+   * provider can search (KPD-MADS constructives, lib/debate/rules.ts); otherwise `minClaims`
+   * shrinks to what the evidence allows.
+   */
+  searchBelowSignals?: number;
+  /**
+   * Numbered arguments (`argumentsRound`): at least `min` and at most `max` of them; the minimum
+   * shrinks to the factors the step's evidence offers, like `minClaims`. With `citationsRequired`
+   * every argument must cite evidence.
+   */
+  argumentCount?: { min: number; max: number };
+  /**
+   * Every round-1 argument of these context steps must be taken up: answered by a response
+   * (`responsesRound`, by `targetId`) or scored (`rubricJudgment`, by `argumentId`).
+   */
+  coverArguments?: string[];
 };
 
 /**
@@ -126,6 +145,18 @@ export type StepDef = {
    * retrieved with. Without one the step searches with the start of its task.
    */
   query?: string;
+  /**
+   * Several retrieval queries for a step that reads documents (FinDebate's query families): each
+   * is run and their passages are shared out among them, best first, duplicates once. Wins over
+   * `query`.
+   */
+  queries?: string[];
+  /**
+   * The step that gave the verdict (`sasJudgment`): of the sided turns in `context`, the step
+   * receives only those of the side the verdict upheld (SAS's stress test sees the winning
+   * case, not the whole debate). Neutral turns in `context` are kept.
+   */
+  onlyWinnerOf?: string;
   /** The shape of its answer; where the answer keeps its prose is PROSE in lib/domain/outputs.ts. */
   output: OutputKind;
   /** Length limit of the step's `text`, in characters (≈ for closings). */
@@ -160,6 +191,12 @@ export type RunParams = {
   maxWebResults: number;
   maxConcurrency: number;
   temperature?: number;
+  /**
+   * Temperature of the steps that score or decide a debate (role `judge`): low by default
+   * (DEFAULT_JUDGE_TEMPERATURE in lib/debate/engine.ts), so the same debate gets the same scores;
+   * every other step runs at `temperature`.
+   */
+  judgeTemperature?: number;
   seed?: number;
   /** Budgets (lib/debate/limits.ts): the run stops as `budget_exceeded` once it has used this many tokens or dollars. */
   maxTokens?: number;
@@ -180,15 +217,25 @@ export type StepWait = { reason: WaitReason; until: string };
  * Run events (docs/architecture.md): one union shared by server and client. While a step streams,
  * `token` carries the next characters of its prose only (never JSON), `step-part` each claim,
  * question or citation once written out in full, and `step-usage` what the step has spent so far,
- * estimated from the stream until `step-done` brings the provider's count. A `step-waiting`
- * drops what the step streamed: after the wait its answer starts again.
+ * estimated from the stream until `step-done` brings the provider's count. `step-part-draft` is
+ * the claim (question, argument …) being written: its text so far, sent every few dozen
+ * characters and replaced by its `step-part`; late viewers get none from the snapshot, only the
+ * next one. A `step-waiting` drops what the step streamed: after the wait its answer starts again.
  */
 export type RunEvent =
-  | { type: 'run-started'; runId: string; at: string; steps: { id: string; agent: string; team: Team; act: Act; context: string[] }[] }
+  | {
+      type: 'run-started';
+      runId: string;
+      at: string;
+      steps: { id: string; agent: string; team: Team; act: Act; context: string[] }[];
+      /** The red flags found before the debate (`runs.red_flags`), so a page open since the launch shows them at once. */
+      redFlags?: RedFlag[];
+    }
   | { type: 'step-started'; runId: string; stepId: string; at: string; attempt: number }
   | { type: 'step-waiting'; runId: string; stepId: string; at: string; reason: WaitReason; until: string }
   | { type: 'token'; runId: string; stepId: string; text: string }
   | { type: 'step-part'; runId: string; stepId: string; part: StepPart }
+  | { type: 'step-part-draft'; runId: string; stepId: string; draft: PartDraft }
   | { type: 'step-usage'; runId: string; stepId: string; usage: Usage }
   /** `repairs`: what taking the answer in changed (lib/debate/intake.ts), as saved on the step. */
   | { type: 'step-done'; runId: string; stepId: string; at: string; text: string; output: unknown; usage: Usage; repairs?: StepRepair[] }
@@ -196,4 +243,4 @@ export type RunEvent =
   | { type: 'step-failed'; runId: string; stepId: string; at: string; error: string; usage?: Usage }
   | { type: 'report-ready'; runId: string; at: string }
   /** `error` and `totals`: the run's reason and totals as saved, so viewers need not reload to see them. */
-  | { type: 'run-finished'; runId: string; at: string; status: TerminalRunStatus; error?: string; totals?: Usage };
+  | { type: 'run-finished'; runId: string; at: string; status: TerminalRunStatus; error?: string; totals?: Usage; shortfall?: EvidenceShortfall };

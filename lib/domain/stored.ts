@@ -76,6 +76,13 @@ export const STEP_REPAIR_KINDS = [
   'citation-after-as-of',
   'truncated-retry',
   'repair-request',
+  // Checks that do not take the model's word (docs/protocols.md): the engine kept FinDebate's
+  // draft because the debate moved its stance or horizons or recommended nothing, corrected the
+  // safety checker's decision otherwise, or recomputed a rubric judge's weighted scores and
+  // side averages.
+  'draft-restored',
+  'safety-corrected',
+  'scores-recomputed',
 ] as const;
 export type StepRepairKind = (typeof STEP_REPAIR_KINDS)[number];
 export type StepRepair = { kind: StepRepairKind; attempt: number; detail: string };

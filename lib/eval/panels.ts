@@ -4,6 +4,7 @@
 import type { Team } from '@/lib/domain/protocol';
 import type { Polarity } from '@/lib/domain/vocabulary';
 import { normaliseFactor } from '@/lib/eval/tree';
+import { readsAgainst, teamPolarity, type AgainstItem, type ReadingOf } from '@/lib/eval/reading-consistency';
 import { FACTORS, isFactorId, type FactorId } from '@/lib/domain/factors';
 
 /** The fields of a run-view turn the panels read; a partial run simply has fewer done turns. */
@@ -34,6 +35,12 @@ export type PanelArgument = {
   text: string;
   citations: PanelCitation[];
   source: 'claim' | 'argument' | 'report';
+  /**
+   * The cited items whose tagged reading contradicts the argument's polarity: it "reads against
+   * its evidence" (lib/eval/reading-consistency.ts). Empty when consistent, when it is
+   * context-dependent, for report entries, and when the panels were built without the readings.
+   */
+  readsAgainst: AgainstItem[];
 };
 
 export type FactorPanel = { factor: FactorId; favorable: PanelArgument[]; adverse: PanelArgument[]; context: PanelArgument[] };
@@ -68,7 +75,9 @@ function sideOf(polarity: string, team: Team): PanelSide {
 
 type Placed = PanelArgument & { factor: FactorId };
 
-function fromDebate(turn: PanelTurn): Placed[] {
+const NO_READINGS: ReadingOf = () => undefined;
+
+function fromDebate(turn: PanelTurn, readingOf: ReadingOf): Placed[] {
   const out = isObj(turn.output) ? turn.output : {};
   const base = { stepId: turn.step, team: turn.team, act: turn.act };
   const claims = list(out.claims).map((c): Placed => {
@@ -83,6 +92,7 @@ function fromDebate(turn: PanelTurn): Placed[] {
       text: str(c.text),
       citations: citationsFrom(c.citations),
       source: 'claim',
+      readsAgainst: readsAgainst({ polarity, citations: c.citations }, readingOf),
       factor: panelFactor(str(c.factor)),
     };
   });
@@ -97,6 +107,7 @@ function fromDebate(turn: PanelTurn): Placed[] {
     text: [str(a.claim), str(a.reasoning)].filter(Boolean).join(' — '),
     citations: citationsFrom(a.evidence),
     source: 'argument',
+    readsAgainst: readsAgainst({ polarity: teamPolarity(turn.team), citations: a.evidence }, readingOf),
     factor: panelFactor(str(a.factor)),
   }));
   return [...claims, ...args];
@@ -105,7 +116,7 @@ function fromDebate(turn: PanelTurn): Placed[] {
 /** A report-only run (NAS): its topics carry both readings per factor; summaries fill in when there are none. */
 function fromReport(turn: PanelTurn): Placed[] {
   const out = isObj(turn.output) ? turn.output : {};
-  const base = { stepId: turn.step, team: turn.team, act: turn.act, claimId: null, contextual: false, respondsTo: null, source: 'report' as const };
+  const base = { stepId: turn.step, team: turn.team, act: turn.act, claimId: null, contextual: false, respondsTo: null, source: 'report' as const, readsAgainst: [] };
   const topics = list(out.topics);
   if (topics.length) {
     return topics.flatMap((t, i) => {
@@ -134,11 +145,12 @@ function fromReport(turn: PanelTurn): Placed[] {
 /**
  * One panel per factor, in the guideline's order with `other` last, each side in protocol order.
  * Debate claims (constructive, rebuttal, closing) are the arguments; a run whose done turns
- * hold none — a single-agent report — is read from its report instead.
+ * hold none — a single-agent report — is read from its report instead. `readingOf` gives the
+ * tagged reading of a cited item, to mark the arguments that read against their evidence.
  */
-export function buildFactorPanels(turns: PanelTurn[]): FactorPanel[] {
+export function buildFactorPanels(turns: PanelTurn[], readingOf: ReadingOf = NO_READINGS): FactorPanel[] {
   const done = turns.filter((t) => t.status === 'done');
-  let placed = done.flatMap(fromDebate);
+  let placed = done.flatMap((t) => fromDebate(t, readingOf));
   if (!placed.length) placed = done.flatMap(fromReport);
   return FACTORS.map(({ id }) => {
     const here = placed.filter((p) => p.factor === id).map(({ factor: _factor, ...arg }) => arg);

@@ -94,7 +94,7 @@ export async function assertCaseRunsOpen({ db, caseId, what }: { db: Executor; c
 }
 
 /**
- * Retries a failed or cancelled run: the case check, the owner's run limit, the requeue and the
+ * Retries a failed, cancelled or insufficient-evidence run: the case check, the owner's run limit, the requeue and the
  * audit entry are one transaction, so a refusal writes nothing and a submission cannot slip in
  * between the check and the requeue.
  */
@@ -104,7 +104,11 @@ export async function retryCaseRun({ db, run, actorId }: { db: Db; run: CaseRun;
       db,
       runId: run.id,
       alsoInTransaction: async (tx) => {
-        if (run.caseId) await assertCaseRunsOpen({ db: tx, caseId: run.caseId, what: 'retry' });
+        if (run.caseId) {
+          await assertCaseRunsOpen({ db: tx, caseId: run.caseId, what: 'retry' });
+          // A case put back to draft because its runs found too little evidence is analysed again.
+          await markCaseAnalyzing({ db: tx, id: run.caseId });
+        }
         // A retried run is active again, so it counts against its owner's limit like a new start.
         if (run.createdById) await claimRunSlot({ db: tx, userId: run.createdById });
         await appendAudit({ tx, actorId, action: 'run.retry', entityType: 'run', entityId: run.id });

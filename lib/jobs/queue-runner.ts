@@ -5,7 +5,7 @@
 import type { Db } from '@/lib/db/client';
 import { cancelActiveRun, getRun } from '@/lib/db/queries/runs';
 import { runBus } from '@/lib/debate/bus';
-import { cancelRun, isRunActive, retryFailedSteps } from '@/lib/debate/engine';
+import { cancelRun, isRetryable, isRunActive, retryFailedSteps } from '@/lib/debate/engine';
 import { stopReason } from '@/lib/i18n/failures';
 import { notRetryable, RunStateError, type RetryOptions, type RunRunner } from '@/lib/jobs/run-runner';
 import { enqueueRun } from '@/lib/jobs/boss';
@@ -29,7 +29,7 @@ async function retry({ db, runId, alsoInTransaction }: RetryOptions) {
   if (isRunActive(runId)) throw new RunStateError('The run is still going; wait for it to end before retrying.');
   const run = await getRun({ db, id: runId });
   if (!run) throw new RunStateError(`Run ${runId} does not exist.`);
-  if (run.status !== 'failed' && run.status !== 'cancelled') throw new RunStateError(`The run is ${run.status}; only a failed or cancelled run can be retried.`);
+  if (!isRetryable(run.status)) throw new RunStateError(`The run is ${run.status}; only a failed, cancelled or insufficient-evidence run can be retried.`);
   // Cancelled from here while a worker elsewhere still executes it: that worker is stopping.
   if (run.workerId && run.leaseExpiresAt && run.leaseExpiresAt > new Date()) throw new RunStateError('The run is still stopping; try again in a few seconds.');
   if (!(await retryFailedSteps({ db, runId, alsoInTransaction }))) throw notRetryable(runId);

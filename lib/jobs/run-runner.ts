@@ -20,4 +20,4 @@ export type RetryOptions = { db: Db; runId: string; alsoInTransaction?: (tx: Tx)
 export class RunStateError extends Error {}
 
 /** Thrown by a retry whose run changed status after the caller's check. */
-export const notRetryable = (runId: string) => new RunStateError(`Run ${runId} is no longer failed or cancelled; reload to see its state.`);
+export const notRetryable = (runId: string) => new RunStateError(`Run ${runId} is no longer failed, cancelled or short of evidence; reload to see its state.`);

@@ -7,7 +7,7 @@ import type { Db } from '@/lib/db/client';
 import { getRun, setRunStatus } from '@/lib/db/queries/runs';
 import type { Run } from '@/lib/db/schema';
 import { runBus } from '@/lib/debate/bus';
-import { cancelRun, executeRun, isRunActive, releaseRun, retryFailedSteps, type ExecuteResult } from '@/lib/debate/engine';
+import { cancelRun, executeRun, isRetryable, isRunActive, releaseRun, retryFailedSteps, type ExecuteResult } from '@/lib/debate/engine';
 import { webSearchForRun } from '@/lib/debate/web-search';
 import { env, isEmbedded } from '@/lib/env';
 import { stopReason } from '@/lib/i18n/failures';
@@ -108,7 +108,7 @@ async function retry({ db, runId, alsoInTransaction }: RetryOptions) {
   if (executions().has(runId) || isRunActive(runId)) throw new RunStateError('The run is still going; wait for it to end before retrying.');
   const run = await getRun({ db, id: runId });
   if (!run) throw new RunStateError(`Run ${runId} does not exist.`);
-  if (run.status !== 'failed' && run.status !== 'cancelled') throw new RunStateError(`The run is ${run.status}; only a failed or cancelled run can be retried.`);
+  if (!isRetryable(run.status)) throw new RunStateError(`The run is ${run.status}; only a failed, cancelled or insufficient-evidence run can be retried.`);
   if (!(await retryFailedSteps({ db, runId, alsoInTransaction }))) throw notRetryable(runId);
   await start({ db, runId });
 }

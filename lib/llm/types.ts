@@ -3,6 +3,7 @@
 // front of it never change when the model behind it does.
 import type { ZodType } from 'zod';
 import type { ProtocolDef, RunParams, StepDef, StepWait, Team, Act } from '@/lib/domain/protocol';
+import type { RedFlag } from '@/lib/domain/red-flags';
 import type { ToolCallRecord } from '@/lib/domain/stored';
 import type { ProviderName } from '@/lib/domain/vocabulary';
 import type { EvidenceAsOf } from '@/lib/pool/as-of';
@@ -21,6 +22,13 @@ export type CompanyBrief = {
 /** A finished earlier step, as a later step receives it (only its declared context). */
 export type ContextTurn = { stepId: string; agent: string; team: Team; act: Act; text: string; output: unknown };
 
+/**
+ * A red flag as a step receives it: the flag, the source name and publication date to cite it
+ * under, and the start of the item's text, so a step that sees no evidence can still read and
+ * cite the event.
+ */
+export type StepRedFlag = RedFlag & { sourceName: string; publishedDate: string; text: string };
+
 /** A web result captured in this run: cited like pool evidence, id `web-<run>-<n>`. */
 export type WebEvidence = PoolEvidence & { retrievedAt: Date };
 
@@ -35,6 +43,13 @@ export type StepInput = {
   /** Retrieved document passages, for steps that read documents. */
   passages: RetrievedItem[];
   context: ContextTurn[];
+  /**
+   * The run's red flags (lib/pool/red-flags.ts): decisive credit events in the pool at the as-of
+   * date, the same list for every step of a run, whatever evidence the step itself sees. A
+   * final step must address each one (lib/debate/checks.ts, `red-flags-addressed`). Absent
+   * outside runs (the automated judges).
+   */
+  redFlags?: StepRedFlag[];
   /** Built by lib/debate/prompts.ts: shared prefix first (cache-friendly), the step's own part last. */
   prompt: { system: string; user: string };
 };

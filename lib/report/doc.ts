@@ -2,6 +2,7 @@
 // and the PDF draw it) and of what the protocol sections (lib/report/sections.ts) are given.
 // Types only, so the builder and the sections share them without importing each other.
 import type { CitedSource, PoolNote, SourcesState } from '@/lib/domain/cited-source';
+import type { RedFlagKind } from '@/lib/domain/red-flags';
 import type { Locale, Translate } from '@/lib/i18n';
 import type { ReportMessages } from '@/lib/i18n/messages/report';
 import type { RunView, RunViewTurn } from '@/lib/report/run-doc';
@@ -36,7 +37,12 @@ export type TranscriptTurn = {
   text: string;
   questions: string[];
   citations: CitationRef[];
+  /** One line per claim of this turn that reads against its evidence (lib/eval/reading-consistency.ts). */
+  flags: string[];
 };
+
+/** A red flag as the report lists it: the kind in words, the date, the item and where to open it. */
+export type RedFlagRow = { kind: RedFlagKind; label: string; date: string; title: string; evidenceId: string; source?: string; url?: string };
 
 export type ReportDoc = {
   /** Language of the headings and labels. */
@@ -56,6 +62,10 @@ export type ReportDoc = {
   notice: { tone: 'info' | 'error'; title?: string; text: string } | null;
   /** Set when a finished run's cited evidence was not frozen (it finished before snapshots): sources read live. */
   sourcesNote: string | null;
+  /** The decisive credit events found before the debate, shown before anything else; empty when there are none. */
+  redFlags: RedFlagRow[];
+  /** Heading and lead-in of the red-flag panel, and the word for an evidence item. */
+  redFlagLabels: { heading: string; intro: string; item: string };
   sections: Section[];
   checks: CheckRow[];
   transcript: TranscriptTurn[];
@@ -86,7 +96,15 @@ export type ReportDoc = {
   > & { pageOf: (n: number, total: number) => string };
 };
 
-export type ReportInput = { view: RunView; sources: Sources; sourcesState: SourcesState; protocolName: string; totalSteps: number };
+export type ReportInput = {
+  view: RunView;
+  sources: Sources;
+  sourcesState: SourcesState;
+  protocolName: string;
+  totalSteps: number;
+  /** Source and link of red flags' items no turn cites, read live for a run whose sources are live (lib/report/load.ts). */
+  redFlagSources?: Sources;
+};
 
 export type BuildContext = {
   t: Translate<ReportMessages>;

@@ -28,7 +28,9 @@ export function isExportFormat(value: unknown): value is ExportFormat {
  * now; `sourcesState` says where the sources were read (docs/run-export.md).
  */
 export function exportJson(input: ReportInput, exportedAt = new Date()) {
-  return { schemaVersion: EXPORT_SCHEMA_VERSION, exportedAt: exportedAt.toISOString(), ...input.view, sourcesState: input.sourcesState, sources: input.sources };
+  // Red flags exactly as documented, { kind, evidenceId, date, title }, whatever else a row may carry.
+  const redFlags = (input.view.redFlags ?? []).map(({ kind, evidenceId, date, title }) => ({ kind, evidenceId, date, title }));
+  return { schemaVersion: EXPORT_SCHEMA_VERSION, exportedAt: exportedAt.toISOString(), ...input.view, redFlags, sourcesState: input.sourcesState, sources: input.sources };
 }
 
 /** `crosscheck-<company>-<protocol>-<as-of>.<ext>`, readable (may hold Hangul) and an ASCII fallback. */

@@ -10,7 +10,7 @@ import { poolNoteOf } from '@/lib/domain/cited-source';
 import type { Run } from '@/lib/db/schema';
 import type { RunSnapshot } from '@/lib/debate/bus';
 import { loadRunView } from '@/lib/report/run-view';
-import { citedEvidenceIds, stateFromView, type EvidenceRefs, type LiveRunState } from '@/lib/report/run-state';
+import { citedEvidenceIds, isTerminal, stateFromView, type EvidenceRefs, type LiveRunState } from '@/lib/report/run-state';
 import { citationsOf } from '@/lib/domain/output-parts';
 
 type WebItem = { id: string; title?: string; publishedDate?: string; sourceName?: string; sourceUrl?: string };
@@ -38,7 +38,7 @@ export async function runEvidenceRefs({ db, run, turns }: { db: Db; run: Pick<Ru
   const refs: EvidenceRefs = {};
   for (const [id, s] of Object.entries(sources)) {
     const poolNote = state === 'live' ? undefined : poolNoteOf(s);
-    refs[id] = { id, title: s.title, date: s.publishedDate ?? '', source: s.sourceName ?? '', url: s.url, ...(poolNote ? { poolNote } : {}) };
+    refs[id] = { id, title: s.title, date: s.publishedDate ?? '', source: s.sourceName ?? '', url: s.url, ...(poolNote ? { poolNote } : {}), ...(s.polarity ? { polarity: s.polarity } : {}) };
   }
   return refs;
 }
@@ -46,7 +46,12 @@ export async function runEvidenceRefs({ db, run, turns }: { db: Db; run: Pick<Ru
 export async function loadLiveState({ db, runId, live }: { db: Db; runId: string; live: RunSnapshot }): Promise<LiveRunState> {
   const [view, run] = await Promise.all([loadRunView({ db, runId }), getRun({ db, id: runId })]);
   const evidence = await runEvidenceRefs({ db, run, turns: view.turns });
-  return stateFromView(view, run, live, evidence);
+  // The red flags' items (the panel at the top links them): as cited, else read from the pool, and
+  // then, for a finished run, marked as read live (its snapshot holds only what its turns cite).
+  const flagged = (run?.redFlags ?? []).map((f) => f.evidenceId).filter((id) => !evidence[id]);
+  const flagRefs = flagged.length ? await evidenceRefsFor({ db, ids: flagged, webEvidence: [] }) : {};
+  if (run && isTerminal(run.status)) for (const ref of Object.values(flagRefs)) ref.poolNote = 'notFrozen';
+  return stateFromView(view, run, live, { ...flagRefs, ...evidence });
 }
 
 /** The evidence one finished step cites, sent along with its step-done event. */

@@ -3,6 +3,7 @@
 // finished run's sources are its cited-evidence snapshot, not the live pool: the report an RM
 // submitted and the committee decided on cannot change when the pool is edited afterwards.
 import type { Db } from '@/lib/db/client';
+import { listEvidenceRefs } from '@/lib/db/queries/evidence';
 import { getRun } from '@/lib/db/queries/runs';
 import { resolveCitedSources } from '@/lib/db/queries/sources';
 import { getProtocol, isProtocolId } from '@/lib/debate/protocols';
@@ -26,13 +27,27 @@ export async function loadCitedSources({ db, view }: { db: Db; view: RunView }):
   return { sources, sourcesState: state };
 }
 
+/**
+ * Source name and link of the red flags' items that no turn cites, as the pool has them now (the
+ * flag itself keeps its title and date). Only for a run whose sources are read live anyway: a
+ * finished run's report shows what its snapshot froze and nothing an edit of the pool could change.
+ */
+export async function loadRedFlagSources({ db, view, cited }: { db: Db; view: RunView; cited: { sources: Sources; sourcesState: SourcesState } }): Promise<Sources> {
+  if (cited.sourcesState === 'frozen') return {};
+  const rows = await listEvidenceRefs({ db, ids: [...new Set(view.redFlags.map((f) => f.evidenceId))].filter((id) => !cited.sources[id]) });
+  return Object.fromEntries(rows.map((r) => [r.id, { title: r.title, url: r.url, publishedDate: r.date, sourceName: r.source, kind: 'evidence' as const }]));
+}
+
 export async function loadReportInput({ db, runId }: { db: Db; runId: string }): Promise<ReportInput> {
   const view = await loadRunView({ db, runId });
   const protocol = isProtocolId(view.protocol) ? getProtocol(view.protocol) : null;
+  const cited = await loadCitedSources({ db, view });
+  const redFlagSources = await loadRedFlagSources({ db, view, cited });
   return {
     view,
-    ...(await loadCitedSources({ db, view })),
+    ...cited,
     protocolName: protocol?.name ?? view.protocol,
     totalSteps: protocol?.steps.length ?? view.turns.length,
+    redFlagSources,
   };
 }

@@ -58,6 +58,15 @@ export function citationLine(c: CitationRef, labels: CitationLabels): string {
   return line;
 }
 
+/** A red flag as one list line: kind, date, the item's title and, when known, a link to its source. */
+export function redFlagLine(f: ReportDoc['redFlags'][number]): string {
+  let line = `**${escapeInline(f.label)}** — ${cell(f.date)} — ${cell(f.title)}`;
+  const url = safeUrl(f.url);
+  if (url) line += ` — [${cell(f.source ?? url)}](${url})`;
+  else if (f.source) line += ` — ${cell(f.source)}`;
+  return line;
+}
+
 function table(head: string[], rows: string[][]): string {
   const line = (cells: string[]) => `| ${cells.map(cell).join(' | ')} |`;
   return [line(head), `|${head.map(() => ' --- ').join('|')}|`, ...rows.map(line)].join('\n');
@@ -90,6 +99,10 @@ function blocks(list: Block[], doc: ReportDoc, level: number): string[] {
 export function renderMarkdown(doc: ReportDoc): string {
   const out: string[] = [];
   out.push(`# ${escapeInline(doc.title)}`, `_${escapeInline(doc.subtitle)}_`);
+  // Decisive credit events before anything else; no heading at all when there are none.
+  if (doc.redFlags.length) {
+    out.push(`## ⚠ ${escapeInline(doc.redFlagLabels.heading)} (${doc.redFlags.length})`, paragraph(doc.redFlagLabels.intro), doc.redFlags.map((f) => `- ${redFlagLine(f)}`).join('\n'));
+  }
   out.push(table(['', ''], doc.header.map((f) => [f.label, f.value])));
   out.push(`## ${escapeInline(doc.labels.metrics)}`, table(['', ''], doc.metrics.map((f) => [f.label, f.value])));
   if (doc.notice) out.push(`> **${escapeInline(doc.notice.title ?? doc.labels.reportSection)}** — ${cell(doc.notice.text)}`);
@@ -114,6 +127,7 @@ export function renderMarkdown(doc: ReportDoc): string {
   out.push(`## ${escapeInline(doc.labels.transcript)}`, escapeInline(doc.labels.transcriptNote));
   for (const turn of doc.transcript) {
     out.push(`### ${[turn.step, turn.speaker, turn.team, turn.act].map(escapeInline).join(' · ')}`, paragraph(turn.text));
+    if (turn.flags.length) out.push(turn.flags.map((line) => `- **⚠** ${cell(line)}`).join('\n'));
     if (turn.questions.length) out.push(`**${escapeInline(doc.labels.questionsLabel)}**`, turn.questions.map((q) => `- ${cell(q)}`).join('\n'));
     if (turn.citations.length) {
       out.push(`**${escapeInline(doc.labels.citations)}**`, turn.citations.map((c, i) => `${i + 1}. ${citationLine(c, doc.labels)}`).join('\n'));

@@ -6,9 +6,11 @@ import type { RunView } from '@/lib/report/run-doc';
 import { translator, type Locale } from '@/lib/i18n';
 import { reportMessages, type ReportMessages } from '@/lib/i18n/messages/report';
 import { FACTORS } from '@/lib/domain/factors';
-import type { BuildContext, CheckRow, CitationRef, Field, ReportDoc, ReportInput, Sources, TranscriptTurn } from '@/lib/report/doc';
+import type { BuildContext, CheckRow, CitationRef, Field, RedFlagRow, ReportDoc, ReportInput, Sources, TranscriptTurn } from '@/lib/report/doc';
 import { protocolSections } from '@/lib/report/sections';
 import { actLabel, agentLabel } from '@/lib/i18n/messages/debate-terms';
+import { redFlagKindKey, redFlagMessages } from '@/lib/i18n/messages/red-flags';
+import { readingMismatches, type ReadingMismatch } from '@/lib/eval/reading-consistency';
 
 export type * from '@/lib/report/doc';
 
@@ -110,6 +112,32 @@ export function buildReportDoc(input: ReportInput, locale: Locale): ReportDoc {
     return { id: String(c.id), ok: c.ok === true, label, items: Array.isArray(c.items) ? c.items.map(String) : [] };
   });
 
+  // Red flags first; then every claim that argues against the tagged reading of what it cites,
+  // read from the sources as the run recorded them (lib/eval/reading-consistency.ts).
+  const tf = translator(redFlagMessages, locale);
+  const flagSources = input.redFlagSources ?? {};
+  const redFlags: RedFlagRow[] = (view.redFlags ?? []).map((f) => {
+    // As the run cited it when it did (a finished run's snapshot), else as the pool has it.
+    const s = sources[f.evidenceId] ?? flagSources[f.evidenceId];
+    return {
+      kind: f.kind,
+      label: tf(redFlagKindKey(f.kind)),
+      date: f.date,
+      title: f.title,
+      evidenceId: f.evidenceId,
+      ...(s?.sourceName ? { source: s.sourceName } : {}),
+      ...(s?.url ? { url: s.url } : {}),
+    };
+  });
+  const mismatches = readingMismatches(view.turns, (id) => sources[id]?.polarity);
+  const mismatchLines = (m: ReadingMismatch, key: 'checkItem' | 'transcriptLine') =>
+    m.against.map((a) =>
+      tf(key, { claim: m.claimId, step: m.step, polarity: tf(`polarity_${m.polarity}`), reading: tf(`reading_${a.reading}`), title: sources[a.evidenceId]?.title ?? a.evidenceId }),
+    );
+  if (view.report) {
+    checks.push({ id: 'reading-consistency', ok: mismatches.length === 0, label: tf('checkLabel'), items: mismatches.flatMap((m) => mismatchLines(m, 'checkItem')) });
+  }
+
   const teamLabel = (team: string) => (team === 'affirmative' ? t('teamAffirmative') : team === 'negative' ? t('teamNegative') : team === 'neutral' ? t('teamNeutral') : team);
   const transcript: TranscriptTurn[] = view.turns.map((x) => ({
     step: x.step,
@@ -127,6 +155,7 @@ export function buildReportDoc(input: ReportInput, locale: Locale): ReportDoc {
             : t('turnPending'),
     questions: x.status === 'done' ? x.questions.map((q) => `${q.id} → ${q.targetClaimId}: ${q.text}`) : [],
     citations: x.status === 'done' ? ctx.cite(x.citations) : [],
+    flags: mismatches.filter((m) => m.step === x.step).flatMap((m) => mismatchLines(m, 'transcriptLine')),
   }));
 
   return {
@@ -143,6 +172,8 @@ export function buildReportDoc(input: ReportInput, locale: Locale): ReportDoc {
     metrics,
     notice,
     sourcesNote,
+    redFlags,
+    redFlagLabels: { heading: tf('heading'), intro: `${tf('intro')} ${tf('scopeRun', { date: asOf })}`, item: tf('item') },
     sections,
     checks,
     transcript,

@@ -92,6 +92,16 @@ export async function renderPdf(doc: ReportDoc, { now = new Date() }: { now?: Da
   flow.space(120);
   flow.text(doc.title, { size: 24, bold: true, after: 10 });
   flow.text(doc.subtitle, { size: 12, color: COLORS.muted, after: 28 });
+  // Decisive credit events before anything else; nothing when there are none.
+  if (doc.redFlags.length) {
+    flow.text(`⚠ ${doc.redFlagLabels.heading} (${doc.redFlags.length})`, { size: 14, bold: true, color: COLORS.error, after: 4 });
+    flow.text(doc.redFlagLabels.intro, { size: 9.5, color: COLORS.error, after: 6 });
+    for (const f of doc.redFlags) {
+      flow.text(`• ${f.label} — ${f.date}`, { bold: true, size: 10.5, color: COLORS.error, after: 1 });
+      flow.text([f.title, f.source && f.url ? `${f.source} <${f.url}>` : (f.url ?? f.source)].filter(Boolean).join(' — '), { size: 9.5, indent: 10, after: 5 });
+    }
+    flow.space(18);
+  }
   flow.text(doc.companyName, { size: 16, bold: true, after: 4 });
   flow.text(`${doc.protocolName} · ${doc.asOf}`, { size: 12, after: 28 });
   flow.rule();
@@ -136,6 +146,7 @@ export async function renderPdf(doc: ReportDoc, { now = new Date() }: { now?: Da
   for (const turn of doc.transcript) {
     flow.heading([turn.step, turn.speaker, turn.team, turn.act].join(' · '), 3);
     flow.text(turn.text, { size: 9.5, color: turn.status === 'failed' ? COLORS.error : COLORS.text });
+    for (const line of turn.flags) flow.text(`⚠ ${line}`, { size: 9, color: COLORS.warn, after: 2 });
     if (turn.questions.length) {
       flow.text(doc.labels.questionsLabel, { bold: true, size: 9, color: COLORS.muted, after: 2 });
       for (const q of turn.questions) flow.text(`• ${q}`, { size: 9, indent: 8, after: 2 });

@@ -52,7 +52,7 @@ describe.each(testBackends())('run report on %s', (backend) => {
     // Header: offline analyst said plainly; checks from the report record; transcript in protocol order.
     expect(doc.header.find((f) => f.label === 'Analyst')!.value).toMatch(/not an LLM/);
     expect(doc.header.find((f) => f.label === 'As-of date')!.value).toBe(AS_OF);
-    expect(doc.checks.map((c) => c.id)).toEqual(['undated-or-unsourced', 'unverified-citations', 'after-as-of', 'stale-evidence', 'reused-factors', 'output-language']);
+    expect(doc.checks.map((c) => c.id)).toEqual(['red-flags-addressed', 'undated-or-unsourced', 'unverified-citations', 'after-as-of', 'stale-evidence', 'reused-factors', 'output-language', 'reading-consistency']);
     expect(doc.transcript.map((t) => t.step)).toEqual(['D1', 'D2', 'D3', 'D4', 'D5', 'D6', 'D7', 'D8', 'D9', 'D10', 'AG']);
     expect(doc.transcript[1].questions).toHaveLength(3);
     expect(doc.metrics.find((f) => f.label.startsWith('REI'))!.value).toBe(String(input.view.metrics.rei));

@@ -58,6 +58,10 @@ export function runDocument({ run, steps, report, company }: Rows) {
     mode: run.mode,
     company: company ? { id: company.id, name: company.name, nameEn: company.nameEn } : { id: run.companyId },
     params: run.params,
+    /** The decisive credit events found before the debate (lib/pool/red-flags.ts), each naming its evidence item. */
+    redFlags: run.redFlags ?? [],
+    /** Set when the run ended as `insufficient_evidence` (lib/debate/sufficiency.ts): what the pool held against the threshold. */
+    shortfall: run.shortfall ?? null,
     turns,
     report: report ? { content: report.content, checks: report.checks } : null,
     tree,

@@ -227,4 +227,41 @@ describe('run state reducer', () => {
     expect(s.streaming).toEqual({ D2: { parts: [claim], usage: estimate } });
     expect(shownTotals(s).tokens).toBe(361);
   });
+  it('grows the claim being written in place, then the finished claim replaces it; a question or citation meanwhile leaves it be', () => {
+    // DH오토넥스's rehabilitation filing, as a model writing its claims before its prose would put it.
+    const full = 'DH오토넥스는 2024-03-05 서울회생법원에 회생절차 개시를 신청했다.';
+    const draft = (text: string, index = 0) => ({ type: 'step-part-draft' as const, runId: 'r1', stepId: 'D2', draft: { kind: 'claim' as const, index, text } });
+    const started = play([{ type: 'step-started', runId: 'r1', stepId: 'D2', at, attempt: 1 }], play([{ type: 'run-started', runId: 'r1', at, steps: [] }]));
+    const growing = play([draft(full.slice(0, 10)), draft(full.slice(0, 30))], started);
+    expect(growing.streaming).toEqual({ D2: { parts: [], draft: { kind: 'claim', index: 0, text: full.slice(0, 30) } } });
+    // Nothing of it is the turn's prose.
+    expect(growing.turns[1].text).toBe('');
+
+    const citation = { kind: 'citation' as const, value: { source: 'DART', date: '2024-03-05' } };
+    const cited = play([draft(full), { type: 'step-part', runId: 'r1', stepId: 'D2', part: citation }], growing);
+    expect(cited.streaming!.D2).toEqual({ parts: [citation], draft: { kind: 'claim', index: 0, text: full } });
+
+    const claim = { kind: 'claim' as const, value: { id: 'D2-c1', text: full, citations: [citation.value] } };
+    const replaced = play([{ type: 'step-part', runId: 'r1', stepId: 'D2', part: claim }], cited);
+    expect(replaced.streaming!.D2).toEqual({ parts: [citation, claim] });
+
+    // The next claim's draft; a wait or another attempt drops it with the parts, and a finished step ends it.
+    const next = play([draft('자본잠식', 1)], replaced);
+    expect(next.streaming!.D2.draft).toEqual({ kind: 'claim', index: 1, text: '자본잠식' });
+    expect(play([{ type: 'step-waiting', runId: 'r1', stepId: 'D2', at, reason: 'provider-error', until: at }], next).streaming).toEqual({});
+    expect(play([{ type: 'step-started', runId: 'r1', stepId: 'D2', at, attempt: 2 }], next).streaming).toEqual({});
+    const done = play([{ type: 'step-done', runId: 'r1', stepId: 'D2', at, text: 'Filed.', output: { text: 'Filed.', claims: [], questions: [] }, usage }], next);
+    expect(done.streaming).toEqual({});
+    // A draft of a finished step, or of another run, changes nothing.
+    expect(play([draft('late'), { ...draft('x'), runId: 'other' }], done)).toEqual(done);
+  });
+
+  it('ends a wait notice with the first draft, as with the first token', () => {
+    const until = '2025-01-01T00:00:30.000Z';
+    const waiting = play([{ type: 'step-started', runId: 'r1', stepId: 'D2', at, attempt: 1 }, { type: 'step-waiting', runId: 'r1', stepId: 'D2', at, reason: 'provider-limit', until }]);
+    expect(waiting.waiting).toEqual({ D2: { reason: 'provider-limit', until } });
+    const writing = play([{ type: 'step-part-draft', runId: 'r1', stepId: 'D2', draft: { kind: 'question', index: 0, text: '근거는' } }], waiting);
+    expect(writing.waiting).toEqual({});
+    expect(writing.streaming!.D2.draft).toEqual({ kind: 'question', index: 0, text: '근거는' });
+  });
 });

@@ -1,19 +1,29 @@
 // A run as the live page holds it, and the one place run events change it. Pure (no I/O, no
 // clock), so the server's first paint, the SSE snapshot and the client's live updates all go
 // through the same functions, and the tests need no browser.
-import { citationsOf, claimsOf, MAX_LIVE_PARTS, questionsOf, type StepPart } from '@/lib/domain/output-parts';
+import { citationsOf, claimsOf, MAX_LIVE_PARTS, questionsOf, type PartDraft, type StepPart } from '@/lib/domain/output-parts';
 import type { RunSnapshot } from '@/lib/debate/bus';
 import type { RunView, RunViewTurn } from '@/lib/report/run-doc';
 import type { StepOutput } from '@/lib/domain/outputs';
 import type { RunEvent, StepWait, Usage } from '@/lib/domain/protocol';
-import { TERMINAL_RUN_STATUSES, type RunStatus } from '@/lib/domain/vocabulary';
+import { TERMINAL_RUN_STATUSES, type Polarity, type RunStatus } from '@/lib/domain/vocabulary';
+import type { EvidenceShortfall, RedFlag } from '@/lib/domain/red-flags';
 
 /**
  * What a citation chip shows about the evidence a citation names. For a finished run it is the
  * evidence as the run cited it; `poolNote` says the pool item has been edited (`changed`) or
  * deleted (`removed`) since, or that the run finished before snapshots and this is read live.
  */
-export type EvidenceRef = { id: string; title: string; date: string; source: string; url: string; poolNote?: 'changed' | 'removed' | 'notFrozen' };
+export type EvidenceRef = {
+  id: string;
+  title: string;
+  date: string;
+  source: string;
+  url: string;
+  poolNote?: 'changed' | 'removed' | 'notFrozen';
+  /** The item's tagged reading (as the run recorded it once finished), for reading consistency; none for web results. */
+  polarity?: Polarity | null;
+};
 export type EvidenceRefs = Record<string, EvidenceRef>;
 
 export type LiveRunState = {
@@ -23,6 +33,10 @@ export type LiveRunState = {
   /** In protocol order, shaped like the run view's turns so panels built on those work live. */
   turns: RunViewTurn[];
   evidence: EvidenceRefs;
+  /** The decisive credit events found before the debate (`runs.red_flags`); their items are in `evidence`. */
+  redFlags?: RedFlag[];
+  /** Set when the run ended as `insufficient_evidence`: what the pool held against the threshold. */
+  shortfall?: EvidenceShortfall | null;
   tokens: { prompt: number; completion: number };
   costUsd: number;
   startedAt: string | null;
@@ -36,10 +50,11 @@ export type LiveRunState = {
 
 /**
  * What a running step has written beyond its prose (the turn's text): the claims, questions and
- * citations complete so far, not yet validated, and its spend as estimated from the stream, which
- * the run's totals show until the step's own usage replaces it.
+ * citations complete so far, not yet validated, the one being written (`draft`: its text so far,
+ * until the part itself replaces it), and its spend as estimated from the stream, which the run's
+ * totals show until the step's own usage replaces it.
  */
-export type StreamingStep = { parts: StepPart[]; usage?: Usage };
+export type StreamingStep = { parts: StepPart[]; draft?: PartDraft; usage?: Usage };
 
 /** What the SSE route sends: a snapshot on connect, then run events (step-done with the evidence it cites). */
 export type WireMessage = { type: 'snapshot'; state: LiveRunState } | (RunEvent & { evidence?: EvidenceRefs });
@@ -56,7 +71,7 @@ export function isTerminal(status: RunStatus) {
  */
 export function stateFromView(
   view: Pick<RunView, 'id' | 'status' | 'error' | 'turns' | 'report' | 'metrics'>,
-  run: { startedAt: Date | string | null; finishedAt: Date | string | null },
+  run: { startedAt: Date | string | null; finishedAt: Date | string | null; redFlags?: RedFlag[] | null; shortfall?: EvidenceShortfall | null },
   live: RunSnapshot,
   evidence: EvidenceRefs,
 ): LiveRunState {
@@ -83,6 +98,8 @@ export function stateFromView(
     error: view.error,
     turns,
     evidence,
+    redFlags: run.redFlags ?? [],
+    shortfall: run.shortfall ?? null,
     tokens: { prompt: view.metrics.tokens.prompt, completion: view.metrics.tokens.completion },
     costUsd: view.metrics.costUsd,
     startedAt: iso(run.startedAt),
@@ -147,19 +164,33 @@ export function reduceRun(state: LiveRunState, message: WireMessage): LiveRunSta
   else if ('stepId' in message) state = notWaiting(state, message.stepId);
   // What running steps stream beyond their text (StreamingStep): parts and spend of the attempt
   // under way; a new attempt keeps the spend of those before it, a new execution starts afresh.
-  if (message.type === 'step-part' || message.type === 'step-usage') {
+  if (message.type === 'step-part' || message.type === 'step-usage' || message.type === 'step-part-draft') {
     const turn = state.turns.find((t) => t.step === message.stepId);
     if (!turn || turn.status === 'done') return state;
-    return updateStreaming(state, message.stepId, (s) =>
-      message.type === 'step-usage' ? { ...s, usage: message.usage } : s.parts.length >= MAX_LIVE_PARTS ? s : { ...s, parts: [...s.parts, message.part] },
-    );
+    if (message.type === 'step-usage') return updateStreaming(state, message.stepId, (s) => ({ ...s, usage: message.usage }));
+    // A draft replaces the one before it; the part it grows into replaces it (parts come in the order they are written).
+    if (message.type === 'step-part-draft') return updateStreaming(state, message.stepId, (s) => ({ ...s, draft: message.draft }));
+    return updateStreaming(state, message.stepId, ({ draft, ...s }) => {
+      const kept = draft && draft.kind !== message.part.kind ? { draft } : {};
+      return s.parts.length >= MAX_LIVE_PARTS ? { ...s, ...kept } : { ...s, ...kept, parts: [...s.parts, message.part] };
+    });
   }
   if (message.type === 'run-started' || message.type === 'run-finished') state = { ...state, streaming: {} };
   else if (message.type === 'step-done' || message.type === 'step-failed') state = updateStreaming(state, message.stepId, () => null);
   else if (message.type === 'step-started') state = updateStreaming(state, message.stepId, (s) => (s.usage ? { parts: [], usage: s.usage } : null));
   switch (message.type) {
     case 'run-started':
-      return { ...state, status: 'running', error: null, finishedAt: null, startedAt: state.startedAt ?? message.at };
+      return {
+        ...state,
+        status: 'running',
+        error: null,
+        shortfall: null,
+        finishedAt: null,
+        startedAt: state.startedAt ?? message.at,
+        ...(message.redFlags ? { redFlags: message.redFlags } : {}),
+        // The route may send the flagged items' sources along, as it does with a step's citations.
+        ...(message.evidence ? { evidence: { ...state.evidence, ...message.evidence } } : {}),
+      };
     case 'step-started':
       return updateTurn({ ...state, status: 'running' }, message.stepId, (t) => ({
         ...t,
@@ -234,7 +265,9 @@ export function reduceRun(state: LiveRunState, message: WireMessage): LiveRunSta
           : state.turns;
       // The reason and the totals as saved: the totals include what calls cut off by the end spent.
       const totals = message.totals ? { tokens: { prompt: message.totals.promptTokens, completion: message.totals.completionTokens }, costUsd: message.totals.costUsd } : {};
-      return { ...state, turns, status: message.status, error: message.error ?? state.error, finishedAt: message.at, ...totals };
+      // A run short of evidence says what the pool held, live as after a reload.
+      const shortfall = message.status === 'insufficient_evidence' ? (message.shortfall ?? state.shortfall ?? null) : (state.shortfall ?? null);
+      return { ...state, turns, status: message.status, error: message.error ?? state.error, shortfall, finishedAt: message.at, ...totals };
     }
     default:
       return state;

@@ -10,7 +10,6 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { openDatabase, type DatabaseHandle } from '@/lib/db/client';
-import { DEMO_CASE } from '@/lib/demo/seed';
 import { runBus } from '@/lib/debate/bus';
 import { createRun } from '@/lib/debate/engine';
 import { startRunRelay, type RunRelay } from '@/lib/debate/relay';
@@ -21,6 +20,10 @@ import { migrateAndSeed, startFakeModel, startWorker, writeReferenceScript, type
 import { measureRelayLag } from './relay-lag';
 import { median, percentile, round } from './stats';
 import type { Benchmark, BenchContext, BenchRow } from './types';
+
+// A small pool that clears the evidence threshold (lib/debate/sufficiency.ts): Travelers' three
+// items on three factors. The demo draft case (Taeyoung E&C, one filing) ends before any step.
+const LOAD_CASE = { companyId: 'travelers-companies', asOfDate: '2021-06-30' } as const;
 
 const WORKER_COUNTS = [1, 2, 4] as const;
 const CONCURRENCY = 4;
@@ -56,7 +59,7 @@ async function phase(ctx: BenchContext, handle: DatabaseHandle, url: string, env
   let inFlight = 0;
   const launch = async (): Promise<void> => {
     inFlight++;
-    const run = await createRun({ db: handle.db, protocolId: 'kpd-mads', companyId: DEMO_CASE.companyId, provider, params: { asOf: DEMO_CASE.asOfDate, language: 'en' } });
+    const run = await createRun({ db: handle.db, protocolId: 'kpd-mads', companyId: LOAD_CASE.companyId, provider, params: { asOf: LOAD_CASE.asOfDate, language: 'en' } });
     const enqueuedAt = performance.now();
     let firstToken = true;
     const { unsubscribe } = runBus().subscribe(run.id, (event) => {
@@ -123,7 +126,7 @@ export const loadBenchmark: Benchmark = {
       const authSecret = randomBytes(32).toString('base64');
       migrateAndSeed(cluster.url, { AUTH_SECRET: authSecret });
       const script = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'crosscheck-load-')), 'script.json');
-      writeReferenceScript({ databaseUrl: cluster.url, companyId: DEMO_CASE.companyId, asOf: DEMO_CASE.asOfDate, language: 'en', out: script });
+      writeReferenceScript({ databaseUrl: cluster.url, companyId: LOAD_CASE.companyId, asOf: LOAD_CASE.asOfDate, language: 'en', out: script });
       const model = await startFakeModel({ ttftMs: 400, tokensPerSecond: 50, script });
       fake = model;
       handle = await openDatabase({ kind: 'postgres', url: cluster.url, poolSize: 4 });

@@ -17,7 +17,7 @@ describe('realistic benchmark helpers', () => {
     expect(plan).toEqual([
       { protocol: 'kpd-mads', companyId: 'samsung-electronics' },
       { protocol: 'kpd-mads', companyId: 'tesla' },
-      { protocol: 'kpd-mads', companyId: 'wintec-automation' },
+      { protocol: 'kpd-mads', companyId: 'travelers-companies' },
       { protocol: 'nas', companyId: 'samsung-electronics' },
     ]);
   });
@@ -63,5 +63,35 @@ describe('realistic benchmark, two runs', () => {
     expect(figures.firstProseMs).toHaveLength(2);
     for (const ms of figures.firstProseMs) expect(ms).toBeGreaterThanOrEqual(0);
     expect(figures.stepsWithoutProse).toBe(0);
+    // The prose comes first here, so the first visible text is the first prose.
+    expect(figures.firstVisibleMs).toHaveLength(2);
+    expect(figures.stepsWithoutVisibleText).toBe(0);
+  });
+});
+
+describe('realistic benchmark, prose written last', () => {
+  let handle: DatabaseHandle;
+  let fake: FakeLlm;
+  beforeAll(async () => {
+    handle = await createTestDatabase('pglite');
+    await seedDemo(handle.db, { accounts: false });
+    // Paced, so that what comes first on the bus comes measurably first.
+    fake = await startFakeLlm({ seed: 14, mode: 'realistic', tokensPerSecond: 2_000, realistic: { rates: { ...NO_QUIRKS, reorderKeys: 1 }, laterItems: [] } });
+  });
+  afterAll(async () => {
+    await fake?.close();
+    await handle?.close();
+  });
+
+  it('counts the topics the report writes before its overview as the first visible text, and the prose-only figure apart', async () => {
+    const requests = async () => fake.requests.map(({ headers: _h, body: _b, ...rest }): RequestSummary => rest);
+    const figures = await measureRealistic({ db: handle.db, baseURL: fake.url, requests, plan: [{ protocol: 'nas', companyId: 'samsung-electronics' }], concurrency: 1 });
+    expect(figures.failures).toEqual([]);
+    expect(figures.behaviours).toMatchObject({ reorderKeys: 1 });
+    expect(figures.firstVisibleMs).toHaveLength(1);
+    expect(figures.firstProseMs).toHaveLength(1);
+    // The overview comes after every topic: a topic being written shows well before it.
+    expect(figures.firstVisibleMs[0]).toBeLessThan(figures.firstProseMs[0]);
+    expect(figures.stepsWithoutVisibleText).toBe(0);
   });
 });

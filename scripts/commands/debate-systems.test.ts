@@ -41,14 +41,14 @@ afterAll(async () => {
 
 describe('npm run cli -- debate, every system', () => {
   it.each(PROTOCOLS.map((p) => [p]))('%s runs on the offline analyst and, with the same answers, on the fake OpenAI-compatible server', async (protocol) => {
-    const args = ['debate', '--company', 'monro-inc', '--protocol', protocol, '--lang', 'en', '--as-of', '2025-06-30', '--json'];
+    const args = ['debate', '--company', 'travelers-companies', '--protocol', protocol, '--lang', 'en', '--as-of', '2025-06-30', '--json'];
     const offline = await cli([...args, '--provider', 'offline']);
     expect(offline.status, offline.stderr).toBe(0);
     const reference = lastJson(offline.stdout);
     expect(reference).toMatchObject({ status: 'succeeded', provider: 'offline' });
     expect(reference.report).not.toBeNull();
 
-    fake.setScript(reference.turns.map((t) => ({ match: [`Step ${t.step} (`, 'Monro'], reply: JSON.stringify(t.output) })));
+    fake.setScript(reference.turns.map((t) => ({ match: [`Step ${t.step} (`, 'Travelers'], reply: JSON.stringify(t.output) })));
     const before = fake.requests.length;
     const online = await cli([...args, '--provider', 'openai'], { OPENAI_BASE_URL: fake.url, OPENAI_API_KEY: 'sk-test', OPENAI_MODEL: 'gpt-4o-mini' });
     expect(online.status, online.stderr).toBe(0);

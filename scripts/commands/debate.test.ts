@@ -39,9 +39,61 @@ describe('npm run cli -- debate', () => {
     expect(view.metrics.rei).toBeGreaterThan(view.metrics.breadth);
   }, 120_000);
 
+  it('ends a run on a one-item pool as insufficient evidence: exit code 3, status and shortfall in --json, no step run', () => {
+    // Taeyoung E&C's only item is the creditor-bank management filing of 2025-02-17.
+    const run = cli('debate', '--company', 'taeyoung-engineering-construction', '--protocol', 'kpd-mads', '--lang', 'en', '--as-of', '2025-03-31', '--json');
+    expect(run.status, run.stderr).toBe(3);
+    const lines = run.stdout.trim().split('\n');
+    const view = JSON.parse(lines[lines.length - 1]);
+    expect(view.status).toBe('insufficient_evidence');
+    expect(view.shortfall).toEqual({
+      items: 1,
+      factors: 1,
+      minItems: 3,
+      minFactors: 2,
+      missingFactors: [
+        'industry_growth_outlook',
+        'industry_competition_intensity',
+        'technological_disruption_risk',
+        'economic_sensitivity',
+        'government_support_programs',
+        'management_continuity',
+        'employment_stability',
+        'certifications',
+        'public_interest_trend',
+      ],
+    });
+    expect(view.turns.every((t: { status: string }) => t.status === 'pending')).toBe(true);
+    expect(view.report).toBeNull();
+    expect(view.metrics.tokens.total).toBe(0);
+  }, 120_000);
+
+  it('says what the pool holds and where to add evidence, without --json', () => {
+    const run = cli('debate', '--company', 'monro-inc', '--protocol', 'nas', '--lang', 'en', '--as-of', '2025-06-30');
+    expect(run.status, run.stderr).toBe(3);
+    expect(run.stdout).toMatch(/^insufficient_evidence in /m);
+    expect(run.stdout).toContain('as of 2025-06-30 the pool holds 2 evidence items on 1 of the ten guideline factors; an analysis needs at least 3 items on at least 2 factors. No model was called.');
+    expect(run.stdout).toMatch(/No evidence on: Industry growth outlook;/);
+    expect(run.stdout).not.toMatch(/No evidence on: [^\n]*Economic/);
+    expect(run.stdout).toMatch(/npm run cli -- import/);
+  }, 120_000);
+
   it('names an unknown company and exits non-zero', () => {
     const run = cli('debate', '--company', 'no-such-borrower', '--json');
     expect(run.status).not.toBe(0);
     expect(run.stderr).toMatch(/No company "no-such-borrower"/);
   }, 60_000);
+});
+
+describe('npm run cli -- debate, temperatures', () => {
+  it('takes --temperature and --judge-temperature into the run\'s params, and refuses a temperature out of range', () => {
+    const bad = cli('debate', '--company', 'tesla', '--protocol', 'three-round', '--judge-temperature', '3', '--json');
+    expect(bad.status).not.toBe(0);
+    expect(bad.stderr).toContain('Use a number from 0 to 2.');
+    const run = cli('debate', '--company', 'tesla', '--protocol', 'three-round', '--lang', 'en', '--as-of', '2025-06-30', '--temperature', '0.6', '--judge-temperature', '0.1', '--json');
+    expect(run.status, run.stderr).toBe(0);
+    const lines = run.stdout.trim().split('\n');
+    const view = JSON.parse(lines[lines.length - 1]);
+    expect(view).toMatchObject({ protocol: 'three-round', status: 'succeeded', params: { temperature: 0.6, judgeTemperature: 0.1 } });
+  }, 120_000);
 });

@@ -1,5 +1,8 @@
 // `npm run cli -- debate --company <id|name> --protocol <…> [--provider offline|openai]
-//   [--mode dag|sequential] [--lang ko|en] [--as-of YYYY-MM-DD] [--json]`
+//   [--mode dag|sequential] [--lang ko|en] [--as-of YYYY-MM-DD] [--temperature t]
+//   [--judge-temperature t] [--json]`
+// Exits 0 when the run succeeded, 1 when it failed, 3 when the pool held too little evidence at
+// the as-of date to debate (no model was called; --json carries `status` and `shortfall`).
 import { Command, InvalidArgumentError, Option } from 'commander';
 import type { Db } from '@/lib/db/client';
 import { appDb } from '@/lib/demo/app-database';
@@ -12,6 +15,8 @@ import { loadRunView } from '@/lib/report/run-view';
 import { webSearchForRun } from '@/lib/debate/web-search';
 import { defaultProviderName, runProviders } from '@/lib/llm';
 import { isIsoDay } from '@/lib/util/dates';
+import { FACTORS } from '@/lib/domain/factors';
+import type { EvidenceShortfall } from '@/lib/domain/red-flags';
 
 async function findCompany(db: Db, key: string) {
   const rows = await findCompaniesByIdOrName({ db, key });
@@ -25,7 +30,28 @@ function isoDate(value: string) {
   return value;
 }
 
-type Options = { company: string; protocol: Protocol; provider?: ProviderName; mode: RunMode; lang: Language; asOf?: string; json?: boolean };
+/** The exit code of a run that ended as insufficient evidence (1 is a failed run). */
+export const EXIT_INSUFFICIENT_EVIDENCE = 3;
+
+/** What the pool held against the threshold, and where to add evidence, in plain words. */
+export function shortfallText(shortfall: EvidenceShortfall, asOf: string): string {
+  const items = `${shortfall.items} evidence item${shortfall.items === 1 ? '' : 's'}`;
+  return [
+    `Not enough evidence to analyse: as of ${asOf} the pool holds ${items} on ${shortfall.factors} of the ten guideline factors; an analysis needs at least ${shortfall.minItems} items on at least ${shortfall.minFactors} factors. No model was called.`,
+    shortfall.missingFactors.length ? `No evidence on: ${shortfall.missingFactors.map((f) => FACTORS.find((x) => x.id === f)?.label ?? f).join('; ')}.` : '',
+    'Add evidence (npm run cli -- import <path>, or fetch filings from OpenDART or SEC EDGAR on the company page), then run again.',
+  ]
+    .filter(Boolean)
+    .join('\n');
+}
+
+type Options = { company: string; protocol: Protocol; provider?: ProviderName; mode: RunMode; lang: Language; asOf?: string; json?: boolean; temperature?: number; judgeTemperature?: number };
+
+function temperature(value: string) {
+  const n = Number(value);
+  if (!value.trim() || !Number.isFinite(n) || n < 0 || n > 2) throw new InvalidArgumentError('Use a number from 0 to 2.');
+  return n;
+}
 
 export function registerDebate(program: Command) {
   program
@@ -38,6 +64,8 @@ export function registerDebate(program: Command) {
     .addOption(new Option('--lang <lang>', 'output language').choices([...LANGUAGES]).default('ko'))
     .option('--as-of <date>', 'analyse as of this date (YYYY-MM-DD; default today)', isoDate)
     .option('--json', 'print the run as one JSON object on the last line')
+    .option('--temperature <t>', "the model's temperature for every step but the judge's (default: the provider's)", temperature)
+    .option('--judge-temperature <t>', 'the temperature of the steps that judge a debate (default 0.2)', temperature)
     .action(async (options: Options) => {
       const db = await appDb();
       const company = await findCompany(db, options.company);
@@ -48,7 +76,12 @@ export function registerDebate(program: Command) {
         companyId: company.id,
         provider,
         mode: options.mode,
-        params: { language: options.lang, ...(options.asOf ? { asOf: options.asOf } : {}) },
+        params: {
+          language: options.lang,
+          ...(options.asOf ? { asOf: options.asOf } : {}),
+          ...(options.temperature !== undefined ? { temperature: options.temperature } : {}),
+          ...(options.judgeTemperature !== undefined ? { judgeTemperature: options.judgeTemperature } : {}),
+        },
       });
       let unsubscribe = () => {};
       if (!options.json) {
@@ -70,6 +103,10 @@ export function registerDebate(program: Command) {
         );
         if (result.error) console.log(result.error);
       }
-      if (result.status !== 'succeeded') process.exitCode = 1;
+      if (result.status === 'insufficient_evidence') {
+        // Not a failure of the run: the pool is too thin to debate. Said plainly, with its own code.
+        if (!options.json && result.shortfall) console.log(shortfallText(result.shortfall, view.params.asOf));
+        process.exitCode = EXIT_INSUFFICIENT_EVIDENCE;
+      } else if (result.status !== 'succeeded') process.exitCode = 1;
     });
 }

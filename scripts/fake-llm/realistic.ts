@@ -100,6 +100,8 @@ export type StepRules = {
   allowedFactors?: string[];
   allowedEvidence?: string[];
   maxChars?: number;
+  /** Three-round round 1: how many numbered arguments ("3 to 5 numbered arguments."). */
+  arguments?: { min: number; max: number };
 };
 
 export type StepPrompt = {
@@ -276,7 +278,8 @@ export function readRules(user: string): StepRules {
     let m: RegExpExecArray | null;
     if ((m = /^At least (\d+) claims\./.exec(line))) rules.minClaims = Number(m[1]);
     else if ((m = /^Claims cover at least (\d+) different factors\./.exec(line))) rules.minFactors = Number(m[1]);
-    else if (line.startsWith('Every claim cites at least one item.')) rules.citationsRequired = true;
+    else if (line.startsWith('Every claim cites at least one item.') || line.startsWith('Every argument cites at least one evidence item.')) rules.citationsRequired = true;
+    else if ((m = /^(\d+) to (\d+) numbered arguments\./.exec(line))) rules.arguments = { min: Number(m[1]), max: Number(m[2]) };
     else if (line.startsWith("Every claim's polarity is ")) rules.polarity = [...line.matchAll(/"(\w+)"/g)].map((x) => x[1]);
     else if ((m = /^Do not use the factors .*? used(?:: (.*))?\.$/.exec(line))) rules.avoidFactors = list(m[1]);
     else if ((m = /^Exactly (\d+) questions/.exec(line))) rules.exactQuestions = Number(m[1]);
@@ -532,7 +535,9 @@ class Writer {
         const count = itemProps.fallacy ? Math.min(value.length, targets.length) : Math.min(targets.length, 6);
         return targets.slice(0, count).map((t, i) => ({ ...(this.realise(value[i % value.length], itemSchema, key.replace(/s$/, ''), depth + 1, i, factor) as object), [targetKey]: t }));
       }
-      return value.map((v, i) => this.realise(v, itemSchema, key.replace(/s$/, ''), depth + 1, i, factor));
+      // As many numbered arguments as the checked rules ask for, the skeleton's repeated.
+      const wanted = key === 'arguments' && this.p.rules.arguments && value.length ? Math.min(Math.max(value.length, this.p.rules.arguments.min), this.p.rules.arguments.max) : value.length;
+      return Array.from({ length: wanted }, (_, i) => this.realise(value[i % value.length], itemSchema, key.replace(/s$/, ''), depth + 1, i, factor));
     }
     if (value && typeof value === 'object') {
       const props = propertiesOf(schema);

@@ -140,6 +140,7 @@ export async function listRunsForCase({ db, caseId }: { db: Executor; caseId: st
       promptTokens: runs.promptTokens,
       completionTokens: runs.completionTokens,
       costUsd: runs.costUsd,
+      shortfall: runs.shortfall,
     })
     .from(runs)
     .where(eq(runs.caseId, caseId))

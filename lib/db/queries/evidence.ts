@@ -13,7 +13,14 @@ export async function getEvidenceById({ db, id }: { db: Executor; id: string }) 
 export async function listEvidenceRefs({ db, ids }: { db: Executor; ids: string[] }) {
   if (!ids.length) return [];
   return db
-    .select({ id: evidenceItems.id, title: evidenceItems.title, date: evidenceItems.publishedDate, source: evidenceItems.sourceName, url: evidenceItems.sourceUrl })
+    .select({
+      id: evidenceItems.id,
+      title: evidenceItems.title,
+      date: evidenceItems.publishedDate,
+      source: evidenceItems.sourceName,
+      url: evidenceItems.sourceUrl,
+      polarity: evidenceItems.polarity,
+    })
     .from(evidenceItems)
     .where(inArray(evidenceItems.id, ids));
 }

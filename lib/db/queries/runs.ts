@@ -2,9 +2,10 @@ import 'server-only';
 import { and, asc, eq, gt, inArray, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Executor } from '@/lib/db/client';
 import { snapshotCitedEvidence } from '@/lib/db/queries/cited-evidence';
-import { reports, runs, runSteps, users } from '@/lib/db/schema';
+import { cases, reports, runs, runSteps, users } from '@/lib/db/schema';
 import type { StepOutput } from '@/lib/domain/outputs';
 import type { ProtocolDef, RunMode, RunParams, Usage } from '@/lib/domain/protocol';
+import type { EvidenceShortfall, RedFlag } from '@/lib/domain/red-flags';
 import type { FinalCheck, StepRepair, StoredWebResult, ToolCallRecord } from '@/lib/domain/stored';
 import { TERMINAL_RUN_STATUSES, type RunStatus } from '@/lib/domain/vocabulary';
 
@@ -89,6 +90,11 @@ async function underLease<T>(db: Executor, runId: string, workerId: string | und
  * snapshot (lib/db/queries/cited-evidence.ts), read in the same transaction as the status is
  * set: the run's report keeps its sources as they read when it finished, whichever way it did.
  * A run that resumes or is retried writes it again when it finishes again.
+ *
+ * `insufficient_evidence` stores the shortfall (what the pool held against the threshold) and,
+ * in the same transaction, puts the run's case back to draft when none of its runs has done
+ * more than find the evidence short: the case is not being analysed. Any other status clears the
+ * shortfall, so a retried run starts without one.
  */
 export async function setRunStatus({
   db,
@@ -96,12 +102,14 @@ export async function setRunStatus({
   status,
   error = null,
   workerId,
+  shortfall = null,
 }: {
   db: Executor;
   id: string;
   status: RunStatus;
   error?: string | null;
   workerId?: string;
+  shortfall?: EvidenceShortfall | null;
 }): Promise<boolean> {
   const now = new Date();
   const final = TERMINAL_RUN_STATUSES.includes(status);
@@ -112,15 +120,31 @@ export async function setRunStatus({
       .set({
         status,
         error,
+        shortfall: status === 'insufficient_evidence' ? shortfall : null,
         ...(status === 'running' ? { startedAt: sql`coalesce(${runs.startedAt}, now())` } : {}),
         ...(final ? { finishedAt: now, citedEvidence } : { finishedAt: null }),
         ...(workerId && final ? { workerId: null, leaseExpiresAt: null } : {}),
       })
       .where(workerId ? and(eq(runs.id, id), eq(runs.workerId, workerId), inArray(runs.status, ACTIVE)) : eq(runs.id, id))
-      .returning({ id: runs.id });
+      .returning({ id: runs.id, caseId: runs.caseId });
+    if (status === 'insufficient_evidence' && updated[0]?.caseId) await draftIfNothingAnalysed(tx, updated[0].caseId);
     return updated.length > 0;
   };
   return final ? db.transaction(write) : write(db);
+}
+
+/** Analyzing → draft when every run of the case ended short of evidence (setRunStatus). */
+async function draftIfNothingAnalysed(tx: Executor, caseId: string) {
+  await tx
+    .update(cases)
+    .set({ status: 'draft', updatedAt: new Date() })
+    .where(
+      and(
+        eq(cases.id, caseId),
+        eq(cases.status, 'analyzing'),
+        sql`not exists (select 1 from ${runs} where ${runs.caseId} = ${caseId} and ${runs.status} <> 'insufficient_evidence')`,
+      ),
+    );
 }
 
 export async function markStepRunning({ db, runId, stepId, workerId }: { db: Executor; runId: string; stepId: string; workerId?: string }) {
@@ -285,6 +309,11 @@ export async function resetSteps({ db, runId, statuses, workerId }: { db: Execut
       .where(and(eq(runSteps.runId, runId), inArray(runSteps.status, statuses))),
   );
 }
+/** The red flags a run found in its pool at its as-of date (lib/pool/red-flags.ts), kept for its report, exports and checks. */
+export async function setRunRedFlags({ db, runId, redFlags, workerId }: { db: Executor; runId: string; redFlags: RedFlag[]; workerId?: string }) {
+  await underLease(db, runId, workerId, (tx) => tx.update(runs).set({ redFlags }).where(eq(runs.id, runId)));
+}
+
 export async function saveWebEvidence({ db, runId, items }: { db: Executor; runId: string; items: StoredWebResult[] }) {
   await db.update(runs).set({ webEvidence: items }).where(eq(runs.id, runId));
 }

@@ -39,7 +39,15 @@ async function livePoolSources(db: Executor, ids: string[]): Promise<Record<stri
   if (ids.length === 0) return sources;
   const [items, chunks] = await Promise.all([
     db
-      .select({ id: evidenceItems.id, title: evidenceItems.title, url: evidenceItems.sourceUrl, publishedDate: evidenceItems.publishedDate, sourceName: evidenceItems.sourceName })
+      .select({
+        id: evidenceItems.id,
+        title: evidenceItems.title,
+        url: evidenceItems.sourceUrl,
+        publishedDate: evidenceItems.publishedDate,
+        sourceName: evidenceItems.sourceName,
+        // The tagged reading, for reading consistency on a run still going (lib/eval/reading-consistency.ts).
+        polarity: evidenceItems.polarity,
+      })
       .from(evidenceItems)
       .where(inArray(evidenceItems.id, ids)),
     ids.some((id) => UUID.test(id))
@@ -57,7 +65,9 @@ async function livePoolSources(db: Executor, ids: string[]): Promise<Record<stri
           .where(inArray(documentChunks.id, ids.filter((id) => UUID.test(id))))
       : Promise.resolve([]),
   ]);
-  for (const i of items) sources[i.id] = { title: i.title, url: i.url, publishedDate: i.publishedDate, sourceName: i.sourceName, kind: 'evidence', frozen: false };
+  for (const i of items) {
+    sources[i.id] = { title: i.title, url: i.url, publishedDate: i.publishedDate, sourceName: i.sourceName, polarity: i.polarity, kind: 'evidence', frozen: false };
+  }
   for (const c of chunks) {
     sources[c.id] = { title: c.heading ? `${c.title} — ${c.heading}` : c.title, url: c.url, publishedDate: c.publishedDate, sourceName: c.sourceName, kind: 'passage', frozen: false };
   }

@@ -6,9 +6,11 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PROTOCOLS } from '@/lib/domain/vocabulary';
 import { STEP_ROLES, type StepRole } from '@/lib/domain/protocol';
-import { PROTOCOLS_BY_ID, getProtocol } from '@/lib/debate/protocols';
+import { PROTOCOLS_BY_ID, getProtocol, getStep } from '@/lib/debate/protocols';
+import { QUERY_FAMILIES } from '@/lib/debate/protocols/findebate';
 
 const protocols = Object.values(PROTOCOLS_BY_ID);
+const step = getStep;
 const allSteps = protocols.flatMap((p) => p.steps.map((s) => ({ protocol: p.id, ...s })));
 
 describe('every step declares what it needs', () => {
@@ -27,14 +29,34 @@ describe('every step declares what it needs', () => {
     expect(new Set(lanes).size).toBe(lanes.length);
   });
 
-  it('gives each FinDebate specialist its retrieval query, and a query only to steps that read documents', () => {
-    const specialists = getProtocol('findebate').steps.filter((s) => s.role === 'specialist');
-    expect(specialists).toHaveLength(5);
-    for (const s of specialists) {
-      expect(s.evidence).toBe('documents');
-      expect(s.query, s.id).toMatch(/[a-z].*[가-힣]/);
+  it('retrieves FinDebate\'s passages with the four published query families only, each specialist with its lane\'s', () => {
+    const families: string[] = Object.values(QUERY_FAMILIES);
+    expect(families).toHaveLength(4);
+    for (const q of families) expect(q).toMatch(/[a-z].*[가-힣]/);
+    const fd = getProtocol('findebate');
+    const reading = fd.steps.filter((s) => s.evidence === 'documents');
+    // No query of its own: every step that reads documents draws on the families.
+    for (const s of reading) {
+      expect(s.query, s.id).toBeUndefined();
+      expect(s.queries?.length, s.id).toBeGreaterThan(0);
+      for (const q of s.queries!) expect(families, s.id).toContain(q);
     }
-    for (const s of allSteps) if (s.query !== undefined) expect(s.evidence, `${s.protocol}/${s.id}`).toBe('documents');
+    const lane = (id: string) => step(fd, id).queries!.map((q) => families.indexOf(q));
+    expect(Object.fromEntries(['S-PERF', 'S-MKT', 'S-MGMT', 'S-COLL', 'S-RISK', 'TRUST', 'SKEPTIC'].map((id) => [id, lane(id)]))).toEqual({
+      'S-PERF': [0],
+      'S-MKT': [1],
+      'S-MGMT': [3],
+      'S-COLL': [0, 1],
+      'S-RISK': [2],
+      TRUST: [0, 1, 2, 3],
+      SKEPTIC: [2, 1],
+    });
+    // The specialists together cover all four families.
+    expect(new Set(fd.steps.filter((s) => s.role === 'specialist').flatMap((s) => s.queries!)).size).toBe(4);
+  });
+
+  it('gives a query only to steps that read documents', () => {
+    for (const s of allSteps) if (s.query !== undefined || s.queries !== undefined) expect(s.evidence, `${s.protocol}/${s.id}`).toBe('documents');
   });
 });
 

@@ -1,16 +1,31 @@
 // FinDebate (docs/protocols.md), adapted to credit: five specialists read retrieved document
 // passages (no web search: the system is retrieval-grounded by design), a writer commits to a
-// stance, one bounded debate round strengthens and stress-tests it, and a safety check keeps
-// the draft when the debate moved the stance or the horizons.
+// stance, one bounded debate round strengthens it (trust) and then stress-tests the strengthened
+// case (the skeptic reviews the trust agent's output), a leader merges both, and a safety check
+// keeps the draft when the debate moved the stance or the horizons, or recommended nothing. That
+// last comparison is the engine's, not the model's (lib/debate/enforce.ts).
 import type { ProtocolDef, SpecialistFocus, StepDef } from '@/lib/domain/protocol';
 
 const SPECIALISTS = ['S-PERF', 'S-MKT', 'S-MGMT', 'S-COLL', 'S-RISK'];
 
-type Lane = { focus: SpecialistFocus; identity: string; subject: string; query: string };
+/**
+ * The published system's four families of retrieval queries, adapted to credit, in English and
+ * Korean: how the business performs, where it is heading, what threatens repayment, and who runs
+ * it. Passages are retrieved with these queries only; each step draws on the families of its lane.
+ */
+export const QUERY_FAMILIES = {
+  performance: 'revenue sales operating profit results orders assets backlog growth 매출 영업이익 실적 수주 자산 성장',
+  outlook: 'outlook guidance plan industry market demand competition technology support certification 전망 계획 산업 시장 수요 경쟁 기술 지원 인증',
+  risk: 'risk litigation default sanction liquidity debt audit rehabilitation 위험 소송 부도 제재 유동성 채무 감사 회생',
+  management: 'management CEO executives governance strategy shareholder disclosure 경영진 대표이사 지배구조 전략 최대주주 공시',
+} as const;
+export type QueryFamily = keyof typeof QUERY_FAMILIES;
+const families = (...names: QueryFamily[]) => names.map((n) => QUERY_FAMILIES[n]);
 
-// Each specialist gets one lane so five parallel briefings cover the case without overlapping.
-// Its passages come from one retrieval query for the lane, in English and Korean (the published
-// system's four query families, adapted to credit).
+type Lane = { focus: SpecialistFocus; identity: string; subject: string; families: QueryFamily[] };
+
+// Each specialist gets one lane so five parallel briefings cover the case without overlapping;
+// its passages come from the query families that lane draws on.
 const specialist = (id: string, agent: string, lane: Lane): StepDef => ({
   id,
   agent,
@@ -21,7 +36,7 @@ const specialist = (id: string, agent: string, lane: Lane): StepDef => ({
   context: [],
   webSearch: false,
   evidence: 'documents',
-  query: lane.query,
+  queries: families(...lane.families),
   output: 'briefing',
   rules: { citationsRequired: true },
   task: [
@@ -34,37 +49,37 @@ const specialist = (id: string, agent: string, lane: Lane): StepDef => ({
 export const FINDEBATE: ProtocolDef = {
   id: 'findebate',
   name: 'FinDebate',
-  description: 'Five retrieval-grounded specialists, a stance-taking draft, one safe debate round (trust, skeptic, leader) and a safety check.',
+  description: 'Five retrieval-grounded specialists, a stance-taking draft, one safe debate round (trust, then the skeptic on it, then the leader) and a safety check.',
   steps: [
     specialist('S-PERF', 'performance-analyst', {
       focus: 'performance',
       identity: 'a business performance analyst',
       subject: 'how the business is performing: orders, output, market position and its trend',
-      query: 'revenue sales operating profit growth results 매출 영업이익 실적 성장',
+      families: ['performance'],
     }),
     specialist('S-MKT', 'market-analyst', {
       focus: 'market-outlook',
       identity: 'an industry and market analyst',
       subject: 'the industry\'s growth, competition, technology shifts and cyclical exposure',
-      query: 'industry market demand competition outlook 산업 시장 수요 경쟁 전망',
+      families: ['outlook'],
     }),
     specialist('S-MGMT', 'management-analyst', {
       focus: 'management-sentiment',
       identity: 'a management and sentiment analyst',
       subject: 'management continuity, governance and the tone of disclosures and coverage',
-      query: 'management CEO executives governance tone guidance 경영진 대표이사 지배구조',
+      families: ['management'],
     }),
     specialist('S-COLL', 'collateral-analyst', {
       focus: 'collateral',
       identity: 'a collateral and valuation analyst',
       subject: 'assets, certifications, rights and support programmes that back or secure the credit',
-      query: 'assets property plant collateral valuation 자산 유형자산 담보 평가',
+      families: ['performance', 'outlook'],
     }),
     specialist('S-RISK', 'risk-analyst', {
       focus: 'credit-risk',
       identity: 'a credit risk analyst',
       subject: 'litigation, sanctions, distress signals, internal-control findings and other risks to repayment',
-      query: 'risk litigation default liquidity regulation 위험 소송 채무 유동성 규제',
+      families: ['risk'],
     }),
     {
       id: 'DRAFT',
@@ -91,6 +106,7 @@ export const FINDEBATE: ProtocolDef = {
       context: ['DRAFT'],
       webSearch: false,
       evidence: 'documents',
+      queries: families('performance', 'outlook', 'risk', 'management'),
       output: 'turn',
       task: [
         'Strengthen the draft\'s evidence without changing its stance or horizons: find better, newer or more direct passages for its claims and set `respondsTo` to the claim each one supports.',
@@ -103,13 +119,15 @@ export const FINDEBATE: ProtocolDef = {
       role: 'skeptic',
       team: 'negative',
       act: 'debate',
-      context: ['DRAFT'],
+      // After the trust agent, as published: the skeptic stress-tests the strengthened case.
+      context: ['DRAFT', 'TRUST'],
       webSearch: false,
       evidence: 'documents',
+      queries: families('risk', 'outlook'),
       output: 'turn',
       task: [
-        'Probe the draft: add the risks it misses, the mitigations that would contain them, and scenarios (base, downside) under which repayment would suffer.',
-        'Cite a passage for every risk; set `respondsTo` when a point answers a specific draft claim.',
+        'Probe the draft as the trust agent strengthened it: add the risks both miss, say where the trust agent\'s support overreaches (an old item, a passage that does not say what is claimed), the mitigations that would contain the risks, and scenarios (base, downside) under which repayment would suffer.',
+        'Cite a passage for every risk; set `respondsTo` when a point answers a specific claim of the draft or of the trust agent.',
       ].join('\n'),
     },
     {
@@ -133,13 +151,14 @@ export const FINDEBATE: ProtocolDef = {
       role: 'safety-checker',
       team: 'neutral',
       act: 'safety-check',
-      context: ['DRAFT', 'LEADER'],
+      // The debate turns too: a round that recommended nothing leaves the draft standing.
+      context: ['DRAFT', 'TRUST', 'SKEPTIC', 'LEADER'],
       webSearch: false,
       evidence: 'none',
       output: 'safetyCheck',
       task: [
-        'Compare the leader\'s version with the draft. Set `stanceChanged` and `horizonsChanged`.',
-        'If either changed, keep the draft (`kept`: "draft", `report`: the draft unchanged) and explain in `reason` what the debate tried to change; otherwise keep the leader\'s version (`kept`: "final", `report`: the leader\'s version) and say so in `reason`.',
+        'Compare the leader\'s version with the draft. Set `stanceChanged` and `horizonsChanged` (a horizon changed when its outlook did; a new confidence alone is not a change).',
+        'If either changed, or the trust agent and the skeptic recommended nothing (no point between them), keep the draft (`kept`: "draft", `report`: the draft unchanged) and explain in `reason` what the debate tried to change; otherwise keep the leader\'s version (`kept`: "final", `report`: the leader\'s version) and say so in `reason`.',
       ].join('\n'),
     },
   ],

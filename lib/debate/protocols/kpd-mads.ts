@@ -20,10 +20,12 @@ const ROWS: Row[] = [
     evidence: 'side',
     output: 'turn',
     maxChars: 600,
-    rules: { minClaims: 3, polarity: 'favorable', citationsRequired: true },
+    // Fewer than three favorable signals in the pool: search the web (lib/debate/rules.ts).
+    rules: { minClaims: 3, polarity: 'favorable', citationsRequired: true, searchBelowSignals: 3 },
     task: [
       'Open the affirmative case with one core claim: the borrower will be able to repay, and its capacity to do so is holding up or improving.',
       'Back it with at least three favorable signals, one claim each. Tie every signal to a guideline factor, cite the evidence behind it (id, date, source) and write the assumption it depends on in `assumptions`.',
+      'If the evidence you are shown holds fewer than three favorable signals, search the web for more before you answer.',
       'Lead with the newest evidence and say so when you fall back on a stale item.',
       'In `falsifiability`, name the concrete, observable evidence that would prove the core claim wrong.',
     ].join('\n'),
@@ -57,11 +59,12 @@ const ROWS: Row[] = [
     evidence: 'fresh-factors',
     output: 'turn',
     maxChars: 600,
-    rules: { minClaims: 3, polarity: 'adverse-or-context', citationsRequired: true, freshFactorsVersus: ['D1'] },
+    rules: { minClaims: 3, polarity: 'adverse-or-context', citationsRequired: true, freshFactorsVersus: ['D1'], searchBelowSignals: 3 },
     task: [
       'Open the negative case with one core claim: the borrower\'s capacity to repay is at risk.',
       'Back it with at least three adverse or context-dependent signals, one claim each, every one cited (id, date, source) with the assumption it depends on.',
       'Use only factors the affirmative constructive (D1) did not use: the negative case has to widen the picture, not mirror D1 point by point.',
+      'If the evidence you are shown holds fewer than three adverse or context-dependent signals, search the web for more before you answer.',
       'Lead with the newest evidence and say so when you fall back on a stale item.',
       'In `falsifiability`, name the concrete, observable evidence that would prove the core claim wrong.',
     ].join('\n'),

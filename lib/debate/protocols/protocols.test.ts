@@ -57,9 +57,12 @@ describe('KPD-MADS conforms to the table in docs/protocols.md', () => {
   });
 
   it('carries the table\'s rules', () => {
-    expect(step(KPD_MADS, 'D1').rules).toMatchObject({ minClaims: 3, polarity: 'favorable', citationsRequired: true });
+    expect(step(KPD_MADS, 'D1').rules).toMatchObject({ minClaims: 3, polarity: 'favorable', citationsRequired: true, searchBelowSignals: 3 });
     expect(step(KPD_MADS, 'D2').rules).toMatchObject({ exactQuestions: 3, questionFactors: 2 });
-    expect(step(KPD_MADS, 'D3').rules).toMatchObject({ minClaims: 3, polarity: 'adverse-or-context', citationsRequired: true, freshFactorsVersus: ['D1'] });
+    expect(step(KPD_MADS, 'D3').rules).toMatchObject({ minClaims: 3, polarity: 'adverse-or-context', citationsRequired: true, freshFactorsVersus: ['D1'], searchBelowSignals: 3 });
+    // Only the constructives search for missing signals; every step that must search may search.
+    expect(KPD_MADS.steps.filter((s) => s.rules?.searchBelowSignals).map((s) => s.id)).toEqual(['D1', 'D3']);
+    for (const s of KPD_MADS.steps.filter((x) => x.rules?.searchBelowSignals)) expect(s.webSearch).toBe(true);
     for (const id of ['D4', 'D6', 'D8']) expect(step(KPD_MADS, id).rules).toMatchObject({ exactQuestions: 3 });
     for (const id of ['D9', 'D10']) expect(step(KPD_MADS, id).rules).toMatchObject({ noNewMaterial: true });
   });
@@ -138,6 +141,13 @@ describe('the other protocols follow STEP-IDS.md', () => {
       expect(step(sas, id).context).toEqual(earlier);
     }
     expect(step(sas, 'JUDGE').output).toBe('sasJudgment');
+    // As published: the stress test sees the winning thesis only — each side's own turns, of which
+    // the engine keeps the side JUDGE upheld, and the verdict — never the briefings, the devil's
+    // advocate or the other side.
+    expect(step(sas, 'STRESS')).toMatchObject({ context: ['O-A', 'O-N', 'R-A', 'R-N', 'F-A', 'F-N', 'X-A', 'X-N', 'JUDGE'], onlyWinnerOf: 'JUDGE' });
+    // The lead analyst sees the briefings, the entire debate, the verdict and the stress critique.
+    expect(step(sas, 'LEAD').context).toEqual(ids(sas).slice(0, ids(sas).indexOf('LEAD')));
+    expect(sas.steps.filter((s) => s.onlyWinnerOf).map((s) => s.id)).toEqual(['STRESS']);
     expect(step(sas, 'STRESS').output).toBe('sasStress');
     expect(step(sas, 'LEAD').output).toBe('sasReport');
   });
@@ -153,6 +163,16 @@ describe('the other protocols follow STEP-IDS.md', () => {
     expect(criticalPath(tr)).toEqual(['R1-A', 'R2-A', 'R3-A', 'JUDGE']);
   });
 
+  it('three-round: checks round 1\'s 3–5 arguments with evidence, round 2\'s answer to every argument, and the judge\'s score for every argument', () => {
+    const tr = getProtocol('three-round');
+    for (const id of ['R1-A', 'R1-N']) expect(step(tr, id).rules).toEqual({ argumentCount: { min: 3, max: 5 }, citationsRequired: true });
+    expect(step(tr, 'R2-A').rules).toEqual({ coverArguments: ['R1-N'] });
+    expect(step(tr, 'R2-N').rules).toEqual({ coverArguments: ['R1-A'] });
+    expect(step(tr, 'JUDGE')).toMatchObject({ role: 'judge', rules: { coverArguments: ['R1-A', 'R1-N'] } });
+    // The judge is asked for averages, as the engine recomputes them.
+    expect(step(tr, 'JUDGE').task).toMatch(/AVERAGE of its arguments' weighted scores \(not the sum/);
+  });
+
   it('FinDebate: five document-reading specialists that never search, then draft, debate and safety check', () => {
     const fd = getProtocol('findebate');
     expect(ids(fd)).toEqual(['S-PERF', 'S-MKT', 'S-MGMT', 'S-COLL', 'S-RISK', 'DRAFT', 'TRUST', 'SKEPTIC', 'LEADER', 'SAFETY']);
@@ -161,8 +181,13 @@ describe('the other protocols follow STEP-IDS.md', () => {
     }
     expect(step(fd, 'DRAFT').output).toBe('stanceDraft');
     expect(step(fd, 'LEADER').output).toBe('stanceDraft');
-    expect(step(fd, 'SAFETY')).toMatchObject({ output: 'safetyCheck', context: ['DRAFT', 'LEADER'] });
-    expect(criticalPath(fd)).toEqual(['S-PERF', 'DRAFT', 'TRUST', 'LEADER', 'SAFETY']);
+    // As published: the skeptic reviews the trust agent's output, so it runs after it.
+    expect(step(fd, 'TRUST').context).toEqual(['DRAFT']);
+    expect(step(fd, 'SKEPTIC').context).toEqual(['DRAFT', 'TRUST']);
+    expect(step(fd, 'LEADER').context).toEqual(['DRAFT', 'TRUST', 'SKEPTIC']);
+    // The safety check sees the debate turns: a round that recommended nothing keeps the draft.
+    expect(step(fd, 'SAFETY')).toMatchObject({ output: 'safetyCheck', context: ['DRAFT', 'TRUST', 'SKEPTIC', 'LEADER'] });
+    expect(criticalPath(fd)).toEqual(['S-PERF', 'DRAFT', 'TRUST', 'SKEPTIC', 'LEADER', 'SAFETY']);
   });
 });
 

@@ -15,6 +15,8 @@ const AFTER_REBUTTALS = [...AFTER_CHALLENGE, ...REBUTTALS];
 const AFTER_JUDGING = [...AFTER_REBUTTALS, 'J-DA'];
 const AFTER_FOLLOW_UPS = [...AFTER_JUDGING, ...FOLLOW_UPS];
 const WHOLE_DEBATE = [...AFTER_FOLLOW_UPS, ...CLOSINGS];
+// Each side's case as it argued it, in protocol order: the stress test gets the winner's (below).
+const SIDED_TURNS = [...OPENINGS, ...REBUTTALS, ...FOLLOW_UPS, ...CLOSINGS];
 
 type Side = { suffix: 'A' | 'N'; team: 'affirmative' | 'negative'; position: string; other: string };
 const SIDES: Side[] = [
@@ -204,12 +206,16 @@ export const SAS: ProtocolDef = {
       role: 'stress-analyst',
       team: 'neutral',
       act: 'analysis',
-      context: [...WHOLE_DEBATE, 'JUDGE'],
+      // As published: the stress test sees only the winning thesis — the upheld side's opening,
+      // rebuttal, follow-up and closing, and the verdict that upheld it — not the whole debate.
+      // The engine drops the losing side's turns once JUDGE has named the winner.
+      context: [...SIDED_TURNS, 'JUDGE'],
+      onlyWinnerOf: 'JUDGE',
       webSearch: false,
       evidence: 'none',
       output: 'sasStress',
       task: [
-        'Take the case the judge upheld and find the single assumption it can least afford to lose: the one that, if false, would overturn the conclusion about repayment.',
+        'You receive the case the judge upheld, as its side argued it, and the verdict. Find the single assumption that case can least afford to lose: the one that, if false, would overturn the conclusion about repayment.',
         'State it in `assumption` and explain in `critique` why it is fragile and what evidence would confirm or break it.',
       ].join('\n'),
     },
@@ -219,7 +225,8 @@ export const SAS: ProtocolDef = {
       role: 'lead-analyst',
       team: 'neutral',
       act: 'report',
-      context: [...BRIEFINGS, ...CLOSINGS, 'JUDGE', 'STRESS'],
+      // As published: the briefings, the entire debate, the verdict and the stress critique.
+      context: [...WHOLE_DEBATE, 'JUDGE', 'STRESS'],
       webSearch: false,
       evidence: 'none',
       output: 'sasReport',

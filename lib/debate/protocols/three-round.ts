@@ -1,7 +1,10 @@
 // The three-round structured debate with a rubric judge (docs/protocols.md). Each side argues
 // from the pool in round 1 and may search in rounds 1–2, where evidence decides; the closings
 // and the judge only weigh what was said, so they do not search. The judge sees the pool to
-// check that cited evidence says what the arguments claim.
+// check that cited evidence says what the arguments claim. What the engine checks rather than
+// takes on the model's word: round 1's 3–5 arguments with evidence, round 2 answering every
+// argument (both with one re-ask, lib/debate/rules.ts), the judge's weighted scores and side
+// averages (recomputed, lib/debate/enforce.ts) and the judge's low temperature.
 import type { ProtocolDef, StepDef } from '@/lib/domain/protocol';
 
 type Side = { suffix: 'A' | 'N'; other: 'A' | 'N'; team: 'affirmative' | 'negative'; position: string };
@@ -20,6 +23,8 @@ const round1: StepDef[] = SIDES.map((side) => ({
   webSearch: true,
   evidence: 'pool',
   output: 'argumentsRound',
+  // Checked, with one re-ask: 3–5 arguments (fewer only when the pool offers fewer factors), each citing evidence.
+  rules: { argumentCount: { min: 3, max: 5 }, citationsRequired: true },
   task: [
     `Argue that ${side.position}. Give three to five numbered arguments, ids \`R1-${side.suffix}-1\`, \`R1-${side.suffix}-2\`, …`,
     'Each argument needs a claim, the reasoning that links the evidence to repayment, its guideline factor, and at least one cited evidence item. An argument without evidence will be sent back.',
@@ -38,6 +43,8 @@ const round2: StepDef[] = SIDES.map((side) => ({
   webSearch: true,
   evidence: 'pool',
   output: 'responsesRound',
+  // Checked, with one re-ask: every argument of the other side's round 1 answered.
+  rules: { coverArguments: [`R1-${side.other}`] },
   task: [
     `Answer every argument of R1-${side.other}, one response each with \`targetId\` set to its id. Classify each response:`,
     '- refute: the argument is wrong, and you show why with evidence;',
@@ -86,12 +93,16 @@ export const THREE_ROUND: ProtocolDef = {
       webSearch: false,
       evidence: 'pool',
       output: 'rubricJudgment',
+      // Every round-1 argument scored (checked, one re-ask). The engine recomputes each weighted
+      // score and the side averages from the four criteria, and runs this step at the run's judge
+      // temperature (low by default), whatever the other steps run at.
+      rules: { coverArguments: ['R1-A', 'R1-N'] },
       task: [
-        'Judge the debate; you take no side. This step runs at low temperature (a provider setting): score the same way you would on any other case.',
+        'Judge the debate; you take no side. This step runs at low temperature: score the same way you would on any other case.',
         'Score every round-1 argument from 1 to 10 on logic, evidence (does the cited item exist in the evidence block and say what is claimed?), responsiveness (how it held up in round 2) and honesty (concessions, no overstatement). `weighted` = 0.30 × logic + 0.30 × evidence + 0.25 × responsiveness + 0.15 × honesty.',
         'List each fallacy you find, with the argument and a one-line explanation: straw man, appeal to authority, slippery slope, false dilemma, anecdotal evidence, circular reasoning, ad hominem.',
         'Trace every argument to its standing after the debate: UPHELD, PARTIALLY_UPHELD, REFUTED or UNCERTAIN, with a note.',
-        '`overall`: the side totals (sum of weighted scores), the key insight, the questions left unresolved, and a recommendation for the credit committee.',
+        '`overall`: each side\'s total as the AVERAGE of its arguments\' weighted scores (not the sum, which would favour the side with more arguments), the key insight, the questions left unresolved, and a recommendation for the credit committee.',
       ].join('\n'),
     },
   ],

@@ -1,11 +1,17 @@
-// FinDebate after the specialists: the writer's draft with a stance, the trust agent and the
-// skeptic, the leader's merge and the safety check. The stance is the balance of favorable
-// against adverse items (fresh ones count double), so the debate can move it only by adding
-// evidence — and the safety check then keeps the draft, as the protocol asks (docs/protocols.md).
+// FinDebate after the specialists: the writer's draft with a stance, the trust agent, then the
+// skeptic on the strengthened draft, the leader's merge and the safety check. The stance is the
+// balance of favorable against adverse items (fresh ones count double), so the debate can move it
+// only by adding evidence — and the safety check then keeps the draft, as the protocol asks
+// (docs/protocols.md); so it does when the debate recommended nothing. The engine makes the same
+// comparison itself (lib/debate/enforce.ts), so these answers are never corrected.
 import { stanceDraft as draftSchema, type Claim, type StepOutput, type Turn as TurnOutput } from '@/lib/domain/outputs';
-import type { FactorId } from '@/lib/domain/factors';
+import { isFactorId, type FactorId } from '@/lib/domain/factors';
+import { isStale, recencyCutoff } from '@/lib/pool/as-of';
+import { translator } from '@/lib/i18n';
+import { enforcementMessages } from '@/lib/i18n/messages/enforcement';
 import type { Env } from './env';
-import { citationKey, citationOf, differentEvidence, itemsOf, uniqueCitations, type Item } from './material';
+import { citationKey, citationOf, differentEvidence, itemsOf, resolve, uniqueCitations, type Item } from './material';
+import { claimsWithRedFlags } from './red-flags';
 import { panelFor } from './panel';
 import { factorGroups } from './select';
 import { fit, type Segment } from './text';
@@ -15,7 +21,10 @@ type Stance = Draft['stance'];
 
 const STRUCTURAL: FactorId[] = ['industry_growth_outlook', 'industry_competition_intensity', 'technological_disruption_risk', 'economic_sensitivity', 'government_support_programs'];
 
-export function balance(items: Item[]): { stance: Stance; confidence: number; value: number } {
+/** What the stance weighs of an item: its reading, its factor and whether it is stale. */
+type Weighed = Pick<Item, 'factor' | 'polarity' | 'stale'>;
+
+export function balance(items: Weighed[]): { stance: Stance; confidence: number; value: number } {
   let fav = 0;
   let adv = 0;
   for (const i of items) {
@@ -35,13 +44,28 @@ export function balance(items: Item[]): { stance: Stance; confidence: number; va
   return { stance, confidence: Math.round(Math.min(0.85, confidence) * 100) / 100, value };
 }
 
-function uniqueItems(env: Env, claims: Claim[]): Item[] {
-  const seen = new Map<string, Item>();
-  for (const c of claims) for (const i of itemsOf(env.pool, c)) seen.set(i.key, i);
+/**
+ * What the claims cite, once per item (by evidence id, else by source and date), each weighed as
+ * the first claim citing it reads it, on that claim's factor. Read off the claims themselves, not
+ * the step's pool (rebuilt from whatever claims each step receives), so the draft and the leader
+ * weigh the draft's items alike and only what the debate added can move the stance.
+ */
+function uniqueItems(env: Env, claims: Claim[]): Weighed[] {
+  const cutoff = recencyCutoff(env.pool.asOf, env.pool.recencyDays);
+  const seen = new Map<string, Weighed>();
+  for (const claim of claims) {
+    for (const c of claim.citations) {
+      const key = c.evidenceId ?? citationKey(c);
+      if (seen.has(key)) continue;
+      const item = resolve(env.pool, c);
+      const factor = isFactorId(claim.factor) ? claim.factor : (item?.factor ?? 'other');
+      seen.set(key, { factor, polarity: claim.polarity, stale: item?.stale ?? isStale(c.date, cutoff) });
+    }
+  }
   return [...seen.values()];
 }
 
-function horizonsOf(env: Env, items: Item[]): Draft['horizons'] {
+function horizonsOf(env: Env, items: Weighed[]): Draft['horizons'] {
   const K = panelFor(env.lang);
   const near = balance(items.filter((i) => !i.stale).length ? items.filter((i) => !i.stale) : items);
   const structural = items.filter((i) => STRUCTURAL.includes(i.factor));
@@ -79,7 +103,7 @@ function compose(env: Env, claims: Claim[], idPrefix: string, note?: string): Dr
   const { stance } = balance(items);
   const horizons = horizonsOf(env, items);
   const kept = claims.map((c, i) => ({ ...c, id: `${idPrefix}-c${i + 1}` }));
-  const labels = (pol: Item['polarity']) => [...new Set(items.filter((i) => i.polarity === pol).map((i) => env.P.label(i.factor)))];
+  const labels = (pol: Weighed['polarity']) => [...new Set(items.filter((i) => i.polarity === pol).map((i) => env.P.label(i.factor)))];
   const text = K.draftText({ company: env.company, stance, horizons, favorable: labels('favorable'), adverse: labels('adverse'), items: items.length, stale: items.filter((i) => i.stale).length, note });
   return { text: fit([{ text, priority: 10 }], env.step.maxChars), stance, horizons, claims: kept };
 }
@@ -92,10 +116,14 @@ function contextDraft(env: Env): Draft | undefined {
   return (env.debate.first(draftSchema, (t) => t.role === 'draft-writer') ?? env.debate.first(draftSchema))?.output;
 }
 
-/** The writer's draft from the specialists' briefings. */
+/**
+ * The writer's draft from the specialists' briefings, the run's red flags among the claims that
+ * carry it (red-flags.ts), so that the stance weighs them from the start and the leader, which
+ * receives the same claims, weighs them alike.
+ */
 export function writeDraft(env: Env): Draft {
   const specialists = env.debate.claims((t) => t.act !== 'debate');
-  return compose(env, carriers(specialists), env.step.id);
+  return compose(env, claimsWithRedFlags(env, carriers(specialists)), env.step.id);
 }
 
 /** A stance draft from a step of no declared part: the leader's merge when a draft is in context, else a draft. */
@@ -137,20 +165,26 @@ export function trust(env: Env): TurnOutput {
   return { text: fit(segments, env.step.maxChars), claims, questions: [] };
 }
 
+/**
+ * The skeptic reviews the draft as the trust agent strengthened it (it runs after the trust
+ * agent): risks neither of them cites, those on the factors the trust agent shored up first, each
+ * answering the trust agent's claim on its factor where there is one, else the draft's.
+ */
 export function skeptic(env: Env): TurnOutput {
   const K = panelFor(env.lang);
   const draft = contextDraft(env);
-  const draftKeys = new Set((draft?.claims ?? []).flatMap((c) => itemsOf(env.pool, c).map((i) => i.key)));
-  const risks = factorGroups(env.pool.items.filter((i) => i.polarity === 'adverse' && !draftKeys.has(i.key) && i.origin !== 'context'))
-    .map((g) => g[0])
-    .slice(0, 3);
+  const supports = env.debate.claims((t) => t.role === 'trust');
+  const reviewed = new Set([...(draft?.claims ?? []), ...supports].flatMap((c) => itemsOf(env.pool, c).map((i) => i.key)));
+  const candidates = factorGroups(env.pool.items.filter((i) => i.polarity === 'adverse' && !reviewed.has(i.key) && i.origin !== 'context')).map((g) => g[0]);
+  const strengthened = new Set(supports.map((c) => c.factor));
+  const risks = [...candidates.filter((i) => strengthened.has(i.factor)), ...candidates.filter((i) => !strengthened.has(i.factor))].slice(0, 3);
   const claims: Claim[] = risks.map((item, n) => ({
     id: `${env.step.id}-c${n + 1}`,
     text: K.riskClaim(item, env.words(item.factor, item)),
     factor: item.factor,
     polarity: 'adverse',
     citations: [citationOf(item)],
-    respondsTo: draft?.claims.find((c) => c.factor === item.factor)?.id,
+    respondsTo: supports.find((c) => c.factor === item.factor)?.id ?? draft?.claims.find((c) => c.factor === item.factor)?.id,
   }));
   for (const c of claims) if (!c.respondsTo) delete c.respondsTo;
   const segments: Segment[] = [{ text: K.skepticHeader(risks.length), priority: 10 }];
@@ -175,13 +209,17 @@ export function safetyCheck(env: Env): StepOutput<'safetyCheck'> {
   const stanceChanged = draft.stance !== final.stance;
   const key = (d: Draft) => d.horizons.map((h) => `${h.horizon}:${h.outlook}`).join('|');
   const horizonsChanged = key(draft) !== key(final);
-  const kept = stanceChanged || horizonsChanged ? 'draft' : 'final';
+  // No recommendations from the debate (the trust agent and the skeptic made no point) → the draft stands.
+  const debate = env.debate.turns.filter((t) => t.act === 'debate');
+  const nothingRecommended = debate.length > 0 && debate.every((t) => t.claims.length === 0);
+  const kept = stanceChanged || horizonsChanged || nothingRecommended ? 'draft' : 'final';
   const report = kept === 'draft' ? draft : final;
+  const nothing = translator(enforcementMessages, env.lang)('nothingRecommended');
   return {
     stanceChanged,
     horizonsChanged,
     kept,
-    reason: K.safetyReason({ stanceChanged, horizonsChanged, draft, final }),
+    reason: stanceChanged || horizonsChanged || !nothingRecommended ? K.safetyReason({ stanceChanged, horizonsChanged, draft, final }) : nothing.charAt(0).toUpperCase() + nothing.slice(1),
     report: { ...report, claims: report.claims.map((c) => ({ ...c, citations: uniqueCitations(c.citations) })) },
   };
 }

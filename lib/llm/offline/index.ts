@@ -15,6 +15,7 @@ import { makeEnv, makeEnvYielding, sideOf, type Env } from './env';
 import { leaderDraft, safetyCheck, skeptic, stanceDraft, trust, writeDraft } from './findebate';
 import { crossExamination } from './questions';
 import { rebuttal } from './rebuttal';
+import { addressesRedFlags, addressRedFlags } from './red-flags';
 import { aggregate, poolReport } from './report';
 import { followUp, judgeRebuttals, sasJudgment, sasStress } from './sas';
 import { sasLead } from './sas-lead';
@@ -78,7 +79,13 @@ function builderFor(request: GenerateRequest): Builder<OutputKind> {
 
 /** The step's output, built synchronously from the request. Exported for tests and tooling. */
 export function buildOutput(request: GenerateRequest): StepOutput {
-  return builderFor(request)(makeEnv(request));
+  return write(builderFor(request), makeEnv(request));
+}
+
+/** The builder's output, with the run's red flags addressed first in a final step (red-flags.ts). */
+function write(builder: Builder<OutputKind>, env: Env): StepOutput {
+  const output = builder(env);
+  return addressesRedFlags(env) ? addressRedFlags(env, output) : output;
 }
 
 /**
@@ -95,7 +102,7 @@ export async function buildOutputYielding(request: GenerateRequest): Promise<Ste
   await pause();
   const env = await makeEnvYielding(request, pause);
   await pause();
-  return builder(env);
+  return write(builder, env);
 }
 
 function inputChars(request: GenerateRequest): number {

@@ -48,7 +48,7 @@ export const PANEL_EN: Panel = {
   figure: (i) => `${label(i.factor)}: ${cite(i)}.`,
   contextFinding: (i, w) => `${label(i.factor)}: ${cite(i)} — context-dependent; it supports repayment only if ${w.favAssumption}, and weighs on it if ${w.advAssumption}.`,
   quoted: (i, words, w, side) =>
-    `${label(i.factor)} — in the source's own words: “${words}” ${P.ref(i)}. ${i.polarity === 'context' ? `Context-dependent: it supports repayment only if ${w.favAssumption}.` : `${capitalize(reading(side, w))}.`}`,
+    `${label(i.factor)} — in the source's own words: ${P.quote(words)} ${P.ref(i)}. ${i.polarity === 'context' ? `Context-dependent: it supports repayment only if ${w.favAssumption}.` : `${capitalize(reading(side, w))}.`}`,
   silent: (labels) => `The material is silent on ${and(labels.map((l) => l.toLowerCase()))}.`,
   nothingGiven: (title) => `${title}: no evidence or passages were given to this step, so there is nothing to brief; the case must rest on the other briefings.`,
   narrativeIntro: (company, industry, n) => `${company} operates in ${industry ? industry.split(';')[0].trim() : 'an industry the pool does not name'}. ${n} dated point${s(n)} describe its market, newest first.`,
@@ -154,7 +154,7 @@ export const PANEL_EN: Panel = {
   traceNote: (standing: Standing, kind, i) => `${capitalize(kind ? ANSWERED[kind] : 'not answered')}${i ? `; rests on ${P.ref(i)}` : '; no traceable evidence'} (${standing.toLowerCase().replace('_', ' ')}).`,
   keyInsight: (best, t) =>
     best
-      ? `The strongest argument is ${best.id} on ${lower(best.factor)} (weighted ${best.weighted}); the affirmative totals ${t.affirmative}, the negative ${t.negative}.`
+      ? `The strongest argument is ${best.id} on ${lower(best.factor)} (weighted ${best.weighted}); the affirmative's arguments average ${t.affirmative}, the negative's ${t.negative}.`
       : 'No argument could be scored: neither side made one.',
   recommendation: (t, unresolved) =>
     `For the credit committee: ${t.affirmative === t.negative ? 'the two sides score equally' : `the ${t.affirmative > t.negative ? 'affirmative' : 'negative'} side is better supported on these scores (${t.affirmative} vs ${t.negative})`}${unresolved ? `, but ${unresolved} point${s(unresolved)} remain unresolved and should be checked before a decision` : ''}. The scores weigh evidence and responsiveness; they are not a credit decision.`,

@@ -50,7 +50,7 @@ export const PANEL_KO: Panel = {
   briefingHeader: (title, n, given) => `${title}: 주어진 자료 ${given}건에서 찾은 사항 ${n}개(최신순).`,
   figure: (i) => `${label(i.factor)}: ${cite(i)}.`,
   contextFinding: (i, w) => `${label(i.factor)}: ${cite(i)} — 해석이 갈리는 자료다. ${cond(w.favAssumption)} 상환에 긍정적이고, ${cond(w.advAssumption)} 부정적이다.`,
-  quoted: (i, words, w, side) => `${label(i.factor)} — 자료 원문: “${words}”${P.ref(i)}. ${i.polarity === 'context' ? `해석이 갈리는 자료로, ${cond(w.favAssumption)} 상환에 긍정적이다.` : `${reading(side, w)}.`}`,
+  quoted: (i, words, w, side) => `${label(i.factor)} — 자료 원문: ${P.quote(words)}${P.ref(i)}. ${i.polarity === 'context' ? `해석이 갈리는 자료로, ${cond(w.favAssumption)} 상환에 긍정적이다.` : `${reading(side, w)}.`}`,
   silent: (labels) => `자료는 ${labels.join('·')}에 관해서는 아무것도 말하지 않는다.`,
   nothingGiven: (title) => `${title}: 이 단계에 주어진 자료나 문서 발췌가 없어 브리핑할 내용이 없다. 판단은 다른 브리핑에 기대야 한다.`,
   narrativeIntro: (company, industry, n) => `${company}(업종: ${industry ? industry.split(';')[0].trim() : '기재 없음'})의 시장 환경을 날짜가 있는 자료 ${n}건으로, 최신 자료부터 정리한다.`,
@@ -168,7 +168,7 @@ export const PANEL_KO: Panel = {
     `${sideKo(side)} 최종 변론. 인정한 점: ${concessions.length ? concessions.join(', ') : '없음'}. 반박되지 않은 논거: ${unrebutted.length ? unrebutted.join(', ') : '없음'}.${refuted.length ? ` 반박된 논거: ${refuted.join(', ')}.` : ''} 최종 입장: ${finalPosition}`,
   anecdotal: (i) => `요인 수준의 결론을 언론 보도 한 건${P.ref(i)}에 기대고 있다.`,
   traceNote: (standing, kind, i) => `${kind ? ANSWERED[kind] : '상대가 답하지 않음'}${i ? `; 근거 ${P.ref(i)}` : '; 추적 가능한 근거 없음'} (${standing}).`,
-  keyInsight: (best, t) => (best ? `가장 강한 논거: ${best.id}(${label(best.factor)}, 가중 점수 ${best.weighted}). 찬성 측 합계 ${t.affirmative}, 반대 측 합계 ${t.negative}.` : '점수를 매길 논거가 없다: 어느 쪽도 논거를 내지 않았다.'),
+  keyInsight: (best, t) => (best ? `가장 강한 논거: ${best.id}(${label(best.factor)}, 가중 점수 ${best.weighted}). 논거 평균 점수는 찬성 측 ${t.affirmative}, 반대 측 ${t.negative}.` : '점수를 매길 논거가 없다: 어느 쪽도 논거를 내지 않았다.'),
   recommendation: (t, unresolved) =>
     `심사위원회 참고: ${t.affirmative === t.negative ? '이 점수로는 양측이 같다' : `이 점수로는 ${t.affirmative > t.negative ? '찬성 측' : '반대 측'}의 근거가 더 탄탄하다(${t.affirmative} 대 ${t.negative})`}.${unresolved ? ` 다만 미해결 쟁점 ${unresolved}개는 결정 전에 확인해야 한다.` : ''} 점수는 근거와 응답성을 잰 것이며 여신 결정 자체는 아니다.`,
 

@@ -4,7 +4,7 @@
 import type { Citation, Claim, Question, Report } from '@/lib/domain/outputs';
 import type { Turn } from './context';
 import type { Env } from './env';
-import { citationKey, citationOf, resolve, uniqueCitations, type Item } from './material';
+import { citationKey, citationOf, resolve, shorten, uniqueCitations, type Item } from './material';
 import type { QuestionKind } from './phrases';
 import { factorGroups, type Side } from './select';
 
@@ -20,7 +20,14 @@ function sideOfTurn(turn: Turn, polarity: Claim['polarity']): 'affirmative' | 'a
 
 function joinReading(parts: string[]): string {
   const text = [...new Set(parts)].join(' ');
-  return text.length <= MAX_READING ? text : `${text.slice(0, MAX_READING - 1).replace(/\s+\S*$/, '')}…`;
+  if (text.length <= MAX_READING) return text;
+  // Whole readings only: drop the last ones rather than cut one off mid-sentence.
+  const kept: string[] = [];
+  for (const part of [...new Set(parts)]) {
+    if ([...kept, part].join(' ').length > MAX_READING) break;
+    kept.push(part);
+  }
+  return kept.length ? kept.join(' ') : shorten(parts[0], MAX_READING);
 }
 
 export function aggregate(env: Env): Report {

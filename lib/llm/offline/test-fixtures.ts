@@ -2,6 +2,7 @@
 // step definitions that mirror the five protocols of lib/debate/protocols/ and
 // lib/debate/STEP-IDS.md, and a small runner that feeds each step its declared context the way
 // the engine does.
+import { contextFor } from '@/lib/debate/context-scope';
 import { visibleEvidence } from '@/lib/debate/evidence-scope';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -150,18 +151,19 @@ export const SAS_STEPS: StepDef[] = [
   step('X-A', 'affirmative', 'affirmative', 'closing', AFTER_F, 'turn', { ...none, ...rules({ noNewMaterial: true }) }),
   step('X-N', 'negative', 'negative', 'closing', AFTER_F, 'turn', { ...none, ...rules({ noNewMaterial: true }) }),
   step('JUDGE', 'judge', 'neutral', 'judgment', WHOLE, 'sasJudgment', { ...none, ...as('judge') }),
-  step('STRESS', 'stress-analyst', 'neutral', 'analysis', [...WHOLE, 'JUDGE'], 'sasStress', { ...none, ...as('stress-analyst') }),
-  step('LEAD', 'lead-analyst', 'neutral', 'report', [...B, 'X-A', 'X-N', 'JUDGE', 'STRESS'], 'sasReport', { ...none, ...as('lead-analyst') }),
+  // As lib/debate/protocols/sas.ts: the stress test gets the winning side's turns and the verdict only.
+  step('STRESS', 'stress-analyst', 'neutral', 'analysis', ['O-A', 'O-N', 'R-A', 'R-N', 'F-A', 'F-N', 'X-A', 'X-N', 'JUDGE'], 'sasStress', { ...none, ...as('stress-analyst'), onlyWinnerOf: 'JUDGE' }),
+  step('LEAD', 'lead-analyst', 'neutral', 'report', [...WHOLE, 'JUDGE', 'STRESS'], 'sasReport', { ...none, ...as('lead-analyst') }),
 ];
 
 export const THREE_ROUND_STEPS: StepDef[] = [
-  step('R1-A', 'affirmative', 'affirmative', 'constructive', [], 'argumentsRound'),
-  step('R1-N', 'negative', 'negative', 'constructive', [], 'argumentsRound'),
-  step('R2-A', 'affirmative', 'affirmative', 'rebuttal', ['R1-N', 'R1-A'], 'responsesRound'),
-  step('R2-N', 'negative', 'negative', 'rebuttal', ['R1-A', 'R1-N'], 'responsesRound'),
+  step('R1-A', 'affirmative', 'affirmative', 'constructive', [], 'argumentsRound', rules({ argumentCount: { min: 3, max: 5 }, citationsRequired: true })),
+  step('R1-N', 'negative', 'negative', 'constructive', [], 'argumentsRound', rules({ argumentCount: { min: 3, max: 5 }, citationsRequired: true })),
+  step('R2-A', 'affirmative', 'affirmative', 'rebuttal', ['R1-N', 'R1-A'], 'responsesRound', rules({ coverArguments: ['R1-N'] })),
+  step('R2-N', 'negative', 'negative', 'rebuttal', ['R1-A', 'R1-N'], 'responsesRound', rules({ coverArguments: ['R1-A'] })),
   step('R3-A', 'affirmative', 'affirmative', 'closing', ['R1-A', 'R1-N', 'R2-A', 'R2-N'], 'closingRound', { maxChars: 1400, ...none, ...rules({ noNewMaterial: true }) }),
   step('R3-N', 'negative', 'negative', 'closing', ['R1-A', 'R1-N', 'R2-A', 'R2-N'], 'closingRound', { maxChars: 1400, ...none, ...rules({ noNewMaterial: true }) }),
-  step('JUDGE', 'judge', 'neutral', 'judgment', ['R1-A', 'R1-N', 'R2-A', 'R2-N', 'R3-A', 'R3-N'], 'rubricJudgment', as('judge')),
+  step('JUDGE', 'judge', 'neutral', 'judgment', ['R1-A', 'R1-N', 'R2-A', 'R2-N', 'R3-A', 'R3-N'], 'rubricJudgment', { ...as('judge'), ...rules({ coverArguments: ['R1-A', 'R1-N'] }) }),
 ];
 
 const SPECIALISTS: [string, SpecialistFocus][] = [
@@ -176,9 +178,9 @@ export const FINDEBATE_STEPS: StepDef[] = [
   ...SPECIALISTS.map(([id, focus]) => step(id, id.toLowerCase(), 'neutral', 'analysis', [], 'briefing', { ...as('specialist', focus), ...docs, ...rules({ citationsRequired: true }) })),
   step('DRAFT', 'writer', 'neutral', 'draft', S, 'stanceDraft', { ...none, ...as('draft-writer') }),
   step('TRUST', 'trust-agent', 'neutral', 'debate', ['DRAFT'], 'turn', { ...docs, ...as('trust') }),
-  step('SKEPTIC', 'skeptic', 'negative', 'debate', ['DRAFT'], 'turn', { ...docs, ...as('skeptic') }),
+  step('SKEPTIC', 'skeptic', 'negative', 'debate', ['DRAFT', 'TRUST'], 'turn', { ...docs, ...as('skeptic') }),
   step('LEADER', 'leader', 'neutral', 'aggregation', ['DRAFT', 'TRUST', 'SKEPTIC'], 'stanceDraft', { ...none, ...as('leader') }),
-  step('SAFETY', 'safety-checker', 'neutral', 'safety-check', ['DRAFT', 'LEADER'], 'safetyCheck', { ...none, ...as('safety-checker') }),
+  step('SAFETY', 'safety-checker', 'neutral', 'safety-check', ['DRAFT', 'TRUST', 'SKEPTIC', 'LEADER'], 'safetyCheck', { ...none, ...as('safety-checker') }),
 ];
 
 export const STEPS: Record<ProtocolId, StepDef[]> = {
@@ -226,10 +228,13 @@ export async function runProtocol(c: Case, protocol: ProtocolDef): Promise<Map<s
   const analyst = createOfflineAnalyst();
   const done = new Map<string, StepRun>();
   for (const s of protocol.steps) {
-    const context: ContextTurn[] = s.context.map((id) => {
-      const d = done.get(id)!;
-      return { stepId: id, agent: d.step.agent, team: d.step.team, act: d.step.act, text: d.text, output: d.output };
-    });
+    const context: ContextTurn[] = contextFor(
+      s,
+      s.context.map((id) => {
+        const d = done.get(id)!;
+        return { stepId: id, agent: d.step.agent, team: d.step.team, act: d.step.act, text: d.text, output: d.output };
+      }),
+    );
     const tokens: string[] = [];
     const request = requestFor(c, protocol, s, context, (t) => tokens.push(t));
     const result = await analyst.generate(request);

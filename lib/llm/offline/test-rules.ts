@@ -1,5 +1,6 @@
 // The step rules of lib/domain/protocol.ts as the engine checks them, written out for the offline
 // analyst's tests: a violation here is a repair and then a failure in a real run.
+import { checkStepRules } from '@/lib/debate/rules';
 import type { Citation, Claim, Question } from '@/lib/domain/outputs';
 import type { StepRun } from './test-fixtures';
 
@@ -20,6 +21,11 @@ export function ruleProblems(run: StepRun, runs: Map<string, StepRun>): string[]
   const contextQuestions = context.flatMap((o) => o.questions ?? []);
   const say = (p: string) => problems.push(`${step.id}: ${p}`);
 
+  // The three-round rules, by the engine's own check (lib/debate/rules.ts): 3–5 arguments with evidence, every argument answered or scored.
+  if (rules.argumentCount || rules.coverArguments) {
+    const only = { ...step, maxChars: undefined, rules: { argumentCount: rules.argumentCount, coverArguments: rules.coverArguments, citationsRequired: step.output === 'argumentsRound' ? rules.citationsRequired : undefined } };
+    for (const p of checkStepRules(only, run.output, { context: new Map(step.context.map((id) => [id, runs.get(id)!.output])) })) say(p);
+  }
   if (step.maxChars !== undefined && typeof out.text === 'string' && out.text.length > step.maxChars) say(`text ${out.text.length} > ${step.maxChars}`);
   if (rules.minClaims && claims.length < rules.minClaims) say(`${claims.length} claims < ${rules.minClaims}`);
   if (rules.minFactors && new Set(claims.map((c) => c.factor)).size < rules.minFactors) say('too few factors');

@@ -2,7 +2,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { OUTPUT_SCHEMAS, type Claim, type StepOutput } from '@/lib/domain/outputs';
 import type { ContextTurn } from '@/lib/llm/types';
 import { createOfflineAnalyst } from './index';
-import { FINDEBATE_STEPS, protocolOf, requestFor, runProtocol, type Case, type StepRun } from './test-fixtures';
+import { enforce } from '@/lib/debate/enforce';
+import { FINDEBATE_STEPS, THREE_ROUND_STEPS, protocolOf, requestFor, runProtocol, type Case, type StepRun } from './test-fixtures';
 import { ruleProblems } from './test-rules';
 import { wordCount } from './text';
 
@@ -69,9 +70,24 @@ describe.each([
     const ids = [...out<'argumentsRound'>('R1-A').arguments, ...out<'argumentsRound'>('R1-N').arguments].map((a) => a.id);
     expect(judgment.scores.map((s) => s.argumentId)).toEqual(ids);
     for (const s of judgment.scores) expect(s.weighted).toBeCloseTo(0.3 * s.logic + 0.3 * s.evidence + 0.25 * s.responsiveness + 0.15 * s.honesty, 2);
-    const sum = (prefix: string) => judgment.scores.filter((s) => s.argumentId.startsWith(prefix)).reduce((n, s) => n + s.weighted, 0);
-    expect(judgment.overall.affirmativeTotal).toBeCloseTo(sum('R1-A'), 1);
-    expect(judgment.overall.negativeTotal).toBeCloseTo(sum('R1-N'), 1);
+    // Side totals are averages, as the published rubric has them: a sum favours the side with more arguments.
+    const mean = (prefix: string) => {
+      const w = judgment.scores.filter((s) => s.argumentId.startsWith(`${prefix}-`)).map((s) => s.weighted);
+      return w.reduce((n, x) => n + x, 0) / w.length;
+    };
+    // To two decimals.
+    expect(Math.abs(judgment.overall.affirmativeTotal - mean('R1-A'))).toBeLessThanOrEqual(0.005 + 1e-9);
+    expect(Math.abs(judgment.overall.negativeTotal - mean('R1-N'))).toBeLessThanOrEqual(0.005 + 1e-9);
+    for (const total of [judgment.overall.affirmativeTotal, judgment.overall.negativeTotal]) {
+      expect(total).toBeGreaterThanOrEqual(1);
+      expect(total).toBeLessThanOrEqual(10);
+    }
+    // The engine would change nothing in it.
+    const enforced = enforce(THREE_ROUND_STEPS.find((s) => s.id === 'JUDGE')!, judgment, {
+      context: ['R1-A', 'R1-N', 'R2-A', 'R2-N', 'R3-A', 'R3-N'].map((id) => ({ step: runs.get(id)!.step, output: runs.get(id)!.output })),
+      language: c.language,
+    });
+    expect(enforced.repairs).toEqual([]);
     expect(judgment.trace.map((t) => t.argumentId)).toEqual(ids);
     for (const f of judgment.fallacies) expect(ids).toContain(f.argumentId);
     // A refuted argument is traced as refuted.
@@ -121,6 +137,25 @@ describe.each([
     for (const claim of out<{ claims: Claim[] }>('SKEPTIC').claims) expect(claim.polarity).toBe('adverse');
   });
 
+  it('the skeptic reviews the trust agent\'s output: it cites none of its items and answers its claim on a shared factor', () => {
+    const trust = out<{ claims: Claim[] }>('TRUST').claims;
+    const skeptic = out<{ claims: Claim[] }>('SKEPTIC').claims;
+    expect(runs.get('SKEPTIC')!.request.context.map((t) => t.stepId)).toEqual(['DRAFT', 'TRUST']);
+    const trustCited = new Set(trust.flatMap((x) => x.citations.map((ci) => ci.evidenceId)));
+    for (const claim of skeptic) for (const ci of claim.citations) expect(trustCited.has(ci.evidenceId)).toBe(false);
+    for (const claim of skeptic) {
+      const backed = trust.find((t) => t.factor === claim.factor);
+      if (backed) expect(claim.respondsTo).toBe(backed.id);
+    }
+    // On both cases the skeptic takes on at least one of the trust agent's supports.
+    expect(skeptic.filter((x) => trust.some((t) => t.id === x.respondsTo)).length).toBeGreaterThan(0);
+  });
+
+  it('the engine would change nothing in the safety check', () => {
+    const context = ['DRAFT', 'TRUST', 'SKEPTIC', 'LEADER'].map((id) => ({ step: runs.get(id)!.step, output: runs.get(id)!.output }));
+    expect(enforce(runs.get('SAFETY')!.step, runs.get('SAFETY')!.output, { context, language: c.language }).repairs).toEqual([]);
+  });
+
   it('the safety check keeps the leader only when stance and horizons held, and reports the version it kept', () => {
     const check = out<StepOutput<'safetyCheck'>>('SAFETY');
     const draft = out<StepOutput<'stanceDraft'>>('DRAFT');
@@ -150,5 +185,28 @@ describe('the FinDebate safety check', () => {
     expect(check).toMatchObject({ stanceChanged: true, horizonsChanged: true, kept: 'draft' });
     expect(check.report).toEqual(draft);
     expect(check.reason).toMatch(/moved the stance from favorable to adverse/);
+  });
+
+  it('keeps the draft when the trust agent and the skeptic recommended nothing, though the stance held', async () => {
+    const draft: StepOutput<'stanceDraft'> = {
+      text: 'Stance: neutral.',
+      stance: 'neutral',
+      horizons: [{ horizon: '12 months', outlook: 'neutral', confidence: 0.4 }],
+      claims: [],
+    };
+    const leader: StepOutput<'stanceDraft'> = { ...draft, text: 'Stance: neutral, merged.', horizons: [{ horizon: '12 months', outlook: 'neutral', confidence: 0.45 }] };
+    const empty = { text: 'Nothing to add.', claims: [], questions: [] };
+    const context: ContextTurn[] = [
+      { stepId: 'DRAFT', agent: 'writer', team: 'neutral', act: 'draft', text: draft.text, output: draft },
+      { stepId: 'TRUST', agent: 'trust-agent', team: 'neutral', act: 'debate', text: empty.text, output: empty },
+      { stepId: 'SKEPTIC', agent: 'skeptic', team: 'negative', act: 'debate', text: empty.text, output: empty },
+      { stepId: 'LEADER', agent: 'leader', team: 'neutral', act: 'aggregation', text: leader.text, output: leader },
+    ];
+    const step = FINDEBATE_STEPS.find((s) => s.id === 'SAFETY')!;
+    const result = await createOfflineAnalyst().generate(requestFor(TESLA, protocolOf('findebate'), step, context));
+    const check = JSON.parse(result.raw) as StepOutput<'safetyCheck'>;
+    expect(check).toMatchObject({ stanceChanged: false, horizonsChanged: false, kept: 'draft' });
+    expect(check.report).toEqual(draft);
+    expect(check.reason).toBe('The trust agent and the skeptic recommended nothing, so the debate round had nothing to add and the draft is kept.');
   });
 });

@@ -4,6 +4,7 @@
 // written out below.
 import { argumentsRound as argumentsSchema, responsesRound as responsesSchema, type Citation, type Claim, type StepOutput } from '@/lib/domain/outputs';
 import type { Team } from '@/lib/domain/protocol';
+import { sideAverage, weightedScore } from '@/lib/domain/rubric';
 import type { Turn } from './context';
 import { sideOf, type Env } from './env';
 import { isGuideline } from './lexicon';
@@ -118,7 +119,7 @@ export function rubricJudgment(env: Env): StepOutput<'rubricJudgment'> {
   const scores: StepOutput<'rubricJudgment'>['scores'] = [];
   const trace: StepOutput<'rubricJudgment'>['trace'] = [];
   const fallacies = [...FALLACY_FREE];
-  const totals = { affirmative: 0, negative: 0 };
+  const weighted = { affirmative: [] as number[], negative: [] as number[] };
   const unresolved: string[] = [];
   let best: { id: string; weighted: number; factor: string } | undefined;
 
@@ -140,16 +141,19 @@ export function rubricJudgment(env: Env): StepOutput<'rubricJudgment'> {
       const evidence = clamp(2 + 3 * Math.min(2, items.length) + (anyFresh ? 2 : 0) - (allStale ? 1 : 0));
       const responsiveness = clamp(1 + 9 * answeredShare);
       const honesty = clamp(9 - (allStale ? 1 : 0) - (against ? 2 : 0) + (concededAny ? 1 : 0));
-      const weighted = Math.round((0.3 * logic + 0.3 * evidence + 0.25 * responsiveness + 0.15 * honesty) * 100) / 100;
-      scores.push({ argumentId: a.id, logic, evidence, responsiveness, honesty, weighted });
-      totals[team] = Math.round((totals[team] + weighted) * 100) / 100;
-      if (!best || weighted > best.weighted) best = { id: a.id, weighted, factor: a.factor };
+      const score = weightedScore({ logic, evidence, responsiveness, honesty });
+      scores.push({ argumentId: a.id, logic, evidence, responsiveness, honesty, weighted: score });
+      weighted[team].push(score);
+      if (!best || score > best.weighted) best = { id: a.id, weighted: score, factor: a.factor };
       if (items.length === 1 && sourceKind(items[0]) === 'news') fallacies.push({ argumentId: a.id, fallacy: 'anecdotal_evidence', explanation: K.anecdotal(items[0]) });
       const standing = !response ? (evidence >= 6 ? 'UPHELD' : 'UNCERTAIN') : response.kind === 'refute' ? 'REFUTED' : response.kind === 'challenge' ? 'UNCERTAIN' : response.kind === 'partial' ? 'PARTIALLY_UPHELD' : 'UPHELD';
       trace.push({ argumentId: a.id, standing, note: K.traceNote(standing, response?.kind, items[0]) });
       if (response && (response.kind === 'challenge' || response.kind === 'partial')) unresolved.push(`${a.id}: ${response.followUp}`);
     }
   }
+  // Each side's total is the average of its weighted scores, as the engine recomputes it: a sum
+  // would favour the side that put forward more arguments.
+  const totals = { affirmative: sideAverage(weighted.affirmative), negative: sideAverage(weighted.negative) };
   return {
     scores,
     fallacies,

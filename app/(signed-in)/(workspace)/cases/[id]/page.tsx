@@ -5,6 +5,7 @@ import { CaseFacts } from '@/components/case/case-facts';
 import { CaseRuns } from '@/components/case/case-runs';
 import { RunLauncher } from '@/components/case/run-launcher';
 import { SubmitCase } from '@/components/case/submit-case';
+import { RedFlagsPanel } from '@/components/red-flags/red-flags-panel';
 import { CaseDecisionCard, CaseDiscussionCard } from '@/components/review/case-review';
 import { Alert, Card, PageHeader } from '@/components/ui/layout';
 import { canAccessCase, requireCaseAccess } from '@/lib/auth/run-access';
@@ -16,6 +17,7 @@ import { PROTOCOLS_BY_ID } from '@/lib/debate/protocols';
 import { casesMessages } from '@/lib/i18n/messages/cases';
 import { runMessages } from '@/lib/i18n/messages/run';
 import { getT } from '@/lib/i18n/server';
+import { poolRedFlags } from '@/lib/report/red-flag-refs';
 import { launcherOptions } from './launcher-options';
 import { shellMessages } from '@/lib/i18n/messages/shell';
 
@@ -28,13 +30,15 @@ export default async function CasePage({ params }: { params: Promise<{ id: strin
   const { id } = await params;
   const { user, kase: row } = await requireCaseAccess(id, 'read');
   const db = await getDb();
-  const [kase, runs, decisions, comments, t, tr] = await Promise.all([
+  const [kase, runs, decisions, comments, t, tr, redFlags] = await Promise.all([
     getCaseDetail({ db, id }),
     listRunsForCase({ db, caseId: id }),
     listDecisionsForCase({ db, caseId: id }),
     listCommentsForCase({ db, caseId: id }),
     getT(casesMessages),
     getT(runMessages),
+    // Red flags in the pool as of the case's date: what a run of the case would find first.
+    poolRedFlags({ db, companyId: row.companyId, asOf: row.asOfDate }),
   ]);
   if (!kase) notFound();
   // The owning RM works on a case until it goes to the committee; everyone else reads it.
@@ -50,6 +54,11 @@ export default async function CasePage({ params }: { params: Promise<{ id: strin
   return (
     <>
       <PageHeader title={kase.title} description={`${kase.companyNameEn ?? kase.companyName} · ${t('asOfDate')} ${kase.asOfDate}`} />
+      {redFlags.flags.length ? (
+        <div className="mb-6">
+          <RedFlagsPanel flags={redFlags.flags} evidence={redFlags.evidence} scope={{ kind: 'case', date: kase.asOfDate }} />
+        </div>
+      ) : null}
       {!owner ? (
         <div className="mb-4" data-testid="read-only">
           <Alert tone="info">{t('readOnly')}</Alert>

@@ -4,6 +4,7 @@ import { notFound } from 'next/navigation';
 import { AddEvidenceForm } from '@/components/pool/evidence-editor';
 import { EvidenceTimeline } from '@/components/pool/evidence-timeline';
 import { FetchFilings } from '@/components/pool/fetch-filings';
+import { RedFlagsPanel } from '@/components/red-flags/red-flags-panel';
 import { Card, EmptyState, PageHeader } from '@/components/ui/layout';
 import { can } from '@/lib/auth/permissions';
 import { requirePermission } from '@/lib/auth/session';
@@ -13,6 +14,8 @@ import type { Locale } from '@/lib/i18n';
 import { poolMessages } from '@/lib/i18n/messages/pool';
 import { getLocale, getT } from '@/lib/i18n/server';
 import { filingSourceConfigured, filingSourcesFor } from '@/lib/pool/connectors/fetch-filings';
+import { poolRedFlags } from '@/lib/report/red-flag-refs';
+import { isoToday } from '@/lib/util/dates';
 
 export async function generateMetadata({ params }: { params: Promise<{ id: string }> }): Promise<Metadata> {
   const company = await getCompanyById({ db: await getDb(), id: (await params).id });
@@ -42,9 +45,12 @@ export default async function CompanyPage({
   if (!company) notFound();
   const expand = (await searchParams).factor;
   const expanded = typeof expand === 'string' ? expand : undefined;
-  const [{ items: evidence, totals }, docs] = await Promise.all([
+  // Red flags in the pool as it stands today: everything published by today is read.
+  const today = isoToday();
+  const [{ items: evidence, totals }, docs, redFlags] = await Promise.all([
     listEvidenceTimeline({ db, companyId: id, perFactor: PER_FACTOR, factor: expanded }),
     listDocumentsForCompany({ db, companyId: id }),
+    poolRedFlags({ db, companyId: id, asOf: today }),
   ]);
   const evidenceTotal = totals.reduce((n, t) => n + t.total, 0);
   const editable = can(user.role, 'pool:write');
@@ -59,6 +65,11 @@ export default async function CompanyPage({
   return (
     <>
       <PageHeader title={companyName(company, locale)} description={company.description ?? undefined} />
+      {redFlags.flags.length ? (
+        <div className="mb-6">
+          <RedFlagsPanel flags={redFlags.flags} evidence={redFlags.evidence} scope={{ kind: 'company', date: today }} />
+        </div>
+      ) : null}
       <div className="mb-8 grid gap-4 md:grid-cols-3">
         <Card title={t('profile')}>
           <dl className="space-y-1 text-sm">

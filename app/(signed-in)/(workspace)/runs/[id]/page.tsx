@@ -54,14 +54,15 @@ export default async function RunPage({ params }: { params: Promise<{ id: string
           </span>
         }
       />
-      {kase ? (
-        <div className="mb-6">
-          <CaseDecisionCard user={user} kase={kase} decisions={decisions} form={false} />
-        </div>
-      ) : null}
       <RunReview review={kase ? { caseId: kase.id, comments, right: commentRight(user, kase) } : null} runId={run.id}>
         {/* A submitted or decided case's runs are the committee's record: no cancel or retry (lib/jobs/case-runs.ts refuses them too). */}
-        <LiveRun initial={initial} canWrite={canAccessRun(user, run, kase, 'write') && !(kase && isCaseClosed(kase.status))} />
+        <LiveRun
+          initial={initial}
+          canWrite={canAccessRun(user, run, kase, 'write') && !(kase && isCaseClosed(kase.status))}
+          run={{ asOf: runParams.asOf, companyId: run.companyId }}
+          // The run's red flags come first (LiveRun draws them, live); the case's decisions right under them.
+          lead={kase ? <CaseDecisionCard user={user} kase={kase} decisions={decisions} form={false} /> : null}
+        />
       </RunReview>
     </>
   );

@@ -11,7 +11,7 @@ import { route } from '@/lib/auth/route';
 import { getDb } from '@/lib/db/client';
 import { recordRunView } from '@/lib/db/queries/audit';
 import { runBus, type RunSnapshot } from '@/lib/debate/bus';
-import { evidenceForOutput } from '@/lib/report/live-state';
+import { evidenceForOutput, evidenceRefsFor } from '@/lib/report/live-state';
 import { snapshotMessage } from '@/lib/report/live-snapshot';
 import { isTerminal, type WireMessage } from '@/lib/report/run-state';
 import type { RunEvent } from '@/lib/domain/protocol';
@@ -62,6 +62,9 @@ export const GET = route<{ params: Promise<{ id: string }> }>('runs:read', async
           .then(async () => {
             if (closed) return;
             if (event.type === 'step-done') send({ ...event, evidence: await evidenceForOutput({ db, runId: id, output: event.output }) });
+            // The red flags' items, so the panel at the top of the run page links them at once.
+            else if (event.type === 'run-started' && event.redFlags?.length)
+              send({ ...event, evidence: await evidenceRefsFor({ db, ids: event.redFlags.map((f) => f.evidenceId), webEvidence: [] }) });
             else send(event);
             if (event.type === 'run-finished') close();
           })
