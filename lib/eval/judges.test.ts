@@ -145,11 +145,18 @@ describe('rubric judge', () => {
     const s0 = result.judgment.scores[0];
     expect(s0.weighted).toBe(weightedScore({ logic: 8, evidence: 7, responsiveness: 5, honesty: 9 }));
     expect(s0.weighted).toBe(7.1); // 2.4 + 2.1 + 1.25 + 1.35
-    const sideTotal = (team: string) =>
-      Math.round(result.judgment.scores.filter((s) => result.arguments.find((a) => a.id === s.argumentId)!.team === team).reduce((n, s) => n + s.weighted, 0) * 100) / 100;
+    // Side totals are averages of the side's weighted scores (a sum would favour the side with more arguments).
+    const sideTotal = (team: string) => {
+      const w = result.judgment.scores.filter((s) => result.arguments.find((a) => a.id === s.argumentId)!.team === team).map((s) => s.weighted);
+      return Math.round((w.reduce((n, x) => n + x, 0) / w.length) * 100) / 100;
+    };
     expect(result.judgment.overall.affirmativeTotal).toBe(sideTotal('affirmative'));
     expect(result.judgment.overall.negativeTotal).toBe(sideTotal('negative'));
-    expect(result.judgment.overall.affirmativeTotal).toBeGreaterThan(10);
+    // An average stays on the 1–10 scale whatever the number of arguments (the old sum of three or more passed 10).
+    for (const total of [result.judgment.overall.affirmativeTotal, result.judgment.overall.negativeTotal]) {
+      expect(total).toBeGreaterThanOrEqual(1);
+      expect(total).toBeLessThanOrEqual(10);
+    }
     expect(result.judgment.fallacies[0].fallacy).toBe('slippery_slope');
   });
 

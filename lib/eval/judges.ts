@@ -12,6 +12,7 @@ import { neutralise } from '@/lib/debate/prompts';
 import { PROTOCOLS_BY_ID } from '@/lib/debate/protocols';
 import type { PairwiseComparison, PairwiseOutcome, PairwiseResult, RubricJudgment, RubricResult } from '@/lib/domain/judgments';
 import { rubricJudgment } from '@/lib/domain/outputs';
+import { sideAverage, weightedScore } from '@/lib/domain/rubric';
 import type { RunView } from '@/lib/report/run-view';
 import type { ModelProvider } from '@/lib/llm/types';
 import { assertJudgeModel, callJudge, JudgeError } from '@/lib/eval/judge-call';
@@ -134,12 +135,8 @@ export async function judgePairwise({ provider, a, b, signal }: { provider: Mode
 
 // ---------------------------------------------------------------- rubric
 
-export const RUBRIC_WEIGHTS = { logic: 0.3, evidence: 0.3, responsiveness: 0.25, honesty: 0.15 } as const;
-
-export function weightedScore(s: { logic: number; evidence: number; responsiveness: number; honesty: number }): number {
-  const w = RUBRIC_WEIGHTS;
-  return Math.round((w.logic * s.logic + w.evidence * s.evidence + w.responsiveness * s.responsiveness + w.honesty * s.honesty) * 100) / 100;
-}
+// The weights and side averages are the three-round rubric's own (lib/domain/rubric.ts).
+export { RUBRIC_WEIGHTS, weightedScore } from '@/lib/domain/rubric';
 
 const RUBRIC_SYSTEM = [
   'You judge a structured credit debate about one corporate borrower: one side argues that it can service and repay its debt, the other that repayment is at risk. You take no side.',
@@ -151,7 +148,7 @@ const RUBRIC_SYSTEM = [
   '`weighted` = 0.30 × logic + 0.30 × evidence + 0.25 × responsiveness + 0.15 × honesty.',
   'List each fallacy you find, naming the argument and explaining it in one line. Check for exactly these seven: straw_man, appeal_to_authority, slippery_slope, false_dilemma, anecdotal_evidence, circular_reasoning, ad_hominem.',
   'Trace every argument to where it stands after the whole debate: UPHELD, PARTIALLY_UPHELD, REFUTED or UNCERTAIN, with a short note.',
-  '`overall`: each side\'s total (the sum of its weighted scores), the key insight, the questions left unresolved, and a recommendation for the credit committee.',
+  '`overall`: each side\'s total (the average of its arguments\' weighted scores, so the side with more arguments gains nothing by number), the key insight, the questions left unresolved, and a recommendation for the credit committee.',
   'If the transcript names no arguments by id (a single summary report), number the arguments you assess yourself as S1, S2, … and use those ids.',
   DATA_RULE,
   'Answer with one JSON object with the fields scores, fallacies, trace and overall.',
@@ -180,7 +177,7 @@ export async function judgeRubric({ provider, run, signal }: { provider: ModelPr
 
   // Models add badly: the weighted scores and, where sides are known, the side totals are ours.
   const scores = value.scores.map((s) => ({ ...s, weighted: weightedScore(s) }));
-  const total = (team: string) => Math.round(scores.filter((s) => known.get(s.argumentId) === team).reduce((n, s) => n + s.weighted, 0) * 100) / 100;
+  const total = (team: string) => sideAverage(scores.filter((s) => known.get(s.argumentId) === team).map((s) => s.weighted));
   const overall = known.size ? { ...value.overall, affirmativeTotal: total('affirmative'), negativeTotal: total('negative') } : value.overall;
   return { judgment: { ...value, scores, overall }, arguments: transcript.arguments, usage };
 }
