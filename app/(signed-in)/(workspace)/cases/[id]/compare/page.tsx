@@ -13,7 +13,9 @@ import { requirePermission } from '@/lib/auth/session';
 import { getDb } from '@/lib/db/client';
 import { listRunsForCase } from '@/lib/db/queries/cases';
 import { listPairwiseJudgments } from '@/lib/db/queries/judgments';
+import { getRun } from '@/lib/db/queries/runs';
 import { PROTOCOLS_BY_ID } from '@/lib/debate/protocols';
+import { runEvidenceRefs } from '@/lib/report/live-state';
 import { loadRunView, type RunView } from '@/lib/report/run-view';
 import { compareRuns } from '@/lib/eval/compare';
 import { judgeAvailability } from '@/lib/eval/judge-actions';
@@ -78,7 +80,20 @@ export default async function CompareRunsPage({
     );
   }
 
-  const [viewA, viewB, judgments] = await Promise.all([loadRunView({ db, runId: a }), loadRunView({ db, runId: b }), listPairwiseJudgments({ db, a, b })]);
+  const [viewA, viewB, judgments, runA, runB] = await Promise.all([
+    loadRunView({ db, runId: a }),
+    loadRunView({ db, runId: b }),
+    listPairwiseJudgments({ db, a, b }),
+    getRun({ db, id: a }),
+    getRun({ db, id: b }),
+  ]);
+  // The cited items with their tagged readings, as each run recorded them: the panels mark an
+  // argument that reads against its evidence, as on the run page.
+  const [evidenceA, evidenceB] = await Promise.all([
+    runA ? runEvidenceRefs({ db, run: runA, turns: viewA.turns }) : {},
+    runB ? runEvidenceRefs({ db, run: runB, turns: viewB.turns }) : {},
+  ]);
+  const evidenceOf = (v: RunView) => (v === viewA ? evidenceA : evidenceB);
   // Only the owning RM runs judges; the committee sees the stored ones.
   const canJudge = can(user.role, 'cases:write') && canAccessCase(user, kase, 'write');
   const comparison = compareRuns(viewA, viewB);
@@ -144,7 +159,7 @@ export default async function CompareRunsPage({
               <details key={label} className="min-w-0 rounded-lg border border-zinc-200 p-4 dark:border-zinc-800" data-testid={`compare-panels-${label}`}>
                 <summary className="cursor-pointer text-sm font-semibold">{t('runLabel', { label, protocol: protocolName(v) })}</summary>
                 <div className="mt-3">
-                  <FactorPanels turns={turnsOf(v)} runHref={`/runs/${v.id}`} headingLevel={3} />
+                  <FactorPanels turns={turnsOf(v)} runHref={`/runs/${v.id}`} headingLevel={3} evidence={evidenceOf(v)} />
                 </div>
               </details>
             ))}
