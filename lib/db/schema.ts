@@ -33,6 +33,7 @@ import {
   EVIDENCE_ORIGINS,
   FACTOR_SOURCES,
   JUDGMENT_KINDS,
+  NOTIFICATION_KINDS,
   POLARITIES,
   PROTOCOLS,
   ROLES,
@@ -260,6 +261,8 @@ export const cases = pgTable(
     notes: text(),
     status: text({ enum: CASE_STATUSES }).notNull().default('draft'),
     submittedAt: timestamp({ withTimezone: true }),
+    /** The RM's cover note to the committee with the latest submission (optional). */
+    submissionNote: text(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -598,3 +601,32 @@ export type Company = typeof companies.$inferSelect;
 export type EvidenceItem = typeof evidenceItems.$inferSelect;
 export type Case = typeof cases.$inferSelect;
 export type Run = typeof runs.$inferSelect;
+
+/**
+ * A user's inbox: one row per thing they should know about, linking to its place (a case, a
+ * run, a study). `detail` is a short, bounded line written by the server (a comment's first
+ * words, a decision's outcome), never markup. Read when `readAt` is set.
+ */
+export const notifications = pgTable(
+  'notifications',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    userId: uuid()
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    kind: text({ enum: NOTIFICATION_KINDS }).notNull(),
+    caseId: uuid().references(() => cases.id, { onDelete: 'cascade' }),
+    runId: uuid().references(() => runs.id, { onDelete: 'cascade' }),
+    studyId: uuid().references(() => studies.id, { onDelete: 'cascade' }),
+    actorId: uuid().references(() => users.id, { onDelete: 'set null' }),
+    detail: text(),
+    createdAt: createdAt(),
+    readAt: timestamp({ withTimezone: true }),
+  },
+  (t) => [
+    index('notifications_user_created_idx').on(t.userId, t.createdAt),
+    index('notifications_user_unread_idx').on(t.userId).where(sql`${t.readAt} is null`),
+    check('notifications_kind_check', oneOf(t.kind, NOTIFICATION_KINDS)),
+    check('notifications_detail_length_check', sql`${t.detail} is null or char_length(${t.detail}) <= 400`),
+  ],
+);

@@ -59,3 +59,20 @@ export type StudyStatus = (typeof STUDY_STATUSES)[number];
 /** The automated judges (lib/eval/judges.ts): two runs compared, or one run scored. */
 export const JUDGMENT_KINDS = ['pairwise', 'rubric'] as const;
 export type JudgmentKind = (typeof JUDGMENT_KINDS)[number];
+
+/**
+ * What lands in a user's inbox (`notifications`): a comment or a reply on a case, a case
+ * submitted, resubmitted, returned or decided, a study assignment, a run finished or failed.
+ */
+export const NOTIFICATION_KINDS = [
+  'comment',
+  'reply',
+  'submitted',
+  'resubmitted',
+  'returned',
+  'decided',
+  'study_assigned',
+  'run_finished',
+  'run_failed',
+] as const;
+export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
