@@ -6,14 +6,14 @@ import { shellMessages } from '@/lib/i18n/messages/shell';
 import { getT } from '@/lib/i18n/server';
 
 /** The signed-in frame shared by every audience's route group (the locale comes from the root layout). */
-export async function AppShell({ children }: { children: ReactNode }) {
+export async function AppShell({ children, unread }: { children: ReactNode; unread: number }) {
   const [user, t] = await Promise.all([requireUser(), getT(shellMessages)]);
   return (
     <QueryProvider>
       <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:rounded focus:bg-white focus:px-3 focus:py-2 dark:focus:bg-zinc-900">
         {t('skipToContent')}
       </a>
-      <AppHeader user={user} />
+      <AppHeader user={user} unread={unread} />
       <main id="main" className="mx-auto max-w-7xl px-4 py-8">
         {children}
       </main>

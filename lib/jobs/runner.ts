@@ -4,6 +4,7 @@
 // restart); on PostgreSQL they go through a job queue to whichever worker is free
 // (lib/jobs/queue-runner.ts), unless CROSSCHECK_QUEUE=off.
 import type { Db } from '@/lib/db/client';
+import { notifyRunEnded } from '@/lib/db/queries/notifications';
 import { getRun, setRunStatus } from '@/lib/db/queries/runs';
 import type { Run } from '@/lib/db/schema';
 import { runBus } from '@/lib/debate/bus';
@@ -55,9 +56,19 @@ export function waitForRun(runId: string): Promise<unknown> {
 /**
  * Executes a run here, with the providers it was created with and web search, and resolves when
  * it ends. Both runners use it: the in-process one directly, the queue worker under its lease
- * (`workerId`). A run whose provider is not configured here fails with a clear error.
+ * (`workerId`). A run whose provider is not configured here fails with a clear error. The user
+ * who started the run hears how it ended in their inbox (lib/db/queries/notifications.ts); a
+ * run handed to another process is announced by the process that ends it.
  */
-export async function executeRunHere({ db, run, workerId }: { db: Db; run: Pick<Run, 'id' | 'provider' | 'companyId'>; workerId?: string }): Promise<ExecuteResult> {
+export async function executeRunHere(options: { db: Db; run: Pick<Run, 'id' | 'provider' | 'companyId'>; workerId?: string }): Promise<ExecuteResult> {
+  const result = await executeWithProviders(options);
+  await notifyRunEnded({ db: options.db, runId: options.run.id, status: result.status }).catch((err) =>
+    log.warn('could not notify the run’s owner', { component: 'runner', runId: options.run.id, err }),
+  );
+  return result;
+}
+
+async function executeWithProviders({ db, run, workerId }: { db: Db; run: Pick<Run, 'id' | 'provider' | 'companyId'>; workerId?: string }): Promise<ExecuteResult> {
   let providers: ReturnType<typeof providersOf>;
   try {
     providers = providersOf(run);

@@ -9,6 +9,7 @@ import { assertCaseAccess } from '@/lib/auth/run-access';
 import { getDb } from '@/lib/db/client';
 import { appendAudit } from '@/lib/db/queries/audit';
 import { lockCaseStatus } from '@/lib/db/queries/cases';
+import { notifyCaseDecided, notifyCommentAdded } from '@/lib/db/queries/notifications';
 import { anchorProblem, commentRight, decisionProblems, getComment, insertComment, recordDecision as recordCaseDecision } from '@/lib/db/queries/review';
 import { DECISION_OUTCOMES } from '@/lib/domain/vocabulary';
 import { AppError } from '@/lib/errors';
@@ -67,6 +68,7 @@ export const addComment = action({ permission: 'review:comment', input: commentI
       entityId: row.id,
       detail: { caseId: kase.id, ...anchor, parentId, length: input.body.length },
     });
+    await notifyCommentAdded({ db: tx, comment: row });
     return row;
   });
   revalidateCase(kase.id, anchor.runId);
@@ -102,6 +104,7 @@ export const recordDecision = action({ permission: 'review:decide', input: decis
       entityId: kase.id,
       detail: { decisionId: row.id, outcome: row.outcome, withConditions: Boolean(row.conditions), submittedAt: kase.submittedAt?.toISOString() ?? null },
     });
+    await notifyCaseDecided({ db: tx, caseId: kase.id, actorId: user.id, outcome: row.outcome });
     return row;
   });
   revalidateCase(kase.id, null);

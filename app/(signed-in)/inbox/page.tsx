@@ -1,0 +1,175 @@
+import type { Metadata } from 'next';
+import Link from 'next/link';
+import { ActionForm } from '@/components/shell/action-form';
+import { formatDateTime } from '@/components/lists/format';
+import { Badge, EmptyState, PageHeader } from '@/components/ui/layout';
+import { requirePermission } from '@/lib/auth/session';
+import { getDb } from '@/lib/db/client';
+import { countUnreadNotifications, listNotifications, type InboxItem } from '@/lib/db/queries/notifications';
+import { DECISION_OUTCOMES, type DecisionOutcome } from '@/lib/domain/vocabulary';
+import type { Locale, Translate } from '@/lib/i18n';
+import { inboxMessages, type InboxMessages } from '@/lib/i18n/messages/inbox';
+import { reviewMessages } from '@/lib/i18n/messages/review';
+import { getLocale, getT } from '@/lib/i18n/server';
+import { markNotificationsRead } from './actions';
+
+export async function generateMetadata(): Promise<Metadata> {
+  return { title: (await getT(inboxMessages))('title') };
+}
+
+/** Where an item leads: the turn's run for a comment anchored there, the case, the run, or the ratings list. */
+function placeOf(item: InboxItem): string | null {
+  switch (item.kind) {
+    case 'study_assigned':
+      return '/ratings';
+    case 'run_finished':
+    case 'run_failed':
+      return item.runId ? `/runs/${item.runId}` : null;
+    case 'comment':
+    case 'reply':
+      if (item.runId) return `/runs/${item.runId}`;
+      return item.caseId ? `/cases/${item.caseId}` : null;
+    default:
+      return item.caseId ? `/cases/${item.caseId}` : null;
+  }
+}
+
+const isOutcome = (v: string | null): v is DecisionOutcome => (DECISION_OUTCOMES as readonly string[]).includes(v ?? '');
+
+/** The item's second line, from its detail: a comment's words, the cover note, the outcome, why a run stopped. */
+function detailOf(item: InboxItem, t: Translate<InboxMessages>, review: Translate<(typeof reviewMessages)['en']>): string | null {
+  const { detail } = item;
+  if (!detail) return null;
+  switch (item.kind) {
+    case 'comment':
+    case 'reply':
+      return `“${detail}”`;
+    case 'submitted':
+    case 'resubmitted':
+      return t('coverNote', { note: detail });
+    case 'decided':
+    case 'returned':
+      return isOutcome(detail) ? t('outcome', { outcome: review(`outcome_${detail}`) }) : null;
+    case 'run_failed':
+      return detail === 'failed' || detail === 'budget_exceeded' || detail === 'insufficient_evidence' ? t(`runStatus_${detail}`) : null;
+    default:
+      return null;
+  }
+}
+
+function headlineOf(item: InboxItem, t: Translate<InboxMessages>, locale: Locale) {
+  const company = locale === 'en' ? (item.companyNameEn ?? item.companyName) : item.companyName;
+  const caseLabel = item.caseTitle ? (company && !item.caseTitle.includes(company) ? `${item.caseTitle} (${company})` : item.caseTitle) : item.runId ? t('anAnalysis') : t('aCase');
+  return t(`kind_${item.kind}`, { actor: item.actorName ?? t('someone'), case: caseLabel, study: item.studyName ?? t('aStudy') });
+}
+
+export default async function InboxPage({ searchParams }: { searchParams: Promise<{ page?: string }> }) {
+  const user = await requirePermission('app:use');
+  const requested = Number((await searchParams).page);
+  const page = Number.isInteger(requested) && requested > 1 && requested < 10_000 ? requested : 1;
+  const db = await getDb();
+  const [t, review, locale, { items, hasMore }, unread] = await Promise.all([
+    getT(inboxMessages),
+    getT(reviewMessages),
+    getLocale(),
+    listNotifications({ db, userId: user.id, page }),
+    countUnreadNotifications({ db, userId: user.id }),
+  ]);
+  return (
+    <>
+      <PageHeader
+        title={t('title')}
+        description={t('description')}
+        actions={
+          unread > 0 ? (
+            <ActionForm action={markNotificationsRead}>
+              <input type="hidden" name="target" value="all" />
+              <button
+                type="submit"
+                className="rounded-md border border-zinc-300 bg-white px-3 py-1.5 text-sm font-medium text-zinc-900 hover:bg-zinc-50 dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-100"
+                data-testid="inbox-mark-all"
+              >
+                {t('markAllRead')}
+              </button>
+            </ActionForm>
+          ) : null
+        }
+      />
+      {items.length === 0 ? (
+        <EmptyState title={t('emptyTitle')}>{page === 1 ? t('emptyBody') : null}</EmptyState>
+      ) : (
+        <ul
+          aria-label={t('listLabel')}
+          className="divide-y divide-zinc-200 rounded-lg border border-zinc-200 bg-white dark:divide-zinc-800 dark:border-zinc-800 dark:bg-zinc-900"
+          data-testid="inbox-list"
+        >
+          {items.map((item) => {
+            const headline = headlineOf(item, t, locale);
+            const detail = detailOf(item, t, review);
+            const href = placeOf(item);
+            const unreadItem = item.readAt === null;
+            return (
+              <li
+                key={item.id}
+                className={`flex flex-wrap items-start justify-between gap-3 px-4 py-3 text-sm ${unreadItem ? 'bg-blue-50/60 dark:bg-blue-950/30' : ''}`}
+                data-testid="inbox-item"
+                data-kind={item.kind}
+                data-read={unreadItem ? 'false' : 'true'}
+              >
+                <div className="min-w-0 flex-1 space-y-1">
+                  <p className={unreadItem ? 'font-semibold' : 'font-normal'}>
+                    {href ? (
+                      <Link href={href} className="text-blue-800 underline underline-offset-2 dark:text-blue-300" data-testid="inbox-item-link">
+                        {headline}
+                      </Link>
+                    ) : (
+                      headline
+                    )}
+                  </p>
+                  {detail ? (
+                    <p className="line-clamp-2 break-words text-zinc-700 dark:text-zinc-300" data-testid="inbox-item-detail">
+                      {detail}
+                    </p>
+                  ) : null}
+                  <p className="flex flex-wrap items-center gap-2 text-xs text-zinc-600 dark:text-zinc-400">
+                    <time dateTime={item.createdAt.toISOString()}>{formatDateTime(item.createdAt, locale)}</time>
+                    {unreadItem ? <Badge tone="blue">{t('unread')}</Badge> : <span className="sr-only">{t('read')}</span>}
+                  </p>
+                </div>
+                {unreadItem ? (
+                  <ActionForm action={markNotificationsRead}>
+                    <input type="hidden" name="target" value={item.id} />
+                    <button
+                      type="submit"
+                      className="rounded-md px-2 py-1 text-sm text-zinc-700 underline underline-offset-2 dark:text-zinc-300"
+                      data-testid="inbox-mark-read"
+                    >
+                      {t('markRead')}
+                      <span className="sr-only">: {headline}</span>
+                    </button>
+                  </ActionForm>
+                ) : null}
+              </li>
+            );
+          })}
+        </ul>
+      )}
+      {page > 1 || hasMore ? (
+        <nav aria-label={t('listLabel')} className="mt-4 flex justify-between text-sm">
+          {page > 1 ? (
+            <Link href={page === 2 ? '/inbox' : `/inbox?page=${page - 1}`} className="text-blue-800 underline underline-offset-2 dark:text-blue-300">
+              {t('newer')}
+            </Link>
+          ) : (
+            <span />
+          )}
+          {hasMore ? (
+            <Link href={`/inbox?page=${page + 1}`} className="text-blue-800 underline underline-offset-2 dark:text-blue-300">
+              {t('older')}
+            </Link>
+          ) : null}
+        </nav>
+      ) : null}
+    </>
+  );
+}

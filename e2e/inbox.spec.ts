@@ -1,0 +1,49 @@
+// The inbox: a committee member comments on the demo's submitted case; the RM who owns it sees an
+// unread count in the header, the item in the inbox naming who did what on which case, follows
+// it to the case and marks it read. Other specs run beside this one and may add items to the
+// demo RM's inbox too, so this one finds its item by its own words and counts at least one.
+import { expect, test } from '@playwright/test';
+import { DEMO_IDS } from '../lib/domain/demo-ids';
+import { signInAs } from './fixtures';
+
+test('a committee comment reaches the case owner’s inbox', async ({ browser }) => {
+  const words = `Inbox check ${Date.now().toString(36)}: where is the 2024 supplier audit?`;
+
+  const committeeContext = await browser.newContext();
+  const committee = await committeeContext.newPage();
+  await signInAs(committee, 'committee');
+  await committee.goto(`/cases/${DEMO_IDS.submittedCase}`);
+  const form = committee.getByTestId('case-comment-form');
+  await form.getByLabel('Comment').fill(words);
+  await form.getByTestId('case-comment-form-submit').click();
+  await expect(committee.getByTestId('comment-body').filter({ hasText: words })).toBeVisible();
+  // The author hears nothing of their own comment.
+  await committee.goto('/inbox');
+  await expect(committee.getByTestId('inbox-item').filter({ hasText: words })).toHaveCount(0);
+  await committeeContext.close();
+
+  const rmContext = await browser.newContext();
+  const rm = await rmContext.newPage();
+  await signInAs(rm, 'rm');
+  const link = rm.getByTestId('inbox-link');
+  await expect(link).toHaveAccessibleName(/^Inbox, (1 unread notification|\d+ unread notifications)$/);
+  await expect(rm.getByTestId('inbox-unread-count')).toHaveText(/^([1-9]\d?|99\+)$/);
+  await link.click();
+  await expect(rm).toHaveURL(/\/inbox$/);
+  await expect(rm.getByRole('heading', { level: 1, name: 'Inbox' })).toBeVisible();
+
+  const item = rm.getByTestId('inbox-item').filter({ hasText: words });
+  await expect(item).toHaveAttribute('data-kind', 'comment');
+  await expect(item).toHaveAttribute('data-read', 'false');
+  await expect(item.getByTestId('inbox-item-link')).toHaveText('Demo Committee Member commented on Samsung Electronics — revolving credit facility renewal');
+  await expect(item.getByTestId('inbox-item-detail')).toHaveText(`“${words}”`);
+  await expect(item.getByTestId('inbox-item-link')).toHaveAttribute('href', `/cases/${DEMO_IDS.submittedCase}`);
+
+  await item.getByTestId('inbox-mark-read').click();
+  await expect(item).toHaveAttribute('data-read', 'true');
+  await expect(item.getByTestId('inbox-mark-read')).toHaveCount(0);
+
+  await item.getByTestId('inbox-item-link').click();
+  await expect(rm).toHaveURL(new RegExp(`/cases/${DEMO_IDS.submittedCase}$`));
+  await rmContext.close();
+});
