@@ -10,7 +10,7 @@ import { z } from 'zod';
 import { getDb } from '@/lib/db/client';
 import { authSecret } from '@/lib/auth/secret';
 import { getUserByEmail } from '@/lib/db/queries/users';
-import { attemptSignIn } from '@/lib/auth/credentials';
+import { attemptSignIn, auditSsoRefusal } from '@/lib/auth/credentials';
 import { checkSession, createSession, endSession, SESSION_HOURS } from '@/lib/auth/sessions';
 import { clientAddress } from '@/lib/auth/throttle';
 import { demoEnabled, env, oidcConfigured, type Env } from '@/lib/env';
@@ -94,8 +94,11 @@ function buildConfig(): NextAuthConfig {
       // SSO users must already have an enabled account: an admin creates it and sets the role.
       async signIn({ account, user }) {
         if (account?.provider !== 'oidc') return true;
-        const existing = user.email ? await getUserByEmail({ db: await getDb(), email: user.email }) : undefined;
-        return Boolean(existing && !existing.disabled);
+        const db = await getDb();
+        const existing = user.email ? await getUserByEmail({ db, email: user.email }) : undefined;
+        if (existing && !existing.disabled) return true;
+        await auditSsoRefusal({ db, email: user.email ?? null, userId: existing?.id ?? null, reason: existing ? 'disabled' : 'unknown', provider: 'oidc' });
+        return false;
       },
       // With `user`: a sign-in, which opens a session row. Without: any later read of the
       // cookie (every request, through getSessionUser in lib/auth/session.ts), which holds only

@@ -1,7 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { unlockAccount } from '@/lib/auth/accounts';
-import { attemptSignIn, LOCK_MINUTES, MAX_FAILED_ATTEMPTS, SIGN_IN_MESSAGES, verifyCredentials } from '@/lib/auth/credentials';
+import { attemptSignIn, auditSsoRefusal, LOCK_MINUTES, MAX_FAILED_ATTEMPTS, SIGN_IN_MESSAGES, verifyCredentials } from '@/lib/auth/credentials';
 import { hashPassword } from '@/lib/auth/password';
 import type { DatabaseHandle, Db } from '@/lib/db/client';
 import { insertUser } from '@/lib/db/queries/users';
@@ -181,5 +181,16 @@ describe.each(testBackends())('password sign-in on %s', (backend) => {
     expect((await signIn(email, PASSWORD)).ok).toBe(true);
     const [entry] = await db.select().from(auditLog).where(and(eq(auditLog.action, 'auth.unlock'), eq(auditLog.entityId, id)));
     expect(entry).toMatchObject({ actorId: adminId, detail: { failedAttempts: MAX_FAILED_ATTEMPTS + 1 } });
+  });
+  it('a single sign-on refused for an unknown or disabled account is recorded as a failed sign-in', async () => {
+    const email = await makeUser({ disabled: true });
+    const id = (await userRow(email)).id;
+    await auditSsoRefusal({ db, email, userId: id, reason: 'disabled', provider: 'oidc' });
+    await auditSsoRefusal({ db, email: `${'y'.repeat(400)}@bank.example`, userId: null, reason: 'unknown', provider: 'oidc' });
+    const sso = (await auditOf('auth.sign_in_failed')).filter((e) => e.detail.provider === 'oidc').sort((a, b) => a.seq - b.seq);
+    expect(sso.map((e) => [e.entityId, e.detail])).toEqual([
+      [id, { email, reason: 'disabled', provider: 'oidc' }],
+      [null, { email: `${'y'.repeat(400)}@bank.example`.slice(0, 320), reason: 'unknown', provider: 'oidc' }],
+    ]);
   });
 });

@@ -118,6 +118,17 @@ export async function attemptSignIn({
   return { ok: false, code: result.reason === 'disabled' ? 'disabled' : 'invalid' };
 }
 
+/**
+ * A single sign-on that the bank's provider confirmed but this app refused: no account for the
+ * email, or a disabled one. Recorded as a failed sign-in like a password attempt's, with the
+ * provider named.
+ */
+export async function auditSsoRefusal({ db, email, userId, reason, provider }: { db: Db; email: string | null; userId: string | null; reason: 'unknown' | 'disabled'; provider: string }) {
+  await db.transaction((tx) =>
+    appendAudit({ tx, actorId: null, action: 'auth.sign_in_failed', entityType: 'user', entityId: userId, detail: { email: (email ?? '').slice(0, EMAIL_MAX), reason, provider } }),
+  );
+}
+
 /** The English texts of the outcomes (the form shows them in the reader's language). */
 export const SIGN_IN_MESSAGES = {
   invalid: format(authMessages.en.invalid, { max: MAX_FAILED_ATTEMPTS, minutes: LOCK_MINUTES }),

@@ -13,7 +13,7 @@ import { and, asc, desc, eq, gt, gte, lt, lte, sql, type SQL } from 'drizzle-orm
 import type { Executor, Tx } from '@/lib/db/client';
 import { auditCheckpoints, auditLog, users } from '@/lib/db/schema';
 import { auditKey, auditMac } from '@/lib/db/audit-key';
-import { addDays } from '@/lib/util/dates';
+import { addDays, isIsoDay } from '@/lib/util/dates';
 
 export const GENESIS_HASH = '0'.repeat(64);
 const AUDIT_LOCK_KEY = 727275;
@@ -219,6 +219,37 @@ export type AuditFilters = {
   from?: string;
   to?: string;
 };
+
+/** An action as the writers name them (`auth.sign_in_failed`, `judge.pairwise`). */
+const ACTION = /^[a-z][a-z_]*(\.[a-z][a-z_]*)*$/;
+const ENTITY = /^[a-z][a-z_]*$/;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const MAX_FILTER_CHARS = 100;
+
+/**
+ * The filters of the audit page's URL (?action=&actor=&entity=&from=&to=), checked on the server:
+ * a value that could not have come from the page's form (an action or entity type that is not a
+ * code, an actor that is not an id, a date that is not a real YYYY-MM-DD day) is left out rather
+ * than refused, and a range given backwards is read the right way round.
+ */
+export function parseAuditFilters(params: Record<string, string | string[] | undefined>): AuditFilters {
+  const value = (key: string, ok: (v: string) => boolean) => {
+    const raw = params[key];
+    const v = (Array.isArray(raw) ? raw[0] : raw)?.trim() ?? '';
+    return v && v.length <= MAX_FILTER_CHARS && ok(v) ? v : undefined;
+  };
+  let from = value('from', isIsoDay);
+  let to = value('to', isIsoDay);
+  if (from && to && from > to) [from, to] = [to, from];
+  const filters: AuditFilters = {
+    action: value('action', (v) => ACTION.test(v)),
+    actorId: value('actor', (v) => UUID.test(v)),
+    entityType: value('entity', (v) => ENTITY.test(v)),
+    from,
+    to,
+  };
+  return Object.fromEntries(Object.entries(filters).filter(([, v]) => v !== undefined)) as AuditFilters;
+}
 
 function auditWhere(filters: AuditFilters) {
   const where: SQL[] = [];

@@ -4,9 +4,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Db } from '@/lib/db/client';
 import { badDataReason } from '@/lib/db/errors';
+import { appendAudit } from '@/lib/db/queries/audit';
 import { analyzePoolTables } from '@/lib/db/queries/pool-import';
 import type { ImportSource, Rejection } from '@/lib/pool/import/parse';
 import { planImport, type CompanyProfiles, type ImportPlan, type SkippedProfileChange } from '@/lib/pool/import/plan';
+import { storable } from '@/lib/pool/import/schemas';
 import { importLimits } from '@/lib/pool/import/upload';
 import { writeImport, type ImportCounts, type Progress, type WriteOptions } from '@/lib/pool/import/write';
 
@@ -47,6 +49,36 @@ const ANALYZE_AFTER_ROWS = 1000;
 
 const NOTHING: ImportCounts = { companies: 0, evidence: 0, documents: 0, chunks: 0 };
 
+/** How much of a refused import its audit entry keeps: the counts whole, names and reasons cut. */
+const AUDIT_FILES = 20;
+const AUDIT_REASONS = 5;
+const AUDIT_CHARS = 200;
+const clip = (text: string, max = AUDIT_CHARS) => {
+  const chars = [...storable(text)];
+  return chars.length > max ? `${chars.slice(0, max - 1).join('')}…` : chars.join('');
+};
+
+/**
+ * The audit detail of an import that wrote nothing because rows or files were refused: how many
+ * rejections, in which files (the most-refused first) and the first distinct reasons. Every text
+ * is the uploader's in part, so each is bounded and made storable.
+ */
+export function rejectedImportDetail({ label, origin, rejected, skippedDuplicates }: { label: string; origin: string; rejected: Rejection[]; skippedDuplicates: number }) {
+  const byFile = new Map<string, number>();
+  for (const r of rejected) byFile.set(r.file, (byFile.get(r.file) ?? 0) + 1);
+  const files = [...byFile.entries()]
+    .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+    .slice(0, AUDIT_FILES)
+    .map(([file, rows]) => ({ file: clip(file || '—'), rows }));
+  const reasons = [...new Set(rejected.map((r) => (r.field ? `${r.field} ${r.message}` : r.message)))].slice(0, AUDIT_REASONS).map((m) => clip(m));
+  return { source: clip(label, 1000), origin, rejected: rejected.length, skippedDuplicates, files, reasons };
+}
+
+/** Records that an import was refused, in a transaction of its own (nothing else was written). */
+async function auditRejectedImport(db: Db, actorId: string | null, detail: ReturnType<typeof rejectedImportDetail>) {
+  await db.transaction((tx) => appendAudit({ tx, actorId, action: 'pool.import_rejected', entityType: 'import', detail }));
+}
+
 export async function importPool({ db, sources, actorId, validOnly = false, label, origin, auditAction, onProgress, today, companyProfiles }: ImportOptions): Promise<ImportReport> {
   const none = { updatedCompanies: [], skippedProfileChanges: [] };
   if (sources.length === 0) {
@@ -54,18 +86,29 @@ export async function importPool({ db, sources, actorId, validOnly = false, labe
   }
   const plan = await planImport({ db, sources, maxFileBytes: importLimits().maxFileBytes, today, companyProfiles });
   const base = { skippedDuplicates: plan.skippedDuplicates, rejected: plan.rejected, files: plan.files, skippedProfileChanges: plan.skippedProfileChanges };
-  if (plan.rejected.length > 0 && !validOnly) return { ...base, imported: NOTHING, written: false, updatedCompanies: [] };
+  const source = label ?? sources.map((s) => s.name).join(', ');
+  // An import's refusal is audited; a form's one row (auditAction of its own) answers with field errors instead.
+  const refused = async (rejected: Rejection[]) => {
+    if ((auditAction ?? 'pool.import') !== 'pool.import') return;
+    await auditRejectedImport(db, actorId, rejectedImportDetail({ label: source, origin: origin ?? 'import', rejected, skippedDuplicates: plan.skippedDuplicates }));
+  };
+  if (plan.rejected.length > 0 && !validOnly) {
+    await refused(plan.rejected);
+    return { ...base, imported: NOTHING, written: false, updatedCompanies: [] };
+  }
   let written: Awaited<ReturnType<typeof writeImport>>;
   try {
     written = await db.transaction((tx) =>
-      writeImport(tx, plan, { actorId, origin, auditAction, label: (label ?? sources.map((s) => s.name).join(', ')).slice(0, 1000), onProgress }),
+      writeImport(tx, plan, { actorId, origin, auditAction, label: source.slice(0, 1000), onProgress }),
     );
   } catch (err) {
     // The checks above should leave the database nothing to refuse; if it still does, the import
     // is named as refused (nothing was written) rather than failing with the database's text.
     const reason = badDataReason(err);
     if (!reason) throw err;
-    return { ...base, rejected: [...plan.rejected, { file: '', row: 0, field: null, message: `Nothing was written: ${reason}` }], imported: NOTHING, written: false, updatedCompanies: [] };
+    const rejected = [...plan.rejected, { file: '', row: 0, field: null, message: `Nothing was written: ${reason}` }];
+    await refused(rejected);
+    return { ...base, rejected, imported: NOTHING, written: false, updatedCompanies: [] };
   }
   const { updatedCompanies, ...imported } = written;
   // PGlite has no autovacuum to gather statistics; without them retrieval plans badly after a bulk load.

@@ -1,17 +1,16 @@
-// One page of the audit log. The hash is shortened for reading; the first broken entry, when a
-// verification found one on this page, is marked.
+// One page of the audit log. Actions and details read as words in the reader's language
+// (lib/ops/audit-detail.ts), with the recorded action code beside its name; the hash is
+// shortened for reading; the first broken entry, when a verification found one on this page, is
+// marked.
 import { DataTable, Td } from '@/components/ui/layout';
 import type { AuditEntry } from '@/lib/db/queries/audit';
 import { auditMessages } from '@/lib/i18n/messages/audit';
-import { getT } from '@/lib/i18n/server';
-
-function detailText(detail: Record<string, unknown>) {
-  const text = JSON.stringify(detail);
-  return text === '{}' ? '' : text.length > 240 ? `${text.slice(0, 239)}…` : text;
-}
+import { getLocale, getT } from '@/lib/i18n/server';
+import { auditActionLabel, auditDetailFields } from '@/lib/ops/audit-detail';
 
 export async function AuditTable({ rows, brokenAt }: { rows: AuditEntry[]; brokenAt: number | null }) {
   const t = await getT(auditMessages);
+  const locale = await getLocale();
   return (
     <DataTable caption={t('caption')} head={[t('colSeq'), t('colAt'), t('colActor'), t('colAction'), t('colEntity'), t('colDetail'), t('colHash')]}>
       {rows.map((r) => {
@@ -24,14 +23,21 @@ export async function AuditTable({ rows, brokenAt }: { rows: AuditEntry[]; broke
             </Td>
             <Td className="whitespace-nowrap">{r.at.toISOString().replace('T', ' ').slice(0, 19)}</Td>
             <Td>{r.actorName ? <span title={r.actorEmail ?? undefined}>{r.actorName}</span> : t('system')}</Td>
-            <Td className="font-mono">
-              <span data-testid="audit-action">{r.action}</span>
+            <Td>
+              <span className="block" data-testid="audit-action-label">
+                {auditActionLabel(r.action, locale)}
+              </span>
+              <span className="block font-mono text-xs text-zinc-600 dark:text-zinc-400" data-testid="audit-action">
+                {r.action}
+              </span>
             </Td>
             <Td className="break-all">
               {r.entityType}
               {r.entityId ? <span className="block font-mono text-xs text-zinc-600 dark:text-zinc-400">{r.entityId}</span> : null}
             </Td>
-            <Td className="max-w-md break-all font-mono text-xs">{detailText(r.detail)}</Td>
+            <Td className="max-w-md text-xs">
+              <AuditDetail fields={auditDetailFields(r.detail, locale)} />
+            </Td>
             <Td className="font-mono text-xs">
               <span title={r.hash}>{r.hash.slice(0, 12)}</span>
             </Td>
@@ -39,5 +45,19 @@ export async function AuditTable({ rows, brokenAt }: { rows: AuditEntry[]; broke
         );
       })}
     </DataTable>
+  );
+}
+
+function AuditDetail({ fields }: { fields: ReturnType<typeof auditDetailFields> }) {
+  if (!fields.length) return null;
+  return (
+    <dl className="grid grid-cols-[auto_1fr] gap-x-2 gap-y-0.5" data-testid="audit-detail">
+      {fields.map((f) => (
+        <div key={f.key} className="contents" data-field={f.key}>
+          <dt className="font-medium text-zinc-700 dark:text-zinc-300">{f.label}</dt>
+          <dd className="break-words">{f.value}</dd>
+        </div>
+      ))}
+    </dl>
   );
 }

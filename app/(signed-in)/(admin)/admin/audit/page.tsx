@@ -5,10 +5,10 @@ import { SelectField, TextField } from '@/components/ui/field';
 import { Alert, EmptyState, PageHeader } from '@/components/ui/layout';
 import { requirePermission } from '@/lib/auth/session';
 import { getDb } from '@/lib/db/client';
-import { listAuditEntries, listAuditFacets, verifyAuditChain, type AuditBreak, type AuditFilters } from '@/lib/db/queries/audit';
+import { listAuditEntries, listAuditFacets, parseAuditFilters, verifyAuditChain, type AuditBreak, type AuditFilters } from '@/lib/db/queries/audit';
 import { auditMessages } from '@/lib/i18n/messages/audit';
-import { getT } from '@/lib/i18n/server';
-import { isIsoDay } from '@/lib/util/dates';
+import { getLocale, getT } from '@/lib/i18n/server';
+import { auditActionLabel } from '@/lib/ops/audit-detail';
 import { AuditTable } from './audit-table';
 
 export async function generateMetadata(): Promise<Metadata> {
@@ -26,23 +26,7 @@ const REASON_KEYS = {
   missing: 'reason_missing',
   'missing-tail': 'reason_missing_tail',
 } as const satisfies Record<AuditBreak | 'missing-tail', string>;
-const UUID = /^[0-9a-f-]{36}$/i;
 const first = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v) ?? '';
-
-/** The filters from the URL; values that could not have come from the form are ignored, not errors. */
-function readFilters(params: Record<string, string | string[] | undefined>): AuditFilters {
-  const value = (key: string, ok: (v: string) => boolean) => {
-    const v = first(params[key]).trim();
-    return v && ok(v) && v.length <= 100 ? v : undefined;
-  };
-  return {
-    action: value('action', () => true),
-    actorId: value('actor', (v) => UUID.test(v)),
-    entityType: value('entity', () => true),
-    from: value('from', isIsoDay),
-    to: value('to', isIsoDay),
-  };
-}
 
 function query(filters: AuditFilters, extra: Record<string, string> = {}) {
   const q = new URLSearchParams();
@@ -59,10 +43,11 @@ function query(filters: AuditFilters, extra: Record<string, string> = {}) {
 export default async function AuditPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   await requirePermission('audit:read');
   const params = await searchParams;
-  const filters = readFilters(params);
+  const filters = parseAuditFilters(params);
   const page = Math.max(1, Math.min(100_000, Number.parseInt(first(params.page), 10) || 1));
   const db = await getDb();
   const t = await getT(auditMessages);
+  const locale = await getLocale();
   // Verification reads the whole chain, so it runs only when asked for (the Verify button).
   const [{ rows, total }, facets, verification] = await Promise.all([
     listAuditEntries({ db, filters, limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE }),
@@ -115,7 +100,7 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
       ) : null}
       <form method="get" className="mb-4 flex flex-wrap items-end gap-3" aria-label={t('filters')} data-testid="audit-filters">
         <div className="w-48">
-          <SelectField id="action" label={t('filterAction')} defaultValue={filters.action ?? ''} options={[any, ...facets.actions.map((a) => ({ value: a, label: a }))]} />
+          <SelectField id="action" label={t('filterAction')} defaultValue={filters.action ?? ''} options={[any, ...facets.actions.map((a) => ({ value: a, label: auditActionLabel(a, locale) }))]} />
         </div>
         <div className="w-56">
           <SelectField
