@@ -59,7 +59,10 @@ async function rateOpenReport(page: Page) {
     const negative = /^sus(2|4|6|8|10)$/.test(item);
     await page.getByTestId(`item-${item}`).locator(`input[value="${negative ? 6 - score : score}"]`).check();
   }
+  // Complete: the submission asks first, saying the answers lock.
   await page.getByTestId('submit-rating').click();
+  await expect(page.getByRole('dialog', { name: 'Submit this rating?' })).toBeVisible();
+  await page.getByTestId('submit-rating-confirm').click();
   await expect(page.getByTestId('rating-locked')).toBeVisible();
   return turns > 1 ? 'debate' : 'single';
 }
@@ -226,12 +229,15 @@ test.describe.serial('evaluation studio', () => {
       await page.goto('/ratings');
       const study = page.getByTestId('ratings-study').filter({ hasText: /Blind study/ }).first();
       await expect(study.getByTestId('assignment-row')).toHaveCount(4);
+      // From the first report on, "Next report" after each submission leads through the rest; then all done.
+      await study.getByRole('link', { name: 'Report 1' }).click();
       for (const n of [1, 2, 3, 4]) {
-        await page.goto('/ratings');
-        await page.getByTestId('ratings-study').filter({ hasText: /Blind study/ }).first().getByRole('link', { name: `Report ${n}` }).click();
         await expect(page.getByRole('heading', { level: 1, name: `Report ${n} of 4` })).toBeVisible();
         await rateOpenReport(page);
+        if (n < 4) await page.getByTestId('next-report-link').click();
       }
+      await expect(page.getByTestId('next-report-link')).toHaveCount(0);
+      await expect(page.getByTestId('all-done')).toBeVisible();
     }
   });
 
@@ -250,6 +256,10 @@ test.describe.serial('evaluation studio', () => {
     await expect(row).toContainText('KPD-MADS vs Single agent (NAS)');
     await expect(row.locator('td').nth(2)).toHaveText('6');
     await expect(row.locator('td').nth(5)).toHaveText('0');
+    // n = 6 < 10: marked a small sample; the exact p over the 2^6 sign patterns is 2/64.
+    await expect(row).toHaveAttribute('data-small-sample', 'yes');
+    await expect(row.getByTestId('p-exact')).toHaveText('.031');
+    await expect(admin.getByTestId('small-sample-note')).toContainText('below n = 10');
     await expect(admin.getByTestId('chart-likert').getByTestId('chart-bar')).toHaveCount(6);
     await expect(admin.getByTestId('rei-table').locator('tbody tr')).toHaveCount(4);
     await expect(admin.getByTestId('latency-table').locator('tbody tr')).toHaveCount(4);

@@ -1,5 +1,6 @@
 // The blinded report for an evaluator: server-rendered only, keyed by position, so neither the
-// HTML nor the RSC payload carries a section id, step id or anything else of the run.
+// HTML nor the RSC payload carries a step id or anything else of the run. Its sections are the
+// same four neutral headings for every system (lib/eval/study-blind.ts).
 import { CitationList, ReportBlocks } from '@/components/report/report-blocks';
 import { Card } from '@/components/ui/layout';
 import type { BlindReport, BlindSpeaker } from '@/lib/eval/study-blind';
@@ -18,8 +19,8 @@ export function BlindReportView({ report, labels, t }: { report: BlindReport; la
           {t('reportHeading')}
         </h2>
         {report.sections.length === 0 ? <p className="text-sm">{t('noReport')}</p> : null}
-        {report.sections.map((section, i) => (
-          <Card key={i} title={section.title}>
+        {report.sections.map((section) => (
+          <Card key={section.id} title={section.title}>
             <ReportBlocks blocks={section.blocks} labels={labels} level={3} lang={lang} />
           </Card>
         ))}

@@ -1,15 +1,28 @@
 'use client';
 
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import { createStudy } from '@/app/(signed-in)/(admin)/admin/studies/actions';
 import { useActionForm } from '@/components/forms/use-action-form';
 import { Button } from '@/components/ui/button';
 import { TextField } from '@/components/ui/field';
 import { Alert } from '@/components/ui/layout';
+import { hasPickProblems, pickProblems } from '@/lib/eval/study-pairing';
 import { useT } from '@/lib/i18n/client';
 import { studiesMessages } from '@/lib/i18n/messages/studies';
 
-export type RatableRun = { runId: string; reportId: string; company: string; system: string; provider: string; language: string; caseTitle: string; finished: string };
+/** `companyId`, `protocol` and `language` (the run's output language code) pair the picks; the rest is for reading. */
+export type RatableRun = {
+  runId: string;
+  reportId: string;
+  companyId: string;
+  protocol: string;
+  company: string;
+  system: string;
+  provider: string;
+  language: string;
+  caseTitle: string;
+  finished: string;
+};
 export type EvaluatorOption = { id: string; name: string; email: string };
 
 type Key = keyof typeof studiesMessages.en;
@@ -22,6 +35,15 @@ export function NewStudyForm({ runs, evaluators }: { runs: RatableRun[]; evaluat
   const [seed, setSeed] = useState('');
   const [reports, setReports] = useState<Set<string>>(new Set());
   const [people, setPeople] = useState<Set<string>>(new Set());
+  const [createAnyway, setCreateAnyway] = useState(false);
+  // The same check the server makes on submit (lib/eval/study-pairing.ts), shown as the admin ticks.
+  const problems = useMemo(
+    () => pickProblems(runs.filter((r) => reports.has(r.reportId)).map((r) => ({ reportId: r.reportId, companyId: r.companyId, protocol: r.protocol, language: r.language }))),
+    [runs, reports],
+  );
+  const warn = hasPickProblems(problems);
+  const runOf = new Map(runs.map((r) => [r.reportId, r]));
+  const companyName = (companyId: string) => runs.find((r) => r.companyId === companyId)?.company ?? companyId;
   const failed = state && !state.ok ? state : null;
   const errors = (field: string) => failed?.fieldErrors?.[field]?.map((k) => (k in studiesMessages.en ? t(k as Key) : k));
   const toggle = (set: Set<string>, id: string) => {
@@ -87,6 +109,52 @@ export function NewStudyForm({ runs, evaluators }: { runs: RatableRun[]; evaluat
           </div>
         )}
       </fieldset>
+
+      <div aria-live="polite" data-testid="pick-warnings">
+        {warn ? (
+          <div className="space-y-3 rounded-md border border-amber-400 bg-amber-50 px-4 py-3 text-sm text-amber-950 dark:border-amber-700 dark:bg-amber-950 dark:text-amber-100">
+            <p className="font-semibold">{t('pickWarningsHeading')}</p>
+            {problems.unpaired.length ? (
+              <div>
+                <p>{t('errUnpaired')}</p>
+                <ul className="mt-1 list-disc space-y-0.5 pl-6" data-testid="unpaired-reports">
+                  {problems.unpaired.map((id) => {
+                    const r = runOf.get(id)!;
+                    return <li key={id}>{t('warnUnpaired', { report: `${r.company} · ${r.system} · ${r.finished}` })}</li>;
+                  })}
+                </ul>
+              </div>
+            ) : null}
+            {problems.mixedLanguages.length ? (
+              <div>
+                <p>{t('errMixedLanguages')}</p>
+                <ul className="mt-1 list-disc space-y-0.5 pl-6" data-testid="mixed-languages">
+                  {problems.mixedLanguages.map((c) => (
+                    <li key={c.companyId}>{t('warnMixed', { company: companyName(c.companyId), languages: c.languages.join(', ') })}</li>
+                  ))}
+                </ul>
+              </div>
+            ) : null}
+            <label className="flex items-start gap-2 font-medium">
+              <input
+                type="checkbox"
+                name="createAnyway"
+                checked={createAnyway}
+                onChange={(e) => setCreateAnyway(e.target.checked)}
+                className={`${box} mt-0.5`}
+                aria-describedby={errors('createAnyway') ? 'create-anyway-error' : undefined}
+                data-testid="create-anyway"
+              />
+              <span>{t('createAnyway')}</span>
+            </label>
+            {errors('createAnyway') ? (
+              <p id="create-anyway-error" className={errorText}>
+                {errors('createAnyway')!.join(' ')}
+              </p>
+            ) : null}
+          </div>
+        ) : null}
+      </div>
 
       <fieldset className="space-y-2">
         <legend className="text-sm font-medium">{t('evaluatorsLegend')}</legend>

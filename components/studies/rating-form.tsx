@@ -1,10 +1,14 @@
 'use client';
 // The instrument for one blinded report. Every change is saved (debounced) through a server
 // action; submitting checks that all items are answered and locks the rating for good. Its
-// props are only the opaque assignment id and the answers: nothing about the run.
+// props are only the opaque assignment ids (this one and the next to rate) and the answers:
+// nothing about the run. A complete rating is submitted only after a confirmation
+// (components/ui/confirm-dialog.tsx); once it is locked, "Next report" leads on.
+import Link from 'next/link';
 import { useEffect, useRef, useState } from 'react';
 import { saveRating, submitRating } from '@/app/(signed-in)/(studies)/ratings/[assignmentId]/actions';
 import { Button } from '@/components/ui/button';
+import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { Alert } from '@/components/ui/layout';
 import { ALL_ITEMS, LIKERT_ITEMS, SUS_ITEMS, type Answers, type StudyItem } from '@/lib/domain/study';
 import { useT } from '@/lib/i18n/client';
@@ -14,13 +18,25 @@ type SaveState = { state: 'idle' | 'saving' | 'saved' | 'error'; message?: strin
 const SAVE_DELAY_MS = 500;
 const SCALE = [1, 2, 3, 4, 5] as const;
 
-export function RatingForm({ assignmentId, initial, locked: lockedAtLoad }: { assignmentId: string; initial: Answers; locked: 'submitted' | 'closed' | null }) {
+export function RatingForm({
+  assignmentId,
+  initial,
+  locked: lockedAtLoad,
+  nextAssignmentId: nextAtLoad,
+}: {
+  assignmentId: string;
+  initial: Answers;
+  locked: 'submitted' | 'closed' | null;
+  /** The evaluator's next unrated report, or null when none is left. */
+  nextAssignmentId: string | null;
+}) {
   const t = useT(ratingMessages);
   const [answers, setAnswers] = useState<Answers>(initial);
   const [locked, setLocked] = useState(lockedAtLoad);
   const [save, setSave] = useState<SaveState>({ state: 'idle' });
   const [submitError, setSubmitError] = useState<{ message: string; missing: string[] } | null>(null);
   const [submitting, setSubmitting] = useState(false);
+  const [next, setNext] = useState(nextAtLoad);
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
   const latest = useRef(answers);
   // Saves run one after another, so an older save can never overwrite a newer one.
@@ -59,6 +75,7 @@ export function RatingForm({ assignmentId, initial, locked: lockedAtLoad }: { as
     if (result.ok) {
       setLocked('submitted');
       setSave({ state: 'saved' });
+      setNext(result.data.nextAssignmentId);
     } else setSubmitError({ message: result.message, missing: Object.keys(result.fieldErrors ?? {}) });
   }
 
@@ -101,8 +118,26 @@ export function RatingForm({ assignmentId, initial, locked: lockedAtLoad }: { as
         </p>
       </div>
       {locked ? (
-        <div data-testid="rating-locked">
+        <div data-testid="rating-locked" className="space-y-3">
           <Alert tone="info">{locked === 'submitted' ? t('lockedSubmitted') : t('lockedClosed')}</Alert>
+          <div data-testid="next-report">
+            {next ? (
+              <Link
+                href={`/ratings/${next}`}
+                className="inline-flex items-center rounded-md bg-blue-700 px-4 py-2 text-sm font-medium text-white hover:bg-blue-800 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-700"
+                data-testid="next-report-link"
+              >
+                {t('nextReport')}
+              </Link>
+            ) : (
+              <p className="text-sm" data-testid="all-done">
+                {t('allDone')}{' '}
+                <Link href="/ratings" className="text-blue-800 underline underline-offset-2 dark:text-blue-300">
+                  {t('back')}
+                </Link>
+              </p>
+            )}
+          </div>
         </div>
       ) : null}
       <div className="space-y-3">
@@ -126,9 +161,32 @@ export function RatingForm({ assignmentId, initial, locked: lockedAtLoad }: { as
             {t('answered', { n: answered, total: ALL_ITEMS.length })}
           </p>
           <p className="text-xs text-zinc-600 dark:text-zinc-400">{t('submitHint')}</p>
-          <Button onClick={() => void submit()} disabled={submitting} data-testid="submit-rating">
-            {submitting ? t('submitting') : t('submit')}
-          </Button>
+          {answered < ALL_ITEMS.length ? (
+            // Incomplete: nothing to confirm yet; the server names what is still open.
+            <Button onClick={() => void submit()} disabled={submitting} data-testid="submit-rating">
+              {submitting ? t('submitting') : t('submit')}
+            </Button>
+          ) : (
+            <form
+              onSubmit={(e) => {
+                e.preventDefault();
+                void submit();
+              }}
+            >
+              <ConfirmDialog
+                triggerLabel={t('submit')}
+                pendingLabel={t('submitting')}
+                pending={submitting}
+                triggerTestId="submit-rating"
+                title={t('confirmSubmitTitle')}
+                irreversible={t('confirmSubmitText')}
+                confirmLabel={t('confirmSubmit')}
+                cancelLabel={t('cancel')}
+                confirmTestId="submit-rating-confirm"
+                checkFormFirst={false}
+              />
+            </form>
+          )}
         </div>
       )}
     </section>

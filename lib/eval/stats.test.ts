@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { averageRanks, erfc, interquartileRange, median, quantile, susScore, wilcoxonSignedRank } from '@/lib/eval/stats';
+import { averageRanks, erfc, interquartileRange, median, quantile, susScore, wilcoxonExactP, wilcoxonSignedRank } from '@/lib/eval/stats';
 import reference from './fixtures/wilcoxon-reference.json';
 
 const TOL = 1e-6;
@@ -120,5 +120,65 @@ describe('susScore', () => {
     expect(() => susScore([3, 3, 3])).toThrow(/10 items/);
     expect(() => susScore([3, 3, 3, 3, 6, 3, 3, 3, 3, 3])).toThrow(/item 5/);
     expect(() => susScore([3, 3, 3, 3, 3, 3, 3, 2.5, 3, 3])).toThrow(/item 8/);
+  });
+});
+
+describe('wilcoxonExactP', () => {
+  const zeros = (d: number[]) => d.map(() => 0);
+  const exact = (d: number[]) => wilcoxonExactP(d, zeros(d));
+
+  // SciPy 1.17: wilcoxon(d, method="exact") — no ties, no zeros.
+  it.each([
+    ['Darwin (Fisher), n = 15', [6, 8, 14, 16, 23, 24, 28, 29, 41, -48, 49, 56, 60, -67, 75], 0.041259765625],
+    ['all positive, n = 5', [1, 2, 3, 4, 5], 0.0625],
+    ['one negative, n = 6', [1, -2, 3, 4, 5, 6], 0.09375],
+    ['n = 3', [2, -1, 3], 0.5],
+    ['n = 25', [0.5, -1.5, 2, 3, -4, 5.5, 6, 7, 8.25, 9, 10, -11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, -23, 24], 0.0007149577140808105],
+  ])("matches SciPy's exact p: %s", (_name, d, p) => {
+    expect(exact(d)).toBeCloseTo(p, 12);
+  });
+
+  // SciPy 1.17: permutation_test((d,), R+ over the observed average ranks, permutation_type="samples", n_resamples=inf).
+  it.each([
+    ['tied ranks, n = 5', [1, 1, 2, -3, 4], 0.375],
+    ['tied ranks, n = 11', [-2.5, 1, -1, 1.5, 3, 3, 4, -0.5, 2, 5, 1], 0.0498046875],
+  ])('with ties, gives the exact sign-flip p over the tied ranks: %s', (_name, d, p) => {
+    expect(exact(d)).toBeCloseTo(p, 12);
+  });
+
+  it('agrees with brute-force enumeration of every sign pattern', () => {
+    const brute = (d: number[]) => {
+      const nz = d.filter((v) => v !== 0);
+      const { ranks } = averageRanks(nz.map(Math.abs));
+      const observed = nz.reduce((s, v, i) => (v > 0 ? s + ranks[i] : s), 0);
+      let lo = 0;
+      let hi = 0;
+      for (let mask = 0; mask < 2 ** nz.length; mask++) {
+        const s = ranks.reduce((acc, r, i) => (mask & (1 << i) ? acc + r : acc), 0);
+        if (s <= observed) lo++;
+        if (s >= observed) hi++;
+      }
+      return Math.min(1, (2 * Math.min(lo, hi)) / 2 ** nz.length);
+    };
+    for (const [x, y] of [
+      [[3, 4, 2, 5, 3, 4, 1], [4, 4, 4, 3, 5, 5, 2]],
+      [[2, 2, 3, 3, 3, 4, 4, 1, 5, 2], [3, 4, 4, 5, 2, 5, 4, 2, 5, 4]],
+      [[1, 2, 3], [3, 2, 1]],
+    ]) {
+      expect(wilcoxonExactP(x, y)).toBeCloseTo(brute(x.map((v, i) => v - y[i])), 12);
+    }
+  });
+
+  it('differs from the normal approximation where n is small', () => {
+    // n = 5, all one way: the smallest p the exact test can give is 2/32; the approximation says .043.
+    const x = [1, 2, 3, 4, 5];
+    expect(wilcoxonExactP(x, zeros(x))).toBe(0.0625);
+    expect(wilcoxonSignedRank(x, zeros(x)).p!).toBeCloseTo(0.0431, 4);
+  });
+
+  it('is null with nothing to test and above n = 25', () => {
+    expect(wilcoxonExactP([3, 4], [3, 4])).toBeNull();
+    const d = Array.from({ length: 26 }, (_, i) => i + 1);
+    expect(wilcoxonExactP(d, zeros(d))).toBeNull();
   });
 });

@@ -90,6 +90,45 @@ export function wilcoxonSignedRank(x: readonly number[], y: readonly number[], o
   return { n, W, rPlus, rMinus, z, p: Math.min(1, erfc(-z / Math.SQRT2)), r: z / Math.sqrt(n), tieCorrection };
 }
 
+/** Largest n for which the exact p is computed: 2^25 sign patterns still count exactly in a double. */
+export const WILCOXON_EXACT_MAX_N = 25;
+
+/**
+ * Exact two-sided p of the signed-rank test: the null distribution of R+ over all 2^n sign
+ * patterns of the ranks actually observed (average ranks for ties), counted by dynamic
+ * programming over doubled ranks (average ranks are multiples of ½). p = min(1, 2·min(P(R+ ≤ r),
+ * P(R+ ≥ r))). Without ties this is SciPy's wilcoxon(method="exact"); with ties it is the exact
+ * permutation (sign-flip) test, as SciPy's permutation_test with permutation_type="samples" gives.
+ * Null when there is nothing to test (n = 0) or n > WILCOXON_EXACT_MAX_N.
+ */
+export function wilcoxonExactP(x: readonly number[], y: readonly number[]): number | null {
+  if (x.length !== y.length) throw new RangeError(`Paired samples need the same length: x has ${x.length} values, y has ${y.length}.`);
+  assertFinite(x, 'x');
+  assertFinite(y, 'y');
+  const d = x.map((v, i) => v - y[i]).filter((v) => v !== 0);
+  const n = d.length;
+  if (n === 0 || n > WILCOXON_EXACT_MAX_N) return null;
+  const { ranks } = averageRanks(d.map(Math.abs));
+  const doubled = ranks.map((r) => Math.round(2 * r));
+  const observed = d.reduce((s, v, i) => (v > 0 ? s + doubled[i] : s), 0);
+  const total = doubled.reduce((s, r) => s + r, 0);
+  // counts[s] = number of sign patterns whose doubled R+ is s.
+  let counts = new Array<number>(total + 1).fill(0);
+  counts[0] = 1;
+  for (const r of doubled) {
+    const next = counts.slice();
+    for (let s = 0; s + r <= total; s++) if (counts[s]) next[s + r] += counts[s];
+    counts = next;
+  }
+  let atMost = 0;
+  let atLeast = 0;
+  counts.forEach((c, s) => {
+    if (s <= observed) atMost += c;
+    if (s >= observed) atLeast += c;
+  });
+  return Math.min(1, (2 * Math.min(atMost, atLeast)) / 2 ** n);
+}
+
 /**
  * Complementary error function, absolute error ~1e-14: the Taylor series of erf below 3 (few digits lost to
  * cancellation there), Lentz's continued fraction for erfc above (where 1 − erf would lose them all).

@@ -2,7 +2,8 @@
 // this module; the run document with its ids, protocol and model stays here.
 import type { Db } from '@/lib/db/client';
 import { blindReport, type BlindReport } from '@/lib/eval/study-blind';
-import type { Locale } from '@/lib/i18n';
+import { translator, type Locale } from '@/lib/i18n';
+import { ratingMessages } from '@/lib/i18n/messages/studies-rating';
 import { loadReportInput } from '@/lib/report/load';
 import { buildReportDoc, type ReportDoc } from '@/lib/report/model';
 
@@ -12,6 +13,8 @@ const TURN_WORD: Record<Locale, string> = { en: 'Turn', ko: '발언' };
 export async function loadBlindReport({ db, runId, locale }: { db: Db; runId: string; locale: Locale }): Promise<{ report: BlindReport; labels: ReportDoc['labels'] }> {
   const input = await loadReportInput({ db, runId });
   const doc = buildReportDoc(input, locale);
-  const report = blindReport({ doc, teams: input.view.turns.map((t) => t.team), model: input.view.model, turnWord: TURN_WORD[doc.contentLanguage] });
+  const t = translator(ratingMessages, locale);
+  const headings = { conclusion: t('blindConclusion'), favourable: t('blindFavourable'), adverse: t('blindAdverse'), analysis: t('blindAnalysis'), empty: t('blindEmpty') };
+  const report = blindReport({ doc, teams: input.view.turns.map((t) => t.team), model: input.view.model, turnWord: TURN_WORD[doc.contentLanguage], headings });
   return { report, labels: doc.labels };
 }

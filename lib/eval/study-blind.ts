@@ -2,17 +2,28 @@
 // trace of the system that wrote it removed, in HTML and API responses alike (docs/security.md).
 // Step ids (D1–D10, AG, NAS, …) name the protocol, so references to them in the model's own
 // text become "Turn n"; speakers become neutral roles; no run id, model, provider or protocol.
+// Every system's report is laid out under the same four neutral headings (BLIND_SECTIONS), so
+// no heading ("Judge", "Stress test", a rubric's "Scores") tells one system from another.
 import { PROTOCOLS } from '@/lib/domain/vocabulary';
+import { translator } from '@/lib/i18n';
+import { reportMessages, type ReportMessages } from '@/lib/i18n/messages/report';
 import { PROTOCOLS_BY_ID } from '@/lib/debate/protocols';
 import type { Block, CitationRef, ReportDoc } from '@/lib/report/model';
 
 export type BlindSpeaker = 'affirmative' | 'negative' | 'analyst';
 export type BlindTurn = { n: number; speaker: BlindSpeaker; text: string; questions: string[]; citations: CitationRef[] };
+/** The neutral headings every blinded report has, in this order, whatever system wrote it. */
+export const BLIND_SECTIONS = ['conclusion', 'favourable', 'adverse', 'analysis'] as const;
+export type BlindSectionId = (typeof BLIND_SECTIONS)[number];
+/** The headings in the reader's language, and the line an empty one shows. */
+export type BlindHeadings = Record<BlindSectionId, string> & { empty: string };
+
 export type BlindReport = {
   companyName: string;
   asOf: string;
   contentLanguage: ReportDoc['contentLanguage'];
-  sections: { title: string; blocks: Block[] }[];
+  /** Always the four BLIND_SECTIONS, in order, none with a heading inside it. */
+  sections: { id: BlindSectionId; title: string; blocks: Block[] }[];
   turns: BlindTurn[];
 };
 
@@ -67,19 +78,98 @@ function blindCitation(c: CitationRef, r: (s: string) => string): CitationRef {
   return { source: r(c.source), date: c.date, value: c.value ? r(c.value) : undefined, verified: c.verified, url: c.url, title: c.title ? r(c.title) : undefined, poolNote: c.poolNote };
 }
 
+/** Where each section of the report model (lib/report/sections.ts, by id) goes; anything else: analysis. */
+const SECTION_TARGET: Record<string, BlindSectionId> = {
+  // KPD-MADS and NAS
+  objective: 'conclusion',
+  overview: 'conclusion',
+  favorable: 'favourable',
+  adverse: 'adverse',
+  topics: 'analysis',
+  // SAS: the final report is split by its parts below; the judge's ruling and the stress test are analysis and risk
+  'final-report': 'conclusion',
+  judge: 'analysis',
+  stress: 'adverse',
+  // Three-round: the overall assessment concludes; scores, fallacies and the trace are the analysis
+  overall: 'conclusion',
+  scores: 'analysis',
+  fallacies: 'analysis',
+  trace: 'analysis',
+  // FinDebate: the kept report concludes; the draft and the safety check are analysis
+  final: 'conclusion',
+  kept: 'conclusion',
+  draft: 'analysis',
+  safety: 'analysis',
+  report: 'conclusion',
+};
+
+/** Parts of a section that belong under another heading, by the group's title key. */
+const GROUP_TARGET: Partial<Record<keyof ReportMessages, BlindSectionId>> = {
+  executiveSummary: 'conclusion',
+  keyTakeaways: 'conclusion',
+  outlook: 'conclusion',
+  mitigation: 'favourable',
+  primaryRisk: 'adverse',
+  evidenceReview: 'analysis',
+  unresolved: 'adverse',
+};
+
+/** Every heading and label the report model can print: a group titled with one is structure, not content. */
+const STRUCTURAL_TITLES = new Set([...Object.values(reportMessages.en), ...Object.values(reportMessages.ko)]);
+
+/**
+ * The report's sections regrouped under the neutral headings, with no group (sub-heading) left:
+ * a group titled by the report's structure ("Executive summary", "Signals") loses its title; one
+ * titled by its content (a topic) keeps it as a plain line. Favourable and adverse lines already
+ * open with their factor, so their factor groups lose theirs.
+ */
+export function neutralSections(doc: Pick<ReportDoc, 'locale' | 'sections'>, headings: BlindHeadings): BlindReport['sections'] {
+  const t = translator(reportMessages, doc.locale);
+  const groupTarget = new Map(Object.entries(GROUP_TARGET).map(([key, target]) => [t(key as keyof ReportMessages), target]));
+  const out: Record<BlindSectionId, Block[]> = { conclusion: [], favourable: [], adverse: [], analysis: [] };
+  const place = (blocks: Block[], target: BlindSectionId, keepTitles: boolean) => {
+    for (const b of blocks) {
+      if (b.kind !== 'group') {
+        out[target].push(b);
+        continue;
+      }
+      const into = groupTarget.get(b.title) ?? target;
+      if (keepTitles && !STRUCTURAL_TITLES.has(b.title)) out[into].push({ kind: 'paragraph', text: b.title });
+      place(b.blocks, into, keepTitles);
+    }
+  };
+  for (const section of doc.sections) {
+    place(section.blocks, SECTION_TARGET[section.id] ?? 'analysis', section.id !== 'favorable' && section.id !== 'adverse');
+  }
+  return BLIND_SECTIONS.map((id) => ({ id, title: headings[id], blocks: out[id].length ? out[id] : [{ kind: 'paragraph', text: headings.empty }] }));
+}
+
 const SPEAKER: Record<string, BlindSpeaker> = { affirmative: 'affirmative', negative: 'negative' };
 
 /**
  * The blinded report. `teams` are the raw teams of the turns (the doc's are translated), in
- * transcript order; `turnWord` is "Turn" in the report's own language.
+ * transcript order; `turnWord` is "Turn" in the report's own language; `headings` are the neutral
+ * section headings in the reader's language.
  */
-export function blindReport({ doc, teams, model, turnWord }: { doc: ReportDoc; teams: string[]; model: string; turnWord: string }): BlindReport {
+export function blindReport({
+  doc,
+  teams,
+  model,
+  turnWord,
+  headings,
+}: {
+  doc: ReportDoc;
+  teams: string[];
+  model: string;
+  turnWord: string;
+  headings: BlindHeadings;
+}): BlindReport {
   const r = redactor({ stepIds: doc.transcript.map((t) => t.step), model, turnWord });
   return {
     companyName: doc.companyName,
     asOf: doc.asOf,
     contentLanguage: doc.contentLanguage,
-    sections: doc.sections.map((s) => ({ title: r(s.title), blocks: s.blocks.map((b) => blindBlock(b, r)) })),
+    sections: neutralSections(doc, headings).map((s) => ({ ...s, blocks: s.blocks.map((b) => blindBlock(b, r)) })),
     turns: doc.transcript
       .map((t, i) => ({ t, i }))
       .filter(({ t }) => t.status === 'done')

@@ -36,6 +36,9 @@ describe('studyResults', () => {
     const test = studyResults(rows).tests.find((t) => t.measure === 'trustworthiness')!;
     expect(test).toMatchObject({ a: 'kpd-mads', b: 'nas', pairs: 6, n: 5, W: 0, medianA: 4, medianB: 3 });
     expect(test.z).toBeLessThan(0);
+    // n = 5 < 10: a small sample, with the exact p over the 2^5 sign patterns (2/32) beside the approximate one.
+    expect(test).toMatchObject({ smallSample: true, pExact: 0.0625 });
+    expect(test.p!).toBeCloseTo(0.0253, 4);
     // SUS is equal in every pair: nothing to test.
     expect(studyResults(rows).tests.find((t) => t.measure === 'sus')).toMatchObject({ pairs: 6, n: 0, z: null, p: null });
   });
@@ -46,5 +49,14 @@ describe('studyResults', () => {
     expect(test.pairs).toBe(6);
     expect(measureScore({ sus1: 5 }, 'sus')).toBeNull();
     expect(studyResults(extra).summaries.find((s) => s.measure === 'sus' && s.protocol === 'nas')!.n).toBe(6);
+  });
+
+  it('marks a test small below n = 10 and gives no exact p above n = 25', () => {
+    const many = (k: number) => Array.from({ length: k }, (_, i) => [rating(`e${i}`, 'c1', 'nas', 3), rating(`e${i}`, 'c1', 'kpd-mads', 4)]).flat();
+    const at = (k: number) => studyResults(many(k)).tests.find((t) => t.measure === 'trustworthiness')!;
+    expect(at(9)).toMatchObject({ n: 9, smallSample: true });
+    expect(at(10)).toMatchObject({ n: 10, smallSample: false, pExact: 2 / 1024 });
+    expect(at(26)).toMatchObject({ n: 26, smallSample: false, pExact: null });
+    expect(at(26).p!).toBeGreaterThan(0);
   });
 });

@@ -5,6 +5,12 @@ import { PROTOCOLS, type Protocol } from '@/lib/domain/vocabulary';
 import { MEASURES, SUS_ITEMS, type Answers, type Measure } from '@/lib/domain/study';
 import { medianIqr, susScore, wilcoxonPaired } from '@/lib/eval/study-stats';
 
+/**
+ * Below this many non-zero pairs a p-value says little (the exact test cannot even reach .05
+ * below n = 6): the results page marks such tests as small samples (docs/protocols.md, "The Wilcoxon table").
+ */
+export const SMALL_SAMPLE_N = 10;
+
 export type RatingRow = { evaluatorId: string; companyId: string; protocol: Protocol; answers: Answers };
 
 export type MeasureSummary = { measure: Measure; protocol: Protocol; n: number; median: number | null; q1: number | null; q3: number | null };
@@ -16,7 +22,12 @@ export type MeasureTest = {
   n: number;
   W: number;
   z: number | null;
+  /** Normal approximation. */
   p: number | null;
+  /** Exact p for n ≤ 25 (lib/eval/stats.ts), null above. */
+  pExact: number | null;
+  /** n below SMALL_SAMPLE_N: the page says a p-value here is descriptive only. */
+  smallSample: boolean;
   r: number | null;
   /** Medians of the paired values, to read the direction of a difference. */
   medianA: number | null;
@@ -68,7 +79,7 @@ export function studyResults(rows: RatingRow[], opts: { tieCorrection?: boolean 
           }
         }
         const w = wilcoxonPaired(x, y, opts);
-        tests.push({ measure, a, b, pairs: x.length, ...w, medianA: medianIqr(x)?.median ?? null, medianB: medianIqr(y)?.median ?? null });
+        tests.push({ measure, a, b, pairs: x.length, ...w, smallSample: w.n < SMALL_SAMPLE_N, medianA: medianIqr(x)?.median ?? null, medianB: medianIqr(y)?.median ?? null });
       }
     }
   }

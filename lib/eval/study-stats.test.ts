@@ -17,12 +17,14 @@ describe('study statistics adapter', () => {
   });
 
   it('drops zero differences and gives no test when nothing differs', () => {
-    expect(wilcoxonPaired([3, 4, 5], [3, 4, 5])).toEqual({ n: 0, W: 0, z: null, p: null, r: null });
+    expect(wilcoxonPaired([3, 4, 5], [3, 4, 5])).toEqual({ n: 0, W: 0, z: null, p: null, pExact: null, r: null });
     // SciPy 1.x: wilcoxon(x, y, zero_method="wilcox", correction=False, method="approx").
     const w = wilcoxonPaired([1, 2, 3, 4, 5], [2, 2, 5, 1, 9]);
     expect(w.n).toBe(4);
     expect(w.W).toBe(3);
     expect(w.p).toBeCloseTo(0.46521, 4);
+    // SciPy: wilcoxon([1, 2, 3, 4, 5], [2, 2, 5, 1, 9], method="exact") → p = 0.625 (2 × 5/16).
+    expect(w.pExact).toBe(0.625);
     const tied = wilcoxonPaired([3, 3, 4, 2, 5, 1, 3], [4, 4, 4, 4, 3, 3, 5]);
     expect(tied.n).toBe(6);
     expect(tied.W).toBe(4.5);

@@ -156,6 +156,22 @@ export async function getAssignmentForEvaluator({ db, id, evaluatorId }: { db: E
   return row;
 }
 
+/**
+ * The evaluator's next report to rate: an unsubmitted assignment of an open study, other than
+ * `excludeId`; in `studyId` first (by position), then in the newest other open study. Undefined
+ * when every one is submitted. Only the opaque assignment id leaves.
+ */
+export async function nextAssignmentForEvaluator({ db, evaluatorId, studyId, excludeId }: { db: Executor; evaluatorId: string; studyId: string; excludeId: string }) {
+  const [row] = await db
+    .select({ id: studyAssignments.id })
+    .from(studyAssignments)
+    .innerJoin(studies, eq(studies.id, studyAssignments.studyId))
+    .where(and(eq(studyAssignments.evaluatorId, evaluatorId), isNull(studyAssignments.submittedAt), eq(studies.status, 'open'), ne(studyAssignments.id, excludeId)))
+    .orderBy(sql`case when ${studies.id} = ${studyId} then 0 else 1 end`, desc(studies.createdAt), asc(studyAssignments.position))
+    .limit(1);
+  return row?.id;
+}
+
 /** Saves answers of an unsubmitted assignment; false when it was submitted meanwhile. */
 export async function saveAssignmentAnswers({ db, id, answers }: { db: Executor; id: string; answers: Answers }) {
   const rows = await db
@@ -177,11 +193,18 @@ export async function submitAssignment({ db, id, answers }: { db: Executor; id: 
   return rows.length > 0;
 }
 
-/** Runs behind the given reports, for checking a study's picks. */
+/** Runs behind the given reports, for checking a study's picks: status, and what pairs them (company, system, output language). */
 export async function listRunsOfReports({ db, reportIds }: { db: Executor; reportIds: string[] }) {
   if (reportIds.length === 0) return [];
   return db
-    .select({ reportId: reports.id, runId: runs.id, status: runs.status })
+    .select({
+      reportId: reports.id,
+      runId: runs.id,
+      status: runs.status,
+      companyId: runs.companyId,
+      protocol: runs.protocol,
+      language: sql<string | null>`${runs.params}->>'language'`,
+    })
     .from(reports)
     .innerJoin(runs, eq(runs.id, reports.runId))
     .where(inArray(reports.id, reportIds));

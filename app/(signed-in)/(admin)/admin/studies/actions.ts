@@ -6,8 +6,10 @@ import { z } from 'zod';
 import { action } from '@/lib/auth/action';
 import { getDb } from '@/lib/db/client';
 import { appendAudit } from '@/lib/db/queries/audit';
+import { notifyStudyOpened } from '@/lib/db/queries/notifications';
 import { getStudy, insertStudy, listActiveEvaluators, listRunsOfReports, setStudyStatus } from '@/lib/db/queries/studies';
 import { newStudySeed, planAssignments } from '@/lib/eval/study-design';
+import { hasPickProblems, pickProblems } from '@/lib/eval/study-pairing';
 import { AppError } from '@/lib/errors';
 import { studiesMessages } from '@/lib/i18n/messages/studies';
 import { getT } from '@/lib/i18n/server';
@@ -22,6 +24,8 @@ const createInput = z.object({
   reportIds: idList('errReports', 1),
   evaluatorIds: idList('errEvaluators', 1),
   seed: z.preprocess((v) => (v === '' || v === undefined ? undefined : v), z.coerce.number('errSeed').int('errSeed').min(0, 'errSeed').max(2147483647, 'errSeed').optional()),
+  /** The explicit "create anyway" tick for unpaired reports or mixed output languages. */
+  createAnyway: z.preprocess((v) => v === 'on' || v === 'true' || v === true, z.boolean()),
 });
 
 export const createStudy = action({ permission: 'studies:manage', input: createInput }, async (input, admin) => {
@@ -32,6 +36,12 @@ export const createStudy = action({ permission: 'studies:manage', input: createI
   const found = await listRunsOfReports({ db, reportIds });
   if (found.length !== reportIds.length || found.some((r) => r.status !== 'succeeded')) {
     throw new AppError('bad_request', t('errUnknownReport'), { reportIds: ['errUnknownReport'] });
+  }
+  // Unpaired reports and pairs in two output languages mislead the results: refused unless the
+  // admin ticked "create anyway", and then recorded with the study (lib/eval/study-pairing.ts).
+  const problems = pickProblems(found.map((r) => ({ reportId: r.reportId, companyId: r.companyId, protocol: r.protocol, language: r.language })));
+  if (hasPickProblems(problems) && !input.createAnyway) {
+    throw new AppError('bad_request', t('errPicksRefused'), { createAnyway: ['errCreateAnyway'] });
   }
   const evaluators = new Set((await listActiveEvaluators({ db })).map((e) => e.id));
   if (evaluatorIds.some((id) => !evaluators.has(id))) throw new AppError('bad_request', t('errUnknownEvaluator'), { evaluatorIds: ['errUnknownEvaluator'] });
@@ -45,7 +55,14 @@ export const createStudy = action({ permission: 'studies:manage', input: createI
       action: 'study.create',
       entityType: 'study',
       entityId: created.id,
-      detail: { name: input.name, seed, reportIds: [...reportIds].sort(), evaluatorIds: [...evaluatorIds].sort(), assignments: assignments.length },
+      detail: {
+        name: input.name,
+        seed,
+        reportIds: [...reportIds].sort(),
+        evaluatorIds: [...evaluatorIds].sort(),
+        assignments: assignments.length,
+        ...(hasPickProblems(problems) ? { createdAnyway: true, unpairedReports: problems.unpaired.length, mixedLanguageCompanies: problems.mixedLanguages.map((c) => c.companyId) } : {}),
+      },
     });
     return created;
   });
@@ -63,6 +80,7 @@ export const changeStudyStatus = action(
     if (!allowed) throw new AppError('conflict', (await getT(studiesMessages))('errTransition'));
     await db.transaction(async (tx) => {
       await setStudyStatus({ db: tx, id: studyId, status });
+      if (status === 'open') await notifyStudyOpened({ db: tx, studyId, actorId: admin.id });
       await appendAudit({ tx, actorId: admin.id, action: status === 'open' ? 'study.open' : 'study.close', entityType: 'study', entityId: studyId, detail: { from: study.status } });
     });
     revalidatePath(`/admin/studies/${studyId}`);

@@ -6,7 +6,7 @@ import { action } from '@/lib/auth/action';
 import type { SessionUser } from '@/lib/auth/session';
 import { getDb } from '@/lib/db/client';
 import { appendAudit } from '@/lib/db/queries/audit';
-import { getAssignmentForEvaluator, saveAssignmentAnswers, submitAssignment } from '@/lib/db/queries/studies';
+import { getAssignmentForEvaluator, nextAssignmentForEvaluator, saveAssignmentAnswers, submitAssignment } from '@/lib/db/queries/studies';
 import { cleanAnswers, missingItems } from '@/lib/eval/study-design';
 import { AppError } from '@/lib/errors';
 import { ratingMessages } from '@/lib/i18n/messages/studies-rating';
@@ -44,5 +44,7 @@ export const submitRating = action({ permission: 'ratings:write', input }, async
   });
   revalidatePath('/ratings');
   revalidatePath(`/ratings/${assignmentId}`);
-  return { submitted: true };
+  // "Next report": the evaluator's own next unrated assignment (an opaque id), or none left.
+  const next = await nextAssignmentForEvaluator({ db, evaluatorId: user.id, studyId: assignment.studyId, excludeId: assignmentId });
+  return { submitted: true, nextAssignmentId: next ?? null };
 });

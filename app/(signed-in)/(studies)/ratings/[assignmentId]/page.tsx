@@ -6,7 +6,7 @@ import { RatingForm } from '@/components/studies/rating-form';
 import { PageHeader } from '@/components/ui/layout';
 import { requirePermission } from '@/lib/auth/session';
 import { getDb } from '@/lib/db/client';
-import { getAssignmentForEvaluator } from '@/lib/db/queries/studies';
+import { getAssignmentForEvaluator, nextAssignmentForEvaluator } from '@/lib/db/queries/studies';
 import { loadBlindReport } from '@/lib/eval/study-blind-load';
 import { cleanAnswers } from '@/lib/eval/study-design';
 import { ratingMessages } from '@/lib/i18n/messages/studies-rating';
@@ -26,7 +26,11 @@ export default async function RatePage({ params }: { params: Promise<{ assignmen
   const assignment = await getAssignmentForEvaluator({ db, id: assignmentId, evaluatorId: user.id });
   if (!assignment) notFound();
   const locale = await getLocale();
-  const [t, { report, labels }] = await Promise.all([getT(ratingMessages), loadBlindReport({ db, runId: assignment.runId, locale })]);
+  const [t, { report, labels }, next] = await Promise.all([
+    getT(ratingMessages),
+    loadBlindReport({ db, runId: assignment.runId, locale }),
+    nextAssignmentForEvaluator({ db, evaluatorId: user.id, studyId: assignment.studyId, excludeId: assignment.id }),
+  ]);
   const locked = assignment.submittedAt ? 'submitted' : assignment.studyStatus !== 'open' ? 'closed' : null;
   return (
     <>
@@ -42,7 +46,7 @@ export default async function RatePage({ params }: { params: Promise<{ assignmen
       <div className="grid gap-6 xl:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
         <BlindReportView report={report} labels={labels} t={t} />
         <div className="xl:sticky xl:top-4 xl:max-h-[calc(100vh-2rem)] xl:self-start xl:overflow-y-auto">
-          <RatingForm assignmentId={assignment.id} initial={cleanAnswers(assignment.answers)} locked={locked} />
+          <RatingForm assignmentId={assignment.id} initial={cleanAnswers(assignment.answers)} locked={locked} nextAssignmentId={next ?? null} />
         </div>
       </div>
     </>

@@ -35,6 +35,8 @@ export default async function NewStudyPage() {
           runs={runs.map((r) => ({
             runId: r.runId,
             reportId: r.reportId,
+            companyId: r.companyId,
+            protocol: r.protocol,
             company: r.companyName,
             system: systemName(r.protocol),
             provider: r.provider === 'offline' ? t('offlineProvider') : `${r.provider} · ${r.model}`,

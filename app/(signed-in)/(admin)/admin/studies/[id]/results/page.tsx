@@ -2,13 +2,14 @@ import type { Metadata } from 'next';
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { ChartLegend, MediansChart, SYSTEM_COLORS } from '@/components/studies/medians-chart';
-import { Card, DataTable, EmptyState, PageHeader, Td } from '@/components/ui/layout';
+import { Badge, Card, DataTable, EmptyState, PageHeader, Td } from '@/components/ui/layout';
 import { requirePermission } from '@/lib/auth/session';
 import { getDb } from '@/lib/db/client';
 import { getStudy } from '@/lib/db/queries/studies';
 import { LIKERT_ITEMS, type Measure } from '@/lib/domain/study';
 import { loadStudyData } from '@/lib/eval/study-data';
-import { studyResults } from '@/lib/eval/study-results';
+import { SMALL_SAMPLE_N, studyResults } from '@/lib/eval/study-results';
+import { WILCOXON_EXACT_MAX_N } from '@/lib/eval/stats';
 import { systemName } from '@/lib/eval/study-systems';
 import { studiesMessages } from '@/lib/i18n/messages/studies';
 import { getT } from '@/lib/i18n/server';
@@ -102,13 +103,16 @@ export default async function StudyResultsPage({ params, searchParams }: { param
               {tieCorrection ? t('tieCorrectionOff') : t('tieCorrectionOn')}
             </Link>
           </p>
+          <p className="text-sm text-zinc-700 dark:text-zinc-300" data-testid="small-sample-note">
+            {t('smallSampleNote', { n: SMALL_SAMPLE_N, exactMax: WILCOXON_EXACT_MAX_N })}
+          </p>
           {results.tests.length === 0 ? (
             <p className="text-sm">{t('noPairs')}</p>
           ) : (
             <div data-testid="wilcoxon-table">
-              <DataTable caption={t('wilcoxonCaption')} head={[t('colMeasure'), t('colSystems'), t('colPairs'), t('colMedians'), t('colN'), t('colW'), t('colZ'), t('colP'), t('colR')]}>
+              <DataTable caption={t('wilcoxonCaption')} head={[t('colMeasure'), t('colSystems'), t('colPairs'), t('colMedians'), t('colN'), t('colW'), t('colZ'), t('colP'), t('colPExact'), t('colR')]}>
                 {results.tests.map((w) => (
-                  <tr key={`${w.measure}-${w.a}-${w.b}`} data-testid={`wilcoxon-${w.measure}`}>
+                  <tr key={`${w.measure}-${w.a}-${w.b}`} data-testid={`wilcoxon-${w.measure}`} data-small-sample={w.smallSample ? 'yes' : 'no'}>
                     <Td>{measureLabel(w.measure)}</Td>
                     <Td>
                       {systemName(w.a)} vs {systemName(w.b)}
@@ -117,10 +121,23 @@ export default async function StudyResultsPage({ params, searchParams }: { param
                     <Td className="tabular-nums">
                       {fmt(w.medianA)} / {fmt(w.medianB)}
                     </Td>
-                    <Td className="tabular-nums">{w.n}</Td>
+                    <Td className="tabular-nums">
+                      <span className="whitespace-nowrap">
+                        {w.n}
+                        {w.smallSample ? (
+                          <>
+                            {' '}
+                            <Badge tone="amber">{t('smallSample')}</Badge>
+                          </>
+                        ) : null}
+                      </span>
+                    </Td>
                     <Td className="tabular-nums">{fmt(w.W, 1)}</Td>
                     <Td className="tabular-nums">{fmt(w.z, 3)}</Td>
                     <Td className="tabular-nums">{fmtP(w.p)}</Td>
+                    <Td className="tabular-nums">
+                      <span data-testid="p-exact">{fmtP(w.pExact)}</span>
+                    </Td>
                     <Td className="tabular-nums">{fmt(w.r, 3)}</Td>
                   </tr>
                 ))}
