@@ -53,6 +53,10 @@ for (const scheme of ['light', 'dark'] as const) {
       await expectNoViolations(page, 'committee run page with a turn\'s comments open');
       await page.goto(`/cases/${DEMO_IDS.submittedCase}`);
       await page.getByTestId('record-decision').click();
+      // The confirmation is a modal dialog, named by its title; axe checks it open.
+      await expect(page.getByRole('dialog', { name: 'Record this decision?' })).toBeVisible();
+      await expectNoViolations(page, 'committee decision confirmation dialog');
+      await page.getByTestId('record-decision-confirm').click();
       await expect(page.getByText('Give the rationale for the decision.')).toBeVisible();
       await expectNoViolations(page, 'committee decision form with errors');
     });
@@ -65,7 +69,7 @@ for (const scheme of ['light', 'dark'] as const) {
         await expectNoViolations(page, `${role} home`);
         const extra =
           role === 'rm'
-            ? ['/companies/taeyoung-engineering-construction', '/companies/tesla/documents/tesla--10k-fy2024-item-1c-cybersecurity', '/import', '/cases/new']
+            ? ['/companies/taeyoung-engineering-construction', '/companies/tesla/documents/tesla--10k-fy2024-item-1c-cybersecurity', '/import', '/cases/new', '/inbox']
             : role === 'admin'
               ? ['/admin/audit?verify=1', '/admin/studies/new']
               : [];
@@ -85,6 +89,8 @@ for (const scheme of ['light', 'dark'] as const) {
       await admin.getByLabel('Study name').fill(`Accessibility ${scheme} ${Date.now()}`);
       await admin.locator(`tr[data-run-id="${DEMO_IDS.run}"] input[type="checkbox"]`).check();
       await admin.getByLabel(/Demo Evaluator/).check();
+      // One report has no report of another system to pair with: created only with the explicit tick.
+      await admin.getByTestId('create-anyway').check();
       await admin.getByTestId('create-study').click();
       await expect(admin).toHaveURL(/\/admin\/studies\/[0-9a-f-]{36}$/);
       await admin.getByTestId('open-study').click();

@@ -88,6 +88,22 @@ test.describe('access matrix', () => {
     });
   }
 
+  test('the committee opens the borrower of a case it reviews, and no other company', async ({ baseURL }) => {
+    // Samsung Electronics borrows in the demo's submitted case (lib/demo/seed.ts); Monro is no
+    // submitted case's borrower in any spec, so it stays closed to the committee (404, as a case
+    // it may not see), while the RM reads it.
+    const committee = await signedInContext(baseURL!, 'committee');
+    expect((await committee.get('/companies/samsung-electronics')).status()).toBe(200);
+    expect((await committee.get('/companies/samsung-electronics/documents/samsung-electronics--2022h1-xi2-xi3-contingencies-and-sanctions')).status()).toBe(200);
+    expect((await committee.get('/companies/monro-inc')).status()).toBe(404);
+    expect((await committee.get('/companies/monro-inc/documents/monro-inc--earnings-call-q3-fy2020')).status()).toBe(404);
+    expect((await committee.get('/companies')).status()).toBe(403);
+    await committee.dispose();
+    const rm = await signedInContext(baseURL!, 'rm');
+    expect((await rm.get('/companies/monro-inc')).status()).toBe(200);
+    await rm.dispose();
+  });
+
   test('every page in the build is in the permission map', () => {
     const built = buildPages();
     expect(built.length, 'pages in .next (run after next build)').toBeGreaterThan(0);

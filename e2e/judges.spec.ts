@@ -163,6 +163,7 @@ test.describe.serial('automated judges', () => {
     await signInAs(page, 'rm');
     await page.goto(caseUrl);
     await page.getByTestId('submit-case').click();
+    await page.getByTestId('submit-case-confirm').click();
     await expect(page.getByText('This case is with the credit committee; runs can no longer be started.')).toBeVisible();
 
     const committee = await pageAs(browser, 'committee', 'dark');

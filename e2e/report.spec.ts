@@ -19,7 +19,7 @@ test.describe('run report', () => {
   test('the RM reads the report of a finished run: header, sections with citations, checks and the transcript', async ({ page }) => {
     await signInAs(page, 'rm');
     await page.goto(REPORT);
-    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Crosscheck report — 삼성전자');
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Crosscheck report — Samsung Electronics Co., Ltd.');
     const header = page.getByTestId('report-header');
     await expect(header).toContainText('KPD-MADS');
     await expect(header).toContainText('Built-in offline analyst (deterministic rules, not an LLM)');
@@ -116,7 +116,7 @@ test.describe('run report', () => {
   test('the committee reads the submitted case’s report and exports it', async ({ page }) => {
     await signInAs(page, 'committee');
     await page.goto(REPORT);
-    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Crosscheck report — 삼성전자');
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Crosscheck report — Samsung Electronics Co., Ltd.');
     const response = await page.request.get(`${EXPORT}?format=md`);
     expect(response.status()).toBe(200);
     expect(response.headers()['content-type']).toBe('text/markdown; charset=utf-8');

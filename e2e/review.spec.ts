@@ -57,11 +57,23 @@ async function runOffline(page: Page, caseUrl: string, protocol: 'nas' | 'kpd-ma
   return runUrl;
 }
 
-async function submitCase(page: Page, caseUrl: string) {
+/** Submits from the case page, through the confirmation, with a cover note when given. */
+async function submitCase(page: Page, caseUrl: string, note?: string) {
   await page.goto(caseUrl);
   await page.getByTestId('submit-case').click();
+  if (note) await page.getByRole('dialog').getByLabel('Cover note to the committee (optional)').fill(note);
+  await page.getByTestId('submit-case-confirm').click();
   await expect(page.getByText('This case is with the credit committee; runs can no longer be started.')).toBeVisible();
 }
+
+/** Records the decision filled in on the form, through the confirmation that repeats the outcome. */
+async function recordDecision(page: Page, outcome: string) {
+  await page.getByTestId('decision-form').getByTestId('record-decision').click();
+  await expect(page.getByTestId('confirm-decision-outcome')).toHaveText(`Outcome: ${outcome}`);
+  await page.getByTestId('record-decision-confirm').click();
+}
+
+const coverNote = 'Litigation exposure is settled; please read the 2024 governance evidence first.';
 
 test.describe.serial('credit committee review', () => {
   const title = `Review ${Date.now().toString(36)}`;
@@ -75,7 +87,7 @@ test.describe.serial('credit committee review', () => {
     runUrl = await runOffline(page, caseUrl, 'kpd-mads', 11);
     // Before submission nobody has commented: the turn cards offer the RM nothing to reply to.
     await expect(page.getByTestId('turn-D1').getByTestId('turn-comments')).toHaveCount(0);
-    await submitCase(page, caseUrl);
+    await submitCase(page, caseUrl, coverNote);
   });
 
   test('a committee member comments on turn D1 and approves with conditions', async ({ browser }) => {
@@ -83,9 +95,12 @@ test.describe.serial('credit committee review', () => {
     await committee.goto('/review');
     const row = committee.getByTestId('waiting-row').filter({ hasText: title });
     await expect(row).toContainText('Demo RM');
+    // The RM's cover note: a line in the queue, in full on the case page.
+    await expect(row.getByTestId('queue-cover-note')).toHaveText(`RM's note: ${coverNote}`);
     await row.getByRole('link', { name: title }).click();
     await expect(committee).toHaveURL(caseUrl);
     await expect(committee.getByTestId('read-only')).toBeVisible();
+    await expect(committee.getByTestId('cover-note')).toHaveText(coverNote);
 
     // The comment, on the run page's turn D1.
     await committee.goto(runUrl);
@@ -107,11 +122,11 @@ test.describe.serial('credit committee review', () => {
     const decision = committee.getByTestId('decision-form');
     await decision.getByTestId('outcome-approve_with_conditions').check();
     await decision.getByLabel('Rationale').fill('Governance is sound; litigation exposure is contained.');
-    await decision.getByTestId('record-decision').click();
+    await recordDecision(committee, 'Approve with conditions');
     await expect(committee.getByText('List the conditions of the approval.')).toBeVisible();
     await expect(committee.getByLabel('Rationale')).toHaveValue('Governance is sound; litigation exposure is contained.');
     await committee.getByRole('textbox', { name: 'Conditions' }).fill('Quarterly covenant compliance report');
-    await committee.getByTestId('record-decision').click();
+    await recordDecision(committee, 'Approve with conditions');
     const recorded = committee.getByTestId('decision');
     await expect(recorded.getByTestId('decision-outcome')).toHaveText('Approve with conditions');
     await expect(recorded.getByTestId('decision-conditions')).toHaveText('Quarterly covenant compliance report');
@@ -180,7 +195,7 @@ test.describe.serial('credit committee review', () => {
     await admin.getByTestId('audit-apply').click();
     await expect(admin).toHaveURL(/action=case.decide/);
     const caseId = new URL(caseUrl).pathname.split('/').pop()!;
-    await expect(admin.getByTestId('audit-row').filter({ hasText: caseId })).toContainText('approve_with_conditions');
+    await expect(admin.getByTestId('audit-row').filter({ hasText: caseId })).toContainText('Approve with conditions');
     await admin.getByTestId('verify-chain').click();
     await expect(admin.getByTestId('verify-result')).toHaveAttribute('data-ok', 'true');
     await expect(admin).toHaveURL(/action=case.decide/);
@@ -205,7 +220,7 @@ test.describe.serial('a case the committee returns goes back to the RM and comes
     const decision = committee.getByTestId('decision-form');
     await decision.getByTestId('outcome-return').check();
     await decision.getByLabel('Rationale').fill('One analyst is not enough here: run the full debate.');
-    await decision.getByTestId('record-decision').click();
+    await recordDecision(committee, 'Return to RM');
     await expect(committee.getByTestId('decision').getByTestId('decision-outcome')).toHaveText('Return to RM');
     // Back with the RM: nothing for the committee to decide until it is submitted again.
     await expect(committee.getByTestId('decision-form')).toHaveCount(0);
@@ -232,7 +247,7 @@ test.describe.serial('a case the committee returns goes back to the RM and comes
     const decision = committee.getByTestId('decision-form');
     await decision.getByTestId('outcome-approve').check();
     await decision.getByLabel('Rationale').fill('The debate covers both sides; repayment capability holds.');
-    await decision.getByTestId('record-decision').click();
+    await recordDecision(committee, 'Approve');
     // Both rounds stay on record, the newest first.
     await expect(committee.getByTestId('decision').getByTestId('decision-outcome')).toHaveText(['Approve', 'Return to RM']);
     await committee.goto('/review');

@@ -90,6 +90,7 @@ test.describe.serial('RM workspace', () => {
     await signInAs(page, 'rm');
     await page.goto(caseUrl);
     await page.getByTestId('submit-case').click();
+    await page.getByTestId('submit-case-confirm').click();
     await expect(page.getByText('Run at least one analysis to completion before submitting this case.')).toBeVisible();
   });
 
@@ -103,6 +104,9 @@ test.describe.serial('RM workspace', () => {
 
     await expect(page.getByTestId('progress-count')).toHaveText('11 of 11 steps', { timeout: 60_000 });
     await expect(page.getByTestId('run-status')).toHaveAttribute('data-status', 'succeeded');
+    // The offline analyst calls no model: its cost says so rather than "$0" beside its tokens.
+    await expect(page.getByTestId('run-cost')).toHaveText('No model cost (offline analyst)');
+    await expect(page.getByTestId('run-tokens')).toContainText('estimated from what the offline analyst read and wrote');
     const ids = await page.locator('[data-testid^="turn-"][id^="turn-"]').evaluateAll((els) => els.map((e) => e.id.replace('turn-', '')));
     expect(ids).toEqual(KPD_ORDER);
     for (const id of KPD_ORDER) await expect(page.getByTestId(`turn-${id}`)).toHaveAttribute('data-status', 'done');
@@ -153,7 +157,15 @@ test.describe.serial('RM workspace', () => {
   test('the RM submits the case; the committee reads it without the launcher, cancel or retry', async ({ page, browser }) => {
     await signInAs(page, 'rm');
     await page.goto(caseUrl);
+    // The button asks first; Escape cancels and leaves the case as it was.
     await page.getByTestId('submit-case').click();
+    const confirm = page.getByRole('dialog', { name: 'Submit this case to the credit committee?' });
+    await expect(confirm).toBeVisible();
+    await page.keyboard.press('Escape');
+    await expect(confirm).toBeHidden();
+    await expect(page.getByTestId('submit-case')).toBeFocused();
+    await page.getByTestId('submit-case').click();
+    await page.getByTestId('submit-case-confirm').click();
     // The page re-renders as the committee's case: no launcher, no second submission.
     await expect(page.getByText('This case is with the credit committee; runs can no longer be started.')).toBeVisible();
     await page.reload();

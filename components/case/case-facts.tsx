@@ -20,7 +20,7 @@ export async function CaseFacts({ kase, t }: { kase: CaseDetail; t: T }) {
     [t('loanRequest'), `${formatAmount(kase.loanAmount, kase.loanCurrency, locale)} · ${t('tenorMonths', { n: kase.loanTenorMonths })}`],
     [t('purpose'), kase.loanPurpose],
     [t('asOfDate'), kase.asOfDate],
-    [t('caseStatus'), <CaseStatusBadge key="s" status={kase.status} />],
+    [t('caseStatus'), <CaseStatusBadge key="s" status={kase.status} activeRunCount={kase.activeRunCount} />],
     [t('owner'), kase.ownerName],
     ...(kase.submittedAt ? ([[t('submittedAt'), formatDateTime(kase.submittedAt, locale)]] as [string, React.ReactNode][]) : []),
     ...(kase.notes ? ([[t('notes'), kase.notes]] as [string, React.ReactNode][]) : []),

@@ -48,6 +48,7 @@ export function CaseRuns({ caseId, initial, protocolNames }: { caseId: string; i
     refetchInterval: (query) => ((query.state.data ?? []).some((r) => ACTIVE.includes(r.status)) ? 2000 : false),
   });
   if (!runs.length) return <EmptyState title={t('noRuns')} />;
+  const durationText = (ms: number | null) => (ms !== null && ms >= 0 && ms < 1000 ? tr('underASecond') : formatDuration(ms));
   return (
     <DataTable caption={t('runsCaption')} head={[t('colProtocol'), t('colProvider'), t('colStatus'), t('colStarted'), t('colDuration'), t('colTokens'), t('colCost')]}>
       {runs.map((r) => (
@@ -64,9 +65,10 @@ export function CaseRuns({ caseId, initial, protocolNames }: { caseId: string; i
             {r.status === 'insufficient_evidence' && r.shortfall ? <ShortfallLine shortfall={r.shortfall} /> : null}
           </Td>
           <Td className="whitespace-nowrap">{r.startedAt ? r.startedAt.slice(0, 16).replace('T', ' ') + ' UTC' : '—'}</Td>
-          <Td>{formatDuration(durationMs(r.startedAt, r.finishedAt))}</Td>
+          <Td>{durationText(durationMs(r.startedAt, r.finishedAt))}</Td>
           <Td>{formatCount(r.promptTokens + r.completionTokens)}</Td>
-          <Td>{formatUsd(Number(r.costUsd))}</Td>
+          {/* The offline analyst calls no model: "no model cost" says why, where "$0" would not. */}
+          <Td>{r.provider === 'offline' ? <span title={tr('offlineUsageNote')}>{tr('costOffline')}</span> : formatUsd(Number(r.costUsd))}</Td>
         </tr>
       ))}
     </DataTable>

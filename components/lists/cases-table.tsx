@@ -1,23 +1,27 @@
 import Link from 'next/link';
 import { formatAmount, formatDateTime, formatNumber } from '@/components/lists/format';
 import { Badge, DataTable, Td } from '@/components/ui/layout';
+import { shownCaseStatus, type ShownCaseStatus } from '@/lib/domain/case-status';
 import type { CaseListItem } from '@/lib/domain/views';
 import type { CaseStatus } from '@/lib/domain/vocabulary';
 import { casesMessages } from '@/lib/i18n/messages/cases';
 import { listsMessages } from '@/lib/i18n/messages/lists';
 import { getLocale, getT } from '@/lib/i18n/server';
 
-const STATUS_TONE: Record<CaseStatus, 'neutral' | 'blue' | 'amber' | 'green'> = {
+const STATUS_TONE: Record<ShownCaseStatus, 'neutral' | 'blue' | 'amber' | 'green'> = {
   draft: 'neutral',
   analyzing: 'blue',
+  not_submitted: 'neutral',
   submitted: 'amber',
   decided: 'green',
   returned: 'amber',
 };
 
-export async function CaseStatusBadge({ status }: { status: CaseStatus }) {
+/** "Analyzing" only while a run of the case is queued or running (lib/domain/case-status.ts). */
+export async function CaseStatusBadge({ status, activeRunCount }: { status: CaseStatus; activeRunCount: number }) {
   const t = await getT(casesMessages);
-  return <Badge tone={STATUS_TONE[status]}>{t(`status_${status}`)}</Badge>;
+  const shown = shownCaseStatus(status, activeRunCount);
+  return <Badge tone={STATUS_TONE[shown]}>{t(`status_${shown}`)}</Badge>;
 }
 
 export async function CasesTable({ cases, caption, showOwner = false }: { cases: CaseListItem[]; caption: string; showOwner?: boolean }) {
@@ -42,7 +46,7 @@ export async function CasesTable({ cases, caption, showOwner = false }: { cases:
           </Td>
           <Td>{c.asOfDate}</Td>
           <Td>
-            <CaseStatusBadge status={c.status} />
+            <CaseStatusBadge status={c.status} activeRunCount={c.activeRunCount} />
           </Td>
           <Td>{formatNumber(c.runCount, locale)}</Td>
           {showOwner ? <Td>{c.ownerName}</Td> : null}

@@ -1,10 +1,11 @@
 'use client';
 // The committee's decision on a submitted case: outcome, rationale (always), conditions (for
-// an approval with conditions). Recorded once per submission; the server enforces both.
+// an approval with conditions). Recorded once per submission; the server enforces both. The
+// button asks first (components/ui/confirm-dialog.tsx), repeating the outcome and that it is final.
 import { useState } from 'react';
 import { recordDecision } from '@/app/(signed-in)/(committee)/review/actions';
 import { useKeptForm } from '@/components/case/use-kept-form';
-import { Button } from '@/components/ui/button';
+import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { TextAreaField } from '@/components/ui/field';
 import { Alert } from '@/components/ui/layout';
 import type { DecisionOutcome } from '@/lib/domain/vocabulary';
@@ -49,9 +50,23 @@ export function DecisionForm({ caseId }: { caseId: string }) {
       />
       <p className="text-xs text-zinc-600 dark:text-zinc-400">{t('decisionOnceNote')}</p>
       {failed && failed.code !== 'bad_request' ? <Alert>{failed.message}</Alert> : null}
-      <Button type="submit" disabled={pending} data-testid="record-decision">
-        {pending ? t('recording') : t('recordDecision')}
-      </Button>
+      <ConfirmDialog
+        triggerLabel={t('recordDecision')}
+        pendingLabel={t('recording')}
+        pending={pending}
+        triggerTestId="record-decision"
+        title={t('confirmDecisionTitle')}
+        irreversible={t('confirmDecisionText')}
+        summary={
+          <p className="font-medium" data-testid="confirm-decision-outcome">
+            {t('confirmDecisionOutcome', { outcome: t(`outcome_${outcome}`) })}
+          </p>
+        }
+        confirmLabel={t('confirmDecision')}
+        cancelLabel={t('cancel')}
+        confirmVariant={outcome === 'decline' ? 'danger' : 'primary'}
+        confirmTestId="record-decision-confirm"
+      />
     </form>
   );
 }

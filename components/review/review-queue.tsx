@@ -2,6 +2,7 @@
 // returned. Each row links to the read-only case page, where the review happens.
 import Link from 'next/link';
 import { formatAmount, formatDateTime } from '@/components/lists/format';
+import { shortNote } from '@/components/review/cover-note';
 import { Badge, DataTable, Td } from '@/components/ui/layout';
 import type { ReviewQueueItem } from '@/lib/domain/views';
 import type { Translate } from '@/lib/i18n';
@@ -18,6 +19,11 @@ export function ReviewQueue({ rows, caption, decided, t }: { rows: ReviewQueueIt
             <Link className="text-blue-800 underline underline-offset-2 dark:text-blue-300" href={`/cases/${c.id}`}>
               {c.title}
             </Link>
+            {c.submissionNote ? (
+              <p className="mt-1 max-w-md text-xs font-normal text-zinc-600 dark:text-zinc-400" data-testid="queue-cover-note">
+                {t('queueCoverNote')} {shortNote(c.submissionNote)}
+              </p>
+            ) : null}
           </Td>
           <Td>{c.companyNameEn ?? c.companyName}</Td>
           <Td>

@@ -1,16 +1,42 @@
 'use client';
 // A citation as a small chip: the source and date on the chip, the evidence's title, date and
-// a link to the source in a popover that opens on hover, on keyboard focus and on click, and is
-// tied to the chip with aria-describedby. Citations that resolve to nothing are marked unverified
-// in words and by a dashed outline, never by colour alone; one dated after the as-of date says so
-// instead (docs/protocols.md, "Taking answers in"). A finished run's chip shows the evidence as
-// the run cited it, and says in the popover when the pool item has changed since.
-import { useId, useState } from 'react';
+// a link to the source in a popover tied to the chip with aria-describedby. Hover and keyboard
+// focus show it while they last; a click, a tap, Enter or Space pins it open, and the same again
+// closes it; Escape closes it and leaves focus on the chip, and so does a press outside it.
+// Citations that resolve to nothing are marked unverified in words and by a dashed outline, never
+// by colour alone; one dated after the as-of date says so instead (docs/protocols.md, "Taking
+// answers in"). A finished run's chip shows the evidence as the run cited it, and says in the
+// popover when the pool item has changed since.
+import { useEffect, useId, useRef, useState } from 'react';
 import type { EvidenceRef } from '@/lib/report/run-state';
 import { useT } from '@/lib/i18n/client';
 import { runMessages } from '@/lib/i18n/messages/run';
 import { repairMessages } from '@/lib/i18n/messages/repairs';
 import { POOL_NOTE_LABEL } from '@/lib/domain/cited-source';
+
+/**
+ * Why the popover is open: a pointer resting on the chip, keyboard focus, or a click / tap /
+ * Enter / Space, which pins it until the same again, Escape or a press elsewhere. A hover or
+ * focus opens it first, so the click that follows them pins it rather than closing it.
+ */
+type PopoverVia = 'hover' | 'focus' | 'click' | null;
+
+function nextVia(via: PopoverVia, event: 'enter' | 'leave' | 'focus' | 'blur' | 'click' | 'escape' | 'outside'): PopoverVia {
+  switch (event) {
+    case 'enter':
+      return via ?? 'hover';
+    case 'leave':
+      return via === 'hover' ? null : via;
+    case 'focus':
+      return via ?? 'focus';
+    case 'click':
+      return via === 'click' ? null : 'click';
+    case 'blur':
+    case 'escape':
+    case 'outside':
+      return null;
+  }
+}
 
 export type ChipCitation = { evidenceId?: string; source: string; date: string; value?: string; verified?: boolean; afterAsOf?: boolean };
 
@@ -18,28 +44,51 @@ export function CitationChip({ citation, evidence }: { citation: ChipCitation; e
   const t = useT(runMessages);
   const tr = useT(repairMessages);
   const tipId = useId();
-  const [open, setOpen] = useState(false);
+  const [via, setVia] = useState<PopoverVia>(null);
+  const open = via !== null;
+  const wrapper = useRef<HTMLSpanElement>(null);
+  const chip = useRef<HTMLButtonElement>(null);
+  const pinned = via === 'click';
+  // A pinned popover closes on a press anywhere else (a tap elsewhere may not move focus).
+  useEffect(() => {
+    if (!pinned) return;
+    const onPointerDown = (e: PointerEvent) => {
+      if (!wrapper.current?.contains(e.target as Node | null)) setVia((v) => nextVia(v, 'outside'));
+    };
+    document.addEventListener('pointerdown', onPointerDown);
+    return () => document.removeEventListener('pointerdown', onPointerDown);
+  }, [pinned]);
   const unverified = citation.verified === false;
   const date = evidence?.date || citation.date;
   const source = evidence?.source || citation.source;
   return (
     <span
+      ref={wrapper}
       className="relative inline-block"
-      onMouseEnter={() => setOpen(true)}
-      onMouseLeave={() => setOpen(false)}
-      onFocus={() => setOpen(true)}
+      data-open={open ? 'true' : 'false'}
+      onMouseEnter={() => setVia((v) => nextVia(v, 'enter'))}
+      onMouseLeave={() => setVia((v) => nextVia(v, 'leave'))}
+      onFocus={() => setVia((v) => nextVia(v, 'focus'))}
       onBlur={(e) => {
-        if (!e.currentTarget.contains(e.relatedTarget as Node | null)) setOpen(false);
+        if (!e.currentTarget.contains(e.relatedTarget as Node | null)) setVia((v) => nextVia(v, 'blur'));
       }}
       onKeyDown={(e) => {
-        if (e.key === 'Escape') setOpen(false);
+        if (e.key !== 'Escape' || !open) return;
+        // Closed here, not by whatever dialog or page the chip sits in.
+        e.stopPropagation();
+        // Focus back on the chip first (from the source link, say), then closed: the focus
+        // this moves would otherwise reopen it.
+        chip.current?.focus();
+        setVia((v) => nextVia(v, 'escape'));
       }}
     >
       <button
         type="button"
+        ref={chip}
         aria-describedby={tipId}
+        aria-controls={tipId}
         aria-expanded={open}
-        onClick={() => setOpen((o) => !o)}
+        onClick={() => setVia((v) => nextVia(v, 'click'))}
         data-testid="citation-chip"
         data-evidence-id={citation.evidenceId ?? ''}
         data-verified={unverified ? 'false' : 'true'}

@@ -1,5 +1,6 @@
 // The numbers of two runs in one table, with the difference B − A, so "the debate costs N×
 // the tokens and reaches M more levels" reads off one screen.
+import { secondsDigits, secondsFigure } from '@/components/run/live-format';
 import { DataTable, Td } from '@/components/ui/layout';
 import { PROTOCOLS_BY_ID } from '@/lib/debate/protocols';
 import type { RunComparison, RunSummary } from '@/lib/eval/compare';
@@ -11,7 +12,9 @@ const signed = (n: number, text: string) => (n > 0 ? `+${text}` : text);
 export async function CompareMetrics({ comparison }: { comparison: RunComparison }) {
   const t = await getT(compareMessages);
   const { a, b, delta } = comparison;
-  const seconds = (ms: number | null) => (ms === null ? t('notAvailable') : t('seconds', { n: (ms / 1000).toFixed(1) }));
+  // One precision for both runs and their difference: 0.149 vs 0.194 s differ by +0.045 s, not "+0.0 s".
+  const digits = secondsDigits(a.latencyMs, b.latencyMs, delta.latencyMs);
+  const seconds = (ms: number | null) => (ms === null ? t('notAvailable') : t('seconds', { n: secondsFigure(ms, digits) }));
   const pct = (x: number | null) => (x === null ? t('notAvailable') : `${(x * 100).toFixed(0)}%`);
   const grounding = (s: RunSummary) =>
     s.citations.total === 0 ? t('noCitations') : t('groundingValue', { pct: pct(s.citations.grounding), verified: s.citations.verified, total: s.citations.total });

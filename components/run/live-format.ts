@@ -9,6 +9,23 @@ export function formatDuration(ms: number | null | undefined): string {
   return `${Math.floor(m / 60)} h ${m % 60} min`;
 }
 
+/**
+ * Decimals for durations shown side by side, so that neither the figures nor their difference
+ * round to the same or to zero: three (milliseconds) when any is under a second, two under ten
+ * seconds, one under a hundred, none above.
+ */
+export function secondsDigits(...ms: (number | null)[]): number {
+  const shown = ms.filter((x): x is number => x !== null && Number.isFinite(x) && x !== 0).map((x) => Math.abs(x) / 1000);
+  if (!shown.length) return 0;
+  const s = Math.min(...shown);
+  return s < 1 ? 3 : s < 10 ? 2 : s < 100 ? 1 : 0;
+}
+
+/** Milliseconds as seconds with `digits` decimals (secondsDigits), without a unit. */
+export function secondsFigure(ms: number, digits: number): string {
+  return ms === 0 ? '0' : (ms / 1000).toFixed(digits);
+}
+
 export function formatUsd(usd: number): string {
   if (usd === 0) return '$0';
   return usd < 0.01 ? `$${usd.toFixed(4)}` : `$${usd.toFixed(2)}`;

@@ -53,7 +53,18 @@ function useRunStream(initial: LiveRunState) {
  * `run`: the as-of date and borrower, for the notice of a run short of evidence. `lead`: what the
  * page shows right under the red flags, which come first (the case's decisions).
  */
-export function LiveRun({ initial, canWrite, run, lead }: { initial: LiveRunState; canWrite: boolean; run?: { asOf: string; companyId: string }; lead?: ReactNode }) {
+export function LiveRun({
+  initial,
+  canWrite,
+  run,
+  lead,
+}: {
+  initial: LiveRunState;
+  canWrite: boolean;
+  /** `offline`: the built-in offline analyst answers, which has no model time or cost to show. */
+  run?: { asOf: string; companyId: string; offline?: boolean };
+  lead?: ReactNode;
+}) {
   const t = useT(runMessages);
   const locale = useLocale();
   const { state, connection, refollow } = useRunStream(initial);
@@ -87,7 +98,7 @@ export function LiveRun({ initial, canWrite, run, lead }: { initial: LiveRunStat
       {state.redFlags?.length ? <RedFlagsPanel flags={state.redFlags} evidence={state.evidence} scope={{ kind: 'run', date: run?.asOf ?? '' }} /> : null}
       {lead}
       <div className="sticky top-0 z-10 -mx-2 flex flex-wrap items-center justify-between gap-3 rounded-md border border-zinc-200 bg-white/95 px-3 py-2 dark:border-zinc-800 dark:bg-zinc-950/95">
-        <RunProgress state={state} connection={connection} />
+        <RunProgress state={state} connection={connection} offline={run?.offline ?? false} />
         {canWrite ? (
           <div className="flex gap-2">
             {!terminal ? (
@@ -152,7 +163,7 @@ export function LiveRun({ initial, canWrite, run, lead }: { initial: LiveRunStat
         <h2 id="transcript-heading" className="mb-3 text-lg font-semibold">
           {t('sectionTranscript')}
         </h2>
-        <Transcript turns={state.turns} evidence={state.evidence} waiting={state.waiting} streaming={state.streaming} />
+        <Transcript turns={state.turns} runStatus={state.status} evidence={state.evidence} waiting={state.waiting} streaming={state.streaming} />
       </section>
 
       <div id="panels" className="scroll-mt-20">

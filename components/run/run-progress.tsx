@@ -46,7 +46,7 @@ function useElapsed(startedAt: string | null, finishedAt: string | null, running
   return now === null ? null : now - new Date(startedAt).getTime();
 }
 
-export function RunProgress({ state, connection }: { state: LiveRunState; connection: 'live' | 'reconnecting' | 'closed' }) {
+export function RunProgress({ state, connection, offline = false }: { state: LiveRunState; connection: 'live' | 'reconnecting' | 'closed'; offline?: boolean }) {
   const t = useT(runMessages);
   const { done, running, total } = progressOf(state);
   const elapsed = useElapsed(state.startedAt, state.finishedAt, !isTerminal(state.status));
@@ -62,9 +62,21 @@ export function RunProgress({ state, connection }: { state: LiveRunState; connec
         </span>
       </div>
       {running > 0 ? <span data-testid="running-count">{t('runningNow', { n: running })}</span> : null}
-      <span>{t('elapsed', { time: formatDuration(elapsed) })}</span>
-      <span data-testid="run-tokens">{t('tokens', { n: formatCount(totals.tokens) })}</span>
-      <span data-testid="run-cost">{t('cost', { cost: formatUsd(totals.costUsd) })}</span>
+      <span data-testid="run-elapsed">{t('elapsed', { time: elapsed !== null && elapsed < 1000 && isTerminal(state.status) ? t('underASecond') : formatDuration(elapsed) })}</span>
+      {offline ? (
+        // The offline analyst calls no model: no model time or cost, and its tokens are its own estimate.
+        <>
+          <span data-testid="run-tokens">{t('tokensOffline', { n: formatCount(totals.tokens) })}</span>
+          <span data-testid="run-cost" title={t('offlineUsageNote')}>
+            {t('costOffline')}
+          </span>
+        </>
+      ) : (
+        <>
+          <span data-testid="run-tokens">{t('tokens', { n: formatCount(totals.tokens) })}</span>
+          <span data-testid="run-cost">{t('cost', { cost: formatUsd(totals.costUsd) })}</span>
+        </>
+      )}
       {connection === 'live' ? (
         <span className="inline-flex items-center gap-1 text-green-800 dark:text-green-300" data-testid="connection">
           <span aria-hidden className="inline-block h-2 w-2 rounded-full bg-green-600" />

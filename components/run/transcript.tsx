@@ -8,7 +8,8 @@ import { StepRepairs } from '@/components/run/step-repairs';
 import { Alert, Badge } from '@/components/ui/layout';
 import type { RunViewTurn } from '@/lib/report/run-doc';
 import type { StepWait } from '@/lib/domain/protocol';
-import { blockedBy, type EvidenceRefs, type StreamingStep } from '@/lib/report/run-state';
+import { blockedBy, pendingStepNote, type EvidenceRefs, type StreamingStep } from '@/lib/report/run-state';
+import type { RunStatus } from '@/lib/domain/vocabulary';
 import { formatUsd } from '@/components/run/live-format';
 import { failureText } from '@/lib/i18n/failures';
 import { partLine } from '@/lib/domain/output-parts';
@@ -110,6 +111,7 @@ function TurnCard({
   wait,
   streaming,
   blocked,
+  runStatus,
 }: {
   turn: RunViewTurn;
   n: number;
@@ -118,6 +120,8 @@ function TurnCard({
   streaming?: StreamingStep;
   /** For a pending step that cannot start: the failed steps it waits on. */
   blocked?: string[];
+  /** The run's status: a pending step of a run that has ended says why it never ran. */
+  runStatus: RunStatus;
 }) {
   const t = useT(runMessages);
   const tf = useT(redFlagMessages);
@@ -126,6 +130,7 @@ function TurnCard({
   const team = turn.team in TEAM_STYLE ? turn.team : 'neutral';
   // The tagged reading of each cited item, as the run recorded it (lib/eval/reading-consistency.ts).
   const readingOf = (id: string) => evidence[id]?.polarity;
+  const pendingNote = pendingStepNote(runStatus, Boolean(blocked?.length));
   return (
     <article
       id={`turn-${turn.step}`}
@@ -163,7 +168,9 @@ function TurnCard({
           {t('blockedBy', { steps: blocked.join(', ') })}
         </p>
       ) : turn.status === 'pending' ? (
-        <p className="text-sm text-zinc-600 dark:text-zinc-400">{t('waitingForContext')}</p>
+        <p className="text-sm text-zinc-600 dark:text-zinc-400" data-testid="step-pending-note" data-note={pendingNote}>
+          {t(pendingNote === 'blocked' ? 'waitingForContext' : pendingNote)}
+        </p>
       ) : null}
       {turn.status === 'running' && streaming ? <StreamingParts streaming={streaming} /> : null}
       {turn.claims.length ? (
@@ -249,8 +256,10 @@ export function Transcript({
   evidence,
   waiting = {},
   streaming = {},
+  runStatus,
 }: {
   turns: RunViewTurn[];
+  runStatus: RunStatus;
   evidence: EvidenceRefs;
   waiting?: Record<string, StepWait>;
   streaming?: Record<string, StreamingStep>;
@@ -261,7 +270,7 @@ export function Transcript({
     <ol className="space-y-3" data-testid="transcript">
       {turns.map((turn, i) => (
         <li key={turn.step}>
-          <TurnCard turn={turn} n={i + 1} evidence={evidence} wait={waiting[turn.step]} streaming={streaming[turn.step]} blocked={blocked[turn.step]} />
+          <TurnCard turn={turn} n={i + 1} evidence={evidence} wait={waiting[turn.step]} streaming={streaming[turn.step]} blocked={blocked[turn.step]} runStatus={runStatus} />
         </li>
       ))}
     </ol>

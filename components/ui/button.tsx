@@ -1,4 +1,4 @@
-import type { ButtonHTMLAttributes } from 'react';
+import type { ComponentProps } from 'react';
 
 const VARIANTS = {
   primary: 'bg-blue-700 text-white hover:bg-blue-800 disabled:bg-blue-700/60',
@@ -8,7 +8,8 @@ const VARIANTS = {
   ghost: 'text-zinc-700 hover:bg-zinc-100 dark:text-zinc-200 dark:hover:bg-zinc-800',
 } as const;
 
-export type ButtonProps = ButtonHTMLAttributes<HTMLButtonElement> & {
+// ComponentProps (not ButtonHTMLAttributes) so a `ref` passes through to the <button> (React 19).
+export type ButtonProps = ComponentProps<'button'> & {
   variant?: keyof typeof VARIANTS;
   size?: 'sm' | 'md';
 };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { canAccessCase, canAccessRun } from '@/lib/auth/access-rules';
+import { canAccessCase, canAccessRun, canReadCompany } from '@/lib/auth/access-rules';
 
 const rm = { id: 'rm-1', role: 'rm' as const };
 const otherRm = { id: 'rm-2', role: 'rm' as const };
@@ -31,5 +31,15 @@ describe('case and run access', () => {
     expect(canAccessRun(rm, { createdById: 'rm-1' }, null, 'write')).toBe(true);
     expect(canAccessRun(otherRm, { createdById: 'rm-1' }, null, 'read')).toBe(false);
     expect(canAccessRun(committee, { createdById: null }, null, 'read')).toBe(false);
+  });
+  it('opens a company to the committee only as the borrower of a case it may read', () => {
+    expect(canReadCompany(committee, ['submitted'])).toBe(true);
+    expect(canReadCompany(committee, ['draft', 'decided'])).toBe(true);
+    expect(canReadCompany(committee, ['returned'])).toBe(true);
+    expect(canReadCompany(committee, ['draft', 'analyzing'])).toBe(false);
+    expect(canReadCompany(committee, [])).toBe(false);
+    expect(canReadCompany(rm, [])).toBe(true);
+    expect(canReadCompany(admin, [])).toBe(true);
+    expect(canReadCompany(evaluator, ['submitted'])).toBe(false);
   });
 });

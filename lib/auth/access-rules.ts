@@ -3,7 +3,10 @@
 // - the RM who owns the case reads and works on it (starts, cancels, retries runs, exports,
 //   submits); a run without a case (CLI, benchmark) belongs to whoever created it;
 // - a credit-committee member reads a case once it has been submitted, never a draft;
-// - evaluators and administrators never open case runs (evaluators see blinded study reports).
+// - evaluators and administrators never open case runs (evaluators see blinded study reports);
+// - a company's page, evidence and documents: RMs and administrators any company in the pool, a
+//   committee member the borrower of a case it may read (so the borrower link on a submitted case
+//   opens), evaluators none.
 import type { SessionUser } from '@/lib/auth/session';
 import type { cases, runs } from '@/lib/db/schema';
 import type { CaseStatus } from '@/lib/domain/vocabulary';
@@ -33,4 +36,14 @@ export function canAccessRun(
 ): boolean {
   if (kase) return canAccessCase(user, kase, access);
   return user.role === 'rm' && run.createdById === user.id;
+}
+
+/**
+ * Whether the user may read a company's page, its evidence and documents, given the statuses of
+ * the cases whose borrower it is (lib/db/queries/cases.ts listCaseStatusesOfCompany).
+ */
+export function canReadCompany(user: Pick<SessionUser, 'role'>, borrowerCaseStatuses: readonly CaseStatus[]): boolean {
+  if (user.role === 'rm' || user.role === 'admin') return true;
+  if (user.role === 'committee') return borrowerCaseStatuses.some((status) => COMMITTEE_VISIBLE.includes(status));
+  return false;
 }

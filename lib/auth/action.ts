@@ -5,6 +5,7 @@
 import { headers } from 'next/headers';
 import { unstable_rethrow } from 'next/navigation';
 import { z } from 'zod';
+import { fieldErrorsOf } from '@/lib/auth/field-errors';
 import { can, type Permission } from '@/lib/auth/permissions';
 import { auditRefusal, pathOf } from '@/lib/auth/refusal-audit';
 import { getSessionUser, type SessionUser } from '@/lib/auth/session';
@@ -65,7 +66,7 @@ export function action<S extends z.ZodType, T, U extends SessionUser | null = Se
       }
       const parsed = config.input.safeParse(raw instanceof FormData ? formDataToObject(raw) : raw);
       if (!parsed.success) {
-        return fail('bad_request', defaultMessage('bad_request'), z.flattenError(parsed.error).fieldErrors as Record<string, string[]>);
+        return fail('bad_request', defaultMessage('bad_request'), fieldErrorsOf(parsed.error));
       }
       if (config.authorize && (!user || !(await config.authorize(parsed.data, user)))) return await refuse('forbidden', undefined, 'ownership');
       return { ok: true, data: await handler(parsed.data, user as U) };

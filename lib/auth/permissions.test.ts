@@ -34,6 +34,18 @@ describe('permission map', () => {
     expect(ROLES.filter((r) => can(r, 'ratings:read-own'))).toEqual(['evaluator']);
   });
 
+  it('lets the committee open a borrower\'s page and documents, sampled on the submitted case\'s borrower, but not the Companies list', () => {
+    // The access matrix (e2e/access.spec.ts) expects 200 from each sample for every role allowed:
+    // the committee reads Samsung Electronics as the borrower of the demo's submitted case.
+    expect(ROLES.filter((r) => can(r, 'companies:read'))).toEqual(['rm', 'admin']);
+    const borrower = PAGES.filter((p) => p.path.startsWith('/companies/[id]'));
+    expect(borrower.map((p) => [p.permission, 'sample' in p ? p.sample : null])).toEqual([
+      ['borrowers:read', '/companies/samsung-electronics'],
+      ['borrowers:read', '/companies/samsung-electronics/documents/samsung-electronics--2022h1-ii6-major-contracts-and-rnd'],
+    ]);
+    expect(ROLES.filter((r) => can(r, 'borrowers:read'))).toEqual(['rm', 'committee', 'admin']);
+  });
+
   it('names only existing permissions for actions', () => {
     for (const permission of Object.values(ACTIONS)) expect(Object.keys(PERMISSIONS)).toContain(permission);
   });

@@ -11,7 +11,13 @@ export const PERMISSIONS = {
   'cases:write': ['rm'],
   /** Case, run, report and export pages and routes; which case is decided by lib/auth/run-access.ts. */
   'runs:read': ['rm', 'committee'],
+  /** The Companies list: every company in the pool. */
   'companies:read': ['rm', 'admin'],
+  /**
+   * A company's page, its evidence and documents: RMs and admins any company, the committee the
+   * borrower of a case it may read, 404 for another (lib/auth/access-rules.ts canReadCompany).
+   */
+  'borrowers:read': ['rm', 'committee', 'admin'],
   /** Import, add, edit, delete and re-tag evidence; fetch filings from OpenDART and EDGAR. */
   'pool:write': ['rm', 'admin'],
   'review:read': ['committee'],
@@ -41,14 +47,17 @@ export function can(role: Role, permission: Permission): boolean {
 export const PAGES = [
   { path: '/', permission: 'app:use' },
   { path: '/logout', permission: 'app:use' },
+  { path: '/inbox', permission: 'app:use' },
   { path: '/cases', permission: 'cases:read-own' },
   { path: '/cases/new', permission: 'cases:write' },
   { path: '/companies', permission: 'companies:read' },
-  { path: '/companies/[id]', permission: 'companies:read', sample: '/companies/tesla' },
+  // The samples are the borrower of the demo's submitted case and one of its documents, which the
+  // committee may read too (lib/demo/seed.ts).
+  { path: '/companies/[id]', permission: 'borrowers:read', sample: '/companies/samsung-electronics' },
   {
     path: '/companies/[id]/documents/[documentId]',
-    permission: 'companies:read',
-    sample: '/companies/tesla/documents/tesla--10k-fy2024-item-1c-cybersecurity',
+    permission: 'borrowers:read',
+    sample: '/companies/samsung-electronics/documents/samsung-electronics--2022h1-ii6-major-contracts-and-rnd',
   },
   // About one case or run: the permission first (403), then lib/auth/run-access.ts per case
   // (404 for a case one may not see). The samples are the demo RM's submitted case and its run
@@ -82,6 +91,8 @@ export const PUBLIC_PAGES = ['/login'] as const;
  */
 export const ACTIONS = {
   signOutAction: 'app:use',
+  /** One's own inbox items only (lib/db/queries/notifications.ts). */
+  markNotificationsRead: 'app:use',
   createUser: 'users:manage',
   changeUserRole: 'users:manage',
   setUserDisabled: 'users:manage',
@@ -123,6 +134,8 @@ export const API_ROUTES = [
   // The Import page's upload. An empty POST is refused as a bad request (no files) to a role that
   // may import; the upload itself is lib/pool/import/upload.test.ts and e2e/security/import.spec.ts.
   { method: 'POST', path: '/api/import', permission: 'pool:write', allowed: 400 },
+  // The Import page's template file (CSV by default; lib/pool/import/template.ts).
+  { method: 'GET', path: '/api/templates/evidence', permission: 'pool:write' },
   // The demo seed has no study, and the role check comes before any lookup: a made-up id is
   // refused to other roles and not found for an admin (e2e/studies.spec.ts covers a real study).
   {

@@ -1,8 +1,9 @@
-// Case and run access for pages, server actions and route handlers; the rule itself is in
-// lib/auth/access-rules.ts.
+// Case, run and company access for pages, server actions and route handlers; the rules
+// themselves are in lib/auth/access-rules.ts.
 import { forbidden, notFound } from 'next/navigation';
 import { canAccessCase, canAccessRun, type Access } from '@/lib/auth/access-rules';
-import { requireUser, type SessionUser } from '@/lib/auth/session';
+import { mayReadCompany } from '@/lib/auth/company-access';
+import { requirePermission, requireUser, type SessionUser } from '@/lib/auth/session';
 import { getDb, type Executor } from '@/lib/db/client';
 import { getCaseById } from '@/lib/db/queries/cases';
 import { getRun } from '@/lib/db/queries/runs';
@@ -52,4 +53,15 @@ export async function requireRunAccess(runId: string, access: Access = 'read') {
   if (!found || !canAccessRun(user, found.run, found.kase, 'read')) notFound();
   if (!canAccessRun(user, found.run, found.kase, access)) forbidden();
   return { user, ...found };
+}
+
+/**
+ * For a company's page and documents: the user, or 403 for a role that never reads companies, or
+ * the 404 page for a company this user may not read (a committee member and a company that is no
+ * submitted case's borrower), so nothing is learned about it.
+ */
+export async function requireCompanyAccess(companyId: string) {
+  const user = await requirePermission('borrowers:read');
+  if (!(await mayReadCompany({ db: await getDb(), user, companyId }))) notFound();
+  return user;
 }

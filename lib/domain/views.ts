@@ -20,10 +20,19 @@ export type CaseListItem = {
   companyNameEn: string | null;
   ownerName: string;
   runCount: number;
+  /** Runs of the case queued or running now: the case reads "Analyzing" only while there is one (lib/domain/case-status.ts). */
+  activeRunCount: number;
 };
 
 /** The case page's facts: the list row plus what only the page shows. */
-export type CaseDetail = CaseListItem & { loanPurpose: string; notes: string | null; ownerId: string; createdAt: Date };
+export type CaseDetail = CaseListItem & {
+  loanPurpose: string;
+  notes: string | null;
+  /** The RM's cover note to the committee with the latest submission; null when none. */
+  submissionNote: string | null;
+  ownerId: string;
+  createdAt: Date;
+};
 
 /** A case in the committee's queue (lib/db/queries/review.ts), with its comments and latest decision. */
 export type ReviewQueueItem = {
@@ -35,6 +44,8 @@ export type ReviewQueueItem = {
   loanCurrency: string;
   loanTenorMonths: number;
   submittedAt: Date | null;
+  /** The RM's cover note with the latest submission; null when none. */
+  submissionNote: string | null;
   companyName: string;
   companyNameEn: string | null;
   ownerName: string;

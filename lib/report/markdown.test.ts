@@ -1,5 +1,8 @@
-// The Markdown export's escaping of bidirectional controls: a right-to-left override in an
-// imported title or source must not reach the file as an invisible character that reorders it.
+// The Markdown export's escaping of bidirectional controls (a right-to-left override in an
+// imported title or source must not reach the file as an invisible character that reorders it)
+// and of ampersands (escaped for Markdown, not for HTML).
+import fs from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { citationLine, escapeInline } from '@/lib/report/markdown';
 
@@ -24,5 +27,25 @@ describe('Markdown export and bidirectional controls', () => {
 
   it('ordinary right-to-left text (Hebrew, Arabic) is left as it is', () => {
     expect(escapeInline('שלום مرحبا')).toBe('שלום مرحبا');
+  });
+});
+
+describe('Markdown export and ampersands', () => {
+  // The demo pool's own names (data/demo/companies.json) and evidence text carry plain ampersands.
+  const companies = JSON.parse(fs.readFileSync(path.join(process.cwd(), 'data/demo/companies.json'), 'utf8')) as { id: string; name_en?: string }[];
+
+  it('keeps a plain ampersand as it is: Markdown shows it literally, "&amp;" would show as written in a plain-text reader', () => {
+    const taeyoung = companies.find((c) => c.id === 'taeyoung-engineering-construction')!;
+    expect(taeyoung.name_en).toBe('Taeyoung Engineering & Construction Co., Ltd.');
+    expect(escapeInline(taeyoung.name_en!)).toBe('Taeyoung Engineering & Construction Co., Ltd.');
+    expect(escapeInline('R&D 12.2조원; AT&T')).toBe('R&D 12.2조원; AT&T');
+    const line = citationLine({ source: 'DART', date: '2022-08-16', verified: true, url: 'https://example.com/a', title: 'Major contracts & R&D' }, labels);
+    expect(line).toContain('[Major contracts & R&D](https://example.com/a)');
+    expect(line).not.toContain('&amp;');
+  });
+
+  it('escapes an ampersand only where it would start a character reference, and still neutralises tags', () => {
+    expect(escapeInline('&amp; &#38; &lt;b&gt;')).toBe('&amp;amp; &amp;\\#38; &amp;lt;b&amp;gt;');
+    expect(escapeInline('<b>bold</b> & more')).toBe('&lt;b&gt;bold&lt;/b&gt; & more');
   });
 });

@@ -5,10 +5,15 @@ import type { Block, CitationRef, ReportDoc } from '@/lib/report/model';
 import { BIDI_CONTROLS } from '@/lib/pool/import/schemas';
 import { POOL_NOTE_LABEL } from '@/lib/domain/cited-source';
 
-/** Inline text: HTML and Markdown punctuation neutralised, newlines kept as `<br>` or hard breaks. */
+/**
+ * Inline text: HTML and Markdown punctuation neutralised, newlines kept as `<br>` or hard breaks.
+ * `<` and `>` become entities (a tag or an autolink cannot open in any viewer); an ampersand is
+ * literal in Markdown, so it is left as it is ("Engineering & Construction", not "&amp;") unless it
+ * would start a character reference ("&amp;" in the source text stays visible as such).
+ */
 export function escapeInline(text: string): string {
   return text
-    .replace(/[&<>]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;' })[c]!)
+    .replace(/&(?=#?[A-Za-z0-9]+;)|[<>]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;' })[c]!)
     .replace(/[\\`*_[\]{}|~#!]/g, (c) => `\\${c}`)
     // Invisible direction controls are shown as their code points.
     .replace(BIDI_CONTROLS, (c) => `&lt;U+${c.charCodeAt(0).toString(16).toUpperCase()}&gt;`)

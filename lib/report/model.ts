@@ -60,7 +60,11 @@ export function buildReportDoc(input: ReportInput, locale: Locale): ReportDoc {
   const number = new Intl.NumberFormat(locale === 'ko' ? 'ko-KR' : 'en-US');
   const params = (view.params ?? {}) as { asOf?: string; language?: string };
   const companyName = 'name' in view.company && view.company.name ? view.company.name : view.company.id;
-  const companyLine = 'nameEn' in view.company && view.company.nameEn && view.company.nameEn !== companyName ? `${companyName} (${view.company.nameEn})` : companyName;
+  const companyNameEn = 'nameEn' in view.company && view.company.nameEn ? view.company.nameEn : null;
+  const companyLine = companyNameEn && companyNameEn !== companyName ? `${companyName} (${companyNameEn})` : companyName;
+  // The title and headline name the borrower in the reader's language: the English name in the
+  // English interface when the pool has one, the registered (often Korean) name otherwise.
+  const shownName = locale === 'en' && companyNameEn ? companyNameEn : companyName;
   const ctx: BuildContext = {
     t,
     locale,
@@ -161,9 +165,9 @@ export function buildReportDoc(input: ReportInput, locale: Locale): ReportDoc {
   return {
     locale,
     contentLanguage: params.language === 'en' ? 'en' : 'ko',
-    title: t('documentTitle', { company: companyName }),
+    title: t('documentTitle', { company: shownName }),
     subtitle: t('subtitle'),
-    companyName,
+    companyName: shownName,
     protocol: view.protocol,
     protocolName: input.protocolName,
     asOf,

@@ -122,7 +122,7 @@ describe.each(testBackends())('run report on %s', (backend) => {
     topic.citations[0].verified = false;
     const md = renderMarkdown(buildReportDoc(input, 'en'));
 
-    expect(md.startsWith('# Crosscheck report — 삼성전자\n')).toBe(true);
+    expect(md.startsWith('# Crosscheck report — Samsung Electronics Co., Ltd.\n')).toBe(true);
     for (const heading of ['## Objective', '## Corporate overview', '## Favorable signals', '## Adverse signals', '## Topics by factor', '## Final checks', '## Appendix: full transcript']) {
       expect(md).toContain(`\n${heading}\n`);
     }

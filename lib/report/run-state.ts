@@ -327,3 +327,28 @@ export function citedEvidenceIds(turns: { output: unknown }[]): string[] {
   for (const t of turns) for (const c of citationsOf(t.output)) if (c.evidenceId) ids.add(c.evidenceId);
   return [...ids];
 }
+
+/**
+ * Why a pending step shows no answer, as a runMessages key: waiting for its context while the
+ * run goes on, blocked by a failed step it needs, or never run because the run ended first
+ * (cancelled, stopped at its budget, or short of evidence).
+ */
+export function pendingStepNote(
+  runStatus: RunStatus,
+  blocked: boolean,
+): 'waitingForContext' | 'blocked' | 'notRunCancelled' | 'notRunBudget' | 'notRunEvidence' | 'notRun' {
+  if (blocked) return 'blocked';
+  switch (runStatus) {
+    case 'queued':
+    case 'running':
+      return 'waitingForContext';
+    case 'cancelled':
+      return 'notRunCancelled';
+    case 'budget_exceeded':
+      return 'notRunBudget';
+    case 'insufficient_evidence':
+      return 'notRunEvidence';
+    default:
+      return 'notRun';
+  }
+}

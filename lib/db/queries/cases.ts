@@ -51,6 +51,7 @@ const caseColumns = {
   companyNameEn: companies.nameEn,
   ownerName: users.name,
   runCount: sql<number>`(select count(*)::int from ${runs} where ${runs.caseId} = ${cases.id})`,
+  activeRunCount: sql<number>`(select count(*)::int from ${runs} where ${runs.caseId} = ${cases.id} and ${runs.status} in ('queued', 'running'))`,
 };
 
 export type CaseFilters = { status?: CaseStatus; companyId?: string };
@@ -114,6 +115,7 @@ export async function getCaseDetail({ db, id }: { db: Executor; id: string }): P
       ...caseColumns,
       loanPurpose: cases.loanPurpose,
       notes: cases.notes,
+      submissionNote: cases.submissionNote,
       ownerId: cases.ownerId,
       createdAt: cases.createdAt,
     })
@@ -170,11 +172,15 @@ export async function countSucceededRuns({ db, caseId }: { db: Executor; caseId:
  * states (a second click, or a case already with the committee, changes nothing). Returns
  * whether this call submitted it.
  */
-export async function markCaseSubmitted({ db, id }: { db: Executor; id: string }) {
+/**
+ * The case goes to the committee, with the RM's cover note for this round (null: none; a
+ * resubmission replaces the previous round's note). False when it is not the RM's to submit.
+ */
+export async function markCaseSubmitted({ db, id, note = null }: { db: Executor; id: string; note?: string | null }) {
   const now = new Date();
   const rows = await db
     .update(cases)
-    .set({ status: 'submitted', submittedAt: now, updatedAt: now })
+    .set({ status: 'submitted', submittedAt: now, updatedAt: now, submissionNote: note })
     .where(and(eq(cases.id, id), inArray(cases.status, ['draft', 'analyzing', 'returned'])))
     .returning({ id: cases.id });
   return rows.length > 0;
@@ -202,4 +208,10 @@ export async function listRecentRunStats({ db, protocol, provider, model, limit 
 export async function getCaseById({ db, id }: { db: Executor; id: string }) {
   const [row] = await db.select().from(cases).where(eq(cases.id, id));
   return row;
+}
+
+/** The distinct statuses of the cases whose borrower is the company (who may read it: lib/auth/company-access.ts). */
+export async function listCaseStatusesOfCompany({ db, companyId }: { db: Executor; companyId: string }): Promise<CaseStatus[]> {
+  const rows = await db.selectDistinct({ status: cases.status }).from(cases).where(eq(cases.companyId, companyId));
+  return rows.map((r) => r.status);
 }

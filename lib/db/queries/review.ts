@@ -54,6 +54,7 @@ export async function listReviewQueue({ db }: { db: Executor }): Promise<{ waiti
       loanCurrency: cases.loanCurrency,
       loanTenorMonths: cases.loanTenorMonths,
       submittedAt: cases.submittedAt,
+      submissionNote: cases.submissionNote,
       companyName: companies.name,
       companyNameEn: companies.nameEn,
       ownerName: users.name,

@@ -8,7 +8,9 @@ import { assertCaseAccess } from '@/lib/auth/run-access';
 import { getDb } from '@/lib/db/client';
 import { appendAudit } from '@/lib/db/queries/audit';
 import { countActiveRunsOfCase, countSucceededRuns, isCaseClosed, lockCaseStatus, markCaseSubmitted } from '@/lib/db/queries/cases';
+import { notifyCaseSubmitted } from '@/lib/db/queries/notifications';
 import { LANGUAGES, RUN_MODES } from '@/lib/domain/protocol';
+import { submissionNoteInput } from '@/lib/domain/submission-input';
 import { PROTOCOLS, PROVIDER_NAMES } from '@/lib/domain/vocabulary';
 import { startCaseRun } from '@/lib/jobs/case-runs';
 import { AppError } from '@/lib/errors';
@@ -66,7 +68,10 @@ export const startRun = action({ permission: 'cases:write', input: startInput },
   redirect(`/runs/${run.id}`);
 });
 
-export const submitCase = action({ permission: 'cases:write', input: z.object({ case_id: caseId }) }, async (input, user) => {
+// The cover note's field message is a key of lib/i18n/messages/cases.ts.
+const submitInput = z.object({ case_id: caseId, note: submissionNoteInput });
+
+export const submitCase = action({ permission: 'cases:write', input: submitInput }, async (input, user) => {
   const kase = await assertCaseAccess(user, input.case_id, 'write');
   const t = await getT(casesMessages);
   const db = await getDb();
@@ -76,8 +81,10 @@ export const submitCase = action({ permission: 'cases:write', input: z.object({ 
     if ((await countSucceededRuns({ db: tx, caseId: kase.id })) === 0) throw new AppError('conflict', t('errNoSucceededRun'));
     // A run still going would change the record after the committee received it.
     if ((await countActiveRunsOfCase({ db: tx, caseId: kase.id })) > 0) throw new AppError('conflict', t('errRunsActive'));
-    if (!(await markCaseSubmitted({ db: tx, id: kase.id }))) throw new AppError('conflict', t('errAlreadySubmitted'));
-    await appendAudit({ tx, actorId: user.id, action: 'case.submit', entityType: 'case', entityId: kase.id, detail: { fromStatus: kase.status } });
+    // The round's cover note goes in with the status: a resubmission without one clears the last.
+    if (!(await markCaseSubmitted({ db: tx, id: kase.id, note: input.note }))) throw new AppError('conflict', t('errAlreadySubmitted'));
+    await appendAudit({ tx, actorId: user.id, action: 'case.submit', entityType: 'case', entityId: kase.id, detail: { fromStatus: kase.status, withNote: input.note !== null } });
+    await notifyCaseSubmitted({ db: tx, caseId: kase.id, actorId: user.id });
   });
   revalidatePath(`/cases/${kase.id}`);
   revalidatePath('/cases');

@@ -7,6 +7,7 @@ import { RunLauncher } from '@/components/case/run-launcher';
 import { SubmitCase } from '@/components/case/submit-case';
 import { RedFlagsPanel } from '@/components/red-flags/red-flags-panel';
 import { CaseDecisionCard, CaseDiscussionCard } from '@/components/review/case-review';
+import { CoverNoteCard } from '@/components/review/cover-note';
 import { Alert, Card, PageHeader } from '@/components/ui/layout';
 import { canAccessCase, requireCaseAccess } from '@/lib/auth/run-access';
 import { requirePermission } from '@/lib/auth/session';
@@ -14,9 +15,10 @@ import { getDb } from '@/lib/db/client';
 import { getCaseDetail, listRunsForCase } from '@/lib/db/queries/cases';
 import { commentRight, listCommentsForCase, listDecisionsForCase } from '@/lib/db/queries/review';
 import { PROTOCOLS_BY_ID } from '@/lib/debate/protocols';
+import { closedCaseNote } from '@/lib/domain/case-status';
 import { casesMessages } from '@/lib/i18n/messages/cases';
 import { runMessages } from '@/lib/i18n/messages/run';
-import { getT } from '@/lib/i18n/server';
+import { getLocale, getT } from '@/lib/i18n/server';
 import { poolRedFlags } from '@/lib/report/red-flag-refs';
 import { launcherOptions } from './launcher-options';
 import { shellMessages } from '@/lib/i18n/messages/shell';
@@ -30,7 +32,7 @@ export default async function CasePage({ params }: { params: Promise<{ id: strin
   const { id } = await params;
   const { user, kase: row } = await requireCaseAccess(id, 'read');
   const db = await getDb();
-  const [kase, runs, decisions, comments, t, tr, redFlags] = await Promise.all([
+  const [kase, runs, decisions, comments, t, tr, redFlags, locale] = await Promise.all([
     getCaseDetail({ db, id }),
     listRunsForCase({ db, caseId: id }),
     listDecisionsForCase({ db, caseId: id }),
@@ -39,11 +41,13 @@ export default async function CasePage({ params }: { params: Promise<{ id: strin
     getT(runMessages),
     // Red flags in the pool as of the case's date: what a run of the case would find first.
     poolRedFlags({ db, companyId: row.companyId, asOf: row.asOfDate }),
+    getLocale(),
   ]);
   if (!kase) notFound();
   // The owning RM works on a case until it goes to the committee; everyone else reads it.
   const owner = canAccessCase(user, row, 'write');
-  const open = kase.status === 'draft' || kase.status === 'analyzing' || kase.status === 'returned';
+  const closedNote = closedCaseNote(kase.status);
+  const open = closedNote === null;
   const protocolNames = Object.fromEntries(Object.values(PROTOCOLS_BY_ID).map((p) => [p.id, p.name]));
   const initial = runs.map((r) => ({
     ...r,
@@ -53,7 +57,7 @@ export default async function CasePage({ params }: { params: Promise<{ id: strin
   }));
   return (
     <>
-      <PageHeader title={kase.title} description={`${kase.companyNameEn ?? kase.companyName} · ${t('asOfDate')} ${kase.asOfDate}`} />
+      <PageHeader title={kase.title} description={`${locale === 'ko' ? kase.companyName : (kase.companyNameEn ?? kase.companyName)} · ${t('asOfDate')} ${kase.asOfDate}`} />
       {redFlags.flags.length ? (
         <div className="mb-6">
           <RedFlagsPanel flags={redFlags.flags} evidence={redFlags.evidence} scope={{ kind: 'case', date: kase.asOfDate }} />
@@ -69,6 +73,7 @@ export default async function CasePage({ params }: { params: Promise<{ id: strin
           <Card title={t('facts')}>
             <CaseFacts kase={kase} t={t} />
           </Card>
+          <CoverNoteCard note={kase.submissionNote} title={t('coverNoteTitle')} />
           <Card title={t('runs')}>
             <CaseRuns caseId={kase.id} initial={initial} protocolNames={protocolNames} />
             {runs.length >= 2 ? (
@@ -94,7 +99,7 @@ export default async function CasePage({ params }: { params: Promise<{ id: strin
                 </Card>
               </>
             ) : (
-              <Alert tone="info">{t('withCommittee')}</Alert>
+              <Alert tone="info">{t(closedNote ?? 'withCommittee')}</Alert>
             )
           ) : null}
         </div>

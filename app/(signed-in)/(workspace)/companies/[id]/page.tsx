@@ -7,7 +7,9 @@ import { FetchFilings } from '@/components/pool/fetch-filings';
 import { RedFlagsPanel } from '@/components/red-flags/red-flags-panel';
 import { Card, EmptyState, PageHeader } from '@/components/ui/layout';
 import { can } from '@/lib/auth/permissions';
-import { requirePermission } from '@/lib/auth/session';
+import { mayReadCompany } from '@/lib/auth/company-access';
+import { requireCompanyAccess } from '@/lib/auth/run-access';
+import { getSessionUser } from '@/lib/auth/session';
 import { getDb } from '@/lib/db/client';
 import { getCompanyById, listDocumentsForCompany, listEvidenceTimeline } from '@/lib/db/queries/companies';
 import type { Locale } from '@/lib/i18n';
@@ -18,8 +20,10 @@ import { poolRedFlags } from '@/lib/report/red-flag-refs';
 import { isoToday } from '@/lib/util/dates';
 
 export async function generateMetadata({ params }: { params: Promise<{ id: string }> }): Promise<Metadata> {
-  const company = await getCompanyById({ db: await getDb(), id: (await params).id });
-  const [t, locale] = await Promise.all([getT(poolMessages), getLocale()]);
+  const { id } = await params;
+  const [db, user, t, locale] = await Promise.all([getDb(), getSessionUser(), getT(poolMessages), getLocale()]);
+  // The name only to whoever may read the company: the page itself answers 404 to anyone else.
+  const company = user && (await mayReadCompany({ db, user, companyId: id })) ? await getCompanyById({ db, id }) : undefined;
   return { title: company ? companyName(company, locale) : t('company') };
 }
 
@@ -37,9 +41,10 @@ export default async function CompanyPage({
   params: Promise<{ id: string }>;
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
-  const user = await requirePermission('companies:read');
-  const [t, locale] = await Promise.all([getT(poolMessages), getLocale()]);
   const { id } = await params;
+  // RMs and admins read any company; the committee the borrower of a case it may read.
+  const user = await requireCompanyAccess(id);
+  const [t, locale] = await Promise.all([getT(poolMessages), getLocale()]);
   const db = await getDb();
   const company = await getCompanyById({ db, id });
   if (!company) notFound();

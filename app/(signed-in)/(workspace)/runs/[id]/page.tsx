@@ -59,7 +59,7 @@ export default async function RunPage({ params }: { params: Promise<{ id: string
         <LiveRun
           initial={initial}
           canWrite={canAccessRun(user, run, kase, 'write') && !(kase && isCaseClosed(kase.status))}
-          run={{ asOf: runParams.asOf, companyId: run.companyId }}
+          run={{ asOf: runParams.asOf, companyId: run.companyId, offline: run.provider === 'offline' }}
           // The run's red flags come first (LiveRun draws them, live); the case's decisions right under them.
           lead={kase ? <CaseDecisionCard user={user} kase={kase} decisions={decisions} form={false} /> : null}
         />

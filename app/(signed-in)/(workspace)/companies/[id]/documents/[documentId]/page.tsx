@@ -3,7 +3,7 @@ import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { DocumentReader } from '@/components/pool/document-reader';
 import { PageHeader } from '@/components/ui/layout';
-import { requirePermission } from '@/lib/auth/session';
+import { requireCompanyAccess } from '@/lib/auth/run-access';
 import { getDb } from '@/lib/db/client';
 import { getCompanyById, getDocument } from '@/lib/db/queries/companies';
 import { poolMessages } from '@/lib/i18n/messages/pool';
@@ -14,9 +14,9 @@ export async function generateMetadata(): Promise<Metadata> {
 }
 
 export default async function DocumentPage({ params }: { params: Promise<{ id: string; documentId: string }> }) {
-  await requirePermission('companies:read');
-  const [t, locale] = await Promise.all([getT(poolMessages), getLocale()]);
   const { id, documentId } = await params;
+  await requireCompanyAccess(id);
+  const [t, locale] = await Promise.all([getT(poolMessages), getLocale()]);
   const db = await getDb();
   const [company, doc] = await Promise.all([getCompanyById({ db, id }), getDocument({ db, companyId: id, id: decodeURIComponent(documentId) })]);
   if (!company || !doc) notFound();
