@@ -23,8 +23,10 @@ export async function AppHeader({ user, unread }: { user: SessionUser; unread: n
           <NavLinks items={NAV[user.role]} />
         </nav>
         <div className="flex items-center gap-3 text-sm">
+          {/* One accessible name for the link and its count ("Inbox, 3 unread notifications"): the visible badge is hidden from screen readers. */}
           <Link
             href="/inbox"
+            aria-label={`${inbox('headerLink')}, ${unread === 0 ? inbox('unreadNone') : unread === 1 ? inbox('unreadOne') : inbox('unreadMany', { count: unread })}`}
             className="inline-flex items-center gap-1.5 rounded-md px-2 py-1 font-medium text-zinc-800 underline-offset-2 hover:underline dark:text-zinc-200"
             data-testid="inbox-link"
           >
@@ -34,7 +36,6 @@ export async function AppHeader({ user, unread }: { user: SessionUser; unread: n
                 {unread > 99 ? '99+' : unread}
               </span>
             ) : null}
-            <span className="sr-only">, {unread === 0 ? inbox('unreadNone') : unread === 1 ? inbox('unreadOne') : inbox('unreadMany', { count: unread })}</span>
           </Link>
           <span data-testid="current-user">
             <span className="font-medium">{user.name}</span>{' '}
