@@ -29,7 +29,15 @@ export function CitationList({ items, labels, lang }: { items: CitationRef[]; la
                 </a>
               </>
             ) : null}
-            {c.verified ? null : (
+            {c.afterAsOf ? (
+              <>
+                {' '}
+                <span title={labels.afterAsOfLong} data-testid="citation-after-as-of">
+                  <Badge tone="red">{labels.afterAsOf}</Badge>
+                  <span className="sr-only"> — {labels.afterAsOfLong}</span>
+                </span>
+              </>
+            ) : c.verified ? null : (
               <>
                 {' '}
                 <span title={labels.unverifiedLong} data-testid="citation-unverified">

@@ -16,7 +16,8 @@ export type Sources = Record<string, SourceInfo>;
 export type { SourcesState };
 
 export type { PoolNote };
-export type CitationRef = { source: string; date: string; value?: string; evidenceId?: string; verified: boolean; url?: string; title?: string; poolNote?: PoolNote };
+/** `afterAsOf`: dated after the run's as-of date, so it supports nothing (lib/debate/checks.ts); shown as such, not merely unverified. */
+export type CitationRef = { source: string; date: string; value?: string; evidenceId?: string; verified: boolean; afterAsOf?: boolean; url?: string; title?: string; poolNote?: PoolNote };
 export type Field = { label: string; value: string };
 export type Block =
   | { kind: 'paragraph'; text: string }
@@ -93,7 +94,7 @@ export type ReportDoc = {
     | 'questionsLabel'
     | 'reportSection'
     | 'noReport'
-  > & { pageOf: (n: number, total: number) => string };
+  > & { afterAsOf: string; afterAsOfLong: string; pageOf: (n: number, total: number) => string };
 };
 
 export type ReportInput = {

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { citationLine, escapeInline } from '@/lib/report/markdown';
 
-const labels = { unverified: 'unverified', changedInPool: 'changed', removedFromPool: 'removed', notFrozen: 'not frozen' };
+const labels = { unverified: 'unverified', afterAsOfLong: 'dated after the as-of date: supports nothing', changedInPool: 'changed', removedFromPool: 'removed', notFrozen: 'not frozen' };
 const CONTROLS = ['\u202A', '\u202B', '\u202C', '\u202D', '\u202E', '\u2066', '\u2067', '\u2068', '\u2069'];
 
 describe('Markdown export and bidirectional controls', () => {
@@ -47,5 +47,15 @@ describe('Markdown export and ampersands', () => {
   it('escapes an ampersand only where it would start a character reference, and still neutralises tags', () => {
     expect(escapeInline('&amp; &#38; &lt;b&gt;')).toBe('&amp;amp; &amp;\\#38; &amp;lt;b&amp;gt;');
     expect(escapeInline('<b>bold</b> & more')).toBe('&lt;b&gt;bold&lt;/b&gt; & more');
+  });
+});
+
+describe('Markdown export and citations dated after the as-of date', () => {
+  it('says a late citation is dated after the as-of date, not merely unverified; an unverified one stays unverified', () => {
+    const late = citationLine({ source: 'DART', date: '2023-12-16', verified: false, afterAsOf: true }, labels);
+    expect(late).toBe('2023-12-16 — DART — **⚠ dated after the as-of date: supports nothing**');
+    const unverified = citationLine({ source: 'Blog', date: '2023-01-02', verified: false }, labels);
+    expect(unverified).toBe('2023-01-02 — Blog — **⚠ unverified**');
+    expect(citationLine({ source: 'DART', date: '2023-01-02', verified: true }, labels)).toBe('2023-01-02 — DART');
   });
 });

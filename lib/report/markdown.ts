@@ -50,7 +50,7 @@ export function safeUrl(url: string | undefined): string | null {
 }
 
 /** A finished run's citation names the pool item as the run cited it; it says when the pool has changed since. */
-type CitationLabels = Pick<ReportDoc['labels'], 'unverified' | 'changedInPool' | 'removedFromPool' | 'notFrozen'>;
+type CitationLabels = Pick<ReportDoc['labels'], 'unverified' | 'afterAsOfLong' | 'changedInPool' | 'removedFromPool' | 'notFrozen'>;
 
 export function citationLine(c: CitationRef, labels: CitationLabels): string {
   const parts = [c.date || '—', c.source || '—'];
@@ -58,7 +58,8 @@ export function citationLine(c: CitationRef, labels: CitationLabels): string {
   let line = parts.map(cell).join(' — ');
   const url = safeUrl(c.url);
   if (url) line += ` — [${cell(c.title ?? url)}](${url})`;
-  if (!c.verified) line += ` — **⚠ ${escapeInline(labels.unverified)}**`;
+  if (c.afterAsOf) line += ` — **⚠ ${escapeInline(labels.afterAsOfLong)}**`;
+  else if (!c.verified) line += ` — **⚠ ${escapeInline(labels.unverified)}**`;
   if (c.poolNote) line += ` — **⚠ ${escapeInline(labels[POOL_NOTE_LABEL[c.poolNote]])}**`;
   return line;
 }

@@ -10,6 +10,7 @@ import type { BuildContext, CheckRow, CitationRef, Field, RedFlagRow, ReportDoc,
 import { protocolSections } from '@/lib/report/sections';
 import { actLabel, agentLabel } from '@/lib/i18n/messages/debate-terms';
 import { redFlagKindKey, redFlagMessages } from '@/lib/i18n/messages/red-flags';
+import { repairMessages } from '@/lib/i18n/messages/repairs';
 import { readingMismatches, type ReadingMismatch } from '@/lib/eval/reading-consistency';
 
 export type * from '@/lib/report/doc';
@@ -35,6 +36,7 @@ function citeWith(sources: Sources, finished: boolean) {
           value: typeof c.value === 'string' && c.value ? c.value : undefined,
           evidenceId,
           verified: c.verified === true,
+          afterAsOf: c.afterAsOf === true ? true : undefined,
           url: found?.url,
           title: found?.title,
           // While a run is going its sources are read live by design: nothing to mark.
@@ -196,6 +198,8 @@ export function buildReportDoc(input: ReportInput, locale: Locale): ReportDoc {
       citations: t('citations'),
       unverified: t('unverified'),
       unverifiedLong: t('unverifiedLong'),
+      afterAsOf: translator(repairMessages, locale)('afterAsOf'),
+      afterAsOfLong: translator(repairMessages, locale)('afterAsOfHint'),
       noCitations: t('noCitations'),
       changedInPool: t('changedInPool'),
       removedFromPool: t('removedFromPool'),

@@ -29,7 +29,7 @@ function citationText(c: CitationRef, labels: ReportDoc['labels']) {
     c.source || '—',
     c.value,
     c.title && c.url ? `${c.title} <${c.url}>` : c.url,
-    c.verified ? null : `⚠ ${labels.unverified}`,
+    c.afterAsOf ? `⚠ ${labels.afterAsOfLong}` : c.verified ? null : `⚠ ${labels.unverified}`,
     // A finished run's source is as the run cited it; the pool may read differently now.
     c.poolNote ? `⚠ ${labels[POOL_NOTE_LABEL[c.poolNote]]}` : null,
   ]

@@ -66,6 +66,21 @@ describe.each(testBackends())('run report on %s', (backend) => {
     expect(doc.header.find((f) => f.label === '분석 주체')!.value).toContain('LLM 아님');
   });
 
+  it('a citation dated after the as-of date is marked as such on the page model and in the Markdown, in both languages', () => {
+    const input = structuredClone(runs.nas);
+    const content = input.view.report!.content as { topics: { citations: Record<string, unknown>[] }[] };
+    Object.assign(content.topics[0].citations[0], { verified: false, afterAsOf: true });
+    for (const [locale, words] of [['en', 'dated after the as-of date'], ['ko', '기준일 이후']] as const) {
+      const doc = buildReportDoc(input, locale);
+      const cited = groups(blocksOf(doc, 'topics'))[0].blocks.find((b) => b.kind === 'citations') as Extract<Block, { kind: 'citations' }>;
+      expect(cited.items[0]).toMatchObject({ verified: false, afterAsOf: true });
+      expect(cited.items.slice(1).every((c) => c.afterAsOf === undefined)).toBe(true);
+      const md = renderMarkdown(doc);
+      expect(md).toContain(`**⚠ ${doc.labels.afterAsOfLong}**`);
+      expect(doc.labels.afterAsOfLong).toContain(words);
+    }
+  });
+
   it('three-round: scores, fallacies, the trace table with each argument’s claim, and the overall assessment', () => {
     const input = runs['three-round'];
     const judge = input.view.report!.content as { scores: { argumentId: string; weighted: number }[]; trace: unknown[]; overall: { affirmativeTotal: number; recommendation: string } };
