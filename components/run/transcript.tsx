@@ -245,7 +245,7 @@ function TurnCard({
             : t('turnUsage', { tokens: (turn.usage.promptTokens + turn.usage.completionTokens).toLocaleString('en') })}
         </p>
       ) : null}
-      {turn.status === 'done' ? <StepRepairs repairs={turn.repairs} /> : null}
+      {turn.status === 'done' || turn.status === 'failed' ? <StepRepairs repairs={turn.repairs} /> : null}
       {turn.status === 'done' ? <TurnComments step={turn.step} claimIds={turn.claims.map((c) => c.id)} /> : null}
     </article>
   );

@@ -136,6 +136,9 @@ describe.each(testBackends())('taking answers in, in the engine, on %s', (backen
     expect((await executeRun({ db, runId: cut.id, provider: always.provider })).status).toBe('failed');
     expect(always.callsOf('NAS')).toHaveLength(2);
     expect(await stepRow(cut.id, 'NAS')).toMatchObject({ status: 'failed', error: stopReason('cutOff', { tokens: '300' }) });
+    // The failed step keeps what was asked on the way, for the reviewer: the retry with more room.
+    expect((await stepRow(cut.id, 'NAS')).repairs.map((r) => [r.kind, r.attempt])).toEqual([['truncated-retry', 1]]);
+    expect((await loadRunView({ db, runId: cut.id })).turns[0].repairs).toEqual((await stepRow(cut.id, 'NAS')).repairs);
 
     const atCap = scripted((result) => ({ ...result, raw: result.raw.slice(0, 200), finishReason: 'length', usage: { promptTokens: 900, completionTokens: cap } }));
     const short = await createRun({ db, protocolId: 'nas', companyId: COMPANY, provider: atCap.provider, params: { asOf: '2025-06-30', language: 'en' } });
@@ -159,6 +162,7 @@ describe.each(testBackends())('taking answers in, in the engine, on %s', (backen
       // Asked again plainly: no repair request with the empty answer in it.
       expect(callsOf('NAS')[1].repair).toBeUndefined();
       expect(await stepRow(run.id, 'NAS')).toMatchObject({ status: 'failed', error });
+      expect((await stepRow(run.id, 'NAS')).repairs.map((r) => [r.kind, r.attempt])).toEqual([['repair-request', 1]]);
     }
   });
 

@@ -232,6 +232,8 @@ export async function executeRun({
     const done = new Map<string, Done>();
     for (const r of rows) if (r.status === 'done') done.set(r.stepId, { text: r.text ?? '', output: r.output as StepOutput });
     const failed = new Set(rows.filter((r) => r.status === 'failed').map((r) => r.stepId));
+    // Each step's repair record as it grows, so a step that fails keeps what was asked on the way.
+    const attemptRepairs = new Map<string, StepRepair[]>();
     const pending = protocol.steps.filter((s) => !done.has(s.id) && !failed.has(s.id));
 
     // Evidence sufficiency (lib/debate/sufficiency.ts), before any step runs: a run with nothing
@@ -336,6 +338,7 @@ export async function executeRun({
       let repair: { previous: string; problems: string[] } | undefined;
       // What it took to take the answer in, kept on the step for reviewers.
       const stepRepairs: StepRepair[] = [];
+      attemptRepairs.set(step.id, stepRepairs);
       let maxTokens: number | undefined;
       let askedShorter = false;
       let usage = { promptTokens: 0, completionTokens: 0 };
@@ -468,7 +471,9 @@ export async function executeRun({
             failed.add(step.id);
             // Every attempt of the step, failed and repair attempts included, is saved on it.
             const usage = stepUsage(step);
-            const saved = await markStepFailed({ db, runId, stepId: step.id, error: message, usage, workerId }).then(
+            // And what was asked of the model on the way (repair requests, retries): a reviewer sees why it failed.
+            const repairs = attemptRepairs.get(step.id) ?? [];
+            const saved = await markStepFailed({ db, runId, stepId: step.id, error: message, usage, repairs, workerId }).then(
               () => true,
               (e) => {
                 if (handsOver(e)) controller.abort(RELEASED);
@@ -478,7 +483,7 @@ export async function executeRun({
             );
             if (saved) meter.stepSaved(step.id);
             if (signal.aborted) return;
-            bus.publish({ type: 'step-failed', runId, stepId: step.id, at: new Date().toISOString(), error: message, usage });
+            bus.publish({ type: 'step-failed', runId, stepId: step.id, at: new Date().toISOString(), error: message, usage, repairs });
           })
           .finally(() => running.delete(step.id));
         running.set(step.id, task);

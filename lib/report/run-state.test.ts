@@ -103,12 +103,14 @@ describe('run state reducer', () => {
     expect(progressOf(s).running).toBe(2);
     const failed = play(
       [
-        { type: 'step-failed', runId: 'r1', stepId: 'D2', at, error: 'The output did not meet the step rules' },
+        { type: 'step-failed', runId: 'r1', stepId: 'D2', at, error: 'The output did not meet the step rules', repairs: [{ kind: 'repair-request', attempt: 1, detail: 'sent back once: D2 needs 3 questions' }] },
         { type: 'run-finished', runId: 'r1', at, status: 'failed' },
       ],
       s,
     );
     expect(failed.turns[1]).toMatchObject({ status: 'failed', error: 'The output did not meet the step rules' });
+    // The card shows what was asked on the way to failing, live as after a reload.
+    expect(failed.turns[1].repairs).toEqual([{ kind: 'repair-request', attempt: 1, detail: 'sent back once: D2 needs 3 questions' }]);
     expect(failed.status).toBe('failed');
     expect(failed.finishedAt).toBe(at);
   });

@@ -247,6 +247,7 @@ export function reduceRun(state: LiveRunState, message: WireMessage): LiveRunSta
         usage: spent ? addUsage(t.usage, spent) : t.usage,
         error: message.error,
         finishedAt: message.at,
+        repairs: message.repairs ?? t.repairs,
       }));
       if (!spent) return next;
       return {

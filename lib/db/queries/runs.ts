@@ -257,6 +257,7 @@ export async function markStepFailed({
   stepId,
   error,
   usage = { promptTokens: 0, completionTokens: 0, costUsd: 0 },
+  repairs,
   workerId,
 }: {
   db: Executor;
@@ -264,6 +265,8 @@ export async function markStepFailed({
   stepId: string;
   error: string;
   usage?: Usage;
+  /** What was asked of the model on the way to failing (a repair request, a retry with more room): kept for the reviewer. */
+  repairs?: StepRepair[];
   workerId?: string;
 }) {
   const costUsd = Math.round(usage.costUsd * 1e6) / 1e6;
@@ -276,6 +279,7 @@ export async function markStepFailed({
         status: 'failed',
         error,
         finishedAt: new Date(),
+        ...(repairs ? { repairs } : {}),
         promptTokens: sql`${runSteps.promptTokens} + ${promptTokens}`,
         completionTokens: sql`${runSteps.completionTokens} + ${completionTokens}`,
         costUsd: sql`${runSteps.costUsd} + ${costUsd}`,
