@@ -13,6 +13,7 @@ import type { Db } from '@/lib/db/client';
 import { listRunSteps } from '@/lib/db/queries/runs';
 import { runBus } from '@/lib/debate/bus';
 import { createRun, executeRun } from '@/lib/debate/engine';
+import { PROTOCOLS_BY_ID } from '@/lib/debate/protocols';
 import { seedDemo } from '@/lib/demo/seed';
 import { citationsOf, partLine } from '@/lib/domain/output-parts';
 import type { ProtocolId, RunEvent } from '@/lib/domain/protocol';
@@ -60,6 +61,8 @@ export type RealisticFigures = {
    * prose, a part's draft (step-part-draft) or a listed part written in full.
    */
   firstVisibleMs: number[];
+  /** The same, by the step's output kind: where the slow tail comes from. */
+  firstVisibleByKind: Record<string, number[]>;
   /** Steps whose answer streamed but no prose reached the bus before the step ended. */
   stepsWithoutProse: number;
   /** Steps whose answer streamed but showed no text at all before the step ended. */
@@ -112,6 +115,7 @@ export async function measureRealistic({ db, baseURL, requests, plan, concurrenc
     planted: { sent: 0, saved: 0, shownVerified: 0, shownVerifiedIds: [] },
     firstProseMs: [],
     firstVisibleMs: [],
+    firstVisibleByKind: {},
     stepsWithoutProse: 0,
     stepsWithoutVisibleText: 0,
     behaviours: {},
@@ -137,7 +141,12 @@ export async function measureRealistic({ db, baseURL, requests, plan, concurrenc
       seen.add(stepId);
       const now = performance.now();
       const started = (firstChunks.get(`${run.id}:${stepId}`) ?? []).filter((t) => t <= now).at(-1);
-      if (started !== undefined) into.push(now - started);
+      if (started === undefined) return;
+      into.push(now - started);
+      if (into === figures.firstVisibleMs) {
+        const kind = PROTOCOLS_BY_ID[protocol].steps.find((s) => s.id === stepId)?.output ?? 'unknown';
+        (figures.firstVisibleByKind[kind] ??= []).push(now - started);
+      }
     };
     const { unsubscribe } = runBus().subscribe(run.id, (event: RunEvent) => {
       if (event.type === 'step-started') callsAtStart.set(event.stepId, calls(event.stepId));
@@ -241,6 +250,11 @@ export const realisticBenchmark: Benchmark = {
       }
       if (f.planted.shownVerifiedIds.length) ctx.log(`planted citations shown as verified: ${f.planted.shownVerifiedIds.join(', ')}`);
       ctx.log(`quirks sent: ${JSON.stringify(f.behaviours)}; repairs recorded: ${JSON.stringify(f.repairs)}`);
+      ctx.log(
+        `first visible text by output kind (attempts, median, p95, over 300 ms): ${Object.entries(f.firstVisibleByKind)
+          .map(([kind, ms]) => `${kind} ${ms.length}, ${round(median(ms), 0)}, ${round(percentile(ms, 95), 0)}, ${ms.filter((x) => x > 300).length}`)
+          .join('; ')}`,
+      );
 
       const name = `realistic (${ttftMs} ms TTFT, ${tokensPerSecond} tok/s)`;
       const rows: BenchRow[] = [
