@@ -9,7 +9,7 @@ import { createTestDatabase } from '@/lib/db/test-db';
 import { seedDemo } from '@/lib/demo/seed';
 import { NO_QUIRKS } from '../fake-llm/realistic';
 import { startFakeLlm, type FakeLlm, type RequestSummary } from '../fake-llm/server';
-import { laterDemoItems, measureRealistic, realisticPlan, REALISTIC_AS_OF } from './realistic';
+import { laterDemoItems, measureRealistic, realisticPlan, REALISTIC_AS_OF, tokensToFirstVisible } from './realistic';
 
 describe('realistic benchmark helpers', () => {
   it('plans runs over the demo companies in turn', () => {
@@ -20,6 +20,16 @@ describe('realistic benchmark helpers', () => {
       { protocol: 'kpd-mads', companyId: 'travelers-companies' },
       { protocol: 'nas', companyId: 'samsung-electronics' },
     ]);
+  });
+
+  it('counts how many of the fake\'s 4-character tokens an answer takes before a reader could see anything', () => {
+    // '{"te' 'xt":' '"Cre' — the prose starts in the third token.
+    expect(tokensToFirstVisible('turn', '{"text":"Credit holds up.","claims":[],"questions":[]}')).toBe(3);
+    // A preamble and a fence (35 characters) come first: the prose's first letter is character 45, in token 12.
+    expect(tokensToFirstVisible('turn', 'Sure, here it is as JSON:\n\n```json\n{"text":"Credit holds up."}\n```')).toBe(12);
+    // Claims before the prose: the first claim's text is visible as it is written.
+    expect(tokensToFirstVisible('turn', '{"claims":[{"id":"D1-c1","text":"Orders grew."}],"text":"x"}')).toBe(9);
+    expect(tokensToFirstVisible('turn', '')).toBeNull();
   });
 
   it('knows the demo pool items dated after the as-of date', () => {

@@ -13,6 +13,7 @@ import type { Db } from '@/lib/db/client';
 import { listRunSteps } from '@/lib/db/queries/runs';
 import { runBus } from '@/lib/debate/bus';
 import { createRun, executeRun } from '@/lib/debate/engine';
+import { AnswerStream } from '@/lib/debate/answer-stream';
 import { PROTOCOLS_BY_ID } from '@/lib/debate/protocols';
 import { seedDemo } from '@/lib/demo/seed';
 import { citationsOf, partLine } from '@/lib/domain/output-parts';
@@ -61,6 +62,12 @@ export type RealisticFigures = {
    * prose, a part's draft (step-part-draft) or a listed part written in full.
    */
   firstVisibleMs: number[];
+  /**
+   * Per model call that wrote text: when the first text a reader could see was written, counted in
+   * the fake's tokens (4 characters) at its pace, with no time for the engine at all. A preamble
+   * before the JSON, a fence, or lists before the prose put this floor under every measure above.
+   */
+  firstVisibleFloorMs: number[];
   /** The same, by the step's output kind: where the slow tail comes from. */
   firstVisibleByKind: Record<string, number[]>;
   /** Steps whose answer streamed but no prose reached the bus before the step ended. */
@@ -79,11 +86,28 @@ type MeasureOptions = {
   requests: () => Promise<RequestSummary[]>;
   plan: PlannedRun[];
   concurrency: number;
+  /** The fake's pace, for the floor set by what it writes (default 50). */
+  tokensPerSecond?: number;
   log?: (message: string) => void;
 };
 
 /** Runs the plan through the real engine and provider, `concurrency` runs at a time, and measures it. */
-export async function measureRealistic({ db, baseURL, requests, plan, concurrency, log = () => {} }: MeasureOptions): Promise<RealisticFigures> {
+/**
+ * How far into an answer the first text a reader could see was written, in the fake's 4-character
+ * tokens: the answer read again as the engine reads it, a token at a time. Null when nothing in it is
+ * visible (a tool call, an empty answer).
+ */
+export function tokensToFirstVisible(kind: ConstructorParameters<typeof AnswerStream>[0], raw: string): number | null {
+  const reader = new AnswerStream(kind);
+  const chars = [...raw];
+  for (let i = 0, token = 1; i < chars.length; i += 4, token++) {
+    const u = reader.push(chars.slice(i, i + 4).join(''));
+    if (u.prose.trim() || u.draft?.text.trim() || u.parts.some((p) => p.kind !== 'citation' && partLine(p).trim())) return token;
+  }
+  return null;
+}
+
+export async function measureRealistic({ db, baseURL, requests, plan, concurrency, tokensPerSecond = 50, log = () => {} }: MeasureOptions): Promise<RealisticFigures> {
   const base = createOpenAiProvider({ apiKey: 'bench', baseURL, model: 'gpt-4o' });
   // When each model call's first chunk reached the engine, by run and step: what the prose latency is measured from.
   const firstChunks = new Map<string, number[]>();
@@ -92,9 +116,16 @@ export async function measureRealistic({ db, baseURL, requests, plan, concurrenc
     generate: (request) => {
       const key = `${request.runId}:${request.step.id}`;
       let first = true;
+      let raw = '';
+      const floor = () => {
+        const tokens = raw ? tokensToFirstVisible(request.step.output, raw) : null;
+        // The first token arrives at the model's first-token time: the floor counts the ones after it.
+        if (tokens !== null) figures.firstVisibleFloorMs.push(((tokens - 1) * 1000) / tokensPerSecond);
+      };
       return base.generate({
         ...request,
         onToken: (text) => {
+          raw += text;
           if (first && text) {
             first = false;
             const list = firstChunks.get(key) ?? [];
@@ -103,7 +134,7 @@ export async function measureRealistic({ db, baseURL, requests, plan, concurrenc
           }
           request.onToken(text);
         },
-      });
+      }).finally(floor);
     },
   };
 
@@ -115,6 +146,7 @@ export async function measureRealistic({ db, baseURL, requests, plan, concurrenc
     planted: { sent: 0, saved: 0, shownVerified: 0, shownVerifiedIds: [] },
     firstProseMs: [],
     firstVisibleMs: [],
+    firstVisibleFloorMs: [],
     firstVisibleByKind: {},
     stepsWithoutProse: 0,
     stepsWithoutVisibleText: 0,
@@ -242,7 +274,7 @@ export const realisticBenchmark: Benchmark = {
       fake = await startFakeLlmProcess({ ttftMs, tokensPerSecond, mode: 'realistic', laterItems: laterDemoItems(REALISTIC_AS_OF), seed: 14 });
       ctx.log(`${plan.length} runs, 8 at a time …`);
       const started = performance.now();
-      const f = await measureRealistic({ db: handle.db, baseURL: fake.url, requests: fake.requests, plan, concurrency: 8, log: ctx.log });
+      const f = await measureRealistic({ db: handle.db, baseURL: fake.url, requests: fake.requests, plan, concurrency: 8, tokensPerSecond, log: ctx.log });
       const wallS = (performance.now() - started) / 1000;
       for (const failure of f.failures) {
         ctx.log(`failed ×${failure.runs}: ${failure.reason}`);
@@ -268,6 +300,8 @@ export const realisticBenchmark: Benchmark = {
         { name, metric: 'first visible text (prose or a part being written) after first token, median', value: round(median(f.firstVisibleMs), 1), unit: 'ms', key: 'first_visible_median_ms' },
         { name, metric: 'first visible text (prose or a part being written) after first token, p95', value: round(percentile(f.firstVisibleMs, 95), 1), unit: 'ms', target: { atMost: 300 }, key: 'first_visible_p95_ms' },
         { name, metric: 'step attempts measured for first visible text', value: f.firstVisibleMs.length, unit: 'attempts' },
+        { name, metric: 'floor set by the answers themselves (first visible text as written, no engine time), median', value: round(median(f.firstVisibleFloorMs), 1), unit: 'ms', key: 'first_visible_floor_median_ms' },
+        { name, metric: 'floor set by the answers themselves, p95', value: round(percentile(f.firstVisibleFloorMs, 95), 1), unit: 'ms', key: 'first_visible_floor_p95_ms' },
         { name, metric: 'steps that streamed but showed no text', value: f.stepsWithoutVisibleText, unit: 'steps' },
         { name, metric: 'first prose only after first token, median', value: round(median(f.firstProseMs), 1), unit: 'ms', key: 'first_prose_median_ms' },
         { name, metric: 'first prose only after first token, p95', value: round(percentile(f.firstProseMs, 95), 1), unit: 'ms', key: 'first_prose_p95_ms' },
