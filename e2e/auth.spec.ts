@@ -33,13 +33,17 @@ test.describe('sign-in', () => {
     await expect(page.getByTestId('case-row').first()).toBeVisible();
     await expect(page.getByTestId('company-row')).toHaveCount(6);
     // The home page shows the ten most recent cases; other tests add theirs. All are on /cases:
-    // the demo RM's draft (Taeyoung) and submitted (Samsung) cases among them.
+    // the demo RM's drafts (Tesla, and Taeyoung, the thin-evidence example) and submitted
+    // (Samsung) cases among them (their order: e2e/demo.spec.ts).
     await page.goto('/cases');
-    await expect(page.getByTestId('case-row').filter({ hasText: 'Taeyoung' })).toHaveCount(1);
+    await expect(page.getByTestId('case-row').filter({ hasText: 'syndicated revolving credit facility participation' })).toHaveCount(1);
+    await expect(page.getByTestId('case-row').filter({ hasText: 'Taeyoung E&C — thin-evidence example' })).toHaveCount(1);
     await expect(page.getByTestId('case-row').filter({ hasText: 'revolving credit facility renewal' })).toHaveCount(1);
     await page.goto('/');
     await page.getByTestId('main-nav').getByRole('link', { name: 'Companies' }).click();
-    await page.getByRole('link', { name: 'Tesla, Inc.' }).click();
+    // The home page links "Tesla, Inc." too (the demo draft's borrower): wait for the list.
+    await expect(page).toHaveURL(/\/companies$/);
+    await page.getByTestId('company-row').getByRole('link', { name: 'Tesla, Inc.' }).click();
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Tesla, Inc.');
     expect(await page.getByTestId('evidence-item').count()).toBeGreaterThan(10);
   });

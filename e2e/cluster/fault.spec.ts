@@ -32,8 +32,8 @@ const extra: Proc[] = [];
 let commonEnv: Record<string, string>;
 /**
  * The case the runs start on: the demo RM's, on a pool that clears the evidence threshold
- * (lib/debate/sufficiency.ts) — Travelers' three items on three factors, about as small as the
- * demo draft case (Taeyoung E&C, one filing), which now ends as insufficient evidence.
+ * (lib/debate/sufficiency.ts) — Travelers' three items on three factors, the smallest that does
+ * (the demo's thin-evidence draft, Taeyoung E&C with one filing, ends as insufficient evidence).
  */
 const FAULT_CASE = { companyId: 'travelers-companies', asOfDate: '2021-06-30' } as const;
 let caseId = '';

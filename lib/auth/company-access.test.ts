@@ -9,7 +9,7 @@ import { seedDemo } from '@/lib/demo/seed';
 import { DEMO_IDS } from '@/lib/domain/demo-ids';
 
 // The demo seed (lib/demo/seed.ts): Samsung Electronics is the borrower of the submitted case,
-// Taeyoung of the draft one, Tesla of none.
+// Tesla and Taeyoung of the two drafts, Monro of none.
 describe.each(testBackends())('who reads a company on %s', (backend) => {
   let handle: DatabaseHandle;
   let db: Db;
@@ -31,6 +31,7 @@ describe.each(testBackends())('who reads a company on %s', (backend) => {
     expect(await read('committee', 'samsung-electronics')).toBe(true);
     expect(await read('committee', 'taeyoung-engineering-construction')).toBe(false);
     expect(await read('committee', 'tesla')).toBe(false);
+    expect(await read('committee', 'monro-inc')).toBe(false);
     expect(await read('committee', 'no-such-company')).toBe(false);
   });
 

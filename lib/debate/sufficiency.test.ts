@@ -13,7 +13,7 @@ import { createTestDatabase, testBackends } from '@/lib/db/test-db';
 import { runBus } from '@/lib/debate/bus';
 import { createRun, executeRun, retryFailedSteps } from '@/lib/debate/engine';
 import { EVIDENCE_THRESHOLD, evidenceShortfall } from '@/lib/debate/sufficiency';
-import { DEMO_CASE, DEMO_IDS, seedDemo } from '@/lib/demo/seed';
+import { DEMO_IDS, DEMO_THIN_CASE, seedDemo } from '@/lib/demo/seed';
 import type { RunEvent } from '@/lib/domain/protocol';
 import { resetEnvForTests } from '@/lib/env';
 import { retryCaseRun } from '@/lib/jobs/case-runs';
@@ -38,7 +38,7 @@ describe('evidenceShortfall on the demo pool', () => {
   });
 
   it('finds Taeyoung E&C (one creditor-bank management filing) short, naming the nine factors with nothing', () => {
-    expect(evidenceShortfall(poolOf('taeyoung-engineering-construction', DEMO_CASE.asOfDate))).toEqual({
+    expect(evidenceShortfall(poolOf('taeyoung-engineering-construction', DEMO_THIN_CASE.asOfDate))).toEqual({
       items: 1,
       factors: 1,
       minItems: 3,
@@ -108,8 +108,8 @@ describe.each(testBackends())('a run on too little evidence, on %s', (backend) =
   }, 90_000);
   afterAll(() => handle?.close());
 
-  it('ends the demo draft case\'s run before any step: no model call, the shortfall saved and sent, the case a draft again', async () => {
-    const kase = (await getCaseById({ db, id: DEMO_IDS.draftCase }))!;
+  it('ends the demo thin-evidence case\'s run before any step: no model call, the shortfall saved and sent, the case a draft again', async () => {
+    const kase = (await getCaseById({ db, id: DEMO_IDS.thinCase }))!;
     expect(kase.status).toBe('draft');
     calls.length = 0;
     const run = await createRun({ db, protocolId: 'kpd-mads', companyId: kase.companyId, provider: counting, caseId: kase.id, createdById: kase.ownerId, params: { asOf: kase.asOfDate, language: 'ko' } });
@@ -141,7 +141,7 @@ describe.each(testBackends())('a run on too little evidence, on %s', (backend) =
   });
 
   it('is retried like a failed run: checked again before any step, the case analysed meanwhile, and a draft once it ends short again', async () => {
-    const kase = (await getCaseById({ db, id: DEMO_IDS.draftCase }))!;
+    const kase = (await getCaseById({ db, id: DEMO_IDS.thinCase }))!;
     const offline = createOfflineAnalyst();
     const run = await createRun({ db, protocolId: 'nas', companyId: kase.companyId, provider: offline, caseId: kase.id, createdById: kase.ownerId, params: { asOf: kase.asOfDate, language: 'en' } });
     await markCaseAnalyzing({ db, id: kase.id });
@@ -167,7 +167,7 @@ describe.each(testBackends())('a run on too little evidence, on %s', (backend) =
   });
 
   it('keeps a case analyzing while another of its runs did more than find the evidence short', async () => {
-    const kase = (await getCaseById({ db, id: DEMO_IDS.draftCase }))!;
+    const kase = (await getCaseById({ db, id: DEMO_IDS.thinCase }))!;
     const offline = createOfflineAnalyst();
     // A run on the same case that got going (here: stated a lower threshold, as a test may).
     const going = await createRun({ db, protocolId: 'nas', companyId: kase.companyId, provider: offline, caseId: kase.id, createdById: kase.ownerId, params: { asOf: kase.asOfDate, language: 'en' } });

@@ -4,12 +4,20 @@ import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { verifyPassword } from '@/lib/auth/password';
 import type { DatabaseHandle, Db } from '@/lib/db/client';
+import { listCasesForOwner } from '@/lib/db/queries/cases';
+import { listRunSteps } from '@/lib/db/queries/runs';
 import { cases, companies, documentChunks, documents, evidenceItems, runs, runSteps, users } from '@/lib/db/schema';
-import { DEMO_ACCOUNTS, DEMO_CASE, DEMO_IDS, seedDemo, seedIfEmpty } from '@/lib/demo/seed';
+import { createRun, DEFAULT_RUN_PARAMS, executeRun } from '@/lib/debate/engine';
+import { evidenceShortfall } from '@/lib/debate/sufficiency';
+import { DEMO_ACCOUNTS, DEMO_CASE, DEMO_IDS, DEMO_SUBMITTED_CASE, DEMO_THIN_CASE, seedDemo, seedIfEmpty } from '@/lib/demo/seed';
 import { createTestDatabase, testBackends } from '@/lib/db/test-db';
 import { demoEnabled, env } from '@/lib/env';
+import { createOfflineAnalyst } from '@/lib/llm/offline';
+import { recencyCutoff } from '@/lib/pool/as-of';
 import { chunkDocument } from '@/lib/pool/chunk';
-import { isFactorId } from '@/lib/domain/factors';
+import { tagByCategory } from '@/lib/pool/factors';
+import { GUIDELINE_FACTORS, isFactorId } from '@/lib/domain/factors';
+import type { StepOutput } from '@/lib/domain/outputs';
 import matter from 'gray-matter';
 
 // Expected sizes come from the files themselves, so the test follows the data, not a copy of it.
@@ -23,6 +31,57 @@ const expected = {
     .filter((f) => f.endsWith('.md'))
     .reduce((n, f) => n + chunkDocument(matter(fs.readFileSync(path.join(demoDir, 'documents', f), 'utf8'), {}).content).length, 0),
 };
+
+type Row = { company_id: string; category: string; title: string; text: string; published_date: string };
+const rows: Row[] = fs
+  .readFileSync(path.join(demoDir, 'evidence.jsonl'), 'utf8')
+  .split('\n')
+  .filter((l) => l.trim())
+  .map((l) => JSON.parse(l));
+const GUIDELINE_IDS: string[] = GUIDELINE_FACTORS.map((f) => f.id);
+/** A company's demo items as of a date, tagged as the import tags them, with which are within the run's default recency window. */
+function poolOf(companyId: string, asOf: string) {
+  const cutoff = recencyCutoff(asOf, DEFAULT_RUN_PARAMS.recencyDays);
+  const items = rows.filter((r) => r.company_id === companyId && r.published_date <= asOf).map((r) => ({ factor: tagByCategory(r).factor as string, fresh: r.published_date >= cutoff }));
+  const factors = (list: typeof items) => new Set(list.map((i) => i.factor).filter((f) => GUIDELINE_IDS.includes(f))).size;
+  return { items, factors: factors(items), freshItems: items.filter((i) => i.fresh).length, freshFactors: factors(items.filter((i) => i.fresh)) };
+}
+/** The distinct guideline factors the claims of a run's steps are on. */
+/** The factors the offline analyst's debate on the first draft argues (it is deterministic). */
+const FULL_DEBATE_FACTORS = [
+  'economic_sensitivity',
+  'employment_stability',
+  'government_support_programs',
+  'industry_competition_intensity',
+  'internal_control_risk',
+  'management_continuity',
+];
+const claimFactors = (outputs: (StepOutput | null)[]) =>
+  new Set(outputs.flatMap((o) => (o && 'claims' in o ? o.claims.map((c) => c.factor) : [])).filter((f) => GUIDELINE_IDS.includes(f)));
+
+describe('the demo cases against the evidence in data/demo', () => {
+  it('puts the first draft on a borrower and date whose evidence covers the most factors the pool allows, well over the threshold', () => {
+    const draft = poolOf(DEMO_CASE.companyId, DEMO_CASE.asOfDate);
+    expect(evidenceShortfall(draft.items)).toBeNull();
+    // Every factor it shows has an item within the run's recency window (the stale ones are 8-Ks).
+    expect({ items: draft.items.length, factors: draft.factors, freshItems: draft.freshItems, freshFactors: draft.freshFactors }).toEqual({ items: 37, factors: 8, freshItems: 23, freshFactors: 8 });
+    // Apart from Samsung, the submitted case's borrower, no company at any publication date in
+    // the pool shows more factors.
+    const others = rows.filter((r) => r.company_id !== DEMO_SUBMITTED_CASE.companyId);
+    expect(draft.factors).toBe(Math.max(...others.map((r) => poolOf(r.company_id, r.published_date).factors)));
+  });
+
+  it('keeps the submitted case on a full record too, and the second draft thin on purpose, as its title says', () => {
+    const submitted = poolOf(DEMO_SUBMITTED_CASE.companyId, DEMO_SUBMITTED_CASE.asOfDate);
+    expect(evidenceShortfall(submitted.items)).toBeNull();
+    expect({ items: submitted.items.length, factors: submitted.factors }).toEqual({ items: 40, factors: 9 });
+
+    const thin = poolOf(DEMO_THIN_CASE.companyId, DEMO_THIN_CASE.asOfDate);
+    expect({ items: thin.items.length, factors: thin.factors }).toEqual({ items: 1, factors: 1 });
+    expect(evidenceShortfall(thin.items)).toMatchObject({ items: 1, factors: 1 });
+    expect(DEMO_THIN_CASE.title).toMatch(/thin-evidence example .*insufficient evidence/);
+  });
+});
 
 async function tableCounts(db: Db) {
   const count = async (table: Parameters<Db['$count']>[0]) => Number(await db.$count(table));
@@ -111,14 +170,14 @@ describe.each(testBackends())('seedDemo on %s', (backend) => {
     expect(await tableCounts(db)).toEqual(before);
   });
 
-  it('adds the demo accounts, a draft case and a submitted case with its finished analysis only when asked, leaving an existing account alone', async () => {
+  it('adds the demo accounts, two draft cases and a submitted case with its finished analysis only when asked, leaving an existing account alone', async () => {
     const [admin] = await db
       .insert(users)
       .values({ email: 'admin@example.com', name: 'Real Admin', role: 'admin', passwordHash: 'scrypt$kept' })
       .returning();
 
     const counts = await seedDemo(db, { accounts: true });
-    expect(counts).toEqual({ companies: 0, evidence: 0, documents: 0, chunks: 0, users: 3, cases: 2, runs: 1 });
+    expect(counts).toEqual({ companies: 0, evidence: 0, documents: 0, chunks: 0, users: 3, cases: 3, runs: 1 });
 
     const all = await db.select().from(users);
     expect(all.map((u) => u.email).sort()).toEqual(DEMO_ACCOUNTS.map((a) => a.email).sort());
@@ -131,18 +190,23 @@ describe.each(testBackends())('seedDemo on %s', (backend) => {
     }
     expect(all.find((u) => u.email === 'rm@example.com')?.name).toBe('Demo RM');
 
-    const demoCase = (await db.select().from(cases).where(eq(cases.id, DEMO_IDS.draftCase)))[0];
     const rm = all.find((u) => u.email === 'rm@example.com')!;
+    const [demoCase] = await db.select().from(cases).where(eq(cases.id, DEMO_IDS.draftCase));
     expect(demoCase).toMatchObject({
       ownerId: rm.id,
-      companyId: 'taeyoung-engineering-construction',
+      companyId: 'tesla',
       title: DEMO_CASE.title,
-      loanCurrency: 'KRW',
-      loanTenorMonths: 12,
-      asOfDate: '2025-03-31',
+      loanCurrency: 'USD',
+      loanTenorMonths: 36,
+      asOfDate: '2025-06-30',
       status: 'draft',
     });
-    expect(Number(demoCase.loanAmount)).toBe(5_000_000_000);
+    expect(Number(demoCase.loanAmount)).toBe(100_000_000);
+    const [thinCase] = await db.select().from(cases).where(eq(cases.id, DEMO_IDS.thinCase));
+    expect(thinCase).toMatchObject({ ownerId: rm.id, companyId: 'taeyoung-engineering-construction', title: DEMO_THIN_CASE.title, asOfDate: '2025-03-31', status: 'draft' });
+
+    // The RM's list (home page and /cases) opens with the full-debate draft, then the thin one.
+    expect((await listCasesForOwner({ db, ownerId: rm.id })).map((c) => c.id)).toEqual([DEMO_IDS.draftCase, DEMO_IDS.thinCase, DEMO_IDS.submittedCase]);
 
     // The submitted case carries a finished KPD-MADS analysis by the offline analyst, all eleven steps done.
     const [submitted] = await db.select().from(cases).where(eq(cases.id, DEMO_IDS.submittedCase));
@@ -159,8 +223,30 @@ describe.each(testBackends())('seedDemo on %s', (backend) => {
     expect(await seedDemo(db, { accounts: true })).toEqual({ companies: 0, evidence: 0, documents: 0, chunks: 0, users: 0, cases: 0, runs: 0 });
     const after = (await db.select({ email: users.email, hash: users.passwordHash }).from(users)).sort((a, b) => a.email.localeCompare(b.email));
     expect(after).toEqual(hashes);
-    expect(await db.$count(cases)).toBe(2);
+    expect(await db.$count(cases)).toBe(3);
     expect(await db.$count(runs)).toBe(1);
+  });
+
+  it("gives the first draft a full debate: the offline analyst's KPD-MADS run succeeds, every step done, with claims on many factors", async () => {
+    const [kase] = await db.select().from(cases).where(eq(cases.id, DEMO_IDS.draftCase));
+    const provider = createOfflineAnalyst();
+    const run = await createRun({ db, protocolId: 'kpd-mads', companyId: kase.companyId, provider, caseId: kase.id, createdById: kase.ownerId, params: { asOf: kase.asOfDate, language: 'en' } });
+    const result = await executeRun({ db, runId: run.id, provider });
+    expect(result.status).toBe('succeeded');
+    const [row] = await db.select().from(runs).where(eq(runs.id, run.id));
+    expect(row.shortfall).toBeNull();
+    const steps = await listRunSteps({ db, runId: run.id });
+    expect(steps.map((s) => s.status)).toEqual(Array(11).fill('done'));
+    const factors = claimFactors(steps.map((s) => s.output));
+    expect([...factors].sort()).toEqual(FULL_DEBATE_FACTORS);
+  }, 60_000);
+
+  it('ends a run on the thin draft as insufficient evidence, before any step', async () => {
+    const [kase] = await db.select().from(cases).where(eq(cases.id, DEMO_IDS.thinCase));
+    const provider = createOfflineAnalyst();
+    const run = await createRun({ db, protocolId: 'kpd-mads', companyId: kase.companyId, provider, caseId: kase.id, createdById: kase.ownerId, params: { asOf: kase.asOfDate, language: 'en' } });
+    expect((await executeRun({ db, runId: run.id, provider })).status).toBe('insufficient_evidence');
+    expect((await listRunSteps({ db, runId: run.id })).map((s) => s.status)).toEqual(Array(11).fill('pending'));
   });
 });
 

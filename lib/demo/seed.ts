@@ -1,5 +1,6 @@
-// Loads the demo knowledge pool (data/demo/) and, when asked, the demo accounts, a draft case
-// and a submitted case with its offline analysis, so a fresh install has something real to screen.
+// Loads the demo knowledge pool (data/demo/) and, when asked, the demo accounts, two draft cases
+// (one with a full record, one thin on purpose) and a submitted case with its offline analysis, so
+// a fresh install has something real to screen.
 // Idempotent: every insert skips rows that already exist, so re-running it (or running it on a
 // used database) only fills gaps and never overwrites an RM's corrections or a changed password.
 // It sits above the engine (it runs a demo analysis), so nothing below start-up imports it:
@@ -32,18 +33,40 @@ export function demoDataDir() {
   return path.join(/*turbopackIgnore: true*/ process.cwd(), 'data', 'demo');
 }
 
-/** The distressed borrower with thin evidence: the case that shows what the app does with little to go on. */
+/**
+ * The draft a newcomer finds first, at the top of the RM's cases: a borrower whose real record
+ * covers many factors, so the first analysis they run is a full debate. As of 2025-06-30 Tesla's
+ * pool shows 37 of its 39 items on eight of the ten guideline factors, the most any demo borrower
+ * but Samsung (the submitted case's) shows at any date: its FY2024 10-K of 2025-01-30 brought six
+ * of them, and the two 8-Ks published later add none. It is the submitted case's as-of date too.
+ * The offline analyst's KPD-MADS run on it argues six factors (lib/demo/seed.test.ts).
+ */
 export const DEMO_CASE = {
+  companyId: 'tesla',
+  title: 'Tesla — syndicated revolving credit facility participation',
+  loanAmount: '100000000',
+  loanCurrency: 'USD',
+  loanPurpose: 'Participation in a syndicated revolving credit facility for general corporate purposes',
+  loanTenorMonths: 36,
+  asOfDate: '2025-06-30',
+} as const;
+
+/**
+ * A second draft that shows what the app does with little to go on: Taeyoung E&C, a distressed
+ * borrower whose real record in the pool is one creditor-bank management filing (published
+ * 2025-02-17). A run on it ends as insufficient evidence before any step, with the red flag and
+ * the factors that have nothing; the title says so, so nobody mistakes it for a hollow analysis.
+ */
+export const DEMO_THIN_CASE = {
   companyId: 'taeyoung-engineering-construction',
-  title: 'Taeyoung E&C — working-capital facility',
+  title: 'Taeyoung E&C — thin-evidence example (one filing: ends as insufficient evidence)',
   loanAmount: '5000000000',
   loanCurrency: 'KRW',
   loanPurpose: 'Working capital for ongoing construction projects while the creditor-bank management procedure runs',
   loanTenorMonths: 12,
-  // After the creditor-bank management disclosure (published 2025-02-17), so the case has evidence.
+  // After the creditor-bank management disclosure (published 2025-02-17), so the case has its one item.
   asOfDate: '2025-03-31',
 } as const;
-
 
 /** A case already analysed and sent to the committee: what a committee member reviews. */
 export const DEMO_SUBMITTED_CASE = {
@@ -109,18 +132,23 @@ async function accountsToCreate(db: Db, password = env().DEMO_PASSWORD) {
 }
 
 /**
- * The demo RM's two cases — a draft to start on, and one submitted to the committee — unless
- * that RM already has a case (any case: it may be one of these, edited).
+ * The demo RM's three cases — the draft to start on (a full debate), the thin-evidence draft,
+ * and one submitted to the committee — unless that RM already has a case (any case: it may be
+ * one of these, edited).
  */
 async function createDemoCase(tx: Tx) {
   const rmId = await findUserIdByEmail({ db: tx, email: DEMO_ACCOUNTS[0].email });
   if (!rmId) return 0;
   if (await ownerHasAnyCase({ db: tx, ownerId: rmId })) return 0;
+  // The RM's case list is newest first (by updatedAt), and rows written in one transaction share
+  // its now(): the times are set a second apart so the full-debate draft heads the list.
+  const at = (secondsAgo: number) => new Date(Date.now() - secondsAgo * 1000);
   return insertCasesIfAbsent({
     db: tx,
     values: [
-      { ...DEMO_CASE, id: DEMO_IDS.draftCase, ownerId: rmId, status: 'draft' },
-      { ...DEMO_SUBMITTED_CASE, id: DEMO_IDS.submittedCase, ownerId: rmId, status: 'submitted', submittedAt: new Date() },
+      { ...DEMO_CASE, id: DEMO_IDS.draftCase, ownerId: rmId, status: 'draft', createdAt: at(0), updatedAt: at(0) },
+      { ...DEMO_THIN_CASE, id: DEMO_IDS.thinCase, ownerId: rmId, status: 'draft', createdAt: at(1), updatedAt: at(1) },
+      { ...DEMO_SUBMITTED_CASE, id: DEMO_IDS.submittedCase, ownerId: rmId, status: 'submitted', submittedAt: at(2), createdAt: at(2), updatedAt: at(2) },
     ],
   });
 }

@@ -22,7 +22,7 @@ import { median, percentile, round } from './stats';
 import type { Benchmark, BenchContext, BenchRow } from './types';
 
 // A small pool that clears the evidence threshold (lib/debate/sufficiency.ts): Travelers' three
-// items on three factors. The demo draft case (Taeyoung E&C, one filing) ends before any step.
+// items on three factors. The demo's thin-evidence draft (Taeyoung E&C, one filing) ends before any step.
 const LOAD_CASE = { companyId: 'travelers-companies', asOfDate: '2021-06-30' } as const;
 
 const WORKER_COUNTS = [1, 2, 4] as const;

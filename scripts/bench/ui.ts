@@ -48,8 +48,8 @@ async function signedInContext(browser: Browser, baseURL: string) {
 }
 
 /**
- * A case to start runs on, made through the new-case form: the demo draft case (Taeyoung E&C,
- * one filing) ends as insufficient evidence before any step, so it streams nothing to measure.
+ * A case to start runs on, made through the new-case form, so the benchmark's runs do not pile up
+ * on the demo cases (Tesla as of the same date is the demo RM's first draft).
  */
 async function benchCase(page: Page): Promise<string> {
   await page.goto('/cases/new');

@@ -10,8 +10,8 @@ import { shownCaseStatus } from '@/lib/domain/case-status';
 import { DEMO_IDS } from '@/lib/domain/demo-ids';
 import { createOfflineAnalyst } from '@/lib/llm/offline';
 
-// The demo seed (lib/demo/seed.ts): a draft Taeyoung case with no run, and a submitted Samsung
-// case whose one offline run has finished.
+// The demo seed (lib/demo/seed.ts): two draft cases with no run (Tesla, and the thin-evidence
+// Taeyoung), and a submitted Samsung case whose one offline run has finished.
 describe.each(testBackends())('case lists and the runs going on, on %s', (backend) => {
   let handle: DatabaseHandle;
   let db: Db;
@@ -53,7 +53,8 @@ describe.each(testBackends())('case lists and the runs going on, on %s', (backen
   it('lists the statuses of a company\'s cases, for who may read the company', async () => {
     expect(await listCaseStatusesOfCompany({ db, companyId: 'samsung-electronics' })).toEqual(['submitted']);
     await db.update(cases).set({ status: 'draft' }).where(eq(cases.id, DEMO_IDS.draftCase));
+    expect(await listCaseStatusesOfCompany({ db, companyId: 'tesla' })).toEqual(['draft']);
     expect(await listCaseStatusesOfCompany({ db, companyId: 'taeyoung-engineering-construction' })).toEqual(['draft']);
-    expect(await listCaseStatusesOfCompany({ db, companyId: 'tesla' })).toEqual([]);
+    expect(await listCaseStatusesOfCompany({ db, companyId: 'monro-inc' })).toEqual([]);
   });
 });
