@@ -46,6 +46,8 @@ for (const scheme of ['light', 'dark'] as const) {
     });
 
     test('the committee\'s comment form on a turn and the decision form', async ({ page }) => {
+      // Four passes of axe, one over a whole finished run: 30 s ran out on a busy two-core machine.
+      test.setTimeout(90_000);
       await signInAs(page, 'committee');
       await page.goto(`/runs/${DEMO_IDS.run}`);
       await page.getByTestId('turn-D1').getByTestId('turn-comments-toggle').click();
