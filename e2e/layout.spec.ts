@@ -55,6 +55,24 @@ function hiddenWidth(element: Locator) {
   });
 }
 
+/** The Hangul words under `scope` that the layout breaks over two lines (a word: Hangul syllables in a row). */
+function brokenHangulWords(scope: Locator) {
+  return scope.evaluate((root) => {
+    const broken: string[] = [];
+    const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      for (const m of (node.textContent ?? '').matchAll(/[\uAC00-\uD7A3]+/g)) {
+        const range = document.createRange();
+        range.setStart(node, m.index);
+        range.setEnd(node, m.index + m[0].length);
+        const lines = new Set([...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top)));
+        if (lines.size > 1) broken.push(m[0]);
+      }
+    }
+    return broken;
+  });
+}
+
 /** The RM's new case on Samsung Electronics, through the form; resolves with its URL. */
 async function newCase(page: Page, title: string) {
   await page.goto('/cases/new');
@@ -65,6 +83,18 @@ async function newCase(page: Page, title: string) {
   await page.getByTestId('case-submit').click();
   await expect(page).toHaveURL(/\/cases\/[0-9a-f-]{36}$/);
   return page.url();
+}
+
+/** Starts an offline run from the case page and waits for it to succeed; resolves with its id. */
+async function runOffline(page: Page, caseUrl: string, protocol: string) {
+  await page.goto(caseUrl);
+  const launcher = page.getByTestId('run-launcher');
+  await launcher.locator(`input[name="protocol"][value="${protocol}"]`).check();
+  await launcher.locator('input[name="provider"][value="offline"]').check();
+  await page.getByTestId('start-run').click();
+  await expect(page).toHaveURL(/\/runs\/[0-9a-f-]{36}$/);
+  await expect(page.getByTestId('run-status')).toHaveAttribute('data-status', 'succeeded', { timeout: 90_000 });
+  return page.url().split('/').pop()!;
 }
 
 async function newPage(browser: Browser) {
@@ -89,6 +119,25 @@ test.describe('layout (issue 16)', () => {
           expect(await hiddenWidth(option), `"${mode}" at ${size.width}px`).toBe(0);
         }
       }
+    }
+    await context.close();
+  });
+
+  test('in Korean the runs table keeps each Hangul word on one line (완료, 비용)', async ({ browser }) => {
+    test.setTimeout(120_000);
+    const { context, page } = await newPage(browser);
+    await signInAs(page, 'rm');
+    const caseUrl = await newCase(page, `Layout runs ${Date.now().toString(36)}`);
+    await runOffline(page, caseUrl, 'kpd-mads');
+    for (const size of WIDTHS) {
+      await page.setViewportSize(size);
+      await page.goto(caseUrl);
+      await switchLocale(context, page, 'ko');
+      const table = page.getByTestId('case-run-row').first().locator('xpath=ancestor::table');
+      await expect(table.locator('th').nth(2)).toHaveText('상태');
+      await expect(table.locator('th').nth(6)).toHaveText('비용');
+      await expect(page.getByTestId('case-run-row').first().locator('td').nth(2)).toHaveText('완료');
+      expect(await brokenHangulWords(table), `at ${size.width}px`).toEqual([]);
     }
     await context.close();
   });
