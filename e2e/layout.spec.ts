@@ -2,7 +2,8 @@
 // cuts off, a Korean word broken over two lines, a scale whose last answer falls onto a line of
 // its own. Each check runs at a desktop and a tablet width, in English and in Korean.
 import { expect, test, type Browser, type BrowserContext, type Locator, type Page } from '@playwright/test';
-import { signInAs } from './fixtures';
+import { DEMO_IDS } from '../lib/domain/demo-ids';
+import { createUser, signIn, signInAs } from './fixtures';
 
 /** The launcher's Mode options, as the page words them (lib/i18n/messages/run.ts modeDag, modeSequential). */
 const MODES = {
@@ -138,6 +139,45 @@ test.describe('layout (issue 16)', () => {
       await expect(table.locator('th').nth(6)).toHaveText('비용');
       await expect(page.getByTestId('case-run-row').first().locator('td').nth(2)).toHaveText('완료');
       expect(await brokenHangulWords(table), `at ${size.width}px`).toEqual([]);
+    }
+    await context.close();
+  });
+
+  test('the rating scale keeps its five answers on one line, "5 Strongly agree" included', async ({ browser }) => {
+    test.setTimeout(120_000);
+    const password = 'layout-evaluator-pass';
+    const { context: adminContext, page: admin } = await newPage(browser);
+    await signInAs(admin, 'admin');
+    const email = await createUser(admin, { role: 'evaluator', name: 'Layout evaluator', password, prefix: 'layout-evaluator' });
+    // A study of the demo run for this evaluator alone: one report, so unpaired, created anyway.
+    await admin.goto('/admin/studies/new');
+    await admin.getByLabel('Study name').fill(`Layout study ${Date.now().toString(36)}`);
+    await admin.locator(`tr[data-run-id="${DEMO_IDS.run}"] input[type="checkbox"]`).check();
+    await admin.getByLabel(new RegExp(email.replace(/[.]/g, '\\.'))).check();
+    await admin.getByTestId('create-anyway').check();
+    await admin.getByTestId('create-study').click();
+    await expect(admin).toHaveURL(/\/admin\/studies\/[0-9a-f-]{36}$/);
+    await admin.getByTestId('open-study').click();
+    await expect(admin.getByTestId('study-status').first()).toHaveAttribute('data-status', 'open');
+    await adminContext.close();
+
+    const { context, page } = await newPage(browser);
+    await signIn(page, email, password);
+    await expect(page.getByTestId('home-evaluator')).toBeVisible();
+    await page.goto('/ratings');
+    await page.getByRole('link', { name: 'Report 1' }).click();
+    await expect(page).toHaveURL(/\/ratings\/[0-9a-f-]{36}$/);
+    for (const size of WIDTHS) {
+      await page.setViewportSize(size);
+      for (const locale of ['en', 'ko'] as const) {
+        await switchLocale(context, page, locale);
+        for (const item of ['trustworthiness', 'sus1']) {
+          const answers = page.getByTestId(`item-${item}`).getByRole('radio');
+          await expect(answers).toHaveCount(5);
+          const tops = await answers.evaluateAll((inputs) => inputs.map((i) => Math.round(i.getBoundingClientRect().top)));
+          expect(new Set(tops).size, `${item} in ${locale} at ${size.width}px: radio tops ${tops.join(', ')}`).toBe(1);
+        }
+      }
     }
     await context.close();
   });
