@@ -182,4 +182,26 @@ test.describe('layout (issue 16)', () => {
     await context.close();
   });
 
+  test('the compare picker shows each run’s whole description', async ({ browser }) => {
+    test.setTimeout(150_000);
+    const { context, page } = await newPage(browser);
+    await signInAs(page, 'rm');
+    const caseUrl = await newCase(page, `Layout compare ${Date.now().toString(36)}`);
+    const runs = [await runOffline(page, caseUrl, 'three-round'), await runOffline(page, caseUrl, 'sas')];
+    for (const size of WIDTHS) {
+      await page.setViewportSize(size);
+      for (const locale of ['en', 'ko'] as const) {
+        await page.goto(`${caseUrl}/compare`);
+        await switchLocale(context, page, locale);
+        const form = page.getByTestId('compare-form');
+        for (const id of runs) {
+          // Each run is offered as A and as B.
+          const descriptions = form.getByText(`#${id.slice(0, 8)}`);
+          await expect(descriptions).toHaveCount(2);
+          for (const d of await descriptions.all()) expect(await hiddenWidth(d), `run ${id} in ${locale} at ${size.width}px`).toBe(0);
+        }
+      }
+    }
+    await context.close();
+  });
 });
