@@ -1,6 +1,7 @@
 // Layout defects of issue 16, measured in the browser rather than looked at: text a control
 // cuts off, a Korean word broken over two lines, a scale whose last answer falls onto a line of
 // its own. Each check runs at a desktop and a tablet width, in English and in Korean.
+import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Browser, type BrowserContext, type Locator, type Page } from '@playwright/test';
 import { DEMO_IDS } from '../lib/domain/demo-ids';
 import { createUser, signIn, signInAs } from './fixtures';
@@ -200,8 +201,19 @@ test.describe('layout (issue 16)', () => {
           await expect(descriptions).toHaveCount(2);
           for (const d of await descriptions.all()) expect(await hiddenWidth(d), `run ${id} in ${locale} at ${size.width}px`).toBe(0);
         }
+        // The radio lists are named groups: axe finds nothing to object to.
+        const axe = await new AxeBuilder({ page }).include('[data-testid="compare-form"]').withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+        expect(axe.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
       }
     }
+    // The radios still choose the pair: the older run as A and the newer as B by default, or the other way round.
+    const form = page.getByTestId('compare-form');
+    await expect(form.getByTestId('compare-a').locator(`input[value="${runs[0]}"]`)).toBeChecked();
+    await expect(form.getByTestId('compare-b').locator(`input[value="${runs[1]}"]`)).toBeChecked();
+    await form.getByTestId('compare-a').locator(`input[value="${runs[1]}"]`).check();
+    await form.getByTestId('compare-b').locator(`input[value="${runs[0]}"]`).check();
+    await page.getByTestId('compare-submit').click();
+    await expect(page).toHaveURL(new RegExp(`/compare\\?a=${runs[1]}&b=${runs[0]}$`));
     await context.close();
   });
 });
