@@ -354,3 +354,50 @@ test('an unpaired report is refused until the admin ticks "Create anyway", and t
     'Borrowers with mixed languages': '—',
   });
 });
+
+test('one borrower’s reports in two output languages are refused until the admin ticks "Create anyway"', async ({ browser }) => {
+  test.setTimeout(150_000);
+  // Two systems on one case, one writing in English and the other in Korean: paired, but mixed.
+  const rm = await newPage(browser);
+  await signInAs(rm, 'rm');
+  const caseUrl = await createCase(rm, 'tesla', `Mixed languages ${Date.now().toString(36)}`);
+  const runs: string[] = [];
+  for (const [protocol, language] of [
+    ['nas', 'en'],
+    ['kpd-mads', 'ko'],
+  ] as const) {
+    await rm.goto(caseUrl);
+    const launcher = rm.getByTestId('run-launcher');
+    await launcher.locator(`input[name="protocol"][value="${protocol}"]`).check();
+    await launcher.locator('input[name="provider"][value="offline"]').check();
+    await launcher.getByLabel('Output language').selectOption(language);
+    await rm.getByTestId('start-run').click();
+    await expect(rm).toHaveURL(/\/runs\/[0-9a-f-]{36}$/);
+    await expect(rm.getByTestId('run-status')).toHaveAttribute('data-status', 'succeeded', { timeout: 90_000 });
+    runs.push(rm.url().split('/').pop()!);
+  }
+
+  const admin = await newPage(browser);
+  await signInAs(admin, 'admin');
+  const email = await createUser(admin, { role: 'evaluator', name: 'Language evaluator', password: PASSWORD, prefix: 'languages' });
+  await admin.goto('/admin/studies/new');
+  const name = `Mixed-language study ${Date.now().toString(36)}`;
+  await admin.getByLabel('Study name').fill(name);
+  for (const id of runs) await admin.locator(`tr[data-run-id="${id}"] input[type="checkbox"]`).check();
+  await admin.getByLabel(new RegExp(email.replace(/[.]/g, '\\.'))).check();
+  const warnings = admin.getByTestId('pick-warnings');
+  const company = (await admin.locator(`tr[data-run-id="${runs[0]}"] td`).nth(1).textContent())!;
+  await expect(warnings.getByTestId('mixed-languages').locator('li')).toHaveText([`${company}: reports in different output languages (en, ko).`]);
+  await expect(warnings.getByTestId('unpaired-reports')).toHaveCount(0);
+
+  await admin.getByTestId('create-study').click();
+  await expect(admin.getByTestId('new-study-form').getByRole('alert')).toHaveText(
+    'The study was not created: some picked reports cannot be compared as they stand (see the warnings under Reports).',
+  );
+  await expect(admin).toHaveURL(/\/admin\/studies\/new$/);
+  await admin.getByTestId('create-anyway').check();
+  await admin.getByTestId('create-study').click();
+  await expect(admin).toHaveURL(/\/admin\/studies\/[0-9a-f-]{36}$/);
+  await expect(admin.getByRole('heading', { level: 1, name })).toBeVisible();
+  await expect(admin.getByTestId('assignment-admin-row')).toHaveCount(2);
+});
