@@ -62,3 +62,17 @@ export async function startRunOn(page: Page, companyId: string, title: string, r
   await page.getByTestId('start-run').click();
   await expect(page).toHaveURL(/\/runs\/[0-9a-f-]{36}$/);
 }
+
+/** As the signed-in admin, creates an account through the Users page; resolves with its email. */
+export async function createUser(admin: Page, { role, name, password, prefix = `user-${role}` }: { role: Role; name: string; password: string; prefix?: string }) {
+  const email = uniqueEmail(prefix);
+  await admin.goto('/admin/users');
+  const form = admin.getByTestId('create-user-form');
+  await form.getByLabel('Email').fill(email);
+  await form.getByLabel('Name').fill(name);
+  await form.getByLabel('Role').selectOption(role);
+  await form.getByLabel('Initial password').fill(password);
+  await form.getByRole('button', { name: 'Create user' }).click();
+  await expect(form.getByRole('status')).toContainText(`Created ${email}`);
+  return email;
+}

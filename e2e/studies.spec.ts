@@ -8,7 +8,7 @@ import { expect, request, test, type Browser, type Page } from '@playwright/test
 import { parse } from 'csv-parse/sync';
 import { ALL_ITEMS } from '../lib/domain/study';
 import { DEMO_IDS } from '../lib/domain/demo-ids';
-import { DEMO_PASSWORD, DEMO_USERS, signIn, signInAs, uniqueEmail } from './fixtures';
+import { createUser, DEMO_PASSWORD, DEMO_USERS, signIn, signInAs, uniqueEmail } from './fixtures';
 
 const PASSWORD = 'study-evaluator-pass';
 const MODEL_NAMES = ['offline-analyst-1'];
@@ -294,4 +294,110 @@ test.describe.serial('evaluation studio', () => {
     expect([302, 303, 307]).toContain((await anonymous.get(firstAssignment)).status());
     await anonymous.dispose();
   });
+});
+
+// Safeguards (issue 16), on a study of its own: one report has no report of another system for its
+// company to be compared with, so the study is refused until the admin says to create it anyway,
+// and the audit log records that it was. The study stays a draft for an evaluator made here.
+test('an unpaired report is refused until the admin ticks "Create anyway", and the audit records it', async ({ browser }) => {
+  const admin = await newPage(browser);
+  await signInAs(admin, 'admin');
+  const email = await createUser(admin, { role: 'evaluator', name: 'Safeguard evaluator', password: PASSWORD, prefix: 'safeguard' });
+  await admin.goto('/admin/studies/new');
+  const name = `Unpaired study ${Date.now().toString(36)}`;
+  await admin.getByLabel('Study name').fill(name);
+  const pick = admin.locator(`tr[data-run-id="${DEMO_IDS.run}"] input[type="checkbox"]`);
+  await pick.check();
+  await admin.getByLabel(new RegExp(email.replace(/[.]/g, '\\.'))).check();
+
+  // The warning shows as the pick is made, naming the report.
+  const warnings = admin.getByTestId('pick-warnings');
+  const report = (await pick.getAttribute('aria-label'))!;
+  await expect(warnings).toContainText('Some picked reports are unpaired: their company has no report of another system in this study, so they enter no comparison.');
+  await expect(warnings.getByTestId('unpaired-reports').locator('li')).toHaveText([`${report}: no report of another system for this company.`]);
+  await expect(warnings.getByTestId('mixed-languages')).toHaveCount(0);
+  await expect(admin.getByTestId('create-anyway')).not.toBeChecked();
+
+  // Refused: nothing created, the form kept as it was.
+  await admin.getByTestId('create-study').click();
+  const form = admin.getByTestId('new-study-form');
+  await expect(form.getByRole('alert')).toHaveText('The study was not created: some picked reports cannot be compared as they stand (see the warnings under Reports).');
+  await expect(form.locator('#create-anyway-error')).toHaveText('Tick "Create anyway" to create the study despite these warnings.');
+  await expect(admin).toHaveURL(/\/admin\/studies\/new$/);
+  await expect(pick).toBeChecked();
+  await expect(admin.getByLabel('Study name')).toHaveValue(name);
+
+  // Created anyway.
+  await admin.getByTestId('create-anyway').check();
+  await admin.getByTestId('create-study').click();
+  await expect(admin).toHaveURL(/\/admin\/studies\/[0-9a-f-]{36}$/);
+  const studyId = admin.url().split('/').pop()!;
+  await expect(admin.getByRole('heading', { level: 1, name })).toBeVisible();
+  await expect(admin.getByTestId('assignment-admin-row')).toHaveCount(1);
+  await expect(admin.getByTestId('study-status').first()).toHaveAttribute('data-status', 'draft');
+  await admin.goto('/admin/studies');
+  await expect(admin.getByText(name, { exact: true })).toHaveCount(1);
+
+  // The audit entry says it was created despite the warnings, and why.
+  await admin.goto('/admin/audit?action=study.create');
+  const entry = admin.getByTestId('audit-row').filter({ hasText: studyId });
+  await expect(entry).toHaveCount(1);
+  const detail = entry.getByTestId('audit-detail');
+  await expect(detail).not.toContainText('{');
+  const labels = await detail.locator('dt').allTextContents();
+  const values = await detail.locator('dd').allTextContents();
+  expect(Object.fromEntries(labels.map((l, i) => [l, values[i]]))).toMatchObject({
+    Name: name,
+    Assignments: '1',
+    'Created despite warnings': 'Yes',
+    'Unpaired reports': '1',
+    'Borrowers with mixed languages': '—',
+  });
+});
+
+test('one borrower’s reports in two output languages are refused until the admin ticks "Create anyway"', async ({ browser }) => {
+  test.setTimeout(150_000);
+  // Two systems on one case, one writing in English and the other in Korean: paired, but mixed.
+  const rm = await newPage(browser);
+  await signInAs(rm, 'rm');
+  const caseUrl = await createCase(rm, 'tesla', `Mixed languages ${Date.now().toString(36)}`);
+  const runs: string[] = [];
+  for (const [protocol, language] of [
+    ['nas', 'en'],
+    ['kpd-mads', 'ko'],
+  ] as const) {
+    await rm.goto(caseUrl);
+    const launcher = rm.getByTestId('run-launcher');
+    await launcher.locator(`input[name="protocol"][value="${protocol}"]`).check();
+    await launcher.locator('input[name="provider"][value="offline"]').check();
+    await launcher.getByLabel('Output language').selectOption(language);
+    await rm.getByTestId('start-run').click();
+    await expect(rm).toHaveURL(/\/runs\/[0-9a-f-]{36}$/);
+    await expect(rm.getByTestId('run-status')).toHaveAttribute('data-status', 'succeeded', { timeout: 90_000 });
+    runs.push(rm.url().split('/').pop()!);
+  }
+
+  const admin = await newPage(browser);
+  await signInAs(admin, 'admin');
+  const email = await createUser(admin, { role: 'evaluator', name: 'Language evaluator', password: PASSWORD, prefix: 'languages' });
+  await admin.goto('/admin/studies/new');
+  const name = `Mixed-language study ${Date.now().toString(36)}`;
+  await admin.getByLabel('Study name').fill(name);
+  for (const id of runs) await admin.locator(`tr[data-run-id="${id}"] input[type="checkbox"]`).check();
+  await admin.getByLabel(new RegExp(email.replace(/[.]/g, '\\.'))).check();
+  const warnings = admin.getByTestId('pick-warnings');
+  const company = (await admin.locator(`tr[data-run-id="${runs[0]}"] td`).nth(1).textContent())!;
+  await expect(warnings.getByTestId('mixed-languages').locator('li')).toHaveText([`${company}: reports in different output languages (en, ko).`]);
+  await expect(warnings.getByTestId('unpaired-reports')).toHaveCount(0);
+
+  await admin.getByTestId('create-study').click();
+  await expect(admin.getByTestId('new-study-form').getByRole('alert')).toHaveText(
+    'The study was not created: some picked reports cannot be compared as they stand (see the warnings under Reports).',
+  );
+  await expect(admin).toHaveURL(/\/admin\/studies\/new$/);
+  await admin.getByTestId('create-anyway').check();
+  await admin.getByTestId('create-study').click();
+  await expect(admin).toHaveURL(/\/admin\/studies\/[0-9a-f-]{36}$/);
+  await expect(admin.getByRole('heading', { level: 1, name })).toBeVisible();
+  await expect(admin.getByTestId('assignment-admin-row')).toHaveCount(2);
 });

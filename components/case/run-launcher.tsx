@@ -71,6 +71,22 @@ export function RunLauncher({ caseId, options }: { caseId: string; options: Laun
         )}
         {errors('provider') ? <p className="text-sm text-red-700 dark:text-red-400">{errors('provider')!.join(' ')}</p> : null}
       </fieldset>
+      {/* Radios, not a select: each mode's explanation is a sentence, which a select half the
+          launcher wide cut off ("Concurrent: indeper…"); a label wraps instead (issue 16). */}
+      <fieldset className="space-y-2">
+        <legend className="text-sm font-medium">{t('mode')}</legend>
+        {(
+          [
+            ['dag', t('modeDag')],
+            ['sequential', t('modeSequential')],
+          ] as const
+        ).map(([value, label]) => (
+          <label key={value} className="flex items-start gap-2 text-sm">
+            <input type="radio" name="mode" value={value} defaultChecked={(v.mode ?? 'dag') === value} className={`${radio} mt-0.5`} />
+            <span>{label}</span>
+          </label>
+        ))}
+      </fieldset>
       <div className="grid gap-4 sm:grid-cols-2">
         <SelectField
           id="language"
@@ -79,15 +95,6 @@ export function RunLauncher({ caseId, options }: { caseId: string; options: Laun
           options={[
             { value: 'ko', label: t('languageKo') },
             { value: 'en', label: t('languageEn') },
-          ]}
-        />
-        <SelectField
-          id="mode"
-          label={t('mode')}
-          defaultValue={v.mode ?? 'dag'}
-          options={[
-            { value: 'dag', label: t('modeDag') },
-            { value: 'sequential', label: t('modeSequential') },
           ]}
         />
         <TextField

@@ -1,6 +1,6 @@
 'use client';
 
-import { useMemo, useState } from 'react';
+import { useMemo, useState, useTransition, type FormEvent } from 'react';
 import { createStudy } from '@/app/(signed-in)/(admin)/admin/studies/actions';
 import { useActionForm } from '@/components/forms/use-action-form';
 import { Button } from '@/components/ui/button';
@@ -36,6 +36,16 @@ export function NewStudyForm({ runs, evaluators }: { runs: RatableRun[]; evaluat
   const [reports, setReports] = useState<Set<string>>(new Set());
   const [people, setPeople] = useState<Set<string>>(new Set());
   const [createAnyway, setCreateAnyway] = useState(false);
+  const [, startTransition] = useTransition();
+  // The action is dispatched here rather than by the form: a form action makes React reset the
+  // form when it settles, which unticked the boxes on the page while this state still held them
+  // (so "Create anyway" after a refusal sent no reports at all). Without JavaScript the form
+  // still posts to the action.
+  const submit = (e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    const data = new FormData(e.currentTarget);
+    startTransition(() => formAction(data));
+  };
   // The same check the server makes on submit (lib/eval/study-pairing.ts), shown as the admin ticks.
   const problems = useMemo(
     () => pickProblems(runs.filter((r) => reports.has(r.reportId)).map((r) => ({ reportId: r.reportId, companyId: r.companyId, protocol: r.protocol, language: r.language }))),
@@ -56,7 +66,7 @@ export function NewStudyForm({ runs, evaluators }: { runs: RatableRun[]; evaluat
   const errorText = 'text-sm text-red-700 dark:text-red-400';
 
   return (
-    <form action={formAction} className="space-y-6" data-testid="new-study-form" noValidate>
+    <form action={formAction} onSubmit={submit} className="space-y-6" data-testid="new-study-form" noValidate>
       {failed ? <Alert>{failed.message}</Alert> : null}
       <TextField id="name" label={t('name')} value={name} onChange={(e) => setName(e.target.value)} required errors={errors('name')} autoComplete="off" />
 

@@ -85,9 +85,11 @@ export function RatingForm({
     return (
       <fieldset key={id} className={`rounded-md border p-3 ${missing ? 'border-red-600' : 'border-zinc-200 dark:border-zinc-800'}`} data-testid={`item-${id}`}>
         <legend className="px-1 text-sm font-medium">{t(id)}</legend>
-        <div className="mt-1 flex flex-wrap gap-x-4 gap-y-2">
+        {/* Five equal columns, each answer's words under its radio: as a wrapping row, the last
+            answer ("5 Strongly agree") fell onto a line of its own (issue 16). */}
+        <div className="mt-1 grid grid-cols-5 gap-2">
           {SCALE.map((v) => (
-            <label key={v} className="flex items-center gap-1.5 text-sm">
+            <label key={v} className="flex flex-col items-center gap-1 text-center text-sm break-keep">
               <input
                 type="radio"
                 name={id}
@@ -98,7 +100,7 @@ export function RatingForm({
                 className="h-4 w-4 accent-blue-700"
               />
               <span>
-                <span className="font-medium tabular-nums">{v}</span> <span className="text-zinc-600 dark:text-zinc-400">{t(`scale${v}`)}</span>
+                <span className="block font-medium tabular-nums">{v}</span> <span className="block text-zinc-600 dark:text-zinc-400">{t(`scale${v}`)}</span>
               </span>
             </label>
           ))}

@@ -57,7 +57,9 @@ export function Badge({ children, tone = 'neutral' }: { children: ReactNode; ton
 export function DataTable({ caption, head, children }: { caption: string; head: string[]; children: ReactNode }) {
   return (
     <div className="overflow-x-auto rounded-lg border border-zinc-200 dark:border-zinc-800">
-      <table className="min-w-full divide-y divide-zinc-200 text-sm dark:divide-zinc-800">
+      {/* break-keep (word-break: keep-all): Korean wraps between words, as English does. A squeezed
+          column otherwise broke a word between any two syllables: 완/료, 비/용 (issue 16). */}
+      <table className="min-w-full divide-y divide-zinc-200 text-sm break-keep dark:divide-zinc-800">
         <caption className="sr-only">{caption}</caption>
         <thead className="bg-zinc-100 text-left dark:bg-zinc-900">
           <tr>
