@@ -82,4 +82,9 @@ describe('plurals and counts', () => {
     expect(translator(poolMessages, 'en')('factorCounts', { total: 1, favorable: 1200, adverse: 0 })).toBe('1 item · 1,200 favorable · 0 adverse');
     expect(translator(poolMessages, 'ko')('factorCounts', { total: 1200, favorable: 1, adverse: 0 })).toBe('1,200건 · 긍정 1건 · 부정 0건');
   });
+  it('token counts: one token, 1,234 tokens', () => {
+    expect(translator(runMessages, 'en')('tokens', { n: 1 })).toBe('1 token');
+    expect(translator(runMessages, 'en')('turnUsageCost', { tokens: 1234, cost: '$0.01' })).toBe('1,234 tokens · $0.01');
+    expect(translator(runMessages, 'ko')('tokensOffline', { n: 1234 })).toBe('토큰 1,234개(오프라인 분석기가 읽고 쓴 분량으로 추정)');
+  });
 });

@@ -45,7 +45,7 @@ export const judgesMessages = defineMessages({
     readabilityEnglishOnly: 'The readability formulas (FKGL, CLI, ARI) apply to English reports only; this report is in Korean.',
     readabilityNoReport: 'This run has no report yet, so there is no readability to measure.',
     groundingHeading: 'Citation grounding',
-    grounding: '{percent} % of citations resolve to evidence ({resolved} of {total}).',
+    grounding: '{percent} % of citations resolve to evidence ({resolved, number} of {total, number}).',
     groundingNone: 'The run cites nothing, so grounding does not apply.',
     rubricHeading: 'Rubric judge',
     rubricIntro:
@@ -138,7 +138,7 @@ export const judgesMessages = defineMessages({
     readabilityEnglishOnly: '가독성 공식(FKGL, CLI, ARI)은 영문 보고서에만 적용됩니다. 이 보고서는 한국어입니다.',
     readabilityNoReport: '아직 보고서가 없어 가독성을 측정할 수 없습니다.',
     groundingHeading: '인용 근거율',
-    grounding: '인용의 {percent}%가 증거로 확인됩니다({total}건 중 {resolved}건).',
+    grounding: '인용의 {percent}%가 증거로 확인됩니다({total, number}건 중 {resolved, number}건).',
     groundingNone: '인용이 없어 근거율을 산출하지 않습니다.',
     rubricHeading: '루브릭 평가',
     rubricIntro:
