@@ -15,8 +15,8 @@ export type Locale = (typeof LOCALES)[number];
 export const DEFAULT_LOCALE: Locale = 'en';
 /** The cookie the header switch writes. Not httpOnly: the choice is not a secret. */
 export const LOCALE_COOKIE = 'cc-locale';
-/** Dates in messages are written in the bank's time zone, on the server and in the browser alike. */
-export const TIME_ZONE = 'Asia/Seoul';
+/** Dates in messages are written in UTC, as the interface shows times (components/lists/format.ts), on the server and in the browser alike. */
+export const TIME_ZONE = 'UTC';
 
 export type Dictionary = Record<string, string>;
 /** A feature's strings: Korean must cover every English key. */
