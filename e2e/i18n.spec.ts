@@ -156,3 +156,23 @@ test('a rejected form shows its field errors in Korean', async ({ page }) => {
   await expect(form).toContainText('2099-01-01은(는) 미래 날짜입니다.');
   await expect(form).toContainText('누락: 짧은 제목');
 });
+
+test('an import in Korean: the rejected row and the count of what went in, in Korean', async ({ page }) => {
+  const tag = `${Date.now()}-${Math.random().toString(36).slice(2, 8)}`;
+  const csv = [
+    'company_id,category,title,text,published_date,source_name,source_url',
+    `tesla,news,Recall ${tag},NHTSA recall,2024-03-01,NHTSA,https://example.org/ko-recall/${tag}`,
+    `tesla,news,Undated ${tag},No date,,NHTSA,https://example.org/ko-undated/${tag}`,
+  ].join('\n');
+  await signInAs(page, 'rm');
+  await switchTo(page, 'ko');
+  await page.goto('/import');
+  await page.getByTestId('import-file').setInputFiles({ name: 'tesla.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
+  await page.getByTestId('import-submit').click();
+  const report = page.getByTestId('import-report');
+  await expect(report.getByTestId('rejected-row').getByRole('cell').nth(3)).toHaveText('누락: 모든 자료에는 공표일이 있어야 합니다');
+  await page.getByTestId('import-valid-only').click();
+  await expect(report.getByRole('status')).toHaveText(
+    '기업 0곳, 근거 자료 1건, 문서 0건(본문 단락 0개)을 가져왔습니다. 중복 0건은 건너뛰었습니다. 오류가 있는 1행은 제외했습니다.',
+  );
+});

@@ -100,7 +100,7 @@ test.describe.serial('the RM journey', () => {
 
     nas = await startRun(page, `/cases/${caseId}`, 'nas');
     await expect(page.getByText('Built-in offline analyst — not an LLM')).toBeVisible();
-    await expect(page.getByTestId('progress-count')).toHaveText('1 of 1 steps', { timeout: 60_000 });
+    await expect(page.getByTestId('progress-count')).toHaveText('1 of 1 step', { timeout: 60_000 });
     await expect(page.getByTestId('run-status')).toHaveAttribute('data-status', 'succeeded');
     await expect(page.getByTestId('turn-NAS').getByTestId('turn-text')).toContainText('Travelers');
     // NAS writes a report, not claims: its citations show under the factor panels, dated as the pool items.

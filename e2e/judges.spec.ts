@@ -103,8 +103,8 @@ test.describe.serial('automated judges', () => {
     await page.goto(`/runs/${a}/report`);
     const card = page.getByTestId('evaluation-card');
     for (const key of ['fkgl', 'cli', 'ari']) await expect(card.getByTestId(`readability-${key}`).locator('td').nth(1)).toHaveText(/^-?\d+\.\d$/);
-    await expect(card.getByTestId('readability')).toContainText(/From \d+ words in \d+ sentences\./);
-    await expect(card.getByTestId('grounding')).toHaveText(/^\d+ % of citations resolve to evidence \(\d+ of \d+\)\.$/);
+    await expect(card.getByTestId('readability')).toContainText(/From [\d,]+ words? in [\d,]+ sentences?\./);
+    await expect(card.getByTestId('grounding')).toHaveText(/^\d+ % of citations resolve to evidence \([\d,]+ of [\d,]+\)\.$/);
     await expect(card.getByTestId('rubric-none')).toHaveText('No judgments yet.');
 
     await card.getByTestId('judge-rubric').click();

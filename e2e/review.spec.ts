@@ -53,7 +53,7 @@ async function runOffline(page: Page, caseUrl: string, protocol: 'nas' | 'kpd-ma
   await page.getByTestId('start-run').click();
   await expect(page).toHaveURL(/\/runs\/[0-9a-f-]{36}$/);
   const runUrl = page.url();
-  await expect(page.getByTestId('progress-count')).toHaveText(`${steps} of ${steps} steps`, { timeout: 90_000 });
+  await expect(page.getByTestId('progress-count')).toHaveText(`${steps} of ${steps} ${steps === 1 ? 'step' : 'steps'}`, { timeout: 90_000 });
   return runUrl;
 }
 

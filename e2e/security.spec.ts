@@ -165,7 +165,7 @@ test.describe('security', () => {
     await expect(turn).toHaveAttribute('data-status', 'running', { timeout: 20_000 });
     await expect(turn.getByTestId('turn-text')).toContainText('Model output probe <script>', { timeout: 30_000 });
     await expectInert(page, 'run page while streaming');
-    await expect(page.getByTestId('progress-count')).toHaveText('1 of 1 steps', { timeout: 60_000 });
+    await expect(page.getByTestId('progress-count')).toHaveText('1 of 1 step', { timeout: 60_000 });
     await expect(page.getByTestId('run-status')).toHaveAttribute('data-status', 'succeeded');
     await expect(turn.getByTestId('turn-text')).toContainText('<img src=x onerror="window.__xss=12"> <svg onload="window.__xss=13"></svg>');
     await expectInert(page, 'run page when done');

@@ -236,7 +236,7 @@ test.describe.serial('RM workspace', () => {
     await expect.poll(async () => ((await text().textContent()) ?? '').length, { timeout: 20_000 }).toBeGreaterThan(before.length);
 
     for (const p of [page, other]) {
-      await expect(p.getByTestId('progress-count')).toHaveText('1 of 1 steps', { timeout: 60_000 });
+      await expect(p.getByTestId('progress-count')).toHaveText('1 of 1 step', { timeout: 60_000 });
       await expect(p.getByTestId('run-status')).toHaveAttribute('data-status', 'succeeded');
     }
     expect(await other.getByTestId('turn-NAS').getByTestId('turn-text').textContent()).toBe(await text().textContent());

@@ -1,5 +1,6 @@
 // One error vocabulary for actions, route handlers and pages. A code maps to an HTTP status
 // and to a message a user can act on; internal details are logged, never shown.
+import { isSaid, say, sayText, type Phrase, type Said } from '@/lib/i18n';
 import { errorMessages } from '@/lib/i18n/messages/errors';
 
 export const ERROR_STATUS = {
@@ -15,17 +16,29 @@ export const ERROR_STATUS = {
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
 
-// English here; the screen shows the reader's language by matching these texts (lib/i18n/localize.ts).
-const DEFAULT_MESSAGES: Record<ErrorCode, string> = errorMessages.en;
+/**
+ * A field's problem: a key of the form's own table or text to show as it is, a phrase of the
+ * action's tables (ActionConfig `messages`), or a phrase with its table.
+ */
+export type FieldError = string | Phrase | Said;
+export type FieldErrors = Record<string, FieldError[]>;
 
+/**
+ * An error a user may read. Say it as a phrase (`say(table, key, values)`): the action wrapper
+ * shows it in the reader's language (lib/auth/action.ts), while `message`, which logs, the
+ * audit log and the JSON API use, is its English. A plain string is shown as it is.
+ */
 export class AppError extends Error {
+  /** Not enumerable: a log line that spreads the error does not print the table. */
+  declare readonly said?: Said;
   constructor(
     readonly code: ErrorCode,
-    message: string = DEFAULT_MESSAGES[code],
-    readonly fieldErrors?: Record<string, string[]>,
+    message: string | Said = say(errorMessages, code),
+    readonly fieldErrors?: FieldErrors,
   ) {
-    super(message);
+    super(isSaid(message) ? sayText(message) : message);
     this.name = 'AppError';
+    if (isSaid(message)) Object.defineProperty(this, 'said', { value: message, enumerable: false });
   }
 
   get status() {
@@ -34,5 +47,5 @@ export class AppError extends Error {
 }
 
 export function defaultMessage(code: ErrorCode) {
-  return DEFAULT_MESSAGES[code];
+  return errorMessages.en[code];
 }

@@ -2,7 +2,7 @@
 
 import { useState } from 'react';
 import { startRun } from '@/app/(signed-in)/(workspace)/cases/[id]/actions';
-import { formatCount, formatDuration, formatUsd } from '@/components/run/live-format';
+import { estimateValues, formatCount, formatUsd } from '@/components/run/live-format';
 import { Button } from '@/components/ui/button';
 import { SelectField, TextField } from '@/components/ui/field';
 import { Alert } from '@/components/ui/layout';
@@ -143,7 +143,7 @@ export function RunLauncher({ caseId, options }: { caseId: string; options: Laun
         {!estimate || estimate.n === 0 ? (
           <span>{t('estimateNoHistory')}</span>
         ) : (
-          <span>{t('estimateTime', { time: formatDuration(estimate.medianMs), n: estimate.n })}</span>
+          <span>{t('estimateTime', estimateValues(estimate.medianMs ?? 0, estimate.n))}</span>
         )}{' '}
         {provider === 'offline' ? (
           <span>{t('estimateFree')}</span>

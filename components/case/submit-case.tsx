@@ -36,7 +36,7 @@ export function SubmitCase({ caseId }: { caseId: string }) {
           id="submission-note"
           name="note"
           label={t('coverNoteLabel')}
-          hint={t('coverNoteHint', { max: SUBMISSION_NOTE_MAX.toLocaleString('en-US') })}
+          hint={t('coverNoteHint', { max: SUBMISSION_NOTE_MAX })}
           errors={noteErrors}
           rows={5}
           maxLength={SUBMISSION_NOTE_MAX}

@@ -1,18 +1,19 @@
 'use client';
 
 import { Alert } from '@/components/ui/layout';
-import type { Dictionary, Messages } from '@/lib/i18n';
+import { phraseText, type Dictionary, type Messages, type Phrase } from '@/lib/i18n';
 import { useLocale } from '@/lib/i18n/client';
-import { localizer } from '@/lib/i18n/localize';
 import { errorMessages } from '@/lib/i18n/messages/errors';
 
 /**
- * Server text in the reader's language: keys or English texts of `tables`, then the error
- * codes' default messages. Shared by forms for their messages and field errors.
+ * Server text in the reader's language, by key: a phrase (key and values) or a bare key of one
+ * of `tables` or of the error codes' messages is translated; any other text came already in the
+ * reader's language (the action wrapper renders phrases, lib/auth/action.ts) and is shown as is.
  */
 export function useServerText(...tables: Messages<Dictionary>[]) {
-  // Cheap to build: each table's index is computed once (lib/i18n/localize.ts).
-  return localizer([...tables, errorMessages as Messages<Dictionary>], useLocale());
+  const locale = useLocale();
+  const all = [...tables, errorMessages as Messages<Dictionary>];
+  return (text: string | Phrase): string => phraseText(all, locale, typeof text === 'string' ? { key: text } : text);
 }
 
 /** The latest result of a form's server action: a success line, or the error's message. */
@@ -23,7 +24,7 @@ export function ActionOutcome({
 }: {
   state: { ok: boolean; message?: string } | null;
   success: string;
-  /** Tables whose keys or English texts the action's message may be. */
+  /** Tables whose keys the action's message may be. */
   messages?: Messages<Dictionary>[];
 }) {
   const text = useServerText(...messages);

@@ -27,7 +27,7 @@ export function EvidenceShortfallNotice({ shortfall, asOf, companyId, canWrite }
       <Alert tone="info">
         <p className="font-semibold">{t('title')}</p>
         <p className="mt-1" data-testid="shortfall-held">
-          {t('held', { asOf, items: shortfall.items, factors: shortfall.factors, plural: shortfall.items === 1 ? '' : 's' })}{' '}
+          {t('held', { asOf, items: shortfall.items, factors: shortfall.factors })}{' '}
           {t('needs', { minItems: shortfall.minItems, minFactors: shortfall.minFactors })}
         </p>
         {shortfall.missingFactors.length ? (
@@ -57,7 +57,7 @@ export function ShortfallLine({ shortfall }: { shortfall: EvidenceShortfall }) {
   const t = useT(shortfallMessages);
   return (
     <span className="mt-1 block text-xs text-zinc-700 dark:text-zinc-300" data-testid="run-shortfall">
-      {t('short', { items: shortfall.items, factors: shortfall.factors, minItems: shortfall.minItems, minFactors: shortfall.minFactors, plural: shortfall.items === 1 ? '' : 's' })}
+      {t('short', { items: shortfall.items, factors: shortfall.factors, minItems: shortfall.minItems, minFactors: shortfall.minFactors })}
     </span>
   );
 }

@@ -10,6 +10,14 @@ export function formatDuration(ms: number | null | undefined): string {
 }
 
 /**
+ * The values of the run-time estimate's message (run.ts `estimateTime`): a median under a second
+ * reads "Under 1 s" rather than rounding to "About 0 s".
+ */
+export function estimateValues(medianMs: number, n: number) {
+  return { short: String(medianMs < 1000), time: formatDuration(medianMs), n };
+}
+
+/**
  * Decimals for durations shown side by side, so that neither the figures nor their difference
  * round to the same or to zero: three (milliseconds) when any is under a second, two under ten
  * seconds, one under a hundred, none above.

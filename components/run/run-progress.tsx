@@ -1,7 +1,7 @@
 'use client';
 
 import { useEffect, useState } from 'react';
-import { durationMs, formatCount, formatDuration, formatUsd } from '@/components/run/live-format';
+import { durationMs, formatDuration, formatUsd } from '@/components/run/live-format';
 import { Badge } from '@/components/ui/layout';
 import type { RunStatus } from '@/lib/domain/vocabulary';
 import { isTerminal, progressOf, shownTotals, type LiveRunState } from '@/lib/report/run-state';
@@ -66,14 +66,14 @@ export function RunProgress({ state, connection, offline = false }: { state: Liv
       {offline ? (
         // The offline analyst calls no model: no model time or cost, and its tokens are its own estimate.
         <>
-          <span data-testid="run-tokens">{t('tokensOffline', { n: formatCount(totals.tokens) })}</span>
+          <span data-testid="run-tokens">{t('tokensOffline', { n: totals.tokens })}</span>
           <span data-testid="run-cost" title={t('offlineUsageNote')}>
             {t('costOffline')}
           </span>
         </>
       ) : (
         <>
-          <span data-testid="run-tokens">{t('tokens', { n: formatCount(totals.tokens) })}</span>
+          <span data-testid="run-tokens">{t('tokens', { n: totals.tokens })}</span>
           <span data-testid="run-cost">{t('cost', { cost: formatUsd(totals.costUsd) })}</span>
         </>
       )}

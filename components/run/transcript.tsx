@@ -97,7 +97,7 @@ function StreamingParts({ streaming }: { streaming: StreamingStep }) {
       ) : null}
       {citations || tokens ? (
         <p className="mt-1 text-xs text-zinc-600 dark:text-zinc-400" data-testid="streaming-usage">
-          {[citations ? t('streamingCitations', { n: citations }) : null, tokens ? t('streamingUsage', { tokens: tokens.toLocaleString('en') }) : null].filter(Boolean).join(' · ')}
+          {[citations ? t('streamingCitations', { n: citations }) : null, tokens ? t('streamingUsage', { tokens }) : null].filter(Boolean).join(' · ')}
         </p>
       ) : null}
     </section>
@@ -241,8 +241,8 @@ function TurnCard({
       {(turn.status === 'done' || turn.status === 'failed') && turn.usage.promptTokens + turn.usage.completionTokens > 0 ? (
         <p className="mt-2 text-xs text-zinc-600 dark:text-zinc-400" data-testid="turn-usage">
           {turn.usage.costUsd > 0
-            ? t('turnUsageCost', { tokens: (turn.usage.promptTokens + turn.usage.completionTokens).toLocaleString('en'), cost: formatUsd(turn.usage.costUsd) })
-            : t('turnUsage', { tokens: (turn.usage.promptTokens + turn.usage.completionTokens).toLocaleString('en') })}
+            ? t('turnUsageCost', { tokens: turn.usage.promptTokens + turn.usage.completionTokens, cost: formatUsd(turn.usage.costUsd) })
+            : t('turnUsage', { tokens: turn.usage.promptTokens + turn.usage.completionTokens })}
         </p>
       ) : null}
       {turn.status === 'done' || turn.status === 'failed' ? <StepRepairs repairs={turn.repairs} /> : null}

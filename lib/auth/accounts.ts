@@ -9,10 +9,9 @@ import { appendAudit } from '@/lib/db/queries/audit';
 import { countActiveAdmins, getUserById, insertUser, updateUser } from '@/lib/db/queries/users';
 import type { Role } from '@/lib/domain/vocabulary';
 import { AppError } from '@/lib/errors';
+import { say } from '@/lib/i18n';
 import { adminMessages } from '@/lib/i18n/messages/admin';
 
-// English from the table the admin page translates with, so the two cannot drift apart.
-const M = adminMessages.en;
 
 export async function createAccount({
   db,
@@ -32,7 +31,7 @@ export async function createAccount({
   const passwordHash = await hashPassword(password);
   return db.transaction(async (tx) => {
     const row = await insertUser({ db: tx, email, name, role, passwordHash });
-    if (!row) throw new AppError('conflict', 'A user with this email already exists.', { email: ['A user with this email already exists.'] });
+    if (!row) throw new AppError('conflict', say(adminMessages, 'errEmailTaken'), { email: ['errEmailTaken'] });
     await appendAudit({ tx, actorId, action: 'user.create', entityType: 'user', entityId: row.id, detail: { email: row.email, role: row.role } });
     return row;
   });
@@ -40,17 +39,17 @@ export async function createAccount({
 
 async function loadTarget(db: Db, id: string) {
   const target = await getUserById({ db, id });
-  if (!target) throw new AppError('not_found', M.errNoUser);
+  if (!target) throw new AppError('not_found', say(adminMessages, 'errNoUser'));
   return target;
 }
 
 export async function changeRole({ db, actorId, id, role }: { db: Db; actorId: string; id: string; role: Role }) {
-  if (id === actorId) throw new AppError('conflict', M.errOwnRole);
+  if (id === actorId) throw new AppError('conflict', say(adminMessages, 'errOwnRole'));
   const target = await loadTarget(db, id);
   if (target.role === role) return;
   await db.transaction(async (tx) => {
     if (target.role === 'admin' && (await countActiveAdmins({ db: tx, excludingId: id })) === 0) {
-      throw new AppError('conflict', M.errLastAdmin);
+      throw new AppError('conflict', say(adminMessages, 'errLastAdmin'));
     }
     await updateUser({ db: tx, id, role });
     await appendAudit({ tx, actorId, action: 'user.role', entityType: 'user', entityId: id, detail: { from: target.role, to: role } });
@@ -59,11 +58,11 @@ export async function changeRole({ db, actorId, id, role }: { db: Db; actorId: s
 }
 
 export async function setDisabled({ db, actorId, id, disabled }: { db: Db; actorId: string; id: string; disabled: boolean }) {
-  if (id === actorId) throw new AppError('conflict', M.errDisableSelf);
+  if (id === actorId) throw new AppError('conflict', say(adminMessages, 'errDisableSelf'));
   const target = await loadTarget(db, id);
   await db.transaction(async (tx) => {
     if (disabled && target.role === 'admin' && (await countActiveAdmins({ db: tx, excludingId: id })) === 0) {
-      throw new AppError('conflict', M.errLastAdmin);
+      throw new AppError('conflict', say(adminMessages, 'errLastAdmin'));
     }
     await updateUser({ db: tx, id, disabled });
     await appendAudit({ tx, actorId, action: disabled ? 'user.disable' : 'user.enable', entityType: 'user', entityId: id });

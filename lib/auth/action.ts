@@ -9,9 +9,16 @@ import { fieldErrorsOf } from '@/lib/auth/field-errors';
 import { can, type Permission } from '@/lib/auth/permissions';
 import { auditRefusal, pathOf } from '@/lib/auth/refusal-audit';
 import { getSessionUser, type SessionUser } from '@/lib/auth/session';
-import { AppError, defaultMessage, type ErrorCode } from '@/lib/errors';
+import { AppError, type ErrorCode, type FieldErrors } from '@/lib/errors';
+import { DEFAULT_LOCALE, isSaid, phraseText, say, sayText, type Dictionary, type Locale, type Messages, type Phrase, type Said } from '@/lib/i18n';
+import { errorMessages } from '@/lib/i18n/messages/errors';
+import { getLocale } from '@/lib/i18n/server';
 import { log } from '@/lib/ops/log';
 
+/**
+ * What the form shows: its data, or the error's message in the reader's language. A field error
+ * is a key of the form's table (the form translates it) or text already in the reader's language.
+ */
 export type ActionResult<T> =
   | { ok: true; data: T }
   | { ok: false; code: ErrorCode; message: string; fieldErrors?: Record<string, string[]> };
@@ -20,6 +27,8 @@ type ActionConfig<S extends z.ZodType> = {
   /** The permission from lib/auth/permissions.ts; `public` only for signing in. */
   permission: Permission | 'public';
   input: S;
+  /** Tables of the phrases its input's checks and its field errors give without a table (FieldError). */
+  messages?: Messages<Dictionary>[];
   /** Ownership or state checks that need the parsed input; false → forbidden. */
   authorize?: (input: z.output<S>, user: SessionUser) => Promise<boolean> | boolean;
 };
@@ -35,8 +44,21 @@ function formDataToObject(form: FormData) {
   return out;
 }
 
-function fail(code: ErrorCode, message = defaultMessage(code), fieldErrors?: Record<string, string[]>) {
-  return { ok: false as const, code, message, ...(fieldErrors ? { fieldErrors } : {}) };
+/** The reader's interface language; English outside a request (a test or a script). */
+async function readerLocale(): Promise<Locale> {
+  try {
+    return await getLocale();
+  } catch {
+    return DEFAULT_LOCALE;
+  }
+}
+
+/** A failure for the form: phrases in the reader's language, by their keys (never by their English). */
+async function fail(code: ErrorCode, message: string | Said = say(errorMessages, code), fieldErrors?: FieldErrors, tables: Messages<Dictionary>[] = []) {
+  const locale = await readerLocale();
+  const text = (m: string | Phrase | Said) => (isSaid(m) ? sayText(m, locale) : typeof m === 'string' ? m : phraseText(tables, locale, m));
+  const fields = fieldErrors && Object.fromEntries(Object.entries(fieldErrors).map(([field, errors]) => [field, errors.map(text)]));
+  return { ok: false as const, code, message: text(message), ...(fields ? { fieldErrors: fields } : {}) };
 }
 
 /** The page the action was called from (its Referer), for the audit entry of a refusal. */
@@ -54,9 +76,9 @@ export function action<S extends z.ZodType, T, U extends SessionUser | null = Se
 ) {
   return async (raw: FormData | z.input<S>): Promise<ActionResult<T>> => {
     let user: SessionUser | null = null;
-    const refuse = async (code: 'unauthorized' | 'forbidden', message?: string, reason?: string) => {
+    const refuse = async (code: 'unauthorized' | 'forbidden', message?: string | Said, reason?: string) => {
       await auditRefusal({ via: 'action', code, actorId: user?.id ?? null, permission: config.permission, path: await callerPath(), reason });
-      return fail(code, message);
+      return await fail(code, message ?? say(errorMessages, code));
     };
     try {
       user = await getSessionUser();
@@ -66,7 +88,7 @@ export function action<S extends z.ZodType, T, U extends SessionUser | null = Se
       }
       const parsed = config.input.safeParse(raw instanceof FormData ? formDataToObject(raw) : raw);
       if (!parsed.success) {
-        return fail('bad_request', defaultMessage('bad_request'), fieldErrorsOf(parsed.error));
+        return await fail('bad_request', say(errorMessages, 'bad_request'), fieldErrorsOf(parsed.error), config.messages);
       }
       if (config.authorize && (!user || !(await config.authorize(parsed.data, user)))) return await refuse('forbidden', undefined, 'ownership');
       return { ok: true, data: await handler(parsed.data, user as U) };
@@ -75,12 +97,12 @@ export function action<S extends z.ZodType, T, U extends SessionUser | null = Se
       if (err instanceof AppError) {
         // An ownership or state check in the handler that refused: audited like the role check.
         // Not from a public action: that is a failed sign-in, which lib/auth/credentials.ts audits.
-        if ((err.code === 'forbidden' || err.code === 'unauthorized') && config.permission !== 'public') return await refuse(err.code, err.message, err.message);
-        return fail(err.code, err.message, err.fieldErrors);
+        if ((err.code === 'forbidden' || err.code === 'unauthorized') && config.permission !== 'public') return await refuse(err.code, err.said ?? err.message, err.message);
+        return await fail(err.code, err.said ?? err.message, err.fieldErrors, config.messages);
       }
       const ref = crypto.randomUUID().slice(0, 8);
       log.error('server action failed', { component: 'action', ref, err });
-      return fail('internal', `${defaultMessage('internal')} (reference ${ref})`);
+      return await fail('internal', say(errorMessages, 'internalWithReference', { ref }));
     }
   };
 }

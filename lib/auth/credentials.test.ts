@@ -1,6 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { unlockAccount } from '@/lib/auth/accounts';
+import { sayText } from '@/lib/i18n';
 import { attemptSignIn, auditSsoRefusal, LOCK_MINUTES, MAX_FAILED_ATTEMPTS, SIGN_IN_MESSAGES, verifyCredentials } from '@/lib/auth/credentials';
 import { hashPassword } from '@/lib/auth/password';
 import type { DatabaseHandle, Db } from '@/lib/db/client';
@@ -118,8 +119,11 @@ describe.each(testBackends())('password sign-in on %s', (backend) => {
     ];
     for (const answer of answers) expect(answer).toEqual({ ok: false, code: 'invalid' });
     // One message covers all three, so it has to mention the lock.
-    expect(SIGN_IN_MESSAGES.invalid).toBe(
+    expect(sayText(SIGN_IN_MESSAGES.invalid)).toBe(
       `Wrong email or password, or the account is locked after ${MAX_FAILED_ATTEMPTS} failed attempts. Wait ${LOCK_MINUTES} minutes and try again, or ask an administrator to unlock it.`,
+    );
+    expect(sayText(SIGN_IN_MESSAGES.invalid, 'ko')).toBe(
+      `이메일 또는 비밀번호가 올바르지 않거나, ${MAX_FAILED_ATTEMPTS}회 실패로 계정이 잠겼습니다. ${LOCK_MINUTES}분 후에 다시 시도하거나 관리자에게 잠금 해제를 요청하세요.`,
     );
   });
 

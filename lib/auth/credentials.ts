@@ -21,7 +21,7 @@ import type { User } from '@/lib/db/schema';
 import { getUserByEmail } from '@/lib/db/queries/users';
 import { verifyAgainstDummy, verifyPassword } from '@/lib/auth/password';
 import { takeSignInAttempt } from '@/lib/auth/throttle';
-import { format } from '@/lib/i18n';
+import { say } from '@/lib/i18n';
 import { authMessages } from '@/lib/i18n/messages/auth';
 
 export const MAX_FAILED_ATTEMPTS = 5;
@@ -129,9 +129,9 @@ export async function auditSsoRefusal({ db, email, userId, reason, provider }: {
   );
 }
 
-/** The English texts of the outcomes (the form shows them in the reader's language). */
+/** The outcomes as phrases: the sign-in form shows them in the reader's language, logs in English. */
 export const SIGN_IN_MESSAGES = {
-  invalid: format(authMessages.en.invalid, { max: MAX_FAILED_ATTEMPTS, minutes: LOCK_MINUTES }),
-  disabled: authMessages.en.disabled,
-  throttled: authMessages.en.throttled,
+  invalid: say(authMessages, 'invalid', { max: MAX_FAILED_ATTEMPTS, minutes: LOCK_MINUTES }),
+  disabled: say(authMessages, 'disabled'),
+  throttled: say(authMessages, 'throttled'),
 } as const;

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { fieldErrorsOf } from '@/lib/auth/field-errors';
+import { phraseMessage } from '@/lib/i18n';
 
 describe('field errors of a server action', () => {
   // The new-case form's loan amount: a format check and a range check with one message
@@ -25,5 +26,11 @@ describe('field errors of a server action', () => {
     const schema = z.object({ code: z.string().min(3, 'errShort').regex(/^\d+$/, 'errDigits') });
     const parsed = schema.safeParse({ code: 'x' });
     expect(fieldErrorsOf(parsed.error!)).toEqual({ code: ['errShort', 'errDigits'] });
+  });
+
+  it('gives back a phrase with values that a check put in its message', () => {
+    const schema = z.object({ password: z.string().min(10, phraseMessage('errPasswordMin', { n: 10 })) });
+    const parsed = schema.safeParse({ password: 'short' });
+    expect(fieldErrorsOf(parsed.error!)).toEqual({ password: [{ key: 'errPasswordMin', values: { n: 10 } }] });
   });
 });

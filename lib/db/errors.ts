@@ -34,9 +34,18 @@ export function isDatabaseUnavailable(err: unknown): boolean {
  * message and detail may quote the whole value.
  */
 export function badDataReason(err: unknown): string | undefined {
+  const bad = badData(err);
+  if (!bad) return undefined;
+  return bad.kind === 'tooLong'
+    ? 'A value is too long for the database (for example a title or web address far longer than any real one).'
+    : `The database refused a value as malformed (SQLSTATE ${bad.code}), for example a NUL character.`;
+}
+
+/** What badDataReason says, as data: the import shows it in the reader's language. */
+export function badData(err: unknown): { kind: 'tooLong' } | { kind: 'malformed'; code: string } | undefined {
   for (const { code } of chain(err)) {
-    if (code === '54000') return 'A value is too long for the database (for example a title or web address far longer than any real one).';
-    if (code?.startsWith('22')) return `The database refused a value as malformed (SQLSTATE ${code}), for example a NUL character.`;
+    if (code === '54000') return { kind: 'tooLong' };
+    if (code?.startsWith('22')) return { kind: 'malformed', code };
   }
   return undefined;
 }

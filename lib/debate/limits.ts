@@ -6,7 +6,7 @@ import type { Executor } from '@/lib/db/client';
 import { countActiveRunsOfUser } from '@/lib/db/queries/runs';
 import type { RunParams } from '@/lib/domain/protocol';
 import { env as readEnv, type Env } from '@/lib/env';
-import { format } from '@/lib/i18n';
+import { english, say } from '@/lib/i18n';
 import { stopReason } from '@/lib/i18n/failures';
 import { runMessages } from '@/lib/i18n/messages/run';
 
@@ -45,7 +45,12 @@ export class BudgetExceeded extends Error {}
 
 export class RunLimitReached extends Error {
   constructor(readonly limit: number) {
-    super(format(runMessages.en.errRunLimit, { n: limit }));
+    super(english(runMessages, 'errRunLimit', { n: limit }));
+  }
+
+  /** The refusal as the screen shows it, in the reader's language. */
+  get said() {
+    return say(runMessages, 'errRunLimit', { n: this.limit });
   }
 }
 

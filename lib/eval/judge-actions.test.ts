@@ -11,6 +11,7 @@ import type { RunView } from '@/lib/report/run-view';
 import { runPairwise, runRubric, RUN_ACTIVE } from '@/lib/eval/judge-actions';
 import { NEEDS_MODEL } from '@/lib/eval/judges';
 import { AppError } from '@/lib/errors';
+import { sayText } from '@/lib/i18n';
 import { createOfflineAnalyst } from '@/lib/llm/offline';
 import { createOpenAiProvider } from '@/lib/llm/openai';
 import type { ModelProvider } from '@/lib/llm/types';
@@ -104,7 +105,7 @@ describe('pairwise judgment', () => {
     await expect(runPairwise({ db: handle.db, provider: createOfflineAnalyst(), a: three.id, b: nas.id, userId })).rejects.toMatchObject({ code: 'unavailable', message: NEEDS_MODEL });
     await handle.db.update(runs).set({ status: 'running' }).where(eq(runs.id, nas.id));
     try {
-      await expect(runPairwise({ db: handle.db, provider: judge, a: three.id, b: nas.id, userId })).rejects.toMatchObject({ code: 'conflict', message: RUN_ACTIVE });
+      await expect(runPairwise({ db: handle.db, provider: judge, a: three.id, b: nas.id, userId })).rejects.toMatchObject({ code: 'conflict', message: sayText(RUN_ACTIVE), said: RUN_ACTIVE });
     } finally {
       await handle.db.update(runs).set({ status: 'succeeded' }).where(eq(runs.id, nas.id));
     }
@@ -149,14 +150,28 @@ describe('rubric judgment', () => {
 });
 
 describe('messages', () => {
-  it("the judges' English refusals are texts of the judges table, so the screen translates them", async () => {
+  it("the judges' refusals are phrases of the judges table: English in the message, the reader's language on screen", async () => {
     const { judgesMessages } = await import('@/lib/i18n/messages/judges');
-    const { localizer } = await import('@/lib/i18n/localize');
-    const ko = localizer([judgesMessages], 'ko');
+    const { asAppError } = await import('@/lib/eval/judge-actions');
+    const { JudgeError } = await import('@/lib/eval/judges');
+    const { say } = await import('@/lib/i18n');
+    const caught = (err: unknown) => {
+      try {
+        asAppError(err);
+      } catch (e) {
+        return e as AppError;
+      }
+      throw new Error('asAppError returned');
+    };
     expect(judgesMessages.en.errNeedsModel).toBe(NEEDS_MODEL);
-    expect(ko(NEEDS_MODEL)).toBe(judgesMessages.ko.errNeedsModel);
-    expect(ko("The judge's answer was not valid after one repair: The answer is not valid JSON.")).toBe(
-      '평가 모델의 응답이 한 번 보정한 뒤에도 유효하지 않습니다: The answer is not valid JSON.',
-    );
+    const invalid = caught(new JudgeError(say(judgesMessages, 'errInvalid', { problems: 'The answer is not valid JSON.' })));
+    expect(invalid.code).toBe('unavailable');
+    expect(invalid.message).toBe("The judge's answer was not valid after one repair: The answer is not valid JSON.");
+    expect(sayText(invalid.said!, 'ko')).toBe('평가 모델의 응답이 한 번 보정한 뒤에도 유효하지 않습니다: The answer is not valid JSON.');
+    const borrowers = caught(new JudgeError(say(judgesMessages, 'errBorrowers', { a: 'acme', b: 'tesla' })));
+    expect(borrowers.code).toBe('bad_request');
+    expect(borrowers.message).toBe('The runs analyse different borrowers (acme, tesla); compare runs on the same borrower.');
+    expect(sayText(borrowers.said!, 'ko')).toContain('acme');
+    expect(sayText(borrowers.said!, 'ko')).not.toBe(borrowers.message);
   });
 });

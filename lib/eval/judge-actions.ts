@@ -8,15 +8,15 @@ import { loadRunView, type RunView } from '@/lib/report/run-view';
 import type { PairwiseResult, RubricResult } from '@/lib/domain/judgments';
 import { judgePairwise, judgeRubric, JudgeError, NEEDS_MODEL } from '@/lib/eval/judges';
 import { AppError } from '@/lib/errors';
+import { say } from '@/lib/i18n';
 import { judgesMessages } from '@/lib/i18n/messages/judges';
 import { getProvider, openAiConfigured, ProviderConfigError } from '@/lib/llm';
 import { LlmError } from '@/lib/llm/openai';
 import type { ModelProvider } from '@/lib/llm/types';
 
-// English texts of lib/i18n/messages/judges.ts, so the screen can translate them.
-export const RUN_ACTIVE = judgesMessages.en.errRunActive;
-export const NOT_IN_CASE = judgesMessages.en.errNotInCase;
-const MODEL_FAILED = judgesMessages.en.errModelFailed;
+// Refusals as phrases of lib/i18n/messages/judges.ts: the screen shows them in the reader's language.
+export const RUN_ACTIVE = say(judgesMessages, 'errRunActive');
+export const NOT_IN_CASE = say(judgesMessages, 'errNotInCase');
 
 /** Whether the judges can run here, and with which model; pages disable the buttons otherwise. */
 export function judgeAvailability(): { available: true; model: string } | { available: false; reason: string } {
@@ -30,7 +30,7 @@ export function judgeProvider(): ModelProvider {
   try {
     return getProvider({ provider: 'openai', role: 'judge' });
   } catch (err) {
-    if (err instanceof ProviderConfigError) throw new AppError('unavailable', NEEDS_MODEL);
+    if (err instanceof ProviderConfigError) throw new AppError('unavailable', say(judgesMessages, 'errNeedsModel'));
     throw err;
   }
 }
@@ -38,8 +38,8 @@ export function judgeProvider(): ModelProvider {
 /** A judge's refusal or a model failure as an error the user can read; anything else is rethrown. */
 export function asAppError(err: unknown): never {
   if (err instanceof AppError) throw err;
-  if (err instanceof JudgeError) throw new AppError(err.message === NEEDS_MODEL || err.message.startsWith("The judge's answer") ? 'unavailable' : 'bad_request', err.message);
-  if (err instanceof LlmError) throw new AppError('unavailable', MODEL_FAILED.replace('{detail}', err.message));
+  if (err instanceof JudgeError) throw new AppError(err.said.key === 'errNeedsModel' || err.said.key === 'errInvalid' ? 'unavailable' : 'bad_request', err.said);
+  if (err instanceof LlmError) throw new AppError('unavailable', say(judgesMessages, 'errModelFailed', { detail: err.message }));
   throw err;
 }
 

@@ -7,16 +7,22 @@ import { z, type ZodType } from 'zod';
 import type { JudgeUsage } from '@/lib/domain/judgments';
 import type { OutputKind } from '@/lib/domain/outputs';
 import type { ProtocolDef, RunParams, StepDef } from '@/lib/domain/protocol';
+import { english, say, sayText, type Said } from '@/lib/i18n';
+import { judgesMessages } from '@/lib/i18n/messages/judges';
 import type { GenerateRequest, ModelProvider } from '@/lib/llm/types';
 
-export class JudgeError extends Error {}
+/** A judge's refusal: English as its message (the command line, logs), a phrase of the judges table for the screen. */
+export class JudgeError extends Error {
+  constructor(readonly said: Said) {
+    super(sayText(said));
+  }
+}
 
-export const NEEDS_MODEL =
-  'The automated judges need a language model, and the built-in offline analyst is not one. Configure an OpenAI-compatible endpoint (OPENAI_BASE_URL and/or OPENAI_API_KEY, OPENAI_MODEL) and use the openai provider.';
+export const NEEDS_MODEL = english(judgesMessages, 'errNeedsModel');
 
 /** Throws the refusal for the offline analyst (or any provider that is not an LLM). */
 export function assertJudgeModel(provider: Pick<ModelProvider, 'isLLM'>) {
-  if (!provider.isLLM) throw new JudgeError(NEEDS_MODEL);
+  if (!provider.isLLM) throw new JudgeError(say(judgesMessages, 'errNeedsModel'));
 }
 
 export type JudgeCall<T> = {
@@ -79,5 +85,5 @@ export async function callJudge<T>(call: JudgeCall<T>): Promise<{ value: T; usag
     if (problems.length === 0) return { value: parsed!.data as T, usage };
     repair = { previous: result.raw, problems };
   }
-  throw new JudgeError(`The judge's answer was not valid after one repair: ${repair!.problems.slice(0, 5).join(' ')}`);
+  throw new JudgeError(say(judgesMessages, 'errInvalid', { problems: repair!.problems.slice(0, 5).join(' ') }));
 }

@@ -16,6 +16,8 @@ import { sideAverage, weightedScore } from '@/lib/domain/rubric';
 import type { RunView } from '@/lib/report/run-view';
 import type { ModelProvider } from '@/lib/llm/types';
 import { assertJudgeModel, callJudge, JudgeError } from '@/lib/eval/judge-call';
+import { say } from '@/lib/i18n';
+import { judgesMessages } from '@/lib/i18n/messages/judges';
 import { reportText } from '@/lib/eval/report-text';
 import { renderTranscript } from '@/lib/eval/transcript-text';
 
@@ -106,7 +108,7 @@ export async function judgePairwiseTexts({
   assertJudgeModel(provider);
   const textA = withhold(a, withheld);
   const textB = withhold(b, withheld);
-  if (!textA.trim() || !textB.trim()) throw new JudgeError('Both reports need some text to compare.');
+  if (!textA.trim() || !textB.trim()) throw new JudgeError(say(judgesMessages, 'errNoText'));
   const ask = (first: string, second: string) =>
     callJudge({ provider, system: PAIRWISE_SYSTEM, user: pairwisePrompt(withhold(borrower, withheld), first, second), schema: pairwiseVerdict, name: 'pairwise_verdict', signal });
   const [ab, ba] = await Promise.all([ask(textA, textB), ask(textB, textA)]);
@@ -128,8 +130,8 @@ export async function judgePairwiseTexts({
 /** The pairwise judge on two runs (their reports, or transcripts where there is no report). */
 export async function judgePairwise({ provider, a, b, signal }: { provider: ModelProvider; a: JudgedRun; b: JudgedRun; signal?: AbortSignal }): Promise<PairwiseResult> {
   assertJudgeModel(provider);
-  if (a.id === b.id) throw new JudgeError('Compare two different runs: both sides are the same run.');
-  if (a.company.id !== b.company.id) throw new JudgeError(`The runs analyse different borrowers (${a.company.id}, ${b.company.id}); compare runs on the same borrower.`);
+  if (a.id === b.id) throw new JudgeError(say(judgesMessages, 'errSameRun'));
+  if (a.company.id !== b.company.id) throw new JudgeError(say(judgesMessages, 'errBorrowers', { a: a.company.id, b: b.company.id }));
   return judgePairwiseTexts({ provider, borrower: borrowerOf(a), a: runAsText(a), b: runAsText(b), withheld: identifyingTerms([a, b]), signal });
 }
 
@@ -158,7 +160,7 @@ const RUBRIC_SYSTEM = [
 export async function judgeRubric({ provider, run, signal }: { provider: ModelProvider; run: JudgedRun; signal?: AbortSignal }): Promise<RubricResult> {
   assertJudgeModel(provider);
   const transcript = renderTranscript(run.turns);
-  if (!transcript.text.trim()) throw new JudgeError('This run has no finished turns to judge.');
+  if (!transcript.text.trim()) throw new JudgeError(say(judgesMessages, 'errNoTurns'));
   const known = new Map(transcript.arguments.map((a) => [a.id, a.team]));
   const user = [`Borrower: ${neutralise(withhold(borrowerOf(run), identifyingTerms([run])))}`, '', '# Debate transcript', fence('transcript', withhold(transcript.text, identifyingTerms([run]))), '', 'Judge the debate.'].join('\n');
 

@@ -2,12 +2,12 @@
 // language on the run page (lib/i18n/messages/run-failures.ts). The English text is the stored
 // form, so the page shows the same reason live and after a reload, and a reason from before
 // these templates, or one they do not cover, is shown as it was written.
-import { format, type Locale } from '@/lib/i18n';
+import { english, translator, type Locale } from '@/lib/i18n';
 import { runFailureMessages, type RunFailureKey } from '@/lib/i18n/messages/run-failures';
 
 /** The English reason, as the engine stores and sends it. */
 export function stopReason(key: RunFailureKey, values?: Record<string, string | number>): string {
-  return format(runFailureMessages.en[key], values);
+  return english(runFailureMessages, key, values);
 }
 
 type Template = { key: RunFailureKey; pattern: RegExp; names: string[] };
@@ -38,7 +38,7 @@ export function failureText(text: string, locale: Locale): string {
       const m = t.pattern.exec(s);
       if (!m) continue;
       const values = Object.fromEntries(t.names.map((name, i) => [name, translate(m[i + 1], depth + 1)]));
-      return format(runFailureMessages[locale][t.key], values);
+      return translator(runFailureMessages, locale)(t.key, values);
     }
     return s;
   };

@@ -1,5 +1,6 @@
 // Every feature's table: Korean has exactly the English keys, nothing empty, and the same
-// placeholders (a Korean sentence that drops {n} would silently lose the number).
+// arguments (a Korean sentence that drops {n} would silently lose the number). An argument is
+// `{name}` or an ICU one, `{n, plural, …}`, `{n, number}`, `{d, date}`.
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -9,7 +10,7 @@ import { NAV_KEYS } from '@/lib/i18n/messages/shell';
 
 const dir = path.join(__dirname, 'messages');
 const files = readdirSync(dir).filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts'));
-const placeholders = (s: string) => [...s.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
+const placeholders = (s: string) => [...new Set([...s.matchAll(/\{\s*(\w+)\s*[,}]/g)].map((m) => m[1]))].sort();
 
 describe('message tables', () => {
   it('finds the feature files', () => {
@@ -26,7 +27,7 @@ describe('message tables', () => {
         for (const key of Object.keys(en)) {
           expect(en[key].trim(), `${file} en.${key}`).not.toBe('');
           expect(ko[key].trim(), `${file} ko.${key}`).not.toBe('');
-          // `{plural}` is an English-only suffix; Korean nouns do not inflect.
+          // `{plural}` is an English-only suffix of the stored run-failure reasons (lib/i18n/failures.ts).
           expect(placeholders(ko[key]), `${file} ko.${key}`).toEqual(placeholders(en[key]).filter((p) => p !== 'plural'));
         }
       }

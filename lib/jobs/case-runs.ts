@@ -2,7 +2,7 @@
 // the case is with the committee (submitted) or decided, its runs are the committee's record and
 // are neither started, retried nor cancelled (docs/security.md). The server actions of the case
 // and run pages call these after checking who asks (lib/auth/run-access.ts); refusals are
-// AppErrors that say why, in English the pages translate.
+// AppErrors that say why, as phrases of the run table the action wrapper shows in the reader's language.
 import type { Db, Executor } from '@/lib/db/client';
 import { appendAudit } from '@/lib/db/queries/audit';
 import { isCaseClosed, lockCaseStatus, markCaseAnalyzing } from '@/lib/db/queries/cases';
@@ -15,10 +15,8 @@ import { claimRunSlot, RunLimitReached } from '@/lib/debate/limits';
 import { runner } from '@/lib/jobs/runner';
 import { RunStateError } from '@/lib/jobs/run-runner';
 import { AppError } from '@/lib/errors';
+import { say, type Said } from '@/lib/i18n';
 import { runMessages } from '@/lib/i18n/messages/run';
-
-// English from the table the run page translates with (lib/i18n/localize.ts).
-const M = runMessages.en;
 
 type CaseRun = Pick<Run, 'id' | 'caseId' | 'createdById'>;
 
@@ -45,11 +43,11 @@ export async function startCaseRun({ db, kase, actorId, protocolId, provider, mo
     // Checked with the case locked: a submission between the caller's check and this insert
     // would otherwise leave a new run on a case the committee already has.
     const status = await lockCaseStatus({ db: tx, id: kase.id });
-    if (!status || isCaseClosed(status)) throw new AppError('conflict', M.errCaseClosed);
+    if (!status || isCaseClosed(status)) throw new AppError('conflict', say(runMessages, 'errCaseClosed'));
     try {
       await claimRunSlot({ db: tx, userId: actorId });
     } catch (err) {
-      if (err instanceof RunLimitReached) throw new AppError('rate_limited', err.message);
+      if (err instanceof RunLimitReached) throw new AppError('rate_limited', err.said);
       throw err;
     }
     const run = await createRun({
@@ -77,9 +75,9 @@ export async function startCaseRun({ db, kase, actorId, protocolId, provider, mo
   return run;
 }
 
-const REFUSALS: Record<'retry' | 'cancel', Partial<Record<CaseStatus, string>>> = {
-  retry: { submitted: M.errRetrySubmitted, decided: M.errRetryDecided },
-  cancel: { submitted: M.errCancelSubmitted, decided: M.errCancelDecided },
+const REFUSALS: Record<'retry' | 'cancel', Partial<Record<CaseStatus, Said>>> = {
+  retry: { submitted: say(runMessages, 'errRetrySubmitted'), decided: say(runMessages, 'errRetryDecided') },
+  cancel: { submitted: say(runMessages, 'errCancelSubmitted'), decided: say(runMessages, 'errCancelDecided') },
 };
 
 /**
@@ -116,7 +114,7 @@ export async function retryCaseRun({ db, run, actorId }: { db: Db; run: CaseRun;
     });
   } catch (err) {
     if (err instanceof RunStateError) throw new AppError('conflict', err.message);
-    if (err instanceof RunLimitReached) throw new AppError('rate_limited', err.message);
+    if (err instanceof RunLimitReached) throw new AppError('rate_limited', err.said);
     throw err;
   }
 }
@@ -129,6 +127,6 @@ export async function retryCaseRun({ db, run, actorId }: { db: Db; run: CaseRun;
  */
 export async function cancelCaseRun({ db, run, actorId }: { db: Db; run: CaseRun; actorId: string }) {
   if (run.caseId) await db.transaction((tx) => assertCaseRunsOpen({ db: tx, caseId: run.caseId!, what: 'cancel' }));
-  if (!(await runner().cancel({ db, runId: run.id }))) throw new AppError('conflict', M.errNotRunning);
+  if (!(await runner().cancel({ db, runId: run.id }))) throw new AppError('conflict', say(runMessages, 'errNotRunning'));
   await db.transaction((tx) => appendAudit({ tx, actorId, action: 'run.cancel', entityType: 'run', entityId: run.id }));
 }

@@ -49,7 +49,9 @@ export function registerImport(program: Command) {
             : `Nothing imported: ${rejected.length} problem${rejected.length === 1 ? '' : 's'} found. Fix them, or run again with --valid-only to import the valid rows.`,
         );
       }
-      if (options.json) console.log(JSON.stringify({ imported, skippedDuplicates, rejected, ...(updatedCompanies.length ? { updatedCompanies } : {}) }));
+      // English only: the phrases are for the screens that translate them.
+      const rows = rejected.map(({ file, row, field, message }) => ({ file, row, field, message }));
+      if (options.json) console.log(JSON.stringify({ imported, skippedDuplicates, rejected: rows, ...(updatedCompanies.length ? { updatedCompanies } : {}) }));
       if (!written) process.exitCode = 1;
     });
 }

@@ -9,6 +9,7 @@ import type { SessionUser } from '@/lib/auth/session';
 import { revokeUserSessions } from '@/lib/auth/sessions';
 import { getDb } from '@/lib/db/client';
 import { AppError } from '@/lib/errors';
+import { say } from '@/lib/i18n';
 import { authMessages } from '@/lib/i18n/messages/auth';
 
 /** Only same-site paths: an absolute callback URL would make the sign-in an open redirect. */
@@ -25,8 +26,8 @@ function messageFor(err: AuthError) {
 }
 
 const signInInput = z.object({
-  email: z.string().trim().min(1, authMessages.en.enterEmail).max(320),
-  password: z.string().min(1, authMessages.en.enterPassword).max(1024),
+  email: z.string().trim().min(1, 'enterEmail').max(320),
+  password: z.string().min(1, 'enterPassword').max(1024),
   callbackUrl: z.string().max(2048).optional(),
 });
 
@@ -48,7 +49,7 @@ export const signInWithSsoAction = action<z.ZodObject<{ callbackUrl: z.ZodOption
   { permission: 'public', input: z.object({ callbackUrl: z.string().max(2048).optional() }) },
   async ({ callbackUrl }) => {
     await signIn('oidc', { redirectTo: safeCallback(callbackUrl) });
-    throw new AppError('unavailable', authMessages.en.ssoNotConfigured);
+    throw new AppError('unavailable', say(authMessages, 'ssoNotConfigured'));
   },
 );
 

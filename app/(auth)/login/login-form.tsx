@@ -16,7 +16,7 @@ export function LoginForm({ callbackUrl }: { callbackUrl?: string }) {
   // React resets the form after each attempt; keep the email so only the password is retyped.
   const [email, setEmail] = useState('');
   const t = useT(authMessages);
-  // Sign-in errors come from the server in English (lib/auth/credentials.ts); shown in the reader's language.
+  // The message comes in the reader's language; field errors are keys of the sign-in table.
   const text = useServerText(authMessages as Messages<Dictionary>);
   const [state, formAction, pending] = useActionState<State, FormData>((_prev, form) => {
     setEmail(String(form.get('email') ?? ''));

@@ -6,6 +6,8 @@ import { revalidatePath } from 'next/cache';
 import { route } from '@/lib/auth/route';
 import { getDb } from '@/lib/db/client';
 import { AppError } from '@/lib/errors';
+import { say } from '@/lib/i18n';
+import { importMessages } from '@/lib/i18n/messages/import';
 import { importPool } from '@/lib/pool/import';
 import type { ImportResponse } from '@/lib/pool/import/response';
 import { readImportUpload } from '@/lib/pool/import/upload';
@@ -19,8 +21,8 @@ export const POST = route('pool:write', async (request, user) => {
   const upload = await readImportUpload(request);
   if (!upload.ok) {
     // Refusals go through the wrapper (a forbidden one is audited); 413 has no code of its own.
-    if (upload.status === 413) return Response.json({ code: 'bad_request', message: upload.message }, { status: 413 });
-    throw new AppError(upload.status === 403 ? 'forbidden' : 'bad_request', upload.message);
+    if (upload.status === 413) return Response.json({ code: 'bad_request', message: upload.message, phrase: upload.phrase }, { status: 413 });
+    throw new AppError(upload.status === 403 ? 'forbidden' : 'bad_request', say(importMessages, upload.phrase.key as keyof typeof importMessages.en, upload.phrase.values));
   }
   const { sources, validOnly } = upload;
   const report = await importPool({

@@ -16,7 +16,7 @@ export const authMessages = defineMessages({
     ssoAccessDenied: 'Your single sign-on account has no Crosscheck access. Ask an administrator to create your account.',
     ssoConfiguration: 'Sign-in is misconfigured on the server. Ask an administrator to check the logs.',
     invalid:
-      'Wrong email or password, or the account is locked after {max} failed attempts. Wait {minutes} minutes and try again, or ask an administrator to unlock it.',
+      'Wrong email or password, or the account is locked after {max, plural, one {# failed attempt} other {# failed attempts}}. Wait {minutes, plural, one {# minute} other {# minutes}} and try again, or ask an administrator to unlock it.',
     disabled: 'This account is disabled. Ask an administrator to enable it.',
     throttled: 'Too many sign-in attempts from your network. Wait a minute and try again.',
     enterEmail: 'Enter your email.',
@@ -39,7 +39,7 @@ export const authMessages = defineMessages({
     ssoAccessDenied: 'SSO 계정에 Crosscheck 접근 권한이 없습니다. 관리자에게 계정 생성을 요청하세요.',
     ssoConfiguration: '서버의 로그인 설정에 문제가 있습니다. 관리자에게 로그 확인을 요청하세요.',
     invalid:
-      '이메일 또는 비밀번호가 올바르지 않거나, {max}회 실패로 계정이 잠겼습니다. {minutes}분 후에 다시 시도하거나 관리자에게 잠금 해제를 요청하세요.',
+      '이메일 또는 비밀번호가 올바르지 않거나, {max, number}회 실패로 계정이 잠겼습니다. {minutes, number}분 후에 다시 시도하거나 관리자에게 잠금 해제를 요청하세요.',
     disabled: '비활성화된 계정입니다. 관리자에게 활성화를 요청하세요.',
     throttled: '이 네트워크에서 로그인 시도가 너무 많습니다. 1분 후에 다시 시도하세요.',
     enterEmail: '이메일을 입력하세요.',

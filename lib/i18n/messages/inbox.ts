@@ -38,7 +38,7 @@ export const inboxMessages = defineMessages({
     headerLink: 'Inbox',
     unreadNone: 'no unread notifications',
     unreadOne: '1 unread notification',
-    unreadMany: '{count} unread notifications',
+    unreadMany: '{count, plural, one {# unread notification} other {# unread notifications}}',
     markedAll: 'All notifications are marked as read.',
   },
   ko: {
@@ -76,7 +76,7 @@ export const inboxMessages = defineMessages({
     headerLink: '알림함',
     unreadNone: '읽지 않은 알림 없음',
     unreadOne: '읽지 않은 알림 1건',
-    unreadMany: '읽지 않은 알림 {count}건',
+    unreadMany: '읽지 않은 알림 {count, number}건',
     markedAll: '모든 알림을 읽음으로 표시했습니다.',
   },
 });

@@ -1,7 +1,7 @@
 import { defineMessages } from '@/lib/i18n';
 
-// The last block holds the English texts the server sends (lib/eval/judges.ts, judge-call.ts,
-// judge-actions.ts), so the screen can show them in Korean (lib/i18n/localize.ts).
+// The last block holds the refusals the server says as phrases (lib/eval/judges.ts, judge-call.ts,
+// judge-actions.ts): English in logs and on the command line, the reader's language on screen.
 export const judgesMessages = defineMessages({
   en: {
     pairwiseHeading: 'Pairwise judge',
@@ -28,7 +28,7 @@ export const judgesMessages = defineMessages({
     winner_a: 'Run A is better',
     winner_b: 'Run B is better',
     winner_tie: 'Tie',
-    winRates: 'Win rate: run A {a} · run B {b} ({n} comparisons)',
+    winRates: 'Win rate: run A {a} · run B {b} ({n, plural, one {# comparison} other {# comparisons}})',
     consistent: 'Both orders agree: the verdict did not follow the position.',
     inconsistent: 'The two orders disagree: the verdict may follow the position rather than the content.',
     pairwiseCaption: 'The judge’s verdict in each order',
@@ -41,11 +41,11 @@ export const judgesMessages = defineMessages({
     fkgl: 'Flesch–Kincaid grade level',
     cli: 'Coleman–Liau index',
     ari: 'Automated readability index',
-    readabilityCounts: 'From {words} words in {sentences} sentences.',
+    readabilityCounts: 'From {words, plural, one {# word} other {# words}} in {sentences, plural, one {# sentence} other {# sentences}}.',
     readabilityEnglishOnly: 'The readability formulas (FKGL, CLI, ARI) apply to English reports only; this report is in Korean.',
     readabilityNoReport: 'This run has no report yet, so there is no readability to measure.',
     groundingHeading: 'Citation grounding',
-    grounding: '{percent} % of citations resolve to evidence ({resolved} of {total}).',
+    grounding: '{percent} % of citations resolve to evidence ({resolved, number} of {total, number}).',
     groundingNone: 'The run cites nothing, so grounding does not apply.',
     rubricHeading: 'Rubric judge',
     rubricIntro:
@@ -121,7 +121,7 @@ export const judgesMessages = defineMessages({
     winner_a: '실행 A 우세',
     winner_b: '실행 B 우세',
     winner_tie: '동률',
-    winRates: '승률: 실행 A {a} · 실행 B {b} (비교 {n}회)',
+    winRates: '승률: 실행 A {a} · 실행 B {b} (비교 {n, number}회)',
     consistent: '두 순서의 판정이 일치합니다. 제시 순서에 따른 편향은 보이지 않습니다.',
     inconsistent: '두 순서의 판정이 다릅니다. 내용보다 제시 순서에 따른 판정일 수 있습니다.',
     pairwiseCaption: '제시 순서별 평가 모델의 판정',
@@ -134,11 +134,11 @@ export const judgesMessages = defineMessages({
     fkgl: 'Flesch–Kincaid 학년 수준',
     cli: 'Coleman–Liau 지수',
     ari: '자동 가독성 지수(ARI)',
-    readabilityCounts: '{words}개 단어, {sentences}개 문장 기준.',
+    readabilityCounts: '{words, number}개 단어, {sentences, number}개 문장 기준.',
     readabilityEnglishOnly: '가독성 공식(FKGL, CLI, ARI)은 영문 보고서에만 적용됩니다. 이 보고서는 한국어입니다.',
     readabilityNoReport: '아직 보고서가 없어 가독성을 측정할 수 없습니다.',
     groundingHeading: '인용 근거율',
-    grounding: '인용의 {percent}%가 증거로 확인됩니다({total}건 중 {resolved}건).',
+    grounding: '인용의 {percent}%가 증거로 확인됩니다({total, number}건 중 {resolved, number}건).',
     groundingNone: '인용이 없어 근거율을 산출하지 않습니다.',
     rubricHeading: '루브릭 평가',
     rubricIntro:

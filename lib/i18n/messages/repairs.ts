@@ -7,7 +7,7 @@ import { defineMessages } from '@/lib/i18n';
 export const repairMessages = defineMessages({
   en: {
     takenInOne: 'Taken in with 1 repair',
-    takenIn: 'Taken in with {n} repairs',
+    takenIn: 'Taken in with {n, plural, one {# repair} other {# repairs}}',
     repairsHint: 'What the engine changed in the model’s answer to read it, the citations it could not vouch for, and what it checked itself instead of taking the model’s word.',
     attempt: 'attempt {n}',
     kind_unwrapped: 'Unwrapped',
@@ -29,7 +29,7 @@ export const repairMessages = defineMessages({
   },
   ko: {
     takenInOne: '1건을 고쳐 받아들임',
-    takenIn: '{n}건을 고쳐 받아들임',
+    takenIn: '{n, number}건을 고쳐 받아들임',
     repairsHint: '모델의 답변을 읽기 위해 엔진이 바꾼 부분, 확인할 수 없었던 인용, 그리고 모델의 말을 그대로 믿지 않고 엔진이 직접 확인한 부분입니다.',
     attempt: '{n}번째 시도',
     kind_unwrapped: '감싼 부분 제거',

@@ -3,7 +3,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Db } from '@/lib/db/client';
-import { badDataReason } from '@/lib/db/errors';
+import { badData } from '@/lib/db/errors';
+import { problem } from '@/lib/pool/import/problems';
 import { appendAudit } from '@/lib/db/queries/audit';
 import { analyzePoolTables } from '@/lib/db/queries/pool-import';
 import type { ImportSource, Rejection } from '@/lib/pool/import/parse';
@@ -82,7 +83,7 @@ async function auditRejectedImport(db: Db, actorId: string | null, detail: Retur
 export async function importPool({ db, sources, actorId, validOnly = false, label, origin, auditAction, onProgress, today, companyProfiles }: ImportOptions): Promise<ImportReport> {
   const none = { updatedCompanies: [], skippedProfileChanges: [] };
   if (sources.length === 0) {
-    return { imported: NOTHING, skippedDuplicates: 0, rejected: [{ file: '', row: 0, field: null, message: 'No files to import.' }], written: false, files: [], ...none };
+    return { imported: NOTHING, skippedDuplicates: 0, rejected: [{ file: '', row: 0, field: null, ...problem('noFiles') }], written: false, files: [], ...none };
   }
   const plan = await planImport({ db, sources, maxFileBytes: importLimits().maxFileBytes, today, companyProfiles });
   const base = { skippedDuplicates: plan.skippedDuplicates, rejected: plan.rejected, files: plan.files, skippedProfileChanges: plan.skippedProfileChanges };
@@ -104,9 +105,10 @@ export async function importPool({ db, sources, actorId, validOnly = false, labe
   } catch (err) {
     // The checks above should leave the database nothing to refuse; if it still does, the import
     // is named as refused (nothing was written) rather than failing with the database's text.
-    const reason = badDataReason(err);
-    if (!reason) throw err;
-    const rejected = [...plan.rejected, { file: '', row: 0, field: null, message: `Nothing was written: ${reason}` }];
+    const bad = badData(err);
+    if (!bad) throw err;
+    const reason = bad.kind === 'tooLong' ? problem('dbTooLong') : problem('dbMalformed', { code: bad.code });
+    const rejected = [...plan.rejected, { file: '', row: 0, field: null, ...problem('notWritten', { reason: reason.phrase }) }];
     await refused(rejected);
     return { ...base, rejected, imported: NOTHING, written: false, updatedCompanies: [] };
   }

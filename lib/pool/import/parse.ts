@@ -4,10 +4,13 @@ import path from 'node:path';
 import { parse as parseCsv } from 'csv-parse/sync';
 import matter from 'gray-matter';
 import { LIMITS } from '@/lib/pool/import/schemas';
+import type { Phrase } from '@/lib/i18n';
+import { problem, type Problem } from '@/lib/pool/import/problems';
 
 export type ImportSource = { name: string; bytes: Uint8Array };
 export type Located = { file: string; row: number; value: unknown };
-export type Rejection = { file: string; row: number; field: string | null; message: string };
+/** A rejected row: `message` in English (the command line, the audit log), `phrase` for the screen. */
+export type Rejection = { file: string; row: number; field: string | null; message: string; phrase?: Phrase };
 export type ParsedDocument = {
   file: string;
   frontMatter: Record<string, unknown>;
@@ -83,7 +86,7 @@ function jsonError(file: string, text: string, err: Error): Rejection {
     file,
     row: position ? lineAt(text, Number(position[1])) : 1,
     field: null,
-    message: `This is not valid JSON: ${err.message}`,
+    ...problem('notJson', { detail: err.message }),
   };
 }
 
@@ -96,7 +99,7 @@ export function parseJsonArray(file: string, text: string): { records: Located[]
     return { records: [], rejected: [jsonError(file, text, err as Error)] };
   }
   if (!Array.isArray(data)) {
-    return { records: [], rejected: [{ file, row: 1, field: null, message: 'Expected a JSON array of records ([{…}, {…}]).' }] };
+    return { records: [], rejected: [{ file, row: 1, field: null, ...problem('notJsonArray') }] };
   }
   const lines = arrayElementLines(text);
   return { records: data.map((value, i) => ({ file, row: lines[i] ?? i + 1, value })), rejected: [] };
@@ -111,7 +114,7 @@ export function parseJsonl(file: string, text: string): { records: Located[]; re
     try {
       records.push({ file, row: i + 1, value: JSON.parse(line) });
     } catch (err) {
-      rejected.push({ file, row: i + 1, field: null, message: `This line is not valid JSON: ${(err as Error).message}` });
+      rejected.push({ file, row: i + 1, field: null, ...problem('lineNotJson', { detail: (err as Error).message }) });
     }
   });
   return { records, rejected };
@@ -139,7 +142,7 @@ export function parseCsvRecords(file: string, text: string): { records: Located[
     };
   } catch (err) {
     const e = err as Error & { lines?: number };
-    return { records: [], rejected: [{ file, row: e.lines ?? 1, field: null, message: `This CSV cannot be read: ${e.message}` }] };
+    return { records: [], rejected: [{ file, row: e.lines ?? 1, field: null, ...problem('csvUnreadable', { detail: e.message }) }] };
   }
 }
 
@@ -171,33 +174,33 @@ function withinBounds(value: unknown): boolean {
 }
 
 export function parseDocument(file: string, text: string, maxFrontMatter = LIMITS.document.frontMatter): { document?: ParsedDocument; rejected: Rejection[] } {
-  const reject = (message: string) => ({ rejected: [{ file, row: 1, field: null, message }] });
+  const reject = (bad: Problem) => ({ rejected: [{ file, row: 1, field: null, ...bad }] });
   const source = text.replace(/^\uFEFF/, '');
   const firstLine = /^---([^\n]*)\n/.exec(source);
   if (!firstLine || firstLine[1].startsWith('-')) {
-    return reject('A document needs front matter (title, company_id, kind, published_date, source_name, source_url) between --- lines.');
+    return reject(problem('needsFrontMatter'));
   }
   const mark = firstLine[1].trim();
   if (!DATA_LANGUAGES.has(mark.toLowerCase())) {
-    return reject(`The front matter is marked "${mark.slice(0, 20)}"; only YAML front matter is read, and it is never run as code.`);
+    return reject(problem('codeFrontMatter', { mark: mark.slice(0, 20) }));
   }
   const close = source.indexOf('\n---', firstLine[0].length - 1);
   const frontMatterLength = (close === -1 ? source.length : close) - firstLine[0].length;
   if (frontMatterLength > maxFrontMatter) {
-    return reject(`The front matter is ${frontMatterLength.toLocaleString('en')} characters long; the most is ${maxFrontMatter.toLocaleString('en')}.`);
+    return reject(problem('frontMatterTooLong', { n: frontMatterLength, max: maxFrontMatter }));
   }
   let parsed: matter.GrayMatterFile<string>;
   try {
     // Passing options also turns off gray-matter's cache, which would hand back a shared object.
     parsed = matter(source, DATA_ONLY);
   } catch (err) {
-    return reject(`The front matter is not valid YAML: ${(err as Error).message.slice(0, 300)}`);
+    return reject(problem('yamlInvalid', { detail: (err as Error).message.slice(0, 300) }));
   }
   if (!parsed.matter) {
-    return reject('A document needs front matter (title, company_id, kind, published_date, source_name, source_url) between --- lines.');
+    return reject(problem('needsFrontMatter'));
   }
   if (typeof parsed.data !== 'object' || parsed.data === null || Array.isArray(parsed.data) || !withinBounds(parsed.data)) {
-    return reject(`The front matter must be a list of fields (name: value) with at most ${MAX_VALUES.toLocaleString('en')} values in all.`);
+    return reject(problem('frontMatterShape', { max: MAX_VALUES }));
   }
   const frontMatterLines: Record<string, number> = {};
   source

@@ -9,8 +9,10 @@
 import { createHash } from 'node:crypto';
 import type { z } from 'zod';
 import type { Executor } from '@/lib/db/client';
+import type { Phrase } from '@/lib/i18n';
 import { selectCompanyProfiles, selectEvidenceKeys, selectExistingDocumentIds, selectExistingEvidenceIds } from '@/lib/db/queries/pool-import';
 import { formatMb } from '@/lib/pool/import/limits';
+import { problem, problemOfIssue } from '@/lib/pool/import/problems';
 import { companyRow, dedupKeyTooLong, documentFrontMatter, evidenceRow, LIMITS, MAX_ID, MODELLED_FRONT_MATTER, storable, toIsoDate, tooLong, unstorable, unstorableAt } from '@/lib/pool/import/schemas';
 import {
   classify,
@@ -42,7 +44,7 @@ export type CompanyUpdate = {
   fields: string[];
 };
 
-export type SkippedProfileChange = { file: string; row: number; companyId: string; fields: string[]; message: string };
+export type SkippedProfileChange = { file: string; row: number; companyId: string; fields: string[]; message: string; phrase?: Phrase };
 
 export type ImportPlan = {
   /** Companies the database does not have yet. */
@@ -80,7 +82,7 @@ const MAX_DEPTH = 10;
  */
 function unstorableFields(file: string, row: number, record: unknown, lines?: Record<string, number>): Rejection[] {
   if (record === null || typeof record !== 'object' || Array.isArray(record)) return [];
-  const find = (v: unknown, depth: number): string | null => {
+  const find = (v: unknown, depth: number): ReturnType<typeof unstorable> => {
     if (typeof v === 'string') return unstorable(v);
     if (v === null || typeof v !== 'object' || depth > MAX_DEPTH) return null;
     for (const [k, x] of Array.isArray(v) ? v.entries() : Object.entries(v)) {
@@ -91,12 +93,13 @@ function unstorableFields(file: string, row: number, record: unknown, lines?: Re
   };
   const out: Rejection[] = [];
   for (const [key, value] of Object.entries(record)) {
-    if (unstorable(key)) {
-      out.push({ file, row, field: null, message: `A field name ${unstorable(key)}` });
+    const badKey = unstorable(key);
+    if (badKey) {
+      out.push({ file, row, field: null, ...problem('badFieldName', { detail: badKey.phrase }) });
       continue;
     }
     const bad = find(value, 0);
-    if (bad) out.push({ file, row: lines?.[key] || row, field: key, message: bad });
+    if (bad) out.push({ file, row: lines?.[key] || row, field: key, ...bad });
   }
   return out;
 }
@@ -107,7 +110,7 @@ function bodyProblem(d: ParsedDocument): Rejection[] {
   if (!bad) return [];
   let row = d.bodyLine;
   for (let i = d.body.indexOf('\n'); i !== -1 && i < bad.index; i = d.body.indexOf('\n', i + 1)) row++;
-  return [{ file: d.file, row, field: 'body', message: bad.message }];
+  return [{ file: d.file, row, field: 'body', message: bad.message, phrase: bad.phrase }];
 }
 
 /** What an import changes in an existing profile: every differing field, and those the profile lacks. */
@@ -142,7 +145,7 @@ function profileChanges(existing: PoolCompany, next: PoolCompany) {
 function rejectionsFrom(file: string, row: number, error: z.ZodError, lines?: Record<string, number>): Rejection[] {
   return error.issues.map((issue) => {
     const field = issue.path.length ? String(issue.path[0]) : null;
-    return { file, row: (field && lines?.[field]) || row, field, message: issue.message };
+    return { file, row: (field && lines?.[field]) || row, field, ...problemOfIssue(issue.message) };
   });
 }
 
@@ -165,10 +168,10 @@ export async function planImport({ db, sources, maxFileBytes, today = isoToday()
 
   for (const source of sources) {
     const kind = classify(source.name, { single });
-    const badName = source.name.length > MAX_FILE_NAME ? `The file name ${tooLong(source.name.length, MAX_FILE_NAME)}.` : unstorable(source.name) && `The file name ${unstorable(source.name)}.`;
-    if (badName) {
+    const nameProblem = source.name.length > MAX_FILE_NAME ? tooLong(source.name.length, MAX_FILE_NAME) : unstorable(source.name);
+    if (nameProblem) {
       // Named by a cleaned, short form: the name itself is what is wrong.
-      rejected.push({ file: storable(source.name.slice(0, 100)), row: 0, field: null, message: badName });
+      rejected.push({ file: storable(source.name.slice(0, 100)), row: 0, field: null, ...problem('badFileName', { detail: nameProblem.phrase }) });
       files.push({ name: storable(source.name.slice(0, 100)), kind, records: 0 });
       continue;
     }
@@ -181,7 +184,7 @@ export async function planImport({ db, sources, maxFileBytes, today = isoToday()
         file: source.name,
         row: 0,
         field: null,
-        message: `The file is ${formatMb(source.bytes.byteLength)}; the limit is ${formatMb(maxFileBytes)} (IMPORT_MAX_FILE_MB). Split it into smaller files.`,
+        ...problem('tooLarge', { size: formatMb(source.bytes.byteLength), limit: formatMb(maxFileBytes) }),
       });
       files.push({ name: source.name, kind, records: 0 });
       continue;
@@ -206,7 +209,7 @@ export async function planImport({ db, sources, maxFileBytes, today = isoToday()
       file: sources.length === 1 ? sources[0].name : '',
       row: 0,
       field: null,
-      message: 'Nothing here can be imported: use companies.json, evidence as .jsonl, .json or .csv, and documents/*.md.',
+      ...problem('nothingImportable'),
     });
   }
 
@@ -226,7 +229,7 @@ export async function planImport({ db, sources, maxFileBytes, today = isoToday()
     }
     const { name_en, ...rest } = parsed.data;
     if (plannedCompanies.has(rest.id)) {
-      rejected.push({ file: rec.file, row: rec.row, field: 'id', message: `The company id "${rest.id}" appears twice in this file.` });
+      rejected.push({ file: rec.file, row: rec.row, field: 'id', ...problem('companyTwice', { id: rest.id }) });
       continue;
     }
     plannedCompanies.set(rest.id, { ...rest, nameEn: name_en });
@@ -255,11 +258,11 @@ export async function planImport({ db, sources, maxFileBytes, today = isoToday()
     const e = parsed.data;
     const keyTooLong = dedupKeyTooLong(e);
     if (keyTooLong) {
-      rejected.push({ file: rec.file, row: rec.row, field: 'title', message: keyTooLong });
+      rejected.push({ file: rec.file, row: rec.row, field: 'title', ...keyTooLong });
       continue;
     }
     if (e.published_date > today) {
-      rejected.push({ file: rec.file, row: rec.row, field: 'published_date', message: `${e.published_date} is in the future; an item can only be imported once it is public.` });
+      rejected.push({ file: rec.file, row: rec.row, field: 'published_date', ...problem('itemFuture', { date: e.published_date }) });
       continue;
     }
     evidence.push({
@@ -288,8 +291,8 @@ export async function planImport({ db, sources, maxFileBytes, today = isoToday()
     const problems = [
       ...unstorableFields(d.file, 1, d.frontMatter, d.frontMatterLines),
       ...bodyProblem(d),
-      ...(id.length > MAX_ID ? [{ file: d.file, row: 0, field: null, message: `The document's file name (its id, without .md) ${tooLong(id.length, MAX_ID)}.` }] : []),
-      ...(d.body.length > LIMITS.document.body ? [{ file: d.file, row: 0, field: 'body', message: tooLong(d.body.length, LIMITS.document.body) }] : []),
+      ...(id.length > MAX_ID ? [{ file: d.file, row: 0, field: null, ...problem('badDocumentId', { detail: tooLong(id.length, MAX_ID).phrase }) }] : []),
+      ...(d.body.length > LIMITS.document.body ? [{ file: d.file, row: 0, field: 'body', ...tooLong(d.body.length, LIMITS.document.body) }] : []),
     ];
     if (problems.length) {
       rejected.push(...problems);
@@ -302,7 +305,7 @@ export async function planImport({ db, sources, maxFileBytes, today = isoToday()
     }
     const f = parsed.data;
     if (f.published_date > today) {
-      rejected.push({ file: d.file, row: d.frontMatterLines.published_date ?? 1, field: 'published_date', message: `${f.published_date} is in the future; a document can only be imported once it is public.` });
+      rejected.push({ file: d.file, row: d.frontMatterLines.published_date ?? 1, field: 'published_date', ...problem('documentFuture', { date: f.published_date }) });
       continue;
     }
     const meta = Object.fromEntries(Object.entries(d.frontMatter).filter(([k]) => !MODELLED_FRONT_MATTER.has(k)).map(([k, v]) => [k, toIsoDate(v)]));
@@ -348,14 +351,14 @@ export async function planImport({ db, sources, maxFileBytes, today = isoToday()
         row,
         companyId: id,
         fields: changed,
-        message: `Left the profile of "${id}" as it was (${changed.join(', ')}): only an administrator can change an existing company's profile.`,
+        ...problem('profileKept', { id, fields: changed.join(', ') }),
       });
     }
   }
   const knownCompany = (id: string) => plannedCompanies.has(id) || existingCompanies.has(id);
-  const unknownCompany = (id: string) => `Unknown company "${id}": it is neither in this import's companies.json nor in the knowledge pool.`;
+  const unknownCompany = (id: string) => problem('unknownCompany', { id });
   for (const ref of failedRefs) {
-    if (!knownCompany(ref.companyId)) rejected.push({ file: ref.file, row: ref.row, field: 'company_id', message: unknownCompany(ref.companyId) });
+    if (!knownCompany(ref.companyId)) rejected.push({ file: ref.file, row: ref.row, field: 'company_id', ...unknownCompany(ref.companyId) });
   }
 
   // Duplicates within the import and against the pool.
@@ -369,7 +372,7 @@ export async function planImport({ db, sources, maxFileBytes, today = isoToday()
   evidence.forEach((e, i) => {
     const { file, row } = evidenceRows[i];
     if (!knownCompany(e.companyId)) {
-      rejected.push({ file, row, field: 'company_id', message: unknownCompany(e.companyId) });
+      rejected.push({ file, row, field: 'company_id', ...unknownCompany(e.companyId) });
       return;
     }
     const key = dedupKey(e);
@@ -379,7 +382,7 @@ export async function planImport({ db, sources, maxFileBytes, today = isoToday()
     }
     const owner = keyById.get(e.id);
     if ((owner && owner !== key) || takenIds.has(e.id)) {
-      rejected.push({ file, row, field: 'id', message: `The id "${e.id}" already belongs to a different evidence item; give this item another id.` });
+      rejected.push({ file, row, field: 'id', ...problem('idTaken', { id: e.id }) });
       return;
     }
     knownKeys.add(key);
@@ -391,7 +394,7 @@ export async function planImport({ db, sources, maxFileBytes, today = isoToday()
   const keptDocs: PoolDocument[] = [];
   docs.forEach((d, i) => {
     if (!knownCompany(d.companyId)) {
-      rejected.push({ file: docRows[i].file, row: docRows[i].lines.company_id ?? 1, field: 'company_id', message: unknownCompany(d.companyId) });
+      rejected.push({ file: docRows[i].file, row: docRows[i].lines.company_id ?? 1, field: 'company_id', ...unknownCompany(d.companyId) });
     } else if (existingDocs.has(d.id)) {
       skippedDuplicates++;
     } else {

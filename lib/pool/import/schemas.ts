@@ -7,6 +7,7 @@
 // no meaning in a one-line label, and would let "evil.exe" display as something else.
 import { z } from 'zod';
 import { EVIDENCE_CATEGORIES } from '@/lib/domain/factors';
+import { issueMessage, problem, type ImportKey } from '@/lib/pool/import/problems';
 import { isIsoDay, isoDay } from '@/lib/util/dates';
 
 /** The most characters each field may have, by kind of record (the Import page lists them). */
@@ -26,9 +27,9 @@ const MAX_IDENTIFIERS = 20;
 export const MAX_DEDUP_KEY_BYTES = 2_400;
 
 const count = (n: number) => n.toLocaleString('en');
-/** The message for a value over its limit: "is 5,000,012 characters long; the most is 500". */
-export const tooLong = (length: number, max: number) => `is ${count(length)} characters long; the most is ${count(max)}`;
-const maxText = (max: number) => ({ error: (issue: { input?: unknown }) => tooLong(String(issue.input ?? '').length, max) });
+/** The problem of a value over its limit: "is 5,000,012 characters long; the most is 500". */
+export const tooLong = (length: number, max: number) => problem('tooLong', { n: length, max });
+const maxText = (max: number) => ({ error: (issue: { input?: unknown }) => issueMessage('tooLong', { n: String(issue.input ?? '').length, max }) });
 
 /**
  * Bidirectional embedding, override and isolate controls: invisible, they reorder the text around
@@ -44,26 +45,27 @@ export const stripBidi = (text: string) => text.replace(BIDI_CONTROLS, '');
 const UNSTORABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 /** Where a text has a character the database cannot store, and what to say about it. */
-export function unstorableAt(text: string): { index: number; message: string } | null {
+export function unstorableAt(text: string) {
   const m = UNSTORABLE.exec(text);
   if (!m) return null;
-  const at = `at character ${count(m.index + 1)}`;
+  const at = count(m.index + 1);
   return {
     index: m.index,
-    message:
-      m[0] === '\u0000'
-        ? `contains a NUL character (U+0000) ${at}, which cannot be stored; remove it`
-        : `contains a broken character (half of a surrogate pair, U+${m[0].charCodeAt(0).toString(16).toUpperCase()}) ${at}, which cannot be stored; check the file's encoding`,
+    ...(m[0] === '\u0000' ? problem('nulChar', { at }) : problem('brokenChar', { code: m[0].charCodeAt(0).toString(16).toUpperCase(), at })),
   };
 }
-export const unstorable = (text: string) => unstorableAt(text)?.message ?? null;
+/** A text's unstorable character as a problem (its message and phrase), or null. */
+export const unstorable = (text: string) => {
+  const bad = unstorableAt(text);
+  return bad && { message: bad.message, phrase: bad.phrase };
+};
 /** Text for a label of our own (the audit entry's file names): unstorable characters become U+FFFD. */
 export const storable = (text: string) => text.replace(new RegExp(UNSTORABLE.source, 'g'), '\uFFFD');
 
-/** A value as it may appear inside a message: short, whatever the row held. */
-const quoted = (v: unknown) => {
+/** A value as it may appear inside a message (in quotes there): short, whatever the row held. */
+const shortened = (v: unknown) => {
   const text = String(v);
-  return `"${text.length > 40 ? `${text.slice(0, 40)}…` : text}"`;
+  return text.length > 40 ? `${text.slice(0, 40)}…` : text;
 };
 
 /** YAML turns an unquoted 2024-01-11 into a Date at UTC midnight; keep the calendar date. */
@@ -79,25 +81,25 @@ const blankToUndefined = (v: unknown) => (v === null || (typeof v === 'string' &
 /** A real calendar date written YYYY-MM-DD (2023-02-30 is refused). */
 const isoDateString = z.string().superRefine((v, ctx) => {
   if (!isIsoDay(v)) {
-    ctx.addIssue({ code: 'custom', message: `${quoted(v)} is not a real date written YYYY-MM-DD` });
+    ctx.addIssue({ code: 'custom', message: issueMessage('badDate', { value: shortened(v) }) });
   }
 });
 export const isoDate = z.preprocess(toIsoDate, isoDateString);
 
 /** A required date: missing and malformed get different messages. */
-const requiredDate = (missing: string) =>
-  z.preprocess((v) => blankToUndefined(toIsoDate(v)), z.string({ error: `is missing: ${missing}` }).pipe(isoDateString));
+const requiredDate = (missing: ImportKey) =>
+  z.preprocess((v) => blankToUndefined(toIsoDate(v)), z.string({ error: issueMessage(missing) }).pipe(isoDateString));
 
 /** Text the database can store (plan.ts checks whole rows first; this covers the evidence form's edits too). */
 const storableCheck = (v: string | null | undefined, ctx: z.RefinementCtx) => {
   const bad = v ? unstorable(v) : null;
-  if (bad) ctx.addIssue({ code: 'custom', message: bad });
+  if (bad) ctx.addIssue({ code: 'custom', message: issueMessage(bad.phrase.key as ImportKey, bad.phrase.values) });
 };
 
-const required = (what: string, max: number) =>
-  z.preprocess(blankToUndefined, z.string({ error: `is missing: ${what}` }).trim().max(max, maxText(max)).superRefine(storableCheck));
+const required = (missing: ImportKey, max: number) =>
+  z.preprocess(blankToUndefined, z.string({ error: issueMessage(missing) }).trim().max(max, maxText(max)).superRefine(storableCheck));
 /** A required name or title: one line of display text. */
-const requiredLabel = (what: string, max: number) => required(what, max).transform(stripBidi);
+const requiredLabel = (missing: ImportKey, max: number) => required(missing, max).transform(stripBidi);
 
 /** Optional text; a bare number is kept as written. */
 const optionalText = (max: number) =>
@@ -111,26 +113,26 @@ const sourceUrl = (max: number) =>
   z.preprocess(
     blankToUndefined,
     z
-      .string({ error: 'is missing: every item needs the web address of its source' })
+      .string({ error: issueMessage('missingUrl') })
       .trim()
       .max(max, maxText(max))
       .superRefine(storableCheck)
-      .pipe(z.url({ protocol: /^https?$/, error: 'must be a web address starting with http:// or https://' })),
+      .pipe(z.url({ protocol: /^https?$/, error: issueMessage('badUrl') })),
   );
 
-export const slug = z.string().max(LIMITS.company.id, maxText(LIMITS.company.id)).regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, 'must be a lowercase slug like samsung-electronics');
+export const slug = z.string().max(LIMITS.company.id, maxText(LIMITS.company.id)).regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, issueMessage('badSlug'));
 
 const identifierValue = z
   .preprocess((v) => (typeof v === 'number' ? String(v) : v), z.string().max(LIMITS.company.identifier, maxText(LIMITS.company.identifier)));
 
 export const companyRow = z.object({
   id: slug,
-  name: requiredLabel('the company name', LIMITS.company.name),
+  name: requiredLabel('missingName', LIMITS.company.name),
   name_en: optionalLabel(LIMITS.company.name_en),
-  country: z.string().regex(/^[A-Z]{2}$/, 'must be a two-letter country code like KR or US'),
+  country: z.string().regex(/^[A-Z]{2}$/, issueMessage('badCountry')),
   identifiers: z
     .record(z.string().max(50, maxText(50)), identifierValue)
-    .refine((ids) => Object.keys(ids).length <= MAX_IDENTIFIERS, `has more than ${MAX_IDENTIFIERS} identifiers`)
+    .refine((ids) => Object.keys(ids).length <= MAX_IDENTIFIERS, issueMessage('tooManyIdentifiers', { n: MAX_IDENTIFIERS }))
     .default({}),
   industry: optionalLabel(LIMITS.company.industry),
   description: optionalText(LIMITS.company.description),
@@ -139,18 +141,18 @@ export const companyRow = z.object({
 const E = LIMITS.evidence;
 export const evidenceRow = z.object({
   id: z.preprocess(blankToUndefined, z.string().trim().max(E.id, maxText(E.id)).optional()),
-  company_id: required('which company the item is about', E.company_id),
+  company_id: required('missingCompany', E.company_id),
   category: z.preprocess(
     blankToUndefined,
-    z.enum(EVIDENCE_CATEGORIES, { error: `is missing or unknown; use one of: ${EVIDENCE_CATEGORIES.join(', ')}` }),
+    z.enum(EVIDENCE_CATEGORIES, { error: issueMessage('badCategory', { list: EVIDENCE_CATEGORIES.join(', ') }) }),
   ),
-  title: requiredLabel('a short title', E.title),
-  text: required('the text of the item', E.text),
+  title: requiredLabel('missingTitle', E.title),
+  text: required('missingText', E.text),
   // Values are display strings ("223,121", "8.51%"); a bare number is kept as written.
   value: optionalLabel(E.value),
   event_date: z.preprocess(blankToUndefined, isoDate.optional()).transform((v) => v ?? null),
-  published_date: requiredDate('every item needs the date it became public'),
-  source_name: requiredLabel('the name of the source', E.source_name),
+  published_date: requiredDate('missingPublished'),
+  source_name: requiredLabel('missingSource', E.source_name),
   source_url: sourceUrl(E.source_url),
   language: z.preprocess(blankToUndefined, z.string().trim().min(2).max(10).default('ko')),
   upstream: optionalText(E.upstream),
@@ -162,16 +164,16 @@ export const evidenceRow = z.object({
 /** Why an item's duplicate key would not fit its index, if it would not (plan.ts checks every item). */
 export function dedupKeyTooLong(row: { company_id: string; source_url: string; title: string }) {
   const bytes = Buffer.byteLength(row.company_id) + Buffer.byteLength(row.source_url) + Buffer.byteLength(row.title);
-  return bytes > MAX_DEDUP_KEY_BYTES ? `and source_url together are ${count(bytes)} bytes in UTF-8; the most is ${count(MAX_DEDUP_KEY_BYTES)}` : null;
+  return bytes > MAX_DEDUP_KEY_BYTES ? problem('keyTooLong', { n: bytes, max: MAX_DEDUP_KEY_BYTES }) : null;
 }
 
 const D = LIMITS.document;
 export const documentFrontMatter = z.object({
-  title: requiredLabel('the document title', D.title),
-  company_id: required('which company the document is about', D.company_id),
-  kind: requiredLabel('the kind of document (e.g. annual_report_section)', D.kind),
-  published_date: requiredDate('every document needs the date it became public'),
-  source_name: requiredLabel('the name of the source', D.source_name),
+  title: requiredLabel('missingDocTitle', D.title),
+  company_id: required('missingDocCompany', D.company_id),
+  kind: requiredLabel('missingDocKind', D.kind),
+  published_date: requiredDate('missingDocPublished'),
+  source_name: requiredLabel('missingSource', D.source_name),
   source_url: sourceUrl(D.source_url),
   language: z.preprocess(blankToUndefined, z.string().trim().min(2).max(10).default('en')),
   license: optionalText(D.license),

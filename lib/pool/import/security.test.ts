@@ -47,7 +47,7 @@ describe('front matter is data, never code', () => {
     expect(globalThis.frontMatterRan).toBeUndefined();
     expect(fs.existsSync(marker)).toBe(false);
     expect(document).toBeUndefined();
-    expect(rejected).toEqual([{ file: 'documents/evil.md', row: 1, field: null, message: `The front matter is marked "${mark.trim()}"; only YAML front matter is read, and it is never run as code.` }]);
+    expect(rejected).toMatchObject([{ file: 'documents/evil.md', row: 1, field: null, message: `The front matter is marked "${mark.trim()}"; only YAML front matter is read, and it is never run as code.` }]);
   });
 
   it('YAML code tags (!!js/function, !!js/regexp, !!js/undefined) are refused as invalid YAML, not honoured', () => {
@@ -113,7 +113,7 @@ describe.each(testBackends())('import hardening on %s', (backend) => {
     const report = await importPool({ db, sources: [src('huge.jsonl', jsonl(item(1), item(2, { title })))], actorId: null });
     expect(performance.now() - started).toBeLessThan(5_000);
     expect(report.written).toBe(false);
-    expect(report.rejected).toEqual([{ file: 'huge.jsonl', row: 2, field: 'title', message: 'is 5,000,012 characters long; the most is 500' }]);
+    expect(report.rejected).toMatchObject([{ file: 'huge.jsonl', row: 2, field: 'title', message: 'is 5,000,012 characters long; the most is 500' }]);
     expect(await count(evidenceItems)).toBe(before);
   });
 
@@ -141,7 +141,7 @@ describe.each(testBackends())('import hardening on %s', (backend) => {
 
   it("a title and web address too long together for the duplicate index are a named rejection, not the database's error", async () => {
     const report = await importPool({ db, sources: [src('wide.jsonl', jsonl(item(9, { title: '가'.repeat(500), source_url: `https://example.kr/${'p'.repeat(1_900)}` })))], actorId: null });
-    expect(report.rejected).toEqual([{ file: 'wide.jsonl', row: 1, field: 'title', message: expect.stringMatching(/^and source_url together are 3,\d{3} bytes in UTF-8; the most is 2,400$/) }]);
+    expect(report.rejected).toMatchObject([{ file: 'wide.jsonl', row: 1, field: 'title', message: expect.stringMatching(/^and source_url together are 3,\d{3} bytes in UTF-8; the most is 2,400$/) }]);
     // Just under the limit goes in: the index takes it.
     const ok = await importPool({ db, sources: [src('wide.jsonl', jsonl(item(9, { title: '가'.repeat(500), source_url: `https://example.kr/${'p'.repeat(800)}` })))], actorId: null });
     expect(ok.imported.evidence).toBe(1);
@@ -159,7 +159,7 @@ describe.each(testBackends())('import hardening on %s', (backend) => {
     expect(text).not.toMatch(/[\u0000\ud800-\udfff]/);
     const blocked = await importPool({ db, sources: [src('bad-chars.jsonl', text)], actorId: null });
     expect(blocked.written).toBe(false);
-    expect(blocked.rejected).toEqual([
+    expect(blocked.rejected).toMatchObject([
       { file: 'bad-chars.jsonl', row: 1, field: 'title', message: 'contains a NUL character (U+0000) at character 4, which cannot be stored; remove it' },
       { file: 'bad-chars.jsonl', row: 2, field: 'text', message: "contains a broken character (half of a surrogate pair, U+D800) at character 13, which cannot be stored; check the file's encoding" },
       { file: 'bad-chars.jsonl', row: 3, field: 'source_name', message: expect.stringMatching(/U\+DC00\) at character 10/) },
@@ -217,7 +217,7 @@ describe.each(testBackends())('import hardening on %s', (backend) => {
       const report = await importPool({ db, sources: [src('companies.json', JSON.stringify([changed]))], actorId: null });
       expect(report.written).toBe(true);
       expect(report.rejected).toEqual([]);
-      expect(report.skippedProfileChanges).toEqual([
+      expect(report.skippedProfileChanges).toMatchObject([
         {
           file: 'companies.json',
           row: 1,
@@ -249,28 +249,37 @@ describe.each(testBackends())('import hardening on %s', (backend) => {
 });
 
 describe('the messages of these checks, in Korean', () => {
-  it('each server message matches a template of the Import page, so the page shows it in the reader’s language', async () => {
-    const { localizer } = await import('@/lib/i18n/localize');
+  it('each problem is a phrase of the Import page’s table: its English is the message, and the page shows it in the reader’s language', async () => {
+    const { phraseText } = await import('@/lib/i18n');
     const { importMessages } = await import('@/lib/i18n/messages/import');
-    const { tooLong, unstorable } = await import('@/lib/pool/import/schemas');
+    const { problem, problemOfIssue } = await import('@/lib/pool/import/problems');
+    const { evidenceRow, tooLong, unstorable } = await import('@/lib/pool/import/schemas');
     const { uploadTooLarge } = await import('@/lib/pool/import/upload');
     const { importLimitsFor } = await import('@/lib/pool/import/limits');
-    const { badDataReason } = await import('@/lib/db/errors');
-    const ko = localizer([importMessages], 'ko');
-    const messages = [
+    const text = (locale: 'en' | 'ko', p: { phrase?: import('@/lib/i18n').Phrase }) => phraseText([importMessages], locale, p.phrase!);
+    const missing = evidenceRow.safeParse({ company_id: 'acme', category: 'patent', text: 'x', published_date: '2024-01-01', source_name: 's', source_url: 'https://example.org' });
+    const problems = [
       tooLong(5_000_012, 500),
       unstorable('a\u0000b')!,
       unstorable('a\ud800b')!,
-      parseDocument('d.md', '---js\n1\n---\n').rejected[0].message,
-      parseDocument('d.md', `---\nnote: "${'x'.repeat(20_001)}"\n---\n`).rejected[0].message,
-      parseDocument('d.md', '---\n- a\n---\n').rejected[0].message,
+      parseDocument('d.md', '---js\n1\n---\n').rejected[0],
+      parseDocument('d.md', `---\nnote: "${'x'.repeat(20_001)}"\n---\n`).rejected[0],
+      parseDocument('d.md', '---\n- a\n---\n').rejected[0],
       uploadTooLarge(30 * 1024 * 1024, importLimitsFor(8)),
       uploadTooLarge(null, importLimitsFor(8)),
-      badDataReason(Object.assign(new Error('x'), { code: '54000' }))!,
-      `Nothing was written: ${badDataReason(Object.assign(new Error('x'), { code: '22021' }))}`,
-      `Left the profile of "tesla" as it was (name, country): only an administrator can change an existing company's profile.`,
+      problem('notWritten', { reason: problem('dbMalformed', { code: '22021' }).phrase }),
+      problemOfIssue(missing.error!.issues[0].message),
     ];
-    for (const message of messages) expect(ko(message), message).not.toBe(message);
-    expect(ko(tooLong(5_000_012, 500))).toBe('5,000,012자입니다. 최대 500자까지 받습니다');
+    for (const p of problems) {
+      expect(p.phrase, p.message).toBeDefined();
+      expect(text('en', p)).toBe(p.message);
+      expect(text('ko', p), p.message).not.toBe(p.message);
+    }
+    expect(problems.at(-1)!.message).toBe('is missing: a short title');
+    expect(text('ko', problems.at(-1)!)).toBe('누락: 짧은 제목');
+    expect(text('ko', tooLong(5_000_012, 500))).toBe('5,000,012자입니다. 최대 500자까지 받습니다');
+    // A phrase inside a phrase is translated too.
+    expect(problems[8].message).toBe('Nothing was written: The database refused a value as malformed (SQLSTATE 22021), for example a NUL character.');
+    expect(text('ko', problems[8])).not.toContain('refused');
   });
 });

@@ -84,7 +84,7 @@ describe('POST /api/import', () => {
     expect(response.status).toBe(200);
     const report = (await response.json()) as ImportResponse;
     expect(report.written).toBe(false);
-    expect(report.rejected).toEqual([
+    expect(report.rejected).toMatchObject([
       { file: 'big.jsonl', row: 0, field: null, message: 'The file is 8.1 MB; the limit is 8 MB (IMPORT_MAX_FILE_MB). Split it into smaller files.' },
     ]);
     expect(await db.select().from(evidenceItems).where(eq(evidenceItems.id, 'up-3'))).toEqual([]);
@@ -116,6 +116,7 @@ describe('POST /api/import', () => {
     expect(await response.json()).toEqual({
       code: 'bad_request',
       message: 'This upload is 21.1 MB; the most one import may carry is 16 MB (twice IMPORT_MAX_FILE_MB). Import the files in smaller groups.',
+      phrase: { key: 'uploadTooLarge', values: { size: '21.1 MB', limit: '16 MB' } },
     });
     expect(pulled).toBe(0);
   });

@@ -5,6 +5,8 @@
 import { env } from '@/lib/env';
 import { formatMb, importLimitsFor, MB, type ImportLimits } from '@/lib/pool/import/limits';
 import type { ImportSource } from '@/lib/pool/import/parse';
+import { problem } from '@/lib/pool/import/problems';
+import type { Phrase } from '@/lib/i18n';
 
 /** Room for the multipart boundaries and headers around the files. */
 const MULTIPART_SLACK = MB;
@@ -17,12 +19,13 @@ export const importLimits = (): ImportLimits => importLimitsFor(env().IMPORT_MAX
 /** What the page shows for an upload over the limit (the client's check says the same). */
 export const uploadTooLarge = (bytes: number | null, limits: ImportLimits) =>
   bytes === null
-    ? `This upload is more than ${formatMb(limits.maxRequestBytes)}, the most one import may carry (twice IMPORT_MAX_FILE_MB). Import the files in smaller groups.`
-    : `This upload is ${formatMb(bytes)}; the most one import may carry is ${formatMb(limits.maxRequestBytes)} (twice IMPORT_MAX_FILE_MB). Import the files in smaller groups.`;
+    ? problem('uploadTooLargeUnknown', { limit: formatMb(limits.maxRequestBytes) })
+    : problem('uploadTooLarge', { size: formatMb(bytes), limit: formatMb(limits.maxRequestBytes) });
 
+/** A refused upload says why in English (`message`, for the JSON API) and as a phrase of the import table. */
 export type UploadResult =
   | { ok: true; sources: ImportSource[]; validOnly: boolean }
-  | { ok: false; status: 400 | 403 | 413; message: string };
+  | { ok: false; status: 400 | 403 | 413; message: string; phrase: Phrase };
 
 /**
  * Whether a POST comes from the app's own pages. proxy.ts does not see this route (its body
@@ -62,25 +65,25 @@ function limitedBody(body: ReadableStream<Uint8Array>, maxBytes: number, state: 
 export async function readImportUpload(request: Request, limits: ImportLimits = importLimits()): Promise<UploadResult> {
   // Not an upload at all: nothing would be read or written, so the answer can come first.
   const type = request.headers.get('content-type') ?? '';
-  if (!/^multipart\/form-data;/i.test(type) || !request.body) return { ok: false, status: 400, message: 'Choose a file or a folder to import.' };
-  if (!fromOwnSite(request.headers)) return { ok: false, status: 403, message: 'This upload did not come from this site, so it was refused. Reload the page and try again.' };
+  if (!/^multipart\/form-data;/i.test(type) || !request.body) return { ok: false, status: 400, ...problem('chooseFile') };
+  if (!fromOwnSite(request.headers)) return { ok: false, status: 403, ...problem('uploadForeign') };
   const declared = Number(request.headers.get('content-length'));
   if (Number.isFinite(declared) && declared > limits.maxRequestBytes + MULTIPART_SLACK) {
-    return { ok: false, status: 413, message: uploadTooLarge(declared, limits) };
+    return { ok: false, status: 413, ...uploadTooLarge(declared, limits) };
   }
   const state = { over: false };
   let form: FormData;
   try {
     form = await new Response(limitedBody(request.body, limits.maxRequestBytes + MULTIPART_SLACK, state), { headers: { 'content-type': type } }).formData();
   } catch {
-    if (state.over) return { ok: false, status: 413, message: uploadTooLarge(null, limits) };
-    return { ok: false, status: 400, message: 'The upload could not be read. Choose the files again and retry.' };
+    if (state.over) return { ok: false, status: 413, ...uploadTooLarge(null, limits) };
+    return { ok: false, status: 400, ...problem('uploadUnreadable') };
   }
   const files = form.getAll('files').filter((f): f is File => typeof f !== 'string');
   const paths = form.getAll('paths').map(String);
-  if (files.length === 0 || files.every((f) => f.size === 0 && !f.name)) return { ok: false, status: 400, message: 'Choose a file or a folder to import.' };
+  if (files.length === 0 || files.every((f) => f.size === 0 && !f.name)) return { ok: false, status: 400, ...problem('chooseFile') };
   if (files.length > MAX_UPLOAD_FILES) {
-    return { ok: false, status: 413, message: `This upload has ${files.length.toLocaleString('en')} files; the most one import may carry is ${MAX_UPLOAD_FILES.toLocaleString('en')}.` };
+    return { ok: false, status: 413, ...problem('uploadTooManyFiles', { n: files.length, max: MAX_UPLOAD_FILES }) };
   }
   const sources = await Promise.all(
     // A path names the file inside a chosen folder (webkitRelativePath); plan.ts checks its length and characters.

@@ -13,8 +13,8 @@ import { notifyCaseDecided, notifyCommentAdded } from '@/lib/db/queries/notifica
 import { anchorProblem, commentRight, decisionProblems, getComment, insertComment, recordDecision as recordCaseDecision } from '@/lib/db/queries/review';
 import { DECISION_OUTCOMES } from '@/lib/domain/vocabulary';
 import { AppError } from '@/lib/errors';
+import { say } from '@/lib/i18n';
 import { reviewMessages } from '@/lib/i18n/messages/review';
-import { getT } from '@/lib/i18n/server';
 
 /** Empty form fields mean "not given". */
 const optional = <S extends z.ZodType>(schema: S) => z.preprocess((v) => (v === '' || v === null ? undefined : v), schema.optional());
@@ -37,28 +37,27 @@ function revalidateCase(caseId: string, runId: string | null) {
 
 export const addComment = action({ permission: 'review:comment', input: commentInput }, async (input, user) => {
   const kase = await assertCaseAccess(user, input.case_id, 'read');
-  const t = await getT(reviewMessages);
   const right = commentRight(user, kase);
-  if (right === 'none') throw new AppError('forbidden', t('errCommentClosed'));
+  if (right === 'none') throw new AppError('forbidden', say(reviewMessages, 'errCommentClosed'));
   const db = await getDb();
   let anchor = { runId: input.run_id ?? null, stepId: input.step_id ?? null, claimId: input.claim_id ?? null };
   let parentId: string | null = null;
   if (input.parent_id) {
     const parent = await getComment({ db, id: input.parent_id });
-    if (!parent || parent.caseId !== kase.id) throw new AppError('bad_request', t('errParent'), { parent_id: ['errParent'] });
+    if (!parent || parent.caseId !== kase.id) throw new AppError('bad_request', say(reviewMessages, 'errParent'), { parent_id: ['errParent'] });
     // Threads are one level deep: a reply to a reply joins the thread's root, with its anchor.
     parentId = parent.parentId ?? parent.id;
     anchor = { runId: parent.runId, stepId: parent.stepId, claimId: parent.claimId };
   } else {
-    if (right !== 'start') throw new AppError('forbidden', t('errReplyOnly'));
-    if (await anchorProblem({ db, caseId: kase.id, ...anchor })) throw new AppError('bad_request', t('errAnchor'), { body: ['errAnchor'] });
+    if (right !== 'start') throw new AppError('forbidden', say(reviewMessages, 'errReplyOnly'));
+    if (await anchorProblem({ db, caseId: kase.id, ...anchor })) throw new AppError('bad_request', say(reviewMessages, 'errAnchor'), { body: ['errAnchor'] });
   }
   const comment = await db.transaction(async (tx) => {
     // The right again, with the case locked: a decision recorded since the check above closes
     // the committee's round, and this comment must not land in a decided case.
     const status = await lockCaseStatus({ db: tx, id: kase.id });
     const now = status ? commentRight(user, { ...kase, status }) : 'none';
-    if (now === 'none' || (!parentId && now !== 'start')) throw new AppError('forbidden', t('errCommentClosed'));
+    if (now === 'none' || (!parentId && now !== 'start')) throw new AppError('forbidden', say(reviewMessages, 'errCommentClosed'));
     const row = await insertComment({ db: tx, values: { caseId: kase.id, ...anchor, parentId, authorId: user.id, body: input.body } });
     await appendAudit({
       tx,
@@ -90,12 +89,11 @@ const decisionInput = z
 
 export const recordDecision = action({ permission: 'review:decide', input: decisionInput }, async (input, user) => {
   const kase = await assertCaseAccess(user, input.case_id, 'read');
-  const t = await getT(reviewMessages);
-  if (kase.status !== 'submitted') throw new AppError('conflict', t('errNotSubmitted'));
+  if (kase.status !== 'submitted') throw new AppError('conflict', say(reviewMessages, 'errNotSubmitted'));
   const db = await getDb();
   const decision = await db.transaction(async (tx) => {
     const row = await recordCaseDecision({ db: tx, caseId: kase.id, deciderId: user.id, ...input });
-    if (!row) throw new AppError('conflict', t('errAlreadyDecided'));
+    if (!row) throw new AppError('conflict', say(reviewMessages, 'errAlreadyDecided'));
     await appendAudit({
       tx,
       actorId: user.id,

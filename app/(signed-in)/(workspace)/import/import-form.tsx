@@ -8,14 +8,15 @@ import { useState, useTransition } from 'react';
 import { useServerText } from '@/components/forms/action-outcome';
 import { Button } from '@/components/ui/button';
 import { Alert, DataTable, Td } from '@/components/ui/layout';
-import type { Dictionary, Messages, Translate } from '@/lib/i18n';
+import type { Dictionary, Messages, Phrase, Translate } from '@/lib/i18n';
 import { useT } from '@/lib/i18n/client';
 import { importMessages } from '@/lib/i18n/messages/import';
 import { poolMessages } from '@/lib/i18n/messages/pool';
 import { formatMb, type ImportLimits } from '@/lib/pool/import/limits';
 import type { ImportResponse } from '@/lib/pool/import/response';
 
-type Result = { ok: true; data: ImportResponse } | { ok: false; message: string };
+/** A refusal: the route's phrase (errors.ts or import.ts), else its English, else why nothing came back. */
+type Result = { ok: true; data: ImportResponse } | { ok: false; message: string | Phrase };
 
 /** Why these files cannot be sent, if they cannot: one line per file over the limit, or the total. */
 function sizeProblems(files: File[], limits: ImportLimits, t: Translate<typeof importMessages.en>): string[] {
@@ -30,11 +31,12 @@ function sizeProblems(files: File[], limits: ImportLimits, t: Translate<typeof i
 async function send(form: FormData): Promise<Result> {
   try {
     const response = await fetch('/api/import', { method: 'POST', body: form });
-    const body = (await response.json().catch(() => null)) as ImportResponse | { message?: string } | null;
+    const body = (await response.json().catch(() => null)) as ImportResponse | { message?: string; phrase?: Phrase } | null;
     if (response.ok && body && 'imported' in body) return { ok: true, data: body };
-    return { ok: false, message: (body && 'message' in body && body.message) || importMessages.en.uploadFailed };
+    const refusal = body && !('imported' in body) ? body : null;
+    return { ok: false, message: refusal?.phrase ?? refusal?.message ?? 'uploadFailed' };
   } catch {
-    return { ok: false, message: importMessages.en.uploadFailed };
+    return { ok: false, message: 'uploadFailed' };
   }
 }
 
@@ -43,7 +45,7 @@ export function ImportForm({ limits }: { limits: ImportLimits }) {
   const [result, setResult] = useState<Result | null>(null);
   const [pending, startTransition] = useTransition();
   const t = useT(importMessages);
-  // The import's problems are English texts of lib/pool/import; shown in the reader's language.
+  // The import's problems come as phrases of the import table; shown in the reader's language.
   const text = useServerText(...([importMessages, poolMessages] as Messages<Dictionary>[]));
 
   const problems = sizeProblems(files, limits, t);
@@ -147,7 +149,7 @@ export function ImportForm({ limits }: { limits: ImportLimits }) {
                 <tr key={r.companyId} data-testid="skipped-profile-change">
                   <Td className="font-mono">{r.file}</Td>
                   <Td>{r.row || '—'}</Td>
-                  <Td>{text(r.message)}</Td>
+                  <Td>{text(r.phrase ?? r.message)}</Td>
                 </tr>
               ))}
             </DataTable>
@@ -164,7 +166,7 @@ export function ImportForm({ limits }: { limits: ImportLimits }) {
                   <Td className="font-mono">{r.file}</Td>
                   <Td>{r.row || '—'}</Td>
                   <Td className="font-mono">{r.field ?? '—'}</Td>
-                  <Td>{text(r.message)}</Td>
+                  <Td>{text(r.phrase ?? r.message)}</Td>
                 </tr>
               ))}
             </DataTable>

@@ -11,8 +11,8 @@ import { getStudy, insertStudy, listActiveEvaluators, listRunsOfReports, setStud
 import { newStudySeed, planAssignments } from '@/lib/eval/study-design';
 import { hasPickProblems, pickProblems } from '@/lib/eval/study-pairing';
 import { AppError } from '@/lib/errors';
+import { say } from '@/lib/i18n';
 import { studiesMessages } from '@/lib/i18n/messages/studies';
-import { getT } from '@/lib/i18n/server';
 
 /** A checkbox group arrives as a string (one ticked), an array (several) or nothing. */
 const idList = (message: string, min: number) =>
@@ -29,22 +29,21 @@ const createInput = z.object({
 });
 
 export const createStudy = action({ permission: 'studies:manage', input: createInput }, async (input, admin) => {
-  const t = await getT(studiesMessages);
   const db = await getDb();
   const reportIds = [...new Set(input.reportIds)];
   const evaluatorIds = [...new Set(input.evaluatorIds)];
   const found = await listRunsOfReports({ db, reportIds });
   if (found.length !== reportIds.length || found.some((r) => r.status !== 'succeeded')) {
-    throw new AppError('bad_request', t('errUnknownReport'), { reportIds: ['errUnknownReport'] });
+    throw new AppError('bad_request', say(studiesMessages, 'errUnknownReport'), { reportIds: ['errUnknownReport'] });
   }
   // Unpaired reports and pairs in two output languages mislead the results: refused unless the
   // admin ticked "create anyway", and then recorded with the study (lib/eval/study-pairing.ts).
   const problems = pickProblems(found.map((r) => ({ reportId: r.reportId, companyId: r.companyId, protocol: r.protocol, language: r.language })));
   if (hasPickProblems(problems) && !input.createAnyway) {
-    throw new AppError('bad_request', t('errPicksRefused'), { createAnyway: ['errCreateAnyway'] });
+    throw new AppError('bad_request', say(studiesMessages, 'errPicksRefused'), { createAnyway: ['errCreateAnyway'] });
   }
   const evaluators = new Set((await listActiveEvaluators({ db })).map((e) => e.id));
-  if (evaluatorIds.some((id) => !evaluators.has(id))) throw new AppError('bad_request', t('errUnknownEvaluator'), { evaluatorIds: ['errUnknownEvaluator'] });
+  if (evaluatorIds.some((id) => !evaluators.has(id))) throw new AppError('bad_request', say(studiesMessages, 'errUnknownEvaluator'), { evaluatorIds: ['errUnknownEvaluator'] });
   const seed = input.seed ?? newStudySeed();
   const assignments = planAssignments({ seed, evaluatorIds, reportIds });
   const study = await db.transaction(async (tx) => {
@@ -77,7 +76,7 @@ export const changeStudyStatus = action(
     const study = await getStudy({ db, id: studyId });
     if (!study) throw new AppError('not_found');
     const allowed = (study.status === 'draft' && status === 'open') || (study.status === 'open' && status === 'closed');
-    if (!allowed) throw new AppError('conflict', (await getT(studiesMessages))('errTransition'));
+    if (!allowed) throw new AppError('conflict', say(studiesMessages, 'errTransition'));
     await db.transaction(async (tx) => {
       await setStudyStatus({ db: tx, id: studyId, status });
       if (status === 'open') await notifyStudyOpened({ db: tx, studyId, actorId: admin.id });

@@ -8,25 +8,26 @@ import { PASSWORD_MIN_LENGTH } from '@/lib/auth/password';
 import { getDb } from '@/lib/db/client';
 import { normalizeEmail } from '@/lib/db/queries/users';
 import { ROLES } from '@/lib/domain/vocabulary';
-import { format } from '@/lib/i18n';
+import { phraseMessage, type Dictionary, type Messages } from '@/lib/i18n';
 import { adminMessages } from '@/lib/i18n/messages/admin';
 
-// English from the table the form translates with, so the two cannot drift apart.
-const M = adminMessages.en;
+// Messages are keys of the admin table (a phrase when it has values), shown in the reader's language.
+const messages = [adminMessages as Messages<Dictionary>];
 
 const password = z
   .string()
-  .min(PASSWORD_MIN_LENGTH, format(M.errPasswordMin, { n: PASSWORD_MIN_LENGTH }))
-  .max(200, M.errPasswordMax);
-const userId = z.uuid(M.errUnknownUser);
+  .min(PASSWORD_MIN_LENGTH, phraseMessage('errPasswordMin', { n: PASSWORD_MIN_LENGTH }))
+  .max(200, 'errPasswordMax');
+const userId = z.uuid('errUnknownUser');
 
 export const createUser = action(
   {
     permission: 'users:manage',
+    messages,
     input: z.object({
-      email: z.email(M.errEmail).max(320).transform(normalizeEmail),
-      name: z.string().trim().min(1, M.errName).max(200),
-      role: z.enum(ROLES, M.errRole),
+      email: z.email('errEmail').max(320).transform(normalizeEmail),
+      name: z.string().trim().min(1, 'errName').max(200),
+      role: z.enum(ROLES, 'errRole'),
       password,
     }),
   },
@@ -38,7 +39,7 @@ export const createUser = action(
 );
 
 export const changeUserRole = action(
-  { permission: 'users:manage', input: z.object({ userId, role: z.enum(ROLES, M.errRole) }) },
+  { permission: 'users:manage', messages, input: z.object({ userId, role: z.enum(ROLES, 'errRole') }) },
   async ({ userId: id, role }, admin) => {
     await changeRole({ db: await getDb(), actorId: admin.id, id, role });
     revalidatePath('/admin/users');
@@ -49,6 +50,7 @@ export const changeUserRole = action(
 export const setUserDisabled = action(
   {
     permission: 'users:manage',
+    messages,
     input: z.object({ userId, disabled: z.enum(['true', 'false']).transform((v) => v === 'true').or(z.boolean()) }),
   },
   async ({ userId: id, disabled }, admin) => {
@@ -59,7 +61,7 @@ export const setUserDisabled = action(
 );
 
 export const resetUserPassword = action(
-  { permission: 'users:manage', input: z.object({ userId, password }) },
+  { permission: 'users:manage', messages, input: z.object({ userId, password }) },
   async ({ userId: id, password: newPassword }, admin) => {
     await resetPassword({ db: await getDb(), actorId: admin.id, id, password: newPassword });
     revalidatePath('/admin/users');
@@ -67,7 +69,7 @@ export const resetUserPassword = action(
   },
 );
 
-export const unlockUser = action({ permission: 'users:manage', input: z.object({ userId }) }, async ({ userId: id }, admin) => {
+export const unlockUser = action({ permission: 'users:manage', messages, input: z.object({ userId }) }, async ({ userId: id }, admin) => {
   await unlockAccount({ db: await getDb(), actorId: admin.id, id });
   revalidatePath('/admin/users');
   return { id };

@@ -14,10 +14,9 @@ import { submissionNoteInput } from '@/lib/domain/submission-input';
 import { PROTOCOLS, PROVIDER_NAMES } from '@/lib/domain/vocabulary';
 import { startCaseRun } from '@/lib/jobs/case-runs';
 import { AppError } from '@/lib/errors';
+import { say } from '@/lib/i18n';
 import { casesMessages } from '@/lib/i18n/messages/cases';
 import { runMessages } from '@/lib/i18n/messages/run';
-import { localizer } from '@/lib/i18n/localize';
-import { getLocale, getT } from '@/lib/i18n/server';
 import { getProvider, ProviderConfigError } from '@/lib/llm';
 
 const caseId = z.string().uuid();
@@ -39,31 +38,25 @@ const startInput = z.object({
 
 export const startRun = action({ permission: 'cases:write', input: startInput }, async (input, user) => {
   const kase = await assertCaseAccess(user, input.case_id, 'write');
-  if (isCaseClosed(kase.status)) throw new AppError('conflict', (await getT(runMessages))('errCaseClosed'));
+  if (isCaseClosed(kase.status)) throw new AppError('conflict', say(runMessages, 'errCaseClosed'));
   let provider;
   try {
     provider = getProvider({ provider: input.provider });
   } catch (err) {
-    if (err instanceof ProviderConfigError) throw new AppError('bad_request', (await getT(runMessages))('providerOpenaiMissing'), { provider: ['providerOpenaiMissing'] });
+    if (err instanceof ProviderConfigError) throw new AppError('bad_request', say(runMessages, 'providerOpenaiMissing'), { provider: ['providerOpenaiMissing'] });
     throw err;
   }
   // The case check, the run limit, the run, the audit entry in one transaction, then the runner
-  // (lib/jobs/case-runs.ts); its refusals come in English, shown in the reader's language.
-  let run;
-  try {
-    run = await startCaseRun({
-      db: await getDb(),
-      kase,
-      actorId: user.id,
-      protocolId: input.protocol,
-      provider,
-      mode: input.mode,
-      params: { language: input.language, recencyDays: input.recency_days, maxWebResults: input.max_web_results, maxTokens: input.max_tokens, maxCostUsd: input.max_cost_usd },
-    });
-  } catch (err) {
-    if (err instanceof AppError) throw new AppError(err.code, localizer([runMessages], await getLocale())(err.message), err.fieldErrors);
-    throw err;
-  }
+  // (lib/jobs/case-runs.ts); its refusals are phrases the action wrapper shows in the reader's language.
+  const run = await startCaseRun({
+    db: await getDb(),
+    kase,
+    actorId: user.id,
+    protocolId: input.protocol,
+    provider,
+    mode: input.mode,
+    params: { language: input.language, recencyDays: input.recency_days, maxWebResults: input.max_web_results, maxTokens: input.max_tokens, maxCostUsd: input.max_cost_usd },
+  });
   revalidatePath(`/cases/${kase.id}`);
   redirect(`/runs/${run.id}`);
 });
@@ -73,16 +66,15 @@ const submitInput = z.object({ case_id: caseId, note: submissionNoteInput });
 
 export const submitCase = action({ permission: 'cases:write', input: submitInput }, async (input, user) => {
   const kase = await assertCaseAccess(user, input.case_id, 'write');
-  const t = await getT(casesMessages);
   const db = await getDb();
   await db.transaction(async (tx) => {
     // The case row is locked first, so no run can be started or retried on it while it is checked.
     await lockCaseStatus({ db: tx, id: kase.id });
-    if ((await countSucceededRuns({ db: tx, caseId: kase.id })) === 0) throw new AppError('conflict', t('errNoSucceededRun'));
+    if ((await countSucceededRuns({ db: tx, caseId: kase.id })) === 0) throw new AppError('conflict', say(casesMessages, 'errNoSucceededRun'));
     // A run still going would change the record after the committee received it.
-    if ((await countActiveRunsOfCase({ db: tx, caseId: kase.id })) > 0) throw new AppError('conflict', t('errRunsActive'));
+    if ((await countActiveRunsOfCase({ db: tx, caseId: kase.id })) > 0) throw new AppError('conflict', say(casesMessages, 'errRunsActive'));
     // The round's cover note goes in with the status: a resubmission without one clears the last.
-    if (!(await markCaseSubmitted({ db: tx, id: kase.id, note: input.note }))) throw new AppError('conflict', t('errAlreadySubmitted'));
+    if (!(await markCaseSubmitted({ db: tx, id: kase.id, note: input.note }))) throw new AppError('conflict', say(casesMessages, 'errAlreadySubmitted'));
     await appendAudit({ tx, actorId: user.id, action: 'case.submit', entityType: 'case', entityId: kase.id, detail: { fromStatus: kase.status, withNote: input.note !== null } });
     await notifyCaseSubmitted({ db: tx, caseId: kase.id, actorId: user.id });
   });

@@ -8,8 +8,9 @@ import { appendAudit } from '@/lib/db/queries/audit';
 import { getCompanyById } from '@/lib/db/queries/companies';
 import { deleteEvidenceItem, getEvidenceById, setEvidenceTag, updateEvidenceItem } from '@/lib/db/queries/evidence';
 import { POLARITIES } from '@/lib/domain/vocabulary';
-import { AppError } from '@/lib/errors';
-import { format } from '@/lib/i18n';
+import { AppError, type FieldErrors } from '@/lib/errors';
+import { phraseMessage, say, type Dictionary, type Messages } from '@/lib/i18n';
+import { importMessages } from '@/lib/i18n/messages/import';
 import { poolMessages } from '@/lib/i18n/messages/pool';
 import { fetchFilings, filingSourceConfigured } from '@/lib/pool/connectors/fetch-filings';
 import { FACTOR_IDS } from '@/lib/domain/factors';
@@ -21,13 +22,13 @@ import { isoToday } from '@/lib/util/dates';
 
 const EVIDENCE_FIELDS = ['category', 'title', 'text', 'value', 'event_date', 'published_date', 'source_name', 'source_url', 'language'] as const;
 const evidenceFields = evidenceRow.pick(Object.fromEntries(EVIDENCE_FIELDS.map((f) => [f, true])) as { [K in (typeof EVIDENCE_FIELDS)[number]]: true });
-// English from the table the forms translate with (lib/i18n/localize.ts), so the two cannot drift.
-const M = poolMessages.en;
+// The evidence form's problems are phrases of these tables (the import's checks, then the form's own).
+const messages = [importMessages, poolMessages] as Messages<Dictionary>[];
 
 // A field-level check, so it is reported together with any other field's problem.
 const evidenceForm = evidenceFields.extend({
   published_date: evidenceRow.shape.published_date.superRefine((date, ctx) => {
-    if (date > isoToday()) ctx.addIssue({ code: 'custom', message: format(M.errFuture, { date }) });
+    if (date > isoToday()) ctx.addIssue({ code: 'custom', message: phraseMessage('errFuture', { date }) });
   }),
 });
 
@@ -36,7 +37,7 @@ function refresh(companyId: string) {
 }
 
 export const addEvidence = action(
-  { permission: 'pool:write', input: evidenceForm.extend({ company_id: z.string().min(1) }) },
+  { permission: 'pool:write', messages, input: evidenceForm.extend({ company_id: z.string().min(1) }) },
   async (input, user) => {
     // One row through the import: the same checks, duplicate rule, tagging and tag corrections.
     const report = await importPool({
@@ -48,11 +49,11 @@ export const addEvidence = action(
       label: 'added by hand',
     });
     if (report.rejected.length) {
-      const fieldErrors: Record<string, string[]> = {};
-      for (const r of report.rejected) (fieldErrors[r.field ?? 'title'] ??= []).push(r.message);
+      const fieldErrors: FieldErrors = {};
+      for (const r of report.rejected) (fieldErrors[r.field ?? 'title'] ??= []).push(r.phrase ?? r.message);
       throw new AppError('bad_request', undefined, fieldErrors);
     }
-    if (report.skippedDuplicates) throw new AppError('conflict', M.errDuplicate);
+    if (report.skippedDuplicates) throw new AppError('conflict', say(poolMessages, 'errDuplicate'));
     if (report.imported.evidence !== 1) throw new AppError('internal');
     refresh(input.company_id);
     return { added: report.imported.evidence };
@@ -60,14 +61,14 @@ export const addEvidence = action(
 );
 
 export const updateEvidence = action(
-  { permission: 'pool:write', input: evidenceForm.extend({ id: z.string().min(1) }) },
+  { permission: 'pool:write', messages, input: evidenceForm.extend({ id: z.string().min(1) }) },
   async ({ id, ...input }, user) => {
     const db = await getDb();
     const existing = await getEvidenceById({ db, id });
-    if (!existing) throw new AppError('not_found', M.errGone);
+    if (!existing) throw new AppError('not_found', say(poolMessages, 'errGone'));
     // The duplicate index holds company, source and title together: too long a pair is the form's error, not the database's.
     const keyTooLong = dedupKeyTooLong({ company_id: existing.companyId, source_url: input.source_url, title: input.title });
-    if (keyTooLong) throw new AppError('bad_request', undefined, { title: [keyTooLong] });
+    if (keyTooLong) throw new AppError('bad_request', undefined, { title: [keyTooLong.phrase] });
     const values = {
       category: input.category,
       title: input.title,
@@ -93,7 +94,7 @@ export const updateEvidence = action(
       });
     } catch (err) {
       if ((err as { code?: string; cause?: { code?: string } }).code === '23505' || (err as { cause?: { code?: string } }).cause?.code === '23505') {
-        throw new AppError('conflict', M.errSameAsOther);
+        throw new AppError('conflict', say(poolMessages, 'errSameAsOther'));
       }
       throw err;
     }
@@ -105,7 +106,7 @@ export const updateEvidence = action(
 export const deleteEvidence = action({ permission: 'pool:write', input: z.object({ id: z.string().min(1) }) }, async ({ id }, user) => {
   const db = await getDb();
   const existing = await getEvidenceById({ db, id });
-  if (!existing) throw new AppError('not_found', M.errGone);
+  if (!existing) throw new AppError('not_found', say(poolMessages, 'errGone'));
   await db.transaction(async (tx) => {
     await deleteEvidenceItem({ db: tx, id });
     await appendAudit({
@@ -126,7 +127,7 @@ export const tagEvidence = action(
   async ({ id, factor, polarity }, user) => {
     const db = await getDb();
     const existing = await getEvidenceById({ db, id });
-    if (!existing) throw new AppError('not_found', M.errGone);
+    if (!existing) throw new AppError('not_found', say(poolMessages, 'errGone'));
     await db.transaction(async (tx) => {
       await setEvidenceTag({ db: tx, id, factor, polarity, userId: user.id });
       await appendAudit({
@@ -148,9 +149,9 @@ export const fetchCompanyFilings = action(
   async ({ companyId, source }, user) => {
     const db = await getDb();
     const company = await getCompanyById({ db, id: companyId });
-    if (!company) throw new AppError('not_found', M.errNoCompany);
+    if (!company) throw new AppError('not_found', say(poolMessages, 'errNoCompany'));
     if (!filingSourceConfigured(source)) {
-      throw new AppError('unavailable', source === 'dart' ? M.errDart : M.errEdgar);
+      throw new AppError('unavailable', source === 'dart' ? say(poolMessages, 'errDart') : say(poolMessages, 'errEdgar'));
     }
     const report = await fetchFilings({ db, company, source, actorId: user.id });
     refresh(companyId);
