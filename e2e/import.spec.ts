@@ -83,7 +83,7 @@ test.describe('import help', () => {
     await page.getByTestId('import-file').setInputFiles({ name: 'evidence-template.csv', mimeType: 'text/csv', buffer: Buffer.from(file) });
     await page.getByTestId('import-submit').click();
     const report = page.getByTestId('import-report');
-    await expect(report.getByRole('status')).toHaveText('Imported 0 companies, 1 evidence items and 0 documents (0 passages); skipped 0 duplicates.');
+    await expect(report.getByRole('status')).toHaveText('Imported 0 companies, 1 evidence item and 0 documents (0 passages); skipped 0 duplicates.');
     await expect(report.getByTestId('rejected-row')).toHaveCount(0);
 
     await page.goto(`/companies/${filled.company_id}`);
