@@ -69,7 +69,7 @@ export function LiveRun({
   const locale = useLocale();
   const { state, connection, refollow } = useRunStream(initial);
   // The reason as the engine stored it, in the reader's language (the same live and after a reload).
-  const reason = state.error ? failureText(state.error, locale) : null;
+  const reason = state.error ? failureText(state.error, locale, state.errorPhrase) : null;
   const [pending, startTransition] = useTransition();
   const [actionError, setActionError] = useState<string | null>(null);
   const terminal = isTerminal(state.status);

@@ -155,7 +155,7 @@ function TurnCard({
       {turn.status === 'failed' ? (
         <Alert>
           <span className="font-semibold">{t('stepFailed')}: </span>
-          <span data-testid="step-error">{turn.error ? failureText(turn.error, locale) : null}</span>
+          <span data-testid="step-error">{turn.error ? failureText(turn.error, locale, turn.errorPhrase) : null}</span>
         </Alert>
       ) : null}
       {turn.text ? (

@@ -27,6 +27,7 @@ import { RUN_MODES, TEAMS, type RunParams } from '@/lib/domain/protocol';
 import type { CitedEvidenceSnapshot, FinalCheck, StepRepair, StoredWebResult, ToolCallRecord } from '@/lib/domain/stored';
 import type { EvidenceShortfall, RedFlag } from '@/lib/domain/red-flags';
 import type { Answers } from '@/lib/domain/study';
+import type { Phrase } from '@/lib/domain/phrase';
 import {
   CASE_STATUSES,
   DECISION_OUTCOMES,
@@ -297,6 +298,8 @@ export const runs = pgTable(
     mode: text({ enum: RUN_MODES }).notNull().default('dag'),
     status: text({ enum: RUN_STATUSES }).notNull().default('queued'),
     error: text(),
+    /** The same reason as a phrase of lib/i18n/messages/run-failures.ts, which the run page renders in the reader's language; null for reasons stored before phrases were kept. */
+    errorPhrase: jsonb().$type<Phrase>(),
     /**
      * The pool evidence the run cited, as it read when the run finished (title, excerpt, source,
      * link, dates, reading): reports and exports show this, not the live pool item, so editing
@@ -356,6 +359,8 @@ export const runSteps = pgTable(
     /** What was changed in the model's answers to take them in, attempt by attempt. */
     repairs: jsonb().$type<StepRepair[]>().notNull().default([]),
     error: text(),
+    /** The step's error as a phrase (see runs.errorPhrase). */
+    errorPhrase: jsonb().$type<Phrase>(),
     promptTokens: integer().notNull().default(0),
     completionTokens: integer().notNull().default(0),
     costUsd: numeric({ precision: 14, scale: 6 }).notNull().default('0'),

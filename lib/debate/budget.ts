@@ -9,7 +9,8 @@
 // push the total past the budget stops them all. So a run ends at most one streamed chunk per
 // running step past its budget, and that overshoot is counted in its totals.
 import { budgetOverrun, BudgetExceeded, type Budget, type RunTotals } from '@/lib/debate/limits';
-import { stopReason } from '@/lib/i18n/failures';
+import { stopPhrase } from '@/lib/i18n/failures';
+import type { Phrase } from '@/lib/i18n';
 import { priceOf } from '@/lib/llm/prices';
 import type { CallBudget } from '@/lib/llm/types';
 
@@ -67,7 +68,7 @@ export class RunBudgetMeter {
   }
 
   /** Why the run went past its budget (not merely reached it), or null. */
-  crossed(): string | null {
+  crossed(): Phrase | null {
     return budgetOverrun(this.budget, this.totals(), { past: true });
   }
 
@@ -92,7 +93,7 @@ export class RunBudgetMeter {
         const allowance = this.allowance(model, promptTokens);
         if (allowance !== undefined && allowance < 1) {
           const reason = new BudgetExceeded(
-            this.crossed() ?? stopReason('promptOverBudget', { left: this.leftWords(), step: stepId, tokens: promptTokens.toLocaleString('en-US') }),
+            this.crossed() ?? stopPhrase('promptOverBudget', { left: this.leftWords(), step: stepId, tokens: promptTokens }),
           );
           this.stop(reason);
           throw reason;
@@ -102,7 +103,7 @@ export class RunBudgetMeter {
       },
       spend: (completionTokens) => charge(0, completionTokens),
       exhausted: () => {
-        const reason = new BudgetExceeded(this.crossed() ?? stopReason('usedAllLeft', { step: stepId, left: this.leftWords() }));
+        const reason = new BudgetExceeded(this.crossed() ?? stopPhrase('usedAllLeft', { step: stepId, left: this.leftWords() }));
         this.stop(reason);
       },
       settle: (usage) => {
@@ -137,12 +138,14 @@ export class RunBudgetMeter {
     return allowed === Infinity ? undefined : Math.max(0, Math.floor(allowed));
   }
 
-  private leftWords() {
+  /** What is left of the budgets, as a phrase the reader's language writes ("1,234 tokens, $0.0100"). */
+  private leftWords(): Phrase {
     const used = this.totals();
-    const parts: string[] = [];
-    if (this.budget.maxTokens != null) parts.push(`${Math.max(0, this.budget.maxTokens - used.promptTokens - used.completionTokens).toLocaleString('en-US')} tokens`);
-    if (this.budget.maxCostUsd != null) parts.push(`$${Math.max(0, this.budget.maxCostUsd - used.costUsd).toFixed(4)}`);
-    return parts.join(', ');
+    const tokens = this.budget.maxTokens != null ? Math.max(0, this.budget.maxTokens - used.promptTokens - used.completionTokens) : null;
+    const cost = this.budget.maxCostUsd != null ? Math.max(0, this.budget.maxCostUsd - used.costUsd).toFixed(4) : null;
+    if (tokens !== null && cost !== null) return stopPhrase('leftBoth', { tokens, cost });
+    if (cost !== null) return stopPhrase('leftCost', { cost });
+    return stopPhrase('leftTokens', { tokens: tokens ?? 0 });
   }
 
   /** The step was saved with the usage its calls settled: it moves from unsaved to saved. */

@@ -10,7 +10,8 @@ import { seedDemo } from '@/lib/demo/seed';
 import { runBus } from '@/lib/debate/bus';
 import { cancelRun, createRun, executeRun } from '@/lib/debate/engine';
 import type { RunEvent } from '@/lib/domain/protocol';
-import { failureText } from '@/lib/i18n/failures';
+import { failureText, stopPhrase } from '@/lib/i18n/failures';
+import { cancelled, LlmError } from '@/lib/llm/openai';
 import { createOfflineAnalyst } from '@/lib/llm/offline';
 import { costOf } from '@/lib/llm/prices';
 import { withSpent, type GenerateRequest, type GenerateResult, type ModelProvider } from '@/lib/llm/types';
@@ -50,9 +51,10 @@ function breaking(how: { promptTokens: number; chunks: number; then: 'error' | '
       let err: Error;
       if (how.then === 'cancel') {
         cancelRun(req.runId);
-        err = new Error('The model call was cancelled.');
+        err = cancelled();
       } else {
-        err = new Error('The model endpoint answered 500 Internal Server Error (gave up after 4 attempts)');
+        // As the provider says it (lib/llm/openai.ts): English text, and the phrase the page writes in Korean.
+        err = new LlmError('server', stopPhrase('gaveUp', { reason: stopPhrase('endpointAnswered', { status: '500 Internal Server Error' }), n: 4 }), { status: 500, attempts: 4 });
       }
       throw how.spent ? withSpent(err, how.spent) : err;
     },
@@ -110,7 +112,7 @@ describe.each(testBackends())('what every attempt spent, on %s', (backend) => {
     const finished = events.find((e): e is Extract<RunEvent, { type: 'run-finished' }> => e.type === 'run-finished')!;
     expect(finished).toMatchObject({ status: 'failed', error: saved.error, totals: { ...tokensOf(saved), costUsd: Number(saved.costUsd) } });
     expect(saved.error).toBe('Step D3 failed; 6 steps could not start. Retry the failed step to continue.');
-    expect(failureText(saved.error!, 'ko')).toBe('D3 단계가 실패해 6개 단계를 시작하지 못했습니다. 실패한 단계를 다시 실행하면 이어서 진행합니다.');
+    expect(failureText(saved.error!, 'ko', saved.errorPhrase)).toBe('D3 단계가 실패해 6개 단계를 시작하지 못했습니다. 실패한 단계를 다시 실행하면 이어서 진행합니다.');
   });
 
   it('saves what a call that failed part-way spent on its step, as the provider counted it', async () => {
@@ -121,7 +123,7 @@ describe.each(testBackends())('what every attempt spent, on %s', (backend) => {
     // The provider's count (two attempts' prompts, what streamed) replaces the estimate of 300 + 20.
     expect(tokensOf(step)).toEqual({ promptTokens: 640, completionTokens: 35 });
     expect(step.error).toBe('Stopped by an error: The model endpoint answered 500 Internal Server Error (gave up after 4 attempts)');
-    expect(failureText(step.error!, 'ko')).toBe('오류로 멈췄습니다: 모델 엔드포인트가 오류로 응답했습니다: 500 Internal Server Error (4회 시도 후 포기)');
+    expect(failureText(step.error!, 'ko', step.errorPhrase)).toBe('오류로 멈췄습니다: 모델 엔드포인트가 오류로 응답했습니다: 500 Internal Server Error (4회 시도 후 포기)');
     const saved = await getRun({ db, id: run.id });
     expect(tokensOf(saved)).toEqual({ promptTokens: 640, completionTokens: 35 });
     expect(Number(saved.costUsd)).toBeCloseTo(costOf(MODEL, { promptTokens: 640, completionTokens: 35 }), 6);

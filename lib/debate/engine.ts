@@ -38,7 +38,8 @@ import { citationsOf } from '@/lib/domain/output-parts';
 import { OUTPUT_SCHEMAS, proseOf, type OutputKind, type StepOutput } from '@/lib/domain/outputs';
 import { providerLimit } from '@/lib/debate/semaphore';
 import type { Language, ProtocolDef, RunMode, RunParams, StepDef, Usage } from '@/lib/domain/protocol';
-import { stopReason } from '@/lib/i18n/failures';
+import { reasonOf, reasonText, ReasonError, stopPhrase } from '@/lib/i18n/failures';
+import type { Phrase } from '@/lib/i18n';
 import type { StepRepair, StoredWebResult, ToolCallRecord } from '@/lib/domain/stored';
 import { roomFor } from '@/lib/llm/output-caps';
 import { costOf, priceOf } from '@/lib/llm/prices';
@@ -391,7 +392,7 @@ export async function executeRun({
           // Cut off at the token limit: never taken in as it is. Asked again once, with more room
           // when there is more, else for a shorter answer.
           const cut = result.usage.completionTokens;
-          if (cutRetriesLeft-- <= 0) throw new StepFailure(stopReason(askedShorter ? 'cutOffShorter' : 'cutOff', { tokens: cut.toLocaleString('en-US') }));
+          if (cutRetriesLeft-- <= 0) throw new StepFailure(stopPhrase(askedShorter ? 'cutOffShorter' : 'cutOff', { tokens: cut }));
           const room = moreRoom(provider.model, cut, budgetRoom(provider.model, result.usage.promptTokens));
           if (room) {
             maxTokens = room;
@@ -409,7 +410,7 @@ export async function executeRun({
         // reason. An answer that is not valid gets the repair attempt.
         const taken = takeIn(step.output, { raw: result.raw, refusal: result.refusal }, { attempt: n });
         if (!taken.ok && taken.failure !== 'invalid') {
-          if (emptyRetriesLeft-- <= 0) throw new StepFailure(taken.reason);
+          if (emptyRetriesLeft-- <= 0) throw new StepFailure(taken.phrase ?? stopPhrase('stepError', { reason: taken.reason }));
           stepRepairs.push({ kind: 'repair-request', attempt: n, detail: `${taken.failure === 'refusal' ? 'the model declined' : 'the answer was empty'}; asked again once` });
           continue;
         }
@@ -437,7 +438,7 @@ export async function executeRun({
           return;
         }
         if (repairsLeft-- <= 0) {
-          throw new StepFailure(stopReason(repair ? 'rulesAfterRepair' : 'rules', { problems: problems.slice(0, 5).join(' ') }));
+          throw new StepFailure(stopPhrase(repair ? 'rulesAfterRepair' : 'rules', { problems: problems.slice(0, 5).join(' ') }));
         }
         repair = { previous: result.raw, problems };
         stepRepairs.push({ kind: 'repair-request', attempt: n, detail: `sent back once: ${problems.slice(0, 3).join('; ')}${problems.length > 3 ? '; …' : ''}` });
@@ -467,13 +468,14 @@ export async function executeRun({
             // Another worker holds the run now: stop here and leave every step to it.
             if (handsOver(err)) controller.abort(RELEASED);
             if (signal.aborted) return;
-            const message = err instanceof StepFailure ? err.message : stopReason('stepError', { reason: (err as Error).message });
+            const phrase = err instanceof StepFailure ? err.phrase : stopPhrase('stepError', { reason: reasonOf(err) });
+            const message = reasonText(phrase);
             failed.add(step.id);
             // Every attempt of the step, failed and repair attempts included, is saved on it.
             const usage = stepUsage(step);
             // And what was asked of the model on the way (repair requests, retries): a reviewer sees why it failed.
             const repairs = attemptRepairs.get(step.id) ?? [];
-            const saved = await markStepFailed({ db, runId, stepId: step.id, error: message, usage, repairs, workerId }).then(
+            const saved = await markStepFailed({ db, runId, stepId: step.id, error: message, errorPhrase: phrase, usage, repairs, workerId }).then(
               () => true,
               (e) => {
                 if (handsOver(e)) controller.abort(RELEASED);
@@ -483,7 +485,7 @@ export async function executeRun({
             );
             if (saved) meter.stepSaved(step.id);
             if (signal.aborted) return;
-            bus.publish({ type: 'step-failed', runId, stepId: step.id, at: new Date().toISOString(), error: message, usage, repairs });
+            bus.publish({ type: 'step-failed', runId, stepId: step.id, at: new Date().toISOString(), error: message, errorPhrase: phrase, usage, repairs });
           })
           .finally(() => running.delete(step.id));
         running.set(step.id, task);
@@ -504,19 +506,19 @@ export async function executeRun({
     if (signal.aborted) {
       await resetSteps({ db, runId, statuses: ['running'], workerId }).catch(ignoreLeaseLost);
       // Worded with the final totals, the spend of the stopped calls included.
-      const budget = signal.reason instanceof BudgetExceeded ? (meter.crossed() ?? signal.reason.message) : undefined;
+      const budget: Phrase | undefined = signal.reason instanceof BudgetExceeded ? (meter.crossed() ?? signal.reason.phrase) : undefined;
       const status = budget ? 'budget_exceeded' : 'cancelled';
-      const error = budget ?? stopReason('cancelled');
-      await setRunStatus({ db, id: runId, status, error, workerId });
-      bus.publish({ type: 'run-finished', runId, at: new Date().toISOString(), status, error, totals: await savedTotals() });
-      return { status, error: budget, wallMs, modelMs, timings };
+      const errorPhrase = budget ?? stopPhrase('cancelled');
+      const error = reasonText(errorPhrase);
+      await setRunStatus({ db, id: runId, status, error, errorPhrase, workerId });
+      bus.publish({ type: 'run-finished', runId, at: new Date().toISOString(), status, error, errorPhrase, totals: await savedTotals() });
+      return { status, error: budget ? error : undefined, wallMs, modelMs, timings };
     }
     if (failed.size || pending.length) {
-      const error = failed.size
-        ? stopReason(failed.size > 1 ? 'stepsFailed' : 'oneStepFailed', { steps: [...failed].join(', '), n: pending.length, plural: pending.length === 1 ? '' : 's' })
-        : stopReason('notStarted');
-      if (!(await setRunStatus({ db, id: runId, status: 'failed', error, workerId }))) return releasedResult();
-      bus.publish({ type: 'run-finished', runId, at: new Date().toISOString(), status: 'failed', error, totals: await savedTotals() });
+      const errorPhrase = failed.size ? stopPhrase(failed.size > 1 ? 'stepsFailed' : 'oneStepFailed', { steps: [...failed].join(', '), n: pending.length }) : stopPhrase('notStarted');
+      const error = reasonText(errorPhrase);
+      if (!(await setRunStatus({ db, id: runId, status: 'failed', error, errorPhrase, workerId }))) return releasedResult();
+      bus.publish({ type: 'run-finished', runId, at: new Date().toISOString(), status: 'failed', error, errorPhrase, totals: await savedTotals() });
       return { status: 'failed', error, wallMs, modelMs, timings };
     }
 
@@ -530,16 +532,17 @@ export async function executeRun({
   } catch (err) {
     if (released() || handsOver(err)) return releasedResult();
     await saveUnsavedSpend().catch(() => {});
-    const error = stopReason('unexpected', { reason: (err as Error).message });
-    await setRunStatus({ db, id: runId, status: 'failed', error, workerId }).catch(() => {});
-    bus.publish({ type: 'run-finished', runId, at: new Date().toISOString(), status: 'failed', error, totals: await savedTotals() });
+    const errorPhrase = stopPhrase('unexpected', { reason: reasonOf(err) });
+    const error = reasonText(errorPhrase);
+    await setRunStatus({ db, id: runId, status: 'failed', error, errorPhrase, workerId }).catch(() => {});
+    bus.publish({ type: 'run-finished', runId, at: new Date().toISOString(), status: 'failed', error, errorPhrase, totals: await savedTotals() });
     return { status: 'failed', error, wallMs: performance.now() - started, modelMs, timings };
   } finally {
     activeRuns().delete(runId);
   }
 }
 
-class StepFailure extends Error {}
+class StepFailure extends ReasonError {}
 
 /** For the tidy-up writes of a stopping queue worker: without the lease (or the database) they are the new holder's to do. */
 function ignoreLeaseLost(err: unknown) {

@@ -203,10 +203,10 @@ describe('taking an answer in', () => {
     // Said in the reader's language on the run page, as after a reload.
     const refused = takeIn('turn', { raw: "I'm sorry, I can't do that." });
     expect(refused.ok).toBe(false);
-    if (!refused.ok) expect(failureText(refused.reason, 'ko')).toBe('모델이 답변을 거절했습니다: “I\'m sorry, I can\'t do that.”');
+    if (!refused.ok) expect(failureText(refused.reason, 'ko', refused.phrase)).toBe('모델이 답변을 거절했습니다: “I\'m sorry, I can\'t do that.”');
     const empty = takeIn('turn', { raw: '' });
     expect(empty.ok).toBe(false);
-    if (!empty.ok) expect(failureText(empty.reason, 'ko')).toBe('모델이 빈 답변을 보냈습니다.');
+    if (!empty.ok) expect(failureText(empty.reason, 'ko', empty.phrase)).toBe('모델이 빈 답변을 보냈습니다.');
     // Refusal-like words around a real answer do not make it a refusal.
     expect(ok(takeIn('turn', { raw: `I'm sorry for the delay. ${JSON_TURN}` })).output).toEqual(TURN);
   });

@@ -8,7 +8,8 @@
 import { jsonrepair } from 'jsonrepair';
 import { citation as citationSchema, OUTPUT_SCHEMAS, type OutputKind, type StepOutput } from '@/lib/domain/outputs';
 import type { StepRepair, StepRepairKind } from '@/lib/domain/stored';
-import { stopReason } from '@/lib/i18n/failures';
+import type { Phrase } from '@/lib/i18n';
+import { reasonText, stopPhrase } from '@/lib/i18n/failures';
 import { isIsoDay, parseDay } from '@/lib/util/dates';
 
 /** What a provider returned: the text it wrote and, when the API reports one, its refusal. */
@@ -22,6 +23,8 @@ export type IntakeResult =
       failure: 'empty' | 'refusal' | 'invalid';
       /** Worded for an RM (lib/i18n/messages/run-failures.ts): the step's error when it fails on it. */
       reason: string;
+      /** The same as a phrase, for an empty answer or a refusal: what the step stores and the page renders. */
+      phrase?: Phrase;
       /** For the repair request: what is wrong, one line each. */
       problems: string[];
       repairs: StepRepair[];
@@ -268,17 +271,18 @@ function refusalOf(text: string): boolean {
  */
 export function takeIn(kind: OutputKind, answer: Answer, { attempt = 1 }: { attempt?: number } = {}): IntakeResult {
   const notes = new Notes(attempt);
-  const fail = (failure: 'empty' | 'refusal' | 'invalid', reason: string, problems: string[] = [reason]): IntakeResult => ({
+  const fail = (failure: 'empty' | 'refusal' | 'invalid', reason: string | Phrase, problems: string[] = [typeof reason === 'string' ? reason : reasonText(reason)]): IntakeResult => ({
     ok: false,
     failure,
-    reason,
+    reason: typeof reason === 'string' ? reason : reasonText(reason),
+    ...(typeof reason === 'string' ? {} : { phrase: reason }),
     problems,
     repairs: notes.list(),
   });
   const refusal = answer.refusal?.trim();
-  if (refusal) return fail('refusal', stopReason('refusal', { reason: quote(refusal) }));
+  if (refusal) return fail('refusal', stopPhrase('refusal', { reason: quote(refusal) }));
   const text = answer.raw.replace(/^\uFEFF/, '').trim();
-  if (!text) return fail('empty', stopReason('emptyAnswer'));
+  if (!text) return fail('empty', stopPhrase('emptyAnswer'));
 
   const schema = OUTPUT_SCHEMAS[kind] as unknown as ZodLike;
   const keys = new Set(Object.keys(schema.shape!));
@@ -296,7 +300,7 @@ export function takeIn(kind: OutputKind, answer: Answer, { attempt = 1 }: { atte
   }
   const found = findObject(body, keys);
   if (!found) {
-    if (refusalOf(text)) return fail('refusal', stopReason('refusal', { reason: quote(text) }));
+    if (refusalOf(text)) return fail('refusal', stopPhrase('refusal', { reason: quote(text) }));
     return fail('invalid', 'The answer holds no JSON object.', ['the output holds no JSON object']);
   }
   if ('problem' in found) return fail('invalid', `The answer could not be read: ${found.problem}.`, [found.problem]);

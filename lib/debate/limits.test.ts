@@ -12,6 +12,7 @@ import { runBus } from '@/lib/debate/bus';
 import { createRun, executeRun } from '@/lib/debate/engine';
 import { getProtocol } from '@/lib/debate/protocols';
 import { budgetOverrun, claimRunSlot, defaultBudget, RunLimitReached } from '@/lib/debate/limits';
+import { reasonText } from '@/lib/i18n/failures';
 import type { RunEvent } from '@/lib/domain/protocol';
 import { createOfflineAnalyst } from '@/lib/llm/offline';
 import type { GenerateRequest, GenerateResult, ModelProvider } from '@/lib/llm/types';
@@ -117,7 +118,10 @@ describe.each(testBackends())('run budgets and the per-user limit on %s', (backe
     expect(defaultBudget({ RUN_MAX_TOKENS: undefined, RUN_MAX_COST_USD: 1.5 })).toEqual({ maxCostUsd: 1.5 });
     expect(budgetOverrun({}, { promptTokens: 1e9, completionTokens: 0, costUsd: '999' })).toBeNull();
     expect(budgetOverrun({ maxTokens: 10_000 }, { promptTokens: 6_000, completionTokens: 3_999, costUsd: 0 })).toBeNull();
-    expect(budgetOverrun({ maxCostUsd: 0.5 }, { promptTokens: 0, completionTokens: 0, costUsd: '0.612300' })).toBe('The run reached its cost budget of $0.5000: $0.6123 used.');
+    const overrun = budgetOverrun({ maxCostUsd: 0.5 }, { promptTokens: 0, completionTokens: 0, costUsd: '0.612300' })!;
+    expect(reasonText(overrun)).toBe('The run reached its cost budget of $0.5000: $0.6123 used.');
+    expect(reasonText(overrun, 'ko')).toBe('비용 예산 $0.5000에 도달했습니다: $0.6123 사용.');
+    expect(reasonText(budgetOverrun({ maxTokens: 10_000 }, { promptTokens: 6_000, completionTokens: 4_500, costUsd: 0 })!, 'ko')).toBe('토큰 예산 10,000개에 도달했습니다: 10,500개 사용.');
   });
 
   it('refuses a fifth queued or running run of one user and writes nothing; a finished run frees a slot', async () => {

@@ -7,7 +7,8 @@ import { countActiveRunsOfUser } from '@/lib/db/queries/runs';
 import type { RunParams } from '@/lib/domain/protocol';
 import { env as readEnv, type Env } from '@/lib/env';
 import { english, say } from '@/lib/i18n';
-import { stopReason } from '@/lib/i18n/failures';
+import { ReasonError, stopPhrase } from '@/lib/i18n/failures';
+import type { Phrase } from '@/lib/i18n';
 import { runMessages } from '@/lib/i18n/messages/run';
 
 export type Budget = Pick<RunParams, 'maxTokens' | 'maxCostUsd'>;
@@ -24,24 +25,24 @@ export function defaultBudget(e: Pick<Env, 'RUN_MAX_TOKENS' | 'RUN_MAX_COST_USD'
 export type RunTotals = { promptTokens: number; completionTokens: number; costUsd: number | string };
 
 /**
- * Why the run is at its budget, worded for the run page; null while it is below both. With
+ * Why the run is at its budget, as a phrase of the run-failure table; null while it is below both. With
  * `past`, only a run that went beyond a budget counts (one that used exactly all of it may end).
  */
-export function budgetOverrun(budget: Budget, totals: RunTotals, { past = false }: { past?: boolean } = {}): string | null {
+export function budgetOverrun(budget: Budget, totals: RunTotals, { past = false }: { past?: boolean } = {}): Phrase | null {
   const tokens = totals.promptTokens + totals.completionTokens;
   const cost = Number(totals.costUsd);
   const over = (used: number, limit: number) => (past ? used > limit : used >= limit);
   if (budget.maxTokens != null && over(tokens, budget.maxTokens)) {
-    return stopReason('tokenBudget', { budget: budget.maxTokens.toLocaleString('en-US'), used: tokens.toLocaleString('en-US') });
+    return stopPhrase('tokenBudget', { budget: budget.maxTokens, used: tokens });
   }
   if (budget.maxCostUsd != null && over(cost, budget.maxCostUsd)) {
-    return stopReason('costBudget', { budget: budget.maxCostUsd.toFixed(4), used: cost.toFixed(4) });
+    return stopPhrase('costBudget', { budget: budget.maxCostUsd.toFixed(4), used: cost.toFixed(4) });
   }
   return null;
 }
 
 /** Stops a run at its budget: the abort reason that tells the engine it was not a cancellation. */
-export class BudgetExceeded extends Error {}
+export class BudgetExceeded extends ReasonError {}
 
 export class RunLimitReached extends Error {
   constructor(readonly limit: number) {

@@ -3,6 +3,7 @@ import type { PartDraft, StepPart } from '@/lib/domain/output-parts';
 import type { OutputKind } from '@/lib/domain/outputs';
 import type { EvidenceShortfall, RedFlag } from '@/lib/domain/red-flags';
 import type { StepRepair } from '@/lib/domain/stored';
+import type { Phrase } from '@/lib/domain/phrase';
 import type { Protocol as ProtocolId, TerminalRunStatus } from '@/lib/domain/vocabulary';
 
 export type { ProtocolId };
@@ -240,7 +241,7 @@ export type RunEvent =
   /** `repairs`: what taking the answer in changed (lib/debate/intake.ts), as saved on the step. */
   | { type: 'step-done'; runId: string; stepId: string; at: string; text: string; output: unknown; usage: Usage; repairs?: StepRepair[] }
   /** `usage`: every attempt of the step, as saved on it; `error`: the stored reason (English, see lib/i18n/failures.ts). */
-  | { type: 'step-failed'; runId: string; stepId: string; at: string; error: string; usage?: Usage; repairs?: StepRepair[] }
+  | { type: 'step-failed'; runId: string; stepId: string; at: string; error: string; errorPhrase?: Phrase; usage?: Usage; repairs?: StepRepair[] }
   | { type: 'report-ready'; runId: string; at: string }
   /** `error` and `totals`: the run's reason and totals as saved, so viewers need not reload to see them. */
-  | { type: 'run-finished'; runId: string; at: string; status: TerminalRunStatus; error?: string; totals?: Usage; shortfall?: EvidenceShortfall };
+  | { type: 'run-finished'; runId: string; at: string; status: TerminalRunStatus; error?: string; errorPhrase?: Phrase; totals?: Usage; shortfall?: EvidenceShortfall };

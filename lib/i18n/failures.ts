@@ -1,46 +1,50 @@
-// Why a step or a run stopped, written once in English by the engine and read in the reader's
-// language on the run page (lib/i18n/messages/run-failures.ts). The English text is the stored
-// form, so the page shows the same reason live and after a reload, and a reason from before
-// these templates, or one they do not cover, is shown as it was written.
-import { english, translator, type Locale } from '@/lib/i18n';
+// Why a step or a run stopped. The engine says it as a phrase of lib/i18n/messages/run-failures.ts
+// (a key and its values; a value may be a phrase itself, or an error's own text), and keeps two
+// forms: the English text (run_steps.error, runs.error: logs, the CLI, exports, the JSON API) and
+// the phrase (error_phrase), from which the run page writes the reader's language, live and after
+// a reload alike. A reason stored before phrases were kept, or an error from a library, has no
+// phrase and is shown as it was written.
+import { phraseText, type Locale, type Phrase, type PhraseValues } from '@/lib/i18n';
 import { runFailureMessages, type RunFailureKey } from '@/lib/i18n/messages/run-failures';
 
+const TABLES = [runFailureMessages];
+
+/** A reason as a phrase of the run-failure table. */
+export function stopPhrase(key: RunFailureKey, values?: PhraseValues): Phrase {
+  return values ? { key, values } : { key };
+}
+
+/** A phrase of the run-failure table in `locale` (English: the stored text). */
+export function reasonText(phrase: Phrase, locale: Locale = 'en'): string {
+  return phraseText(TABLES, locale, phrase);
+}
+
 /** The English reason, as the engine stores and sends it. */
-export function stopReason(key: RunFailureKey, values?: Record<string, string | number>): string {
-  return english(runFailureMessages, key, values);
+export function stopReason(key: RunFailureKey, values?: PhraseValues): string {
+  return reasonText(stopPhrase(key, values));
 }
 
-type Template = { key: RunFailureKey; pattern: RegExp; names: string[] };
-
-const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-
-let templates: Template[] | undefined;
-function templatesOf(): Template[] {
-  return (templates ??= (Object.entries(runFailureMessages.en) as [RunFailureKey, string][]).map(([key, text]) => ({
-    key,
-    names: [...text.matchAll(/\{(\w+)\}/g)].map((m) => m[1]),
-    pattern: new RegExp(`^${text.split(/\{\w+\}/).map(escape).join('(.*?)')}$`, 's'),
-  })));
+/** An error that says why in a phrase: its message is the phrase's English. */
+export class ReasonError extends Error {
+  constructor(readonly phrase: Phrase) {
+    super(reasonText(phrase));
+  }
 }
 
-/** Nested reasons (an error inside a step's reason inside a retry note) go at most this deep. */
-const MAX_DEPTH = 4;
+/** What an error says, for a phrase's value: its phrase when it has one, else its own text. */
+export function reasonOf(err: unknown): string | Phrase {
+  if (err && typeof err === 'object' && 'phrase' in err && isPhrase((err as { phrase: unknown }).phrase)) return (err as { phrase: Phrase }).phrase;
+  return err instanceof Error ? err.message : String(err);
+}
+
+function isPhrase(value: unknown): value is Phrase {
+  return !!value && typeof value === 'object' && typeof (value as Phrase).key === 'string';
+}
 
 /**
- * A stored reason in `locale`: the first template it matches, its values translated in turn
- * (a provider's error inside "Stopped by an error: …"); text no template matches, as it is.
+ * A stored reason in `locale`: from its phrase when it was kept with one, else the text as it was
+ * written (English, or an older reason). No text is matched back to a key.
  */
-export function failureText(text: string, locale: Locale): string {
-  if (locale === 'en') return text;
-  const translate = (s: string, depth: number): string => {
-    if (depth > MAX_DEPTH) return s;
-    for (const t of templatesOf()) {
-      const m = t.pattern.exec(s);
-      if (!m) continue;
-      const values = Object.fromEntries(t.names.map((name, i) => [name, translate(m[i + 1], depth + 1)]));
-      return translator(runFailureMessages, locale)(t.key, values);
-    }
-    return s;
-  };
-  return translate(text, 0);
+export function failureText(text: string, locale: Locale, phrase?: Phrase | null): string {
+  return phrase ? reasonText(phrase, locale) : text;
 }

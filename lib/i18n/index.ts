@@ -39,9 +39,8 @@ export type Translate<D extends Dictionary> = (key: keyof D & string, values?: V
  * API render the English table. A phrase travels to the browser (an import's rejected rows);
  * its table is the one the screen names.
  */
-export type Phrase = { key: string; values?: PhraseValues };
-/** A phrase's values; one may be a phrase itself ("Nothing was written: {reason}"), rendered first. */
-export type PhraseValues = Record<string, string | number | Phrase>;
+export type { Phrase, PhraseValues } from '@/lib/domain/phrase';
+import type { Phrase, PhraseValues } from '@/lib/domain/phrase';
 /**
  * A phrase with the table it is a key of, for server code (AppError, action results): the
  * action wrapper renders it in the reader's language, logs and the JSON API in English. It holds

@@ -6,7 +6,7 @@ import type { Db } from '@/lib/db/client';
 import { cancelActiveRun, getRun } from '@/lib/db/queries/runs';
 import { runBus } from '@/lib/debate/bus';
 import { cancelRun, isRetryable, isRunActive, retryFailedSteps } from '@/lib/debate/engine';
-import { stopReason } from '@/lib/i18n/failures';
+import { reasonText, stopPhrase } from '@/lib/i18n/failures';
 import { notRetryable, RunStateError, type RetryOptions, type RunRunner } from '@/lib/jobs/run-runner';
 import { enqueueRun } from '@/lib/jobs/boss';
 
@@ -21,7 +21,7 @@ async function cancel({ db, runId }: { db: Db; runId: string }) {
   if (!(await cancelActiveRun({ db, id: runId }))) return false;
   // Executing here: stop now; the engine then tells this instance's viewers the run ended.
   if (isRunActive(runId) && cancelRun(runId)) return true;
-  runBus().publish({ type: 'run-finished', runId, at: new Date().toISOString(), status: 'cancelled', error: stopReason('cancelled') });
+  runBus().publish({ type: 'run-finished', runId, at: new Date().toISOString(), status: 'cancelled', error: reasonText(stopPhrase('cancelled')), errorPhrase: stopPhrase('cancelled') });
   return true;
 }
 

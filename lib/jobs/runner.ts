@@ -11,7 +11,7 @@ import { runBus } from '@/lib/debate/bus';
 import { cancelRun, executeRun, isRetryable, isRunActive, releaseRun, retryFailedSteps, type ExecuteResult } from '@/lib/debate/engine';
 import { webSearchForRun } from '@/lib/debate/web-search';
 import { env, isEmbedded } from '@/lib/env';
-import { stopReason } from '@/lib/i18n/failures';
+import { reasonOf, reasonText, stopPhrase } from '@/lib/i18n/failures';
 import { queueRunner } from '@/lib/jobs/queue-runner';
 import { notRetryable, RunStateError, type RetryOptions, type RunRunner } from '@/lib/jobs/run-runner';
 import { runProviders } from '@/lib/llm';
@@ -73,9 +73,10 @@ async function executeWithProviders({ db, run, workerId }: { db: Db; run: Pick<R
   try {
     providers = providersOf(run);
   } catch (err) {
-    const error = stopReason('couldNotStart', { reason: (err as Error).message });
-    if (!(await setRunStatus({ db, id: run.id, status: 'failed', error, workerId }))) return { status: 'released', wallMs: 0, modelMs: 0, timings: [] };
-    runBus().publish({ type: 'run-finished', runId: run.id, at: new Date().toISOString(), status: 'failed', error });
+    const errorPhrase = stopPhrase('couldNotStart', { reason: reasonOf(err) });
+    const error = reasonText(errorPhrase);
+    if (!(await setRunStatus({ db, id: run.id, status: 'failed', error, errorPhrase, workerId }))) return { status: 'released', wallMs: 0, modelMs: 0, timings: [] };
+    runBus().publish({ type: 'run-finished', runId: run.id, at: new Date().toISOString(), status: 'failed', error, errorPhrase });
     return { status: 'failed', error, wallMs: 0, modelMs: 0, timings: [] };
   }
   return executeRun({
@@ -110,8 +111,9 @@ async function cancel({ db, runId }: { db: Db; runId: string }) {
   // Not executing here (queued, or left running by a stopped process): record the cancellation.
   const run = await getRun({ db, id: runId });
   if (!run || (run.status !== 'queued' && run.status !== 'running')) return false;
-  await setRunStatus({ db, id: runId, status: 'cancelled', error: stopReason('cancelled') });
-  runBus().publish({ type: 'run-finished', runId, at: new Date().toISOString(), status: 'cancelled', error: stopReason('cancelled') });
+  const errorPhrase = stopPhrase('cancelled');
+  await setRunStatus({ db, id: runId, status: 'cancelled', error: reasonText(errorPhrase), errorPhrase });
+  runBus().publish({ type: 'run-finished', runId, at: new Date().toISOString(), status: 'cancelled', error: reasonText(errorPhrase), errorPhrase });
   return true;
 }
 

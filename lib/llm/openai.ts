@@ -18,6 +18,8 @@ import { countProviderError } from '@/lib/ops/counters';
 import { backoffDelay, retryAfterMs, sleep as delay } from '@/lib/util/http';
 import { redact } from '@/lib/util/redact';
 import type { ToolCallRecord } from '@/lib/domain/stored';
+import type { Phrase } from '@/lib/i18n';
+import { reasonText, stopPhrase } from '@/lib/i18n/failures';
 import { outputCapOf } from './output-caps';
 import { withSpent, type GenerateRequest, type GenerateResult, type ModelProvider, type SpentUsage, type WebEvidence } from './types';
 
@@ -45,19 +47,29 @@ export type OpenAiProviderOptions = {
 
 export type LlmErrorKind = 'rate-limit' | 'server' | 'connection' | 'timeout' | 'rejected' | 'aborted';
 
-/** A failed model call, worded for an operator; it never carries the API key. */
+/**
+ * A failed model call, worded for an operator; it never carries the API key. Its `phrase` (of
+ * lib/i18n/messages/run-failures.ts) is what the run page writes in the reader's language.
+ */
 export class LlmError extends Error {
+  phrase: Phrase;
   constructor(
     readonly kind: LlmErrorKind,
-    message: string,
+    said: Phrase,
     readonly details: { status?: number; attempts?: number; retryAfterMs?: number } = {},
   ) {
-    super(message);
+    super(reasonText(said));
+    this.phrase = said;
     // `AbortError` is what fetch-style callers check for a cancellation.
     this.name = kind === 'aborted' ? 'AbortError' : 'LlmError';
   }
   get retryable() {
     return this.kind !== 'rejected' && this.kind !== 'aborted';
+  }
+  /** Says it anew (the retry note around the last attempt's reason), in its message and its phrase. */
+  say(said: Phrase) {
+    this.phrase = said;
+    this.message = reasonText(said);
   }
 }
 
@@ -82,7 +94,7 @@ const WEB_SEARCH_TOOL: ChatCompletionTool = {
 };
 
 export function cancelled() {
-  return new LlmError('aborted', 'The model call was cancelled.');
+  return new LlmError('aborted', stopPhrase('callCancelled'));
 }
 
 /** Waits `ms`, or rejects with `cancelled()` as soon as the caller's signal fires. */
@@ -262,16 +274,16 @@ export function createOpenAiProvider(options: OpenAiProviderOptions): ModelProvi
 
   function classify(err: unknown, attempts: number): LlmError {
     if (err instanceof LlmError) return err;
-    if (err instanceof APIConnectionTimeoutError) return new LlmError('timeout', `The model endpoint did not answer within ${timeoutMs} ms.`, { attempts });
+    if (err instanceof APIConnectionTimeoutError) return new LlmError('timeout', stopPhrase('endpointNoAnswer', { ms: timeoutMs }), { attempts });
     if (err instanceof APIError && typeof err.status === 'number') {
       const status = err.status;
-      const message = scrub(`The model endpoint answered ${err.message}`);
+      const message = stopPhrase('endpointAnswered', { status: scrub(err.message) });
       if (status === 429) return new LlmError('rate-limit', message, { status, attempts, retryAfterMs: retryAfterMs(err.headers) });
       if (status >= 500 || status === 408 || status === 409) return new LlmError('server', message, { status, attempts, retryAfterMs: retryAfterMs(err.headers) });
       return new LlmError('rejected', message, { status, attempts });
     }
     const why = err instanceof Error ? err.message : String(err);
-    return new LlmError('connection', scrub(`Could not reach the model endpoint: ${why}`), { attempts });
+    return new LlmError('connection', stopPhrase('endpointUnreachable', { reason: scrub(why) }), { attempts });
   }
 
   /**
@@ -303,7 +315,7 @@ export function createOpenAiProvider(options: OpenAiProviderOptions): ModelProvi
       lost.completionTokens += tally.completionTokens;
       if (err instanceof CallbackError) throw err.cause;
       if (request.signal.aborted) throw cancelled();
-      if (timedOut) throw new LlmError('timeout', `The model endpoint did not finish within ${timeoutMs} ms.`, { attempts });
+      if (timedOut) throw new LlmError('timeout', stopPhrase('endpointNoFinish', { ms: timeoutMs }), { attempts });
       throw err instanceof APIError && isFormatRejection(err) ? err : classify(err, attempts);
     } finally {
       clearTimeout(timer);
@@ -336,7 +348,7 @@ export function createOpenAiProvider(options: OpenAiProviderOptions): ModelProvi
         }
         const failure = classify(err, attempt);
         if (!failure.retryable || attempt > maxRetries) {
-          if (failure.retryable) failure.message += ` (gave up after ${attempt} attempts)`;
+          if (failure.retryable) failure.say(stopPhrase('gaveUp', { reason: failure.phrase, n: attempt }));
           throw failure;
         }
         const backoff = backoffDelay(attempt - 1, BACKOFF_BASE_MS, BACKOFF_CAP_MS, random);

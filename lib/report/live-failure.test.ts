@@ -11,7 +11,7 @@ import { runBus, type RunSnapshot } from '@/lib/debate/bus';
 import { cancelRun, createRun, executeRun } from '@/lib/debate/engine';
 import type { RunParams } from '@/lib/domain/protocol';
 import type { Locale } from '@/lib/i18n';
-import { failureText, stopReason } from '@/lib/i18n/failures';
+import { failureText, reasonText, stopPhrase, stopReason } from '@/lib/i18n/failures';
 import { runFailureMessages } from '@/lib/i18n/messages/run-failures';
 import { createOfflineAnalyst } from '@/lib/llm/offline';
 import { withSpent, type GenerateRequest, type GenerateResult, type ModelProvider } from '@/lib/llm/types';
@@ -25,7 +25,7 @@ const empty: RunSnapshot = { steps: {}, finished: false };
 function seen(s: LiveRunState, locale: Locale) {
   return {
     status: s.status,
-    banner: s.error === null ? null : failureText(s.error, locale),
+    banner: s.error === null ? null : failureText(s.error, locale, s.errorPhrase),
     tokens: s.tokens,
     micros: Math.round(s.costUsd * 1e6),
     reportReady: s.reportReady,
@@ -35,7 +35,7 @@ function seen(s: LiveRunState, locale: Locale) {
       status: t.status,
       text: t.text,
       claims: t.claims.map((c) => c.id),
-      error: t.error === null ? null : failureText(t.error, locale),
+      error: t.error === null ? null : failureText(t.error, locale, t.errorPhrase),
       tokens: t.usage.promptTokens + t.usage.completionTokens,
       micros: Math.round(t.usage.costUsd * 1e6),
     })),
@@ -167,30 +167,42 @@ describe('the live reducer on failures', () => {
 
   it('takes a failed step as saved: no half-written text, its usage on the card and in the totals once; the steps after it cannot start', () => {
     const usage = { promptTokens: 700, completionTokens: 90, costUsd: 0.002 };
-    const failed = { type: 'step-failed' as const, runId: 'r1', stepId: 'D2', at, error: stopReason('stepError', { reason: 'The model call was cancelled.' }), usage };
+    const phrase = stopPhrase('stepError', { reason: stopPhrase('callCancelled') });
+    const failed = { type: 'step-failed' as const, runId: 'r1', stepId: 'D2', at, error: reasonText(phrase), errorPhrase: phrase, usage };
     const s = [failed, failed].reduce(reduceRun, state());
     expect(s.turns[1]).toMatchObject({ status: 'failed', text: '', usage, error: 'Stopped by an error: The model call was cancelled.' });
     expect(s.tokens).toEqual({ prompt: 1_700, completion: 290 });
     expect(s.costUsd).toBeCloseTo(0.012, 9);
     expect(blockedBy(s.turns)).toEqual({ D3: ['D2'], D4: ['D2'] });
-    expect(failureText(s.turns[1].error!, 'ko')).toBe('오류로 멈췄습니다: 모델 호출이 취소되었습니다.');
+    expect(failureText(s.turns[1].error!, 'ko', s.turns[1].errorPhrase)).toBe('오류로 멈췄습니다: 모델 호출이 취소되었습니다.');
 
-    const end = reduceRun(s, { type: 'run-finished', runId: 'r1', at, status: 'failed', error: stopReason('oneStepFailed', { steps: 'D2', n: 2, plural: 's' }), totals: { promptTokens: 1_750, completionTokens: 300, costUsd: 0.0125 } });
-    expect(end).toMatchObject({ status: 'failed', error: 'Step D2 failed; 2 steps could not start. Retry the failed step to continue.', tokens: { prompt: 1_750, completion: 300 }, costUsd: 0.0125, finishedAt: at });
+    const ended = stopPhrase('oneStepFailed', { steps: 'D2', n: 2 });
+    const end = reduceRun(s, { type: 'run-finished', runId: 'r1', at, status: 'failed', error: reasonText(ended), errorPhrase: ended, totals: { promptTokens: 1_750, completionTokens: 300, costUsd: 0.0125 } });
+    expect(end).toMatchObject({ status: 'failed', error: 'Step D2 failed; 2 steps could not start. Retry the failed step to continue.', errorPhrase: ended, tokens: { prompt: 1_750, completion: 300 }, costUsd: 0.0125, finishedAt: at });
+    expect(failureText(end.error!, 'ko', end.errorPhrase)).toBe('D2 단계가 실패해 2개 단계를 시작하지 못했습니다. 실패한 단계를 다시 실행하면 이어서 진행합니다.');
+    // One step that could not start is one, not "1 steps".
+    expect(stopReason('oneStepFailed', { steps: 'D2', n: 1 })).toBe('Step D2 failed; 1 step could not start. Retry the failed step to continue.');
   });
 
-  it('translates every stored reason into Korean with its values kept, nested reasons too, and leaves unknown text as it came', () => {
-    const samples: Record<string, string | number> = { problems: 'claims: Required', reason: 'boom', tokens: '1,234', status: '503 Service Unavailable', ms: 120000, n: 3, plural: 's', steps: 'D3, D7', budget: '1,000', used: '1,200', left: '10 tokens', step: 'NAS' };
+  it('writes every reason in Korean from its phrase, values and nested phrases kept, and shows text without a phrase as it came', () => {
+    const left = stopPhrase('leftTokens', { tokens: 1_234 });
+    const samples = { problems: 'claims: Required', reason: 'boom', tokens: 1_234, cost: '0.0100', status: '503 Service Unavailable', ms: 120000, n: 3, steps: 'D3, D7', budget: 1_000, used: 1_200, left, step: 'NAS' };
     for (const key of Object.keys(runFailureMessages.en) as (keyof typeof runFailureMessages.en)[]) {
-      const english = stopReason(key, samples);
-      const korean = failureText(english, 'ko');
-      expect(korean, key).not.toBe(english);
-      expect(korean, key).not.toMatch(/\{\w+\}/);
-      expect(failureText(english, 'en')).toBe(english);
+      const phrase = stopPhrase(key, samples);
+      const english = reasonText(phrase);
+      const korean = failureText(english, 'ko', phrase);
+      if (key !== 'leftCost') expect(korean, key).not.toBe(english);
+      expect(korean, key).not.toMatch(/\{\w+/);
+      expect(failureText(english, 'en', phrase)).toBe(english);
     }
-    expect(failureText('Stopped by an error: Could not reach the model endpoint: ECONNREFUSED (gave up after 4 attempts)', 'ko')).toBe(
-      '오류로 멈췄습니다: 모델 엔드포인트에 연결할 수 없습니다: ECONNREFUSED (4회 시도 후 포기)',
-    );
-    expect(failureText('Something only the server knows.', 'ko')).toBe('Something only the server knows.');
+    // Budget amounts are written in the reader's language too, not left in English.
+    expect(reasonText(stopPhrase('usedAllLeft', { step: 'D4', left }), 'ko')).toBe('예산에 도달해 멈췄습니다: D4 단계가 남은 예산(1,234토큰)을 모두 썼습니다.');
+    expect(reasonText(stopPhrase('usedAllLeft', { step: 'D4', left: stopPhrase('leftTokens', { tokens: 1 }) }))).toBe('The run stopped at its budget: step D4 used all that was left (1 token).');
+    const nested = stopPhrase('stepError', { reason: stopPhrase('gaveUp', { reason: stopPhrase('endpointUnreachable', { reason: 'ECONNREFUSED' }), n: 4 }) });
+    expect(reasonText(nested)).toBe('Stopped by an error: Could not reach the model endpoint: ECONNREFUSED (gave up after 4 attempts)');
+    expect(failureText(reasonText(nested), 'ko', nested)).toBe('오류로 멈췄습니다: 모델 엔드포인트에 연결할 수 없습니다: ECONNREFUSED (4회 시도 후 포기)');
+    // No text is matched back to a key: a reason without a phrase (stored before phrases were kept) shows as written.
+    expect(failureText('Stopped by an error: The model call was cancelled.', 'ko')).toBe('Stopped by an error: The model call was cancelled.');
+    expect(failureText('Something only the server knows.', 'ko', null)).toBe('Something only the server knows.');
   });
 });

@@ -5,6 +5,7 @@
 import type { Company, reports, Run, runSteps } from '@/lib/db/schema';
 import { citationsOf, claimsOf, questionsOf } from '@/lib/domain/output-parts';
 import type { StepRepair } from '@/lib/domain/stored';
+import type { Phrase } from '@/lib/domain/phrase';
 import { buildReasoningTree, citationGrounding } from '@/lib/eval/tree';
 
 type Rows = {
@@ -35,6 +36,8 @@ export function runDocument({ run, steps, report, company }: Rows) {
       finishedAt: s.finishedAt?.toISOString() ?? null,
       usage: { promptTokens: s.promptTokens, completionTokens: s.completionTokens, costUsd: Number(s.costUsd) },
       error: s.error,
+      /** The error as a phrase, rendered in the reader's language; null for one stored before phrases were kept. */
+      ...({ errorPhrase: s.errorPhrase ?? null } as { errorPhrase?: Phrase | null }),
       /**
        * What the engine changed to take the step's answer in (docs/protocols.md, "Taking answers
        * in"). Optional for readers: a view built elsewhere, or exported before repairs were kept, has none.
@@ -53,6 +56,7 @@ export function runDocument({ run, steps, report, company }: Rows) {
     protocol: run.protocol,
     status: run.status,
     error: run.error,
+    errorPhrase: run.errorPhrase ?? null,
     provider: run.provider,
     model: run.model,
     mode: run.mode,

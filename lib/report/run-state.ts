@@ -8,6 +8,7 @@ import type { StepOutput } from '@/lib/domain/outputs';
 import type { RunEvent, StepWait, Usage } from '@/lib/domain/protocol';
 import { TERMINAL_RUN_STATUSES, type Polarity, type RunStatus } from '@/lib/domain/vocabulary';
 import type { EvidenceShortfall, RedFlag } from '@/lib/domain/red-flags';
+import type { Phrase } from '@/lib/domain/phrase';
 
 /**
  * What a citation chip shows about the evidence a citation names. For a finished run it is the
@@ -30,6 +31,8 @@ export type LiveRunState = {
   runId: string;
   status: RunStatus;
   error: string | null;
+  /** The run's reason as a phrase (runs.errorPhrase), for the reader's language; null when it has none. */
+  errorPhrase?: Phrase | null;
   /** In protocol order, shaped like the run view's turns so panels built on those work live. */
   turns: RunViewTurn[];
   evidence: EvidenceRefs;
@@ -70,7 +73,7 @@ export function isTerminal(status: RunStatus) {
  * snapshot) for steps still running: what a viewer who arrives mid-run sees first.
  */
 export function stateFromView(
-  view: Pick<RunView, 'id' | 'status' | 'error' | 'turns' | 'report' | 'metrics'>,
+  view: Pick<RunView, 'id' | 'status' | 'error' | 'turns' | 'report' | 'metrics'> & { errorPhrase?: RunView['errorPhrase'] },
   run: { startedAt: Date | string | null; finishedAt: Date | string | null; redFlags?: RedFlag[] | null; shortfall?: EvidenceShortfall | null },
   live: RunSnapshot,
   evidence: EvidenceRefs,
@@ -96,6 +99,7 @@ export function stateFromView(
     runId: view.id,
     status: view.status,
     error: view.error,
+    errorPhrase: view.errorPhrase ?? null,
     turns,
     evidence,
     redFlags: run.redFlags ?? [],
@@ -184,6 +188,7 @@ export function reduceRun(state: LiveRunState, message: WireMessage): LiveRunSta
         ...state,
         status: 'running',
         error: null,
+        errorPhrase: null,
         shortfall: null,
         finishedAt: null,
         startedAt: state.startedAt ?? message.at,
@@ -197,6 +202,7 @@ export function reduceRun(state: LiveRunState, message: WireMessage): LiveRunSta
         status: 'running',
         text: '',
         error: null,
+        errorPhrase: null,
         startedAt: message.at,
         finishedAt: null,
       }));
@@ -218,6 +224,7 @@ export function reduceRun(state: LiveRunState, message: WireMessage): LiveRunSta
         // The step's usage adds up across executions, as saved: a retried step keeps what its failed one spent.
         usage: fresh ? addUsage(t.usage, message.usage) : t.usage,
         error: null,
+        errorPhrase: null,
         finishedAt: message.at,
         // A resumed run's repeated step-done carries none: the saved ones stay.
         repairs: message.repairs ?? t.repairs,
@@ -246,6 +253,7 @@ export function reduceRun(state: LiveRunState, message: WireMessage): LiveRunSta
         citations: [],
         usage: spent ? addUsage(t.usage, spent) : t.usage,
         error: message.error,
+        errorPhrase: message.errorPhrase ?? null,
         finishedAt: message.at,
         repairs: message.repairs ?? t.repairs,
       }));
@@ -268,7 +276,7 @@ export function reduceRun(state: LiveRunState, message: WireMessage): LiveRunSta
       const totals = message.totals ? { tokens: { prompt: message.totals.promptTokens, completion: message.totals.completionTokens }, costUsd: message.totals.costUsd } : {};
       // A run short of evidence says what the pool held, live as after a reload.
       const shortfall = message.status === 'insufficient_evidence' ? (message.shortfall ?? state.shortfall ?? null) : (state.shortfall ?? null);
-      return { ...state, turns, status: message.status, error: message.error ?? state.error, shortfall, finishedAt: message.at, ...totals };
+      return { ...state, turns, status: message.status, error: message.error ?? state.error, errorPhrase: message.error !== undefined ? (message.errorPhrase ?? null) : (state.errorPhrase ?? null), shortfall, finishedAt: message.at, ...totals };
     }
     default:
       return state;

@@ -4,6 +4,7 @@ import type { Executor } from '@/lib/db/client';
 import { snapshotCitedEvidence } from '@/lib/db/queries/cited-evidence';
 import { cases, reports, runs, runSteps, users } from '@/lib/db/schema';
 import type { StepOutput } from '@/lib/domain/outputs';
+import type { Phrase } from '@/lib/domain/phrase';
 import type { ProtocolDef, RunMode, RunParams, Usage } from '@/lib/domain/protocol';
 import type { EvidenceShortfall, RedFlag } from '@/lib/domain/red-flags';
 import type { FinalCheck, StepRepair, StoredWebResult, ToolCallRecord } from '@/lib/domain/stored';
@@ -101,6 +102,7 @@ export async function setRunStatus({
   id,
   status,
   error = null,
+  errorPhrase = null,
   workerId,
   shortfall = null,
 }: {
@@ -108,6 +110,8 @@ export async function setRunStatus({
   id: string;
   status: RunStatus;
   error?: string | null;
+  /** The reason as a phrase, for the reader's language (runs.errorPhrase). */
+  errorPhrase?: Phrase | null;
   workerId?: string;
   shortfall?: EvidenceShortfall | null;
 }): Promise<boolean> {
@@ -120,6 +124,7 @@ export async function setRunStatus({
       .set({
         status,
         error,
+        errorPhrase: error === null ? null : errorPhrase,
         shortfall: status === 'insufficient_evidence' ? shortfall : null,
         ...(status === 'running' ? { startedAt: sql`coalesce(${runs.startedAt}, now())` } : {}),
         ...(final ? { finishedAt: now, citedEvidence } : { finishedAt: null }),
@@ -258,12 +263,15 @@ export async function markStepFailed({
   error,
   usage = { promptTokens: 0, completionTokens: 0, costUsd: 0 },
   repairs,
+  errorPhrase = null,
   workerId,
 }: {
   db: Executor;
   runId: string;
   stepId: string;
   error: string;
+  /** The error as a phrase, for the reader's language (run_steps.errorPhrase). */
+  errorPhrase?: Phrase | null;
   usage?: Usage;
   /** What was asked of the model on the way to failing (a repair request, a retry with more room): kept for the reviewer. */
   repairs?: StepRepair[];
@@ -278,6 +286,7 @@ export async function markStepFailed({
       .set({
         status: 'failed',
         error,
+        errorPhrase,
         finishedAt: new Date(),
         ...(repairs ? { repairs } : {}),
         promptTokens: sql`${runSteps.promptTokens} + ${promptTokens}`,
@@ -405,7 +414,7 @@ export async function cancelActiveRun({ db, id }: { db: Executor; id: string }) 
     const citedEvidence = await snapshotCitedEvidence({ db: tx, runId: id });
     const rows = await tx
       .update(runs)
-      .set({ status: 'cancelled', error: 'Cancelled.', finishedAt: new Date(), citedEvidence })
+      .set({ status: 'cancelled', error: 'Cancelled.', errorPhrase: { key: 'cancelled' }, finishedAt: new Date(), citedEvidence })
       .where(and(eq(runs.id, id), inArray(runs.status, ACTIVE)))
       .returning({ id: runs.id });
     return rows.length > 0;
