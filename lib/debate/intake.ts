@@ -271,14 +271,10 @@ function refusalOf(text: string): boolean {
  */
 export function takeIn(kind: OutputKind, answer: Answer, { attempt = 1 }: { attempt?: number } = {}): IntakeResult {
   const notes = new Notes(attempt);
-  const fail = (failure: 'empty' | 'refusal' | 'invalid', reason: string | Phrase, problems: string[] = [typeof reason === 'string' ? reason : reasonText(reason)]): IntakeResult => ({
-    ok: false,
-    failure,
-    reason: typeof reason === 'string' ? reason : reasonText(reason),
-    ...(typeof reason === 'string' ? {} : { phrase: reason }),
-    problems,
-    repairs: notes.list(),
-  });
+  const fail = (failure: 'empty' | 'refusal' | 'invalid', reason: string | Phrase, problems?: string[]): IntakeResult => {
+    const text = typeof reason === 'string' ? reason : reasonText(reason);
+    return { ok: false, failure, reason: text, ...(typeof reason === 'string' ? {} : { phrase: reason }), problems: problems ?? [text], repairs: notes.list() };
+  };
   const refusal = answer.refusal?.trim();
   if (refusal) return fail('refusal', stopPhrase('refusal', { reason: quote(refusal) }));
   const text = answer.raw.replace(/^\uFEFF/, '').trim();

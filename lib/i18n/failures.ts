@@ -4,7 +4,7 @@
 // the phrase (error_phrase), from which the run page writes the reader's language, live and after
 // a reload alike. A reason stored before phrases were kept, or an error from a library, has no
 // phrase and is shown as it was written.
-import { phraseText, type Locale, type Phrase, type PhraseValues } from '@/lib/i18n';
+import { isPhrase, phraseText, type Locale, type Phrase, type PhraseValues } from '@/lib/i18n';
 import { runFailureMessages, type RunFailureKey } from '@/lib/i18n/messages/run-failures';
 
 const TABLES = [runFailureMessages];
@@ -35,10 +35,6 @@ export class ReasonError extends Error {
 export function reasonOf(err: unknown): string | Phrase {
   if (err && typeof err === 'object' && 'phrase' in err && isPhrase((err as { phrase: unknown }).phrase)) return (err as { phrase: Phrase }).phrase;
   return err instanceof Error ? err.message : String(err);
-}
-
-function isPhrase(value: unknown): value is Phrase {
-  return !!value && typeof value === 'object' && typeof (value as Phrase).key === 'string';
 }
 
 /**

@@ -103,7 +103,8 @@ export function translator<D extends Dictionary>(messages: Messages<D>, locale: 
   return translate;
 }
 
-const isPhrase = (value: unknown): value is Phrase => !!value && typeof value === 'object' && typeof (value as Phrase).key === 'string';
+/** Is `value` a phrase (a key and perhaps values), whatever carries it. */
+export const isPhrase = (value: unknown): value is Phrase => !!value && typeof value === 'object' && typeof (value as Phrase).key === 'string';
 
 /**
  * A phrase in `locale`, looked up in the first of `tables` that has its key (a value that is a
