@@ -76,3 +76,27 @@ export async function createUser(admin: Page, { role, name, password, prefix = `
   await expect(form.getByRole('status')).toContainText(`Created ${email}`);
   return email;
 }
+
+/** A new case through the form, on `company`; resolves with its URL. */
+export async function createCase(page: Page, company: string, title: string) {
+  await page.goto('/cases/new');
+  await page.getByLabel('Borrower').selectOption(company);
+  await page.getByLabel('Case title').fill(title);
+  await page.getByLabel('Loan amount').fill('1000000000');
+  await page.getByLabel('Purpose of the loan').fill('Working capital');
+  await page.getByTestId('case-submit').click();
+  await expect(page).toHaveURL(/\/cases\/[0-9a-f-]{36}$/);
+  return page.url();
+}
+
+/** Starts an offline run of `protocol` from the case page and waits for it to succeed; resolves with the run's id. */
+export async function runOffline(page: Page, caseUrl: string, protocol: string) {
+  await page.goto(caseUrl);
+  const launcher = page.getByTestId('run-launcher');
+  await launcher.locator(`input[name="protocol"][value="${protocol}"]`).check();
+  await launcher.locator('input[name="provider"][value="offline"]').check();
+  await page.getByTestId('start-run').click();
+  await expect(page).toHaveURL(/\/runs\/[0-9a-f-]{36}$/);
+  await expect(page.getByTestId('run-status')).toHaveAttribute('data-status', 'succeeded', { timeout: 90_000 });
+  return page.url().split('/').pop()!;
+}

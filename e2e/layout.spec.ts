@@ -4,7 +4,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Browser, type BrowserContext, type Locator, type Page } from '@playwright/test';
 import { DEMO_IDS } from '../lib/domain/demo-ids';
-import { createUser, signIn, signInAs } from './fixtures';
+import { createCase, createUser, runOffline, signIn, signInAs } from './fixtures';
 
 /** The launcher's Mode options, as the page words them (lib/i18n/messages/run.ts modeDag, modeSequential). */
 const MODES = {
@@ -75,30 +75,6 @@ function brokenHangulWords(scope: Locator) {
   });
 }
 
-/** The RM's new case on Samsung Electronics, through the form; resolves with its URL. */
-async function newCase(page: Page, title: string) {
-  await page.goto('/cases/new');
-  await page.getByLabel('Borrower').selectOption('samsung-electronics');
-  await page.getByLabel('Case title').fill(title);
-  await page.getByLabel('Loan amount').fill('1000000000');
-  await page.getByLabel('Purpose of the loan').fill('Working capital');
-  await page.getByTestId('case-submit').click();
-  await expect(page).toHaveURL(/\/cases\/[0-9a-f-]{36}$/);
-  return page.url();
-}
-
-/** Starts an offline run from the case page and waits for it to succeed; resolves with its id. */
-async function runOffline(page: Page, caseUrl: string, protocol: string) {
-  await page.goto(caseUrl);
-  const launcher = page.getByTestId('run-launcher');
-  await launcher.locator(`input[name="protocol"][value="${protocol}"]`).check();
-  await launcher.locator('input[name="provider"][value="offline"]').check();
-  await page.getByTestId('start-run').click();
-  await expect(page).toHaveURL(/\/runs\/[0-9a-f-]{36}$/);
-  await expect(page.getByTestId('run-status')).toHaveAttribute('data-status', 'succeeded', { timeout: 90_000 });
-  return page.url().split('/').pop()!;
-}
-
 async function newPage(browser: Browser) {
   const context = await browser.newContext();
   return { context, page: await context.newPage() };
@@ -108,7 +84,7 @@ test.describe('layout (issue 16)', () => {
   test('the run launcher shows both Mode options whole, at desktop and tablet widths, in English and Korean', async ({ browser }) => {
     const { context, page } = await newPage(browser);
     await signInAs(page, 'rm');
-    const caseUrl = await newCase(page, `Layout launcher ${Date.now().toString(36)}`);
+    const caseUrl = await createCase(page, 'samsung-electronics', `Layout launcher ${Date.now().toString(36)}`);
     for (const size of WIDTHS) {
       await page.setViewportSize(size);
       for (const locale of ['en', 'ko'] as const) {
@@ -129,7 +105,7 @@ test.describe('layout (issue 16)', () => {
     test.setTimeout(120_000);
     const { context, page } = await newPage(browser);
     await signInAs(page, 'rm');
-    const caseUrl = await newCase(page, `Layout runs ${Date.now().toString(36)}`);
+    const caseUrl = await createCase(page, 'samsung-electronics', `Layout runs ${Date.now().toString(36)}`);
     await runOffline(page, caseUrl, 'kpd-mads');
     for (const size of WIDTHS) {
       await page.setViewportSize(size);
@@ -187,7 +163,7 @@ test.describe('layout (issue 16)', () => {
     test.setTimeout(150_000);
     const { context, page } = await newPage(browser);
     await signInAs(page, 'rm');
-    const caseUrl = await newCase(page, `Layout compare ${Date.now().toString(36)}`);
+    const caseUrl = await createCase(page, 'samsung-electronics', `Layout compare ${Date.now().toString(36)}`);
     const runs = [await runOffline(page, caseUrl, 'three-round'), await runOffline(page, caseUrl, 'sas')];
     for (const size of WIDTHS) {
       await page.setViewportSize(size);

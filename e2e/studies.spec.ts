@@ -8,7 +8,7 @@ import { expect, request, test, type Browser, type Page } from '@playwright/test
 import { parse } from 'csv-parse/sync';
 import { ALL_ITEMS } from '../lib/domain/study';
 import { DEMO_IDS } from '../lib/domain/demo-ids';
-import { createUser, DEMO_PASSWORD, DEMO_USERS, signIn, signInAs, uniqueEmail } from './fixtures';
+import { createCase, createUser, DEMO_PASSWORD, DEMO_USERS, runOffline, signIn, signInAs, uniqueEmail } from './fixtures';
 
 const PASSWORD = 'study-evaluator-pass';
 const MODEL_NAMES = ['offline-analyst-1'];
@@ -17,28 +17,6 @@ const FORBIDDEN = [/kpd-mads/i, /\bnas\b/i, /\bsas\b/i, /three-round/i, /findeba
 
 async function newPage(browser: Browser) {
   return (await browser.newContext()).newPage();
-}
-
-async function createCase(page: Page, company: string, title: string) {
-  await page.goto('/cases/new');
-  await page.getByLabel('Borrower').selectOption(company);
-  await page.getByLabel('Case title').fill(title);
-  await page.getByLabel('Loan amount').fill('1000000000');
-  await page.getByLabel('Purpose of the loan').fill('Working capital');
-  await page.getByTestId('case-submit').click();
-  await expect(page).toHaveURL(/\/cases\/[0-9a-f-]{36}$/);
-  return page.url();
-}
-
-async function runOffline(page: Page, caseUrl: string, protocol: string) {
-  await page.goto(caseUrl);
-  const launcher = page.getByTestId('run-launcher');
-  await launcher.locator(`input[name="protocol"][value="${protocol}"]`).check();
-  await launcher.locator(`input[name="provider"][value="offline"]`).check();
-  await page.getByTestId('start-run').click();
-  await expect(page).toHaveURL(/\/runs\/[0-9a-f-]{36}$/);
-  await expect(page.getByTestId('run-status')).toHaveAttribute('data-status', 'succeeded', { timeout: 90_000 });
-  return page.url().split('/').pop()!;
 }
 
 /** The id of a built server action, from Next's manifest, to call it as a crafted request. */
