@@ -427,6 +427,9 @@ describe('AnswerStream', () => {
     it('cuts a long field and stops opening fields past the limit, so live events stay small', () => {
       const long = read('report', inPieces(JSON.stringify({ objective: 'x'.repeat(3 * MAX_DRAFT_CHARS), overview: 'o' }), 50));
       expect(long.shown).toEqual([{ name: 'objective', index: 0, text: `${'x'.repeat(MAX_DRAFT_CHARS)}…` }]);
+      // An empty or blank field is shown from its first non-space, if any.
+      const blank = read('report', ['{"objective":"', '  ', '\\n', ' Why', '","favorableSummary":["",""],"overview":"o"}']);
+      expect(blank.fields.map((f) => `${f.chunk}:${JSON.stringify(f.text)}`)).toEqual(['3:"  \\n Why"', '4:"  \\n Why"']);
       const many = read('closingRound', inPieces(JSON.stringify({ concessions: Array.from({ length: 100 }, (_, i) => `Point ${i}.`), unrebutted: [], finalPosition: 'Hold.', text: 't' }), 16));
       expect(many.shown).toHaveLength(MAX_LIVE_FIELDS);
       expect(many.shown.at(-1)).toEqual({ name: 'concessions', index: MAX_LIVE_FIELDS - 1, text: `Point ${MAX_LIVE_FIELDS - 1}.` });

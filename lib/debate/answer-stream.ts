@@ -169,7 +169,8 @@ export class AnswerStream {
     }
     for (const field of this.touched) {
       const text = visible(field.text, field.full);
-      if (!text) continue;
+      // A heading over nothing is not worth showing: a field goes out from its first non-space.
+      if (!field.shown && !/\S/.test(text)) continue;
       field.shown = true;
       this.out.fields.push({ name: field.name, index: field.index, text, done: field.done });
     }
