@@ -12,7 +12,7 @@ import { blockedBy, pendingStepNote, type EvidenceRefs, type StreamingStep } fro
 import type { RunStatus } from '@/lib/domain/vocabulary';
 import { formatUsd } from '@/components/run/live-format';
 import { failureText } from '@/lib/i18n/failures';
-import { partLine } from '@/lib/domain/output-parts';
+import { partLine, type LiveField } from '@/lib/domain/output-parts';
 import { useLocale, useT } from '@/lib/i18n/client';
 import { actLabel, agentLabel } from '@/lib/i18n/messages/debate-terms';
 import { runMessages } from '@/lib/i18n/messages/run';
@@ -57,6 +57,26 @@ function WaitNotice({ wait }: { wait: StepWait }) {
       {/* The server renders in its time zone, the browser in the viewer's. */}
       <span suppressHydrationWarning>{t(`wait_${wait.reason}`, { time })}</span>
     </p>
+  );
+}
+
+/**
+ * A running step's other readable fields as the model writes them, each under its heading: a
+ * report's objective and summaries written before its overview, a critique before its assumption.
+ * The prose, once it comes, reads above them in its usual place; the finished step replaces both.
+ */
+function StreamingFields({ fields }: { fields: LiveField[] }) {
+  const t = useT(runMessages);
+  if (!fields.length) return null;
+  return (
+    <section className="mt-2 space-y-2" aria-label={t('streamingFields')} aria-busy data-testid="streaming-fields">
+      {fields.map((f) => (
+        <div key={`${f.name}:${f.index}`} data-testid="streaming-field" data-field={f.name}>
+          <h4 className="text-xs font-semibold uppercase tracking-wide text-zinc-600 dark:text-zinc-400">{t(`field_${f.name}` as 'field_text')}</h4>
+          <p className="whitespace-pre-line text-sm leading-relaxed">{f.text}</p>
+        </div>
+      ))}
+    </section>
   );
 }
 
@@ -172,6 +192,7 @@ function TurnCard({
           {t(pendingNote === 'blocked' ? 'waitingForContext' : pendingNote)}
         </p>
       ) : null}
+      {turn.status === 'running' && streaming?.fields ? <StreamingFields fields={streaming.fields} /> : null}
       {turn.status === 'running' && streaming ? <StreamingParts streaming={streaming} /> : null}
       {turn.claims.length ? (
         <section className="mt-3" aria-label={t('claims')}>

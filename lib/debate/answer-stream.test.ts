@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { AnswerStream } from '@/lib/debate/answer-stream';
-import { MAX_DRAFT_CHARS, MAX_LIVE_PARTS, type PartDraft, type StepPart } from '@/lib/domain/output-parts';
+import { MAX_DRAFT_CHARS, MAX_LIVE_FIELDS, MAX_LIVE_PARTS, withField, type LiveField, type PartDraft, type StepPart } from '@/lib/domain/output-parts';
 import { OUTPUT_SCHEMAS, PROSE, type OutputKind } from '@/lib/domain/outputs';
 
 type Seen = { chunk: number } & ({ part: StepPart } | { draft: PartDraft & { done: boolean } });
@@ -15,8 +15,11 @@ function read(kind: OutputKind, chunks: string[]) {
   const parts: StepPart[] = [];
   const drafts: (PartDraft & { done: boolean })[] = [];
   const seen: Seen[] = [];
+  /** Every field update, with the chunk that brought it. */
+  const fields: (LiveField & { done: boolean; chunk: number })[] = [];
   chunks.forEach((chunk, i) => {
     const u = reader.push(chunk);
+    for (const f of u.fields) fields.push({ ...f, chunk: i });
     updates.push(u.prose);
     parts.push(...u.parts);
     for (const part of u.parts) seen.push({ chunk: i, part });
@@ -29,7 +32,10 @@ function read(kind: OutputKind, chunks: string[]) {
   updates.push(end.prose);
   parts.push(...end.parts);
   expect(end.draft).toBeUndefined();
-  return { prose: updates.join(''), updates, parts, drafts, seen, reader };
+  expect(end.fields).toEqual([]);
+  // What the live page shows at the end: each field's latest text, those taken back left out.
+  const shown = fields.reduce<LiveField[]>((list, { done: _d, chunk: _c, ...f }) => withField(list, f), []);
+  return { prose: updates.join(''), updates, parts, drafts, seen, fields, shown, reader };
 }
 
 const inPieces = (raw: string, size: number) => Array.from({ length: Math.ceil(raw.length / size) }, (_, i) => raw.slice(i * size, (i + 1) * size));
@@ -312,6 +318,122 @@ describe('AnswerStream', () => {
       const { drafts, parts } = read('turn', inPieces(JSON.stringify(many), 3));
       expect(parts).toHaveLength(MAX_LIVE_PARTS);
       expect(Math.max(...drafts.map((d) => d.index))).toBe(MAX_LIVE_PARTS - 1);
+    });
+  });
+
+  describe('readable fields beyond the prose and the parts', () => {
+    // A report that writes its objective (every escape, Korean, an emoji) and summaries before its
+    // overview, as a model that reorders keys does; the topic's own strings belong to the topic.
+    const report = {
+      objective: TEXT,
+      favorableSummary: ['Orders grew.', 'Backlog "firm" \\ up.'],
+      adverseSummary: [],
+      topics: [{ topic: 'Growth', factor: 'industry_growth_outlook', affirmative: 'Up', adverse: 'Down', citations: [{ evidenceId: 'e1', source: 'DART', date: '2024-05-01' }] }],
+      overview: '삼성전자 개요.',
+    };
+    const reportRaw = JSON.stringify(report).replace('ሴ', '\\u1234');
+    const valueOf = (f: LiveField) => (f.name === 'objective' ? TEXT : report.favorableSummary[f.index]);
+
+    it('shows each field decoded as it is written, for every split of the answer into two chunks, and the overview as the prose', () => {
+      expect(reportRaw).toContain('\\u1234');
+      const objectiveStart = reportRaw.indexOf('"objective":"') + '"objective":"'.length;
+      for (let i = 1; i < reportRaw.length; i++) {
+        const { prose, fields, shown, parts } = read('report', [reportRaw.slice(0, i), reportRaw.slice(i)]);
+        const at = `split at ${i}`;
+        expect(prose, at).toBe('삼성전자 개요.');
+        expect(shown, at).toEqual([
+          { name: 'objective', index: 0, text: TEXT },
+          { name: 'favorableSummary', index: 0, text: 'Orders grew.' },
+          { name: 'favorableSummary', index: 1, text: 'Backlog "firm" \\ up.' },
+        ]);
+        for (const f of fields) {
+          expect(valueOf(f).startsWith(f.text) && f.text.length > 0, `${at}: ${JSON.stringify(f.text)}`).toBe(true);
+          const last = f.text.charCodeAt(f.text.length - 1);
+          expect(last >= 0xd800 && last <= 0xdbff, at).toBe(false);
+        }
+        expect(parts.map((p) => p.kind), at).toEqual(['citation', 'topic']);
+        // Split after the objective's first character: the first chunk already shows it.
+        if (i > objectiveStart) expect(fields.find((f) => f.chunk === 0)?.name, at).toBe('objective');
+      }
+    });
+
+    it('shows a summary written before the overview from its first character, and keeps the overview as the prose', () => {
+      const raw = JSON.stringify({ favorableSummary: ['Orders grew.'], adverseSummary: ['Debt rose.'], topics: [], overview: 'The overview.', objective: 'Why we ask.' });
+      const { prose, fields, updates, shown } = read('report', inPieces(raw, 4));
+      expect(prose).toBe('The overview.');
+      const first = raw.indexOf('Orders');
+      expect(fields[0]).toMatchObject({ name: 'favorableSummary', index: 0, chunk: Math.floor(first / 4) });
+      expect(fields[0].text).toBe('Orders grew.'.slice(0, 4 - (first % 4)));
+      expect(updates.slice(0, Math.floor(raw.indexOf('The overview') / 4)).join('')).toBe('');
+      // A field written after the prose is shown too, under its own heading.
+      expect(shown.map((f) => `${f.name}:${f.text}`)).toEqual(['favorableSummary:Orders grew.', 'adverseSummary:Debt rose.', 'objective:Why we ask.']);
+    });
+
+    it('never shows an id, a date or an enum code, nor a part’s strings, as a field', () => {
+      const rubric = JSON.stringify({
+        scores: [{ argumentId: 'A1', logic: 7, evidence: 6, responsiveness: 5, honesty: 8, weighted: 6.5 }],
+        fallacies: [{ argumentId: 'A1', fallacy: 'straw_man', explanation: 'It answers a weaker claim.' }],
+        trace: [{ argumentId: 'A1', standing: 'UPHELD', note: 'Never rebutted.' }],
+        overall: { keyInsight: 'Liquidity decides it.', affirmativeTotal: 6.5, negativeTotal: 5, unresolved: ['Refinancing in 2025?'], recommendation: 'Approve.' },
+      });
+      const judged = read('rubricJudgment', inPieces(rubric, 3));
+      expect(judged.shown.map((f) => `${f.name}:${f.text}`)).toEqual(['explanation:It answers a weaker claim.', 'note:Never rebutted.', 'unresolved:Refinancing in 2025?', 'recommendation:Approve.']);
+      expect(judged.prose).toBe('Liquidity decides it.');
+      const codes = /A1|straw_man|UPHELD/;
+      expect(judged.fields.filter((f) => codes.test(f.text))).toEqual([]);
+      // A stance draft's stance, its horizons (a name, an enum, a number) and its claims are no fields; a turn's claims are drafts.
+      const draft = JSON.stringify({ stance: 'adverse', horizons: [{ horizon: '12 months', outlook: 'adverse', confidence: 0.6 }], claims: turn.claims, text: 'Adverse.' });
+      expect(read('stanceDraft', inPieces(draft, 5)).fields).toEqual([]);
+      const claimsFirst = read('turn', inPieces(JSON.stringify({ claims: turn.claims, questions: turn.questions, falsifiability: 'A rise in orders.', text: 'x' }), 5));
+      expect(claimsFirst.shown).toEqual([{ name: 'falsifiability', index: 0, text: 'A rise in orders.' }]);
+      expect(claimsFirst.drafts.length).toBeGreaterThan(0);
+      // The same key in the wrong place is no field: a report's objective nested in a topic, a final report's outlook in a horizon.
+      const nested = read('report', inPieces(JSON.stringify({ topics: [{ topic: 'T', objective: 'no' }], extra: { objective: 'no' }, overview: 'o' }), 4));
+      expect(nested.fields).toEqual([]);
+    });
+
+    it('lets nothing of a fence, a sentence around the answer or JSON into a field', () => {
+      const raw = `Below is the requested JSON {as asked}:\n\`\`\`json\n${reportRaw}\n\`\`\`\nNote: all figures are cited. {"objective":"not this"}`;
+      for (const size of [1, 3, 7, 64]) {
+        const { fields, shown, prose } = read('report', inPieces(raw, size));
+        expect(prose, `chunks of ${size}`).toBe('삼성전자 개요.');
+        expect(shown.map((f) => f.text), `chunks of ${size}`).toEqual([TEXT, 'Orders grew.', 'Backlog "firm" \\ up.']);
+        for (const f of fields) expect(valueOf(f).startsWith(f.text), `chunks of ${size}: ${JSON.stringify(f.text)}`).toBe(true);
+      }
+    });
+
+    it('shows a prose field written before its turn as a field, and takes it back as the prose reaches it', () => {
+      const reversed = read('sasStress', inPieces('{"critique":"It assumes growth.","assumption":"Demand holds."}', 3));
+      expect(reversed.prose).toBe('Demand holds. — It assumes growth.');
+      const critique = reversed.fields.filter((f) => f.name === 'critique');
+      // '{"critique":"' is 13 characters: the fifth chunk of three brings its first two letters.
+      expect(critique[0]).toMatchObject({ index: 0, text: 'It', chunk: 4 });
+      expect(critique.at(-2)).toMatchObject({ text: 'It assumes growth.', done: true });
+      // Taken back with the update whose prose holds it.
+      const back = critique.at(-1)!;
+      expect(back.text).toBe('');
+      expect(reversed.updates[back.chunk]).toContain('It assumes growth.');
+      expect(reversed.shown).toEqual([]);
+      // In order, the prose streams as it comes: no field at all.
+      expect(read('sasStress', inPieces('{"assumption":"Demand holds.","critique":"It assumes growth."}', 3)).fields).toEqual([]);
+      // A judgment's justification before its winner: the justification shows, the winner (an enum) never as a field.
+      const judged = read('sasJudgment', inPieces('{"justification":"Cash covers the debt.","winner":"negative"}', 3));
+      expect(new Set(judged.fields.map((f) => f.name))).toEqual(new Set(['justification']));
+      expect(judged.fields[0].chunk).toBe(Math.floor('{"justification":"'.length / 3));
+      expect(judged.shown).toEqual([]);
+      expect(judged.prose).toBe('negative: Cash covers the debt.');
+    });
+
+    it('cuts a long field and stops opening fields past the limit, so live events stay small', () => {
+      const long = read('report', inPieces(JSON.stringify({ objective: 'x'.repeat(3 * MAX_DRAFT_CHARS), overview: 'o' }), 50));
+      expect(long.shown).toEqual([{ name: 'objective', index: 0, text: `${'x'.repeat(MAX_DRAFT_CHARS)}…` }]);
+      // An empty or blank field is shown from its first non-space, if any.
+      const blank = read('report', ['{"objective":"', '  ', '\\n', ' Why', '","favorableSummary":["",""],"overview":"o"}']);
+      expect(blank.fields.map((f) => `${f.chunk}:${JSON.stringify(f.text)}`)).toEqual(['3:"  \\n Why"', '4:"  \\n Why"']);
+      const many = read('closingRound', inPieces(JSON.stringify({ concessions: Array.from({ length: 100 }, (_, i) => `Point ${i}.`), unrebutted: [], finalPosition: 'Hold.', text: 't' }), 16));
+      expect(many.shown).toHaveLength(MAX_LIVE_FIELDS);
+      expect(many.shown.at(-1)).toEqual({ name: 'concessions', index: MAX_LIVE_FIELDS - 1, text: `Point ${MAX_LIVE_FIELDS - 1}.` });
+      expect(many.prose).toBe('t');
     });
   });
 });

@@ -14,17 +14,22 @@
 //
 // A part's readable field (a claim's text, DRAFT_FIELDS) is decoded the same way as it comes,
 // and reported as the part's draft: a model that writes its claims before its prose is read
-// from its first claim on, not from the end of the first claim.
+// from its first claim on, not from the end of the first claim. So is every other readable field
+// outside the parts (LIVE_FIELDS: a report's objective and summaries, a closing's concessions),
+// reported by name as it grows, so an answer that writes those before its prose is read from its
+// first words too; ids, dates and enum codes never are.
 import { Allow, parse as parsePartial } from 'partial-json';
-import { DRAFT_FIELDS, MAX_DRAFT_CHARS, MAX_LIVE_PARTS, PART_KEYS, type PartDraft, type PartKind, type StepPart } from '@/lib/domain/output-parts';
+import { DRAFT_FIELDS, LIVE_FIELDS, MAX_DRAFT_CHARS, MAX_LIVE_FIELDS, MAX_LIVE_PARTS, PART_KEYS, type FieldName, type LiveField, type PartDraft, type PartKind, type StepPart } from '@/lib/domain/output-parts';
 import { PROSE, proseOf, type OutputKind } from '@/lib/domain/outputs';
 
 /**
  * What a chunk adds: prose, the parts it completes, and, when it wrote some of the readable field
  * of a part still open at its end, that part's draft as it now stands (`done`: the field is
- * complete, though the part is not yet). A draft always comes after the chunk's parts.
+ * complete, though the part is not yet). A draft always comes after the chunk's parts. `fields`:
+ * each readable field the chunk wrote some of, as it now stands (`done`: complete), then any the
+ * prose has now taken in, with empty text.
  */
-export type AnswerUpdate = { prose: string; parts: StepPart[]; draft?: PartDraft & { done: boolean } };
+export type AnswerUpdate = { prose: string; parts: StepPart[]; draft?: PartDraft & { done: boolean }; fields: (LiveField & { done: boolean })[] };
 
 // Long strings and lists of a part are shortened: live events stay small (the step's output,
 // sent once at its end, is complete).
@@ -40,18 +45,21 @@ type ObjectFrame = { type: 'object'; key: string | null; state: 'key' | 'colon' 
  * `full`: it reached MAX_DRAFT_CHARS and is decoded no further.
  */
 type Draft = { index: number; text: string; done: boolean; full: boolean };
+/** A readable field outside the parts as decoded so far; `shown`: an update has carried it. */
+type Field = { name: FieldName; index: number; text: string; done: boolean; full: boolean; shown: boolean };
 type ArrayFrame = { type: 'array'; index: number; state: 'value' | 'comma'; key: string | null };
 type Frame = ObjectFrame | ArrayFrame;
 
 /**
  * An open string: a key, one of the prose fields (by its index in PROSE), a part's readable field
- * (`draft`, the part's frame: `part`) or any other value. Keys, prose and drafts gather their
- * content in `raw` (from `from` in the chunk being read); prose and drafts hand it to the decoder
- * after every chunk, short of an escape cut in half.
+ * (`draft`, the part's frame: `part`), a readable field outside the parts (`field`) or any other
+ * value. All but the last gather their content in `raw` (from `from` in the chunk being read);
+ * prose, drafts and fields hand it to the decoder after every chunk, short of an escape cut in half.
  */
-type OpenString = { role: 'key' | 'prose' | 'draft' | 'other'; prose: number; escape: boolean; hex: number; raw: string; from: number; part?: ObjectFrame };
+type OpenString = { role: 'key' | 'prose' | 'draft' | 'field' | 'other'; prose: number; escape: boolean; hex: number; raw: string; from: number; part?: ObjectFrame; field?: Field };
 
-type ProsePart = { state: 'absent' | 'open' | 'done'; pending: string };
+/** `field`: the prose field came before its turn in the prose and is shown as a field until then. */
+type ProsePart = { state: 'absent' | 'open' | 'done'; pending: string; field?: Field };
 
 const WHITESPACE = new Set([' ', '\n', '\r', '\t']);
 
@@ -84,6 +92,12 @@ function bounded(value: unknown, depth = 0): unknown {
 
 const isHighSurrogate = (code: number) => code >= 0xd800 && code <= 0xdbff;
 
+/** A draft's or a field's text as shown: never half a character (a high surrogate waits for its pair), an ellipsis when cut. */
+function visible(text: string, full: boolean): string {
+  const whole = isHighSurrogate(text.charCodeAt(text.length - 1)) ? text.slice(0, -1) : text;
+  return full ? `${whole}…` : whole;
+}
+
 export class AnswerStream {
   // The whole answer, kept for one reading at its end. The scan reads each chunk on its own and
   // never indexes this: indexing a string built by appending makes the engine copy it whole.
@@ -94,6 +108,7 @@ export class AnswerStream {
   private str: OpenString | null = null;
   private primitive = false;
   private readonly prosePaths: readonly (readonly string[])[];
+  private readonly fieldPaths: readonly (readonly string[])[];
   private readonly join: string;
   private readonly prose: ProsePart[];
   /** The prose part streaming now: earlier ones are done and sent. */
@@ -106,21 +121,28 @@ export class AnswerStream {
   private opened: Partial<Record<PartKind, number>> = {};
   /** The part whose draft this chunk changed, while it is open. */
   private drafted: ObjectFrame | null = null;
-  private out: AnswerUpdate = { prose: '', parts: [] };
+  /** Readable fields opened so far, of each name (the next one's index) and in all. */
+  private fieldsOpened: Partial<Record<FieldName, number>> = {};
+  private fieldCount = 0;
+  /** The fields this chunk wrote some of, in the order it did. */
+  private touched: Field[] = [];
+  private out: AnswerUpdate = { prose: '', parts: [], fields: [] };
   /** Characters handed to a decoder, for the cost test: stays about the answer's length. */
   decodedChars = 0;
 
   constructor(private readonly kind: OutputKind) {
     const { parts, join } = PROSE[kind] as { parts: readonly (readonly string[])[]; join: string };
     this.prosePaths = parts;
+    this.fieldPaths = LIVE_FIELDS[kind];
     this.join = join;
     this.prose = parts.map(() => ({ state: 'absent', pending: '' }));
   }
 
   /** The next raw chunk of the answer: the prose it adds and the parts it completes. */
   push(chunk: string): AnswerUpdate {
-    this.out = { prose: '', parts: [] };
+    this.out = { prose: '', parts: [], fields: [] };
     this.drafted = null;
+    this.touched = [];
     if (!chunk || this.phase === 'after') return this.out;
     const base = this.buf.length;
     this.buf += chunk;
@@ -136,23 +158,28 @@ export class AnswerStream {
     if (s && s.role !== 'other') {
       s.raw += chunk.slice(s.from);
       s.from = 0;
-      if (s.role === 'prose' || s.role === 'draft') {
+      if (s.role !== 'key') {
         // Decode what has come, short of an escape cut in half (it starts at the last backslash).
         const cut = s.escape ? s.raw.lastIndexOf('\\') : s.raw.length;
         if (s.role === 'prose') this.decodeProse(s, s.raw.slice(0, cut));
-        else this.decodeDraft(s, s.raw.slice(0, cut));
+        else if (s.role === 'draft') this.decodeDraft(s, s.raw.slice(0, cut));
+        else this.decodeField(s.field!, s.raw.slice(0, cut));
         s.raw = s.raw.slice(cut);
       }
+    }
+    for (const field of this.touched) {
+      const text = visible(field.text, field.full);
+      // A heading over nothing is not worth showing: a field goes out from its first non-space.
+      if (!field.shown && !/\S/.test(text)) continue;
+      field.shown = true;
+      this.out.fields.push({ name: field.name, index: field.index, text, done: field.done });
     }
     this.flushProse();
     // (The scan may have set it: TypeScript cannot see that.)
     const frame = this.drafted as ObjectFrame | null;
     const drafted = frame?.draft;
     if (frame?.part && drafted) {
-      // Never half a character: a high surrogate waits for its pair (the part's next update, or the part itself).
-      let text = drafted.text;
-      if (isHighSurrogate(text.charCodeAt(text.length - 1))) text = text.slice(0, -1);
-      if (drafted.full) text = `${text}…`;
+      const text = visible(drafted.text, drafted.full);
       if (text) this.out.draft = { kind: frame.part, index: drafted.index, text, done: drafted.done };
     }
     return this.out;
@@ -163,7 +190,7 @@ export class AnswerStream {
    * malformed answer, partial-json's reading of it gives the rest, if it extends what was sent.
    */
   finish(): AnswerUpdate {
-    this.out = { prose: '', parts: [] };
+    this.out = { prose: '', parts: [], fields: [] };
     this.flushProse();
     let rest = this.held;
     if (this.rootStart >= 0) {
@@ -266,16 +293,27 @@ export class AnswerStream {
 
   private openString(i: number) {
     const prose = this.proseIndexHere();
+    const top = this.stack[this.stack.length - 1];
     // A prose field written twice keeps its first value: what streamed cannot be taken back.
     if (prose >= 0 && this.prose[prose].state === 'absent') {
       this.str = { role: 'prose', prose, escape: false, hex: 0, raw: '', from: i + 1 };
-      this.prose[prose].state = 'open';
+      const part = this.prose[prose];
+      part.state = 'open';
+      // Written before the prose fields ahead of it are complete: shown as a field meanwhile.
+      const early = this.prose.slice(this.current, prose).some((p) => p.state !== 'done');
+      const name = early ? this.fieldHere() : null;
+      if (name) part.field = this.openField(name);
       return;
     }
     // A part's readable field, the first time it is written, while parts are still sent live.
-    const top = this.stack[this.stack.length - 1];
     if (top.type === 'object' && top.part && top.draft && !top.draft.done && top.draft.text === '' && top.key === DRAFT_FIELDS[top.part] && this.partsSent < MAX_LIVE_PARTS) {
       this.str = { role: 'draft', prose: -1, escape: false, hex: 0, raw: '', from: i + 1, part: top };
+      return;
+    }
+    // A readable field: a string at its path, or one of a list there.
+    const name = prose < 0 && (top.type === 'array' || top.state === 'value') && this.fieldCount < MAX_LIVE_FIELDS ? this.fieldHere() : null;
+    if (name) {
+      this.str = { role: 'field', prose: -1, escape: false, hex: 0, raw: '', from: i + 1, field: this.openField(name) };
       return;
     }
     this.str = { role: 'other', prose, escape: false, hex: 0, raw: '', from: i + 1 };
@@ -308,6 +346,13 @@ export class AnswerStream {
       top.state = 'colon';
       return;
     }
+    if (s.role === 'field') {
+      this.decodeField(s.field!, raw);
+      s.field!.done = true;
+      this.touch(s.field!);
+      this.valueEnded();
+      return;
+    }
     if (s.role === 'draft') {
       this.decodeDraft(s, raw);
       s.part!.draft!.done = true;
@@ -316,14 +361,64 @@ export class AnswerStream {
       return;
     }
     this.decodeProse(s, raw);
-    this.prose[s.prose].state = 'done';
+    const part = this.prose[s.prose];
+    part.state = 'done';
+    if (part.field) {
+      part.field.done = true;
+      this.touch(part.field);
+    }
     this.valueEnded();
   }
 
   private decodeProse(s: OpenString, raw: string) {
     if (!raw) return;
     this.decodedChars += raw.length;
-    this.prose[s.prose].pending += decodeString(raw);
+    const text = decodeString(raw);
+    const part = this.prose[s.prose];
+    part.pending += text;
+    if (part.field) this.growField(part.field, text);
+  }
+
+  private openField(name: FieldName): Field {
+    const index = this.fieldsOpened[name] ?? 0;
+    this.fieldsOpened[name] = index + 1;
+    this.fieldCount++;
+    return { name, index, text: '', done: false, full: false, shown: false };
+  }
+
+  private decodeField(field: Field, raw: string) {
+    if (!raw || field.full) return;
+    this.decodedChars += raw.length;
+    this.growField(field, decodeString(raw));
+  }
+
+  /** More text of a field, up to MAX_DRAFT_CHARS. */
+  private growField(field: Field, text: string) {
+    if (field.full || !text) return;
+    field.text += text;
+    if (field.text.length > MAX_DRAFT_CHARS) {
+      field.text = field.text.slice(0, MAX_DRAFT_CHARS);
+      field.full = true;
+    }
+    this.touch(field);
+  }
+
+  private touch(field: Field) {
+    if (!this.touched.includes(field)) this.touched.push(field);
+  }
+
+  /** Which readable field a string starting now is (LIVE_FIELDS), or null: its path from the root, lists left out. */
+  private fieldHere(): FieldName | null {
+    next: for (const path of this.fieldPaths) {
+      let d = 0;
+      for (const frame of this.stack) {
+        if (frame.type === 'array') continue;
+        if (frame.key !== path[d]) continue next;
+        d++;
+      }
+      if (d === path.length) return path[d - 1] as FieldName;
+    }
+    return null;
   }
 
   /** Decodes more of a draft (the whole field was `raw` so far), up to MAX_DRAFT_CHARS. */
@@ -390,6 +485,9 @@ export class AnswerStream {
       if (part.state === 'absent') break;
       text += part.pending;
       part.pending = '';
+      // The prose reaches a field shown on its own until now: it is taken back.
+      if (part.field?.shown) this.out.fields.push({ name: part.field.name, index: part.field.index, text: '', done: true });
+      part.field = undefined;
       if (part.state !== 'done') break;
       this.current++;
       if (this.current < this.prose.length) text += this.join;

@@ -59,6 +59,36 @@ describe('run bus', () => {
     expect(bus.snapshot(runId).steps.D1).toEqual({ status: 'running', text: '' });
   });
 
+  it("keeps a running step's fields as last written for late viewers, drops one taken back, and drops them all with a wait or the step's end", () => {
+    const bus = new RunBus();
+    const runId = 'fields-test';
+    const field = (name: 'objective' | 'favorableSummary', index: number, text: string) => ({ type: 'step-field' as const, runId, stepId: 'D1', field: { name, index, text } });
+    bus.publish({ type: 'run-started', runId, at, steps });
+    bus.publish({ type: 'step-started', runId, stepId: 'D1', at, attempt: 1 });
+    bus.publish(field('objective', 0, '삼성전자의'));
+    bus.publish(field('favorableSummary', 0, 'Orders grew.'));
+    const first = bus.snapshot(runId);
+    bus.publish(field('objective', 0, '삼성전자의 상환 능력'));
+    expect(bus.snapshot(runId).steps.D1).toEqual({
+      status: 'running',
+      text: '',
+      fields: [
+        { name: 'objective', index: 0, text: '삼성전자의 상환 능력' },
+        { name: 'favorableSummary', index: 0, text: 'Orders grew.' },
+      ],
+    });
+    // A snapshot handed out is not changed by what comes after it.
+    expect(first.steps.D1.fields![0].text).toBe('삼성전자의');
+    bus.publish(field('favorableSummary', 0, ''));
+    expect(bus.snapshot(runId).steps.D1.fields).toEqual([{ name: 'objective', index: 0, text: '삼성전자의 상환 능력' }]);
+    bus.publish({ type: 'step-waiting', runId, stepId: 'D1', at, reason: 'provider-error', until: at });
+    expect(bus.snapshot(runId).steps.D1.fields).toBeUndefined();
+    bus.publish(field('objective', 0, '삼성'));
+    expect(bus.snapshot(runId).steps.D1.waiting).toBeUndefined();
+    bus.publish({ type: 'step-done', runId, stepId: 'D1', at, text: 'Overview.', output: {}, usage: { promptTokens: 1, completionTokens: 1, costUsd: 0 } });
+    expect(bus.snapshot(runId).steps.D1).toEqual({ status: 'done', text: 'Overview.' });
+  });
+
   it("keeps a running step's parts and spend for late viewers; a wait restarts its answer, a new attempt keeps its spend", () => {
     const bus = new RunBus();
     const runId = 'parts-test';

@@ -4,7 +4,7 @@
 // lib/debate/relay.ts links the buses of all processes: it sees local publishes through
 // onLocalPublish and hands in other processes' events through receive(); on PGlite nothing
 // hooks in and the bus is the whole story.
-import { MAX_LIVE_PARTS, type StepPart } from '@/lib/domain/output-parts';
+import { MAX_LIVE_PARTS, withField, type LiveField, type StepPart } from '@/lib/domain/output-parts';
 import type { RunEvent, StepWait, Usage } from '@/lib/domain/protocol';
 import { log } from '@/lib/ops/log';
 
@@ -14,9 +14,10 @@ type Subscriber = { listener: Listener; onResync?: () => void };
 /**
  * `waiting`: the step waits for quota or a retry (until its next token), so a late viewer sees why.
  * While it runs, `text` is the prose streamed so far, `parts` the claims, questions and citations
- * written in full so far, and `usage` its spend as last estimated.
+ * written in full so far, `fields` its other readable fields as last sent, and `usage` its spend as
+ * last estimated.
  */
-type StepState = { status: 'pending' | 'running' | 'done' | 'failed'; text: string; waiting?: StepWait; parts?: StepPart[]; usage?: Usage };
+type StepState = { status: 'pending' | 'running' | 'done' | 'failed'; text: string; waiting?: StepWait; parts?: StepPart[]; fields?: LiveField[]; usage?: Usage };
 type RunState = { steps: Map<string, StepState>; finished: boolean };
 
 /**
@@ -151,6 +152,7 @@ export class RunBus {
         // After the wait the answer starts again from its beginning.
         step.text = '';
         delete step.parts;
+        delete step.fields;
         state.steps.set(event.stepId, step);
         break;
       }
@@ -170,6 +172,14 @@ export class RunBus {
       case 'token': {
         const step = state.steps.get(event.stepId) ?? { status: 'running', text: '' };
         step.text += event.text;
+        delete step.waiting;
+        state.steps.set(event.stepId, step);
+        break;
+      }
+      case 'step-field': {
+        const step = state.steps.get(event.stepId) ?? { status: 'running', text: '' };
+        // A new array, as with parts: the field replaces its earlier text, or goes when taken back.
+        step.fields = withField(step.fields ?? [], event.field);
         delete step.waiting;
         state.steps.set(event.stepId, step);
         break;

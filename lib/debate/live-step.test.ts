@@ -9,10 +9,20 @@ import { runBus } from '@/lib/debate/bus';
 import { createRun, executeRun } from '@/lib/debate/engine';
 import { DRAFT_EVERY_CHARS, liveStep, USAGE_EVERY_TOKENS } from '@/lib/debate/live-step';
 import { getProtocol } from '@/lib/debate/protocols';
-import { OUTPUT_SCHEMAS, type OutputKind } from '@/lib/domain/outputs';
+import { LIVE_FIELDS } from '@/lib/domain/output-parts';
+import { OUTPUT_SCHEMAS, PROSE, type OutputKind } from '@/lib/domain/outputs';
 import type { RunEvent, Usage } from '@/lib/domain/protocol';
 import { PROTOCOLS } from '@/lib/domain/vocabulary';
 import { createOfflineAnalyst } from '@/lib/llm/offline';
+
+/** The strings at a path of keys in an output, lists on the way flattened (as LIVE_FIELDS reads it). */
+function stringsAt(output: unknown, path: readonly string[]): string[] {
+  let values: unknown[] = [output];
+  for (const key of path) {
+    values = values.flatMap((v) => (v && typeof v === 'object' && !Array.isArray(v) ? [(v as Record<string, unknown>)[key]] : [])).flatMap((v) => (Array.isArray(v) ? v : [v]));
+  }
+  return values.filter((v): v is string => typeof v === 'string');
+}
 
 /** The ids of the objects in every array under `key`, wherever in the output (a safety check's report keeps its draft's claims). */
 function idsUnder(output: unknown, key: string): unknown[] {
@@ -120,6 +130,67 @@ describe('liveStep drafts', () => {
   });
 });
 
+describe('liveStep fields', () => {
+  const objective = '삼성전자의 상환 능력을 비재무 근거로 판단한다: 수주, 지배구조, 소송과 규제 위험을 차례로 본다.';
+  // A report that writes its objective and a summary before its overview, as a model that reorders keys does.
+  const report = { objective, favorableSummary: ['Orders grew.'], adverseSummary: [], topics: [], overview: 'Samsung overview.' };
+
+  it('shows a field written before the prose from its first characters, every few dozen characters after, whole when complete, and the prose as tokens', () => {
+    const events: RunEvent[] = [];
+    const live = liveStep({ publish: (e) => events.push(e), runId: 'r1', stepId: 'R1', kind: 'report', spent: () => ({ promptTokens: 0, completionTokens: 0, costUsd: 0 }) });
+    const raw = '```json\n' + JSON.stringify(report) + '\n```';
+    const firstVisible = raw.indexOf('"objective":"') + '"objective":"'.length;
+    let visibleAt = -1;
+    for (let i = 0; i < raw.length; i += 4) {
+      const before = events.length;
+      live.onToken(raw.slice(i, i + 4));
+      if (visibleAt < 0 && events.slice(before).some((e) => e.type === 'step-field')) visibleAt = i;
+    }
+    live.end();
+    // Out with the chunk that brings the objective's first character.
+    expect(visibleAt).toBe(firstVisible - (firstVisible % 4));
+    const fields = events.flatMap((e) => (e.type === 'step-field' ? [e.field] : []));
+    const objectives = fields.filter((f) => f.name === 'objective');
+    expect(objectives[0].text.length).toBeLessThanOrEqual(4);
+    expect(objectives.at(-1)).toEqual({ name: 'objective', index: 0, text: objective });
+    for (let i = 1; i < objectives.length - 1; i++) expect(objectives[i].text.length - objectives[i - 1].text.length).toBeGreaterThanOrEqual(DRAFT_EVERY_CHARS);
+    for (const f of objectives) expect(objective.startsWith(f.text)).toBe(true);
+    // A short summary: once as it starts, once whole.
+    const summary = fields.filter((f) => f.name !== 'objective');
+    expect(summary).toHaveLength(2);
+    expect('Orders grew.'.startsWith(summary[0].text) && summary[0].text.length > 0).toBe(true);
+    expect(summary[1]).toEqual({ name: 'favorableSummary', index: 0, text: 'Orders grew.' });
+    expect(events.flatMap((e) => (e.type === 'token' ? [e.text] : [])).join('')).toBe('Samsung overview.');
+  });
+
+  it('takes a field back, after the token that brings it into the prose, and only one it has shown', () => {
+    const events: RunEvent[] = [];
+    const live = liveStep({ publish: (e) => events.push(e), runId: 'r1', stepId: 'S2', kind: 'sasStress', spent: () => ({ promptTokens: 0, completionTokens: 0, costUsd: 0 }) });
+    const raw = JSON.stringify({ critique: 'It assumes growth.', assumption: 'Demand holds.' });
+    for (let i = 0; i < raw.length; i += 5) live.onToken(raw.slice(i, i + 5));
+    live.end();
+    const seen = events.filter((e) => e.type === 'step-field' || e.type === 'token').map((e) => (e.type === 'step-field' ? `field:${e.field.text}` : `token:${e.text}`));
+    const back = seen.indexOf('field:');
+    expect(back).toBeGreaterThan(0);
+    expect(seen[back - 1]).toMatch(/^token:.*It assumes growth\.$/);
+    expect(seen.filter((x) => x === 'field:')).toHaveLength(1);
+    expect(seen.filter((x) => x.startsWith('field:It')).at(-1)).toBe('field:It assumes growth.');
+  });
+
+  it('shows the fields afresh after a wait', () => {
+    const events: RunEvent[] = [];
+    const live = liveStep({ publish: (e) => events.push(e), runId: 'r1', stepId: 'R1', kind: 'report', spent: () => ({ promptTokens: 0, completionTokens: 0, costUsd: 0 }) });
+    const raw = JSON.stringify(report);
+    const cut = raw.indexOf('지배구조');
+    live.onToken(raw.slice(0, cut));
+    live.onWait({ reason: 'provider-limit', until: '2025-01-01T00:00:05.000Z' });
+    for (let i = 0; i < cut; i += 4) live.onToken(raw.slice(i, i + 4));
+    const afterWait = events.slice(events.findIndex((e) => e.type === 'step-waiting') + 1).flatMap((e) => (e.type === 'step-field' ? [e.field.text] : []));
+    expect(afterWait[0].length).toBeLessThanOrEqual(4);
+    expect(objective.startsWith(afterWait[0])).toBe(true);
+  });
+});
+
 describe('the engine streams prose on the offline analyst', () => {
   let handle: DatabaseHandle;
   let db: Db;
@@ -164,6 +235,19 @@ describe('the engine streams prose on the offline analyst', () => {
           if (e.type !== 'step-part-draft') continue;
           expect(e.draft.text, where).not.toMatch(/\{"|":|\[\{/);
           if (e.draft.kind === 'claim') expect(claimTexts[e.draft.index].startsWith(e.draft.text), where).toBe(true);
+        }
+
+        // Its other readable fields show as they are written: a start of the value at the field's path, nothing of its JSON.
+        for (const e of mine) {
+          if (e.type !== 'step-field') continue;
+          const path = LIVE_FIELDS[step.output].find((p) => p.at(-1) === e.field.name)!;
+          const value = stringsAt(done.output, path)[e.field.index];
+          expect(e.field.text, where).not.toMatch(/\{"|":|\[\{/);
+          expect(value.startsWith(e.field.text.replace(/…$/, '')), `${where}: ${e.field.name}`).toBe(true);
+        }
+        const shownFields = new Set<string>(mine.flatMap((e) => (e.type === 'step-field' ? [e.field.name] : [])));
+        for (const path of LIVE_FIELDS[step.output]) {
+          if (stringsAt(done.output, path).some((v) => v.trim()) && !PROSE[step.output].parts.some((p) => p.join('.') === path.join('.'))) expect(shownFields.has(path.at(-1)!), `${where}: ${path.join('.')}`).toBe(true);
         }
 
         // The spend grows while the step writes and ends at what the step used.

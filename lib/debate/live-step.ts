@@ -4,7 +4,9 @@
 // as a `step-usage` now and then, so the token counter and the cost grow with the answer. While a
 // claim (or another listed part) is being written, its text so far goes out as a
 // `step-part-draft` every few dozen characters, so a model that writes its claims before its prose
-// is read from its first words. One per attempt: a repair starts a fresh one, and so does a wait,
+// is read from its first words; so, as a `step-field`, is any other readable field of the answer
+// (a report's objective, a closing's concessions), for answers that write those before the prose.
+// One per attempt: a repair starts a fresh one, and so does a wait,
 // after which the provider starts its answer again.
 import { AnswerStream, type AnswerUpdate } from '@/lib/debate/answer-stream';
 import type { OutputKind } from '@/lib/domain/outputs';
@@ -14,9 +16,9 @@ import type { RunEvent, StepWait, Usage } from '@/lib/domain/protocol';
 export const USAGE_EVERY_TOKENS = 32;
 
 /**
- * A part's draft goes out when it starts, once it has grown by this many characters since the last
- * one (each carries the text so far, at most MAX_DRAFT_CHARS), and when its field is complete: about
- * eight a second at 50 tokens a second, and a claim of 600 characters in some 25 events.
+ * A part's draft (or a field) goes out when it starts, once it has grown by this many characters
+ * since the last one (each carries the text so far, at most MAX_DRAFT_CHARS), and when it is
+ * complete: about eight a second at 50 tokens a second, and a claim of 600 characters in some 25 events.
  */
 export const DRAFT_EVERY_CHARS = 24;
 
@@ -33,9 +35,22 @@ export function liveStep(options: { publish: (event: RunEvent) => void; runId: s
   let shown: number | null = null;
   /** The last draft sent: its part and length. */
   let drafted: { key: string; length: number } | null = null;
+  /** The length of each field as last sent, by name and index. */
+  let fields = new Map<string, number>();
   const send = (update: AnswerUpdate) => {
     if (update.prose) publish({ type: 'token', runId, stepId, text: update.prose });
     for (const part of update.parts) publish({ type: 'step-part', runId, stepId, part });
+    // After the prose: a field it takes back goes as its words arrive in the prose.
+    for (const { done, ...field } of update.fields) {
+      const key = `${field.name}:${field.index}`;
+      const last = fields.get(key);
+      // Taken back (the prose holds it now): only if it was ever shown.
+      if (!field.text && last === undefined) continue;
+      const grown = last === undefined ? Infinity : field.text.length - last;
+      if (field.text && (grown <= 0 || (grown < DRAFT_EVERY_CHARS && !done))) continue;
+      fields.set(key, field.text.length);
+      publish({ type: 'step-field', runId, stepId, field });
+    }
     const draft = update.draft;
     if (!draft) return;
     const key = `${draft.kind}:${draft.index}`;
@@ -60,6 +75,7 @@ export function liveStep(options: { publish: (event: RunEvent) => void; runId: s
     onWait: (wait) => {
       reader = new AnswerStream(kind);
       drafted = null;
+      fields = new Map();
       publish({ type: 'step-waiting', runId, stepId, at: new Date().toISOString(), ...wait });
     },
     end: () => {

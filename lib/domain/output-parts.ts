@@ -1,7 +1,7 @@
 // The claims, questions and citations of any step output, wherever its shape keeps them (turns,
 // briefings, drafts, reports, three-round arguments). Pure, so the engine, the live page and the
 // queries that check an anchor or snapshot cited evidence read outputs the same way.
-import type { Citation, Claim, Question } from '@/lib/domain/outputs';
+import type { Citation, Claim, OutputKind, Question } from '@/lib/domain/outputs';
 
 type Shaped = { claims?: Claim[]; questions?: Question[] };
 
@@ -74,6 +74,82 @@ export const MAX_DRAFT_CHARS = 600;
 
 /** Parts beyond this many in one answer are not sent live; the finished step has them all. */
 export const MAX_LIVE_PARTS = 60;
+
+/**
+ * The readable string fields of an answer beyond its prose and its parts, by output kind: what the
+ * live page shows, each under a short heading, while the model writes it, so an answer that writes
+ * its objective or its summaries before its prose is read from its first words. A field is a path
+ * of keys from the top (a list on the way adds nothing: `['fallacies', 'explanation']` is each
+ * fallacy's explanation, `['favorableSummary']` each summary). Ids, sources, dates, factor ids and
+ * enum codes are not here and are never shown as text (output-parts.test.ts checks every string of
+ * every kind is one or the other). A field of a prose of two (PROSE) is shown only when it comes
+ * before its turn in the prose (a critique before its assumption), until the prose reaches it.
+ */
+export const FIELD_NAMES = [
+  'objective',
+  'favorableSummary',
+  'adverseSummary',
+  'justification',
+  'assumption',
+  'critique',
+  'evidenceReview',
+  'keyTakeaways',
+  'primaryRisk',
+  'mitigation',
+  'outlook',
+  'falsifiability',
+  'concessions',
+  'unrebutted',
+  'finalPosition',
+  'recommendation',
+  'unresolved',
+  'explanation',
+  'note',
+  'text',
+] as const;
+export type FieldName = (typeof FIELD_NAMES)[number];
+type FieldPath = readonly [FieldName] | readonly [string, FieldName];
+
+export const LIVE_FIELDS: { readonly [K in OutputKind]: readonly FieldPath[] } = {
+  turn: [['falsifiability']],
+  report: [['objective'], ['favorableSummary'], ['adverseSummary']],
+  briefing: [],
+  sasJudgment: [['justification']],
+  sasStress: [['assumption'], ['critique']],
+  sasReport: [['evidenceReview'], ['keyTakeaways'], ['primaryRisk'], ['mitigation'], ['outlook']],
+  argumentsRound: [],
+  responsesRound: [],
+  closingRound: [['concessions'], ['unrebutted'], ['finalPosition']],
+  rubricJudgment: [
+    ['overall', 'unresolved'],
+    ['overall', 'recommendation'],
+    ['fallacies', 'explanation'],
+    ['trace', 'note'],
+  ],
+  stanceDraft: [],
+  safetyCheck: [['report', 'text']],
+};
+
+/**
+ * A readable field as written so far: the `index`-th string of this name in the answer (a list
+ * of summaries has one per entry), decoded, at most MAX_DRAFT_CHARS long. Empty text takes it
+ * back: the prose now holds it.
+ */
+export type LiveField = { name: FieldName; index: number; text: string };
+
+/** Fields beyond this many in one answer are not sent live; the finished step has them all. */
+export const MAX_LIVE_FIELDS = 40;
+
+/**
+ * The fields shown with this one's latest text: in place, at the end when it is new, left out when
+ * its text is empty (the prose took it back). The bus and the live page keep them this same way.
+ */
+export function withField(fields: readonly LiveField[], field: LiveField): LiveField[] {
+  const at = fields.findIndex((f) => f.name === field.name && f.index === field.index);
+  if (!field.text) return at < 0 ? [...fields] : fields.filter((_, i) => i !== at);
+  if (at < 0) return [...fields, field];
+  return fields.map((f, i) => (i === at ? field : f));
+}
 
 /** The line a reader sees for a streamed part; empty when the model left that field out. */
 export function partLine(part: StepPart): string {

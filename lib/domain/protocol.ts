@@ -1,5 +1,5 @@
 // The contract between protocols (data), the engine, the providers and the UI.
-import type { PartDraft, StepPart } from '@/lib/domain/output-parts';
+import type { LiveField, PartDraft, StepPart } from '@/lib/domain/output-parts';
 import type { OutputKind } from '@/lib/domain/outputs';
 import type { EvidenceShortfall, RedFlag } from '@/lib/domain/red-flags';
 import type { StepRepair } from '@/lib/domain/stored';
@@ -221,7 +221,9 @@ export type StepWait = { reason: WaitReason; until: string };
  * estimated from the stream until `step-done` brings the provider's count. `step-part-draft` is
  * the claim (question, argument …) being written: its text so far, sent every few dozen
  * characters and replaced by its `step-part`; late viewers get none from the snapshot, only the
- * next one. A `step-waiting` drops what the step streamed: after the wait its answer starts again.
+ * next one. `step-field` is a readable field beyond the prose and the parts (a report's objective,
+ * one of its summaries: FIELD_NAMES), its text so far, sent the same way and kept in the snapshot;
+ * empty text takes it back, when the prose reaches it. A `step-waiting` drops what the step streamed: after the wait its answer starts again.
  */
 export type RunEvent =
   | {
@@ -237,6 +239,7 @@ export type RunEvent =
   | { type: 'token'; runId: string; stepId: string; text: string }
   | { type: 'step-part'; runId: string; stepId: string; part: StepPart }
   | { type: 'step-part-draft'; runId: string; stepId: string; draft: PartDraft }
+  | { type: 'step-field'; runId: string; stepId: string; field: LiveField }
   | { type: 'step-usage'; runId: string; stepId: string; usage: Usage }
   /** `repairs`: what taking the answer in changed (lib/debate/intake.ts), as saved on the step. */
   | { type: 'step-done'; runId: string; stepId: string; at: string; text: string; output: unknown; usage: Usage; repairs?: StepRepair[] }

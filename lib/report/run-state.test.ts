@@ -258,6 +258,27 @@ describe('run state reducer', () => {
     expect(play([draft('late'), { ...draft('x'), runId: 'other' }], done)).toEqual(done);
   });
 
+  it('shows the fields being written in the order they came, each grown in place, one taken back gone, and none once the step is done', () => {
+    const field = (name: 'critique' | 'assumption' | 'objective', text: string, stepId = 'D2') => ({ type: 'step-field' as const, runId: 'r1', stepId, field: { name, index: 0, text } });
+    const started = play([{ type: 'step-started', runId: 'r1', stepId: 'D2', at, attempt: 1 }], play([{ type: 'run-started', runId: 'r1', at, steps: [] }]));
+    const growing = play([field('critique', 'It assumes'), field('objective', 'Why'), field('critique', 'It assumes growth.')], started);
+    expect(growing.streaming!.D2.fields).toEqual([
+      { name: 'critique', index: 0, text: 'It assumes growth.' },
+      { name: 'objective', index: 0, text: 'Why' },
+    ]);
+    // Nothing of it is the turn's prose; the prose, when it comes, takes the critique back.
+    expect(growing.turns[1].text).toBe('');
+    const prose = play([{ type: 'token', runId: 'r1', stepId: 'D2', text: 'Demand holds. — It assumes growth.' }, field('critique', '')], growing);
+    expect(prose.turns[1].text).toBe('Demand holds. — It assumes growth.');
+    expect(prose.streaming!.D2.fields).toEqual([{ name: 'objective', index: 0, text: 'Why' }]);
+    const done = play([{ type: 'step-done', runId: 'r1', stepId: 'D2', at, text: 'Demand holds. — It assumes growth.', output: { assumption: 'Demand holds.', critique: 'It assumes growth.' }, usage }], prose);
+    expect(done.streaming).toEqual({});
+    expect(play([field('objective', 'late')], done)).toEqual(done);
+    // A late viewer gets the fields from the snapshot.
+    const live = { steps: { D1: { status: 'done' as const, text: 'final' }, D2: { status: 'running' as const, text: '', fields: [{ name: 'objective' as const, index: 0, text: 'Why' }] } }, finished: false };
+    expect(stateFromView(runningView({ prompt: 5, completion: 6 }, 0.1), { startedAt: new Date(at), finishedAt: null }, live, {}).streaming).toEqual({ D2: { parts: [], fields: [{ name: 'objective', index: 0, text: 'Why' }] } });
+  });
+
   it('ends a wait notice with the first draft, as with the first token', () => {
     const until = '2025-01-01T00:00:30.000Z';
     const waiting = play([{ type: 'step-started', runId: 'r1', stepId: 'D2', at, attempt: 1 }, { type: 'step-waiting', runId: 'r1', stepId: 'D2', at, reason: 'provider-limit', until }]);

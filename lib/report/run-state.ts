@@ -1,7 +1,7 @@
 // A run as the live page holds it, and the one place run events change it. Pure (no I/O, no
 // clock), so the server's first paint, the SSE snapshot and the client's live updates all go
 // through the same functions, and the tests need no browser.
-import { citationsOf, claimsOf, MAX_LIVE_PARTS, questionsOf, type PartDraft, type StepPart } from '@/lib/domain/output-parts';
+import { citationsOf, claimsOf, MAX_LIVE_PARTS, questionsOf, withField, type LiveField, type PartDraft, type StepPart } from '@/lib/domain/output-parts';
 import type { RunSnapshot } from '@/lib/debate/bus';
 import type { RunView, RunViewTurn } from '@/lib/report/run-doc';
 import type { StepOutput } from '@/lib/domain/outputs';
@@ -54,10 +54,11 @@ export type LiveRunState = {
 /**
  * What a running step has written beyond its prose (the turn's text): the claims, questions and
  * citations complete so far, not yet validated, the one being written (`draft`: its text so far,
- * until the part itself replaces it), and its spend as estimated from the stream, which the run's
- * totals show until the step's own usage replaces it.
+ * until the part itself replaces it), its other readable fields as written so far (`fields`: a
+ * report's objective before its overview), and its spend as estimated from the stream, which the
+ * run's totals show until the step's own usage replaces it.
  */
-export type StreamingStep = { parts: StepPart[]; draft?: PartDraft; usage?: Usage };
+export type StreamingStep = { parts: StepPart[]; draft?: PartDraft; fields?: LiveField[]; usage?: Usage };
 
 /** What the SSE route sends: a snapshot on connect, then run events (step-done with the evidence it cites). */
 export type WireMessage = { type: 'snapshot'; state: LiveRunState } | (RunEvent & { evidence?: EvidenceRefs });
@@ -92,7 +93,9 @@ export function stateFromView(
   if (running) {
     for (const t of turns) {
       const s = live.steps[t.step];
-      if (t.status === 'running' && s?.status === 'running' && (s.parts?.length || s.usage)) streaming[t.step] = { parts: s.parts ?? [], ...(s.usage ? { usage: s.usage } : {}) };
+      if (t.status === 'running' && s?.status === 'running' && (s.parts?.length || s.fields?.length || s.usage)) {
+        streaming[t.step] = { parts: s.parts ?? [], ...(s.fields?.length ? { fields: s.fields } : {}), ...(s.usage ? { usage: s.usage } : {}) };
+      }
     }
   }
   return {
@@ -168,10 +171,11 @@ export function reduceRun(state: LiveRunState, message: WireMessage): LiveRunSta
   else if ('stepId' in message) state = notWaiting(state, message.stepId);
   // What running steps stream beyond their text (StreamingStep): parts and spend of the attempt
   // under way; a new attempt keeps the spend of those before it, a new execution starts afresh.
-  if (message.type === 'step-part' || message.type === 'step-usage' || message.type === 'step-part-draft') {
+  if (message.type === 'step-part' || message.type === 'step-usage' || message.type === 'step-part-draft' || message.type === 'step-field') {
     const turn = state.turns.find((t) => t.step === message.stepId);
     if (!turn || turn.status === 'done') return state;
     if (message.type === 'step-usage') return updateStreaming(state, message.stepId, (s) => ({ ...s, usage: message.usage }));
+    if (message.type === 'step-field') return updateStreaming(state, message.stepId, (s) => ({ ...s, fields: withField(s.fields ?? [], message.field) }));
     // A draft replaces the one before it; the part it grows into replaces it (parts come in the order they are written).
     if (message.type === 'step-part-draft') return updateStreaming(state, message.stepId, (s) => ({ ...s, draft: message.draft }));
     return updateStreaming(state, message.stepId, ({ draft, ...s }) => {

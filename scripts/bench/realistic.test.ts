@@ -29,6 +29,12 @@ describe('realistic benchmark helpers', () => {
     expect(tokensToFirstVisible('turn', 'Sure, here it is as JSON:\n\n```json\n{"text":"Credit holds up."}\n```')).toBe(12);
     // Claims before the prose: the first claim's text is visible as it is written.
     expect(tokensToFirstVisible('turn', '{"claims":[{"id":"D1-c1","text":"Orders grew."}],"text":"x"}')).toBe(9);
+    // A report's objective or summary before its overview: visible as it is written.
+    expect(tokensToFirstVisible('report', '{"objective":"Assess it.","overview":"x"}')).toBe(4);
+    expect(tokensToFirstVisible('report', '{"favorableSummary":["Orders grew."],"overview":"x"}')).toBe(6);
+    // Ids, numbers and enum codes are never visible text: the judge's key insight (character 67) and the draft's text (85) are the first.
+    expect(tokensToFirstVisible('rubricJudgment', '{"scores":[{"argumentId":"A1","logic":7}],"overall":{"keyInsight":"Liquidity."}}')).toBe(17);
+    expect(tokensToFirstVisible('stanceDraft', '{"stance":"adverse","horizons":[{"horizon":"12 months","outlook":"adverse"}],"text":"Adverse."}')).toBe(22);
     expect(tokensToFirstVisible('turn', '')).toBeNull();
   });
 
@@ -93,14 +99,14 @@ describe('realistic benchmark, prose written last', () => {
     await handle?.close();
   });
 
-  it('counts the topics the report writes before its overview as the first visible text, and the prose-only figure apart', async () => {
+  it('counts the objective the report writes before its overview as the first visible text, and the prose-only figure apart', async () => {
     const requests = async () => fake.requests.map(({ headers: _h, body: _b, ...rest }): RequestSummary => rest);
     const figures = await measureRealistic({ db: handle.db, baseURL: fake.url, requests, plan: [{ protocol: 'nas', companyId: 'samsung-electronics' }], concurrency: 1 });
     expect(figures.failures).toEqual([]);
     expect(figures.behaviours).toMatchObject({ reorderKeys: 1 });
     expect(figures.firstVisibleMs).toHaveLength(1);
     expect(figures.firstProseMs).toHaveLength(1);
-    // The overview comes after every topic: a topic being written shows well before it.
+    // The overview comes last: the objective, written first, shows well before it.
     expect(figures.firstVisibleMs[0]).toBeLessThan(figures.firstProseMs[0]);
     expect(figures.stepsWithoutVisibleText).toBe(0);
   });
