@@ -32,6 +32,8 @@ import type { Language, ProtocolId } from '@/lib/domain/protocol';
 import type { RedFlag } from '@/lib/domain/red-flags';
 import type { WatchFrequency } from '@/lib/domain/vocabulary';
 import { AppError } from '@/lib/errors';
+import { say } from '@/lib/i18n';
+import { watchMessages } from '@/lib/i18n/messages/watch';
 import { startCaseRun } from '@/lib/jobs/case-runs';
 import { getProvider } from '@/lib/llm';
 import type { ModelProvider } from '@/lib/llm/types';
@@ -168,10 +170,10 @@ export async function rescreenFromAlert({
   language?: Language;
 }): Promise<{ caseId: string; runId: string }> {
   const found = await getWatchAlert({ db, id: alertId });
-  if (!found || found.ownerId !== actorId) throw new AppError('not_found', 'This alert does not exist or is not yours.');
-  if (!found.caseId) throw new AppError('conflict', 'This watch has no case to re-screen: attach one of your cases to the watch first.');
+  if (!found || found.ownerId !== actorId) throw new AppError('not_found', say(watchMessages, 'errAlertGone'));
+  if (!found.caseId) throw new AppError('conflict', say(watchMessages, 'noCaseToRescreen'));
   const source = await getCaseById({ db, id: found.caseId });
-  if (!source || source.ownerId !== actorId) throw new AppError('not_found', 'This case does not exist or is not yours.');
+  if (!source || source.ownerId !== actorId) throw new AppError('not_found', say(watchMessages, 'errCaseGone'));
   const today = isoDay(now);
   const kase = await db.transaction(async (tx) => {
     const created = await insertCase({

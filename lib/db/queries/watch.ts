@@ -5,7 +5,7 @@ import 'server-only';
 import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Executor } from '@/lib/db/client';
 import { executeRows } from '@/lib/db/rows';
-import { cases, evidenceItems, filingSightings, runs, watchAlerts, watchEntries, watchSeen, type WatchEntry } from '@/lib/db/schema';
+import { cases, companies, evidenceItems, filingSightings, runs, watchAlerts, watchEntries, watchSeen, type WatchEntry } from '@/lib/db/schema';
 import type { RedFlag } from '@/lib/domain/red-flags';
 import type { WatchFrequency } from '@/lib/domain/vocabulary';
 
@@ -184,13 +184,24 @@ export async function getWatchAlert({ db, id }: { db: Executor; id: string }) {
 }
 
 export type WatchAlertItem = { id: string; title: string; publishedDate: string; sourceName: string; sourceUrl: string; polarity: string | null };
+export type WatchAlertDetail = {
+  alert: typeof watchAlerts.$inferSelect;
+  companyName: string;
+  companyNameEn: string | null;
+  /** The items that triggered it, in the alert's order (an item deleted since is left out). */
+  items: WatchAlertItem[];
+};
 
-/** The items of these alerts, by alert id (the inbox shows each alert's evidence). */
-export async function listAlertItems({ db, alertIds }: { db: Executor; alertIds: readonly string[] }): Promise<Map<string, { alert: typeof watchAlerts.$inferSelect; items: WatchAlertItem[] }>> {
-  const out = new Map<string, { alert: typeof watchAlerts.$inferSelect; items: WatchAlertItem[] }>();
+/** These alerts with their borrower and items, by alert id (the inbox shows each alert's evidence). */
+export async function listAlertItems({ db, alertIds }: { db: Executor; alertIds: readonly string[] }): Promise<Map<string, WatchAlertDetail>> {
+  const out = new Map<string, WatchAlertDetail>();
   if (!alertIds.length) return out;
-  const alerts = await db.select().from(watchAlerts).where(inArray(watchAlerts.id, [...alertIds]));
-  const ids = [...new Set(alerts.flatMap((a) => a.evidenceIds))];
+  const alerts = await db
+    .select({ alert: watchAlerts, companyName: companies.name, companyNameEn: companies.nameEn })
+    .from(watchAlerts)
+    .innerJoin(companies, eq(companies.id, watchAlerts.companyId))
+    .where(inArray(watchAlerts.id, [...alertIds]));
+  const ids = [...new Set(alerts.flatMap((a) => a.alert.evidenceIds))];
   const items = ids.length
     ? await db
         .select({ id: evidenceItems.id, title: evidenceItems.title, publishedDate: evidenceItems.publishedDate, sourceName: evidenceItems.sourceName, sourceUrl: evidenceItems.sourceUrl, polarity: evidenceItems.polarity })
@@ -198,7 +209,7 @@ export async function listAlertItems({ db, alertIds }: { db: Executor; alertIds:
         .where(inArray(evidenceItems.id, ids))
     : [];
   const byId = new Map(items.map((i) => [i.id, i]));
-  for (const a of alerts) out.set(a.id, { alert: a, items: a.evidenceIds.flatMap((id) => (byId.has(id) ? [byId.get(id)!] : [])) });
+  for (const a of alerts) out.set(a.alert.id, { ...a, items: a.alert.evidenceIds.flatMap((id) => (byId.has(id) ? [byId.get(id)!] : [])) });
   return out;
 }
 
