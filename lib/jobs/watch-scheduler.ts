@@ -20,8 +20,24 @@ export function watchCron(minutes: number): string {
   return minutes >= 60 ? '0 * * * *' : `*/${minutes} * * * *`;
 }
 
+export type WatchSchedulerOptions = {
+  db?: Db;
+  minutes?: number;
+  /** The queue's cron job on PostgreSQL with the queue on, else a timer. */
+  how?: 'queue' | 'timer';
+  /** The queue's database (DATABASE_URL by default) and how often this instance asks it for the job. */
+  url?: string;
+  pollIntervalMs?: number;
+};
+
 /** Starts the scheduler; null when WATCH_PASS_MINUTES is 0. */
-export async function startWatchScheduler({ db, minutes = env().WATCH_PASS_MINUTES }: { db?: Db; minutes?: number } = {}): Promise<WatchScheduler | null> {
+export async function startWatchScheduler({
+  db,
+  minutes = env().WATCH_PASS_MINUTES,
+  how = queueEnabled() ? 'queue' : 'timer',
+  url,
+  pollIntervalMs = 2_000,
+}: WatchSchedulerOptions = {}): Promise<WatchScheduler | null> {
   if (!minutes) return null;
   const watchLog = log.child({ component: 'watch' });
   let running = false;
@@ -40,11 +56,11 @@ export async function startWatchScheduler({ db, minutes = env().WATCH_PASS_MINUT
     }
   };
 
-  if (queueEnabled()) {
-    const boss = await getBoss();
+  if (how === 'queue') {
+    const boss = await getBoss(url);
     await boss.createQueue(WATCH_QUEUE, { name: WATCH_QUEUE, policy: 'singleton', retryLimit: 0, expireInSeconds: 3600 });
     await boss.schedule(WATCH_QUEUE, watchCron(minutes), {}, { tz: 'UTC' });
-    await boss.work(WATCH_QUEUE, async () => {
+    await boss.work(WATCH_QUEUE, { batchSize: 1, pollingIntervalSeconds: Math.max(0.5, pollIntervalMs / 1000) }, async () => {
       await pass();
     });
     return { how: 'queue', minutes, stop: () => boss.offWork(WATCH_QUEUE) };
