@@ -94,4 +94,22 @@ test('a watched borrower’s rehabilitation filing reaches the inbox with its ev
   // The alert now leads to its re-screen instead of offering another.
   await page.goto(`/inbox`);
   await expect(page.getByTestId('inbox-item').filter({ hasText: `Watch Test ${tag}` }).getByTestId('watch-alert-run')).toHaveCount(1);
+
+  // The watch, the check and the re-screen are in the audit log, in words.
+  const auditor = await (await browser.newContext({ baseURL: testInfo.project.use.baseURL })).newPage();
+  await signInAs(auditor, 'admin');
+  for (const [action, label, entity] of [
+    ['watch.add', 'Borrower watched', companyId],
+    ['watch.check', 'Watch checked now', companyId],
+  ] as const) {
+    await auditor.goto(`/admin/audit?action=${action}`);
+    const row = auditor.getByTestId('audit-row').filter({ hasText: entity });
+    await expect(row).toHaveCount(action === 'watch.check' ? 2 : 1);
+    await expect(row.first().getByTestId('audit-action-label')).toHaveText(label);
+  }
+  await auditor.goto('/admin/audit?action=watch.rescreen');
+  const rescreen = auditor.getByTestId('audit-row').filter({ hasText: caseId });
+  await expect(rescreen).toHaveCount(1);
+  await expect(rescreen.getByTestId('audit-action-label')).toHaveText('Re-screen started');
+  await expect(rescreen.getByTestId('audit-detail')).toContainText('Started by the watch');
 });
