@@ -16,7 +16,7 @@ import { DEMO_IDS } from '@/lib/domain/demo-ids';
 import { resetEnvForTests } from '@/lib/env';
 import { AppError } from '@/lib/errors';
 import { waitForRun } from '@/lib/jobs/runner';
-import { rescreenFromAlert, watchPass } from '@/lib/jobs/watch';
+import { judgeNewItems, rescreenFromAlert, watchPass } from '@/lib/jobs/watch';
 import { createOfflineAnalyst } from '@/lib/llm/offline';
 import { startFixtureServer, type FixtureServer } from '@/lib/pool/connectors/fixture-server';
 
@@ -31,6 +31,28 @@ const DISTRESS = ['dfOcr', 'ctrcvsBgrq', 'bnkMngtPcsp', 'bsnSp', 'lwstLg'];
 const DAY = 24 * 3600 * 1000;
 const T0 = new Date('2026-03-02T06:00:00Z');
 const at = (days: number) => new Date(T0.getTime() + days * DAY);
+
+describe('what is worth an alert among new items', () => {
+  const item = (id: string, polarity: string | null, title = `Item ${id}`, category = 'news') => ({ id, category, title, text: '', eventDate: null, publishedDate: '2026-03-01', polarity });
+  const adverse = ['a', 'b', 'c'].map((id) => item(id, 'adverse'));
+
+  it('raises nothing below the adverse threshold without a red flag', () => {
+    expect(judgeNewItems([...adverse.slice(0, 2), item('f', 'favorable')], 3)).toBeNull();
+  });
+
+  it('raises the threshold of new adverse items, naming each', () => {
+    expect(judgeNewItems([...adverse, item('f', 'favorable')], 3)).toEqual({ redFlags: [], evidenceIds: ['a', 'b', 'c'], adverseCount: 3 });
+  });
+
+  it('raises any red flag, with the flagged item first, and counts the adverse items under the threshold without listing them', () => {
+    const rehab = item('r', 'adverse', '회생절차 개시신청', 'distress_rehabilitation');
+    expect(judgeNewItems([adverse[0], rehab], 5)).toEqual({
+      redFlags: [{ kind: 'court_rehabilitation', evidenceId: 'r', date: '2026-03-01', title: '회생절차 개시신청' }],
+      evidenceIds: ['r'],
+      adverseCount: 2,
+    });
+  });
+});
 
 describe.each(testBackends())('the portfolio watch on %s', (backend) => {
   let handle: DatabaseHandle;
