@@ -5,7 +5,7 @@ import 'server-only';
 import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Executor } from '@/lib/db/client';
 import { executeRows } from '@/lib/db/rows';
-import { cases, companies, evidenceItems, filingSightings, runs, watchAlerts, watchEntries, watchSeen, type WatchEntry } from '@/lib/db/schema';
+import { cases, companies, evidenceItems, filingSightings, watchAlerts, watchEntries, watchSeen, type WatchEntry } from '@/lib/db/schema';
 import type { RedFlag } from '@/lib/domain/red-flags';
 import type { WatchFrequency } from '@/lib/domain/vocabulary';
 
@@ -36,16 +36,6 @@ export async function deleteWatchEntry({ db, ownerId, id }: { db: Executor; owne
 export async function getWatchEntry({ db, ownerId, companyId }: { db: Executor; ownerId: string; companyId: string }) {
   const [row] = await db.select().from(watchEntries).where(and(eq(watchEntries.ownerId, ownerId), eq(watchEntries.companyId, companyId)));
   return row;
-}
-
-export async function getWatchEntryById({ db, id }: { db: Executor; id: string }) {
-  const [row] = await db.select().from(watchEntries).where(eq(watchEntries.id, id));
-  return row;
-}
-
-/** Every entry on a borrower (the admin's "check now"). */
-export async function listWatchEntriesOfCompany({ db, companyId }: { db: Executor; companyId: string }) {
-  return db.select().from(watchEntries).where(eq(watchEntries.companyId, companyId)).orderBy(asc(watchEntries.createdAt));
 }
 
 /** Makes the entries on a borrower due now, so the next pass checks them. Returns how many. */
@@ -242,15 +232,4 @@ export async function listOwnCasesOfCompany({ db, ownerId, companyId }: { db: Ex
     .from(cases)
     .where(and(eq(cases.ownerId, ownerId), eq(cases.companyId, companyId)))
     .orderBy(desc(cases.createdAt));
-}
-
-/** The alerts of a company's watch entries of one owner, newest first, with their re-screens. */
-export async function listAlertsOfEntry({ db, entryId, limit = 10 }: { db: Executor; entryId: string; limit?: number }) {
-  return db
-    .select({ id: watchAlerts.id, createdAt: watchAlerts.createdAt, redFlags: watchAlerts.redFlags, adverseCount: watchAlerts.adverseCount, rescreenRunId: watchAlerts.rescreenRunId, runStatus: runs.status })
-    .from(watchAlerts)
-    .leftJoin(runs, eq(runs.id, watchAlerts.rescreenRunId))
-    .where(eq(watchAlerts.entryId, entryId))
-    .orderBy(desc(watchAlerts.createdAt))
-    .limit(limit);
 }
