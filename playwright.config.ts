@@ -10,6 +10,12 @@ const port = Number(process.env.E2E_PORT || 3100);
 const pgPort = process.env.E2E_PG_PORT ? Number(process.env.E2E_PG_PORT) : undefined;
 
 type Backend = 'pglite' | 'postgres';
+
+// The stand-in for OpenDART and EDGAR each server starts (scripts/e2e-server.mjs); the tests
+// tell it what to serve (e2e/watch.spec.ts), so its port is fixed here, where both sides read it.
+process.env.E2E_FILINGS_PORT ||= String(port + 90);
+if (pgPort) process.env.E2E_PG_FILINGS_PORT ||= String(pgPort + 90);
+
 type WebServer = Exclude<NonNullable<PlaywrightTestConfig['webServer']>, unknown[]>;
 const backends: { name: Backend; port: number }[] = [{ name: 'pglite', port }];
 if (pgPort) backends.push({ name: 'postgres', port: pgPort });
@@ -19,7 +25,12 @@ if (pgPort) backends.push({ name: 'postgres', port: pgPort });
 const baseURL = (p: number) => `http://localhost:${p}`;
 
 function webServer(backend: Backend, p: number): WebServer {
-  const env: Record<string, string> = { PORT: String(p), E2E_BACKEND: backend, NEXT_TELEMETRY_DISABLED: '1' };
+  const env: Record<string, string> = {
+    PORT: String(p),
+    E2E_BACKEND: backend,
+    NEXT_TELEMETRY_DISABLED: '1',
+    FILINGS_PORT: (backend === 'postgres' ? process.env.E2E_PG_FILINGS_PORT : process.env.E2E_FILINGS_PORT) ?? '',
+  };
   if (process.env.TEST_DATABASE_URL) env.TEST_DATABASE_URL = process.env.TEST_DATABASE_URL;
   return {
     name: backend,

@@ -109,6 +109,12 @@ const schema = z.object({
   /** Runs one user may have queued or running at once. */
   RUNS_PER_USER_LIMIT: z.coerce.number().int().min(1).max(1000).default(4),
 
+  /**
+   * Minutes between portfolio-watch passes (lib/jobs/watch-scheduler.ts), 1 to 60; 0 turns the
+   * watch's scheduler off (entries are then checked only by an admin's "check now").
+   */
+  WATCH_PASS_MINUTES: z.coerce.number().int().min(0).max(60).default(5),
+
   // ── Job queue and workers (PostgreSQL only; on the embedded database runs execute in the app process) ──
   /** `off` executes runs in the app process even on PostgreSQL: a single instance only. */
   CROSSCHECK_QUEUE: z.preprocess((v) => (v === '' ? undefined : v), z.enum(['on', 'off']).default('on')),

@@ -1,6 +1,6 @@
 // What the app does once at start (instrumentation.ts): opening the database (and seeding a new
 // embedded one), the demo accounts where DEMO asks for them, the run relay and the embedded queue
-// worker on PostgreSQL, resuming interrupted runs, and the lines that tell the operator how to
+// worker on PostgreSQL, the portfolio watch's scheduler, resuming interrupted runs, and the lines that tell the operator how to
 // sign in. Next.js awaits register() before it serves the first request, so no page or route
 // sees the database before the demo data is in it.
 import type { DatabaseHandle } from '@/lib/db/client';
@@ -59,6 +59,12 @@ export async function startUp() {
         lines.push('Runs go through the PostgreSQL job queue; this instance executes none (CROSSCHECK_EMBEDDED_WORKER=0): start `npm run worker`.');
       }
     }
+    const watch = await (await import('@/lib/jobs/watch-scheduler')).startWatchScheduler({ db: database.db });
+    lines.push(
+      watch
+        ? `Portfolio watch: a pass every ${watch.minutes} minute${watch.minutes === 1 ? '' : 's'} (${watch.how === 'queue' ? 'pg-boss cron job' : 'in this process'}).`
+        : 'Portfolio watch: no scheduled passes (WATCH_PASS_MINUTES=0).',
+    );
     stopOnSignals({ worker, relay });
     const resumed = await resumeInterruptedRuns({ db: database.db });
     if (resumed) lines.push(`${queueEnabled() ? 'Queued again' : 'Resuming'}: ${resumed} interrupted analysis run${resumed === 1 ? '' : 's'}.`);

@@ -31,6 +31,25 @@ let database = null;
 let cleaning = null;
 /** @type {import('node:child_process').ChildProcess | null} */
 let fakeLlm = null;
+/** @type {import('node:child_process').ChildProcess | null} */
+let filings = null;
+
+/**
+ * Starts the stand-in for OpenDART and EDGAR (scripts/fixtures/filing-server.ts, a test utility)
+ * on FILINGS_PORT and resolves with its origin once it answers. Quiet until a test serves a filing.
+ */
+async function startFilings(/** @type {NodeJS.ProcessEnv} */ env, /** @type {string} */ dartKey) {
+  const port = process.env.FILINGS_PORT || String(await freePort());
+  filings = spawn(process.execPath, [TSX_CLI, 'scripts/fixtures/filing-server.ts', '--port', port, '--dart-key', dartKey], { cwd: root, env, stdio: 'inherit' });
+  const origin = `http://127.0.0.1:${port}`;
+  for (let i = 0; i < 100; i++) {
+    if (filings.exitCode !== null) throw new Error(`the filing server exited with code ${filings.exitCode}`);
+    const up = await fetch(`${origin}/api/list.json`).then(() => true, () => false);
+    if (up) return origin;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error('the filing server did not start within 10 s');
+}
 
 /** A free TCP port on 127.0.0.1. */
 function freePort() {
@@ -96,6 +115,7 @@ function runNode(/** @type {string[]} */ args, /** @type {NodeJS.ProcessEnv} */ 
 function cleanup() {
   cleaning ??= (async () => {
     if (fakeLlm && fakeLlm.exitCode === null) fakeLlm.kill('SIGTERM');
+    if (filings && filings.exitCode === null) filings.kill('SIGTERM');
     const proc = child;
     if (proc && proc.exitCode === null && proc.signalCode === null) {
       const exited = new Promise((resolve) => proc.once('exit', resolve));
@@ -131,6 +151,7 @@ for (const signal of /** @type {const} */ (['SIGTERM', 'SIGINT', 'SIGHUP'])) {
 process.on('exit', () => {
   if (child && child.exitCode === null) child.kill('SIGKILL');
   if (fakeLlm && fakeLlm.exitCode === null) fakeLlm.kill('SIGKILL');
+  if (filings && filings.exitCode === null) filings.kill('SIGKILL');
   if (database) {
     const script =
       "const pg=require('pg');const c=new pg.Client({connectionString:process.argv[1]});" +
@@ -181,6 +202,19 @@ async function main() {
     env.OPENAI_MODEL = 'fake-llm';
     log(`fake model server at ${env.OPENAI_BASE_URL}`);
   }
+
+  // OpenDART and EDGAR answer from data/fixtures through the stand-in; the watch's scheduled
+  // passes are off, so a pass runs only when a test asks for one (an admin's "check now").
+  const dartKey = `e2e-dart-key-${crypto.randomBytes(8).toString('hex')}`;
+  const filingsOrigin = await startFilings(env, dartKey);
+  Object.assign(env, {
+    OPENDART_API_KEY: dartKey,
+    OPENDART_BASE_URL: `${filingsOrigin}/api`,
+    SEC_USER_AGENT: 'Crosscheck browser tests ops@example.org',
+    SEC_EDGAR_BASE_URL: filingsOrigin,
+    WATCH_PASS_MINUTES: '0',
+  });
+  log(`filing server at ${filingsOrigin}`);
 
   if (backend === 'postgres') {
     const adminUrl = process.env.TEST_DATABASE_URL;

@@ -84,6 +84,14 @@ if (process.env.TEST_DATABASE_URL) {
   while (String(pgPort) === env.E2E_PORT) pgPort = await freePort();
   env.E2E_PG_PORT = String(pgPort);
 }
+// The stand-ins for OpenDART and EDGAR (one per server; e2e-server.mjs starts them).
+const taken = new Set([env.E2E_PORT, env.E2E_PG_PORT]);
+for (const key of ['E2E_FILINGS_PORT', ...(env.E2E_PG_PORT ? ['E2E_PG_FILINGS_PORT'] : [])]) {
+  let p = String(await freePort());
+  while (taken.has(p)) p = String(await freePort());
+  taken.add(p);
+  env[key] = p;
+}
 console.log(
   `Browser tests with ${chromium} on port ${env.E2E_PORT}` +
     (env.E2E_PG_PORT ? ` (PGlite) and ${env.E2E_PG_PORT} (PostgreSQL)` : ' (PGlite; set TEST_DATABASE_URL to add PostgreSQL)'),

@@ -20,6 +20,10 @@ export const PERMISSIONS = {
   'borrowers:read': ['rm', 'committee', 'admin'],
   /** Import, add, edit, delete and re-tag evidence; fetch filings from OpenDART and EDGAR. */
   'pool:write': ['rm', 'admin'],
+  /** Watch a borrower's filings, change or end one's own watch, re-screen from one's own alert (lib/jobs/watch.ts). */
+  'watch:write': ['rm'],
+  /** Check every watch on a borrower at once ("check now" on the company page). */
+  'watch:check': ['admin'],
   'review:read': ['committee'],
   /** Record a case's decision (submitted cases only: lib/db/queries/review.ts). */
   'review:decide': ['committee'],
@@ -103,6 +107,12 @@ export const ACTIONS = {
   deleteEvidence: 'pool:write',
   tagEvidence: 'pool:write',
   fetchCompanyFilings: 'pool:write',
+  /** One's own watch entries only (lib/db/queries/watch.ts); the case must be one's own. */
+  watchCompany: 'watch:write',
+  unwatchCompany: 'watch:write',
+  checkWatchNow: 'watch:check',
+  /** The alert must be of one's own watch (lib/jobs/watch.ts rescreenFromAlert). */
+  rescreenAlert: 'watch:write',
   createCase: 'cases:write',
   startRun: 'cases:write',
   submitCase: 'cases:write',

@@ -41,6 +41,7 @@ import {
   RUN_STATUSES,
   STEP_STATUSES,
   STUDY_STATUSES,
+  WATCH_FREQUENCIES,
 } from '@/lib/domain/vocabulary';
 
 /** `a IN ('x','y')` for a CHECK constraint; values are our own constants, never input. */
@@ -623,6 +624,8 @@ export const notifications = pgTable(
     caseId: uuid().references(() => cases.id, { onDelete: 'cascade' }),
     runId: uuid().references(() => runs.id, { onDelete: 'cascade' }),
     studyId: uuid().references(() => studies.id, { onDelete: 'cascade' }),
+    /** For `watch_alert`: the alert, which holds the items that raised it. */
+    watchAlertId: uuid().references((): AnyPgColumn => watchAlerts.id, { onDelete: 'cascade' }),
     actorId: uuid().references(() => users.id, { onDelete: 'set null' }),
     detail: text(),
     createdAt: createdAt(),
@@ -631,7 +634,99 @@ export const notifications = pgTable(
   (t) => [
     index('notifications_user_created_idx').on(t.userId, t.createdAt),
     index('notifications_user_unread_idx').on(t.userId).where(sql`${t.readAt} is null`),
+    index('notifications_watch_alert_idx').on(t.watchAlertId),
     check('notifications_kind_check', oneOf(t.kind, NOTIFICATION_KINDS)),
     check('notifications_detail_length_check', sql`${t.detail} is null or char_length(${t.detail}) <= 400`),
   ],
 );
+
+/**
+ * An RM's watch on a borrower (lib/jobs/watch.ts): how often its filings are checked, which of
+ * the RM's cases a re-screen copies, and whether a re-screen starts by itself on an alert. A
+ * pass claims a due entry (`claimedBy` until `claimedUntil`) so two passes never check it at once.
+ */
+export const watchEntries = pgTable(
+  'watch_entries',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    ownerId: uuid()
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    companyId: text()
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
+    /** The case a re-screen copies (borrower, loan terms) with today's as-of; null: none yet. */
+    caseId: uuid().references(() => cases.id, { onDelete: 'set null' }),
+    frequency: text({ enum: WATCH_FREQUENCIES }).notNull(),
+    autoRescreen: boolean().notNull().default(false),
+    /** New adverse items in one check that raise an alert without a red flag. */
+    adverseThreshold: integer().notNull().default(3),
+    nextCheckAt: timestamp({ withTimezone: true }).notNull(),
+    /** Null until the first check, which records what the sources already hold as the baseline. */
+    lastCheckedAt: timestamp({ withTimezone: true }),
+    lastError: text(),
+    claimedBy: text(),
+    claimedUntil: timestamp({ withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('watch_entries_owner_company_key').on(t.ownerId, t.companyId),
+    index('watch_entries_company_idx').on(t.companyId),
+    index('watch_entries_case_idx').on(t.caseId),
+    index('watch_entries_next_check_idx').on(t.nextCheckAt),
+    check('watch_entries_frequency_check', oneOf(t.frequency, WATCH_FREQUENCIES)),
+    check('watch_entries_threshold_check', sql`${t.adverseThreshold} between 1 and 100`),
+  ],
+);
+
+/** The filings one watch entry has already judged, so each is news to it once. */
+export const watchSeen = pgTable(
+  'watch_seen',
+  {
+    entryId: uuid()
+      .notNull()
+      .references(() => watchEntries.id, { onDelete: 'cascade' }),
+    evidenceId: text().notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.entryId, t.evidenceId] })],
+);
+
+/** When a watch check first saw a filing in its source: the company page's timeline. */
+export const filingSightings = pgTable(
+  'filing_sightings',
+  {
+    evidenceId: text()
+      .primaryKey()
+      .references(() => evidenceItems.id, { onDelete: 'cascade' }),
+    companyId: text()
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
+    source: text().notNull(),
+    seenAt: timestamp({ withTimezone: true }).notNull(),
+  },
+  (t) => [index('filing_sightings_company_seen_idx').on(t.companyId, t.seenAt)],
+);
+
+/** What one check found worth an RM's attention: the new red flags and adverse items, and the re-screen it led to. */
+export const watchAlerts = pgTable(
+  'watch_alerts',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    entryId: uuid()
+      .notNull()
+      .references(() => watchEntries.id, { onDelete: 'cascade' }),
+    companyId: text()
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
+    redFlags: jsonb().$type<RedFlag[]>().notNull().default([]),
+    /** Every new item that triggered it: the flagged ones and the new adverse ones. */
+    evidenceIds: jsonb().$type<string[]>().notNull().default([]),
+    adverseCount: integer().notNull().default(0),
+    rescreenRunId: uuid().references(() => runs.id, { onDelete: 'set null' }),
+    createdAt: timestamp({ withTimezone: true }).notNull(),
+  },
+  (t) => [index('watch_alerts_entry_idx').on(t.entryId), index('watch_alerts_company_idx').on(t.companyId), index('watch_alerts_run_idx').on(t.rescreenRunId)],
+);
+
+export type WatchEntry = typeof watchEntries.$inferSelect;
+export type WatchAlert = typeof watchAlerts.$inferSelect;

@@ -62,7 +62,8 @@ export type JudgmentKind = (typeof JUDGMENT_KINDS)[number];
 
 /**
  * What lands in a user's inbox (`notifications`): a comment or a reply on a case, a case
- * submitted, resubmitted, returned or decided, a study assignment, a run finished or failed.
+ * submitted, resubmitted, returned or decided, a study assignment, a run finished or failed, a
+ * watched borrower's new filings that raised an alert (lib/jobs/watch.ts).
  */
 export const NOTIFICATION_KINDS = [
   'comment',
@@ -74,5 +75,10 @@ export const NOTIFICATION_KINDS = [
   'study_assigned',
   'run_finished',
   'run_failed',
+  'watch_alert',
 ] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
+
+/** How often a watched borrower's filings are checked (lib/jobs/watch.ts). */
+export const WATCH_FREQUENCIES = ['daily', 'weekly'] as const;
+export type WatchFrequency = (typeof WATCH_FREQUENCIES)[number];

@@ -2,6 +2,7 @@
 // and database, started on first use (never at import time, so `next build` and the embedded
 // mode never touch it). A job only says "execute run X"; which worker may execute it is decided
 // by the run's lease (lib/jobs/lease-keeper.ts), so a duplicate or stale job is harmless.
+// Scheduling is on for the portfolio watch's cron job (lib/jobs/watch-scheduler.ts).
 import type PgBoss from 'pg-boss';
 import type { Db } from '@/lib/db/client';
 import { failAbandonedRunJobs } from '@/lib/db/queries/queue';
@@ -27,7 +28,7 @@ export function databaseUrl(url?: string) {
 
 async function open(url: string): Promise<PgBoss> {
   const { default: PgBossClass } = await import('pg-boss');
-  const boss = new PgBossClass({ connectionString: url, schema: BOSS_SCHEMA, max: 4, application_name: 'crosscheck-queue', schedule: false });
+  const boss = new PgBossClass({ connectionString: url, schema: BOSS_SCHEMA, max: 4, application_name: 'crosscheck-queue', schedule: true });
   // Without a listener an 'error' event would end the process; pg-boss retries on its own.
   boss.on('error', (err) => log.error('queue error', { component: 'worker', err }));
   await boss.start();

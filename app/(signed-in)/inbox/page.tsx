@@ -11,15 +11,22 @@ import type { Locale, Translate } from '@/lib/i18n';
 import { inboxMessages, type InboxMessages } from '@/lib/i18n/messages/inbox';
 import { reviewMessages } from '@/lib/i18n/messages/review';
 import { getLocale, getT } from '@/lib/i18n/server';
+import { listAlertItems, type WatchAlertDetail } from '@/lib/db/queries/watch';
+import { can } from '@/lib/auth/permissions';
+import { redFlagMessages } from '@/lib/i18n/messages/red-flags';
+import { watchMessages, type WatchMessages } from '@/lib/i18n/messages/watch';
+import { RescreenButton } from '@/components/watch/rescreen-button';
 import { markNotificationsRead } from './actions';
 
 export async function generateMetadata(): Promise<Metadata> {
   return { title: (await getT(inboxMessages))('title') };
 }
 
-/** Where an item leads: the turn's run for a comment anchored there, the case, the run, or the ratings list. */
-function placeOf(item: InboxItem): string | null {
+/** Where an item leads: the turn's run for a comment anchored there, the case, the run, the watched borrower, or the ratings list. */
+function placeOf(item: InboxItem, alert: WatchAlertDetail | undefined): string | null {
   switch (item.kind) {
+    case 'watch_alert':
+      return alert ? `/companies/${alert.alert.companyId}` : null;
     case 'study_assigned':
       return '/ratings';
     case 'run_finished':
@@ -57,7 +64,11 @@ function detailOf(item: InboxItem, t: Translate<InboxMessages>, review: Translat
   }
 }
 
-function headlineOf(item: InboxItem, t: Translate<InboxMessages>, locale: Locale) {
+function headlineOf(item: InboxItem, t: Translate<InboxMessages>, locale: Locale, alert?: WatchAlertDetail) {
+  if (item.kind === 'watch_alert' && alert) {
+    const borrower = locale === 'en' ? (alert.companyNameEn ?? alert.companyName) : alert.companyName;
+    return t('kind_watch_alert', { case: item.caseTitle ? `${borrower} (${item.caseTitle})` : borrower });
+  }
   const company = locale === 'en' ? (item.companyNameEn ?? item.companyName) : item.companyName;
   const caseLabel = item.caseTitle ? (company && !item.caseTitle.includes(company) ? `${item.caseTitle} (${company})` : item.caseTitle) : item.runId ? t('anAnalysis') : t('aCase');
   return t(`kind_${item.kind}`, { actor: item.actorName ?? t('someone'), case: caseLabel, study: item.studyName ?? t('aStudy') });
@@ -68,13 +79,17 @@ export default async function InboxPage({ searchParams }: { searchParams: Promis
   const requested = Number((await searchParams).page);
   const page = Number.isInteger(requested) && requested > 1 && requested < 10_000 ? requested : 1;
   const db = await getDb();
-  const [t, review, locale, { items, hasMore }, unread] = await Promise.all([
+  const [t, review, tw, tf, locale, { items, hasMore }, unread] = await Promise.all([
     getT(inboxMessages),
     getT(reviewMessages),
+    getT(watchMessages),
+    getT(redFlagMessages),
     getLocale(),
     listNotifications({ db, userId: user.id, page }),
     countUnreadNotifications({ db, userId: user.id }),
   ]);
+  const alerts = await listAlertItems({ db, alertIds: items.flatMap((i) => (i.watchAlertId ? [i.watchAlertId] : [])) });
+  const mayRescreen = can(user.role, 'watch:write');
   return (
     <>
       <PageHeader
@@ -104,9 +119,10 @@ export default async function InboxPage({ searchParams }: { searchParams: Promis
           data-testid="inbox-list"
         >
           {items.map((item) => {
-            const headline = headlineOf(item, t, locale);
+            const alert = item.watchAlertId ? alerts.get(item.watchAlertId) : undefined;
+            const headline = headlineOf(item, t, locale, alert);
             const detail = detailOf(item, t, review);
-            const href = placeOf(item);
+            const href = placeOf(item, alert);
             const unreadItem = item.readAt === null;
             return (
               <li
@@ -131,6 +147,7 @@ export default async function InboxPage({ searchParams }: { searchParams: Promis
                       {detail}
                     </p>
                   ) : null}
+                  {alert ? <AlertEvidence alert={alert} tw={tw} tf={tf} mayRescreen={mayRescreen && item.caseId !== null} /> : null}
                   <p className="flex flex-wrap items-center gap-2 text-xs text-zinc-600 dark:text-zinc-400">
                     <time dateTime={item.createdAt.toISOString()}>{formatDateTime(item.createdAt, locale)}</time>
                     {unreadItem ? <Badge tone="blue">{t('unread')}</Badge> : <span className="sr-only">{t('read')}</span>}
@@ -171,5 +188,54 @@ export default async function InboxPage({ searchParams }: { searchParams: Promis
         </nav>
       ) : null}
     </>
+  );
+}
+
+/** A watch alert's evidence: each red flag and adverse item with its date and source, and the re-screen. */
+function AlertEvidence({
+  alert,
+  tw,
+  tf,
+  mayRescreen,
+}: {
+  alert: WatchAlertDetail;
+  tw: Translate<WatchMessages>;
+  tf: Translate<(typeof redFlagMessages)['en']>;
+  mayRescreen: boolean;
+}) {
+  const flagsByItem = new Map<string, string[]>();
+  for (const f of alert.alert.redFlags) flagsByItem.set(f.evidenceId, [...(flagsByItem.get(f.evidenceId) ?? []), tf(`kind_${f.kind}`)]);
+  const link = 'text-blue-800 underline underline-offset-2 dark:text-blue-300';
+  return (
+    <div className="space-y-2" data-testid="watch-alert">
+      <p className="text-xs font-medium text-zinc-700 dark:text-zinc-300">
+        {tw('alertHeading')}
+        {alert.alert.adverseCount ? ` · ${tw('alertAdverse', { n: alert.alert.adverseCount })}` : ''}
+      </p>
+      <ul className="space-y-1">
+        {alert.items.map((item) => (
+          <li key={item.id} data-testid="watch-alert-item" data-evidence-id={item.id} className="break-words">
+            {flagsByItem.get(item.id)?.map((label) => (
+              <Badge key={label} tone="red">
+                {label}
+              </Badge>
+            ))}{' '}
+            <a className={link} href={item.sourceUrl} rel="noreferrer noopener" target="_blank">
+              {item.title}
+            </a>{' '}
+            <span className="text-xs text-zinc-600 dark:text-zinc-400">
+              · {item.publishedDate} · {item.sourceName}
+            </span>
+          </li>
+        ))}
+      </ul>
+      {alert.alert.rescreenRunId ? (
+        <Link href={`/runs/${alert.alert.rescreenRunId}`} className={link} data-testid="watch-alert-run">
+          {tw('rescreenRun')}
+        </Link>
+      ) : mayRescreen ? (
+        <RescreenButton alertId={alert.alert.id} />
+      ) : null}
+    </div>
   );
 }

@@ -13,6 +13,8 @@
 //   not visible to evaluators yet, so the assignment is news only when the study opens);
 // - a run ending (succeeded, failed, over budget, short of evidence) → the user who started it.
 //   A cancelled run is not news: its owner cancelled it.
+// - a watch alert (new red flags or adverse filings on a watched borrower) → the entry's RM, and
+//   for a decided case the committee members who decided it.
 //
 // Never the actor themself. Reading and marking go by the signed-in user's id, so nobody reads
 // or marks someone else's items.
@@ -44,6 +46,7 @@ export type NotificationInput = {
   caseId?: string | null;
   runId?: string | null;
   studyId?: string | null;
+  watchAlertId?: string | null;
   detail?: string | null;
 };
 
@@ -64,6 +67,7 @@ export async function notify({
       caseId: item.caseId ?? null,
       runId: item.runId ?? null,
       studyId: item.studyId ?? null,
+      watchAlertId: item.watchAlertId ?? null,
       actorId,
       detail,
     })),
@@ -78,6 +82,7 @@ export type InboxItem = {
   caseId: string | null;
   runId: string | null;
   studyId: string | null;
+  watchAlertId: string | null;
   detail: string | null;
   createdAt: Date;
   readAt: Date | null;
@@ -112,6 +117,7 @@ export async function listNotifications({
       caseId: sql<string | null>`coalesce(${notifications.caseId}, ${runs.caseId})`,
       runId: notifications.runId,
       studyId: notifications.studyId,
+      watchAlertId: notifications.watchAlertId,
       detail: notifications.detail,
       createdAt: notifications.createdAt,
       readAt: notifications.readAt,
@@ -249,4 +255,37 @@ export async function notifyRunEnded({ db, runId, status }: { db: Executor; runI
     .where(and(eq(runs.id, runId), eq(runs.status, status as RunStatus)));
   if (!run?.createdById) return 0;
   return notify({ db, kind, recipients: [run.createdById], actorId: null, runId, caseId: run.caseId, detail: status });
+}
+
+/**
+ * A watch alert: the entry's RM hears of it, and when the case it watches was decided, the
+ * committee members who decided it (the case is theirs on record). The detail is a short line of
+ * what triggered it; the alert itself holds the items.
+ */
+export async function notifyWatchAlert({
+  db,
+  alertId,
+  ownerId,
+  caseId,
+  detail,
+}: {
+  db: Executor;
+  alertId: string;
+  ownerId: string;
+  caseId: string | null;
+  detail: string;
+}): Promise<number> {
+  let committee: string[] = [];
+  if (caseId) {
+    const [kase] = await db.select({ status: cases.status }).from(cases).where(eq(cases.id, caseId));
+    if (kase?.status === 'decided') {
+      const deciders = await db
+        .selectDistinct({ id: decisions.decidedById })
+        .from(decisions)
+        .innerJoin(users, eq(users.id, decisions.decidedById))
+        .where(and(eq(decisions.caseId, caseId), eq(users.disabled, false)));
+      committee = deciders.map((d) => d.id);
+    }
+  }
+  return notify({ db, kind: 'watch_alert', recipients: [ownerId, ...committee], actorId: null, caseId, watchAlertId: alertId, detail });
 }

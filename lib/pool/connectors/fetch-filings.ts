@@ -54,7 +54,7 @@ export async function fetchFilings({
   source: FilingSource;
   actorId: string | null;
   now?: Date;
-}): Promise<ImportReport & { fetched: number; warnings: string[] }> {
+}): Promise<ImportReport & { fetched: number; warnings: string[]; evidenceIds: string[] }> {
   const to = isoDay(now);
   // By months, so 29 February looks back to the 28th rather than to a day that does not exist.
   const from = addMonths(to, -12 * LOOKBACK_YEARS);
@@ -79,6 +79,10 @@ export async function fetchFilings({
     validOnly: true,
     origin: source,
     label: source === 'dart' ? `OpenDART ${company.corpCode}` : `SEC EDGAR CIK ${company.cik}`,
+    // "Dated in the future" is judged by the caller's clock, as the fetch window is.
+    today: to,
   });
-  return { ...report, fetched: result.evidence.length, warnings: result.warnings };
+  // The ids the source gave, whether new or already in the pool: the watch (lib/jobs/watch.ts)
+  // decides what is news to each of its entries.
+  return { ...report, fetched: result.evidence.length, warnings: result.warnings, evidenceIds: result.evidence.map((e) => e.id) };
 }

@@ -1,6 +1,9 @@
 // Test-only: a local HTTP server that answers like OpenDART and SEC EDGAR from the recorded
 // responses in data/fixtures/, so connector tests exercise real HTTP (headers, status codes,
-// Retry-After) without the network. Tests can queue failures per endpoint.
+// Retry-After) without the network. Tests can queue failures per endpoint. As a process for the
+// browser tests (scripts/fixtures/filing-server.ts) it can start quiet (every OpenDART endpoint
+// says "no data") and take what to serve over HTTP (`control`): still a stand-in for OpenDART
+// that only tests start, never part of the app.
 import { readdirSync, readFileSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -45,7 +48,19 @@ export type FixtureServer = {
   close(): Promise<void>;
 };
 
-export async function startFixtureServer(options: { dartKey: string }): Promise<FixtureServer> {
+export type FixtureServerOptions = {
+  dartKey: string;
+  /** 0 (any free port) by default. */
+  port?: number;
+  /** Every OpenDART endpoint answers 013 (no data) unless something is served at its path. */
+  quietDart?: boolean;
+  /** POST /__fixtures/serve {path, file | json} and POST /__fixtures/reset change what is served. */
+  control?: boolean;
+};
+
+const CONTROL_BODY_LIMIT = 1_000_000;
+
+export async function startFixtureServer(options: FixtureServerOptions): Promise<FixtureServer> {
   const dart = dartFixtures();
   const failures: { match: string; failure: Failure; left: number }[] = [];
   const overrides = new Map<string, { file: string } | { json: unknown }>();
@@ -58,6 +73,35 @@ export async function startFixtureServer(options: { dartKey: string }): Promise<
       res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', ...headers });
       res.end(typeof body === 'string' ? body : JSON.stringify(body));
     };
+
+    if (options.control && req.method === 'POST' && url.pathname.startsWith('/__fixtures/')) {
+      let body = '';
+      req.setEncoding('utf8');
+      req.on('data', (chunk: string) => {
+        body += chunk;
+        if (body.length > CONTROL_BODY_LIMIT) req.destroy();
+      });
+      req.on('end', () => {
+        if (url.pathname === '/__fixtures/reset') {
+          overrides.clear();
+          failures.length = 0;
+          return json(200, { ok: true });
+        }
+        try {
+          const { path: at, file, json: value } = JSON.parse(body) as { path?: string; file?: string; json?: unknown };
+          if (url.pathname !== '/__fixtures/serve' || typeof at !== 'string') return json(400, { error: 'bad request' });
+          // Only files under data/fixtures/: the path is joined and checked to stay inside it.
+          if (typeof file === 'string') {
+            if (!path.resolve(FIXTURES, file).startsWith(FIXTURES + path.sep)) return json(400, { error: 'bad file' });
+            overrides.set(at, { file });
+          } else overrides.set(at, { json: value });
+          json(200, { ok: true });
+        } catch {
+          json(400, { error: 'bad request' });
+        }
+      });
+      return;
+    }
 
     const queued = failures.find((f) => f.left > 0 && url.pathname.endsWith(f.match));
     if (queued) {
@@ -74,6 +118,7 @@ export async function startFixtureServer(options: { dartKey: string }): Promise<
     if (dartMatch) {
       // Like OpenDART: a wrong key is a 200 with status 010, not an HTTP error.
       if (url.searchParams.get('crtfc_key') !== options.dartKey) return json(200, { status: '010', message: '등록되지 않은 키입니다.' });
+      if (options.quietDart) return json(200, { status: '013', message: '조회된 데이타가 없습니다.' });
       const file = dart.get(DART_ALIASES[dartMatch[1]] ?? `${dartMatch[1]}.json`);
       return file ? json(200, readFileSync(file, 'utf8')) : json(200, { status: '013', message: '조회된 데이타가 없습니다.' });
     }
@@ -89,7 +134,7 @@ export async function startFixtureServer(options: { dartKey: string }): Promise<
     json(404, { error: 'not found' });
   });
 
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   const origin = `http://127.0.0.1:${port}`;
   return {

@@ -7,7 +7,11 @@ import { getDb } from '@/lib/db/client';
 import { appendAudit } from '@/lib/db/queries/audit';
 import { getCompanyById } from '@/lib/db/queries/companies';
 import { deleteEvidenceItem, getEvidenceById, setEvidenceTag, updateEvidenceItem } from '@/lib/db/queries/evidence';
-import { POLARITIES } from '@/lib/domain/vocabulary';
+import { getCaseById } from '@/lib/db/queries/cases';
+import { deleteWatchEntry, getWatchEntry, makeWatchEntriesDue, upsertWatchEntry } from '@/lib/db/queries/watch';
+import { POLARITIES, WATCH_FREQUENCIES } from '@/lib/domain/vocabulary';
+import { watchPass } from '@/lib/jobs/watch';
+import { watchMessages } from '@/lib/i18n/messages/watch';
 import { AppError, type FieldErrors } from '@/lib/errors';
 import { phraseMessage, say, type Dictionary, type Messages } from '@/lib/i18n';
 import { importMessages } from '@/lib/i18n/messages/import';
@@ -164,3 +168,62 @@ export const fetchCompanyFilings = action(
     };
   },
 );
+
+// --- The portfolio watch (lib/jobs/watch.ts) ------------------------------------------------
+
+// Field messages are keys of lib/i18n/messages/watch.ts.
+const watchInput = z.object({
+  company_id: z.string().min(1).max(200),
+  frequency: z.enum(WATCH_FREQUENCIES),
+  case_id: z.preprocess((v) => (v === '' ? undefined : v), z.uuid('errCase').optional()),
+  adverse_threshold: z.coerce.number('errThreshold').int('errThreshold').min(1, 'errThreshold').max(100, 'errThreshold'),
+  auto_rescreen: z.preprocess((v) => v === 'on' || v === true || v === 'true', z.boolean()),
+});
+
+export const watchCompany = action({ permission: 'watch:write', input: watchInput, messages: [watchMessages as Messages<Dictionary>] }, async (input, user) => {
+  const db = await getDb();
+  const company = await getCompanyById({ db, id: input.company_id });
+  if (!company) throw new AppError('not_found', say(watchMessages, 'errNoCompany'));
+  if (input.case_id) {
+    // Only the RM's own case on this borrower: a re-screen copies it.
+    const kase = await getCaseById({ db, id: input.case_id });
+    if (!kase || kase.ownerId !== user.id || kase.companyId !== company.id) throw new AppError('bad_request', undefined, { case_id: ['errCase'] });
+  }
+  const settings = { frequency: input.frequency, caseId: input.case_id ?? null, adverseThreshold: input.adverse_threshold, autoRescreen: input.auto_rescreen && Boolean(input.case_id) };
+  const entry = await db.transaction(async (tx) => {
+    const before = await getWatchEntry({ db: tx, ownerId: user.id, companyId: company.id });
+    const row = await upsertWatchEntry({ db: tx, ownerId: user.id, companyId: company.id, settings, now: new Date() });
+    await appendAudit({ tx, actorId: user.id, action: before ? 'watch.update' : 'watch.add', entityType: 'company', entityId: company.id, detail: { entryId: row.id, ...settings } });
+    return row;
+  });
+  refresh(company.id);
+  return { id: entry.id };
+});
+
+export const unwatchCompany = action({ permission: 'watch:write', input: z.object({ id: z.uuid() }) }, async ({ id }, user) => {
+  const db = await getDb();
+  const removed = await db.transaction(async (tx) => {
+    // Matched on the owner too: someone else's entry is "not found", and nothing is written.
+    const row = await deleteWatchEntry({ db: tx, ownerId: user.id, id });
+    if (!row) throw new AppError('not_found');
+    await appendAudit({ tx, actorId: user.id, action: 'watch.remove', entityType: 'company', entityId: row.companyId, detail: { entryId: row.id } });
+    return row;
+  });
+  refresh(removed.companyId);
+  return { removed: true };
+});
+
+export const checkWatchNow = action({ permission: 'watch:check', input: z.object({ company_id: z.string().min(1).max(200) }) }, async ({ company_id }, user) => {
+  const db = await getDb();
+  const company = await getCompanyById({ db, id: company_id });
+  if (!company) throw new AppError('not_found', say(watchMessages, 'errNoCompany'));
+  const now = new Date();
+  await db.transaction(async (tx) => {
+    await makeWatchEntriesDue({ db: tx, companyId: company.id, now });
+    await appendAudit({ tx, actorId: user.id, action: 'watch.check', entityType: 'company', entityId: company.id });
+  });
+  // The same pass the scheduler runs: it claims what is due, this borrower's entries included.
+  const checks = await watchPass({ db, now });
+  refresh(company.id);
+  return { checks: checks.length, alerts: checks.filter((c) => c.alertId).length };
+});

@@ -6,12 +6,17 @@ import { EvidenceTimeline } from '@/components/pool/evidence-timeline';
 import { FetchFilings } from '@/components/pool/fetch-filings';
 import { RedFlagsPanel } from '@/components/red-flags/red-flags-panel';
 import { Card, EmptyState, PageHeader } from '@/components/ui/layout';
+import { FilingSightings } from '@/components/watch/filing-sightings';
+import { WatchPanel } from '@/components/watch/watch-panel';
 import { can } from '@/lib/auth/permissions';
 import { mayReadCompany } from '@/lib/auth/company-access';
 import { requireCompanyAccess } from '@/lib/auth/run-access';
 import { getSessionUser } from '@/lib/auth/session';
 import { getDb } from '@/lib/db/client';
 import { getCompanyById, listDocumentsForCompany, listEvidenceTimeline } from '@/lib/db/queries/companies';
+import { getWatchEntry, listOwnCasesOfCompany, listSightings } from '@/lib/db/queries/watch';
+import type { WatchEntryView } from '@/lib/domain/watch';
+import { watchMessages } from '@/lib/i18n/messages/watch';
 import type { Locale } from '@/lib/i18n';
 import { poolMessages } from '@/lib/i18n/messages/pool';
 import { getLocale, getT } from '@/lib/i18n/server';
@@ -44,7 +49,7 @@ export default async function CompanyPage({
   const { id } = await params;
   // RMs and admins read any company; the committee the borrower of a case it may read.
   const user = await requireCompanyAccess(id);
-  const [t, locale] = await Promise.all([getT(poolMessages), getLocale()]);
+  const [t, tw, locale] = await Promise.all([getT(poolMessages), getT(watchMessages), getLocale()]);
   const db = await getDb();
   const company = await getCompanyById({ db, id });
   if (!company) notFound();
@@ -58,6 +63,26 @@ export default async function CompanyPage({
     poolRedFlags({ db, companyId: id, asOf: today }),
   ]);
   const evidenceTotal = totals.reduce((n, t) => n + t.total, 0);
+  // The watch: an RM's own entry and cases; "check now" for administrators; the timeline for every reader.
+  const canWatch = can(user.role, 'watch:write');
+  const canCheck = can(user.role, 'watch:check');
+  const [entry, ownCases, sightings] = await Promise.all([
+    canWatch ? getWatchEntry({ db, ownerId: user.id, companyId: id }) : undefined,
+    canWatch ? listOwnCasesOfCompany({ db, ownerId: user.id, companyId: id }) : [],
+    listSightings({ db, companyId: id }),
+  ]);
+  const entryView: WatchEntryView | null = entry
+    ? {
+        id: entry.id,
+        frequency: entry.frequency,
+        caseId: entry.caseId,
+        autoRescreen: entry.autoRescreen,
+        adverseThreshold: entry.adverseThreshold,
+        nextCheckAt: entry.nextCheckAt.toISOString(),
+        lastCheckedAt: entry.lastCheckedAt?.toISOString() ?? null,
+        lastError: entry.lastError,
+      }
+    : null;
   const editable = can(user.role, 'pool:write');
   const filingSources = filingSourcesFor(company).map((source) => ({
     source,
@@ -118,6 +143,24 @@ export default async function CompanyPage({
           ) : (
             <p className="text-sm text-zinc-600 dark:text-zinc-400">{t('noDocuments')}</p>
           )}
+        </Card>
+      </div>
+
+      <div className="mb-8 grid gap-4 md:grid-cols-3">
+        {canWatch || canCheck ? (
+          <Card title={tw('heading')}>
+            <WatchPanel
+              companyId={company.id}
+              entry={entryView}
+              cases={ownCases.map((c) => ({ id: c.id, title: c.title, asOfDate: c.asOfDate }))}
+              canWatch={canWatch}
+              canCheck={canCheck}
+              hasSources={filingSources.length > 0}
+            />
+          </Card>
+        ) : null}
+        <Card title={tw('timelineHeading')} className={canWatch || canCheck ? 'md:col-span-2' : 'md:col-span-3'}>
+          <FilingSightings sightings={sightings.map((s) => ({ ...s, seenAt: s.seenAt.toISOString() }))} />
         </Card>
       </div>
 

@@ -1,0 +1,115 @@
+// The portfolio watch in the browser (lib/jobs/watch.ts): an RM watches a borrower with a case; an
+// administrator's "check now" runs the pass the scheduler runs (the first records the baseline);
+// the stand-in for OpenDART then serves a rehabilitation filing (constructed here, like those in
+// data/fixtures/opendart/constructed), the next pass raises an alert that reaches the RM's inbox
+// with the filing, and a re-screen from the alert opens a run headed by that red flag.
+import { expect, test, type APIRequestContext } from '@playwright/test';
+import { createCase, signInAs } from './fixtures';
+
+function filingsOrigin(project: string) {
+  const port = project === 'postgres' ? process.env.E2E_PG_FILINGS_PORT : process.env.E2E_FILINGS_PORT;
+  if (!port) throw new Error('No filing server port: run through `npm run test:e2e`.');
+  return `http://127.0.0.1:${port}`;
+}
+
+async function serveFiling(request: APIRequestContext, origin: string, path: string, json: unknown) {
+  const res = await request.post(`${origin}/__fixtures/serve`, { data: { path, json } });
+  expect(res.status()).toBe(200);
+}
+
+test('a watched borrower’s rehabilitation filing reaches the inbox with its evidence, and a re-screen shows it first', async ({ page, browser, request }, testInfo) => {
+  test.setTimeout(150_000);
+  const origin = filingsOrigin(testInfo.project.name);
+  const tag = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+  const companyId = `watch-e2e-${tag}`;
+  const corpCode = String(Math.floor(10_000_000 + Math.random() * 89_999_999));
+  const rceptNo = `20260309${String(Math.floor(Math.random() * 999_999)).padStart(6, '0')}`;
+  const evidenceId = `dart-${rceptNo}-ctrcvsBgrq`;
+
+  // The RM brings the borrower into the pool (a companies.json with its DART corp_code) and opens a case.
+  await signInAs(page, 'rm');
+  await page.goto('/import');
+  const company = [{ id: companyId, name: `감시테스트${tag}`, name_en: `Watch Test ${tag} Co., Ltd.`, country: 'KR', identifiers: { corp_code: corpCode } }];
+  await page.getByTestId('import-file').setInputFiles({ name: 'companies.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(company)) });
+  await page.getByTestId('import-submit').click();
+  await expect(page.getByTestId('import-report').getByRole('status')).toContainText('Imported 1 company');
+  const caseUrl = await createCase(page, companyId, `Watch test ${tag}`);
+  const caseId = caseUrl.split('/').pop()!;
+
+  // The RM watches it, daily, with that case to re-screen.
+  await page.goto(`/companies/${companyId}`);
+  const panel = page.getByTestId('watch-panel');
+  await expect(panel.getByTestId('watch-status')).toHaveText('You are not watching this borrower.');
+  await panel.getByLabel('Case to re-screen').selectOption(caseId);
+  await panel.getByTestId('watch-submit').click();
+  await expect(panel.getByTestId('watch-status')).toHaveText('You are watching this borrower: daily.');
+
+  // An administrator checks now: the first check records the baseline (the source holds nothing yet).
+  const adminContext = await browser.newContext({ baseURL: testInfo.project.use.baseURL });
+  const admin = await adminContext.newPage();
+  await signInAs(admin, 'admin');
+  await admin.goto(`/companies/${companyId}`);
+  await admin.getByTestId('watch-check-now').click();
+  await expect(admin.getByTestId('watch-panel').getByRole('status')).toHaveText(/^1 watch checked, no alert\.$/);
+
+  // The source's next answer holds a rehabilitation filing (constructed for this test).
+  await serveFiling(request, origin, '/api/ctrcvsBgrq.json', {
+    status: '000',
+    message: '정상',
+    list: [{ rcept_no: rceptNo, corp_cls: 'K', corp_code: corpCode, corp_name: company[0].name, apcnt: company[0].name, cpct: '서울회생법원', rq_rs: '유동성 위기', rqd: '2026년 03월 09일', ft_ctp_sc: '2026.03.09자로 서울회생법원에 회생절차개시를 신청하였습니다.' }],
+  });
+  try {
+    await admin.goto(`/companies/${companyId}`);
+    await admin.getByTestId('watch-check-now').click();
+    await expect(admin.getByTestId('watch-panel').getByRole('status')).toHaveText(/^1 watch checked, 1 alert\.$/);
+  } finally {
+    await request.post(`${origin}/__fixtures/reset`);
+    await adminContext.close();
+  }
+
+  // The company page's timeline shows the filing and when it was seen.
+  await page.goto(`/companies/${companyId}`);
+  await expect(page.getByTestId('watch-sighting')).toHaveCount(1);
+  await expect(page.getByTestId('watch-sighting')).toHaveAttribute('data-evidence-id', evidenceId);
+
+  // The alert is in the RM's inbox with the filing that raised it.
+  await page.goto('/inbox');
+  const item = page.getByTestId('inbox-item').filter({ hasText: `Watch Test ${tag}` });
+  await expect(item).toHaveCount(1);
+  await expect(item).toHaveAttribute('data-kind', 'watch_alert');
+  const evidence = item.getByTestId('watch-alert-item');
+  await expect(evidence).toHaveCount(1);
+  await expect(evidence).toHaveAttribute('data-evidence-id', evidenceId);
+  await expect(evidence).toContainText('Court rehabilitation filing');
+  await expect(evidence).toContainText('2026-03-09');
+
+  // Re-screen in one click: a run as of today, headed by the red flag.
+  await item.getByTestId('watch-rescreen').click();
+  await expect(page).toHaveURL(/\/runs\/[0-9a-f-]{36}$/);
+  const flag = page.getByTestId('red-flags').getByTestId('red-flag').first();
+  await expect(flag).toHaveAttribute('data-kind', 'court_rehabilitation');
+  await expect(flag).toHaveAttribute('data-evidence-id', evidenceId);
+  await expect(flag.getByTestId('red-flag-kind')).toHaveText('Court rehabilitation filing');
+
+  // The alert now leads to its re-screen instead of offering another.
+  await page.goto(`/inbox`);
+  await expect(page.getByTestId('inbox-item').filter({ hasText: `Watch Test ${tag}` }).getByTestId('watch-alert-run')).toHaveCount(1);
+
+  // The watch, the check and the re-screen are in the audit log, in words.
+  const auditor = await (await browser.newContext({ baseURL: testInfo.project.use.baseURL })).newPage();
+  await signInAs(auditor, 'admin');
+  for (const [action, label, entity] of [
+    ['watch.add', 'Borrower watched', companyId],
+    ['watch.check', 'Watch checked now', companyId],
+  ] as const) {
+    await auditor.goto(`/admin/audit?action=${action}`);
+    const row = auditor.getByTestId('audit-row').filter({ hasText: entity });
+    await expect(row).toHaveCount(action === 'watch.check' ? 2 : 1);
+    await expect(row.first().getByTestId('audit-action-label')).toHaveText(label);
+  }
+  await auditor.goto('/admin/audit?action=watch.rescreen');
+  const rescreen = auditor.getByTestId('audit-row').filter({ hasText: caseId });
+  await expect(rescreen).toHaveCount(1);
+  await expect(rescreen.getByTestId('audit-action-label')).toHaveText('Re-screen started');
+  await expect(rescreen.getByTestId('audit-detail')).toContainText('Started by the watch');
+});
