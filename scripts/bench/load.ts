@@ -183,7 +183,7 @@ function sweepRows(p: Phase): BenchRow[] {
     { name, metric: `${n} at once: token lag p99`, value: round(percentile(probe.tokenLagMs, 99), 1), unit: 'ms', key: `token_lag_p99_ms_c${n}` },
     { name, metric: `${n} at once: event-loop delay p99`, value: round(probe.loopDelayMs.p99, 1), unit: 'ms', key: `loop_delay_p99_ms_c${n}` },
     { name, metric: `${n} at once: event-loop utilisation`, value: round(100 * probe.eventLoopUtilization, 1), unit: '%', key: `loop_utilization_pct_c${n}` },
-    { name, metric: `${n} at once: CPU`, value: round(probe.cpuMs / p.windowMs / 10, 1), unit: '% of a core', key: `cpu_pct_c${n}` },
+    { name, metric: `${n} at once: CPU`, value: round((100 * probe.cpuMs) / p.windowMs, 1), unit: '% of a core', key: `cpu_pct_c${n}` },
     { name, metric: `${n} at once: CPU per run`, value: round(runsInWindow > 0 ? probe.cpuMs / 1000 / runsInWindow : NaN, 2), unit: 's', key: `cpu_s_per_run_c${n}` },
     { name, metric: `${n} at once: RSS (max)`, value: Math.round(Math.max(...p.workerRssMb)), unit: 'MB', ...(targeted ? { target: { atMost: SWEEP_TARGET.rssMb } } : {}), key: `worker_rss_max_mb_c${n}` },
   ];
@@ -228,7 +228,10 @@ export const loadBenchmark: Benchmark = {
       const sweep: Phase[] = [];
       for (const n of SWEEP) {
         ctx.log(`one worker × ${n} runs, ${(warmupMs + windowMs) / 1000} s …`);
-        sweep.push(await phase(ctx, handle, cluster.url, env, { workers: 1, concurrency: n, windowMs, warmupMs, probe: true }));
+        // The process's cap on requests in flight to one model (OPENAI_MAX_CONCURRENT_REQUESTS,
+        // default 32) would bind before the worker does: lifted, so the sweep measures the worker.
+        const uncapped = { ...env, OPENAI_MAX_CONCURRENT_REQUESTS: String(4 * n) };
+        sweep.push(await phase(ctx, handle, cluster.url, uncapped, { workers: 1, concurrency: n, windowMs, warmupMs, probe: true }));
       }
       ctx.log('relay lag between two processes …');
       const lag = await measureRelayLag({ postgresUrl: cluster.url, seconds: ctx.quick ? 4 : 10 });
