@@ -39,7 +39,7 @@ const SWEEP_TARGET = { concurrency: 32, tokenLagP95Ms: 50, rssMb: 300 } as const
 const STEPS_PER_RUN = 11;
 const PROBE = path.join(import.meta.dirname, 'worker-probe.ts');
 
-type Phase = {
+export type Phase = {
   workers: number;
   concurrency: number;
   windowMs: number;
@@ -169,7 +169,8 @@ async function phase(ctx: BenchContext, handle: DatabaseHandle, url: string, env
   return { workers: workerCount, concurrency, windowMs, stepsPerSecond, runsPerHour: (stepsPerSecond * 3600) / STEPS_PER_RUN, firstTokenMs, connections, workerRssMb, probe };
 }
 
-function sweepRows(p: Phase): BenchRow[] {
+/** The rows of one step of the one-worker sweep (its probe is required). */
+export function sweepRows(p: Phase): BenchRow[] {
   const n = p.concurrency;
   const name = 'load: one worker';
   const targeted = n === SWEEP_TARGET.concurrency;
