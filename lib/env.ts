@@ -127,7 +127,7 @@ const schema = z.object({
    * OPENAI_RPM / OPENAI_TPM; this only keeps one process from opening too many streams.
    */
   OPENAI_MAX_CONCURRENT_REQUESTS: z.coerce.number().int().min(1).max(1000).default(32),
-  WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
+  WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(32),
   /** How long a worker's hold on a run lasts without renewal: a dead worker's runs move on after this. */
   WORKER_LEASE_MS: z.coerce.number().int().min(1_000).max(600_000).default(10_000),
   /** How often a worker renews its leases; well under WORKER_LEASE_MS. */

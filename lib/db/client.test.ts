@@ -127,6 +127,26 @@ describe('PGlite data folder', () => {
     }
   });
 
+  it('creates a new folder and opens it with the embedded settings (16 MB of shared buffers)', async () => {
+    const handle = await openDatabase({ kind: 'pglite', dataDir: dir });
+    try {
+      expect(fs.readFileSync(path.join(dir, 'pgdata', 'PG_VERSION'), 'utf8').trim()).toMatch(/^\d+$/);
+      expect(await rows(handle, sql`show shared_buffers`)).toEqual([{ shared_buffers: '16MB' }]);
+      expect(await handle.db.$count(schema.users)).toBe(0);
+    } finally {
+      await handle.close();
+    }
+  });
+
+  it('reports a folder that cannot be created as a DataFolderError and leaves what was there', async () => {
+    // A file where the database folder should be: initdb cannot write there.
+    fs.writeFileSync(path.join(dir, 'pgdata'), 'not a folder');
+    const error = await openDatabase({ kind: 'pglite', dataDir: dir }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(DataFolderError);
+    expect((error as Error).message).toContain(`Cannot open the embedded database in ${path.join(dir, 'pgdata')}: creating it failed`);
+    expect(fs.readFileSync(path.join(dir, 'pgdata'), 'utf8')).toBe('not a folder');
+  });
+
   it('reports a damaged database folder as a DataFolderError that says what to do', async () => {
     fs.mkdirSync(path.join(dir, 'pgdata', 'global'), { recursive: true });
     fs.writeFileSync(path.join(dir, 'pgdata', 'PG_VERSION'), 'not a version\n');

@@ -3,6 +3,8 @@
 // It never seeds: the app's entry points open it through lib/demo/app-database.ts, which loads the
 // demo data into a brand-new embedded folder.
 import 'server-only';
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
 import path from 'node:path';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import * as schema from '@/lib/db/schema';
@@ -36,15 +38,51 @@ export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle
   return handle;
 }
 
+/**
+ * PostgreSQL settings for the embedded database, on top of PGlite's own. Its shared buffers live
+ * in the WebAssembly memory, which never shrinks, and PostgreSQL's default of 128 MB is more than
+ * the demo database's files (about 40 MB); pages beyond the buffers come from the operating
+ * system's file cache. 16 MB keeps an idle embedded server about 120 MB smaller
+ * (docs/operations.md, "Memory").
+ */
+export const PGLITE_SETTINGS = ['-c', 'shared_buffers=16MB'];
+
+// Creating a database (initdb) runs a second PostgreSQL inside PGlite, and the process keeps that
+// memory: right after opening, a process that had created its folder held 825 MB, one that opened
+// an existing folder 350 MB. So a new folder is created by a short-lived process of its own, and
+// this one only opens it.
+const CREATE_FOLDER = `
+import { PGlite } from '@electric-sql/pglite';
+const client = new PGlite(process.argv[1]);
+await client.waitReady;
+await client.close();
+`;
+
+/** Runs initdb for a data folder that has no database yet, in a child process. */
+async function createPgliteFolder(pgdata: string) {
+  if (fs.existsSync(path.join(pgdata, 'PG_VERSION'))) return;
+  // `-e` resolves the import from the working directory, the project root (as MIGRATIONS_FOLDER).
+  const child = spawn(process.execPath, ['--input-type=module', '-e', CREATE_FOLDER, pgdata], { stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-2000)));
+  const code = await new Promise<number | null>((resolve, reject) => {
+    child.once('error', reject);
+    child.once('close', resolve);
+  });
+  if (code !== 0) throw new Error(`creating it failed (exit code ${code})${stderr.trim() ? `: ${stderr.trim().split('\n').at(-1)}` : ''}`);
+}
+
 async function openPglite(dataDir?: string): Promise<DatabaseHandle> {
   const { PGlite } = await import('@electric-sql/pglite');
   const { drizzle } = await import('drizzle-orm/pglite');
+  const options = { startParams: [...PGlite.defaultStartParams, ...PGLITE_SETTINGS] };
   let client;
   if (dataDir) {
     lockDataDir(dataDir);
     const pgdata = path.join(dataDir, 'pgdata');
     try {
-      client = new PGlite(pgdata);
+      await createPgliteFolder(pgdata);
+      client = new PGlite(pgdata, options);
       await client.waitReady;
     } catch (err) {
       throw new DataFolderError(
@@ -54,7 +92,7 @@ async function openPglite(dataDir?: string): Promise<DatabaseHandle> {
       );
     }
   } else {
-    client = new PGlite();
+    client = new PGlite(options);
     await client.waitReady;
   }
   const db = drizzle({ client, schema, casing: 'snake_case' }) as unknown as Db;

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { hangulBigrams } from '@/lib/pool/search-text';
 import { documentBatches, evidenceBatches, makeCompanies } from './corpus';
 import { benchmarks } from './index';
+import { sweepRows, type Phase } from './load';
 import { median, percentile } from './stats';
 
 describe('bench statistics', () => {
@@ -50,5 +51,48 @@ describe('bench registry', () => {
     const names = benchmarks.map((b) => b.name);
     expect(new Set(names).size).toBe(names.length);
     expect(names).toContain('retrieval');
+  });
+});
+
+describe('load sweep rows', () => {
+  // One worker at 32 runs for a 100 s window: 88 steps finished (8 runs' worth), 40 s of CPU.
+  const phase: Phase = {
+    workers: 1,
+    concurrency: 32,
+    windowMs: 100_000,
+    stepsPerSecond: 0.88,
+    runsPerHour: (0.88 * 3600) / 11,
+    firstTokenMs: [500, 700, 900],
+    connections: [5, 9],
+    workerRssMb: [180, 240, 210],
+    probe: {
+      tokenLagMs: Array.from({ length: 100 }, (_, i) => i + 1),
+      loopDelayMs: { p50: 10, p95: 15, p99: 22.46, max: 40 },
+      eventLoopUtilization: 0.264,
+      cpuMs: 40_000,
+    },
+  };
+  const rows = Object.fromEntries(sweepRows(phase).map((r) => [r.key, r]));
+
+  it('works out CPU as a share of a core and per finished run', () => {
+    expect(rows.cpu_pct_c32.value).toBe(40);
+    expect(rows.cpu_s_per_run_c32.value).toBe(5);
+  });
+
+  it('reports lag and delay percentiles, utilisation and the largest RSS, with the targets at 32 runs', () => {
+    expect(rows.token_lag_p95_ms_c32.value).toBe(95);
+    expect(rows.token_lag_p95_ms_c32.target).toEqual({ atMost: 50 });
+    expect(rows.token_lag_p99_ms_c32.value).toBe(99);
+    expect(rows.loop_delay_p99_ms_c32.value).toBe(22.5);
+    expect(rows.loop_utilization_pct_c32.value).toBe(26.4);
+    expect(rows.worker_rss_max_mb_c32.value).toBe(240);
+    expect(rows.worker_rss_max_mb_c32.target).toEqual({ atMost: 300 });
+    expect(rows.runs_per_hour_c32.value).toBe(288);
+  });
+
+  it('sets no target at other concurrencies', () => {
+    const at16 = sweepRows({ ...phase, concurrency: 16 });
+    expect(at16.every((r) => r.target === undefined)).toBe(true);
+    expect(at16.map((r) => r.key)).toContain('token_lag_p95_ms_c16');
   });
 });

@@ -11,6 +11,7 @@ import { seedDemo } from '@/lib/demo/seed';
 import { createRun, executeRun } from '@/lib/debate/engine';
 import type { Language } from '@/lib/domain/protocol';
 import { createOfflineAnalyst } from '@/lib/llm/offline';
+import { tagByCategory } from '@/lib/pool/factors';
 import { documentBatches, evidenceBatches, makeCompanies } from './corpus';
 import { round } from './stats';
 import type { Benchmark, BenchRow } from './types';
@@ -57,7 +58,11 @@ export const eventLoopBenchmark: Benchmark = {
       await seedDemo(db, { accounts: false });
       const [large] = makeCompanies(1);
       await insertCompanyRows({ db, rows: [{ id: large.id, name: large.name, country: large.country }] });
-      for (const batch of evidenceBatches([large], items, 1_000)) await insertEvidenceRows({ db, rows: batch });
+      // Tagged as an import tags them: a run over untagged items ends at the sufficiency check
+      // (lib/debate/sufficiency.ts) before any step.
+      for (const batch of evidenceBatches([large], items, 1_000)) {
+        await insertEvidenceRows({ db, rows: batch.map((row) => ({ ...row, ...tagByCategory(row), factorSource: 'rule' as const })) });
+      }
       for (const { document, chunks } of documentBatches([large], items / 10, 20)) {
         await insertDocumentWithChunks({ db, document, chunks });
       }

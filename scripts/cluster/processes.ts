@@ -69,10 +69,11 @@ const baseEnv = (extra: Record<string, string>): NodeJS.ProcessEnv => ({
 });
 
 /** `script`: a file of scripted answers (scripts/cluster/reference-script.ts writes one). */
-export async function startFakeModel(options: { ttftMs: number; tokensPerSecond: number; faultRate?: number; faultKinds?: string[]; script?: string; echo?: boolean }) {
+export async function startFakeModel(options: { ttftMs: number; tokensPerSecond: number; faultRate?: number; faultKinds?: string[]; script?: string; stamp?: boolean; echo?: boolean }) {
   const port = await freePort();
   const args = ['--import', 'tsx', 'scripts/fake-llm/server.ts', '--port', String(port), '--ttft', String(options.ttftMs), '--tps', String(options.tokensPerSecond)];
   if (options.script) args.push('--script', options.script);
+  if (options.stamp) args.push('--stamp');
   if (options.faultRate) args.push('--fault-rate', String(options.faultRate), '--fault-kinds', (options.faultKinds ?? ['429', '500']).join(','));
   const proc = track('fake-model', spawn(process.execPath, args, { cwd: ROOT, env: baseEnv({}) }), options.echo ?? false);
   const url = `http://127.0.0.1:${port}/v1`;
@@ -96,10 +97,12 @@ export function migrateAndSeed(databaseUrl: string, env: Record<string, string> 
   }
 }
 
-export async function startWorker(name: string, env: Record<string, string>, options: { echo?: boolean } = {}) {
+/** `preload`: modules loaded into the worker before it starts (`--import`), e.g. a benchmark's probe. */
+export async function startWorker(name: string, env: Record<string, string>, options: { echo?: boolean; preload?: string[] } = {}) {
   // One process (node with tsx's loader, not the tsx launcher, which would run it in a child):
   // a SIGKILL must hit the worker itself.
-  const proc = track(name, spawn(process.execPath, ['--import', 'tsx', 'scripts/worker.ts'], { cwd: ROOT, env: baseEnv(env) }), options.echo ?? false);
+  const preload = (options.preload ?? []).flatMap((module) => ['--import', module]);
+  const proc = track(name, spawn(process.execPath, ['--import', 'tsx', ...preload, 'scripts/worker.ts'], { cwd: ROOT, env: baseEnv(env) }), options.echo ?? false);
   await waitFor(proc, () => /worker.*(ready|started|listening)/i.test(proc.output()), 'ready line');
   return proc;
 }

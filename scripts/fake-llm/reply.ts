@@ -151,7 +151,12 @@ export function truncate(text: string) {
   return chars.slice(0, Math.max(1, Math.floor(chars.length * 0.6))).join('');
 }
 
-export type Latency = { ttftMs: number; tokensPerSecond: number };
+/**
+ * `stamp`: every streamed chunk carries `x_sent_at`, the wall-clock time (ms, fractional) it was
+ * written, for benchmarks that measure how late a worker reads it (scripts/bench/worker-probe.ts).
+ * OpenAI's clients ignore fields they do not know.
+ */
+export type Latency = { ttftMs: number; tokensPerSecond: number; stamp?: boolean };
 
 type Written = { body: ChatRequest; plan: Plan; model: string; id: string; promptTokens: number };
 
@@ -214,7 +219,8 @@ export function writeStream(res: ServerResponse, w: Written, latency: Latency, t
     const fn = first ? { name: 'web_search', arguments: token } : { arguments: token };
     return chunk(first ? { role: 'assistant', tool_calls: [{ index: 0, id: w.plan.id, type: 'function', function: fn }] } : { tool_calls: [{ index: 0, function: fn }] });
   };
-  const send = (data: unknown) => res.write(`data: ${typeof data === 'string' ? data : JSON.stringify(data)}\n\n`);
+  const stamped = (data: object) => (latency.stamp ? { ...data, x_sent_at: performance.timeOrigin + performance.now() } : data);
+  const send = (data: string | object) => res.write(`data: ${typeof data === 'string' ? data : JSON.stringify(stamped(data))}\n\n`);
 
   res.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache', Connection: 'keep-alive' });
   res.flushHeaders();

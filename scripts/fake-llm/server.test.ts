@@ -211,6 +211,23 @@ describe('fake OpenAI-compatible server', () => {
     expect(total).toBeLessThan(150 + 290 + 1500);
   });
 
+  it('stamps every streamed chunk with the time it was sent, when asked to, and sends the same answer', async () => {
+    fake.configure({ ttftMs: 0, tokensPerSecond: 200, stampChunks: true });
+    fake.setScript([{ match: 'Step D1.', reply: 'y'.repeat(4 * 10) }]); // 10 tokens, 50 ms apart
+    const before = performance.timeOrigin + performance.now();
+    const chunks = (await streamed(fake, chatBody())) as (Chunk & { x_sent_at?: number })[];
+    const after = performance.timeOrigin + performance.now();
+    fake.configure({ stampChunks: false });
+    expect(contentOf(chunks)).toBe('y'.repeat(40));
+    const stamps = chunks.map((c) => c.x_sent_at!);
+    expect(stamps.every((t) => typeof t === 'number' && t >= before && t <= after)).toBe(true);
+    expect([...stamps].sort((a, b) => a - b)).toEqual(stamps);
+    // The tenth token goes out about 45 ms after the first.
+    expect(stamps.at(-1)! - stamps[0]).toBeGreaterThanOrEqual(40);
+    // Unstamped, as every other test and the product's tests see it.
+    expect((await streamed(fake, chatBody())).some((c) => 'x_sent_at' in c)).toBe(false);
+  });
+
   it('delays a non-streaming answer by the same model', async () => {
     fake.configure({ ttftMs: 120, tokensPerSecond: 0 });
     const started = performance.now();

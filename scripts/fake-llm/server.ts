@@ -64,6 +64,8 @@ export type FakeLlmOptions = {
   ttftMs?: number;
   /** Streaming pace after the first token; 0 (default) sends everything at once. */
   tokensPerSecond?: number;
+  /** Stamp every streamed chunk with the time it was sent (`x_sent_at`, see reply.ts). */
+  stampChunks?: boolean;
   /** Seeds generated documents (a request's own `seed` wins), tool-call and fault draws. */
   seed?: number;
   /** Share of requests offering web_search that first call it (when no script says otherwise). */
@@ -223,7 +225,7 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
     else if (realistic) record.behaviours = record.planted = undefined;
     if (fault?.kind === 'malformed' && plan.kind === 'content') plan = { kind: 'content', content: truncate(plan.content) };
     const written = { body, plan, model: body.model ?? settings.model, id: `chatcmpl-fake-${record.n}`, promptTokens: promptTokens(body) };
-    const latency = { ttftMs: settings.ttftMs, tokensPerSecond: settings.tokensPerSecond };
+    const latency = { ttftMs: settings.ttftMs, tokensPerSecond: settings.tokensPerSecond, stamp: settings.stampChunks };
     if (body.stream) writeStream(res, written, latency, timers);
     else writeJson(res, written, latency, timers);
   };
@@ -317,6 +319,7 @@ async function main() {
       'fault-rate': { type: 'string', default: '0' },
       'fault-kinds': { type: 'string', default: '429,500' },
       'reject-json-schema': { type: 'boolean', default: false },
+      stamp: { type: 'boolean', default: false },
       /** A JSON file: an array of {match: "marker" | ["all", "markers"], reply, times?}. */
       script: { type: 'string' },
       mode: { type: 'string', default: 'replay' },
@@ -349,6 +352,7 @@ async function main() {
     model: String(values.model),
     toolCallRate: num('tool-call-rate'),
     rejectJsonSchema: Boolean(values['reject-json-schema']),
+    stampChunks: Boolean(values.stamp),
     faults: { rate: num('fault-rate'), kinds: kinds as FaultKind[] },
   });
   if (values.script) fake.setScript(readScriptFile(String(values.script)));
