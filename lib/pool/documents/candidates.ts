@@ -135,6 +135,8 @@ export function proposeCandidates({ body, pages = [], publishedDate }: { body: s
     const text = body.slice(start, end);
     const flag = redFlagCue(text);
     const eventDate = datesIn(text).find((d) => d <= publishedDate) ?? null;
+    // A table's header row names sanctions without reporting one: a row must carry its date.
+    if (!eventDate && text.includes(' | ')) continue;
     const cue = flag ?? (eventDate ? CUES.find((c) => c.when.test(text)) : undefined);
     if (!cue) continue;
     const title = titleOf(text);

@@ -59,8 +59,8 @@ const HTML: Vocabulary = {
 
 // The DART original document's elements (dart4.xsd): sections with titles, paragraphs, tables.
 const DART: Vocabulary = {
-  skip: new Set(['image', 'img']),
-  blocks: new Set(['p', 'table', 'tr', 'tbody', 'thead', 'section-1', 'section-2', 'section-3', 'body', 'cover', 'library', 'pgbrk', 'company-name', 'formula-version', 'summary']),
+  skip: new Set(['image', 'img', 'formula-version']),
+  blocks: new Set(['p', 'table', 'tr', 'tbody', 'thead', 'section-1', 'section-2', 'section-3', 'body', 'cover', 'library', 'pgbrk', 'company-name', 'summary']),
   cells: new Set(['td', 'th', 'te', 'tu']),
   headings: new Set(['title', 'cover-title']),
   title: new Set(['document-name']),
@@ -103,15 +103,22 @@ class Body {
 export function markupText(markup: string, vocabulary: Vocabulary, xmlMode: boolean): { text: string; length: number; title: string | null } {
   const body = new Body();
   let skipping = 0;
+  let skipped = '';
   let inTitle = 0;
   let title = '';
   const parser = new Parser(
     {
       onopentag(name) {
-        if (skipping || vocabulary.skip.has(name)) {
-          // A title inside a skipped <head> is still the document's title.
-          if (vocabulary.title.has(name)) inTitle++;
-          else skipping++;
+        // A title inside a skipped <head> is still the document's title.
+        if (skipping && vocabulary.title.has(name)) inTitle++;
+        if (skipping) {
+          // Only the skipped element's own name nests it; void and unclosed elements inside do not count.
+          if (name === skipped) skipping++;
+          return;
+        }
+        if (vocabulary.skip.has(name)) {
+          skipped = name;
+          skipping = 1;
           return;
         }
         if (vocabulary.title.has(name)) inTitle++;
@@ -123,13 +130,13 @@ export function markupText(markup: string, vocabulary: Vocabulary, xmlMode: bool
         if (inTitle) title += text;
         else if (!skipping) body.add(text);
       },
-      onclosetag(name, implied) {
+      onclosetag(name) {
         if (vocabulary.title.has(name)) {
           inTitle = Math.max(0, inTitle - 1);
           return;
         }
         if (skipping) {
-          if (!implied || vocabulary.skip.has(name)) skipping = Math.max(0, skipping - 1);
+          if (name === skipped) skipping--;
           return;
         }
         if (vocabulary.headings.has(name) || vocabulary.blocks.has(name)) body.close();
