@@ -15,3 +15,21 @@ export function parsePassageRange(at: unknown, bodyLength: number): { start: num
   const end = Number(m[2]);
   return start < end && end <= bodyLength ? { start, end } : null;
 }
+
+/** A candidate evidence item as the document page shows it (lib/db/queries/documents.ts). */
+export type CandidateView = {
+  id: string;
+  status: 'proposed' | 'accepted' | 'rejected';
+  proposedBy: 'rule' | 'model';
+  reason: string;
+  category: string;
+  factor: string | null;
+  title: string;
+  text: string;
+  eventDate: string | null;
+  publishedDate: string;
+  page: number | null;
+  charStart: number;
+  charEnd: number;
+  evidenceId: string | null;
+};

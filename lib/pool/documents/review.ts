@@ -29,11 +29,6 @@ async function proposedCandidate(db: Db, id: string) {
   return candidate;
 }
 
-/** The candidate whose decision the caller is about to make: its company, for the access check. */
-export async function candidateCompany({ db, id }: { db: Db; id: string }) {
-  return (await getCandidate({ db, id }))?.companyId ?? null;
-}
-
 export async function acceptCandidate({ db, id, userId, edits = {}, today = isoToday() }: { db: Db; id: string; userId: string; edits?: CandidateEdits; today?: string }) {
   const candidate = await proposedCandidate(db, id);
   const row = {

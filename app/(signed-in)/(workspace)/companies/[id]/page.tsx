@@ -4,6 +4,7 @@ import { notFound } from 'next/navigation';
 import { AddEvidenceForm } from '@/components/pool/evidence-editor';
 import { EvidenceTimeline } from '@/components/pool/evidence-timeline';
 import { FetchFilings } from '@/components/pool/fetch-filings';
+import { UploadDocument } from '@/components/pool/upload-document';
 import { RedFlagsPanel } from '@/components/red-flags/red-flags-panel';
 import { Card, EmptyState, PageHeader } from '@/components/ui/layout';
 import { can } from '@/lib/auth/permissions';
@@ -12,10 +13,14 @@ import { requireCompanyAccess } from '@/lib/auth/run-access';
 import { getSessionUser } from '@/lib/auth/session';
 import { getDb } from '@/lib/db/client';
 import { getCompanyById, listDocumentsForCompany, listEvidenceTimeline } from '@/lib/db/queries/companies';
+import { listPassages } from '@/lib/db/queries/documents';
+import { passageHref } from '@/lib/domain/passage';
+import { documentMessages } from '@/lib/i18n/messages/documents';
 import type { Locale } from '@/lib/i18n';
 import { poolMessages } from '@/lib/i18n/messages/pool';
 import { getLocale, getT } from '@/lib/i18n/server';
 import { filingSourceConfigured, filingSourcesFor } from '@/lib/pool/connectors/fetch-filings';
+import { importLimits } from '@/lib/pool/import/upload';
 import { poolRedFlags } from '@/lib/report/red-flag-refs';
 import { isoToday } from '@/lib/util/dates';
 
@@ -58,6 +63,8 @@ export default async function CompanyPage({
     poolRedFlags({ db, companyId: id, asOf: today }),
   ]);
   const evidenceTotal = totals.reduce((n, t) => n + t.total, 0);
+  const passages = Object.fromEntries((await listPassages({ db, evidenceIds: evidence.map((e) => e.id) })).map((p) => [p.evidenceId, passageHref(p)]));
+  const td = await getT(documentMessages);
   const editable = can(user.role, 'pool:write');
   const filingSources = filingSourcesFor(company).map((source) => ({
     source,
@@ -137,8 +144,18 @@ export default async function CompanyPage({
           </div>
         </details>
       ) : null}
+      {editable ? (
+        <details className="mb-6 rounded-lg border border-zinc-200 bg-white p-4 dark:border-zinc-800 dark:bg-zinc-900">
+          <summary className="cursor-pointer font-medium" data-testid="upload-document-toggle">
+            {td('uploadHeading')}
+          </summary>
+          <div className="mt-4">
+            <UploadDocument companyId={company.id} maxFileBytes={importLimits().maxFileBytes} today={today} />
+          </div>
+        </details>
+      ) : null}
       {evidence.length ? (
-        <EvidenceTimeline evidence={evidence} totals={totals} editable={editable} companyId={company.id} expanded={expanded} />
+        <EvidenceTimeline evidence={evidence} totals={totals} editable={editable} companyId={company.id} expanded={expanded} passages={passages} />
       ) : (
         <EmptyState title={t('noEvidence')}>{t('noEvidenceHint')}</EmptyState>
       )}
