@@ -12,13 +12,16 @@ type Answer = { ok: true; extracted: Extracted } | { ok: false; problem?: Proble
 /**
  * The worker's entry, from the project's root: the Next.js server bundles this module elsewhere,
  * so the file is found where the app runs (npm start, the CLI and the tests all run from there).
+ * Joined at run time on purpose: a path the bundler can work out would make it bundle the entry
+ * (and tsx with it) instead of leaving the worker to load it from disk.
  */
-const ENTRY = () => path.join(process.cwd(), 'lib/pool/documents/extract-entry.mjs');
+const ENTRY_PARTS = ['lib', 'pool', 'documents', 'extract-entry.mjs'];
+const ENTRY = () => [process.cwd(), ...ENTRY_PARTS].join(path.sep);
 
 /** A document's text, read in a worker thread; a DocumentProblem naming the file when it cannot be. */
 export function extractOffThread(source: ExtractSource, { timeoutMs = DOCUMENT_LIMITS.timeoutMs }: { timeoutMs?: number } = {}): Promise<Extracted> {
   return new Promise((resolve, reject) => {
-    const worker = new Worker(ENTRY(), { resourceLimits: { maxOldGenerationSizeMb: DOCUMENT_LIMITS.workerHeapMb } });
+    const worker = new Worker(/* turbopackIgnore: true */ ENTRY(), { resourceLimits: { maxOldGenerationSizeMb: DOCUMENT_LIMITS.workerHeapMb } });
     let settled = false;
     const finish = (fn: () => void) => {
       if (settled) return;
