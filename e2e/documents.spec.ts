@@ -54,7 +54,7 @@ test.describe('filings in', () => {
     await expect(link).toHaveCount(1);
     const item = page.getByTestId('evidence-item').filter({ has: link });
     await expect(item).toContainText('On June 4, 2018, a purported Tesla stockholder');
-    await expect(item).toContainText('from an uploaded document');
+    await expect(item).toContainText('event 2018-06-04 · SEC EDGAR — Tesla, Inc. Form 10-K (FY2024) · Open the passage · added by Demo RM');
     await link.click();
     await expect(page).toHaveURL(new RegExp(`${documentUrl}\\?at=\\d+-\\d+#passage$`));
     await expect(page.getByTestId('passage')).toHaveText(/^On June 4, 2018, a purported Tesla stockholder/);
