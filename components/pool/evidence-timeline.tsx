@@ -9,12 +9,13 @@ import { FACTORS } from '@/lib/domain/factors';
 const POLARITY_TONE = { favorable: 'green', adverse: 'red', context: 'amber' } as const;
 
 // Connector names are proper names; the others are translated.
-const ORIGIN: Record<string, { name: string } | { key: 'origin_import' | 'origin_web' | 'origin_manual' }> = {
+const ORIGIN: Record<string, { name: string } | { key: 'origin_import' | 'origin_web' | 'origin_manual' | 'origin_document' }> = {
   import: { key: 'origin_import' },
   dart: { name: 'OpenDART' },
   edgar: { name: 'SEC EDGAR' },
   web: { key: 'origin_web' },
   manual: { key: 'origin_manual' },
+  document: { key: 'origin_document' },
 };
 
 /** The company's evidence as one timeline per guideline factor, newest first within each. */
@@ -24,12 +25,15 @@ export async function EvidenceTimeline({
   editable,
   companyId,
   expanded,
+  passages = {},
 }: {
   evidence: CompanyEvidence[];
   totals: FactorTotals;
   editable: boolean;
   companyId: string;
   expanded?: string;
+  /** Items read out of an uploaded document: the address of their passage (lib/domain/passage.ts). */
+  passages?: Record<string, string>;
 }) {
   const [t, locale] = await Promise.all([getT(poolMessages), getLocale()]);
   const ko = locale === 'ko';
@@ -79,6 +83,14 @@ export async function EvidenceTimeline({
                     <a className="text-blue-800 underline underline-offset-2 dark:text-blue-300" href={e.sourceUrl} target="_blank" rel="noreferrer noopener">
                       {e.sourceName}
                     </a>{' '}
+                    {passages[e.id] ? (
+                      <>
+                        ·{' '}
+                        <Link className="text-blue-800 underline underline-offset-2 dark:text-blue-300" href={passages[e.id]} data-testid="evidence-passage">
+                          {t('openPassage')}
+                        </Link>{' '}
+                      </>
+                    ) : null}
                     · {e.addedBy ? t('addedBy', { name: e.addedBy }) : t('from', { origin: origin(e.origin) })} · {t('idLabel')}{' '}
                     <code className="font-mono">{e.id}</code>
                   </p>

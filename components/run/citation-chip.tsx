@@ -127,6 +127,11 @@ export function CitationChip({ citation, evidence }: { citation: ChipCitation; e
             {t('openSource')}
           </a>
         ) : null}
+        {evidence?.passage ? (
+          <a className="mt-1 ml-3 inline-block text-blue-800 underline dark:text-blue-300" href={evidence.passage} data-testid="citation-passage">
+            {t('openPassage')}
+          </a>
+        ) : null}
       </span>
     </span>
   );

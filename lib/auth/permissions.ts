@@ -113,6 +113,8 @@ export const ACTIONS = {
   checkWatchNow: 'watch:check',
   /** The alert must be of one's own watch (lib/jobs/watch.ts rescreenFromAlert). */
   rescreenAlert: 'watch:write',
+  acceptDocumentCandidate: 'pool:write',
+  rejectDocumentCandidate: 'pool:write',
   createCase: 'cases:write',
   startRun: 'cases:write',
   submitCase: 'cases:write',
@@ -144,6 +146,9 @@ export const API_ROUTES = [
   // The Import page's upload. An empty POST is refused as a bad request (no files) to a role that
   // may import; the upload itself is lib/pool/import/upload.test.ts and e2e/security/import.spec.ts.
   { method: 'POST', path: '/api/import', permission: 'pool:write', allowed: 400 },
+  // A filing or document uploaded from a company's page; empty, it is a bad request as above
+  // (lib/pool/documents/review.test.ts and e2e/documents.spec.ts upload real ones).
+  { method: 'POST', path: '/api/import/documents', permission: 'pool:write', allowed: 400 },
   // The Import page's template file (CSV by default; lib/pool/import/template.ts).
   { method: 'GET', path: '/api/templates/evidence', permission: 'pool:write' },
   // The demo seed has no study, and the role check comes before any lookup: a made-up id is

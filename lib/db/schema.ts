@@ -29,6 +29,8 @@ import type { EvidenceShortfall, RedFlag } from '@/lib/domain/red-flags';
 import type { Answers } from '@/lib/domain/study';
 import type { Phrase } from '@/lib/domain/phrase';
 import {
+  CANDIDATE_PROPOSERS,
+  CANDIDATE_STATUSES,
   CASE_STATUSES,
   DECISION_OUTCOMES,
   EVIDENCE_ORIGINS,
@@ -225,6 +227,52 @@ export const documentChunks = pgTable(
   (t) => [
     uniqueIndex('document_chunks_document_ordinal_key').on(t.documentId, t.ordinal),
     index('document_chunks_search_idx').using('gin', t.search),
+  ],
+);
+
+/**
+ * A candidate evidence item read out of an uploaded document (lib/pool/documents): a dated,
+ * sourced statement with its place in the document (page, offsets into `documents.body`). It
+ * enters the pool only when an RM accepts it, through the import's write path; `evidenceId` then
+ * names the item, so the item's passage stays one click away.
+ */
+export const documentCandidates = pgTable(
+  'document_candidates',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    documentId: text()
+      .notNull()
+      .references(() => documents.id, { onDelete: 'cascade' }),
+    companyId: text()
+      .notNull()
+      .references(() => companies.id, { onDelete: 'cascade' }),
+    status: text({ enum: CANDIDATE_STATUSES }).notNull().default('proposed'),
+    proposedBy: text({ enum: CANDIDATE_PROPOSERS }).notNull(),
+    /** The cue that proposed it (a rule's name, or the model's id). */
+    reason: text().notNull(),
+    category: text().notNull(),
+    factor: text(),
+    title: text().notNull(),
+    text: text().notNull(),
+    eventDate: date({ mode: 'string' }),
+    publishedDate: date({ mode: 'string' }).notNull(),
+    /** 1-based page of a PDF; null for HTML and XML. */
+    page: integer(),
+    charStart: integer().notNull(),
+    charEnd: integer().notNull(),
+    evidenceId: text().references(() => evidenceItems.id, { onDelete: 'set null' }),
+    decidedById: uuid().references(() => users.id, { onDelete: 'set null' }),
+    decidedAt: timestamp({ withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('document_candidates_document_idx').on(t.documentId, t.charStart),
+    index('document_candidates_company_idx').on(t.companyId),
+    index('document_candidates_evidence_idx').on(t.evidenceId),
+    index('document_candidates_decided_by_idx').on(t.decidedById),
+    check('document_candidates_status_check', oneOf(t.status, CANDIDATE_STATUSES)),
+    check('document_candidates_proposed_by_check', oneOf(t.proposedBy, CANDIDATE_PROPOSERS)),
+    check('document_candidates_offsets_check', sql`${t.charStart} >= 0 and ${t.charEnd} > ${t.charStart}`),
   ],
 );
 

@@ -50,8 +50,15 @@ export const FACTOR_SOURCES = ['rule', 'llm', 'rm'] as const;
 export type FactorSource = (typeof FACTOR_SOURCES)[number];
 
 /** Where an evidence item came from: an import file, a connector, web search or an RM's hand. */
-export const EVIDENCE_ORIGINS = ['import', 'dart', 'edgar', 'web', 'manual'] as const;
+export const EVIDENCE_ORIGINS = ['import', 'dart', 'edgar', 'web', 'manual', 'document'] as const;
 export type EvidenceOrigin = (typeof EVIDENCE_ORIGINS)[number];
+
+/** A candidate evidence item read out of an uploaded document waits for an RM: proposed until accepted or rejected. */
+export const CANDIDATE_STATUSES = ['proposed', 'accepted', 'rejected'] as const;
+export type CandidateStatus = (typeof CANDIDATE_STATUSES)[number];
+/** Who proposed a candidate: the offline rules or the configured model. */
+export const CANDIDATE_PROPOSERS = ['rule', 'model'] as const;
+export type CandidateProposer = (typeof CANDIDATE_PROPOSERS)[number];
 
 export const STUDY_STATUSES = ['draft', 'open', 'closed'] as const;
 export type StudyStatus = (typeof STUDY_STATUSES)[number];

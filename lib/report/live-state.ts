@@ -3,7 +3,9 @@
 // page paints it first; the SSE route sends it again on every (re)connect. A finished run's
 // chips show its cited-evidence snapshot (lib/db/queries/sources.ts), not the pool as it reads now.
 import type { Db } from '@/lib/db/client';
+import { listPassages } from '@/lib/db/queries/documents';
 import { listEvidenceRefs } from '@/lib/db/queries/evidence';
+import { passageHref } from '@/lib/domain/passage';
 import { getRun } from '@/lib/db/queries/runs';
 import { resolveCitedSources } from '@/lib/db/queries/sources';
 import { poolNoteOf } from '@/lib/domain/cited-source';
@@ -21,6 +23,14 @@ export async function evidenceRefsFor({ db, ids, webEvidence }: { db: Db; ids: s
   for (const row of await listEvidenceRefs({ db, ids })) refs[row.id] = row;
   for (const w of webEvidence as WebItem[]) {
     if (ids.includes(w.id)) refs[w.id] = { id: w.id, title: w.title ?? w.id, date: w.publishedDate ?? '', source: w.sourceName ?? '', url: w.sourceUrl ?? '' };
+  }
+  return withPassages(db, refs);
+}
+
+/** Items accepted from an uploaded document link to their passage; the rest are left as they are. */
+async function withPassages(db: Db, refs: EvidenceRefs): Promise<EvidenceRefs> {
+  for (const p of await listPassages({ db, evidenceIds: Object.keys(refs) })) {
+    if (refs[p.evidenceId]) refs[p.evidenceId].passage = passageHref(p);
   }
   return refs;
 }
@@ -40,7 +50,7 @@ export async function runEvidenceRefs({ db, run, turns }: { db: Db; run: Pick<Ru
     const poolNote = state === 'live' ? undefined : poolNoteOf(s);
     refs[id] = { id, title: s.title, date: s.publishedDate ?? '', source: s.sourceName ?? '', url: s.url, ...(poolNote ? { poolNote } : {}), ...(s.polarity ? { polarity: s.polarity } : {}) };
   }
-  return refs;
+  return withPassages(db, refs);
 }
 
 export async function loadLiveState({ db, runId, live }: { db: Db; runId: string; live: RunSnapshot }): Promise<LiveRunState> {

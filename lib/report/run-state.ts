@@ -24,6 +24,8 @@ export type EvidenceRef = {
   poolNote?: 'changed' | 'removed' | 'notFrozen';
   /** The item's tagged reading (as the run recorded it once finished), for reading consistency; none for web results. */
   polarity?: Polarity | null;
+  /** For an item accepted from an uploaded document: the address of its passage (lib/domain/passage.ts). */
+  passage?: string;
 };
 export type EvidenceRefs = Record<string, EvidenceRef>;
 

@@ -1,6 +1,7 @@
 // The benchmark registry. To add one (e.g. an import benchmark), write a module exporting a
 // `Benchmark` (scripts/bench/types.ts) and append it here; `npm run bench -- --only <name>` runs it.
 import { companyPageBenchmark } from './company-page';
+import { documentsBenchmark } from './documents';
 import { engineBenchmark } from './engine';
 import { eventLoopBenchmark } from './event-loop';
 import { importBenchmark } from './import';
@@ -12,7 +13,7 @@ import { uiBenchmark } from './ui';
 
 export type { Benchmark, BenchContext, BenchRow } from './types';
 
-export const benchmarks: Benchmark[] = [importBenchmark, retrievalBenchmark, companyPageBenchmark, engineBenchmark, realisticBenchmark, eventLoopBenchmark, uiBenchmark];
+export const benchmarks: Benchmark[] = [importBenchmark, retrievalBenchmark, companyPageBenchmark, engineBenchmark, realisticBenchmark, eventLoopBenchmark, uiBenchmark, documentsBenchmark];
 
 /** Minutes of worker processes on a private PostgreSQL server: only with `--load`. */
 export const loadBenchmarks: Benchmark[] = [loadBenchmark];

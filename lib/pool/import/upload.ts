@@ -9,7 +9,7 @@ import { problem } from '@/lib/pool/import/problems';
 import type { Phrase } from '@/lib/i18n';
 
 /** Room for the multipart boundaries and headers around the files. */
-const MULTIPART_SLACK = MB;
+export const MULTIPART_SLACK = MB;
 /** Files in one upload: a folder of documents, not a disk. */
 export const MAX_UPLOAD_FILES = 10_000;
 
@@ -46,7 +46,7 @@ export function fromOwnSite(headers: Pick<Headers, 'get'>): boolean {
 }
 
 /** The body, refused with the size message as soon as it passes the limit (the rest is never read). */
-function limitedBody(body: ReadableStream<Uint8Array>, maxBytes: number, state: { over: boolean }) {
+export function limitedBody(body: ReadableStream<Uint8Array>, maxBytes: number, state: { over: boolean }) {
   let seen = 0;
   return body.pipeThrough(
     new TransformStream<Uint8Array, Uint8Array>({

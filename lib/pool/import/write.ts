@@ -14,6 +14,7 @@ import {
   selectTagOverrides,
   updateCompanyProfile,
 } from '@/lib/db/queries/pool-import';
+import type { EvidenceOrigin } from '@/lib/domain/vocabulary';
 import { env } from '@/lib/env';
 import { chunkDocument } from '@/lib/pool/chunk';
 import { tagByCategory } from '@/lib/pool/factors';
@@ -29,7 +30,7 @@ const MAX_AUDITED = 100;
 
 export type WriteOptions = {
   actorId: string | null;
-  origin?: 'import' | 'dart' | 'edgar' | 'web' | 'manual';
+  origin?: EvidenceOrigin;
   /** What the audit entry names as the import's source (file names, connector). */
   label: string;
   /** The audit action; an RM adding one item by hand is recorded as such, not as an import. */

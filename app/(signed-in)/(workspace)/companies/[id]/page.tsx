@@ -4,6 +4,7 @@ import { notFound } from 'next/navigation';
 import { AddEvidenceForm } from '@/components/pool/evidence-editor';
 import { EvidenceTimeline } from '@/components/pool/evidence-timeline';
 import { FetchFilings } from '@/components/pool/fetch-filings';
+import { UploadDocument } from '@/components/pool/upload-document';
 import { RedFlagsPanel } from '@/components/red-flags/red-flags-panel';
 import { Card, EmptyState, PageHeader } from '@/components/ui/layout';
 import { FilingSightings } from '@/components/watch/filing-sightings';
@@ -17,10 +18,14 @@ import { getCompanyById, listDocumentsForCompany, listEvidenceTimeline } from '@
 import { getWatchEntry, listOwnCasesOfCompany, listSightings } from '@/lib/db/queries/watch';
 import type { WatchEntryView } from '@/lib/domain/watch';
 import { watchMessages } from '@/lib/i18n/messages/watch';
+import { listPassages } from '@/lib/db/queries/documents';
+import { passageHref } from '@/lib/domain/passage';
+import { documentMessages } from '@/lib/i18n/messages/documents';
 import type { Locale } from '@/lib/i18n';
 import { poolMessages } from '@/lib/i18n/messages/pool';
 import { getLocale, getT } from '@/lib/i18n/server';
 import { filingSourceConfigured, filingSourcesFor } from '@/lib/pool/connectors/fetch-filings';
+import { importLimits } from '@/lib/pool/import/upload';
 import { poolRedFlags } from '@/lib/report/red-flag-refs';
 import { isoToday } from '@/lib/util/dates';
 
@@ -83,6 +88,8 @@ export default async function CompanyPage({
         lastError: entry.lastError,
       }
     : null;
+  const passages = Object.fromEntries((await listPassages({ db, evidenceIds: evidence.map((e) => e.id) })).map((p) => [p.evidenceId, passageHref(p)]));
+  const td = await getT(documentMessages);
   const editable = can(user.role, 'pool:write');
   const filingSources = filingSourcesFor(company).map((source) => ({
     source,
@@ -180,8 +187,18 @@ export default async function CompanyPage({
           </div>
         </details>
       ) : null}
+      {editable ? (
+        <details className="mb-6 rounded-lg border border-zinc-200 bg-white p-4 dark:border-zinc-800 dark:bg-zinc-900">
+          <summary className="cursor-pointer font-medium" data-testid="upload-document-toggle">
+            {td('uploadHeading')}
+          </summary>
+          <div className="mt-4">
+            <UploadDocument companyId={company.id} maxFileBytes={importLimits().maxFileBytes} today={today} />
+          </div>
+        </details>
+      ) : null}
       {evidence.length ? (
-        <EvidenceTimeline evidence={evidence} totals={totals} editable={editable} companyId={company.id} expanded={expanded} />
+        <EvidenceTimeline evidence={evidence} totals={totals} editable={editable} companyId={company.id} expanded={expanded} passages={passages} />
       ) : (
         <EmptyState title={t('noEvidence')}>{t('noEvidenceHint')}</EmptyState>
       )}
