@@ -1,8 +1,11 @@
 // Every step's prompt (docs/protocols.md). Two rules shape it:
-// 1. What all steps of a run share comes first and is byte-identical from step to step — the
-//    guideline, the agent rules, the company, the as-of date, then the evidence block — so a
-//    provider's automatic prompt caching covers most of the input. Nothing step-specific (not
-//    even the protocol or the language) may appear before the step's own part.
+// 1. What steps share comes first and is byte-identical from step to step, so a provider's
+//    automatic prompt caching serves it (docs/architecture.md, "Prompt caching"): the system
+//    message is the run header (guideline, agent rules, as-of date, company, red flags), the
+//    same for every step; the user message opens with the evidence the step may see, in one
+//    stable order, then the turns it receives, in step order. Nothing step-specific (not even
+//    the protocol, the language or how many items the block holds) appears before the step's
+//    own part, which comes last.
 // 2. A step sees only its declared context, never the whole transcript: KPD-MADS sends 25
 //    earlier turns over a run instead of 55.
 // Evidence, documents, web results and earlier turns are data. They sit inside tagged blocks
