@@ -74,6 +74,7 @@ export function RunProgress({ state, connection, offline = false }: { state: Liv
       ) : (
         <>
           <span data-testid="run-tokens">{t('tokens', { n: totals.tokens })}</span>
+          {totals.cachedTokens > 0 ? <span data-testid="run-cached-tokens">{t('cachedTokens', { n: totals.cachedTokens })}</span> : null}
           <span data-testid="run-cost">{t('cost', { cost: formatUsd(totals.costUsd) })}</span>
         </>
       )}

@@ -363,6 +363,8 @@ export const runs = pgTable(
     /** Set when the run ended as insufficient evidence: what the pool held against the threshold. */
     shortfall: jsonb().$type<EvidenceShortfall>(),
     promptTokens: integer().notNull().default(0),
+    /** Of promptTokens, those the provider said it served from its prompt cache (usage.prompt_tokens_details.cached_tokens); 0 when it did not say. */
+    cachedTokens: integer().notNull().default(0),
     completionTokens: integer().notNull().default(0),
     costUsd: numeric({ precision: 14, scale: 6 }).notNull().default('0'),
     createdAt: createdAt(),
@@ -411,6 +413,8 @@ export const runSteps = pgTable(
     /** The step's error as a phrase (see runs.errorPhrase). */
     errorPhrase: jsonb().$type<Phrase>(),
     promptTokens: integer().notNull().default(0),
+    /** Of promptTokens, those served from the provider's prompt cache (see runs.cachedTokens). */
+    cachedTokens: integer().notNull().default(0),
     completionTokens: integer().notNull().default(0),
     costUsd: numeric({ precision: 14, scale: 6 }).notNull().default('0'),
     startedAt: timestamp({ withTimezone: true }),

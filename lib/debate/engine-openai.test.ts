@@ -4,7 +4,7 @@
 // outputs also pass the protocol rules, and both runs can be compared.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DatabaseHandle, Db } from '@/lib/db/client';
-import { listRunSteps } from '@/lib/db/queries/runs';
+import { getRun, listRunSteps } from '@/lib/db/queries/runs';
 import { seedDemo } from '@/lib/demo/seed';
 import { createTestDatabase } from '@/lib/db/test-db';
 import { runBus } from '@/lib/debate/bus';
@@ -13,6 +13,7 @@ import type { RunEvent } from '@/lib/domain/protocol';
 import { runProviders } from '@/lib/llm';
 import { createOfflineAnalyst } from '@/lib/llm/offline';
 import { createOpenAiProvider } from '@/lib/llm/openai';
+import { costOf } from '@/lib/llm/prices';
 import { startFakeLlm, type FakeLlm } from '../../scripts/fake-llm/server';
 
 describe('debate engine through the OpenAI-compatible provider', () => {
@@ -146,5 +147,41 @@ describe('debate engine through the OpenAI-compatible provider', () => {
       if (before === undefined) delete process.env.OPENAI_MODEL_AGGREGATOR;
       else process.env.OPENAI_MODEL_AGGREGATOR = before;
     }
+  }, 60_000);
+
+  it("keeps on each step the prompt tokens the endpoint's cache served, sums them in the run's totals and bills them at the cached price", async () => {
+    const offline = createOfflineAnalyst();
+    const reference = await createRun({ db, protocolId: 'kpd-mads', companyId: 'samsung-electronics', provider: offline, params });
+    expect((await executeRun({ db, runId: reference.id, provider: offline })).status).toBe('succeeded');
+    const expected = await listRunSteps({ db, runId: reference.id });
+    fake.setScript(expected.map((s) => ({ match: `Step ${s.stepId} (`, reply: JSON.stringify(s.output) })));
+    fake.clearCache();
+    const provider = createOpenAiProvider({ apiKey: 'sk-test', baseURL: fake.url, model: 'gpt-4o', maxRetries: 0 });
+    const run = await createRun({ db, protocolId: 'kpd-mads', companyId: 'samsung-electronics', provider, mode: 'sequential', params });
+    const from = fake.requests.length;
+    expect((await executeRun({ db, runId: run.id, provider })).status).toBe('succeeded');
+
+    // What the endpoint reported per step (one request each here: no searches, no repairs).
+    const reported = new Map(
+      fake.requests
+        .slice(from)
+        .filter((r) => r.body?.messages)
+        .map((r) => [/Step (\w+) \(/.exec(r.body!.messages.map((m) => (typeof m.content === 'string' ? m.content : '')).join('\n'))![1], r.cachedTokens]),
+    );
+    expect(reported.size).toBe(11);
+    const steps = await listRunSteps({ db, runId: run.id });
+    for (const s of steps) {
+      expect(s.cachedTokens, s.stepId).toBe(reported.get(s.stepId));
+      expect(Number(s.costUsd), s.stepId).toBeCloseTo(costOf('gpt-4o', s), 6);
+    }
+    // The first step finds the cache cold; every later one shares at least the run's system message.
+    expect(steps.find((s) => s.stepId === 'D1')!.cachedTokens).toBe(0);
+    for (const s of steps.filter((x) => x.stepId !== 'D1')) expect(s.cachedTokens, s.stepId).toBeGreaterThan(500);
+    expect(steps.every((s) => s.cachedTokens < s.promptTokens)).toBe(true);
+    const saved = await getRun({ db, id: run.id });
+    expect(saved.cachedTokens).toBe(steps.reduce((n, s) => n + s.cachedTokens, 0));
+    // Cheaper than the same tokens at the full input price, by half the cached tokens' price.
+    const full = steps.reduce((n, s) => n + costOf('gpt-4o', { promptTokens: s.promptTokens, completionTokens: s.completionTokens }), 0);
+    expect(Number(saved.costUsd)).toBeCloseTo(full - (saved.cachedTokens * 1.25) / 1e6, 5);
   }, 60_000);
 });

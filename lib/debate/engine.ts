@@ -342,7 +342,8 @@ export async function executeRun({
       attemptRepairs.set(step.id, stepRepairs);
       let maxTokens: number | undefined;
       let askedShorter = false;
-      let usage = { promptTokens: 0, completionTokens: 0 };
+      // cachedTokens: what the provider's prompt cache served, billed at the cached-input price.
+      let usage = { promptTokens: 0, completionTokens: 0, cachedTokens: 0 };
       const toolCalls: ToolCallRecord[] = [];
 
       // A deterministic provider would only repeat itself: repair is for models. A model gets one
@@ -387,7 +388,11 @@ export async function executeRun({
         live.end();
         stepModelMs += result.modelMs;
         toolCalls.push(...result.toolCalls);
-        usage = { promptTokens: usage.promptTokens + result.usage.promptTokens, completionTokens: usage.completionTokens + result.usage.completionTokens };
+        usage = {
+          promptTokens: usage.promptTokens + result.usage.promptTokens,
+          completionTokens: usage.completionTokens + result.usage.completionTokens,
+          cachedTokens: usage.cachedTokens + (result.usage.cachedTokens ?? 0),
+        };
         if (result.finishReason === 'length') {
           // Cut off at the token limit: never taken in as it is. Asked again once, with more room
           // when there is more, else for a shorter answer.

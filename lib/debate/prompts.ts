@@ -1,8 +1,11 @@
 // Every step's prompt (docs/protocols.md). Two rules shape it:
-// 1. What all steps of a run share comes first and is byte-identical from step to step — the
-//    guideline, the agent rules, the company, the as-of date, then the evidence block — so a
-//    provider's automatic prompt caching covers most of the input. Nothing step-specific (not
-//    even the protocol or the language) may appear before the step's own part.
+// 1. What steps share comes first and is byte-identical from step to step, so a provider's
+//    automatic prompt caching serves it (docs/architecture.md, "Prompt caching"): the system
+//    message is the run header (guideline, agent rules, as-of date, company, red flags), the
+//    same for every step; the user message opens with the evidence the step may see, in one
+//    stable order, then the turns it receives, in step order. Nothing step-specific (not even
+//    the protocol, the language or how many items the block holds) appears before the step's
+//    own part, which comes last.
 // 2. A step sees only its declared context, never the whole transcript: KPD-MADS sends 25
 //    earlier turns over a run instead of 55.
 // Evidence, documents, web results and earlier turns are data. They sit inside tagged blocks
@@ -96,15 +99,14 @@ function evidenceItem(item: EvidenceAsOf): string {
   return neutralise(body.join('\n'));
 }
 
-function evidenceBlock(items: EvidenceAsOf[], asOf: string, scope: 'all' | 'side' | 'context-factors' | 'fresh-factors'): string {
-  const body = items.length ? sortEvidence(items).map(evidenceItem).join('\n\n') : '(no evidence items are visible as of this date)';
-  const title = {
-    all: `# Evidence: ${items.length} items published on or before ${asOf}, newest first`,
-    side: `# Evidence: your side's ${items.length} items, published on or before ${asOf}, newest first`,
-    'context-factors': `# Evidence: the ${items.length} items, published on or before ${asOf}, on the factors the turns you receive argue or cited by them, newest first`,
-    'fresh-factors': `# Evidence: the ${items.length} items, published on or before ${asOf}, on factors the turns you receive did not use, newest first`,
-  }[scope];
-  return [title, fence('evidence', body)].join('\n');
+/**
+ * The evidence block: the step's visible items in the one stable order, under a title that does
+ * not depend on the step (what the block holds for this step is said in the step's own part),
+ * so steps whose scopes start with the same items share its bytes that far.
+ */
+function evidenceBlock(items: EvidenceAsOf[], asOf: string): string {
+  const body = items.length ? sortEvidence(items).map(evidenceItem).join('\n\n') : '(no evidence items are visible to this step)';
+  return [`# Evidence published on or before ${asOf}, newest first`, fence('evidence', body)].join('\n');
 }
 
 /** How the prompt names each kind of red flag. */
@@ -161,20 +163,6 @@ export function buildRunHeader(input: Pick<PromptInput, 'company' | 'params' | '
     .join('\n\n');
 }
 
-/**
- * The system message: the run header, then the evidence block for every step that may read
- * the pool (`pool`, and `documents`, which adds retrieved passages in the step's part). Every
- * step that reads the whole pool shares these bytes; a debate step that sees only its side's
- * part (lib/debate/evidence-scope.ts) gets a smaller block, and one with `evidence: 'none'` the
- * header alone — still the same bytes as every other step's start.
- */
-export function buildSharedPrefix(input: Pick<PromptInput, 'company' | 'params' | 'step' | 'evidence' | 'redFlags'>): string {
-  const header = buildRunHeader(input);
-  if (input.step.evidence === 'none') return header;
-  const scope = input.step.evidence === 'pool' || input.step.evidence === 'documents' ? 'all' : input.step.evidence;
-  return `${header}\n\n${evidenceBlock(input.evidence, input.params.asOf, scope)}`;
-}
-
 // ---------------------------------------------------------------- the step's own part
 
 const TEAM_POSITION: Record<Team, string> = {
@@ -214,7 +202,7 @@ function constraintsSection({ step, context }: PromptInput): string | null {
     const used = factorsUsed(context.filter((t) => r.freshFactorsVersus!.includes(t.stepId))).filter((f) => f !== 'other');
     lines.push(`Do not use the factors ${r.freshFactorsVersus.join(', ')} used${used.length ? `: ${used.join(', ')}` : ''}.`);
   }
-  if (r.exactQuestions !== undefined) lines.push(`Exactly ${r.exactQuestions} questions, each aimed at a claim of the turns below.`);
+  if (r.exactQuestions !== undefined) lines.push(`Exactly ${r.exactQuestions} questions, each aimed at a claim of the turns above.`);
   if (r.questionFactors) lines.push(`Your questions target claims of at least ${r.questionFactors} different factors.`);
   if (r.noNewMaterial) {
     const evidence = [...new Set(context.flatMap((t) => citationsOf(t.output).map((c) => c.evidenceId)).filter(Boolean))];
@@ -224,14 +212,15 @@ function constraintsSection({ step, context }: PromptInput): string | null {
   return lines.length ? ['# Checked rules (an answer that breaks one is sent back once, then the step fails)', ...lines.map((l) => `- ${l}`)].join('\n') : null;
 }
 
-function sourcesSection({ step, params }: PromptInput): string {
+function sourcesSection({ step, params, evidence }: PromptInput): string {
+  const n = `${evidence.length} item${evidence.length === 1 ? '' : 's'}`;
   const access = {
-    pool: 'Cite items of the evidence block above, and passages below when there are any.',
-    side: "Cite items of the evidence block above: it holds your side's items (read your way or either way); the other side brings its own.",
-    'context-factors': "Cite items of the evidence block above: it holds your side's items on the factors the turns below argue, and every item they cite.",
-    'fresh-factors': "Cite items of the evidence block above: it holds your side's items on factors the turns below did not use.",
-    documents: 'Cite the document passages below by their ids, and items of the evidence block above.',
-    none: 'You do not see the evidence block: cite only items the turns below cite, copying id, date and source exactly.',
+    pool: `Cite items of the evidence block above (${n}: the whole pool as of the as-of date), and passages above when there are any.`,
+    side: `Cite items of the evidence block above: it holds your side's ${n} (read your way or either way); the other side brings its own.`,
+    'context-factors': `Cite items of the evidence block above: it holds the ${n} of your side on the factors the turns above argue, and every item they cite.`,
+    'fresh-factors': `Cite items of the evidence block above: it holds the ${n} of your side on factors the turns above did not use.`,
+    documents: `Cite the document passages above by their ids, and items of the evidence block above (${n}).`,
+    none: 'You do not see the evidence block: cite only items the turns above cite, copying id, date and source exactly.',
   }[step.evidence];
   const search = step.webSearch
     ? `You may call the web_search tool. Each call returns at most ${params.maxWebResults} results inside the recency window; a result you use is cited like any item, by the id the tool gives it. If the tool is unavailable or finds nothing, work from what you have and say so.`
@@ -240,7 +229,7 @@ function sourcesSection({ step, params }: PromptInput): string {
     '# Sources and citations',
     access,
     search,
-    'Cite web results only from searches made in this run (yours, or those the turns below cite), never from memory.',
+    'Cite web results only from searches made in this run (yours, or those the turns above cite), never from memory.',
     'A citation is {"evidenceId": "<id>", "source": "<source name>", "date": "YYYY-MM-DD", "value": "<figure, when the item has one>"}. Only an item shown to you here, or a web result of this run, dated on or before the as-of date, counts as support; any other citation is kept but marked unverified.',
   ].join('\n');
 }
@@ -281,11 +270,17 @@ function renderTurn(turn: ContextTurn): string {
   return fence('turn', neutralise(lines.join('\n')), attributes);
 }
 
-function contextSection({ step, context }: PromptInput): string | null {
-  // Only the declared context, in the order the step declares it, whatever the caller passed.
-  const turns = step.context.map((id) => context.find((t) => t.stepId === id)).filter((t): t is ContextTurn => Boolean(t));
+/**
+ * The debate so far, as far as the step may see it: its declared turns (those the caller passed:
+ * SAS's stress test gets the winning side's only), in the protocol's step order, whatever order
+ * the step declares them in — so a later step that receives the same first turns as an earlier
+ * one starts with the same bytes. The title names no step, for the same reason.
+ */
+function contextSection({ protocol, step, context }: PromptInput): string | null {
+  const declared = new Set(step.context);
+  const turns = protocol.steps.map((s) => (declared.has(s.id) ? context.find((t) => t.stepId === s.id) : undefined)).filter((t): t is ContextTurn => Boolean(t));
   if (!turns.length) return null;
-  return [`# The turns you receive: ${step.context.join(', ')}`, ...turns.map(renderTurn)].join('\n\n');
+  return ['# The debate so far: the turns you receive, in step order', ...turns.map(renderTurn)].join('\n\n');
 }
 
 // ---------------------------------------------------------------- the expected JSON
@@ -355,16 +350,24 @@ function outputSection({ step, params }: PromptInput): string {
 
 // ---------------------------------------------------------------- the prompt
 
-/** The step's prompt: the run's shared prefix as `system`, the step's own part as `user`. */
+/**
+ * The step's prompt. `system` is the run header, the same bytes for every step of the run. The
+ * user message starts with what steps share as far as their scope allows — the evidence block
+ * the step may see, in the one stable order, then the turns it receives, in step order — and
+ * ends with the step's own part: passages retrieved for it, its role, task, rules, sources and
+ * output shape. A provider's prefix cache serves each step the longest start it shares with an
+ * earlier step of the run (lib/llm/prompt-cache.ts measures how much that is).
+ */
 export function buildPrompt(input: PromptInput): Prompt {
   const user = [
+    input.step.evidence === 'none' ? null : evidenceBlock(input.evidence, input.params.asOf),
+    contextSection(input),
+    passagesSection(input),
     roleSection(input),
     `# Task\n${input.step.task}`,
     constraintsSection(input),
     sourcesSection(input),
-    passagesSection(input),
-    contextSection(input),
     outputSection(input),
   ].filter(Boolean);
-  return { system: buildSharedPrefix(input), user: user.join('\n\n') };
+  return { system: buildRunHeader(input), user: user.join('\n\n') };
 }

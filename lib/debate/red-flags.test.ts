@@ -83,13 +83,13 @@ describe.each(testBackends())('red flags in a run on %s', (backend) => {
         const system = r.prompt.system;
         const block = system.indexOf('<red-flags>');
         expect(block, `${key} ${r.step.id}`).toBeGreaterThan(0);
-        // Before the evidence block, in the part every step of the run shares byte for byte.
-        const evidence = system.indexOf('<evidence>');
-        if (evidence >= 0) expect(block).toBeLessThan(evidence);
+        // In the system message, which every step of the run shares byte for byte; the evidence
+        // block comes after it, in the user message.
+        expect(system).not.toContain('<evidence>');
         expect(system).toContain('[samsung-electronics-022] regulatory sanction | event 2021-08-27 | published 2022-08-16');
       }
-      const headers = new Set(requests.map((r) => r.prompt.system.slice(0, r.prompt.system.indexOf('</red-flags>'))));
-      expect(headers.size, key).toBe(1);
+      const systems = new Set(requests.map((r) => r.prompt.system));
+      expect(systems.size, key).toBe(1);
     }
   });
 

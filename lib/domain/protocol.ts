@@ -204,7 +204,11 @@ export type RunParams = {
   maxCostUsd?: number;
 };
 
-export type Usage = { promptTokens: number; completionTokens: number; costUsd: number };
+/**
+ * Tokens and dollars spent. `cachedTokens`: of the prompt tokens, those the provider said its
+ * prompt cache served (billed at the cached-input price); absent where nothing says.
+ */
+export type Usage = { promptTokens: number; completionTokens: number; costUsd: number; cachedTokens?: number };
 
 /**
  * Why a step waits before its model answers: a shared quota of this deployment is full

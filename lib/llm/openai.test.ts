@@ -334,11 +334,49 @@ describe('createOpenAiProvider against the fake server', () => {
     const chars = 'Shared guideline and evidence.'.length + 'Step D1 [marker:D1]: argue the favorable case.'.length;
     expect(single.usage.promptTokens).toBe(Math.ceil(chars / 4));
     expect(single.usage.completionTokens).toBe(Math.ceil([...single.raw].length / 4));
-    expect(costOf('gpt-4o-mini', single.usage)).toBeCloseTo((single.usage.promptTokens * 0.15 + single.usage.completionTokens * 0.6) / 1e6, 6);
+    // Earlier tests sent the same prompt: the fake's prompt cache serves part of it, billed at half the input price.
+    const cached = single.usage.cachedTokens!;
+    expect(cached).toBeGreaterThan(0);
+    expect(costOf('gpt-4o-mini', single.usage)).toBeCloseTo(((single.usage.promptTokens - cached) * 0.15 + cached * 0.075 + single.usage.completionTokens * 0.6) / 1e6, 6);
 
     fake.setScript([{ match: '[marker:D1]', webSearch: ['q1'] }]);
     const twoCalls = await provider().generate(makeRequest({ tools: { webSearch: async () => [webResult(1)] } }));
     expect(twoCalls.usage.promptTokens).toBeGreaterThan(2 * single.usage.promptTokens);
+  });
+
+  it("reads the endpoint's cached prompt tokens (usage.prompt_tokens_details.cached_tokens), summed over tool rounds", async () => {
+    // A system message no earlier test sent, so the first call finds nothing in the cache.
+    const system = `Cache probe ${'the shared run header. '.repeat(180)}`;
+    const first = await provider().generate(makeRequest({ prompt: { system, user: 'A: step one [marker:D1].' } }));
+    expect(first.usage.cachedTokens).toBe(0);
+    // The next step starts with the same system message: the fake caches 16-token (64-character)
+    // blocks, as vLLM does, up to where the requests differ — here the user message's first letter.
+    const second = await provider().generate(makeRequest({ prompt: { system, user: 'B: step two [marker:D1].' } }));
+    const shared = '<|system|>\n'.length + system.length + '\n<|user|>\n'.length;
+    expect(second.usage.cachedTokens).toBe(Math.floor(shared / 64) * 16);
+    expect(fake.requests.at(-1)!.cachedTokens).toBe(second.usage.cachedTokens);
+    // With a web search, the second request repeats the first in whole: both requests' cached tokens count.
+    // Only whole blocks are cached: the step's part is long enough to fill some of its own.
+    fake.setScript([{ match: 'C: step three', webSearch: ['q1'] }]);
+    const searched = await provider().generate(makeRequest({ prompt: { system, user: `C: step three [marker:D1]. ${'The step asks for more. '.repeat(12)}` }, tools: { webSearch: async () => [webResult(1)] } }));
+    const [round1, round2] = fake.requests.slice(-2).map((r) => r.cachedTokens!);
+    expect(round1).toBe(second.usage.cachedTokens);
+    expect(round2).toBeGreaterThan(round1);
+    expect(searched.usage.cachedTokens).toBe(round1 + round2);
+    expect(costOf('gpt-4o', { promptTokens: 1_000, cachedTokens: searched.usage.cachedTokens, completionTokens: 0 })).toBeLessThan(costOf('gpt-4o', { promptTokens: 1_000, completionTokens: 0 }));
+  });
+
+  it('leaves cachedTokens out when the endpoint does not report them', async () => {
+    const plain = await startFakeLlm({ promptCache: 'off' });
+    try {
+      const p = createOpenAiProvider({ apiKey: API_KEY, baseURL: plain.url, model: 'gpt-4o-mini' });
+      await p.generate(makeRequest());
+      const again = await p.generate(makeRequest());
+      expect(again.usage).not.toHaveProperty('cachedTokens');
+      expect(costOf('gpt-4o-mini', again.usage)).toBeCloseTo((again.usage.promptTokens * 0.15 + again.usage.completionTokens * 0.6) / 1e6, 6);
+    } finally {
+      await plain.close();
+    }
   });
 });
 
@@ -364,5 +402,17 @@ describe('prices', () => {
     expect(priceOf('llama3.1:8b')).toMatchObject({ known: false, inputPerMTok: 0 });
     expect(costOf('fake-llm', { promptTokens: 1e6, completionTokens: 1e6 })).toBe(0);
     expect(costOf('gpt-4.1', { promptTokens: 1e6, completionTokens: 1e6 })).toBe(10);
+  });
+
+  it('bills cached prompt tokens at the cached-input price and the rest at the input price', () => {
+    // gpt-4o: $2.50 input, $1.25 cached input, $10 output per million tokens.
+    expect(costOf('gpt-4o', { promptTokens: 1e6, cachedTokens: 600_000, completionTokens: 100_000 })).toBe(0.4 * 2.5 + 0.6 * 1.25 + 0.1 * 10);
+    // gpt-4.1-mini: a quarter of the input price for cached tokens.
+    expect(costOf('gpt-4.1-mini-2025-04-14', { promptTokens: 2_000, cachedTokens: 1_000, completionTokens: 0 })).toBe(0.0004 + 0.0001);
+    // No cached tokens reported: the full input price, as before.
+    expect(costOf('gpt-4o', { promptTokens: 1e6, completionTokens: 0 })).toBe(2.5);
+    // A report of more cached tokens than the prompt had cannot make the prompt cheaper than all-cached.
+    expect(costOf('gpt-4o', { promptTokens: 1_000, cachedTokens: 5_000, completionTokens: 0 })).toBe(0.00125);
+    expect(costOf('llama3.1:8b', { promptTokens: 1e6, cachedTokens: 1e6, completionTokens: 0 })).toBe(0);
   });
 });

@@ -161,7 +161,8 @@ function isFormatRejection(err: unknown) {
 type CallResult = {
   content: string;
   toolCalls: { id: string; name: string; arguments: string }[];
-  usage?: { promptTokens: number; completionTokens: number };
+  /** As the endpoint reported it; `cachedTokens` when it said how many prompt tokens its cache served. */
+  usage?: { promptTokens: number; completionTokens: number; cachedTokens?: number };
   /** `length`: the endpoint stopped at max_tokens. */
   finishReason?: string | null;
   /** What the model said instead of answering, when the API sends a refusal apart from the content. */
@@ -189,7 +190,7 @@ async function readStream(
   for await (const chunk of stream) {
     // Past the run's budget (or cancelled), chunks already on their way are neither shown nor counted.
     if (request.signal.aborted) break;
-    if (chunk.usage) usage = { promptTokens: chunk.usage.prompt_tokens, completionTokens: chunk.usage.completion_tokens };
+    if (chunk.usage) usage = { promptTokens: chunk.usage.prompt_tokens, completionTokens: chunk.usage.completion_tokens, ...cachedOf(chunk.usage) };
     finishReason = chunk.choices?.[0]?.finish_reason ?? finishReason;
     const delta = chunk.choices?.[0]?.delta;
     if (!delta) continue;
@@ -222,6 +223,16 @@ async function readStream(
     if (request.signal.aborted) break;
   }
   return { content, toolCalls: calls.filter(Boolean), usage, finishReason, ...(refusal ? { refusal } : {}) };
+}
+
+/**
+ * The prompt tokens the endpoint served from its prompt cache, where it says: OpenAI and Azure
+ * OpenAI always (0 when nothing was cached), vLLM and SGLang when their prompt-token details are
+ * on. Nothing when the endpoint does not say, which bills the whole prompt at the input price.
+ */
+function cachedOf(usage: NonNullable<ChatCompletionChunk['usage']>): { cachedTokens?: number } {
+  const cached = usage.prompt_tokens_details?.cached_tokens;
+  return typeof cached === 'number' && Number.isFinite(cached) && cached >= 0 ? { cachedTokens: Math.min(cached, usage.prompt_tokens) } : {};
 }
 
 function estimateTokens(text: string) {
@@ -365,16 +376,20 @@ export function createOpenAiProvider(options: OpenAiProviderOptions): ModelProvi
     // Requests the endpoint took that then failed (retried or not): spent all the same, so the
     // result's usage, or the error's, counts them (lib/debate/budget.ts, lib/llm/rate-limit.ts).
     const lost: SpentUsage = { promptTokens: 0, completionTokens: 0 };
+    // Prompt tokens the endpoint said its cache served, over the requests it answered; unknown
+    // (and so billed in full) for requests that failed.
+    const cached = { tokens: 0, reported: false };
     try {
-      const result = await converse(request, usage, lost);
-      return { ...result, usage: { promptTokens: usage.promptTokens + lost.promptTokens, completionTokens: usage.completionTokens + lost.completionTokens } };
+      const result = await converse(request, usage, lost, cached);
+      const tokens = { promptTokens: usage.promptTokens + lost.promptTokens, completionTokens: usage.completionTokens + lost.completionTokens };
+      return { ...result, usage: cached.reported ? { ...tokens, cachedTokens: cached.tokens } : tokens };
     } catch (err) {
       throw withSpent(err, { promptTokens: usage.promptTokens + lost.promptTokens, completionTokens: usage.completionTokens + lost.completionTokens });
     }
   }
 
   /** The requests of one generate(): the answer, after any web-search rounds. Adds to `usage` what each answered request used. */
-  async function converse(request: GenerateRequest, usage: SpentUsage, lost: SpentUsage): Promise<GenerateResult> {
+  async function converse(request: GenerateRequest, usage: SpentUsage, lost: SpentUsage, cached: { tokens: number; reported: boolean }): Promise<GenerateResult> {
     const clock = { ms: 0 };
     const toolCalls: ToolCallRecord[] = [];
     const search = request.tools.webSearch;
@@ -420,6 +435,10 @@ export function createOpenAiProvider(options: OpenAiProviderOptions): ModelProvi
       const result = await callWithRetries(build, request, clock, lost);
       usage.promptTokens += result.usage?.promptTokens ?? Math.ceil(messagesChars(sent) / 4);
       usage.completionTokens += result.usage?.completionTokens ?? estimateTokens(result.content + result.toolCalls.map((c) => c.arguments).join(''));
+      if (result.usage?.cachedTokens !== undefined) {
+        cached.tokens += result.usage.cachedTokens;
+        cached.reported = true;
+      }
       if (allowance !== undefined && allowance <= Math.min(maxOutputTokens(), request.maxTokens ?? Infinity) && result.finishReason === 'length') {
         // Cut at what the budget left: the answer is incomplete and nothing is left to repair it.
         request.budget?.exhausted();

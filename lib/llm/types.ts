@@ -122,8 +122,11 @@ export function spentBy(err: unknown): SpentUsage | undefined {
 export type GenerateResult = {
   /** The raw JSON the model produced (validated by the engine, not here). */
   raw: string;
-  /** Every request the call made, those that failed and were retried included. */
-  usage: { promptTokens: number; completionTokens: number };
+  /**
+   * Every request the call made, those that failed and were retried included. `cachedTokens`: of
+   * the prompt tokens, those the endpoint said its prompt cache served (absent when it did not say).
+   */
+  usage: { promptTokens: number; completionTokens: number; cachedTokens?: number };
   toolCalls: ToolCallRecord[];
   /** Milliseconds spent waiting on the model (for the engine-overhead benchmark). */
   modelMs: number;

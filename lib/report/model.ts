@@ -96,7 +96,9 @@ export function buildReportDoc(input: ReportInput, locale: Locale): ReportDoc {
     { label: t('latency'), value: m.latencyMs === null ? t('notMeasured') : t('seconds', { n: (m.latencyMs / 1000).toFixed(1) }) },
     {
       label: t('tokens'),
-      value: t('tokensValue', { total: number.format(m.tokens.total), prompt: number.format(m.tokens.prompt), completion: number.format(m.tokens.completion) }),
+      value: m.tokens.cached
+        ? t('tokensValueCached', { total: number.format(m.tokens.total), prompt: number.format(m.tokens.prompt), cached: number.format(m.tokens.cached), completion: number.format(m.tokens.completion) })
+        : t('tokensValue', { total: number.format(m.tokens.total), prompt: number.format(m.tokens.prompt), completion: number.format(m.tokens.completion) }),
     },
     { label: t('cost'), value: `$${m.costUsd.toFixed(4)}` },
   ];

@@ -59,6 +59,16 @@ describe.each(testBackends())('run report on %s', (backend) => {
     expect(doc.notice).toBeNull();
   });
 
+  it("names the prompt tokens the provider's cache served in the token figure, in both languages, when there are any", () => {
+    const input = structuredClone(runs.nas);
+    input.view.metrics.tokens = { prompt: 12_000, completion: 800, total: 12_800, cached: 7_500 };
+    const tokens = (doc: ReturnType<typeof buildReportDoc>, label: string) => doc.metrics.find((f) => f.label === label)!.value;
+    expect(tokens(buildReportDoc(input, 'en'), 'Tokens')).toBe("12,800 (12,000 in, 7,500 of them from the provider's cache; 800 out)");
+    expect(tokens(buildReportDoc(input, 'ko'), '토큰')).toBe('12,800(입력 12,000, 그중 제공자 캐시 7,500, 출력 800)');
+    input.view.metrics.tokens = { prompt: 12_000, completion: 800, total: 12_800, cached: 0 };
+    expect(tokens(buildReportDoc(input, 'en'), 'Tokens')).toBe('12,800 (12,000 in, 800 out)');
+  });
+
   it('NAS: the same report shape from one call', () => {
     const doc = buildReportDoc(runs.nas, 'ko');
     expect(doc.sections.map((s) => s.id)).toEqual(['objective', 'overview', 'favorable', 'adverse', 'topics']);

@@ -80,7 +80,7 @@ describe('run state reducer', () => {
     expect(done.turns[0].claims.map((c) => c.id)).toEqual(['D1-c1']);
     expect(done.turns[0].citations).toHaveLength(1);
     expect(done.evidence.e1.title).toBe('Q1 report');
-    expect(done.tokens).toEqual({ prompt: 100, completion: 20 });
+    expect(done.tokens).toEqual({ prompt: 100, completion: 20, cached: 0 });
     expect(done.costUsd).toBe(0.5);
 
     // A resumed run announces finished steps again: nothing is counted twice, late tokens are ignored.
@@ -91,7 +91,7 @@ describe('run state reducer', () => {
       ],
       done,
     );
-    expect(again.tokens).toEqual({ prompt: 100, completion: 20 });
+    expect(again.tokens).toEqual({ prompt: 100, completion: 20, cached: 0 });
     expect(again.turns[0].text).toBe('Revenue grows.');
   });
 
@@ -155,7 +155,7 @@ describe('run state reducer', () => {
       ['AG', 'pending', ''],
     ]);
     expect(s.startedAt).toBe(at);
-    expect(s.tokens).toEqual({ prompt: 5, completion: 6 });
+    expect(s.tokens).toEqual({ prompt: 5, completion: 6, cached: 0 });
   });
 
   it('shows why a running step waits until its next token, and a late viewer sees it from the snapshot', () => {
@@ -198,8 +198,8 @@ describe('run state reducer', () => {
     expect(s.turns[1]).toMatchObject({ status: 'running', text: 'Orders' });
     expect(s.streaming).toEqual({ D2: { parts: [claim], usage: estimate } });
     // The stored totals stay what finished steps used; what a viewer sees adds the running step's spend.
-    expect(s.tokens).toEqual({ prompt: 100, completion: 20 });
-    expect(shownTotals(s)).toEqual({ tokens: 470, costUsd: 0.75 });
+    expect(s.tokens).toEqual({ prompt: 100, completion: 20, cached: 0 });
+    expect(shownTotals(s)).toEqual({ tokens: 470, costUsd: 0.75, cachedTokens: 0 });
 
     // A repair attempt writes anew but keeps what the attempt before it spent.
     const again = play([{ type: 'step-started', runId: 'r1', stepId: 'D2', at, attempt: 2 }], s);
@@ -215,7 +215,7 @@ describe('run state reducer', () => {
     const final = { promptTokens: 320, completionTokens: 60, costUsd: 0.3 };
     const done = play([{ type: 'step-done', runId: 'r1', stepId: 'D2', at, text: 'Orders grew.', output: { text: 'Orders grew.', claims: [], questions: [] }, usage: final }], s);
     expect(done.streaming).toEqual({});
-    expect(shownTotals(done)).toEqual({ tokens: 500, costUsd: 0.8 });
+    expect(shownTotals(done)).toEqual({ tokens: 500, costUsd: 0.8, cachedTokens: 0 });
     // Parts and spend of another run, or of a finished step, change nothing.
     expect(play([{ type: 'step-part', runId: 'r1', stepId: 'D1', part: claim }, { type: 'step-usage', runId: 'other', stepId: 'D2', usage: estimate }], done)).toEqual(done);
     expect(play([{ type: 'run-finished', runId: 'r1', at, status: 'cancelled' }], s).streaming).toEqual({});
@@ -286,5 +286,17 @@ describe('run state reducer', () => {
     const writing = play([{ type: 'step-part-draft', runId: 'r1', stepId: 'D2', draft: { kind: 'question', index: 0, text: '근거는' } }], waiting);
     expect(writing.waiting).toEqual({});
     expect(writing.streaming!.D2.draft).toEqual({ kind: 'question', index: 0, text: '근거는' });
+  });
+
+  it("adds up the prompt tokens the provider's cache served, from the saved view, finished steps and the run's saved totals", () => {
+    const s = stateFromView(runningView({ prompt: 5_000, completion: 600, cached: 3_000 } as never, 0.01), { startedAt: new Date(at), finishedAt: null }, { steps: {}, finished: false }, {});
+    expect(s.tokens).toEqual({ prompt: 5_000, completion: 600, cached: 3_000 });
+    const d2 = play([{ type: 'step-done', runId: 'r1', stepId: 'D2', at, text: 'x', output: { text: 'x', claims: [], questions: [] }, usage: { promptTokens: 2_000, completionTokens: 100, costUsd: 0.004, cachedTokens: 1_500 } }], s);
+    expect(d2.tokens).toEqual({ prompt: 7_000, completion: 700, cached: 4_500 });
+    expect(shownTotals(d2).cachedTokens).toBe(4_500);
+    expect(d2.turns[1].usage).toEqual({ promptTokens: 2_000, completionTokens: 100, costUsd: 0.004, cachedTokens: 1_500 });
+    // The run's totals as saved replace what the viewer added up.
+    const end = play([{ type: 'run-finished', runId: 'r1', at, status: 'succeeded', totals: { promptTokens: 9_000, completionTokens: 900, costUsd: 0.02, cachedTokens: 6_000 } }], d2);
+    expect(end.tokens).toEqual({ prompt: 9_000, completion: 900, cached: 6_000 });
   });
 });

@@ -42,7 +42,8 @@ export type LiveRunState = {
   redFlags?: RedFlag[];
   /** Set when the run ended as `insufficient_evidence`: what the pool held against the threshold. */
   shortfall?: EvidenceShortfall | null;
-  tokens: { prompt: number; completion: number };
+  /** `cached`: of the prompt tokens, those the provider's prompt cache served (absent in states built before it was kept). */
+  tokens: { prompt: number; completion: number; cached?: number };
   costUsd: number;
   startedAt: string | null;
   finishedAt: string | null;
@@ -109,7 +110,7 @@ export function stateFromView(
     evidence,
     redFlags: run.redFlags ?? [],
     shortfall: run.shortfall ?? null,
-    tokens: { prompt: view.metrics.tokens.prompt, completion: view.metrics.tokens.completion },
+    tokens: { prompt: view.metrics.tokens.prompt, completion: view.metrics.tokens.completion, cached: view.metrics.tokens.cached ?? 0 },
     costUsd: view.metrics.costUsd,
     startedAt: iso(run.startedAt),
     finishedAt: iso(run.finishedAt),
@@ -120,15 +121,17 @@ export function stateFromView(
 }
 
 /** The run's tokens and cost as a viewer sees them: what finished steps used and what running ones have spent so far. */
-export function shownTotals(state: Pick<LiveRunState, 'tokens' | 'costUsd' | 'streaming'>): { tokens: number; costUsd: number } {
+export function shownTotals(state: Pick<LiveRunState, 'tokens' | 'costUsd' | 'streaming'>): { tokens: number; costUsd: number; cachedTokens: number } {
   let tokens = state.tokens.prompt + state.tokens.completion;
+  // Known only once a step's usage is in: a running step's estimate says nothing of the cache.
+  const cachedTokens = state.tokens.cached ?? 0;
   let costUsd = state.costUsd;
   for (const s of Object.values(state.streaming ?? {})) {
     if (!s.usage) continue;
     tokens += s.usage.promptTokens + s.usage.completionTokens;
     costUsd += s.usage.costUsd;
   }
-  return { tokens, costUsd };
+  return { tokens, costUsd, cachedTokens };
 }
 
 /** The state with this step's streaming record changed (`null`: dropped). */
@@ -239,7 +242,11 @@ export function reduceRun(state: LiveRunState, message: WireMessage): LiveRunSta
         ...next,
         evidence: message.evidence ? { ...state.evidence, ...message.evidence } : state.evidence,
         tokens: fresh
-          ? { prompt: state.tokens.prompt + message.usage.promptTokens, completion: state.tokens.completion + message.usage.completionTokens }
+          ? {
+              prompt: state.tokens.prompt + message.usage.promptTokens,
+              completion: state.tokens.completion + message.usage.completionTokens,
+              cached: (state.tokens.cached ?? 0) + (message.usage.cachedTokens ?? 0),
+            }
           : state.tokens,
         costUsd: fresh ? state.costUsd + message.usage.costUsd : state.costUsd,
       };
@@ -266,7 +273,7 @@ export function reduceRun(state: LiveRunState, message: WireMessage): LiveRunSta
       if (!spent) return next;
       return {
         ...next,
-        tokens: { prompt: state.tokens.prompt + spent.promptTokens, completion: state.tokens.completion + spent.completionTokens },
+        tokens: { ...state.tokens, prompt: state.tokens.prompt + spent.promptTokens, completion: state.tokens.completion + spent.completionTokens },
         costUsd: state.costUsd + spent.costUsd,
       };
     }
@@ -279,7 +286,9 @@ export function reduceRun(state: LiveRunState, message: WireMessage): LiveRunSta
           ? state.turns.map((t) => (t.status === 'running' ? { ...t, status: 'pending' as const, text: '', startedAt: null, finishedAt: null } : t))
           : state.turns;
       // The reason and the totals as saved: the totals include what calls cut off by the end spent.
-      const totals = message.totals ? { tokens: { prompt: message.totals.promptTokens, completion: message.totals.completionTokens }, costUsd: message.totals.costUsd } : {};
+      const totals = message.totals
+        ? { tokens: { prompt: message.totals.promptTokens, completion: message.totals.completionTokens, cached: message.totals.cachedTokens ?? state.tokens.cached ?? 0 }, costUsd: message.totals.costUsd }
+        : {};
       // A run short of evidence says what the pool held, live as after a reload.
       const shortfall = message.status === 'insufficient_evidence' ? (message.shortfall ?? state.shortfall ?? null) : (state.shortfall ?? null);
       return { ...state, turns, status: message.status, error: message.error ?? state.error, errorPhrase: message.error !== undefined ? (message.errorPhrase ?? null) : (state.errorPhrase ?? null), shortfall, finishedAt: message.at, ...totals };
@@ -290,7 +299,8 @@ export function reduceRun(state: LiveRunState, message: WireMessage): LiveRunSta
 }
 
 function addUsage(a: Usage, b: Usage): Usage {
-  return { promptTokens: a.promptTokens + b.promptTokens, completionTokens: a.completionTokens + b.completionTokens, costUsd: a.costUsd + b.costUsd };
+  const cached = a.cachedTokens !== undefined || b.cachedTokens !== undefined ? { cachedTokens: (a.cachedTokens ?? 0) + (b.cachedTokens ?? 0) } : {};
+  return { promptTokens: a.promptTokens + b.promptTokens, completionTokens: a.completionTokens + b.completionTokens, costUsd: a.costUsd + b.costUsd, ...cached };
 }
 
 /**

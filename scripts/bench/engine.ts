@@ -1,7 +1,9 @@
 // The debate engine against the fake OpenAI-compatible server at a fixed latency model:
 // NAS, KPD-MADS sequential and concurrent per case, the concurrent/sequential
 // ratio against the ideal critical-path ratio, engine overhead, token fan-out latency, prompt
-// tokens against passing the whole transcript to every step, and a batch at concurrency 8.
+// tokens against passing the whole transcript to every step, the share of a case's prompt tokens
+// a provider's prefix cache can serve and the cost with and without it, and a batch at
+// concurrency 8.
 // The fake answers each step with what the offline analyst wrote for the same company, so every
 // step passes the protocol rules and the model's time is the latency model's alone.
 import type { Db } from '@/lib/db/client';
@@ -13,8 +15,10 @@ import { visibleEvidence } from '@/lib/debate/evidence-scope';
 import { buildPrompt } from '@/lib/debate/prompts';
 import { getProtocol } from '@/lib/debate/protocols';
 import type { ProtocolId, RunMode, RunParams } from '@/lib/domain/protocol';
-import { createOpenAiProvider } from '@/lib/llm/openai';
-import type { ModelProvider } from '@/lib/llm/types';
+import { buildMessages, createOpenAiProvider } from '@/lib/llm/openai';
+import { costOf } from '@/lib/llm/prices';
+import { cacheableShare, serializeMessages } from '@/lib/llm/prompt-cache';
+import type { GenerateRequest, ModelProvider } from '@/lib/llm/types';
 import { readEvidence } from '@/lib/pool/as-of';
 import type { ScriptEntry } from '../fake-llm/server';
 import { referenceScript } from '../cluster/reference-script';
@@ -52,7 +56,29 @@ async function timedRun(db: Db, provider: ModelProvider, protocol: ProtocolId, c
   const result: ExecuteResult = await executeRun({ db, runId: run.id, provider, providerConcurrency });
   if (result.status !== 'succeeded') throw new Error(`${protocol} ${mode} on ${companyId} ${result.status}: ${result.error}`);
   const steps = await listRunSteps({ db, runId: run.id });
-  return { ...result, runId: run.id, promptTokens: steps.reduce((n, s) => n + s.promptTokens, 0) };
+  const sum = (f: (s: (typeof steps)[number]) => number) => steps.reduce((n, s) => n + f(s), 0);
+  return {
+    ...result,
+    runId: run.id,
+    promptTokens: sum((s) => s.promptTokens),
+    /** What the endpoint said its prompt cache served. */
+    cachedTokens: sum((s) => s.cachedTokens),
+    /** As saved: cached prompt tokens at the cached-input price. */
+    costUsd: sum((s) => Number(s.costUsd)),
+    /** The same tokens, every prompt token at the full input price. */
+    uncachedCostUsd: sum((s) => costOf(provider.model, { promptTokens: s.promptTokens, completionTokens: s.completionTokens })),
+  };
+}
+
+/**
+ * The provider, keeping each request as the engine hands it over, in order; its messages are
+ * rendered (buildMessages, what the provider sends) after the run, so the timing is untouched.
+ */
+function recording(provider: ModelProvider) {
+  const requests: GenerateRequest[] = [];
+  const wrapped: ModelProvider = { ...provider, name: provider.name, model: provider.model, isLLM: true, generate: (req) => (requests.push(req), provider.generate(req)) };
+  const messages = () => requests.map((req) => serializeMessages(buildMessages(req, 'json_schema')));
+  return { provider: wrapped, messages };
 }
 
 /** Prompt size of every KPD-MADS step as the engine builds it, against the whole transcript and the whole pool. */
@@ -113,7 +139,12 @@ export const engineBenchmark: Benchmark = {
       const company = 'samsung-electronics';
       ctx.log('NAS, KPD-MADS sequential and concurrent …');
       const nas = await timedRun(db, provider, 'nas', company, 'dag');
-      const sequential = await timedRun(db, provider, 'kpd-mads', company, 'sequential');
+      // The sequential case starts with the endpoint's prompt cache cold, and its steps in step
+      // order: what it shares is what one case shares with itself.
+      await fake.clearCache();
+      const recorded = recording(provider);
+      const sequential = await timedRun(db, recorded.provider, 'kpd-mads', company, 'sequential');
+      const cacheable = cacheableShare(recorded.messages());
       // Token fan-out: from the provider handing a token to the engine to a subscriber getting it.
       const lags: number[] = [];
       // When the provider handed over the chunk being read: the engine publishes the prose it holds
@@ -174,6 +205,12 @@ export const engineBenchmark: Benchmark = {
         { name, metric: 'time to first token', value: round(firstToken, 0), unit: 'ms' },
         { name, metric: 'prompt tokens per KPD-MADS case', value: sequential.promptTokens, unit: 'tokens' },
         { name, metric: 'prompt size vs whole transcript', value: round(promptTokensRatio, 3), unit: '×', target: { atMost: 0.5 }, key: 'prompt_tokens_ratio_vs_full_context' },
+        // The messages as sent, each request's longest start shared with an earlier one of the case.
+        { name, metric: 'cacheable share of a KPD-MADS case\'s prompt tokens', value: round(cacheable.share, 3), unit: '×', target: { atLeast: 0.7 }, key: 'cacheable_prompt_share' },
+        // What the fake endpoint's vLLM-like prefix cache (16-token blocks) reported serving.
+        { name, metric: 'prompt tokens the endpoint served from cache', value: round(sequential.cachedTokens / sequential.promptTokens, 3), unit: '×', key: 'cached_prompt_share_reported' },
+        { name, metric: 'cost per KPD-MADS case, gpt-4o, no cache', value: round(sequential.uncachedCostUsd, 4), unit: 'USD', key: 'cost_per_case_usd' },
+        { name, metric: 'cost per KPD-MADS case, gpt-4o, cached input price', value: round(sequential.costUsd, 4), unit: 'USD', key: 'cost_per_case_usd_cached' },
         { name, metric: `batch of ${batchCases}, concurrency 8: wall`, value: round(batchWall / 1000, 1), unit: 's' },
         { name, metric: 'batch throughput vs ideal', value: round(idealBatch / batchWall, 3), unit: '×', target: { atLeast: 0.85 }, key: 'batch_throughput_vs_ideal' },
         { name, metric: 'batch peak RSS', value: mb(peak.rss), unit: 'MB', target: { atMost: 400 }, key: 'batch_peak_rss_mb' },

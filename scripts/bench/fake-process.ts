@@ -12,6 +12,8 @@ export type FakeProcess = {
   url: string;
   /** What the server did to each request (GET /fake/requests): faults, realistic quirks, planted citations. */
   requests: () => Promise<RequestSummary[]>;
+  /** Empties the server's prompt cache (POST /fake/cache/clear): what follows starts cold. */
+  clearCache: () => Promise<void>;
   close: () => Promise<void>;
 };
 
@@ -26,6 +28,8 @@ export type FakeProcessOptions = {
   /** Pool items dated after the as-of date, for post-as-of citations that name real items. */
   laterItems?: LaterItem[];
   seed?: number;
+  /** Prefix caching as `vllm` (the server's default), `openai` or `off` (scripts/fake-llm/prompt-cache.ts). */
+  promptCache?: 'vllm' | 'openai' | 'off';
 };
 
 export async function startFakeLlmProcess(options: FakeProcessOptions): Promise<FakeProcess> {
@@ -36,6 +40,7 @@ export async function startFakeLlmProcess(options: FakeProcessOptions): Promise<
   if (options.mode) args.push('--mode', options.mode);
   if (options.rates) args.push('--rates', options.rates);
   if (options.seed !== undefined) args.push('--seed', String(options.seed));
+  if (options.promptCache) args.push('--prompt-cache', options.promptCache);
   if (options.laterItems) {
     const laterFile = path.join(dir, 'later-items.json');
     fs.writeFileSync(laterFile, JSON.stringify(options.laterItems));
@@ -66,6 +71,10 @@ export async function startFakeLlmProcess(options: FakeProcessOptions): Promise<
   return {
     url,
     requests: async () => (await (await fetch(url.replace(/\/v1$/, '/fake/requests'))).json()) as RequestSummary[],
+    clearCache: async () => {
+      const res = await fetch(url.replace(/\/v1$/, '/fake/cache/clear'), { method: 'POST' });
+      if (!res.ok) throw new Error(`the fake model server did not clear its cache: ${res.status}`);
+    },
     close: () =>
       new Promise<void>((resolve) => {
         child.removeAllListeners('exit');

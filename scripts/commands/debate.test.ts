@@ -37,6 +37,9 @@ describe('npm run cli -- debate', () => {
     expect(view.report.content).toMatchObject({ objective: expect.any(String), topics: expect.any(Array) });
     expect(view.metrics).toMatchObject({ breadth: expect.any(Number), rei: expect.any(Number), citationGrounding: 1, tokens: { total: expect.any(Number) } });
     expect(view.metrics.rei).toBeGreaterThan(view.metrics.breadth);
+    // The offline analyst has no prompt cache: the JSON says 0 cached tokens, on the run and on every turn.
+    expect(view.metrics.tokens.cached).toBe(0);
+    expect(view.turns.map((t: { usage: { cachedTokens: number } }) => t.usage.cachedTokens)).toEqual(Array(11).fill(0));
   }, 120_000);
 
   it('ends a run on a one-item pool as insufficient evidence: exit code 3, status and shortfall in --json, no step run', () => {

@@ -453,6 +453,8 @@ describe('realistic mode over HTTP', () => {
 
   it('draws per conversation and ask: the same for the same seed, afresh on a retry', async () => {
     fake.configure({ realistic: { rates: DEFAULT_RATES } });
+    // Both servers start with a cold prompt cache, so their usage (cached_tokens) matches too.
+    fake.clearCache();
     const other = await startFakeLlm({ seed: 4, mode: 'realistic' });
     try {
       const body = { ...d1Request(), messages: [...d1Request().messages, { role: 'user', content: 'determinism' }] };

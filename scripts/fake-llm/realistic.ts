@@ -102,6 +102,8 @@ export type StepRules = {
   maxChars?: number;
   /** Three-round round 1: how many numbered arguments ("3 to 5 numbered arguments."). */
   arguments?: { min: number; max: number };
+  /** The steps whose arguments every answer must cover ("Answer every argument of R1-N: …"). */
+  coverSteps?: string[];
 };
 
 export type StepPrompt = {
@@ -288,6 +290,7 @@ export function readRules(user: string): StepRules {
       rules.allowedFactors = list(m[1]);
       rules.allowedEvidence = list(m[2]);
     } else if ((m = /^`text` is at most (\d+) characters\./.exec(line))) rules.maxChars = Number(m[1]);
+    else if ((m = /^(?:Answer|Score) every argument of (.+?)(?::|\.$)/.exec(line))) rules.coverSteps = m[1].split(' and ');
   }
   return rules;
 }
@@ -300,7 +303,8 @@ export function readStepPrompt(body: ChatRequest): StepPrompt {
   const role = /Role: [^,\n]+, (affirmative|negative|neutral) team/.exec(user);
   const act = /^Act: ([^.\n]+)\./m.exec(user);
   const asOf = /As-of date: (\d{4}-\d{2}-\d{2})/.exec(system);
-  const items = [...readItems(block(system, 'evidence') ?? ''), ...readItems(block(user, 'passages') ?? '')];
+  // The evidence block opens the user message (lib/debate/prompts.ts); older prompts carried it in the system message.
+  const items = [...readItems(block(user, 'evidence') ?? block(system, 'evidence') ?? ''), ...readItems(block(user, 'passages') ?? '')];
   for (const m of body.messages) if (m.role === 'tool') items.push(...readToolResults(messageText(m)));
   const turns = readTurns(user);
   return {
@@ -513,10 +517,12 @@ class Writer {
     });
   }
 
-  /** Ids an answer to three-round arguments names: the other side's (listed first), or all of them. */
+  /** Ids an answer to three-round arguments names: those of the steps its rules name (the other side's), or all of them. */
   argumentTargets(all: boolean): string[] {
     const groups = this.p.contextArguments;
-    return all ? groups.flatMap((g) => g.ids) : (groups[0]?.ids ?? []);
+    const covered = this.p.rules.coverSteps;
+    const named = covered ? groups.filter((g) => covered.includes(g.step)) : groups.slice(0, 1);
+    return all ? groups.flatMap((g) => g.ids) : named.flatMap((g) => g.ids);
   }
 
   /** The schema-shaped skeleton, made about this step's evidence and turns. `depth` 1 is a top-level field. */

@@ -158,7 +158,8 @@ export function truncate(text: string) {
  */
 export type Latency = { ttftMs: number; tokensPerSecond: number; stamp?: boolean };
 
-type Written = { body: ChatRequest; plan: Plan; model: string; id: string; promptTokens: number };
+/** `cachedTokens`: what the server's prompt cache served of the prompt (scripts/fake-llm/prompt-cache.ts); absent with the cache off. */
+type Written = { body: ChatRequest; plan: Plan; model: string; id: string; promptTokens: number; cachedTokens?: number };
 
 /** What the answer sends, cut at the request's max_tokens as OpenAI cuts it; `cut` then. */
 function emitted(w: Written): { text: string; cut: boolean } {
@@ -173,7 +174,8 @@ function emitted(w: Written): { text: string; cut: boolean } {
 
 function usageOf(w: Written, completionText: string) {
   const completion = tokenize(completionText).length;
-  return { prompt_tokens: w.promptTokens, completion_tokens: completion, total_tokens: w.promptTokens + completion };
+  const details = w.cachedTokens === undefined ? {} : { prompt_tokens_details: { cached_tokens: w.cachedTokens } };
+  return { prompt_tokens: w.promptTokens, completion_tokens: completion, total_tokens: w.promptTokens + completion, ...details };
 }
 
 /** Milliseconds after the request at which token i (0-based) is due. */

@@ -10,6 +10,7 @@
 //   tsx scripts/fake-llm/server.ts --port 4010 --ttft 400 --tps 50  // by hand
 //   tsx scripts/fake-llm/server.ts --mode realistic --rates fence=0.3,empty=0
 //   GET /fake/requests                                              // what it did to each request
+//   POST /fake/cache/clear                                          // empty the prompt cache
 import fs from 'node:fs';
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -28,6 +29,7 @@ import {
   type Rates,
   type RealisticSettings,
 } from './realistic';
+import { createPromptCache, PROMPT_CACHES, type PromptCacheSettings } from './prompt-cache';
 import {
   conversationText,
   matches,
@@ -81,6 +83,11 @@ export type FakeLlmOptions = {
   mode?: FakeMode;
   /** Rates (over DEFAULT_RATES) and the rest of the realistic mode's settings. */
   realistic?: RealisticOptions;
+  /**
+   * Prefix caching as vLLM (the default: 16-token blocks) or OpenAI (128-token increments from
+   * 1,024 tokens) do it, reported as usage.prompt_tokens_details.cached_tokens; `off` reports none.
+   */
+  promptCache?: keyof typeof PROMPT_CACHES | PromptCacheSettings | 'off';
 };
 
 export type RecordedRequest = {
@@ -97,6 +104,8 @@ export type RecordedRequest = {
   stepId?: string;
   behaviours?: Behaviour[];
   planted?: PlantedCitation[];
+  /** Prompt tokens its prompt cache served (usage.prompt_tokens_details.cached_tokens); absent with the cache off or when the request failed first. */
+  cachedTokens?: number;
 };
 
 /** A recorded request without its body: what GET /fake/requests lists. */
@@ -109,6 +118,8 @@ export type FakeLlm = {
   setScript: (entries: ScriptEntry[]) => void;
   /** The next `times` chat requests fail this way (queued after earlier failNext calls). */
   failNext: (fault: Fault, times?: number) => void;
+  /** Empties the prompt cache: the next request starts cold. */
+  clearCache: () => void;
   /** Change latency, rates, mode or rejection between test cases. */
   configure: (changes: Partial<Omit<FakeLlmOptions, 'port' | 'host' | 'script'>>) => void;
   close: () => Promise<void>;
@@ -153,6 +164,8 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
   const timers = new Set<NodeJS.Timeout>();
   const started = Date.now();
   const requests: RecordedRequest[] = [];
+  const cacheSetting = options.promptCache ?? 'vllm';
+  const promptCache = cacheSetting === 'off' ? undefined : createPromptCache(typeof cacheSetting === 'string' ? PROMPT_CACHES[cacheSetting] : cacheSetting);
 
   const setScript = (entries: ScriptEntry[]) => {
     script = entries.map((entry) => ({ entry, left: entry.times ?? Infinity, failed: new Set<string>() }));
@@ -224,7 +237,10 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
     // A web_search call instead: none of the content's quirks were sent.
     else if (realistic) record.behaviours = record.planted = undefined;
     if (fault?.kind === 'malformed' && plan.kind === 'content') plan = { kind: 'content', content: truncate(plan.content) };
-    const written = { body, plan, model: body.model ?? settings.model, id: `chatcmpl-fake-${record.n}`, promptTokens: promptTokens(body) };
+    const prompt = promptTokens(body);
+    const cachedTokens = promptCache?.lookup(body.messages, prompt);
+    if (cachedTokens !== undefined) record.cachedTokens = cachedTokens;
+    const written = { body, plan, model: body.model ?? settings.model, id: `chatcmpl-fake-${record.n}`, promptTokens: prompt, cachedTokens };
     const latency = { ttftMs: settings.ttftMs, tokensPerSecond: settings.tokensPerSecond, stamp: settings.stampChunks };
     if (body.stream) writeStream(res, written, latency, timers);
     else writeJson(res, written, latency, timers);
@@ -243,6 +259,11 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
         return sendError(res, 400, 'We could not parse the JSON body of your request.');
       }
       // The log of what it did, for a caller in another process (the benchmark); not itself logged.
+      if (req.method === 'POST' && path === '/fake/cache/clear') {
+        promptCache?.clear();
+        res.writeHead(204);
+        return res.end();
+      }
       if (req.method === 'GET' && path === '/fake/requests') {
         const summaries: RequestSummary[] = requests.map(({ headers: _h, body: _b, ...rest }) => rest);
         res.writeHead(200, { 'Content-Type': 'application/json' });
@@ -280,6 +301,7 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
     failNext: (fault, times = 1) => {
       for (let i = 0; i < times; i++) queue.push(fault);
     },
+    clearCache: () => promptCache?.clear(),
     configure: (changes) => {
       Object.assign(settings, changes);
       if (changes.faults || changes.seed !== undefined) faultRng = seededRandom(settings.faults?.seed ?? settings.seed);
@@ -328,6 +350,8 @@ async function main() {
       'retry-after': { type: 'string', default: String(DEFAULT_REALISTIC.retryAfter) },
       /** A JSON file: [{id, sourceName, publishedDate}] of pool items dated after the as-of date, for post-as-of citations. */
       'later-items': { type: 'string' },
+      /** Prefix caching like `vllm` (16-token blocks), `openai` (128-token steps from 1,024 tokens) or `off`. */
+      'prompt-cache': { type: 'string', default: 'vllm' },
     },
   });
   const num = (name: keyof typeof values) => {
@@ -340,6 +364,8 @@ async function main() {
   if (unknownKind) throw new Error(`--fault-kinds: unknown kind "${unknownKind}"; choose from ${FAULT_KINDS.join(', ')}`);
   const mode = String(values.mode);
   if (mode !== 'replay' && mode !== 'realistic') throw new Error(`--mode must be replay or realistic, not ${mode}`);
+  const cache = String(values['prompt-cache']);
+  if (cache !== 'vllm' && cache !== 'openai' && cache !== 'off') throw new Error(`--prompt-cache must be vllm, openai or off, not ${cache}`);
   const laterItems = values['later-items'] ? (JSON.parse(fs.readFileSync(String(values['later-items']), 'utf8')) as LaterItem[]) : undefined;
   const fake = await startFakeLlm({
     mode,
@@ -354,6 +380,7 @@ async function main() {
     rejectJsonSchema: Boolean(values['reject-json-schema']),
     stampChunks: Boolean(values.stamp),
     faults: { rate: num('fault-rate'), kinds: kinds as FaultKind[] },
+    promptCache: cache,
   });
   if (values.script) fake.setScript(readScriptFile(String(values.script)));
   console.log(`Fake OpenAI-compatible server (test utility, not a model; ${mode} mode) at ${fake.url}`);

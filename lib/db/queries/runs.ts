@@ -191,6 +191,8 @@ export async function markStepDone({
   /** A queue worker's id: the step is saved only under its lease, and only if it is still running. */
   workerId?: string;
 }) {
+  // Of the prompt tokens, those the provider's cache served (0 when it did not say).
+  const cachedTokens = Math.round(Math.min(usage.cachedTokens ?? 0, usage.promptTokens));
   const save = async (tx: Executor) => {
     const saved = await tx
       .update(runSteps)
@@ -202,6 +204,7 @@ export async function markStepDone({
         repairs,
         finishedAt: new Date(),
         promptTokens: sql`${runSteps.promptTokens} + ${usage.promptTokens}`,
+        cachedTokens: sql`${runSteps.cachedTokens} + ${cachedTokens}`,
         completionTokens: sql`${runSteps.completionTokens} + ${usage.completionTokens}`,
         costUsd: sql`${runSteps.costUsd} + ${usage.costUsd}`,
       })
@@ -212,6 +215,7 @@ export async function markStepDone({
       .update(runs)
       .set({
         promptTokens: sql`${runs.promptTokens} + ${usage.promptTokens}`,
+        cachedTokens: sql`${runs.cachedTokens} + ${cachedTokens}`,
         completionTokens: sql`${runs.completionTokens} + ${usage.completionTokens}`,
         costUsd: sql`${runs.costUsd} + ${usage.costUsd}`,
       })
@@ -309,8 +313,12 @@ export async function markStepFailed({
 
 /** A run's totals as saved (what a viewer sees after a reload). */
 export async function getRunTotals({ db, id }: { db: Executor; id: string }): Promise<Usage | undefined> {
-  const [row] = await db.select({ promptTokens: runs.promptTokens, completionTokens: runs.completionTokens, costUsd: runs.costUsd }).from(runs).where(eq(runs.id, id)).limit(1);
-  return row && { promptTokens: row.promptTokens, completionTokens: row.completionTokens, costUsd: Number(row.costUsd) };
+  const [row] = await db
+    .select({ promptTokens: runs.promptTokens, cachedTokens: runs.cachedTokens, completionTokens: runs.completionTokens, costUsd: runs.costUsd })
+    .from(runs)
+    .where(eq(runs.id, id))
+    .limit(1);
+  return row && { promptTokens: row.promptTokens, cachedTokens: row.cachedTokens, completionTokens: row.completionTokens, costUsd: Number(row.costUsd) };
 }
 
 /** Steps that were running when the process stopped, or that failed, go back to pending. */

@@ -31,8 +31,10 @@ const round1: StepDef[] = SIDES.map((side) => ({
   ].join('\n'),
 }));
 
-// Each side answers the other's round-1 arguments; its own round 1 comes second, so it can
-// stay consistent with what it argued without being invited to repeat it.
+// Each side answers the other's round-1 arguments, and sees its own round 1 too, so it can
+// stay consistent with what it argued. The prompt shows both in step order (shared by the two
+// sides' prompts, so a provider's cache serves it once: lib/debate/prompts.ts); the rule and the
+// task name the arguments to answer.
 const round2: StepDef[] = SIDES.map((side) => ({
   id: `R2-${side.suffix}`,
   agent: side.team,
