@@ -8,26 +8,28 @@ const TOPICS_OF = (factors: string) =>
   `Write the \`topics\` entries on ${factors} only, by the rules of the task above; other calls write the other factors' topics and the summaries, at the same time. No entry on these factors in the material: answer with an empty list.`;
 
 /**
- * The `report` (KPD-MADS aggregator, NAS): topics by factor group, governance first, where red
- * flags are read; the two summaries in one call; then the objective and overview.
+ * The `report` (KPD-MADS aggregator, NAS): topics in three factor groups — governance first,
+ * where red flags are read, then the industry and the cycle, then the firm itself — and the two
+ * summaries in a fourth call; then the objective and overview from them. Each call sends the
+ * step's whole prompt again, so more groups would cost more prompt than they save in time.
  */
 export const REPORT_SECTIONS: StepSections = {
   parts: [
     { key: 'governance', fields: ['topics'], factors: ['internal_control_risk'], task: TOPICS_OF('internal control risk (`internal_control_risk`)') },
     {
-      key: 'industry',
+      key: 'market',
       fields: ['topics'],
       factors: ['industry_growth_outlook', 'industry_competition_intensity', 'technological_disruption_risk', 'economic_sensitivity'],
       task: TOPICS_OF('the industry and the cycle (`industry_growth_outlook`, `industry_competition_intensity`, `technological_disruption_risk`, `economic_sensitivity`)'),
     },
-    { key: 'people', fields: ['topics'], factors: ['management_continuity', 'employment_stability'], task: TOPICS_OF('management and employment (`management_continuity`, `employment_stability`)') },
     {
-      key: 'standing',
+      key: 'firm',
       fields: ['topics'],
-      factors: ['government_support_programs', 'certifications', 'public_interest_trend'],
-      task: TOPICS_OF('support and standing (`government_support_programs`, `certifications`, `public_interest_trend`)'),
+      factors: ['management_continuity', 'employment_stability', 'government_support_programs', 'certifications', 'public_interest_trend', 'other'],
+      task: TOPICS_OF(
+        'the firm itself (`management_continuity`, `employment_stability`, `government_support_programs`, `certifications`, `public_interest_trend`) and evidence outside the ten factors (`other`)',
+      ),
     },
-    { key: 'other', fields: ['topics'], factors: ['other'], task: TOPICS_OF('evidence outside the ten guideline factors (`other`)') },
     {
       key: 'summaries',
       fields: ['favorableSummary', 'adverseSummary'],
