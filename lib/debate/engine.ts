@@ -2,8 +2,10 @@
 // (dag mode) or strictly one after another in protocol order (sequential mode). Each step gets
 // only its declared context and the evidence it may see, is validated against its schema and
 // rules (one repair attempt), and is saved the moment it completes, so an interrupted run
-// resumes from its last completed step without redoing or duplicating any.
-import { z } from 'zod';
+// resumes from its last completed step without redoing or duplicating any. A step that declares
+// sections is written by calls at the same time, one per section, then an overview from them
+// (docs/protocols.md, "Sections"), and is checked and saved as one answer.
+import { z, type ZodType } from 'zod';
 import type { Db, Executor, Tx } from '@/lib/db/client';
 import { getCompanyById } from '@/lib/db/queries/companies';
 import {
@@ -32,7 +34,6 @@ import { buildPrompt, type Prompt } from '@/lib/debate/prompts';
 import { inOrder } from '@/lib/debate/sections';
 import { sectionJsonSchema, sectionPrompt } from '@/lib/debate/section-prompts';
 import { joinSections, sectionCalls, sectionSchema, type SectionCall } from '@/lib/domain/sections';
-import type { ZodType } from 'zod';
 import { getProtocol } from '@/lib/debate/protocols';
 import { isDatabaseUnavailable } from '@/lib/db/errors';
 import { yieldToEventLoop } from '@/lib/event-loop';
