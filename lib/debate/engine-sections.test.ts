@@ -198,6 +198,32 @@ describe.each(testBackends())('sectioned reports, on %s', (backend) => {
     expect(saved!.status).toBe('failed');
   }, 120_000);
 
+  it('keeps each section to its factors when a model writes every topic in every call', async () => {
+    const inner = createOfflineAnalyst();
+    const provider: ModelProvider = {
+      name: 'openai',
+      model: MODEL,
+      isLLM: true,
+      // The whole report in answer to every section call, as a model that ignores its part might.
+      generate: (req) => inner.generate(req.part && !req.part.overview ? { ...req, part: undefined } : req),
+    };
+    const { result, steps } = await runOf('kpd-mads', 'samsung-electronics', provider);
+    expect(result.status, result.error).toBe('succeeded');
+    const whole = await runOf('kpd-mads', 'samsung-electronics', createOfflineAnalyst(), { wholeCalls: true });
+    const ag = steps.find((s) => s.stepId === 'AG')!;
+    const one = whole.steps.find((s) => s.stepId === 'AG')!;
+    const calls = sectionCalls(getStep(getProtocol('kpd-mads'), 'AG').sections!);
+    // Each topic once, in section order: what the one-call report holds.
+    expect(ag.output).toEqual(joinSections('report', calls.map((c) => ({ fields: c.fields, output: sectionOf('report', one.output, c) }))));
+    const topics = (one.output as { topics: { factor: string }[] }).topics;
+    const outside = (key: string) => topics.filter((t) => !coversFactor(calls.find((c) => c.key === key)!.factors!, t.factor)).length;
+    // What each topic call dropped, and the summaries call the fields it does not write, is on the step.
+    for (const key of ['governance', 'market', 'firm']) {
+      const n = outside(key);
+      expect(ag.repairs.filter((r) => r.part === key && r.kind === 'field-dropped').map((r) => r.detail), key).toContain(`dropped ${n} entr${n === 1 ? 'y' : 'ies'} on factors another section writes`);
+    }
+  }, 120_000);
+
   it('runs the sections one at a time in sequential mode', async () => {
     const starts: { part?: string; at: number; end?: number }[] = [];
     const inner = createOfflineAnalyst();

@@ -33,7 +33,7 @@ import { takeIn } from '@/lib/debate/intake';
 import { buildPrompt, type Prompt } from '@/lib/debate/prompts';
 import { inOrder } from '@/lib/debate/sections';
 import { sectionJsonSchema, sectionPrompt } from '@/lib/debate/section-prompts';
-import { joinSections, sectionCalls, sectionSchema, type SectionCall } from '@/lib/domain/sections';
+import { droppedEntries, joinSections, sectionCalls, sectionOf, sectionSchema, type SectionCall } from '@/lib/domain/sections';
 import { getProtocol } from '@/lib/debate/protocols';
 import { isDatabaseUnavailable } from '@/lib/db/errors';
 import { yieldToEventLoop } from '@/lib/event-loop';
@@ -510,7 +510,14 @@ export async function executeRun({
             signal: callSignal,
             started: async () => ++tries,
             publish: (e) => events.publish(i, e),
-            check: (output) => ({ output, problems: [], repairs: [] }),
+            // Entries on another section's factors are that section's to write: kept, they would
+            // stand twice in the report.
+            check: (output, attempt) => {
+              const kept = sectionOf(step.output, output, call) as StepOutput;
+              const dropped = droppedEntries(output, kept);
+              const detail = `dropped ${dropped} entr${dropped === 1 ? 'y' : 'ies'} on factors another section writes`;
+              return { output: kept, problems: [], repairs: dropped ? [{ kind: 'field-dropped' as const, attempt, detail }] : [] };
+            },
           });
           events.done(i);
           partTimes.push({ key: call.key, modelMs: verdict.modelMs });

@@ -50,6 +50,13 @@ export function sectionOf(kind: OutputKind, output: unknown, call: Pick<SectionC
   return out;
 }
 
+/** How many list entries `kept` has fewer than `output`: what a call wrote outside its factors. */
+export function droppedEntries(output: unknown, kept: unknown): number {
+  const lists = (o: unknown) => Object.values((o ?? {}) as Record<string, unknown>).filter(Array.isArray) as unknown[][];
+  const count = (o: unknown) => lists(o).reduce((n, l) => n + l.length, 0);
+  return count(output) - count(kept);
+}
+
 /**
  * The whole answer from its parts, in the output's key order: a field written by one call is
  * taken as it is, a list written by several is joined in the calls' order (so the sections keep
