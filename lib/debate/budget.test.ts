@@ -54,7 +54,11 @@ describe.each(testBackends())('budgets inside a step on %s', (backend) => {
   let handle: DatabaseHandle;
   let db: Db;
   let fake: FakeLlm;
-  /** The offline analyst's NAS answer for the company, without a budget: what the fake replies, and the size to cross. */
+  /**
+   * The offline analyst's NAS answer for the company, without a budget: what the fake replies, and
+   * the size to cross. NAS runs in one call in these tests (`wholeCalls`): they are about one call
+   * and its budget; a sectioned step's calls draw on the same meter.
+   */
   let reference: { output: unknown; promptTokens: number; completionTokens: number; tokenEvents: number };
 
   beforeAll(async () => {
@@ -67,7 +71,7 @@ describe.each(testBackends())('budgets inside a step on %s', (backend) => {
     let tokenEvents = 0;
     // What streamed live: the prose (tokens) and then the report's parts, one event each.
     const { unsubscribe } = runBus().subscribe(run.id, (e) => void ((e.type === 'token' || e.type === 'step-part') && tokenEvents++));
-    expect((await executeRun({ db, runId: run.id, provider: offline })).status).toBe('succeeded');
+    expect((await executeRun({ db, runId: run.id, provider: offline, wholeCalls: true })).status).toBe('succeeded');
     unsubscribe();
     const [step] = await listRunSteps({ db, runId: run.id });
     reference = { output: step.output, promptTokens: step.promptTokens, completionTokens: step.completionTokens, tokenEvents };
@@ -87,7 +91,7 @@ describe.each(testBackends())('budgets inside a step on %s', (backend) => {
     let tokenEvents = 0;
     // What streamed live: the prose (tokens) and then the report's parts, one event each.
     const { unsubscribe } = runBus().subscribe(run.id, (e) => void ((e.type === 'token' || e.type === 'step-part') && tokenEvents++));
-    const result = await executeRun({ db, runId: run.id, provider });
+    const result = await executeRun({ db, runId: run.id, provider, wholeCalls: true });
     unsubscribe();
 
     expect(result.status).toBe('budget_exceeded');
@@ -110,7 +114,7 @@ describe.each(testBackends())('budgets inside a step on %s', (backend) => {
     const provider = createOpenAiProvider({ apiKey: 'sk-test-key-123456', baseURL: fake.url, model: 'gpt-4o-mini', maxRetries: 0 });
     const run = await createRun({ db, protocolId: 'nas', companyId: COMPANY, provider, params: { ...params, maxTokens: 1_000 } });
     const from = fake.requests.length;
-    const result = await executeRun({ db, runId: run.id, provider });
+    const result = await executeRun({ db, runId: run.id, provider, wholeCalls: true });
     expect(result.status).toBe('budget_exceeded');
     expect(result.error).toMatch(/^The run stopped at its budget: what is left \(1,000 tokens\) is not enough for step NAS's prompt of about [\d,]+ tokens\.$/);
     expect(chatRequests(from)).toEqual([]);
@@ -124,7 +128,7 @@ describe.each(testBackends())('budgets inside a step on %s', (backend) => {
     const budget = 4_000;
     const run = await createRun({ db, protocolId: 'nas', companyId: COMPANY, provider, params: { ...params, maxTokens: budget } });
     const from = fake.requests.length;
-    const result = await executeRun({ db, runId: run.id, provider });
+    const result = await executeRun({ db, runId: run.id, provider, wholeCalls: true });
 
     expect(result.status).toBe('budget_exceeded');
     const [request] = chatRequests(from);
@@ -182,7 +186,7 @@ describe.each(testBackends())('budgets inside a step on %s', (backend) => {
     const provider = createOpenAiProvider({ apiKey: 'sk-test-key-123456', baseURL: fake.url, model: 'gpt-4o-mini', maxRetries: 0 });
     const run = await createRun({ db, protocolId: 'nas', companyId: COMPANY, provider, params: { ...params, maxTokens: 5_000_000 } });
     const from = fake.requests.length;
-    expect((await executeRun({ db, runId: run.id, provider })).status).toBe('succeeded');
+    expect((await executeRun({ db, runId: run.id, provider, wholeCalls: true })).status).toBe('succeeded');
     const body = chatRequests(from)[0].body as { max_tokens?: number };
     expect(body.max_tokens).toBe(16_384);
   });
@@ -192,7 +196,7 @@ describe.each(testBackends())('budgets inside a step on %s', (backend) => {
     const provider = createOpenAiProvider({ apiKey: 'sk-test-key-123456', baseURL: fake.url, model: 'gpt-4o-mini', maxRetries: 0 });
     const run = await createRun({ db, protocolId: 'nas', companyId: COMPANY, provider, params: { ...params, maxCostUsd: 0.01 } });
     const from = fake.requests.length;
-    expect((await executeRun({ db, runId: run.id, provider })).status).toBe('succeeded');
+    expect((await executeRun({ db, runId: run.id, provider, wholeCalls: true })).status).toBe('succeeded');
     const body = chatRequests(from)[0].body as Parameters<typeof estimatePromptTokens>[0] & { max_tokens?: number };
     // gpt-4o-mini: $0.15 in, $0.60 out per million tokens.
     expect(body.max_tokens).toBe(Math.floor(((0.01 - (estimatePromptTokens(body) * 0.15) / 1e6) * 1e6) / 0.6));

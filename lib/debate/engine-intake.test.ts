@@ -65,6 +65,8 @@ describe.each(testBackends())('taking answers in, in the engine, on %s', (backen
     }
   }, 60_000);
 
+  // NAS in one call from here on: what a call's answer goes through (a sectioned step's calls go
+  // through the same, lib/debate/engine-sections.test.ts).
   it('takes a fenced answer with a preamble, an extra field and dotted dates, and saves every repair on the step', async () => {
     let written = '';
     const { provider } = scripted((result) => {
@@ -76,7 +78,7 @@ describe.each(testBackends())('taking answers in, in the engine, on %s', (backen
       return { ...result, raw: `Here is my report.\n\`\`\`json\n${JSON.stringify(report, null, 2)}\n\`\`\`\nI hope it helps.` };
     });
     const run = await createRun({ db, protocolId: 'nas', companyId: COMPANY, provider, params: { asOf: '2025-06-30', language: 'en' } });
-    const result = await executeRun({ db, runId: run.id, provider });
+    const result = await executeRun({ db, runId: run.id, provider, wholeCalls: true });
     expect(result.status, result.error).toBe('succeeded');
 
     const row = await stepRow(run.id, 'NAS');
@@ -99,7 +101,7 @@ describe.each(testBackends())('taking answers in, in the engine, on %s', (backen
       call === 1 ? { ...result, raw: result.raw.slice(0, 200), finishReason: 'length', usage: { promptTokens: 900, completionTokens: 300 } } : { ...result, finishReason: 'stop' },
     );
     const run = await createRun({ db, protocolId: 'nas', companyId: COMPANY, provider, params: { asOf: '2025-06-30', language: 'en' } });
-    expect((await executeRun({ db, runId: run.id, provider })).status).toBe('succeeded');
+    expect((await executeRun({ db, runId: run.id, provider, wholeCalls: true })).status).toBe('succeeded');
     const [first, second] = callsOf('NAS');
     const room = roomFor(provider.model);
     expect(first.maxTokens).toBeUndefined();
@@ -116,7 +118,7 @@ describe.each(testBackends())('taking answers in, in the engine, on %s', (backen
     );
     // After the cut call (900 + 300) and a prompt like its own (900), 1,000 tokens are left.
     const run = await createRun({ db, protocolId: 'nas', companyId: COMPANY, provider, params: { asOf: '2025-06-30', language: 'en', maxTokens: 3_100 } });
-    await executeRun({ db, runId: run.id, provider });
+    await executeRun({ db, runId: run.id, provider, wholeCalls: true });
     expect(callsOf('NAS')[1].maxTokens).toBe(1_000);
   });
 
@@ -124,7 +126,7 @@ describe.each(testBackends())('taking answers in, in the engine, on %s', (backen
     const cap = roomFor(createOfflineAnalyst().model);
     const shorter = scripted((result, _req, call) => (call === 1 ? { ...result, raw: result.raw.slice(0, 200), finishReason: 'length', usage: { promptTokens: 900, completionTokens: cap } } : result));
     const run = await createRun({ db, protocolId: 'nas', companyId: COMPANY, provider: shorter.provider, params: { asOf: '2025-06-30', language: 'en' } });
-    expect((await executeRun({ db, runId: run.id, provider: shorter.provider })).status).toBe('succeeded');
+    expect((await executeRun({ db, runId: run.id, provider: shorter.provider, wholeCalls: true })).status).toBe('succeeded');
     const second = shorter.callsOf('NAS')[1];
     expect(second.maxTokens).toBeUndefined();
     expect(second.repair?.previous).toHaveLength(200);
@@ -133,7 +135,7 @@ describe.each(testBackends())('taking answers in, in the engine, on %s', (backen
 
     const always = scripted((result) => ({ ...result, raw: result.raw.slice(0, 200), finishReason: 'length', usage: { promptTokens: 900, completionTokens: 300 } }));
     const cut = await createRun({ db, protocolId: 'nas', companyId: COMPANY, provider: always.provider, params: { asOf: '2025-06-30', language: 'en' } });
-    expect((await executeRun({ db, runId: cut.id, provider: always.provider })).status).toBe('failed');
+    expect((await executeRun({ db, runId: cut.id, provider: always.provider, wholeCalls: true })).status).toBe('failed');
     expect(always.callsOf('NAS')).toHaveLength(2);
     expect(await stepRow(cut.id, 'NAS')).toMatchObject({ status: 'failed', error: stopReason('cutOff', { tokens: '300' }) });
     // The failed step keeps what was asked on the way, for the reviewer: the retry with more room.
@@ -142,7 +144,7 @@ describe.each(testBackends())('taking answers in, in the engine, on %s', (backen
 
     const atCap = scripted((result) => ({ ...result, raw: result.raw.slice(0, 200), finishReason: 'length', usage: { promptTokens: 900, completionTokens: cap } }));
     const short = await createRun({ db, protocolId: 'nas', companyId: COMPANY, provider: atCap.provider, params: { asOf: '2025-06-30', language: 'en' } });
-    expect((await executeRun({ db, runId: short.id, provider: atCap.provider })).status).toBe('failed');
+    expect((await executeRun({ db, runId: short.id, provider: atCap.provider, wholeCalls: true })).status).toBe('failed');
     expect(await stepRow(short.id, 'NAS')).toMatchObject({
       status: 'failed',
       error: `The answer was cut off at the token limit (${cap.toLocaleString('en-US')} tokens), also when asked again for a shorter answer.`,
@@ -157,7 +159,7 @@ describe.each(testBackends())('taking answers in, in the engine, on %s', (backen
     ] as const) {
       const { provider, callsOf } = scripted((result) => ({ ...result, ...answer }));
       const run = await createRun({ db, protocolId: 'nas', companyId: COMPANY, provider, params: { asOf: '2025-06-30', language: 'en' } });
-      expect((await executeRun({ db, runId: run.id, provider })).status).toBe('failed');
+      expect((await executeRun({ db, runId: run.id, provider, wholeCalls: true })).status).toBe('failed');
       expect(callsOf('NAS')).toHaveLength(2);
       // Asked again plainly: no repair request with the empty answer in it.
       expect(callsOf('NAS')[1].repair).toBeUndefined();
@@ -173,7 +175,7 @@ describe.each(testBackends())('taking answers in, in the engine, on %s', (backen
     ] as const) {
       const { provider, callsOf } = scripted((result, _req, call) => (call === 1 ? { ...result, ...answer } : result));
       const run = await createRun({ db, protocolId: 'nas', companyId: COMPANY, provider, params: { asOf: '2025-06-30', language: 'en' } });
-      expect((await executeRun({ db, runId: run.id, provider })).status).toBe('succeeded');
+      expect((await executeRun({ db, runId: run.id, provider, wholeCalls: true })).status).toBe('succeeded');
       expect(callsOf('NAS')).toHaveLength(2);
       expect((await stepRow(run.id, 'NAS')).repairs).toEqual([{ kind: 'repair-request', attempt: 1, detail }]);
     }

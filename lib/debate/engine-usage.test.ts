@@ -116,9 +116,10 @@ describe.each(testBackends())('what every attempt spent, on %s', (backend) => {
   });
 
   it('saves what a call that failed part-way spent on its step, as the provider counted it', async () => {
+    // NAS in one call (its report's sections each spend alike: lib/debate/engine-sections.test.ts).
     const provider = breaking({ promptTokens: 300, chunks: 2, then: 'error', spent: { promptTokens: 640, completionTokens: 35 } });
     const run = await createRun({ db, protocolId: 'nas', companyId: 'travelers-companies', provider, params });
-    expect((await executeRun({ db, runId: run.id, provider })).status).toBe('failed');
+    expect((await executeRun({ db, runId: run.id, provider, wholeCalls: true })).status).toBe('failed');
     const [step] = await listRunSteps({ db, runId: run.id });
     // The provider's count (two attempts' prompts, what streamed) replaces the estimate of 300 + 20.
     expect(tokensOf(step)).toEqual({ promptTokens: 640, completionTokens: 35 });
@@ -131,7 +132,7 @@ describe.each(testBackends())('what every attempt spent, on %s', (backend) => {
     // Without the provider's count, the meter's estimate stands: the prompt and what streamed.
     const silent = breaking({ promptTokens: 300, chunks: 2, then: 'error' });
     const other = await createRun({ db, protocolId: 'nas', companyId: 'travelers-companies', provider: silent, params });
-    await executeRun({ db, runId: other.id, provider: silent });
+    await executeRun({ db, runId: other.id, provider: silent, wholeCalls: true });
     expect(tokensOf((await listRunSteps({ db, runId: other.id }))[0])).toEqual({ promptTokens: 300, completionTokens: 20 });
     expect(tokensOf(await getRun({ db, id: other.id }))).toEqual({ promptTokens: 300, completionTokens: 20 });
   });
@@ -141,7 +142,7 @@ describe.each(testBackends())('what every attempt spent, on %s', (backend) => {
     const run = await createRun({ db, protocolId: 'nas', companyId: 'travelers-companies', provider, params });
     const events: RunEvent[] = [];
     const { unsubscribe } = runBus().subscribe(run.id, (e) => events.push(e));
-    expect((await executeRun({ db, runId: run.id, provider })).status).toBe('cancelled');
+    expect((await executeRun({ db, runId: run.id, provider, wholeCalls: true })).status).toBe('cancelled');
     unsubscribe();
     const saved = await getRun({ db, id: run.id });
     expect(tokensOf(saved)).toEqual({ promptTokens: 510, completionTokens: 44 });

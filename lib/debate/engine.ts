@@ -2,8 +2,10 @@
 // (dag mode) or strictly one after another in protocol order (sequential mode). Each step gets
 // only its declared context and the evidence it may see, is validated against its schema and
 // rules (one repair attempt), and is saved the moment it completes, so an interrupted run
-// resumes from its last completed step without redoing or duplicating any.
-import { z } from 'zod';
+// resumes from its last completed step without redoing or duplicating any. A step that declares
+// sections is written by calls at the same time, one per section, then an overview from them
+// (docs/protocols.md, "Sections"), and is checked and saved as one answer.
+import { z, type ZodType } from 'zod';
 import type { Db, Executor, Tx } from '@/lib/db/client';
 import { getCompanyById } from '@/lib/db/queries/companies';
 import {
@@ -28,7 +30,10 @@ import { runBus } from '@/lib/debate/bus';
 import { liveStep } from '@/lib/debate/live-step';
 import { finalChecks, resolveCitations, type CitationScope, type KnownEvidence } from '@/lib/debate/checks';
 import { takeIn } from '@/lib/debate/intake';
-import { buildPrompt } from '@/lib/debate/prompts';
+import { buildPrompt, type Prompt } from '@/lib/debate/prompts';
+import { inOrder } from '@/lib/debate/sections';
+import { sectionJsonSchema, sectionPrompt } from '@/lib/debate/section-prompts';
+import { droppedEntries, joinSections, sectionCalls, sectionOf, sectionSchema, type SectionCall } from '@/lib/domain/sections';
 import { getProtocol } from '@/lib/debate/protocols';
 import { isDatabaseUnavailable } from '@/lib/db/errors';
 import { yieldToEventLoop } from '@/lib/event-loop';
@@ -37,7 +42,7 @@ import { checkStepRules } from '@/lib/debate/rules';
 import { citationsOf } from '@/lib/domain/output-parts';
 import { OUTPUT_SCHEMAS, proseOf, type OutputKind, type StepOutput } from '@/lib/domain/outputs';
 import { providerLimit } from '@/lib/debate/semaphore';
-import type { Language, ProtocolDef, RunMode, RunParams, StepDef, Usage } from '@/lib/domain/protocol';
+import type { Language, ProtocolDef, RunEvent, RunMode, RunParams, StepDef, StepSections, Usage } from '@/lib/domain/protocol';
 import { reasonOf, reasonText, ReasonError, stopPhrase } from '@/lib/i18n/failures';
 import type { Phrase } from '@/lib/i18n';
 import type { StepRepair, StoredWebResult, ToolCallRecord } from '@/lib/domain/stored';
@@ -78,9 +83,15 @@ export type ExecuteOptions = {
    * threshold unless a test that is about something else sets its own.
    */
   evidenceThreshold?: EvidenceThreshold;
+  /**
+   * Every step in one call, its sections declared or not (docs/protocols.md, "Sections"): the
+   * yardstick a sectioned answer is held to in the tests.
+   */
+  wholeCalls?: boolean;
 };
 
-export type StepTiming = { stepId: string; startedAt: number; finishedAt: number; modelMs: number };
+/** `parts`: a sectioned step's calls (the overview's key is `overview`) and the time each waited on the model. */
+export type StepTiming = { stepId: string; startedAt: number; finishedAt: number; modelMs: number; parts?: { key: string; modelMs: number }[] };
 
 export type ExecuteResult = {
   /** `released`: this process stopped executing, the run stays running for another worker. */
@@ -143,6 +154,27 @@ function verifiedIn(context: ContextTurn[]): string[] {
 
 type Done = { text: string; output: StepOutput };
 
+/** An answer taken in and checked: the output as kept, what its checks found, and the repairs they made. */
+type Verdict = { output: StepOutput; problems: string[]; repairs: StepRepair[] };
+
+/** What one section wrote, as the overview call reads it. */
+type SectionWritten = { key: string; output: Record<string, unknown> };
+
+/** One model call of a step: the whole answer, or one section of it (with what the sections wrote, for the overview). */
+type AskCall = {
+  part?: SectionCall;
+  written?: SectionWritten[];
+  prompt: Prompt;
+  schema: ZodType;
+  jsonSchema: Record<string, unknown>;
+  signal: AbortSignal;
+  /** Before each try: its attempt number. */
+  started: () => Promise<number>;
+  publish: (event: RunEvent) => void;
+  /** What the engine checks beyond the schema. */
+  check: (output: StepOutput, attempt: number) => Verdict;
+};
+
 export async function executeRun({
   db,
   runId,
@@ -152,6 +184,7 @@ export async function executeRun({
   providerFor,
   workerId,
   evidenceThreshold = EVIDENCE_THRESHOLD,
+  wholeCalls = false,
 }: ExecuteOptions): Promise<ExecuteResult> {
   const started = performance.now();
   const run = await getRun({ db, id: runId });
@@ -333,121 +366,218 @@ export async function executeRun({
         return { shown, known, asOf: params.asOf };
       };
       const contextOutputs = new Map(context.map((c) => [c.stepId, c.output]));
-      const schema = OUTPUT_SCHEMAS[step.output];
       const stepStart = performance.now();
       let stepModelMs = 0;
-      let repair: { previous: string; problems: string[] } | undefined;
       // What it took to take the answer in, kept on the step for reviewers.
       const stepRepairs: StepRepair[] = [];
       attemptRepairs.set(step.id, stepRepairs);
-      let maxTokens: number | undefined;
-      let askedShorter = false;
       // cachedTokens: what the provider's prompt cache served, billed at the cached-input price.
       let usage = { promptTokens: 0, completionTokens: 0, cachedTokens: 0 };
       const toolCalls: ToolCallRecord[] = [];
+      const partTimes: { key: string; modelMs: number }[] = [];
 
-      // A deterministic provider would only repeat itself: repair is for models. A model gets one
-      // repair attempt for an answer it did not get right, and one more try for an answer cut off
-      // at its token limit (docs/protocols.md, "Taking answers in").
-      let repairsLeft = provider.isLLM ? 1 : 0;
-      let cutRetriesLeft = provider.isLLM ? 1 : 0;
-      let emptyRetriesLeft = provider.isLLM ? 1 : 0;
-      for (;;) {
+      // The whole answer checked as the engine checks every step: what it decides itself rather
+      // than take the model's word (lib/debate/enforce.ts), before the citations are resolved (a
+      // version it puts in is checked like the model's own), then the rules — after the
+      // citations, because one dated after as-of supports no claim.
+      const checkWhole = (output: StepOutput, attempt: number): Verdict => {
+        const enforced = enforce(step, output, { context: step.context.map((id) => ({ step: byId.get(id)!, output: done.get(id)!.output })), language: params.language });
+        const resolved = resolveCitations(enforced.output, citationScope());
+        const problems = checkStepRules(step, enforced.output, { context: contextOutputs, availableFactors, ...(canSearch ? { webSearch: { ...searched } } : {}) });
+        return { output: enforced.output as StepOutput, problems, repairs: [...resolved.repairs.map((r) => ({ ...r, attempt })), ...enforced.repairs.map((r) => ({ ...r, attempt }))] };
+      };
+
+      // One call of the step, asked until its answer is taken in. A deterministic provider would
+      // only repeat itself: repair is for models. A model gets one repair attempt for an answer it
+      // did not get right, and one more try for an answer cut off at its token limit
+      // (docs/protocols.md, "Taking answers in"). Each call of a sectioned step has its own.
+      const ask = async (call: AskCall): Promise<Verdict & { modelMs: number }> => {
+        const note = (r: StepRepair) => stepRepairs.push(call.part ? { ...r, part: call.part.key } : r);
+        let repair: { previous: string; problems: string[] } | undefined;
+        let maxTokens: number | undefined;
+        let askedShorter = false;
+        let callModelMs = 0;
+        let repairsLeft = provider.isLLM ? 1 : 0;
+        let cutRetriesLeft = provider.isLLM ? 1 : 0;
+        let emptyRetriesLeft = provider.isLLM ? 1 : 0;
+        for (;;) {
+          const n = await call.started();
+          const release = await limit.acquire(call.signal);
+          const metered = meter.call(step.id, provider.model);
+          // Viewers get the answer's prose, its parts and its spend as it streams (lib/debate/live-step.ts).
+          const live = liveStep({ publish: call.publish, runId, stepId: step.id, kind: step.output, spent: () => meter.stepSpend(step.id) });
+          let result;
+          try {
+            result = await provider.generate({
+              ...base,
+              ...(call.part ? { part: { ...call.part, ...(call.written ? { written: call.written } : {}) } } : {}),
+              prompt: call.prompt,
+              schema: call.schema,
+              jsonSchema: call.jsonSchema,
+              tools,
+              repair,
+              maxTokens,
+              signal: call.signal,
+              onToken: live.onToken,
+              onWait: live.onWait,
+              budget: metered,
+            });
+          } catch (err) {
+            // A call that failed or was cut off counts what it spent, as far as the provider can
+            // tell (its prompts, what streamed, attempts it retried), instead of the estimates.
+            const spent = spentBy(err);
+            if (spent) metered.settle(spent);
+            throw err;
+          } finally {
+            release();
+          }
+          // The usage the provider reports replaces what was estimated while it streamed.
+          metered.settle(result.usage);
+          live.end();
+          stepModelMs += result.modelMs;
+          callModelMs += result.modelMs;
+          toolCalls.push(...result.toolCalls);
+          usage = {
+            promptTokens: usage.promptTokens + result.usage.promptTokens,
+            completionTokens: usage.completionTokens + result.usage.completionTokens,
+            cachedTokens: usage.cachedTokens + (result.usage.cachedTokens ?? 0),
+          };
+          if (result.finishReason === 'length') {
+            // Cut off at the token limit: never taken in as it is. Asked again once, with more room
+            // when there is more, else for a shorter answer.
+            const cut = result.usage.completionTokens;
+            if (cutRetriesLeft-- <= 0) throw new StepFailure(stopPhrase(askedShorter ? 'cutOffShorter' : 'cutOff', { tokens: cut }));
+            const room = moreRoom(provider.model, cut, budgetRoom(provider.model, result.usage.promptTokens));
+            if (room) {
+              maxTokens = room;
+              note({ kind: 'truncated-retry', attempt: n, detail: `cut off at the token limit after ${cut.toLocaleString('en-US')} tokens; asked again with room for ${room.toLocaleString('en-US')}` });
+            } else {
+              repair = { previous: result.raw, problems: [`the answer was cut off at the token limit (${cut.toLocaleString('en-US')} tokens) and there is no more room: give the whole answer again, shorter`] };
+              askedShorter = true;
+              note({ kind: 'repair-request', attempt: n, detail: `cut off at the token limit after ${cut.toLocaleString('en-US')} tokens, with no more room to give; asked for a shorter answer` });
+            }
+            continue;
+          }
+          // Tolerant intake, strict meaning (lib/debate/intake.ts). An empty answer or a refusal is
+          // asked again once, plainly (serving stacks drop answers now and then, and a refusal of a
+          // credit memo is rarely the model's settled view); a second one fails the step with its
+          // reason. An answer that is not valid gets the repair attempt.
+          const taken = takeIn(step.output, { raw: result.raw, refusal: result.refusal }, { attempt: n, fields: call.part?.fields });
+          if (!taken.ok && taken.failure !== 'invalid') {
+            if (emptyRetriesLeft-- <= 0) throw new StepFailure(taken.phrase ?? stopPhrase('stepError', { reason: taken.reason }));
+            note({ kind: 'repair-request', attempt: n, detail: `${taken.failure === 'refusal' ? 'the model declined' : 'the answer was empty'}; asked again once` });
+            continue;
+          }
+          let problems: string[];
+          if (taken.ok) {
+            const verdict = call.check(taken.output, n);
+            if (verdict.problems.length === 0) {
+              for (const r of [...taken.repairs, ...verdict.repairs]) note(r);
+              return { ...verdict, modelMs: callModelMs };
+            }
+            problems = verdict.problems;
+          } else problems = taken.problems;
+          if (repairsLeft-- <= 0) {
+            throw new StepFailure(stopPhrase(repair ? 'rulesAfterRepair' : 'rules', { problems: problems.slice(0, 5).join(' ') }));
+          }
+          repair = { previous: result.raw, problems };
+          note({ kind: 'repair-request', attempt: n, detail: `sent back once: ${problems.slice(0, 3).join('; ')}${problems.length > 3 ? '; …' : ''}` });
+        }
+      };
+
+      // A new attempt of the step: counted on its row and announced, so viewers start it afresh.
+      const startAttempt = async () => {
         const n = await markStepRunning({ db, runId, stepId: step.id, workerId });
         bus.publish({ type: 'step-started', runId, stepId: step.id, at: new Date().toISOString(), attempt: n });
-        const release = await limit.acquire(signal);
-        const metered = meter.call(step.id, provider.model);
-        // Viewers get the answer's prose, its parts and its spend as it streams (lib/debate/live-step.ts).
-        const live = liveStep({ publish: (e) => bus.publish(e), runId, stepId: step.id, kind: step.output, spent: () => meter.stepSpend(step.id) });
-        let result;
-        try {
-          result = await provider.generate({
-            ...base,
-            prompt,
-            schema,
-            jsonSchema: jsonSchemaOf(step.output),
-            tools,
-            repair,
-            maxTokens,
-            signal,
-            onToken: live.onToken,
-            onWait: live.onWait,
-            budget: metered,
+        return n;
+      };
+
+      // A sectioned step (docs/protocols.md, "Sections"): one attempt of the step, its sections
+      // asked at the same time (one after another in sequential mode), then the overview with
+      // what they wrote. Viewers get the sections in their order whichever finishes first. The
+      // first call that fails stops the others and fails the step with its reason.
+      const writeSections = async (sections: StepSections): Promise<Verdict> => {
+        const attempt = await startAttempt();
+        const calls = sectionCalls(sections);
+        const parts = calls.filter((c) => !c.overview);
+        const overview = calls.find((c) => c.overview)!;
+        const stop = new AbortController();
+        const callSignal = AbortSignal.any([signal, stop.signal]);
+        const events = inOrder(calls.length, (e) => bus.publish(e));
+        const one = async (call: SectionCall, i: number, written?: SectionWritten[]) => {
+          let tries = 0;
+          const verdict = await ask({
+            part: call,
+            written,
+            prompt: sectionPrompt(step, prompt, call, written),
+            schema: sectionSchema(step.output, call.fields),
+            jsonSchema: sectionJsonSchema(step.output, call.fields),
+            signal: callSignal,
+            started: async () => ++tries,
+            publish: (e) => events.publish(i, e),
+            // Entries on another section's factors are that section's to write: kept, they would
+            // stand twice in the report.
+            check: (output, attempt) => {
+              const kept = sectionOf(step.output, output, call) as StepOutput;
+              const dropped = droppedEntries(output, kept);
+              const detail = `dropped ${dropped} entr${dropped === 1 ? 'y' : 'ies'} on factors another section writes`;
+              return { output: kept, problems: [], repairs: dropped ? [{ kind: 'field-dropped' as const, attempt, detail }] : [] };
+            },
           });
-        } catch (err) {
-          // A call that failed or was cut off counts what it spent, as far as the provider can
-          // tell (its prompts, what streamed, attempts it retried), instead of the estimates.
-          const spent = spentBy(err);
-          if (spent) metered.settle(spent);
-          throw err;
-        } finally {
-          release();
-        }
-        // The usage the provider reports replaces what was estimated while it streamed.
-        metered.settle(result.usage);
-        live.end();
-        stepModelMs += result.modelMs;
-        toolCalls.push(...result.toolCalls);
-        usage = {
-          promptTokens: usage.promptTokens + result.usage.promptTokens,
-          completionTokens: usage.completionTokens + result.usage.completionTokens,
-          cachedTokens: usage.cachedTokens + (result.usage.cachedTokens ?? 0),
+          events.done(i);
+          partTimes.push({ key: call.key, modelMs: verdict.modelMs });
+          return verdict.output as Record<string, unknown>;
         };
-        if (result.finishReason === 'length') {
-          // Cut off at the token limit: never taken in as it is. Asked again once, with more room
-          // when there is more, else for a shorter answer.
-          const cut = result.usage.completionTokens;
-          if (cutRetriesLeft-- <= 0) throw new StepFailure(stopPhrase(askedShorter ? 'cutOffShorter' : 'cutOff', { tokens: cut }));
-          const room = moreRoom(provider.model, cut, budgetRoom(provider.model, result.usage.promptTokens));
-          if (room) {
-            maxTokens = room;
-            stepRepairs.push({ kind: 'truncated-retry', attempt: n, detail: `cut off at the token limit after ${cut.toLocaleString('en-US')} tokens; asked again with room for ${room.toLocaleString('en-US')}` });
-          } else {
-            repair = { previous: result.raw, problems: [`the answer was cut off at the token limit (${cut.toLocaleString('en-US')} tokens) and there is no more room: give the whole answer again, shorter`] };
-            askedShorter = true;
-            stepRepairs.push({ kind: 'repair-request', attempt: n, detail: `cut off at the token limit after ${cut.toLocaleString('en-US')} tokens, with no more room to give; asked for a shorter answer` });
-          }
-          continue;
+        let first: { err: unknown } | undefined;
+        const settle = (call: SectionCall, i: number) =>
+          one(call, i).catch((err) => {
+            first ??= { err };
+            stop.abort(err);
+            throw err;
+          });
+        const outputs: Record<string, unknown>[] = [];
+        if (run.mode === 'sequential') for (const [i, call] of parts.entries()) outputs.push(await one(call, i));
+        else {
+          const settled = await Promise.allSettled(parts.map(settle));
+          if (first) throw first.err;
+          for (const s of settled) if (s.status === 'fulfilled') outputs.push(s.value);
         }
-        // Tolerant intake, strict meaning (lib/debate/intake.ts). An empty answer or a refusal is
-        // asked again once, plainly (serving stacks drop answers now and then, and a refusal of a
-        // credit memo is rarely the model's settled view); a second one fails the step with its
-        // reason. An answer that is not valid gets the repair attempt.
-        const taken = takeIn(step.output, { raw: result.raw, refusal: result.refusal }, { attempt: n });
-        if (!taken.ok && taken.failure !== 'invalid') {
-          if (emptyRetriesLeft-- <= 0) throw new StepFailure(taken.phrase ?? stopPhrase('stepError', { reason: taken.reason }));
-          stepRepairs.push({ kind: 'repair-request', attempt: n, detail: `${taken.failure === 'refusal' ? 'the model declined' : 'the answer was empty'}; asked again once` });
-          continue;
-        }
-        // What the engine decides itself rather than take the model's word (lib/debate/enforce.ts),
-        // before the citations are resolved: a version it puts in is checked like the model's own.
-        const enforced = taken.ok ? enforce(step, taken.output, { context: step.context.map((id) => ({ step: byId.get(id)!, output: done.get(id)!.output })), language: params.language }) : undefined;
-        // Citations are resolved before the rules: one dated after as-of supports no claim.
-        const resolved = taken.ok ? resolveCitations(enforced!.output, citationScope()) : undefined;
-        const problems = taken.ok
-          ? checkStepRules(step, enforced!.output, { context: contextOutputs, availableFactors, ...(canSearch ? { webSearch: { ...searched } } : {}) })
-          : taken.problems;
-        if (taken.ok && enforced && problems.length === 0) {
-          const output = enforced.output as StepOutput;
-          stepRepairs.push(...taken.repairs, ...resolved!.repairs.map((r) => ({ ...r, attempt: n })), ...enforced.repairs.map((r) => ({ ...r, attempt: n })));
-          const text = proseOf(step.output, output);
-          const cost = costOf(provider.model, usage);
-          // A finished answer is kept even when it took the run past its budget: its tokens are spent.
-          await markStepDone({ db, runId, stepId: step.id, text, output, toolCalls, usage: { ...usage, costUsd: cost }, repairs: stepRepairs, workerId });
-          meter.stepSaved(step.id);
-          stopIfOverBudget();
-          done.set(step.id, { text, output });
-          modelMs += stepModelMs;
-          timings.push({ stepId: step.id, startedAt: stepStart - started, finishedAt: performance.now() - started, modelMs: stepModelMs });
-          bus.publish({ type: 'step-done', runId, stepId: step.id, at: new Date().toISOString(), text, output, usage: { ...usage, costUsd: cost }, repairs: stepRepairs });
-          return;
-        }
-        if (repairsLeft-- <= 0) {
-          throw new StepFailure(stopPhrase(repair ? 'rulesAfterRepair' : 'rules', { problems: problems.slice(0, 5).join(' ') }));
-        }
-        repair = { previous: result.raw, problems };
-        stepRepairs.push({ kind: 'repair-request', attempt: n, detail: `sent back once: ${problems.slice(0, 3).join('; ')}${problems.length > 3 ? '; …' : ''}` });
-      }
+        const written = parts.map((call, i) => ({ key: call.key, output: outputs[i] }));
+        const summary = await one(overview, parts.length, written);
+        const whole = joinSections(step.output, [...parts.map((call, i) => ({ fields: call.fields, output: outputs[i] })), { fields: overview.fields, output: summary }]);
+        // The whole answer is checked as a one-call answer is; no one call wrote it, so a problem
+        // fails the step rather than going back for repair (sectioned steps declare no rules).
+        const shaped = OUTPUT_SCHEMAS[step.output].safeParse(whole);
+        const verdict = shaped.success ? checkWhole(whole as StepOutput, attempt) : undefined;
+        const problems = verdict ? verdict.problems : shaped.error!.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`);
+        if (!verdict || problems.length) throw new StepFailure(stopPhrase('rules', { problems: problems.slice(0, 5).join(' ') }));
+        stepRepairs.push(...verdict.repairs);
+        return verdict;
+      };
+
+      const answer =
+        step.sections && !wholeCalls
+          ? await writeSections(step.sections)
+          : await ask({
+              prompt,
+              schema: OUTPUT_SCHEMAS[step.output],
+              jsonSchema: jsonSchemaOf(step.output),
+              signal,
+              started: startAttempt,
+              publish: (e) => bus.publish(e),
+              check: checkWhole,
+            });
+      const output = answer.output;
+      const text = proseOf(step.output, output);
+      const cost = costOf(provider.model, usage);
+      // A finished answer is kept even when it took the run past its budget: its tokens are spent.
+      await markStepDone({ db, runId, stepId: step.id, text, output, toolCalls, usage: { ...usage, costUsd: cost }, repairs: stepRepairs, workerId });
+      meter.stepSaved(step.id);
+      stopIfOverBudget();
+      done.set(step.id, { text, output });
+      modelMs += stepModelMs;
+      timings.push({ stepId: step.id, startedAt: stepStart - started, finishedAt: performance.now() - started, modelMs: stepModelMs, ...(partTimes.length ? { parts: partTimes } : {}) });
+      bus.publish({ type: 'step-done', runId, stepId: step.id, at: new Date().toISOString(), text, output, usage: { ...usage, costUsd: cost }, repairs: stepRepairs });
     };
 
     // The scheduler: start every ready step up to the run's concurrency; wait for any to end.

@@ -7,6 +7,7 @@
 // is missing and has no safe default is left for the schema and the repair attempt to deal with.
 import { jsonrepair } from 'jsonrepair';
 import { citation as citationSchema, OUTPUT_SCHEMAS, type OutputKind, type StepOutput } from '@/lib/domain/outputs';
+import { sectionSchema } from '@/lib/domain/sections';
 import type { StepRepair, StepRepairKind } from '@/lib/domain/stored';
 import type { Phrase } from '@/lib/i18n';
 import { reasonText, stopPhrase } from '@/lib/i18n/failures';
@@ -269,7 +270,9 @@ function refusalOf(text: string): boolean {
  * every repair. The output on success is the cleaned object, validated by the kind's schema; it
  * may carry `url` on citations (a link the model gave), which the citation resolution reads.
  */
-export function takeIn(kind: OutputKind, answer: Answer, { attempt = 1 }: { attempt?: number } = {}): IntakeResult {
+export function takeIn(kind: OutputKind, answer: Answer, { attempt = 1, fields }: { attempt?: number; fields?: readonly string[] } = {}): IntakeResult {
+  // A section call of a sectioned step answers some of the kind's fields (lib/domain/sections.ts).
+  const shape = fields ? sectionSchema(kind, fields) : OUTPUT_SCHEMAS[kind];
   const notes = new Notes(attempt);
   const fail = (failure: 'empty' | 'refusal' | 'invalid', reason: string | Phrase, problems?: string[]): IntakeResult => {
     const text = typeof reason === 'string' ? reason : reasonText(reason);
@@ -280,7 +283,7 @@ export function takeIn(kind: OutputKind, answer: Answer, { attempt = 1 }: { atte
   const text = answer.raw.replace(/^\uFEFF/, '').trim();
   if (!text) return fail('empty', stopPhrase('emptyAnswer'));
 
-  const schema = OUTPUT_SCHEMAS[kind] as unknown as ZodLike;
+  const schema = shape as unknown as ZodLike;
   const keys = new Set(Object.keys(schema.shape!));
   const wrapping: string[] = [];
   let body = text;
@@ -315,7 +318,7 @@ export function takeIn(kind: OutputKind, answer: Answer, { attempt = 1 }: { atte
     value = value[wrapper] as Obj;
   }
   const cleaned = cleanObject(value, schema, '', notes);
-  const parsed = OUTPUT_SCHEMAS[kind].safeParse(cleaned);
+  const parsed = shape.safeParse(cleaned);
   if (!parsed.success) {
     const problems = parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`);
     return fail('invalid', `The answer does not have the step's shape: ${problems.slice(0, 3).join('; ')}.`, problems);

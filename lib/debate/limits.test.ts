@@ -108,9 +108,9 @@ describe.each(testBackends())('run budgets and the per-user limit on %s', (backe
 
   it('lets a run finish when its last step is the one that reaches the budget', async () => {
     const { provider } = metered();
-    // NAS is one step: it uses 2,000 tokens of a 2,000-token budget, and nothing is left to stop.
+    // NAS in one call is one step: it uses 2,000 tokens of a 2,000-token budget, and nothing is left to stop.
     const run = await createRun({ db, protocolId: 'nas', companyId: 'tesla', provider, params: { ...params, maxTokens: 2_000 } });
-    expect((await executeRun({ db, runId: run.id, provider })).status).toBe('succeeded');
+    expect((await executeRun({ db, runId: run.id, provider, wholeCalls: true })).status).toBe('succeeded');
   });
 
   it('takes budget defaults from RUN_MAX_TOKENS and RUN_MAX_COST_USD, and words an overrun with its limit and use', () => {

@@ -332,6 +332,11 @@ export function describeOutputShape(kind: OutputKind): string {
   return shapes.get(kind)!;
 }
 
+/** Any JSON Schema as the same compact shape (a section call's narrowed answer: lib/debate/section-prompts.ts). */
+export function describeJsonShape(schema: object): string {
+  return shapeLines(schema as JsonSchema, '').join('\n');
+}
+
 function outputSection({ step, params }: PromptInput): string {
   const language =
     params.language === 'ko'

@@ -160,11 +160,38 @@ export type StepDef = {
   onlyWinnerOf?: string;
   /** The shape of its answer; where the answer keeps its prose is PROSE in lib/domain/outputs.ts. */
   output: OutputKind;
+  /**
+   * An answer made of independent parts: written as concurrent calls, one per section, then one
+   * overview call that reads them (lib/debate/sections.ts, docs/protocols.md "Sections"). An
+   * execution detail: the output, its checks and the step's id are those of a one-call answer.
+   */
+  sections?: StepSections;
   /** Length limit of the step's `text`, in characters (≈ for closings). */
   maxChars?: number;
   /** The step's task in plain words, as the agent reads it. */
   task: string;
   rules?: StepRules;
+};
+
+/** One concurrent call of a sectioned step: the fields of the answer it writes. */
+export type StepSection = {
+  /** Stable within the step: named in the call's prompt (`Part <key> of step <id>`) and on its repairs. */
+  key: string;
+  /** Top-level fields of the step's output this call writes, whole or (with `factors`) in part. */
+  fields: string[];
+  /**
+   * The factors whose entries this call writes, in the listed fields whose entries name a factor
+   * (a report's topics). `other` stands for every factor outside the ten.
+   */
+  factors?: string[];
+  /** What this call writes, in plain words, after the step's task. */
+  task: string;
+};
+
+/** The sections of a step, each a concurrent call, and the overview written last, from them. */
+export type StepSections = {
+  parts: StepSection[];
+  overview: { fields: string[]; task: string };
 };
 
 export type ProtocolDef = {

@@ -85,4 +85,5 @@ export const STEP_REPAIR_KINDS = [
   'scores-recomputed',
 ] as const;
 export type StepRepairKind = (typeof STEP_REPAIR_KINDS)[number];
-export type StepRepair = { kind: StepRepairKind; attempt: number; detail: string };
+/** `part`: the section call of a sectioned step that the repair concerns (its `attempt` counts that call's tries). */
+export type StepRepair = { kind: StepRepairKind; attempt: number; detail: string; part?: string };

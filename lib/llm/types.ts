@@ -4,6 +4,7 @@
 import type { ZodType } from 'zod';
 import type { ProtocolDef, RunParams, StepDef, StepWait, Team, Act } from '@/lib/domain/protocol';
 import type { RedFlag } from '@/lib/domain/red-flags';
+import type { SectionCall } from '@/lib/domain/sections';
 import type { ToolCallRecord } from '@/lib/domain/stored';
 import type { ProviderName } from '@/lib/domain/vocabulary';
 import type { EvidenceAsOf } from '@/lib/pool/as-of';
@@ -50,6 +51,11 @@ export type StepInput = {
    * outside runs (the automated judges).
    */
   redFlags?: StepRedFlag[];
+  /**
+   * For one call of a sectioned step (StepDef.sections): the section it writes, and for the
+   * overview call what the sections wrote, in their order. The answer has only the call's fields.
+   */
+  part?: SectionCall & { written?: { key: string; output: Record<string, unknown> }[] };
   /** Built by lib/debate/prompts.ts: shared prefix first (cache-friendly), the step's own part last. */
   prompt: { system: string; user: string };
 };

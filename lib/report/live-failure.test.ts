@@ -69,13 +69,14 @@ describe.each(testBackends())('a failure on the live page and after a reload, on
 
   /** Runs a run with a viewer on it from the start: its live state, the state a reload then gives, and the events. */
   async function followed(protocolId: 'kpd-mads' | 'nas', provider: ModelProvider, params: Partial<RunParams> = {}) {
-    // Travelers: a NAS prompt short enough that a 1,000-token budget is crossed mid-answer (lib/debate/budget.test.ts).
+    // Travelers: a NAS prompt short enough that a 1,000-token budget is crossed mid-answer (lib/debate/budget.test.ts),
+    // NAS in one call: these cases are about one call stopped part-way.
     const companyId = protocolId === 'nas' ? 'travelers-companies' : 'samsung-electronics';
     const run = await createRun({ db, protocolId, companyId, provider, params: { asOf: '2025-06-30', language: 'en', ...params } });
     const initial = await loadLiveState({ db, runId: run.id, live: empty });
     const events: WireMessage[] = [];
     const { unsubscribe } = runBus().subscribe(run.id, (e) => events.push(e));
-    await executeRun({ db, runId: run.id, provider });
+    await executeRun({ db, runId: run.id, provider, wholeCalls: protocolId === 'nas' });
     unsubscribe();
     return { live: events.reduce(reduceRun, initial), reloaded: await loadLiveState({ db, runId: run.id, live: empty }), events, initial };
   }

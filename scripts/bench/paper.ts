@@ -18,6 +18,8 @@ import { createRun, executeRun } from '@/lib/debate/engine';
 import { getProtocol } from '@/lib/debate/protocols';
 import { seedDemo } from '@/lib/demo/seed';
 import { outputJson } from '@/lib/domain/outputs';
+import { sectionCalls, sectionOf } from '@/lib/domain/sections';
+import { partMarker } from '@/lib/debate/section-prompts';
 import type { ProtocolId, RunMode } from '@/lib/domain/protocol';
 import { createOfflineAnalyst } from '@/lib/llm/offline';
 import { createOpenAiProvider } from '@/lib/llm/openai';
@@ -65,9 +67,16 @@ async function referenceAnswers(db: Db, protocol: ProtocolId, companyId: string)
   if (!outcome.ok) return outcome;
   const steps = await listRunSteps({ db, runId: outcome.runId });
   const company = await getCompanyById({ db, id: companyId });
-  const kinds = new Map(getProtocol(protocol).steps.map((s) => [s.id, s.output]));
+  const defs = new Map(getProtocol(protocol).steps.map((s) => [s.id, s]));
   const marker = `name: ${company!.name}`;
-  return { script: steps.map((s) => ({ match: [`Step ${s.stepId} (`, marker], reply: outputJson(kinds.get(s.stepId)!, s.output) })) };
+  // A sectioned step (docs/protocols.md, "Sections") is asked once per call: each gets its share.
+  return {
+    script: steps.flatMap((s) => {
+      const def = defs.get(s.stepId)!;
+      if (!def.sections) return [{ match: [`Step ${s.stepId} (`, marker], reply: outputJson(def.output, s.output) }];
+      return sectionCalls(def.sections).map((c) => ({ match: [`Step ${s.stepId} (`, partMarker(s.stepId, c.key), marker], reply: JSON.stringify(sectionOf(def.output, s.output, c)) }));
+    }),
+  };
 }
 
 async function measureSystem(db: Db, provider: ModelProvider, protocol: ProtocolId, companyId: string): Promise<{ ok: true; value: SystemCase } | { ok: false; status: string; reason: string }> {

@@ -2,6 +2,7 @@
 // ask of any of them: in which order may steps run, and how long is the longest chain of
 // calls that no amount of concurrency can shorten.
 import type { ProtocolDef, ProtocolId, StepDef } from '@/lib/domain/protocol';
+import { sectionProblems } from '@/lib/domain/sections';
 import { FINDEBATE } from '@/lib/debate/protocols/findebate';
 import { KPD_MADS } from '@/lib/debate/protocols/kpd-mads';
 import { NAS } from '@/lib/debate/protocols/nas';
@@ -57,6 +58,7 @@ export function protocolProblems(protocol: ProtocolDef): string[] {
       else if (at >= i) problems.push(`${step.id}: context names ${dep}, which is not earlier in protocol order`);
     }
     if (new Set(step.context).size !== step.context.length) problems.push(`${step.id}: context repeats a step`);
+    if (step.sections) for (const p of sectionProblems(step.output, step.sections, Boolean(step.rules && Object.keys(step.rules).length))) problems.push(`${step.id}: ${p}`);
   });
   if (!position.has(protocol.reportStep)) problems.push(`report step ${protocol.reportStep} does not exist`);
   return problems;

@@ -2,6 +2,7 @@
 // (docs/protocols.md) — speaker, act, context, search, length and rules — and the conformance test
 // asserts them one by one, so a change here is a change to the published system.
 import type { ProtocolDef, StepDef } from '@/lib/domain/protocol';
+import { REPORT_SECTIONS } from '@/lib/debate/protocols/report-sections';
 
 // Speakers allowed to search (A1, A2, N1, N2). A3 and N3 argue from the pool and the debate
 // only, so every step they speak is a no-search step whatever its act.
@@ -204,6 +205,8 @@ const ROWS: Row[] = [
     context: ['D1', 'D2', 'D3', 'D4', 'D5', 'D6', 'D7', 'D8', 'D9', 'D10'],
     evidence: 'none',
     output: 'report',
+    // Written as sections at the same time, the overview last (an execution detail: report-sections.ts).
+    sections: REPORT_SECTIONS,
     task: [
       'Write the credit committee\'s report of this debate. Keep both sides and do not name a winner: the committee decides.',
       '- `objective`: one sentence on what was assessed, for which borrower, as of which date.',

@@ -2,6 +2,7 @@
 // search provider is configured, web results inside the recency window; no debate follows, so
 // the task asks for the claim → evidence → implication chain a debate would otherwise build.
 import type { ProtocolDef } from '@/lib/domain/protocol';
+import { REPORT_SECTIONS } from '@/lib/debate/protocols/report-sections';
 
 export const NAS: ProtocolDef = {
   id: 'nas',
@@ -18,6 +19,8 @@ export const NAS: ProtocolDef = {
       webSearch: true,
       evidence: 'pool',
       output: 'report',
+      // Written as sections at the same time, the overview last (an execution detail: report-sections.ts).
+      sections: REPORT_SECTIONS,
       task: [
         'You are the only analyst on this case: no one will challenge or complete your work, so weigh both directions yourself.',
         'Use the evidence block and, when the search tool is available, web results inside the recency window. If you have no web results, say in `overview` that the report rests on the pool alone.',

@@ -3,6 +3,7 @@
 // the briefings and the debate only (`evidence: 'none'`), which is the point of SAS:
 // the debate tests the distilled case, it does not re-mine the pool. No step searches the web.
 import type { ProtocolDef, StepDef } from '@/lib/domain/protocol';
+import { SAS_REPORT_SECTIONS } from '@/lib/debate/protocols/report-sections';
 
 const BRIEFINGS = ['B-F', 'B-M', 'B-I'];
 const OPENINGS = ['O-A', 'O-N'];
@@ -230,6 +231,8 @@ export const SAS: ProtocolDef = {
       webSearch: false,
       evidence: 'none',
       output: 'sasReport',
+      // Written as sections at the same time, the summary last (an execution detail: report-sections.ts).
+      sections: SAS_REPORT_SECTIONS,
       task: [
         'Write the final credit report of about 700–800 words across its sections, adopting the judge\'s conclusion and building the stress analyst\'s critique into it.',
         '- `executiveSummary`: the conclusion on repayment capability and its main reason.',

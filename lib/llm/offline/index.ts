@@ -5,6 +5,7 @@
 // network, no clock, no randomness. It streams its answer as a model does: the JSON, prose first,
 // in word-sized pieces, so the engine reads both providers' streams the same way.
 import { outputJson, type OutputKind, type StepOutput } from '@/lib/domain/outputs';
+import { sectionOf } from '@/lib/domain/sections';
 import type { Act, StepRole } from '@/lib/domain/protocol';
 import { yieldToEventLoop } from '@/lib/event-loop';
 import type { GenerateRequest, GenerateResult, ModelProvider } from '@/lib/llm/types';
@@ -110,6 +111,7 @@ function inputChars(request: GenerateRequest): number {
   for (const e of request.evidence) n += e.title.length + e.text.length + e.sourceName.length + (e.value?.length ?? 0);
   for (const p of request.passages) n += p.title.length + p.snippet.length + p.sourceName.length;
   for (const c of request.context) n += c.text.length + JSON.stringify(c.output ?? null).length;
+  for (const w of request.part?.written ?? []) n += JSON.stringify(w.output).length;
   return n;
 }
 
@@ -143,7 +145,9 @@ export function createOfflineAnalyst(): ModelProvider {
     async generate(request: GenerateRequest): Promise<GenerateResult> {
       request.signal.throwIfAborted();
       const output = await buildOutputYielding(request);
-      const raw = outputJson(request.step.output, output);
+      // One call of a sectioned step (lib/domain/sections.ts): the whole answer is built as for
+      // one call, and this call answers its share of it, so the parts join into that answer.
+      const raw = request.part ? JSON.stringify(sectionOf(request.step.output, output, request.part)) : outputJson(request.step.output, output);
       const usage = { promptTokens: Math.ceil(inputChars(request) / 4), completionTokens: Math.ceil(raw.length / 4) };
       // Like a model's prompt, counted before anything streams; refused when it does not fit.
       request.budget?.allow(usage.promptTokens);

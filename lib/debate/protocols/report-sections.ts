@@ -1,0 +1,60 @@
+// How the long final reports are written as sections (StepDef.sections, docs/protocols.md
+// "Sections"): data shared by the protocol files. Each section is one call, all at the same time;
+// the overview is written last, from them. The order here is the order of the finished report.
+
+import type { StepSections } from '@/lib/domain/protocol';
+
+const TOPICS_OF = (factors: string) =>
+  `Write the \`topics\` entries on ${factors} only, by the rules of the task above; other calls write the other factors' topics and the summaries, at the same time. No entry on these factors in the material: answer with an empty list.`;
+
+/**
+ * The `report` (KPD-MADS aggregator, NAS): topics in three factor groups — governance first,
+ * where red flags are read, then the industry and the cycle, then the firm itself — and the two
+ * summaries in a fourth call; then the objective and overview from them. Each call sends the
+ * step's whole prompt again, so more groups would cost more prompt than they save in time.
+ */
+export const REPORT_SECTIONS: StepSections = {
+  parts: [
+    { key: 'governance', fields: ['topics'], factors: ['internal_control_risk'], task: TOPICS_OF('internal control risk (`internal_control_risk`)') },
+    {
+      key: 'market',
+      fields: ['topics'],
+      factors: ['industry_growth_outlook', 'industry_competition_intensity', 'technological_disruption_risk', 'economic_sensitivity'],
+      task: TOPICS_OF('the industry and the cycle (`industry_growth_outlook`, `industry_competition_intensity`, `technological_disruption_risk`, `economic_sensitivity`)'),
+    },
+    {
+      key: 'firm',
+      fields: ['topics'],
+      factors: ['management_continuity', 'employment_stability', 'government_support_programs', 'certifications', 'public_interest_trend', 'other'],
+      task: TOPICS_OF(
+        'the firm itself (`management_continuity`, `employment_stability`, `government_support_programs`, `certifications`, `public_interest_trend`) and evidence outside the ten factors (`other`)',
+      ),
+    },
+    {
+      key: 'summaries',
+      fields: ['favorableSummary', 'adverseSummary'],
+      task: 'Write `favorableSummary` and `adverseSummary` only, by the rules of the task above, over every factor; other calls write the topics at the same time.',
+    },
+  ],
+  overview: {
+    fields: ['overview', 'objective'],
+    task: 'The topics and summaries of this report are written: they follow, as data. Write `objective` and `overview` only, by the rules of the task above, consistent with what the sections say; do not repeat them.',
+  },
+};
+
+/**
+ * SAS's lead report: the evidence review, the takeaways, the risk with its mitigation and the
+ * outlook at the same time, then the executive summary over them.
+ */
+export const SAS_REPORT_SECTIONS: StepSections = {
+  parts: [
+    { key: 'evidence', fields: ['evidenceReview'], task: 'Write `evidenceReview` only, by the rules of the task above; other calls write the rest of the report at the same time.' },
+    { key: 'takeaways', fields: ['keyTakeaways'], task: 'Write `keyTakeaways` only, by the rules of the task above; other calls write the rest of the report at the same time.' },
+    { key: 'risk', fields: ['primaryRisk', 'mitigation'], task: 'Write `primaryRisk` and `mitigation` only, by the rules of the task above; other calls write the rest of the report at the same time.' },
+    { key: 'outlook', fields: ['outlook'], task: 'Write `outlook` only, by the rules of the task above; other calls write the rest of the report at the same time.' },
+  ],
+  overview: {
+    fields: ['executiveSummary'],
+    task: 'The rest of this report is written: it follows, as data. Write `executiveSummary` only, by the rules of the task above, consistent with the sections; do not repeat them.',
+  },
+};

@@ -1,0 +1,110 @@
+// A sectioned step's answer (StepDef.sections, docs/protocols.md "Sections"): each section call
+// writes some fields of the output, the overview call the rest, and the engine puts the parts
+// together in the declared order. Pure, so the engine, the offline analyst and the tests cut and
+// join answers the same way.
+import type { z } from 'zod';
+import { FACTORS } from '@/lib/domain/factors';
+import { OUTPUT_SCHEMAS, PROSE, type OutputKind } from '@/lib/domain/outputs';
+import type { StepSection, StepSections } from '@/lib/domain/protocol';
+
+/** The key of the overview call, beside the sections' own keys (which may not use it). */
+export const OVERVIEW_PART = 'overview';
+
+/** One call of a sectioned step: a section, or the overview (which reads what the sections wrote). */
+export type SectionCall = { key: string; fields: string[]; factors?: string[]; task: string; overview: boolean };
+
+/** The calls of a sectioned step in the order their answers are put together: the sections, then the overview. */
+export function sectionCalls(sections: StepSections): SectionCall[] {
+  return [...sections.parts.map((p) => ({ ...p, overview: false })), { key: OVERVIEW_PART, ...sections.overview, overview: true }];
+}
+
+/** The schema of the answer a call writes: the output's, narrowed to the call's fields. */
+export function sectionSchema(kind: OutputKind, fields: readonly string[]): z.ZodObject<z.ZodRawShape> {
+  const whole = OUTPUT_SCHEMAS[kind] as unknown as z.ZodObject<z.ZodRawShape>;
+  return whole.pick(Object.fromEntries(fields.map((f) => [f, true])) as Record<string, true>);
+}
+
+const KNOWN_FACTORS = new Set<string>(FACTORS.map((f) => f.id));
+
+/** Whether an entry on `factor` belongs to a section of these factors (`other` takes every factor outside the ten). */
+export function coversFactor(factors: readonly string[], factor: unknown): boolean {
+  if (typeof factor !== 'string') return factors.includes('other');
+  return factors.includes(factor) || (!KNOWN_FACTORS.has(factor) && factors.includes('other'));
+}
+
+const hasFactor = (entry: unknown) => Boolean(entry) && typeof entry === 'object' && 'factor' in (entry as object);
+
+/**
+ * The share of a whole answer that one call writes: its fields, in the output's key order, and in
+ * a list of entries that name a factor only the entries on its factors. What the offline analyst
+ * answers to a section call, and how a test cuts a one-call answer.
+ */
+export function sectionOf(kind: OutputKind, output: unknown, call: Pick<SectionCall, 'fields' | 'factors'>): Record<string, unknown> {
+  const whole = (output ?? {}) as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(OUTPUT_SCHEMAS[kind].shape)) {
+    if (!call.fields.includes(key) || !(key in whole)) continue;
+    const value = whole[key];
+    out[key] = call.factors && Array.isArray(value) ? value.filter((e) => !hasFactor(e) || coversFactor(call.factors!, (e as { factor?: unknown }).factor)) : value;
+  }
+  return out;
+}
+
+/** How many list entries `kept` has fewer than `output`: what a call wrote outside its factors. */
+export function droppedEntries(output: unknown, kept: unknown): number {
+  const lists = (o: unknown) => Object.values((o ?? {}) as Record<string, unknown>).filter(Array.isArray) as unknown[][];
+  const count = (o: unknown) => lists(o).reduce((n, l) => n + l.length, 0);
+  return count(output) - count(kept);
+}
+
+/**
+ * The whole answer from its parts, in the output's key order: a field written by one call is
+ * taken as it is, a list written by several is joined in the calls' order (so the sections keep
+ * their declared order whichever finished first).
+ */
+export function joinSections(kind: OutputKind, parts: readonly { fields: readonly string[]; output: Record<string, unknown> }[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(OUTPUT_SCHEMAS[kind].shape)) {
+    for (const part of parts) {
+      if (!part.fields.includes(key) || !(key in part.output)) continue;
+      const value = part.output[key];
+      out[key] = Array.isArray(out[key]) && Array.isArray(value) ? [...(out[key] as unknown[]), ...value] : value;
+    }
+  }
+  return out;
+}
+
+/**
+ * What is wrong with a step's sections, empty when sound: every field of the output written by
+ * exactly one call, except a list split by factor among sections whose factors do not overlap;
+ * the prose in the overview (it reads the sections, and a reader reads it first); unique keys;
+ * and no rules (checked on the whole answer, which no one call wrote, so they could not be sent
+ * back for repair).
+ */
+export function sectionProblems(kind: OutputKind, sections: StepSections, hasRules: boolean): string[] {
+  const problems: string[] = [];
+  const keys = Object.keys(OUTPUT_SCHEMAS[kind].shape);
+  const calls = sectionCalls(sections);
+  const seenKeys = new Set<string>();
+  for (const c of calls) {
+    if (seenKeys.has(c.key)) problems.push(`section key ${c.key} is used twice`);
+    seenKeys.add(c.key);
+    for (const f of c.fields) if (!keys.includes(f)) problems.push(`section ${c.key} writes ${f}, which ${kind} does not have`);
+  }
+  for (const key of keys) {
+    const writers = calls.filter((c) => c.fields.includes(key));
+    if (writers.length === 0) problems.push(`no section writes ${key}`);
+    if (writers.length > 1) {
+      const split = writers.every((w) => w.factors && !w.overview);
+      const factors = writers.flatMap((w) => w.factors ?? []);
+      if (!split) problems.push(`${key} is written by ${writers.map((w) => w.key).join(' and ')} without a split by factor`);
+      else if (new Set(factors).size !== factors.length) problems.push(`${key}: sections ${writers.map((w) => w.key).join(', ')} share a factor`);
+    }
+  }
+  const prose = (PROSE[kind].parts as readonly (readonly string[])[]).map((p) => p[0]);
+  for (const p of prose) if (!sections.overview.fields.includes(p)) problems.push(`the overview does not write the prose field ${p}`);
+  if (hasRules) problems.push('a sectioned step declares rules');
+  return problems;
+}
+
+export type { StepSection, StepSections };
