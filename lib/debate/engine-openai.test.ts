@@ -9,7 +9,9 @@ import { seedDemo } from '@/lib/demo/seed';
 import { createTestDatabase } from '@/lib/db/test-db';
 import { runBus } from '@/lib/debate/bus';
 import { createRun, executeRun, type WebSearchFn } from '@/lib/debate/engine';
+import { getProtocol } from '@/lib/debate/protocols';
 import type { RunEvent } from '@/lib/domain/protocol';
+import { sectionCalls } from '@/lib/domain/sections';
 import { runProviders } from '@/lib/llm';
 import { createOfflineAnalyst } from '@/lib/llm/offline';
 import { createOpenAiProvider } from '@/lib/llm/openai';
@@ -161,14 +163,17 @@ describe('debate engine through the OpenAI-compatible provider', () => {
     const from = fake.requests.length;
     expect((await executeRun({ db, runId: run.id, provider })).status).toBe('succeeded');
 
-    // What the endpoint reported per step (one request each here: no searches, no repairs).
-    const reported = new Map(
-      fake.requests
-        .slice(from)
-        .filter((r) => r.body?.messages)
-        .map((r) => [/Step (\w+) \(/.exec(r.body!.messages.map((m) => (typeof m.content === 'string' ? m.content : '')).join('\n'))![1], r.cachedTokens]),
-    );
+    // What the endpoint reported per step, summed over its requests (one each here, no searches
+    // and no repairs, except the aggregator's section calls and overview).
+    const reported = new Map<string, number>();
+    const calls = new Map<string, number>();
+    for (const r of fake.requests.slice(from).filter((x) => x.body?.messages)) {
+      const stepId = /Step (\w+) \(/.exec(r.body!.messages.map((m) => (typeof m.content === 'string' ? m.content : '')).join('\n'))![1];
+      reported.set(stepId, (reported.get(stepId) ?? 0) + (r.cachedTokens ?? 0));
+      calls.set(stepId, (calls.get(stepId) ?? 0) + 1);
+    }
     expect(reported.size).toBe(11);
+    expect(calls.get('AG')).toBe(sectionCalls(getProtocol('kpd-mads').steps.find((s) => s.id === 'AG')!.sections!).length);
     const steps = await listRunSteps({ db, runId: run.id });
     for (const s of steps) {
       expect(s.cachedTokens, s.stepId).toBe(reported.get(s.stepId));

@@ -7,6 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '@/lib/db/client';
 import { createTestDatabase } from '@/lib/db/test-db';
 import { seedDemo } from '@/lib/demo/seed';
+import { getProtocol } from '@/lib/debate/protocols';
+import { sectionCalls } from '@/lib/domain/sections';
 import { NO_QUIRKS } from '../fake-llm/realistic';
 import { startFakeLlm, type FakeLlm, type RequestSummary } from '../fake-llm/server';
 import { laterDemoItems, measureRealistic, realisticPlan, REALISTIC_AS_OF, tokensToFirstVisible } from './realistic';
@@ -68,13 +70,24 @@ describe('realistic benchmark, two runs', () => {
     const figures = await measureRealistic({ db: handle.db, baseURL: fake.url, requests, plan: realisticPlan({ nas: 2 }).map((r, i) => ({ ...r, companyId: i ? 'tesla' : 'samsung-electronics' })), concurrency: 2 });
     expect(figures.failures).toEqual([]);
     expect(figures).toMatchObject({ runs: 2, succeeded: 2, byProtocol: { nas: { runs: 2, succeeded: 2 } } });
-    // One answer per run, each fenced, re-dated and carrying two planted citations.
-    expect(figures.requests).toBe(2);
-    expect(figures.behaviours).toMatchObject({ fence: 2, dateFormat: 2, inventedCitation: 2, afterAsOfCitation: 2 });
+    // NAS writes its report as section calls and an overview (docs/protocols.md, "Sections"):
+    // every answer is fenced; dates and citations are planted in the calls whose fields carry them.
+    const calls = sectionCalls(getProtocol('nas').steps.find((s) => s.sections)!.sections!).length;
+    expect(figures.requests).toBe(2 * calls);
+    expect(figures.behaviours.fence).toBe(2 * calls);
+    const planting = figures.behaviours.inventedCitation;
+    expect(planting).toBeGreaterThanOrEqual(2);
+    expect(planting).toBeLessThan(2 * calls);
+    expect(figures.behaviours).toMatchObject({ dateFormat: planting, afterAsOfCitation: planting });
     // Tesla's post-as-of citation names a real pool item: the case the engine must not verify by id.
     const planted = fake.requests.flatMap((r) => r.planted ?? []);
     expect(planted.some((p) => p.kind === 'after-as-of' && laterDemoItems(REALISTIC_AS_OF).some((i) => i.id === p.evidenceId))).toBe(true);
-    expect(figures.planted).toEqual({ sent: 4, saved: 4, shownVerified: 0, shownVerifiedIds: [] });
+    // Two planted per planting answer; those in a topic outside its call's factors are dropped
+    // with the topic, and none that is kept reads as verified.
+    expect(figures.planted.sent).toBe(2 * planting);
+    expect(figures.planted.saved).toBeGreaterThanOrEqual(4);
+    expect(figures.planted.saved).toBeLessThanOrEqual(figures.planted.sent);
+    expect(figures.planted).toMatchObject({ shownVerified: 0, shownVerifiedIds: [] });
     expect(figures.repairs['date-normalised']).toBeGreaterThanOrEqual(2);
     expect(figures.firstProseMs).toHaveLength(2);
     for (const ms of figures.firstProseMs) expect(ms).toBeGreaterThanOrEqual(0);
@@ -103,7 +116,7 @@ describe('realistic benchmark, prose written last', () => {
     const requests = async () => fake.requests.map(({ headers: _h, body: _b, ...rest }): RequestSummary => rest);
     const figures = await measureRealistic({ db: handle.db, baseURL: fake.url, requests, plan: [{ protocol: 'nas', companyId: 'samsung-electronics' }], concurrency: 1 });
     expect(figures.failures).toEqual([]);
-    expect(figures.behaviours).toMatchObject({ reorderKeys: 1 });
+    expect(figures.behaviours.reorderKeys).toBeGreaterThanOrEqual(1);
     expect(figures.firstVisibleMs).toHaveLength(1);
     expect(figures.firstProseMs).toHaveLength(1);
     // The overview comes last: the objective, written first, shows well before it.
