@@ -14,7 +14,7 @@ import { createOpenAiProvider } from '@/lib/llm/openai';
 import { costOf } from '@/lib/llm/prices';
 import type { Extracted } from '@/lib/pool/documents/extract';
 import { ingestDocument, type DocumentDetails } from '@/lib/pool/documents/ingest';
-import { placeStatement, type ModelReading } from '@/lib/pool/documents/model-candidates';
+import { placeStatement, readingOf, READING_STALE_MS, type ModelReading } from '@/lib/pool/documents/model-candidates';
 import { startFakeLlm, type FakeLlm } from '@/scripts/fake-llm/server';
 
 const PAGE_1 = '## Management\n\nOn 2025-03-14 the chief executive officer resigned. Acme expects demand to recover.';
@@ -201,5 +201,21 @@ describe('placeStatement', () => {
     expect(placeStatement({ ...base, factor: 'vibes' }, { chunk, pages, publishedDate: '2025-01-01' })).toEqual({ ok: false, why: 'unknownFactor' });
     const early = placeStatement(base, { chunk, pages, publishedDate: '2024-11-01' });
     expect(early.ok && early.candidate.eventDate).toBeNull();
+  });
+});
+
+describe('readingOf', () => {
+  const startedAt = '2026-01-01T10:00:00.000Z';
+  const at = Date.parse(startedAt);
+
+  it('says a reading is stalled only once it has run longer than any reading takes', () => {
+    const meta = { modelReading: { state: 'reading', model: 'm', startedAt } };
+    expect(readingOf(meta, at + READING_STALE_MS - 1)).toEqual({ state: 'reading', model: 'm', startedAt, stalled: false });
+    expect(readingOf(meta, at + READING_STALE_MS + 1)).toEqual({ state: 'reading', model: 'm', startedAt, stalled: true });
+  });
+
+  it('is null for a document no model read, or a state it does not know', () => {
+    expect(readingOf({ format: 'pdf' })).toBeNull();
+    expect(readingOf({ modelReading: { state: 'dreaming' } })).toBeNull();
   });
 });

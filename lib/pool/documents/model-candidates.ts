@@ -245,3 +245,17 @@ export async function readDocumentWithModel({
     }
   }
 }
+
+/** How long a reading may take before the page calls it interrupted (the process restarted mid-reading). */
+export const READING_STALE_MS = 30 * 60_000;
+
+/**
+ * The model's reading as the document's page shows it, from the document's meta; `stalled` when
+ * it has said "reading" for longer than any reading takes. Null when no model read the document.
+ */
+export function readingOf(meta: Record<string, unknown>, now = Date.now()): (ModelReading & { stalled?: boolean }) | null {
+  const r = meta.modelReading as ModelReading | undefined;
+  if (!r || typeof r !== 'object' || !['reading', 'done', 'failed'].includes(r.state)) return null;
+  if (r.state === 'reading') return { ...r, stalled: now - Date.parse(r.startedAt) > READING_STALE_MS };
+  return r;
+}
