@@ -280,7 +280,7 @@ export function takeIn(kind: OutputKind, answer: Answer, { attempt = 1 }: { atte
 
 /**
  * The same intake for any object schema outside a debate step (a document's candidate items,
- * lib/pool/documents/model-candidates.ts): the object found however it is wrapped, its syntax
+ * lib/jobs/document-reading.ts): the object found however it is wrapped, its syntax
  * mended, unknown fields dropped, absent lists taken as empty; then the schema decides. Date
  * fields other than citations' are the caller's to read (parseDay).
  */

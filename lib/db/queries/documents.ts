@@ -22,7 +22,7 @@ export async function findDocumentTitle({ db, id }: { db: Executor; id: string }
   return row;
 }
 
-/** Merges these keys into a document's meta (the model's reading state, model-candidates.ts). */
+/** Merges these keys into a document's meta (the model's reading state, lib/jobs/document-reading.ts). */
 export async function mergeDocumentMeta({ db, id, meta }: { db: Executor; id: string; meta: Record<string, unknown> }) {
   await db
     .update(documents)

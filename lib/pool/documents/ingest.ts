@@ -8,14 +8,12 @@ import { appendAudit } from '@/lib/db/queries/audit';
 import { findDocumentTitle, insertCandidates } from '@/lib/db/queries/documents';
 import { insertDocument, insertDocumentChunks, selectCompanyProfiles } from '@/lib/db/queries/pool-import';
 import { env } from '@/lib/env';
-import { defaultProviderName, getProvider } from '@/lib/llm';
-import type { ModelProvider } from '@/lib/llm/types';
 import type { Phrase } from '@/lib/i18n';
-import { chunkDocument } from '@/lib/pool/chunk';
+import { chunkDocument, type Chunk } from '@/lib/pool/chunk';
 import { proposeCandidates } from '@/lib/pool/documents/candidates';
-import type { Extracted, ExtractSource } from '@/lib/pool/documents/extract';
+import type { Extracted, ExtractSource, PageRange } from '@/lib/pool/documents/extract';
 import { DocumentProblem } from '@/lib/pool/documents/problems';
-import { readDocumentWithModel, type ModelReading } from '@/lib/pool/documents/model-candidates';
+import type { ModelReading } from '@/lib/pool/documents/model-reading';
 import { extractOffThread } from '@/lib/pool/documents/run-extraction';
 import { formatMb } from '@/lib/pool/import/limits';
 import { MAX_FILE_NAME } from '@/lib/pool/import/plan';
@@ -40,22 +38,15 @@ export type IngestResult =
   | { ok: true; documentId: string; format: Extracted['format']; chars: number; pages: number; candidates: number }
   | { ok: false; message: string; phrase: Phrase; field?: string; documentId?: string };
 
+/** A written document as a model's reading of it needs it: its chunks as written, its pages. */
+export type WrittenDocument = { documentId: string; companyId: string; chunks: Chunk[]; pages: PageRange[]; publishedDate: string };
+
 type Refusal = Extract<IngestResult, { ok: false }>;
 const refusal = (p: DocumentProblem, extra: Partial<Refusal> = {}): Refusal => ({ ok: false, message: p.message, phrase: p.phrase, ...extra });
 
 /** An uploaded document's id: its company and a hash of its bytes, so the same file is found again. */
 export const uploadedDocumentId = (companyId: string, bytes: Uint8Array) =>
   `${companyId}--upload-${createHash('sha256').update(bytes).digest('hex').slice(0, 16)}`;
-
-/** The configured OpenAI-compatible model, or null: the offline analyst proposes nothing. */
-function configuredModel(): ModelProvider | null {
-  return defaultProviderName() === 'openai' ? getProvider({ provider: 'openai' }) : null;
-}
-
-/** readDocumentWithModel records its own failures; anything that still escapes is logged. */
-const logOnly = (reading: Promise<void>) => {
-  reading.catch((err) => console.error('[documents] model reading:', err));
-};
 
 /** The details and the file, checked before anything is read: the first problem, by field. */
 async function checkUpload(db: Db, file: ExtractSource, details: DocumentDetails, today: string) {
@@ -102,8 +93,7 @@ export async function ingestDocument({
   actorId,
   today = isoToday(),
   extract = extractOffThread,
-  model = configuredModel(),
-  background = logOnly,
+  modelReading = null,
 }: {
   db: Db;
   file: ExtractSource;
@@ -112,10 +102,12 @@ export async function ingestDocument({
   today?: string;
   /** The reader; the tests may read in this thread. */
   extract?: (source: ExtractSource) => Promise<Extracted>;
-  /** The model that proposes candidates after the rules; used only when it is an LLM (never the offline analyst). */
-  model?: ModelProvider | null;
-  /** Receives the model's reading, which runs after the upload has answered; the tests await it. */
-  background?: (reading: Promise<void>) => void;
+  /**
+   * A model will read the document after this upload (lib/jobs/document-reading.ts): the document
+   * is marked as being read by `model` in the same transaction, and `start` is called once it is
+   * written, with what the reading needs. Absent when no model is configured.
+   */
+  modelReading?: { model: string; start: (document: WrittenDocument) => void } | null;
 }): Promise<IngestResult> {
   const checked = await checkUpload(db, file, details, today);
   if ('ok' in checked) return checked;
@@ -134,8 +126,7 @@ export async function ingestDocument({
 
   const candidates = proposeCandidates({ body: extracted.text, pages: extracted.pages, publishedDate: checked.published_date });
   const chunks = chunkDocument(extracted.text, { size: env().CHUNK_SIZE, overlap: env().CHUNK_OVERLAP });
-  const reader = model?.isLLM ? model : null;
-  const reading: ModelReading | null = reader ? { state: 'reading', model: reader.model, startedAt: new Date().toISOString() } : null;
+  const reading: ModelReading | null = modelReading ? { state: 'reading', model: modelReading.model, startedAt: new Date().toISOString() } : null;
   const meta = {
     file: storable(file.name),
     format: extracted.format,
@@ -181,11 +172,7 @@ export async function ingestDocument({
     return true;
   });
   if (!written) return refusal(new DocumentProblem('alreadyUploaded', { title: checked.title }), { documentId: id });
-  if (reader) {
-    // After the transaction, so the upload answers without waiting for the model.
-    background(
-      readDocumentWithModel({ db, provider: reader, documentId: id, companyId: checked.company_id, chunks, pages: extracted.pages, publishedDate: checked.published_date, actorId }),
-    );
-  }
+  // After the transaction, so the upload answers without waiting for the model.
+  modelReading?.start({ documentId: id, companyId: checked.company_id, chunks, pages: extracted.pages, publishedDate: checked.published_date });
   return { ok: true, documentId: id, format: extracted.format, chars: extracted.text.length, pages: extracted.pages.length, candidates: candidates.length };
 }

@@ -22,7 +22,7 @@ export const DOCUMENT_LIMITS = {
 export const ZIP_SLICE_BYTES = 16 * 1024;
 
 /**
- * How much of one document the model reads for candidate items (model-candidates.ts), when a model
+ * How much of one document the model reads for candidate items (lib/jobs/document-reading.ts), when a model
  * is configured. The model is paid per token and its answers are reviewed one by one: a long
  * filing gives its first chunks, not all of them, and the totals below stop it early.
  */

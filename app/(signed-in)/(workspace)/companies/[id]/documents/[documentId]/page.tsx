@@ -15,7 +15,7 @@ import { documentMessages } from '@/lib/i18n/messages/documents';
 import { poolMessages } from '@/lib/i18n/messages/pool';
 import { getLocale, getT } from '@/lib/i18n/server';
 import { priceOf } from '@/lib/llm/prices';
-import { readingOf } from '@/lib/pool/documents/model-candidates';
+import { readingOf } from '@/lib/pool/documents/model-reading';
 
 export async function generateMetadata(): Promise<Metadata> {
   return { title: (await getT(poolMessages))('document') };

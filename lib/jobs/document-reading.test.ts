@@ -13,8 +13,10 @@ import { createOfflineAnalyst } from '@/lib/llm/offline';
 import { createOpenAiProvider } from '@/lib/llm/openai';
 import { costOf } from '@/lib/llm/prices';
 import type { Extracted } from '@/lib/pool/documents/extract';
-import { ingestDocument, type DocumentDetails } from '@/lib/pool/documents/ingest';
-import { placeStatement, readingOf, READING_STALE_MS, type ModelReading } from '@/lib/pool/documents/model-candidates';
+import type { DocumentDetails } from '@/lib/pool/documents/ingest';
+import type { ModelReading } from '@/lib/pool/documents/model-reading';
+import type { ModelProvider } from '@/lib/llm/types';
+import { uploadAndRead } from './document-reading';
 import { startFakeLlm, type FakeLlm } from '@/scripts/fake-llm/server';
 
 const PAGE_1 = '## Management\n\nOn 2025-03-14 the chief executive officer resigned. Acme expects demand to recover.';
@@ -69,23 +71,21 @@ describe.each(testBackends())('model candidates, on %s', (backend) => {
   const model = () => createOpenAiProvider({ apiKey: 'sk-test', baseURL: fake.url, model: 'gpt-4o-mini', timeoutMs: 5_000, maxRetries: 0, structuredOutput: 'auto', sleep: async () => {} });
   const extract = async (): Promise<Extracted> => ({ format: 'pdf', text: BODY, pages: PAGES, title: null });
   /** An upload of a new file (its id is the hash of its bytes) and the model's reading, awaited. */
-  async function upload(provider: Parameters<typeof ingestDocument>[0]['model']) {
-    const readings: Promise<void>[] = [];
-    const result = await ingestDocument({
+  async function upload(provider: ModelProvider) {
+    const { result, reading } = await uploadAndRead({
       db,
       file: { name: 'acme.pdf', bytes: new TextEncoder().encode(`file ${file++}`) },
       details,
       actorId: userId,
       today: '2026-01-01',
       extract,
-      model: provider,
-      background: (p) => readings.push(p),
+      provider,
     });
     if (!result.ok) throw new Error(result.message);
     const [before] = await db.select({ meta: documents.meta }).from(documents).where(eq(documents.id, result.documentId));
-    await Promise.all(readings);
+    await reading;
     const [after] = await db.select({ meta: documents.meta }).from(documents).where(eq(documents.id, result.documentId));
-    return { id: result.documentId, readings: readings.length, before: before.meta.modelReading as ModelReading | undefined, after: after.meta.modelReading as ModelReading | undefined };
+    return { id: result.documentId, readings: reading ? 1 : 0, before: before.meta.modelReading as ModelReading | undefined, after: after.meta.modelReading as ModelReading | undefined };
   }
 
   beforeAll(async () => {
@@ -180,42 +180,5 @@ describe.each(testBackends())('model candidates, on %s', (backend) => {
     const rows = await listCandidates({ db, documentId: id });
     expect(rows.length).toBeGreaterThan(0);
     expect(rows.every((r) => r.proposedBy === 'rule')).toBe(true);
-  });
-});
-
-describe('placeStatement', () => {
-  const chunk = { text: 'Intro. The plant received ISO 14001 certification on 2024.11.05. End.', charStart: 500 };
-  const base = { quote: 'The plant received ISO 14001 certification on 2024.11.05.', category: 'certification', factor: 'certifications', reading: 'ISO 14001', eventDate: '2024.11.05' };
-  const pages = [{ page: 7, start: 400, end: 600 }];
-
-  it('places the quote by its first occurrence and reads the date as an ISO day', () => {
-    expect(placeStatement(base, { chunk, pages, publishedDate: '2025-01-01' })).toEqual({
-      ok: true,
-      candidate: { category: 'certification', factor: 'certifications', reason: 'model', title: 'ISO 14001', text: base.quote, eventDate: '2024-11-05', publishedDate: '2025-01-01', page: 7, charStart: 507, charEnd: 507 + base.quote.length },
-    });
-  });
-
-  it('refuses a paraphrase, an invented category or factor, and drops a date after publication', () => {
-    expect(placeStatement({ ...base, quote: 'The plant got ISO 14001.' }, { chunk, pages, publishedDate: '2025-01-01' })).toEqual({ ok: false, why: 'notQuoted' });
-    expect(placeStatement({ ...base, category: 'green_stuff' }, { chunk, pages, publishedDate: '2025-01-01' })).toEqual({ ok: false, why: 'unknownCategory' });
-    expect(placeStatement({ ...base, factor: 'vibes' }, { chunk, pages, publishedDate: '2025-01-01' })).toEqual({ ok: false, why: 'unknownFactor' });
-    const early = placeStatement(base, { chunk, pages, publishedDate: '2024-11-01' });
-    expect(early.ok && early.candidate.eventDate).toBeNull();
-  });
-});
-
-describe('readingOf', () => {
-  const startedAt = '2026-01-01T10:00:00.000Z';
-  const at = Date.parse(startedAt);
-
-  it('says a reading is stalled only once it has run longer than any reading takes', () => {
-    const meta = { modelReading: { state: 'reading', model: 'm', startedAt } };
-    expect(readingOf(meta, at + READING_STALE_MS - 1)).toEqual({ state: 'reading', model: 'm', startedAt, stalled: false });
-    expect(readingOf(meta, at + READING_STALE_MS + 1)).toEqual({ state: 'reading', model: 'm', startedAt, stalled: true });
-  });
-
-  it('is null for a document no model read, or a state it does not know', () => {
-    expect(readingOf({ format: 'pdf' })).toBeNull();
-    expect(readingOf({ modelReading: { state: 'dreaming' } })).toBeNull();
   });
 });
