@@ -163,7 +163,11 @@ describe.each(testBackends())('model candidates, on %s', (backend) => {
     fake.setScript([{ match: 'The Seoul court fined', fault: { status: 400, message: 'model overloaded by a test' } }]);
     const { id, after } = await upload(model());
     expect(after).toMatchObject({ state: 'failed', model: 'gpt-4o-mini' });
-    expect((after as Extract<ModelReading, { state: 'failed' }>).reason).toContain('model overloaded by a test');
+    const failed = after as Extract<ModelReading, { state: 'failed' }>;
+    expect(failed.reason).toContain('model overloaded by a test');
+    // The Management passage was answered before the Legal one failed: its tokens are counted.
+    expect(failed.promptTokens).toBeGreaterThan(100);
+    expect(failed.costUsd).toBe(costOf('gpt-4o-mini', failed));
     const rows = await listCandidates({ db, documentId: id });
     expect(rows.filter((r) => r.proposedBy === 'model')).toEqual([]);
     expect(rows.filter((r) => r.proposedBy === 'rule').map((r) => r.text)).toContain(FINED);

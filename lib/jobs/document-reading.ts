@@ -14,7 +14,7 @@ import type { ProtocolDef, RunParams, StepDef } from '@/lib/domain/protocol';
 import { takeInObject } from '@/lib/debate/intake';
 import { defaultProviderName, getProvider } from '@/lib/llm';
 import { costOf } from '@/lib/llm/prices';
-import type { GenerateRequest, ModelProvider } from '@/lib/llm/types';
+import { spentBy, type GenerateRequest, type ModelProvider } from '@/lib/llm/types';
 import type { Chunk } from '@/lib/pool/chunk';
 import type { Candidate } from '@/lib/pool/documents/candidates';
 import type { PageRange } from '@/lib/pool/documents/extract';
@@ -59,6 +59,7 @@ export async function proposeWithModel({
   publishedDate,
   taken = [],
   signal = new AbortController().signal,
+  spent = { promptTokens: 0, completionTokens: 0 },
 }: {
   provider: ModelProvider;
   chunks: readonly Chunk[];
@@ -66,6 +67,8 @@ export async function proposeWithModel({
   publishedDate: string;
   taken?: readonly { charStart: number; charEnd: number }[];
   signal?: AbortSignal;
+  /** Tokens spent so far, kept up to date as each answer comes: the caller's count when a request fails midway. */
+  spent?: { promptTokens: number; completionTokens: number };
 }): Promise<ModelProposal> {
   const seen = new Set(taken.map((t) => `${t.charStart}:${t.charEnd}`));
   const out: ModelProposal = { candidates: [], dropped: { notQuoted: 0, unknownCategory: 0, unknownFactor: 0, duplicate: 0, unreadableAnswers: 0 }, chunksRead: 0, promptTokens: 0, completionTokens: 0 };
@@ -76,6 +79,8 @@ export async function proposeWithModel({
     out.chunksRead++;
     out.promptTokens += result.usage.promptTokens;
     out.completionTokens += result.usage.completionTokens;
+    spent.promptTokens = out.promptTokens;
+    spent.completionTokens = out.completionTokens;
     const taken = takeInObject(modelStatements, { raw: result.raw, refusal: result.refusal }, { what: 'the candidate list' });
     if (!taken.ok) {
       out.dropped.unreadableAnswers++;
@@ -117,11 +122,11 @@ export async function readDocumentWithModel({
   actorId: string | null;
 }): Promise<void> {
   const model = provider.model;
-  let usage = { promptTokens: 0, completionTokens: 0 };
+  const spent = { promptTokens: 0, completionTokens: 0 };
   try {
     const taken = await listCandidateSpans({ db, documentId });
-    const proposal = await proposeWithModel({ provider, chunks, pages, publishedDate, taken });
-    usage = { promptTokens: proposal.promptTokens, completionTokens: proposal.completionTokens };
+    const proposal = await proposeWithModel({ provider, chunks, pages, publishedDate, taken, spent });
+    const usage = { promptTokens: proposal.promptTokens, completionTokens: proposal.completionTokens };
     const costUsd = costOf(model, usage);
     const state: ModelReading = { state: 'done', model, proposed: proposal.candidates.length, chunksRead: proposal.chunksRead, dropped: proposal.dropped, ...usage, costUsd };
     await db.transaction(async (tx) => {
@@ -132,6 +137,9 @@ export async function readDocumentWithModel({
   } catch (err) {
     const reason = storable((err instanceof Error ? err.message : String(err)).slice(0, 500));
     console.error(`[documents] the model could not read ${documentId}: ${reason}`);
+    // The answers that came before the failure, and what the failed request itself spent.
+    const failed = spentBy(err);
+    const usage = { promptTokens: spent.promptTokens + (failed?.promptTokens ?? 0), completionTokens: spent.completionTokens + (failed?.completionTokens ?? 0) };
     const state: ModelReading = { state: 'failed', model, reason, ...usage, costUsd: costOf(model, usage) };
     try {
       await db.transaction(async (tx) => {
