@@ -58,12 +58,17 @@ export function systemPrompt(): string {
   ].join('\n');
 }
 
+// The block's own tags, however a document writes them: one inside the passage must not end it early.
+const DELIMITER = /<\s*\/?\s*document_passage\s*>/gi;
+const inBlock = (text: string) => text.replace(DELIMITER, '[document_passage]');
+
+/** The user message: the publication date (ours), then the passage and its heading (the document's) inside the block. */
 export function userPrompt({ text, heading, publishedDate }: { text: string; heading: string | null; publishedDate: string }): string {
   return [
-    `The document was published on ${publishedDate}.${heading ? ` The passage is under the heading: ${heading.slice(0, 200)}` : ''}`,
+    `The document was published on ${publishedDate}.`,
     '<document_passage>',
-    // A closing tag inside the passage must not end the block early.
-    text.slice(0, MODEL_READING.chunkChars).replaceAll('</document_passage>', '</document_passage_>'),
+    ...(heading ? [inBlock(`## ${heading.replace(/\s+/g, ' ').slice(0, 200)}`), ''] : []),
+    inBlock(text.slice(0, MODEL_READING.chunkChars)),
     '</document_passage>',
   ].join('\n');
 }

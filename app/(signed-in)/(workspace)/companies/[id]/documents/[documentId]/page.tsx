@@ -86,7 +86,7 @@ export default async function DocumentPage({
         }
       />
       {reading ? (
-        <div className="mb-4">
+        <div className="mb-4" data-testid="model-reading" data-state={reading.state}>
           {reading.state === 'reading' ? (
             <Alert tone={reading.stalled ? 'error' : 'info'}>
               {reading.stalled ? td('modelStalled', { model: reading.model, time: new Date(reading.startedAt).toISOString().slice(0, 16).replace('T', ' ') + ' UTC' }) : td('modelReading', { model: reading.model })}
