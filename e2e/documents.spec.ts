@@ -38,6 +38,9 @@ test.describe('filings in', () => {
     await expect(page.getByTestId('document-body')).not.toContainText('injected script text');
     const candidates = page.getByTestId('candidates');
     await expect(candidates.getByRole('heading', { level: 2 })).toHaveText('Candidate evidence (45 waiting)');
+    // The tests' fake model is configured, and slow: it reads after the upload has answered.
+    await expect(page.getByTestId('model-reading')).toHaveAttribute('data-state', 'reading');
+    await expect(page.getByTestId('model-reading')).toContainText('The model (fake-llm) is still reading this document');
 
     const first = candidates.getByTestId('candidate').first();
     await expect(first).toContainText('2018-06-04');

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { takeIn, type IntakeResult } from '@/lib/debate/intake';
+import { z } from 'zod';
+import { takeIn, takeInObject, type IntakeResult } from '@/lib/debate/intake';
 import { failureText } from '@/lib/i18n/failures';
 import type { Turn } from '@/lib/domain/outputs';
 
@@ -220,5 +221,22 @@ describe('taking an answer in', () => {
     const result = ok(takeIn('report', { raw: `\`\`\`json\n{"overview":"o","objective":"x","topics":[]}\n\`\`\`` }));
     expect(result.output).toEqual({ objective: 'x', overview: 'o', favorableSummary: [], adverseSummary: [], topics: [] });
     expect(kinds(result).sort()).toEqual(['field-defaulted', 'field-defaulted', 'unwrapped']);
+  });
+});
+
+describe('takeInObject (a schema outside a step)', () => {
+  const schema = z.object({ items: z.array(z.object({ quote: z.string(), day: z.string().nullable().optional() })), note: z.string().optional() });
+
+  it('unwraps, drops unknown fields and nulls, and takes an absent list as empty, as for a step', () => {
+    const taken = takeInObject(schema, { raw: 'Sure!\n```json\n{"result": {"note": "n", "items": [{"day": null, "extra": 1, "quote": "q"}]}}\n```' });
+    expect(taken).toMatchObject({ ok: true, value: { note: 'n', items: [{ quote: 'q' }] } });
+    expect(taken.ok && taken.repairs.map((r) => r.kind).sort()).toEqual(['field-defaulted', 'field-dropped', 'unwrapped', 'unwrapped']);
+    expect(takeInObject(schema, { raw: '{"note": "none found"}' })).toMatchObject({ ok: true, value: { items: [], note: 'none found' } });
+  });
+
+  it('says whose shape the answer lacks', () => {
+    const taken = takeInObject(schema, { raw: '{"items": [{"quote": 3}]}' }, { what: 'the candidate list' });
+    expect(taken.ok).toBe(false);
+    expect(!taken.ok && taken.reason).toMatch(/^The answer does not have the candidate list shape: items\.0\.quote: /);
   });
 });

@@ -6,6 +6,7 @@
 // invents content: an answer cut off inside a value, a date that cannot be read, or a field that
 // is missing and has no safe default is left for the schema and the repair attempt to deal with.
 import { jsonrepair } from 'jsonrepair';
+import type { ZodType } from 'zod';
 import { citation as citationSchema, OUTPUT_SCHEMAS, type OutputKind, type StepOutput } from '@/lib/domain/outputs';
 import { sectionSchema } from '@/lib/domain/sections';
 import type { StepRepair, StepRepairKind } from '@/lib/domain/stored';
@@ -265,6 +266,9 @@ function refusalOf(text: string): boolean {
   return REFUSAL_EN.test(text) || REFUSAL_KO.test(text);
 }
 
+/** What the generic intake returns: the cleaned object validated by the caller's schema. */
+export type ObjectIntake<T> = { ok: true; value: T; repairs: StepRepair[] } | Extract<IntakeResult, { ok: false }>;
+
 /**
  * Takes one answer in for an output kind. `attempt` is the step's attempt number, written on
  * every repair. The output on success is the cleaned object, validated by the kind's schema; it
@@ -273,8 +277,19 @@ function refusalOf(text: string): boolean {
 export function takeIn(kind: OutputKind, answer: Answer, { attempt = 1, fields }: { attempt?: number; fields?: readonly string[] } = {}): IntakeResult {
   // A section call of a sectioned step answers some of the kind's fields (lib/domain/sections.ts).
   const shape = fields ? sectionSchema(kind, fields) : OUTPUT_SCHEMAS[kind];
+  const taken = takeInObject(shape as unknown as ZodType<StepOutput>, answer, { attempt, what: "the step's" });
+  return taken.ok ? { ok: true, output: taken.value, repairs: taken.repairs } : taken;
+}
+
+/**
+ * The same intake for any object schema outside a debate step (a document's candidate items,
+ * lib/jobs/document-reading.ts): the object found however it is wrapped, its syntax
+ * mended, unknown fields dropped, absent lists taken as empty; then the schema decides. Date
+ * fields other than citations' are the caller's to read (parseDay).
+ */
+export function takeInObject<T>(schemaOf: ZodType<T>, answer: Answer, { attempt = 1, what = 'the expected' }: { attempt?: number; what?: string } = {}): ObjectIntake<T> {
   const notes = new Notes(attempt);
-  const fail = (failure: 'empty' | 'refusal' | 'invalid', reason: string | Phrase, problems?: string[]): IntakeResult => {
+  const fail = (failure: 'empty' | 'refusal' | 'invalid', reason: string | Phrase, problems?: string[]): ObjectIntake<T> => {
     const text = typeof reason === 'string' ? reason : reasonText(reason);
     return { ok: false, failure, reason: text, ...(typeof reason === 'string' ? {} : { phrase: reason }), problems: problems ?? [text], repairs: notes.list() };
   };
@@ -283,7 +298,7 @@ export function takeIn(kind: OutputKind, answer: Answer, { attempt = 1, fields }
   const text = answer.raw.replace(/^\uFEFF/, '').trim();
   if (!text) return fail('empty', stopPhrase('emptyAnswer'));
 
-  const schema = shape as unknown as ZodLike;
+  const schema = schemaOf as unknown as ZodLike;
   const keys = new Set(Object.keys(schema.shape!));
   const wrapping: string[] = [];
   let body = text;
@@ -318,11 +333,11 @@ export function takeIn(kind: OutputKind, answer: Answer, { attempt = 1, fields }
     value = value[wrapper] as Obj;
   }
   const cleaned = cleanObject(value, schema, '', notes);
-  const parsed = shape.safeParse(cleaned);
+  const parsed = schemaOf.safeParse(cleaned);
   if (!parsed.success) {
     const problems = parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`);
-    return fail('invalid', `The answer does not have the step's shape: ${problems.slice(0, 3).join('; ')}.`, problems);
+    return fail('invalid', `The answer does not have ${what} shape: ${problems.slice(0, 3).join('; ')}.`, problems);
   }
   // The cleaned object, not parsed.data: the schema strips the `url` a citation may carry.
-  return { ok: true, output: cleaned as StepOutput, repairs: notes.list() };
+  return { ok: true, value: cleaned as T, repairs: notes.list() };
 }

@@ -22,6 +22,19 @@ export async function findDocumentTitle({ db, id }: { db: Executor; id: string }
   return row;
 }
 
+/** Merges these keys into a document's meta (the model's reading state, lib/jobs/document-reading.ts). */
+export async function mergeDocumentMeta({ db, id, meta }: { db: Executor; id: string; meta: Record<string, unknown> }) {
+  await db
+    .update(documents)
+    .set({ meta: sql`${documents.meta} || ${JSON.stringify(meta)}::jsonb` })
+    .where(eq(documents.id, id));
+}
+
+/** The spans of a document's candidates, to tell a new proposal from one already made. */
+export async function listCandidateSpans({ db, documentId }: { db: Executor; documentId: string }) {
+  return db.select({ charStart: documentCandidates.charStart, charEnd: documentCandidates.charEnd }).from(documentCandidates).where(eq(documentCandidates.documentId, documentId));
+}
+
 /** A document's candidates in reading order. */
 export async function listCandidates({ db, documentId }: { db: Executor; documentId: string }): Promise<CandidateRow[]> {
   return db.select().from(documentCandidates).where(eq(documentCandidates.documentId, documentId)).orderBy(asc(documentCandidates.charStart), asc(documentCandidates.id));

@@ -9,10 +9,11 @@ import { findDocumentTitle, insertCandidates } from '@/lib/db/queries/documents'
 import { insertDocument, insertDocumentChunks, selectCompanyProfiles } from '@/lib/db/queries/pool-import';
 import { env } from '@/lib/env';
 import type { Phrase } from '@/lib/i18n';
-import { chunkDocument } from '@/lib/pool/chunk';
+import { chunkDocument, type Chunk } from '@/lib/pool/chunk';
 import { proposeCandidates } from '@/lib/pool/documents/candidates';
-import type { Extracted, ExtractSource } from '@/lib/pool/documents/extract';
+import type { Extracted, ExtractSource, PageRange } from '@/lib/pool/documents/extract';
 import { DocumentProblem } from '@/lib/pool/documents/problems';
+import type { ModelReading } from '@/lib/pool/documents/model-reading';
 import { extractOffThread } from '@/lib/pool/documents/run-extraction';
 import { formatMb } from '@/lib/pool/import/limits';
 import { MAX_FILE_NAME } from '@/lib/pool/import/plan';
@@ -36,6 +37,9 @@ export type DocumentDetails = {
 export type IngestResult =
   | { ok: true; documentId: string; format: Extracted['format']; chars: number; pages: number; candidates: number }
   | { ok: false; message: string; phrase: Phrase; field?: string; documentId?: string };
+
+/** A written document as a model's reading of it needs it: its chunks as written, its pages. */
+export type WrittenDocument = { documentId: string; companyId: string; chunks: Chunk[]; pages: PageRange[]; publishedDate: string };
 
 type Refusal = Extract<IngestResult, { ok: false }>;
 const refusal = (p: DocumentProblem, extra: Partial<Refusal> = {}): Refusal => ({ ok: false, message: p.message, phrase: p.phrase, ...extra });
@@ -89,6 +93,7 @@ export async function ingestDocument({
   actorId,
   today = isoToday(),
   extract = extractOffThread,
+  modelReading = null,
 }: {
   db: Db;
   file: ExtractSource;
@@ -97,6 +102,12 @@ export async function ingestDocument({
   today?: string;
   /** The reader; the tests may read in this thread. */
   extract?: (source: ExtractSource) => Promise<Extracted>;
+  /**
+   * A model will read the document after this upload (lib/jobs/document-reading.ts): the document
+   * is marked as being read by `model` in the same transaction, and `start` is called once it is
+   * written, with what the reading needs. Absent when no model is configured.
+   */
+  modelReading?: { model: string; start: (document: WrittenDocument) => void } | null;
 }): Promise<IngestResult> {
   const checked = await checkUpload(db, file, details, today);
   if ('ok' in checked) return checked;
@@ -115,7 +126,14 @@ export async function ingestDocument({
 
   const candidates = proposeCandidates({ body: extracted.text, pages: extracted.pages, publishedDate: checked.published_date });
   const chunks = chunkDocument(extracted.text, { size: env().CHUNK_SIZE, overlap: env().CHUNK_OVERLAP });
-  const meta = { file: storable(file.name), format: extracted.format, pages: extracted.pages.map((p) => [p.page, p.start, p.end]), ...(extracted.title ? { extractedTitle: extracted.title } : {}) };
+  const reading: ModelReading | null = modelReading ? { state: 'reading', model: modelReading.model, startedAt: new Date().toISOString() } : null;
+  const meta = {
+    file: storable(file.name),
+    format: extracted.format,
+    pages: extracted.pages.map((p) => [p.page, p.start, p.end]),
+    ...(extracted.title ? { extractedTitle: extracted.title } : {}),
+    ...(reading ? { modelReading: reading } : {}),
+  };
   const written = await db.transaction(async (tx) => {
     if (
       !(await insertDocument({
@@ -154,5 +172,7 @@ export async function ingestDocument({
     return true;
   });
   if (!written) return refusal(new DocumentProblem('alreadyUploaded', { title: checked.title }), { documentId: id });
+  // After the transaction, so the upload answers without waiting for the model.
+  modelReading?.start({ documentId: id, companyId: checked.company_id, chunks, pages: extracted.pages, publishedDate: checked.published_date });
   return { ok: true, documentId: id, format: extracted.format, chars: extracted.text.length, pages: extracted.pages.length, candidates: candidates.length };
 }

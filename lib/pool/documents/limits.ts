@@ -20,3 +20,24 @@ export const DOCUMENT_LIMITS = {
 
 /** The zip is fed to the inflater this many bytes at a time, so one step's output stays bounded. */
 export const ZIP_SLICE_BYTES = 16 * 1024;
+
+/**
+ * How much of one document the model reads for candidate items (lib/jobs/document-reading.ts), when a model
+ * is configured. The model is paid per token and its answers are reviewed one by one: a long
+ * filing gives its first chunks, not all of them, and the totals below stop it early.
+ */
+export const MODEL_READING = {
+  /** Chunks sent, in reading order; the rest of a long document is left to the rules. */
+  chunks: 24,
+  /** Characters of one chunk's text in the prompt (a chunk is at most MAX_CHUNK_CHARS already). */
+  chunkChars: 4_000,
+  /** Completion tokens one chunk's answer may use. */
+  answerTokens: 1_200,
+  /** Prompt and completion tokens all of a document's requests may use; no request starts past it. */
+  documentTokens: 60_000,
+  /** Statements one answer may give; more are not read. */
+  statementsPerChunk: 8,
+  /** Characters of a quotation, and of the reading the model gives it. */
+  quoteChars: 1_500,
+  readingChars: 200,
+} as const;

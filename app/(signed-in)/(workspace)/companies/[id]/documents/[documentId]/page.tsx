@@ -3,6 +3,7 @@ import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { DocumentCandidates } from '@/components/pool/document-candidates';
 import { DocumentReader } from '@/components/pool/document-reader';
+import { formatUsd } from '@/components/run/live-format';
 import { Alert, PageHeader } from '@/components/ui/layout';
 import { can } from '@/lib/auth/permissions';
 import { requireCompanyAccess } from '@/lib/auth/run-access';
@@ -13,6 +14,8 @@ import { parsePassageRange, passageHref, type CandidateView } from '@/lib/domain
 import { documentMessages } from '@/lib/i18n/messages/documents';
 import { poolMessages } from '@/lib/i18n/messages/pool';
 import { getLocale, getT } from '@/lib/i18n/server';
+import { priceOf } from '@/lib/llm/prices';
+import { readingOf } from '@/lib/pool/documents/model-reading';
 
 export async function generateMetadata(): Promise<Metadata> {
   return { title: (await getT(poolMessages))('document') };
@@ -59,6 +62,7 @@ export default async function DocumentPage({
     : [];
   const hrefs = Object.fromEntries(candidates.map((c) => [c.id, passageHref({ companyId: company.id, documentId: doc.id, charStart: c.charStart, charEnd: c.charEnd })]));
   const active = highlight ? (candidates.find((c) => c.charStart === highlight.start && c.charEnd === highlight.end)?.id ?? null) : null;
+  const reading = editable ? readingOf(doc.meta) : null;
   const format = doc.meta.format;
   const pages = pageCount(doc.meta);
   return (
@@ -81,6 +85,28 @@ export default async function DocumentPage({
           </>
         }
       />
+      {reading ? (
+        <div className="mb-4" data-testid="model-reading" data-state={reading.state}>
+          {reading.state === 'reading' ? (
+            <Alert tone={reading.stalled ? 'error' : 'info'}>
+              {reading.stalled ? td('modelStalled', { model: reading.model, time: new Date(reading.startedAt).toISOString().slice(0, 16).replace('T', ' ') + ' UTC' }) : td('modelReading', { model: reading.model })}
+            </Alert>
+          ) : reading.state === 'failed' ? (
+            <Alert tone="error">{td('modelFailed', { model: reading.model, reason: reading.reason })}</Alert>
+          ) : (
+            <p className="text-sm text-zinc-600 dark:text-zinc-400">
+              {td('modelDone', {
+                model: reading.model,
+                chunks: reading.chunksRead,
+                n: reading.proposed,
+                dropped: reading.dropped.notQuoted + reading.dropped.unknownCategory + reading.dropped.unknownFactor + reading.dropped.duplicate,
+                tokens: reading.promptTokens + reading.completionTokens,
+                cost: priceOf(reading.model).known ? formatUsd(reading.costUsd) : td('modelCostUnknown'),
+              })}
+            </p>
+          )}
+        </div>
+      ) : null}
       {highlight ? (
         <div className="mb-4">
           <Alert tone="info">{td('passageHighlighted')}</Alert>

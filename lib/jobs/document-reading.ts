@@ -1,0 +1,183 @@
+// The model's reading of an uploaded document, when a model is configured: after the rules have
+// proposed their candidates and the upload has answered, the model reads the document chunk by
+// chunk (as many as MODEL_READING allows) and names the statements an RM should weigh. Its answer
+// goes through the debate's tolerant intake (fences, preambles, reordered keys) and then the strict
+// reading of lib/pool/documents/model-reading.ts; what was refused is counted, never silently lost,
+// and a span already proposed is not proposed twice. The offline analyst is not a model: with it
+// the rule candidates alone stand and nothing is sent anywhere.
+import { z } from 'zod';
+import type { Db } from '@/lib/db/client';
+import { appendAudit } from '@/lib/db/queries/audit';
+import { insertCandidates, listCandidateSpans, mergeDocumentMeta } from '@/lib/db/queries/documents';
+import type { OutputKind } from '@/lib/domain/outputs';
+import type { ProtocolDef, RunParams, StepDef } from '@/lib/domain/protocol';
+import { takeInObject } from '@/lib/debate/intake';
+import { defaultProviderName, getProvider } from '@/lib/llm';
+import { costOf } from '@/lib/llm/prices';
+import { spentBy, type GenerateRequest, type ModelProvider } from '@/lib/llm/types';
+import type { Chunk } from '@/lib/pool/chunk';
+import type { Candidate } from '@/lib/pool/documents/candidates';
+import type { PageRange } from '@/lib/pool/documents/extract';
+import { ingestDocument, type IngestResult, type WrittenDocument } from '@/lib/pool/documents/ingest';
+import { MODEL_READING } from '@/lib/pool/documents/limits';
+import { modelStatements, placeStatement, systemPrompt, userPrompt, type Dropped, type ModelReading } from '@/lib/pool/documents/model-reading';
+import { storable } from '@/lib/pool/import/schemas';
+
+// A call outside any run: the run-specific parts of the provider's request are empty (as the
+// automated judges' are, lib/eval/judge-call.ts); the schema is named after the task.
+const STEP = { id: 'document_candidates', agent: 'reader', role: 'analyst', team: 'neutral', act: 'judgment', context: [], webSearch: false, evidence: 'none', output: 'document_candidates' as OutputKind, task: '' } satisfies StepDef;
+const PARAMS: RunParams = { language: 'en', asOf: '', recencyDays: 0, maxWebResults: 0, maxConcurrency: 1, temperature: 0 };
+const JSON_SCHEMA = z.toJSONSchema(modelStatements) as Record<string, unknown>;
+
+function request(prompt: { system: string; user: string }, signal: AbortSignal): GenerateRequest {
+  return {
+    runId: '',
+    protocol: { id: 'document-reading', name: '', description: '', steps: [STEP], reportStep: STEP.id } as unknown as ProtocolDef,
+    step: STEP,
+    params: PARAMS,
+    company: { id: '', name: '', nameEn: null, country: '', industry: null, description: null },
+    evidence: [],
+    passages: [],
+    context: [],
+    prompt,
+    schema: modelStatements,
+    jsonSchema: JSON_SCHEMA,
+    tools: {},
+    maxTokens: MODEL_READING.answerTokens,
+    signal,
+    onToken: () => {},
+  };
+}
+
+export type ModelProposal = { candidates: Candidate[]; dropped: Dropped; chunksRead: number; promptTokens: number; completionTokens: number };
+
+/** Reads the chunks with the model and returns what survives the strict reading, deduplicated against `taken` spans. */
+export async function proposeWithModel({
+  provider,
+  chunks,
+  pages = [],
+  publishedDate,
+  taken = [],
+  signal = new AbortController().signal,
+  spent = { promptTokens: 0, completionTokens: 0 },
+}: {
+  provider: ModelProvider;
+  chunks: readonly Chunk[];
+  pages?: readonly PageRange[];
+  publishedDate: string;
+  taken?: readonly { charStart: number; charEnd: number }[];
+  signal?: AbortSignal;
+  /** Tokens spent so far, kept up to date as each answer comes: the caller's count when a request fails midway. */
+  spent?: { promptTokens: number; completionTokens: number };
+}): Promise<ModelProposal> {
+  const seen = new Set(taken.map((t) => `${t.charStart}:${t.charEnd}`));
+  const out: ModelProposal = { candidates: [], dropped: { notQuoted: 0, unknownCategory: 0, unknownFactor: 0, duplicate: 0, unreadableAnswers: 0 }, chunksRead: 0, promptTokens: 0, completionTokens: 0 };
+  const system = systemPrompt();
+  for (const chunk of chunks.slice(0, MODEL_READING.chunks)) {
+    if (out.promptTokens + out.completionTokens >= MODEL_READING.documentTokens) break;
+    const result = await provider.generate(request({ system, user: userPrompt({ text: chunk.text, heading: chunk.heading, publishedDate }) }, signal));
+    out.chunksRead++;
+    out.promptTokens += result.usage.promptTokens;
+    out.completionTokens += result.usage.completionTokens;
+    spent.promptTokens = out.promptTokens;
+    spent.completionTokens = out.completionTokens;
+    const taken = takeInObject(modelStatements, { raw: result.raw, refusal: result.refusal }, { what: 'the candidate list' });
+    if (!taken.ok) {
+      out.dropped.unreadableAnswers++;
+      continue;
+    }
+    for (const statement of taken.value.statements.slice(0, MODEL_READING.statementsPerChunk)) {
+      const placed = placeStatement(statement, { chunk, pages, publishedDate });
+      if (!placed.ok) {
+        out.dropped[placed.why]++;
+        continue;
+      }
+      const key = `${placed.candidate.charStart}:${placed.candidate.charEnd}`;
+      if (seen.has(key)) {
+        out.dropped.duplicate++;
+        continue;
+      }
+      seen.add(key);
+      out.candidates.push(placed.candidate);
+    }
+  }
+  out.candidates.sort((a, b) => a.charStart - b.charStart);
+  return out;
+}
+
+/**
+ * The model's reading of an uploaded document, after its upload's transaction: the candidates and
+ * one audit entry (with the tokens and cost) in one transaction, and the state on the document's
+ * meta for its page. A failure is recorded on the document with its reason, never thrown.
+ */
+export async function readDocumentWithModel({
+  db,
+  provider,
+  document: { documentId, companyId, chunks, pages, publishedDate },
+  actorId,
+}: {
+  db: Db;
+  provider: ModelProvider;
+  document: WrittenDocument;
+  actorId: string | null;
+}): Promise<void> {
+  const model = provider.model;
+  const spent = { promptTokens: 0, completionTokens: 0 };
+  try {
+    const taken = await listCandidateSpans({ db, documentId });
+    const proposal = await proposeWithModel({ provider, chunks, pages, publishedDate, taken, spent });
+    const usage = { promptTokens: proposal.promptTokens, completionTokens: proposal.completionTokens };
+    const costUsd = costOf(model, usage);
+    const state: ModelReading = { state: 'done', model, proposed: proposal.candidates.length, chunksRead: proposal.chunksRead, dropped: proposal.dropped, ...usage, costUsd };
+    await db.transaction(async (tx) => {
+      await insertCandidates({ db: tx, rows: proposal.candidates.map((c) => ({ ...c, reason: storable(`model:${model}`.slice(0, 200)), documentId, companyId, proposedBy: 'model' as const })) });
+      await mergeDocumentMeta({ db: tx, id: documentId, meta: { modelReading: state } });
+      await appendAudit({ tx, actorId, action: 'document.model_candidates', entityType: 'document', entityId: documentId, detail: { ...state } });
+    });
+  } catch (err) {
+    const reason = storable((err instanceof Error ? err.message : String(err)).slice(0, 500));
+    console.error(`[documents] the model could not read ${documentId}: ${reason}`);
+    // The answers that came before the failure, and what the failed request itself spent.
+    const failed = spentBy(err);
+    const usage = { promptTokens: spent.promptTokens + (failed?.promptTokens ?? 0), completionTokens: spent.completionTokens + (failed?.completionTokens ?? 0) };
+    const state: ModelReading = { state: 'failed', model, reason, ...usage, costUsd: costOf(model, usage) };
+    try {
+      await db.transaction(async (tx) => {
+        await mergeDocumentMeta({ db: tx, id: documentId, meta: { modelReading: state } });
+        await appendAudit({ tx, actorId, action: 'document.model_candidates_failed', entityType: 'document', entityId: documentId, detail: { ...state } });
+      });
+    } catch (recordErr) {
+      console.error(`[documents] could not record the model's failure on ${documentId}:`, recordErr);
+    }
+  }
+}
+
+/** The provider that reads documents: an LLM, or null. The offline analyst proposes nothing. */
+export function documentReader(provider: ModelProvider | null): ModelProvider | null {
+  return provider?.isLLM ? provider : null;
+}
+
+/** The configured OpenAI-compatible model, when there is one. */
+export function configuredReader(): ModelProvider | null {
+  return documentReader(defaultProviderName() === 'openai' ? getProvider({ provider: 'openai' }) : null);
+}
+
+/**
+ * An upload (lib/pool/documents/ingest.ts) and, when `provider` is an LLM, its model's reading
+ * started in the background once the upload is written; `reading` settles when the reading has
+ * been recorded (it never rejects). The caller answers without awaiting it; the tests await it.
+ */
+export async function uploadAndRead({
+  provider,
+  ...upload
+}: Omit<Parameters<typeof ingestDocument>[0], 'modelReading'> & { provider: ModelProvider | null }): Promise<{ result: IngestResult; reading: Promise<void> | null }> {
+  const reader = documentReader(provider);
+  let reading: Promise<void> | null = null;
+  const result = await ingestDocument({
+    ...upload,
+    modelReading: reader
+      ? { model: reader.model, start: (document) => void (reading = readDocumentWithModel({ db: upload.db, provider: reader, document, actorId: upload.actorId })) }
+      : null,
+  });
+  return { result, reading };
+}
