@@ -16,20 +16,26 @@ export function parsePassageRange(at: unknown, bodyLength: number): { start: num
   return start < end && end <= bodyLength ? { start, end } : null;
 }
 
-/** A candidate evidence item as the document page shows it (lib/db/queries/documents.ts). */
-export type CandidateView = {
-  id: string;
-  status: 'proposed' | 'accepted' | 'rejected';
-  proposedBy: 'rule' | 'model';
+/** What a candidate evidence item states and where: what the rules propose (lib/pool/documents/candidates.ts). */
+export type CandidateStatement = {
+  /** The cue that proposed it: `red-flag:<kind>`, a factor cue's name, or `model:<id>`. */
   reason: string;
-  category: string;
-  factor: string | null;
   title: string;
+  /** Exactly the document body's characters [charStart, charEnd). */
   text: string;
   eventDate: string | null;
   publishedDate: string;
   page: number | null;
   charStart: number;
   charEnd: number;
+};
+
+/** A candidate evidence item as the document page shows it (lib/db/queries/documents.ts). */
+export type CandidateView = CandidateStatement & {
+  id: string;
+  status: 'proposed' | 'accepted' | 'rejected';
+  proposedBy: 'rule' | 'model';
+  category: string;
+  factor: string | null;
   evidenceId: string | null;
 };

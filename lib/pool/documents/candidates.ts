@@ -8,25 +8,13 @@
 // Every pattern is a plain word list or a bounded gap, tried on one sentence of bounded length:
 // the cost stays linear in the document whatever it holds.
 import type { EvidenceCategory } from '@/lib/domain/factors';
+import type { CandidateStatement } from '@/lib/domain/passage';
 import type { PageRange } from '@/lib/pool/documents/extract';
 import { tagByCategory } from '@/lib/pool/factors';
 import { RED_FLAG_RULES } from '@/lib/pool/red-flags-rules';
 import { isIsoDay } from '@/lib/util/dates';
 
-export type Candidate = {
-  category: EvidenceCategory;
-  factor: string;
-  /** The cue that proposed it: `red-flag:<kind>` or a factor cue's name. */
-  reason: string;
-  title: string;
-  /** Exactly `body.slice(charStart, charEnd)`. */
-  text: string;
-  eventDate: string | null;
-  publishedDate: string;
-  page: number | null;
-  charStart: number;
-  charEnd: number;
-};
+export type Candidate = CandidateStatement & { category: EvidenceCategory; factor: string };
 
 /** Candidates one document may propose: an RM reviews each, so a long filing gives its most telling ones. */
 export const MAX_CANDIDATES = 200;
