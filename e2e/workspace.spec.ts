@@ -221,19 +221,24 @@ test.describe.serial('RM workspace', () => {
     await expect(page.getByText('OpenAI-compatible: fake-llm')).toBeVisible();
 
     const text = () => page.getByTestId('turn-NAS').getByTestId('turn-text');
+    // What the card shows while the report is written: NAS writes it as section calls and then an
+    // overview (docs/protocols.md, "Sections"), so the sections' parts and fields come before the
+    // prose; all of it is streamed text a reader sees.
+    const live = async (p: typeof page) =>
+      (await p.getByTestId('turn-NAS').locator('[data-testid="turn-text"], [data-testid="streaming-fields"], [data-testid="streaming-parts"]').allTextContents()).join('\n');
     await expect(page.getByTestId('turn-NAS')).toHaveAttribute('data-status', 'running', { timeout: 20_000 });
-    await expect.poll(async () => ((await text().textContent()) ?? '').length, { timeout: 20_000 }).toBeGreaterThan(40);
-    const before = (await text().textContent())!;
+    await expect.poll(async () => (await live(page)).length, { timeout: 20_000 }).toBeGreaterThan(40);
+    const before = await live(page);
 
     // Mid-run: a second viewer joins and the first one reloads; both pick up the text so far.
     await Promise.all([other.goto(url), page.reload()]);
     for (const p of [page, other]) {
-      const seen = (await p.getByTestId('turn-NAS').getByTestId('turn-text').textContent()) ?? '';
+      const seen = await live(p);
       expect(seen.startsWith(before.slice(0, 40)), 'the text so far survives').toBe(true);
     }
     expect(await page.getByTestId('turn-NAS').getAttribute('data-status')).toBe('running');
     // ...and the text keeps growing live after the reload.
-    await expect.poll(async () => ((await text().textContent()) ?? '').length, { timeout: 20_000 }).toBeGreaterThan(before.length);
+    await expect.poll(async () => (await live(page)).length, { timeout: 20_000 }).toBeGreaterThan(before.length);
 
     for (const p of [page, other]) {
       await expect(p.getByTestId('progress-count')).toHaveText('1 of 1 step', { timeout: 60_000 });

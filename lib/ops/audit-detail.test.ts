@@ -84,4 +84,25 @@ describe('audit entries in words', () => {
     expect(auditDetailFields({}, 'en')).toEqual([]);
     expect(auditDetailFields(null, 'en')).toEqual([]);
   });
+  it("the document and watch entries' details have labels in both languages, none humanized from its key", () => {
+    const details = [
+      { documentId: 'tesla--upload-0c84', evidenceId: 'tesla-4c46', page: 2, charStart: 120, charEnd: 348, edited: false },
+      { file: '10-k.html', bytes: 2048, reason: 'damaged zip' },
+      { companyId: 'tesla', file: '10-k.html', format: 'html', chars: 1000, pages: 0, chunks: 3, candidates: 45 },
+      { state: 'done', model: 'gpt-4o', proposed: 3, chunksRead: 2, dropped: { notQuoted: 1 }, promptTokens: 10, completionTokens: 5, costUsd: 0.01 },
+      { state: 'reading', model: 'gpt-4o', startedAt: '2026-11-27T10:00:00Z' },
+      { entryId: 'e1', frequency: 'daily', caseId: null, adverseThreshold: 3, autoRescreen: false },
+      { alertId: 'a1', fromCaseId: 'c1', asOf: '2026-11-27', automatic: true },
+    ];
+    for (const detail of details) {
+      const ko = auditDetailFields(detail, 'ko');
+      expect(ko.map((f) => f.label).filter((label) => !/[\uAC00-\uD7A3]/.test(label)), JSON.stringify(detail)).toEqual([]);
+      const en = auditDetailFields(detail, 'en');
+      expect(en.map((f) => f.label)).not.toContain('Evidence id');
+    }
+    expect(asPairs(auditDetailFields({ state: 'reading', evidenceId: 'tesla-4c46' }, 'ko'))).toEqual([
+      ['읽기 상태', '읽는 중'],
+      ['근거 항목', 'tesla-4c46'],
+    ]);
+  });
 });
