@@ -278,8 +278,11 @@ test.describe.serial('RM workspace', () => {
     await page.reload();
     await expect(page.getByTestId('turn-NAS').getByTestId('step-waiting')).toHaveAttribute('data-reason', 'provider-limit');
 
-    // The retry streams, and the notice goes with the first token.
-    await expect(page.getByTestId('turn-NAS').getByTestId('turn-text')).not.toBeEmpty({ timeout: 30_000 });
+    // The retry streams, and the notice goes with the first token. NAS writes its report as
+    // section calls and then an overview (docs/protocols.md, "Sections"): the sections' parts and
+    // fields stream before the prose does.
+    const streamed = page.getByTestId('turn-NAS').locator('[data-testid="turn-text"], [data-testid="streaming-part"], [data-testid="streaming-part-draft"], [data-testid="streaming-field"]');
+    await expect(streamed.first()).not.toBeEmpty({ timeout: 30_000 });
     await expect(page.getByTestId('turn-NAS').getByTestId('step-waiting')).toHaveCount(0);
     await expect(page.getByTestId('run-status')).toHaveAttribute('data-status', 'succeeded', { timeout: 60_000 });
   });
