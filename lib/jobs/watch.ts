@@ -26,7 +26,7 @@ import {
   setAlertRescreenRun,
   takeUnseenForEntry,
 } from '@/lib/db/queries/watch';
-import type { WatchEntry } from '@/lib/db/schema';
+import type { Company, WatchEntry } from '@/lib/db/schema';
 import { DEFAULT_RUN_PARAMS } from '@/lib/debate/engine';
 import type { Language, ProtocolId } from '@/lib/domain/protocol';
 import type { RedFlag } from '@/lib/domain/red-flags';
@@ -38,7 +38,7 @@ import { startCaseRun } from '@/lib/jobs/case-runs';
 import { getProvider } from '@/lib/llm';
 import type { ModelProvider } from '@/lib/llm/types';
 import { log } from '@/lib/ops/log';
-import { fetchFilings, filingSourceConfigured, filingSourcesFor } from '@/lib/pool/connectors/fetch-filings';
+import { fetchFilings, filingSourceConfigured, filingSourcesFor, type FilingSource } from '@/lib/pool/connectors/fetch-filings';
 import { findRedFlags, type RedFlagSource } from '@/lib/pool/red-flags';
 import { isoDay } from '@/lib/util/dates';
 
@@ -83,7 +83,36 @@ function alertDetail(summary: WatchAlertSummary): string {
 }
 
 /** One entry's check; errors of one source are kept and the other source still read. */
-async function checkEntry({ db, entry, now, workerId, provider }: { db: Db; entry: WatchEntry; now: Date; workerId: string; provider?: ModelProvider }): Promise<WatchCheck> {
+type FetchOutcome = { ids: string[] } | { error: string };
+
+/** One source's filings for a borrower, imported, with when they were seen; a failure is kept as its message. */
+async function fetchSource(db: Db, company: Company, source: FilingSource, now: Date, entryId: string): Promise<FetchOutcome> {
+  try {
+    const report = await fetchFilings({ db, company, source, actorId: null, now });
+    const ids = await existingEvidenceIds({ db, ids: report.evidenceIds });
+    await recordSightings({ db, companyId: company.id, source, ids, seenAt: now });
+    return { ids };
+  } catch (err) {
+    if (!(err instanceof AppError)) log.error('watch fetch failed', { component: 'watch', entryId, source, err });
+    return { error: err instanceof AppError ? err.message : `${source}: the fetch failed.` };
+  }
+}
+
+async function checkEntry({
+  db,
+  entry,
+  now,
+  workerId,
+  provider,
+  fetched,
+}: {
+  db: Db;
+  entry: WatchEntry;
+  now: Date;
+  workerId: string;
+  provider?: ModelProvider;
+  fetched: Map<string, Promise<FetchOutcome>>;
+}): Promise<WatchCheck> {
   const nextCheckAt = new Date(now.getTime() + WATCH_INTERVAL_MS[entry.frequency]);
   const result: WatchCheck = { entryId: entry.id, companyId: entry.companyId, baseline: entry.lastCheckedAt === null, seen: 0, fresh: 0, alertId: null, rescreenRunId: null, error: null };
   const errors: string[] = [];
@@ -93,15 +122,12 @@ async function checkEntry({ db, entry, now, workerId, provider }: { db: Db; entr
     const sources = filingSourcesFor(company).filter((s) => filingSourceConfigured(s));
     if (!sources.length) errors.push('No filing source is configured for this borrower (OPENDART_API_KEY for a corp_code, SEC_USER_AGENT for a CIK).');
     for (const source of sources) {
-      try {
-        const report = await fetchFilings({ db, company, source, actorId: null, now });
-        const ids = await existingEvidenceIds({ db, ids: report.evidenceIds });
-        await recordSightings({ db, companyId: company.id, source, ids, seenAt: now });
-        present.push(...ids);
-      } catch (err) {
-        errors.push(err instanceof AppError ? err.message : `${source}: the fetch failed.`);
-        if (!(err instanceof AppError)) log.error('watch fetch failed', { component: 'watch', entryId: entry.id, source, err });
-      }
+      // Several RMs may watch one borrower: its filings are fetched once a pass, not once an entry.
+      const key = `${company.id}\u0000${source}`;
+      if (!fetched.has(key)) fetched.set(key, fetchSource(db, company, source, now, entry.id));
+      const outcome = await fetched.get(key)!;
+      if ('ids' in outcome) present.push(...outcome.ids);
+      else errors.push(outcome.error);
     }
   }
   result.seen = present.length;
@@ -140,7 +166,8 @@ async function checkEntry({ db, entry, now, workerId, provider }: { db: Db; entr
 export async function watchPass({ db, now = new Date(), workerId = `watch-${randomUUID()}`, limit = 50, provider }: WatchPassOptions): Promise<WatchCheck[]> {
   const entries = await claimDueWatchEntries({ db, now, workerId, leaseMs: WATCH_CLAIM_MS, limit });
   const checks: WatchCheck[] = [];
-  for (const entry of entries) checks.push(await checkEntry({ db, entry, now, workerId, provider }));
+  const fetched = new Map<string, Promise<FetchOutcome>>();
+  for (const entry of entries) checks.push(await checkEntry({ db, entry, now, workerId, provider, fetched }));
   return checks;
 }
 
