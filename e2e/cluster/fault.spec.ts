@@ -148,14 +148,33 @@ function testPool() {
   return pool;
 }
 
-async function waitUntil<T>(what: string, probe: () => Promise<T | undefined | false>, timeoutMs: number): Promise<T> {
+/**
+ * Polls `probe` until it gives a value. On timeout the error says what was awaited and, with
+ * `state`, where things stood (the run statuses, say), so a failure on CI explains itself.
+ */
+async function waitUntil<T>(what: string, probe: () => Promise<T | undefined | false>, timeoutMs: number, state?: () => Promise<unknown>): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();
     if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    if (Date.now() > deadline) {
+      const seen = state ? await state().then((v) => JSON.stringify(v), (err: Error) => `(state unreadable: ${err.message})`) : '';
+      throw new Error(`timed out after ${timeoutMs / 1000} s waiting for ${what}${seen ? `; state: ${seen}` : ''}`);
+    }
     await new Promise((r) => setTimeout(r, 500));
   }
+}
+
+/** The unfinished runs of `ids` with their status, current step and any error: what a timeout reports. */
+async function whereRunsStand(ids: string[]) {
+  const { rows } = await db.query<{ id: string; status: string; error: string | null; worker_id: string | null; done: string; running: string | null }>(
+    `select r.id, r.status, r.error, r.worker_id, count(*) filter (where s.status = 'done') as done,
+            string_agg(s.step_id, ',') filter (where s.status = 'running') as running
+       from runs r left join run_steps s on s.run_id = r.id
+      where r.id = any($1) and r.status not in ('succeeded') group by r.id`,
+    [ids],
+  );
+  return { statuses: await statuses(ids), unfinished: rows.slice(0, 8) };
 }
 
 async function statuses(ids: string[]) {
@@ -201,7 +220,7 @@ function expectFullStream(viewer: Viewer, runId: string) {
 }
 
 test('40 KPD-MADS runs with 20 % provider failures all succeed; a worker killed mid-run loses no step and duplicates none', async () => {
-  test.setTimeout(420_000);
+  test.setTimeout(540_000);
   const rmCookie = await signIn(appA.url, 'rm');
   const viewerCookie = await signIn(appB.url, 'rm');
   const ids: string[] = [];
@@ -238,9 +257,11 @@ test('40 KPD-MADS runs with 20 % provider failures all succeed; a worker killed 
       const s = await statuses(ids);
       return (s.succeeded ?? 0) + (s.failed ?? 0) + (s.cancelled ?? 0) === RUNS ? s : undefined;
     },
-    300_000,
+    360_000,
+    () => whereRunsStand(ids),
   );
-  expect(outcome).toEqual({ succeeded: RUNS });
+  // A run that did not succeed says why in the assertion's message, not only in the files afterEach writes.
+  expect(outcome, JSON.stringify((await whereRunsStand(ids)).unfinished)).toEqual({ succeeded: RUNS });
   await expectCompleteSteps(ids);
 
   // The killed worker's finished steps were kept as they were, not redone by the other worker.
@@ -297,6 +318,7 @@ test('a PostgreSQL restart in the middle of runs: they resume and finish, each s
       return (s.succeeded ?? 0) + (s.failed ?? 0) + (s.cancelled ?? 0) === ids.length ? s : undefined;
     },
     240_000,
+    () => whereRunsStand(ids),
   );
   expect(outcome).toEqual({ succeeded: ids.length });
   await expectCompleteSteps(ids);
