@@ -117,6 +117,14 @@ describe('the shared prefix', () => {
     for (const { prompt } of prompts) expect(prompt.system).toBe(header);
   });
 
+  it('says the rules every step shares (citation form, support, web results, one JSON object) once, in the header, not in each step\'s part', () => {
+    const header = buildRunHeader({ company: COMPANY, params: PARAMS });
+    for (const rule of ['A citation is {"evidenceId"', 'counts as support', 'never from memory', 'Answer with one JSON object']) {
+      expect(header, rule).toContain(rule);
+      for (const { step, prompt } of kpdPrompts()) expect(prompt.user, `${step.id}: ${rule}`).not.toContain(rule);
+    }
+  });
+
   it('opens the user message with the evidence, then the turns, and ends with the step\'s own part', () => {
     for (const { step, prompt } of kpdPrompts()) {
       const own = ownPart(prompt.user);

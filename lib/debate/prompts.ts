@@ -61,6 +61,9 @@ const AGENT_RULES = [
   '4. Make each statement about a distinct factor. Use a factor again only with clearly different evidence (another date, value or event), and say that you are doing so.',
   '5. Items marked stale were published before the recency cutoff: prefer newer evidence, and say so whenever you rely on a stale item.',
   `6. ${DATA_RULE}`,
+  '7. Cite web results only from searches made in this run (yours, or those the turns you receive cite), never from memory.',
+  '8. A citation is {"evidenceId": "<id>", "source": "<source name>", "date": "YYYY-MM-DD", "value": "<figure, when the item has one>"}. Only an item shown to you in this request, or a web result of this run, dated on or before the as-of date, counts as support; any other citation is kept but marked unverified.',
+  '9. Answer with one JSON object of the shape your step gives, and nothing else. Keep JSON keys, ids, factor ids, enum values and dates exactly as specified.',
 ].join('\n');
 
 function companyBlock(company: PromptInput['company']): string {
@@ -229,8 +232,6 @@ function sourcesSection({ step, params, evidence }: PromptInput): string {
     '# Sources and citations',
     access,
     search,
-    'Cite web results only from searches made in this run (yours, or those the turns above cite), never from memory.',
-    'A citation is {"evidenceId": "<id>", "source": "<source name>", "date": "YYYY-MM-DD", "value": "<figure, when the item has one>"}. Only an item shown to you here, or a web result of this run, dated on or before the as-of date, counts as support; any other citation is kept but marked unverified.',
   ].join('\n');
 }
 
@@ -338,10 +339,8 @@ export function describeJsonShape(schema: object): string {
 }
 
 function outputSection({ step, params }: PromptInput): string {
-  const language =
-    params.language === 'ko'
-      ? 'Write every free-text field in Korean (모든 서술은 한국어로 작성하십시오). Keep JSON keys, ids, factor ids, enum values and dates exactly as specified.'
-      : 'Write every free-text field in English. Keep JSON keys, ids, factor ids, enum values and dates exactly as specified.';
+  // The run's language, kept out of the header so a company's runs in either language share it.
+  const language = params.language === 'ko' ? 'Write every free-text field in Korean (모든 서술은 한국어로 작성하십시오).' : 'Write every free-text field in English.';
   // Ids carry the step so they stay unique across a run: the rule checks and the reasoning
   // tree resolve `targetClaimId` and `respondsTo` over several turns at once.
   const shape: object = OUTPUT_SCHEMAS[step.output].shape;
@@ -350,7 +349,7 @@ function outputSection({ step, params }: PromptInput): string {
     'questions' in shape ? `your questions ${step.id}-q1, ${step.id}-q2, …` : null,
   ].filter(Boolean);
   const ids = kinds.length ? `Number ${kinds.join(' and ')}; refer to earlier claims and questions by the ids shown above.` : null;
-  return ['# Output', language, ids, 'Answer with one JSON object of this shape and nothing else:', describeOutputShape(step.output)].filter(Boolean).join('\n');
+  return ['# Output', language, ids, 'The shape of your answer:', describeOutputShape(step.output)].filter(Boolean).join('\n');
 }
 
 // ---------------------------------------------------------------- the prompt
