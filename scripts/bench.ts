@@ -1,18 +1,21 @@
 // `npm run bench [-- --only retrieval] [--quick] [--postgres <url>]`: runs the registered
-// benchmarks (scripts/bench/index.ts) on throwaway databases, prints one table and writes every
-// figure to bench-results/<timestamp>.json. `npm run bench -- --paper [--ttft ms] [--tps n]`
+// benchmarks (scripts/bench/index.ts) on throwaway databases, each in a process of its own when
+// there are several, prints one table and writes every figure to bench-results/<timestamp>.json. `npm run bench -- --paper [--ttft ms] [--tps n]`
 // instead sets KPD-MADS against NAS the way the paper did (scripts/bench/paper.ts). Benchmarks measure; they do not fail a build, so a
 // missed target is marked in the table rather than turned into an exit code.
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { Command } from 'commander';
+import { Command, Option } from 'commander';
 import { benchmarks, loadBenchmarks, type BenchRow } from './bench/index';
 import { runPaperBench } from './bench/paper';
 import { scratchDatabaseFactory } from './bench/scratch-db';
 import { describeError } from './lib/describe-error';
 
-type Options = { only?: string; quick?: boolean; postgres?: string; list?: boolean; json?: boolean; load?: boolean; paper?: boolean; ttft?: number; tps?: number };
+type Options = { only?: string; quick?: boolean; postgres?: string; list?: boolean; json?: boolean; load?: boolean; paper?: boolean; ttft?: number; tps?: number; outcomeFile?: string };
+
+type Outcome = { name: string; description: string; durationMs: number; rows: BenchRow[]; error?: string };
 
 function positiveNumber(value: string, name: string) {
   const n = Number(value);
@@ -31,6 +34,7 @@ const program = new Command('bench')
   .option('--tps <tokens>', "with --paper: the fake model's tokens per second (default 500; 5000 with --quick)", (v) => positiveNumber(v, '--tps'))
   .option('--list', 'list the benchmarks and exit')
   .option('--json', 'also print the keyed figures as one JSON object on the last line')
+  .addOption(new Option('--outcome-file <path>', 'internal: run one benchmark and write its outcome here').hideHelp())
   .showHelpAfterError();
 
 function targetText(row: BenchRow) {
@@ -75,19 +79,28 @@ async function main() {
   const startedAt = new Date();
   const log = (message: string) => process.stderr.write(`${message}\n`);
   const ctx = { quick: Boolean(options.quick), scratchDatabase: scratchDatabaseFactory(options.postgres), log };
-  const outcomes = [];
-  for (const benchmark of available.filter((b) => wanted.includes(b.name))) {
+  const selected = available.filter((b) => wanted.includes(b.name));
+  const runHere = async (benchmark: (typeof selected)[number]): Promise<Outcome> => {
     log(`== ${benchmark.name}: ${benchmark.description}${ctx.quick ? ' (quick)' : ''}`);
     const start = performance.now();
     try {
       const rows = await benchmark.run(ctx);
-      outcomes.push({ name: benchmark.name, description: benchmark.description, durationMs: Math.round(performance.now() - start), rows });
+      return { name: benchmark.name, description: benchmark.description, durationMs: Math.round(performance.now() - start), rows };
     } catch (err) {
       log(`${benchmark.name} failed: ${describeError(err)}`);
       if (err instanceof Error && err.stack) log(err.stack);
-      outcomes.push({ name: benchmark.name, description: benchmark.description, durationMs: Math.round(performance.now() - start), rows: [], error: describeError(err) });
+      return { name: benchmark.name, description: benchmark.description, durationMs: Math.round(performance.now() - start), rows: [], error: describeError(err) };
     }
+  };
+  if (options.outcomeFile) {
+    // A child of the run below: one benchmark, its outcome to the parent through a file.
+    fs.writeFileSync(options.outcomeFile, JSON.stringify(await runHere(selected[0])));
+    return;
   }
+  // Several benchmarks: each in a process of its own, so no figure (peak RSS above all) carries
+  // what an earlier one left in the heap or the embedded database's memory.
+  const outcomes: Outcome[] = [];
+  for (const benchmark of selected) outcomes.push(selected.length === 1 ? await runHere(benchmark) : await runInChild(benchmark, options));
 
   // Latencies mean little without knowing what else the machine was doing.
   const loadAverage = os.loadavg().map((l) => Math.round(l * 100) / 100);
@@ -118,6 +131,30 @@ async function main() {
     console.log(JSON.stringify(keyed));
   }
   if (outcomes.some((o) => o.error)) process.exitCode = 1;
+}
+
+/** Runs one benchmark in a fresh `tsx` process with the same options; its log goes to this one's stderr. */
+async function runInChild(benchmark: { name: string; description: string }, options: Options): Promise<Outcome> {
+  const outcomeFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'crosscheck-bench-')), 'outcome.json');
+  const args = ['--import', 'tsx', path.join('scripts', 'bench.ts'), '--only', benchmark.name, '--outcome-file', outcomeFile];
+  if (options.quick) args.push('--quick');
+  if (options.load) args.push('--load');
+  if (options.postgres) args.push('--postgres', options.postgres);
+  const start = performance.now();
+  const code = await new Promise<number | null>((resolve) => {
+    const child = spawn(process.execPath, args, { cwd: process.cwd(), stdio: ['ignore', 'inherit', 'inherit'] });
+    child.on('error', () => resolve(null));
+    child.on('exit', (c) => resolve(c));
+  });
+  try {
+    return JSON.parse(fs.readFileSync(outcomeFile, 'utf8')) as Outcome;
+  } catch {
+    const error = `the benchmark's process ended (exit code ${code}) without an outcome`;
+    process.stderr.write(`${benchmark.name} failed: ${error}\n`);
+    return { name: benchmark.name, description: benchmark.description, durationMs: Math.round(performance.now() - start), rows: [], error };
+  } finally {
+    fs.rmSync(path.dirname(outcomeFile), { recursive: true, force: true });
+  }
 }
 
 /** `--paper`: its own tables rather than the benchmark table, and its figures in bench-results/<timestamp>-paper.json. */
