@@ -113,3 +113,57 @@ test('a watched borrower’s rehabilitation filing reaches the inbox with its ev
   await expect(rescreen.getByTestId('audit-action-label')).toHaveText('Re-screen started');
   await expect(rescreen.getByTestId('audit-detail')).toContainText('Started by the watch');
 });
+
+test('an RM changes a watch and stops it: a bad threshold is refused with nothing saved, and both changes are audited in words', async ({ page, browser }, testInfo) => {
+  const tag = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+  const companyId = `watch-edit-${tag}`;
+  await signInAs(page, 'rm');
+  await page.goto('/import');
+  const company = [{ id: companyId, name: `감시변경${tag}`, name_en: `Watch Edit ${tag} Co., Ltd.`, country: 'KR' }];
+  await page.getByTestId('import-file').setInputFiles({ name: 'companies.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(company)) });
+  await page.getByTestId('import-submit').click();
+  await expect(page.getByTestId('import-report').getByRole('status')).toContainText('Imported 1 company');
+
+  await page.goto(`/companies/${companyId}`);
+  const panel = page.getByTestId('watch-panel');
+  await panel.getByTestId('watch-submit').click();
+  await expect(panel.getByTestId('watch-status')).toHaveText('You are watching this borrower: daily.');
+
+  // A threshold of 0 is refused by the server (the browser's own check taken off, as a script
+  // posting the form would), at the field, and the watch stays as it was.
+  await panel.getByLabel('Check').selectOption('weekly');
+  const threshold = panel.getByLabel('Alert on this many new adverse items in one check');
+  await threshold.evaluate((el) => el.removeAttribute('min'));
+  await threshold.fill('0');
+  await panel.getByTestId('watch-submit').click();
+  await expect(panel.locator('#adverse_threshold-error')).toHaveText('Give a whole number from 1 to 100.');
+  await page.reload();
+  await expect(panel.getByTestId('watch-status')).toHaveText('You are watching this borrower: daily.');
+  await expect(panel.getByLabel('Alert on this many new adverse items in one check')).toHaveValue('3');
+
+  // Weekly, five adverse items: saved, and the panel shows it after a reload.
+  await panel.getByLabel('Check').selectOption('weekly');
+  await panel.getByLabel('Alert on this many new adverse items in one check').fill('5');
+  await panel.getByTestId('watch-submit').click();
+  await expect(panel.getByTestId('watch-status')).toHaveText('You are watching this borrower: weekly.');
+  await page.reload();
+  await expect(panel.getByLabel('Alert on this many new adverse items in one check')).toHaveValue('5');
+
+  await panel.getByTestId('watch-remove').click();
+  await expect(panel.getByTestId('watch-status')).toHaveText('You are not watching this borrower.');
+  await page.reload();
+  await expect(panel.getByTestId('watch-status')).toHaveText('You are not watching this borrower.');
+
+  const auditor = await (await browser.newContext({ baseURL: testInfo.project.use.baseURL })).newPage();
+  await signInAs(auditor, 'admin');
+  await auditor.goto('/admin/audit?action=watch.update');
+  const update = auditor.getByTestId('audit-row').filter({ hasText: companyId });
+  await expect(update).toHaveCount(1);
+  await expect(update.getByTestId('audit-action-label')).toHaveText('Watch changed');
+  await expect(update.getByTestId('audit-detail')).toContainText('Adverse items that alert');
+  await expect(update.getByTestId('audit-detail')).toContainText('5');
+  await auditor.goto('/admin/audit?action=watch.remove');
+  const removed = auditor.getByTestId('audit-row').filter({ hasText: companyId });
+  await expect(removed).toHaveCount(1);
+  await expect(removed.getByTestId('audit-action-label')).toHaveText('Watch ended');
+});
