@@ -10,6 +10,7 @@ import { ensureRunRelay } from '@/lib/debate/relay';
 import { env, isEmbedded } from '@/lib/env';
 import { stopBoss } from '@/lib/jobs/boss';
 import { surviveDatabaseOutages } from '@/lib/jobs/process-guard';
+import { startWatchScheduler } from '@/lib/jobs/watch-scheduler';
 import { startWorker } from '@/lib/jobs/worker';
 import { flushCounters } from '@/lib/ops/counters';
 import { describeError } from './lib/describe-error';
@@ -30,9 +31,13 @@ async function main() {
   // shows nothing, so it does not take in other processes' events.
   const relay = ensureRunRelay({ instanceId: 'worker', receiveEvents: false });
   const worker = await startWorker({ concurrency: e.WORKER_CONCURRENCY });
+  // The portfolio watch's cron job (lib/jobs/watch-scheduler.ts): any app instance or worker may
+  // take a pass, one at a time across all of them.
+  const watch = await startWatchScheduler();
   console.log(
     `[worker] ${worker.workerId} ready: executing up to ${e.WORKER_CONCURRENCY} run(s) at once from ${location} ` +
-      `(lease ${e.WORKER_LEASE_MS} ms, renewed every ${e.WORKER_LEASE_RENEW_MS} ms)`,
+      `(lease ${e.WORKER_LEASE_MS} ms, renewed every ${e.WORKER_LEASE_RENEW_MS} ms); ` +
+      (watch ? `takes portfolio watch passes (every ${watch.minutes} min)` : 'no portfolio watch passes (WATCH_PASS_MINUTES=0)'),
   );
 
   let stopping = false;
@@ -44,6 +49,7 @@ async function main() {
     stopping = true;
     console.log(`[worker] ${signal}: finishing or handing over the runs in hand`);
     try {
+      await watch?.stop();
       await worker.stop({ graceful: true, timeoutMs: e.WORKER_SHUTDOWN_TIMEOUT_MS });
       await relay?.stop();
       await stopBoss();
