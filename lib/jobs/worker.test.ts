@@ -44,7 +44,7 @@ if (testBackends().includes('postgres')) {
     const workers = new Set<QueueWorker>();
 
     /** A `npm run worker` process (tsx scripts/worker.ts) on the test database and fake model. */
-    function spawnWorker() {
+    function spawnWorker(extraEnv: Record<string, string> = {}) {
       const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/worker.ts'], {
         env: {
           ...process.env,
@@ -59,6 +59,7 @@ if (testBackends().includes('postgres')) {
           WORKER_POLL_INTERVAL_MS: String(LEASE.pollIntervalMs),
           // One JSON object per log line, for logLines() to read.
           LOG_FORMAT: 'json',
+          ...extraEnv,
         },
         stdio: ['ignore', 'pipe', 'pipe'],
       });
@@ -279,6 +280,17 @@ if (testBackends().includes('postgres')) {
       await pickedUp();
       await sleeper.stop();
     }, 60_000);
+
+    it('a worker process takes the portfolio watch\'s passes: it schedules the cron job at WATCH_PASS_MINUTES and says so', async () => {
+      const watcher = spawnWorker({ WATCH_PASS_MINUTES: '7' });
+      await watcher.ready;
+      expect(watcher.output()).toContain('takes portfolio watch passes (every 7 min)');
+      const { rows } = (await db.execute(sql`select cron from pgboss.schedule where name = 'crosscheck-watch'`)) as unknown as { rows: { cron: string }[] };
+      expect(rows.map((r) => r.cron)).toEqual(['*/7 * * * *']);
+      watcher.child.kill('SIGTERM');
+      await waitFor('the worker to stop', async () => watcher.child.exitCode !== null);
+      expect(watcher.child.exitCode).toBe(0);
+    });
 
     it('a cancel from another process stops the worker process executing the run', async () => {
       const remote = spawnWorker();
