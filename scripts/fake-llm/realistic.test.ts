@@ -9,6 +9,8 @@ import { visibleEvidence } from '@/lib/debate/evidence-scope';
 import { buildPrompt } from '@/lib/debate/prompts';
 import { getProtocol } from '@/lib/debate/protocols';
 import { checkStepRules } from '@/lib/debate/rules';
+import { sectionJsonSchema, sectionPrompt } from '@/lib/debate/section-prompts';
+import { sectionCalls } from '@/lib/domain/sections';
 import { citationsOf } from '@/lib/domain/output-parts';
 import { GUIDELINE_FACTORS } from '@/lib/domain/factors';
 import { OUTPUT_SCHEMAS, proseOf } from '@/lib/domain/outputs';
@@ -151,6 +153,37 @@ describe('realistic answers, without quirks', () => {
     expect(closing.rules.maxChars).toBe(700);
     expect(closing.items).toEqual([]);
     expect(closing.cited.length).toBeGreaterThan(0);
+  });
+});
+
+describe('realistic answers to a report section', () => {
+  it('reads the section\'s factors from its part and keeps its topics to them, as a model told so would', () => {
+    const protocol = getProtocol('kpd-mads');
+    const ag = protocol.steps.find((s) => s.sections)!;
+    const market = sectionCalls(ag.sections!).find((c) => c.key === 'market')!;
+    const d1 = realisticAnswer(d1Request(), settingsWith({}), requestRandom(1, 'd1', 0));
+    if (d1.kind !== 'content') throw new Error('D1 did not answer');
+    const context: ContextTurn[] = [{ stepId: 'D1', agent: 'A1', team: 'affirmative', act: 'constructive', text: '', output: JSON.parse(d1.content) }];
+    const whole = buildPrompt({ runId: 'run-1', protocol, step: ag, params: PARAMS, company: COMPANY, evidence: [], passages: [], context });
+    const prompt = sectionPrompt(ag, whole, market);
+    const request: ChatRequest = {
+      model: 'fake-llm',
+      messages: [
+        { role: 'system', content: prompt.system },
+        { role: 'user', content: prompt.user },
+      ],
+      response_format: { type: 'json_schema', json_schema: { name: 'section', schema: sectionJsonSchema(ag.output, market.fields) as never } },
+    };
+    expect(readStepPrompt(request).sectionFactors).toEqual(market.factors);
+    for (let seed = 1; seed <= 5; seed++) {
+      const answer = realisticAnswer(request, settingsWith({}), requestRandom(seed, 'market', 0));
+      if (answer.kind !== 'content') throw new Error('the section did not answer');
+      const topics = (jsonIn(answer.content).topics ?? []) as { factor: string }[];
+      expect(topics.length).toBeGreaterThan(0);
+      for (const t of topics) expect(market.factors, `seed ${seed}`).toContain(t.factor);
+    }
+    // A step that is not a section has none.
+    expect(readStepPrompt(d1Request()).sectionFactors).toBeUndefined();
   });
 });
 

@@ -121,6 +121,8 @@ export type StepPrompt = {
   /** Ids of three-round arguments in the turns it receives, by step, in the order the prompt gives them. */
   contextArguments: { step: string; ids: string[] }[];
   rules: StepRules;
+  /** A report section's factors (lib/debate/protocols/report-sections.ts), which its topics keep to as a model told so would. */
+  sectionFactors?: string[];
 };
 
 const ITEM_HEAD = /^\[([^\]\n]+)\](?: \|)? published (\d{4}-\d{2}-\d{2})(.*)$/;
@@ -319,6 +321,7 @@ export function readStepPrompt(body: ChatRequest): StepPrompt {
     contextClaims: turns.claims,
     contextArguments: turns.args,
     rules: readRules(user),
+    sectionFactors: readSectionFactors(user),
   };
 }
 
@@ -374,6 +377,14 @@ const LINKS = {
 
 const FACTORS = GUIDELINE_FACTORS.map((f) => f.id);
 
+/** The factor ids a section call's part names in its "Write the `topics` entries on …" line, if it has one. */
+function readSectionFactors(user: string): string[] | undefined {
+  const line = /^Write the `topics` entries on (.*)$/m.exec(user);
+  if (!line) return undefined;
+  const ids = [...line[1].matchAll(/`([a-z_]+)`/g)].map((m) => m[1]).filter((id) => id === 'other' || (FACTORS as readonly string[]).includes(id));
+  return ids.length ? ids : undefined;
+}
+
 class Writer {
   private readonly citable: PromptItem[];
   private readonly factors: string[];
@@ -395,7 +406,9 @@ class Writer {
     const avoid = new Set(p.rules.avoidFactors);
     const fromItems = [...new Set(this.citable.map((i) => i.factor).filter((f): f is string => Boolean(f) && !avoid.has(f!)))];
     const fromClaims = [...new Set(p.contextClaims.map((c) => c.factor).filter((f) => !avoid.has(f)))];
-    const candidates = p.rules.allowedFactors ?? (fromItems.length ? fromItems : fromClaims);
+    const inSection = (list: string[]) => (p.sectionFactors ? list.filter((f) => p.sectionFactors!.includes(f)) : list);
+    const scoped = inSection(fromItems).length ? inSection(fromItems) : inSection(fromClaims);
+    const candidates = p.rules.allowedFactors ?? (scoped.length ? scoped : (p.sectionFactors ?? []));
     this.factors = candidates.length ? candidates : avoid.size ? FACTORS.filter((f) => !avoid.has(f)).slice(0, 3) : ['other'];
     // Start somewhere different each answer, as a model would not always lead with the same factor.
     this.factorCursor = Math.floor(rng() * this.factors.length);
