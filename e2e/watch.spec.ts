@@ -131,7 +131,7 @@ test('an RM changes a watch and stops it: a bad threshold is refused with nothin
 
   // A threshold of 0 is refused by the server (the browser's own check taken off, as a script
   // posting the form would), at the field, and the watch stays as it was.
-  await panel.getByLabel('Check').selectOption('weekly');
+  await panel.getByLabel('Check', { exact: true }).selectOption('weekly');
   const threshold = panel.getByLabel('Alert on this many new adverse items in one check');
   await threshold.evaluate((el) => el.removeAttribute('min'));
   await threshold.fill('0');
@@ -142,7 +142,7 @@ test('an RM changes a watch and stops it: a bad threshold is refused with nothin
   await expect(panel.getByLabel('Alert on this many new adverse items in one check')).toHaveValue('3');
 
   // Weekly, five adverse items: saved, and the panel shows it after a reload.
-  await panel.getByLabel('Check').selectOption('weekly');
+  await panel.getByLabel('Check', { exact: true }).selectOption('weekly');
   await panel.getByLabel('Alert on this many new adverse items in one check').fill('5');
   await panel.getByTestId('watch-submit').click();
   await expect(panel.getByTestId('watch-status')).toHaveText('You are watching this borrower: weekly.');
