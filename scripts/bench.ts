@@ -1,8 +1,9 @@
 // `npm run bench [-- --only retrieval] [--quick] [--postgres <url>]`: runs the registered
 // benchmarks (scripts/bench/index.ts) on throwaway databases, each in a process of its own when
-// there are several, prints one table and writes every figure to bench-results/<timestamp>.json. `npm run bench -- --paper [--ttft ms] [--tps n]`
-// instead sets KPD-MADS against NAS the way the paper did (scripts/bench/paper.ts). Benchmarks measure; they do not fail a build, so a
-// missed target is marked in the table rather than turned into an exit code.
+// there are several, prints one table and writes every figure to bench-results/<timestamp>.json.
+// `npm run bench -- --paper [--ttft ms] [--tps n]` instead sets KPD-MADS against NAS the way the
+// paper did (scripts/bench/paper.ts). Benchmarks measure; they do not fail a build, so a missed
+// target is marked in the table rather than turned into an exit code.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -136,7 +137,8 @@ async function main() {
 /** Runs one benchmark in a fresh `tsx` process with the same options; its log goes to this one's stderr. */
 async function runInChild(benchmark: { name: string; description: string }, options: Options): Promise<Outcome> {
   const outcomeFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'crosscheck-bench-')), 'outcome.json');
-  const args = ['--import', 'tsx', path.join('scripts', 'bench.ts'), '--only', benchmark.name, '--outcome-file', outcomeFile];
+  // This very script (tsx runs it as argv[1]), whatever the working directory.
+  const args = ['--import', 'tsx', process.argv[1], '--only', benchmark.name, '--outcome-file', outcomeFile];
   if (options.quick) args.push('--quick');
   if (options.load) args.push('--load');
   if (options.postgres) args.push('--postgres', options.postgres);

@@ -171,7 +171,7 @@ async function whereRunsStand(ids: string[]) {
     `select r.id, r.status, r.error, r.worker_id, count(*) filter (where s.status = 'done') as done,
             string_agg(s.step_id, ',') filter (where s.status = 'running') as running
        from runs r left join run_steps s on s.run_id = r.id
-      where r.id = any($1) and r.status not in ('succeeded') group by r.id`,
+      where r.id = any($1) and r.status <> 'succeeded' group by r.id`,
     [ids],
   );
   return { statuses: await statuses(ids), unfinished: rows.slice(0, 8) };

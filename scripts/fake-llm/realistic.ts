@@ -407,7 +407,8 @@ class Writer {
     const fromItems = [...new Set(this.citable.map((i) => i.factor).filter((f): f is string => Boolean(f) && !avoid.has(f!)))];
     const fromClaims = [...new Set(p.contextClaims.map((c) => c.factor).filter((f) => !avoid.has(f)))];
     const inSection = (list: string[]) => (p.sectionFactors ? list.filter((f) => p.sectionFactors!.includes(f)) : list);
-    const scoped = inSection(fromItems).length ? inSection(fromItems) : inSection(fromClaims);
+    const sectionItems = inSection(fromItems);
+    const scoped = sectionItems.length ? sectionItems : inSection(fromClaims);
     const candidates = p.rules.allowedFactors ?? (scoped.length ? scoped : (p.sectionFactors ?? []));
     this.factors = candidates.length ? candidates : avoid.size ? FACTORS.filter((f) => !avoid.has(f)).slice(0, 3) : ['other'];
     // Start somewhere different each answer, as a model would not always lead with the same factor.
