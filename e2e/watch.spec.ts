@@ -160,8 +160,10 @@ test('an RM changes a watch and stops it: a bad threshold is refused with nothin
   const update = auditor.getByTestId('audit-row').filter({ hasText: companyId });
   await expect(update).toHaveCount(1);
   await expect(update.getByTestId('audit-action-label')).toHaveText('Watch changed');
-  await expect(update.getByTestId('audit-detail')).toContainText('Adverse items that alert');
-  await expect(update.getByTestId('audit-detail')).toContainText('5');
+  // The saved values themselves, each beside its label (dt, then its dd).
+  const valueOf = (label: string) => update.getByTestId('audit-detail').locator('dt', { hasText: new RegExp(`^${label}$`) }).locator('xpath=following-sibling::dd[1]');
+  await expect(valueOf('Adverse items that alert')).toHaveText('5');
+  await expect(valueOf('Check')).toHaveText(/^weekly$/i);
   await auditor.goto('/admin/audit?action=watch.remove');
   const removed = auditor.getByTestId('audit-row').filter({ hasText: companyId });
   await expect(removed).toHaveCount(1);
