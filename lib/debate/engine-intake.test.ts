@@ -10,6 +10,8 @@ import { evidenceItems } from '@/lib/db/schema';
 import { createTestDatabase, testBackends } from '@/lib/db/test-db';
 import { createRun, executeRun } from '@/lib/debate/engine';
 import { seedDemo } from '@/lib/demo/seed';
+import { FACTOR_IDS } from '@/lib/domain/factors';
+import { claimsOf } from '@/lib/domain/output-parts';
 import type { Report, Turn } from '@/lib/domain/outputs';
 import type { StepRepair } from '@/lib/domain/stored';
 import { stopReason } from '@/lib/i18n/failures';
@@ -222,5 +224,55 @@ describe.each(testBackends())('taking answers in, in the engine, on %s', (backen
     expect(checks['after-as-of'].ok).toBe(false);
     expect(checks['after-as-of'].items).toContain(`D1: ${late.id} ${late.publishedDate}`);
     expect(checks['unverified-citations'].items).toContain(`D1: ${unshown}`);
+  });
+
+  it('takes out of a closing the new evidence it still cites after its repair, records each, and the run goes on', async () => {
+    const invented = { evidenceId: `${COMPANY}-9288`, source: 'Maeil Business Newspaper', date: '2025-01-14' };
+    // D9 cites an item no turn cited in its answer and again in its repair; D10 only in its first answer.
+    const { provider, callsOf } = scripted((result, req, call) => {
+      if (!(req.step.id === 'D9' || (req.step.id === 'D10' && call === 1))) return result;
+      const turn = JSON.parse(result.raw) as Turn;
+      turn.claims[0].citations.push({ ...invented });
+      return { ...result, raw: JSON.stringify(turn) };
+    });
+    const run = await createRun({ db, protocolId: 'kpd-mads', companyId: COMPANY, provider, params: { asOf: '2025-06-30', language: 'en' } });
+    const result = await executeRun({ db, runId: run.id, provider });
+    expect(result.status, result.error).toBe('succeeded');
+    expect(callsOf('D9')).toHaveLength(2);
+    expect(callsOf('D10')).toHaveLength(2);
+    expect(callsOf('D9')[1].repair?.problems.join(' ')).toContain(`a closing brings no new evidence; new: ${invented.evidenceId}.`);
+
+    const d9 = await stepRow(run.id, 'D9');
+    const ids = (d9.output as Turn).claims.flatMap((c) => c.citations.map((x) => x.evidenceId));
+    expect(ids).not.toContain(invented.evidenceId);
+    // What the offline analyst cited stays: only the new citation went.
+    expect(ids.length).toBeGreaterThan(0);
+    const dropped = d9.repairs.filter((r) => r.kind === 'citation-dropped');
+    expect(dropped).toEqual([
+      { kind: 'citation-dropped', attempt: 2, detail: `${invented.evidenceId} (${invented.source}, ${invented.date}) taken out: the turns this step answers do not cite it, and it may bring no new evidence` },
+    ]);
+    expect(d9.repairs.map((r) => r.kind)).toContain('repair-request');
+    // A closing that got it right on its repair has nothing taken out.
+    const d10 = await stepRow(run.id, 'D10');
+    expect(d10.repairs.map((r) => r.kind)).toEqual(['repair-request']);
+  });
+
+  it('still fails a closing that brings a new factor after its repair, with the reason', async () => {
+    let fresh = '';
+    const { provider } = scripted((result, req) => {
+      if (req.step.id !== 'D9') return result;
+      // A factor none of the turns it closes used.
+      const used = new Set(req.context.flatMap((t) => claimsOf(t.output).map((c) => c.factor)));
+      fresh = FACTOR_IDS.find((f) => !used.has(f))!;
+      const turn = JSON.parse(result.raw) as Turn;
+      turn.claims[0].factor = fresh;
+      return { ...result, raw: JSON.stringify(turn) };
+    });
+    const run = await createRun({ db, protocolId: 'kpd-mads', companyId: COMPANY, provider, params: { asOf: '2025-06-30', language: 'en' } });
+    const result = await executeRun({ db, runId: run.id, provider });
+    expect(result.status).toBe('failed');
+    const d9 = await stepRow(run.id, 'D9');
+    expect(d9.status).toBe('failed');
+    expect(d9.error).toBe(`The output did not meet the step's rules after one repair: a closing brings no new factors; new: ${fresh}.`);
   });
 });

@@ -38,7 +38,7 @@ import { getProtocol } from '@/lib/debate/protocols';
 import { isDatabaseUnavailable } from '@/lib/db/errors';
 import { yieldToEventLoop } from '@/lib/event-loop';
 import { budgetOverrun, BudgetExceeded, defaultBudget } from '@/lib/debate/limits';
-import { checkStepRules } from '@/lib/debate/rules';
+import { checkStepRules, dropNewEvidence } from '@/lib/debate/rules';
 import { citationsOf } from '@/lib/domain/output-parts';
 import { OUTPUT_SCHEMAS, proseOf, type OutputKind, type StepOutput } from '@/lib/domain/outputs';
 import { providerLimit } from '@/lib/debate/semaphore';
@@ -171,8 +171,8 @@ type AskCall = {
   /** Before each try: its attempt number. */
   started: () => Promise<number>;
   publish: (event: RunEvent) => void;
-  /** What the engine checks beyond the schema. */
-  check: (output: StepOutput, attempt: number) => Verdict;
+  /** What the engine checks beyond the schema; `last`: no repair is left for this answer. */
+  check: (output: StepOutput, attempt: number, last: boolean) => Verdict;
 };
 
 export async function executeRun({
@@ -379,12 +379,23 @@ export async function executeRun({
       // The whole answer checked as the engine checks every step: what it decides itself rather
       // than take the model's word (lib/debate/enforce.ts), before the citations are resolved (a
       // version it puts in is checked like the model's own), then the rules — after the
-      // citations, because one dated after as-of supports no claim.
-      const checkWhole = (output: StepOutput, attempt: number): Verdict => {
+      // citations, because one dated after as-of supports no claim. An answer with no repair
+      // left that still brings new evidence into a closing loses those citations instead of
+      // failing the run (lib/debate/rules.ts, dropNewEvidence); each one dropped is recorded.
+      const checkWhole = (output: StepOutput, attempt: number, last = false): Verdict => {
         const enforced = enforce(step, output, { context: step.context.map((id) => ({ step: byId.get(id)!, output: done.get(id)!.output })), language: params.language });
         const resolved = resolveCitations(enforced.output, citationScope());
+        const dropped = last ? dropNewEvidence(step, enforced.output, contextOutputs) : [];
         const problems = checkStepRules(step, enforced.output, { context: contextOutputs, availableFactors, ...(canSearch ? { webSearch: { ...searched } } : {}) });
-        return { output: enforced.output as StepOutput, problems, repairs: [...resolved.repairs.map((r) => ({ ...r, attempt })), ...enforced.repairs.map((r) => ({ ...r, attempt }))] };
+        return {
+          output: enforced.output as StepOutput,
+          problems,
+          repairs: [
+            ...resolved.repairs.map((r) => ({ ...r, attempt })),
+            ...dropped.map((c) => ({ kind: 'citation-dropped' as const, attempt, detail: `${c.evidenceId} (${c.source}, ${c.date}) taken out: the turns this step answers do not cite it, and it may bring no new evidence` })),
+            ...enforced.repairs.map((r) => ({ ...r, attempt })),
+          ],
+        };
       };
 
       // One call of the step, asked until its answer is taken in. A deterministic provider would
@@ -470,7 +481,7 @@ export async function executeRun({
           }
           let problems: string[];
           if (taken.ok) {
-            const verdict = call.check(taken.output, n);
+            const verdict = call.check(taken.output, n, repairsLeft <= 0);
             if (verdict.problems.length === 0) {
               for (const r of [...taken.repairs, ...verdict.repairs]) note(r);
               return { ...verdict, modelMs: callModelMs };

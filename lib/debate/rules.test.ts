@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { getProtocol, getStep } from '@/lib/debate/protocols';
-import { checkStepRules } from '@/lib/debate/rules';
+import { checkStepRules, dropNewEvidence } from '@/lib/debate/rules';
 
 const cite = { evidenceId: 'e1', source: 'DART', date: '2024-01-11' };
 const claim = (id: string, factor: string, polarity = 'favorable') => ({ id, text: `claim ${id}`, factor, polarity, citations: [cite] });
@@ -83,5 +83,29 @@ describe('three-round rules', () => {
     const score = (argumentId: string) => ({ argumentId, logic: 5, evidence: 5, responsiveness: 5, honesty: 5, weighted: 5 });
     const judgment = { overall: { keyInsight: 'k', affirmativeTotal: 5, negativeTotal: 5, unresolved: [], recommendation: 'r' }, scores: ['R1-A-1', 'R1-A-2', 'R1-A-3', 'R1-N-1', 'R1-N-2'].map(score), fallacies: [], trace: [] };
     expect(checkStepRules(getStep(tr, 'JUDGE'), judgment, { context })).toEqual(['every argument of R1-A and R1-N must be scored; these are not: R1-N-3.']);
+  });
+
+  it('takes out of a closing only the citations of evidence its turns did not cite, wherever they sit', () => {
+    const kpd = getProtocol('kpd-mads');
+    const d9 = getStep(kpd, 'D9');
+    const context = new Map([['D1', { claims: [claim('D1-c1', 'management_continuity')] }]]);
+    const invented = { evidenceId: 'e-9288', source: 'Reuters', date: '2024-05-02' };
+    const unnamed = { source: 'Yonhap', date: '2024-03-01' };
+    const out = { text: 't', claims: [{ ...claim('D9-c1', 'management_continuity'), citations: [cite, invented, unnamed] }], questions: [] };
+    expect(checkStepRules(d9, out, { context })).toEqual(['a closing brings no new evidence; new: e-9288.']);
+    expect(dropNewEvidence(d9, out, context)).toEqual([invented]);
+    // What the turns cite stays, and so does a citation with no id (the citation rule flags it).
+    expect(out.claims[0].citations).toEqual([cite, unnamed]);
+    expect(checkStepRules(d9, out, { context })).toEqual([]);
+    // Three-round closings keep their evidence under arguments.
+    const tr = getProtocol('three-round');
+    const closing = tr.steps.find((s) => s.rules?.noNewMaterial)!;
+    const args = { arguments: [{ id: 'A-1', evidence: [invented, cite] }] };
+    expect(dropNewEvidence(closing, args, context)).toEqual([invented]);
+    expect(args.arguments[0].evidence).toEqual([cite]);
+    // A step that may bring new material keeps everything.
+    const d1 = { text: 't', claims: [{ ...claim('D1-c1', 'management_continuity'), citations: [cite, invented] }], questions: [] };
+    expect(dropNewEvidence(getStep(kpd, 'D1'), d1, context)).toEqual([]);
+    expect(d1.claims[0].citations).toHaveLength(2);
   });
 });

@@ -2,7 +2,7 @@
 // violation is treated like invalid JSON: one repair attempt with the problems listed, then a
 // clear step failure.
 import { citationsOf, claimsOf, questionsOf } from '@/lib/domain/output-parts';
-import type { Claim } from '@/lib/domain/outputs';
+import type { Citation, Claim } from '@/lib/domain/outputs';
 import type { StepDef, StepRules } from '@/lib/domain/protocol';
 
 type Shaped = { text?: string };
@@ -95,7 +95,7 @@ export function checkStepRules(step: StepDef, output: unknown, { context, availa
   }
   if (rules.noNewMaterial) {
     const factors = new Set([...contextClaims.values()].map((c) => c.factor));
-    const evidence = new Set([...context.values()].flatMap((out) => citationsOf(out).map((c) => c.evidenceId).filter(Boolean)));
+    const evidence = evidenceCitedIn(context);
     const newFactors = claims.filter((c) => !factors.has(c.factor)).map((c) => c.factor);
     const newEvidence = citationsOf(output)
       .map((c) => c.evidenceId)
@@ -104,6 +104,39 @@ export function checkStepRules(step: StepDef, output: unknown, { context, availa
     if (newEvidence.length) problems.push(`a closing brings no new evidence; new: ${[...new Set(newEvidence)].join(', ')}.`);
   }
   return problems;
+}
+
+/** The evidence ids the turns of a step's context cite: all a closing may cite. */
+function evidenceCitedIn(context: Map<string, unknown>): Set<string> {
+  return new Set([...context.values()].flatMap((out) => citationsOf(out).flatMap((c) => (c.evidenceId ? [c.evidenceId] : []))));
+}
+
+/**
+ * Takes out of a step with no new material (a closing) every citation of evidence its context
+ * did not cite, in place, and returns what it took out. The engine does this only when the
+ * model's repair still brought new evidence (docs/protocols.md, "Taking answers in"): the rule
+ * then holds in what is kept, the run goes on, and a reviewer sees each citation dropped.
+ */
+export function dropNewEvidence(step: StepDef, output: unknown, context: Map<string, unknown>): Citation[] {
+  if (!step.rules?.noNewMaterial) return [];
+  const evidence = evidenceCitedIn(context);
+  const dropped: Citation[] = [];
+  const walk = (value: unknown, key?: string) => {
+    if (Array.isArray(value)) {
+      if (key === 'citations' || key === 'evidence') {
+        const kept = value.filter((c: Citation) => !(c && typeof c === 'object' && 'source' in c && c.evidenceId && !evidence.has(c.evidenceId)));
+        if (kept.length !== value.length) {
+          dropped.push(...value.filter((c) => !kept.includes(c)));
+          value.splice(0, value.length, ...kept);
+        }
+      }
+      for (const v of value) walk(v);
+    } else if (value && typeof value === 'object') {
+      for (const [k, v] of Object.entries(value)) walk(v, k);
+    }
+  };
+  walk(output);
+  return dropped;
 }
 
 type Argument = { id?: unknown; evidence?: { afterAsOf?: boolean }[] };

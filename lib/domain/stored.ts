@@ -74,6 +74,9 @@ export const STEP_REPAIR_KINDS = [
   'citation-matched',
   'citation-unverified',
   'citation-after-as-of',
+  // A closing's citation of evidence its turns did not cite, taken out after the repair request
+  // still brought it (a closing brings no new material).
+  'citation-dropped',
   'truncated-retry',
   'repair-request',
   // Checks that do not take the model's word (docs/protocols.md): the engine kept FinDebate's
