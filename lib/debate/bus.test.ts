@@ -44,7 +44,7 @@ describe('run bus', () => {
     expect(bus.snapshot(runId).steps.D1).toEqual({ status: 'running', text: 'go' });
   });
 
-  it('passes drafts on to viewers without keeping them for late ones, and ends a wait with the first', () => {
+  it('keeps the latest draft for late viewers until the part it grows into, through a part of another kind, and ends a wait with the first', () => {
     const bus = new RunBus();
     const runId = 'draft-test';
     const until = '2026-01-01T00:01:00.000Z';
@@ -53,10 +53,22 @@ describe('run bus', () => {
     bus.publish({ type: 'run-started', runId, at, steps });
     bus.publish({ type: 'step-started', runId, stepId: 'D1', at, attempt: 1 });
     bus.publish({ type: 'step-waiting', runId, stepId: 'D1', at, reason: 'provider-limit', until });
-    const draft = { type: 'step-part-draft' as const, runId, stepId: 'D1', draft: { kind: 'claim' as const, index: 0, text: '태영건설은 워크아웃' } };
-    bus.publish(draft);
-    expect(seen.at(-1)).toEqual(draft);
-    expect(bus.snapshot(runId).steps.D1).toEqual({ status: 'running', text: '' });
+    const draft = (text: string) => ({ type: 'step-part-draft' as const, runId, stepId: 'D1', draft: { kind: 'claim' as const, index: 0, text } });
+    bus.publish(draft('태영건설은'));
+    expect(seen.at(-1)).toEqual(draft('태영건설은'));
+    expect(bus.snapshot(runId).steps.D1).toEqual({ status: 'running', text: '', draft: { kind: 'claim', index: 0, text: '태영건설은' } });
+    bus.publish(draft('태영건설은 워크아웃'));
+    // The claim's citation completes inside it: the claim's draft stays.
+    const citation = { kind: 'citation' as const, value: { evidenceId: 'ty-1', source: 'DART', date: '2024-01-11' } };
+    bus.publish({ type: 'step-part', runId, stepId: 'D1', part: citation });
+    expect(bus.snapshot(runId).steps.D1).toEqual({ status: 'running', text: '', parts: [citation], draft: { kind: 'claim', index: 0, text: '태영건설은 워크아웃' } });
+    const claim = { kind: 'claim' as const, value: { id: 'D1-c1', factor: 'internal_control_risk', polarity: 'adverse', text: '태영건설은 워크아웃을 신청했다.' } };
+    bus.publish({ type: 'step-part', runId, stepId: 'D1', part: claim });
+    expect(bus.snapshot(runId).steps.D1).toEqual({ status: 'running', text: '', parts: [citation, claim] });
+    // A wait starts the answer over: no draft survives it.
+    bus.publish(draft('다시'));
+    bus.publish({ type: 'step-waiting', runId, stepId: 'D1', at, reason: 'provider-limit', until });
+    expect(bus.snapshot(runId).steps.D1).not.toHaveProperty('draft');
   });
 
   it("keeps a running step's fields as last written for late viewers, drops one taken back, and drops them all with a wait or the step's end", () => {

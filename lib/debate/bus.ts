@@ -4,7 +4,7 @@
 // lib/debate/relay.ts links the buses of all processes: it sees local publishes through
 // onLocalPublish and hands in other processes' events through receive(); on PGlite nothing
 // hooks in and the bus is the whole story.
-import { MAX_LIVE_PARTS, withField, type LiveField, type StepPart } from '@/lib/domain/output-parts';
+import { MAX_LIVE_PARTS, withField, type LiveField, type PartDraft, type StepPart } from '@/lib/domain/output-parts';
 import type { RunEvent, StepWait, Usage } from '@/lib/domain/protocol';
 import { log } from '@/lib/ops/log';
 
@@ -14,10 +14,10 @@ type Subscriber = { listener: Listener; onResync?: () => void };
 /**
  * `waiting`: the step waits for quota or a retry (until its next token), so a late viewer sees why.
  * While it runs, `text` is the prose streamed so far, `parts` the claims, questions and citations
- * written in full so far, `fields` its other readable fields as last sent, and `usage` its spend as
- * last estimated.
+ * written in full so far, `draft` the part being written as last sent (until that part replaces it),
+ * `fields` its other readable fields as last sent, and `usage` its spend as last estimated.
  */
-type StepState = { status: 'pending' | 'running' | 'done' | 'failed'; text: string; waiting?: StepWait; parts?: StepPart[]; fields?: LiveField[]; usage?: Usage };
+type StepState = { status: 'pending' | 'running' | 'done' | 'failed'; text: string; waiting?: StepWait; parts?: StepPart[]; draft?: PartDraft; fields?: LiveField[]; usage?: Usage };
 type RunState = { steps: Map<string, StepState>; finished: boolean };
 
 /**
@@ -152,6 +152,7 @@ export class RunBus {
         // After the wait the answer starts again from its beginning.
         step.text = '';
         delete step.parts;
+        delete step.draft;
         delete step.fields;
         state.steps.set(event.stepId, step);
         break;
@@ -160,6 +161,9 @@ export class RunBus {
         const step = state.steps.get(event.stepId) ?? { status: 'running', text: '' };
         // A new array, never pushed to: a snapshot already handed out keeps what it had.
         if ((step.parts?.length ?? 0) < MAX_LIVE_PARTS) step.parts = [...(step.parts ?? []), event.part];
+        // The part its draft grew into replaces the draft; a part of another kind (a claim's
+        // citation) completes inside the one being drafted, which stays.
+        if (step.draft?.kind === event.part.kind) delete step.draft;
         state.steps.set(event.stepId, step);
         break;
       }
@@ -185,10 +189,12 @@ export class RunBus {
         break;
       }
       case 'step-part-draft': {
-        // Not kept: a late viewer gets the next draft, or the part that replaces it. The answer
-        // streams again, though, so the wait is over.
-        const step = state.steps.get(event.stepId);
-        if (step?.waiting) delete step.waiting;
+        // Kept until the next draft or the part itself, so a viewer who joins mid-part sees it at
+        // once. The answer streams again, so any wait is over.
+        const step = state.steps.get(event.stepId) ?? { status: 'running', text: '' };
+        step.draft = event.draft;
+        delete step.waiting;
+        state.steps.set(event.stepId, step);
         break;
       }
       case 'step-done':

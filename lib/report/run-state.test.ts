@@ -277,6 +277,10 @@ describe('run state reducer', () => {
     // A late viewer gets the fields from the snapshot.
     const live = { steps: { D1: { status: 'done' as const, text: 'final' }, D2: { status: 'running' as const, text: '', fields: [{ name: 'objective' as const, index: 0, text: 'Why' }] } }, finished: false };
     expect(stateFromView(runningView({ prompt: 5, completion: 6 }, 0.1), { startedAt: new Date(at), finishedAt: null }, live, {}).streaming).toEqual({ D2: { parts: [], fields: [{ name: 'objective', index: 0, text: 'Why' }] } });
+    // And the part being drafted, with the parts before it.
+    const claim = { kind: 'claim' as const, value: { id: 'D2-c1', text: 'Orders grew.' } };
+    const drafting = { ...live, steps: { ...live.steps, D2: { status: 'running' as const, text: '', parts: [claim], draft: { kind: 'claim' as const, index: 1, text: 'Margins' } } } };
+    expect(stateFromView(runningView({ prompt: 5, completion: 6 }, 0.1), { startedAt: new Date(at), finishedAt: null }, drafting, {}).streaming).toEqual({ D2: { parts: [claim], draft: { kind: 'claim', index: 1, text: 'Margins' } } });
   });
 
   it('ends a wait notice with the first draft, as with the first token', () => {

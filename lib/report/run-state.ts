@@ -96,8 +96,13 @@ export function stateFromView(
   if (running) {
     for (const t of turns) {
       const s = live.steps[t.step];
-      if (t.status === 'running' && s?.status === 'running' && (s.parts?.length || s.fields?.length || s.usage)) {
-        streaming[t.step] = { parts: s.parts ?? [], ...(s.fields?.length ? { fields: s.fields } : {}), ...(s.usage ? { usage: s.usage } : {}) };
+      if (t.status === 'running' && s?.status === 'running' && (s.parts?.length || s.draft || s.fields?.length || s.usage)) {
+        streaming[t.step] = {
+          parts: s.parts ?? [],
+          ...(s.draft ? { draft: s.draft } : {}),
+          ...(s.fields?.length ? { fields: s.fields } : {}),
+          ...(s.usage ? { usage: s.usage } : {}),
+        };
       }
     }
   }
