@@ -149,13 +149,26 @@ test('an RM changes a watch and stops it: a bad threshold is refused with nothin
   await page.reload();
   await expect(panel.getByLabel('Alert on this many new adverse items in one check')).toHaveValue('5');
 
+  // An administrator checks it now: the borrower has no filing identifier, and the RM reads that
+  // as the last check's problem, in English and in Korean.
+  const auditor = await (await browser.newContext({ baseURL: testInfo.project.use.baseURL })).newPage();
+  await signInAs(auditor, 'admin');
+  await auditor.goto(`/companies/${companyId}`);
+  await auditor.getByTestId('watch-check-now').click();
+  await expect(auditor.getByTestId('watch-panel').getByRole('status')).toHaveText(/^1 watch checked, no alert\.$/);
+  await page.reload();
+  await expect(panel.getByTestId('watch-problem')).toHaveText('Last check’s problem: no filing source is set up on this server for this borrower.');
+  await page.context().addCookies([{ name: 'cc-locale', value: 'ko', url: page.url() }]);
+  await page.reload();
+  await expect(panel.getByTestId('watch-problem')).toHaveText('마지막 확인의 문제: 이 서버에는 이 차주의 공시 출처가 설정되어 있지 않습니다.');
+  await page.context().addCookies([{ name: 'cc-locale', value: 'en', url: page.url() }]);
+  await page.reload();
+
   await panel.getByTestId('watch-remove').click();
   await expect(panel.getByTestId('watch-status')).toHaveText('You are not watching this borrower.');
   await page.reload();
   await expect(panel.getByTestId('watch-status')).toHaveText('You are not watching this borrower.');
 
-  const auditor = await (await browser.newContext({ baseURL: testInfo.project.use.baseURL })).newPage();
-  await signInAs(auditor, 'admin');
   await auditor.goto('/admin/audit?action=watch.update');
   const update = auditor.getByTestId('audit-row').filter({ hasText: companyId });
   await expect(update).toHaveCount(1);

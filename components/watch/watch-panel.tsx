@@ -52,7 +52,24 @@ export function WatchPanel({
             <ul className="space-y-0.5 text-xs text-zinc-600 dark:text-zinc-400">
               <li>{entry.lastCheckedAt ? t('lastCheck', { when: when(entry.lastCheckedAt) }) : t('neverChecked')}</li>
               <li>{t('nextCheck', { when: when(entry.nextCheckAt) })}</li>
-              {entry.lastError ? <li className="text-red-700 dark:text-red-400">{t('lastError', { error: entry.lastError })}</li> : null}
+              {entry.lastProblems.length ? (
+                entry.lastProblems.map((p, i) => (
+                  <li key={i} className="text-red-700 dark:text-red-400" data-testid="watch-problem">
+                    {t('lastProblem', { problem: t(`problem_${p.kind}`, { source: p.source ? t(`source_${p.source}`) : '' }) })}
+                  </li>
+                ))
+              ) : entry.lastError ? (
+                // A check from before problems had kinds: the source's own words.
+                <li className="text-red-700 dark:text-red-400">{t('lastError', { error: entry.lastError })}</li>
+              ) : null}
+              {entry.lastProblems.length && entry.lastError ? (
+                <li>
+                  <details>
+                    <summary className="cursor-pointer">{t('lastProblemDetail')}</summary>
+                    <p className="mt-1 break-words">{entry.lastError}</p>
+                  </details>
+                </li>
+              ) : null}
             </ul>
           ) : null}
           <form action={save} className="space-y-3" data-testid="watch-form">

@@ -28,6 +28,7 @@ import type { CitedEvidenceSnapshot, FinalCheck, StepRepair, StoredWebResult, To
 import type { EvidenceShortfall, RedFlag } from '@/lib/domain/red-flags';
 import type { Answers } from '@/lib/domain/study';
 import type { Phrase } from '@/lib/domain/phrase';
+import type { WatchProblem } from '@/lib/domain/watch';
 import {
   CANDIDATE_PROPOSERS,
   CANDIDATE_STATUSES,
@@ -717,6 +718,8 @@ export const watchEntries = pgTable(
     /** Null until the first check, which records what the sources already hold as the baseline. */
     lastCheckedAt: timestamp({ withTimezone: true }),
     lastError: text(),
+    /** The same problems as kinds the watch panel words in the reader's language (lib/domain/watch.ts). */
+    lastProblems: jsonb().$type<WatchProblem[]>(),
     claimedBy: text(),
     claimedUntil: timestamp({ withTimezone: true }),
     createdAt: createdAt(),

@@ -1,6 +1,15 @@
 // The portfolio watch as pages hand it to components (lib/jobs/watch.ts does the watching).
 import type { WatchFrequency } from './vocabulary';
 
+/**
+ * What kept a check from reading a source, as the RM reads it in their language (the watch
+ * panel); the connector's own English detail is kept beside it (watch_entries.last_error).
+ */
+export const WATCH_PROBLEMS = ['noSource', 'notConfigured', 'keyRejected', 'refused', 'notFound', 'unreachable', 'unexpected', 'failed'] as const;
+export type WatchProblemKind = (typeof WATCH_PROBLEMS)[number];
+/** `source`: the filing source concerned (`dart`, `edgar`); absent when the problem is the borrower's. */
+export type WatchProblem = { kind: WatchProblemKind; source?: 'dart' | 'edgar' };
+
 /** The signed-in RM's watch on one borrower. Times are ISO strings. */
 export type WatchEntryView = {
   id: string;
@@ -11,6 +20,8 @@ export type WatchEntryView = {
   nextCheckAt: string;
   lastCheckedAt: string | null;
   lastError: string | null;
+  /** The last check's problems, one per source that failed; empty when it read every source. */
+  lastProblems: WatchProblem[];
 };
 
 /** One of the RM's cases on the borrower, offered as the case a re-screen copies. */

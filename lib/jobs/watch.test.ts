@@ -16,8 +16,10 @@ import { DEMO_IDS } from '@/lib/domain/demo-ids';
 import { resetEnvForTests } from '@/lib/env';
 import { AppError } from '@/lib/errors';
 import { waitForRun } from '@/lib/jobs/runner';
-import { judgeNewItems, rescreenFromAlert, watchPass } from '@/lib/jobs/watch';
+import { judgeNewItems, rescreenFromAlert, watchPass, watchProblemOf } from '@/lib/jobs/watch';
 import { createOfflineAnalyst } from '@/lib/llm/offline';
+import { DartError } from '@/lib/pool/connectors/dart';
+import { EdgarError, type EdgarErrorStatus } from '@/lib/pool/connectors/edgar';
 import { startFixtureServer, type FixtureServer } from '@/lib/pool/connectors/fixture-server';
 
 const KEY = 'test-dart-key-0123456789';
@@ -221,5 +223,46 @@ describe.each(testBackends())('the portfolio watch on %s', (backend) => {
     expect(err).toMatchObject({ code: 'not_found' });
     expect(await db.$count(cases)).toBe(casesBefore);
     expect(await db.$count(filingSightings)).toBeGreaterThan(0);
+  });
+
+  it('a source that fails is kept as a problem the panel can word in any language, beside its own English, until a check reads it again', async () => {
+    const [{ id: thirdRm }] = await db.insert(users).values({ email: 'third-rm@example.org', name: 'Third RM', role: 'rm' }).returning({ id: users.id });
+    const entry = await upsertWatchEntry({ db, ownerId: thirdRm, companyId: TAEYOUNG, settings: { frequency: 'daily', autoRescreen: false, adverseThreshold: 3, caseId: null }, now: at(60) });
+    const stored = async () => (await db.select({ error: watchEntries.lastError, problems: watchEntries.lastProblems }).from(watchEntries).where(eq(watchEntries.id, entry.id)))[0];
+
+    server.fail('.json', { dartStatus: '010' }, 100);
+    const check = (await watchPass({ db, now: at(60) })).find((c) => c.entryId === entry.id)!;
+    expect(check.error).toMatch(/^OpenDART rejected the API key \(010: unregistered key\)/);
+    expect(await stored()).toEqual({ error: check.error, problems: [{ kind: 'keyRejected', source: 'dart' }] });
+
+    quiet();
+    const next = (await watchPass({ db, now: at(61.01) })).find((c) => c.entryId === entry.id)!;
+    expect(next.error).toBeNull();
+    expect(await stored()).toEqual({ error: null, problems: null });
+  });
+});
+
+describe('what a failed source is called', () => {
+  it('tells the connectors\' failures apart, through the error that wraps them', () => {
+    const dart = (status: string) => watchProblemOf(Object.assign(new AppError('unavailable', 'x'), { cause: new DartError(status, 'list', 'x') }), 'dart').kind;
+    expect(['config', '010', '012', '901', '020', '101', 'http', '800', 'invalid-response', '900'].map(dart)).toEqual([
+      'notConfigured',
+      'keyRejected',
+      'keyRejected',
+      'keyRejected',
+      'refused',
+      'refused',
+      'unreachable',
+      'unreachable',
+      'unexpected',
+      'unexpected',
+    ]);
+    const edgar = (status: EdgarErrorStatus) => watchProblemOf(new EdgarError(status, 'x'), 'edgar');
+    expect(edgar('forbidden')).toEqual({ kind: 'refused', source: 'edgar' });
+    expect(edgar('not-found')).toEqual({ kind: 'notFound', source: 'edgar' });
+    expect(edgar('config')).toEqual({ kind: 'notConfigured', source: 'edgar' });
+    // Anything else, wrapped or not, is a failure of the check.
+    expect(watchProblemOf(new AppError('bad_request', 'This company has no SEC CIK.'), 'edgar')).toEqual({ kind: 'failed', source: 'edgar' });
+    expect(watchProblemOf(new TypeError('fetch failed'), 'dart')).toEqual({ kind: 'failed', source: 'dart' });
   });
 });

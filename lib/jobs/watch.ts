@@ -31,6 +31,7 @@ import { DEFAULT_RUN_PARAMS } from '@/lib/debate/engine';
 import type { Language, ProtocolId } from '@/lib/domain/protocol';
 import type { RedFlag } from '@/lib/domain/red-flags';
 import type { WatchFrequency } from '@/lib/domain/vocabulary';
+import type { WatchProblem, WatchProblemKind } from '@/lib/domain/watch';
 import { AppError } from '@/lib/errors';
 import { say } from '@/lib/i18n';
 import { watchMessages } from '@/lib/i18n/messages/watch';
@@ -38,6 +39,8 @@ import { startCaseRun } from '@/lib/jobs/case-runs';
 import { getProvider } from '@/lib/llm';
 import type { ModelProvider } from '@/lib/llm/types';
 import { log } from '@/lib/ops/log';
+import { DartError } from '@/lib/pool/connectors/dart';
+import { EdgarError, type EdgarErrorStatus } from '@/lib/pool/connectors/edgar';
 import { fetchFilings, filingSourceConfigured, filingSourcesFor, type FilingSource } from '@/lib/pool/connectors/fetch-filings';
 import { findRedFlags, type RedFlagSource } from '@/lib/pool/red-flags';
 import { isoDay } from '@/lib/util/dates';
@@ -83,7 +86,31 @@ function alertDetail(summary: WatchAlertSummary): string {
 }
 
 /** One entry's check; errors of one source are kept and the other source still read. */
-type FetchOutcome = { ids: string[] } | { error: string };
+type FetchOutcome = { ids: string[] } | { error: string; problem: WatchProblem };
+
+// OpenDART statuses that refuse this request rather than the key: the request limit, improper
+// access, too many companies at once.
+const DART_REFUSALS = new Set(['020', '021', '101']);
+
+/** What kept a check from reading `source`, as a kind the watch panel words for the RM. */
+export function watchProblemOf(err: unknown, source: FilingSource): WatchProblem {
+  const cause = err instanceof AppError ? err.cause : err;
+  const kind = ((): WatchProblemKind => {
+    if (cause instanceof DartError) {
+      if (cause.status === 'config') return 'notConfigured';
+      if (cause.isKeyProblem) return 'keyRejected';
+      if (DART_REFUSALS.has(cause.status)) return 'refused';
+      if (cause.status === 'http' || cause.status === '800') return 'unreachable';
+      return 'unexpected';
+    }
+    if (cause instanceof EdgarError) {
+      const byStatus: Record<EdgarErrorStatus, WatchProblemKind> = { config: 'notConfigured', forbidden: 'refused', 'not-found': 'notFound', http: 'unreachable', 'invalid-response': 'unexpected', input: 'unexpected' };
+      return byStatus[cause.status];
+    }
+    return 'failed';
+  })();
+  return { kind, source };
+}
 
 /** One source's filings for a borrower, imported, with when they were seen; a failure is kept as its message. */
 async function fetchSource(db: Db, company: Company, source: FilingSource, now: Date, entryId: string): Promise<FetchOutcome> {
@@ -94,7 +121,7 @@ async function fetchSource(db: Db, company: Company, source: FilingSource, now: 
     return { ids };
   } catch (err) {
     if (!(err instanceof AppError)) log.error('watch fetch failed', { component: 'watch', entryId, source, err });
-    return { error: err instanceof AppError ? err.message : `${source}: the fetch failed.` };
+    return { error: err instanceof AppError ? err.message : `${source}: the fetch failed.`, problem: watchProblemOf(err, source) };
   }
 }
 
@@ -116,18 +143,25 @@ async function checkEntry({
   const nextCheckAt = new Date(now.getTime() + WATCH_INTERVAL_MS[entry.frequency]);
   const result: WatchCheck = { entryId: entry.id, companyId: entry.companyId, baseline: entry.lastCheckedAt === null, seen: 0, fresh: 0, alertId: null, rescreenRunId: null, error: null };
   const errors: string[] = [];
+  const problems: WatchProblem[] = [];
   const company = await getCompanyById({ db, id: entry.companyId });
   const present: string[] = [];
   if (company) {
     const sources = filingSourcesFor(company).filter((s) => filingSourceConfigured(s));
-    if (!sources.length) errors.push('No filing source is configured for this borrower (OPENDART_API_KEY for a corp_code, SEC_USER_AGENT for a CIK).');
+    if (!sources.length) {
+      errors.push('No filing source is configured for this borrower (OPENDART_API_KEY for a corp_code, SEC_USER_AGENT for a CIK).');
+      problems.push({ kind: 'noSource' });
+    }
     for (const source of sources) {
       // Several RMs may watch one borrower: its filings are fetched once a pass, not once an entry.
       const key = `${company.id}\u0000${source}`;
       if (!fetched.has(key)) fetched.set(key, fetchSource(db, company, source, now, entry.id));
       const outcome = await fetched.get(key)!;
       if ('ids' in outcome) present.push(...outcome.ids);
-      else errors.push(outcome.error);
+      else {
+        errors.push(outcome.error);
+        problems.push(outcome.problem);
+      }
     }
   }
   result.seen = present.length;
@@ -147,7 +181,7 @@ async function checkEntry({
         result.alertId = alert.id;
       }
     }
-    await finishWatchCheck({ db: tx, id: entry.id, workerId, checkedAt: now, nextCheckAt, error: result.error });
+    await finishWatchCheck({ db: tx, id: entry.id, workerId, checkedAt: now, nextCheckAt, error: result.error, problems });
   });
 
   if (result.alertId && entry.autoRescreen && entry.caseId) {

@@ -8,6 +8,7 @@ import { executeRows } from '@/lib/db/rows';
 import { cases, companies, evidenceItems, filingSightings, watchAlerts, watchEntries, watchSeen, type WatchEntry } from '@/lib/db/schema';
 import type { RedFlag } from '@/lib/domain/red-flags';
 import type { WatchFrequency } from '@/lib/domain/vocabulary';
+import type { WatchProblem } from '@/lib/domain/watch';
 
 export type WatchSettings = { frequency: WatchFrequency; autoRescreen: boolean; adverseThreshold: number; caseId: string | null };
 
@@ -82,11 +83,30 @@ export async function holdsWatchClaim({ db, id, workerId }: { db: Executor; id: 
   return rows.length > 0;
 }
 
-/** Ends a check: when it ran, when the next is due, what went wrong (null: nothing), the claim released. */
-export async function finishWatchCheck({ db, id, workerId, checkedAt, nextCheckAt, error }: { db: Executor; id: string; workerId: string; checkedAt: Date; nextCheckAt: Date; error: string | null }) {
+/**
+ * Ends a check: when it ran, when the next is due, what went wrong (`error`, the sources' own
+ * English; null: nothing) and as problem kinds, the claim released.
+ */
+export async function finishWatchCheck({
+  db,
+  id,
+  workerId,
+  checkedAt,
+  nextCheckAt,
+  error,
+  problems = [],
+}: {
+  db: Executor;
+  id: string;
+  workerId: string;
+  checkedAt: Date;
+  nextCheckAt: Date;
+  error: string | null;
+  problems?: WatchProblem[];
+}) {
   const rows = await db
     .update(watchEntries)
-    .set({ lastCheckedAt: checkedAt, nextCheckAt, lastError: error, claimedBy: null, claimedUntil: null })
+    .set({ lastCheckedAt: checkedAt, nextCheckAt, lastError: error, lastProblems: problems.length ? problems : null, claimedBy: null, claimedUntil: null })
     .where(and(eq(watchEntries.id, id), eq(watchEntries.claimedBy, workerId)))
     .returning({ id: watchEntries.id });
   return rows.length > 0;

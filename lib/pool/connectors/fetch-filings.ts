@@ -68,8 +68,9 @@ export async function fetchFilings({
       result = await fetchEdgarEvidence(edgarClientFromEnv(), { companyId: company.id, cik: company.cik, since: from });
     }
   } catch (err) {
-    // Connector errors are written for users and never contain the key.
-    if (err instanceof DartError || err instanceof EdgarError) throw new AppError('unavailable', err.message);
+    // Connector errors are written for users and never contain the key. The connector's error
+    // stays as the cause, for callers that tell its kinds apart (the portfolio watch).
+    if (err instanceof DartError || err instanceof EdgarError) throw Object.assign(new AppError('unavailable', err.message), { cause: err });
     throw err;
   }
   const report = await importPool({

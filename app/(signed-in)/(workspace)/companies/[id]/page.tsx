@@ -86,6 +86,7 @@ export default async function CompanyPage({
         nextCheckAt: entry.nextCheckAt.toISOString(),
         lastCheckedAt: entry.lastCheckedAt?.toISOString() ?? null,
         lastError: entry.lastError,
+        lastProblems: entry.lastProblems ?? [],
       }
     : null;
   const passages = Object.fromEntries((await listPassages({ db, evidenceIds: evidence.map((e) => e.id) })).map((p) => [p.evidenceId, passageHref(p)]));

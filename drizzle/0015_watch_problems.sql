@@ -1,0 +1,1 @@
+ALTER TABLE "watch_entries" ADD COLUMN "last_problems" jsonb;
