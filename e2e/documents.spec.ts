@@ -64,6 +64,43 @@ test.describe('filings in', () => {
     await expect(page.getByTestId('candidate').filter({ hasText: '2018-06-04' }).first()).toHaveAttribute('data-status', 'accepted');
   });
 
+  test('a reading the model failed is read again on request, and the request is audited', async ({ page, browser }, testInfo) => {
+    test.setTimeout(120_000);
+    await signInAs(page, 'rm');
+    const tag = unique();
+    // The marker makes the fake model refuse the passage's first request (e2e/fake-llm-script.json);
+    // the same passage asked again is answered.
+    const html = `<html><body><h1>Notice ${tag}</h1><p>REREAD-FAIL-PROBE ${tag}.</p><p>On January 10, 2025, the chief financial officer resigned.</p></body></html>`;
+    await upload(page, { name: `notice-${tag}.htm`, mimeType: 'text/html', buffer: Buffer.from(html) }, `Notice ${tag}`);
+    await expect(page).toHaveURL(/\/companies\/tesla\/documents\/tesla--upload-[0-9a-f]{16}$/);
+    const reading = page.getByTestId('model-reading');
+    await expect(async () => {
+      await page.reload();
+      await expect(reading).toHaveAttribute('data-state', 'failed', { timeout: 1_000 });
+    }).toPass({ timeout: 30_000 });
+    await expect(reading).toContainText('The model (fake-llm) could not read this document, so only the rule candidates are shown: 400 The model refused this passage');
+
+    await reading.getByTestId('reread-document').click();
+    await expect(reading.getByRole('status')).toHaveText('The model is reading the document again. Reload the page to see its candidates.');
+    await expect(async () => {
+      await page.reload();
+      await expect(reading).toHaveAttribute('data-state', 'done', { timeout: 1_000 });
+    }).toPass({ timeout: 60_000 });
+    await expect(reading).toContainText('The model (fake-llm) read 1 passage');
+    await expect(reading.getByTestId('reread-document')).toHaveCount(0);
+
+    const documentId = new URL(page.url()).pathname.split('/').pop()!;
+    const admin = await (await browser.newContext({ baseURL: testInfo.project.use.baseURL })).newPage();
+    await signInAs(admin, 'admin');
+    await admin.goto('/admin/audit?action=document.model_reread');
+    const row = admin.getByTestId('audit-row').filter({ hasText: documentId });
+    await expect(row).toHaveCount(1);
+    await expect(row.getByTestId('audit-action-label')).toHaveText('Model asked to read the document again');
+    const valueOf = (label: string) => row.getByTestId('audit-detail').locator('dt', { hasText: new RegExp(`^${label}$`) }).locator('xpath=following-sibling::dd[1]');
+    await expect(valueOf('Last reading')).toHaveText('Failed');
+    await expect(valueOf('Model')).toHaveText('fake-llm');
+  });
+
   test('a file Crosscheck does not read is refused by name, and nothing is added', async ({ page }) => {
     await signInAs(page, 'rm');
     const name = `scan-${unique()}.png`;

@@ -3,7 +3,7 @@
 // strict reading keeps what quotes the passage (with its offsets and page), drops the rest by
 // count, refuses a category outside the vocabulary, does not take a date after publication as the
 // event's, and does not propose a span the rules already did. The offline analyst calls nothing.
-import { and, desc, eq } from 'drizzle-orm';
+import { and, desc, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { DatabaseHandle, Db } from '@/lib/db/client';
 import { listCandidates } from '@/lib/db/queries/documents';
@@ -14,9 +14,9 @@ import { createOpenAiProvider } from '@/lib/llm/openai';
 import { costOf } from '@/lib/llm/prices';
 import type { Extracted } from '@/lib/pool/documents/extract';
 import type { DocumentDetails } from '@/lib/pool/documents/ingest';
-import type { ModelReading } from '@/lib/pool/documents/model-reading';
+import { READING_STALE_MS, type ModelReading } from '@/lib/pool/documents/model-reading';
 import type { ModelProvider } from '@/lib/llm/types';
-import { uploadAndRead } from './document-reading';
+import { readDocumentAgain, uploadAndRead } from './document-reading';
 import { startFakeLlm, type FakeLlm } from '@/scripts/fake-llm/server';
 
 const PAGE_1 = '## Management\n\nOn 2025-03-14 the chief executive officer resigned. Acme expects demand to recover.';
@@ -185,5 +185,61 @@ describe.each(testBackends())('model candidates, on %s', (backend) => {
     const rows = await listCandidates({ db, documentId: id });
     expect(rows.length).toBeGreaterThan(0);
     expect(rows.every((r) => r.proposedBy === 'rule')).toBe(true);
+  });
+
+  it('reads a document again after a failed reading, once however many ask at the same time, and refuses a reading that is done or under way', async () => {
+    fake.setScript([{ match: 'The Seoul court fined', fault: { status: 400, message: 'model overloaded by a test' } }]);
+    const { id, after } = await upload(model());
+    expect(after).toMatchObject({ state: 'failed' });
+    const meta = async () => (await db.select({ meta: documents.meta }).from(documents).where(eq(documents.id, id)))[0].meta.modelReading as ModelReading;
+
+    // Without a model there is nothing to read it with.
+    await expect(readDocumentAgain({ db, provider: createOfflineAnalyst(), documentId: id, actorId: userId })).rejects.toMatchObject({ code: 'bad_request', said: { key: 'rereadNoModel' } });
+
+    // Two requests at once: one reading starts, the other is refused.
+    fake.setScript([
+      { match: 'The Seoul court fined', reply: LEGAL_ANSWER },
+      { match: 'chief executive officer resigned', reply: MANAGEMENT_ANSWER },
+    ]);
+    fake.requests.length = 0;
+    const both = await Promise.allSettled([0, 1].map(() => readDocumentAgain({ db, provider: model(), documentId: id, actorId: userId })));
+    const started = both.filter((r): r is PromiseFulfilledResult<Awaited<ReturnType<typeof readDocumentAgain>>> => r.status === 'fulfilled');
+    const refused = both.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
+    expect(started).toHaveLength(1);
+    expect(refused.map((r) => r.reason)).toMatchObject([{ code: 'conflict', said: { key: 'rereadNotNeeded' } }]);
+    expect(started[0].value.companyId).toBe('model-co');
+    expect(await meta()).toMatchObject({ state: 'reading', model: 'gpt-4o-mini' });
+    // While it reads, a third request is refused too.
+    await expect(readDocumentAgain({ db, provider: model(), documentId: id, actorId: userId })).rejects.toMatchObject({ code: 'conflict' });
+    await started[0].value.reading;
+
+    expect(await meta()).toMatchObject({ state: 'done', proposed: 2, chunksRead: 2 });
+    expect(fake.requests).toHaveLength(2);
+    const rows = await listCandidates({ db, documentId: id });
+    expect(rows.filter((r) => r.proposedBy === 'model').map((r) => [r.text, r.page])).toEqual([
+      [HIRED, 2],
+      [SUPPLY, 2],
+    ]);
+    const [audit] = await db.select().from(auditLog).where(and(eq(auditLog.action, 'document.model_reread'), eq(auditLog.entityId, id)));
+    expect(audit).toMatchObject({ actorId: userId, detail: { model: 'gpt-4o-mini', previous: 'failed' } });
+    // Done: nothing to read again.
+    await expect(readDocumentAgain({ db, provider: model(), documentId: id, actorId: userId })).rejects.toMatchObject({ code: 'conflict', said: { key: 'rereadNotNeeded' } });
+    await expect(readDocumentAgain({ db, provider: model(), documentId: 'model-co--upload-none', actorId: userId })).rejects.toMatchObject({ code: 'not_found' });
+  });
+
+  it('reads a document again whose reading a restart stopped, once it has said "reading" for longer than any reading takes', async () => {
+    const { id } = await upload(model());
+    const startedAt = new Date('2026-01-01T09:00:00Z');
+    await db.update(documents).set({ meta: sql`${documents.meta} || ${JSON.stringify({ modelReading: { state: 'reading', model: 'gpt-4o-mini', startedAt: startedAt.toISOString() } })}::jsonb` }).where(eq(documents.id, id));
+    const soon = new Date(startedAt.getTime() + READING_STALE_MS - 60_000);
+    await expect(readDocumentAgain({ db, provider: model(), documentId: id, actorId: userId, now: soon })).rejects.toMatchObject({ code: 'conflict' });
+    const later = new Date(startedAt.getTime() + READING_STALE_MS + 60_000);
+    const { reading } = await readDocumentAgain({ db, provider: model(), documentId: id, actorId: userId, now: later });
+    await reading;
+    const [row] = await db.select({ meta: documents.meta }).from(documents).where(eq(documents.id, id));
+    // The first reading's candidates stand: none is proposed twice.
+    expect(row.meta.modelReading).toMatchObject({ state: 'done', proposed: 0, dropped: { duplicate: 4 } });
+    const [audit] = await db.select().from(auditLog).where(and(eq(auditLog.action, 'document.model_reread'), eq(auditLog.entityId, id)));
+    expect(audit.detail).toEqual({ model: 'gpt-4o-mini', previous: 'stopped' });
   });
 });

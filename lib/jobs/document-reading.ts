@@ -8,10 +8,13 @@
 import { z } from 'zod';
 import type { Db } from '@/lib/db/client';
 import { appendAudit } from '@/lib/db/queries/audit';
-import { insertCandidates, listCandidateSpans, mergeDocumentMeta } from '@/lib/db/queries/documents';
+import { insertCandidates, listCandidateSpans, lockDocumentForReading, mergeDocumentMeta } from '@/lib/db/queries/documents';
 import type { OutputKind } from '@/lib/domain/outputs';
 import type { ProtocolDef, RunParams, StepDef } from '@/lib/domain/protocol';
 import { takeInObject } from '@/lib/debate/intake';
+import { AppError } from '@/lib/errors';
+import { say } from '@/lib/i18n';
+import { documentMessages } from '@/lib/i18n/messages/documents';
 import { defaultProviderName, getProvider } from '@/lib/llm';
 import { costOf } from '@/lib/llm/prices';
 import { spentBy, type GenerateRequest, type ModelProvider } from '@/lib/llm/types';
@@ -20,7 +23,7 @@ import type { Candidate } from '@/lib/pool/documents/candidates';
 import type { PageRange } from '@/lib/pool/documents/extract';
 import { ingestDocument, type IngestResult, type WrittenDocument } from '@/lib/pool/documents/ingest';
 import { MODEL_READING } from '@/lib/pool/documents/limits';
-import { modelStatements, placeStatement, systemPrompt, userPrompt, type Dropped, type ModelReading } from '@/lib/pool/documents/model-reading';
+import { modelStatements, placeStatement, readingOf, systemPrompt, userPrompt, type Dropped, type ModelReading } from '@/lib/pool/documents/model-reading';
 import { storable } from '@/lib/pool/import/schemas';
 
 // A call outside any run: the run-specific parts of the provider's request are empty (as the
@@ -180,4 +183,29 @@ export async function uploadAndRead({
       : null,
   });
   return { result, reading };
+}
+
+/**
+ * Reads an uploaded document with the model again, when its last reading failed or was stopped
+ * (it has said "reading" for longer than any reading takes: lib/pool/documents/model-reading.ts).
+ * The document's row is locked while its state turns to "reading", so two requests start one
+ * reading; the other is refused. The rule candidates and those the model proposed before stay:
+ * a span already proposed is not proposed again. `reading` settles when the reading has been
+ * recorded (it never rejects); the caller answers without awaiting it.
+ */
+export async function readDocumentAgain({ db, provider, documentId, actorId, now = new Date() }: { db: Db; provider: ModelProvider | null; documentId: string; actorId: string; now?: Date }) {
+  const reader = documentReader(provider);
+  if (!reader) throw new AppError('bad_request', say(documentMessages, 'rereadNoModel'));
+  const document = await db.transaction(async (tx) => {
+    const doc = await lockDocumentForReading({ tx, id: documentId });
+    if (!doc) throw new AppError('not_found', say(documentMessages, 'rereadGone'));
+    const last = readingOf(doc.meta, now.getTime());
+    if (!last || !(last.state === 'failed' || last.stalled)) throw new AppError('conflict', say(documentMessages, 'rereadNotNeeded'));
+    const state: ModelReading = { state: 'reading', model: reader.model, startedAt: now.toISOString() };
+    await mergeDocumentMeta({ db: tx, id: documentId, meta: { modelReading: state } });
+    await appendAudit({ tx, actorId, action: 'document.model_reread', entityType: 'document', entityId: documentId, detail: { model: reader.model, previous: last.state === 'failed' ? 'failed' : 'stopped' } });
+    const pages = Array.isArray(doc.meta.pages) ? (doc.meta.pages as [number, number, number][]).map(([page, start, end]) => ({ page, start, end })) : [];
+    return { documentId, companyId: doc.companyId, chunks: doc.chunks, pages, publishedDate: doc.publishedDate } satisfies WrittenDocument;
+  });
+  return { companyId: document.companyId, reading: readDocumentWithModel({ db, provider: reader, document, actorId }) };
 }

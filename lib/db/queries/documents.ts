@@ -4,7 +4,7 @@
 import 'server-only';
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Executor, Tx } from '@/lib/db/client';
-import { documentCandidates, documents } from '@/lib/db/schema';
+import { documentCandidates, documentChunks, documents } from '@/lib/db/schema';
 import type { CandidateStatus } from '@/lib/domain/vocabulary';
 
 export type NewCandidate = typeof documentCandidates.$inferInsert;
@@ -28,6 +28,25 @@ export async function mergeDocumentMeta({ db, id, meta }: { db: Executor; id: st
     .update(documents)
     .set({ meta: sql`${documents.meta} || ${JSON.stringify(meta)}::jsonb` })
     .where(eq(documents.id, id));
+}
+
+/**
+ * An uploaded document as a new reading of it needs it, its row locked (in `tx`) so two requests
+ * to read it again cannot both start: its meta, and its chunks in order.
+ */
+export async function lockDocumentForReading({ tx, id }: { tx: Tx; id: string }) {
+  const [doc] = await tx
+    .select({ id: documents.id, companyId: documents.companyId, publishedDate: documents.publishedDate, meta: documents.meta })
+    .from(documents)
+    .where(eq(documents.id, id))
+    .for('update');
+  if (!doc) return null;
+  const chunks = await tx
+    .select({ ordinal: documentChunks.ordinal, heading: documentChunks.heading, text: documentChunks.text, charStart: documentChunks.charStart, charEnd: documentChunks.charEnd })
+    .from(documentChunks)
+    .where(eq(documentChunks.documentId, id))
+    .orderBy(asc(documentChunks.ordinal));
+  return { ...doc, chunks };
 }
 
 /** The spans of a document's candidates, to tell a new proposal from one already made. */

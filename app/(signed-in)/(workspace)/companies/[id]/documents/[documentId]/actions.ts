@@ -6,6 +6,7 @@ import { action } from '@/lib/auth/action';
 import { getDb } from '@/lib/db/client';
 import { EVIDENCE_CATEGORIES } from '@/lib/domain/factors';
 import type { Dictionary, Messages } from '@/lib/i18n';
+import { configuredReader, readDocumentAgain } from '@/lib/jobs/document-reading';
 import { acceptCandidate, REVIEW_TABLES, rejectCandidate } from '@/lib/pool/documents/review';
 
 const messages = REVIEW_TABLES as unknown as Messages<Dictionary>[];
@@ -40,4 +41,12 @@ export const rejectDocumentCandidate = action({ permission: 'pool:write', input:
   const rejected = await rejectCandidate({ db: await getDb(), id, userId: user.id });
   refresh(rejected);
   return rejected;
+});
+
+// The model reads the document again when its last reading failed or was stopped by a restart;
+// the reading goes on after this answer and records its own outcome (lib/jobs/document-reading.ts).
+export const readDocumentAgainAction = action({ permission: 'pool:write', input: z.object({ document_id: z.string().min(1).max(300) }), messages }, async ({ document_id }, user) => {
+  const { companyId } = await readDocumentAgain({ db: await getDb(), provider: configuredReader(), documentId: document_id, actorId: user.id });
+  refresh({ companyId, documentId: document_id });
+  return { documentId: document_id };
 });

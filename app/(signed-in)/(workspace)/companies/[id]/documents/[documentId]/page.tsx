@@ -3,6 +3,7 @@ import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { DocumentCandidates } from '@/components/pool/document-candidates';
 import { DocumentReader } from '@/components/pool/document-reader';
+import { RereadDocument } from '@/components/pool/reread-document';
 import { formatUsd } from '@/components/run/live-format';
 import { Alert, PageHeader } from '@/components/ui/layout';
 import { can } from '@/lib/auth/permissions';
@@ -14,6 +15,7 @@ import { parsePassageRange, passageHref, type CandidateView } from '@/lib/domain
 import { documentMessages } from '@/lib/i18n/messages/documents';
 import { poolMessages } from '@/lib/i18n/messages/pool';
 import { getLocale, getT } from '@/lib/i18n/server';
+import { configuredReader } from '@/lib/jobs/document-reading';
 import { priceOf } from '@/lib/llm/prices';
 import { readingOf } from '@/lib/pool/documents/model-reading';
 
@@ -63,6 +65,8 @@ export default async function DocumentPage({
   const hrefs = Object.fromEntries(candidates.map((c) => [c.id, passageHref({ companyId: company.id, documentId: doc.id, charStart: c.charStart, charEnd: c.charEnd })]));
   const active = highlight ? (candidates.find((c) => c.charStart === highlight.start && c.charEnd === highlight.end)?.id ?? null) : null;
   const reading = editable ? readingOf(doc.meta) : null;
+  // A reading that failed or was stopped can be asked for again while a model is configured.
+  const modelConfigured = reading !== null && configuredReader() !== null;
   const format = doc.meta.format;
   const pages = pageCount(doc.meta);
   return (
@@ -90,9 +94,13 @@ export default async function DocumentPage({
           {reading.state === 'reading' ? (
             <Alert tone={reading.stalled ? 'error' : 'info'}>
               {reading.stalled ? td('modelStalled', { model: reading.model, time: new Date(reading.startedAt).toISOString().slice(0, 16).replace('T', ' ') + ' UTC' }) : td('modelReading', { model: reading.model })}
+              {reading.stalled && modelConfigured ? <RereadDocument documentId={doc.id} /> : null}
             </Alert>
           ) : reading.state === 'failed' ? (
-            <Alert tone="error">{td('modelFailed', { model: reading.model, reason: reading.reason })}</Alert>
+            <Alert tone="error">
+              {td('modelFailed', { model: reading.model, reason: reading.reason })}
+              {modelConfigured ? <RereadDocument documentId={doc.id} /> : null}
+            </Alert>
           ) : (
             <p className="text-sm text-zinc-600 dark:text-zinc-400">
               {td('modelDone', {
