@@ -4,7 +4,7 @@
 // refused by name. The rules themselves are lib/pool/documents/*.test.ts.
 import fs from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
-import { signInAs } from './fixtures';
+import { auditEntry, signInAs } from './fixtures';
 
 const unique = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
 const tenK = fs.readFileSync('data/fixtures/documents/tesla-10k-fy2024-legal-proceedings.htm');
@@ -92,11 +92,7 @@ test.describe('filings in', () => {
     const documentId = new URL(page.url()).pathname.split('/').pop()!;
     const admin = await (await browser.newContext({ baseURL: testInfo.project.use.baseURL })).newPage();
     await signInAs(admin, 'admin');
-    await admin.goto('/admin/audit?action=document.model_reread');
-    const row = admin.getByTestId('audit-row').filter({ hasText: documentId });
-    await expect(row).toHaveCount(1);
-    await expect(row.getByTestId('audit-action-label')).toHaveText('Model asked to read the document again');
-    const valueOf = (label: string) => row.getByTestId('audit-detail').locator('dt', { hasText: new RegExp(`^${label}$`) }).locator('xpath=following-sibling::dd[1]');
+    const { valueOf } = await auditEntry(admin, 'document.model_reread', documentId, 'Model asked to read the document again');
     await expect(valueOf('Last reading')).toHaveText('Failed');
     await expect(valueOf('Model')).toHaveText('fake-llm');
   });

@@ -100,3 +100,16 @@ export async function runOffline(page: Page, caseUrl: string, protocol: string) 
   await expect(page.getByTestId('run-status')).toHaveAttribute('data-status', 'succeeded', { timeout: 90_000 });
   return page.url().split('/').pop()!;
 }
+
+/**
+ * The one audit row of `action` that mentions `about` (an entity id, a company id), as the admin's
+ * audit page shows it, and a detail field's value read beside its label (the dt, then its dd).
+ */
+export async function auditEntry(admin: Page, action: string, about: string, label: string) {
+  await admin.goto(`/admin/audit?action=${action}`);
+  const row = admin.getByTestId('audit-row').filter({ hasText: about });
+  await expect(row).toHaveCount(1);
+  await expect(row.getByTestId('audit-action-label')).toHaveText(label);
+  const valueOf = (field: string) => row.getByTestId('audit-detail').locator('dt', { hasText: new RegExp(`^${field}$`) }).locator('xpath=following-sibling::dd[1]');
+  return { row, valueOf };
+}

@@ -4,7 +4,7 @@
 // data/fixtures/opendart/constructed), the next pass raises an alert that reaches the RM's inbox
 // with the filing, and a re-screen from the alert opens a run headed by that red flag.
 import { expect, test, type APIRequestContext } from '@playwright/test';
-import { createCase, signInAs } from './fixtures';
+import { auditEntry, createCase, signInAs } from './fixtures';
 
 function filingsOrigin(project: string) {
   const port = project === 'postgres' ? process.env.E2E_PG_FILINGS_PORT : process.env.E2E_FILINGS_PORT;
@@ -169,16 +169,9 @@ test('an RM changes a watch and stops it: a bad threshold is refused with nothin
   await page.reload();
   await expect(panel.getByTestId('watch-status')).toHaveText('You are not watching this borrower.');
 
-  await auditor.goto('/admin/audit?action=watch.update');
-  const update = auditor.getByTestId('audit-row').filter({ hasText: companyId });
-  await expect(update).toHaveCount(1);
-  await expect(update.getByTestId('audit-action-label')).toHaveText('Watch changed');
-  // The saved values themselves, each beside its label (dt, then its dd).
-  const valueOf = (label: string) => update.getByTestId('audit-detail').locator('dt', { hasText: new RegExp(`^${label}$`) }).locator('xpath=following-sibling::dd[1]');
+  // The saved values themselves, each beside its label.
+  const { valueOf } = await auditEntry(auditor, 'watch.update', companyId, 'Watch changed');
   await expect(valueOf('Adverse items that alert')).toHaveText('5');
   await expect(valueOf('Check')).toHaveText(/^weekly$/i);
-  await auditor.goto('/admin/audit?action=watch.remove');
-  const removed = auditor.getByTestId('audit-row').filter({ hasText: companyId });
-  await expect(removed).toHaveCount(1);
-  await expect(removed.getByTestId('audit-action-label')).toHaveText('Watch ended');
+  await auditEntry(auditor, 'watch.remove', companyId, 'Watch ended');
 });
