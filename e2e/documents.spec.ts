@@ -78,7 +78,7 @@ test.describe('filings in', () => {
       await page.reload();
       await expect(reading).toHaveAttribute('data-state', 'failed', { timeout: 1_000 });
     }).toPass({ timeout: 30_000 });
-    await expect(reading).toContainText('The model (fake-llm) could not read this document, so only the rule candidates are shown: 400 The model refused this passage');
+    await expect(reading).toContainText("The model (fake-llm) could not read this document, so only the rule candidates are shown: The model endpoint answered 400 The model refused this passage (a test's fault).");
 
     await reading.getByTestId('reread-document').click();
     await expect(reading.getByRole('status')).toHaveText('The model is reading the document again. Reload the page to see its candidates.');
