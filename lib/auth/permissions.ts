@@ -115,6 +115,8 @@ export const ACTIONS = {
   rescreenAlert: 'watch:write',
   acceptDocumentCandidate: 'pool:write',
   rejectDocumentCandidate: 'pool:write',
+  /** Only a reading that failed or stopped is read again (lib/jobs/document-reading.ts readDocumentAgain). */
+  rereadDocument: 'pool:write',
   createCase: 'cases:write',
   startRun: 'cases:write',
   submitCase: 'cases:write',

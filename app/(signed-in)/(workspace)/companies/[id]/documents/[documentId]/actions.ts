@@ -45,7 +45,7 @@ export const rejectDocumentCandidate = action({ permission: 'pool:write', input:
 
 // The model reads the document again when its last reading failed or was stopped by a restart;
 // the reading goes on after this answer and records its own outcome (lib/jobs/document-reading.ts).
-export const readDocumentAgainAction = action({ permission: 'pool:write', input: z.object({ document_id: z.string().min(1).max(300) }), messages }, async ({ document_id }, user) => {
+export const rereadDocument = action({ permission: 'pool:write', input: z.object({ document_id: z.string().min(1).max(300) }), messages }, async ({ document_id }, user) => {
   const { companyId } = await readDocumentAgain({ db: await getDb(), provider: configuredReader(), documentId: document_id, actorId: user.id });
   refresh({ companyId, documentId: document_id });
   return { documentId: document_id };
