@@ -14,6 +14,7 @@ import { DEMO_ACCOUNTS } from '@/lib/demo/accounts';
 import { demoEnabled, env, EnvError } from '@/lib/env';
 import type { QueueWorker } from '@/lib/jobs/worker';
 import { stopOnSignals } from '@/lib/shutdown';
+import { log } from '@/lib/ops/log';
 
 /**
  * The demo sign-in lines, after making them true: the embedded database got its demo accounts
@@ -59,11 +60,18 @@ export async function startUp() {
         lines.push('Runs go through the PostgreSQL job queue; this instance executes none (CROSSCHECK_EMBEDDED_WORKER=0): start `npm run worker`.');
       }
     }
-    const watch = await (await import('@/lib/jobs/watch-scheduler')).startWatchScheduler({ db: database.db });
+    // The watch's schedule is not worth an instance that never serves: a failure to set it up is
+    // said, and the passes are left to the other processes (pg-boss's cron runs on any of them).
+    const watch = await (await import('@/lib/jobs/watch-scheduler')).startWatchScheduler({ db: database.db }).catch((err: unknown) => {
+      log.error('portfolio watch not scheduled in this process', { component: 'watch', err });
+      return 'failed' as const;
+    });
     lines.push(
-      watch
-        ? `Portfolio watch: a pass every ${watch.minutes} minute${watch.minutes === 1 ? '' : 's'} (${watch.how === 'queue' ? 'pg-boss cron job' : 'in this process'}).`
-        : 'Portfolio watch: no scheduled passes (WATCH_PASS_MINUTES=0).',
+      watch === 'failed'
+        ? 'Portfolio watch: could not be scheduled in this instance (see the log); other instances and workers still take its passes.'
+        : watch
+          ? `Portfolio watch: a pass every ${watch.minutes} minute${watch.minutes === 1 ? '' : 's'} (${watch.how === 'queue' ? 'pg-boss cron job' : 'in this process'}).`
+          : 'Portfolio watch: no scheduled passes (WATCH_PASS_MINUTES=0).',
     );
     stopOnSignals({ worker, relay });
     const resumed = await resumeInterruptedRuns({ db: database.db });

@@ -33,11 +33,19 @@ async function main() {
   const worker = await startWorker({ concurrency: e.WORKER_CONCURRENCY });
   // The portfolio watch's cron job (lib/jobs/watch-scheduler.ts): any app instance or worker may
   // take a pass, one at a time across all of them.
-  const watch = await startWatchScheduler();
+  // Runs come first: a watch that cannot be scheduled here is said, and left to the other processes.
+  const watch = await startWatchScheduler().catch((err: unknown) => {
+    console.error(`[worker] the portfolio watch could not be scheduled here: ${err instanceof Error ? err.message : String(err)}`);
+    return 'failed' as const;
+  });
   console.log(
     `[worker] ${worker.workerId} ready: executing up to ${e.WORKER_CONCURRENCY} run(s) at once from ${location} ` +
       `(lease ${e.WORKER_LEASE_MS} ms, renewed every ${e.WORKER_LEASE_RENEW_MS} ms); ` +
-      (watch ? `takes portfolio watch passes (every ${watch.minutes} min)` : 'no portfolio watch passes (WATCH_PASS_MINUTES=0)'),
+      (watch === 'failed'
+        ? 'takes no portfolio watch passes (scheduling failed)'
+        : watch
+          ? `takes portfolio watch passes (every ${watch.minutes} min)`
+          : 'no portfolio watch passes (WATCH_PASS_MINUTES=0)'),
   );
 
   let stopping = false;
@@ -49,7 +57,7 @@ async function main() {
     stopping = true;
     console.log(`[worker] ${signal}: finishing or handing over the runs in hand`);
     try {
-      await watch?.stop();
+      if (watch && watch !== 'failed') await watch.stop();
       await worker.stop({ graceful: true, timeoutMs: e.WORKER_SHUTDOWN_TIMEOUT_MS });
       await relay?.stop();
       await stopBoss();

@@ -9,6 +9,7 @@ import { failAbandonedRunJobs } from '@/lib/db/queries/queue';
 import { listUnheldRuns } from '@/lib/db/queries/runs';
 import { env } from '@/lib/env';
 import { log } from '@/lib/ops/log';
+import { sleep } from '@/lib/util/http';
 import { RUN_QUEUED_CHANNEL } from '@/lib/jobs/wake';
 
 export const RUN_QUEUE = 'crosscheck-run';
@@ -32,7 +33,7 @@ async function open(url: string): Promise<PgBoss> {
   // Without a listener an 'error' event would end the process; pg-boss retries on its own.
   boss.on('error', (err) => log.error('queue error', { component: 'worker', err }));
   await boss.start();
-  await boss.createQueue(RUN_QUEUE, {
+  await ensureQueue(boss, RUN_QUEUE, {
     name: RUN_QUEUE,
     // `short`: at most one waiting job per run (the singleton key), however often it is sent.
     policy: 'short',
@@ -43,6 +44,36 @@ async function open(url: string): Promise<PgBoss> {
     expireInSeconds: 4 * 3600,
   });
   return boss;
+}
+
+// What pg-boss's create_queue raises when processes create queues at the same moment (their first
+// start on a fresh database, as a cluster's instances and workers do): a deadlock between one's
+// partition attach and another's queue insert, or one partition table created twice.
+const CREATE_RACES = new Set(['40P01', '23505', '42P07']);
+
+/**
+ * Creates a queue unless it exists. Creating is idempotent, so a create that lost a race to
+ * another process (CREATE_RACES) is tried again after a short, growing, jittered pause: without
+ * this, an app instance's start-up could fail on a deadlock and the instance never serve.
+ */
+export async function ensureQueue(
+  boss: Pick<PgBoss, 'getQueue' | 'createQueue'>,
+  name: string,
+  options: PgBoss.Queue,
+  { attempts = 6, pause = (ms: number) => sleep(ms) }: { attempts?: number; pause?: (ms: number) => Promise<void> } = {},
+) {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      if (await boss.getQueue(name)) return;
+      await boss.createQueue(name, options);
+      return;
+    } catch (err) {
+      const code = (err as { code?: unknown } | null)?.code;
+      if (attempt >= attempts || typeof code !== 'string' || !CREATE_RACES.has(code)) throw err;
+      log.warn('queue creation raced another process; trying again', { component: 'worker', queue: name, code, attempt });
+      await pause(Math.round(25 * 2 ** attempt * (0.5 + Math.random())));
+    }
+  }
 }
 
 /** The process's queue for `url` (DATABASE_URL by default), started on first use. */

@@ -6,7 +6,7 @@
 import type { Db } from '@/lib/db/client';
 import { getDb } from '@/lib/db/client';
 import { env } from '@/lib/env';
-import { getBoss } from '@/lib/jobs/boss';
+import { ensureQueue, getBoss } from '@/lib/jobs/boss';
 import { queueEnabled } from '@/lib/jobs/runner';
 import { watchPass } from '@/lib/jobs/watch';
 import { log } from '@/lib/ops/log';
@@ -58,7 +58,7 @@ export async function startWatchScheduler({
 
   if (how === 'queue') {
     const boss = await getBoss(url);
-    await boss.createQueue(WATCH_QUEUE, { name: WATCH_QUEUE, policy: 'singleton', retryLimit: 0, expireInSeconds: 3600 });
+    await ensureQueue(boss, WATCH_QUEUE, { name: WATCH_QUEUE, policy: 'singleton', retryLimit: 0, expireInSeconds: 3600 });
     await boss.schedule(WATCH_QUEUE, watchCron(minutes), {}, { tz: 'UTC' });
     await boss.work(WATCH_QUEUE, { batchSize: 1, pollingIntervalSeconds: Math.max(0.5, pollIntervalMs / 1000) }, async () => {
       await pass();
