@@ -14,7 +14,7 @@ import { serverActionsOf } from '../../lib/auth/endpoints';
 import { KPD_MADS } from '../../lib/debate/protocols/kpd-mads';
 import { proseOf } from '../../lib/domain/outputs';
 import { startPgCluster, type PgCluster } from '../../scripts/cluster/pg-cluster';
-import { migrateAndSeed, startAppInstance, startFakeModel, startWorker, writeReferenceScript, type Proc } from '../../scripts/cluster/processes';
+import { migrateAndSeed, startAll, startAppInstance, startFakeModel, startWorker, writeReferenceScript, type Proc } from '../../scripts/cluster/processes';
 import { DEMO_PASSWORD, DEMO_USERS } from '../fixtures';
 import { replayTokens, watchRun, type Viewer } from './sse';
 
@@ -80,8 +80,8 @@ test.beforeAll(async () => {
     LOG_FORMAT: 'json',
   };
   const app = { ...commonEnv, CROSSCHECK_EMBEDDED_WORKER: '0' };
-  [appA, appB] = await Promise.all([startAppInstance('app-a', app), startAppInstance('app-b', app)]);
-  workers = await Promise.all([startWorker('worker-1', workerEnv()), startWorker('worker-2', workerEnv())]);
+  [appA, appB] = await startAll([startAppInstance('app-a', app), startAppInstance('app-b', app)]);
+  workers = await startAll([startWorker('worker-1', workerEnv()), startWorker('worker-2', workerEnv())]);
 });
 
 test.afterAll(async () => {

@@ -56,7 +56,21 @@ async function waitFor(proc: Proc, ready: () => Promise<boolean> | boolean, what
     if (await ready()) return;
     await new Promise((r) => setTimeout(r, 100));
   }
+  // A process that never became ready is nobody's to stop later: it goes now, not on with the machine.
+  await proc.kill();
   throw new Error(`${proc.name}: no ${what} within ${timeoutMs / 1000} s:\n${proc.output().slice(-4000)}`);
+}
+
+/**
+ * Starts several processes at once and hands back all of them, or, when one fails to start, stops
+ * the ones that did before passing the failure on (a Promise.all would leave them running).
+ */
+export async function startAll<T extends Proc>(starts: Promise<T>[]): Promise<T[]> {
+  const settled = await Promise.allSettled(starts);
+  const failed = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
+  if (!failed) return settled.map((s) => (s as PromiseFulfilledResult<T>).value);
+  await Promise.allSettled(settled.flatMap((s) => (s.status === 'fulfilled' ? [s.value.stop(5_000)] : [])));
+  throw failed.reason;
 }
 
 const baseEnv = (extra: Record<string, string>): NodeJS.ProcessEnv => ({
