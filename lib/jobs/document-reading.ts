@@ -160,9 +160,14 @@ export function documentReader(provider: ModelProvider | null): ModelProvider | 
   return provider?.isLLM ? provider : null;
 }
 
+/** Whether an OpenAI-compatible model is configured to read documents (no provider is built to tell). */
+export function readerConfigured(): boolean {
+  return defaultProviderName() === 'openai';
+}
+
 /** The configured OpenAI-compatible model, when there is one. */
 export function configuredReader(): ModelProvider | null {
-  return documentReader(defaultProviderName() === 'openai' ? getProvider({ provider: 'openai' }) : null);
+  return documentReader(readerConfigured() ? getProvider({ provider: 'openai' }) : null);
 }
 
 /**

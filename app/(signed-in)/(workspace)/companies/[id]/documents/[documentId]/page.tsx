@@ -15,7 +15,7 @@ import { parsePassageRange, passageHref, type CandidateView } from '@/lib/domain
 import { documentMessages } from '@/lib/i18n/messages/documents';
 import { poolMessages } from '@/lib/i18n/messages/pool';
 import { getLocale, getT } from '@/lib/i18n/server';
-import { configuredReader } from '@/lib/jobs/document-reading';
+import { readerConfigured } from '@/lib/jobs/document-reading';
 import { priceOf } from '@/lib/llm/prices';
 import { readingOf } from '@/lib/pool/documents/model-reading';
 
@@ -66,7 +66,7 @@ export default async function DocumentPage({
   const active = highlight ? (candidates.find((c) => c.charStart === highlight.start && c.charEnd === highlight.end)?.id ?? null) : null;
   const reading = editable ? readingOf(doc.meta) : null;
   // A reading that failed or was stopped can be asked for again while a model is configured.
-  const modelConfigured = reading !== null && configuredReader() !== null;
+  const modelConfigured = reading !== null && readerConfigured();
   const format = doc.meta.format;
   const pages = pageCount(doc.meta);
   return (
