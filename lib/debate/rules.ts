@@ -1,7 +1,7 @@
 // The hard rules of a step (StepDef.rules, maxChars), checked on its validated output. A
 // violation is treated like invalid JSON: one repair attempt with the problems listed, then a
 // clear step failure.
-import { citationsOf, claimsOf, questionsOf } from '@/lib/domain/output-parts';
+import { citationListsOf, citationsOf, claimsOf, isCitation, questionsOf } from '@/lib/domain/output-parts';
 import type { Citation, Claim } from '@/lib/domain/outputs';
 import type { StepDef, StepRules } from '@/lib/domain/protocol';
 
@@ -121,21 +121,12 @@ export function dropNewEvidence(step: StepDef, output: unknown, context: Map<str
   if (!step.rules?.noNewMaterial) return [];
   const evidence = evidenceCitedIn(context);
   const dropped: Citation[] = [];
-  const walk = (value: unknown, key?: string) => {
-    if (Array.isArray(value)) {
-      if (key === 'citations' || key === 'evidence') {
-        const kept = value.filter((c: Citation) => !(c && typeof c === 'object' && 'source' in c && c.evidenceId && !evidence.has(c.evidenceId)));
-        if (kept.length !== value.length) {
-          dropped.push(...value.filter((c) => !kept.includes(c)));
-          value.splice(0, value.length, ...kept);
-        }
-      }
-      for (const v of value) walk(v);
-    } else if (value && typeof value === 'object') {
-      for (const [k, v] of Object.entries(value)) walk(v, k);
-    }
-  };
-  walk(output);
+  for (const list of citationListsOf(output)) {
+    const kept = list.filter((c) => !(isCitation(c) && c.evidenceId && !evidence.has(c.evidenceId)));
+    if (kept.length === list.length) continue;
+    dropped.push(...(list.filter((c) => !kept.includes(c)) as Citation[]));
+    list.splice(0, list.length, ...kept);
+  }
   return dropped;
 }
 

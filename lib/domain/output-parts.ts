@@ -13,12 +13,12 @@ export function questionsOf(output: unknown): Question[] {
   return ((output as Shaped | null)?.questions ?? []) as Question[];
 }
 
-/** Every citation in an output, wherever the shape keeps them. */
-export function citationsOf(output: unknown): Citation[] {
-  const out: Citation[] = [];
+/** Every list of citations in an output (the arrays themselves, to change in place), wherever the shape keeps them. */
+export function citationListsOf(output: unknown): unknown[][] {
+  const out: unknown[][] = [];
   const walk = (value: unknown, key?: string) => {
     if (Array.isArray(value)) {
-      if (key === 'citations' || key === 'evidence') for (const c of value) if (c && typeof c === 'object' && 'source' in c) out.push(c as Citation);
+      if (key === 'citations' || key === 'evidence') out.push(value);
       for (const v of value) walk(v);
     } else if (value && typeof value === 'object') {
       for (const [k, v] of Object.entries(value)) walk(v, k);
@@ -26,6 +26,14 @@ export function citationsOf(output: unknown): Citation[] {
   };
   walk(output);
   return out;
+}
+
+/** Whether a list's element is a citation (not, say, a bare id). */
+export const isCitation = (c: unknown): c is Citation => Boolean(c) && typeof c === 'object' && 'source' in (c as object);
+
+/** Every citation in an output, wherever the shape keeps them. */
+export function citationsOf(output: unknown): Citation[] {
+  return citationListsOf(output).flatMap((list) => list.filter(isCitation));
 }
 
 /** The parts of an answer the live page lists while the model writes the rest of it. */
