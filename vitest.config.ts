@@ -1,3 +1,4 @@
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
@@ -20,5 +21,10 @@ export default defineConfig({
     hookTimeout: 60_000,
     // Forks, not threads: PGlite's WebAssembly memory and the data-folder lock are per process.
     pool: 'forks',
+    // Vitest's default is one fewer than the cores: a single worker on a two-core CI machine, where
+    // two finished the unit tests in 9.5 minutes instead of 16.5 (most tests wait on a database).
+    maxWorkers: Math.max(os.availableParallelism() - 1, 2),
+    // One migrated database per backend, which each test's throwaway database copies.
+    globalSetup: ['lib/db/test-templates.ts'],
   },
 });

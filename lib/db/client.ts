@@ -28,12 +28,13 @@ export type DatabaseHandle = {
 export const MIGRATIONS_FOLDER = path.join(process.cwd(), 'drizzle');
 
 export type OpenOptions =
-  | { kind: 'pglite'; dataDir?: string }
+  /** `from`: an in-memory database started from a dump of another (`dumpDataDir`), as tests do. */
+  | { kind: 'pglite'; dataDir?: string; from?: Blob }
   | { kind: 'postgres'; url: string; poolSize?: number };
 
 /** Opens and migrates a database. Used by getDb() and by tests that want their own. */
 export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle> {
-  const handle = options.kind === 'pglite' ? await openPglite(options.dataDir) : await openPostgres(options);
+  const handle = options.kind === 'pglite' ? await openPglite(options.dataDir, options.from) : await openPostgres(options);
   await migrateDatabase(handle);
   return handle;
 }
@@ -72,7 +73,7 @@ async function createPgliteFolder(pgdata: string) {
   if (code !== 0) throw new Error(`creating it failed (exit code ${code})${stderr.trim() ? `: ${stderr.trim().split('\n').at(-1)}` : ''}`);
 }
 
-async function openPglite(dataDir?: string): Promise<DatabaseHandle> {
+async function openPglite(dataDir?: string, from?: Blob): Promise<DatabaseHandle> {
   const { PGlite } = await import('@electric-sql/pglite');
   const { drizzle } = await import('drizzle-orm/pglite');
   const options = { startParams: [...PGlite.defaultStartParams, ...PGLITE_SETTINGS] };
@@ -92,7 +93,7 @@ async function openPglite(dataDir?: string): Promise<DatabaseHandle> {
       );
     }
   } else {
-    client = new PGlite(options);
+    client = new PGlite({ ...options, loadDataDir: from });
     await client.waitReady;
   }
   const db = drizzle({ client, schema, casing: 'snake_case' }) as unknown as Db;

@@ -1,14 +1,21 @@
 // Throwaway databases for integration tests. Every suite runs on in-memory PGlite; when
 // TEST_DATABASE_URL names a PostgreSQL server it also runs on a fresh database there, because
 // the one schema must behave the same on both engines (docs/architecture.md).
+// Under Vitest each starts as a copy of a database migrated once per run (lib/db/test-templates.ts);
+// elsewhere, or if that copy is missing, it is migrated from scratch.
+import fs from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { openDatabase, type DatabaseHandle } from '@/lib/db/client';
 
 export type TestBackend = 'pglite' | 'postgres';
 
+/** Where the global setup left its migrated databases: a PGlite dump file, a PostgreSQL template's name. */
+export const PGLITE_DUMP_ENV = 'CROSSCHECK_TEST_PGLITE_DUMP';
+export const PG_TEMPLATE_ENV = 'CROSSCHECK_TEST_PG_TEMPLATE';
+
 /** A test-only setting, not app configuration, so it is read here rather than through lib/env.ts. */
-function testDatabaseUrl(): string | undefined {
+export function testDatabaseUrl(): string | undefined {
   return process.env.TEST_DATABASE_URL?.trim() || undefined;
 }
 
@@ -16,7 +23,7 @@ export function testBackends(): TestBackend[] {
   return testDatabaseUrl() ? ['pglite', 'postgres'] : ['pglite'];
 }
 
-async function onServer(serverUrl: string, sql: string) {
+export async function onServer(serverUrl: string, sql: string) {
   const client = new pg.Client({ connectionString: serverUrl });
   await client.connect();
   try {
@@ -26,30 +33,39 @@ async function onServer(serverUrl: string, sql: string) {
   }
 }
 
+/** `name` must be one this module made (random hex), as it is spliced into DDL. */
+export const dropServerDatabase = (serverUrl: string, name: string) => onServer(serverUrl, `drop database if exists ${name} with (force)`);
+
+function migratedDump(): Blob | undefined {
+  const file = process.env[PGLITE_DUMP_ENV];
+  return file && fs.existsSync(file) ? new Blob([fs.readFileSync(file)]) : undefined;
+}
+
 /** A migrated, empty database; its `close()` also deletes a PostgreSQL test database. */
 export async function createTestDatabase(backend: TestBackend): Promise<DatabaseHandle> {
-  if (backend === 'pglite') return openDatabase({ kind: 'pglite' });
+  // openDatabase still runs the migrations, which finds a copy up to date at once.
+  if (backend === 'pglite') return openDatabase({ kind: 'pglite', from: migratedDump() });
 
   const serverUrl = testDatabaseUrl();
   if (!serverUrl) throw new Error('TEST_DATABASE_URL is not set: no PostgreSQL server to create a test database on.');
   // Random hex only, so the name is safe to splice into DDL.
   const name = `crosscheck_t_${randomBytes(6).toString('hex')}`;
-  const drop = () => onServer(serverUrl, `drop database if exists ${name} with (force)`);
-  await onServer(serverUrl, `create database ${name}`);
+  const template = process.env[PG_TEMPLATE_ENV];
+  await onServer(serverUrl, `create database ${name}${template && /^crosscheck_template_[0-9a-f]+$/.test(template) ? ` template ${template}` : ''}`);
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
   let handle: DatabaseHandle;
   try {
     handle = await openDatabase({ kind: 'postgres', url: url.toString(), poolSize: 4 });
   } catch (err) {
-    await drop();
+    await dropServerDatabase(serverUrl, name);
     throw err;
   }
   return {
     ...handle,
     close: async () => {
       await handle.close();
-      await drop();
+      await dropServerDatabase(serverUrl, name);
     },
   };
 }
