@@ -16,6 +16,13 @@ type Backend = 'pglite' | 'postgres';
 process.env.E2E_FILINGS_PORT ||= String(port + 90);
 if (pgPort) process.env.E2E_PG_FILINGS_PORT ||= String(pgPort + 90);
 
+// Specs of what a page shows and how (accessibility, layout at two widths, the interface language,
+// the citation popover, static files): the database engine does not change a page's markup, and
+// every query behind these pages runs on PostgreSQL in the other specs, so they run on PGlite only.
+// They were a third of the PostgreSQL project's time.
+const PRESENTATION = ['a11y.spec.ts', 'layout.spec.ts', 'i18n.spec.ts', 'citations.spec.ts', 'static.spec.ts'];
+const CLUSTER = 'cluster/**';
+
 type WebServer = Exclude<NonNullable<PlaywrightTestConfig['webServer']>, unknown[]>;
 const backends: { name: Backend; port: number }[] = [{ name: 'pglite', port }];
 if (pgPort) backends.push({ name: 'postgres', port: pgPort });
@@ -61,7 +68,7 @@ export default defineConfig({
     trace: 'retain-on-failure',
   },
   projects: [
-    ...backends.map((b) => ({ name: b.name, testIgnore: 'cluster/**', use: { baseURL: baseURL(b.port) } })),
+    ...backends.map((b) => ({ name: b.name, testIgnore: b.name === 'pglite' ? CLUSTER : [CLUSTER, ...PRESENTATION], use: { baseURL: baseURL(b.port) } })),
     // Fault tests of a multi-process deployment (e2e/cluster): they start their own PostgreSQL
     // server, app instances and workers, so they run once, with the PostgreSQL backend.
     // After the others, so its load does not slow their servers down.

@@ -55,7 +55,7 @@ try {
 }
 if (!chromium) {
   console.error(
-    'No Chromium found for the browser tests. Install one: `sudo apt-get install -y chromium` (Debian/Ubuntu), ' +
+    'No Chromium found for the browser tests. Install one: `sudo apt-get install -y chromium-headless-shell` (Debian/Ubuntu), ' +
       'or set PLAYWRIGHT_CHROMIUM_PATH to a Chromium/Chrome binary.',
   );
   process.exit(1);

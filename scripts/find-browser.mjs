@@ -22,12 +22,17 @@ export const CHROMIUM_ARGS = [
   '--disable-dev-shm-usage',
 ];
 
+// Debian's old headless shell first: the tests never show a window, and the full browser in its
+// new headless mode runs the browser's own interface too. On a two-core machine with two test
+// workers that kept the load average near 10 and stretched tests past their timeouts.
+const DEBIAN_HEADLESS_SHELL = '/usr/bin/chromium-headless-shell';
 const DEBIAN_CHROMIUM = '/usr/bin/chromium';
 
 /**
  * Path of a Chromium executable, or null when there is none.
  * Order: PLAYWRIGHT_CHROMIUM_PATH (an explicit choice, so a wrong path is an error rather
- * than a silent fallback), Debian's package, then Playwright's own download if present.
+ * than a silent fallback), Debian's headless shell, Debian's full Chromium, then Playwright's own
+ * download if present.
  * @returns {string | null}
  */
 export function findChromium() {
@@ -38,7 +43,7 @@ export function findChromium() {
     }
     return explicit;
   }
-  if (isExecutable(DEBIAN_CHROMIUM)) return DEBIAN_CHROMIUM;
+  for (const file of [DEBIAN_HEADLESS_SHELL, DEBIAN_CHROMIUM]) if (isExecutable(file)) return file;
   const bundled = playwrightChromium();
   if (bundled && isExecutable(bundled)) return bundled;
   return null;
