@@ -50,6 +50,8 @@ export type ScriptEntry = {
    * the server's mode, at the server's rates or at these (each given rate over the defaults).
    */
   realistic?: true | { rates?: { [behaviour: string]: number }; retryAfter?: number; textChars?: number; arrayItems?: { min: number; max: number } };
+  /** This entry's answers at another pace than the server's (`--ttft`, `--tps`): a slow server's quick exceptions. */
+  pace?: { ttftMs?: number; tokensPerSecond?: number };
 };
 
 export type ReplySettings = {

@@ -211,6 +211,27 @@ describe('fake OpenAI-compatible server', () => {
     expect(total).toBeLessThan(150 + 290 + 1500);
   });
 
+  it("answers a script entry at the entry's own pace, and other requests at the server's", async () => {
+    fake.configure({ ttftMs: 600, tokensPerSecond: 20 });
+    fake.setScript([
+      { match: 'Step D1.', reply: 'q'.repeat(4 * 20), pace: { ttftMs: 0, tokensPerSecond: 1000 } }, // 20 tokens
+      { match: 'Step D2.', reply: 'q'.repeat(4 * 20) },
+    ]);
+    const timed = async (step: string) => {
+      const started = performance.now();
+      const chunks = await streamed(fake, chatBody({ messages: [{ role: 'user', content: `Step ${step}. Write.` }] }));
+      return { ms: performance.now() - started, text: contentOf(chunks) };
+    };
+    const quick = await timed('D1');
+    const slow = await timed('D2');
+    expect(quick.text).toBe('q'.repeat(80));
+    expect(slow.text).toBe('q'.repeat(80));
+    // The server's pace: 600 ms to the first token, then 19 more at 20/s (950 ms).
+    expect(slow.ms).toBeGreaterThanOrEqual(600 + 950 - 30);
+    // The entry's: about 20 ms in all; the bound leaves room for a slow machine.
+    expect(quick.ms).toBeLessThan(600);
+  });
+
   it('stamps every streamed chunk with the time it was sent, when asked to, and sends the same answer', async () => {
     fake.configure({ ttftMs: 0, tokensPerSecond: 200, stampChunks: true });
     fake.setScript([{ match: 'Step D1.', reply: 'y'.repeat(4 * 10) }]); // 10 tokens, 50 ms apart

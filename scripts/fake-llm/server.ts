@@ -241,7 +241,8 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
     const cachedTokens = promptCache?.lookup(body.messages, prompt);
     if (cachedTokens !== undefined) record.cachedTokens = cachedTokens;
     const written = { body, plan, model: body.model ?? settings.model, id: `chatcmpl-fake-${record.n}`, promptTokens: prompt, cachedTokens };
-    const latency = { ttftMs: settings.ttftMs, tokensPerSecond: settings.tokensPerSecond, stamp: settings.stampChunks };
+    const pace = scripted?.entry.pace;
+    const latency = { ttftMs: pace?.ttftMs ?? settings.ttftMs, tokensPerSecond: pace?.tokensPerSecond ?? settings.tokensPerSecond, stamp: settings.stampChunks };
     if (body.stream) writeStream(res, written, latency, timers);
     else writeJson(res, written, latency, timers);
   };
