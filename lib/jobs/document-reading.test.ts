@@ -109,6 +109,9 @@ describe.each(testBackends())('model candidates, on %s', (backend) => {
   });
 
   it('proposes what quotes the passage, with its offsets and page, and counts what it refused', async () => {
+    // The reading goes on after the upload returns: a second before the model's first word, so it
+    // is still under way when the test looks (with none, a quick database saw it done already).
+    fake.configure({ ttftMs: 1_000 });
     const { id, readings, before, after } = await upload(model());
     expect(readings).toBe(1);
     expect(before).toMatchObject({ state: 'reading', model: 'gpt-4o-mini' });
@@ -201,6 +204,8 @@ describe.each(testBackends())('model candidates, on %s', (backend) => {
       { match: 'The Seoul court fined', reply: LEGAL_ANSWER },
       { match: 'chief executive officer resigned', reply: MANAGEMENT_ANSWER },
     ]);
+    // A second before the model's first word: the reading is still under way while the test looks.
+    fake.configure({ ttftMs: 1_000 });
     fake.requests.length = 0;
     const both = await Promise.allSettled([0, 1].map(() => readDocumentAgain({ db, provider: model(), documentId: id, actorId: userId })));
     const started = both.filter((r): r is PromiseFulfilledResult<Awaited<ReturnType<typeof readDocumentAgain>>> => r.status === 'fulfilled');
