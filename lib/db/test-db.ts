@@ -36,9 +36,21 @@ export async function onServer(serverUrl: string, sql: string) {
 /** `name` must be one this module made (random hex), as it is spliced into DDL. */
 export const dropServerDatabase = (serverUrl: string, name: string) => onServer(serverUrl, `drop database if exists ${name} with (force)`);
 
+/** The URL of database `name` on the server at `serverUrl`. */
+export function onDatabase(serverUrl: string, name: string) {
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+// Read once per process: a test file makes several databases, and the dump is about 40 MB.
+let dump: { blob: Blob | undefined } | undefined;
 function migratedDump(): Blob | undefined {
-  const file = process.env[PGLITE_DUMP_ENV];
-  return file && fs.existsSync(file) ? new Blob([fs.readFileSync(file)]) : undefined;
+  if (!dump) {
+    const file = process.env[PGLITE_DUMP_ENV];
+    dump = { blob: file && fs.existsSync(file) ? new Blob([fs.readFileSync(file)]) : undefined };
+  }
+  return dump.blob;
 }
 
 /** A migrated, empty database; its `close()` also deletes a PostgreSQL test database. */
@@ -52,11 +64,9 @@ export async function createTestDatabase(backend: TestBackend): Promise<Database
   const name = `crosscheck_t_${randomBytes(6).toString('hex')}`;
   const template = process.env[PG_TEMPLATE_ENV];
   await onServer(serverUrl, `create database ${name}${template && /^crosscheck_template_[0-9a-f]+$/.test(template) ? ` template ${template}` : ''}`);
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
   let handle: DatabaseHandle;
   try {
-    handle = await openDatabase({ kind: 'postgres', url: url.toString(), poolSize: 4 });
+    handle = await openDatabase({ kind: 'postgres', url: onDatabase(serverUrl, name), poolSize: 4 });
   } catch (err) {
     await dropServerDatabase(serverUrl, name);
     throw err;

@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { openDatabase } from '@/lib/db/client';
-import { dropServerDatabase, onServer, PGLITE_DUMP_ENV, PG_TEMPLATE_ENV, testDatabaseUrl } from '@/lib/db/test-db';
+import { dropServerDatabase, onDatabase, onServer, PGLITE_DUMP_ENV, PG_TEMPLATE_ENV, testDatabaseUrl } from '@/lib/db/test-db';
 
 export default async function setup() {
   const cleanups: (() => Promise<void>)[] = [];
@@ -29,9 +29,7 @@ export default async function setup() {
     const name = `crosscheck_template_${randomBytes(6).toString('hex')}`;
     await onServer(serverUrl, `create database ${name}`);
     cleanups.push(() => dropServerDatabase(serverUrl, name));
-    const url = new URL(serverUrl);
-    url.pathname = `/${name}`;
-    const handle = await openDatabase({ kind: 'postgres', url: url.toString(), poolSize: 1 });
+    const handle = await openDatabase({ kind: 'postgres', url: onDatabase(serverUrl, name), poolSize: 1 });
     await handle.close();
     process.env[PG_TEMPLATE_ENV] = name;
   }
