@@ -253,7 +253,8 @@ test.describe.serial('RM workspace', () => {
     test.setTimeout(120_000);
     await signInAs(page, 'rm');
     const tag = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
-    // The fake model answers this run's first NAS call with HTTP 429 and Retry-After: 8 (e2e/fake-llm-script.json).
+    // The fake model answers this run's first NAS call with HTTP 429 and Retry-After: 8, and the
+    // retry and the rest of the run at a quick pace: only the wait is under test (e2e/fake-llm-script.json).
     // On a borrower no other browser test runs a model on, so the probe holds up no other run.
     await addEvidence(page, 'monro-inc', {
       title: `Quota probe ${tag}`,
