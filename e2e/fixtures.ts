@@ -1,4 +1,4 @@
-import { expect, type Page } from '@playwright/test';
+import { expect, test, type Cookie, type Page } from '@playwright/test';
 import type { Role } from '../lib/domain/vocabulary';
 
 export const DEMO_PASSWORD = process.env.DEMO_PASSWORD || 'crosscheck-demo';
@@ -17,10 +17,29 @@ export async function signIn(page: Page, email: string, password: string) {
   await page.getByTestId('login-submit').click();
 }
 
-/** Signs in as a demo account and waits for that role's home page. */
+// The demo accounts' sessions this test worker has signed in, by server and role. The form and
+// its deliberately slow password hash run once per role and worker; after that a test starts
+// with a copy of the session cookie. The sign-in form itself is tested in e2e/auth.spec.ts, and
+// every spec still goes through it the first time.
+const demoSessions = new Map<string, Cookie[]>();
+
+/**
+ * Signs in as a demo account and waits for that role's home page. Reuses this worker's session
+ * for the role when the server still accepts it (a test may have signed it out), else the form.
+ */
 export async function signInAs(page: Page, role: Role) {
+  const key = `${test.info().project.use.baseURL}|${role}`;
+  const home = page.getByTestId(`home-${role}`);
+  const saved = demoSessions.get(key);
+  if (saved) {
+    await page.context().addCookies(saved);
+    await page.goto('/');
+    if (new URL(page.url()).pathname !== '/login') return expect(home).toBeVisible();
+    demoSessions.delete(key);
+  }
   await signIn(page, DEMO_USERS[role].email, DEMO_PASSWORD);
-  await expect(page.getByTestId(`home-${role}`)).toBeVisible();
+  await expect(home).toBeVisible();
+  demoSessions.set(key, (await page.context().cookies()).filter((c) => c.name.includes('session-token')));
 }
 
 /** A unique email per test, so parallel tests and both backends never share an account. */
