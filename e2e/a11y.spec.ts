@@ -74,8 +74,8 @@ test.describe('accessibility', () => {
     await expectNoViolations(page, 'committee decision form with errors');
   });
 
-  // One test per page, each with its own sign-in: a role's pages in one test ran past 90 s on a
-  // loaded CI machine (axe alone takes about 9 s on the audit log's table, twice for admin).
+  // One test per page: a role's pages in one test ran past 90 s on a loaded CI machine (axe alone
+  // takes about 9 s on the audit log's table, and the admin role has it twice).
   for (const role of ROLES) {
     const extra =
       role === 'rm'
