@@ -68,9 +68,10 @@ async function startFakeLlm(/** @type {NodeJS.ProcessEnv} */ env) {
   const port = await freePort();
   // Slow on purpose: a run takes seconds, so tests can reload or join it while it streams.
   // Scripted answers for the runs whose evidence carries a test's marker (e2e/fake-llm-script.json);
-  // every other request gets the fake's generated answer. The judges' prompts are answered quickly
-  // there once their first token comes (1.5 s, time for a test to see the button say it is
-  // judging): nothing watches a judge stream, and at 30 tokens/s one judgment took a minute.
+  // every other request gets the fake's generated answer. Entries there with a `pace` answer
+  // quicker where nothing watches the stream: the judges' prompts (after 1.5 s, time for a test to
+  // see the button say it is judging; at 30 tokens/s one judgment took a minute) and the quota
+  // probe's run once its 429 wait is over.
   const args = [TSX_CLI, 'scripts/fake-llm/server.ts', '--port', String(port), '--ttft', '300', '--tps', '30', '--model', 'fake-llm', '--script', 'e2e/fake-llm-script.json'];
   fakeLlm = spawn(process.execPath, args, { cwd: root, env, stdio: 'inherit' });
   const url = `http://127.0.0.1:${port}/v1`;
