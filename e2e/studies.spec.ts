@@ -26,13 +26,18 @@ function actionId(name: string) {
   return Object.entries(manifest.node).find(([, e]) => e.exportedName === name)![0];
 }
 
+/** Each assignment's system, from the admin's CSV: the evaluator's page must not tell them apart. */
+const protocolOf = new Map<string, string>();
+
 /**
- * Rates the open report: debate-like reports (many turns) 4 on the Likert items and SUS 75,
- * single-analyst ones 3 and SUS 50 (the SUS's even items are worded negatively).
+ * Rates the open report: debate reports 4 on the Likert items and SUS 75, single-analyst (NAS)
+ * ones 3 and SUS 50 (the SUS's even items are worded negatively).
  */
 async function rateOpenReport(page: Page) {
-  const turns = await page.getByTestId('blind-transcript').locator('article').count();
-  const score = turns > 1 ? 4 : 3;
+  const protocol = protocolOf.get(new URL(page.url()).pathname.split('/').pop()!);
+  expect(protocol).toBeDefined();
+  const debate = protocol !== 'nas';
+  const score = debate ? 4 : 3;
   for (const item of ALL_ITEMS) {
     const negative = /^sus(2|4|6|8|10)$/.test(item);
     await page.getByTestId(`item-${item}`).locator(`input[value="${negative ? 6 - score : score}"]`).check();
@@ -42,7 +47,7 @@ async function rateOpenReport(page: Page) {
   await expect(page.getByRole('dialog', { name: 'Submit this rating?' })).toBeVisible();
   await page.getByTestId('submit-rating-confirm').click();
   await expect(page.getByTestId('rating-locked')).toBeVisible();
-  return turns > 1 ? 'debate' : 'single';
+  return debate ? 'debate' : 'single';
 }
 
 test.describe.serial('evaluation studio', () => {
@@ -93,6 +98,9 @@ test.describe.serial('evaluation studio', () => {
     await admin.getByTestId('create-study').click();
     await expect(admin).toHaveURL(/\/admin\/studies\/[0-9a-f-]{36}$/);
     studyUrl = new URL(admin.url()).pathname;
+    const assignments = await (await admin.request.get(`/api/studies/${studyUrl.split('/').pop()}/ratings`)).text();
+    for (const row of parse(assignments, { columns: true }) as { assignment_id: string; protocol: string }[]) protocolOf.set(row.assignment_id, row.protocol);
+    expect(protocolOf.size).toBe(12);
     await expect(admin.getByRole('heading', { level: 1, name })).toBeVisible();
     await expect(admin.getByTestId('assignment-admin-row')).toHaveCount(12);
     await expect(admin.getByTestId('study-status').first()).toHaveAttribute('data-status', 'draft');
@@ -147,6 +155,9 @@ test.describe.serial('evaluation studio', () => {
     firstAssignment = new URL(page.url()).pathname;
     await expect(page.getByRole('heading', { level: 1, name: 'Report 1 of 4' })).toBeVisible();
     await expect(page.getByTestId('blind-report')).toContainText(/Tesla|Samsung|삼성/);
+    // The report and one list of its sources; no transcript, whose turns would name the system.
+    await expect(page.getByTestId('blind-sources').getByTestId('citations').locator('li').first()).toBeVisible();
+    await expect(page.getByTestId('blind-transcript')).toHaveCount(0);
 
     // Autosave, kept across a reload.
     await page.getByTestId('item-trustworthiness').locator('input[value="2"]').check();
@@ -188,7 +199,7 @@ test.describe.serial('evaluation studio', () => {
     // Blinding: every body the browser received (HTML, RSC payloads, action responses, scripts).
     expect(bodies.length).toBeGreaterThan(10);
     // The scan saw the rating pages themselves and the report text in them.
-    expect(bodies.some(({ url, body }) => url.includes('/ratings/') && body.includes('Report 1 of 4') && /Turn \d+|발언 \d+/.test(body))).toBe(true);
+    expect(bodies.some(({ url, body }) => url.includes('/ratings/') && body.includes('Report 1 of 4') && body.includes('Points against and risks') && body.includes('Sources cited'))).toBe(true);
     expect(actionBodies.some(({ body }) => body.includes('"savedAt"'))).toBe(true);
     const leaks = [...bodies, ...actionBodies].flatMap(({ url, body }) => [
       ...FORBIDDEN.filter((p) => p.test(body)).map((p) => `${url}: ${p} near "${body.slice(Math.max(0, body.search(p) - 60), body.search(p) + 60)}"`),

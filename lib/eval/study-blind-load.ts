@@ -15,6 +15,6 @@ export async function loadBlindReport({ db, runId, locale }: { db: Db; runId: st
   const doc = buildReportDoc(input, locale);
   const t = translator(ratingMessages, locale);
   const headings = { conclusion: t('blindConclusion'), favourable: t('blindFavourable'), adverse: t('blindAdverse'), analysis: t('blindAnalysis'), empty: t('blindEmpty') };
-  const report = blindReport({ doc, teams: input.view.turns.map((t) => t.team), model: input.view.model, turnWord: TURN_WORD[doc.contentLanguage], headings });
+  const report = blindReport({ doc, model: input.view.model, turnWord: TURN_WORD[doc.contentLanguage], headings });
   return { report, labels: doc.labels };
 }

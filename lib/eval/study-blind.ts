@@ -1,17 +1,19 @@
-// What an evaluator may see of a report: the report's sections and the turns' text, with every
-// trace of the system that wrote it removed, in HTML and API responses alike (docs/security.md).
-// Step ids (D1–D10, AG, NAS, …) name the protocol, so references to them in the model's own
-// text become "Turn n"; speakers become neutral roles; no run id, model, provider or protocol.
+// What an evaluator may see of a report: the report's sections and the sources its run cited,
+// with every trace of the system that wrote it removed, in HTML and API responses alike
+// (docs/security.md). Step ids (D1–D10, AG, NAS, …) name the protocol, so references to them in
+// the model's own text become "Turn n"; no run id, model, provider or protocol.
 // Every system's report is laid out under the same four neutral headings (BLIND_SECTIONS), so
 // no heading ("Judge", "Stress test", a rubric's "Scores") tells one system from another.
+// The transcript is not shown: its shape alone (one analyst's turn, eleven alternating turns,
+// sixteen) names the system, and the study's instrument asks about the report only. What the
+// turns rest on reaches the evaluator as one list of sources, the same for every system: each
+// source once, by date and name, whichever turn cited it.
 import { PROTOCOLS } from '@/lib/domain/vocabulary';
 import { translator } from '@/lib/i18n';
 import { reportMessages, type ReportMessages } from '@/lib/i18n/messages/report';
 import { PROTOCOLS_BY_ID } from '@/lib/debate/protocols';
 import type { Block, CitationRef, ReportDoc } from '@/lib/report/model';
 
-export type BlindSpeaker = 'affirmative' | 'negative' | 'analyst';
-export type BlindTurn = { n: number; speaker: BlindSpeaker; text: string; questions: string[]; citations: CitationRef[] };
 /** The neutral headings every blinded report has, in this order, whatever system wrote it. */
 export const BLIND_SECTIONS = ['conclusion', 'favourable', 'adverse', 'analysis'] as const;
 export type BlindSectionId = (typeof BLIND_SECTIONS)[number];
@@ -24,7 +26,8 @@ export type BlindReport = {
   contentLanguage: ReportDoc['contentLanguage'];
   /** Always the four BLIND_SECTIONS, in order, none with a heading inside it. */
   sections: { id: BlindSectionId; title: string; blocks: Block[] }[];
-  turns: BlindTurn[];
+  /** Every source the run's finished turns cited, each once, by date then name: no turn, speaker or order of turns. */
+  sources: CitationRef[];
 };
 
 /** Display names of the protocols and their short forms ("Single agent (NAS)" and "NAS"). */
@@ -144,41 +147,27 @@ export function neutralSections(doc: Pick<ReportDoc, 'locale' | 'sections'>, hea
   return BLIND_SECTIONS.map((id) => ({ id, title: headings[id], blocks: out[id].length ? out[id] : [{ kind: 'paragraph', text: headings.empty }] }));
 }
 
-const SPEAKER: Record<string, BlindSpeaker> = { affirmative: 'affirmative', negative: 'negative' };
+/** The run's sources, each once (a quoted value belongs to one claim, so it is not kept), by date then name. */
+export function blindSources(citations: CitationRef[]): CitationRef[] {
+  const byKey = new Map<string, CitationRef>();
+  for (const { value: _value, ...c } of citations) {
+    const key = [c.date, c.source, c.url ?? '', c.title ?? '', c.verified ? 1 : 0, c.poolNote ?? ''].join('\n');
+    if (!byKey.has(key)) byKey.set(key, c);
+  }
+  return [...byKey].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, c]) => c);
+}
 
 /**
- * The blinded report. `teams` are the raw teams of the turns (the doc's are translated), in
- * transcript order; `turnWord` is "Turn" in the report's own language; `headings` are the neutral
- * section headings in the reader's language.
+ * The blinded report. `turnWord` is "Turn" in the report's own language; `headings` are the
+ * neutral section headings in the reader's language.
  */
-export function blindReport({
-  doc,
-  teams,
-  model,
-  turnWord,
-  headings,
-}: {
-  doc: ReportDoc;
-  teams: string[];
-  model: string;
-  turnWord: string;
-  headings: BlindHeadings;
-}): BlindReport {
+export function blindReport({ doc, model, turnWord, headings }: { doc: ReportDoc; model: string; turnWord: string; headings: BlindHeadings }): BlindReport {
   const r = redactor({ stepIds: doc.transcript.map((t) => t.step), model, turnWord });
   return {
     companyName: doc.companyName,
     asOf: doc.asOf,
     contentLanguage: doc.contentLanguage,
     sections: neutralSections(doc, headings).map((s) => ({ ...s, blocks: s.blocks.map((b) => blindBlock(b, r)) })),
-    turns: doc.transcript
-      .map((t, i) => ({ t, i }))
-      .filter(({ t }) => t.status === 'done')
-      .map(({ t, i }) => ({
-        n: i + 1,
-        speaker: SPEAKER[teams[i]] ?? 'analyst',
-        text: r(t.text),
-        questions: t.questions.map(r),
-        citations: t.citations.map((c) => blindCitation(c, r)),
-      })),
+    sources: blindSources(doc.transcript.filter((t) => t.status === 'done').flatMap((t) => t.citations.map((c) => blindCitation(c, r)))),
   };
 }

@@ -48,19 +48,18 @@ describe.each(testBackends())('a blinded study over offline runs (%s)', (backend
   }, 180_000);
   afterAll(async () => handle?.close());
 
-  it('renders the report and turns without protocol, step ids, run, report or model', async () => {
+  it('renders the report and its sources without protocol, step ids, run, report or model', async () => {
     for (const { view, reportId } of runs) {
       const { report } = await loadBlindReport({ db: handle.db, runId: view.id, locale: 'en' });
       const text = JSON.stringify(report);
       expect(leaks(text, view, reportId), `${view.protocol} ${String(view.params.language)}`).toEqual([]);
       expect(report.companyName).toBe('Tesla, Inc.');
       expect(report.sections.length).toBeGreaterThan(2);
-      expect(report.turns).toHaveLength(view.turns.length);
+      expect(report.sources.length).toBeGreaterThan(0);
     }
     // The debate's report refers to its turns; the references survive as neutral turn numbers.
     const kpd = await loadBlindReport({ db: handle.db, runId: runs[0].view.id, locale: 'en' });
     expect(JSON.stringify(kpd.report.sections)).toMatch(/Turn \d+/);
-    expect(new Set(kpd.report.turns.map((t) => t.speaker))).toEqual(new Set(['affirmative', 'negative', 'analyst']));
     const ko = await loadBlindReport({ db: handle.db, runId: runs[2].view.id, locale: 'ko' });
     expect(JSON.stringify(ko.report)).toMatch(/발언 \d+/);
   });

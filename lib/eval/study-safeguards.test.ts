@@ -1,6 +1,7 @@
 // The study safeguards on real offline runs of all five systems, on a throwaway database: the
 // checks of a study's picks (unpaired reports, pairs in two output languages) that the new-study
-// action enforces, "next report" after a submission, and blinded reports that show every system under the same neutral headings.
+// action enforces, "next report" after a submission, and blinded reports that show every system under the same neutral headings,
+// in the same frame (no transcript, whose turns would name the system; one list of sources).
 import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,7 +15,7 @@ import { planAssignments } from '@/lib/eval/study-design';
 import { testBackends } from '@/lib/db/test-db';
 import type { Language, ProtocolId } from '@/lib/domain/protocol';
 import { PROTOCOLS } from '@/lib/domain/vocabulary';
-import { redactor, type BlindReport } from '@/lib/eval/study-blind';
+import { blindSources, redactor, type BlindReport } from '@/lib/eval/study-blind';
 import { loadBlindReport } from '@/lib/eval/study-blind-load';
 import { hasPickProblems, pickProblems } from '@/lib/eval/study-pairing';
 import { offlineRun, seededDatabase } from '@/lib/eval/test-runs';
@@ -32,10 +33,24 @@ function headingsOf(report: BlindReport): string[] {
   return report.sections.flatMap((s) => [s.title, ...walk(s.blocks)]);
 }
 
-/** The h2–h4 headings of the rendered report, without the transcript below it. */
-function renderedHeadings(report: BlindReport, labels: Parameters<typeof BlindReportView>[0]['labels'], locale: 'en' | 'ko') {
-  const html = renderToStaticMarkup(createElement(BlindReportView, { report: { ...report, turns: [] }, labels, t: translator(ratingMessages, locale) }));
-  return [...html.matchAll(/<h[2-4][^>]*>(.*?)<\/h[2-4]>/g)].map((m) => m[1]);
+type Labels = Parameters<typeof BlindReportView>[0]['labels'];
+const renderBlind = (report: BlindReport, labels: Labels, locale: 'en' | 'ko') =>
+  renderToStaticMarkup(createElement(BlindReportView, { report, labels, t: translator(ratingMessages, locale) }));
+
+/** The h2–h4 headings of the rendered report. */
+function renderedHeadings(report: BlindReport, labels: Labels, locale: 'en' | 'ko') {
+  return [...renderBlind(report, labels, locale).matchAll(/<h[2-4][^>]*>(.*?)<\/h[2-4]>/g)].map((m) => m[1]);
+}
+
+/**
+ * The page's frame: the markup with the report's own blocks taken out, every text replaced by a
+ * dot and each run of list items by one, so only what the page is made of remains.
+ */
+const withoutBlocks = (report: BlindReport): BlindReport => ({ ...report, sections: report.sections.map((s) => ({ ...s, blocks: [] })) });
+function frameOf(report: BlindReport, labels: Labels) {
+  return renderBlind(withoutBlocks(report), labels, 'en')
+    .replace(/>[^<]+</g, '>·<')
+    .replace(/(?:<li\b[^>]*>.*?<\/li>)+/g, '<li/>');
 }
 
 describe.each(testBackends())('study safeguards over offline runs of every system (%s)', (backend) => {
@@ -98,9 +113,37 @@ describe.each(testBackends())('study safeguards over offline runs of every syste
       for (const [protocol, { view }] of bySystem) {
         const { report, labels } = await loadBlindReport({ db: handle.db, runId: view.id, locale });
         expect(headingsOf(report), `${protocol} ${locale}`).toEqual(expected[locale]);
-        expect(renderedHeadings(report, labels, locale), `${protocol} ${locale} rendered`).toEqual([translator(ratingMessages, locale)('reportHeading'), ...expected[locale]]);
+        const t = translator(ratingMessages, locale);
+        expect(renderedHeadings(report, labels, locale), `${protocol} ${locale} rendered`).toEqual([t('reportHeading'), ...expected[locale], t('sourcesHeading')]);
       }
     }
+  });
+
+  it('gives the evaluator the same frame for every system: the report, then one list of the sources cited, and no transcript', async () => {
+    const frames = new Map<string, ProtocolId[]>();
+    for (const [protocol, { view }] of bySystem) {
+      const { report, labels } = await loadBlindReport({ db: handle.db, runId: view.id, locale: 'en' });
+      // The data the page renders: the same keys for every system, nothing of the run's turns.
+      expect(Object.keys(report).sort(), protocol).toEqual(['asOf', 'companyName', 'contentLanguage', 'sections', 'sources']);
+      expect(report.sections.map((s) => s.id), protocol).toEqual(['conclusion', 'favourable', 'adverse', 'analysis']);
+      // The sources: each once, by date, with no claim's quoted value; all of them on the page.
+      expect(report.sources.length, protocol).toBeGreaterThan(0);
+      expect(report.sources.every((c) => c.value === undefined && c.source.length > 0), protocol).toBe(true);
+      expect(new Set(report.sources.map((c) => JSON.stringify(c))).size, protocol).toBe(report.sources.length);
+      expect(report.sources.map((c) => c.date), protocol).toEqual(report.sources.map((c) => c.date).sort());
+      const html = renderBlind(report, labels, 'en');
+      const listed = /data-testid="blind-sources".*$/s.exec(html)![0];
+      expect(listed.match(/<li\b/g)?.length, protocol).toBe(report.sources.length);
+      // Around the report's own text: no turn, speaker or transcript.
+      const around = renderBlind(withoutBlocks(report), labels, 'en');
+      for (const word of ['blind-transcript', '<article', '<details', 'Turn ', 'Analyst', 'Affirmative speaker', 'Negative speaker', 'Questions raised']) {
+        expect(around, `${protocol}: ${word}`).not.toContain(word);
+      }
+      const frame = frameOf(report, labels);
+      frames.set(frame, [...(frames.get(frame) ?? []), protocol]);
+    }
+    // One frame for all five systems.
+    expect([...frames.values()]).toEqual([[...bySystem.keys()]]);
   });
 
   it("moves each system's parts under the neutral headings rather than dropping them", async () => {
@@ -178,5 +221,18 @@ describe.each(testBackends())('study safeguards over offline runs of every syste
     expect(await nextAssignmentForEvaluator({ db, evaluatorId: other.id, studyId: first.id, excludeId: theirs[1].id })).toBe(
       (await listAssignmentsForEvaluator({ db, evaluatorId: other.id })).find((a) => a.studyId === second.id)!.id,
     );
+  });
+});
+
+describe('the sources an evaluator sees', () => {
+  it('lists each source once, by date then name, without the value one claim quoted', () => {
+    const cite = (source: string, date: string, value?: string) => ({ source, date, value, verified: true, url: `https://example.com/${source}` });
+    expect(blindSources([cite('B', '2025-02-01', '12%'), cite('A', '2025-03-01'), cite('B', '2025-02-01', '40 days'), cite('C', '2025-02-01')])).toEqual([
+      { source: 'B', date: '2025-02-01', verified: true, url: 'https://example.com/B' },
+      { source: 'C', date: '2025-02-01', verified: true, url: 'https://example.com/C' },
+      { source: 'A', date: '2025-03-01', verified: true, url: 'https://example.com/A' },
+    ]);
+    // Verified and unverified citations of one source stay apart: the badge says which.
+    expect(blindSources([cite('A', '2025-01-01'), { ...cite('A', '2025-01-01'), verified: false }]).map((c) => c.verified)).toEqual([false, true]);
   });
 });
