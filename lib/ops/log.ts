@@ -13,7 +13,7 @@
 //   const runLog = log.child({ component: 'runner', runId });
 //   runLog.error('run stopped unexpectedly', { stepId, err });
 import { env, type Env } from '@/lib/env';
-import { redact, REDACTED } from '@/lib/util/redact';
+import { redact, REDACTED, redactValues } from '@/lib/util/redact';
 
 export type LogLevel = 'info' | 'warn' | 'error';
 export type LogFormat = 'json' | 'pretty';
@@ -110,10 +110,38 @@ export function redactText(text: string, secrets: string[]) {
   return `${head.slice(0, keep)}… [${cut.toLocaleString('en')} more characters cut]`;
 }
 
-/** An error's message, with its cause's: `fetch failed` alone does not say the connection was refused. */
+/**
+ * A query the database refused, as Drizzle reports it (DrizzleQueryError, known by its shape so
+ * this module needs no database code): its message lists the query's parameters, which can be a
+ * password hash, a session id or a token, so a log line never takes that message.
+ */
+type FailedQuery = Error & { query: string; params: unknown[] };
+const isFailedQuery = (err: unknown): err is FailedQuery =>
+  err instanceof Error && typeof (err as Partial<FailedQuery>).query === 'string' && Array.isArray((err as Partial<FailedQuery>).params);
+
+/**
+ * An error's message, with its cause's: `fetch failed` alone does not say the connection was
+ * refused. A failed query is its SQL and the database's reason; the reason can quote a value
+ * (`invalid input syntax for type uuid: "…"`), so the query's parameters are blanked in it too.
+ */
 function errorText(err: Error): string {
-  const cause = err.cause instanceof Error ? err.cause.message : undefined;
+  if (isFailedQuery(err)) {
+    const values = err.params.filter((p): p is string => typeof p === 'string');
+    const reason = err.cause instanceof Error ? redactValues(err.cause.message, values) : undefined;
+    return reason ? `Failed query: ${err.query} (${reason})` : `Failed query: ${err.query}`;
+  }
+  const cause = err.cause instanceof Error ? (isFailedQuery(err.cause) ? errorText(err.cause) : err.cause.message) : undefined;
   return cause && !err.message.includes(cause) ? `${err.message} (${cause})` : err.message;
+}
+
+/**
+ * The frames of a stack without its first lines, which repeat the message (for a failed query,
+ * with its parameters): the line itself already says the message, cleaned.
+ */
+function stackFrames(stack: string): string {
+  const lines = stack.split('\n');
+  const first = lines.findIndex((line) => /^\s+at\s/.test(line));
+  return first === -1 ? '' : lines.slice(first).join('\n');
 }
 
 /** A JSON-safe copy of a field value: errors as their message, secrets blanked, cycles cut. */
@@ -156,7 +184,8 @@ function formatLine(level: LogLevel, msg: string, fields: LogFields, settings: S
   // Developers reading a terminal get the stack of an error field; JSON logs never do.
   const stacks = Object.entries(fields)
     .filter(([k, v]) => !SECRET_KEY.test(k) && v instanceof Error && v.stack)
-    .map(([, v]) => redactText((v as Error).stack!.split('\n').slice(1).join('\n'), secrets));
+    .map(([, v]) => redactText(stackFrames((v as Error).stack!), secrets))
+    .filter(Boolean);
   return [parts.join(' '), ...stacks].join('\n');
 }
 
