@@ -40,7 +40,9 @@ function nextVia(via: PopoverVia, event: 'enter' | 'leave' | 'focus' | 'blur' | 
 
 export type ChipCitation = { evidenceId?: string; source: string; date: string; value?: string; verified?: boolean; afterAsOf?: boolean };
 
-export function CitationChip({ citation, evidence }: { citation: ChipCitation; evidence?: EvidenceRef }) {
+export function CitationChip({ citation, evidence: ref }: { citation: ChipCitation; evidence?: EvidenceRef }) {
+  // An unverified citation shows what the model wrote, never an item its step was not shown.
+  const evidence = citation.verified === false ? undefined : ref;
   const t = useT(runMessages);
   const tr = useT(repairMessages);
   const tipId = useId();

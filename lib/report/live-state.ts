@@ -40,7 +40,7 @@ async function withPassages(db: Db, refs: EvidenceRefs): Promise<EvidenceRefs> {
  * recorded them, each marked when the pool item has changed or gone since, or, for a run
  * finished before snapshots, marked as read live.
  */
-export async function runEvidenceRefs({ db, run, turns }: { db: Db; run: Pick<Run, 'status' | 'citedEvidence' | 'webEvidence'>; turns: { output: unknown }[] }): Promise<EvidenceRefs> {
+export async function runEvidenceRefs({ db, run, turns }: { db: Db; run: Pick<Run, 'status' | 'citedEvidence' | 'webEvidence' | 'companyId' | 'params'>; turns: { output: unknown }[] }): Promise<EvidenceRefs> {
   const ids = citedEvidenceIds(turns);
   if (!ids.length) return {};
   const verifiedIds = [...new Set(turns.flatMap((t) => (citationsOf(t.output) as { evidenceId?: string; verified?: boolean }[]).flatMap((c) => (c.evidenceId && c.verified ? [c.evidenceId] : []))))];
@@ -64,13 +64,12 @@ export async function loadLiveState({ db, runId, live }: { db: Db; runId: string
   return stateFromView(view, run, live, { ...flagRefs, ...evidence });
 }
 
-/** The evidence one finished step cites, sent along with its step-done event. */
+/**
+ * The evidence one finished step cites, sent along with its step-done event: read as a reload
+ * reads it (runEvidenceRefs), so a citation the engine did not verify brings nothing of the pool.
+ */
 export async function evidenceForOutput({ db, runId, output }: { db: Db; runId: string; output: unknown }): Promise<EvidenceRefs> {
-  const ids = [...new Set(citationsOf(output).flatMap((c) => (c.evidenceId ? [c.evidenceId] : [])))];
-  if (!ids.length) return {};
-  const refs = await evidenceRefsFor({ db, ids, webEvidence: [] });
-  // Only web results of this run are left to look up, and only when the step cited one.
-  if (ids.every((id) => refs[id])) return refs;
+  if (!citationsOf(output).some((c) => c.evidenceId)) return {};
   const run = await getRun({ db, id: runId });
-  return evidenceRefsFor({ db, ids, webEvidence: run?.webEvidence ?? [] });
+  return run ? runEvidenceRefs({ db, run, turns: [{ output }] }) : {};
 }

@@ -29,7 +29,9 @@ function citeWith(sources: Sources, finished: boolean) {
       .filter((c): c is Record<string, unknown> => Boolean(c) && typeof c === 'object')
       .map((c) => {
         const evidenceId = typeof c.evidenceId === 'string' ? c.evidenceId : undefined;
-        const found = evidenceId ? sources[evidenceId] : undefined;
+        // A citation the engine did not verify (its step was not shown that item) is shown as the
+        // model wrote it: never the title or link of whatever the pool holds under its id.
+        const found = evidenceId && c.verified === true ? sources[evidenceId] : undefined;
         return {
           source: String(c.source ?? ''),
           date: String(c.date ?? ''),

@@ -2,12 +2,15 @@
 // passage the run cites, as it read when the run finished. Reports, chips and exports of a
 // finished run read this, not the live pool, so an edit of a shared pool item afterwards cannot
 // change a submitted or decided report; the fingerprint tells them when the pool item has
-// changed (or gone) since, so they can say so. docs/security.md describes the defence.
+// changed (or gone) since, so they can say so. Only what a step was shown is ever copied: a
+// citation the engine could not resolve against its step's scope (another borrower's item, one
+// dated after the as-of date, a passage the step was not given) stays as the model wrote it and
+// brings nothing of the pool with it. docs/security.md describes the defence.
 import 'server-only';
 import { createHash } from 'node:crypto';
-import { asc, eq, inArray } from 'drizzle-orm';
+import { and, asc, eq, inArray, lte, type SQL } from 'drizzle-orm';
 import type { Executor } from '@/lib/db/client';
-import { documentChunks, documents, evidenceItems, runSteps } from '@/lib/db/schema';
+import { documentChunks, documents, evidenceItems, runs, runSteps } from '@/lib/db/schema';
 import type { CitedEvidenceSnapshot } from '@/lib/domain/stored';
 import { citationsOf } from '@/lib/domain/output-parts';
 
@@ -50,12 +53,32 @@ function snapshotOf(item: Canonical): CitedEvidenceSnapshot {
   return { ...fields, excerpt: Array.from(text).slice(0, EXCERPT_CHARS).join(''), fingerprint: fingerprintOf(item) };
 }
 
-/** The pool items and document passages with these ids, as they read now; missing ids are left out. */
-export async function readCitedPoolItems({ db, ids }: { db: Executor; ids: string[] }): Promise<CitedEvidenceSnapshot[]> {
+/**
+ * Whose pool a run may read: its borrower's items and documents published on or before its as-of
+ * date. Whatever a caller asks for, nothing outside it is read for that run.
+ */
+export type PoolScope = { companyId: string; asOf?: string };
+
+/** The conditions of `scope` on evidence items and on documents. */
+export function poolScopeWhere(scope: PoolScope | undefined): { items: SQL[]; documents: SQL[] } {
+  if (!scope) return { items: [], documents: [] };
+  const { companyId, asOf } = scope;
+  return {
+    items: [eq(evidenceItems.companyId, companyId), ...(asOf ? [lte(evidenceItems.publishedDate, asOf)] : [])],
+    documents: [eq(documents.companyId, companyId), ...(asOf ? [lte(documents.publishedDate, asOf)] : [])],
+  };
+}
+
+/** The pool items and document passages with these ids (within `scope` when given), as they read now; missing ids are left out. */
+export async function readCitedPoolItems({ db, ids, scope }: { db: Executor; ids: string[]; scope?: PoolScope }): Promise<CitedEvidenceSnapshot[]> {
   if (!ids.length) return [];
   const chunkIds = ids.filter((id) => UUID.test(id));
+  const where = poolScopeWhere(scope);
   const [items, chunks] = await Promise.all([
-    db.select().from(evidenceItems).where(inArray(evidenceItems.id, ids)),
+    db
+      .select()
+      .from(evidenceItems)
+      .where(and(inArray(evidenceItems.id, ids), ...where.items)),
     chunkIds.length
       ? db
           .select({
@@ -70,7 +93,7 @@ export async function readCitedPoolItems({ db, ids }: { db: Executor; ids: strin
           })
           .from(documentChunks)
           .innerJoin(documents, eq(documents.id, documentChunks.documentId))
-          .where(inArray(documentChunks.id, chunkIds))
+          .where(and(inArray(documentChunks.id, chunkIds), ...where.documents))
       : Promise.resolve([]),
   ]);
   const out: CitedEvidenceSnapshot[] = [];
@@ -117,17 +140,25 @@ export async function readCitedPoolItems({ db, ids }: { db: Executor; ids: strin
   return out.sort((a, b) => a.id.localeCompare(b.id));
 }
 
+/** The ids of the citations the engine verified: each names an item its step was shown (lib/debate/checks.ts). */
+export function verifiedCitationIds(outputs: readonly unknown[]): string[] {
+  const ids = new Set<string>();
+  for (const output of outputs) for (const c of citationsOf(output) as { evidenceId?: string; verified?: boolean }[]) if (c.evidenceId && c.verified === true) ids.add(c.evidenceId);
+  return [...ids];
+}
+
 /**
- * The snapshot to store with a run as it finishes: every pool item and passage cited anywhere
- * in its saved steps (claims, arguments, the report), read now. Web results are not in it:
- * they live on the run already (`runs.web_evidence`). Call inside the transaction that marks
- * the run finished.
+ * The snapshot to store with a run as it finishes: every pool item and passage its saved steps
+ * (claims, arguments, the report) cite and the engine verified against what the step was shown,
+ * read now, and only within the run's borrower and as-of date. An unverified citation brings
+ * nothing: it is kept on its step as the model wrote it. Web results are not in it: they live on
+ * the run already (`runs.web_evidence`). Call inside the transaction that marks the run finished.
  */
 export async function snapshotCitedEvidence({ db, runId }: { db: Executor; runId: string }): Promise<CitedEvidenceSnapshot[]> {
+  const [run] = await db.select({ companyId: runs.companyId, params: runs.params }).from(runs).where(eq(runs.id, runId));
+  if (!run) return [];
   const steps = await db.select({ output: runSteps.output }).from(runSteps).where(eq(runSteps.runId, runId)).orderBy(asc(runSteps.ordinal));
-  const ids = new Set<string>();
-  for (const s of steps) for (const c of citationsOf(s.output)) if (c.evidenceId) ids.add(c.evidenceId);
-  return readCitedPoolItems({ db, ids: [...ids] });
+  return readCitedPoolItems({ db, ids: verifiedCitationIds(steps.map((s) => s.output)), scope: { companyId: run.companyId, asOf: run.params?.asOf } });
 }
 
 /** A run's snapshot, each item compared with the pool now by its fingerprint. */
