@@ -1,0 +1,219 @@
+// Fifty run starts at once (issue 25, finding 13). A start commits its run and then hands it to
+// the runner; on PostgreSQL a worker's reaper queues a committed run that nobody holds, so under
+// load a worker can take the run and finish it before its own start gets to the hand-over, and a
+// second tab can cancel it in that moment on either database. The runner then refuses the run as
+// no longer queued, and the caller used to get "Something went wrong" for a run that existed. Every
+// caller must get its run or a named refusal, and every run that exists must be some caller's answer.
+import { eq, inArray, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { DatabaseHandle, Db } from '@/lib/db/client';
+import { insertCase } from '@/lib/db/queries/cases';
+import { getRun } from '@/lib/db/queries/runs';
+import { insertUser } from '@/lib/db/queries/users';
+import { runs } from '@/lib/db/schema';
+import { createTestDatabase, testBackends } from '@/lib/db/test-db';
+import { createRun } from '@/lib/debate/engine';
+import { seedDemo } from '@/lib/demo/seed';
+import { resetEnvForTests } from '@/lib/env';
+import { AppError } from '@/lib/errors';
+import { getBoss, RUN_QUEUE, stopBoss } from '@/lib/jobs/boss';
+import { startCaseRun } from '@/lib/jobs/case-runs';
+import { queueEnabled, releaseRunsHere, runner, waitForRun } from '@/lib/jobs/runner';
+import { startWorker, type QueueWorker } from '@/lib/jobs/worker';
+import { createOfflineAnalyst } from '@/lib/llm/offline';
+
+const USERS = 10;
+const STARTS_PER_USER = 5;
+const LIMIT = STARTS_PER_USER;
+const FINAL = ['succeeded', 'failed', 'cancelled', 'insufficient_evidence'];
+
+async function waitFor<T>(what: string, check: () => Promise<T | undefined | false>, timeoutMs = 30_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/**
+ * The database as a start sees it, with `between` run after its transaction commits and before
+ * it hands the run to the runner: what a slow caller (waiting for a pooled connection) lets happen.
+ */
+function slowAfterCommit(db: Db, between: (runId: string) => Promise<void>): Db {
+  return new Proxy(db, {
+    get(target, prop, receiver) {
+      if (prop !== 'transaction') return Reflect.get(target, prop, receiver);
+      return async (...args: Parameters<Db['transaction']>) => {
+        const committed = (await target.transaction(...args)) as { id: string };
+        await between(committed.id);
+        return committed;
+      };
+    },
+  });
+}
+
+describe.each(testBackends())('fifty run starts at once, on %s', (backend) => {
+  let handle: DatabaseHandle;
+  let db: Db;
+  let worker: QueueWorker | undefined;
+  const saved = { ...process.env };
+  const offline = createOfflineAnalyst();
+
+  beforeAll(async () => {
+    handle = await createTestDatabase(backend);
+    db = handle.db;
+    delete process.env.CROSSCHECK_QUEUE;
+    delete process.env.OPENAI_API_KEY;
+    delete process.env.OPENAI_BASE_URL;
+    if (backend === 'postgres') {
+      // The queue runner, and a worker whose reaper looks for unqueued runs every 100 ms.
+      const server = new URL(process.env.TEST_DATABASE_URL!);
+      server.pathname = `/${handle.location.split('/')[1]}`;
+      process.env.DATABASE_URL = server.toString();
+    } else {
+      delete process.env.DATABASE_URL;
+    }
+    process.env.RUNS_PER_USER_LIMIT = String(LIMIT);
+    process.env.AUDIT_SECRET ??= 'case-runs-race-test-audit-secret-0123456789';
+    resetEnvForTests();
+    await seedDemo(db, { accounts: false });
+    if (backend === 'postgres') {
+      worker = await startWorker({ concurrency: 4, workerId: 'race-worker', db, leaseMs: 2_000, renewMs: 400, reaperIntervalMs: 100, pollIntervalMs: 500 });
+    }
+  }, 90_000);
+
+  afterAll(async () => {
+    await worker?.stop({ timeoutMs: 0 });
+    await releaseRunsHere();
+    await stopBoss();
+    await handle?.close();
+    process.env = { ...saved };
+    resetEnvForTests();
+  });
+
+  it('answers every caller with its run or the run limit, never an internal error, though runs are taken, finished or cancelled before their hand-over', async () => {
+    expect(queueEnabled()).toBe(backend === 'postgres');
+    const callers: { userId: string; kase: { id: string; companyId: string; asOfDate: string } }[] = [];
+    const userIds: string[] = [];
+    for (let u = 0; u < USERS; u++) {
+      const user = await insertUser({ db, email: `race-${u}@example.test`, name: `Race RM ${u}`, role: 'rm', passwordHash: null });
+      userIds.push(user.id);
+      for (let c = 0; c < STARTS_PER_USER; c++) {
+        const kase = await insertCase({
+          db,
+          values: { companyId: 'tesla', ownerId: user.id, title: `Race ${u}.${c}`, loanAmount: '1000000', loanCurrency: 'USD', loanPurpose: 'Working capital', loanTenorMonths: 12, asOfDate: '2025-06-30', notes: null },
+        });
+        callers.push({ userId: user.id, kase: { id: kase.id, companyId: 'tesla', asOfDate: '2025-06-30' } });
+      }
+    }
+    // The last user is at the limit already: runs executing on a worker elsewhere (a live lease,
+    // so no reaper takes them), so each of their five starts is refused.
+    const atLimit = userIds[USERS - 1];
+    const held: string[] = [];
+    for (let i = 0; i < LIMIT; i++) {
+      const run = await createRun({ db, protocolId: 'nas', companyId: 'tesla', provider: offline, params: { asOf: '2025-06-30', language: 'en' }, createdById: atLimit });
+      await db.update(runs).set({ status: 'running', workerId: 'elsewhere', leaseExpiresAt: sql`now() + interval '10 minutes'` }).where(eq(runs.id, run.id));
+      held.push(run.id);
+    }
+
+    const cancelled = new Set<string>();
+    const finishedFirst = new Set<string>();
+    const results = await Promise.allSettled(
+      callers.map(({ userId, kase }, i) => {
+        // Each user's first run is cancelled from another tab before its hand-over; on
+        // PostgreSQL their second is queued by the reaper and finished by the worker first.
+        const between = async (runId: string) => {
+          if (i % STARTS_PER_USER === 0) {
+            if (await runner().cancel({ db, runId })) cancelled.add(runId);
+          } else if (i % STARTS_PER_USER === 1 && backend === 'postgres') {
+            await waitFor('the worker to finish the run', async () => FINAL.includes((await getRun({ db, id: runId })).status));
+            finishedFirst.add(runId);
+          }
+        };
+        return startCaseRun({
+          db: slowAfterCommit(db, between),
+          kase,
+          actorId: userId,
+          protocolId: 'nas',
+          provider: offline,
+          mode: 'dag',
+          params: { language: 'en', recencyDays: 365, maxWebResults: 3 },
+        });
+      }),
+    );
+
+    // Not one internal error: a caller gets its run, or (the user at the limit) the limit's refusal.
+    const unexpected = results.flatMap((result, i) =>
+      result.status === 'rejected' && callers[i].userId !== atLimit ? [`${(result.reason as Error).constructor.name}: ${(result.reason as Error).message}`] : [],
+    );
+    expect(unexpected).toEqual([]);
+    const answered = new Set<string>();
+    const refusals: unknown[] = [];
+    results.forEach((result, i) => {
+      if (result.status === 'fulfilled') {
+        expect(result.value).toMatchObject({ caseId: callers[i].kase.id, createdById: callers[i].userId });
+        answered.add(result.value.id);
+      } else {
+        refusals.push(result.reason);
+      }
+    });
+    expect(answered.size).toBe((USERS - 1) * STARTS_PER_USER);
+    expect(refusals).toHaveLength(STARTS_PER_USER);
+    for (const refusal of refusals) {
+      expect(refusal).toBeInstanceOf(AppError);
+      expect(refusal).toMatchObject({
+        code: 'rate_limited',
+        message: `You already have ${LIMIT} analyses queued or running, the most one person may run at once. Wait for one to finish or cancel one, then start again.`,
+      });
+    }
+    // Every run that exists was some caller's answer (besides the runs held elsewhere).
+    const existing = await db.select({ id: runs.id }).from(runs).where(inArray(runs.createdById, userIds));
+    expect(new Set(existing.map((r) => r.id))).toEqual(new Set([...answered, ...held]));
+    // The races happened: a run of each user was cancelled, and on PostgreSQL one finished, before its hand-over.
+    expect(cancelled.size).toBe(USERS - 1);
+    expect(finishedFirst.size).toBe(backend === 'postgres' ? USERS - 1 : 0);
+    for (const id of cancelled) expect((await getRun({ db, id })).status).toBe('cancelled');
+    for (const id of finishedFirst) expect((await getRun({ db, id })).status).toBe('succeeded');
+
+    // Nothing is left executing when the database closes.
+    for (const id of answered) await runner().cancel({ db, runId: id });
+    for (const id of answered) await waitForRun(id);
+  }, 60_000);
+
+  if (backend === 'postgres') {
+    it('answers with the run when the queue refuses it, and a worker\'s reaper queues it', async () => {
+      const user = await insertUser({ db, email: 'race-queue@example.test', name: 'Race RM queue', role: 'rm', passwordHash: null });
+      const kase = await insertCase({
+        db,
+        values: { companyId: 'tesla', ownerId: user.id, title: 'Race queue', loanAmount: '1000000', loanCurrency: 'USD', loanPurpose: 'Working capital', loanTenorMonths: 12, asOfDate: '2025-06-30', notes: null },
+      });
+      // Every send fails while this start runs: as pg-boss does when it loses a deadlock or its connection.
+      const boss = await getBoss();
+      const send = vi.spyOn(boss, 'send').mockRejectedValue(Object.assign(new Error('deadlock detected'), { code: '40P01' }));
+      let run: Awaited<ReturnType<typeof startCaseRun>>;
+      let sent: unknown[][];
+      try {
+        run = await startCaseRun({
+          db,
+          kase: { id: kase.id, companyId: 'tesla', asOfDate: '2025-06-30' },
+          actorId: user.id,
+          protocolId: 'nas',
+          provider: offline,
+          mode: 'dag',
+          params: { language: 'en', recencyDays: 365, maxWebResults: 3 },
+        });
+      } finally {
+        sent = [...send.mock.calls];
+        send.mockRestore();
+      }
+      expect(sent.filter(([queue, data]) => queue === RUN_QUEUE && (data as { runId?: string }).runId === run.id)).toHaveLength(1);
+      const finished = await waitFor('the reaper to queue the run and the worker to finish it', async () => {
+        const r = await getRun({ db, id: run.id });
+        return FINAL.includes(r.status) && r;
+      });
+      expect(finished).toMatchObject({ status: 'succeeded', caseId: kase.id, createdById: user.id });
+    });
+  }
+});
