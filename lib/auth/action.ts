@@ -2,10 +2,14 @@
 // call re-checks the session, the role and (when given) ownership on the server, validates
 // its input with zod, and answers with a typed result instead of throwing at the client. Every
 // refusal (unauthorized, forbidden) is written to the audit log (lib/auth/refusal-audit.ts).
+// Before any schema sees it, the input goes through the rule for typed text
+// (lib/domain/typed-text.ts): a NUL or half of a surrogate pair is a field error under its
+// field, and bidirectional controls are removed, so no form can forget either.
 import { headers } from 'next/headers';
 import { unstable_rethrow } from 'next/navigation';
 import { z } from 'zod';
 import { fieldErrorsOf } from '@/lib/auth/field-errors';
+import { cleanTypedInput, type TypedTextProblem } from '@/lib/domain/typed-text';
 import { can, type Permission } from '@/lib/auth/permissions';
 import { auditRefusal, pathOf } from '@/lib/auth/refusal-audit';
 import { getSessionUser, type SessionUser } from '@/lib/auth/session';
@@ -27,6 +31,8 @@ type ActionConfig<S extends z.ZodType> = {
   /** The permission from lib/auth/permissions.ts; `public` only for signing in. */
   permission: Permission | 'public';
   input: S;
+  /** Fields taken exactly as typed, outside the typed-text rule: passwords, which are hashed and never stored as text. */
+  verbatim?: readonly string[];
   /** Tables of the phrases its input's checks and its field errors give without a table (FieldError). */
   messages?: Messages<Dictionary>[];
   /** Ownership or state checks that need the parsed input; false → forbidden. */
@@ -42,6 +48,16 @@ function formDataToObject(form: FormData) {
     out[key] = values.length > 1 ? values : values[0];
   }
   return out;
+}
+
+/** A field's unstorable character, said in the reader's language like any field error. */
+function typedTextErrors(problems: Record<string, TypedTextProblem[]>): FieldErrors {
+  return Object.fromEntries(
+    Object.entries(problems).map(([field, list]) => [
+      field,
+      list.map((p) => (p.kind === 'nul' ? say(errorMessages, 'typedNul', { at: p.at }) : say(errorMessages, 'typedBrokenChar', { code: p.code, at: p.at }))),
+    ]),
+  );
 }
 
 /** The reader's interface language; English outside a request (a test or a script). */
@@ -86,9 +102,12 @@ export function action<S extends z.ZodType, T, U extends SessionUser | null = Se
         if (!user) return await refuse('unauthorized');
         if (!can(user.role, config.permission)) return await refuse('forbidden');
       }
-      const parsed = config.input.safeParse(raw instanceof FormData ? formDataToObject(raw) : raw);
-      if (!parsed.success) {
-        return await fail('bad_request', say(errorMessages, 'bad_request'), fieldErrorsOf(parsed.error), config.messages);
+      const typed = cleanTypedInput(raw instanceof FormData ? formDataToObject(raw) : raw, config.verbatim ?? []);
+      const parsed = config.input.safeParse(typed.value);
+      if (typed.problems || !parsed.success) {
+        // Every problem of the form at once; a field with a character the database cannot store says that.
+        const fieldErrors = { ...(parsed.success ? {} : fieldErrorsOf(parsed.error)), ...(typed.problems ? typedTextErrors(typed.problems) : {}) };
+        return await fail('bad_request', say(errorMessages, 'bad_request'), fieldErrors, config.messages);
       }
       if (config.authorize && (!user || !(await config.authorize(parsed.data, user)))) return await refuse('forbidden', undefined, 'ownership');
       return { ok: true, data: await handler(parsed.data, user as U) };

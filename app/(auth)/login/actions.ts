@@ -32,7 +32,7 @@ const signInInput = z.object({
 });
 
 export const signInAction = action<typeof signInInput, never, SessionUser | null>(
-  { permission: 'public', input: signInInput },
+  { permission: 'public', input: signInInput, verbatim: ['password'] },
   async ({ email, password, callbackUrl }) => {
     try {
       // Redirects (throws NEXT_REDIRECT) on success.

@@ -1,7 +1,8 @@
 import { defineMessages } from '@/lib/i18n';
 
-// The default message of each error code (lib/errors.ts reads the English table), and the
-// wrapper's "(reference …)" suffix on unexpected errors.
+// The default message of each error code (lib/errors.ts reads the English table), the
+// wrapper's "(reference …)" suffix on unexpected errors, and its field errors for typed text the
+// database cannot store (lib/domain/typed-text.ts).
 export const errorMessages = defineMessages({
   en: {
     unauthorized: 'Please sign in to continue.',
@@ -13,6 +14,8 @@ export const errorMessages = defineMessages({
     internal: 'Something went wrong on our side. Please try again.',
     unavailable: 'The service is temporarily unavailable.',
     internalWithReference: 'Something went wrong on our side. Please try again. (reference {ref})',
+    typedNul: 'Remove the NUL character (U+0000) at character {at}: it cannot be stored.',
+    typedBrokenChar: 'Remove the broken character (half of a surrogate pair, U+{code}) at character {at}: it cannot be stored.',
   },
   ko: {
     unauthorized: '계속하려면 로그인하세요.',
@@ -24,5 +27,7 @@ export const errorMessages = defineMessages({
     internal: '시스템 내부 오류가 발생했습니다. 다시 시도하세요.',
     unavailable: '서비스를 일시적으로 사용할 수 없습니다.',
     internalWithReference: '시스템 내부 오류가 발생했습니다. 다시 시도하세요. (참조 번호 {ref})',
+    typedNul: '{at}번째 글자의 NUL 문자(U+0000)를 지우세요. 저장할 수 없는 문자입니다.',
+    typedBrokenChar: '{at}번째 글자의 깨진 문자(짝이 없는 서로게이트, U+{code})를 지우세요. 저장할 수 없는 문자입니다.',
   },
 });

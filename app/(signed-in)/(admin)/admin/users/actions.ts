@@ -24,6 +24,7 @@ export const createUser = action(
   {
     permission: 'users:manage',
     messages,
+    verbatim: ['password'],
     input: z.object({
       email: z.email('errEmail').max(320).transform(normalizeEmail),
       name: z.string().trim().min(1, 'errName').max(200),
@@ -61,7 +62,7 @@ export const setUserDisabled = action(
 );
 
 export const resetUserPassword = action(
-  { permission: 'users:manage', messages, input: z.object({ userId, password }) },
+  { permission: 'users:manage', messages, verbatim: ['password'], input: z.object({ userId, password }) },
   async ({ userId: id, password: newPassword }, admin) => {
     await resetPassword({ db: await getDb(), actorId: admin.id, id, password: newPassword });
     revalidatePath('/admin/users');
