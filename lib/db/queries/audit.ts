@@ -221,7 +221,8 @@ export type AuditFilters = {
 };
 
 /** An action as the writers name them (`auth.sign_in_failed`, `judge.pairwise`). */
-const ACTION = /^[a-z][a-z_]*(\.[a-z][a-z_]*)*$/;
+// Every dot is followed by a letter: said by a lookahead, not by a repeated group holding a repeat.
+const ACTION = /^[a-z](?!.*\.(?![a-z]))[a-z_.]*$/;
 const ENTITY = /^[a-z][a-z_]*$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const MAX_FILTER_CHARS = 100;

@@ -76,5 +76,7 @@ export function hangul(text: string): number {
 
 /** Prose with quotations and parenthesised references removed: what the analyst itself wrote. */
 export function ownProse(text: string): string {
-  return text.replace(/“[^”]*”/g, '').replace(/\([^()]*(\([^()]*\)[^()]*)*\)/g, '');
+  // Innermost parentheses first, then those that held them: a reference nested once goes whole.
+  const innermost = /\([^()]*\)/g;
+  return text.replace(/“[^”]*”/g, '').replace(innermost, '').replace(innermost, '');
 }

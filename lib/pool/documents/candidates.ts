@@ -71,18 +71,31 @@ export function datesIn(sentence: string): string[] {
 /** Sentences of the body's paragraphs, with offsets; headings are not statements. */
 export function sentencesOf(body: string): { start: number; end: number }[] {
   const out: { start: number; end: number }[] = [];
-  const paragraph = /[^\n]+(?:\n(?!\n)[^\n]*)*/g;
-  for (const p of body.matchAll(paragraph)) {
-    if (p[0].startsWith('## ')) continue;
-    const base = p.index;
+  for (const { start: base, end: last } of paragraphsOf(body)) {
+    const p = body.slice(base, last);
+    if (p.startsWith('## ')) continue;
     let from = 0;
-    for (const end of p[0].matchAll(/[.!?。！？]["'”’)\]]*(?:\s+|$)/g)) {
+    for (const end of p.matchAll(/[.!?。！？]["'”’)\]]*(?:\s+|$)/g)) {
       push(out, body, base + from, base + end.index + end[0].length);
       from = end.index + end[0].length;
     }
-    push(out, body, base + from, base + p[0].length);
+    push(out, body, base + from, base + p.length);
   }
   return out;
+}
+
+/** The body's paragraphs (runs of text between blank lines), found by index: one pass over the body. */
+function paragraphsOf(body: string): { start: number; end: number }[] {
+  const out: { start: number; end: number }[] = [];
+  let at = 0;
+  for (;;) {
+    while (body[at] === '\n') at++;
+    if (at >= body.length) return out;
+    const blank = body.indexOf('\n\n', at);
+    const end = blank === -1 ? body.length : blank;
+    out.push({ start: at, end });
+    at = end;
+  }
 }
 
 function push(out: { start: number; end: number }[], body: string, start: number, end: number) {

@@ -11,12 +11,12 @@
 // at a time with its unpacked size counted as it grows; a PDF is read with pdf.js's eval turned
 // off and its pages counted first. Every limit is in limits.ts; every refusal names the file.
 // This module runs in a worker thread (run-extraction.ts), off the web server's event loop.
-import { Parser } from 'htmlparser2';
 import { Unzip, UnzipInflate } from 'fflate';
 import { formatMb } from '@/lib/pool/import/limits';
 import { decode } from '@/lib/pool/import/parse';
 import { DOCUMENT_LIMITS, ZIP_SLICE_BYTES } from '@/lib/pool/documents/limits';
 import { DocumentProblem } from '@/lib/pool/documents/problems';
+import { walkMarkup } from '@/lib/pool/documents/markup-events';
 
 export type DocumentFormat = 'html' | 'dart' | 'pdf';
 /** A page's characters in the body: `body.slice(start, end)`. */
@@ -66,25 +66,40 @@ const DART: Vocabulary = {
   title: new Set(['document-name']),
 };
 
+/**
+ * The line without the bars and spaces its empty cells left at its end. A loop from the end: a
+ * regular expression such as /(\s*\|\s*)+$/ tries every way of splitting a run of bars, at every
+ * bar, and a row of thirty empty cells took it longer than the reading's time limit.
+ */
+export function withoutTrailingBars(line: string): string {
+  let end = line.length;
+  while (end > 0 && (line[end - 1] === '|' || /\s/.test(line[end - 1]))) end--;
+  return line.slice(0, end);
+}
+
 /** Collects paragraphs as they close, counting the characters past the limit without keeping them. */
 class Body {
   private parts: string[] = [];
   length = 0;
   private line = '';
+  /** Whether the line has a visible character yet: kept as text comes, so a cell never rescans the line. */
+  private filled = false;
   private heading = false;
   add(text: string) {
     this.line += text;
+    if (!this.filled && /\S/.test(text)) this.filled = true;
   }
   cell() {
-    if (this.line.trim()) this.line += ' | ';
+    if (this.filled) this.line += ' | ';
   }
   startHeading() {
     this.close();
     this.heading = true;
   }
   close() {
-    const text = oneLine(this.line.replace(/(\s*\|\s*)+$/, ''));
+    const text = oneLine(withoutTrailingBars(this.line));
     this.line = '';
+    this.filled = false;
     const heading = this.heading;
     this.heading = false;
     if (!text) return;
@@ -106,46 +121,41 @@ export function markupText(markup: string, vocabulary: Vocabulary, xmlMode: bool
   let skipped = '';
   let inTitle = 0;
   let title = '';
-  const parser = new Parser(
-    {
-      onopentag(name) {
-        // A title inside a skipped <head> is still the document's title.
-        if (skipping && vocabulary.title.has(name)) inTitle++;
-        if (skipping) {
-          // Only the skipped element's own name nests it; void and unclosed elements inside do not count.
-          if (name === skipped) skipping++;
-          return;
-        }
-        if (vocabulary.skip.has(name)) {
-          skipped = name;
-          skipping = 1;
-          return;
-        }
-        if (vocabulary.title.has(name)) inTitle++;
-        if (vocabulary.headings.has(name)) body.startHeading();
-        else if (vocabulary.blocks.has(name)) body.close();
-        else if (vocabulary.cells.has(name)) body.cell();
-      },
-      ontext(text) {
-        if (inTitle) title += text;
-        else if (!skipping) body.add(text);
-      },
-      onclosetag(name) {
-        if (vocabulary.title.has(name)) {
-          inTitle = Math.max(0, inTitle - 1);
-          return;
-        }
-        if (skipping) {
-          if (name === skipped) skipping--;
-          return;
-        }
-        if (vocabulary.headings.has(name) || vocabulary.blocks.has(name)) body.close();
-      },
+  walkMarkup(markup, { xmlMode }, {
+    onopentag(name) {
+      // A title inside a skipped <head> is still the document's title.
+      if (skipping && vocabulary.title.has(name)) inTitle++;
+      if (skipping) {
+        // Only the skipped element's own name nests it; void and unclosed elements inside do not count.
+        if (name === skipped) skipping++;
+        return;
+      }
+      if (vocabulary.skip.has(name)) {
+        skipped = name;
+        skipping = 1;
+        return;
+      }
+      if (vocabulary.title.has(name)) inTitle++;
+      if (vocabulary.headings.has(name)) body.startHeading();
+      else if (vocabulary.blocks.has(name)) body.close();
+      else if (vocabulary.cells.has(name)) body.cell();
     },
-    // Entities: HTML's named ones in HTML, only XML's five and numeric references in XML.
-    { xmlMode, lowerCaseTags: true, lowerCaseAttributeNames: true, recognizeCDATA: xmlMode, decodeEntities: true },
-  );
-  parser.end(markup);
+    ontext(text) {
+      if (inTitle) title += text;
+      else if (!skipping) body.add(text);
+    },
+    onclosetag(name) {
+      if (vocabulary.title.has(name)) {
+        inTitle = Math.max(0, inTitle - 1);
+        return;
+      }
+      if (skipping) {
+        if (name === skipped) skipping--;
+        return;
+      }
+      if (vocabulary.headings.has(name) || vocabulary.blocks.has(name)) body.close();
+    },
+  });
   const text = body.text();
   const cleanTitle = oneLine(title).slice(0, 500) || null;
   return { text, length: body.length, title: cleanTitle };

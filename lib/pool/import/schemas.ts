@@ -120,7 +120,7 @@ const sourceUrl = (max: number) =>
       .pipe(z.url({ protocol: /^https?$/, error: issueMessage('badUrl') })),
   );
 
-export const slug = z.string().max(LIMITS.company.id, maxText(LIMITS.company.id)).regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, issueMessage('badSlug'));
+export const slug = z.string().max(LIMITS.company.id, maxText(LIMITS.company.id)).regex(/^(?!-)(?!.*--)[a-z0-9-]+(?<!-)$/, issueMessage('badSlug'));
 
 const identifierValue = z
   .preprocess((v) => (typeof v === 'number' ? String(v) : v), z.string().max(LIMITS.company.identifier, maxText(LIMITS.company.identifier)));
