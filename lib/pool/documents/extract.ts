@@ -301,12 +301,16 @@ const startsWithZip = (b: Uint8Array) => b[0] === 0x50 && b[1] === 0x4b && b[2] 
 
 /** What kind of document the bytes are, by their content first and their name second. */
 export function sniff({ name, bytes }: ExtractSource): 'pdf' | 'zip' | 'xml' | 'html' | null {
-  // pdf.js, like Acrobat, finds the header within the first kilobyte.
   const head = new TextDecoder('latin1').decode(bytes.subarray(0, 1024));
-  if (head.includes(PDF_MAGIC)) return 'pdf';
-  if (startsWithZip(bytes)) return 'zip';
   const text = head.replace(/^\uFEFF|^\u00EF\u00BB\u00BF/, '').trimStart();
   const ext = name.toLowerCase().split('.').pop();
+  // A PDF opens with its header (ISO 32000 puts it at the first byte; readers forgive a byte-order
+  // mark or blank space before it). pdf.js and Acrobat also look further, anywhere in the first
+  // kilobyte, which a web page that mentions "%PDF-1.7" near its top passes too: a header further in
+  // counts only for a file named .pdf whose content does not open as markup.
+  if (text.startsWith(PDF_MAGIC)) return 'pdf';
+  if (startsWithZip(bytes)) return 'zip';
+  if (ext === 'pdf' && head.includes(PDF_MAGIC) && !text.startsWith('<')) return 'pdf';
   if (/^<\?xml/i.test(text) && !/<(!doctype\s+)?html/i.test(text)) return 'xml';
   if (ext === 'xml') return 'xml';
   if (/<(!doctype\s+html|html|body|head|div|p|table)[\s>]/i.test(text) || ext === 'html' || ext === 'htm') return 'html';
