@@ -87,7 +87,7 @@ async function createUserAsAdmin(page: Page, password: string, role = 'rm') {
 }
 
 test.describe('accounts', () => {
-  test('five wrong passwords lock the account, even against the right password, without saying so; an admin unlocks it', async ({ page, browser }) => {
+  test('five wrong passwords lock this address out of the account, even against the right password, without saying so; an admin unlocks it', async ({ page, browser }) => {
     // Eight sign-ins, each a deliberately slow password hash (scrypt): 30 s ran out twice on a busy two-core machine.
     test.setTimeout(60_000);
     const password = 'correct-horse-battery';
@@ -98,7 +98,7 @@ test.describe('accounts', () => {
       await signIn(visitor, email, `wrong-${attempt}`);
       await expect(visitor.getByTestId('login-error')).toHaveText(REFUSED);
     }
-    // Locked: the right password gets the very same answer, and no session.
+    // Locked (for this browser's address; lib/auth/credentials.ts): the right password gets the very same answer, and no session.
     await signIn(visitor, email, password);
     await expect(visitor.getByTestId('login-error')).toHaveText(REFUSED);
     await visitor.goto('/cases');

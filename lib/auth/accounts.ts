@@ -3,6 +3,7 @@
 // disabling an account also end all of the user's sessions (lib/auth/sessions.ts), so a copied
 // cookie or a device left signed in cannot carry on under the old password or role.
 import type { Db } from '@/lib/db/client';
+import { clearSignInLocks } from '@/lib/auth/credentials';
 import { hashPassword } from '@/lib/auth/password';
 import { revokeUserSessions } from '@/lib/auth/sessions';
 import { appendAudit } from '@/lib/db/queries/audit';
@@ -71,11 +72,12 @@ export async function setDisabled({ db, actorId, id, disabled }: { db: Db; actor
 }
 
 export async function resetPassword({ db, actorId, id, password }: { db: Db; actorId: string; id: string; password: string }) {
-  await loadTarget(db, id);
+  const target = await loadTarget(db, id);
   const passwordHash = await hashPassword(password);
   await db.transaction(async (tx) => {
     // A reset also lifts a lockout: the admin has vouched for whoever gets the new password.
     await updateUser({ db: tx, id, passwordHash, failedLoginCount: 0, lockedUntil: null });
+    await clearSignInLocks({ db: tx, email: target.email });
     await appendAudit({ tx, actorId, action: 'user.password_reset', entityType: 'user', entityId: id });
     await revokeUserSessions({ tx, userId: id, actorId, reason: 'password_reset' });
   });
@@ -86,6 +88,8 @@ export async function unlockAccount({ db, actorId, id }: { db: Db; actorId: stri
   const target = await loadTarget(db, id);
   await db.transaction(async (tx) => {
     await updateUser({ db: tx, id, failedLoginCount: 0, lockedUntil: null });
+    // Every address's lock and the new-address budget: the mirror on the row is only what the page shows.
+    await clearSignInLocks({ db: tx, email: target.email });
     await appendAudit({
       tx,
       actorId,

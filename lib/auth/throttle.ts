@@ -1,32 +1,41 @@
-// The per-address sign-in throttle: the first line against password guessing and against
-// locking other people's accounts. Attempts are counted per client address and minute in
+// The per-address sign-in throttle: the first line against password guessing, whichever
+// accounts a client names. Attempts are counted per client address and minute in
 // `sign_in_attempts`, with one upsert per attempt, so the limit holds across every app instance.
 //
 // The client address. Next.js gives route handlers and server actions no socket address (and
-// Auth.js hands `authorize` a rebuilt Request), but its server writes the socket's address into
-// X-Forwarded-For when a request arrives without one. So:
+// Auth.js hands `authorize` a rebuilt Request), and the X-Forwarded-For its server writes keeps
+// any value the client sent. So:
+// - TRUST_PROXY=0 (clients connect to the app directly): the connection's own address, which
+//   lib/auth/peer-address.ts stamps on every request; X-Forwarded-For is ignored.
 // - TRUST_PROXY=n (n reverse proxies in front, each appending the address it saw): the n-th
-//   entry from the right, the address the nearest proxy saw; entries further left were written
-//   by the client and are never used.
-// - TRUST_PROXY=0 (clients connect to the app directly): the last entry, which is the socket's
-//   address that Next.js wrote. A client that sends its own X-Forwarded-For chooses this value,
-//   so a deployment reachable from untrusted networks should sit behind a proxy that sets the
-//   header (and TRUST_PROXY=1); the per-account lock (lib/auth/credentials.ts) holds either way.
+//   entry of X-Forwarded-For from the right, the address the nearest proxy saw; entries further
+//   left were written by the client and are never used.
 import { isIP } from 'node:net';
 import type { Executor } from '@/lib/db/client';
+import { PEER_ADDRESS_HEADER } from '@/lib/auth/peer-address';
 import { countSignInAttempt, pruneSignInAttempts } from '@/lib/db/queries/sign-in';
 
 export const WINDOW_MS = 60_000;
-/** Windows older than this are deleted, once per window per process. */
-const KEEP_MS = 10 * WINDOW_MS;
+/**
+ * Windows older than this are deleted, once per window per process: longer than any window in
+ * the table (the longest, lib/auth/credentials.ts's for new addresses, lasts 15 minutes).
+ */
+const KEEP_MS = 60 * WINDOW_MS;
+/** The `known:` records of where accounts signed in from (lib/auth/credentials.ts) are kept this long. */
+export const KNOWN_ADDRESS_DAYS = 30;
+const DAY_MS = 24 * 60 * WINDOW_MS;
 
 /** The client's address from the request headers, or null when there is none to read. */
 export function clientAddress(headers: Headers, trustedProxies: number): string | null {
+  if (trustedProxies <= 0) {
+    const peer = headers.get(PEER_ADDRESS_HEADER)?.trim();
+    return peer ? normalizeAddress(peer) : null;
+  }
   const entries = (headers.get('x-forwarded-for') ?? '')
     .split(',')
     .map((e) => e.trim())
     .filter(Boolean);
-  const entry = entries[entries.length - Math.max(1, trustedProxies)];
+  const entry = entries[entries.length - trustedProxies];
   return entry ? normalizeAddress(entry) : null;
 }
 
@@ -69,7 +78,7 @@ export async function takeSignInAttempt({
   const windowStart = now.getTime() - (now.getTime() % WINDOW_MS);
   if (windowStart !== prunedWindow) {
     prunedWindow = windowStart;
-    await pruneSignInAttempts({ db, before: new Date(windowStart - KEEP_MS) });
+    await pruneSignInAttempts({ db, before: new Date(windowStart - KEEP_MS), keep: 'known:', keepBefore: new Date(windowStart - KNOWN_ADDRESS_DAYS * DAY_MS - DAY_MS) });
   }
   const key = `ip:${address ?? 'unknown'}`;
   // One statement: parallel attempts each get their own count, so none slips past the limit.
