@@ -7,6 +7,7 @@ import type { Db } from '@/lib/db/client';
 import { appendAudit } from '@/lib/db/queries/audit';
 import { findDocumentTitle, insertCandidates } from '@/lib/db/queries/documents';
 import { insertDocument, insertDocumentChunks, selectCompanyProfiles } from '@/lib/db/queries/pool-import';
+import { cleanTypedInput } from '@/lib/domain/typed-text';
 import { env } from '@/lib/env';
 import type { Phrase } from '@/lib/i18n';
 import { chunkDocument, type Chunk } from '@/lib/pool/chunk';
@@ -17,7 +18,7 @@ import type { ModelReading } from '@/lib/pool/documents/model-reading';
 import { extractOffThread } from '@/lib/pool/documents/run-extraction';
 import { formatMb } from '@/lib/pool/import/limits';
 import { MAX_FILE_NAME } from '@/lib/pool/import/plan';
-import { problemOfIssue } from '@/lib/pool/import/problems';
+import { problem, problemOfIssue } from '@/lib/pool/import/problems';
 import { documentFrontMatter, storable, tooLong, unstorable } from '@/lib/pool/import/schemas';
 import { importLimits } from '@/lib/pool/import/upload';
 import { searchTokens } from '@/lib/pool/search-text';
@@ -56,7 +57,18 @@ async function checkUpload(db: Db, file: ExtractSource, details: DocumentDetails
   if (file.bytes.byteLength > maxFileBytes) {
     return refusal(new DocumentProblem('tooLarge', { file: file.name, size: formatMb(file.bytes.byteLength), limit: formatMb(maxFileBytes) }), { field: 'file' });
   }
-  const parsed = documentFrontMatter.safeParse(details);
+  // The details are typed by the RM: the rule for every typed text (lib/domain/typed-text.ts) first,
+  // so a NUL in any of them (the language code too) is refused by its field, and no bidirectional
+  // control is stored.
+  const typed = cleanTypedInput(details, []);
+  const [unstorableField] = Object.entries(typed.problems ?? {});
+  if (unstorableField) {
+    const [field, [bad]] = unstorableField;
+    const at = bad.at.toLocaleString('en');
+    const detail = bad.kind === 'nul' ? problem('nulChar', { at }).phrase : problem('brokenChar', { code: bad.code, at }).phrase;
+    return refusal(new DocumentProblem('badField', { field, detail }), { field });
+  }
+  const parsed = documentFrontMatter.safeParse(typed.value);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const field = String(issue.path[0] ?? 'title');
