@@ -84,6 +84,13 @@ const schema = z.object({
   /** Document chunking for retrieval: target characters per chunk and overlap between chunks. */
   CHUNK_SIZE: z.coerce.number().int().min(200).max(8000).default(1200),
   CHUNK_OVERLAP: z.coerce.number().int().min(0).max(2000).default(150),
+  /**
+   * What the streams of an uploaded PDF may unpack to, together, in megabytes; counted before the
+   * PDF is read, so a decompression bomb is refused by name (lib/pool/documents/pdf-streams.ts).
+   */
+  DOCUMENT_MAX_DECODED_MB: z.coerce.number().positive().max(4096).default(200),
+  /** Uploaded documents one process reads at once (each in a worker thread); a few more wait their turn. */
+  DOCUMENT_READERS: z.coerce.number().int().min(1).max(64).default(2),
 
   /** Operations. Log lines: one JSON object each (json) or readable text (pretty); unset: json in production. */
   LOG_FORMAT: z.preprocess((v) => (v === '' ? undefined : v), z.enum(['json', 'pretty']).optional()),

@@ -14,7 +14,8 @@
 import { Unzip, UnzipInflate } from 'fflate';
 import { formatMb } from '@/lib/pool/import/limits';
 import { decode } from '@/lib/pool/import/parse';
-import { DOCUMENT_LIMITS, ZIP_SLICE_BYTES } from '@/lib/pool/documents/limits';
+import { DOCUMENT_LIMITS, pdfDecodedBytes, ZIP_SLICE_BYTES } from '@/lib/pool/documents/limits';
+import { checkPdfStreams } from '@/lib/pool/documents/pdf-streams';
 import { DocumentProblem } from '@/lib/pool/documents/problems';
 import { walkMarkup } from '@/lib/pool/documents/markup-events';
 
@@ -23,6 +24,8 @@ export type DocumentFormat = 'html' | 'dart' | 'pdf';
 export type PageRange = { page: number; start: number; end: number };
 export type Extracted = { format: DocumentFormat; text: string; pages: PageRange[]; title: string | null };
 export type ExtractSource = { name: string; bytes: Uint8Array };
+/** Bounds a caller may set: what a PDF's streams may unpack to, in bytes (default DOCUMENT_MAX_DECODED_MB). */
+export type ExtractOptions = { pdfDecodedBytes?: number };
 
 // Invisible characters that carry no meaning in a filing's prose and can disguise it: C0 controls
 // but tab and line feed, DEL, bidirectional embeddings, overrides and isolates. A NUL is one of them.
@@ -248,7 +251,9 @@ function readMarkup(source: ExtractSource, texts: string[], format: 'html' | 'da
 
 type PdfJs = typeof import('unpdf');
 
-async function readPdf(source: ExtractSource): Promise<Extracted> {
+async function readPdf(source: ExtractSource, maxDecodedBytes: number): Promise<Extracted> {
+  // Every stream counted first: pdf.js would hold a bomb's output in one buffer (pdf-streams.ts).
+  await checkPdfStreams(source.name, source.bytes, maxDecodedBytes);
   const { getDocumentProxy }: PdfJs = await import('unpdf');
   let pdf: Awaited<ReturnType<PdfJs['getDocumentProxy']>>;
   try {
@@ -318,10 +323,10 @@ export function sniff({ name, bytes }: ExtractSource): 'pdf' | 'zip' | 'xml' | '
 }
 
 /** The text of one document file, or a DocumentProblem naming it. */
-export async function extractDocument(source: ExtractSource): Promise<Extracted> {
+export async function extractDocument(source: ExtractSource, options: ExtractOptions = {}): Promise<Extracted> {
   switch (sniff(source)) {
     case 'pdf':
-      return readPdf(source);
+      return readPdf(source, options.pdfDecodedBytes ?? pdfDecodedBytes());
     case 'zip':
       return readMarkup(source, unzipXml(source).map((b) => decode(b).text), 'dart');
     case 'xml':

@@ -1,6 +1,7 @@
 // How much of a document the reader takes, and how long it may take. A document file is data:
 // these bounds are what keeps a hostile one (a zip bomb, a PDF of a million pages, a single line
 // of megabytes) from costing more than an ordinary filing. docs/security.md lists them.
+import { env } from '@/lib/env';
 import { LIMITS } from '@/lib/pool/import/schemas';
 
 export const DOCUMENT_LIMITS = {
@@ -16,7 +17,15 @@ export const DOCUMENT_LIMITS = {
   timeoutMs: 60_000,
   /** Heap of the worker thread, in megabytes. */
   workerHeapMb: 512,
+  /** Uploads that wait for a reader while DOCUMENT_READERS are busy; one more is asked to try again. */
+  waitingReads: 8,
 } as const;
+
+/**
+ * What a PDF's streams may unpack to, together (and one image alone), in bytes: DOCUMENT_MAX_DECODED_MB.
+ * pdf.js holds a stream's decoded bytes outside the worker's heap limit, so this is what bounds them.
+ */
+export const pdfDecodedBytes = () => Math.round(env().DOCUMENT_MAX_DECODED_MB * 1024 * 1024);
 
 /** The zip is fed to the inflater this many bytes at a time, so one step's output stays bounded. */
 export const ZIP_SLICE_BYTES = 16 * 1024;
