@@ -4,8 +4,9 @@
 // no longer held stops executing it here without ending it (the new holder goes on); one that
 // finds the run cancelled by another process stops it as cancelled.
 import type { Db } from '@/lib/db/client';
-import { renewLeases } from '@/lib/db/queries/runs';
-import { cancelRun, releaseRun } from '@/lib/debate/engine';
+import { getRun, renewLeases } from '@/lib/db/queries/runs';
+import { cancelRun, isRunActive, releaseRun } from '@/lib/debate/engine';
+import { TERMINAL_RUN_STATUSES } from '@/lib/domain/vocabulary';
 import { log } from '@/lib/ops/log';
 
 export type LeaseTiming = { leaseMs: number; renewMs: number };
@@ -13,6 +14,25 @@ export type LeaseTiming = { leaseMs: number; renewMs: number };
 export function startLeaseKeeper({ db, workerId, leaseMs, renewMs, held }: { db: Db; workerId: string; held: () => string[] } & LeaseTiming) {
   const keeperLog = log.child({ component: 'worker', workerId });
   let renewing: Promise<void> | undefined;
+
+  /**
+   * A run the renewal no longer found under this worker's lease. Mostly one that ended here: its
+   * final status clears its lease, and the worker lists it until its execution has tidied up, so
+   * a renewal on its way at that moment misses it; or one this worker handed back (a graceful
+   * stop). Neither was lost. It was lost when it goes on under another worker's lease (this one
+   * ran out, or was taken), or when it still executes here with nobody's lease; that is said.
+   * Either way it stops executing here, which is nothing for a run that already stopped; a run
+   * this worker claimed anew since the renewal is its own again and is left alone.
+   */
+  const letGo = async (id: string) => {
+    const run = await getRun({ db, id });
+    if (run?.workerId === workerId) return;
+    const going = run !== undefined && !TERMINAL_RUN_STATUSES.includes(run.status);
+    if (going && (run.workerId !== null || isRunActive(id))) {
+      keeperLog.warn('lost the lease on a run; another worker resumes it', { runId: id, holder: run.workerId });
+    }
+    releaseRun(id);
+  };
 
   const renew = async () => {
     const ids = held();
@@ -22,8 +42,7 @@ export function startLeaseKeeper({ db, workerId, leaseMs, renewMs, held }: { db:
     for (const id of ids) {
       const status = still.get(id);
       if (status === undefined) {
-        keeperLog.warn('lost the lease on a run; another worker resumes it', { runId: id });
-        releaseRun(id);
+        await letGo(id);
       } else if (status === 'cancelled') {
         keeperLog.info('run cancelled elsewhere; stopping it', { runId: id });
         cancelRun(id);
