@@ -17,7 +17,7 @@ import { seedDemo } from '@/lib/demo/seed';
 import { resetEnvForTests } from '@/lib/env';
 import { AppError } from '@/lib/errors';
 import { getBoss, RUN_QUEUE, stopBoss } from '@/lib/jobs/boss';
-import { startCaseRun } from '@/lib/jobs/case-runs';
+import { retryCaseRun, startCaseRun } from '@/lib/jobs/case-runs';
 import { queueEnabled, releaseRunsHere, runner, waitForRun } from '@/lib/jobs/runner';
 import { startWorker, type QueueWorker } from '@/lib/jobs/worker';
 import { createOfflineAnalyst } from '@/lib/llm/offline';
@@ -214,6 +214,31 @@ describe.each(testBackends())('fifty run starts at once, on %s', (backend) => {
         return FINAL.includes(r.status) && r;
       });
       expect(finished).toMatchObject({ status: 'succeeded', caseId: kase.id, createdById: user.id });
+    });
+
+    it('a retry the queue refuses after its commit still succeeds, and a worker\'s reaper queues the run', async () => {
+      const user = await insertUser({ db, email: 'race-retry@example.test', name: 'Race RM retry', role: 'rm', passwordHash: null });
+      const kase = await insertCase({
+        db,
+        values: { companyId: 'tesla', ownerId: user.id, title: 'Race retry', loanAmount: '1000000', loanCurrency: 'USD', loanPurpose: 'Working capital', loanTenorMonths: 12, asOfDate: '2025-06-30', notes: null },
+      });
+      const run = await createRun({ db, protocolId: 'nas', companyId: 'tesla', provider: offline, params: { asOf: '2025-06-30', language: 'en' }, caseId: kase.id, createdById: user.id });
+      await db.update(runs).set({ status: 'cancelled' }).where(eq(runs.id, run.id));
+      const boss = await getBoss();
+      const send = vi.spyOn(boss, 'send').mockRejectedValue(Object.assign(new Error('deadlock detected'), { code: '40P01' }));
+      let sent: unknown[][];
+      try {
+        await retryCaseRun({ db, run, actorId: user.id });
+      } finally {
+        sent = [...send.mock.calls];
+        send.mockRestore();
+      }
+      expect(sent.filter(([queue, data]) => queue === RUN_QUEUE && (data as { runId?: string }).runId === run.id)).toHaveLength(1);
+      const finished = await waitFor('the reaper to queue the run and the worker to finish it', async () => {
+        const r = await getRun({ db, id: run.id });
+        return FINAL.includes(r.status) && r;
+      });
+      expect(finished.status).toBe('succeeded');
     });
   }
 });

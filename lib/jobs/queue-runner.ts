@@ -9,6 +9,7 @@ import { cancelRun, isRetryable, isRunActive, retryFailedSteps } from '@/lib/deb
 import { reasonText, stopPhrase } from '@/lib/i18n/failures';
 import { notRetryable, RunStateError, type RetryOptions, type RunRunner } from '@/lib/jobs/run-runner';
 import { enqueueRun } from '@/lib/jobs/boss';
+import { log } from '@/lib/ops/log';
 
 async function start({ db, runId }: { db: Db; runId: string }) {
   const run = await getRun({ db, id: runId });
@@ -33,7 +34,14 @@ async function retry({ db, runId, alsoInTransaction }: RetryOptions) {
   // Cancelled from here while a worker elsewhere still executes it: that worker is stopping.
   if (run.workerId && run.leaseExpiresAt && run.leaseExpiresAt > new Date()) throw new RunStateError('The run is still stopping; try again in a few seconds.');
   if (!(await retryFailedSteps({ db, runId, alsoInTransaction }))) throw notRetryable(runId);
-  await enqueueRun(runId);
+  // Committed: the run is queued again whatever the enqueue meets. One that fails (a lost
+  // connection, an error inside pg-boss) is left to a worker's reaper, which queues any run that
+  // nobody holds and no job waits for, so the retry is not reported as failed when it was not.
+  try {
+    await enqueueRun(runId);
+  } catch (err) {
+    log.warn('could not queue a retried run; a worker’s reaper queues it', { component: 'runner', runId, err });
+  }
 }
 
 export const queueRunner: RunRunner = { start, cancel, retry };
