@@ -11,10 +11,14 @@ import { getToken } from 'next-auth/jwt';
 import { checkRequestOrigin, CSRF_REFUSAL } from '@/lib/auth/csrf';
 import { isPublicPath } from '@/lib/auth/permissions';
 import { authSecret } from '@/lib/auth/secret';
+import { addressHasNul, NUL_ADDRESS_REFUSAL } from '@/lib/domain/typed-text';
 import { log } from '@/lib/ops/log';
 
 export async function proxy(request: NextRequest) {
   const { pathname, search } = request.nextUrl;
+  // A NUL in the address would reach a query as text PostgreSQL refuses (a search, a filter, an
+  // id in the path), and the page would fail: refused here for every page and route.
+  if (addressHasNul(pathname + search)) return NextResponse.json(NUL_ADDRESS_REFUSAL, { status: 400 });
   const origin = checkRequestOrigin({ method: request.method, pathname, headers: request.headers });
   if (origin.refused) {
     log.warn('refused a state-changing request without an origin', { component: 'csrf', method: request.method, path: pathname, reason: origin.reason });

@@ -8,6 +8,9 @@
 //   invisible, they reorder the text around them (a title "Invoice\u202Efdp.exe" shows as
 //   "Invoiceexe.pdf", a note's "\u202E0001" as "1000"). Nobody means to type one into a form, so
 //   they are removed, as the import removes them from names and titles, rather than refused.
+// - A NUL spelled in a request's address (%00, from a search box or an edited link) is refused by
+//   proxy.ts for every page and route: no page, id or search takes one, and PostgreSQL would
+//   refuse it in the query the page runs.
 
 /** Bidirectional embedding, override and isolate controls. */
 export const BIDI_CONTROLS = /[\u202A-\u202E\u2066-\u2069]/g;
@@ -17,6 +20,15 @@ export const stripBidi = (text: string) => text.replace(BIDI_CONTROLS, '');
 
 /** A NUL, or a surrogate without its other half. */
 export const UNSTORABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** Does a request's path and query spell a NUL (%00)? */
+export const addressHasNul = (pathAndQuery: string) => /%00/i.test(pathAndQuery);
+
+/** The answer to such a request. */
+export const NUL_ADDRESS_REFUSAL = {
+  code: 'bad_request',
+  message: 'This address contains a NUL character (%00), which no page or search accepts. Remove it and try again.',
+} as const;
 
 /** What is wrong with a typed text, and where (its character, counted from 1). */
 export type TypedTextProblem = { kind: 'nul'; at: number } | { kind: 'broken'; code: string; at: number };
