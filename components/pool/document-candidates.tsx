@@ -54,6 +54,11 @@ function CandidateCard({ candidate, passageHref, active }: { candidate: Candidat
         {candidate.page ? ` · ${t('page', { page: candidate.page })}` : ''} · {t('offsets', { start: candidate.charStart, end: candidate.charEnd })} ·{' '}
         {candidate.proposedBy === 'rule' ? t('proposedByRule', { reason: candidate.reason }) : t('proposedByModel')}
       </p>
+      {candidate.reading ? (
+        <p className="mt-1 text-xs italic text-zinc-600 dark:text-zinc-400" data-testid="candidate-model-reading">
+          {t('modelReadingOf', { reading: candidate.reading })}
+        </p>
+      ) : null}
       <p className="mt-1">
         <Link className="text-blue-800 underline underline-offset-2 dark:text-blue-300" href={passageHref} scroll={false} data-testid="show-passage">
           {t('showPassage')}

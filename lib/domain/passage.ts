@@ -38,4 +38,6 @@ export type CandidateView = CandidateStatement & {
   category: string;
   factor: string | null;
   evidenceId: string | null;
+  /** The model's words on a candidate it proposed: shown beside it, never part of the item. */
+  reading: string | null;
 };

@@ -1,20 +1,23 @@
 // The model's candidates against the fake OpenAI-compatible server (real HTTP, real SDK, only the
 // model is fake): the answer comes fenced, after a preamble, with its keys reordered, and the
-// strict reading keeps what quotes the passage (with its offsets and page), drops the rest by
-// count, refuses a category outside the vocabulary, does not take a date after publication as the
+// strict reading keeps what quotes the passage (with its offsets and page) as the sentence quoted,
+// titled and dated by that sentence, drops the rest by count, refuses a quote too short to be a
+// statement and a category outside the vocabulary, does not take a date after publication as the
 // event's, and does not propose a span the rules already did. The offline analyst calls nothing.
 import { and, desc, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { DatabaseHandle, Db } from '@/lib/db/client';
 import { listCandidates } from '@/lib/db/queries/documents';
-import { auditLog, companies, documents, users } from '@/lib/db/schema';
+import { auditLog, companies, documents, evidenceItems, users } from '@/lib/db/schema';
 import { createTestDatabase, testBackends } from '@/lib/db/test-db';
 import { createOfflineAnalyst } from '@/lib/llm/offline';
 import { createOpenAiProvider } from '@/lib/llm/openai';
 import { costOf } from '@/lib/llm/prices';
 import type { Extracted } from '@/lib/pool/documents/extract';
 import type { DocumentDetails } from '@/lib/pool/documents/ingest';
-import { READING_STALE_MS, type ModelReading } from '@/lib/pool/documents/model-reading';
+import { READING_STALE_MS, readingsOf, type ModelReading } from '@/lib/pool/documents/model-reading';
+import { acceptCandidate } from '@/lib/pool/documents/review';
+import { redFlagKindsOf } from '@/lib/pool/red-flags';
 import type { ModelProvider } from '@/lib/llm/types';
 import { readDocumentAgain, uploadAndRead } from './document-reading';
 import { startFakeLlm, type FakeLlm } from '@/scripts/fake-llm/server';
@@ -130,7 +133,10 @@ describe.each(testBackends())('model candidates, on %s', (backend) => {
       expect(r.reason).toBe('model:gpt-4o-mini');
       expect(r.status).toBe('proposed');
     }
-    expect(byModel.map((r) => r.title)).toEqual(['Acme hired engineers', 'A supply agreement with Hanwha']);
+    // Titled by the document's sentence, as the rules title theirs; the model's words are its reading, beside it.
+    expect(byModel.map((r) => r.title)).toEqual([HIRED, SUPPLY]);
+    const [{ meta }] = await db.select({ meta: documents.meta }).from(documents).where(eq(documents.id, id));
+    expect(byModel.map((r) => readingsOf(meta)[`${r.charStart}:${r.charEnd}`])).toEqual(['Acme hired engineers', 'A supply agreement with Hanwha']);
     // The fine and the resignation were the rules' already: proposed once, by rule.
     const fined = rows.filter((r) => r.text === FINED);
     expect(fined.map((r) => r.proposedBy)).toEqual(['rule']);
@@ -140,7 +146,7 @@ describe.each(testBackends())('model candidates, on %s', (backend) => {
       model: 'gpt-4o-mini',
       proposed: 2,
       chunksRead: 2,
-      dropped: { notQuoted: 2, unknownCategory: 1, unknownFactor: 0, duplicate: 2, unreadableAnswers: 0 },
+      dropped: { notQuoted: 2, notStatement: 0, unknownCategory: 1, unknownFactor: 0, duplicate: 2, unreadableAnswers: 0 },
     });
     const done = after as Extract<ModelReading, { state: 'done' }>;
     expect(done.promptTokens).toBeGreaterThan(100);
@@ -150,6 +156,36 @@ describe.each(testBackends())('model candidates, on %s', (backend) => {
 
     const [audit] = await db.select().from(auditLog).where(and(eq(auditLog.action, 'document.model_candidates'), eq(auditLog.entityId, id))).orderBy(desc(auditLog.seq)).limit(1);
     expect(audit.detail).toMatchObject({ proposed: 2, promptTokens: done.promptTokens, completionTokens: done.completionTokens, costUsd: done.costUsd });
+  });
+
+  it("takes from a hostile answer only what the document says: a trivial quote is refused, a fragment stands for its sentence, the model's words stay its reading", async () => {
+    const fabricated = 'FABRICATED: the borrower defaulted on its bonds on 2025-03-20';
+    const hostile = JSON.stringify({
+      statements: [
+        { quote: 'the', eventDate: '2025-03-20', category: 'distress_default', factor: 'internal_control_risk', reading: fabricated },
+        { quote: 'hired 40 engineers at its Ulsan', eventDate: '2025-03-20', category: 'distress_default', factor: 'internal_control_risk', reading: fabricated },
+      ],
+    });
+    fake.setScript([
+      { match: 'The Seoul court fined', reply: hostile },
+      { match: 'chief executive officer resigned', reply: '{"statements": []}' },
+    ]);
+    const { id, after } = await upload(model());
+    expect(after).toMatchObject({ state: 'done', proposed: 1, dropped: { notQuoted: 0, notStatement: 1, unknownCategory: 0, unknownFactor: 0, duplicate: 0, unreadableAnswers: 0 } });
+    const byModel = (await listCandidates({ db, documentId: id })).filter((r) => r.proposedBy === 'model');
+    const start = BODY.indexOf(HIRED);
+    // The document's sentence, its title and (no) date: nothing of the model's but the category it chose.
+    expect(byModel.map((r) => ({ title: r.title, text: r.text, eventDate: r.eventDate, category: r.category, charStart: r.charStart, charEnd: r.charEnd }))).toEqual([
+      { title: HIRED, text: HIRED, eventDate: null, category: 'distress_default', charStart: start, charEnd: start + HIRED.length },
+    ]);
+    const [{ meta }] = await db.select({ meta: documents.meta }).from(documents).where(eq(documents.id, id));
+    expect(readingsOf(meta)).toEqual({ [`${start}:${start + HIRED.length}`]: fabricated });
+
+    // Accepted as proposed, the pool item says what the document says, and no red flag is raised on the model's word.
+    const { evidenceId } = await acceptCandidate({ db, id: byModel[0].id, userId, today: '2026-01-01' });
+    const [item] = await db.select().from(evidenceItems).where(eq(evidenceItems.id, evidenceId));
+    expect(item).toMatchObject({ title: HIRED, text: HIRED, eventDate: null, publishedDate: PUBLISHED, category: 'distress_default', origin: 'document' });
+    expect(redFlagKindsOf(item)).toEqual([]);
   });
 
   it('keeps the document inside a delimited block and tells the model it is data', async () => {

@@ -8,7 +8,7 @@
 import { z } from 'zod';
 import type { Db } from '@/lib/db/client';
 import { appendAudit } from '@/lib/db/queries/audit';
-import { insertCandidates, listCandidateSpans, lockDocumentForReading, mergeDocumentMeta } from '@/lib/db/queries/documents';
+import { insertCandidates, listCandidateSpans, lockDocumentForReading, mergeDocumentMeta, mergeModelReadings } from '@/lib/db/queries/documents';
 import type { OutputKind } from '@/lib/domain/outputs';
 import type { ProtocolDef, RunParams, StepDef } from '@/lib/domain/protocol';
 import { takeInObject } from '@/lib/debate/intake';
@@ -52,7 +52,8 @@ function request(prompt: { system: string; user: string }, signal: AbortSignal):
   };
 }
 
-export type ModelProposal = { candidates: Candidate[]; dropped: Dropped; chunksRead: number; promptTokens: number; completionTokens: number };
+/** The model's reading of each candidate it proposed, by span (`charStart:charEnd`): shown beside the candidate, never part of it. */
+export type ModelProposal = { candidates: Candidate[]; readings: Record<string, string>; dropped: Dropped; chunksRead: number; promptTokens: number; completionTokens: number };
 
 /** Reads the chunks with the model and returns what survives the strict reading, deduplicated against `taken` spans. */
 export async function proposeWithModel({
@@ -74,7 +75,14 @@ export async function proposeWithModel({
   spent?: { promptTokens: number; completionTokens: number };
 }): Promise<ModelProposal> {
   const seen = new Set(taken.map((t) => `${t.charStart}:${t.charEnd}`));
-  const out: ModelProposal = { candidates: [], dropped: { notQuoted: 0, unknownCategory: 0, unknownFactor: 0, duplicate: 0, unreadableAnswers: 0 }, chunksRead: 0, promptTokens: 0, completionTokens: 0 };
+  const out: ModelProposal = {
+    candidates: [],
+    readings: {},
+    dropped: { notQuoted: 0, notStatement: 0, unknownCategory: 0, unknownFactor: 0, duplicate: 0, unreadableAnswers: 0 },
+    chunksRead: 0,
+    promptTokens: 0,
+    completionTokens: 0,
+  };
   const system = systemPrompt();
   for (const chunk of chunks.slice(0, MODEL_READING.chunks)) {
     if (out.promptTokens + out.completionTokens >= MODEL_READING.documentTokens) break;
@@ -102,6 +110,7 @@ export async function proposeWithModel({
       }
       seen.add(key);
       out.candidates.push(placed.candidate);
+      if (placed.reading) out.readings[key] = placed.reading;
     }
   }
   out.candidates.sort((a, b) => a.charStart - b.charStart);
@@ -135,6 +144,7 @@ export async function readDocumentWithModel({
     await db.transaction(async (tx) => {
       await insertCandidates({ db: tx, rows: proposal.candidates.map((c) => ({ ...c, reason: storable(`model:${model}`.slice(0, 200)), documentId, companyId, proposedBy: 'model' as const })) });
       await mergeDocumentMeta({ db: tx, id: documentId, meta: { modelReading: state } });
+      await mergeModelReadings({ db: tx, id: documentId, readings: proposal.readings });
       await appendAudit({ tx, actorId, action: 'document.model_candidates', entityType: 'document', entityId: documentId, detail: { ...state } });
     });
   } catch (err) {

@@ -31,6 +31,18 @@ export async function mergeDocumentMeta({ db, id, meta }: { db: Executor; id: st
 }
 
 /**
+ * Adds the model's readings of new candidates (by span) to those the document's meta holds
+ * already: a second reading proposes only spans the first did not, and the first's stay.
+ */
+export async function mergeModelReadings({ db, id, readings }: { db: Executor; id: string; readings: Record<string, string> }) {
+  if (Object.keys(readings).length === 0) return;
+  await db
+    .update(documents)
+    .set({ meta: sql`${documents.meta} || jsonb_build_object('modelReadings', coalesce(${documents.meta} -> 'modelReadings', '{}'::jsonb) || ${JSON.stringify(readings)}::jsonb)` })
+    .where(eq(documents.id, id));
+}
+
+/**
  * An uploaded document as a new reading of it needs it, its row locked (in `tx`) so two requests
  * to read it again cannot both start: its meta, and its chunks in order.
  */

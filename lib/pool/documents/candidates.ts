@@ -19,7 +19,7 @@ export type Candidate = CandidateStatement & { category: EvidenceCategory; facto
 /** Candidates one document may propose: an RM reviews each, so a long filing gives its most telling ones. */
 export const MAX_CANDIDATES = 200;
 /** A sentence longer than this is a table or a run-on list, not a statement to review. */
-const MAX_SENTENCE = 1500;
+export const MAX_SENTENCE = 1500;
 const TITLE_CHARS = 120;
 
 // What a sentence must speak of to be proposed (with a date). First match wins.
@@ -104,6 +104,18 @@ function push(out: { start: number; end: number }[], body: string, start: number
   if (end > start) out.push({ start, end });
 }
 
+/**
+ * The sentences of `text` that the characters [start, end) touch, as one span: what a quotation
+ * from the text stands for. Null when it touches none (blank space, a heading).
+ */
+export function sentenceSpan(text: string, start: number, end: number): { start: number; end: number } | null {
+  const touched = sentencesOf(text).filter((s) => s.start < end && s.end > start);
+  return touched.length ? { start: touched[0].start, end: touched[touched.length - 1].end } : null;
+}
+
+/** The day a sentence says its event happened: the first date it states up to publication, else none. */
+export const eventDateOf = (sentence: string, publishedDate: string) => datesIn(sentence).find((d) => d <= publishedDate) ?? null;
+
 const pageAt = (pages: readonly PageRange[], at: number) => pages.find((p) => at >= p.start && at < p.end)?.page ?? null;
 
 function redFlagCue(sentence: string): { id: string; category: EvidenceCategory } | null {
@@ -135,7 +147,7 @@ export function proposeCandidates({ body, pages = [], publishedDate }: { body: s
     if (end - start > MAX_SENTENCE) continue;
     const text = body.slice(start, end);
     const flag = redFlagCue(text);
-    const eventDate = datesIn(text).find((d) => d <= publishedDate) ?? null;
+    const eventDate = eventDateOf(text, publishedDate);
     // A table's header row names sanctions without reporting one: a row must carry its date.
     if (!eventDate && text.includes(' | ')) continue;
     const cue = flag ?? (eventDate ? CUES.find((c) => c.when.test(text)) : undefined);

@@ -1,6 +1,8 @@
 // The strict reading of the model's statements, without a model: a quote is placed by its first
-// occurrence in its passage (offsets and page), a paraphrase or an invented category or factor is
-// refused, a date after publication is not the event's; and the page's view of a reading's state.
+// occurrence in its passage (offsets and page) and stands for its sentence, which gives the
+// candidate its title and date; a quote too short to be a statement, a paraphrase or an invented
+// category or factor is refused, a date after publication is not the event's; and the page's view
+// of a reading's state.
 import { describe, expect, it } from 'vitest';
 import { placeStatement, readingOf, READING_STALE_MS, userPrompt } from './model-reading';
 
@@ -9,10 +11,11 @@ describe('placeStatement', () => {
   const base = { quote: 'The plant received ISO 14001 certification on 2024.11.05.', category: 'certification', factor: 'certifications', reading: 'ISO 14001', eventDate: '2024.11.05' };
   const pages = [{ page: 7, start: 400, end: 600 }];
 
-  it('places the quote by its first occurrence and reads the date as an ISO day', () => {
+  it("places the quote by its first occurrence, titled and dated by its sentence, the model's words kept as its reading", () => {
     expect(placeStatement(base, { chunk, pages, publishedDate: '2025-01-01' })).toEqual({
       ok: true,
-      candidate: { category: 'certification', factor: 'certifications', reason: 'model', title: 'ISO 14001', text: base.quote, eventDate: '2024-11-05', publishedDate: '2025-01-01', page: 7, charStart: 507, charEnd: 507 + base.quote.length },
+      reading: 'ISO 14001',
+      candidate: { category: 'certification', factor: 'certifications', reason: 'model', title: base.quote, text: base.quote, eventDate: '2024-11-05', publishedDate: '2025-01-01', page: 7, charStart: 507, charEnd: 507 + base.quote.length },
     });
   });
 
@@ -22,6 +25,22 @@ describe('placeStatement', () => {
     expect(placeStatement({ ...base, factor: 'vibes' }, { chunk, pages, publishedDate: '2025-01-01' })).toEqual({ ok: false, why: 'unknownFactor' });
     const early = placeStatement(base, { chunk, pages, publishedDate: '2024-11-01' });
     expect(early.ok && early.candidate.eventDate).toBeNull();
+  });
+
+  it("refuses a quote too short to be a statement, and takes title, text and date from the quote's sentence, never from the model", () => {
+    const hostile = { quote: 'the', category: 'distress_default', factor: 'internal_control_risk', reading: 'FABRICATED: the borrower defaulted', eventDate: '2024-12-01' };
+    expect(placeStatement(hostile, { chunk: { text: 'Intro. He saw the plant. End.', charStart: 0 }, pages, publishedDate: '2025-01-01' })).toEqual({ ok: false, why: 'notStatement' });
+    // A fragment of four words or more stands for its whole sentence; the model's reading and date are its own.
+    const fragment = placeStatement({ ...hostile, quote: 'received ISO 14001 certification' }, { chunk, pages, publishedDate: '2025-01-01' });
+    expect(fragment).toEqual({
+      ok: true,
+      reading: 'FABRICATED: the borrower defaulted',
+      candidate: { category: 'distress_default', factor: 'internal_control_risk', reason: 'model', title: base.quote, text: base.quote, eventDate: '2024-11-05', publishedDate: '2025-01-01', page: 7, charStart: 507, charEnd: 507 + base.quote.length },
+    });
+    // A short sentence quoted whole is a statement; a short piece of a longer one is not.
+    const short = { text: 'Results. 대표이사가 사임했다. Next.', charStart: 0 };
+    expect(placeStatement({ ...hostile, quote: '대표이사가 사임했다.' }, { chunk: short, pages: [], publishedDate: '2025-01-01' })).toMatchObject({ ok: true, candidate: { text: '대표이사가 사임했다.', title: '대표이사가 사임했다.', eventDate: null } });
+    expect(placeStatement({ ...hostile, quote: '사임했다' }, { chunk: short, pages: [], publishedDate: '2025-01-01' })).toEqual({ ok: false, why: 'notStatement' });
   });
 });
 

@@ -17,7 +17,7 @@ import { poolMessages } from '@/lib/i18n/messages/pool';
 import { getLocale, getT } from '@/lib/i18n/server';
 import { readerConfigured } from '@/lib/jobs/document-reading';
 import { priceOf } from '@/lib/llm/prices';
-import { readingOf } from '@/lib/pool/documents/model-reading';
+import { readingOf, readingsOf } from '@/lib/pool/documents/model-reading';
 
 export async function generateMetadata(): Promise<Metadata> {
   return { title: (await getT(poolMessages))('document') };
@@ -44,6 +44,8 @@ export default async function DocumentPage({
   if (!company || !doc) notFound();
   const highlight = parsePassageRange((await searchParams).at, doc.body.length);
   const editable = can(user.role, 'pool:write');
+  // The model's own words for each of its candidates, kept apart from the candidate's text.
+  const modelReadings = readingsOf(doc.meta);
   const candidates: CandidateView[] = editable
     ? (await listCandidates({ db, documentId: doc.id })).map((c) => ({
         id: c.id,
@@ -60,6 +62,7 @@ export default async function DocumentPage({
         charStart: c.charStart,
         charEnd: c.charEnd,
         evidenceId: c.evidenceId,
+        reading: c.proposedBy === 'model' ? (modelReadings[`${c.charStart}:${c.charEnd}`] ?? null) : null,
       }))
     : [];
   const hrefs = Object.fromEntries(candidates.map((c) => [c.id, passageHref({ companyId: company.id, documentId: doc.id, charStart: c.charStart, charEnd: c.charEnd })]));
@@ -107,7 +110,8 @@ export default async function DocumentPage({
                 model: reading.model,
                 chunks: reading.chunksRead,
                 n: reading.proposed,
-                dropped: reading.dropped.notQuoted + reading.dropped.unknownCategory + reading.dropped.unknownFactor + reading.dropped.duplicate,
+                // A reading recorded before quotes were checked for length counted no notStatement.
+                dropped: reading.dropped.notQuoted + (reading.dropped.notStatement ?? 0) + reading.dropped.unknownCategory + reading.dropped.unknownFactor + reading.dropped.duplicate,
                 tokens: reading.promptTokens + reading.completionTokens,
                 cost: priceOf(reading.model).known ? formatUsd(reading.costUsd) : td('modelCostUnknown'),
               })}
