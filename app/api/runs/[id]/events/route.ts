@@ -5,9 +5,13 @@
 // events into this process's bus, and when events may have been lost on the way the bus asks
 // for a resync, answered here with a fresh snapshot in the same stream. Opening the stream is an
 // audited read of the transcript (`run.view`), unless the same user's page load or an earlier
-// connection recorded one moments ago: reconnects add no entries.
+// connection recorded one moments ago: reconnects add no entries. The stream checks its session
+// every few seconds and ends when it is revoked, the user is disabled or loses the run
+// (lib/auth/session-watch.ts).
 import { assertRunAccess } from '@/lib/auth/run-access';
 import { route } from '@/lib/auth/route';
+import { SESSION_CHECK_MS, sessionHolds, sessionOfRequest, watchSession } from '@/lib/auth/session-watch';
+import { AppError } from '@/lib/errors';
 import { getDb } from '@/lib/db/client';
 import { recordRunView } from '@/lib/db/queries/audit';
 import { runBus, type RunSnapshot } from '@/lib/debate/bus';
@@ -26,6 +30,16 @@ export const GET = route<{ params: Promise<{ id: string }> }>('runs:read', async
   await assertRunAccess(user, id, 'read');
   const db = await getDb();
   await recordRunView({ db, actorId: user.id, runId: id, via: 'stream' });
+  const session = await sessionOfRequest(request);
+  // Losing the run (not found or not readable for them any more) ends the stream like a revoked session.
+  const mayStillRead = (now: typeof user) =>
+    assertRunAccess(now, id, 'read').then(
+      () => true,
+      (err: unknown) => {
+        if (err instanceof AppError) return false;
+        throw err;
+      },
+    );
   const encoder = new TextEncoder();
   let cleanup = () => {};
 
@@ -80,8 +94,14 @@ export const GET = route<{ params: Promise<{ id: string }> }>('runs:read', async
       // and events it already reflects reduce to the same state on the client.
       const { snapshot, unsubscribe } = runBus().subscribe(id, forward, { onResync: resync });
       const heartbeat = setInterval(() => write(': heartbeat\n\n'), HEARTBEAT_MS);
+      const stopWatch = watchSession({
+        intervalMs: SESSION_CHECK_MS,
+        holds: () => sessionHolds({ db, session, permission: 'runs:read', stillAllowed: mayStillRead }),
+        end: close,
+      });
       cleanup = () => {
         clearInterval(heartbeat);
+        stopWatch();
         unsubscribe();
       };
       request.signal.addEventListener('abort', close);
