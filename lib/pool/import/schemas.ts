@@ -7,6 +7,7 @@
 // no meaning in a one-line label, and would let "evil.exe" display as something else.
 import { z } from 'zod';
 import { EVIDENCE_CATEGORIES } from '@/lib/domain/factors';
+import { BIDI_CONTROLS, stripBidi, UNSTORABLE } from '@/lib/domain/typed-text';
 import { issueMessage, problem, type ImportKey } from '@/lib/pool/import/problems';
 import { isIsoDay, isoDay } from '@/lib/util/dates';
 
@@ -32,17 +33,12 @@ export const tooLong = (length: number, max: number) => problem('tooLong', { n: 
 const maxText = (max: number) => ({ error: (issue: { input?: unknown }) => issueMessage('tooLong', { n: String(issue.input ?? '').length, max }) });
 
 /**
- * Bidirectional embedding, override and isolate controls: invisible, they reorder the text around
- * them (a title "Invoice\u202Efdp.exe" shows as "Invoiceexe.pdf"). Stripped from imported names
- * and titles here; lib/report/markdown.ts shows any it meets as their code points.
+ * Bidirectional embedding, override and isolate controls, and the characters PostgreSQL cannot
+ * store (a NUL, half of a surrogate pair): the same characters as for every typed text
+ * (lib/domain/typed-text.ts). Controls are stripped from imported names and titles here;
+ * lib/report/markdown.ts shows any it meets as their code points.
  */
-export const BIDI_CONTROLS = /[\u202A-\u202E\u2066-\u2069]/g;
-/** A name or title without bidirectional embedding, override and isolate controls. */
-export const stripBidi = (text: string) => text.replace(BIDI_CONTROLS, '');
-
-// A NUL, or half of a UTF-16 surrogate pair (JSON can spell one as "\ud800"): PostgreSQL stores
-// neither in text or jsonb.
-const UNSTORABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+export { BIDI_CONTROLS, stripBidi };
 
 /** Where a text has a character the database cannot store, and what to say about it. */
 export function unstorableAt(text: string) {
