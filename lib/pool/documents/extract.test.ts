@@ -164,6 +164,23 @@ describe('hostile files', () => {
     });
   });
 
+  it('refuses a DART zip of one 60 MB paragraph by its text length, counted as it is read, not by running out of memory', async () => {
+    // 61 KB of zip, 60 MB of XML: the paragraph was built whole and cleaned in copies, past the worker's heap.
+    const sentence = 'The company reported a loss. ';
+    const paragraph = sentence.repeat(Math.ceil(60_000_000 / sentence.length));
+    const zip = zipSync({ '20220816001711.xml': strToU8(`<?xml version="1.0" encoding="utf-8"?><DOCUMENT><BODY><P>${paragraph}</P></BODY></DOCUMENT>`) }, { level: 1 });
+    expect(zip.byteLength).toBeLessThan(1_000_000);
+    await expect(extractOffThread({ name: 'paragraph.zip', bytes: zip })).rejects.toMatchObject({
+      phrase: { key: 'textTooLong', values: { file: 'paragraph.zip', n: paragraph.length - 1, max: DOCUMENT_LIMITS.textChars } },
+    });
+  }, 60_000);
+
+  it('cleans a long paragraph piece by piece as it would whole: a character pair across two pieces, spaces across many, trailing bars', async () => {
+    const raw = `${'x'.repeat(65_535)}\u{1F600}${' \n '.repeat(40_000)}end${' | '.repeat(5)}`;
+    const doc = await extractDocument(text('long.html', `<p>${raw}</p><p> a &amp; b </p>`));
+    expect(doc.text).toBe(`${'x'.repeat(65_535)}\u{1F600} end\n\na & b`);
+  });
+
   it('refuses what it does not read, and a document without text', async () => {
     expect(await refusal({ name: 'photo.png', bytes: new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0, 0, 0, 0]) })).toEqual({
       key: 'unsupportedFormat',

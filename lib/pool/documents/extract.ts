@@ -69,53 +69,135 @@ const DART: Vocabulary = {
   title: new Set(['document-name']),
 };
 
+/** Text is cleaned this many characters at a time: a paragraph of 60 MB is never one string. */
+const PIECE_CHARS = 64 * 1024;
+const isHighSurrogate = (code: number) => code >= 0xd800 && code <= 0xdbff;
+
 /**
- * The line without the bars and spaces its empty cells left at its end. A loop from the end: a
- * regular expression such as /(\s*\|\s*)+$/ tries every way of splitting a run of bars, at every
- * bar, and a row of thirty empty cells took it longer than the reading's time limit.
+ * One paragraph's line as its text comes: cleaned a piece at a time (invisible controls dropped,
+ * every run of white space one space, none at the start) and counted, but kept only while the
+ * paragraph can still fit in the document, so a one-paragraph file of 60 MB is refused by its
+ * length without a string of its size. The bars and spaces at its end (empty cells, ` | `) wait in
+ * `run`: they are dropped when the line ends there, kept when more text follows. A loop, not a
+ * regular expression such as /(\s*\|\s*)+$/, which tries every way of splitting a run of bars
+ * and took a row of thirty empty cells past the reading's time limit.
  */
-export function withoutTrailingBars(line: string): string {
-  let end = line.length;
-  while (end > 0 && (line[end - 1] === '|' || /\s/.test(line[end - 1]))) end--;
-  return line.slice(0, end);
+class Line {
+  /** The line's characters so far, without `run`; null once it cannot fit. */
+  private kept: string | null = '';
+  /** Characters of the line, without `run`. */
+  length = 0;
+  private run: string | null = '';
+  private runLength = 0;
+  private space = false;
+  /** A high surrogate at the end of a piece, waiting for its pair in the next. */
+  private carry = '';
+  constructor(private readonly room: number) {}
+
+  add(text: string) {
+    for (let at = 0; at < text.length; ) {
+      let end = Math.min(at + PIECE_CHARS, text.length);
+      if (end < text.length && isHighSurrogate(text.charCodeAt(end - 1))) end--;
+      this.piece(text.slice(at, end));
+      at = end;
+    }
+  }
+
+  private piece(raw: string, last = false) {
+    let text = this.carry + raw;
+    this.carry = '';
+    if (!last && text && isHighSurrogate(text.charCodeAt(text.length - 1))) {
+      this.carry = text.slice(-1);
+      text = text.slice(0, -1);
+    }
+    const clean = neutralise(text).replace(/\s+/g, ' ');
+    if (!clean) return;
+    const leading = clean.startsWith(' ');
+    const trailing = clean.endsWith(' ');
+    const words = clean.slice(leading ? 1 : 0, trailing ? -1 : undefined);
+    if (words) {
+      const spaced = (this.space || leading) && this.length + this.runLength > 0 ? ` ${words}` : words;
+      // The text's last character that is neither a bar nor a space ends what is surely kept.
+      let end = spaced.length - 1;
+      while (end >= 0 && (spaced[end] === '|' || spaced[end] === ' ')) end--;
+      if (end >= 0) {
+        const settled = spaced.slice(0, end + 1);
+        this.keep(this.run, this.runLength);
+        this.keep(settled, settled.length);
+        this.run = '';
+        this.runLength = 0;
+        this.space = false;
+        this.toRun(spaced.slice(end + 1));
+      } else this.toRun(spaced);
+    }
+    this.space = (this.space && !words) || trailing;
+  }
+
+  private toRun(text: string) {
+    if (!text) return;
+    this.runLength += text.length;
+    this.run = this.run !== null && this.runLength <= this.room ? this.run + text : null;
+  }
+
+  private keep(text: string | null, length: number) {
+    if (!length) return;
+    this.length += length;
+    this.kept = this.kept !== null && text !== null && this.length <= this.room ? this.kept + text : null;
+  }
+
+  /** Whether the line has text yet (a table's first cell adds no bar before it). */
+  get filled() {
+    return this.length + this.runLength > 0;
+  }
+
+  /** The line as kept, its trailing bars and spaces dropped; null when it was too long to keep. */
+  end(): string | null {
+    // A high surrogate still waiting has no pair: neutralise makes it U+FFFD.
+    if (this.carry) this.piece('', true);
+    return this.kept;
+  }
 }
 
 /** Collects paragraphs as they close, counting the characters past the limit without keeping them. */
 class Body {
   private parts: string[] = [];
   length = 0;
-  private line = '';
-  /** Whether the line has a visible character yet: kept as text comes, so a cell never rescans the line. */
-  private filled = false;
+  private line = this.newLine();
   private heading = false;
+  private newLine() {
+    // The room a paragraph has: what is left of the document's, less its separator and a heading's mark.
+    return new Line(DOCUMENT_LIMITS.textChars - this.length - (this.length ? 2 : 0) - (this.heading ? 3 : 0));
+  }
   add(text: string) {
-    this.line += text;
-    if (!this.filled && /\S/.test(text)) this.filled = true;
+    this.line.add(text);
   }
   cell() {
-    if (this.filled) this.line += ' | ';
+    if (this.line.filled) this.line.add(' | ');
   }
   startHeading() {
     this.close();
     this.heading = true;
+    this.line = this.newLine();
   }
   close() {
-    const text = oneLine(withoutTrailingBars(this.line));
-    this.line = '';
-    this.filled = false;
+    const line = this.line;
+    const kept = line.end();
     const heading = this.heading;
     this.heading = false;
-    if (!text) return;
-    const paragraph = heading ? `## ${text}` : text;
-    const added = (this.length ? 2 : 0) + paragraph.length;
-    if (this.length + added <= DOCUMENT_LIMITS.textChars) this.parts.push(paragraph);
-    this.length += added;
+    if (line.length) {
+      const added = (this.length ? 2 : 0) + (heading ? 3 : 0) + line.length;
+      if (kept !== null && this.length + added <= DOCUMENT_LIMITS.textChars) this.parts.push(heading ? `## ${kept}` : kept);
+      this.length += added;
+    }
+    this.line = this.newLine();
   }
   text() {
     this.close();
     return this.parts.join('\n\n');
   }
 }
+
+const TITLE_RAW_CHARS = 10_000;
 
 /** The text of HTML or XML markup, by its vocabulary. */
 export function markupText(markup: string, vocabulary: Vocabulary, xmlMode: boolean): { text: string; length: number; title: string | null } {
@@ -144,7 +226,8 @@ export function markupText(markup: string, vocabulary: Vocabulary, xmlMode: bool
       else if (vocabulary.cells.has(name)) body.cell();
     },
     ontext(text) {
-      if (inTitle) title += text;
+      // A title is shown in 500 characters: a few more are kept to clean, never a megabyte.
+      if (inTitle) title += title.length < TITLE_RAW_CHARS ? text.slice(0, TITLE_RAW_CHARS - title.length) : '';
       else if (!skipping) body.add(text);
     },
     onclosetag(name) {
