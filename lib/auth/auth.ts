@@ -5,12 +5,13 @@
 // `next build` nor importing this module reads the environment or the data folder.
 import NextAuth, { CredentialsSignin, type NextAuthConfig } from 'next-auth';
 import Credentials from 'next-auth/providers/credentials';
-import { headers } from 'next/headers';
+import { randomBytes } from 'node:crypto';
+import { cookies, headers } from 'next/headers';
 import { z } from 'zod';
 import { getDb } from '@/lib/db/client';
 import { authSecret } from '@/lib/auth/secret';
 import { getUserByEmail } from '@/lib/db/queries/users';
-import { attemptSignIn, auditSsoRefusal } from '@/lib/auth/credentials';
+import { attemptSignIn, auditSsoRefusal, DEVICE_ID } from '@/lib/auth/credentials';
 import { checkSession, createSession, endSession, SESSION_HOURS } from '@/lib/auth/sessions';
 import { clientAddress } from '@/lib/auth/throttle';
 import { demoEnabled, env, oidcConfigured, type Env } from '@/lib/env';
@@ -22,6 +23,28 @@ class SignInRejected extends CredentialsSignin {
   constructor(code: string) {
     super();
     this.code = code;
+  }
+}
+
+/**
+ * The browser's device id: random, set on a password sign-in, and known to an account only once
+ * it signed in with it, so that locks on its address do not keep it out (lib/auth/credentials.ts).
+ */
+const DEVICE_COOKIE = 'crosscheck-device';
+const DEVICE_COOKIE_DAYS = 400;
+
+function deviceOf(request: Request) {
+  const found = /(?:^|;\s*)crosscheck-device=([^;]*)/.exec(request.headers.get('cookie') ?? '')?.[1];
+  return found && DEVICE_ID.test(found) ? found : null;
+}
+
+/** Keeps the device id in the browser; where a cookie cannot be set, the browser stays unknown. */
+async function rememberDevice(request: Request, device: string) {
+  try {
+    const secure = new URL(request.url).protocol === 'https:' || request.headers.get('x-forwarded-proto') === 'https';
+    (await cookies()).set(DEVICE_COOKIE, device, { httpOnly: true, sameSite: 'lax', secure, path: '/', maxAge: DEVICE_COOKIE_DAYS * 86_400 });
+  } catch (err) {
+    log.warn('could not set the device cookie', { component: 'auth', err });
   }
 }
 
@@ -47,14 +70,18 @@ function buildConfig(): NextAuthConfig {
       async authorize(raw, request) {
         const parsed = credentialsInput.safeParse(raw);
         if (!parsed.success) throw new SignInRejected('invalid');
+        // A browser without one gets a new id, which its account learns if the password is right.
+        const device = deviceOf(request) ?? randomBytes(16).toString('base64url');
         const outcome = await attemptSignIn({
           db: await getDb(),
           ...parsed.data,
           address: clientAddress(request.headers, e.TRUST_PROXY),
+          device,
           demoAllowed: demoEnabled(e),
           attemptsPerMinute: e.SIGN_IN_ATTEMPTS_PER_MINUTE,
         });
         if (!outcome.ok) throw new SignInRejected(outcome.code);
+        await rememberDevice(request, device);
         const { id, email, name, role } = outcome.user;
         return { id, email, name, role };
       },

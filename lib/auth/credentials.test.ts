@@ -49,12 +49,13 @@ describe.each(testBackends())('password sign-in on %s', (backend) => {
     verifyCredentials({ db, email, password, demoAllowed: extra.demoAllowed ?? true, address: extra.address, now: extra.now ?? NOW });
 
   /** A sign-in as the visitor sees it, from its own address unless one is given. */
-  const signIn = (email: string, password: string, extra: { address?: string; limit?: number; now?: Date } = {}) =>
+  const signIn = (email: string, password: string, extra: { address?: string; device?: string; limit?: number; now?: Date } = {}) =>
     attemptSignIn({
       db,
       email,
       password,
       address: extra.address ?? `198.51.100.${++n % 250}`,
+      device: extra.device,
       demoAllowed: true,
       attemptsPerMinute: extra.limit ?? 1000,
       now: extra.now ?? NOW,
@@ -213,6 +214,21 @@ describe.each(testBackends())('password sign-in on %s', (backend) => {
     const later = new Date(now.getTime() + NEW_ADDRESS_WINDOW_MINUTES * 60_000);
     expect((await signIn(email, PASSWORD, { address: '192.0.2.99', now: later })).ok).toBe(true);
   }, 120_000);
+
+  it('a browser that signed in to the account before passes a lock on its address and the new-address budget', async () => {
+    const email = await makeUser();
+    const now = new Date('2031-05-05T13:00:10Z');
+    const device = 'b'.repeat(22);
+    // The owner's browser signed in once, from home.
+    expect((await signIn(email, PASSWORD, { address: '192.0.2.20', device, now })).ok).toBe(true);
+    // A guesser in the owner's office (the same address) locks it, and others close the account to new addresses.
+    for (let i = 1; i <= MAX_FAILED_ATTEMPTS; i++) await signIn(email, `wrong-${i}`, { address: '203.0.113.88', now });
+    for (let i = 0; i < NEW_ADDRESS_FAILURES; i++) await attempt(email, `spread-${i}`, { address: `10.8.${i}.1`, now });
+    expect(await signIn(email, PASSWORD, { address: '203.0.113.88', now })).toEqual({ ok: false, code: 'invalid' });
+    expect(await signIn(email, PASSWORD, { address: '203.0.113.88', device: 'c'.repeat(22), now })).toEqual({ ok: false, code: 'invalid' });
+    // The owner's browser from the office is not kept out.
+    expect((await signIn(email, PASSWORD, { address: '203.0.113.88', device, now })).ok).toBe(true);
+  }, 60_000);
 
   it('records failed sign-ins with the email as typed (bounded, no password) and the lockout', async () => {
     const email = await makeUser();

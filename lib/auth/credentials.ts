@@ -14,6 +14,10 @@
 //    passwords per NEW_ADDRESS_WINDOW_MINUTES, after which only addresses the account signed in
 //    from in the last KNOWN_ADDRESS_DAYS are compared. A guesser spread over many addresses stays
 //    that slow; the owner's usual addresses are not kept out, a new one waits for the window.
+//    A browser that signed in to the account before (its random device id, in a cookie set by
+//    lib/auth/auth.ts, recorded against the account) is a client of its own: neither a lock on
+//    its address nor the new-address budget keeps it out, and it has its own lock. A device id
+//    the account has not seen counts for nothing: the attempt is its address's.
 // 4. One answer for an unknown email, a wrong password and a refused attempt, each after the same
 //    scrypt work; unknown emails go through the same budgets (keyed by the email as typed), so
 //    neither the message, the timing nor the waiting tells which emails exist. Only someone who
@@ -89,6 +93,8 @@ const windowEnd = (budget: SignInBudget, minutes: number) => new Date(budget.win
 const lockKey = (account: string, client: string) => `lock:${account}|${client}`;
 const guardKey = (account: string) => `guard:${account}`;
 const knownKey = (account: string, client: string) => `known:${account}|${client}`;
+/** The device ids lib/auth/auth.ts makes (16 random bytes, base64url); anything else is ignored. */
+export const DEVICE_ID = /^[A-Za-z0-9_-]{22}$/;
 
 /** Takes a place in each budget, or none: returns the first that was full, or undefined. */
 async function takePlaces(db: Executor, budgets: SignInBudget[]) {
@@ -120,6 +126,7 @@ export async function verifyCredentials({
   password,
   demoAllowed,
   address = null,
+  device = null,
   now = new Date(),
 }: {
   db: Executor;
@@ -128,16 +135,22 @@ export async function verifyCredentials({
   demoAllowed: boolean;
   /** The client's address (lib/auth/throttle.ts); null when unknown, which all such attempts share. */
   address?: string | null;
+  /** The browser's device id, recorded against the account when the password is right. */
+  device?: string | null;
   now?: Date;
 }): Promise<CredentialsResult> {
   const user = await getUserByEmail({ db, email });
   // Demo accounts outside demo mode behave exactly like unknown emails.
   const usable = user && user.passwordHash && !(user.demo && !demoAllowed) ? user : undefined;
   const account = normalizeEmail(email).slice(0, EMAIL_MAX);
-  const client = `ip:${address ?? 'unknown'}`;
+  const since = new Date(windowOf(now, 24 * 60).getTime() - KNOWN_ADDRESS_DAYS * 86_400_000);
+  const byAddress = `ip:${address ?? 'unknown'}`;
+  const byDevice = device && DEVICE_ID.test(device) ? `dev:${device}` : null;
+  const deviceKnown = byDevice !== null && (await hasSignInRecord({ db, key: knownKey(account, byDevice), since }));
+  const client = deviceKnown ? byDevice : byAddress;
   const lock: SignInBudget = { key: lockKey(account, client), windowStart: windowOf(now, LOCK_MINUTES), max: MAX_FAILED_ATTEMPTS };
   const guard: SignInBudget = { key: guardKey(account), windowStart: windowOf(now, NEW_ADDRESS_WINDOW_MINUTES), max: NEW_ADDRESS_FAILURES };
-  const known = await hasSignInRecord({ db, key: knownKey(account, client), since: new Date(windowOf(now, 24 * 60).getTime() - KNOWN_ADDRESS_DAYS * 86_400_000) });
+  const known = deviceKnown || (await hasSignInRecord({ db, key: knownKey(account, client), since }));
   const budgets = known ? [lock] : [lock, guard];
 
   if (!(await admit(db, budgets))) {
@@ -162,7 +175,7 @@ export async function verifyCredentials({
   budgets.forEach(settle);
   // Only someone who knows the password learns that the account is disabled.
   if (usable.disabled) return { ok: false, reason: 'disabled', userId: usable.id };
-  await countSignInAttempt({ db, key: knownKey(account, client), windowStart: windowOf(now, 24 * 60) });
+  for (const seen of [byAddress, byDevice]) if (seen) await countSignInAttempt({ db, key: knownKey(account, seen), windowStart: windowOf(now, 24 * 60) });
   return { ok: true, user: (await recordSignInSuccess({ db, id: usable.id, now })) ?? usable };
 }
 
@@ -182,6 +195,7 @@ export async function attemptSignIn({
   email,
   password,
   address,
+  device = null,
   demoAllowed,
   attemptsPerMinute,
   now = new Date(),
@@ -190,6 +204,8 @@ export async function attemptSignIn({
   email: string;
   password: string;
   address: string | null;
+  /** The browser's device id (lib/auth/auth.ts), if it has one. */
+  device?: string | null;
   demoAllowed: boolean;
   attemptsPerMinute: number;
   now?: Date;
@@ -205,7 +221,7 @@ export async function attemptSignIn({
     }
     return { ok: false, code: 'throttled' };
   }
-  const result = await verifyCredentials({ db, email, password, demoAllowed, address, now });
+  const result = await verifyCredentials({ db, email, password, demoAllowed, address, device, now });
   if (result.ok) return result;
   await db.transaction(async (tx) => {
     const entry = { tx, actorId: null, entityType: 'user', entityId: result.userId ?? null } as const;
