@@ -188,7 +188,6 @@ export async function clearSignInLocks({ db, email }: { db: Executor; email: str
 /** What the visitor is told: never whether the email exists or the account is locked. */
 export type SignInOutcome = { ok: true; user: User } | { ok: false; code: 'invalid' | 'disabled' | 'throttled' };
 
-
 /** One password sign-in from `address` (see lib/auth/throttle.ts): throttle, lock, password, audit. */
 export async function attemptSignIn({
   db,
