@@ -41,6 +41,10 @@ describe('placeStatement', () => {
     const short = { text: 'Results. 대표이사가 사임했다. Next.', charStart: 0 };
     expect(placeStatement({ ...hostile, quote: '대표이사가 사임했다.' }, { chunk: short, pages: [], publishedDate: '2025-01-01' })).toMatchObject({ ok: true, candidate: { text: '대표이사가 사임했다.', title: '대표이사가 사임했다.', eventDate: null } });
     expect(placeStatement({ ...hostile, quote: '사임했다' }, { chunk: short, pages: [], publishedDate: '2025-01-01' })).toEqual({ ok: false, why: 'notStatement' });
+    // A headline sentence of two words is whole too; a quote of numbers and marks says nothing.
+    const headline = { text: '공시. 부도 발생. 끝.', charStart: 0 };
+    expect(placeStatement({ ...hostile, quote: '부도 발생.' }, { chunk: headline, pages: [], publishedDate: '2025-01-01' })).toMatchObject({ ok: true, candidate: { text: '부도 발생.' } });
+    expect(placeStatement({ ...hostile, quote: '끝.' }, { chunk: headline, pages: [], publishedDate: '2025-01-01' })).toEqual({ ok: false, why: 'notStatement' });
   });
 });
 

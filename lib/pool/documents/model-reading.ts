@@ -39,7 +39,7 @@ export type Dropped = { notQuoted: number; notStatement: number; unknownCategory
  * short Korean sentence is two words), and this many letters or digits in any case. "the" occurs
  * in every English passage and says nothing.
  */
-export const QUOTE_MIN = { words: 4, letters: 8 } as const;
+export const QUOTE_MIN = { words: 4, letters: 4 } as const;
 
 /** What documents.meta.modelReading holds: the page says from it whether the model is still reading. */
 export type ModelReading =
