@@ -36,7 +36,7 @@ function pdf(contents: Obj, extra: Obj[] = [], { trailer = '', encrypt }: { trai
     const num = k + 1;
     offsets.push(at);
     const data = o.data && encrypt && !o.dict.includes('/XRef') && !o.dict.includes('/Standard') ? encrypt(num, o.data) : o.data;
-    const dict = data ? `${o.dict.slice(0, -2)}/Length ${data.byteLength} >>` : o.dict;
+    const dict = data && !o.dict.includes('/Length') ? `${o.dict.slice(0, -2)}/Length ${data.byteLength} >>` : o.dict;
     const piece = data ? Buffer.concat([latin1(`${num} 0 obj\n${dict}\nstream\n`), data, latin1('\nendstream\nendobj\n')]) : latin1(`${num} 0 obj\n${dict}\nendobj\n`);
     parts.push(piece);
     at += piece.length;
@@ -112,6 +112,17 @@ describe('a PDF decompression bomb', () => {
     expect((await extractDocument({ name: 'page.pdf', bytes: pdf(page) }, { pdfDecodedBytes: 2 * MB })).text).toBe('Hello');
   });
 
+  it('follows a /Length given by reference past an `endstream` inside the data, and finds an object hidden in another stream', async () => {
+    // A stored deflate block holding the bytes of `endstream`, then the bomb: pdf.js takes the referenced length.
+    const early = Buffer.concat([Uint8Array.of(0x78, 0x01, 0x00, 11, 0, 0xf4, 0xff), latin1('\nendstream\n'), zlib.deflateRawSync(Buffer.alloc(3 * MB, 0x20))]);
+    const byReference = pdf({ dict: '<< /Filter /FlateDecode /Length 5 0 R >>', data: early }, [{ dict: String(early.byteLength) }]);
+    expect((await refusal({ name: 'length.pdf', bytes: byReference }, 2 * MB)).key).toBe('pdfTooLarge');
+    // Object 4 written inside object 5's data, its header broken by a comment: its `stream` keyword is found all the same.
+    const inner = Buffer.concat([latin1('4 %x\n0 obj\n<< /Filter /FlateDecode >>\nstream\n'), spaces(3 * MB), latin1('\nendstream\nendobj\n')]);
+    const nested = pdf({ dict: '<< >>', data: text('Hello') }, [{ dict: '<< >>', data: inner }]);
+    expect((await refusal({ name: 'nested.pdf', bytes: nested }, 2 * MB)).key).toBe('pdfTooLarge');
+  });
+
   it('counts LZW, run-length and hex streams by what they decode to', async () => {
     // ISO 32000's LZW example: "-----A---B" in nine bytes.
     const lzw = { dict: '<< /Filter /LZWDecode >>', data: Uint8Array.from([0x80, 0x0b, 0x60, 0x50, 0x22, 0x0c, 0x0c, 0x85, 0x01]) };
@@ -185,10 +196,50 @@ function encryption(revision: 3 | 4) {
   return { dict, trailer: `/Encrypt 5 0 R /ID [${hex(id)} ${hex(id)}] `, encrypt };
 }
 
+/** ISO 32000-2's hash for revision 6 (algorithm 2.B). */
+function hash6(password: Uint8Array, salt: Uint8Array, user: Uint8Array) {
+  let k: Buffer = createHash('sha256').update(password).update(salt).update(user).digest();
+  let e = Buffer.alloc(0);
+  for (let round = 0; round < 64 || e[e.length - 1] > round - 32; round++) {
+    const k1 = Buffer.concat(Array.from({ length: 64 }, () => Buffer.concat([password, k, user])));
+    const c = createCipheriv('aes-128-cbc', k.subarray(0, 16), k.subarray(16, 32)).setAutoPadding(false);
+    e = Buffer.concat([c.update(k1), c.final()]);
+    const sum = e.subarray(0, 16).reduce((n, x) => n + x, 0);
+    k = createHash(['sha256', 'sha384', 'sha512'][sum % 3]).update(e).digest();
+  }
+  return k.subarray(0, 32);
+}
+
+/** The standard security handler, revision 6 (AES-256), user password empty, owner password "owner". */
+function encryption6() {
+  const fileKey = Buffer.alloc(32, 0x42);
+  const aes256 = (key: Uint8Array, data: Uint8Array) => {
+    const c = createCipheriv('aes-256-cbc', key, Buffer.alloc(16)).setAutoPadding(false);
+    return Buffer.concat([c.update(data), c.final()]);
+  };
+  const [uv, uk, ov, ok] = [1, 2, 3, 4].map((n) => Buffer.alloc(8, n));
+  const empty = Buffer.alloc(0);
+  const u = Buffer.concat([hash6(empty, uv, empty), uv, uk]);
+  const ue = aes256(hash6(empty, uk, empty), fileKey);
+  const owner = latin1('owner');
+  const o = Buffer.concat([hash6(owner, ov, u), ov, ok]);
+  const oe = aes256(hash6(owner, ok, u), fileKey);
+  const perms = createCipheriv('aes-256-ecb', fileKey, null).setAutoPadding(false).update(Buffer.concat([Buffer.from(Int32Array.of(-4).buffer), Buffer.alloc(4, 0xff), latin1('Tadb'), Buffer.alloc(4)]));
+  const hex = (b: Uint8Array) => `<${Buffer.from(b).toString('hex')}>`;
+  const dict = `<< /Filter /Standard /V 5 /R 6 /Length 256 /CF << /StdCF << /CFM /AESV3 /AuthEvent /DocOpen /Length 32 >> >> /StmF /StdCF /StrF /StdCF /O ${hex(o)} /U ${hex(u)} /OE ${hex(oe)} /UE ${hex(ue)} /P -4 /Perms ${hex(perms)} >>`;
+  const encrypt = (_num: number, data: Uint8Array) => {
+    const iv = Buffer.alloc(16, 9);
+    const cipher = createCipheriv('aes-256-cbc', fileKey, iv);
+    return Buffer.concat([iv, cipher.update(data), cipher.final()]);
+  };
+  const id = Buffer.alloc(16, 5);
+  return { dict, trailer: `/Encrypt 5 0 R /ID [${hex(id)} ${hex(id)}] `, encrypt };
+}
+
 describe('an encrypted PDF', () => {
-  for (const revision of [3, 4] as const) {
-    it(`is decrypted with the empty password before it is counted (revision ${revision}, ${revision === 3 ? 'RC4' : 'AES-128'})`, async () => {
-      const e = encryption(revision);
+  for (const revision of [3, 4, 6] as const) {
+    it(`is decrypted with the empty password before it is counted (revision ${revision}, ${{ 3: 'RC4', 4: 'AES-128', 6: 'AES-256' }[revision]})`, async () => {
+      const e = revision === 6 ? encryption6() : encryption(revision);
       const honest = pdf({ dict: '<< /Filter /FlateDecode >>', data: zlib.deflateSync(text('Encrypted filing')) }, [{ dict: e.dict }], e);
       // pdf.js opens it with the empty password and reads the text: the encryption is the real one.
       expect((await extractDocument({ name: 'locked.pdf', bytes: honest }, { pdfDecodedBytes: MB })).text).toBe('Encrypted filing');

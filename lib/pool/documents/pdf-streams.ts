@@ -220,8 +220,8 @@ class Lexer {
   }
 }
 
-/** A stream of the file: its object's number, dictionary and data. */
-type RawStream = { num: number; gen: number; dict: Dict; start: number; end: number };
+/** A stream of the file: its object's number, dictionary and data; an orphan's object is unknown. */
+type RawStream = { num: number; gen: number; dict: Dict; start: number; end: number; orphan?: boolean };
 
 const ENDSTREAM = Buffer.from('endstream', 'latin1');
 const OBJ = Buffer.from('obj', 'latin1');
@@ -265,6 +265,7 @@ function objectsOf(b: Uint8Array, endstreams: number[], work: { left: number }) 
   const buf = Buffer.from(b.buffer, b.byteOffset, b.byteLength);
   const streams: RawStream[] = [];
   const dicts = new Map<number, Dict>();
+  const numbers = new Map<number, number>();
   const keywords = new Set<number>();
   for (let at = buf.indexOf(OBJ); at !== -1; at = buf.indexOf(OBJ, at + 3)) {
     const after = b[at + 3];
@@ -287,6 +288,8 @@ function objectsOf(b: Uint8Array, endstreams: number[], work: { left: number }) 
     const lexer = new Lexer(b, work);
     lexer.pos = at + 3;
     const value = lexer.value();
+    // A number alone may be a stream's /Length, given by reference.
+    if (typeof value === 'number') numbers.set(num, value);
     if (!(value instanceof Map)) continue;
     lexer.skipSpace();
     const keyword = lexer.pos;
@@ -297,43 +300,32 @@ function objectsOf(b: Uint8Array, endstreams: number[], work: { left: number }) 
     }
     const start = dataStart(b, keyword + 6);
     keywords.add(keyword);
-    streams.push({ num, gen, dict: value, start, end: dataEnd(b, endstreams, start, value.get('Length')) });
+    streams.push({ num, gen, dict: value, start, end: 0 });
+  }
+  // A /Length by reference is what pdf.js follows too: data holding the bytes of `endstream` must not end early here.
+  for (const stream of streams) {
+    const length = stream.dict.get('Length');
+    stream.end = dataEnd(b, endstreams, stream.start, length instanceof Ref ? numbers.get(length.num) : length);
   }
   return { streams, dicts, keywords };
 }
 
 /**
- * `stream` keywords no parsed object owns, outside every parsed stream's data: an object whose
- * header or dictionary this reader could not parse, though pdf.js might. Their data is read as
- * Flate, the filter a bomb needs.
+ * `stream` keywords no parsed object owns: an object whose header or dictionary this reader could
+ * not parse, though pdf.js might (anywhere, even inside another stream's data, where pdf.js may
+ * find it by its offset). Their data is read as Flate, the filter a bomb needs; bytes that are not
+ * a zlib stream give nothing, and a break in them is not charged (they may be anything).
  */
-function orphans(b: Uint8Array, endstreams: number[], streams: RawStream[], keywords: Set<number>): RawStream[] {
+function orphans(b: Uint8Array, endstreams: number[], keywords: Set<number>): RawStream[] {
   const buf = Buffer.from(b.buffer, b.byteOffset, b.byteLength);
-  const ranges = streams.map((s) => [s.start, s.end] as const).sort((x, y) => x[0] - y[0]);
-  // The furthest end of any range starting at or before each range's start.
-  const reach: number[] = [];
-  ranges.forEach(([, end], k) => reach.push(Math.max(end, k ? reach[k - 1] : 0)));
-  const inside = (at: number) => {
-    let lo = 0;
-    let hi = ranges.length - 1;
-    let found = -1;
-    while (lo <= hi) {
-      const mid = (lo + hi) >> 1;
-      if (ranges[mid][0] <= at) {
-        found = mid;
-        lo = mid + 1;
-      } else hi = mid - 1;
-    }
-    return found >= 0 && reach[found] > at;
-  };
   const out: RawStream[] = [];
   for (let at = buf.indexOf(STREAM); at !== -1; at = buf.indexOf(STREAM, at + 6)) {
     const next = b[at + 6];
     if (next !== 0x0a && next !== 0x0d) continue;
     if (at > 0 && !isSpace(b[at - 1]) && !isDelimiter(b[at - 1])) continue;
-    if (keywords.has(at) || inside(at)) continue;
+    if (keywords.has(at)) continue;
     const start = dataStart(b, at + 6);
-    out.push({ num: 0, gen: 0, dict: new Map<string, Value>([['Filter', new Name('FlateDecode')]]), start, end: dataEnd(b, endstreams, start, undefined) });
+    out.push({ num: 0, gen: 0, dict: new Map<string, Value>([['Filter', new Name('FlateDecode')]]), start, end: dataEnd(b, endstreams, start, undefined), orphan: true });
   }
   return out;
 }
@@ -354,7 +346,7 @@ const zlibHeader = (cmf: number, flg: number) => (cmf & 0x0f) === 8 && ((cmf << 
  * broken is charged what is left of its input at Flate's worst ratio: pdf.js's inflater forgives
  * more (a distance before the start reads zeros), so that input may still unpack.
  */
-function flate(out: Sink, tally: Tally): Stage {
+function flate(out: Sink, tally: Tally, chargeBreaks: boolean): Stage {
   let header: number[] | null = [];
   let fed = 0;
   let inflater: zlib.Inflate | null = null;
@@ -372,7 +364,7 @@ function flate(out: Sink, tally: Tally): Stage {
         out(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
       });
       z.on('error', () => {
-        tally.count(Math.max(0, fed - z.bytesWritten) * FLATE_WORST_RATIO);
+        if (chargeBreaks) tally.count(Math.max(0, fed - z.bytesWritten) * FLATE_WORST_RATIO);
         resolve();
       });
       z.on('end', () => resolve());
@@ -639,7 +631,7 @@ async function decodeStream(b: Uint8Array, stream: RawStream, tally: Tally, decr
       if (!tally.over) next(chunk);
     };
     let stage: Stage | null = null;
-    if (filter === 'FlateDecode') stage = flate(counted, tally);
+    if (filter === 'FlateDecode') stage = flate(counted, tally, !stream.orphan);
     else if (filter === 'LZWDecode') {
       const early = param?.get('EarlyChange');
       stage = lzw(counted, typeof early === 'number' ? early : 1);
@@ -870,7 +862,7 @@ export async function checkPdfStreams(name: string, bytes: Uint8Array, maxBytes:
     const found = !trailer ? null : trailer.encrypt === 'broken' ? 'password' : encryptionOf(trailer.encrypt, trailer.id);
     let used = 0;
     let images = 0;
-    for (const stream of [...streams, ...orphans(bytes, endstreams, streams, keywords)]) {
+    for (const stream of [...streams, ...orphans(bytes, endstreams, keywords)]) {
       // A cross-reference stream is never encrypted; an orphan's object is unknown, so it is read as it is.
       const plain = typeOf(stream.dict) === 'XRef' || stream.num === 0;
       // Without the password pdf.js refuses the file having read only its cross-reference streams.
