@@ -9,6 +9,7 @@ import path from 'node:path';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import * as schema from '@/lib/db/schema';
 import { env, isEmbedded } from '@/lib/env';
+import { keyForUpgradedKeyedStart, recordUpgradedKeyedStart } from '@/lib/db/audit-genesis';
 import { DataFolderError, lockDataDir, resolveDataDir, unlockDataDir } from '@/lib/db/data-dir';
 import { log } from '@/lib/ops/log';
 
@@ -118,11 +119,17 @@ async function openPostgres(options: { url: string; poolSize?: number }): Promis
   return { db, kind: 'postgres', location: `${url.hostname}:${url.port || 5432}${url.pathname}`, close: () => pool.end() };
 }
 
-/** Applies drizzle/ migrations; on PostgreSQL under an advisory lock so instances can start together. */
+/**
+ * Applies drizzle/ migrations; on PostgreSQL under an advisory lock so instances can start together.
+ * The process whose migration creates `audit_genesis` on a log that has entries also records
+ * where keying began, before any other instance gets the lock (lib/db/audit-genesis.ts).
+ */
 export async function migrateDatabase(handle: DatabaseHandle) {
   if (handle.kind === 'pglite') {
     const { migrate } = await import('drizzle-orm/pglite/migrator');
+    const key = await keyForUpgradedKeyedStart(handle.db);
     await migrate(handle.db as never, { migrationsFolder: MIGRATIONS_FOLDER });
+    if (key) await recordUpgradedKeyedStart(handle.db, key);
     return;
   }
   const { migrate } = await import('drizzle-orm/node-postgres/migrator');
@@ -131,7 +138,10 @@ export async function migrateDatabase(handle: DatabaseHandle) {
   const client = await pool.connect();
   try {
     await client.query('select pg_advisory_lock(727274)');
-    await migrate(drizzle({ client, casing: 'snake_case' }), { migrationsFolder: MIGRATIONS_FOLDER });
+    const db = drizzle({ client, casing: 'snake_case' });
+    const key = await keyForUpgradedKeyedStart(db);
+    await migrate(db, { migrationsFolder: MIGRATIONS_FOLDER });
+    if (key) await recordUpgradedKeyedStart(db, key);
   } finally {
     await client.query('select pg_advisory_unlock(727274)').catch(() => {});
     client.release();

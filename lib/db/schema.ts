@@ -523,6 +523,26 @@ export const auditCheckpoints = pgTable('audit_checkpoints', {
   at: timestamp({ withTimezone: true }).notNull().defaultNow(),
 });
 
+/**
+ * Where keying began, written once and keyed: every audit entry after `lastUnkeyed` (0: from the
+ * first) must be keyed, and the keyed chain starts from `headHash`, the hash of that entry
+ * (GENESIS_HASH for 0). One row (`id` is always true), append-only like the log. Without it a
+ * superuser could mark every entry as written before keying and re-chain the log with plain
+ * hashes; verification fails when it is missing or does not carry a valid MAC
+ * (lib/db/queries/audit.ts, drizzle/0016_audit_genesis.sql).
+ */
+export const auditGenesis = pgTable(
+  'audit_genesis',
+  {
+    id: boolean().primaryKey().default(true),
+    lastUnkeyed: bigint({ mode: 'number' }).notNull(),
+    headHash: text().notNull(),
+    mac: text().notNull(),
+    at: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [check('audit_genesis_one_row', sql`${t.id}`)],
+);
+
 export const studies = pgTable(
   'studies',
   {

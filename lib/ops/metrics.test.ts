@@ -145,11 +145,15 @@ describe.each(testBackends())('collectMetrics on %s', (backend) => {
     let text = formatPrometheus(await collectMetrics({ db }));
     expectExposition(text);
     expect(text).toContain('crosscheck_audit_head_seq 0\n');
+    // No entry yet, so no record of where keying began.
+    expect(text).not.toContain('crosscheck_audit_keyed_start_seq');
     // The chain head, for a monitor to keep outside the database.
     for (const n of [1, 2, 3]) await db.transaction((tx) => appendAudit({ tx, actorId: null, action: 'test.entry', entityType: 'test', detail: { n } }));
     const [newest] = await db.select({ seq: auditLog.seq }).from(auditLog).orderBy(desc(auditLog.seq)).limit(1);
     text = formatPrometheus(await collectMetrics({ db }));
     expect(text).toContain(`crosscheck_audit_head_seq ${newest.seq}\n`);
+    // The first entry recorded that every entry is keyed: a value a monitor expects never to change.
+    expect(text).toContain('crosscheck_audit_keyed_start_seq 0\n');
     expect(newest.seq).toBeGreaterThanOrEqual(3);
     expect(text).toContain('crosscheck_runs{state="succeeded"} 1\n');
     expect(text).toContain('crosscheck_runs{state="queued"} 0\n');
@@ -181,6 +185,15 @@ describe.each(testBackends())('collectMetrics on %s', (backend) => {
     expect(text).toContain('crosscheck_queue_jobs{state="failed"} 0\n');
     // The running run has no worker's lease: nothing executes, whatever the two active jobs say.
     expect(text).toContain('crosscheck_runs_executing 0\n');
+
+    // The record of where keying began deleted in the database (its trigger off): the series goes
+    // missing while the log has entries, which a monitor alerts on (docs/operations.md).
+    await db.execute(sql`alter table audit_genesis disable trigger user`);
+    await db.execute(sql`delete from audit_genesis`);
+    await db.execute(sql`alter table audit_genesis enable trigger user`);
+    text = formatPrometheus(await collectMetrics({ db }));
+    expect(text).not.toContain('crosscheck_audit_keyed_start_seq');
+    expect(text).toContain(`crosscheck_audit_head_seq ${newest.seq}\n`);
   });
 });
 

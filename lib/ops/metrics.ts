@@ -5,6 +5,7 @@
 // the same cluster-wide numbers and nothing is lost on restart.
 import type { Executor } from '@/lib/db/client';
 import { readCounters, type CounterRow } from '@/lib/db/queries/counters';
+import { readKeyedStart } from '@/lib/db/queries/audit';
 import { countRunsByStatus, countStepsByStatus, readAuditHeadSeq, readStepDurations, sumRunUsage } from '@/lib/db/queries/metrics';
 import { countExecutingRuns } from '@/lib/db/queries/runs';
 import { RUN_STATUSES, STEP_STATUSES } from '@/lib/domain/vocabulary';
@@ -39,6 +40,12 @@ export type MetricsSnapshot = {
    * the newest entries were deleted, checkpoints and all (docs/security.md).
    */
   auditHeadSeq?: number;
+  /**
+   * The audit entry after which every entry is keyed (0: all of them), from the keyed record of
+   * where keying began (lib/db/audit-genesis.ts); absent while the log has no record that holds.
+   * It is written once and never changes, so a monitor's copy shows it moved or went missing.
+   */
+  auditKeyedStartSeq?: number;
 };
 
 /**
@@ -50,9 +57,15 @@ async function stepDurations(db: Executor): Promise<DurationSeries[]> {
   return rows.map(({ protocol, act, ...series }) => ({ labels: { protocol, act }, ...series }));
 }
 
+/** Where keying began, when its record holds with the audit key. */
+async function auditKeyedStartSeq(db: Executor): Promise<number | undefined> {
+  const start = await readKeyedStart({ db });
+  return start?.holds ? start.lastUnkeyed : undefined;
+}
+
 /** A handful of aggregate queries; each scans an indexed status column or sums integer columns. */
 export async function collectMetrics({ db }: { db: Executor }): Promise<MetricsSnapshot> {
-  const [runRows, stepRows, totals, durations, providerErrors, queueJobs, executing, auditHeadSeq] = await Promise.all([
+  const [runRows, stepRows, totals, durations, providerErrors, queueJobs, executing, auditHeadSeq, keyedStartSeq] = await Promise.all([
     countRunsByStatus({ db }),
     countStepsByStatus({ db }),
     sumRunUsage({ db }),
@@ -61,6 +74,7 @@ export async function collectMetrics({ db }: { db: Executor }): Promise<MetricsS
     readQueueJobs({ db }),
     countExecutingRuns({ db }),
     readAuditHeadSeq({ db }),
+    auditKeyedStartSeq(db),
   ]);
   // Every known state appears, with 0 when no row has it (a missing series reads as "no data"),
   // and so does any state the data holds that this build does not know yet.
@@ -78,6 +92,7 @@ export async function collectMetrics({ db }: { db: Executor }): Promise<MetricsS
     queueJobs,
     ...(queueJobs ? { runsExecuting: executing } : {}),
     auditHeadSeq,
+    ...(keyedStartSeq !== undefined ? { auditKeyedStartSeq: keyedStartSeq } : {}),
   };
 }
 
@@ -131,6 +146,16 @@ export function formatPrometheus(m: MetricsSnapshot): string {
         : []),
       ...(m.auditHeadSeq !== undefined
         ? [metric('crosscheck_audit_head_seq', 'gauge', 'Number of the newest audit log entry; it never decreases, so a drop means entries were deleted.', [[{}, m.auditHeadSeq]])]
+        : []),
+      ...(m.auditKeyedStartSeq !== undefined
+        ? [
+            metric(
+              'crosscheck_audit_keyed_start_seq',
+              'gauge',
+              'The audit log entry after which every entry is keyed (0: all of them); it never changes, and is absent when the keyed record of where keying began is missing or forged.',
+              [[{}, m.auditKeyedStartSeq]],
+            ),
+          ]
         : []),
     ].join('\n') + '\n'
   );

@@ -1,12 +1,16 @@
 // The audit log against someone who can write to the database: the database refuses UPDATE,
 // DELETE and TRUNCATE; an attacker with superuser rights (who disables the triggers, as these
 // tests do) and without the audit key cannot edit an entry, recompute the chain, downgrade it to
-// plain hashes or delete the newest entries without verification naming the entry.
+// plain hashes, move or delete the record of where keying began, or delete the newest entries
+// without verification naming the entry.
+import fs from 'node:fs';
+import path from 'node:path';
 import { asc, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { DatabaseHandle, Db } from '@/lib/db/client';
-import { appendAudit, checkpointMac, GENESIS_HASH, hashAuditEntry, verifyAuditChain } from '@/lib/db/queries/audit';
-import { auditCheckpoints, auditLog } from '@/lib/db/schema';
+import { migrateDatabase, MIGRATIONS_FOLDER, type DatabaseHandle, type Db } from '@/lib/db/client';
+import { appendAudit, checkpointMac, GENESIS_HASH, hashAuditEntry, keyedStartMac, readKeyedStart, verifyAuditChain } from '@/lib/db/queries/audit';
+import { auditCheckpoints, auditGenesis, auditLog } from '@/lib/db/schema';
+import { keyForUpgradedKeyedStart, recordUpgradedKeyedStart } from '@/lib/db/audit-genesis';
 import { createTestDatabase, testBackends } from '@/lib/db/test-db';
 import { resetEnvForTests } from '@/lib/env';
 import { deriveAuditKey, resetAuditKeyForTests } from '@/lib/db/audit-key';
@@ -17,6 +21,59 @@ const WRONG_KEY = deriveAuditKey('an-attackers-guess-at-the-secret-32-chars');
 
 type Row = typeof auditLog.$inferSelect;
 const entryOf = (row: Row) => ({ ...row, at: row.at.toISOString() });
+
+/**
+ * What migrateDatabase (lib/db/client.ts) does when drizzle/0016_audit_genesis.sql is pending on
+ * a database of an earlier release, with the migration's own SQL. The test database starts with
+ * every migration applied, and drizzle applies only migrations newer than the newest it has
+ * recorded, so the table is dropped and the migration's statements are run here between the same
+ * two calls, rather than by drizzle's migrator.
+ */
+async function upgradeToKeyedStart(db: Db) {
+  const key = await keyForUpgradedKeyedStart(db);
+  const statements = fs.readFileSync(path.join(MIGRATIONS_FOLDER, '0016_audit_genesis.sql'), 'utf8').split('--> statement-breakpoint');
+  for (const statement of statements) await db.execute(sql.raw(statement));
+  if (key) await recordUpgradedKeyedStart(db, key);
+  return key;
+}
+
+/** Entries as the code before keying wrote them: plain SHA-256, no checkpoint. */
+async function unkeyedEntries(db: Db, actions: string[]) {
+  const [last] = await db.select({ hash: auditLog.hash }).from(auditLog).orderBy(sql`${auditLog.seq} desc`).limit(1);
+  let prev = last?.hash ?? GENESIS_HASH;
+  for (const action of actions) {
+    const entry = { at: new Date().toISOString(), actorId: null, action, entityType: 'user', entityId: action, detail: {} };
+    const hash = hashAuditEntry(prev, entry);
+    await db.insert(auditLog).values({ ...entry, at: new Date(entry.at), prevHash: prev, hash });
+    prev = hash;
+  }
+}
+
+/**
+ * The downgrade of issue 25 #2, as a superuser types it: the append-only triggers off (`ALTER
+ * TABLE … DISABLE TRIGGER ALL`, or `session_replication_role = replica` for one transaction), an
+ * entry edited, every entry marked as written before keying and re-chained as plain SHA-256
+ * (the hashes computed outside, the rows written in SQL), every checkpoint deleted.
+ */
+async function downgradeInSql(db: Db, edit: number, via: 'disable-trigger' | 'replication-role') {
+  const before = await db.select().from(auditLog).orderBy(asc(auditLog.seq));
+  const tables = ['audit_log', 'audit_checkpoints'];
+  await db.transaction(async (tx) => {
+    if (via === 'replication-role') await tx.execute(sql`set local session_replication_role = replica`);
+    else for (const table of tables) await tx.execute(sql.raw(`alter table ${table} disable trigger all`));
+    await tx.execute(sql`update audit_log set detail = '{"n":"forged"}'::jsonb where seq = ${edit}`);
+    await tx.execute(sql`update audit_log set keyed = false`);
+    let prev = GENESIS_HASH;
+    for (const row of before) {
+      const detail = row.seq === edit ? { n: 'forged' } : row.detail;
+      const hash = hashAuditEntry(prev, { ...entryOf(row), detail });
+      await tx.execute(sql`update audit_log set prev_hash = ${prev}, hash = ${hash} where seq = ${row.seq}`);
+      prev = hash;
+    }
+    await tx.execute(sql`delete from audit_checkpoints`);
+    if (via === 'disable-trigger') for (const table of tables) await tx.execute(sql.raw(`alter table ${table} enable trigger all`));
+  });
+}
 
 let savedSecret: string | undefined;
 beforeAll(() => {
@@ -44,13 +101,11 @@ describe.each(testBackends())('audit log on %s', (backend) => {
 
   /** What a superuser can do: switch the append-only triggers off, tamper, switch them on. */
   async function asAttacker(tamper: () => Promise<unknown>) {
-    await db.execute(sql`alter table audit_log disable trigger user`);
-    await db.execute(sql`alter table audit_checkpoints disable trigger user`);
+    for (const table of ['audit_log', 'audit_checkpoints', 'audit_genesis']) await db.execute(sql.raw(`alter table ${table} disable trigger user`));
     try {
       await tamper();
     } finally {
-      await db.execute(sql`alter table audit_log enable trigger user`);
-      await db.execute(sql`alter table audit_checkpoints enable trigger user`);
+      for (const table of ['audit_log', 'audit_checkpoints', 'audit_genesis']) await db.execute(sql.raw(`alter table ${table} enable trigger user`));
     }
   }
 
@@ -75,7 +130,8 @@ describe.each(testBackends())('audit log on %s', (backend) => {
     }
   }
 
-  beforeEach(() => asAttacker(() => db.execute(sql`truncate audit_log, audit_checkpoints`)));
+  // Each test starts as a new database would: an empty log with no keyed start yet.
+  beforeEach(() => asAttacker(() => db.execute(sql`truncate audit_log, audit_checkpoints, audit_genesis`)));
 
   it('chains each entry to the one before with a keyed hash and checkpoints the head on every append', async () => {
     await Promise.all(['a', 'b', 'c', 'd', 'e'].map((a) => append(a, { n: a })));
@@ -147,9 +203,99 @@ describe.each(testBackends())('audit log on %s', (backend) => {
     });
     expect(await verifyAuditChain({ db })).toMatchObject({ ok: false, brokenAt: all[2].seq, reason: 'unkeyed-after-keyed' });
 
-    // The whole log downgraded, so no keyed entry comes first: its checkpoints still name the keyed hashes.
+    // The whole log downgraded, so no keyed entry comes first: keying began before the first entry.
     await asAttacker(() => rechain(all, 0, (prev, row) => hashAuditEntry(prev, entryOf(row)), { keyed: false }));
-    expect(await verifyAuditChain({ db })).toMatchObject({ ok: false, brokenAt: all[0].seq, reason: 'checkpoint' });
+    expect(await verifyAuditChain({ db })).toMatchObject({ ok: false, brokenAt: all[0].seq, reason: 'unkeyed-after-keyed' });
+  });
+
+  it.each(['disable-trigger', 'replication-role'] as const)(
+    'the downgrade in SQL (%s): an entry edited, every entry marked unkeyed and re-chained as plain SHA-256, the checkpoints deleted, is named at the first forged entry',
+    async (via) => {
+      const all = await fiveEntries();
+      await downgradeInSql(db, all[2].seq, via);
+      expect((await rows()).map((r) => r.keyed)).toEqual([false, false, false, false, false]);
+      expect(await db.$count(auditCheckpoints)).toBe(0);
+      expect(await verifyAuditChain({ db })).toMatchObject({ ok: false, brokenAt: all[0].seq, reason: 'unkeyed-after-keyed', action: 'a', lastGood: 0 });
+    },
+  );
+
+  it('a new database: its first entry records that every entry is keyed, once; a restart and later entries change nothing', async () => {
+    expect(await readKeyedStart({ db })).toBeNull();
+    expect(await verifyAuditChain({ db })).toEqual({ ok: true, checked: 0, unkeyed: 0, checkpoint: null });
+    await fiveEntries();
+    const recorded = await db.select().from(auditGenesis);
+    expect(recorded).toEqual([{ id: true, lastUnkeyed: 0, headHash: GENESIS_HASH, mac: keyedStartMac(0, GENESIS_HASH, KEY), at: expect.any(Date) }]);
+    // The app restarts (its migrations run, none pending) and goes on writing.
+    await migrateDatabase(handle);
+    await append('f');
+    expect(await db.select().from(auditGenesis)).toEqual(recorded);
+    const all = await rows();
+    expect(await verifyAuditChain({ db })).toEqual({ ok: true, checked: 6, unkeyed: 0, checkpoint: all[5].seq });
+    // A changed key is still told apart from an edit: the first keyed entry is named, as before.
+    expect(await verifyAuditChain({ db, key: WRONG_KEY })).toMatchObject({ ok: false, brokenAt: all[0].seq, reason: 'key', lastGood: 0 });
+  });
+
+  it('the downgrade with the keyed start deleted as well fails at the first entry, and neither a restart nor new entries write it again', async () => {
+    const all = await fiveEntries();
+    await downgradeInSql(db, all[2].seq, 'disable-trigger');
+    await asAttacker(() => db.delete(auditGenesis));
+    await migrateDatabase(handle);
+    await append('after-restart');
+    expect(await db.$count(auditGenesis)).toBe(0);
+    expect(await verifyAuditChain({ db })).toMatchObject({ ok: false, brokenAt: all[0].seq, reason: 'genesis', action: 'a', lastGood: 0 });
+  });
+
+  it('a keyed start deleted, or moved to the head without the key, is named at the first entry', async () => {
+    const all = await fiveEntries();
+    await asAttacker(() => db.delete(auditGenesis));
+    expect(await verifyAuditChain({ db })).toMatchObject({ ok: false, brokenAt: all[0].seq, reason: 'genesis', lastGood: 0 });
+
+    await downgradeInSql(db, all[2].seq, 'replication-role');
+    const head = (await rows()).at(-1)!;
+    // Written under a guessed key, or with the real keyed start's MAC copied onto the new place.
+    for (const mac of [keyedStartMac(head.seq, head.hash, WRONG_KEY), keyedStartMac(0, GENESIS_HASH, KEY)]) {
+      await asAttacker(async () => {
+        await db.delete(auditGenesis);
+        await db.insert(auditGenesis).values({ lastUnkeyed: head.seq, headHash: head.hash, mac });
+      });
+      expect(await readKeyedStart({ db })).toMatchObject({ lastUnkeyed: head.seq, holds: false });
+      expect(await verifyAuditChain({ db })).toMatchObject({ ok: false, brokenAt: all[0].seq, reason: 'genesis' });
+    }
+  });
+
+  it("the keyed start's table dropped: the app still starts and writes, and verification names the first entry", async () => {
+    const all = await fiveEntries();
+    await db.execute(sql`drop table audit_genesis`);
+    try {
+      await migrateDatabase(handle);
+      await append('after-restart');
+      expect(await verifyAuditChain({ db })).toMatchObject({ ok: false, brokenAt: all[0].seq, reason: 'genesis', lastGood: 0 });
+    } finally {
+      // The table back for the tests after this one (which start without a keyed start).
+      await upgradeToKeyedStart(db);
+    }
+  });
+
+  it('a log written wholly before keying: keying begins after its last entry, whose entries verify by their plain hash and may not be edited or deleted', async () => {
+    await unkeyedEntries(db, ['old-1', 'old-2']);
+    // What the process that applies drizzle/0016_audit_genesis.sql does for such a log.
+    await recordUpgradedKeyedStart(db, KEY);
+    await append('new-1');
+    const all = await rows();
+    expect(await readKeyedStart({ db })).toMatchObject({ lastUnkeyed: all[1].seq, headHash: all[1].hash, holds: true });
+    expect(await verifyAuditChain({ db })).toEqual({ ok: true, checked: 3, unkeyed: 2, checkpoint: all[2].seq });
+
+    await asAttacker(() => db.update(auditLog).set({ detail: { n: 'forged' } }).where(eq(auditLog.seq, all[1].seq)));
+    expect(await verifyAuditChain({ db })).toMatchObject({ ok: false, brokenAt: all[1].seq, reason: 'content' });
+    // The entries before keying re-chained from the edit on: the keyed start still names the old hash.
+    await asAttacker(async () => {
+      await db.delete(auditLog).where(eq(auditLog.seq, all[2].seq));
+      await db.delete(auditCheckpoints);
+      await rechain(await rows(), 1, (prev, row) => hashAuditEntry(prev, entryOf(row)));
+    });
+    expect(await verifyAuditChain({ db })).toMatchObject({ ok: false, brokenAt: all[1].seq, reason: 'content', lastGood: all[0].seq });
+    await asAttacker(() => db.delete(auditLog).where(eq(auditLog.seq, all[1].seq)));
+    expect(await verifyAuditChain({ db })).toMatchObject({ ok: false, brokenAt: all[1].seq, reason: 'missing', lastGood: all[0].seq, tail: true });
   });
 
   it('deleting the newest entries is detected: entries after the last one left are missing', async () => {
@@ -172,27 +318,6 @@ describe.each(testBackends())('audit log on %s', (backend) => {
     expect(await verifyAuditChain({ db })).toMatchObject({ ok: false, brokenAt: all[3].seq, reason: 'checkpoint' });
   });
 
-  it('entries from before keying verify by their plain hash; a changed key is told apart from an edit', async () => {
-    // Two entries as the code before keying wrote them: plain SHA-256, no checkpoint.
-    let prev = GENESIS_HASH;
-    for (const action of ['old-1', 'old-2']) {
-      const entry = { at: new Date().toISOString(), actorId: null, action, entityType: 'user', entityId: action, detail: {} };
-      const hash = hashAuditEntry(prev, entry);
-      await db.insert(auditLog).values({ ...entry, at: new Date(entry.at), prevHash: prev, hash });
-      prev = hash;
-    }
-    await append('new-1');
-    await append('new-2');
-    const all = await rows();
-    expect(all.map((r) => r.keyed)).toEqual([false, false, true, true]);
-    expect(await verifyAuditChain({ db })).toEqual({ ok: true, checked: 4, unkeyed: 2, checkpoint: all[3].seq });
-
-    expect(await verifyAuditChain({ db, key: WRONG_KEY })).toMatchObject({ ok: false, brokenAt: all[2].seq, reason: 'key', lastGood: all[1].seq });
-
-    await asAttacker(() => db.update(auditLog).set({ detail: { n: 'forged' } }).where(eq(auditLog.seq, all[1].seq)));
-    expect(await verifyAuditChain({ db })).toMatchObject({ ok: false, brokenAt: all[1].seq, reason: 'content' });
-  });
-
   it('names the entry after one deleted with its checkpoint, by its broken link', async () => {
     const all = await fiveEntries();
     await asAttacker(async () => {
@@ -200,5 +325,54 @@ describe.each(testBackends())('audit log on %s', (backend) => {
       await db.delete(auditCheckpoints).where(eq(auditCheckpoints.seq, all[1].seq));
     });
     expect(await verifyAuditChain({ db })).toMatchObject({ ok: false, brokenAt: all[2].seq, reason: 'link' });
+  });
+});
+
+describe.each(testBackends())('an audit log upgraded from before keying on %s', (backend) => {
+  const entry = (db: Db, action: string) => db.transaction((tx) => appendAudit({ tx, actorId: null, action, entityType: 'user', entityId: action }));
+  const rowsOf = (db: Db) => db.select().from(auditLog).orderBy(asc(auditLog.seq));
+
+  it('the upgrade records where keying began: entries before it verify by their plain hash, a changed key is told apart, a downgrade is named', async () => {
+    const handle = await createTestDatabase(backend);
+    try {
+      const { db } = handle;
+      // The earlier release: no audit_genesis, entries from before keying, then one keyed as the
+      // releases since drizzle/0007 wrote them.
+      await db.execute(sql`drop table audit_genesis`);
+      await unkeyedEntries(db, ['old-1', 'old-2']);
+      await entry(db, 'keyed-1');
+      expect(await upgradeToKeyedStart(db)).toEqual(KEY);
+      await entry(db, 'keyed-2');
+      const all = await rowsOf(db);
+      expect(all.map((r) => r.keyed)).toEqual([false, false, true, true]);
+      expect(await readKeyedStart({ db })).toMatchObject({ lastUnkeyed: all[1].seq, headHash: all[1].hash, holds: true });
+      expect(await verifyAuditChain({ db })).toEqual({ ok: true, checked: 4, unkeyed: 2, checkpoint: all[3].seq });
+      // A restart records nothing more.
+      await migrateDatabase(handle);
+      expect(await db.$count(auditGenesis)).toBe(1);
+
+      expect(await verifyAuditChain({ db, key: WRONG_KEY })).toMatchObject({ ok: false, brokenAt: all[2].seq, reason: 'key', lastGood: all[1].seq });
+
+      // The downgrade: the first entry written after keying began is named.
+      await downgradeInSql(db, all[3].seq, 'disable-trigger');
+      expect(await verifyAuditChain({ db })).toMatchObject({ ok: false, brokenAt: all[2].seq, reason: 'unkeyed-after-keyed', action: 'keyed-1', lastGood: all[1].seq });
+    } finally {
+      await handle.close();
+    }
+  });
+
+  it('an empty log needs no key to upgrade: its first entry records the keyed start', async () => {
+    const handle = await createTestDatabase(backend);
+    try {
+      const { db } = handle;
+      await db.execute(sql`drop table audit_genesis`);
+      expect(await upgradeToKeyedStart(db)).toBeUndefined();
+      expect(await readKeyedStart({ db })).toBeNull();
+      await entry(db, 'first');
+      expect(await readKeyedStart({ db })).toMatchObject({ lastUnkeyed: 0, headHash: GENESIS_HASH, holds: true });
+      expect(await verifyAuditChain({ db })).toMatchObject({ ok: true, checked: 1, unkeyed: 0 });
+    } finally {
+      await handle.close();
+    }
   });
 });

@@ -6,17 +6,19 @@
 // gone. The database refuses UPDATE, DELETE and TRUNCATE on both tables (drizzle/0007_security.sql).
 // Appends are serialized by a transaction-scoped advisory lock so two writers cannot both chain
 // onto the same predecessor. Entries written before keying (keyed = false) are plain SHA-256 and
-// still verify that way; an unkeyed entry after a keyed one is a break (a downgrade).
+// still verify that way, up to the keyed start recorded in audit_genesis (lib/db/audit-genesis.ts):
+// an unkeyed entry after it is a break (a downgrade), and so is a log with no valid keyed start.
 import 'server-only';
 import { createHash } from 'node:crypto';
 import { and, asc, desc, eq, gt, gte, lt, lte, sql, type SQL } from 'drizzle-orm';
 import type { Executor, Tx } from '@/lib/db/client';
-import { auditCheckpoints, auditLog, users } from '@/lib/db/schema';
+import { auditCheckpoints, auditGenesis, auditLog, users } from '@/lib/db/schema';
 import { auditKey, auditMac } from '@/lib/db/audit-key';
+import { AUDIT_LOCK_KEY, GENESIS_HASH, keyedStartMac } from '@/lib/db/audit-genesis';
+import { executeRows } from '@/lib/db/rows';
 import { addDays, isIsoDay } from '@/lib/util/dates';
 
-export const GENESIS_HASH = '0'.repeat(64);
-const AUDIT_LOCK_KEY = 727275;
+export { GENESIS_HASH, keyedStartMac };
 
 export type AuditEntryInput = {
   actorId: string | null;
@@ -63,6 +65,10 @@ export async function appendAudit({ tx, ...entry }: AuditEntryInput & { tx: Tx }
   const key = auditKey();
   await tx.execute(sql`select pg_advisory_xact_lock(${AUDIT_LOCK_KEY})`);
   const [last] = await tx.select({ hash: auditLog.hash }).from(auditLog).orderBy(desc(auditLog.seq)).limit(1);
+  // The key's first use on an empty log: every entry from the first on is keyed. Only here, and
+  // only if no keyed start exists; one that was deleted from a log with entries is never written
+  // again, so verification keeps failing (lib/db/audit-genesis.ts).
+  if (!last) await tx.insert(auditGenesis).values({ lastUnkeyed: 0, headHash: GENESIS_HASH, mac: keyedStartMac(0, GENESIS_HASH, key) }).onConflictDoNothing();
   const prevHash = last?.hash ?? GENESIS_HASH;
   // Millisecond precision survives a round trip through timestamptz, so verification can rehash.
   const at = new Date().toISOString();
@@ -89,15 +95,20 @@ export async function appendAudit({ tx, ...entry }: AuditEntryInput & { tx: Tx }
  * Why verification stopped at an entry:
  * - `link`: its previous-hash is not the hash of the entry before it (an entry before it was
  *   deleted, inserted or re-chained);
- * - `content`: its fields no longer hash to its stored hash (it was edited);
+ * - `content`: its fields no longer hash to its stored hash (it was edited), or it is the last
+ *   entry before keying and its hash is not the one the keyed start records;
  * - `key`: it does not verify with the current audit key and no keyed entry before it did:
  *   the key changed since it was written (entries under an old key cannot be verified), or it
  *   was rewritten by someone without the key;
- * - `unkeyed-after-keyed`: it claims to be from before keying but follows a keyed entry (a downgrade);
+ * - `unkeyed-after-keyed`: it claims to be from before keying but comes after the keyed start,
+ *   or after a keyed entry (a downgrade);
  * - `checkpoint`: its checkpoint is missing, does not carry a valid MAC, or names another hash;
- * - `missing`: a checkpoint names it but the log no longer has it (it was deleted).
+ * - `missing`: a checkpoint (or the keyed start) names it but the log no longer has it (it was deleted);
+ * - `genesis`: the log has entries but its keyed start is missing, or does not carry a valid MAC
+ *   while the keyed entries do: nothing says which entries are really from before keying, so the
+ *   first entry is named.
  */
-export type AuditBreak = 'link' | 'content' | 'key' | 'unkeyed-after-keyed' | 'checkpoint' | 'missing';
+export type AuditBreak = 'link' | 'content' | 'key' | 'unkeyed-after-keyed' | 'checkpoint' | 'missing' | 'genesis';
 
 export type AuditVerification =
   | {
@@ -122,12 +133,47 @@ export type AuditVerification =
       tail?: boolean;
     };
 
+export type KeyedStart = {
+  /** Every entry after this one is keyed (0: every entry). */
+  lastUnkeyed: number;
+  /** The hash the keyed chain starts from: that entry's (GENESIS_HASH for 0). */
+  headHash: string;
+  at: Date;
+  /** Its MAC holds with the key: written by the app, not by whoever can write to the database. */
+  holds: boolean;
+};
+
+/** Where keying began (lib/db/audit-genesis.ts), or null when the database has no record of it. */
+export async function readKeyedStart({ db, key = auditKey() }: { db: Executor; key?: Buffer }): Promise<KeyedStart | null> {
+  // Its table dropped by hand reads as no record, so verification says so rather than failing.
+  const [table] = await executeRows<{ present: boolean }>(db, sql`select to_regclass('audit_genesis') is not null as present`);
+  if (!table?.present) return null;
+  const [row] = await db.select().from(auditGenesis).limit(1);
+  if (!row) return null;
+  return { lastUnkeyed: row.lastUnkeyed, headHash: row.headHash, at: row.at, holds: row.mac === keyedStartMac(row.lastUnkeyed, row.headHash, key) };
+}
+
 /**
  * Walks the chain and its checkpoints in order of seq, in pages so a long log never sits in
  * memory at once, and names the first entry that does not hold (see AuditBreak), or the first
- * entry a checkpoint records that is gone.
+ * entry a checkpoint records that is gone. A log with entries needs a keyed start that holds:
+ * without one, the walk only tells a changed key (`key`, as before) from a forgery (`genesis`).
  */
 export async function verifyAuditChain({ db, batch = 1000, key = auditKey() }: { db: Executor; batch?: number; key?: Buffer }): Promise<AuditVerification> {
+  const start = await readKeyedStart({ db, key });
+  if (start?.holds) return walkAuditChain({ db, batch, key, start });
+  const [first] = await db.select().from(auditLog).orderBy(asc(auditLog.seq)).limit(1);
+  // An empty log (a new database before its first entry) has nothing to verify yet.
+  if (!first) return { ok: true, checked: 0, unkeyed: 0, checkpoint: null };
+  if (start) {
+    // A keyed start that does not hold: under the old key, if no keyed entry holds either.
+    const walked = await walkAuditChain({ db, batch, key, start: null });
+    if (!walked.ok && walked.reason === 'key') return walked;
+  }
+  return { ok: false, brokenAt: first.seq, at: first.at, action: first.action, reason: 'genesis', checked: 1, lastGood: 0 };
+}
+
+async function walkAuditChain({ db, batch, key, start }: { db: Executor; batch: number; key: Buffer; start: KeyedStart | null }): Promise<AuditVerification> {
   let prev = GENESIS_HASH;
   let after = 0;
   let checked = 0;
@@ -147,24 +193,30 @@ export async function verifyAuditChain({ db, batch = 1000, key = auditKey() }: {
       .orderBy(asc(auditCheckpoints.seq));
     const rowAt = new Map(rows.map((r) => [r.seq, r]));
     const bySeq = new Map(checkpoints.map((c) => [c.seq, c]));
-    const seqs = [...new Set([...rowAt.keys(), ...bySeq.keys()])].sort((a, b) => a - b);
-    for (const seq of seqs) {
+    const seqs = new Set([...rowAt.keys(), ...bySeq.keys()]);
+    // The keyed start names the last entry before keying, which must be there like a checkpointed one.
+    if (start && start.lastUnkeyed > after && (end === null || start.lastUnkeyed <= end)) seqs.add(start.lastUnkeyed);
+    for (const seq of [...seqs].sort((a, b) => a - b)) {
       const row = rowAt.get(seq);
       const cp = bySeq.get(seq);
       const cpHolds = cp ? cp.mac === checkpointMac(cp.seq, cp.hash, key) : false;
       if (!row) {
-        // A checkpoint with no entry: the entry was deleted, unless the checkpoint is forged.
-        if (!cpHolds) return { ok: false, brokenAt: seq, at: cp!.at, action: null, reason: 'checkpoint', checked, lastGood };
         const tail = !rows.some((r) => r.seq > seq);
-        return { ok: false, brokenAt: seq, at: cp!.at, action: null, reason: 'missing', checked, lastGood, tail };
+        if (!cp) return { ok: false, brokenAt: seq, at: start!.at, action: null, reason: 'missing', checked, lastGood, tail };
+        // A checkpoint with no entry: the entry was deleted, unless the checkpoint is forged.
+        if (!cpHolds) return { ok: false, brokenAt: seq, at: cp.at, action: null, reason: 'checkpoint', checked, lastGood };
+        return { ok: false, brokenAt: seq, at: cp.at, action: null, reason: 'missing', checked, lastGood, tail };
       }
       checked += 1;
       let reason: AuditBreak | null = null;
       if (row.prevHash !== prev) reason = 'link';
-      else if (!row.keyed && seenKeyed) reason = 'unkeyed-after-keyed';
+      else if (!row.keyed && (seenKeyed || (start !== null && row.seq > start.lastUnkeyed))) reason = 'unkeyed-after-keyed';
       else if (row.hash !== hashAuditEntry(prev, { ...row, at: row.at.toISOString() }, row.keyed ? key : undefined)) {
         // Nothing keyed has verified yet and its checkpoint does not either: most likely a key change.
         reason = row.keyed && !verifiedKeyed && !cpHolds ? 'key' : 'content';
+      } else if (start && row.seq === start.lastUnkeyed && row.hash !== start.headHash) {
+        // The entries before keying were rewritten, consistently, since the keyed start was recorded.
+        reason = 'content';
       } else if (cp ? !cpHolds || cp.hash !== row.hash : row.keyed) {
         // Every keyed entry was checkpointed in its own transaction; entries from before keying were not.
         reason = 'checkpoint';

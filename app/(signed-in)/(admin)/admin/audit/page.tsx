@@ -25,6 +25,7 @@ const REASON_KEYS = {
   checkpoint: 'reason_checkpoint',
   missing: 'reason_missing',
   'missing-tail': 'reason_missing_tail',
+  genesis: 'reason_genesis',
 } as const satisfies Record<AuditBreak | 'missing-tail', string>;
 const first = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v) ?? '';
 
