@@ -171,14 +171,15 @@ const rc4Rounds = (key: Uint8Array, data: Uint8Array) => {
   return x;
 };
 
-/** The standard security handler, revision 3 (RC4) or 4 (AES-128), user password empty, owner password "owner". */
-function encryption(revision: 3 | 4) {
+/** The standard security handler, revision 3 (RC4) or 4 (AES-128), user password empty unless given, owner password "owner". */
+function encryption(revision: 3 | 4, user = '') {
+  const padded = Buffer.concat([latin1(user), PAD]).subarray(0, 32);
   const id = Buffer.from('00112233445566778899aabbccddeeff', 'hex');
   const p = -4;
   let ownerKey = md5(Buffer.concat([latin1('owner'), PAD]).subarray(0, 32));
   for (let i = 0; i < 50; i++) ownerKey = md5(ownerKey);
-  const o = rc4Rounds(ownerKey.subarray(0, 16), PAD);
-  let key = md5(PAD, o, Buffer.from(Int32Array.of(p).buffer), id);
+  const o = rc4Rounds(ownerKey.subarray(0, 16), padded);
+  let key = md5(padded, o, Buffer.from(Int32Array.of(p).buffer), id);
   for (let i = 0; i < 50; i++) key = md5(key.subarray(0, 16));
   key = key.subarray(0, 16);
   const u = Buffer.concat([rc4Rounds(key, md5(PAD, id)), Buffer.alloc(16)]);
@@ -248,6 +249,13 @@ describe('an encrypted PDF', () => {
       expect(await refusal({ name: 'locked-bomb.pdf', bytes: bomb }, MB)).toEqual({ key: 'pdfTooLarge', message: bombMessage('locked-bomb.pdf', 1) });
     });
   }
+
+  it('is left unread when it needs a password: pdf.js refuses it before decoding any of its streams', async () => {
+    const e = encryption(4, 'secret');
+    const bomb = pdf({ dict: '<< /Filter /FlateDecode >>', data: spaces(3 * MB) }, [{ dict: e.dict }], e);
+    expect(await checkPdfStreams('secret.pdf', bomb, MB)).toBe(0);
+    expect(await refusal({ name: 'secret.pdf', bytes: bomb }, MB)).toEqual({ key: 'pdfEncrypted', message: 'secret.pdf: the PDF is password-protected.' });
+  });
 });
 
 describe('reading documents a few at a time', () => {
