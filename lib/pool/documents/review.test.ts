@@ -5,11 +5,12 @@ import fs from 'node:fs';
 import { and, desc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DatabaseHandle, Db } from '@/lib/db/client';
-import { listCandidates, listPassages } from '@/lib/db/queries/documents';
+import { insertCandidates, listCandidates, listPassages } from '@/lib/db/queries/documents';
 import { auditLog, companies, documentChunks, documents, evidenceItems, users } from '@/lib/db/schema';
 import { createTestDatabase, testBackends } from '@/lib/db/test-db';
 import { extractDocument } from '@/lib/pool/documents/extract';
 import { ingestDocument, uploadedDocumentId, type DocumentDetails } from '@/lib/pool/documents/ingest';
+import { titleOf } from '@/lib/pool/documents/candidates';
 import { acceptCandidate, rejectCandidate } from '@/lib/pool/documents/review';
 
 const file = { name: 'tsla-10k.htm', bytes: new Uint8Array(fs.readFileSync('data/fixtures/documents/tesla-10k-fy2024-legal-proceedings.htm')) };
@@ -146,5 +147,21 @@ describe.each(testBackends())('filings in, on %s', (backend) => {
       .from(auditLog)
       .where(and(eq(auditLog.action, 'document.candidate_reject'), eq(auditLog.entityId, waiting.id)));
     expect(audit.detail).toEqual({ documentId, page: null, charStart: waiting.charStart, charEnd: waiting.charEnd, title: waiting.title });
+  });
+
+  it("titles a model's candidate by its text when accepted, never by the model's words an older reading stored as its title", async () => {
+    const documentId = uploadedDocumentId('filing-co', file.bytes);
+    const rule = (await listCandidates({ db, documentId })).filter((c) => c.status === 'proposed').at(-1)!;
+    await insertCandidates({
+      db,
+      rows: [{ ...rule, id: undefined, createdAt: undefined, proposedBy: 'model', reason: 'model:gpt-4o-mini', title: 'FABRICATED: the borrower defaulted on its bonds', category: 'distress_default' }],
+    });
+    const [model] = (await listCandidates({ db, documentId })).filter((c) => c.proposedBy === 'model');
+    await rejectCandidate({ db, id: rule.id, userId });
+    const { evidenceId } = await acceptCandidate({ db, id: model.id, userId, today: '2026-01-01' });
+    const [item] = await db.select().from(evidenceItems).where(eq(evidenceItems.id, evidenceId));
+    expect(item).toMatchObject({ title: titleOf(rule.text), text: rule.text, category: 'distress_default' });
+    // The document's words only: the model's are nowhere in the item.
+    expect(`${item.title} ${item.text}`).not.toContain('FABRICATED');
   });
 });

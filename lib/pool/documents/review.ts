@@ -11,8 +11,10 @@ import { AppError } from '@/lib/errors';
 import { say } from '@/lib/i18n';
 import { documentMessages } from '@/lib/i18n/messages/documents';
 import { importMessages } from '@/lib/i18n/messages/import';
+import { titleOf } from '@/lib/pool/documents/candidates';
 import { tagByCategory } from '@/lib/pool/factors';
 import { planImport } from '@/lib/pool/import/plan';
+import { storable } from '@/lib/pool/import/schemas';
 import { importLimits } from '@/lib/pool/import/upload';
 import { writeImport } from '@/lib/pool/import/write';
 import { isoToday } from '@/lib/util/dates';
@@ -34,7 +36,9 @@ export async function acceptCandidate({ db, id, userId, edits = {}, today = isoT
   const row = {
     company_id: candidate.companyId,
     category: edits.category ?? candidate.category,
-    title: edits.title ?? candidate.title,
+    // A model's candidate is titled by its text, the document's own sentence (model-reading.ts);
+    // one an older reading proposed may carry the model's words as its title, never taken.
+    title: edits.title ?? (candidate.proposedBy === 'model' ? storable(titleOf(candidate.text)) : candidate.title),
     text: edits.text ?? candidate.text,
     event_date: edits.event_date === undefined ? candidate.eventDate : edits.event_date,
     published_date: candidate.publishedDate,
