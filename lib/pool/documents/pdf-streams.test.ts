@@ -123,6 +123,12 @@ describe('a PDF decompression bomb', () => {
     expect((await refusal({ name: 'nested.pdf', bytes: nested }, 2 * MB)).key).toBe('pdfTooLarge');
   });
 
+  it('refuses objects that would cost its reader more than a few passes over the file', async () => {
+    // Every header opens a string that never closes: each would be read to the end of the file.
+    const tangled = latin1(`%PDF-1.7\n${'1 0 obj <<(\n'.repeat(20_000)}`);
+    expect(await refusal({ name: 'tangled.pdf', bytes: tangled }, MB)).toEqual({ key: 'pdfUnreadable', message: 'tangled.pdf: the PDF cannot be read (its objects are too tangled to check).' });
+  });
+
   it('counts LZW, run-length and hex streams by what they decode to', async () => {
     // ISO 32000's LZW example: "-----A---B" in nine bytes.
     const lzw = { dict: '<< /Filter /LZWDecode >>', data: Uint8Array.from([0x80, 0x0b, 0x60, 0x50, 0x22, 0x0c, 0x0c, 0x85, 0x01]) };

@@ -42,9 +42,9 @@ class Keyword {
 type Value = number | boolean | null | Uint8Array | Name | Ref | Keyword | Value[] | Dict;
 type Dict = Map<string, Value>;
 
-/** Why the file is refused: past the bound, or impossible to count. */
+/** Why the file is refused: past the bound, a filter whose output cannot be counted, objects too tangled to read. */
 class Refused extends Error {
-  constructor(readonly problem: 'tooLarge' | 'unchecked', readonly what = '') {
+  constructor(readonly problem: 'tooLarge' | 'unchecked' | 'tangled', readonly what = '') {
     super(problem);
   }
 }
@@ -66,7 +66,7 @@ class Lexer {
   private step(n = 1) {
     this.pos += n;
     this.work.left -= n;
-    if (this.work.left < 0) throw new Refused('unchecked', 'structure');
+    if (this.work.left < 0) throw new Refused('tangled');
   }
 
   skipSpace() {
@@ -864,7 +864,7 @@ export async function checkPdfStreams(name: string, bytes: Uint8Array, maxBytes:
     let images = 0;
     for (const stream of [...streams, ...orphans(bytes, endstreams, keywords)]) {
       // A cross-reference stream is never encrypted; an orphan's object is unknown, so it is read as it is.
-      const plain = typeOf(stream.dict) === 'XRef' || stream.num === 0;
+      const plain = typeOf(stream.dict) === 'XRef' || !!stream.orphan;
       // Without the password pdf.js refuses the file having read only its cross-reference streams.
       if (found === 'password' && !plain) continue;
       const image = isImage(stream.dict);
@@ -883,8 +883,10 @@ export async function checkPdfStreams(name: string, bytes: Uint8Array, maxBytes:
     }
     return used;
   } catch (err) {
-    if (!(err instanceof Refused)) throw err;
-    if (err.problem === 'tooLarge') throw new DocumentProblem('pdfTooLarge', { file: name, limit: formatMb(maxBytes) });
-    throw new DocumentProblem('pdfUnchecked', { file: name, what: err.what });
+    if (err instanceof Refused && err.problem === 'tooLarge') throw new DocumentProblem('pdfTooLarge', { file: name, limit: formatMb(maxBytes) });
+    if (err instanceof Refused && err.problem === 'unchecked') throw new DocumentProblem('pdfUnchecked', { file: name, what: err.what });
+    // Objects past the lexer's allowance, or anything this reader trips on: not read, rather than read unchecked.
+    const detail = err instanceof Refused ? 'its objects are too tangled to check' : String((err as Error).message).slice(0, 200);
+    throw new DocumentProblem('pdfUnreadable', { file: name, detail });
   }
 }
