@@ -24,7 +24,7 @@ import {
 import type { PairwiseResult, RubricResult } from '@/lib/domain/judgments';
 import type { StepOutput } from '@/lib/domain/outputs';
 import { RUN_MODES, TEAMS, type RunParams } from '@/lib/domain/protocol';
-import type { CitedEvidenceSnapshot, FinalCheck, StepRepair, StoredWebResult, ToolCallRecord } from '@/lib/domain/stored';
+import type { CitedEvidenceSnapshot, FinalCheck, KeptSection, StepRepair, StoredWebResult, ToolCallRecord } from '@/lib/domain/stored';
 import type { EvidenceShortfall, RedFlag } from '@/lib/domain/red-flags';
 import type { Answers } from '@/lib/domain/study';
 import type { Phrase } from '@/lib/domain/phrase';
@@ -410,6 +410,11 @@ export const runSteps = pgTable(
     toolCalls: jsonb().$type<ToolCallRecord[]>().notNull().default([]),
     /** What was changed in the model's answers to take them in, attempt by attempt. */
     repairs: jsonb().$type<StepRepair[]>().notNull().default([]),
+    /**
+     * A sectioned step's calls that finished before the step was saved (lib/domain/stored.ts,
+     * KeptSection): a run resumed after a stop asks only the rest. Null once the step is done.
+     */
+    sections: jsonb().$type<KeptSection[]>(),
     error: text(),
     /** The step's error as a phrase (see runs.errorPhrase). */
     errorPhrase: jsonb().$type<Phrase>(),

@@ -148,6 +148,15 @@ export class RunBudgetMeter {
     return stopPhrase('leftTokens', { tokens: tokens ?? 0 });
   }
 
+  /**
+   * A call of `stepId` made by an execution that stopped before the step was saved (a section kept
+   * as it finished), now part of this step's answer: its spend counts as this execution's own
+   * unsaved spend, saved with the step.
+   */
+  adopt(stepId: string, model: string, usage: { promptTokens: number; completionTokens: number }) {
+    this.charge(stepId, { promptTokens: usage.promptTokens, completionTokens: usage.completionTokens, costUsd: costOf(model, usage.promptTokens, usage.completionTokens) });
+  }
+
   /** The step was saved with the usage its calls settled: it moves from unsaved to saved. */
   stepSaved(stepId: string) {
     this.saved = add(this.saved, this.open.get(stepId) ?? ZERO);

@@ -13,6 +13,7 @@ import {
   getRun,
   getRunTotals,
   insertRun,
+  keepStepSection,
   LeaseLostError,
   listRunSteps,
   lockRunStatus,
@@ -32,7 +33,7 @@ import { finalChecks, resolveCitations, type CitationScope, type KnownEvidence }
 import { takeIn } from '@/lib/debate/intake';
 import { buildPrompt, type Prompt } from '@/lib/debate/prompts';
 import { inOrder } from '@/lib/debate/sections';
-import { sectionJsonSchema, sectionPrompt } from '@/lib/debate/section-prompts';
+import { sectionFingerprint, sectionJsonSchema, sectionPrompt } from '@/lib/debate/section-prompts';
 import { droppedEntries, joinSections, sectionCalls, sectionOf, sectionSchema, type SectionCall } from '@/lib/domain/sections';
 import { getProtocol } from '@/lib/debate/protocols';
 import { isDatabaseUnavailable } from '@/lib/db/errors';
@@ -45,7 +46,7 @@ import { providerLimit } from '@/lib/debate/semaphore';
 import type { Language, ProtocolDef, RunEvent, RunMode, RunParams, StepDef, StepSections, Usage } from '@/lib/domain/protocol';
 import { reasonOf, reasonText, ReasonError, stopPhrase } from '@/lib/i18n/failures';
 import type { Phrase } from '@/lib/i18n';
-import type { StepRepair, StoredWebResult, ToolCallRecord } from '@/lib/domain/stored';
+import type { KeptSection, StepRepair, StoredWebResult, ToolCallRecord } from '@/lib/domain/stored';
 import { roomFor } from '@/lib/llm/output-caps';
 import { costOf, priceOf } from '@/lib/llm/prices';
 import { spentBy, type ContextTurn, type ModelProvider, type WebEvidence } from '@/lib/llm/types';
@@ -157,6 +158,17 @@ type Done = { text: string; output: StepOutput };
 /** An answer taken in and checked: the output as kept, what its checks found, and the repairs they made. */
 type Verdict = { output: StepOutput; problems: string[]; repairs: StepRepair[] };
 
+/** What one call spent and did on its way to its answer, every try of it: a section kept as it finishes keeps these. */
+type CallRecord = { usage: KeptSection['usage']; toolCalls: ToolCallRecord[]; repairs: StepRepair[] };
+
+type Tokens = KeptSection['usage'];
+const NO_TOKENS: Tokens = { promptTokens: 0, completionTokens: 0, cachedTokens: 0 };
+const addTokens = (a: Tokens, b: { promptTokens: number; completionTokens: number; cachedTokens?: number }): Tokens => ({
+  promptTokens: a.promptTokens + b.promptTokens,
+  completionTokens: a.completionTokens + b.completionTokens,
+  cachedTokens: a.cachedTokens + (b.cachedTokens ?? 0),
+});
+
 /** What one section wrote, as the overview call reads it. */
 type SectionWritten = { key: string; output: Record<string, unknown> };
 
@@ -263,6 +275,19 @@ export async function executeRun({
     for (const w of webEvidence) known.set(w.id, { id: w.id, sourceName: w.sourceName, publishedDate: w.publishedDate, eventDate: w.eventDate, sourceUrl: w.sourceUrl });
 
     const rows = await listRunSteps({ db, runId });
+    // Sections of steps not saved that an execution before this one finished (lib/domain/stored.ts).
+    const keptSections = new Map(rows.flatMap((r) => (r.status !== 'done' && r.sections?.length ? [[r.stepId, r.sections] as const] : [])));
+    // What they spent that no total counts yet (the execution that asked them stopped without
+    // saving their step) is this execution's unsaved spend from now on, whether or not they are
+    // used again: saved with their step, or with the run's unsaved spend if it stops first.
+    const keptSpend = new Map<string, KeptSection['usage']>();
+    for (const [stepId, kept] of keptSections) {
+      const def = byId.get(stepId);
+      const spent = kept.filter((k) => !k.counted).reduce((sum, k) => addTokens(sum, k.usage), NO_TOKENS);
+      if (!def || (spent.promptTokens === 0 && spent.completionTokens === 0)) continue;
+      keptSpend.set(stepId, spent);
+      meter.adopt(stepId, (providerFor?.(def) ?? runProvider).model, spent);
+    }
     const done = new Map<string, Done>();
     for (const r of rows) if (r.status === 'done') done.set(r.stepId, { text: r.text ?? '', output: r.output as StepOutput });
     const failed = new Set(rows.filter((r) => r.status === 'failed').map((r) => r.stepId));
@@ -372,7 +397,7 @@ export async function executeRun({
       const stepRepairs: StepRepair[] = [];
       attemptRepairs.set(step.id, stepRepairs);
       // cachedTokens: what the provider's prompt cache served, billed at the cached-input price.
-      let usage = { promptTokens: 0, completionTokens: 0, cachedTokens: 0 };
+      let usage = keptSpend.get(step.id) ?? NO_TOKENS;
       const toolCalls: ToolCallRecord[] = [];
       const partTimes: { key: string; modelMs: number }[] = [];
 
@@ -402,8 +427,13 @@ export async function executeRun({
       // only repeat itself: repair is for models. A model gets one repair attempt for an answer it
       // did not get right, and one more try for an answer cut off at its token limit
       // (docs/protocols.md, "Taking answers in"). Each call of a sectioned step has its own.
-      const ask = async (call: AskCall): Promise<Verdict & { modelMs: number }> => {
-        const note = (r: StepRepair) => stepRepairs.push(call.part ? { ...r, part: call.part.key } : r);
+      const ask = async (call: AskCall): Promise<Verdict & { modelMs: number; record: CallRecord }> => {
+        const record: CallRecord = { usage: NO_TOKENS, toolCalls: [], repairs: [] };
+        const note = (r: StepRepair) => {
+          const noted = call.part ? { ...r, part: call.part.key } : r;
+          stepRepairs.push(noted);
+          record.repairs.push(noted);
+        };
         let repair: { previous: string; problems: string[] } | undefined;
         let maxTokens: number | undefined;
         let askedShorter = false;
@@ -448,11 +478,9 @@ export async function executeRun({
           stepModelMs += result.modelMs;
           callModelMs += result.modelMs;
           toolCalls.push(...result.toolCalls);
-          usage = {
-            promptTokens: usage.promptTokens + result.usage.promptTokens,
-            completionTokens: usage.completionTokens + result.usage.completionTokens,
-            cachedTokens: usage.cachedTokens + (result.usage.cachedTokens ?? 0),
-          };
+          record.toolCalls.push(...result.toolCalls);
+          record.usage = addTokens(record.usage, result.usage);
+          usage = addTokens(usage, result.usage);
           if (result.finishReason === 'length') {
             // Cut off at the token limit: never taken in as it is. Asked again once, with more room
             // when there is more, else for a shorter answer.
@@ -484,7 +512,7 @@ export async function executeRun({
             const verdict = call.check(taken.output, n, repairsLeft <= 0);
             if (verdict.problems.length === 0) {
               for (const r of [...taken.repairs, ...verdict.repairs]) note(r);
-              return { ...verdict, modelMs: callModelMs };
+              return { ...verdict, modelMs: callModelMs, record };
             }
             problems = verdict.problems;
           } else problems = taken.problems;
@@ -506,7 +534,10 @@ export async function executeRun({
       // A sectioned step (docs/protocols.md, "Sections"): one attempt of the step, its sections
       // asked at the same time (one after another in sequential mode), then the overview with
       // what they wrote. Viewers get the sections in their order whichever finishes first. The
-      // first call that fails stops the others and fails the step with its reason.
+      // first call that fails stops the others and fails the step with its reason. Each call is
+      // kept as it finishes (run_steps.sections), so a run that stops before the step is saved
+      // asks only the calls still missing when it resumes: a call kept by an execution before
+      // this one, for the same prompt and model, is taken as it was, with what it spent.
       const writeSections = async (sections: StepSections): Promise<Verdict> => {
         const attempt = await startAttempt();
         const calls = sectionCalls(sections);
@@ -515,12 +546,24 @@ export async function executeRun({
         const stop = new AbortController();
         const callSignal = AbortSignal.any([signal, stop.signal]);
         const events = inOrder(calls.length, (e) => bus.publish(e));
+        const keptBefore = new Map((keptSections.get(step.id) ?? []).map((k) => [k.key, k]));
         const one = async (call: SectionCall, i: number, written?: SectionWritten[]) => {
+          const callPrompt = sectionPrompt(step, prompt, call, written);
+          const fingerprint = sectionFingerprint(provider.model, callPrompt);
+          const before = keptBefore.get(call.key);
+          if (before?.fingerprint === fingerprint) {
+            // Its spend is counted already (keptSpend); its answer, tool calls and repairs are the step's.
+            toolCalls.push(...before.toolCalls);
+            stepRepairs.push(...before.repairs);
+            events.done(i);
+            partTimes.push({ key: call.key, modelMs: 0 });
+            return before.output;
+          }
           let tries = 0;
           const verdict = await ask({
             part: call,
             written,
-            prompt: sectionPrompt(step, prompt, call, written),
+            prompt: callPrompt,
             schema: sectionSchema(step.output, call.fields),
             jsonSchema: sectionJsonSchema(step.output, call.fields),
             signal: callSignal,
@@ -535,9 +578,11 @@ export async function executeRun({
               return { output: kept, problems: [], repairs: dropped ? [{ kind: 'field-dropped' as const, attempt, detail }] : [] };
             },
           });
+          const output = verdict.output as Record<string, unknown>;
+          await keepStepSection({ db, runId, stepId: step.id, section: { key: call.key, fingerprint, output, ...verdict.record }, workerId });
           events.done(i);
           partTimes.push({ key: call.key, modelMs: verdict.modelMs });
-          return verdict.output as Record<string, unknown>;
+          return output;
         };
         let first: { err: unknown } | undefined;
         const settle = (call: SectionCall, i: number) =>

@@ -2,6 +2,7 @@
 // prompt (lib/debate/prompts.ts), unchanged, then what this call writes of the answer. Every
 // call of the step shares the step's prompt as its start, so a provider's prompt cache serves
 // them all; only the last block differs.
+import { createHash } from 'node:crypto';
 import { describeJsonShape, neutralise, type Prompt } from '@/lib/debate/prompts';
 import type { OutputKind } from '@/lib/domain/outputs';
 import { sectionSchema, type SectionCall } from '@/lib/domain/sections';
@@ -46,4 +47,13 @@ export function sectionPrompt(
     describeJsonShape(sectionJsonSchema(step.output, call.fields)),
   );
   return { system: whole.system, user: `${whole.user}\n\n${lines.join('\n')}` };
+}
+
+/**
+ * What identifies one call of a sectioned step: its model and its whole prompt. A call kept as it
+ * finished (run_steps.sections) is used again only when this is the same, so a resumed run whose
+ * evidence, context or model changed in between asks the call again rather than mix answers.
+ */
+export function sectionFingerprint(model: string, prompt: Prompt): string {
+  return createHash('sha256').update(JSON.stringify(['crosscheck-section-call-v1', model, prompt.system, prompt.user])).digest('hex');
 }

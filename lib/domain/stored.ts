@@ -90,3 +90,28 @@ export const STEP_REPAIR_KINDS = [
 export type StepRepairKind = (typeof STEP_REPAIR_KINDS)[number];
 /** `part`: the section call of a sectioned step that the repair concerns (its `attempt` counts that call's tries). */
 export type StepRepair = { kind: StepRepairKind; attempt: number; detail: string; part?: string };
+
+/**
+ * One call of a sectioned step that finished while the step was still being written
+ * (`run_steps.sections`, docs/protocols.md "Sections"): kept the moment it finished, so a run that
+ * stops before the step is saved asks again only the calls still missing. Cleared when the step
+ * is saved, which then holds all of it.
+ */
+export type KeptSection = {
+  /** The section's key (`overview` for the overview call). */
+  key: string;
+  /** sha256 of the model and the call's prompt: the answer is used again only for the same call asked again. */
+  fingerprint: string;
+  /** The call's answer as the engine kept it (narrowed to the section's fields and factors). */
+  output: Record<string, unknown>;
+  /** What the call spent, every try of it. */
+  usage: { promptTokens: number; completionTokens: number; cachedTokens: number };
+  toolCalls: ToolCallRecord[];
+  repairs: StepRepair[];
+  /**
+   * Its usage is already in the run's totals: the run stopped (cancelled, at its budget) or the
+   * step failed after it was kept, and what its calls spent was counted then. Absent: counted
+   * when the step is saved.
+   */
+  counted?: boolean;
+};

@@ -7,7 +7,7 @@ import type { StepOutput } from '@/lib/domain/outputs';
 import type { Phrase } from '@/lib/domain/phrase';
 import type { ProtocolDef, RunMode, RunParams, Usage } from '@/lib/domain/protocol';
 import type { EvidenceShortfall, RedFlag } from '@/lib/domain/red-flags';
-import type { FinalCheck, StepRepair, StoredWebResult, ToolCallRecord } from '@/lib/domain/stored';
+import type { FinalCheck, KeptSection, StepRepair, StoredWebResult, ToolCallRecord } from '@/lib/domain/stored';
 import { TERMINAL_RUN_STATUSES, type RunStatus } from '@/lib/domain/vocabulary';
 
 export async function insertRun({
@@ -164,6 +164,28 @@ export async function markStepRunning({ db, runId, stepId, workerId }: { db: Exe
 }
 
 /**
+ * Keeps one finished call of a sectioned step still being written (run_steps.sections), the
+ * moment it finishes: a run that stops before the step is saved asks only the calls still
+ * missing when it resumes (docs/protocols.md, "Sections"). Its usage is counted when the step is
+ * saved, or when the run's unsaved spend is (addRunUsage, markStepFailed). Appended in one
+ * statement, so calls that finish together do not overwrite each other; only while the step is
+ * running (and, for a queue worker, under its lease). Returns whether it was kept.
+ */
+export async function keepStepSection({ db, runId, stepId, section, workerId }: { db: Executor; runId: string; stepId: string; section: KeptSection; workerId?: string }) {
+  const kept = await underLease(db, runId, workerId, (tx) =>
+    tx
+      .update(runSteps)
+      .set({ sections: sql`coalesce(${runSteps.sections}, '[]'::jsonb) || ${JSON.stringify([section])}::jsonb` })
+      .where(and(eq(runSteps.runId, runId), eq(runSteps.stepId, stepId), eq(runSteps.status, 'running')))
+      .returning({ id: runSteps.id }),
+  );
+  return kept.length > 0;
+}
+
+/** The kept sections of a step, each marked `counted`: what they spent has just gone into the run's totals. */
+const sectionsCounted = sql`(select jsonb_agg(e || '{"counted": true}'::jsonb) from jsonb_array_elements(${runSteps.sections}) e)`;
+
+/**
  * Saves a finished step and adds its usage to the run, atomically: a crash after this loses
  * nothing. Returns the run's totals after the step, for the budget check. The step's own usage
  * adds up too: a step retried after it failed keeps what its failed execution spent.
@@ -202,6 +224,8 @@ export async function markStepDone({
         output,
         toolCalls,
         repairs,
+        // The output holds every section now.
+        sections: null,
         finishedAt: new Date(),
         promptTokens: sql`${runSteps.promptTokens} + ${usage.promptTokens}`,
         cachedTokens: sql`${runSteps.cachedTokens} + ${cachedTokens}`,
@@ -242,16 +266,21 @@ export async function addRunUsage({
   workerId?: string;
 }) {
   const costUsd = Math.round(usage.costUsd * 1e6) / 1e6;
-  await underLease(db, runId, workerId, (tx) =>
-    tx
+  await underLease(db, runId, workerId, async (tx) => {
+    await tx
       .update(runs)
       .set({
         promptTokens: sql`${runs.promptTokens} + ${Math.round(usage.promptTokens)}`,
         completionTokens: sql`${runs.completionTokens} + ${Math.round(usage.completionTokens)}`,
         costUsd: sql`${runs.costUsd} + ${costUsd}`,
       })
-      .where(eq(runs.id, runId)),
-  );
+      .where(eq(runs.id, runId));
+    // The unsaved spend includes what the kept sections of unsaved steps spent: counted now, not again when they are used.
+    await tx
+      .update(runSteps)
+      .set({ sections: sectionsCounted })
+      .where(and(eq(runSteps.runId, runId), isNotNull(runSteps.sections)));
+  });
 }
 
 /**
@@ -291,6 +320,8 @@ export async function markStepFailed({
         status: 'failed',
         error,
         errorPhrase,
+        // Kept for a retry, which asks only what is missing; what they spent is in this step's usage.
+        sections: sectionsCounted,
         finishedAt: new Date(),
         ...(repairs ? { repairs } : {}),
         promptTokens: sql`${runSteps.promptTokens} + ${promptTokens}`,
