@@ -144,6 +144,19 @@ describe.each(testBackends())('password sign-in on %s', (backend) => {
     );
   });
 
+  it('an email with a NUL or half a surrogate pair is a wrong sign-in like any other, counted and audited, not a database error', async () => {
+    const email = await makeUser();
+    const address = '192.0.2.77';
+    for (const typed of [`${email}\u0000`, `\ud800${email}`]) {
+      expect(await signIn(typed, PASSWORD, { address })).toEqual({ ok: false, code: 'invalid' });
+    }
+    const failed = (await auditOf('auth.sign_in_failed')).filter((row) => (row.detail as { address?: string }).address === address);
+    expect(failed.map((row) => (row.detail as { email: string; reason: string }).email)).toEqual([`${email}\ufffd`, `\ufffd${email}`]);
+    expect(failed.map((row) => (row.detail as { reason: string }).reason)).toEqual(['unknown', 'unknown']);
+    // The owner, typing the address right, is not held back by those.
+    expect((await signIn(email, PASSWORD, { address })).ok).toBe(true);
+  });
+
   it('says an account is disabled only to someone who knows its password', async () => {
     const email = await makeUser({ disabled: true });
     expect(await signIn(email, 'wrong')).toEqual({ ok: false, code: 'invalid' });

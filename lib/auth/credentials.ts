@@ -44,6 +44,7 @@ import type { User } from '@/lib/db/schema';
 import { getUserByEmail, normalizeEmail } from '@/lib/db/queries/users';
 import { verifyAgainstDummy, verifyPassword } from '@/lib/auth/password';
 import { KNOWN_ADDRESS_DAYS, takeSignInAttempt } from '@/lib/auth/throttle';
+import { storableText } from '@/lib/domain/typed-text';
 import { say } from '@/lib/i18n';
 import { authMessages } from '@/lib/i18n/messages/auth';
 
@@ -209,6 +210,9 @@ export async function attemptSignIn({
   attemptsPerMinute: number;
   now?: Date;
 }): Promise<SignInOutcome> {
+  // Typed into the form or posted straight to the callback: a NUL or half a surrogate pair cannot
+  // reach a query or the audit entry, and such an email is simply one no account has.
+  email = storableText(email);
   const typed = email.slice(0, EMAIL_MAX);
   const throttle = await takeSignInAttempt({ db, address, limit: attemptsPerMinute, now });
   if (!throttle.allowed) {

@@ -21,6 +21,12 @@ export const stripBidi = (text: string) => text.replace(BIDI_CONTROLS, '');
 /** A NUL, or a surrogate without its other half. */
 export const UNSTORABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
+/**
+ * `text` with every unstorable character replaced by U+FFFD, for input that is looked up rather
+ * than kept as typed (a sign-in's email): it then matches nothing, like any other wrong value.
+ */
+export const storableText = (text: string) => text.replaceAll('\u0000', '\uFFFD').toWellFormed();
+
 /** Does a request's path and query spell a NUL (%00)? */
 export const addressHasNul = (pathAndQuery: string) => /%00/i.test(pathAndQuery);
 
