@@ -6,7 +6,7 @@
 // short queue behind them and a named "try again" past it.
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { Semaphore } from '@/lib/debate/semaphore';
+import { Semaphore } from '@/lib/util/semaphore';
 import { env } from '@/lib/env';
 import type { Extracted, ExtractOptions, ExtractSource } from '@/lib/pool/documents/extract';
 import { DOCUMENT_LIMITS, pdfDecodedBytes } from '@/lib/pool/documents/limits';
