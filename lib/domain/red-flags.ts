@@ -18,8 +18,12 @@ export const RED_FLAG_KINDS = [
 ] as const;
 export type RedFlagKind = (typeof RED_FLAG_KINDS)[number];
 
-/** One decisive event, named by the evidence item it was found in. */
-export type RedFlag = { kind: RedFlagKind; evidenceId: string; date: string; title: string };
+/**
+ * One decisive event, named by the evidence item it was found in. When more items report the
+ * same event (the same filing reached the pool twice: lib/pool/red-flag-events.ts),
+ * `alsoEvidenceIds` names the others; the flag is still one.
+ */
+export type RedFlag = { kind: RedFlagKind; evidenceId: string; date: string; title: string; alsoEvidenceIds?: string[] };
 
 /**
  * Why a run ended as `insufficient_evidence`: what the pool held at the as-of date against the
