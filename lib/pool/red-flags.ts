@@ -9,7 +9,7 @@ import type { RedFlag, RedFlagKind } from '@/lib/domain/red-flags';
 import { RED_FLAG_KINDS } from '@/lib/domain/red-flags';
 import { readEvidence } from '@/lib/pool/as-of';
 import { oneFlagPerEvent } from '@/lib/pool/red-flag-events';
-import { RED_FLAG_RULES, type RedFlagRule } from '@/lib/pool/red-flags-rules';
+import { RED_FLAG_RULES, reportsEvent, type RedFlagRule } from '@/lib/pool/red-flags-rules';
 import { addDays } from '@/lib/util/dates';
 
 /** What the rules read of an item. */
@@ -45,7 +45,7 @@ export function sentencesOf(title: string, text: string): string[] {
 }
 
 function ruleMatches(rule: RedFlagRule, sentences: string[]): boolean {
-  return sentences.some((s) => rule.patterns.some((p) => p.test(s)) && !rule.negations.some((n) => n.test(s)));
+  return sentences.some((s) => reportsEvent(rule, s));
 }
 
 const KIND_ORDER = new Map<RedFlagKind, number>(RED_FLAG_KINDS.map((k, i) => [k, i]));
