@@ -16,7 +16,12 @@ import { createTestDatabase, testBackends } from '@/lib/db/test-db';
 import { extractDocument } from '@/lib/pool/documents/extract';
 import { ingestDocument, type DocumentDetails } from '@/lib/pool/documents/ingest';
 import { acceptCandidate } from '@/lib/pool/documents/review';
+import { runBus } from '@/lib/debate/bus';
+import { createRun, executeRun } from '@/lib/debate/engine';
+import { createOfflineAnalyst } from '@/lib/llm/offline';
 import { importPool } from '@/lib/pool/import';
+import { getRun } from '@/lib/db/queries/runs';
+import { loadLiveState } from '@/lib/report/live-state';
 import { poolRedFlags } from '@/lib/report/red-flag-refs';
 
 const demo = new Map<string, Record<string, unknown>>(
@@ -35,7 +40,6 @@ const tenK = { name: 'tsla-10k.htm', bytes: new Uint8Array(fs.readFileSync('data
 const WELSTORY = '또한 당사와 삼성디스플레이㈜는 삼성웰스토리㈜와의 단체급식 거래와 관련하여'; // the 과징금 of 2021-08-27, demo item samsung-electronics-022
 const AGENCY_FINE = "당사는 2022년 6월 27일 공정거래위원회로부터 '대리점거래의 공정화에 관한 법률'"; // a 과태료 of 2022-06-27, in no demo item
 const FEE_OPINION = 'On December 2, 2024, the Court issued an opinion'; // the rescission and fee award, demo item tesla-032
-const SETTLEMENT = 'On January 8, 2025, the Court approved the settlement'; // a later ruling in another case
 
 describe.each(testBackends())('one event, one flag, on %s', (backend) => {
   let handle: DatabaseHandle;
@@ -98,6 +102,16 @@ describe.each(testBackends())('one event, one flag, on %s', (backend) => {
     expect(after).toHaveLength(5);
     expect(after).toContainEqual(['regulatory_sanction', [agencyFine]]);
     expect(after.filter(([, ids]) => ids.includes('samsung-electronics-022'))).toEqual([['regulatory_sanction', ['samsung-electronics-022', welstory].sort()]]);
+
+    // A run keeps the flags per event, and its page can open each copy of the merged one.
+    const provider = createOfflineAnalyst();
+    const run = await createRun({ db, protocolId: 'sas', companyId: 'samsung-electronics', provider, params: { asOf: '2026-01-01', language: 'ko' } });
+    await executeRun({ db, runId: run.id, provider });
+    const kept = (await getRun({ db, id: run.id })).redFlags ?? [];
+    expect(kept.map((f) => [f.kind, [f.evidenceId, ...(f.alsoEvidenceIds ?? [])].sort()])).toEqual(after);
+    const page = await loadLiveState({ db, runId: run.id, live: runBus().snapshot(run.id) });
+    expect(page.redFlags).toHaveLength(5);
+    expect(Object.keys(page.evidence).filter((id) => id === welstory || id === 'samsung-electronics-022').sort()).toEqual(['samsung-electronics-022', welstory].sort());
   });
 
   it('an EDGAR filing imported and uploaded (same accession number, other link) is one flag', async () => {
@@ -114,11 +128,12 @@ describe.each(testBackends())('one event, one flag, on %s', (backend) => {
     });
     const opinion = await accept(documentId, FEE_OPINION);
     expect(await flagsOf('tesla')).toEqual([['lawsuit_lost', ['tesla-032', opinion].sort()]]);
-    const settlement = await accept(documentId, SETTLEMENT);
-    expect(await flagsOf('tesla')).toEqual([
-      ['lawsuit_lost', [settlement]],
-      ['lawsuit_lost', ['tesla-032', opinion].sort()],
-    ]);
+    // The same words filed under another accession number (Tesla's FY2021 10-K) are another source's.
+    const { id: _id, ...rest } = row('tesla-032');
+    expect((await importRows({ ...rest, source_url: 'https://www.sec.gov/Archives/edgar/data/1318605/000095017022000796/tsla-20211231.htm' })).imported.evidence).toBe(1);
+    const flags = await flagsOf('tesla');
+    expect(flags).toHaveLength(2);
+    expect(flags).toContainEqual(['lawsuit_lost', ['tesla-032', opinion].sort()]);
   });
 
   it('the same link in another case, with a trailing slash and a fragment, is one flag', async () => {
