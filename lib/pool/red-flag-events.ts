@@ -12,9 +12,10 @@ import { sourceIdentity } from '@/lib/pool/source-identity';
 export type EventSource = { id: string; sourceUrl?: string; eventDate: string | null };
 
 /**
- * The flags with those of one event merged into one: the flag that sorts first by `compare`
- * stands for the event, and `alsoEvidenceIds` names the other items reporting it. Items without a
- * source link are never merged.
+ * The flags with those of one event merged into one: the flag of a dated item that sorts first by
+ * `compare` stands for the event (an undated copy's flag carries its publication date, not the
+ * event's), and `alsoEvidenceIds` names the other items reporting it. Items without a source link
+ * are never merged.
  */
 export function oneFlagPerEvent(flags: readonly RedFlag[], items: readonly EventSource[], compare: (a: RedFlag, b: RedFlag) => number): RedFlag[] {
   const byId = new Map(items.map((i) => [i.id, i]));
@@ -37,13 +38,15 @@ export function oneFlagPerEvent(flags: readonly RedFlag[], items: readonly Event
     for (const flag of bucket) {
       const date = byId.get(flag.evidenceId)?.eventDate;
       if (!date) undated.push(flag);
-      else events.set(date, [...(events.get(date) ?? []), flag]);
+      else if (events.has(date)) events.get(date)!.push(flag);
+      else events.set(date, [flag]);
     }
     const groups = [...events.values()];
     if (undated.length && groups.length === 1) groups[0].push(...undated);
     else if (undated.length) groups.push(undated);
     for (const group of groups) {
-      const [first, ...rest] = [...group].sort(compare);
+      const dated = (f: RedFlag) => (byId.get(f.evidenceId)?.eventDate ? 0 : 1);
+      const [first, ...rest] = [...group].sort((a, b) => dated(a) - dated(b) || compare(a, b));
       const also = [...new Set(rest.map((f) => f.evidenceId).filter((id) => id !== first.evidenceId))].sort();
       out.push(also.length ? { ...first, alsoEvidenceIds: also } : first);
     }
