@@ -21,6 +21,8 @@ import { createRun, executeRun } from '@/lib/debate/engine';
 import { createOfflineAnalyst } from '@/lib/llm/offline';
 import { importPool } from '@/lib/pool/import';
 import { getRun } from '@/lib/db/queries/runs';
+import { listEvidenceForWatch } from '@/lib/db/queries/watch';
+import { judgeNewItems } from '@/lib/jobs/watch';
 import { loadLiveState } from '@/lib/report/live-state';
 import { poolRedFlags } from '@/lib/report/red-flag-refs';
 
@@ -102,6 +104,11 @@ describe.each(testBackends())('one event, one flag, on %s', (backend) => {
     expect(after).toHaveLength(5);
     expect(after).toContainEqual(['regulatory_sanction', [agencyFine]]);
     expect(after.filter(([, ids]) => ids.includes('samsung-electronics-022'))).toEqual([['regulatory_sanction', ['samsung-electronics-022', welstory].sort()]]);
+
+    // A portfolio watch that sees both copies as new raises one flag for the event.
+    const alert = judgeNewItems(await listEvidenceForWatch({ db, ids: ['samsung-electronics-022', welstory] }), 99);
+    expect(alert?.redFlags.map((f) => [f.evidenceId, ...(f.alsoEvidenceIds ?? [])].sort())).toEqual([['samsung-electronics-022', welstory].sort()]);
+    expect(alert?.evidenceIds.toSorted()).toEqual(['samsung-electronics-022', welstory].sort());
 
     // A run keeps the flags per event, and its page can open each copy of the merged one.
     const provider = createOfflineAnalyst();
