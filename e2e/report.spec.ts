@@ -59,7 +59,7 @@ test.describe('run report', () => {
     expect(await onRun.getByTestId('red-flag').evaluateAll((els) => els.map((e) => e.getAttribute('data-kind')))).toEqual(kinds);
     // Newest first: the Fair Trade Commission's fine over the Samsung Welstory catering deals.
     await expect(onRun.getByTestId('red-flag').first()).toHaveAttribute('data-evidence-id', 'samsung-electronics-022');
-    await expect(onRun.getByTestId('red-flag-kind').first()).toHaveText('Regulatory sanction');
+    await expect(onRun.getByTestId('red-flag-kind').first()).toHaveText('Sanction or fine imposed');
     await expect(onRun.getByTestId('red-flag-date').first()).toHaveText('2021-08-27');
     await expect(onRun.getByTestId('red-flag-title').first()).toContainText('공정위 과징금 1,012억 17백만원');
     const beforeTranscript = await page.evaluate(() => {
@@ -86,7 +86,7 @@ test.describe('run report', () => {
     const flagsAt = md.indexOf('## ⚠ 위험 신호 (4)');
     expect(flagsAt).toBeGreaterThan(0);
     expect(flagsAt).toBeLessThan(md.indexOf('| 차주 |'));
-    expect(md).toContain('- **행정·규제 제재** — 2021-08-27 — 공정위 과징금 1,012억 17백만원');
+    expect(md).toContain('- **제재·벌금 부과** — 2021-08-27 — 공정위 과징금 1,012억 17백만원');
   });
 
   test('PDF, Markdown and JSON download through the buttons', async ({ page }) => {

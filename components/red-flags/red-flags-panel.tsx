@@ -77,6 +77,17 @@ export function RedFlagsPanel({
                   citation={{ evidenceId: f.evidenceId, source: ref?.source || t('item'), date: ref?.date || f.date, verified: true }}
                   evidence={ref ?? { id: f.evidenceId, title: f.title, date: f.date, source: t('item'), url: '' }}
                 />
+                {/* The same event as other items report it (the filing reached the pool twice): one flag, each copy cited. */}
+                {(f.alsoEvidenceIds ?? []).map((id) => {
+                  const also = evidence[id];
+                  return (
+                    <CitationChip
+                      key={id}
+                      citation={{ evidenceId: id, source: also?.source || t('item'), date: also?.date || f.date, verified: true }}
+                      evidence={also ?? { id, title: f.title, date: f.date, source: t('item'), url: '' }}
+                    />
+                  );
+                })}
               </p>
             </li>
           );

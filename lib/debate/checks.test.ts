@@ -226,4 +226,18 @@ describe('red-flags-addressed', () => {
     expect(without['stale-evidence']).toMatchObject({ ok: false, items: [`D1: ${WORKOUT.evidenceId}`] });
     expect(without['reused-factors']).toMatchObject({ ok: false, items: ['D1: internal_control_risk ×3'] });
   });
+
+  it('takes a flag reported by two items of one filing as addressed when the report cites either (one event, one flag)', () => {
+    // The same sanction as samsung-electronics-022 and as the sentence accepted from the uploaded
+    // half-year report (접수번호 20220816001711), merged into one flag by lib/pool/red-flag-events.ts.
+    const FINE: RedFlag = { kind: 'regulatory_sanction', evidenceId: 'samsung-electronics-022', date: '2021-08-27', title: '공정위 과징금 1,012억 17백만원: 삼성웰스토리 단체급식 거래 (2021.08.27)', alsoEvidenceIds: ['samsung-electronics-3f1c0a9e2b7d'] };
+    expect(check(report([topic('과징금은 상환에 불리', ['samsung-electronics-3f1c0a9e2b7d'])]), [FINE])).toMatchObject({ ok: true, items: [] });
+    expect(check(report([topic('과징금은 상환에 불리', ['samsung-electronics-022'])]), [FINE])).toMatchObject({ ok: true, items: [] });
+    expect(check(report([topic('', ['samsung-electronics-3f1c0a9e2b7d'])]), [FINE])).toMatchObject({ ok: false, items: [`${FINE.title} [${FINE.evidenceId}]`] });
+    // Citing the other copy is no stale-evidence finding either.
+    const known = new Map([['samsung-electronics-3f1c0a9e2b7d', { id: 'samsung-electronics-3f1c0a9e2b7d', sourceName: 'DART 원문', publishedDate: '2022-08-16', stale: true }]]);
+    const output = { text: '', claims: [{ id: 'c1', text: 'x', factor: 'internal_control_risk', polarity: 'adverse', citations: [cite('samsung-electronics-3f1c0a9e2b7d')] }], questions: [] };
+    const checks = Object.fromEntries(finalChecks({ steps: [{ stepId: 'D1', text: '', output }], known, language: 'en', redFlags: [FINE] }).map((c) => [c.id, c]));
+    expect(checks['stale-evidence']).toMatchObject({ ok: true, items: [] });
+  });
 });

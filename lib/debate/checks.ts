@@ -221,8 +221,10 @@ export function unaddressedRedFlags(output: unknown, flags: readonly RedFlag[]):
   const cited = new Set(citationsOf(output).flatMap((c) => (c.evidenceId ? [c.evidenceId] : [])));
   const citable = hasCitationSlots(output);
   const prose = squashSpace(proseStrings(output).join('\n'));
-  const named = (f: RedFlag) => prose.includes(f.evidenceId) || (squashSpace(f.title).length >= 8 && prose.includes(squashSpace(f.title)));
-  return flags.filter((f) => !adverse.has(f.evidenceId) && !(named(f) && (!citable || cited.has(f.evidenceId))));
+  // A flag that more items report (one event that reached the pool twice) is addressed through any of them.
+  const idsOf = (f: RedFlag) => [f.evidenceId, ...(f.alsoEvidenceIds ?? [])];
+  const named = (f: RedFlag) => idsOf(f).some((id) => prose.includes(id)) || (squashSpace(f.title).length >= 8 && prose.includes(squashSpace(f.title)));
+  return flags.filter((f) => !idsOf(f).some((id) => adverse.has(id)) && !(named(f) && (!citable || idsOf(f).some((id) => cited.has(id)))));
 }
 
 export function finalChecks({
@@ -246,7 +248,7 @@ export function finalChecks({
   const late = all.filter(({ c }) => c.afterAsOf).map(({ step, c }) => `${step}: ${c.evidenceId ?? c.source} ${c.date}`);
   const unverified = all.filter(({ c }) => !c.verified && !c.afterAsOf).map(({ step, c }) => `${step}: ${c.evidenceId ?? c.source}`);
   // A red flag must be cited whatever its age, so citing one is never a stale-evidence finding.
-  const flagged = new Set(redFlags.map((f) => f.evidenceId));
+  const flagged = new Set(redFlags.flatMap((f) => [f.evidenceId, ...(f.alsoEvidenceIds ?? [])]));
   const stale = [...new Set(all.filter(({ c }) => c.evidenceId && !flagged.has(c.evidenceId) && known.get(c.evidenceId)?.stale).map(({ step, c }) => `${step}: ${c.evidenceId}`))];
   const reused = steps.flatMap((s) => {
     const seen = new Map<string, number>();

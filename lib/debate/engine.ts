@@ -384,7 +384,7 @@ export async function executeRun({
       const citationScope = (): CitationScope => {
         const shown = new Map<string, KnownEvidence>();
         // Every step is shown the run's red flags (the prompt's header names each by its id).
-        for (const id of [...visible.map((e) => e.id), ...passages.map((p) => p.id), ...verifiedIn(context), ...webEvidence.map((w) => w.id), ...redFlags.map((f) => f.evidenceId)]) {
+        for (const id of [...visible.map((e) => e.id), ...passages.map((p) => p.id), ...verifiedIn(context), ...webEvidence.map((w) => w.id), ...redFlags.flatMap((f) => [f.evidenceId, ...(f.alsoEvidenceIds ?? [])])]) {
           const item = known.get(id);
           if (item) shown.set(id, item);
         }

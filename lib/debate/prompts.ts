@@ -189,13 +189,20 @@ function factorsUsed(turns: ContextTurn[]): string[] {
 }
 
 /** The hard rules, spelled out: the engine checks them and sends a violating answer back once. */
-function constraintsSection({ step, context }: PromptInput): string | null {
+function constraintsSection({ step, context, evidence, passages }: PromptInput): string | null {
   const r = step.rules ?? {};
   const lines: string[] = [];
   if (r.minClaims) lines.push(`At least ${r.minClaims} claims.`);
   if (r.minFactors) lines.push(`Claims cover at least ${r.minFactors} different factors.`);
   if (r.argumentCount) lines.push(`${r.argumentCount.min} to ${r.argumentCount.max} numbered arguments.`);
   if (r.citationsRequired) lines.push(step.output === 'argumentsRound' ? 'Every argument cites at least one evidence item.' : 'Every claim cites at least one item.');
+  if (r.findingsOrNothing) {
+    lines.push(
+      'At least one finding: a claim citing an item or passage shown to you. If the material holds nothing on your topic, answer with `nothingInMaterial`: true, `claims`: [] and say so in `text`; a briefing with neither findings nor that field fails.',
+    );
+    // A citation must name something shown (lib/debate/rules.ts): with nothing shown, no claim can pass.
+    if (!evidence.length && !passages.length) lines.push('You were shown no evidence items and no passages: the one answer that passes is `nothingInMaterial`: true with `claims`: [].');
+  }
   if (r.coverArguments?.length) {
     const ids = context.filter((t) => r.coverArguments!.includes(t.stepId)).flatMap((t) => ((t.output as { arguments?: { id: string }[] }).arguments ?? []).map((a) => a.id));
     lines.push(`${step.output === 'rubricJudgment' ? 'Score' : 'Answer'} every argument of ${r.coverArguments.join(' and ')}${ids.length ? `: ${ids.join(', ')}` : ''}.`);
@@ -254,6 +261,10 @@ export function renderWebResults(results: WebEvidence[]): string {
 
 function renderTurn(turn: ContextTurn): string {
   const lines = [`text: ${turn.text}`];
+  // A specialist that found nothing says so in a field (lib/domain/outputs.ts, briefing); the
+  // steps after it read it in words, not as an empty briefing.
+  const nothing = (turn.output as { nothingInMaterial?: unknown } | null)?.nothingInMaterial === true;
+  if (nothing) lines.push('finding: none — this specialist found nothing on its topic in the material it was given.');
   const claims = claimsOf(turn.output);
   const questions = questionsOf(turn.output);
   if (claims.length) lines.push('claims:');
@@ -265,7 +276,7 @@ function renderTurn(turn: ContextTurn): string {
   if (questions.length) lines.push('questions:');
   for (const q of questions) lines.push(`- ${q.id} → ${q.targetClaimId}${q.kind ? ` [${q.kind}]` : ''} ${q.text}`);
   // Shapes other than turns (reports, judgments, drafts) travel as compact JSON.
-  const rest = turn.output && typeof turn.output === 'object' ? Object.entries(turn.output).filter(([k]) => !['text', 'claims', 'questions'].includes(k)) : [];
+  const rest = turn.output && typeof turn.output === 'object' ? Object.entries(turn.output).filter(([k]) => !['text', 'claims', 'questions', 'nothingInMaterial'].includes(k)) : [];
   if (rest.length) lines.push(`data: ${JSON.stringify(Object.fromEntries(rest))}`);
   const attributes = ` step="${turn.stepId}" agent="${turn.agent}" team="${turn.team}" act="${turn.act}"`;
   return fence('turn', neutralise(lines.join('\n')), attributes);
@@ -298,6 +309,7 @@ const FIELD_NOTES: Record<string, string> = {
   targetId: 'id of the argument answered',
   falsifiability: 'the evidence that would prove the core claim wrong',
   weighted: '0.30 logic + 0.30 evidence + 0.25 responsiveness + 0.15 honesty',
+  nothingInMaterial: 'true only when the material holds nothing on your topic; then claims is []',
 };
 
 /** The top-level `text` is the one a reader sees first; nested ones are self-explanatory. */

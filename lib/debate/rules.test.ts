@@ -109,3 +109,38 @@ describe('three-round rules', () => {
     expect(d1.claims[0].citations).toHaveLength(2);
   });
 });
+
+describe('specialist briefings: a finding or an explicit "nothing in the material"', () => {
+  const specialists = [getStep(getProtocol('sas'), 'B-F'), getStep(getProtocol('sas'), 'B-M'), getStep(getProtocol('sas'), 'B-I'), ...getProtocol('findebate').steps.filter((s) => s.role === 'specialist')];
+  const shown = { ...cite, verified: true };
+
+  it('declares the rule on every specialist step of SAS and FinDebate', () => {
+    expect(specialists.map((s) => [s.id, s.rules?.findingsOrNothing])).toEqual(specialists.map((s) => [s.id, true]));
+  });
+
+  it.each(specialists.map((s) => [s.id, s] as const))('%s: one sentence and no findings fails; a cited finding or the explicit nothing passes', (_id, step) => {
+    const empty = checkStepRules(step, { text: 'The company appears stable.', claims: [] }, { context: new Map() });
+    expect(empty.join(' ')).toMatch(/no finding.*nothingInMaterial/);
+    const found = { text: 'One finding.', claims: [{ ...claim(`${step.id}-c1`, 'management_continuity', 'context'), citations: [shown] }] };
+    expect(checkStepRules(step, found, { context: new Map() })).toEqual([]);
+    expect(checkStepRules(step, { text: 'The material holds nothing on this topic.', nothingInMaterial: true, claims: [] }, { context: new Map() })).toEqual([]);
+  });
+
+  it('counts no citation that matches nothing the step was shown, or dated after the as-of date, as a finding', () => {
+    const bf = specialists[0];
+    const invented = { text: 't', claims: [{ ...claim('B-F-c1', 'other', 'context'), citations: [{ ...cite, evidenceId: 'made-up', verified: false }] }] };
+    expect(checkStepRules(bf, invented, { context: new Map() }).join(' ')).toMatch(/no finding/);
+    const late = { text: 't', claims: [{ ...claim('B-F-c1', 'other', 'context'), citations: [{ ...cite, verified: false, afterAsOf: true }] }] };
+    expect(checkStepRules(bf, late, { context: new Map() }).join(' ')).toMatch(/no finding/);
+  });
+
+  it('refuses "nothing in the material" beside findings: one or the other', () => {
+    const both = { text: 't', nothingInMaterial: true, claims: [{ ...claim('B-F-c1', 'other', 'context'), citations: [shown] }] };
+    expect(checkStepRules(specialists[0], both, { context: new Map() }).join(' ')).toMatch(/nothingInMaterial is true but the answer has 1 claim/);
+  });
+
+  it('leaves steps without the rule alone: a debate turn may make no claim', () => {
+    const followUp = getStep(getProtocol('sas'), 'F-A');
+    expect(checkStepRules(followUp, { text: 'No follow-up came.', claims: [], questions: [] }, { context: new Map() })).toEqual([]);
+  });
+});

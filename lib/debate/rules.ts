@@ -57,6 +57,7 @@ export function checkStepRules(step: StepDef, output: unknown, { context, availa
     const bare = claims.filter((c) => !c.citations.some((ci) => !(ci as { afterAsOf?: boolean }).afterAsOf)).map((c) => c.id);
     if (bare.length) problems.push(`every claim needs a citation dated on or before the as-of date; these have none: ${bare.join(', ')}.`);
   }
+  if (rules.findingsOrNothing) problems.push(...findingsOrNothingProblems(output, claims));
   if (rules.polarity) {
     const allowed = rules.polarity === 'adverse-or-context' ? ['adverse', 'context'] : [rules.polarity];
     const off = claims.filter((c) => !allowed.includes(c.polarity)).map((c) => c.id);
@@ -104,6 +105,28 @@ export function checkStepRules(step: StepDef, output: unknown, { context, availa
     if (newEvidence.length) problems.push(`a closing brings no new evidence; new: ${[...new Set(newEvidence)].join(', ')}.`);
   }
   return problems;
+}
+
+/**
+ * A specialist's briefing holds a finding or says, in its `nothingInMaterial` field, that the
+ * material has nothing on its topic; never neither, never both. A finding is a claim citing what
+ * the step was shown (resolveCitations marks a citation that matches nothing `verified: false`)
+ * dated on or before the as-of date: with no material, an invented citation cannot pass, and the
+ * explicit "nothing" is the one answer that does.
+ */
+function findingsOrNothingProblems(output: unknown, claims: Claim[]): string[] {
+  const nothing = (output as { nothingInMaterial?: unknown } | null)?.nothingInMaterial === true;
+  if (nothing) {
+    return claims.length
+      ? [`nothingInMaterial is true but the answer has ${claims.length} claim${claims.length === 1 ? '' : 's'}: either keep the findings and set nothingInMaterial to false, or drop the claims.`]
+      : [];
+  }
+  type Checked = Citation & { verified?: boolean; afterAsOf?: boolean };
+  const found = claims.some((c) => c.citations.some((ci) => (ci as Checked).verified !== false && !(ci as Checked).afterAsOf));
+  if (found) return [];
+  return [
+    'the briefing has no finding: give at least one claim citing an item or passage you were shown, dated on or before the as-of date; if the material holds nothing on your topic, set nothingInMaterial to true, leave claims empty and say so in text.',
+  ];
 }
 
 /** The evidence ids the turns of a step's context cite: all a closing may cite. */

@@ -116,7 +116,12 @@ export const rubricJudgment = z.object({
 });
 
 /** FinDebate: specialists, a stance-taking draft, one safe debate round and the safety check. */
-export const briefing = z.object({ text: z.string(), claims: z.array(claim) });
+/**
+ * A specialist's briefing: its findings, or `nothingInMaterial: true` (with no claims) when the
+ * material holds nothing on its topic — a field, so the steps after it are told so in plain words
+ * (lib/debate/prompts.ts) and the engine can tell it from a briefing that merely came back empty.
+ */
+export const briefing = z.object({ text: z.string(), nothingInMaterial: z.boolean().optional(), claims: z.array(claim) });
 export const stanceDraft = z.object({
   text: z.string(),
   stance: z.enum(['favorable', 'neutral', 'adverse']),

@@ -44,6 +44,12 @@ export type StepRules = {
   freshFactorsVersus?: string[];
   /** Every claim must carry at least one citation. */
   citationsRequired?: boolean;
+  /**
+   * Specialists (SAS briefings, FinDebate's five): at least one claim citing an item the step was
+   * shown, dated on or before the as-of date, or — when the material holds nothing on the step's
+   * topic — `nothingInMaterial: true` and no claims. One sentence with neither fails.
+   */
+  findingsOrNothing?: boolean;
   /** Polarity the claims argue for. */
   polarity?: 'favorable' | 'adverse' | 'adverse-or-context';
   /**

@@ -75,7 +75,7 @@ export function judgeNewItems(items: readonly (RedFlagSource & { polarity: strin
   const adverse = items.filter((i) => i.polarity === 'adverse');
   const adverseAlert = adverse.length >= threshold;
   if (!redFlags.length && !adverseAlert) return null;
-  const ids = [...new Set([...redFlags.map((f) => f.evidenceId), ...(adverseAlert ? adverse.map((i) => i.id) : [])])];
+  const ids = [...new Set([...redFlags.flatMap((f) => [f.evidenceId, ...(f.alsoEvidenceIds ?? [])]), ...(adverseAlert ? adverse.map((i) => i.id) : [])])];
   return { redFlags, evidenceIds: ids, adverseCount: adverse.length };
 }
 

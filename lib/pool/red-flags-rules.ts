@@ -23,6 +23,64 @@ export type RedFlagRule = {
 // Categories where any decisive event may be reported: filings lists and the press.
 const GENERAL: readonly EvidenceCategory[] = ['news', 'disclosure_other'];
 
+/**
+ * Words that make a sentence speak of a proceeding or a possibility rather than an event that
+ * happened: an investigation or inquiry, an allegation, a complaint or suit filed, preliminary
+ * findings, a statement of objections, "may impose", "could result in", "if … then", 수 있다,
+ * 가능성, 경우, 예정, 혐의, 기소, 조사 중. A rule's match in such a sentence is not a red flag
+ * (unless the sentence also says the event happened, below): the item stays in the pool as an
+ * adverse item the debate weighs, and a document sentence of this kind is not proposed as a
+ * red-flag candidate. "May" followed by a number is the month.
+ */
+export const NOT_YET: readonly RegExp[] = [
+  /\b(?:[Mm]ay|[Mm]ight|[Cc]ould|[Ww]ould)\b(?!\s+\d)/,
+  /\bcan (?:result|lead|give rise|trigger|expose|subject)\b/i,
+  /\b(?:if|unless|whether|in the event (?:that|of))\b/i,
+  /(?:^|[.;:]\s+)Should\b/,
+  /\b(?:potential(?:ly)?|possib(?:le|ility|ilities|ly)|risks? of|threat(?:s|ened)? of|exposure to)\b/i,
+  /\b(?:investigat\w*|inquir(?:y|ies)|subpoenas?|requests? for information|under review)\b/i,
+  /\b(?:preliminary (?:findings?|assessments?|conclusions?|views?)|statements? of objections|proposed (?:fines?|penalt(?:y|ies))|notice of (?:proposed|intent))\b/i,
+  /\b(?:alleg\w*|accus\w*|seeks?|seeking|complaints?|indict\w*|charged with)\b/i,
+  /\b(?:intends? to|expects? to|plans? to|anticipates?)\b/i,
+  /수\s*(?:도\s*)?있/,
+  /가능성|우려|예정|전망|예상|여부|만약|만일/,
+  /(?:할|될|받을|있을|하는|되는|않을|없을)\s*경우|경우에는/,
+  /혐의|기소|고발|심의|심사\s*중|사전\s*통지/,
+  /(?:조사|수사)\s*(?:중|착수|개시|진행)|(?:조사|수사)(?:를|가|을)\s*(?:진행|받고|받는|착수|개시)/,
+];
+
+/**
+ * Words that say the event did happen: a sanction imposed or paid, a sentence handed down, a
+ * judgment entered against the company, a default or a filing made. They keep a match standing in
+ * a sentence that also speaks of a proceeding ("위반 혐의로 … 과징금 처분을 받았습니다", "fined
+ * … and the company may appeal"). A passive after a modal ("fines could be imposed") is not one.
+ */
+export const HAPPENED: readonly RegExp[] = [
+  /\b(?:was|were|has been|have been|had been) (?:fined|sanctioned|penali[sz]ed|ordered|found liable|suspended|halted|delisted|convicted|sentenced)\b/i,
+  /(?<!\b(?:be|is|are) )\b(?:imposed|assessed|levied)\b/i,
+  /(?<!\bbe )\b(?:ordered (?:\w+ )?to pay|agreed to pay|found (?:\w+ )?liable|ruled against|defaulted on)\b/i,
+  /\b(?:entered|rendered|issued|granted) (?:a |an |the )?(?:final |default )?(?:judgment|verdict|ruling) against\b/i,
+  /\bjudgment (?:was )?entered against\b/i,
+  /\b(?:filed (?:a )?(?:voluntary )?petition|filed for)\b/i,
+  // Korean states a done act by its ending (받았다, 하였다, 되었다, 완료) or, in a condensed line,
+  // by the bare noun closing a clause ("과징금 … 처분.", "선고(항소심 진행 중)").
+  /(?:부과|처분|선고|확정|납부|납입|명령|판결|신청|발생|개시|결정|지정|정지)(?:을|를|이|가)?\s*(?:받았|받아|받음|받은|하였|했|되었|됐|됨|완료)/,
+  /(?:부과|처분|선고|확정)\s*(?:[.,()。]|$)/,
+  // DART's table of sanctions (제재 현황) lists measures taken, one row each, under these headers.
+  /처벌\s*또는\s*조치\s*내용|금전적\s*제재\s*금액/,
+];
+
+/**
+ * Whether one sentence reports the rule's event: a pattern matches, no negation does, and the
+ * sentence does not only speak of a proceeding or a possibility (NOT_YET without HAPPENED).
+ * lib/pool/red-flags.ts and the document reader (lib/pool/documents/candidates.ts) both ask this.
+ */
+export function reportsEvent(rule: RedFlagRule, sentence: string): boolean {
+  if (!rule.patterns.some((p) => p.test(sentence))) return false;
+  if (rule.negations.some((n) => n.test(sentence))) return false;
+  return !NOT_YET.some((n) => n.test(sentence)) || HAPPENED.some((h) => h.test(sentence));
+}
+
 export const RED_FLAG_RULES: readonly RedFlagRule[] = [
   {
     kind: 'payment_default',
@@ -176,6 +234,9 @@ export const RED_FLAG_RULES: readonly RedFlagRule[] = [
       /불성실\s*공시\s*법인/,
       /\bcivil (?:money )?penalt(?:y|ies)\b/i,
       /\b(?:was|were) fined\b/i,
+      // A fine or penalty named with the act of imposing it, in any tense: whether it was imposed
+      // or only may be is the sentence's stage (NOT_YET, HAPPENED), not the pattern's.
+      /\b(?:impos|levi|assess)\w* (?:a |an |the )?(?:\w+ )?(?:fines?|penalt(?:y|ies)|sanctions?)\b/i,
       /\bconsent (?:order|decree)\b/i,
       /\bcease[- ]and[- ]desist\b/i,
       /\bsanction(?:s|ed)? (?:by|from|imposed)\b/i,
@@ -243,6 +304,8 @@ export const RED_FLAG_RULES: readonly RedFlagRule[] = [
       /\bin (?:its|our|the company's|the defendants') favou?r\b/i,
       /\bin favou?r of (?:the )?(?:company|defendants?)\b/i,
       /\b(?:dismissed|reversed|vacated|overturned)\b/i,
+      // A settlement the court approved is an agreement, not a ruling against the company.
+      /\bapproved the settlement\b/i,
     ],
   },
 ];

@@ -8,7 +8,8 @@ import type { Executor } from '@/lib/db/client';
 import type { RedFlag, RedFlagKind } from '@/lib/domain/red-flags';
 import { RED_FLAG_KINDS } from '@/lib/domain/red-flags';
 import { readEvidence } from '@/lib/pool/as-of';
-import { RED_FLAG_RULES, type RedFlagRule } from '@/lib/pool/red-flags-rules';
+import { oneFlagPerEvent } from '@/lib/pool/red-flag-events';
+import { RED_FLAG_RULES, reportsEvent, type RedFlagRule } from '@/lib/pool/red-flags-rules';
 import { addDays } from '@/lib/util/dates';
 
 /** What the rules read of an item. */
@@ -19,6 +20,8 @@ export type RedFlagSource = {
   text: string;
   eventDate: string | null;
   publishedDate: string;
+  /** Where it came from: items of one filing that report one event give one flag (red-flag-events.ts). */
+  sourceUrl?: string;
 };
 
 /** The rules read at most this much of an item's text: a filing's point is in its opening. */
@@ -42,7 +45,7 @@ export function sentencesOf(title: string, text: string): string[] {
 }
 
 function ruleMatches(rule: RedFlagRule, sentences: string[]): boolean {
-  return sentences.some((s) => rule.patterns.some((p) => p.test(s)) && !rule.negations.some((n) => n.test(s)));
+  return sentences.some((s) => reportsEvent(rule, s));
 }
 
 const KIND_ORDER = new Map<RedFlagKind, number>(RED_FLAG_KINDS.map((k, i) => [k, i]));
@@ -71,7 +74,10 @@ function flagDate(item: Pick<RedFlagSource, 'eventDate' | 'publishedDate'>): str
   return item.eventDate && item.eventDate <= item.publishedDate ? item.eventDate : item.publishedDate;
 }
 
-/** Every red flag the items report, one per item and kind, sorted by `compareRedFlags`. */
+/**
+ * Every red flag the items report, one per event and kind — items of the same source reporting
+ * the same event are one flag citing each — sorted by `compareRedFlags`.
+ */
 export function findRedFlags(items: readonly RedFlagSource[]): RedFlag[] {
   const flags: RedFlag[] = [];
   for (const item of items) {
@@ -79,7 +85,7 @@ export function findRedFlags(items: readonly RedFlagSource[]): RedFlag[] {
       flags.push({ kind, evidenceId: item.id, date: flagDate(item), title: item.title });
     }
   }
-  return flags.sort(compareRedFlags);
+  return oneFlagPerEvent(flags, items, compareRedFlags).sort(compareRedFlags);
 }
 
 /** How much of a flagged item's text travels with the flag to the steps of a run. */

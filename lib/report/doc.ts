@@ -43,7 +43,17 @@ export type TranscriptTurn = {
 };
 
 /** A red flag as the report lists it: the kind in words, the date, the item and where to open it. */
-export type RedFlagRow = { kind: RedFlagKind; label: string; date: string; title: string; evidenceId: string; source?: string; url?: string };
+export type RedFlagRow = {
+  kind: RedFlagKind;
+  label: string;
+  date: string;
+  title: string;
+  evidenceId: string;
+  source?: string;
+  url?: string;
+  /** The other items that report the same event (lib/pool/red-flag-events.ts). */
+  alsoEvidenceIds?: string[];
+};
 
 export type ReportDoc = {
   /** Language of the headings and labels. */
@@ -66,7 +76,7 @@ export type ReportDoc = {
   /** The decisive credit events found before the debate, shown before anything else; empty when there are none. */
   redFlags: RedFlagRow[];
   /** Heading and lead-in of the red-flag panel, and the word for an evidence item. */
-  redFlagLabels: { heading: string; intro: string; item: string };
+  redFlagLabels: { heading: string; intro: string; item: string; alsoIn: string };
   sections: Section[];
   checks: CheckRow[];
   transcript: TranscriptTurn[];

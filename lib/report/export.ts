@@ -28,8 +28,15 @@ export function isExportFormat(value: unknown): value is ExportFormat {
  * now; `sourcesState` says where the sources were read (docs/run-export.md).
  */
 export function exportJson(input: ReportInput, exportedAt = new Date()) {
-  // Red flags exactly as documented, { kind, evidenceId, date, title }, whatever else a row may carry.
-  const redFlags = (input.view.redFlags ?? []).map(({ kind, evidenceId, date, title }) => ({ kind, evidenceId, date, title }));
+  // Red flags exactly as documented, { kind, evidenceId, date, title } and the other items of the
+  // same event when there are any, whatever else a row may carry.
+  const redFlags = (input.view.redFlags ?? []).map(({ kind, evidenceId, date, title, alsoEvidenceIds }) => ({
+    kind,
+    evidenceId,
+    date,
+    title,
+    ...(alsoEvidenceIds?.length ? { alsoEvidenceIds } : {}),
+  }));
   return { schemaVersion: EXPORT_SCHEMA_VERSION, exportedAt: exportedAt.toISOString(), ...input.view, redFlags, sourcesState: input.sourcesState, sources: input.sources };
 }
 

@@ -58,7 +58,7 @@ export async function loadLiveState({ db, runId, live }: { db: Db; runId: string
   const evidence = await runEvidenceRefs({ db, run, turns: view.turns });
   // The red flags' items (the panel at the top links them): as cited, else read from the pool, and
   // then, for a finished run, marked as read live (its snapshot holds only what its turns cite).
-  const flagged = (run?.redFlags ?? []).map((f) => f.evidenceId).filter((id) => !evidence[id]);
+  const flagged = (run?.redFlags ?? []).flatMap((f) => [f.evidenceId, ...(f.alsoEvidenceIds ?? [])]).filter((id) => !evidence[id]);
   const flagRefs = flagged.length ? await evidenceRefsFor({ db, ids: flagged, webEvidence: [] }) : {};
   if (run && isTerminal(run.status)) for (const ref of Object.values(flagRefs)) ref.poolNote = 'notFrozen';
   return stateFromView(view, run, live, { ...flagRefs, ...evidence });

@@ -65,11 +65,13 @@ export function citationLine(c: CitationRef, labels: CitationLabels): string {
 }
 
 /** A red flag as one list line: kind, date, the item's title and, when known, a link to its source. */
-export function redFlagLine(f: ReportDoc['redFlags'][number]): string {
+export function redFlagLine(f: ReportDoc['redFlags'][number], alsoIn?: string): string {
   let line = `**${escapeInline(f.label)}** — ${cell(f.date)} — ${cell(f.title)}`;
   const url = safeUrl(f.url);
   if (url) line += ` — [${cell(f.source ?? url)}](${url})`;
   else if (f.source) line += ` — ${cell(f.source)}`;
+  // One event reported by more items is one flag that names each of them.
+  if (alsoIn && f.alsoEvidenceIds?.length) line += ` — ${escapeInline(alsoIn)}: ${f.alsoEvidenceIds.map(cell).join(', ')}`;
   return line;
 }
 
@@ -107,7 +109,7 @@ export function renderMarkdown(doc: ReportDoc): string {
   out.push(`# ${escapeInline(doc.title)}`, `_${escapeInline(doc.subtitle)}_`);
   // Decisive credit events before anything else; no heading at all when there are none.
   if (doc.redFlags.length) {
-    out.push(`## ⚠ ${escapeInline(doc.redFlagLabels.heading)} (${doc.redFlags.length})`, paragraph(doc.redFlagLabels.intro), doc.redFlags.map((f) => `- ${redFlagLine(f)}`).join('\n'));
+    out.push(`## ⚠ ${escapeInline(doc.redFlagLabels.heading)} (${doc.redFlags.length})`, paragraph(doc.redFlagLabels.intro), doc.redFlags.map((f) => `- ${redFlagLine(f, doc.redFlagLabels.alsoIn)}`).join('\n'));
   }
   out.push(table(['', ''], doc.header.map((f) => [f.label, f.value])));
   out.push(`## ${escapeInline(doc.labels.metrics)}`, table(['', ''], doc.metrics.map((f) => [f.label, f.value])));

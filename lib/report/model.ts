@@ -137,6 +137,7 @@ export function buildReportDoc(input: ReportInput, locale: Locale): ReportDoc {
       evidenceId: f.evidenceId,
       ...(s?.sourceName ? { source: s.sourceName } : {}),
       ...(s?.url ? { url: s.url } : {}),
+      ...(f.alsoEvidenceIds?.length ? { alsoEvidenceIds: f.alsoEvidenceIds } : {}),
     };
   });
   const mismatches = readingMismatches(view.turns, (id) => sources[id]?.polarity);
@@ -183,7 +184,7 @@ export function buildReportDoc(input: ReportInput, locale: Locale): ReportDoc {
     notice,
     sourcesNote,
     redFlags,
-    redFlagLabels: { heading: tf('heading'), intro: `${tf('intro')} ${tf('scopeRun', { date: asOf })}`, item: tf('item') },
+    redFlagLabels: { heading: tf('heading'), intro: `${tf('intro')} ${tf('scopeRun', { date: asOf })}`, item: tf('item'), alsoIn: tf('alsoIn') },
     sections,
     checks,
     transcript,

@@ -98,7 +98,8 @@ export async function renderPdf(doc: ReportDoc, { now = new Date() }: { now?: Da
     flow.text(doc.redFlagLabels.intro, { size: 9.5, color: COLORS.error, after: 6 });
     for (const f of doc.redFlags) {
       flow.text(`• ${f.label} — ${f.date}`, { bold: true, size: 10.5, color: COLORS.error, after: 1 });
-      flow.text([f.title, f.source && f.url ? `${f.source} <${f.url}>` : (f.url ?? f.source)].filter(Boolean).join(' — '), { size: 9.5, indent: 10, after: 5 });
+      flow.text([f.title, f.source && f.url ? `${f.source} <${f.url}>` : (f.url ?? f.source)].filter(Boolean).join(' — '), { size: 9.5, indent: 10, after: f.alsoEvidenceIds?.length ? 1 : 5 });
+      if (f.alsoEvidenceIds?.length) flow.text(`${doc.redFlagLabels.alsoIn}: ${f.alsoEvidenceIds.join(', ')}`, { size: 9.5, indent: 10, after: 5 });
     }
     flow.space(18);
   }

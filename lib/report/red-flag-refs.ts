@@ -10,5 +10,5 @@ import type { EvidenceRefs } from '@/lib/report/run-state';
 export async function poolRedFlags({ db, companyId, asOf }: { db: Db; companyId: string; asOf: string }): Promise<{ flags: RedFlag[]; evidence: EvidenceRefs }> {
   const flags = await readRedFlags({ db, companyId, asOf });
   if (!flags.length) return { flags, evidence: {} };
-  return { flags, evidence: await evidenceRefsFor({ db, ids: [...new Set(flags.map((f) => f.evidenceId))], webEvidence: [] }) };
+  return { flags, evidence: await evidenceRefsFor({ db, ids: [...new Set(flags.flatMap((f) => [f.evidenceId, ...(f.alsoEvidenceIds ?? [])]))], webEvidence: [] }) };
 }

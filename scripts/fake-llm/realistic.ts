@@ -568,6 +568,9 @@ class Writer {
         else if (k === 'id' && key === 'argument') out[k] = `${this.p.stepId ?? 'S'}-${index + 1}`;
         else out[k] = this.realise(v, props[k] ?? {}, k, depth + 1, index, own);
       }
+      // A briefing's explicit "nothing in the material" (lib/domain/outputs.ts): said exactly when
+      // the briefing has no finding, as its checked rules ask.
+      if (depth === 0 && 'nothingInMaterial' in props && Array.isArray(out.claims)) out.nothingInMaterial = out.claims.length === 0;
       return out;
     }
     if (typeof value === 'string') {

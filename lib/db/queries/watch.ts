@@ -153,6 +153,8 @@ export async function listEvidenceForWatch({ db, ids }: { db: Executor; ids: rea
       eventDate: evidenceItems.eventDate,
       publishedDate: evidenceItems.publishedDate,
       polarity: evidenceItems.polarity,
+      // Two new items of one filing reporting one event are one red flag (lib/pool/red-flag-events.ts).
+      sourceUrl: evidenceItems.sourceUrl,
     })
     .from(evidenceItems)
     .where(inArray(evidenceItems.id, [...ids]));

@@ -38,7 +38,7 @@ const specialist = (id: string, agent: string, lane: Lane): StepDef => ({
   evidence: 'documents',
   queries: families(...lane.families),
   output: 'briefing',
-  rules: { citationsRequired: true },
+  rules: { citationsRequired: true, findingsOrNothing: true },
   task: [
     `You are ${lane.identity}.`,
     `From the retrieved passages, brief the writer on ${lane.subject}, as it bears on the borrower's capacity to repay.`,

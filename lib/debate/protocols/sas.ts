@@ -37,7 +37,7 @@ const briefings: StepDef[] = [
     webSearch: false,
     evidence: 'pool',
     output: 'briefing',
-    rules: { citationsRequired: true },
+    rules: { citationsRequired: true, findingsOrNothing: true },
     task: [
       'Write the factual briefing the debate will rely on. List every figure and dated fact the evidence states that bears on repayment — counts, amounts, ratings, dates of events — one claim each, with its citation.',
       'Report, do not interpret: nothing inferred, nothing estimated, no adjectives the source does not use.',
@@ -54,7 +54,7 @@ const briefings: StepDef[] = [
     webSearch: false,
     evidence: 'documents',
     output: 'briefing',
-    rules: { citationsRequired: true },
+    rules: { citationsRequired: true, findingsOrNothing: true },
     task: [
       'Write the management and behaviour briefing: how credible management\'s statements are, how stable the leadership is, and what the tone of its disclosures and calls suggests.',
       'Back every claim with a short quotation from a passage or an evidence item, cited. Where they give no basis for a judgement, say so rather than guess.',
@@ -72,7 +72,7 @@ const briefings: StepDef[] = [
     evidence: 'pool',
     output: 'briefing',
     maxChars: 2000,
-    rules: { citationsRequired: true },
+    rules: { citationsRequired: true, findingsOrNothing: true },
     task: [
       'Write the market and industry briefing as one narrative of at most 300 words in `text`: growth outlook, competitive pressure, technological and cyclical exposure, and public support, as the structured evidence shows them.',
       'Record each point that the narrative rests on as a cited claim.',

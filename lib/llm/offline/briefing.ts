@@ -71,7 +71,11 @@ export function ownWords(item: Item, max = 160): string {
   return firstSentence(item.text, max) ?? item.title;
 }
 
-export function briefing(env: Env): { text: string; claims: Claim[] } {
+/**
+ * A lane the material does not cover gives the explicit "nothing" (`nothingInMaterial`), the one
+ * answer the step's rules take without a finding (lib/debate/rules.ts); otherwise its findings.
+ */
+export function briefing(env: Env): { text: string; nothingInMaterial?: true; claims: Claim[] } {
   const { step, pool } = env;
   const K = panelFor(env.lang);
   const lane = step.focus ? LANES[step.focus] : DEFAULT_LANE;
@@ -90,8 +94,8 @@ export function briefing(env: Env): { text: string; claims: Claim[] } {
 
   const title = K.laneTitle(step.focus);
   const silent = (lane.factors ?? []).filter((f) => !items.some((i) => i.factor === f)).map((f) => env.P.label(f));
-  if (!pool.given) return { text: K.nothingGiven(title), claims };
-  if (!items.length) return { text: `${K.briefingHeader(title, 0, pool.given)} ${K.silent(silent.length ? silent : [title])}`, claims };
+  if (!pool.given) return { text: K.nothingGiven(title), nothingInMaterial: true, claims: [] };
+  if (!items.length) return { text: `${K.briefingHeader(title, 0, pool.given)} ${K.silent(silent.length ? silent : [title])}`, nothingInMaterial: true, claims: [] };
 
   if (lane.narrative) {
     const paragraphs = [K.narrativeIntro(env.company, env.request.company.industry, items.length)];

@@ -11,7 +11,7 @@ import type { EvidenceCategory } from '@/lib/domain/factors';
 import type { CandidateStatement } from '@/lib/domain/passage';
 import type { PageRange } from '@/lib/pool/documents/extract';
 import { tagByCategory } from '@/lib/pool/factors';
-import { RED_FLAG_RULES } from '@/lib/pool/red-flags-rules';
+import { RED_FLAG_RULES, reportsEvent } from '@/lib/pool/red-flags-rules';
 import { isIsoDay } from '@/lib/util/dates';
 
 export type Candidate = CandidateStatement & { category: EvidenceCategory; factor: string };
@@ -134,7 +134,9 @@ const ANY_RED_FLAG: readonly RegExp[] = [...new Set(RED_FLAG_RULES.flatMap((r) =
 function redFlagCue(sentence: string): { id: string; category: EvidenceCategory } | null {
   if (!ANY_RED_FLAG.some((any) => any.test(sentence))) return null;
   for (const rule of RED_FLAG_RULES) {
-    if (rule.patterns.some((p) => p.test(sentence)) && !rule.negations.some((n) => n.test(sentence))) {
+    // The table's own test: a hypothetical ("may impose fines if …") or a proceeding only opened
+    // is not proposed as a red flag, whatever event it names.
+    if (reportsEvent(rule, sentence)) {
       return { id: `red-flag:${rule.kind}`, category: rule.categories[0] };
     }
   }

@@ -12,6 +12,7 @@ import type { Executor } from '@/lib/db/client';
 import type { Phrase } from '@/lib/i18n';
 import { selectCompanyProfiles, selectEvidenceKeys, selectExistingDocumentIds, selectExistingEvidenceIds } from '@/lib/db/queries/pool-import';
 import { formatMb } from '@/lib/pool/import/limits';
+import { sourceIdentity } from '@/lib/pool/source-identity';
 import { problem, problemOfIssue } from '@/lib/pool/import/problems';
 import { companyRow, dedupKeyTooLong, documentFrontMatter, evidenceRow, LIMITS, MAX_ID, MODELLED_FRONT_MATTER, storable, toIsoDate, tooLong, unstorable, unstorableAt } from '@/lib/pool/import/schemas';
 import {
@@ -155,8 +156,13 @@ export function derivedEvidenceId(companyId: string, sourceUrl: string, publishe
   return `${companyId}-${hash.slice(0, 12)}`;
 }
 
+/**
+ * What makes two items one: the company, the source (by its identity, so the same DART receipt
+ * number, SEC accession number or link written another way is the same source:
+ * lib/pool/source-identity.ts), the publication date and the title.
+ */
 export const dedupKey = (e: { companyId: string; sourceUrl: string; publishedDate: string; title: string }) =>
-  `${e.companyId}\u0000${e.sourceUrl}\u0000${e.publishedDate}\u0000${e.title}`;
+  `${e.companyId}\u0000${sourceIdentity(e.sourceUrl)}\u0000${e.publishedDate}\u0000${e.title}`;
 
 export async function planImport({ db, sources, maxFileBytes, today = isoToday(), companyProfiles = 'fill' }: PlanOptions): Promise<ImportPlan> {
   const rejected: Rejection[] = [];
