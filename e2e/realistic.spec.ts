@@ -5,7 +5,9 @@
 // (e2e/fake-llm-script.json). The turn card must show prose only, growing as the model writes, the
 // report's objective (written before its overview) under its heading before any prose, and
 // a step that fails for good (REALISTIC-FAIL-PROBE: always an empty answer) must say why on the
-// banner and the step card at once, the same words a reload shows.
+// banner and the step card at once, the same words a reload shows. The probe's answers stream at
+// 12 tokens/s (its script entry's pace), so its prose is written over several seconds: at the
+// servers' 30 tokens/s it took about 3 s, and on a busy machine the polls below could miss it.
 import { expect, test, type Page } from '@playwright/test';
 import { addEvidence, signInAs, startRunOn } from './fixtures';
 
