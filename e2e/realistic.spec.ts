@@ -35,7 +35,7 @@ test.describe.serial('a model that answers like a real one', () => {
   const tag = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
 
   test('the turn card streams prose, never JSON, and the prose grows while the step runs', async ({ page }) => {
-    test.setTimeout(60_000);
+    test.setTimeout(100_000);
     await signInAs(page, 'rm');
     await addEvidence(page, COMPANY, {
       title: `Realistic probe ${tag}`,
@@ -51,7 +51,7 @@ test.describe.serial('a model that answers like a real one', () => {
     // The fields shown on a running card while it had no prose yet, by name, with the longest text seen.
     const fieldsBeforeProse = new Map<string, string>();
     const lengths = new Map<string, number>();
-    const deadline = Date.now() + 45_000;
+    const deadline = Date.now() + 75_000;
     for (;;) {
       const status = await page.getByTestId('run-status').getAttribute('data-status');
       for (const card of await sampleCards(page)) {
@@ -68,7 +68,7 @@ test.describe.serial('a model that answers like a real one', () => {
         lengths.set(card.step, card.text.length);
       }
       if (status && ['succeeded', 'failed', 'cancelled', 'budget_exceeded'].includes(status)) break;
-      expect(Date.now(), 'the run ends within 45 s').toBeLessThan(deadline);
+      expect(Date.now(), 'the run ends within 75 s').toBeLessThan(deadline);
       await page.waitForTimeout(100);
     }
     expect(seenJson, 'no card ever showed JSON').toEqual([]);
