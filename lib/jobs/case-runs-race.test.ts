@@ -21,21 +21,13 @@ import { retryCaseRun, startCaseRun } from '@/lib/jobs/case-runs';
 import { queueEnabled, releaseRunsHere, runner, waitForRun } from '@/lib/jobs/runner';
 import { startWorker, type QueueWorker } from '@/lib/jobs/worker';
 import { createOfflineAnalyst } from '@/lib/llm/offline';
+import { waitFor } from '@/lib/jobs/test-wait';
 
 const USERS = 10;
 const STARTS_PER_USER = 5;
 const LIMIT = STARTS_PER_USER;
 const FINAL = ['succeeded', 'failed', 'cancelled', 'insufficient_evidence'];
 
-async function waitFor<T>(what: string, check: () => Promise<T | undefined | false>, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 /**
  * The database as a start sees it, with `between` run after its transaction commits and before

@@ -16,19 +16,11 @@ import { enqueueRun, stopBoss } from '@/lib/jobs/boss';
 import { startLeaseKeeper } from '@/lib/jobs/lease-keeper';
 import { startWorker } from '@/lib/jobs/worker';
 import { createOfflineAnalyst } from '@/lib/llm/offline';
+import { waitFor } from '@/lib/jobs/test-wait';
 
 const HERE = 'keeper-here';
 const params = { asOf: '2025-06-30', language: 'en' as const };
 
-async function waitFor<T>(what: string, check: () => Promise<T | undefined | false> | T | undefined | false, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 /** The JSON log lines written while `capture` is on (warnings and errors go to stderr, the rest to stdout). */
 function captureLog() {
@@ -78,7 +70,7 @@ describe.each(testBackends())('a worker’s lease keeper, on %s', (backend) => {
   async function keep(ids: string[], rounds: number) {
     let renewals = 0;
     const keeper = startLeaseKeeper({ db, workerId: HERE, leaseMs: 60_000, renewMs: 20, held: () => (renewals++, ids) });
-    await waitFor(`${rounds} renewals`, () => renewals >= rounds);
+    await waitFor(`${rounds} renewals`, () => renewals >= rounds, 30_000, 20);
     await keeper.stop();
     return renewals;
   }
@@ -131,7 +123,7 @@ describe.each(testBackends())('a worker’s lease keeper, on %s', (backend) => {
           ids.push(run.id);
         }
         const ended = () => lines.filter((l) => l.workerId === 'keeper-worker' && l.msg === 'run ended here');
-        await waitFor('the six runs to end', () => ended().length >= ids.length);
+        await waitFor('the six runs to end', () => ended().length >= ids.length, 30_000, 20);
         expect(ended().map((l) => ({ runId: l.runId, status: l.status })).sort((a, b) => String(a.runId).localeCompare(String(b.runId)))).toEqual(
           [...ids].sort().map((runId) => ({ runId, status: 'succeeded' })),
         );

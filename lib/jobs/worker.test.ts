@@ -20,19 +20,11 @@ import { startWorker, type QueueWorker } from '@/lib/jobs/worker';
 import { getProvider, resetProvidersForTests } from '@/lib/llm';
 import { createOfflineAnalyst } from '@/lib/llm/offline';
 import { startFakeLlm, type FakeLlm } from '../../scripts/fake-llm/server';
+import { waitFor } from '@/lib/jobs/test-wait';
 
 const LEASE = { leaseMs: 2_000, renewMs: 400, reaperIntervalMs: 500, pollIntervalMs: 500 };
 const params = { asOf: '2024-12-31', language: 'en' as const };
 
-async function waitFor<T>(what: string, check: () => Promise<T | undefined | false>, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 if (testBackends().includes('postgres')) {
   describe('queue workers on PostgreSQL', () => {
