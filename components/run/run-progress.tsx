@@ -16,6 +16,7 @@ const STATUS_TONE: Record<RunStatus, 'neutral' | 'blue' | 'green' | 'amber' | 'r
   cancelled: 'amber',
   budget_exceeded: 'amber',
   insufficient_evidence: 'amber',
+  red_flag_screening: 'red',
 };
 
 export function RunStatusBadge({ status }: { status: RunStatus }) {

@@ -35,3 +35,22 @@ export function evidenceShortfall(pool: { factor: string | null }[], threshold: 
     missingFactors: GUIDELINE_IDS.filter((f) => !present.has(f)),
   };
 }
+
+/**
+ * What a run over this pool will end as, known before it starts (the launcher says so before
+ * *Start*, and the engine decides by the same rule):
+ * - `debate`: enough evidence; the protocol's steps run.
+ * - `screening`: below the threshold but holding decisive red flags; no step runs, and the run
+ *   ends `red_flag_screening` with a screening report that leads with each event. A borrower in
+ *   default or in court rehabilitation often has a thin public record, and it is the borrower a
+ *   bank most needs screened, so a thin pool with red flags still gets an outcome.
+ * - `insufficient`: below the threshold with no red flag; the run ends `insufficient_evidence`.
+ * Neither of the last two calls a model.
+ */
+export type RunOutlook = { kind: 'debate' } | { kind: 'screening'; shortfall: EvidenceShortfall; redFlags: number } | { kind: 'insufficient'; shortfall: EvidenceShortfall };
+
+export function runOutlook(pool: { factor: string | null }[], redFlagCount: number, threshold: EvidenceThreshold = EVIDENCE_THRESHOLD): RunOutlook {
+  const shortfall = evidenceShortfall(pool, threshold);
+  if (!shortfall) return { kind: 'debate' };
+  return redFlagCount > 0 ? { kind: 'screening', shortfall, redFlags: redFlagCount } : { kind: 'insufficient', shortfall };
+}

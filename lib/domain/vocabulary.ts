@@ -16,8 +16,11 @@ export type DecisionOutcome = (typeof DECISION_OUTCOMES)[number];
 /**
  * `budget_exceeded`: the run stopped at its token or cost budget; finished steps are kept.
  * `insufficient_evidence`: the pool at the as-of date held too little to debate (runs.shortfall).
+ * `red_flag_screening`: the pool held too little to debate but held decisive red flags, so the run
+ * ended with a red-flag screening instead of a debate (lib/debate/sufficiency.ts, docs/protocols.md).
+ * It is a finished analysis: the case can be submitted with it.
  */
-export const RUN_STATUSES = ['queued', 'running', 'succeeded', 'failed', 'cancelled', 'budget_exceeded', 'insufficient_evidence'] as const;
+export const RUN_STATUSES = ['queued', 'running', 'succeeded', 'failed', 'cancelled', 'budget_exceeded', 'insufficient_evidence', 'red_flag_screening'] as const;
 export type RunStatus = (typeof RUN_STATUSES)[number];
 /** Statuses a run does not leave on its own (a retry starts it again). */
 export type TerminalRunStatus = Exclude<RunStatus, 'queued' | 'running'>;
@@ -28,7 +31,11 @@ export const TERMINAL_RUN_STATUSES: readonly RunStatus[] = [
   'cancelled',
   'budget_exceeded',
   'insufficient_evidence',
+  'red_flag_screening',
 ] satisfies TerminalRunStatus[];
+
+/** Finished analyses a case can be submitted with: a debate that ran to its end, or a red-flag screening. */
+export const COMPLETED_RUN_STATUSES: readonly RunStatus[] = ['succeeded', 'red_flag_screening'] satisfies TerminalRunStatus[];
 
 export const STEP_STATUSES = ['pending', 'running', 'done', 'failed'] as const;
 export type StepStatus = (typeof STEP_STATUSES)[number];

@@ -56,6 +56,7 @@ const STATUS_KEY = {
   cancelled: 'statusCancelled',
   budget_exceeded: 'statusBudgetExceeded',
   insufficient_evidence: 'statusInsufficientEvidence',
+  red_flag_screening: 'statusRedFlagScreening',
 } as const satisfies Record<RunView['status'], keyof ReportMessages>;
 
 export function buildReportDoc(input: ReportInput, locale: Locale): ReportDoc {

@@ -63,6 +63,7 @@ export const compareMessages = defineMessages({
     status_cancelled: 'cancelled',
     status_budget_exceeded: 'over budget',
     status_insufficient_evidence: 'insufficient evidence',
+    status_red_flag_screening: 'red-flag screening',
   },
   ko: {
     title: '실행 비교',
@@ -126,5 +127,6 @@ export const compareMessages = defineMessages({
     status_cancelled: '취소됨',
     status_budget_exceeded: '예산 초과',
     status_insufficient_evidence: '근거 부족',
+    status_red_flag_screening: '위험 신호 점검',
   },
 });

@@ -1,0 +1,2 @@
+ALTER TABLE "runs" DROP CONSTRAINT "runs_status_check";--> statement-breakpoint
+ALTER TABLE "runs" ADD CONSTRAINT "runs_status_check" CHECK ("runs"."status" in ('queued', 'running', 'succeeded', 'failed', 'cancelled', 'budget_exceeded', 'insufficient_evidence', 'red_flag_screening'));
