@@ -3,7 +3,7 @@ import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Executor } from '@/lib/db/client';
 import { cases, companies, runs, users } from '@/lib/db/schema';
 import type { CaseDetail, CaseListItem } from '@/lib/domain/views';
-import type { CaseStatus, Protocol } from '@/lib/domain/vocabulary';
+import { COMPLETED_RUN_STATUSES, type CaseStatus, type Protocol } from '@/lib/domain/vocabulary';
 
 /**
  * Statuses in which a case's record is the committee's: submitted (under review) or decided.
@@ -159,11 +159,12 @@ export async function markCaseAnalyzing({ db, id }: { db: Executor; id: string }
     .where(and(eq(cases.id, id), eq(cases.status, 'draft')));
 }
 
-export async function countSucceededRuns({ db, caseId }: { db: Executor; caseId: string }) {
+/** Runs of the case that finished an analysis: a debate run to its end, or a red-flag screening. */
+export async function countCompletedRuns({ db, caseId }: { db: Executor; caseId: string }) {
   const [row] = await db
     .select({ n: sql<number>`count(*)::int` })
     .from(runs)
-    .where(and(eq(runs.caseId, caseId), eq(runs.status, 'succeeded')));
+    .where(and(eq(runs.caseId, caseId), inArray(runs.status, [...COMPLETED_RUN_STATUSES])));
   return row?.n ?? 0;
 }
 

@@ -7,7 +7,7 @@ import { action } from '@/lib/auth/action';
 import { assertCaseAccess } from '@/lib/auth/run-access';
 import { getDb } from '@/lib/db/client';
 import { appendAudit } from '@/lib/db/queries/audit';
-import { countActiveRunsOfCase, countSucceededRuns, isCaseClosed, lockCaseStatus, markCaseSubmitted } from '@/lib/db/queries/cases';
+import { countActiveRunsOfCase, countCompletedRuns, isCaseClosed, lockCaseStatus, markCaseSubmitted } from '@/lib/db/queries/cases';
 import { notifyCaseSubmitted } from '@/lib/db/queries/notifications';
 import { LANGUAGES, RUN_MODES } from '@/lib/domain/protocol';
 import { submissionNoteInput } from '@/lib/domain/submission-input';
@@ -70,7 +70,7 @@ export const submitCase = action({ permission: 'cases:write', input: submitInput
   await db.transaction(async (tx) => {
     // The case row is locked first, so no run can be started or retried on it while it is checked.
     await lockCaseStatus({ db: tx, id: kase.id });
-    if ((await countSucceededRuns({ db: tx, caseId: kase.id })) === 0) throw new AppError('conflict', say(casesMessages, 'errNoSucceededRun'));
+    if ((await countCompletedRuns({ db: tx, caseId: kase.id })) === 0) throw new AppError('conflict', say(casesMessages, 'errNoSucceededRun'));
     // A run still going would change the record after the committee received it.
     if ((await countActiveRunsOfCase({ db: tx, caseId: kase.id })) > 0) throw new AppError('conflict', say(casesMessages, 'errRunsActive'));
     // The round's cover note goes in with the status: a resubmission without one clears the last.
