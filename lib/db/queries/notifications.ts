@@ -238,6 +238,8 @@ const RUN_ENDINGS: Partial<Record<RunStatus, NotificationKind>> = {
   failed: 'run_failed',
   budget_exceeded: 'run_failed',
   insufficient_evidence: 'run_failed',
+  // A finished outcome the case can go to the committee with; the detail says it is a screening.
+  red_flag_screening: 'run_finished',
 };
 
 /**

@@ -35,6 +35,7 @@ export const inboxMessages = defineMessages({
     runStatus_failed: 'It failed; open it to see why and retry.',
     runStatus_budget_exceeded: 'It reached its budget.',
     runStatus_insufficient_evidence: 'The pool held too little evidence at the as-of date.',
+    runStatus_red_flag_screening: 'A red-flag screening: the pool is too thin to debate, and it holds decisive red flags.',
     // The header link: "Inbox" and the count as a badge; screen readers hear the count in words after the name.
     headerLink: 'Inbox',
     unreadNone: 'no unread notifications',
@@ -75,6 +76,7 @@ export const inboxMessages = defineMessages({
     runStatus_failed: '실패했습니다. 열어서 원인을 확인하고 다시 시도하세요.',
     runStatus_budget_exceeded: '예산 한도에 도달했습니다.',
     runStatus_insufficient_evidence: '기준일 시점의 증거가 충분하지 않았습니다.',
+    runStatus_red_flag_screening: '위험 신호 점검: 풀의 근거가 토론하기에는 부족하고, 결정적 위험 신호가 있습니다.',
     headerLink: '알림함',
     unreadNone: '읽지 않은 알림 없음',
     unreadOne: '읽지 않은 알림 1건',
