@@ -151,60 +151,63 @@ export function ReportView({ doc }: { doc: ReportDoc }) {
         </Card>
       </div>
 
-      <section aria-labelledby="transcript-title" className="print:break-before-page" data-testid="report-transcript">
-        <h2 id="transcript-title" className="text-lg font-semibold">
-          {labels.transcript}
-        </h2>
-        <p className="mb-3 text-sm text-zinc-600 dark:text-zinc-400">{labels.transcriptNote}</p>
-        <ol className="space-y-3">
-          {doc.transcript.map((turn) => (
-            <li key={turn.step} data-testid={`transcript-turn-${turn.step}`}>
-              <article className="rounded-lg border border-zinc-200 bg-white p-4 break-inside-avoid-page dark:border-zinc-800 dark:bg-zinc-900">
-                <h3 className="mb-2 flex flex-wrap items-center gap-2 text-sm font-semibold">
-                  <span className="font-mono">{turn.step}</span>
-                  <span aria-hidden="true">·</span>
-                  <span>{turn.speaker}</span>
-                  <Badge tone={turn.status === 'failed' ? 'red' : 'neutral'}>{turn.team}</Badge>
-                  <span className="font-normal text-zinc-600 dark:text-zinc-400">{turn.act}</span>
-                </h3>
-                <p
-                  lang={turn.status === 'done' ? doc.contentLanguage : undefined}
-                  className={`whitespace-pre-line break-words text-sm leading-relaxed ${turn.status === 'failed' ? 'text-red-800 dark:text-red-300' : turn.status === 'done' ? '' : 'text-zinc-600 dark:text-zinc-400'}`}>
-                  {turn.text}
-                </p>
-                {turn.flags.length ? (
-                  <ul className="mt-2 space-y-1 text-sm text-amber-900 dark:text-amber-200" data-testid="reads-against">
-                    {turn.flags.map((line, i) => (
-                      <li key={i} className="break-words">
-                        <span aria-hidden="true">⚠ </span>
-                        {line}
-                      </li>
-                    ))}
-                  </ul>
-                ) : null}
-                {turn.questions.length ? (
-                  <div className="mt-2">
-                    <p className="text-xs font-semibold uppercase tracking-wide text-zinc-700 dark:text-zinc-300">{labels.questionsLabel}</p>
-                    <ul className="list-disc space-y-1 pl-6 text-sm" lang={doc.contentLanguage}>
-                      {turn.questions.map((q, i) => (
+      {/* A red-flag screening has no debate, so no transcript. */}
+      {doc.transcript.length ? (
+        <section aria-labelledby="transcript-title" className="print:break-before-page" data-testid="report-transcript">
+          <h2 id="transcript-title" className="text-lg font-semibold">
+            {labels.transcript}
+          </h2>
+          <p className="mb-3 text-sm text-zinc-600 dark:text-zinc-400">{labels.transcriptNote}</p>
+          <ol className="space-y-3">
+            {doc.transcript.map((turn) => (
+              <li key={turn.step} data-testid={`transcript-turn-${turn.step}`}>
+                <article className="rounded-lg border border-zinc-200 bg-white p-4 break-inside-avoid-page dark:border-zinc-800 dark:bg-zinc-900">
+                  <h3 className="mb-2 flex flex-wrap items-center gap-2 text-sm font-semibold">
+                    <span className="font-mono">{turn.step}</span>
+                    <span aria-hidden="true">·</span>
+                    <span>{turn.speaker}</span>
+                    <Badge tone={turn.status === 'failed' ? 'red' : 'neutral'}>{turn.team}</Badge>
+                    <span className="font-normal text-zinc-600 dark:text-zinc-400">{turn.act}</span>
+                  </h3>
+                  <p
+                    lang={turn.status === 'done' ? doc.contentLanguage : undefined}
+                    className={`whitespace-pre-line break-words text-sm leading-relaxed ${turn.status === 'failed' ? 'text-red-800 dark:text-red-300' : turn.status === 'done' ? '' : 'text-zinc-600 dark:text-zinc-400'}`}>
+                    {turn.text}
+                  </p>
+                  {turn.flags.length ? (
+                    <ul className="mt-2 space-y-1 text-sm text-amber-900 dark:text-amber-200" data-testid="reads-against">
+                      {turn.flags.map((line, i) => (
                         <li key={i} className="break-words">
-                          {q}
+                          <span aria-hidden="true">⚠ </span>
+                          {line}
                         </li>
                       ))}
                     </ul>
-                  </div>
-                ) : null}
-                {turn.citations.length ? (
-                  <div className="mt-2">
-                    <p className="text-xs font-semibold uppercase tracking-wide text-zinc-700 dark:text-zinc-300">{labels.citations}</p>
-                    <CitationList items={turn.citations} labels={labels} lang={doc.contentLanguage} />
-                  </div>
-                ) : null}
-              </article>
-            </li>
-          ))}
-        </ol>
-      </section>
+                  ) : null}
+                  {turn.questions.length ? (
+                    <div className="mt-2">
+                      <p className="text-xs font-semibold uppercase tracking-wide text-zinc-700 dark:text-zinc-300">{labels.questionsLabel}</p>
+                      <ul className="list-disc space-y-1 pl-6 text-sm" lang={doc.contentLanguage}>
+                        {turn.questions.map((q, i) => (
+                          <li key={i} className="break-words">
+                            {q}
+                          </li>
+                        ))}
+                      </ul>
+                    </div>
+                  ) : null}
+                  {turn.citations.length ? (
+                    <div className="mt-2">
+                      <p className="text-xs font-semibold uppercase tracking-wide text-zinc-700 dark:text-zinc-300">{labels.citations}</p>
+                      <CitationList items={turn.citations} labels={labels} lang={doc.contentLanguage} />
+                    </div>
+                  ) : null}
+                </article>
+              </li>
+            ))}
+          </ol>
+        </section>
+      ) : null}
     </div>
   );
 }

@@ -132,7 +132,8 @@ export function renderMarkdown(doc: ReportDoc): string {
     );
   }
 
-  out.push(`## ${escapeInline(doc.labels.transcript)}`, escapeInline(doc.labels.transcriptNote));
+  // A red-flag screening has no debate, so no transcript.
+  if (doc.transcript.length) out.push(`## ${escapeInline(doc.labels.transcript)}`, escapeInline(doc.labels.transcriptNote));
   for (const turn of doc.transcript) {
     out.push(`### ${[turn.step, turn.speaker, turn.team, turn.act].map(escapeInline).join(' · ')}`, paragraph(turn.text));
     if (turn.flags.length) out.push(turn.flags.map((line) => `- **⚠** ${cell(line)}`).join('\n'));

@@ -158,7 +158,8 @@ export function buildReportDoc(input: ReportInput, locale: Locale): ReportDoc {
   }
 
   const teamLabel = (team: string) => (team === 'affirmative' ? t('teamAffirmative') : team === 'negative' ? t('teamNegative') : team === 'neutral' ? t('teamNeutral') : team);
-  const transcript: TranscriptTurn[] = view.turns.map((x) => ({
+  // A red-flag screening ran no step: its steps are not a transcript.
+  const transcript: TranscriptTurn[] = (view.status === 'red_flag_screening' ? [] : view.turns).map((x) => ({
     step: x.step,
     speaker: agentLabel(x.agent, locale),
     team: teamLabel(x.team),

@@ -140,10 +140,12 @@ export async function renderPdf(doc: ReportDoc, { now = new Date() }: { now?: Da
     flow.space(4);
   }
 
-  // Appendix: the transcript.
-  flow.newPage();
-  flow.heading(doc.labels.transcript, 1);
-  flow.text(doc.labels.transcriptNote, { color: COLORS.muted });
+  // Appendix: the transcript (a red-flag screening has none).
+  if (doc.transcript.length) {
+    flow.newPage();
+    flow.heading(doc.labels.transcript, 1);
+    flow.text(doc.labels.transcriptNote, { color: COLORS.muted });
+  }
   for (const turn of doc.transcript) {
     flow.heading([turn.step, turn.speaker, turn.team, turn.act].join(' · '), 3);
     flow.text(turn.text, { size: 9.5, color: turn.status === 'failed' ? COLORS.error : COLORS.text });

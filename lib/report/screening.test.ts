@@ -139,6 +139,8 @@ describe.each(testBackends())('red-flag screening on %s', (backend) => {
     expect(weigh[0]).toMatch(/^The workout’s terms and end date/);
     expect(weigh[1]).toBe('Whether each event is still current on the decision date: this screening reads the evidence up to 2025-03-31 only.');
     expect(en.redFlags.map((f) => f.label)).toEqual(['Creditor-bank workout']);
+    // No step ran: no transcript of eleven steps that were never taken.
+    expect(en.transcript).toEqual([]);
 
     const ko = buildReportDoc(input, 'ko');
     expect(ko.notice?.title).toBe('위험 신호 점검 (전체 분석 아님)');
@@ -156,6 +158,7 @@ describe.each(testBackends())('red-flag screening on %s', (backend) => {
     expect(md).toContain('다만 결정적 위험 신호가 1건 있습니다.');
     expect(md).toContain('https://dart.fss.or.kr/dsaf001/main.do?rcpNo=20250217001661');
     expect(md).toContain('산업 성장 전망');
+    expect(md).not.toContain(`## ${ko.labels.transcript}`);
     const pdf = (await extractPdfText((await renderExport(input, 'pdf')).body as Uint8Array)).join('\n');
     expect(pdf).toContain('위험 신호 점검');
     expect(pdf).toContain('결정적 사건');
