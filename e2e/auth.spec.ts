@@ -33,11 +33,11 @@ test.describe('sign-in', () => {
     await expect(page.getByTestId('case-row').first()).toBeVisible();
     await expect(page.getByTestId('company-row')).toHaveCount(6);
     // The home page shows the ten most recent cases; other tests add theirs. All are on /cases:
-    // the demo RM's drafts (Tesla, and Taeyoung, the thin-evidence example) and submitted
+    // the demo RM's drafts (Tesla, and Taeyoung, the thin record with a red flag) and submitted
     // (Samsung) cases among them (their order: e2e/demo.spec.ts).
     await page.goto('/cases');
     await expect(page.getByTestId('case-row').filter({ hasText: 'syndicated revolving credit facility participation' })).toHaveCount(1);
-    await expect(page.getByTestId('case-row').filter({ hasText: 'Taeyoung E&C — thin-evidence example' })).toHaveCount(1);
+    await expect(page.getByTestId('case-row').filter({ hasText: 'Taeyoung E&C — thin record with a red flag' })).toHaveCount(1);
     await expect(page.getByTestId('case-row').filter({ hasText: 'revolving credit facility renewal' })).toHaveCount(1);
     await page.goto('/');
     await page.getByTestId('main-nav').getByRole('link', { name: 'Companies' }).click();

@@ -1,8 +1,8 @@
 // The demo as a newcomer finds it (lib/demo/seed.ts; README, "The demo"): the demo RM's cases
 // open with a draft on Tesla whose evidence as of 2025-06-30 covers eight guideline factors, so
 // the first analysis run on it is a full debate; below it, the Taeyoung E&C draft says it is the
-// thin-evidence example (one real filing), and its launcher says before Start that the pool will
-// give a red-flag screening, not a debate.
+// thin record with a red flag (one real workout filing, a run on it ends as a red-flag screening),
+// and its launcher says so before Start.
 // Other specs add cases for the same RM, so only the demo cases' order among themselves is asserted.
 import { expect, test } from '@playwright/test';
 import { DEMO_IDS } from '../lib/domain/demo-ids';
@@ -16,7 +16,7 @@ test('the first demo draft is the full-debate case, and its first offline run ar
   const demo = hrefs.filter((h) => [DEMO_IDS.draftCase, DEMO_IDS.thinCase].some((id) => h === `/cases/${id}`));
   expect(demo).toEqual([`/cases/${DEMO_IDS.draftCase}`, `/cases/${DEMO_IDS.thinCase}`]);
   const thinRow = page.getByTestId('case-row').filter({ has: page.locator(`a[href="/cases/${DEMO_IDS.thinCase}"]`) });
-  await expect(thinRow).toContainText('Taeyoung E&C — thin-evidence example (one filing: ends as insufficient evidence)');
+  await expect(thinRow).toContainText('Taeyoung E&C — thin record with a red flag (one workout filing: ends as a red-flag screening)');
 
   await page.getByRole('link', { name: 'Tesla — syndicated revolving credit facility participation' }).click();
   await expect(page).toHaveURL(new RegExp(`/cases/${DEMO_IDS.draftCase}$`));

@@ -18,6 +18,7 @@ import type { RunViewTurn } from '@/lib/report/run-doc';
 import { useLocale, useT } from '@/lib/i18n/client';
 import { failureText } from '@/lib/i18n/failures';
 import { runMessages } from '@/lib/i18n/messages/run';
+import { screeningMessages } from '@/lib/i18n/messages/screening';
 
 type Connection = 'live' | 'reconnecting' | 'closed';
 
@@ -66,6 +67,7 @@ export function LiveRun({
   lead?: ReactNode;
 }) {
   const t = useT(runMessages);
+  const ts = useT(screeningMessages);
   const locale = useLocale();
   const { state, connection, refollow } = useRunStream(initial);
   // The reason as the engine stored it, in the reader's language (the same live and after a reload).
@@ -73,6 +75,9 @@ export function LiveRun({
   const [pending, startTransition] = useTransition();
   const [actionError, setActionError] = useState<string | null>(null);
   const terminal = isTerminal(state.status);
+  // A run that ended before any step on a thin pool (docs/protocols.md, "Evidence sufficiency"):
+  // no transcript, panels or tree to show, only what it ended with.
+  const noSteps = state.status === 'insufficient_evidence' || state.status === 'red_flag_screening';
   // The finished turns, live: what the pro/con panels and the reasoning tree take.
   const done: RunViewTurn[] = state.turns.filter((x) => x.status === 'done');
   // Marks the moment React has hydrated the page (effects run only then): tests wait for the
@@ -106,8 +111,9 @@ export function LiveRun({
                 {pending ? t('cancelling') : t('cancel')}
               </Button>
             ) : null}
-            {/* A run over its budget would only spend more: it is not retried. */}
-            {terminal && state.status !== 'succeeded' && state.status !== 'budget_exceeded' ? (
+            {/* A run over its budget would only spend more, and one that ended before any step on a
+                thin pool would end the same: neither is retried (a fuller pool asks for a new run). */}
+            {terminal && state.status !== 'succeeded' && state.status !== 'budget_exceeded' && !noSteps ? (
               <Button size="sm" disabled={pending} onClick={() => act('retry')} data-testid="retry-run">
                 {pending ? t('retrying') : t('retry')}
               </Button>
@@ -131,6 +137,17 @@ export function LiveRun({
       {state.status === 'insufficient_evidence' && state.shortfall && run ? (
         <EvidenceShortfallNotice shortfall={state.shortfall} asOf={run.asOf} companyId={run.companyId} canWrite={canWrite} />
       ) : null}
+      {state.status === 'red_flag_screening' ? (
+        <div data-testid="run-red-flag-screening">
+          <Alert tone="info">
+            <span className="font-semibold">{ts('noticeTitle')}. </span>
+            {ts('runNoticeBody')}{' '}
+            <Link href={`/runs/${state.runId}/report`} className="text-blue-800 underline dark:text-blue-300" data-testid="screening-link">
+              {ts('openScreening')}
+            </Link>
+          </Alert>
+        </div>
+      ) : null}
       {state.status === 'budget_exceeded' ? (
         <div data-testid="run-budget-exceeded">
           <Alert>
@@ -140,39 +157,43 @@ export function LiveRun({
         </div>
       ) : null}
 
-      <nav aria-label={t('sectionTranscript')} className="flex flex-wrap gap-4 text-sm">
-        <a href="#transcript" className="text-blue-800 underline dark:text-blue-300">
-          {t('sectionTranscript')}
-        </a>
-        <a href="#panels" className="text-blue-800 underline dark:text-blue-300">
-          {t('sectionPanels')}
-        </a>
-        <a href="#tree" className="text-blue-800 underline dark:text-blue-300">
-          {t('sectionTree')}
-        </a>
-        {state.reportReady ? (
-          <Link href={`/runs/${state.runId}/report`} className="text-blue-800 underline dark:text-blue-300" data-testid="report-link">
-            {t('openReport')}
-          </Link>
-        ) : (
-          <span className="text-zinc-600 dark:text-zinc-400">{t('reportNotYet')}</span>
-        )}
-      </nav>
+      {noSteps ? null : (
+        <>
+          <nav aria-label={t('sectionTranscript')} className="flex flex-wrap gap-4 text-sm">
+            <a href="#transcript" className="text-blue-800 underline dark:text-blue-300">
+              {t('sectionTranscript')}
+            </a>
+            <a href="#panels" className="text-blue-800 underline dark:text-blue-300">
+              {t('sectionPanels')}
+            </a>
+            <a href="#tree" className="text-blue-800 underline dark:text-blue-300">
+              {t('sectionTree')}
+            </a>
+            {state.reportReady ? (
+              <Link href={`/runs/${state.runId}/report`} className="text-blue-800 underline dark:text-blue-300" data-testid="report-link">
+                {t('openReport')}
+              </Link>
+            ) : (
+              <span className="text-zinc-600 dark:text-zinc-400">{t('reportNotYet')}</span>
+            )}
+          </nav>
 
-      <section id="transcript" aria-labelledby="transcript-heading" className="scroll-mt-20">
-        <h2 id="transcript-heading" className="mb-3 text-lg font-semibold">
-          {t('sectionTranscript')}
-        </h2>
-        <Transcript turns={state.turns} runStatus={state.status} evidence={state.evidence} waiting={state.waiting} streaming={state.streaming} />
-      </section>
+          <section id="transcript" aria-labelledby="transcript-heading" className="scroll-mt-20">
+            <h2 id="transcript-heading" className="mb-3 text-lg font-semibold">
+              {t('sectionTranscript')}
+            </h2>
+            <Transcript turns={state.turns} runStatus={state.status} evidence={state.evidence} waiting={state.waiting} streaming={state.streaming} />
+          </section>
 
-      <div id="panels" className="scroll-mt-20">
-        <FactorPanels turns={done} evidence={state.evidence} />
-      </div>
+          <div id="panels" className="scroll-mt-20">
+            <FactorPanels turns={done} evidence={state.evidence} />
+          </div>
 
-      <div id="tree" className="scroll-mt-20">
-        <ReasoningTreeView turns={done} />
-      </div>
+          <div id="tree" className="scroll-mt-20">
+            <ReasoningTreeView turns={done} />
+          </div>
+        </>
+      )}
     </div>
   );
 }

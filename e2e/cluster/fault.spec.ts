@@ -33,7 +33,7 @@ let commonEnv: Record<string, string>;
 /**
  * The case the runs start on: the demo RM's, on a pool that clears the evidence threshold
  * (lib/debate/sufficiency.ts) — Travelers' three items on three factors, the smallest that does
- * (the demo's thin-evidence draft, Taeyoung E&C with one filing, ends as insufficient evidence).
+ * (the demo's thin draft, Taeyoung E&C with one workout filing, ends as a red-flag screening).
  */
 const FAULT_CASE = { companyId: 'travelers-companies', asOfDate: '2021-06-30' } as const;
 let caseId = '';

@@ -65,8 +65,9 @@ describe.each(testBackends())('checks that do not take the model\'s word, on %s'
         const provider = createOfflineAnalyst();
         const run = await createRun({ db, protocolId, companyId, provider, params: { asOf: AS_OF, language: companyId === 'tesla' ? 'en' : 'ko' } });
         const result = await executeRun({ db, runId: run.id, provider });
-        // A pool too thin to debate ends before any step (lib/debate/sufficiency.ts).
-        if (result.status === 'insufficient_evidence') continue;
+        // A pool too thin to debate ends before any step (lib/debate/sufficiency.ts), with a
+        // red-flag screening when it holds decisive red flags.
+        if (result.status === 'insufficient_evidence' || result.status === 'red_flag_screening') continue;
         expect(result.status, `${companyId} ${protocolId}: ${result.error}`).toBe('succeeded');
         const corrected = (await listRunSteps({ db, runId: run.id })).flatMap((r) => decided(r.repairs).map((x) => `${r.stepId}: ${x.detail}`));
         expect(corrected, `${companyId} ${protocolId}`).toEqual([]);

@@ -46,15 +46,16 @@ describe.each(testBackends())('debate engine on %s', (backend) => {
   it('runs KPD-MADS on the offline analyst for every demo company with enough evidence: ten turns and the report, every citation real, nothing after as-of', async () => {
     const asOf = '2025-06-30';
     // Below the threshold (lib/debate/sufficiency.ts): Taeyoung's one filing, Monro's two items
-    // on one factor, Wintec's 22 patents on one factor. Those runs end before any step.
-    const thin = ['monro-inc', 'taeyoung-engineering-construction', 'wintec-automation'];
+    // on one factor, Wintec's 22 patents on one factor. Those runs end before any step: Taeyoung's
+    // filing is a creditor-bank workout, a decisive red flag, so its run is a red-flag screening.
+    const thin: Record<string, string> = { 'monro-inc': 'insufficient_evidence', 'taeyoung-engineering-construction': 'red_flag_screening', 'wintec-automation': 'insufficient_evidence' };
     const ran: string[] = [];
     for (const { id } of await db.select({ id: companies.id }).from(companies)) {
       const { provider, calls } = instrumented();
       const run = await createRun({ db, protocolId: 'kpd-mads', companyId: id, provider, params: { asOf, language: id === 'tesla' ? 'en' : 'ko' } });
       const result = await executeRun({ db, runId: run.id, provider });
-      if (thin.includes(id)) {
-        expect(result.status, id).toBe('insufficient_evidence');
+      if (thin[id]) {
+        expect(result.status, id).toBe(thin[id]);
         expect(calls, id).toEqual([]);
         continue;
       }

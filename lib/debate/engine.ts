@@ -58,7 +58,7 @@ import { contextFor } from '@/lib/debate/context-scope';
 import { visibleEvidence } from '@/lib/debate/evidence-scope';
 import { enforce } from '@/lib/debate/enforce';
 import { passagesFor } from '@/lib/debate/passages';
-import { EVIDENCE_THRESHOLD, evidenceShortfall, type EvidenceThreshold } from '@/lib/debate/sufficiency';
+import { EVIDENCE_THRESHOLD, evidenceShortfall, runOutlook, type EvidenceThreshold } from '@/lib/debate/sufficiency';
 import type { EvidenceShortfall } from '@/lib/domain/red-flags';
 import type { RunStatus } from '@/lib/domain/vocabulary';
 
@@ -96,9 +96,9 @@ export type StepTiming = { stepId: string; startedAt: number; finishedAt: number
 
 export type ExecuteResult = {
   /** `released`: this process stopped executing, the run stays running for another worker. */
-  status: 'succeeded' | 'failed' | 'cancelled' | 'budget_exceeded' | 'insufficient_evidence' | 'released';
+  status: 'succeeded' | 'failed' | 'cancelled' | 'budget_exceeded' | 'insufficient_evidence' | 'red_flag_screening' | 'released';
   error?: string;
-  /** Set when the run ended as `insufficient_evidence`: what the pool held against the threshold. */
+  /** Set when the run ended as `insufficient_evidence` or `red_flag_screening`: what the pool held against the threshold. */
   shortfall?: EvidenceShortfall;
   /** Wall time of this execution and time spent waiting on the model, for the benchmarks. */
   wallMs: number;
@@ -201,7 +201,7 @@ export async function executeRun({
   const started = performance.now();
   const run = await getRun({ db, id: runId });
   if (!run) throw new Error(`Run ${runId} does not exist.`);
-  if (run.status === 'succeeded' || run.status === 'cancelled' || run.status === 'insufficient_evidence') {
+  if (run.status === 'succeeded' || run.status === 'cancelled' || run.status === 'insufficient_evidence' || run.status === 'red_flag_screening') {
     return { status: run.status, ...(run.shortfall ? { shortfall: run.shortfall } : {}), wallMs: 0, modelMs: 0, timings: [] };
   }
   if (activeRuns().has(runId)) throw new Error(`Run ${runId} is already executing in this process.`);
@@ -298,11 +298,15 @@ export async function executeRun({
     // Evidence sufficiency (lib/debate/sufficiency.ts), before any step runs: a run with nothing
     // done yet and too little in the pool at its as-of date ends here, saying what is missing,
     // and no model is called. A run that resumes with finished steps passed this check already.
+    // With decisive red flags in that thin pool the run ends as a red-flag screening instead
+    // (runOutlook, docs/protocols.md "Red-flag screening"): the report leads with each event, and
+    // the case can go to the committee with it. The same on every system, offline or with a model.
     const shortfall = done.size === 0 ? evidenceShortfall(evidence, evidenceThreshold) : null;
     if (shortfall) {
-      if (!(await setRunStatus({ db, id: runId, status: 'insufficient_evidence', shortfall, workerId }))) return releasedResult();
-      bus.publish({ type: 'run-finished', runId, at: new Date().toISOString(), status: 'insufficient_evidence', shortfall, totals: await savedTotals() });
-      return { status: 'insufficient_evidence', shortfall, wallMs: performance.now() - started, modelMs: 0, timings: [] };
+      const status = runOutlook(evidence, redFlags.length, evidenceThreshold).kind === 'screening' ? 'red_flag_screening' : 'insufficient_evidence';
+      if (!(await setRunStatus({ db, id: runId, status, shortfall, workerId }))) return releasedResult();
+      bus.publish({ type: 'run-finished', runId, at: new Date().toISOString(), status, shortfall, totals: await savedTotals() });
+      return { status, shortfall, wallMs: performance.now() - started, modelMs: 0, timings: [] };
     }
 
     bus.publish({
@@ -742,7 +746,8 @@ function ignoreLeaseLost(err: unknown) {
 
 /**
  * The statuses a retry starts again from: a failed or cancelled run, and one that ended for want
- * of evidence (after an import it is checked again, before any step runs).
+ * of evidence (after an import it is checked again, before any step runs). A red-flag screening
+ * is a finished outcome, like a succeeded run: a fuller pool asks for a new run.
  */
 export function isRetryable(status: RunStatus | undefined): boolean {
   return status === 'failed' || status === 'cancelled' || status === 'insufficient_evidence';

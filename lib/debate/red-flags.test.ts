@@ -144,11 +144,11 @@ describe.each(testBackends())('red flags in a run on %s', (backend) => {
     }
   });
 
-  it('a one-item pool still records its red flag when the run ends for want of evidence', async () => {
+  it('a one-item pool with a red flag ends as a red-flag screening that keeps the flag; without the flag, as insufficient evidence', async () => {
     const provider = createOfflineAnalyst();
     const run = await createRun({ db: handle.db, protocolId: 'nas', companyId: 'taeyoung-engineering-construction', provider, params: { asOf: '2025-03-31' } });
     const result = await executeRun({ db: handle.db, runId: run.id, provider });
-    expect(result.status).toBe('insufficient_evidence');
+    expect(result.status).toBe('red_flag_screening');
     expect((await getRun({ db: handle.db, id: run.id })).redFlags).toEqual([
       {
         kind: 'creditor_workout',
@@ -159,7 +159,7 @@ describe.each(testBackends())('red flags in a run on %s', (backend) => {
     ]);
     // As of the day before the filing was published, there is nothing to flag.
     const early = await createRun({ db: handle.db, protocolId: 'nas', companyId: 'taeyoung-engineering-construction', provider, params: { asOf: '2025-02-16' } });
-    await executeRun({ db: handle.db, runId: early.id, provider });
+    expect((await executeRun({ db: handle.db, runId: early.id, provider })).status).toBe('insufficient_evidence');
     expect((await getRun({ db: handle.db, id: early.id })).redFlags).toEqual([]);
   });
 });

@@ -81,6 +81,9 @@ describe('evidenceShortfall on the demo pool', () => {
   });
 });
 
+// Taeyoung's one filing (a creditor-bank workout) was published on 2025-02-17: the day before, its pool is empty.
+const BEFORE_FILING = '2025-02-16';
+
 describe.each(testBackends())('a run on too little evidence, on %s', (backend) => {
   let handle: DatabaseHandle;
   let db: Db;
@@ -108,11 +111,11 @@ describe.each(testBackends())('a run on too little evidence, on %s', (backend) =
   }, 90_000);
   afterAll(() => handle?.close());
 
-  it('ends the demo thin-evidence case\'s run before any step: no model call, the shortfall saved and sent, the case a draft again', async () => {
+  it('ends a run on an empty pool before any step: no model call, the shortfall saved and sent, the case a draft again', async () => {
     const kase = (await getCaseById({ db, id: DEMO_IDS.thinCase }))!;
     expect(kase.status).toBe('draft');
     calls.length = 0;
-    const run = await createRun({ db, protocolId: 'kpd-mads', companyId: kase.companyId, provider: counting, caseId: kase.id, createdById: kase.ownerId, params: { asOf: kase.asOfDate, language: 'ko' } });
+    const run = await createRun({ db, protocolId: 'kpd-mads', companyId: kase.companyId, provider: counting, caseId: kase.id, createdById: kase.ownerId, params: { asOf: BEFORE_FILING, language: 'ko' } });
     await markCaseAnalyzing({ db, id: kase.id });
     const events: RunEvent[] = [];
     const { unsubscribe } = runBus().subscribe(run.id, (e) => events.push(e));
@@ -124,8 +127,9 @@ describe.each(testBackends())('a run on too little evidence, on %s', (backend) =
     const row = (await getRun({ db, id: run.id }))!;
     expect(row).toMatchObject({ status: 'insufficient_evidence', error: null, promptTokens: 0, completionTokens: 0 });
     expect(row.finishedAt).not.toBeNull();
-    expect(row.shortfall).toMatchObject({ items: 1, factors: 1, minItems: 3, minFactors: 2 });
-    expect(row.shortfall!.missingFactors).toHaveLength(9);
+    expect(row.shortfall).toMatchObject({ items: 0, factors: 0, minItems: 3, minFactors: 2 });
+    expect(row.shortfall!.missingFactors).toHaveLength(10);
+    expect(row.redFlags).toEqual([]);
     expect((await listRunSteps({ db, runId: run.id })).map((s) => s.status)).toEqual(Array(11).fill('pending'));
     // Viewers learn it from the terminal event, with the shortfall.
     expect(events.map((e) => e.type)).toEqual(['run-finished']);
@@ -143,7 +147,7 @@ describe.each(testBackends())('a run on too little evidence, on %s', (backend) =
   it('is retried like a failed run: checked again before any step, the case analysed meanwhile, and a draft once it ends short again', async () => {
     const kase = (await getCaseById({ db, id: DEMO_IDS.thinCase }))!;
     const offline = createOfflineAnalyst();
-    const run = await createRun({ db, protocolId: 'nas', companyId: kase.companyId, provider: offline, caseId: kase.id, createdById: kase.ownerId, params: { asOf: kase.asOfDate, language: 'en' } });
+    const run = await createRun({ db, protocolId: 'nas', companyId: kase.companyId, provider: offline, caseId: kase.id, createdById: kase.ownerId, params: { asOf: BEFORE_FILING, language: 'en' } });
     await markCaseAnalyzing({ db, id: kase.id });
     expect((await executeRun({ db, runId: run.id, provider: offline })).status).toBe('insufficient_evidence');
 
@@ -160,7 +164,7 @@ describe.each(testBackends())('a run on too little evidence, on %s', (backend) =
     expect(['analyzing', 'draft']).toContain(statusWhileQueued);
     const after = (await getRun({ db, id: run.id }))!;
     expect(after.status).toBe('insufficient_evidence');
-    expect(after.shortfall).toMatchObject({ items: 1, factors: 1 });
+    expect(after.shortfall).toMatchObject({ items: 0, factors: 0 });
     expect((await getCaseById({ db, id: kase.id }))!.status).toBe('draft');
     const retries = await db.select().from(auditLog).where(eq(auditLog.entityId, run.id));
     expect(retries.map((r) => r.action)).toContain('run.retry');
@@ -173,7 +177,7 @@ describe.each(testBackends())('a run on too little evidence, on %s', (backend) =
     const going = await createRun({ db, protocolId: 'nas', companyId: kase.companyId, provider: offline, caseId: kase.id, createdById: kase.ownerId, params: { asOf: kase.asOfDate, language: 'en' } });
     await markCaseAnalyzing({ db, id: kase.id });
     expect((await executeRun({ db, runId: going.id, provider: offline, evidenceThreshold: { minItems: 1, minFactors: 1 } })).status).toBe('succeeded');
-    const thin = await createRun({ db, protocolId: 'nas', companyId: kase.companyId, provider: offline, caseId: kase.id, createdById: kase.ownerId, params: { asOf: kase.asOfDate, language: 'en' } });
+    const thin = await createRun({ db, protocolId: 'nas', companyId: kase.companyId, provider: offline, caseId: kase.id, createdById: kase.ownerId, params: { asOf: BEFORE_FILING, language: 'en' } });
     expect((await executeRun({ db, runId: thin.id, provider: offline })).status).toBe('insufficient_evidence');
     expect((await getCaseById({ db, id: kase.id }))!.status).toBe('analyzing');
   });

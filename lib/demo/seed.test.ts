@@ -79,7 +79,7 @@ describe('the demo cases against the evidence in data/demo', () => {
     const thin = poolOf(DEMO_THIN_CASE.companyId, DEMO_THIN_CASE.asOfDate);
     expect({ items: thin.items.length, factors: thin.factors }).toEqual({ items: 1, factors: 1 });
     expect(evidenceShortfall(thin.items)).toMatchObject({ items: 1, factors: 1 });
-    expect(DEMO_THIN_CASE.title).toMatch(/thin-evidence example .*insufficient evidence/);
+    expect(DEMO_THIN_CASE.title).toMatch(/thin record with a red flag .*red-flag screening/);
   });
 });
 
@@ -241,11 +241,11 @@ describe.each(testBackends())('seedDemo on %s', (backend) => {
     expect([...factors].sort()).toEqual(FULL_DEBATE_FACTORS);
   }, 60_000);
 
-  it('ends a run on the thin draft as insufficient evidence, before any step', async () => {
+  it('ends a run on the thin draft as a red-flag screening, before any step', async () => {
     const [kase] = await db.select().from(cases).where(eq(cases.id, DEMO_IDS.thinCase));
     const provider = createOfflineAnalyst();
     const run = await createRun({ db, protocolId: 'kpd-mads', companyId: kase.companyId, provider, caseId: kase.id, createdById: kase.ownerId, params: { asOf: kase.asOfDate, language: 'en' } });
-    expect((await executeRun({ db, runId: run.id, provider })).status).toBe('insufficient_evidence');
+    expect((await executeRun({ db, runId: run.id, provider })).status).toBe('red_flag_screening');
     expect((await listRunSteps({ db, runId: run.id })).map((s) => s.status)).toEqual(Array(11).fill('pending'));
   });
 });

@@ -59,7 +59,7 @@ export const DEMO_CASE = {
  */
 export const DEMO_THIN_CASE = {
   companyId: 'taeyoung-engineering-construction',
-  title: 'Taeyoung E&C — thin-evidence example (one filing: ends as insufficient evidence)',
+  title: 'Taeyoung E&C — thin record with a red flag (one workout filing: ends as a red-flag screening)',
   loanAmount: '5000000000',
   loanCurrency: 'KRW',
   loanPurpose: 'Working capital for ongoing construction projects while the creditor-bank management procedure runs',

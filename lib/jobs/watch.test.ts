@@ -203,7 +203,7 @@ describe.each(testBackends())('the portfolio watch on %s', (backend) => {
     expect(run.params.asOf).toBe('2026-04-11');
     expect(run.createdById).toBe(rmId);
     const [kase] = await db.select().from(cases).where(eq(cases.id, run.caseId!));
-    expect(kase).toMatchObject({ companyId: TAEYOUNG, ownerId: rmId, asOfDate: '2026-04-11', title: 'Taeyoung E&C — thin-evidence example (one filing: ends as insufficient evidence) — re-screen 2026-04-11' });
+    expect(kase).toMatchObject({ companyId: TAEYOUNG, ownerId: rmId, asOfDate: '2026-04-11', title: 'Taeyoung E&C — thin record with a red flag (one workout filing: ends as a red-flag screening) — re-screen 2026-04-11' });
     await waitForRun(run.id);
     const [done] = await db.select().from(runs).where(eq(runs.id, run.id));
     const kinds = (done.redFlags ?? []).map((f) => [f.kind, f.evidenceId]);

@@ -3,7 +3,6 @@
 // finished run's sources are its cited-evidence snapshot, not the live pool: the report an RM
 // submitted and the committee decided on cannot change when the pool is edited afterwards.
 import type { Db } from '@/lib/db/client';
-import { listEvidenceRefs } from '@/lib/db/queries/evidence';
 import { getRun } from '@/lib/db/queries/runs';
 import { resolveCitedSources } from '@/lib/db/queries/sources';
 import { getProtocol, isProtocolId } from '@/lib/debate/protocols';
@@ -28,14 +27,19 @@ export async function loadCitedSources({ db, view }: { db: Db; view: RunView }):
 }
 
 /**
- * Source name and link of the red flags' items that no turn cites, as the pool has them now (the
- * flag itself keeps its title and date). Only for a run whose sources are read live anyway: a
- * finished run's report shows what its snapshot froze and nothing an edit of the pool could change.
+ * Source name and link of the red flags' items that no turn cites (the flag itself keeps its title
+ * and date). A finished run's come from its cited-evidence snapshot, which holds its red flags'
+ * items (lib/db/queries/cited-evidence.ts), so an edit of the pool changes nothing in the report;
+ * a run still going, or one finished before snapshots held them, reads the pool within its
+ * borrower and as-of date.
  */
 export async function loadRedFlagSources({ db, view, cited }: { db: Db; view: RunView; cited: { sources: Sources; sourcesState: SourcesState } }): Promise<Sources> {
-  if (cited.sourcesState === 'frozen') return {};
-  const rows = await listEvidenceRefs({ db, ids: [...new Set(view.redFlags.map((f) => f.evidenceId))].filter((id) => !cited.sources[id]) });
-  return Object.fromEntries(rows.map((r) => [r.id, { title: r.title, url: r.url, publishedDate: r.date, sourceName: r.source, kind: 'evidence' as const }]));
+  const ids = [...new Set(view.redFlags.map((f) => f.evidenceId))].filter((id) => !cited.sources[id]);
+  if (ids.length === 0) return {};
+  const run = await getRun({ db, id: view.id });
+  if (!run) return {};
+  // The engine found each flag in what the run may see: every flag's item counts as verified.
+  return (await resolveCitedSources({ db, run, ids, verifiedIds: ids })).sources;
 }
 
 export async function loadReportInput({ db, runId }: { db: Db; runId: string }): Promise<ReportInput> {

@@ -12,6 +12,7 @@ import { actLabel, agentLabel } from '@/lib/i18n/messages/debate-terms';
 import { redFlagKindKey, redFlagMessages } from '@/lib/i18n/messages/red-flags';
 import { repairMessages } from '@/lib/i18n/messages/repairs';
 import { readingMismatches, type ReadingMismatch } from '@/lib/eval/reading-consistency';
+import { screeningNotice, screeningSections } from '@/lib/report/screening';
 
 export type * from '@/lib/report/doc';
 
@@ -111,11 +112,11 @@ export function buildReportDoc(input: ReportInput, locale: Locale): ReportDoc {
   if (view.status === 'failed') notice = { tone: 'error', title: t('failedTitle'), text: [t('failedBody'), view.error].filter(Boolean).join(' ') };
   else if (view.status === 'cancelled') notice = { tone: 'error', title: t('statusCancelled'), text: t('cancelledBody') };
   else if (view.status === 'budget_exceeded') notice = { tone: 'error', title: t('budgetTitle'), text: [t('budgetBody'), view.error].filter(Boolean).join(' ') };
-  else if (view.status !== 'succeeded') notice = { tone: 'info', text: t('inProgress', { done, total: input.totalSteps }) };
+  else if (view.status !== 'succeeded' && view.status !== 'red_flag_screening') notice = { tone: 'info', text: t('inProgress', { done, total: input.totalSteps }) };
 
   const sourcesNote = input.sourcesState === 'not-frozen' ? t('notFrozenLong') : null;
 
-  const sections = view.report ? protocolSections(view.protocol, view.report.content, ctx) : [];
+  let sections = view.report ? protocolSections(view.protocol, view.report.content, ctx) : [];
   const rawChecks = (view.report?.checks ?? []) as { id?: string; ok?: boolean; message?: string; items?: string[] }[];
   const checks: CheckRow[] = rawChecks.map((c) => {
     const key = `check.${c.id}` as keyof ReportMessages;
@@ -141,6 +142,12 @@ export function buildReportDoc(input: ReportInput, locale: Locale): ReportDoc {
       ...(f.alsoEvidenceIds?.length ? { alsoEvidenceIds: f.alsoEvidenceIds } : {}),
     };
   });
+  // A red-flag screening (lib/report/screening.ts) has no debate: its sections and notice are the screening's.
+  if (view.status === 'red_flag_screening') {
+    const screening = { asOf, shortfall: view.shortfall, flags: redFlags, factorLabel: ctx.factorLabel, locale };
+    notice = screeningNotice(screening);
+    sections = screeningSections(screening);
+  }
   const mismatches = readingMismatches(view.turns, (id) => sources[id]?.polarity);
   const mismatchLines = (m: ReadingMismatch, key: 'checkItem' | 'transcriptLine') =>
     m.against.map((a) =>

@@ -123,7 +123,8 @@ export function stateFromView(
     startedAt: iso(run.startedAt),
     finishedAt: iso(run.finishedAt),
     priorElapsedMs: run.priorElapsedMs ?? 0,
-    reportReady: Boolean(view.report),
+    // A red-flag screening's report is the screening (lib/report/screening.ts): ready when it ends.
+    reportReady: Boolean(view.report) || view.status === 'red_flag_screening',
     waiting,
     streaming,
   };
@@ -316,8 +317,10 @@ export function reduceRun(state: LiveRunState, message: WireMessage): LiveRunSta
         ? { tokens: { prompt: message.totals.promptTokens, completion: message.totals.completionTokens, cached: message.totals.cachedTokens ?? state.tokens.cached ?? 0 }, costUsd: message.totals.costUsd }
         : {};
       // A run short of evidence says what the pool held, live as after a reload.
-      const shortfall = message.status === 'insufficient_evidence' ? (message.shortfall ?? state.shortfall ?? null) : (state.shortfall ?? null);
-      return { ...state, turns, status: message.status, error: message.error ?? state.error, errorPhrase: message.error !== undefined ? (message.errorPhrase ?? null) : (state.errorPhrase ?? null), shortfall, finishedAt: message.at, ...totals };
+      const thin = message.status === 'insufficient_evidence' || message.status === 'red_flag_screening';
+      const shortfall = thin ? (message.shortfall ?? state.shortfall ?? null) : (state.shortfall ?? null);
+      const reportReady = state.reportReady || message.status === 'red_flag_screening';
+      return { ...state, turns, status: message.status, reportReady, error: message.error ?? state.error, errorPhrase: message.error !== undefined ? (message.errorPhrase ?? null) : (state.errorPhrase ?? null), shortfall, finishedAt: message.at, ...totals };
     }
     default:
       return state;
@@ -398,6 +401,7 @@ export function pendingStepNote(
     case 'budget_exceeded':
       return 'notRunBudget';
     case 'insufficient_evidence':
+    case 'red_flag_screening':
       return 'notRunEvidence';
     default:
       return 'notRun';

@@ -35,10 +35,10 @@ describe('npm run cli -- debate --json: red flags', () => {
     expect(view.report.checks[0]).toEqual({ id: 'red-flags-addressed', ok: true, message: expect.any(String), items: [] });
   }, 120_000);
 
-  it('keeps the creditor-bank workout of a run that ended for want of evidence', () => {
+  it('keeps the creditor-bank workout of a run that ended as a red-flag screening', () => {
     const { status, view } = debateJson('--company', 'taeyoung-engineering-construction', '--protocol', 'kpd-mads', '--as-of', '2025-03-31');
-    expect(status).toBe(3);
-    expect(view.status).toBe('insufficient_evidence');
+    expect(status).toBe(0);
+    expect(view.status).toBe('red_flag_screening');
     expect(view.redFlags).toEqual([
       {
         kind: 'creditor_workout',

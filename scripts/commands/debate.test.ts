@@ -42,13 +42,13 @@ describe('npm run cli -- debate', () => {
     expect(view.turns.map((t: { usage: { cachedTokens: number } }) => t.usage.cachedTokens)).toEqual(Array(11).fill(0));
   }, 120_000);
 
-  it('ends a run on a one-item pool as insufficient evidence: exit code 3, status and shortfall in --json, no step run', () => {
-    // Taeyoung E&C's only item is the creditor-bank management filing of 2025-02-17.
+  it('ends a run on a one-item pool with a red flag as a red-flag screening: exit code 0, status and shortfall in --json, no step run', () => {
+    // Taeyoung E&C's only item is the creditor-bank management filing of 2025-02-17, a decisive red flag.
     const run = cli('debate', '--company', 'taeyoung-engineering-construction', '--protocol', 'kpd-mads', '--lang', 'en', '--as-of', '2025-03-31', '--json');
-    expect(run.status, run.stderr).toBe(3);
+    expect(run.status, run.stderr).toBe(0);
     const lines = run.stdout.trim().split('\n');
     const view = JSON.parse(lines[lines.length - 1]);
-    expect(view.status).toBe('insufficient_evidence');
+    expect(view.status).toBe('red_flag_screening');
     expect(view.shortfall).toEqual({
       items: 1,
       factors: 1,
@@ -69,6 +69,15 @@ describe('npm run cli -- debate', () => {
     expect(view.turns.every((t: { status: string }) => t.status === 'pending')).toBe(true);
     expect(view.report).toBeNull();
     expect(view.metrics.tokens.total).toBe(0);
+  }, 120_000);
+
+  it('prints the screening without --json: what it is, what the pool held, and each event', () => {
+    const run = cli('debate', '--company', 'taeyoung-engineering-construction', '--protocol', 'sas', '--lang', 'en', '--as-of', '2025-03-31');
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stdout).toMatch(/^red_flag_screening in /m);
+    expect(run.stdout).toContain('Red-flag screening, not a full analysis: As of 2025-03-31 the knowledge pool held 1 evidence item on 1 of the ten guideline factors');
+    expect(run.stdout).toContain('- Creditor-bank workout · 2024-01-11 · 채권은행 등의 관리절차 개시');
+    expect(run.stdout).toContain('(OpenDART API — 태영건설 주요사항보고서(채권은행 등의 관리절차 개시))');
   }, 120_000);
 
   it('says what the pool holds and where to add evidence, without --json', () => {

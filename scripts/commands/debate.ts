@@ -1,8 +1,9 @@
 // `npm run cli -- debate --company <id|name> --protocol <…> [--provider offline|openai]
 //   [--mode dag|sequential] [--lang ko|en] [--as-of YYYY-MM-DD] [--temperature t]
 //   [--judge-temperature t] [--json]`
-// Exits 0 when the run succeeded, 1 when it failed, 3 when the pool held too little evidence at
-// the as-of date to debate (no model was called; --json carries `status` and `shortfall`).
+// Exits 0 when the run succeeded or ended as a red-flag screening (a thin pool with decisive red
+// flags: the screening is printed), 1 when it failed, 3 when the pool held too little evidence at
+// the as-of date to debate and no red flag (no model was called; --json carries `status` and `shortfall`).
 import { Command, InvalidArgumentError, Option } from 'commander';
 import type { Db } from '@/lib/db/client';
 import { appDb } from '@/lib/demo/app-database';
@@ -12,6 +13,8 @@ import { PROTOCOLS, PROVIDER_NAMES, type Protocol, type ProviderName } from '@/l
 import { runBus } from '@/lib/debate/bus';
 import { createRun, executeRun } from '@/lib/debate/engine';
 import { loadRunView } from '@/lib/report/run-view';
+import { loadReportInput } from '@/lib/report/load';
+import { buildReportDoc } from '@/lib/report/model';
 import { webSearchForRun } from '@/lib/debate/web-search';
 import { defaultProviderName, runProviders } from '@/lib/llm';
 import { isIsoDay } from '@/lib/util/dates';
@@ -103,10 +106,16 @@ export function registerDebate(program: Command) {
         );
         if (result.error) console.log(result.error);
       }
+      if (result.status === 'red_flag_screening' && !options.json) {
+        // The screening as the report says it (lib/report/screening.ts), in the run's language.
+        const doc = buildReportDoc(await loadReportInput({ db, runId: run.id }), options.lang === 'ko' ? 'ko' : 'en');
+        console.log(`${doc.notice?.title}: ${doc.notice?.text}`);
+        for (const f of doc.redFlags) console.log(`- ${f.label} · ${f.date} · ${f.title}${f.source ? ` (${f.source})` : ''}`);
+      }
       if (result.status === 'insufficient_evidence') {
         // Not a failure of the run: the pool is too thin to debate. Said plainly, with its own code.
         if (!options.json && result.shortfall) console.log(shortfallText(result.shortfall, view.params.asOf));
         process.exitCode = EXIT_INSUFFICIENT_EVIDENCE;
-      } else if (result.status !== 'succeeded') process.exitCode = 1;
+      } else if (result.status !== 'succeeded' && result.status !== 'red_flag_screening') process.exitCode = 1;
     });
 }

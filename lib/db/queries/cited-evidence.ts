@@ -152,13 +152,17 @@ export function verifiedCitationIds(outputs: readonly unknown[]): string[] {
  * (claims, arguments, the report) cite and the engine verified against what the step was shown,
  * read now, and only within the run's borrower and as-of date. An unverified citation brings
  * nothing: it is kept on its step as the model wrote it. Web results are not in it: they live on
- * the run already (`runs.web_evidence`). Call inside the transaction that marks the run finished.
+ * the run already (`runs.web_evidence`). The items of the run's red flags are in it too: the
+ * engine found them in what the run may see, and a red-flag screening cites nothing else. Call
+ * inside the transaction that marks the run finished.
  */
 export async function snapshotCitedEvidence({ db, runId }: { db: Executor; runId: string }): Promise<CitedEvidenceSnapshot[]> {
-  const [run] = await db.select({ companyId: runs.companyId, params: runs.params }).from(runs).where(eq(runs.id, runId));
+  const [run] = await db.select({ companyId: runs.companyId, params: runs.params, redFlags: runs.redFlags }).from(runs).where(eq(runs.id, runId));
   if (!run) return [];
   const steps = await db.select({ output: runSteps.output }).from(runSteps).where(eq(runSteps.runId, runId)).orderBy(asc(runSteps.ordinal));
-  return readCitedPoolItems({ db, ids: verifiedCitationIds(steps.map((s) => s.output)), scope: { companyId: run.companyId, asOf: run.params?.asOf } });
+  const flagged = (run.redFlags ?? []).flatMap((f) => [f.evidenceId, ...(f.alsoEvidenceIds ?? [])]);
+  const ids = [...new Set([...verifiedCitationIds(steps.map((s) => s.output)), ...flagged])];
+  return readCitedPoolItems({ db, ids, scope: { companyId: run.companyId, asOf: run.params?.asOf } });
 }
 
 /** A run's snapshot, each item compared with the pool now by its fingerprint. */

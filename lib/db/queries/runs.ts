@@ -94,8 +94,9 @@ async function underLease<T>(db: Executor, runId: string, workerId: string | und
  *
  * `insufficient_evidence` stores the shortfall (what the pool held against the threshold) and,
  * in the same transaction, puts the run's case back to draft when none of its runs has done
- * more than find the evidence short: the case is not being analysed. Any other status clears the
- * shortfall, so a retried run starts without one.
+ * more than find the evidence short: the case is not being analysed. `red_flag_screening` stores
+ * the shortfall too (its report says what the pool lacks); the case stays with it, as it does with
+ * a succeeded run. Any other status clears the shortfall, so a retried run starts without one.
  *
  * Elapsed time is counted per attempt. `running` sets the start once (a run resumed after a stop
  * keeps its attempt's start). `queued` after an end (a retry) adds the ended attempt's own length,
@@ -130,7 +131,7 @@ export async function setRunStatus({
         status,
         error,
         errorPhrase: error === null ? null : errorPhrase,
-        shortfall: status === 'insufficient_evidence' ? shortfall : null,
+        shortfall: status === 'insufficient_evidence' || status === 'red_flag_screening' ? shortfall : null,
         ...(status === 'running' ? { startedAt: sql`coalesce(${runs.startedAt}, now())` } : {}),
         // Every expression here reads the row as it was before this update (finishedAt included).
         ...(status === 'queued'
