@@ -3,7 +3,7 @@
 // run finish (and its tokens and cost) without reloading.
 import { useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
-import { durationMs, formatCount, formatDuration, formatUsd } from '@/components/run/live-format';
+import { formatCount, formatDuration, formatUsd } from '@/components/run/live-format';
 import { ShortfallLine } from '@/components/run/evidence-shortfall';
 import { RunStatusBadge } from '@/components/run/run-progress';
 import { DataTable, EmptyState, Td } from '@/components/ui/layout';
@@ -12,6 +12,7 @@ import { casesMessages } from '@/lib/i18n/messages/cases';
 import { runMessages } from '@/lib/i18n/messages/run';
 import type { EvidenceShortfall } from '@/lib/domain/red-flags';
 import type { RunStatus } from '@/lib/domain/vocabulary';
+import { runElapsedMs } from '@/lib/report/run-state';
 
 export type CaseRunRow = {
   id: string;
@@ -23,6 +24,8 @@ export type CaseRunRow = {
   createdAt: string;
   startedAt: string | null;
   finishedAt: string | null;
+  /** What a retried run's earlier attempts took (runElapsedMs adds the latest one's). */
+  priorElapsedMs?: number;
   promptTokens: number;
   completionTokens: number;
   costUsd: string;
@@ -65,7 +68,7 @@ export function CaseRuns({ caseId, initial, protocolNames }: { caseId: string; i
             {r.status === 'insufficient_evidence' && r.shortfall ? <ShortfallLine shortfall={r.shortfall} /> : null}
           </Td>
           <Td className="whitespace-nowrap">{r.startedAt ? r.startedAt.slice(0, 16).replace('T', ' ') + ' UTC' : '—'}</Td>
-          <Td>{durationText(durationMs(r.startedAt, r.finishedAt))}</Td>
+          <Td>{durationText(runElapsedMs(r, null))}</Td>
           <Td>{formatCount(r.promptTokens + r.completionTokens)}</Td>
           {/* The offline analyst calls no model: "no model cost" says why, where "$0" would not. */}
           <Td>{r.provider === 'offline' ? <span title={tr('offlineUsageNote')}>{tr('costOffline')}</span> : formatUsd(Number(r.costUsd))}</Td>

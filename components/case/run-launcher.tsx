@@ -1,15 +1,18 @@
 'use client';
 
+import Link from 'next/link';
 import { useState } from 'react';
 import { startRun } from '@/app/(signed-in)/(workspace)/cases/[id]/actions';
 import { estimateValues, formatCount, formatUsd } from '@/components/run/live-format';
 import { Button } from '@/components/ui/button';
 import { SelectField, TextField } from '@/components/ui/field';
 import { Alert } from '@/components/ui/layout';
+import { outlookNotice, type LauncherOutlook } from '@/components/case/run-outlook';
 import { useKeptForm } from '@/components/case/use-kept-form';
 import type { Language } from '@/lib/domain/protocol';
 import { useT } from '@/lib/i18n/client';
 import { runMessages } from '@/lib/i18n/messages/run';
+import { runOutlookMessages } from '@/lib/i18n/messages/run-outlook';
 
 export type RunEstimate = {
   /** Recent succeeded runs the medians come from; 0 → no history. */
@@ -26,12 +29,16 @@ export type LauncherOptions = {
   openaiModel: string | null;
   webSearch: boolean;
   estimates: Record<string, RunEstimate>;
+  /** What a run of the case will give at its as-of date: a debate, a red-flag screening or insufficient evidence. */
+  outlook: LauncherOutlook;
   /** maxTokens, maxCostUsd: the server's budgets (RUN_MAX_TOKENS, RUN_MAX_COST_USD) when the fields stay empty. */
   defaults: { language: Language; recencyDays: number; maxWebResults: number; maxTokens: number | null; maxCostUsd: number | null };
 };
 
 export function RunLauncher({ caseId, options }: { caseId: string; options: LauncherOptions }) {
   const t = useT(runMessages);
+  const to = useT(runOutlookMessages);
+  const notice = outlookNotice(options.outlook, to);
   const { values: v, failed, errors, formAction, pending, key } = useKeptForm(startRun, (k) => t(k as keyof typeof runMessages.en));
   const [protocol, setProtocol] = useState(v.protocol ?? 'kpd-mads');
   const [provider, setProvider] = useState(v.provider ?? 'offline');
@@ -138,21 +145,44 @@ export function RunLauncher({ caseId, options }: { caseId: string; options: Laun
           errors={errors('max_cost_usd')}
         />
       </div>
-      <div className="rounded-md bg-zinc-100 px-3 py-2 text-sm dark:bg-zinc-800" data-testid="run-estimate" aria-live="polite">
-        <span className="font-medium">{t('estimate')}: </span>
-        {!estimate || estimate.n === 0 ? (
-          <span>{t('estimateNoHistory')}</span>
-        ) : (
-          <span>{t('estimateTime', estimateValues(estimate.medianMs ?? 0, estimate.n))}</span>
-        )}{' '}
-        {provider === 'offline' ? (
-          <span>{t('estimateFree')}</span>
-        ) : estimate && !estimate.priceKnown ? (
-          <span>{t('estimatePriceUnknown', { model })}</span>
-        ) : estimate?.costUsd != null ? (
-          <span>{t('estimateCost', { cost: formatUsd(estimate.costUsd) })}</span>
-        ) : null}
-      </div>
+      {notice ? (
+        // In the place of the estimate: such a run calls no model, so there is no time or cost
+        // to estimate, and what it will give is what the RM needs before Start (issue 26).
+        <div data-testid="run-outlook" data-outlook={notice.kind}>
+          <Alert tone="info">
+            <p className="font-semibold">{notice.title}</p>
+            <p className="mt-1" data-testid="run-outlook-text">
+              {notice.text}
+            </p>
+            <p className="mt-1">
+              {notice.next}{' '}
+              <Link className="underline underline-offset-2" href="/import" data-testid="run-outlook-import">
+                {to('importLink')}
+              </Link>
+              {' · '}
+              <Link className="underline underline-offset-2" href={`/companies/${options.outlook.companyId}`} data-testid="run-outlook-connectors">
+                {to('connectorsLink')}
+              </Link>
+            </p>
+          </Alert>
+        </div>
+      ) : (
+        <div className="rounded-md bg-zinc-100 px-3 py-2 text-sm dark:bg-zinc-800" data-testid="run-estimate" aria-live="polite">
+          <span className="font-medium">{t('estimate')}: </span>
+          {!estimate || estimate.n === 0 ? (
+            <span>{t('estimateNoHistory')}</span>
+          ) : (
+            <span>{t('estimateTime', estimateValues(estimate.medianMs ?? 0, estimate.n))}</span>
+          )}{' '}
+          {provider === 'offline' ? (
+            <span>{t('estimateFree')}</span>
+          ) : estimate && !estimate.priceKnown ? (
+            <span>{t('estimatePriceUnknown', { model })}</span>
+          ) : estimate?.costUsd != null ? (
+            <span>{t('estimateCost', { cost: formatUsd(estimate.costUsd) })}</span>
+          ) : null}
+        </div>
+      )}
       <Button type="submit" disabled={pending} data-testid="start-run">
         {pending ? t('starting') : t('start')}
       </Button>

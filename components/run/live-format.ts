@@ -43,11 +43,6 @@ export function formatCount(n: number): string {
   return n.toLocaleString('en');
 }
 
-export function durationMs(start: Date | string | null, end: Date | string | null): number | null {
-  if (!start || !end) return null;
-  return new Date(end).getTime() - new Date(start).getTime();
-}
-
 export function median(values: number[]): number | null {
   const sorted = values.filter((v) => Number.isFinite(v)).sort((a, b) => a - b);
   if (!sorted.length) return null;

@@ -1,10 +1,10 @@
 'use client';
 
 import { useEffect, useState } from 'react';
-import { durationMs, formatDuration, formatUsd } from '@/components/run/live-format';
+import { formatDuration, formatUsd } from '@/components/run/live-format';
 import { Badge } from '@/components/ui/layout';
 import type { RunStatus } from '@/lib/domain/vocabulary';
-import { isTerminal, progressOf, shownTotals, type LiveRunState } from '@/lib/report/run-state';
+import { isTerminal, progressOf, runElapsedMs, shownTotals, type LiveRunState } from '@/lib/report/run-state';
 import { useT } from '@/lib/i18n/client';
 import { runMessages } from '@/lib/i18n/messages/run';
 
@@ -28,8 +28,8 @@ export function RunStatusBadge({ status }: { status: RunStatus }) {
   );
 }
 
-/** Elapsed time that ticks while the run goes and stops at its end. */
-function useElapsed(startedAt: string | null, finishedAt: string | null, running: boolean) {
+/** Elapsed time that ticks while the run goes and stops at its end; a retried run's attempts add up (runElapsedMs). */
+function useElapsed(run: Pick<LiveRunState, 'startedAt' | 'finishedAt' | 'priorElapsedMs'>, running: boolean) {
   const [now, setNow] = useState<number | null>(null);
   useEffect(() => {
     if (!running) return;
@@ -42,15 +42,13 @@ function useElapsed(startedAt: string | null, finishedAt: string | null, running
       clearInterval(timer);
     };
   }, [running]);
-  if (!startedAt) return null;
-  if (finishedAt) return durationMs(startedAt, finishedAt);
-  return now === null ? null : now - new Date(startedAt).getTime();
+  return runElapsedMs(run, now);
 }
 
 export function RunProgress({ state, connection, offline = false }: { state: LiveRunState; connection: 'live' | 'reconnecting' | 'closed'; offline?: boolean }) {
   const t = useT(runMessages);
   const { done, running, total } = progressOf(state);
-  const elapsed = useElapsed(state.startedAt, state.finishedAt, !isTerminal(state.status));
+  const elapsed = useElapsed(state, !isTerminal(state.status));
   // Running steps count with what they have spent so far, so the figures grow as the models write.
   const totals = shownTotals(state);
   return (

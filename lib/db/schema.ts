@@ -369,8 +369,15 @@ export const runs = pgTable(
     completionTokens: integer().notNull().default(0),
     costUsd: numeric({ precision: 14, scale: 6 }).notNull().default('0'),
     createdAt: createdAt(),
+    /** When the run's latest attempt started (a retry starts a new one: setRunStatus in lib/db/queries/runs.ts). */
     startedAt: timestamp({ withTimezone: true }),
     finishedAt: timestamp({ withTimezone: true }),
+    /**
+     * What the run's earlier attempts took, each from its start to its end, summed when a retry
+     * requeues the run: the run's elapsed time is this plus its latest attempt's, not the span
+     * from its first start to its last end (which would count the hours it lay failed).
+     */
+    priorElapsedMs: bigint({ mode: 'number' }).notNull().default(0),
     /** The queue worker executing the run (PostgreSQL mode); null when no worker holds it. */
     workerId: text(),
     /** The holder renews this every few seconds; once it passes, another worker may take the run over. */

@@ -16,6 +16,31 @@ type Rows = {
   company: Company | undefined;
 };
 
+/** From the first step's start to the last one's end; null when no step has both. */
+function stepSpanMs(turns: { startedAt: string | null; finishedAt: string | null }[]): number | null {
+  const firstStart = Math.min(...turns.map((t) => (t.startedAt ? Date.parse(t.startedAt) : Infinity)));
+  const lastEnd = Math.max(...turns.map((t) => (t.finishedAt ? Date.parse(t.finishedAt) : -Infinity)));
+  return Number.isFinite(lastEnd - firstStart) ? lastEnd - firstStart : null;
+}
+
+/**
+ * The latency metric (docs/protocols.md, "Metrics"): the finished steps' span, first start to last
+ * end. A retried run's steps finished in earlier attempts started before its latest attempt did
+ * (runs.started_at): the two groups are measured apart, and the earlier one at most as long as
+ * the earlier attempts took (runs.prior_elapsed_ms), so the time the run lay failed before its
+ * retry is not counted as latency.
+ */
+function stepLatencyMs(done: { startedAt: string | null; finishedAt: string | null }[], run: Pick<Run, 'startedAt' | 'priorElapsedMs'>): number | null {
+  const prior = Number(run.priorElapsedMs ?? 0);
+  if (!(prior > 0)) return stepSpanMs(done);
+  // A run queued again and not yet started: every finished step is an earlier attempt's.
+  const attemptStart = run.startedAt ? new Date(run.startedAt).getTime() : Infinity;
+  const latest = stepSpanMs(done.filter((t) => t.startedAt && Date.parse(t.startedAt) >= attemptStart));
+  const earlier = stepSpanMs(done.filter((t) => t.startedAt && Date.parse(t.startedAt) < attemptStart));
+  if (latest === null && earlier === null) return null;
+  return (latest ?? 0) + Math.min(earlier ?? 0, prior);
+}
+
 export function runDocument({ run, steps, report, company }: Rows) {
   const turns = steps.map((s) => {
     const citations = citationsOf(s.output) as { verified?: boolean }[];
@@ -50,8 +75,7 @@ export function runDocument({ run, steps, report, company }: Rows) {
   const tree = buildReasoningTree(done.map((t) => ({ stepId: t.step, team: t.team, act: t.act, output: t.output })));
   const allCitations = done.flatMap((t) => t.citations);
   const resolved = allCitations.filter((c) => c.verified).length;
-  const firstStart = Math.min(...done.map((t) => (t.startedAt ? Date.parse(t.startedAt) : Infinity)));
-  const lastEnd = Math.max(...done.map((t) => (t.finishedAt ? Date.parse(t.finishedAt) : -Infinity)));
+  const latencyMs = stepLatencyMs(done, run);
   return {
     id: run.id,
     protocol: run.protocol,
@@ -75,7 +99,7 @@ export function runDocument({ run, steps, report, company }: Rows) {
       depths: tree.depths,
       rei: tree.rei,
       citationGrounding: citationGrounding(resolved, allCitations.length),
-      latencyMs: Number.isFinite(lastEnd - firstStart) ? lastEnd - firstStart : null,
+      latencyMs,
       // `cached`: of the prompt tokens, those the provider's prompt cache served; optional for readers of older exports.
       tokens: { prompt: run.promptTokens, completion: run.completionTokens, total: run.promptTokens + run.completionTokens, ...({ cached: run.cachedTokens ?? 0 } as { cached?: number }) },
       costUsd: Number(run.costUsd),

@@ -45,8 +45,11 @@ export type LiveRunState = {
   /** `cached`: of the prompt tokens, those the provider's prompt cache served (absent in states built before it was kept). */
   tokens: { prompt: number; completion: number; cached?: number };
   costUsd: number;
+  /** When the latest attempt started (a retry starts a new one) and when it ended. */
   startedAt: string | null;
   finishedAt: string | null;
+  /** What earlier attempts took, summed (`runs.prior_elapsed_ms`); absent in states built before it was kept. */
+  priorElapsedMs?: number;
   reportReady: boolean;
   /** Running steps that wait for quota or a retry before their next token, by step id. */
   waiting?: Record<string, StepWait>;
@@ -78,7 +81,7 @@ export function isTerminal(status: RunStatus) {
  */
 export function stateFromView(
   view: Pick<RunView, 'id' | 'status' | 'error' | 'turns' | 'report' | 'metrics'> & { errorPhrase?: RunView['errorPhrase'] },
-  run: { startedAt: Date | string | null; finishedAt: Date | string | null; redFlags?: RedFlag[] | null; shortfall?: EvidenceShortfall | null },
+  run: { startedAt: Date | string | null; finishedAt: Date | string | null; priorElapsedMs?: number | null; redFlags?: RedFlag[] | null; shortfall?: EvidenceShortfall | null },
   live: RunSnapshot,
   evidence: EvidenceRefs,
 ): LiveRunState {
@@ -119,11 +122,25 @@ export function stateFromView(
     costUsd: view.metrics.costUsd,
     startedAt: iso(run.startedAt),
     finishedAt: iso(run.finishedAt),
+    priorElapsedMs: run.priorElapsedMs ?? 0,
     // A red-flag screening's report is the screening (lib/report/screening.ts): ready when it ends.
     reportReady: Boolean(view.report) || view.status === 'red_flag_screening',
     waiting,
     streaming,
   };
+}
+
+/**
+ * How long the run has taken: its earlier attempts' lengths plus the latest attempt's, from its
+ * start to its end or, while it goes, to `now` (null before the clock is read: the server's
+ * render and the browser's first one agree). Not the span from the first start to the last end,
+ * which would count the time a failed run waited for its retry. Null when nothing has started.
+ */
+export function runElapsedMs(run: { startedAt: string | null; finishedAt: string | null; priorElapsedMs?: number | null }, now: number | null): number | null {
+  const prior = run.priorElapsedMs ?? 0;
+  const current = !run.startedAt ? null : run.finishedAt ? Date.parse(run.finishedAt) - Date.parse(run.startedAt) : now === null ? null : now - Date.parse(run.startedAt);
+  if (current === null) return prior > 0 ? prior : null;
+  return prior + current;
 }
 
 /** The run's tokens and cost as a viewer sees them: what finished steps used and what running ones have spent so far. */
@@ -206,7 +223,11 @@ export function reduceRun(state: LiveRunState, message: WireMessage): LiveRunSta
         errorPhrase: null,
         shortfall: null,
         finishedAt: null,
-        startedAt: state.startedAt ?? message.at,
+        // After an end, a new attempt (a retry): the ended one's length is kept, as the database
+        // keeps it (setRunStatus in lib/db/queries/runs.ts); else the attempt's start stays.
+        ...(state.startedAt && state.finishedAt
+          ? { priorElapsedMs: runElapsedMs(state, null) ?? 0, startedAt: message.at }
+          : { startedAt: state.startedAt ?? message.at }),
         ...(message.redFlags ? { redFlags: message.redFlags } : {}),
         // The route may send the flagged items' sources along, as it does with a step's citations.
         ...(message.evidence ? { evidence: { ...state.evidence, ...message.evidence } } : {}),

@@ -139,6 +139,7 @@ export async function listRunsForCase({ db, caseId }: { db: Executor; caseId: st
       createdAt: runs.createdAt,
       startedAt: runs.startedAt,
       finishedAt: runs.finishedAt,
+      priorElapsedMs: runs.priorElapsedMs,
       promptTokens: runs.promptTokens,
       completionTokens: runs.completionTokens,
       costUsd: runs.costUsd,
@@ -194,7 +195,8 @@ export async function markCaseSubmitted({ db, id, note = null }: { db: Executor;
 export async function listRecentRunStats({ db, protocol, provider, model, limit = 20 }: { db: Executor; protocol: string; provider: string; model: string; limit?: number }) {
   return db
     .select({
-      ms: sql<number>`(extract(epoch from (${runs.finishedAt} - ${runs.startedAt})) * 1000)::float8`,
+      // The attempts' own lengths (runs.prior_elapsed_ms): a run retried the next morning took seconds, not a night.
+      ms: sql<number>`(${runs.priorElapsedMs} + extract(epoch from (${runs.finishedAt} - ${runs.startedAt})) * 1000)::float8`,
       promptTokens: runs.promptTokens,
       completionTokens: runs.completionTokens,
       costUsd: runs.costUsd,

@@ -97,6 +97,11 @@ async function underLease<T>(db: Executor, runId: string, workerId: string | und
  * more than find the evidence short: the case is not being analysed. `red_flag_screening` stores
  * the shortfall too (its report says what the pool lacks); the case stays with it, as it does with
  * a succeeded run. Any other status clears the shortfall, so a retried run starts without one.
+ *
+ * Elapsed time is counted per attempt. `running` sets the start once (a run resumed after a stop
+ * keeps its attempt's start). `queued` after an end (a retry) adds the ended attempt's own length,
+ * start to end, to `priorElapsedMs` and clears the start, so the next `running` starts a new
+ * attempt: the time a failed run lay waiting for its retry is no one's elapsed time.
  */
 export async function setRunStatus({
   db,
@@ -128,6 +133,13 @@ export async function setRunStatus({
         errorPhrase: error === null ? null : errorPhrase,
         shortfall: status === 'insufficient_evidence' || status === 'red_flag_screening' ? shortfall : null,
         ...(status === 'running' ? { startedAt: sql`coalesce(${runs.startedAt}, now())` } : {}),
+        // Every expression here reads the row as it was before this update (finishedAt included).
+        ...(status === 'queued'
+          ? {
+              priorElapsedMs: sql`${runs.priorElapsedMs} + coalesce(round(extract(epoch from (${runs.finishedAt} - ${runs.startedAt})) * 1000), 0)::bigint`,
+              startedAt: sql`case when ${runs.finishedAt} is null then ${runs.startedAt} else null end`,
+            }
+          : {}),
         ...(final ? { finishedAt: now, citedEvidence } : { finishedAt: null }),
         ...(workerId && final ? { workerId: null, leaseExpiresAt: null } : {}),
       })

@@ -1,10 +1,13 @@
 // What the run launcher offers and its estimates: the median wall time and tokens of recent
-// succeeded runs of each system on each available model, priced by lib/llm/prices.ts.
+// succeeded runs of each system on each available model, priced by lib/llm/prices.ts; and what a
+// run of the case will give (lib/debate/outlook.ts), so a run that cannot debate is said before
+// it starts instead of being estimated like a debate.
 import { median } from '@/components/run/live-format';
 import type { LauncherOptions, RunEstimate } from '@/components/case/run-launcher';
 import type { Db } from '@/lib/db/client';
 import { listRecentRunStats } from '@/lib/db/queries/cases';
 import { DEFAULT_RUN_PARAMS } from '@/lib/debate/engine';
+import { readRunOutlook } from '@/lib/debate/outlook';
 import { PROTOCOLS_BY_ID } from '@/lib/debate/protocols';
 import { env } from '@/lib/env';
 import { DEFAULT_OPENAI_MODEL, openAiConfigured } from '@/lib/llm';
@@ -12,7 +15,7 @@ import { OFFLINE_MODEL } from '@/lib/llm/offline';
 import { costOf, priceOf } from '@/lib/llm/prices';
 import { getWebSearch } from '@/lib/pool/search';
 
-export async function launcherOptions({ db }: { db: Db }): Promise<LauncherOptions> {
+export async function launcherOptions({ db, kase }: { db: Db; kase: { companyId: string; asOfDate: string } }): Promise<LauncherOptions> {
   const e = env();
   const openaiModel = openAiConfigured(e) ? (e.OPENAI_MODEL ?? DEFAULT_OPENAI_MODEL) : null;
   const providers = [{ id: 'offline', model: OFFLINE_MODEL }, ...(openaiModel ? [{ id: 'openai', model: openaiModel }] : [])];
@@ -34,8 +37,10 @@ export async function launcherOptions({ db }: { db: Db }): Promise<LauncherOptio
       }),
     ),
   );
+  const outlook = await readRunOutlook({ db, companyId: kase.companyId, asOf: kase.asOfDate });
   return {
     protocols: protocols.map((p) => ({ id: p.id, name: p.name })),
+    outlook: { ...outlook, asOf: kase.asOfDate, companyId: kase.companyId },
     openaiModel,
     webSearch: getWebSearch(e).configured,
     estimates,

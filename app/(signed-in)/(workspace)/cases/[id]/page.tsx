@@ -92,7 +92,7 @@ export default async function CasePage({ params }: { params: Promise<{ id: strin
             open ? (
               <>
                 <Card title={tr('launcherTitle')}>
-                  <RunLauncher caseId={kase.id} options={await launcherOptions({ db })} />
+                  <RunLauncher caseId={kase.id} options={await launcherOptions({ db, kase: row })} />
                 </Card>
                 <Card title={t('submitTitle')}>
                   <SubmitCase caseId={kase.id} />

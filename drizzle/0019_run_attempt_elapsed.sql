@@ -1,0 +1,1 @@
+ALTER TABLE "runs" ADD COLUMN "prior_elapsed_ms" bigint DEFAULT 0 NOT NULL;
