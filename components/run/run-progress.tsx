@@ -54,12 +54,15 @@ export function RunProgress({ state, connection, offline = false }: { state: Liv
   return (
     <div className="flex flex-wrap items-center gap-x-5 gap-y-2 text-sm" data-testid="run-progress">
       <RunStatusBadge status={state.status} />
-      <div className="flex items-center gap-2">
-        <progress className="h-2 w-32 accent-blue-700" max={total} value={done} aria-label={t('progress', { done, total })} />
-        <span data-testid="progress-count" aria-live="polite">
-          {t('progress', { done, total })}
-        </span>
-      </div>
+      {/* A run that ended before any step on a thin pool has no steps to count. */}
+      {state.status === 'insufficient_evidence' || state.status === 'red_flag_screening' ? null : (
+        <div className="flex items-center gap-2">
+          <progress className="h-2 w-32 accent-blue-700" max={total} value={done} aria-label={t('progress', { done, total })} />
+          <span data-testid="progress-count" aria-live="polite">
+            {t('progress', { done, total })}
+          </span>
+        </div>
+      )}
       {running > 0 ? <span data-testid="running-count">{t('runningNow', { n: running })}</span> : null}
       <span data-testid="run-elapsed">{t('elapsed', { time: elapsed !== null && elapsed < 1000 && isTerminal(state.status) ? t('underASecond') : formatDuration(elapsed) })}</span>
       {offline ? (
