@@ -59,6 +59,8 @@ function detailOf(item: InboxItem, t: Translate<InboxMessages>, review: Translat
       return isOutcome(detail) ? t('outcome', { outcome: review(`outcome_${detail}`) }) : null;
     case 'run_failed':
       return detail === 'failed' || detail === 'budget_exceeded' || detail === 'insufficient_evidence' ? t(`runStatus_${detail}`) : null;
+    case 'run_finished':
+      return detail === 'red_flag_screening' ? t('runStatus_red_flag_screening') : null;
     default:
       return null;
   }

@@ -44,12 +44,15 @@ export default async function RunReportPage({ params }: { params: Promise<{ id: 
         }
       />
       <ReportView doc={doc} />
-      <EvaluationCard
-        view={input.view}
-        rows={judgments}
-        canRun={can(user.role, 'cases:write') && canAccessRun(user, run, kase, 'write')}
-        availability={judgeAvailability()}
-      />
+      {/* A red-flag screening has no debate for a judge or a readability score to read. */}
+      {input.view.status === 'red_flag_screening' ? null : (
+        <EvaluationCard
+          view={input.view}
+          rows={judgments}
+          canRun={can(user.role, 'cases:write') && canAccessRun(user, run, kase, 'write')}
+          availability={judgeAvailability()}
+        />
+      )}
     </>
   );
 }
