@@ -8,7 +8,7 @@
 import { expect, test } from '@playwright/test';
 import { signInAs } from './fixtures';
 
-test('a run on a one-item pool ends as insufficient evidence and says what is missing', async ({ page }) => {
+test('a run on an empty pool ends as insufficient evidence and says what is missing', async ({ page }) => {
   test.setTimeout(90_000);
   await signInAs(page, 'rm');
   await page.goto('/cases/new');
