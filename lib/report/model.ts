@@ -13,6 +13,7 @@ import { redFlagKindKey, redFlagMessages } from '@/lib/i18n/messages/red-flags';
 import { repairMessages } from '@/lib/i18n/messages/repairs';
 import { readingMismatches, type ReadingMismatch } from '@/lib/eval/reading-consistency';
 import { screeningNotice, screeningSections } from '@/lib/report/screening';
+import { weighSection } from '@/lib/report/weigh';
 
 export type * from '@/lib/report/doc';
 
@@ -155,6 +156,11 @@ export function buildReportDoc(input: ReportInput, locale: Locale): ReportDoc {
     );
   if (view.report) {
     checks.push({ id: 'reading-consistency', ok: mismatches.length === 0, label: tf('checkLabel'), items: mismatches.flatMap((m) => mismatchLines(m, 'checkItem')) });
+  }
+
+  // Every finished report ends with what the committee must weigh (lib/report/weigh.ts).
+  if (view.status === 'succeeded' && view.report) {
+    sections.push(weighSection({ turns: view.turns, sources, flags: redFlags, checks, locale, factorLabel: ctx.factorLabel, speakerLabel: (agent) => agentLabel(agent, locale), cite: ctx.cite }));
   }
 
   const teamLabel = (team: string) => (team === 'affirmative' ? t('teamAffirmative') : team === 'negative' ? t('teamNegative') : team === 'neutral' ? t('teamNeutral') : team);

@@ -28,7 +28,7 @@ describe.each(testBackends())('run report on %s', (backend) => {
     const input = runs['kpd-mads'];
     const content = input.view.report!.content as { objective: string; favorableSummary: string[]; adverseSummary: string[]; topics: { topic: string; affirmative: string; citations: { evidenceId: string }[] }[] };
     const doc = buildReportDoc(input, 'en');
-    expect(doc.sections.map((s) => s.id)).toEqual(['objective', 'overview', 'favorable', 'adverse', 'topics']);
+    expect(doc.sections.map((s) => s.id)).toEqual(['objective', 'overview', 'favorable', 'adverse', 'topics', 'weigh']);
     expect(blocksOf(doc, 'objective')).toEqual([{ kind: 'paragraph', text: content.objective }]);
 
     // Every summary line lands in exactly one group, and the offline analyst's lines open with their factor.
@@ -71,7 +71,7 @@ describe.each(testBackends())('run report on %s', (backend) => {
 
   it('NAS: the same report shape from one call', () => {
     const doc = buildReportDoc(runs.nas, 'ko');
-    expect(doc.sections.map((s) => s.id)).toEqual(['objective', 'overview', 'favorable', 'adverse', 'topics']);
+    expect(doc.sections.map((s) => s.id)).toEqual(['objective', 'overview', 'favorable', 'adverse', 'topics', 'weigh']);
     expect(doc.transcript.map((t) => t.step)).toEqual(['NAS']);
     expect(doc.header.find((f) => f.label === '분석 주체')!.value).toContain('LLM 아님');
   });
@@ -95,7 +95,7 @@ describe.each(testBackends())('run report on %s', (backend) => {
     const input = runs['three-round'];
     const judge = input.view.report!.content as { scores: { argumentId: string; weighted: number }[]; trace: unknown[]; overall: { affirmativeTotal: number; recommendation: string } };
     const doc = buildReportDoc(input, 'en');
-    expect(doc.sections.map((s) => s.id)).toEqual(['scores', 'fallacies', 'trace', 'overall']);
+    expect(doc.sections.map((s) => s.id)).toEqual(['scores', 'fallacies', 'trace', 'overall', 'weigh']);
     const scores = blocksOf(doc, 'scores')[0] as Extract<Block, { kind: 'table' }>;
     expect(scores.rows.map((r) => r[0])).toEqual(judge.scores.map((s) => s.argumentId));
     expect(scores.rows[0][5]).toBe(judge.scores[0].weighted.toFixed(2));
@@ -110,13 +110,13 @@ describe.each(testBackends())('run report on %s', (backend) => {
 
   it('SAS: judge and stress records next to the final report; FinDebate: safety check, draft and final', () => {
     const sas = buildReportDoc(runs.sas, 'en');
-    expect(sas.sections.map((s) => s.id)).toEqual(['judge', 'stress', 'final-report']);
+    expect(sas.sections.map((s) => s.id)).toEqual(['judge', 'stress', 'final-report', 'weigh']);
     const stress = runs.sas.view.turns.find((t) => t.step === 'STRESS')!.output as { assumption: string };
     expect(JSON.stringify(blocksOf(sas, 'stress'))).toContain(stress.assumption);
     expect(groups(blocksOf(sas, 'final-report')).map((g) => g.title)).toEqual(['Executive summary', 'Evidence review', 'Key takeaways', 'Primary risk', 'Mitigation', 'Outlook']);
 
     const fin = buildReportDoc(runs.findebate, 'en');
-    expect(fin.sections.map((s) => s.id)).toEqual(['safety', 'draft', 'final']);
+    expect(fin.sections.map((s) => s.id)).toEqual(['safety', 'draft', 'final', 'weigh']);
     const safety = runs.findebate.view.report!.content as { kept: string; reason: string };
     expect(JSON.stringify(blocksOf(fin, 'safety'))).toContain(safety.reason);
     const draft = runs.findebate.view.turns.find((t) => t.step === 'DRAFT')!.output as { horizons: { horizon: string }[] };
