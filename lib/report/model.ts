@@ -14,6 +14,8 @@ import { repairMessages } from '@/lib/i18n/messages/repairs';
 import { readingMismatches, type ReadingMismatch } from '@/lib/eval/reading-consistency';
 import { screeningNotice, screeningSections } from '@/lib/report/screening';
 import { weighSection } from '@/lib/report/weigh';
+import { plainSections, plainTurnNames } from '@/lib/report/turn-names';
+import { getProtocol, isProtocolId } from '@/lib/debate/protocols';
 
 export type * from '@/lib/report/doc';
 
@@ -162,6 +164,10 @@ export function buildReportDoc(input: ReportInput, locale: Locale): ReportDoc {
   if (view.status === 'succeeded' && view.report) {
     sections.push(weighSection({ turns: view.turns, sources, flags: redFlags, checks, locale, factorLabel: ctx.factorLabel, speakerLabel: (agent) => agentLabel(agent, locale), cite: ctx.cite }));
   }
+
+  // Step ids in the prose, in words a committee member reads (lib/report/turn-names.ts), in the
+  // language of the prose: the run's output language, whatever the reader's interface.
+  if (isProtocolId(view.protocol)) sections = plainSections(sections, plainTurnNames(getProtocol(view.protocol), params.language === 'en' ? 'en' : 'ko'));
 
   const teamLabel = (team: string) => (team === 'affirmative' ? t('teamAffirmative') : team === 'negative' ? t('teamNegative') : team === 'neutral' ? t('teamNeutral') : team);
   // A red-flag screening ran no step: its steps are not a transcript.

@@ -8,6 +8,8 @@ import { createRun } from '@/lib/debate/engine';
 import { createOfflineAnalyst } from '@/lib/llm/offline';
 import { loadReportInput } from '@/lib/report/load';
 import { renderMarkdown } from '@/lib/report/markdown';
+import { plainTurnNames } from '@/lib/report/turn-names';
+import { getProtocol } from '@/lib/debate/protocols';
 import { buildReportDoc, shortFactorLabel, type Block, type ReportInput } from '@/lib/report/model';
 import { AS_OF, finishedRun, openReportTestDb } from '@/lib/report/test-runs';
 
@@ -31,9 +33,13 @@ describe.each(testBackends())('run report on %s', (backend) => {
     expect(doc.sections.map((s) => s.id)).toEqual(['objective', 'overview', 'favorable', 'adverse', 'topics', 'weigh']);
     expect(blocksOf(doc, 'objective')).toEqual([{ kind: 'paragraph', text: content.objective }]);
 
-    // Every summary line lands in exactly one group, and the offline analyst's lines open with their factor.
+    // Every summary line lands in exactly one group, and the offline analyst's lines open with their
+    // factor; a step id in a line is written as the turn it names, in the run's language (Korean).
     const favorable = groups(blocksOf(doc, 'favorable'));
-    expect(favorable.flatMap((g) => (g.blocks[0] as { items: string[] }).items).sort()).toEqual([...content.favorableSummary].sort());
+    const plain = plainTurnNames(getProtocol('kpd-mads'), 'ko');
+    expect(favorable.flatMap((g) => (g.blocks[0] as { items: string[] }).items).sort()).toEqual(content.favorableSummary.map(plain).sort());
+    const withId = content.favorableSummary.find((line) => /D3의/.test(line));
+    if (withId) expect(favorable.flatMap((g) => (g.blocks[0] as { items: string[] }).items)).toContain(withId.replace('D3의', '반대 측 입론의'));
     const factorTitles = new Set(['internal_control_risk', 'management_continuity', 'technological_disruption_risk'].map((f) => shortFactorLabel(f, 'en')));
     expect(favorable.some((g) => factorTitles.has(g.title))).toBe(true);
     expect(favorable.map((g) => g.title)).not.toContain('Other');

@@ -155,7 +155,7 @@ describe.each(testBackends())('red-flag screening on %s', (backend) => {
     expect(md).toContain('## 결정적 사건');
     expect(md).toContain('채권은행 등의 관리절차 개시: 금융채권자협의회(주채권은행 한국산업은행), 2024.01.11');
     expect(md).toContain('2025-03-31 기준 지식 풀에 있는 증거는 10개 가이드라인 요인 중 1개 요인에 걸친 증거 항목 1개로, 토론하기에는 부족합니다');
-    expect(md).toContain('다만 결정적 위험 신호가 1건 있습니다.');
+    expect(md).toContain('다만 결정적 위험 신호 1건이 있습니다.');
     expect(md).toContain('https://dart.fss.or.kr/dsaf001/main.do?rcpNo=20250217001661');
     expect(md).toContain('산업 성장 전망');
     expect(md).not.toContain(`## ${ko.labels.transcript}`);

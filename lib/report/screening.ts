@@ -30,7 +30,6 @@ export function screeningNotice({ asOf, shortfall, flags, locale }: ScreeningInp
       minItems: shortfall?.minItems ?? 0,
       minFactors: shortfall?.minFactors ?? 0,
       flags: flags.length === 1 ? t('flag') : t('flags', { n: flags.length }),
-      flagCount: flags.length,
     }),
   };
 }

@@ -68,7 +68,7 @@ export const screeningMessages = defineMessages({
   ko: {
     noticeTitle: '위험 신호 점검 (전체 분석 아님)',
     noticeBody:
-      '{asOf} 기준 지식 풀에 있는 증거는 10개 가이드라인 요인 중 {factors}개 요인에 걸친 {items}로, 토론하기에는 부족합니다(최소 {minItems}개 항목, {minFactors}개 요인 필요). 다만 결정적 위험 신호가 {flagCount}건 있습니다. 토론을 하지 않았고 모델도 호출하지 않았습니다. 이 점검은 각 사건을 먼저 보이고, 풀에 없는 것과 위원회가 따져 볼 점을 밝힙니다.',
+      '{asOf} 기준 지식 풀에 있는 증거는 10개 가이드라인 요인 중 {factors}개 요인에 걸친 {items}로, 토론하기에는 부족합니다(최소 {minItems}개 항목, {minFactors}개 요인 필요). 다만 {flags}이 있습니다. 토론을 하지 않았고 모델도 호출하지 않았습니다. 이 점검은 각 사건을 먼저 보이고, 풀에 없는 것과 위원회가 따져 볼 점을 밝힙니다.',
     items: '증거 항목 {n}개',
     item: '증거 항목 1개',
     flags: '결정적 위험 신호 {n}건',
