@@ -66,7 +66,8 @@ const RULES: Record<EvidenceCategory, Rule[]> = {
     { factor: 'internal_control_risk', polarity: 'context' },
   ],
   legal_proceedings: [
-    { when: /\b(dismissed|verdict for (?:the )?defendants?|in (?:the company's|our) favou?r)\b|소취하|승소|기각/i, factor: 'internal_control_risk', polarity: 'favorable' },
+    // The same outcomes the offline analyst reads as won (lib/llm/offline/reading.ts WON).
+    { when: /\b(dismissed|verdict (?:in favou?r of|for) (?:the )?defendants?|in (?:the company's|our|its) favou?r)\b|소취하|승소|기각/i, factor: 'internal_control_risk', polarity: 'favorable' },
     { factor: 'internal_control_risk', polarity: 'adverse' },
   ],
   sanctions: [{ factor: 'internal_control_risk', polarity: 'adverse' }],
