@@ -106,6 +106,7 @@ const RULES: Record<EvidenceCategory, Rule[]> = {
   // depends on content.
   risk_factor: [
     { when: KEY_PERSON, wide: true, factor: 'management_continuity', polarity: 'adverse' },
+    { when: LABOUR_TROUBLE, factor: 'employment_stability', polarity: 'adverse' },
     { when: MACRO, wide: true, factor: 'economic_sensitivity', polarity: 'adverse' },
     { when: TECH, wide: true, factor: 'technological_disruption_risk', polarity: 'adverse' },
     { when: COMPETITION, wide: true, factor: 'industry_competition_intensity', polarity: 'adverse' },
@@ -163,7 +164,7 @@ export function tagByCategory(item: { category: string; title: string; text: str
 // effectively", "… could adversely affect our results"), a stated exposure or dependence. A 10-K
 // uploaded whole has no "Risk Factors" in its title, and each risk factor is its own heading.
 const RISK_STATEMENT =
-  /\b(?:may|could|might|cannot)\b[^.]{0,160}\b(?:adverse\w*|harm\w*|negativ\w*|unable|fail\w*|suffer\w*|declin\w*|los[st]|loss(?:es)?|disrupt\w*|impair\w*|insufficient|not be (?:able|available|adequate)|delay\w*|costs?|risks?|liabilit\w*|penalt\w*|sanction\w*)\b|\b(?:exposed to|dependent on|subject to (?:risks|liabilit\w*|penalt\w*))\b|\bvolatil\w*|\bface\b[^.]{0,40}\b(?:competition|risks?|challenges?)\b|우려|불확실|위험\s?요인|악영향|부정적\s?영향/i;
+  /\b(?:may|could|might|cannot)\b[^.]{0,160}\b(?:adverse\w*|harm\w*|negativ\w*|unable|fail\w*|suffer\w*|declin\w*|los[st]|loss(?:es)?|disrupt\w*|impair\w*|insufficient|not be (?:able|available|adequate)|delay\w*|costs?|risks?|liabilit\w*|penalt\w*|sanction\w*|limit\w*|restrict\w*|impact\w*|recalls?)\b|\b(?:exposed to|dependent on|subject to (?:risks|liabilit\w*|penalt\w*)|must manage|will need to|obligations under|no guarantee|no assurance)\b|\bvolatil\w*|\bface\b[^.]{0,40}\b(?:competition|risks?|challenges?)\b|우려|불확실|위험\s?요인|악영향|부정적\s?영향/i;
 
 /**
  * What kind of filing section a heading or document title names, or null when it names none.
@@ -186,16 +187,16 @@ export type PassageTag = Tag & { category: EvidenceCategory | 'news' };
 
 /**
  * The section and tag of a document passage, read off its heading and its document's title: a
- * heading written as a risk is a risk factor whatever the document is called; otherwise the
- * heading's section, else the title's, else the passage is read like news. The factor may use the
+ * heading written as a risk, or any passage of a document titled as risk factors, is a risk
+ * factor; otherwise the heading's section, else the title's, else the passage is read like news. The factor may use the
  * passage's text; the polarity is read from the section and heading alone, so the offline analyst
  * (which sees a retrieval snippet) and the engine's reading check (which sees the whole chunk)
  * read a passage the same way.
  */
 export function tagPassage(p: { documentTitle: string; heading: string | null; text: string }): PassageTag {
   const heading = p.heading?.trim() || '';
-  const category: EvidenceCategory | 'news' =
-    (heading && RISK_STATEMENT.test(heading) ? 'risk_factor' : null) ?? (heading ? sectionCategory(heading) : null) ?? sectionCategory(p.documentTitle) ?? 'news';
+  const risk = RISK_STATEMENT.test(heading) || sectionCategory(p.documentTitle) === 'risk_factor';
+  const category: EvidenceCategory | 'news' = risk ? 'risk_factor' : ((heading ? sectionCategory(heading) : null) ?? sectionCategory(p.documentTitle) ?? 'news');
   const title = heading || p.documentTitle;
   const { factor } = tagByCategory({ category, title, text: p.text });
   const { polarity } = tagByCategory({ category, title, text: '' });
