@@ -96,6 +96,16 @@ describe('tagByCategory', () => {
     });
   });
 
+  it('files a risk factor by what its title is about before what its body mentions (Tesla 10-K FY2024, Item 1A)', () => {
+    const title = 'We are subject to evolving laws and regulations that could impose substantial costs, legal prohibitions or unfavorable changes upon our operations or products.';
+    // Its body mentions technology in passing; the risk is regulation, not technological change.
+    expect(tag('risk_factor', title, 'We are continuing to develop our Autopilot and FSD (Supervised) technology.')).toEqual({ factor: 'internal_control_risk', polarity: 'adverse' });
+    expect(tag('risk_factor', 'Increased scrutiny and changing expectations from stakeholders with respect to the Company’s ESG practices may result in additional costs or risks.')).toEqual({
+      factor: 'internal_control_risk',
+      polarity: 'adverse',
+    });
+  });
+
   it('reads a risk factor that states no exposure as context (constructed: the demo pool and fixtures hold none)', () => {
     expect(tag('risk_factor', 'Interest rate risk: we have no material exposure to variable-rate debt')).toEqual({ factor: 'economic_sensitivity', polarity: 'context' });
     expect(tag('risk_factor', '환율 변동 위험: 해당사항 없음')).toEqual({ factor: 'other', polarity: 'context' });

@@ -109,6 +109,8 @@ const RULES: Record<EvidenceCategory, Rule[]> = {
     { when: LABOUR_TROUBLE, factor: 'employment_stability', polarity: 'adverse' },
     { when: MACRO, wide: true, factor: 'economic_sensitivity', polarity: 'adverse' },
     { when: TECH, wide: true, factor: 'technological_disruption_risk', polarity: 'adverse' },
+    // Regulation and scrutiny: told by the title only (the rule is not wide).
+    { when: /\b(regulat\w*|scrutiny|compliance)\b|규제|당국/i, factor: 'internal_control_risk', polarity: 'adverse' },
     { when: COMPETITION, wide: true, factor: 'industry_competition_intensity', polarity: 'adverse' },
     { when: CONTROL, wide: true, factor: 'internal_control_risk', polarity: 'adverse' },
     { factor: 'other', polarity: 'adverse' },
@@ -153,7 +155,11 @@ export function tagByCategory(item: { category: string; title: string; text: str
   const content = `${item.title}\n${item.text}`;
   if (item.category === 'news') return tagNews(content);
   if (!isEvidenceCategory(item.category)) return { factor: 'other', polarity: 'context' };
-  const rule = RULES[item.category].find((r) => !r.when || r.when.test(r.wide ? content : item.title))!;
+  const rules = RULES[item.category];
+  // A risk factor's title says what the risk is about; its body mentions technology, demand or
+  // litigation in passing (a risk on regulatory scrutiny is not one of technological change).
+  const titled = item.category === 'risk_factor' ? rules.find((r) => r.when?.test(item.title)) : undefined;
+  const rule = titled ?? rules.find((r) => !r.when || r.when.test(r.wide ? content : item.title))!;
   // A risk factor is adverse unless its title says the company is not exposed; the factor it
   // bears on is still read from its content.
   if (item.category === 'risk_factor' && NO_EXPOSURE.test(item.title)) return { factor: rule.factor, polarity: 'context' };
