@@ -106,6 +106,18 @@ describe('tagByCategory', () => {
     });
   });
 
+  it('reads an item written as a risk as adverse whatever its category, where no rule reads it otherwise', () => {
+    // Tesla 10-K FY2024, Item 1A, as a competition item an RM accepted from the document.
+    expect(tag('industry_competition', 'If we are unable to attract, hire and retain key employees and qualified personnel, our ability to compete may be harmed.')).toEqual({
+      factor: 'industry_competition_intensity',
+      polarity: 'adverse',
+    });
+    // Samsung 2022 half-year report, II-7.
+    expect(tag('industry_competition', '거시경제 악화 우려에 따른 IT 수요 변동 가능성과 글로벌 공급망 차질 등의 영향으로 시황 불확실성이 상존하고 있습니다.').polarity).toBe('adverse');
+    // A description is not a risk: “이사회 구성: 사내이사 5인·사외이사 4인, 이사회 의장은 사외이사”.
+    expect(tag('governance_ownership', '이사회 구성: 사내이사 5인·사외이사 4인, 이사회 의장은 사외이사').polarity).toBe('context');
+  });
+
   it('reads a risk factor that states no exposure as context (constructed: the demo pool and fixtures hold none)', () => {
     expect(tag('risk_factor', 'Interest rate risk: we have no material exposure to variable-rate debt')).toEqual({ factor: 'economic_sensitivity', polarity: 'context' });
     expect(tag('risk_factor', '환율 변동 위험: 해당사항 없음')).toEqual({ factor: 'other', polarity: 'context' });

@@ -163,6 +163,9 @@ export function tagByCategory(item: { category: string; title: string; text: str
   // A risk factor is adverse unless its title says the company is not exposed; the factor it
   // bears on is still read from its content.
   if (item.category === 'risk_factor' && NO_EXPOSURE.test(item.title)) return { factor: rule.factor, polarity: 'context' };
+  // An item no rule reads one way, whose title is written as a risk ("We may be unable to compete
+  // effectively", 수요 둔화 우려), is a risk disclosure whatever its category: adverse.
+  if (!rule.when && rule.polarity === 'context' && RISK_STATEMENT.test(item.title) && !NO_EXPOSURE.test(item.title)) return { factor: rule.factor, polarity: 'adverse' };
   return { factor: rule.factor, polarity: rule.polarity };
 }
 
@@ -170,7 +173,7 @@ export function tagByCategory(item: { category: string; title: string; text: str
 // effectively", "… could adversely affect our results"), a stated exposure or dependence. A 10-K
 // uploaded whole has no "Risk Factors" in its title, and each risk factor is its own heading.
 const RISK_STATEMENT =
-  /\b(?:may|could|might|cannot)\b[^.]{0,160}\b(?:adverse\w*|harm\w*|negativ\w*|unable|fail\w*|suffer\w*|declin\w*|los[st]|loss(?:es)?|disrupt\w*|impair\w*|insufficient|not be (?:able|available|adequate)|delay\w*|costs?|risks?|liabilit\w*|penalt\w*|sanction\w*|limit\w*|restrict\w*|impact\w*|recalls?)\b|\b(?:exposed to|dependent on|subject to (?:risks|liabilit\w*|penalt\w*)|must manage|will need to|obligations under|no guarantee|no assurance)\b|\bvolatil\w*|\bface\b[^.]{0,40}\b(?:competition|risks?|challenges?)\b|우려|불확실|위험\s?요인|악영향|부정적\s?영향/i;
+  /\b(?:may|could|might|cannot)\b[^.]{0,160}\b(?:adverse\w*|harm\w*|negativ\w*|unable|fail\w*|suffer\w*|declin\w*|los[st]|loss(?:es)?|disrupt\w*|impair\w*|insufficient|not be (?:able|available|adequate)|delay\w*|costs?|risks?|liabilit\w*|penalt\w*|sanction\w*|limit\w*|restrict\w*|impact\w*|recalls?)\b|\b(?:exposed to|dependent on|subject to (?:risks|liabilit\w*|penalt\w*)|must manage|will need to|obligations under|no guarantee|no assurance)\b|\bvolatil\w*|\bface\b[^.]{0,40}\b(?:competition|risks?|challenges?)\b|우려|불확실|위험(?!\s?관리)|악영향|부정적\s?영향/i;
 
 /**
  * What kind of filing section a heading or document title names, or null when it names none.
