@@ -44,4 +44,14 @@ describe.each(testBackends())('the readings of cited passages (%s)', (backend) =
     const flagged = readingMismatches([...turns, { step: 'X', team: 'affirmative', status: 'done', output: { text: '', claims: [planted], questions: [] } }], readingOf);
     expect(flagged.map((m) => [m.step, m.claimId, m.against])).toEqual([['X', 'X-c1', [{ evidenceId: risk![0], reading: 'adverse' }]]]);
   }, 60_000);
+
+  it.each([
+    ['sas', 'samsung-electronics', 'ko'],
+    ['findebate', 'samsung-electronics', 'ko'],
+    ['sas', 'tesla', 'en'],
+  ] as const)('a %s run on %s, whose document readers get passages, reads with everything it cites', async (protocol, companyId, language) => {
+    const input = await finishedRun(handle, protocol, companyId, language);
+    const turns = input.view.turns.map((t) => ({ step: t.step, team: t.team, status: t.status, output: t.output }));
+    expect(readingMismatches(turns, (id) => input.sources[id]?.polarity)).toEqual([]);
+  }, 60_000);
 });
