@@ -112,7 +112,7 @@ function demoDocs(companyId: string): Doc[] {
     });
 }
 
-/** Each demo company at a date that sees all its items, in the language of its sources. */
+/** Each demo company at a date that sees all its items, in the language of its sources, then those that can run in the other. */
 export const DEMO_CASES: { companyId: string; language: Language; asOf: string }[] = [
   { companyId: 'samsung-electronics', language: 'ko', asOf: '2024-12-31' },
   { companyId: 'taeyoung-engineering-construction', language: 'ko', asOf: '2025-06-30' },
@@ -120,6 +120,9 @@ export const DEMO_CASES: { companyId: string; language: Language; asOf: string }
   { companyId: 'wintec-automation', language: 'ko', asOf: '2024-12-31' },
   { companyId: 'monro-inc', language: 'en', asOf: '2021-06-30' },
   { companyId: 'travelers-companies', language: 'en', asOf: '2020-12-31' },
+  { companyId: 'samsung-electronics', language: 'en', asOf: '2024-12-31' },
+  { companyId: 'tesla', language: 'ko', asOf: '2025-12-31' },
+  { companyId: 'travelers-companies', language: 'ko', asOf: '2020-12-31' },
 ];
 
 /** A demo company's pool: its items and every chunk of its documents. */
