@@ -1,5 +1,5 @@
 // A cited document passage carries a reading for the engine's reading check (issue 26): the tag
-// of its section (lib/pool/factors.ts tagPassage), given by the sources of a finished run (its
+// of its section (lib/report/passage-readings.ts), given to the sources of a finished run (its
 // snapshot) and of a run still going (the live pool) alike. Before, a passage had none, so a
 // favorable claim citing a 10-K risk factor passed the check.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -8,6 +8,7 @@ import { getRun } from '@/lib/db/queries/runs';
 import { resolveCitedSources } from '@/lib/db/queries/sources';
 import { testBackends } from '@/lib/db/test-db';
 import { readingMismatches } from '@/lib/eval/reading-consistency';
+import { withPassageReadings } from '@/lib/report/passage-readings';
 import { finishedRun, openReportTestDb } from '@/lib/report/test-runs';
 
 describe.each(testBackends())('the readings of cited passages (%s)', (backend) => {
@@ -34,7 +35,8 @@ describe.each(testBackends())('the readings of cited passages (%s)', (backend) =
     const ids = passages.map(([id]) => id);
     const live = await resolveCitedSources({ db: handle.db, run: { ...run, status: 'running', citedEvidence: null }, ids, verifiedIds: ids });
     expect(live.state).toBe('live');
-    for (const [id, s] of passages) expect(live.sources[id].polarity, id).toBe(s.polarity);
+    const liveRead = withPassageReadings(live.sources);
+    for (const [id, s] of passages) expect(liveRead[id].polarity, id).toBe(s.polarity);
 
     // The run as written reads with its passages; a favorable claim on the risk factor does not.
     const turns = input.view.turns.map((t) => ({ step: t.step, team: t.team, status: t.status, output: t.output }));

@@ -10,16 +10,8 @@ import { and, eq, inArray } from 'drizzle-orm';
 import type { Executor } from '@/lib/db/client';
 import { compareWithPool, poolScopeWhere, type PoolScope } from '@/lib/db/queries/cited-evidence';
 import { documentChunks, documents, evidenceItems, type Run } from '@/lib/db/schema';
-import { tagPassage } from '@/lib/pool/factors';
 import { TERMINAL_RUN_STATUSES } from '@/lib/domain/vocabulary';
 import type { CitedSource, SourcesState } from '@/lib/domain/cited-source';
-
-/**
- * A document passage's reading for the reading check (lib/eval/reading-consistency.ts): the tag of
- * its section, as the offline analyst reads it (lib/pool/factors.ts tagPassage). Without it a
- * claim citing a risk factor passage as a strength went unchecked.
- */
-const passageReading = (documentTitle: string, heading: string | null | undefined) => tagPassage({ documentTitle, heading: heading ?? null, text: '' }).polarity;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -80,7 +72,7 @@ async function livePoolSources(db: Executor, ids: string[], scope: PoolScope): P
     sources[i.id] = { title: i.title, url: i.url, publishedDate: i.publishedDate, sourceName: i.sourceName, polarity: i.polarity, kind: 'evidence', frozen: false };
   }
   for (const c of chunks) {
-    sources[c.id] = { title: c.heading ? `${c.title} — ${c.heading}` : c.title, url: c.url, publishedDate: c.publishedDate, sourceName: c.sourceName, polarity: passageReading(c.title, c.heading), kind: 'passage', frozen: false };
+    sources[c.id] = { title: c.heading ? `${c.title} — ${c.heading}` : c.title, url: c.url, publishedDate: c.publishedDate, sourceName: c.sourceName, documentTitle: c.title, heading: c.heading, kind: 'passage', frozen: false };
   }
   return sources;
 }
@@ -118,9 +110,7 @@ export async function resolveCitedSources({
   const frozen = await compareWithPool({ db, snapshot: run.citedEvidence.filter((s) => wanted.has(s.id)) });
   const sources: Record<string, CitedSource> = {};
   for (const { id, title, sourceUrl, publishedDate, poolChange, ...rest } of Object.values(frozen)) {
-    // A passage's reading is not stored (its fingerprint would change): it is read off the section the snapshot records.
-    const polarity = rest.kind === 'passage' ? passageReading(rest.documentTitle ?? title, rest.heading) : rest.polarity;
-    sources[id] = { title, url: sourceUrl, publishedDate, ...rest, polarity, frozen: true, changedSincePublished: poolChange === 'changed', removedFromPool: poolChange === 'removed' };
+    sources[id] = { title, url: sourceUrl, publishedDate, ...rest, frozen: true, changedSincePublished: poolChange === 'changed', removedFromPool: poolChange === 'removed' };
   }
   const missing = fromPool.filter((id) => !sources[id]);
   return { state: 'frozen', sources: { ...(await livePoolSources(db, missing, scope)), ...sources, ...web } };
