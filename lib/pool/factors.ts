@@ -27,6 +27,10 @@ const KEY_PERSON = /\b(key[- ]person|dependent on the services of)\b|핵심\s?�
 const CONTROL = /\b(internal control|fraud|embezzl\w*|lawsuits?|litigation|fines?|penalt\w*|sanction\w*|probe|investigation)\b|내부통제|횡령|배임|소송|과징금|제재|벌금|기소|압수수색/i;
 const COMPETITION = /\b(competition|competitors?|competitive|market share|price war)\b|경쟁|점유율|저가 공세/i;
 const SUBSIDY = /\b(subsid\w*|grants?|incentives?|government support)\b|보조금|정부 지원|지원사업|정책자금/i;
+// A disclosure that states the company is not exposed: "no material exposure", "has not been
+// affected", 해당사항 없음. Tried on the title only: a risk factor's body often says what has not
+// happened yet before saying what could.
+const NO_EXPOSURE = /\b(?:no|not)\b[^.;]{0,30}\b(?:material(?:ly)? )?(?:exposure|exposed|affected)\b|해당\s?사항\s?없음|영향\s?없음|노출되어 있지 않/i;
 const NEGATIVE_NEWS =
   /\b(declin\w*|loss(?:es)?|cuts?|downgrad\w*|default\w*|delay\w*|recall\w*|lawsuits?|fall\w*|drops?|slump\w*)\b|감산|하락|적자|손실|부진|감소|연기|리콜|소송|부도|밀렸|내줘|역성장/i;
 const POSITIVE_NEWS =
@@ -62,7 +66,8 @@ const RULES: Record<EvidenceCategory, Rule[]> = {
     { factor: 'internal_control_risk', polarity: 'context' },
   ],
   legal_proceedings: [
-    { when: /\b(dismissed|verdict for (?:the )?defendants?|in (?:the company's|our) favou?r)\b|소취하|승소|기각/i, factor: 'internal_control_risk', polarity: 'favorable' },
+    // The same outcomes the offline analyst reads as won (lib/llm/offline/reading.ts WON).
+    { when: /\b(dismissed|verdict (?:in favou?r of|for) (?:the )?defendants?|in (?:the company's|our|its) favou?r)\b|소취하|승소|기각/i, factor: 'internal_control_risk', polarity: 'favorable' },
     { factor: 'internal_control_risk', polarity: 'adverse' },
   ],
   sanctions: [{ factor: 'internal_control_risk', polarity: 'adverse' }],
@@ -96,11 +101,16 @@ const RULES: Record<EvidenceCategory, Rule[]> = {
     { when: /\bpricing power\b|\bstrong (?:renewal )?(?:rate|pric\w*)|가격 인상|가격 결정력/i, factor: 'industry_competition_intensity', polarity: 'favorable' },
     { factor: 'industry_competition_intensity', polarity: 'context' },
   ],
-  // A risk factor is adverse by definition; only which factor it bears on depends on content.
+  // A risk factor is adverse: it says what could go wrong. Only a disclosure that states the
+  // company has no exposure (no such risk, not affected) is context. Which factor it bears on
+  // depends on content.
   risk_factor: [
     { when: KEY_PERSON, wide: true, factor: 'management_continuity', polarity: 'adverse' },
+    { when: LABOUR_TROUBLE, factor: 'employment_stability', polarity: 'adverse' },
     { when: MACRO, wide: true, factor: 'economic_sensitivity', polarity: 'adverse' },
     { when: TECH, wide: true, factor: 'technological_disruption_risk', polarity: 'adverse' },
+    // Regulation and scrutiny: told by the title only (the rule is not wide).
+    { when: /\b(regulat\w*|scrutiny|compliance)\b|규제|당국/i, factor: 'internal_control_risk', polarity: 'adverse' },
     { when: COMPETITION, wide: true, factor: 'industry_competition_intensity', polarity: 'adverse' },
     { when: CONTROL, wide: true, factor: 'internal_control_risk', polarity: 'adverse' },
     { factor: 'other', polarity: 'adverse' },
@@ -145,6 +155,59 @@ export function tagByCategory(item: { category: string; title: string; text: str
   const content = `${item.title}\n${item.text}`;
   if (item.category === 'news') return tagNews(content);
   if (!isEvidenceCategory(item.category)) return { factor: 'other', polarity: 'context' };
-  const rule = RULES[item.category].find((r) => !r.when || r.when.test(r.wide ? content : item.title))!;
+  const rules = RULES[item.category];
+  // A risk factor's title says what the risk is about; its body mentions technology, demand or
+  // litigation in passing (a risk on regulatory scrutiny is not one of technological change).
+  const titled = item.category === 'risk_factor' ? rules.find((r) => r.when?.test(item.title)) : undefined;
+  const rule = titled ?? rules.find((r) => !r.when || r.when.test(r.wide ? content : item.title))!;
+  // A risk factor is adverse unless its title says the company is not exposed; the factor it
+  // bears on is still read from its content.
+  if (item.category === 'risk_factor' && NO_EXPOSURE.test(item.title)) return { factor: rule.factor, polarity: 'context' };
+  // An item no rule reads one way, whose title is written as a risk ("We may be unable to compete
+  // effectively", 수요 둔화 우려), is a risk disclosure whatever its category: adverse.
+  if (!rule.when && rule.polarity === 'context' && RISK_STATEMENT.test(item.title) && !NO_EXPOSURE.test(item.title)) return { factor: rule.factor, polarity: 'adverse' };
   return { factor: rule.factor, polarity: rule.polarity };
+}
+
+// A heading written as a risk: what may or could go wrong ("We may be unable to compete
+// effectively", "… could adversely affect our results"), a stated exposure or dependence. A 10-K
+// uploaded whole has no "Risk Factors" in its title, and each risk factor is its own heading.
+const RISK_STATEMENT =
+  /\b(?:may|could|might|cannot)\b[^.]{0,160}\b(?:adverse\w*|harm\w*|negativ\w*|unable|fail\w*|suffer\w*|declin\w*|los[st]|loss(?:es)?|disrupt\w*|impair\w*|insufficient|not be (?:able|available|adequate)|delay\w*|costs?|risks?|liabilit\w*|penalt\w*|sanction\w*|limit\w*|restrict\w*|impact\w*|recalls?)\b|\b(?:exposed to|dependent on|subject to (?:risks|liabilit\w*|penalt\w*)|must manage|will need to|obligations under|no guarantee|no assurance)\b|\bvolatil\w*|\bface\b[^.]{0,40}\b(?:competition|risks?|challenges?)\b|우려|불확실|위험(?!\s?관리)|악영향|부정적\s?영향/i;
+
+/**
+ * What kind of filing section a heading or document title names, or null when it names none.
+ * A governance or process description (cybersecurity, board oversight) is tried first: "Cybersecurity
+ * Risk Management and Strategy" describes a process, not a risk that has materialised.
+ */
+export function sectionCategory(heading: string): EvidenceCategory | null {
+  if (/cybersecurity|\bgovernance\b|\boversight\b|board of directors|이사회|지배구조|내부회계/i.test(heading)) return 'governance_ownership';
+  if (/risk factors?|risks related to|위험\s?요인/i.test(heading)) return 'risk_factor';
+  if (/legal proceedings|litigation|contingenc|소송|우발|제재/i.test(heading)) return 'legal_proceedings';
+  if (/human capital|employees|workforce|직원|임직원/i.test(heading)) return 'employment';
+  if (/\besg\b|environment|환경/i.test(heading)) return 'esg';
+  if (/research|r&d|연구개발|특허|지적재산/i.test(heading)) return 'rnd_activity';
+  if (/\bcompetition\b|market share|경쟁|점유율/i.test(heading)) return 'industry_competition';
+  return null;
+}
+
+/** A document passage: the section it sits in and its tag. */
+export type PassageTag = Tag & { category: EvidenceCategory | 'news' };
+
+/**
+ * The section and tag of a document passage, read off its heading and its document's title: a
+ * heading written as a risk, or any passage of a document titled as risk factors, is a risk
+ * factor; otherwise the heading's section, else the title's, else the passage is read like news. The factor may use the
+ * passage's text; the polarity is read from the section and heading alone, so the offline analyst
+ * (which sees a retrieval snippet) and the engine's reading check (which sees the whole chunk)
+ * read a passage the same way.
+ */
+export function tagPassage(p: { documentTitle: string; heading: string | null; text: string }): PassageTag {
+  const heading = p.heading?.trim() || '';
+  const risk = RISK_STATEMENT.test(heading) || sectionCategory(p.documentTitle) === 'risk_factor';
+  const category: EvidenceCategory | 'news' = risk ? 'risk_factor' : ((heading ? sectionCategory(heading) : null) ?? sectionCategory(p.documentTitle) ?? 'news');
+  const title = heading || p.documentTitle;
+  const { factor } = tagByCategory({ category, title, text: p.text });
+  const { polarity } = tagByCategory({ category, title, text: '' });
+  return { category, factor, polarity };
 }

@@ -8,6 +8,7 @@ import { listEvidenceRefs } from '@/lib/db/queries/evidence';
 import { passageHref } from '@/lib/domain/passage';
 import { getRun } from '@/lib/db/queries/runs';
 import { resolveCitedSources } from '@/lib/db/queries/sources';
+import { withPassageReadings } from '@/lib/report/passage-readings';
 import { poolNoteOf } from '@/lib/domain/cited-source';
 import type { Run } from '@/lib/db/schema';
 import type { RunSnapshot } from '@/lib/debate/bus';
@@ -46,7 +47,7 @@ export async function runEvidenceRefs({ db, run, turns }: { db: Db; run: Pick<Ru
   const verifiedIds = [...new Set(turns.flatMap((t) => (citationsOf(t.output) as { evidenceId?: string; verified?: boolean }[]).flatMap((c) => (c.evidenceId && c.verified ? [c.evidenceId] : []))))];
   const { state, sources } = await resolveCitedSources({ db, run, ids, verifiedIds });
   const refs: EvidenceRefs = {};
-  for (const [id, s] of Object.entries(sources)) {
+  for (const [id, s] of Object.entries(withPassageReadings(sources))) {
     const poolNote = state === 'live' ? undefined : poolNoteOf(s);
     refs[id] = { id, title: s.title, date: s.publishedDate ?? '', source: s.sourceName ?? '', url: s.url, ...(poolNote ? { poolNote } : {}), ...(s.polarity ? { polarity: s.polarity } : {}) };
   }

@@ -6,6 +6,7 @@ import type { Db } from '@/lib/db/client';
 import { getRun } from '@/lib/db/queries/runs';
 import { resolveCitedSources } from '@/lib/db/queries/sources';
 import { getProtocol, isProtocolId } from '@/lib/debate/protocols';
+import { withPassageReadings } from '@/lib/report/passage-readings';
 import { loadRunView, type RunView } from '@/lib/report/run-view';
 import type { ReportInput, Sources, SourcesState } from '@/lib/report/model';
 
@@ -23,7 +24,7 @@ export async function loadCitedSources({ db, view }: { db: Db; view: RunView }):
   if (!run) throw new Error(`Run ${view.id} does not exist.`);
   // The run row's own status decides, read with its snapshot: the view may be a moment older.
   const { state, sources } = await resolveCitedSources({ db, run, ids: citedIds(view), verifiedIds: citedIds(view, true) });
-  return { sources, sourcesState: state };
+  return { sources: withPassageReadings(sources), sourcesState: state };
 }
 
 /**

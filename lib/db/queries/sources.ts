@@ -72,7 +72,7 @@ async function livePoolSources(db: Executor, ids: string[], scope: PoolScope): P
     sources[i.id] = { title: i.title, url: i.url, publishedDate: i.publishedDate, sourceName: i.sourceName, polarity: i.polarity, kind: 'evidence', frozen: false };
   }
   for (const c of chunks) {
-    sources[c.id] = { title: c.heading ? `${c.title} — ${c.heading}` : c.title, url: c.url, publishedDate: c.publishedDate, sourceName: c.sourceName, kind: 'passage', frozen: false };
+    sources[c.id] = { title: c.heading ? `${c.title} — ${c.heading}` : c.title, url: c.url, publishedDate: c.publishedDate, sourceName: c.sourceName, documentTitle: c.title, heading: c.heading, kind: 'passage', frozen: false };
   }
   return sources;
 }

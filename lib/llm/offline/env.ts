@@ -49,7 +49,7 @@ function envOf(request: GenerateRequest, debate: Debate, pool: Pool): Env {
     debate,
     pool,
     company: P.company(request.company),
-    words: (factor, item) => words(lang, factor, item?.category, item?.signal),
+    words: (factor, item) => words(lang, factor, item?.category, item?.signal, item),
   };
 }
 

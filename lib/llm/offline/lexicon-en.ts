@@ -230,3 +230,23 @@ export const SIGNAL_EN: Partial<Record<Signal, Partial<FactorWords>>> = {
     advReading: 'a shrinking market squeezes the revenue that services debt',
   },
 };
+
+/**
+ * Readings framed on the item itself, for an item whose words do not carry its factor's stock
+ * reading (lexicon.ts FACT_TERMS): `stated` for an item read one way, `context` for one that
+ * records no event either way. They assert nothing the item does not.
+ */
+export const NEUTRAL_EN: Record<'stated' | 'context', Pick<FactorWords, 'favReading' | 'advReading' | 'favAssumption' | 'advAssumption'>> = {
+  stated: {
+    favReading: 'as the item states it, this counts for the capacity to repay, and it claims no more than that',
+    advReading: 'as the item states it, this can weigh on the capacity to repay',
+    favAssumption: 'what the item states still holds through the loan term',
+    advAssumption: 'what the item describes comes to pass within the loan term and is material',
+  },
+  context: {
+    favReading: 'the item records no adverse event, and it shows nothing more for the capacity to repay',
+    advReading: 'the item records no event either way; the risk lies in what it leaves unstated',
+    favAssumption: 'nothing the item leaves unstated weighs on repayment',
+    advAssumption: 'what the item leaves unstated weighs on repayment',
+  },
+};

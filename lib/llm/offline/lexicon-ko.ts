@@ -225,3 +225,19 @@ export const SIGNAL_KO: Partial<Record<Signal, Partial<FactorWords>>> = {
     advReading: '시장이 줄면 상환 재원이 되는 매출이 압박을 받는다',
   },
 };
+
+/** 자료 자체의 문구에 맞춘 해석(lexicon-en.ts NEUTRAL_EN과 같은 역할): 자료에 없는 사실은 말하지 않는다. */
+export const NEUTRAL_KO: Record<'stated' | 'context', Pick<FactorWords, 'favReading' | 'advReading' | 'favAssumption' | 'advAssumption'>> = {
+  stated: {
+    favReading: '자료에 적힌 내용만큼은 상환능력에 긍정적이며, 그 이상을 말해 주지는 않는다',
+    advReading: '자료에 적힌 내용대로라면 상환능력에 부담이 될 수 있다',
+    favAssumption: '자료에 적힌 내용이 대출 기간 동안 유지된다',
+    advAssumption: '자료에 적힌 위험이 대출 기간 안에 실제로 나타나고 그 규모가 크다',
+  },
+  context: {
+    favReading: '자료에는 불리한 사건이 적혀 있지 않으며, 상환능력에 대해 그 이상을 보여 주지는 않는다',
+    advReading: '자료에는 어느 쪽 사건도 적혀 있지 않아, 적히지 않은 부분이 위험으로 남는다',
+    favAssumption: '자료에 적히지 않은 부분이 상환에 부담이 되지 않는다',
+    advAssumption: '자료에 적히지 않은 부분이 상환에 부담이 된다',
+  },
+};

@@ -6,7 +6,7 @@ import type { Polarity } from '@/lib/domain/vocabulary';
 import type { GenerateRequest } from '@/lib/llm/types';
 import { isStale, recencyCutoff } from '@/lib/pool/as-of';
 import { isFactorId, type FactorId } from '@/lib/domain/factors';
-import { tagByCategory } from '@/lib/pool/factors';
+import { tagByCategory, tagPassage } from '@/lib/pool/factors';
 import { CATEGORY_EN } from './lexicon-en';
 import { CATEGORY_KO } from './lexicon-ko';
 import { isRedFlag, readingOf, signalOf, type Signal } from './reading';
@@ -149,13 +149,17 @@ function* poolInSlices(request: PoolRequest, contextClaims: Claim[]): Generator<
   }
   for (const p of request.passages) {
     if (++sliced % ITEMS_PER_SLICE === 0) yield;
-    // A retrieved pool item keeps its own category and tag; a document passage is read off its heading.
-    const category = p.kind === 'evidence' && p.category ? p.category : passageCategory(`${p.title} ${p.heading ?? ''}`);
+    // A retrieved pool item keeps its own category and tag; a document passage is read off its
+    // section (lib/pool/factors.ts tagPassage), as the engine's reading check reads it.
     const snippet = clean(p.snippet);
+    const section = p.kind === 'evidence' ? null : tagPassage({ documentTitle: p.title, heading: p.heading ?? null, text: snippet });
+    const category = section?.category ?? p.category ?? 'news';
     // A passage is named by its own first sentence: every chunk of a document shares its title.
     const title = p.kind === 'evidence' ? clean(p.title) : firstSentence(snippet) ?? clean(p.heading ?? p.title);
     const stored = p.kind === 'evidence' && p.polarity && POLARITY_SET.has(p.polarity) ? (p.polarity as Polarity) : null;
-    const tag = tagOf(p.kind === 'evidence' ? p.factor : null, stored, { category, title: p.kind === 'evidence' ? p.title : (p.heading ?? p.title), text: snippet }, p.factorSource === 'rm');
+    const tag = section
+      ? { factor: section.factor, polarity: section.polarity, signal: signalOf({ category, title: p.heading ?? p.title, text: snippet }), redFlag: isRedFlag({ category, title, text: snippet }) }
+      : tagOf(p.factor, stored, { category, title: p.title, text: snippet }, p.factorSource === 'rm');
     add({
       // A document passage is cited by its chunk id: the engine resolves it against the
       // passages the step was given, as it resolves evidence ids against the evidence.
@@ -247,20 +251,6 @@ export function uniqueCitations(list: Citation[]): Citation[] {
   const out: Citation[] = [];
   for (const c of list) if (!out.some((o) => sameCitation(o, c))) out.push(c);
   return out;
-}
-
-/**
- * What kind of section a passage comes from, read off its document title and heading, so the
- * category rules can tag it: a risk-factor section is adverse by definition, a legal section is
- * about proceedings, and so on. Anything else is read like news.
- */
-function passageCategory(heading: string): string {
-  if (/risk factors?|위험\s?요인|위험\s?관리/i.test(heading)) return 'risk_factor';
-  if (/legal proceedings|litigation|contingenc|소송|우발|제재/i.test(heading)) return 'legal_proceedings';
-  if (/human capital|employees|workforce|직원|임직원/i.test(heading)) return 'employment';
-  if (/\besg\b|environment|환경/i.test(heading)) return 'esg';
-  if (/research|r&d|연구개발|특허|지적재산/i.test(heading)) return 'rnd_activity';
-  return 'news';
 }
 
 /** The first real sentence of a passage (not a list marker or a table row), shortened at a clause to about 90 characters. */

@@ -3,6 +3,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { tagByCategory } from '@/lib/pool/factors';
 import { words } from './lexicon';
 import { isRedFlag, readingOf, signalOf } from './reading';
 
@@ -55,5 +56,40 @@ describe('reading an item from its own words', () => {
     expect(signalOf(item('wintec-automation-017'))).toBe('patent_lapsed');
     expect(signalOf(item('wintec-automation-013'))).toBe('patent_pending');
     expect(words('en', 'technological_disruption_risk', 'patent', 'patent_lapsed').favReading).not.toMatch(/strong patent/);
+  });
+});
+
+describe('a factor’s stock reading only where the item says it', () => {
+  // The words the analyst uses for a demo item, tagged as the import tags it.
+  const said = (id: string, lang: 'en' | 'ko') => {
+    const i = item(id);
+    const tag = tagByCategory(i);
+    return words(lang, tag.factor, i.category, signalOf(i), { ...i, polarity: tag.polarity });
+  };
+
+  it('says "leading market position" of a stated 1st place, not of a pricing remark', () => {
+    // “세트 시장점유율: TV 31.6%(16년 연속 1위)…” states the lead.
+    expect(said('samsung-electronics-009', 'ko').favReading).toBe('높은 시장 지위는 가격 결정력과 상환 재원이 되는 이익률을 지켜 준다');
+    // “Pricing environment: strong renewal rate change; market "recalibrates risk"” names no lead or share.
+    const travelers = said('travelers-companies-002', 'en');
+    expect(travelers.favReading).not.toMatch(/leading|market position/);
+    expect(travelers.favReading).toBe('as the item states it, this counts for the capacity to repay, and it claims no more than that');
+  });
+
+  it('says "clean audit" only of an item stating a clean opinion, not of a board description', () => {
+    expect(said('samsung-electronics-030', 'en').favReading).toMatch(/^clean audit/);
+    // “이사회 구성: 사내이사 5인·사외이사 4인, 이사회 의장은 사외이사” is a description: context, no finding.
+    const board = said('samsung-electronics-017', 'ko');
+    expect(board.favReading).not.toMatch(/감사·지배구조상 문제가 없으면/);
+    expect(board.favReading).toBe('자료에는 불리한 사건이 적혀 있지 않으며, 상환능력에 대해 그 이상을 보여 주지는 않는다');
+  });
+
+  it('does not call a headcount a stable, experienced workforce, nor read labour trouble into it', () => {
+    // “Headcount 125,665 employees worldwide (Dec 31, 2024)” states neither tenure nor a dispute.
+    const headcount = said('tesla-022', 'en');
+    expect(headcount.favReading).not.toMatch(/experienced workforce/);
+    expect(headcount.advReading).not.toMatch(/labour disputes/);
+    // “직원 117,904명, 평균근속연수 12.5년” states tenure.
+    expect(said('samsung-electronics-014', 'ko').favReading).toBe('숙련 인력이 안정적으로 유지되면 사업 운영도 안정된다');
   });
 });
