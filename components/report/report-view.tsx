@@ -3,6 +3,7 @@
 import { Alert, Badge, Card } from '@/components/ui/layout';
 import type { ReportDoc } from '@/lib/report/model';
 import { CitationList, ReportBlocks } from '@/components/report/report-blocks';
+import { FailedChecksNotice } from '@/components/report/failed-checks-notice';
 import { safeUrl } from '@/lib/report/markdown';
 
 /**
@@ -82,6 +83,7 @@ export function ReportView({ doc }: { doc: ReportDoc }) {
   return (
     <div className="space-y-6">
       <ReportRedFlags doc={doc} />
+      {doc.failedChecks ? <FailedChecksNotice notice={doc.failedChecks} /> : null}
       <div className="grid gap-4 lg:grid-cols-3">
         <Card className="lg:col-span-2">
           <Fields items={doc.header} testId="report-header" />
