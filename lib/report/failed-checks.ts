@@ -39,17 +39,16 @@ export function reportCheckRows(view: Pick<RunView, 'report' | 'turns'>, sources
 
 const KNOWN = new Set(Object.keys(acknowledgementMessages.en).filter((k) => k.startsWith('fail.')));
 
+/** One failed check in words: "15 citations do not resolve…"; a check without words of its own by its label. */
+export function failedCheckText(id: string, count: number, label: string, locale: Locale): string {
+  const t = translator(acknowledgementMessages, locale);
+  const key = `fail.${id}` as keyof typeof acknowledgementMessages.en;
+  return KNOWN.has(key) ? t(key, { n: count }) : t('fail.other', { label, n: count });
+}
+
 /** Each failed check in words with its count, in the order the checks were recorded. */
 export function failedCheckLines(checks: readonly CheckRow[], locale: Locale): FailedCheckLine[] {
-  const t = translator(acknowledgementMessages, locale);
-  return checks
-    .filter((c) => !c.ok)
-    .map((c) => {
-      const count = c.items.length;
-      const key = `fail.${c.id}` as keyof typeof acknowledgementMessages.en;
-      const text = KNOWN.has(key) ? t(key, { n: count }) : t('fail.other', { label: c.label, n: count });
-      return { id: c.id, count, text };
-    });
+  return checks.filter((c) => !c.ok).map((c) => ({ id: c.id, count: c.items.length, text: failedCheckText(c.id, c.items.length, c.label, locale) }));
 }
 
 /** The notice at the top of a finished run's report: null when every check passed. */

@@ -22,7 +22,7 @@ import { acknowledgementMessages } from '@/lib/i18n/messages/acknowledgements';
 import { casesMessages } from '@/lib/i18n/messages/cases';
 import { runMessages } from '@/lib/i18n/messages/run';
 import { getProvider, ProviderConfigError } from '@/lib/llm';
-import { itemsToAcknowledge } from '@/lib/report/acknowledgements';
+import { ackItemFields, itemsToAcknowledge } from '@/lib/report/acknowledgements';
 
 const caseId = z.string().uuid();
 /** An optional number field: empty means the server's default. */
@@ -91,12 +91,7 @@ function acknowledgementsOf(items: AckItem[], reasons: Map<string, string>): { r
     const reason = reasons.get(item.key);
     if (!reason) errors[ackField(item.key)] = ['errAckRequired'];
     else if (reason.length > ACK_REASON_MAX) errors[ackField(item.key)] = ['errAckTooLong'];
-    else
-      rows.push(
-        item.kind === 'check'
-          ? { kind: 'check', itemKey: item.key, runId: item.runId, checkId: item.checkId, evidenceId: null, detail: { count: item.count, label: item.label, protocol: item.protocol, runCreatedAt: item.runCreatedAt }, reason }
-          : { kind: 'red_flag', itemKey: item.key, runId: null, checkId: null, evidenceId: item.evidenceId, detail: { title: item.title, date: item.date, flagKind: item.flagKind }, reason },
-      );
+    else rows.push({ ...ackItemFields(item), itemKey: item.key, reason });
   }
   return { rows, errors };
 }
