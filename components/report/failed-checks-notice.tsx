@@ -3,7 +3,9 @@
 // finished with unresolved or late citations or an unaddressed red flag never reads as clean.
 import type { FailedCheckLine } from '@/lib/report/failed-checks';
 
-export function FailedChecksNotice({ notice }: { notice: { title: string; text: string; lines: FailedCheckLine[] } }) {
+export type FailedChecksNoticeProps = { notice: { title: string; text: string; lines: FailedCheckLine[] } };
+
+export function FailedChecksNotice({ notice }: FailedChecksNoticeProps) {
   return (
     <section
       aria-labelledby="failed-checks-title"
