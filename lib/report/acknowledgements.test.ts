@@ -16,7 +16,7 @@ import { ACK_REASON_MAX } from '@/lib/domain/acknowledgements';
 import { DEMO_IDS } from '@/lib/domain/demo-ids';
 import type { RedFlag } from '@/lib/domain/red-flags';
 import { translator } from '@/lib/i18n';
-import { itemsToAcknowledge } from '@/lib/report/acknowledgements';
+import { ackRows, itemsToAcknowledge } from '@/lib/report/acknowledgements';
 
 type User = { id: string; role: 'rm' | 'committee' | 'evaluator' | 'admin'; name: string; email: string; demo: boolean };
 const state = vi.hoisted(() => ({ db: null as unknown, user: null as User | null }));
@@ -155,6 +155,18 @@ describe.each(testBackends())('submitting a case whose checks failed on %s', (ba
       [flagKey, flagReason],
     ]);
     expect(acks[1]).toMatchObject({ kind: 'red_flag', evidenceId: 'samsung-electronics-022', runId: null, detail: { date: '2021-08-27', flagKind: 'regulatory_sanction' } });
+    // As the committee reads them beside the report, in either language.
+    const day = (await db.select({ createdAt: runs.createdAt }).from(runs).where(eq(runs.id, runId)))[0].createdAt.toISOString().slice(0, 10);
+    const time = (d: Date) => `at ${d.toISOString().slice(0, 10)}`;
+    const today = `at ${new Date().toISOString().slice(0, 10)}`;
+    expect(ackRows(acks, 'en', time)).toEqual([
+      { id: acks[0].id, text: `KPD-MADS run of ${day}: 3 citations cite evidence older than the recency window`, href: `/runs/${runId}/report`, reason: REASON, by: `${rm.name}, ${today}` },
+      { id: acks[1].id, text: `Red flag no analysis addresses: ${acks[1].detail.title} (2021-08-27)`, href: null, reason: flagReason, by: `${rm.name}, ${today}` },
+    ]);
+    expect(ackRows(acks, 'ko', time).map((r) => r.text)).toEqual([`${day} KPD-MADS 실행: 최근성 기간보다 오래된 근거를 인용한 건 3건`, `어느 분석도 다루지 않은 위험 신호: ${acks[1].detail.title} (2021-08-27)`]);
+    // A run's report shows its own checks and the case's red flags, without a link to itself.
+    expect(ackRows(acks, 'en', time, { runId: crypto.randomUUID() }).map((r) => r.text)).toEqual([expect.stringContaining('Red flag no analysis addresses')]);
+    expect(ackRows(acks, 'en', time, { runId }).map((r) => r.href)).toEqual([null, null]);
     // The earlier round's rows stay, apart.
     expect((await listAcknowledgements({ db, caseId, submittedAt: first })).map((a) => a.itemKey)).toEqual([STALE]);
     expect((await submitAudits()).at(-1)?.detail).toEqual({
