@@ -108,6 +108,8 @@ describe.each(testBackends())('submitting a case whose checks failed on %s', (ba
     expect(acks[0].detail).toMatchObject({ count: 3, protocol: 'kpd-mads', label: 'No cited evidence is older than the recency window' });
     const audits = await submitAudits();
     expect(audits.at(-1)?.detail).toEqual({ fromStatus: 'returned', withNote: false, acknowledged: [{ item: STALE, reason: REASON }] });
+    // A second click, without the reasons, hears that the case is already with the committee.
+    expect(await submitAs(rm, {})).toMatchObject({ ok: false, code: 'conflict', message: 'This case has already been submitted.' });
   });
 
   it('an unaddressed red flag blocks until a red-flag screening holding it exists', async () => {

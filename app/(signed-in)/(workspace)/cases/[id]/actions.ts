@@ -101,7 +101,9 @@ export const submitCase = action({ permission: 'cases:write', input: submitInput
   const db = await getDb();
   await db.transaction(async (tx) => {
     // The case row is locked first, so no run can be started or retried on it while it is checked.
-    await lockCaseStatus({ db: tx, id: kase.id });
+    const status = await lockCaseStatus({ db: tx, id: kase.id });
+    // A case already with the committee (a second click) says so before anything else is asked.
+    if (status === 'submitted' || status === 'decided') throw new AppError('conflict', say(casesMessages, 'errAlreadySubmitted'));
     if ((await countCompletedRuns({ db: tx, caseId: kase.id })) === 0) throw new AppError('conflict', say(casesMessages, 'errNoSucceededRun'));
     // A run still going would change the record after the committee received it.
     if ((await countActiveRunsOfCase({ db: tx, caseId: kase.id })) > 0) throw new AppError('conflict', say(casesMessages, 'errRunsActive'));
