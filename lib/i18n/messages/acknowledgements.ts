@@ -30,7 +30,7 @@ export const acknowledgementMessages = defineMessages({
     // The committee's view.
     cardTitle: 'Failed checks acknowledged by the RM',
     cardLead: 'Submitted on {at}. Each item failed or went unaddressed; the RM gave these reasons.',
-    cardNone: 'Every final check passed and every red flag was addressed when the case was submitted.',
+    cardNone: 'No failed check or open red flag was acknowledged with this submission.',
     byWhom: '{name}, {at}',
     openRun: 'Open the run',
     runRef: '{protocol} run of {date}',
@@ -59,7 +59,7 @@ export const acknowledgementMessages = defineMessages({
     errAckTooLong: '최대 {max, number}자까지 기재할 수 있습니다.',
     cardTitle: 'RM이 확인한 점검 실패 사항',
     cardLead: '{at} 제출. 아래 항목은 점검에 실패했거나 다뤄지지 않았으며, RM이 다음과 같이 사유를 기재했습니다.',
-    cardNone: '제출 시점에 모든 최종 점검을 통과했고 모든 위험 신호가 다뤄졌습니다.',
+    cardNone: '이번 제출 시 사유를 기재한 점검 실패 또는 위험 신호가 없습니다.',
     byWhom: '{name}, {at}',
     openRun: '실행 열기',
     runRef: '{date} {protocol} 실행',
