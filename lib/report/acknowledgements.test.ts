@@ -165,7 +165,7 @@ describe.each(testBackends())('submitting a case whose checks failed on %s', (ba
       { id: acks[0].id, text: `KPD-MADS run of ${day}: 3 citations cite evidence older than the recency window`, href: `/runs/${runId}/report`, reason: REASON, by: `${rm.name}, ${today}` },
       { id: acks[1].id, text: `Red flag no analysis addresses: ${acks[1].detail.title} (2021-08-27)`, href: null, reason: flagReason, by: `${rm.name}, ${today}` },
     ]);
-    expect(ackRows(acks, 'ko', time).map((r) => r.text)).toEqual([`${day} KPD-MADS 실행: 최근성 기간보다 오래된 근거를 인용한 건 3건`, `어느 분석도 다루지 않은 위험 신호: ${acks[1].detail.title} (2021-08-27)`]);
+    expect(ackRows(acks, 'ko', time).map((r) => r.text)).toEqual([`${day} KPD-MADS 실행: 최근성 기간을 벗어난 근거 인용 3건`, `어느 분석도 다루지 않은 위험 신호: ${acks[1].detail.title} (2021-08-27)`]);
     // A run's report shows its own checks and the case's red flags, without a link to itself.
     expect(ackRows(acks, 'en', time, { runId: crypto.randomUUID() }).map((r) => r.text)).toEqual([expect.stringContaining('Red flag no analysis addresses')]);
     expect(ackRows(acks, 'en', time, { runId }).map((r) => r.href)).toEqual([null, null]);

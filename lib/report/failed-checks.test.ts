@@ -94,10 +94,10 @@ describe.each(testBackends())('failed final checks at the top of every rendering
     const ko = buildReportDoc(failing, 'ko');
     expect(ko.failedChecks?.title).toBe('최종 점검 실패');
     expect(ko.failedChecks?.lines.map((l) => l.text)).toEqual([
-      '보고서가 다루지 않은 위험 신호 1건',
+      '보고서에서 다루지 않은 위험 신호 1건',
       '해당 단계에 제시된 근거로 확인되지 않는 인용 15건',
       '기준일 이후 날짜의 인용 4건',
-      '최근성 기간보다 오래된 근거를 인용한 건 3건',
+      '최근성 기간을 벗어난 근거 인용 3건',
     ]);
     // The flag named is the fine the report stopped citing.
     expect(en.checks.find((c) => c.id === 'red-flags-addressed')?.items).toEqual([expect.stringContaining(FINE)]);
@@ -121,7 +121,7 @@ describe.each(testBackends())('failed final checks at the top of every rendering
     const { body } = await renderExport(failing, 'pdf');
     const pages = await extractPdfText(body as Uint8Array);
     const cover = pages[0].replace(/\s+/g, '');
-    for (const text of ['최종 점검 실패', '보고서가 다루지 않은 위험 신호 1건', '확인되지 않는 인용 15건', '기준일 이후 날짜의 인용 4건']) expect(cover).toContain(text.replace(/\s+/g, ''));
+    for (const text of ['최종 점검 실패', '보고서에서 다루지 않은 위험 신호 1건', '확인되지 않는 인용 15건', '기준일 이후 날짜의 인용 4건']) expect(cover).toContain(text.replace(/\s+/g, ''));
   });
 
   it('the JSON export lists them with their counts, and still validates against the schema', async () => {

@@ -38,11 +38,11 @@ export const acknowledgementMessages = defineMessages({
   ko: {
     noticeTitle: '최종 점검 실패',
     noticeLead: '실행은 완료되었으나 최종 점검에서 아래 문제가 확인되었습니다. 이를 감안하여 보고서를 검토하십시오. 심사 건 제출 시 항목별로 사유를 기재해야 합니다.',
-    'fail.red-flags-addressed': '보고서가 다루지 않은 위험 신호 {n, number}건',
+    'fail.red-flags-addressed': '보고서에서 다루지 않은 위험 신호 {n, number}건',
     'fail.undated-or-unsourced': '날짜 또는 출처가 없는 인용 {n, number}건',
     'fail.unverified-citations': '해당 단계에 제시된 근거로 확인되지 않는 인용 {n, number}건',
     'fail.after-as-of': '기준일 이후 날짜의 인용 {n, number}건',
-    'fail.stale-evidence': '최근성 기간보다 오래된 근거를 인용한 건 {n, number}건',
+    'fail.stale-evidence': '최근성 기간을 벗어난 근거 인용 {n, number}건',
     'fail.reused-factors': '같은 요인을 반복한 발언 {n, number}건',
     'fail.output-language': '출력이 실행 언어로 작성되지 않음',
     'fail.reading-consistency': '주장과 반대 방향으로 읽히는 인용 근거 {n, number}건',
