@@ -62,6 +62,16 @@ export async function addEvidence(page: Page, companyId: string, item: { title: 
   await expect(form.getByRole('status')).toHaveText('Evidence added.');
 }
 
+/**
+ * On the case page, gives a reason for each failed final check and unaddressed red flag the
+ * submit form lists (issue 26 item 5): the form refuses to open its confirmation without them.
+ * Does nothing when every check passed. Which checks an offline run fails depends on the pool
+ * (the demo's Samsung runs cite one item older than the recency window), so specs call it always.
+ */
+export async function acknowledgeFailedChecks(page: Page, reason = 'Weighed by the RM: the committee may read the cited items in the report.') {
+  for (const field of await page.getByTestId('ack-reason').all()) await field.fill(reason);
+}
+
 /** Creates a case on a company and starts a run on it; resolves on the run page. */
 export async function startRunOn(page: Page, companyId: string, title: string, run: { protocol: string; provider: 'offline' | 'openai' }) {
   await page.goto('/cases/new');

@@ -10,7 +10,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import { DEMO_IDS } from '../lib/domain/demo-ids';
-import { signInAs } from './fixtures';
+import { acknowledgeFailedChecks, signInAs } from './fixtures';
 
 async function createCase(page: Page, title: string) {
   await page.goto('/cases/new');
@@ -162,6 +162,7 @@ test.describe.serial('automated judges', () => {
     test.setTimeout(60_000);
     await signInAs(page, 'rm');
     await page.goto(caseUrl);
+    await acknowledgeFailedChecks(page);
     await page.getByTestId('submit-case').click();
     await page.getByTestId('submit-case-confirm').click();
     await expect(page.getByText('This case is with the credit committee; runs can no longer be started.')).toBeVisible();

@@ -5,7 +5,7 @@
 // case going back to the RM, analysed again, resubmitted and decided in a second round.
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import { DEMO_IDS } from '../lib/domain/demo-ids';
-import { signInAs } from './fixtures';
+import { acknowledgeFailedChecks, signInAs } from './fixtures';
 
 async function newSignedInPage(browser: Browser, role: 'rm' | 'committee' | 'evaluator' | 'admin') {
   const context = await browser.newContext();
@@ -60,6 +60,7 @@ async function runOffline(page: Page, caseUrl: string, protocol: 'nas' | 'kpd-ma
 /** Submits from the case page, through the confirmation, with a cover note when given. */
 async function submitCase(page: Page, caseUrl: string, note?: string) {
   await page.goto(caseUrl);
+  await acknowledgeFailedChecks(page);
   await page.getByTestId('submit-case').click();
   if (note) await page.getByRole('dialog').getByLabel('Cover note to the committee (optional)').fill(note);
   await page.getByTestId('submit-case-confirm').click();

@@ -11,7 +11,7 @@ import { ROLES } from '../lib/domain/vocabulary';
 // The pages and routes about one case or run, tried here on a case this spec creates.
 const RESOURCE_PAGES = PAGES.filter((p) => p.path === '/cases/[id]' || p.path === '/runs/[id]');
 const RESOURCE_API_ROUTES = API_ROUTES.filter((r) => r.path.includes('[id]') && r.permission === 'runs:read');
-import { addEvidence, signInAs, startRunOn } from './fixtures';
+import { acknowledgeFailedChecks, addEvidence, signInAs, startRunOn } from './fixtures';
 
 const KPD_ORDER = ['D1', 'D2', 'D3', 'D4', 'D5', 'D6', 'D7', 'D8', 'D9', 'D10', 'AG'];
 
@@ -157,6 +157,8 @@ test.describe.serial('RM workspace', () => {
   test('the RM submits the case; the committee reads it without the launcher, cancel or retry', async ({ page, browser }) => {
     await signInAs(page, 'rm');
     await page.goto(caseUrl);
+    // A failed final check of the run needs a reason before the confirmation opens (issue 26 item 5).
+    await acknowledgeFailedChecks(page);
     // The button asks first; Escape cancels and leaves the case as it was.
     await page.getByTestId('submit-case').click();
     const confirm = page.getByRole('dialog', { name: 'Submit this case to the credit committee?' });

@@ -1,8 +1,10 @@
 // The report page's body: header and metrics, the report sections, the final checks and the
 // transcript appendix, all from the same model the PDF and Markdown exports draw.
+import type { ReactNode } from 'react';
 import { Alert, Badge, Card } from '@/components/ui/layout';
 import type { ReportDoc } from '@/lib/report/model';
 import { CitationList, ReportBlocks } from '@/components/report/report-blocks';
+import { FailedChecksNotice } from '@/components/report/failed-checks-notice';
 import { safeUrl } from '@/lib/report/markdown';
 
 /**
@@ -77,11 +79,14 @@ function Fields({ items, testId }: { items: ReportDoc['header']; testId: string 
   );
 }
 
-export function ReportView({ doc }: { doc: ReportDoc }) {
+/** `acknowledgements`: the RM's reasons for the failed checks, drawn right under them (the committee's view). */
+export function ReportView({ doc, acknowledgements }: { doc: ReportDoc; acknowledgements?: ReactNode }) {
   const { labels } = doc;
   return (
     <div className="space-y-6">
       <ReportRedFlags doc={doc} />
+      {doc.failedChecks ? <FailedChecksNotice notice={doc.failedChecks} /> : null}
+      {acknowledgements}
       <div className="grid gap-4 lg:grid-cols-3">
         <Card className="lg:col-span-2">
           <Fields items={doc.header} testId="report-header" />

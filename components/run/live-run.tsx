@@ -2,6 +2,7 @@
 // The live run: the server's first paint as the initial state, then the SSE stream reduced into
 // it by lib/report/run-state.ts. EventSource reconnects by itself; every (re)connect starts with
 // a snapshot, so a reload, a second viewer or a dropped connection all land on the same state.
+import { FailedChecksNotice, type FailedChecksNoticeProps } from '@/components/report/failed-checks-notice';
 import Link from 'next/link';
 import { useEffect, useReducer, useRef, useState, useTransition, type ReactNode } from 'react';
 import { cancelRun, retryRun } from '@/app/(signed-in)/(workspace)/runs/[id]/actions';
@@ -59,12 +60,15 @@ export function LiveRun({
   canWrite,
   run,
   lead,
+  failedChecks = null,
 }: {
   initial: LiveRunState;
   canWrite: boolean;
   /** `offline`: the built-in offline analyst answers, which has no model time or cost to show. */
   run?: { asOf: string; companyId: string; offline?: boolean };
   lead?: ReactNode;
+  /** A finished run's failed final checks with their counts (lib/report/failed-checks.ts), read by the page. */
+  failedChecks?: FailedChecksNoticeProps['notice'] | null;
 }) {
   const t = useT(runMessages);
   const ts = useT(screeningMessages);
@@ -102,6 +106,7 @@ export function LiveRun({
       {/* Red flags before anything else, as the run stored them; a run started after this page opened brings them with run-started. */}
       {state.redFlags?.length ? <RedFlagsPanel flags={state.redFlags} evidence={state.evidence} scope={{ kind: 'run', date: run?.asOf ?? '' }} /> : null}
       {lead}
+      {failedChecks ? <FailedChecksNotice notice={failedChecks} /> : null}
       <div className="sticky top-0 z-10 -mx-2 flex flex-wrap items-center justify-between gap-3 rounded-md border border-zinc-200 bg-white/95 px-3 py-2 dark:border-zinc-800 dark:bg-zinc-950/95">
         <RunProgress state={state} connection={connection} offline={run?.offline ?? false} />
         {canWrite ? (

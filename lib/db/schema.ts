@@ -27,6 +27,7 @@ import { RUN_MODES, TEAMS, type RunParams } from '@/lib/domain/protocol';
 import type { CitedEvidenceSnapshot, FinalCheck, KeptSection, StepRepair, StoredWebResult, ToolCallRecord } from '@/lib/domain/stored';
 import type { EvidenceShortfall, RedFlag } from '@/lib/domain/red-flags';
 import type { Answers } from '@/lib/domain/study';
+import { ACK_KINDS, ACK_REASON_MAX, type AckDetail } from '@/lib/domain/acknowledgements';
 import type { Phrase } from '@/lib/domain/phrase';
 import type { WatchProblem } from '@/lib/domain/watch';
 import {
@@ -451,6 +452,45 @@ export const reports = pgTable('reports', {
   checks: jsonb().$type<FinalCheck[]>().notNull().default([]),
   createdAt: createdAt(),
 });
+
+/**
+ * An RM's reason for submitting a case with a final check failed on one of its finished runs, or
+ * with a decisive red flag no finished run addresses (lib/report/acknowledgements.ts). One row per
+ * item per submission: `submittedAt` is the case's `submitted_at` of the round it went with, so a
+ * resubmission asks again and keeps the earlier rounds' rows.
+ */
+export const submissionAcknowledgements = pgTable(
+  'submission_acknowledgements',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    caseId: uuid()
+      .notNull()
+      .references(() => cases.id, { onDelete: 'cascade' }),
+    submittedAt: timestamp({ withTimezone: true }).notNull(),
+    kind: text({ enum: ACK_KINDS }).notNull(),
+    /** `check:<runId>:<checkId>` or `flag:<evidenceId>` (lib/domain/acknowledgements.ts). */
+    itemKey: text().notNull(),
+    runId: uuid().references(() => runs.id, { onDelete: 'cascade' }),
+    checkId: text(),
+    evidenceId: text(),
+    /** The item as it stood: a check's count, a flag's title and date. */
+    detail: jsonb().$type<AckDetail>().notNull().default({}),
+    reason: text().notNull(),
+    /** The item's place in the list the RM was shown: checks by run, then red flags. */
+    position: integer().notNull(),
+    acknowledgedById: uuid()
+      .notNull()
+      .references(() => users.id, { onDelete: 'restrict' }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('submission_acknowledgements_round_item_key').on(t.caseId, t.submittedAt, t.itemKey),
+    index('submission_acknowledgements_run_idx').on(t.runId),
+    index('submission_acknowledgements_by_idx').on(t.acknowledgedById),
+    check('submission_acknowledgements_kind_check', oneOf(t.kind, ACK_KINDS)),
+    check('submission_acknowledgements_reason_check', sql`length(btrim(${t.reason})) between 1 and ${sql.raw(String(ACK_REASON_MAX))}`),
+  ],
+);
 
 export const comments = pgTable(
   'comments',

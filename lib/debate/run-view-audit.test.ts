@@ -26,9 +26,11 @@ vi.mock('@/lib/report/live-state', () => ({
   loadLiveState: async ({ runId }: { runId: string }) => ({ runId, status: 'succeeded' }),
   evidenceForOutput: async () => ({}),
 }));
+// Nor its final checks: a report without any.
+vi.mock('@/lib/report/load', () => ({ loadReportInput: async () => ({ view: { report: null, turns: [] }, sources: {} }) }));
 vi.mock('@/components/review/case-review', () => ({ CaseDecisionCard: () => null, RunReview: () => null }));
 vi.mock('@/components/run/live-run', () => ({ LiveRun: () => null }));
-vi.mock('@/lib/i18n/server', () => ({ getT: async () => (key: string) => key }));
+vi.mock('@/lib/i18n/server', () => ({ getT: async () => (key: string) => key, getLocale: async () => 'en' }));
 
 const { GET } = await import('@/app/api/runs/[id]/events/route');
 const { default: RunPage } = await import('@/app/(signed-in)/(workspace)/runs/[id]/page');

@@ -71,6 +71,11 @@ export type ReportDoc = {
   metrics: Field[];
   /** Set while the run is going, or when it failed or was cancelled. */
   notice: { tone: 'info' | 'error'; title?: string; text: string } | null;
+  /**
+   * Set when final checks failed: which, in words with their counts (lib/report/failed-checks.ts).
+   * Every renderer draws it at the top, right after the red flags and before the header.
+   */
+  failedChecks: { title: string; text: string; lines: { id: string; count: number; text: string }[] } | null;
   /** Set when a finished run's cited evidence was not frozen (it finished before snapshots): sources read live. */
   sourcesNote: string | null;
   /** The decisive credit events found before the debate, shown before anything else; empty when there are none. */

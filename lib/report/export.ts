@@ -4,6 +4,7 @@ import type { Db } from '@/lib/db/client';
 import { appendAudit } from '@/lib/db/queries/audit';
 import type { Locale } from '@/lib/i18n';
 import { loadReportInput } from '@/lib/report/load';
+import { failedCheckLines, reportCheckRows } from '@/lib/report/failed-checks';
 import { renderMarkdown } from '@/lib/report/markdown';
 import { buildReportDoc, type ReportInput } from '@/lib/report/model';
 import { renderPdf } from '@/lib/report/pdf';
@@ -37,7 +38,10 @@ export function exportJson(input: ReportInput, exportedAt = new Date()) {
     title,
     ...(alsoEvidenceIds?.length ? { alsoEvidenceIds } : {}),
   }));
-  return { schemaVersion: EXPORT_SCHEMA_VERSION, exportedAt: exportedAt.toISOString(), ...input.view, redFlags, sourcesState: input.sourcesState, sources: input.sources };
+  // The failed final checks with their counts, in English like the rest of the JSON (the stored
+  // checks and the reading-consistency check: lib/report/failed-checks.ts).
+  const failedChecks = failedCheckLines(reportCheckRows(input.view, input.sources, 'en'), 'en');
+  return { schemaVersion: EXPORT_SCHEMA_VERSION, exportedAt: exportedAt.toISOString(), ...input.view, redFlags, failedChecks, sourcesState: input.sourcesState, sources: input.sources };
 }
 
 /** `crosscheck-<company>-<protocol>-<as-of>.<ext>`, readable (may hold Hangul) and an ASCII fallback. */

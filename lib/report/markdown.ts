@@ -111,6 +111,10 @@ export function renderMarkdown(doc: ReportDoc): string {
   if (doc.redFlags.length) {
     out.push(`## ⚠ ${escapeInline(doc.redFlagLabels.heading)} (${doc.redFlags.length})`, paragraph(doc.redFlagLabels.intro), doc.redFlags.map((f) => `- ${redFlagLine(f, doc.redFlagLabels.alsoIn)}`).join('\n'));
   }
+  // Failed final checks next, with their counts, so nobody reads the report as clean by mistake.
+  if (doc.failedChecks) {
+    out.push(`## ⚠ ${escapeInline(doc.failedChecks.title)}`, paragraph(doc.failedChecks.text), doc.failedChecks.lines.map((l) => `- ${cell(l.text)}`).join('\n'));
+  }
   out.push(table(['', ''], doc.header.map((f) => [f.label, f.value])));
   out.push(`## ${escapeInline(doc.labels.metrics)}`, table(['', ''], doc.metrics.map((f) => [f.label, f.value])));
   if (doc.notice) out.push(`> **${escapeInline(doc.notice.title ?? doc.labels.reportSection)}** — ${cell(doc.notice.text)}`);

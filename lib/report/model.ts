@@ -16,6 +16,7 @@ import { screeningNotice, screeningSections } from '@/lib/report/screening';
 import { weighSection } from '@/lib/report/weigh';
 import { plainSections, plainTurnNames } from '@/lib/report/turn-names';
 import { getProtocol, isProtocolId } from '@/lib/debate/protocols';
+import { failedChecksNotice, reportCheckRows } from '@/lib/report/failed-checks';
 
 export type * from '@/lib/report/doc';
 
@@ -120,12 +121,10 @@ export function buildReportDoc(input: ReportInput, locale: Locale): ReportDoc {
   const sourcesNote = input.sourcesState === 'not-frozen' ? t('notFrozenLong') : null;
 
   let sections = view.report ? protocolSections(view.protocol, view.report.content, ctx) : [];
-  const rawChecks = (view.report?.checks ?? []) as { id?: string; ok?: boolean; message?: string; items?: string[] }[];
-  const checks: CheckRow[] = rawChecks.map((c) => {
-    const key = `check.${c.id}` as keyof ReportMessages;
-    const label = key in reportMessages.en ? t(key) : (c.message ?? String(c.id));
-    return { id: String(c.id), ok: c.ok === true, label, items: Array.isArray(c.items) ? c.items.map(String) : [] };
-  });
+  // The stored checks and the reading-consistency check (lib/report/failed-checks.ts); the failed
+  // ones also lead the document, above the report, with their counts.
+  const checks: CheckRow[] = reportCheckRows(view, sources, locale);
+  const failedChecks = failedChecksNotice(checks, locale);
 
   // Red flags first; then every claim that argues against the tagged reading of what it cites,
   // read from the sources as the run recorded them (lib/eval/reading-consistency.ts).
@@ -152,13 +151,10 @@ export function buildReportDoc(input: ReportInput, locale: Locale): ReportDoc {
     sections = screeningSections(screening);
   }
   const mismatches = readingMismatches(view.turns, (id) => sources[id]?.polarity);
-  const mismatchLines = (m: ReadingMismatch, key: 'checkItem' | 'transcriptLine') =>
+  const mismatchLines = (m: ReadingMismatch, key: 'transcriptLine') =>
     m.against.map((a) =>
       tf(key, { claim: m.claimId, step: m.step, polarity: tf(`polarity_${m.polarity}`), reading: tf(`reading_${a.reading}`), title: sources[a.evidenceId]?.title ?? a.evidenceId }),
     );
-  if (view.report) {
-    checks.push({ id: 'reading-consistency', ok: mismatches.length === 0, label: tf('checkLabel'), items: mismatches.flatMap((m) => mismatchLines(m, 'checkItem')) });
-  }
 
   // Every finished report ends with what the committee must weigh (lib/report/weigh.ts).
   if (view.status === 'succeeded' && view.report) {
@@ -203,6 +199,7 @@ export function buildReportDoc(input: ReportInput, locale: Locale): ReportDoc {
     header,
     metrics,
     notice,
+    failedChecks,
     sourcesNote,
     redFlags,
     redFlagLabels: { heading: tf('heading'), intro: `${tf('intro')} ${tf('scopeRun', { date: asOf })}`, item: tf('item'), alsoIn: tf('alsoIn') },

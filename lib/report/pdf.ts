@@ -103,6 +103,13 @@ export async function renderPdf(doc: ReportDoc, { now = new Date() }: { now?: Da
     }
     flow.space(18);
   }
+  // Failed final checks next, with their counts, on the cover where nobody misses them.
+  if (doc.failedChecks) {
+    flow.text(`⚠ ${doc.failedChecks.title}`, { size: 14, bold: true, color: COLORS.error, after: 4 });
+    flow.text(doc.failedChecks.text, { size: 9.5, color: COLORS.error, after: 6 });
+    for (const l of doc.failedChecks.lines) flow.text(`• ${l.text}`, { size: 10.5, color: COLORS.error, after: 3 });
+    flow.space(18);
+  }
   flow.text(doc.companyName, { size: 16, bold: true, after: 4 });
   flow.text(`${doc.protocolName} · ${doc.asOf}`, { size: 12, after: 28 });
   flow.rule();

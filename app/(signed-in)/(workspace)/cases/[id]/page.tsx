@@ -7,18 +7,23 @@ import { RunLauncher } from '@/components/case/run-launcher';
 import { SubmitCase } from '@/components/case/submit-case';
 import { RedFlagsPanel } from '@/components/red-flags/red-flags-panel';
 import { CaseDecisionCard, CaseDiscussionCard } from '@/components/review/case-review';
+import { AcknowledgementsCard } from '@/components/review/acknowledgements';
 import { CoverNoteCard } from '@/components/review/cover-note';
+import { formatDateTime } from '@/components/lists/format';
 import { Alert, Card, PageHeader } from '@/components/ui/layout';
 import { canAccessCase, requireCaseAccess } from '@/lib/auth/run-access';
 import { requirePermission } from '@/lib/auth/session';
 import { getDb } from '@/lib/db/client';
+import { listAcknowledgements } from '@/lib/db/queries/acknowledgements';
 import { getCaseDetail, listRunsForCase } from '@/lib/db/queries/cases';
 import { commentRight, listCommentsForCase, listDecisionsForCase } from '@/lib/db/queries/review';
 import { PROTOCOLS_BY_ID } from '@/lib/debate/protocols';
 import { closedCaseNote } from '@/lib/domain/case-status';
+import { acknowledgementMessages } from '@/lib/i18n/messages/acknowledgements';
 import { casesMessages } from '@/lib/i18n/messages/cases';
 import { runMessages } from '@/lib/i18n/messages/run';
 import { getLocale, getT } from '@/lib/i18n/server';
+import { ackItemFields, ackLead, ackRows, ackText, itemsToAcknowledge } from '@/lib/report/acknowledgements';
 import { poolRedFlags } from '@/lib/report/red-flag-refs';
 import { launcherOptions } from './launcher-options';
 import { shellMessages } from '@/lib/i18n/messages/shell';
@@ -49,6 +54,12 @@ export default async function CasePage({ params }: { params: Promise<{ id: strin
   const closedNote = closedCaseNote(kase.status);
   const open = closedNote === null;
   const protocolNames = Object.fromEntries(Object.values(PROTOCOLS_BY_ID).map((p) => [p.id, p.name]));
+  // The RM's acknowledgements of the latest round, beside the report for the committee; and, while
+  // the RM may still submit, what this round must acknowledge (recomputed by submitCase).
+  const acks = await listAcknowledgements({ db, caseId: id, submittedAt: kase.submittedAt });
+  const ta = await getT(acknowledgementMessages);
+  const time = (d: Date) => formatDateTime(d, locale);
+  const toAcknowledge = owner && open ? (await itemsToAcknowledge({ db, caseId: id })).map((item) => ({ key: item.key, ...ackText(ackItemFields(item), locale) })) : [];
   const initial = runs.map((r) => ({
     ...r,
     createdAt: r.createdAt.toISOString(),
@@ -74,6 +85,9 @@ export default async function CasePage({ params }: { params: Promise<{ id: strin
             <CaseFacts kase={kase} t={t} />
           </Card>
           <CoverNoteCard note={kase.submissionNote} title={t('coverNoteTitle')} />
+          {kase.submittedAt ? (
+            <AcknowledgementsCard rows={ackRows(acks, locale, time)} title={ta('cardTitle')} lead={ackLead(kase.submittedAt, time, locale)} none={ta('cardNone')} openLabel={ta('openRun')} />
+          ) : null}
           <Card title={t('runs')}>
             <CaseRuns caseId={kase.id} initial={initial} protocolNames={protocolNames} />
             {runs.length >= 2 ? (
@@ -95,7 +109,7 @@ export default async function CasePage({ params }: { params: Promise<{ id: strin
                   <RunLauncher caseId={kase.id} options={await launcherOptions({ db, kase: row })} />
                 </Card>
                 <Card title={t('submitTitle')}>
-                  <SubmitCase caseId={kase.id} />
+                  <SubmitCase caseId={kase.id} acknowledge={toAcknowledge} />
                 </Card>
               </>
             ) : (

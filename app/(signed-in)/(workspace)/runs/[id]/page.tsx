@@ -13,7 +13,10 @@ import { runBus } from '@/lib/debate/bus';
 import { loadLiveState } from '@/lib/report/live-state';
 import { getProtocol } from '@/lib/debate/protocols';
 import { runMessages } from '@/lib/i18n/messages/run';
-import { getT } from '@/lib/i18n/server';
+import { getLocale, getT } from '@/lib/i18n/server';
+import { failedChecksNotice, reportCheckRows } from '@/lib/report/failed-checks';
+import { loadReportInput } from '@/lib/report/load';
+import { isTerminal } from '@/lib/report/run-state';
 import { shellMessages } from '@/lib/i18n/messages/shell';
 
 export async function generateMetadata(): Promise<Metadata> {
@@ -34,6 +37,10 @@ export default async function RunPage({ params }: { params: Promise<{ id: string
   const initial = await loadLiveState({ db, runId: id, live: runBus().snapshot(id) });
   // The case's review: its decisions above the run, its threads on the turn cards.
   const [decisions, comments] = kase ? await Promise.all([listDecisionsForCase({ db, caseId: kase.id }), listCommentsForCase({ db, caseId: kase.id })]) : [[], []];
+  // A finished run whose final checks failed says so at the top (lib/report/failed-checks.ts).
+  const locale = await getLocale();
+  const finished = isTerminal(run.status) ? await loadReportInput({ db, runId: id }) : null;
+  const failedChecks = finished ? failedChecksNotice(reportCheckRows(finished.view, finished.sources, locale), locale) : null;
   const protocol = getProtocol(run.protocol);
   const runParams = run.params;
   return (
@@ -62,6 +69,7 @@ export default async function RunPage({ params }: { params: Promise<{ id: string
           run={{ asOf: runParams.asOf, companyId: run.companyId, offline: run.provider === 'offline' }}
           // The run's red flags come first (LiveRun draws them, live); the case's decisions right under them.
           lead={kase ? <CaseDecisionCard user={user} kase={kase} decisions={decisions} form={false} /> : null}
+          failedChecks={failedChecks}
         />
       </RunReview>
     </>

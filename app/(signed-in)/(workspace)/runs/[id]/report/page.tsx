@@ -2,18 +2,23 @@ import type { Metadata } from 'next';
 import { DownloadLinks } from '@/components/report/download-links';
 import { EvaluationCard } from '@/components/judges/evaluation-card';
 import { ReportView } from '@/components/report/report-view';
+import { AcknowledgementsCard } from '@/components/review/acknowledgements';
+import { formatDateTime } from '@/components/lists/format';
 import { PageHeader } from '@/components/ui/layout';
 import { can } from '@/lib/auth/permissions';
 import { canAccessRun, requireRunAccess } from '@/lib/auth/run-access';
 import { requirePermission } from '@/lib/auth/session';
 import { getDb } from '@/lib/db/client';
+import { listAcknowledgements } from '@/lib/db/queries/acknowledgements';
 import { appendAudit } from '@/lib/db/queries/audit';
 import { listRubricJudgments } from '@/lib/db/queries/judgments';
 import { judgeAvailability } from '@/lib/eval/judge-actions';
+import { acknowledgementMessages } from '@/lib/i18n/messages/acknowledgements';
 import { reportMessages } from '@/lib/i18n/messages/report';
 import { getLocale, getT } from '@/lib/i18n/server';
 import { loadReportInput } from '@/lib/report/load';
 import { buildReportDoc } from '@/lib/report/model';
+import { ackLead, ackRows } from '@/lib/report/acknowledgements';
 
 export const dynamic = 'force-dynamic';
 
@@ -31,6 +36,9 @@ export default async function RunReportPage({ params }: { params: Promise<{ id: 
   // Views of reports are audited, like exports.
   await db.transaction((tx) => appendAudit({ tx, actorId: user.id, action: 'report.view', entityType: 'run', entityId: id, detail: { status: input.view.status } }));
   const doc = buildReportDoc(input, locale);
+  // What the RM acknowledged of this run's failed checks (and the case's red flags) with the latest submission.
+  const acks = kase ? ackRows(await listAcknowledgements({ db, caseId: kase.id, submittedAt: kase.submittedAt }), locale, (d) => formatDateTime(d, locale), { runId: id }) : [];
+  const ta = await getT(acknowledgementMessages);
   return (
     <>
       <PageHeader
@@ -43,7 +51,14 @@ export default async function RunReportPage({ params }: { params: Promise<{ id: 
           />
         }
       />
-      <ReportView doc={doc} />
+      <ReportView
+        doc={doc}
+        acknowledgements={
+          acks.length && kase?.submittedAt ? (
+            <AcknowledgementsCard rows={acks} title={ta('cardTitle')} lead={ackLead(kase.submittedAt, (d) => formatDateTime(d, locale), locale)} none={null} openLabel={ta('openRun')} />
+          ) : null
+        }
+      />
       {/* A red-flag screening has no debate for a judge or a readability score to read. */}
       {input.view.status === 'red_flag_screening' ? null : (
         <EvaluationCard
