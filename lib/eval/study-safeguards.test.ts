@@ -150,7 +150,7 @@ describe.each(testBackends())('study safeguards over offline runs of every syste
     const textOf = (blocks: Block[]) => JSON.stringify(blocks);
     // SAS: the stress test's critique and the final report's primary risk under "against", the judge's ruling under analysis.
     const sas = bySystem.get('sas')!;
-    const sasDoc = buildReportDoc(await loadReportInput({ db: handle.db, runId: sas.view.id }), 'en');
+    const sasDoc = buildReportDoc(await loadReportInput({ db: handle.db, runId: sas.view.id }), 'en', { blind: true });
     const r = redactor({ stepIds: sasDoc.transcript.map((t) => t.step), model: sas.view.model, turnWord: 'Turn' });
     const sasBlind = (await loadBlindReport({ db: handle.db, runId: sas.view.id, locale: 'en' })).report;
     const group = (sectionId: string, title: string) => {
@@ -174,7 +174,7 @@ describe.each(testBackends())('study safeguards over offline runs of every syste
 
     // KPD-MADS: favourable and adverse lines keep their own headings' sides.
     const kpd = bySystem.get('kpd-mads')!;
-    const kpdDoc = buildReportDoc(await loadReportInput({ db: handle.db, runId: kpd.view.id }), 'en');
+    const kpdDoc = buildReportDoc(await loadReportInput({ db: handle.db, runId: kpd.view.id }), 'en', { blind: true });
     const kpdBlind = (await loadBlindReport({ db: handle.db, runId: kpd.view.id, locale: 'en' })).report;
     const lines = (blocks: Block[]): string[] => blocks.flatMap((b) => (b.kind === 'list' ? b.items : b.kind === 'group' ? lines(b.blocks) : []));
     const kpdR = redactor({ stepIds: kpdDoc.transcript.map((t) => t.step), model: kpd.view.model, turnWord: 'Turn' });

@@ -64,7 +64,12 @@ const STATUS_KEY = {
   red_flag_screening: 'statusRedFlagScreening',
 } as const satisfies Record<RunView['status'], keyof ReportMessages>;
 
-export function buildReportDoc(input: ReportInput, locale: Locale): ReportDoc {
+/**
+ * `blind`: for a study's evaluator (lib/eval/study-blind.ts), the system's own report only: step
+ * ids stay as written, for the study's redactor to make "Turn n" (named turns would tell the
+ * protocol), and no bottom line of ours, whose speakers would name the system.
+ */
+export function buildReportDoc(input: ReportInput, locale: Locale, { blind = false }: { blind?: boolean } = {}): ReportDoc {
   const { view, sources } = input;
   const t = translator(reportMessages, locale);
   const number = new Intl.NumberFormat(locale === 'ko' ? 'ko-KR' : 'en-US');
@@ -157,13 +162,13 @@ export function buildReportDoc(input: ReportInput, locale: Locale): ReportDoc {
     );
 
   // Every finished report ends with what the committee must weigh (lib/report/weigh.ts).
-  if (view.status === 'succeeded' && view.report) {
+  if (view.status === 'succeeded' && view.report && !blind) {
     sections.push(weighSection({ turns: view.turns, sources, flags: redFlags, checks, locale, factorLabel: ctx.factorLabel, speakerLabel: (agent) => agentLabel(agent, locale), cite: ctx.cite }));
   }
 
   // Step ids in the prose, in words a committee member reads (lib/report/turn-names.ts), in the
   // language of the prose: the run's output language, whatever the reader's interface.
-  if (isProtocolId(view.protocol)) sections = plainSections(sections, plainTurnNames(getProtocol(view.protocol), params.language === 'en' ? 'en' : 'ko'));
+  if (isProtocolId(view.protocol) && !blind) sections = plainSections(sections, plainTurnNames(getProtocol(view.protocol), params.language === 'en' ? 'en' : 'ko'));
 
   const teamLabel = (team: string) => (team === 'affirmative' ? t('teamAffirmative') : team === 'negative' ? t('teamNegative') : team === 'neutral' ? t('teamNeutral') : team);
   // A red-flag screening ran no step: its steps are not a transcript.

@@ -105,6 +105,8 @@ describe.each(testBackends())('the bottom line of every system on %s', (backend)
       expect(pro.length, `${protocol} ${locale}: favorable points`).toBeGreaterThan(0);
       expect(con.length, `${protocol} ${locale}: adverse points`).toBeGreaterThan(0);
       expect(pro.length).toBeLessThanOrEqual(3);
+      // The debaters' own points, not the aggregator's topics that restate them turn after turn.
+      if (protocol === 'kpd-mads') expect([...pro, ...con].filter((l) => /— (aggregator|종합 에이전트)/.test(l))).toEqual([]);
       // Samsung's four sanctions are listed, each saying whether the report answers it, as its check says.
       expect(events).toHaveLength(doc.redFlags.length);
       const check = doc.checks.find((c) => c.id === 'red-flags-addressed');

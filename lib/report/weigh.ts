@@ -63,7 +63,12 @@ function pointsOf(input: WeighInput): Point[] {
     if (turn.status !== 'done' || !isObj(turn.output)) continue;
     for (const c of claimsOf(turn.output)) add(turn, c.text, c.factor, c.polarity, c.citations);
     if (Array.isArray(turn.output.arguments)) for (const a of turn.output.arguments.filter(isObj)) add(turn, a.claim, a.factor, teamPolarity(turn.team), a.evidence);
-    // A report's topics read each factor both ways (a single agent's report has nothing else).
+  }
+  // A report's topics read each factor both ways: the points of a run whose turns made no claim
+  // (a single agent's report). Elsewhere they restate the debaters' claims, turn after turn.
+  if (out.length) return out;
+  for (const turn of input.turns) {
+    if (turn.status !== 'done' || !isObj(turn.output)) continue;
     if (Array.isArray(turn.output.topics)) {
       for (const topic of turn.output.topics.filter(isObj)) {
         add(turn, topic.affirmative, topic.factor, 'favorable', topic.citations);
