@@ -26,10 +26,10 @@ const ROWS: Row[] = [
     task: [
       'Open the affirmative case with one core claim: the borrower will be able to repay, and its capacity to do so is holding up or improving.',
       'Back it with at least three favorable signals, one claim each. Tie every signal to a guideline factor, cite the evidence behind it (id, date, source) and write the assumption it depends on in `assumptions`.',
-      'If the evidence you are shown holds fewer than three favorable signals, search the web for more before you answer.',
       'Lead with the newest evidence and say so when you fall back on a stale item.',
       'In `falsifiability`, name the concrete, observable evidence that would prove the core claim wrong.',
     ].join('\n'),
+    searchTask: 'If the evidence you are shown holds fewer than three favorable signals, search the web for more before you answer.',
   },
   {
     id: 'D2',
@@ -65,10 +65,10 @@ const ROWS: Row[] = [
       'Open the negative case with one core claim: the borrower\'s capacity to repay is at risk.',
       'Back it with at least three adverse or context-dependent signals, one claim each, every one cited (id, date, source) with the assumption it depends on.',
       'Use only factors the affirmative constructive (D1) did not use: the negative case has to widen the picture, not mirror D1 point by point.',
-      'If the evidence you are shown holds fewer than three adverse or context-dependent signals, search the web for more before you answer.',
       'Lead with the newest evidence and say so when you fall back on a stale item.',
       'In `falsifiability`, name the concrete, observable evidence that would prove the core claim wrong.',
     ].join('\n'),
+    searchTask: 'If the evidence you are shown holds fewer than three adverse or context-dependent signals, search the web for more before you answer.',
   },
   {
     id: 'D4',
@@ -101,9 +101,10 @@ const ROWS: Row[] = [
     maxChars: 400,
     rules: { citationsRequired: true },
     task: [
-      'Rebut the negative constructive (D3). For each D3 claim you answer, either bring counter-evidence (from the pool or a web search) or show that D3\'s own evidence reads differently; set `respondsTo` to the D3 claim.',
+      'Rebut the negative constructive (D3). For each D3 claim you answer, either bring counter-evidence or show that D3\'s own evidence reads differently; set `respondsTo` to the D3 claim.',
       'Every rebuttal carries its date and source. Answer D3; do not restate the affirmative case.',
     ].join('\n'),
+    searchTask: 'Counter-evidence may come from the evidence you are shown or from a web search.',
   },
   {
     id: 'D6',
@@ -136,9 +137,10 @@ const ROWS: Row[] = [
     maxChars: 400,
     rules: { citationsRequired: true },
     task: [
-      'Rebut the affirmative constructive (D1) by putting its favorable signals in context: use dated evidence (from the pool or a web search) to show where a signal matters less for repayment than D1 says, will not last, or cuts the other way. Set `respondsTo` to the D1 claim you answer.',
+      'Rebut the affirmative constructive (D1) by putting its favorable signals in context: use dated evidence to show where a signal matters less for repayment than D1 says, will not last, or cuts the other way. Set `respondsTo` to the D1 claim you answer.',
       'Every rebuttal carries its date and source.',
     ].join('\n'),
+    searchTask: 'The dated evidence may come from the evidence you are shown or from a web search.',
   },
   {
     id: 'D8',
