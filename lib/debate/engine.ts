@@ -570,9 +570,9 @@ export async function executeRun({
         // The factors of what the step was shown: its pool items, the run's red flags and what the
         // turns it receives argue (a passage carries no factor, so any passage is material for
         // every section). A section on factors none of it bears on has a known answer, the empty
-        // list, and is not asked: a model told "answer with an empty list" may answer so for a
-        // section that does have material, and the prompt would be sent whole for nothing. With
-        // the web_search tool in the request the model could find material: the section is asked.
+        // list: it is not asked, rather than sent the whole prompt for it, and is recorded as not
+        // asked (docs/protocols.md, "Sections"). With the web_search tool in the request the model
+        // could find material: the section is asked.
         const shownFactors: (string | null)[] = [
           ...visible.map((e) => e.factor),
           ...redFlags.flatMap((f) => [f.evidenceId, ...(f.alsoEvidenceIds ?? [])]).map((id) => evidence.find((e) => e.id === id)?.factor ?? null),

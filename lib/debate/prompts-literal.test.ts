@@ -69,7 +69,7 @@ const pad = (n: number) => String(n).padStart(2, '0');
  * "2025년 3월" is compared as 2025-03, a year as 2025): ISO dates, 2025.03.31, 2025년 3월 (31일),
  * March 31, 2025, 31 March 2025, March 2025, and a year on its own (FY2024, a 2023 filing).
  */
-export function datesIn(text: string): { found: string; date: string }[] {
+function datesIn(text: string): { found: string; date: string }[] {
   const out: { found: string; date: string }[] = [];
   const add = (found: string, y: string, m: number, d?: number) => out.push({ found, date: d ? `${y}-${pad(m)}-${pad(d)}` : `${y}-${pad(m)}` });
   for (const m of text.matchAll(/\b((?:19|20)\d\d)-(\d\d)-(\d\d)\b/g)) add(m[0], m[1], Number(m[2]), Number(m[3]));
