@@ -212,7 +212,7 @@ const ROWS: Row[] = [
     task: [
       'Write the credit committee\'s report of this debate. Keep both sides and do not name a winner: the committee decides.',
       '- `objective`: one sentence on what was assessed, for which borrower, as of which date.',
-      '- `overview`: a short corporate overview from the company profile and the debate.',
+      '- `overview`: a short corporate overview as of the as-of date, from the company block (who the borrower is) and the debate; nothing from memory.',
       '- `favorableSummary` / `adverseSummary`: the points each team made, each with its date.',
       '- `topics`: one entry per factor-level topic, never two for the same topic. Give the affirmative and the adverse reading (an empty string where a side said nothing) and every citation behind them. Carry over what the cross-examinations and rebuttals added, not only the constructives. When the same element appears with different dates or values (two headcounts, two ratings), keep each as its own entry.',
       'Every source cited anywhere in the debate must appear in some topic\'s citations, copied exactly (id, date, source); add none the debate did not use.',

@@ -27,7 +27,7 @@ export const NAS: ProtocolDef = {
         'Go factor by factor. For every factor the evidence speaks to, reason from claim to evidence to what it implies for repayment, and record it as one `topics` entry: the favorable reading in `affirmative`, the adverse reading in `adverse` (an empty string when the evidence supports only one side), and the citations behind both.',
         'Same element at different dates or values: keep separate entries. Never two entries for the same topic.',
         '- `objective`: one sentence on what was assessed, for which borrower, as of which date.',
-        '- `overview`: a short corporate overview.',
+        '- `overview`: a short corporate overview as of the as-of date, from the company block (who the borrower is) and the evidence; nothing from memory.',
         '- `favorableSummary` / `adverseSummary`: the main points on each side, each with its date.',
       ].join('\n'),
       searchTask: 'You may also search the web for dated news on the borrower inside the recency window; cite the results you use like evidence items.',
