@@ -144,11 +144,13 @@ describe('prompts a literal model can follow', () => {
     }
   });
 
-  it.each(cases)('%s on %s (search configured: %s): no date after the as-of date, outside what pool items say', (protocolId, companyId, searching) => {
+  it.each(cases)('%s on %s (search configured: %s): no date after the as-of date, outside what pool items say; the publication date is the one cited', (protocolId, companyId, searching) => {
     const run = runs.get(`${protocolId}|${companyId}|${searching}`)!;
     for (const s of run.sent) {
       const late = datesIn(s.text).filter((d) => after(run.asOf, d.date) && !run.itemDates.has(d.found));
       expect(late.map((d) => d.found), `${s.step}${s.part ? `/${s.part}` : ''}`).toEqual([]);
+      // Which date to cite is said once, for every step: the publication date.
+      expect(s.text.split('Date every item you cite by its publication date').length - 1, s.step).toBe(1);
     }
   });
 
