@@ -34,7 +34,7 @@ import { takeIn } from '@/lib/debate/intake';
 import { buildPrompt, type Prompt } from '@/lib/debate/prompts';
 import { inOrder } from '@/lib/debate/sections';
 import { sectionFingerprint, sectionJsonSchema, sectionPrompt } from '@/lib/debate/section-prompts';
-import { droppedEntries, joinSections, sectionCalls, sectionOf, sectionSchema, type SectionCall } from '@/lib/domain/sections';
+import { coversFactor, droppedEntries, joinSections, sectionCalls, sectionOf, sectionSchema, type SectionCall } from '@/lib/domain/sections';
 import { getProtocol } from '@/lib/debate/protocols';
 import { isDatabaseUnavailable } from '@/lib/db/errors';
 import { yieldToEventLoop } from '@/lib/event-loop';
@@ -151,6 +151,18 @@ function moreRoom(model: string, cut: number, left: number | undefined): number 
 /** Evidence ids the given turns cite and verified: shown to a step that receives those turns. */
 function verifiedIn(context: ContextTurn[]): string[] {
   return context.flatMap((t) => citationsOf(t.output).flatMap((c) => (c.evidenceId && (c as { verified?: boolean }).verified ? [c.evidenceId] : [])));
+}
+
+/** Every factor an answer names (its claims', topics', arguments'), wherever in it. */
+function factorsNamedIn(value: unknown, into: string[] = []): string[] {
+  if (Array.isArray(value)) for (const v of value) factorsNamedIn(v, into);
+  else if (value && typeof value === 'object') {
+    for (const [k, v] of Object.entries(value)) {
+      if (k === 'factor' && typeof v === 'string') into.push(v);
+      else factorsNamedIn(v, into);
+    }
+  }
+  return into;
 }
 
 type Done = { text: string; output: StepOutput };
@@ -320,7 +332,8 @@ export async function executeRun({
       bus.publish({ type: 'step-done', runId, stepId, at: new Date().toISOString(), text: d.text, output: d.output, usage: { promptTokens: 0, completionTokens: 0, costUsd: 0 } });
     }
 
-    const companyBrief = { id: company.id, name: company.name, nameEn: company.nameEn, country: company.country, industry: company.industry, description: company.description };
+    // Identity fields only: the free-text profile may state facts from after the as-of date (lib/llm/types.ts).
+    const companyBrief = { id: company.id, name: company.name, nameEn: company.nameEn, country: company.country, industry: company.industry, identifiers: company.identifiers };
 
     const runStep = async (step: StepDef): Promise<void> => {
       // A turn of the event loop first: steps that become ready together would otherwise build
@@ -361,12 +374,15 @@ export async function executeRun({
       const asked: StepDef = mustSearch
         ? { ...step, task: `${step.task}\nThe evidence you are shown offers ${availableFactors!.size} signal${availableFactors!.size === 1 ? '' : 's'} in your direction, fewer than ${searchBelow}: search the web for more before you answer, and cite what you find.` }
         : step;
+      // The request carries the web_search tool exactly when the step may search and a search
+      // provider is configured; the prompt speaks of searching only then (lib/debate/prompts.ts).
+      const searchTool = Boolean(step.webSearch && webSearch);
       const base = { runId, protocol, step: asked, params: stepParams, company: companyBrief, evidence: visible, passages, context, redFlags: stepRedFlags };
-      const prompt = buildPrompt(base);
+      const prompt = buildPrompt({ ...base, searchTool });
       // The searches this step made and the new results they brought, for its rules (a KPD-MADS
       // constructive short of signals must search: lib/debate/rules.ts).
       const searched = { searches: 0, results: 0 };
-      const tools = step.webSearch && webSearch
+      const tools = searchTool && webSearch
         ? {
             webSearch: async (query: string) => {
               searched.searches++;
@@ -551,7 +567,31 @@ export async function executeRun({
         const callSignal = AbortSignal.any([signal, stop.signal]);
         const events = inOrder(calls.length, (e) => bus.publish(e));
         const keptBefore = new Map((keptSections.get(step.id) ?? []).map((k) => [k.key, k]));
+        // The factors of what the step was shown: its pool items, the run's red flags and what the
+        // turns it receives argue (a passage carries no factor, so any passage is material for
+        // every section). A section on factors none of it bears on has a known answer, the empty
+        // list: it is not asked, rather than sent the whole prompt for it, and is recorded as not
+        // asked (docs/protocols.md, "Sections"). With the web_search tool in the request the model
+        // could find material: the section is asked.
+        const shownFactors: (string | null)[] = [
+          ...visible.map((e) => e.factor),
+          ...redFlags.flatMap((f) => [f.evidenceId, ...(f.alsoEvidenceIds ?? [])]).map((id) => evidence.find((e) => e.id === id)?.factor ?? null),
+          ...context.flatMap((t) => factorsNamedIn(t.output)),
+        ];
+        const unasked = (call: SectionCall) => {
+          if (!call.factors || call.overview || searchTool || passages.length) return undefined;
+          if (shownFactors.some((f) => coversFactor(call.factors!, f))) return undefined;
+          const empty = Object.fromEntries(call.fields.map((f) => [f, []]));
+          return sectionSchema(step.output, call.fields).safeParse(empty).success ? empty : undefined;
+        };
         const one = async (call: SectionCall, i: number, written?: SectionWritten[]) => {
+          const known = unasked(call);
+          if (known) {
+            stepRepairs.push({ kind: 'section-not-asked', attempt, part: call.key, detail: `not asked: nothing the step was shown bears on ${call.factors!.join(', ')}; its ${call.fields.join(', ')} left empty` });
+            events.done(i);
+            partTimes.push({ key: call.key, modelMs: 0 });
+            return known;
+          }
           const callPrompt = sectionPrompt(step, prompt, call, written);
           const fingerprint = sectionFingerprint(provider.model, callPrompt);
           const before = keptBefore.get(call.key);

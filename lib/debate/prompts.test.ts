@@ -37,7 +37,7 @@ const EVIDENCE: EvidenceAsOf[] = [
 ];
 
 const PARAMS: RunParams = { language: 'en', asOf: '2024-06-30', recencyDays: 365, maxWebResults: 5, maxConcurrency: 4 };
-const COMPANY = { id: 'acme', name: '에이크미', nameEn: 'Acme Co., Ltd.', country: 'KR', industry: 'Machinery', description: 'Makes machine tools.' };
+const COMPANY = { id: 'acme', name: '에이크미', nameEn: 'Acme Co., Ltd.', country: 'KR', industry: 'Machinery', identifiers: { corp_code: '00999999', stock_code: '999990' } };
 
 const FACTOR_BY_TEAM = {
   affirmative: ['industry_growth_outlook', 'government_support_programs', 'certifications'],
@@ -117,9 +117,17 @@ describe('the shared prefix', () => {
     for (const { prompt } of prompts) expect(prompt.system).toBe(header);
   });
 
+  it('names the company by its identity fields only, never its free-text profile', () => {
+    // A company row as the database holds it: its profile was written at import, after the as-of date.
+    const row = { ...COMPANY, description: 'Recorded 2026-02-17: filed for court rehabilitation in 2023; current CEOs Kim and Lee.' };
+    const header = buildRunHeader({ company: row, params: PARAMS });
+    expect(header).toContain('name: 에이크미\nenglish name: Acme Co., Ltd.\ncountry: KR\nindustry: Machinery\nidentifiers: corp_code 00999999, stock_code 999990\n</company>');
+    expect(header).not.toMatch(/rehabilitation in 2023|2026-02-17|CEOs/);
+  });
+
   it('says the rules every step shares (citation form, support, web results, one JSON object) once, in the header, not in each step\'s part', () => {
     const header = buildRunHeader({ company: COMPANY, params: PARAMS });
-    for (const rule of ['A citation is {"evidenceId"', 'counts as support', 'never from memory', 'Answer with one JSON object']) {
+    for (const rule of ['A citation is {"evidenceId"', 'counts as support', 'never cite one from memory', 'Answer with one JSON object']) {
       expect(header, rule).toContain(rule);
       for (const { step, prompt } of kpdPrompts()) expect(prompt.user, `${step.id}: ${rule}`).not.toContain(rule);
     }
@@ -250,13 +258,21 @@ describe('the step part', () => {
   });
 
   it('states role, task, checked rules, search permission and the JSON shape', () => {
-    const user = buildPrompt(inputFor(KPD_MADS.steps[2])).user;
+    // With the web_search tool in the request (a search provider configured: lib/debate/engine.ts).
+    const user = buildPrompt(inputFor(KPD_MADS.steps[2], { searchTool: true })).user;
     expect(user).toContain('Role: N1, negative team');
     expect(user).toContain(KPD_MADS.steps[2].task);
     expect(user).toContain('At least 3 claims.');
     expect(user).toContain('Do not use the factors D1 used: industry_growth_outlook, government_support_programs, certifications.');
     expect(user).toContain('`text` is at most 600 characters.');
     expect(user).toContain('You may call the web_search tool. Each call returns at most 5 results');
+    expect(user).toContain(`${KPD_MADS.steps[2].task}\n${KPD_MADS.steps[2].searchTask}`);
+    // The same step without the tool: searching is neither offered nor asked for.
+    const bare = buildPrompt(inputFor(KPD_MADS.steps[2])).user;
+    expect(bare).toContain('You may not search the web.');
+    expect(bare).not.toContain('web_search');
+    expect(bare).not.toContain(KPD_MADS.steps[2].searchTask);
+    expect(bare).not.toMatch(/search the web for more/);
     expect(user).toContain('"respondsTo"?: string  // id of the earlier claim or question this answers');
     expect(user).toContain('D3-c1, D3-c2');
     const d2 = buildPrompt(inputFor(KPD_MADS.steps[1])).user;

@@ -21,7 +21,12 @@ import { recencyCutoff, type EvidenceAsOf } from '@/lib/pool/as-of';
 import { FACTORS } from '@/lib/domain/factors';
 import type { RetrievedItem } from '@/lib/pool/retrieve';
 
-export type PromptInput = Omit<StepInput, 'prompt'>;
+/**
+ * `searchTool`: the request carries the web_search tool (the step may search and a search provider
+ * is configured: lib/debate/engine.ts). Only then does the prompt speak of searching; a model told
+ * it may search without the tool invents results or claims it searched.
+ */
+export type PromptInput = Omit<StepInput, 'prompt'> & { searchTool?: boolean };
 export type Prompt = { system: string; user: string };
 
 /** Longer evidence texts are cut: documents are read through passages, not the evidence block. */
@@ -56,23 +61,30 @@ function guideline(): string {
 const AGENT_RULES = [
   '# Rules for every agent',
   '1. Use the most recent evidence first.',
-  '2. Give the date of every item you cite.',
+  '2. Date every item you cite by its publication date (`published` where it is shown), in its citation and in your prose; when its event date (`event`) differs and matters, mention that date in your prose as well.',
   '3. State nothing the evidence does not support: no invented facts, figures, sources or dates, and no speculation beyond the evidence.',
   '4. Make each statement about a distinct factor. Use a factor again only with clearly different evidence (another date, value or event), and say that you are doing so.',
   '5. Items marked stale were published before the recency cutoff: prefer newer evidence, and say so whenever you rely on a stale item.',
   `6. ${DATA_RULE}`,
-  '7. Cite web results only from searches made in this run (yours, or those the turns you receive cite), never from memory.',
-  '8. A citation is {"evidenceId": "<id>", "source": "<source name>", "date": "YYYY-MM-DD", "value": "<figure, when the item has one>"}. Only an item shown to you in this request, or a web result of this run, dated on or before the as-of date, counts as support; any other citation is kept but marked unverified.',
+  '7. A web result counts only when this request shows it (a result of a search you made, or one a turn you receive cites); never cite one from memory.',
+  '8. A citation is {"evidenceId": "<id>", "source": "<source name>", "date": "<its publication date, YYYY-MM-DD>", "value": "<figure, when the item has one>"}. Only an item shown to you in this request, or a web result of this run, dated on or before the as-of date, counts as support; any other citation is kept but marked unverified.',
   '9. Answer with one JSON object of the shape your step gives, and nothing else. Keep JSON keys, ids, factor ids, enum values and dates exactly as specified.',
 ].join('\n');
 
+/**
+ * Who the borrower is: identity fields only (lib/llm/types.ts, CompanyBrief). No free-text
+ * profile: it is written at import and may state facts from after the as-of date.
+ */
 function companyBlock(company: PromptInput['company']): string {
+  const ids = Object.entries(company.identifiers ?? {})
+    .map(([k, v]) => `${k} ${v}`)
+    .join(', ');
   const fields: [string, string | null][] = [
     ['name', company.name],
     ['english name', company.nameEn],
     ['country', company.country],
     ['industry', company.industry],
-    ['description', company.description],
+    ['identifiers', ids || null],
   ];
   const body = fields.filter(([, v]) => v).map(([k, v]) => `${k}: ${neutralise(v!)}`);
   return fence('company', body.join('\n'));
@@ -222,7 +234,7 @@ function constraintsSection({ step, context, evidence, passages }: PromptInput):
   return lines.length ? ['# Checked rules (an answer that breaks one is sent back once, then the step fails)', ...lines.map((l) => `- ${l}`)].join('\n') : null;
 }
 
-function sourcesSection({ step, params, evidence }: PromptInput): string {
+function sourcesSection({ step, params, evidence, searchTool }: PromptInput): string {
   const n = `${evidence.length} item${evidence.length === 1 ? '' : 's'}`;
   const access = {
     pool: `Cite items of the evidence block above (${n}: the whole pool as of the as-of date), and passages above when there are any.`,
@@ -232,7 +244,7 @@ function sourcesSection({ step, params, evidence }: PromptInput): string {
     documents: `Cite the document passages above by their ids, and items of the evidence block above (${n}).`,
     none: 'You do not see the evidence block: cite only items the turns above cite, copying id, date and source exactly.',
   }[step.evidence];
-  const search = step.webSearch
+  const search = step.webSearch && searchTool
     ? `You may call the web_search tool. Each call returns at most ${params.maxWebResults} results inside the recency window; a result you use is cited like any item, by the id the tool gives it. If the tool is unavailable or finds nothing, work from what you have and say so.`
     : 'You may not search the web.';
   return [
@@ -303,7 +315,7 @@ const FIELD_NOTES: Record<string, string> = {
   kind: 'the weak point probed, as your task names it',
   factor: 'a guideline factor id, or "other"',
   evidenceId: 'id of the evidence item, passage or web result',
-  date: 'YYYY-MM-DD',
+  date: 'the publication date of the item cited, YYYY-MM-DD',
   respondsTo: 'id of the earlier claim or question this answers',
   targetClaimId: 'id of the claim the question is aimed at',
   targetId: 'id of the argument answered',
@@ -380,7 +392,7 @@ export function buildPrompt(input: PromptInput): Prompt {
     contextSection(input),
     passagesSection(input),
     roleSection(input),
-    `# Task\n${input.step.task}`,
+    `# Task\n${input.step.task}${input.searchTool && input.step.webSearch && input.step.searchTask ? `\n${input.step.searchTask}` : ''}`,
     constraintsSection(input),
     sourcesSection(input),
     outputSection(input),

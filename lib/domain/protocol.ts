@@ -174,8 +174,15 @@ export type StepDef = {
   sections?: StepSections;
   /** Length limit of the step's `text`, in characters (≈ for closings). */
   maxChars?: number;
-  /** The step's task in plain words, as the agent reads it. */
+  /** The step's task in plain words, as the agent reads it. It names no tool: a step is not always given one. */
   task: string;
+  /**
+   * What the task says about searching, for a step that may search: added to the task only when
+   * the request carries the web_search tool (a search provider is configured), so a model is
+   * never told to search when it cannot and then invents a result (docs/protocols.md, "What a
+   * prompt may say").
+   */
+  searchTask?: string;
   rules?: StepRules;
 };
 

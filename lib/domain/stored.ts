@@ -79,6 +79,9 @@ export const STEP_REPAIR_KINDS = [
   'citation-dropped',
   'truncated-retry',
   'repair-request',
+  // A section of a sectioned step whose factors nothing the step was shown bears on: not asked,
+  // its list left empty (docs/protocols.md, "Sections").
+  'section-not-asked',
   // Checks that do not take the model's word (docs/protocols.md): the engine kept FinDebate's
   // draft because the debate moved its stance or horizons or recommended nothing, corrected the
   // safety checker's decision otherwise, or recomputed a rubric judge's weighted scores and

@@ -57,7 +57,7 @@ export async function callJudge<T>(call: JudgeCall<T>): Promise<{ value: T; usag
     protocol: { id: 'judge', name: '', description: '', steps: [step], reportStep: step.id } as unknown as ProtocolDef,
     step,
     params,
-    company: { id: '', name: '', nameEn: null, country: '', industry: null, description: null },
+    company: { id: '', name: '', nameEn: null, country: '', industry: null },
     evidence: [],
     passages: [],
     context: [],

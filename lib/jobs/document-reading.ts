@@ -38,7 +38,7 @@ function request(prompt: { system: string; user: string }, signal: AbortSignal):
     protocol: { id: 'document-reading', name: '', description: '', steps: [STEP], reportStep: STEP.id } as unknown as ProtocolDef,
     step: STEP,
     params: PARAMS,
-    company: { id: '', name: '', nameEn: null, country: '', industry: null, description: null },
+    company: { id: '', name: '', nameEn: null, country: '', industry: null },
     evidence: [],
     passages: [],
     context: [],

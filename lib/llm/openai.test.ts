@@ -25,7 +25,7 @@ function makeRequest(overrides: Partial<GenerateRequest> = {}): GenerateRequest 
     protocol: { id: 'kpd-mads', name: 'KPD-MADS', description: '', steps: [step], reportStep: 'AG' } as ProtocolDef,
     step,
     params: { language: 'en', asOf: '2025-01-01', recencyDays: 365, maxWebResults: 5, maxConcurrency: 4 },
-    company: { id: 'acme', name: 'Acme', nameEn: 'Acme', country: 'KR', industry: null, description: null },
+    company: { id: 'acme', name: 'Acme', nameEn: 'Acme', country: 'KR', industry: null },
     evidence: [],
     passages: [],
     context: [],

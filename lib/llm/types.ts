@@ -11,13 +11,20 @@ import type { EvidenceAsOf } from '@/lib/pool/as-of';
 import type { RetrievedItem } from '@/lib/pool/retrieve';
 import type { PoolEvidence } from '@/lib/pool/types';
 
+/**
+ * Who the borrower is, as every step and the offline analyst read it: identity fields only. A
+ * company's free-text profile is left out: it is written when the company is imported and can
+ * state facts from after a run's as-of date (a later filing, today's management), and nothing
+ * dated after that date may reach a step (docs/protocols.md, "What a prompt may say").
+ */
 export type CompanyBrief = {
   id: string;
   name: string;
   nameEn: string | null;
   country: string;
   industry: string | null;
-  description: string | null;
+  /** Listing codes and registry numbers (stock code, ticker, CIK, corp code…), as imported. */
+  identifiers?: Record<string, string>;
 };
 
 /** A finished earlier step, as a later step receives it (only its declared context). */

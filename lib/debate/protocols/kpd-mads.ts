@@ -26,10 +26,10 @@ const ROWS: Row[] = [
     task: [
       'Open the affirmative case with one core claim: the borrower will be able to repay, and its capacity to do so is holding up or improving.',
       'Back it with at least three favorable signals, one claim each. Tie every signal to a guideline factor, cite the evidence behind it (id, date, source) and write the assumption it depends on in `assumptions`.',
-      'If the evidence you are shown holds fewer than three favorable signals, search the web for more before you answer.',
       'Lead with the newest evidence and say so when you fall back on a stale item.',
       'In `falsifiability`, name the concrete, observable evidence that would prove the core claim wrong.',
     ].join('\n'),
+    searchTask: 'If the evidence you are shown holds fewer than three favorable signals, search the web for more before you answer.',
   },
   {
     id: 'D2',
@@ -65,10 +65,10 @@ const ROWS: Row[] = [
       'Open the negative case with one core claim: the borrower\'s capacity to repay is at risk.',
       'Back it with at least three adverse or context-dependent signals, one claim each, every one cited (id, date, source) with the assumption it depends on.',
       'Use only factors the affirmative constructive (D1) did not use: the negative case has to widen the picture, not mirror D1 point by point.',
-      'If the evidence you are shown holds fewer than three adverse or context-dependent signals, search the web for more before you answer.',
       'Lead with the newest evidence and say so when you fall back on a stale item.',
       'In `falsifiability`, name the concrete, observable evidence that would prove the core claim wrong.',
     ].join('\n'),
+    searchTask: 'If the evidence you are shown holds fewer than three adverse or context-dependent signals, search the web for more before you answer.',
   },
   {
     id: 'D4',
@@ -101,9 +101,10 @@ const ROWS: Row[] = [
     maxChars: 400,
     rules: { citationsRequired: true },
     task: [
-      'Rebut the negative constructive (D3). For each D3 claim you answer, either bring counter-evidence (from the pool or a web search) or show that D3\'s own evidence reads differently; set `respondsTo` to the D3 claim.',
+      'Rebut the negative constructive (D3). For each D3 claim you answer, either bring counter-evidence or show that D3\'s own evidence reads differently; set `respondsTo` to the D3 claim.',
       'Every rebuttal carries its date and source. Answer D3; do not restate the affirmative case.',
     ].join('\n'),
+    searchTask: 'Counter-evidence may come from the evidence you are shown or from a web search.',
   },
   {
     id: 'D6',
@@ -136,9 +137,10 @@ const ROWS: Row[] = [
     maxChars: 400,
     rules: { citationsRequired: true },
     task: [
-      'Rebut the affirmative constructive (D1) by putting its favorable signals in context: use dated evidence (from the pool or a web search) to show where a signal matters less for repayment than D1 says, will not last, or cuts the other way. Set `respondsTo` to the D1 claim you answer.',
+      'Rebut the affirmative constructive (D1) by putting its favorable signals in context: use dated evidence to show where a signal matters less for repayment than D1 says, will not last, or cuts the other way. Set `respondsTo` to the D1 claim you answer.',
       'Every rebuttal carries its date and source.',
     ].join('\n'),
+    searchTask: 'The dated evidence may come from the evidence you are shown or from a web search.',
   },
   {
     id: 'D8',
@@ -210,7 +212,7 @@ const ROWS: Row[] = [
     task: [
       'Write the credit committee\'s report of this debate. Keep both sides and do not name a winner: the committee decides.',
       '- `objective`: one sentence on what was assessed, for which borrower, as of which date.',
-      '- `overview`: a short corporate overview from the company profile and the debate.',
+      '- `overview`: a short corporate overview as of the as-of date, from the company block (who the borrower is) and the debate; nothing from memory.',
       '- `favorableSummary` / `adverseSummary`: the points each team made, each with its date.',
       '- `topics`: one entry per factor-level topic, never two for the same topic. Give the affirmative and the adverse reading (an empty string where a side said nothing) and every citation behind them. Carry over what the cross-examinations and rebuttals added, not only the constructives. When the same element appears with different dates or values (two headcounts, two ratings), keep each as its own entry.',
       'Every source cited anywhere in the debate must appear in some topic\'s citations, copied exactly (id, date, source); add none the debate did not use.',

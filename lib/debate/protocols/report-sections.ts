@@ -5,7 +5,7 @@
 import type { StepSections } from '@/lib/domain/protocol';
 
 const TOPICS_OF = (factors: string) =>
-  `Write the \`topics\` entries on ${factors} only, by the rules of the task above; other calls write the other factors' topics and the summaries, at the same time. No entry on these factors in the material: answer with an empty list.`;
+  `Write the \`topics\` entries on ${factors} only, by the rules of the task above; other calls write the other factors' topics and the summaries, at the same time. If nothing in the material bears on these factors, answer with an empty list; otherwise write an entry for every topic the material holds on them.`;
 
 /**
  * The `report` (KPD-MADS aggregator, NAS): topics in three factor groups — governance first,

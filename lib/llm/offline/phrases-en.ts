@@ -211,7 +211,6 @@ export const PHRASES_EN: Phrases = {
   overview: ({ company, items, sources, from, to, stale, poolOnly, thin }) =>
     [
       `${displayName(company.nameEn ?? company.name)}${company.industry ? ` — ${company.industry}` : ''}.`,
-      company.description ?? '',
       items
         ? `The analysis cites ${items} evidence item${items === 1 ? '' : 's'} from ${sources} source${sources === 1 ? '' : 's'}, dated ${from === to ? from : `${from} to ${to}`}${stale ? `; ${stale} ${stale === 1 ? 'is' : 'are'} older than the recency window` : ''}.`
         : 'No evidence was cited: the pool holds nothing on this borrower as of the date.',

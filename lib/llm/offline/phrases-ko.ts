@@ -209,7 +209,6 @@ export const PHRASES_KO: Phrases = {
   overview: ({ company, items, sources, from, to, stale, poolOnly, thin }) =>
     [
       `${displayName(company.name)}${company.industry ? ` — ${company.industry}` : ''}.`,
-      company.description ? `회사 소개(등록 정보): ${company.description}` : '',
       items
         ? `인용된 근거는 ${sources}개 출처의 자료 ${items}건(${from === to ? from : `${from}~${to}`})${stale ? `이며, 이 중 ${stale}건은 최근성 기간 밖이다` : '이다'}.`
         : '인용된 근거가 없다: 기준일 현재 풀에 이 차주의 자료가 없다.',

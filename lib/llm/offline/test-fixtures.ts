@@ -31,7 +31,7 @@ const companies = JSON.parse(fs.readFileSync(path.join(DEMO, 'companies.json'), 
 export function companyBrief(id: string): CompanyBrief {
   const c = companies.find((x) => x.id === id);
   if (!c) throw new Error(`no demo company ${id}`);
-  return { id, name: c.name!, nameEn: c.name_en ?? null, country: c.country!, industry: c.industry ?? null, description: c.description ?? null };
+  return { id, name: c.name!, nameEn: c.name_en ?? null, country: c.country!, industry: c.industry ?? null };
 }
 
 /** The company's evidence as readEvidence would return it: as-of filtered, newest first, tagged. */
