@@ -92,8 +92,8 @@ function fullStopEnds(text: string, i: number, next: string | undefined, nextAt:
   // An initial ("J. Smith") or a one-letter abbreviation.
   if (/^[a-z]$/.test(word) && isUpper(before)) return false;
   if (NAME_ABBREVIATIONS.has(word) || /^(?:[a-z]\.){1,3}[a-z]$/.test(word)) return isUpper(next) && OPENERS.has(wordAt(text, nextAt));
-  // A lower-case or numeric continuation is the same sentence ("approx. 5", "the Co. and").
-  return !(next >= 'a' && next <= 'z');
+  // Any other word: a full stop and a space end the sentence, whatever case follows ("… bonds. x.").
+  return true;
 }
 
 /**
