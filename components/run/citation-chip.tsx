@@ -1,6 +1,7 @@
 'use client';
-// A citation as a small chip: the source and date on the chip, the evidence's title, date and
-// a link to the source in a popover tied to the chip with aria-describedby. Hover and keyboard
+// A citation as a small chip: the cited item's title (cut short, lib/report/chip-label.ts) and
+// date on the chip, so the chips of one filing tell its items apart; the full title, the source,
+// date and a link to the source in a popover tied to the chip with aria-describedby. Hover and keyboard
 // focus show it while they last; a click, a tap, Enter or Space pins it open, and the same again
 // closes it; Escape closes it and leaves focus on the chip, and so does a press outside it.
 // Citations that resolve to nothing are marked unverified in words and by a dashed outline, never
@@ -13,6 +14,7 @@ import { useT } from '@/lib/i18n/client';
 import { runMessages } from '@/lib/i18n/messages/run';
 import { repairMessages } from '@/lib/i18n/messages/repairs';
 import { POOL_NOTE_LABEL } from '@/lib/domain/cited-source';
+import { chipLabel } from '@/lib/report/chip-label';
 
 /**
  * Why the popover is open: a pointer resting on the chip, keyboard focus, or a click / tap /
@@ -63,6 +65,8 @@ export function CitationChip({ citation, evidence: ref }: { citation: ChipCitati
   const unverified = citation.verified === false;
   const date = evidence?.date || citation.date;
   const source = evidence?.source || citation.source;
+  // An unverified citation has no item behind it: the chip names the source the model wrote.
+  const label = evidence?.title ? chipLabel(evidence.title) : source;
   return (
     <span
       ref={wrapper}
@@ -101,7 +105,9 @@ export function CitationChip({ citation, evidence: ref }: { citation: ChipCitati
             : 'border-zinc-300 bg-zinc-50 text-zinc-800 dark:border-zinc-600 dark:bg-zinc-800 dark:text-zinc-100'
         }`}
       >
-        <span className="truncate">{source}</span>
+        <span className="truncate" data-testid="citation-label">
+          {label}
+        </span>
         <span aria-hidden>·</span>
         <span data-testid="citation-date">{date}</span>
         {unverified ? <span className="font-semibold uppercase">{citation.afterAsOf ? tr('afterAsOf') : t('unverified')}</span> : null}

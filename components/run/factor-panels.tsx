@@ -11,6 +11,7 @@ import { buildFactorPanels, filterPanels, isCovered, NO_FILTER, panelCounts, typ
 import { useLocale, useT } from '@/lib/i18n/client';
 import { panelsMessages } from '@/lib/i18n/messages/panels';
 import { FACTORS, type FactorId } from '@/lib/domain/factors';
+import { useFactorName } from '@/components/run/content-language';
 
 type Props = {
   turns: Pick<RunViewTurn, 'step' | 'team' | 'act' | 'status' | 'output'>[];
@@ -42,10 +43,8 @@ export function FactorPanels({ turns, runHref = '', headingLevel = 2, evidence }
   const uncovered = panels.filter((p) => !covered.has(p.factor));
   const visible = shown.filter((p) => covered.has(p.factor));
   const count = visible.reduce((n, p) => n + p.favorable.length + p.adverse.length + p.context.length, 0);
-  const label = (f: FactorId) => {
-    const factor = FACTORS.find((x) => x.id === f)!;
-    return locale === 'ko' ? factor.labelKo : factor.label;
-  };
+  // A panel is named in the run's language, like the arguments in it; its guidance stays in the reader's.
+  const label: (f: FactorId) => string = useFactorName();
   const H = `h${headingLevel}` as const;
   const H2 = `h${headingLevel + 1}` as 'h3' | 'h4';
 

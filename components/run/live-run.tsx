@@ -12,11 +12,13 @@ import { RedFlagsPanel } from '@/components/red-flags/red-flags-panel';
 import { ReasoningTreeView } from '@/components/run/reasoning-tree';
 import { RunProgress } from '@/components/run/run-progress';
 import { Transcript } from '@/components/run/transcript';
+import { ContentLanguage } from '@/components/run/content-language';
 import { Button } from '@/components/ui/button';
 import { Alert } from '@/components/ui/layout';
 import { isTerminal, reduceRun, type LiveRunState, type WireMessage } from '@/lib/report/run-state';
 import type { RunViewTurn } from '@/lib/report/run-doc';
 import { useLocale, useT } from '@/lib/i18n/client';
+import type { Locale } from '@/lib/i18n';
 import { failureText } from '@/lib/i18n/failures';
 import { runMessages } from '@/lib/i18n/messages/run';
 import { screeningMessages } from '@/lib/i18n/messages/screening';
@@ -64,8 +66,11 @@ export function LiveRun({
 }: {
   initial: LiveRunState;
   canWrite: boolean;
-  /** `offline`: the built-in offline analyst answers, which has no model time or cost to show. */
-  run?: { asOf: string; companyId: string; offline?: boolean };
+  /**
+   * `offline`: the built-in offline analyst answers, which has no model time or cost to show.
+   * `language`: the run's output language, for the factor labels inside its content.
+   */
+  run?: { asOf: string; companyId: string; offline?: boolean; language?: Locale };
   lead?: ReactNode;
   /** A finished run's failed final checks with their counts (lib/report/failed-checks.ts), read by the page. */
   failedChecks?: FailedChecksNoticeProps['notice'] | null;
@@ -163,7 +168,7 @@ export function LiveRun({
       ) : null}
 
       {noSteps ? null : (
-        <>
+        <ContentLanguage language={run?.language ?? locale}>
           <nav aria-label={t('sectionTranscript')} className="flex flex-wrap gap-4 text-sm">
             <a href="#transcript" className="text-blue-800 underline dark:text-blue-300">
               {t('sectionTranscript')}
@@ -197,7 +202,7 @@ export function LiveRun({
           <div id="tree" className="scroll-mt-20">
             <ReasoningTreeView turns={done} />
           </div>
-        </>
+        </ContentLanguage>
       )}
     </div>
   );

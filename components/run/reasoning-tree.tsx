@@ -9,9 +9,10 @@ import { Badge } from '@/components/ui/layout';
 import type { RunViewTurn } from '@/lib/report/run-doc';
 import { buildReasoningTree, type TreeNode } from '@/lib/eval/tree';
 import { expandableKeys, navigate, visibleItems } from '@/lib/eval/tree-nav';
-import { useLocale, useT } from '@/lib/i18n/client';
+import { useT } from '@/lib/i18n/client';
+import { isFactorId } from '@/lib/domain/factors';
 import { treeMessages } from '@/lib/i18n/messages/tree';
-import { FACTORS } from '@/lib/domain/factors';
+import { useFactorName } from '@/components/run/content-language';
 
 type Props = {
   turns: Pick<RunViewTurn, 'step' | 'team' | 'act' | 'status' | 'output'>[];
@@ -27,7 +28,8 @@ type Item = { key: string; label: string; node?: TreeNode; depth?: number; child
 
 export function ReasoningTreeView({ turns, runHref = '', headingLevel = 2 }: Props) {
   const t = useT(treeMessages);
-  const locale = useLocale();
+  // Branches are named in the run's language, like the arguments under them.
+  const factorName = useFactorName();
   const id = useId();
   const tree = useMemo(
     () => buildReasoningTree(turns.filter((x) => x.status === 'done').map((x) => ({ stepId: x.step, team: x.team, act: x.act, output: x.output }))),
@@ -36,11 +38,10 @@ export function ReasoningTreeView({ turns, runHref = '', headingLevel = 2 }: Pro
   const items = useMemo<Item[]>(() => {
     const fromNode = (n: TreeNode): Item => ({ key: n.key, label: n.text, node: n, children: n.children.map(fromNode) });
     return tree.branches.map((b) => {
-      const factor = FACTORS.find((f) => f.id === b.factor);
-      const topic = factor ? (locale === 'ko' ? factor.labelKo : factor.label) : b.topic;
+      const topic = isFactorId(b.factor) ? factorName(b.factor) : b.topic;
       return { key: `branch:${b.factor}`, label: topic, depth: b.depth, children: b.nodes.map(fromNode) };
     });
-  }, [tree, locale]);
+  }, [tree, factorName]);
   const all = useMemo(() => expandableKeys(items), [items]);
   // Collapsed rather than expanded keys: on a live run, branches that appear later open by default.
   const [collapsed, setCollapsed] = useState<Set<string>>(new Set());

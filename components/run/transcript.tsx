@@ -16,7 +16,7 @@ import { partLine, type LiveField } from '@/lib/domain/output-parts';
 import { useLocale, useT } from '@/lib/i18n/client';
 import { actLabel, agentLabel } from '@/lib/i18n/messages/debate-terms';
 import { runMessages } from '@/lib/i18n/messages/run';
-import { FACTORS } from '@/lib/domain/factors';
+import { useFactorName } from '@/components/run/content-language';
 import { readsAgainst } from '@/lib/eval/reading-consistency';
 import { redFlagMessages } from '@/lib/i18n/messages/red-flags';
 
@@ -28,13 +28,6 @@ const TEAM_STYLE: Record<string, string> = {
 const TEAM_TONE = { affirmative: 'blue', negative: 'amber', neutral: 'neutral' } as const;
 const STEP_TONE = { pending: 'neutral', running: 'blue', done: 'green', failed: 'red' } as const;
 
-function useFactorLabel() {
-  const locale = useLocale();
-  return (id: string) => {
-    const f = FACTORS.find((x) => x.id === id);
-    return f ? (locale === 'ko' ? f.labelKo : f.label) : id;
-  };
-}
 
 /** A report-type turn's citations (it has no claims to hang them on), each source once. */
 function distinctCitations(citations: ChipCitation[]) {
@@ -146,7 +139,8 @@ function TurnCard({
   const t = useT(runMessages);
   const tf = useT(redFlagMessages);
   const locale = useLocale();
-  const factorLabel = useFactorLabel();
+  // A claim's factor is named in the run's language, like the claim (components/run/content-language.tsx).
+  const factorLabel = useFactorName();
   const team = turn.team in TEAM_STYLE ? turn.team : 'neutral';
   // The tagged reading of each cited item, as the run recorded it (lib/eval/reading-consistency.ts).
   const readingOf = (id: string) => evidence[id]?.polarity;

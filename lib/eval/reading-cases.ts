@@ -35,7 +35,7 @@ const demoRows = (): Row[] =>
 function brief(id: string): CompanyBrief {
   const c = (JSON.parse(fs.readFileSync(path.join(DEMO, 'companies.json'), 'utf8')) as Row[]).find((x) => x.id === id);
   if (!c) throw new Error(`no demo company ${id}`);
-  return { id, name: c.name!, nameEn: c.name_en ?? null, country: c.country!, industry: c.industry ?? null, description: c.description ?? null };
+  return { id, name: c.name!, nameEn: c.name_en ?? null, country: c.country!, industry: c.industry ?? null };
 }
 
 const params = (language: Language, asOf: string): RunParams => ({ language, asOf, recencyDays: RECENCY_DAYS, maxWebResults: 5, maxConcurrency: 4 });

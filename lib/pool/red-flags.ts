@@ -11,6 +11,7 @@ import { readEvidence } from '@/lib/pool/as-of';
 import { oneFlagPerEvent } from '@/lib/pool/red-flag-events';
 import { RED_FLAG_RULES, reportsEvent, type RedFlagRule } from '@/lib/pool/red-flags-rules';
 import { addDays } from '@/lib/util/dates';
+import { sentences as splitSentences } from '@/lib/util/sentences';
 
 /** What the rules read of an item. */
 export type RedFlagSource = {
@@ -30,18 +31,12 @@ const TITLE_LIMIT = 500;
 
 /**
  * An item's title and text cut into sentences. A negation cancels a match only within its own
- * sentence, so "2022 감사의견 적정. 2023 감사의견 한정" still flags the second year. Sentences end
- * at a full stop, question or exclamation mark followed by a space, at "。" and at line breaks;
- * a date such as 2024.01.11 has no space after its dots and stays whole.
+ * sentence, so "2022 감사의견 적정. 2023 감사의견 한정" still flags the second year. Sentences and
+ * line breaks are cut by lib/util/sentences.ts: "the U.S." or "(No. 3)" does not end one, so a
+ * negation before such a name still reaches the words after it.
  */
 export function sentencesOf(title: string, text: string): string[] {
-  const body = text.slice(0, RED_FLAG_TEXT_LIMIT);
-  const out = [title.slice(0, TITLE_LIMIT)];
-  for (const part of body.split(/(?<=[.!?])\s+|。|\n+/)) {
-    const trimmed = part.trim();
-    if (trimmed) out.push(trimmed);
-  }
-  return out;
+  return [title.slice(0, TITLE_LIMIT), ...splitSentences(text.slice(0, RED_FLAG_TEXT_LIMIT))];
 }
 
 function ruleMatches(rule: RedFlagRule, sentences: string[]): boolean {

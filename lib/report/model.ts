@@ -4,6 +4,7 @@
 import { poolNoteOf } from '@/lib/domain/cited-source';
 import type { RunView } from '@/lib/report/run-doc';
 import { translator, type Locale } from '@/lib/i18n';
+import { contentLanguageOf } from '@/lib/i18n/content-language';
 import { reportMessages, type ReportMessages } from '@/lib/i18n/messages/report';
 import { FACTORS } from '@/lib/domain/factors';
 import type { BuildContext, CheckRow, CitationRef, Field, RedFlagRow, ReportDoc, ReportInput, Sources, TranscriptTurn } from '@/lib/report/doc';
@@ -85,7 +86,8 @@ export function buildReportDoc(input: ReportInput, locale: Locale, { blind = fal
     locale,
     view,
     sources,
-    factorLabel: (f) => shortFactorLabel(f, locale),
+    // Factor names label the run's own content (topics, summary groups): in the run's language (lib/i18n/content-language.ts).
+    factorLabel: (f) => shortFactorLabel(f, contentLanguageOf(params)),
     cite: citeWith(sources, input.sourcesState !== 'live'),
     turn: (step) => view.turns.find((x) => x.step === step && x.status === 'done'),
   };
@@ -151,7 +153,8 @@ export function buildReportDoc(input: ReportInput, locale: Locale, { blind = fal
   });
   // A red-flag screening (lib/report/screening.ts) has no debate: its sections and notice are the screening's.
   if (view.status === 'red_flag_screening') {
-    const screening = { asOf, shortfall: view.shortfall, flags: redFlags, factorLabel: ctx.factorLabel, locale };
+    // The screening is the application's own words, no model's: its factor names follow the reader.
+    const screening = { asOf, shortfall: view.shortfall, flags: redFlags, factorLabel: (f: string) => shortFactorLabel(f, locale), locale };
     notice = screeningNotice(screening);
     sections = screeningSections(screening);
   }
@@ -193,7 +196,7 @@ export function buildReportDoc(input: ReportInput, locale: Locale, { blind = fal
 
   return {
     locale,
-    contentLanguage: params.language === 'en' ? 'en' : 'ko',
+    contentLanguage: contentLanguageOf(params),
     title: t('documentTitle', { company: shownName }),
     subtitle: t('subtitle'),
     companyName: shownName,

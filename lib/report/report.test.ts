@@ -40,7 +40,8 @@ describe.each(testBackends())('run report on %s', (backend) => {
     expect(favorable.flatMap((g) => (g.blocks[0] as { items: string[] }).items).sort()).toEqual(content.favorableSummary.map(plain).sort());
     const withId = content.favorableSummary.find((line) => /D3의/.test(line));
     if (withId) expect(favorable.flatMap((g) => (g.blocks[0] as { items: string[] }).items)).toContain(withId.replace('D3의', '반대 측 입론의'));
-    const factorTitles = new Set(['internal_control_risk', 'management_continuity', 'technological_disruption_risk'].map((f) => shortFactorLabel(f, 'en')));
+    // A Korean run read in the English interface: its factor groups are named in the run's language (lib/i18n/content-language.ts).
+    const factorTitles = new Set(['internal_control_risk', 'management_continuity', 'technological_disruption_risk'].map((f) => shortFactorLabel(f, 'ko')));
     expect(favorable.some((g) => factorTitles.has(g.title))).toBe(true);
     expect(favorable.map((g) => g.title)).not.toContain('Other');
 

@@ -59,7 +59,8 @@ function debateReport(content: unknown, ctx: BuildContext): Section[] {
     blocks: r.topics.length
       ? r.topics.map((topic) => ({
           kind: 'group',
-          title: topic.topic.trim() === ctx.factorLabel(topic.factor) ? topic.topic : `${topic.topic} · ${ctx.factorLabel(topic.factor)}`,
+          // The factor is named once, in the run's language: a topic that opens with it ("경기 민감도 (2022-08-16)") is left alone.
+          title: topic.topic.trim().startsWith(ctx.factorLabel(topic.factor)) ? topic.topic.trim() : `${topic.topic.trim()} · ${ctx.factorLabel(topic.factor)}`,
           blocks: [
             { kind: 'fields', items: [{ label: t('affirmativeReading'), value: topic.affirmative.trim() || t('nothingSaid') }] },
             { kind: 'fields', items: [{ label: t('adverseReading'), value: topic.adverse.trim() || t('nothingSaid') }] },

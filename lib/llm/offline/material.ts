@@ -7,6 +7,7 @@ import type { GenerateRequest } from '@/lib/llm/types';
 import { isStale, recencyCutoff } from '@/lib/pool/as-of';
 import { isFactorId, type FactorId } from '@/lib/domain/factors';
 import { tagByCategory, tagPassage } from '@/lib/pool/factors';
+import { insideBrackets, sentenceEnds, sentences } from '@/lib/util/sentences';
 import { CATEGORY_EN } from './lexicon-en';
 import { CATEGORY_KO } from './lexicon-ko';
 import { isRedFlag, readingOf, signalOf, type Signal } from './reading';
@@ -255,9 +256,7 @@ export function uniqueCitations(list: Citation[]): Citation[] {
 
 /** The first real sentence of a passage (not a list marker or a table row), shortened at a clause to about 90 characters. */
 export function firstSentence(text: string, max = 90): string | undefined {
-  const sentence = text
-    .split(/(?<=[.!?다])\s+/)
-    .find((x) => !/\|.*\|/.test(x) && x.replace(/^[\s\d가-하A-Za-z]?[.)]\s*/, '').trim().length > 20);
+  const sentence = sentences(text).find((x) => !/\|.*\|/.test(x) && x.replace(/^[\s\d가-하A-Za-z]?[.)]\s*/, '').trim().length > 20);
   if (!sentence) return undefined;
   return shorten(sentence, max);
 }
@@ -285,8 +284,9 @@ function ends(text: string, pattern: RegExp): number[] {
   return [...text.matchAll(pattern)].map((m) => m.index! + m[0].length);
 }
 
-// A sentence end, a colon or semicolon, a dash, a closing bracket, or just before an opening one.
-const STRONG_END = /[.!?。](?=\s|$)|[:;](?=\s)|(?=\s[—–-]\s)|[)\]](?=\s)|(?=\s\()/g;
+// Besides a sentence end (lib/util/sentences.ts: not "U.S." or "Inc."), a colon or semicolon, a
+// dash, a closing bracket, or just before an opening one; none of them inside brackets.
+const STRONG_END = /[:;](?=\s)|(?=\s[—–-]\s)|[)\]](?=\s)|(?=\s\()/g;
 const COMMA_END = /[,·](?=\s)/g;
 
 /**
@@ -298,14 +298,16 @@ export function shorten(text: string, max: number): string {
   const t = clean(text);
   if (t.length <= max) return t;
   const at = (end: number) => t.slice(0, end).replace(/[\s,;:·—–-]+$/, '').trim();
-  const strong = ends(t, STRONG_END).filter((e) => e > 0 && e < t.length);
+  const inside = insideBrackets(t);
+  const outside = (e: number) => !inside(e - 1);
+  const strong = [...new Set([...sentenceEnds(t), ...ends(t, STRONG_END).filter(outside)])].sort((a, b) => a - b).filter((e) => e > 0 && e < t.length);
   const within = strong.filter((e) => e <= max);
   if (within.length && within[within.length - 1] >= max * 0.6) return at(within[within.length - 1]);
   const past = strong.find((e) => e > max && e <= max * 1.5);
   if (past) return at(past);
   if (t.length <= max * 2) return t;
   if (within.length && within[within.length - 1] >= max * 0.3) return at(within[within.length - 1]);
-  const commas = ends(t, COMMA_END).filter((e) => e <= max && e >= max * 0.3);
+  const commas = ends(t, COMMA_END).filter((e) => e <= max && e >= max * 0.3 && outside(e));
   return commas.length ? at(commas[commas.length - 1]) : t;
 }
 

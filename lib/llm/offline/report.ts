@@ -2,6 +2,7 @@
 // debate's claims and questions, and the single-agent NAS report, built from the pool as
 // claim → evidence → implication chains per factor.
 import type { Citation, Claim, Question, Report } from '@/lib/domain/outputs';
+import { isWrittenIn } from '@/lib/i18n/content-language';
 import type { Turn } from './context';
 import type { Env } from './env';
 import { citationKey, citationOf, resolve, shorten, uniqueCitations, type Item } from './material';
@@ -116,8 +117,13 @@ function stripLabel(label: string, text: string): string {
 
 function overviewOf(env: Env, cited: Citation[]): string {
   const dates = cited.map((c) => c.date).filter(Boolean).sort();
+  // The borrower's identity fields only (its free-text profile may state facts after the as-of
+  // date: docs/protocols.md, "What a prompt may say"), and its industry only when written in the
+  // run's language: a Korean report does not paste an English line (lib/i18n/content-language.ts).
+  const { company } = env.request;
+  const inLanguage = (text: string | null | undefined) => (text && isWrittenIn(text, env.lang) ? text : null);
   return env.P.overview({
-    company: env.request.company,
+    company: { ...company, industry: inLanguage(company.industry) },
     items: cited.length,
     sources: new Set(cited.map((c) => c.source)).size,
     from: dates[0] ?? '',

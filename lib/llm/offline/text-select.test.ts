@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { rank, shorten, type Item, type Pool } from './material';
+import { firstSentence, rank, shorten, type Item, type Pool } from './material';
 import { selectSignals } from './select';
 import { clip, fit, josa, pieces, polite } from './text';
 
@@ -104,5 +104,33 @@ describe('shortening titles and quotations', () => {
 describe('a date is not a sentence end', () => {
   it('does not stop inside "(2022.02~2022.05)"', () => {
     expect(shorten('대표이사·등기이사 교체 (2022.02~2022.05)', 30)).toBe('대표이사·등기이사 교체 (2022.02~2022.05)');
+  });
+});
+
+describe('quotations stop at real sentence ends (lib/util/sentences.ts)', () => {
+  // tesla-027 in data/demo/evidence.jsonl: its second sentence holds "the U.S." mid-way.
+  const incentives =
+    'Government and economic incentives that support the development and adoption of electric vehicles in the U.S. and abroad, including certain tax exemptions, tax credits and rebates, may be reduced, eliminated, amended or exhausted from time to time. For example, previously available incentives favoring electric vehicles in certain areas have expired.';
+
+  it('never ends a quotation at "the U.S." or "Tesla, Inc."', () => {
+    expect(shorten(incentives, 120)).not.toMatch(/U\.S\.$/);
+    expect(shorten(incentives, 250)).toBe(incentives.slice(0, incentives.indexOf(' For example')));
+    expect(clip(incentives, 120)).not.toMatch(/U\.S\.$/);
+    expect(clip('On September 14, 2022, a proposed class action was filed against Tesla, Inc. and related entities in the U.S. District Court.', 90)).toBe(
+      // No sentence ends in reach, so the last clause: before, "Tesla, Inc." was taken for a sentence end.
+      'On September 14, 2022, a proposed class action was filed against Tesla.',
+    );
+  });
+
+  it("takes an item's first sentence whole (its own words in a briefing)", () => {
+    expect(firstSentence(`${incentives}`, 400)).toBe(incentives.slice(0, incentives.indexOf(' For example')));
+    expect(firstSentence('2022년 반기 중 총 12.2조원의 R&D투자를 통해 국내 특허 4,630건, 미국 특허 4,170건 등을 등록. 주요 국가 연도별 특허등록 건수', 200)).toBe(
+      '2022년 반기 중 총 12.2조원의 R&D투자를 통해 국내 특허 4,630건, 미국 특허 4,170건 등을 등록.',
+    );
+  });
+
+  it('does not cut a quotation inside brackets', () => {
+    const t = 'Tesla filed its report (see Note 14: Commitments and Contingencies, 2024) and the court ruled for it on appeal in full';
+    expect(shorten(t, 50)).toBe('Tesla filed its report (see Note 14: Commitments and Contingencies, 2024)');
   });
 });

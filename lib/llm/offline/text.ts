@@ -1,6 +1,7 @@
 // Prose mechanics: fitting a turn into its length limit without cutting a citation in half,
 // splitting an answer into the word-sized pieces it is streamed in, and Korean particles.
 import type { Language } from '@/lib/domain/protocol';
+import { sentenceEnds } from '@/lib/util/sentences';
 
 /** A sentence or line of a turn; lower priority is dropped first when the turn is too long. */
 export type Segment = { text: string; priority: number; join?: 'space' | 'line' };
@@ -40,7 +41,8 @@ export function clip(text: string, maxChars: number): string {
     for (const m of room.matchAll(re)) end = m.index! + m[0].length;
     return end;
   };
-  const sentence = last(/[.?!。](?=\s|$)|\n/g);
+  // Sentence ends read on the whole text, so "the U.S." just before the limit is not taken for one.
+  const sentence = sentenceEnds(text).reduce((best, e) => (e <= maxChars && e > best ? e : best), last(/\n/g));
   if (sentence > 0) return room.slice(0, sentence).trimEnd();
   const clause = last(/[,;:](?=\s)/g);
   const cut = clause > maxChars / 3 ? room.slice(0, clause - 1) : room.slice(0, maxChars - 1).replace(/\s+\S*$/, '');

@@ -13,6 +13,7 @@ import type { PageRange } from '@/lib/pool/documents/extract';
 import { tagByCategory } from '@/lib/pool/factors';
 import { RED_FLAG_RULES, reportsEvent } from '@/lib/pool/red-flags-rules';
 import { isIsoDay } from '@/lib/util/dates';
+import { sentenceSpans } from '@/lib/util/sentences';
 
 export type Candidate = CandidateStatement & { category: EvidenceCategory; factor: string };
 
@@ -73,18 +74,16 @@ export function datesIn(sentence: string): string[] {
   return found.sort((a, b) => a.at - b.at).map((f) => f.date);
 }
 
-/** Sentences of the body's paragraphs, with offsets; headings are not statements. */
+/**
+ * Sentences of the body's paragraphs, with offsets; headings are not statements. Cut by
+ * lib/util/sentences.ts, so a quotation never stops at "the U.S." or inside "(Dec. 2023)".
+ */
 export function sentencesOf(body: string): { start: number; end: number }[] {
   const out: { start: number; end: number }[] = [];
   for (const { start: base, end: last } of paragraphsOf(body)) {
     const p = body.slice(base, last);
     if (p.startsWith('## ')) continue;
-    let from = 0;
-    for (const end of p.matchAll(/[.!?。！？]["'”’)\]]*(?:\s+|$)/g)) {
-      push(out, body, base + from, base + end.index + end[0].length);
-      from = end.index + end[0].length;
-    }
-    push(out, body, base + from, base + p.length);
+    for (const s of sentenceSpans(p, { lineBreaks: false })) push(out, body, base + s.start, base + s.end);
   }
   return out;
 }

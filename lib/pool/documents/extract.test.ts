@@ -52,8 +52,13 @@ describe('an EDGAR 10-K page', () => {
   it('proposes its dated statements with their dates, categories and exact offsets', async () => {
     const doc = await extractDocument(fixture('tesla-10k-fy2024-legal-proceedings.htm'));
     const candidates = proposeCandidates({ body: doc.text, publishedDate: '2025-01-30' });
-    expect(candidates.length).toBe(45);
+    expect(candidates.length).toBe(46);
     for (const c of candidates) expect(doc.text.slice(c.charStart, c.charEnd)).toBe(c.text);
+    // Whole sentences: none stops at "the U.S." or "Tesla, Inc." (lib/util/sentences.ts).
+    for (const c of candidates) expect(c.text).not.toMatch(/(?:U\.S\.|Inc\.|Mr\.|Corp\.)$/);
+    expect(candidates.find((c) => c.eventDate === '2022-10-05')?.text).toBe(
+      'On October 5, 2022, a proposed class action complaint was filed in the U.S. District Court for the Eastern District of New York asserting similar state and federal law claims against the same defendants.',
+    );
     const first = candidates[0];
     expect(first.text.startsWith('On June 4, 2018, a purported Tesla stockholder filed a putative class and derivative action')).toBe(true);
     expect(first).toMatchObject({ eventDate: '2018-06-04', publishedDate: '2025-01-30', category: 'legal_proceedings', factor: 'internal_control_risk', reason: 'litigation', page: null });

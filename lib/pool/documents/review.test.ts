@@ -44,7 +44,7 @@ describe.each(testBackends())('filings in, on %s', (backend) => {
   it('writes the document, its chunks and its candidates, with one audit entry', async () => {
     const result = await ingest();
     const id = uploadedDocumentId('filing-co', file.bytes);
-    expect(result).toEqual({ ok: true, documentId: id, format: 'html', chars: 16949, pages: 0, candidates: 45 });
+    expect(result).toEqual({ ok: true, documentId: id, format: 'html', chars: 16949, pages: 0, candidates: 46 });
     const [doc] = await db.select().from(documents).where(eq(documents.id, id));
     expect(doc).toMatchObject({ companyId: 'filing-co', title: details.title, sourceUrl: details.source_url, publishedDate: '2025-01-30' });
     expect(doc.meta).toMatchObject({ file: 'tsla-10k.htm', format: 'html' });
@@ -52,11 +52,11 @@ describe.each(testBackends())('filings in, on %s', (backend) => {
     expect(chunks.length).toBeGreaterThan(5);
     for (const c of chunks) expect(doc.body.slice(c.charStart, c.charEnd)).toBe(c.text);
     const candidates = await listCandidates({ db, documentId: id });
-    expect(candidates).toHaveLength(45);
+    expect(candidates).toHaveLength(46);
     expect(candidates.every((c) => c.status === 'proposed' && c.proposedBy === 'rule')).toBe(true);
     const audit = await lastAudit('document.upload');
     expect(audit).toMatchObject({ actorId: userId, entityType: 'document', entityId: id });
-    expect(audit.detail).toMatchObject({ companyId: 'filing-co', format: 'html', chars: 16949, candidates: 45 });
+    expect(audit.detail).toMatchObject({ companyId: 'filing-co', format: 'html', chars: 16949, candidates: 46 });
     // Nothing entered the pool.
     expect(await db.select().from(evidenceItems).where(eq(evidenceItems.companyId, 'filing-co'))).toEqual([]);
   });

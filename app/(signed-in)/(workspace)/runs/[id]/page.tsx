@@ -14,6 +14,7 @@ import { loadLiveState } from '@/lib/report/live-state';
 import { getProtocol } from '@/lib/debate/protocols';
 import { runMessages } from '@/lib/i18n/messages/run';
 import { getLocale, getT } from '@/lib/i18n/server';
+import { contentLanguageOf } from '@/lib/i18n/content-language';
 import { failedChecksNotice, reportCheckRows } from '@/lib/report/failed-checks';
 import { loadReportInput } from '@/lib/report/load';
 import { isTerminal } from '@/lib/report/run-state';
@@ -66,7 +67,7 @@ export default async function RunPage({ params }: { params: Promise<{ id: string
         <LiveRun
           initial={initial}
           canWrite={canAccessRun(user, run, kase, 'write') && !(kase && isCaseClosed(kase.status))}
-          run={{ asOf: runParams.asOf, companyId: run.companyId, offline: run.provider === 'offline' }}
+          run={{ asOf: runParams.asOf, companyId: run.companyId, offline: run.provider === 'offline', language: contentLanguageOf(runParams) }}
           // The run's red flags come first (LiveRun draws them, live); the case's decisions right under them.
           lead={kase ? <CaseDecisionCard user={user} kase={kase} decisions={decisions} form={false} /> : null}
           failedChecks={failedChecks}

@@ -21,6 +21,8 @@ import { compareRuns } from '@/lib/eval/compare';
 import { judgeAvailability } from '@/lib/eval/judge-actions';
 import { getT } from '@/lib/i18n/server';
 import { compareMessages } from '@/lib/i18n/messages/compare';
+import { ContentLanguage } from '@/components/run/content-language';
+import { contentLanguageOf } from '@/lib/i18n/content-language';
 
 export async function generateMetadata(): Promise<Metadata> {
   return { title: (await getT(compareMessages))('title') };
@@ -145,7 +147,9 @@ export default async function CompareRunsPage({
             {sides.map(([label, v]) => (
               <div key={label} className="min-w-0 rounded-lg border border-zinc-200 p-4 dark:border-zinc-800" data-testid={`compare-tree-${label}`}>
                 <p className="mb-2 text-sm font-semibold">{t('runLabel', { label, protocol: protocolName(v) })}</p>
-                <ReasoningTreeView turns={turnsOf(v)} runHref={`/runs/${v.id}`} headingLevel={3} />
+                <ContentLanguage language={contentLanguageOf(v.params)}>
+                  <ReasoningTreeView turns={turnsOf(v)} runHref={`/runs/${v.id}`} headingLevel={3} />
+                </ContentLanguage>
               </div>
             ))}
           </div>
@@ -159,7 +163,9 @@ export default async function CompareRunsPage({
               <details key={label} className="min-w-0 rounded-lg border border-zinc-200 p-4 dark:border-zinc-800" data-testid={`compare-panels-${label}`}>
                 <summary className="cursor-pointer text-sm font-semibold">{t('runLabel', { label, protocol: protocolName(v) })}</summary>
                 <div className="mt-3">
-                  <FactorPanels turns={turnsOf(v)} runHref={`/runs/${v.id}`} headingLevel={3} evidence={evidenceOf(v)} />
+                  <ContentLanguage language={contentLanguageOf(v.params)}>
+                    <FactorPanels turns={turnsOf(v)} runHref={`/runs/${v.id}`} headingLevel={3} evidence={evidenceOf(v)} />
+                  </ContentLanguage>
                 </div>
               </details>
             ))}
