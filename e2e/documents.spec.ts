@@ -37,7 +37,7 @@ test.describe('filings in', () => {
     await expect(page.getByTestId('document-body')).toContainText('On June 4, 2018, a purported Tesla stockholder');
     await expect(page.getByTestId('document-body')).not.toContainText('injected script text');
     const candidates = page.getByTestId('candidates');
-    await expect(candidates.getByRole('heading', { level: 2 })).toHaveText('Candidate evidence (45 waiting)');
+    await expect(candidates.getByRole('heading', { level: 2 })).toHaveText('Candidate evidence (46 waiting)');
     // The tests' fake model is configured, and slow: it reads after the upload has answered.
     await expect(page.getByTestId('model-reading')).toHaveAttribute('data-state', 'reading');
     await expect(page.getByTestId('model-reading')).toContainText('The model (fake-llm) is still reading this document');
@@ -49,7 +49,7 @@ test.describe('filings in', () => {
     await expect(page.getByTestId('passage')).toHaveText(/^On June 4, 2018, a purported Tesla stockholder filed a putative class and derivative action/);
 
     await first.getByTestId('accept-candidate').click();
-    await expect(candidates.getByRole('heading', { level: 2 })).toHaveText('Candidate evidence (44 waiting)');
+    await expect(candidates.getByRole('heading', { level: 2 })).toHaveText('Candidate evidence (45 waiting)');
 
     // In the pool: tagged, sourced, and its passage one click away.
     await page.goto('/companies/tesla?factor=internal_control_risk');

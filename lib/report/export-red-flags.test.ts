@@ -7,6 +7,7 @@ import addFormats from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '@/lib/db/client';
 import { testBackends } from '@/lib/db/test-db';
+import { STEP_REPAIR_KINDS } from '@/lib/domain/stored';
 import { renderExport } from '@/lib/report/export';
 import type { ReportInput } from '@/lib/report/model';
 import { finishedRun, openReportTestDb } from '@/lib/report/test-runs';
@@ -42,5 +43,12 @@ describe.each(testBackends())('red flags in the JSON export on %s', (backend) =>
     const json = JSON.parse((await renderExport(input, 'json')).body as string);
     expect(validate({ ...json, redFlags: [{ ...json.redFlags[0], kind: 'bad_news' }] })).toBe(false);
     expect(validate({ ...json, redFlags: [{ ...json.redFlags[0], sourceName: 'DART' }] })).toBe(false);
+  });
+});
+
+describe('the export schema and the code', () => {
+  it('names every repair kind the engine records, and no other', () => {
+    const kinds = schema.$defs.turn.properties.repairs.items.properties.kind.enum as string[];
+    expect([...kinds].sort()).toEqual([...STEP_REPAIR_KINDS].sort());
   });
 });
