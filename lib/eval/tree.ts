@@ -105,7 +105,11 @@ function resolve(reference: string, node: Raw, earlier: Raw[]): Raw | undefined 
   return pool.reduce((best, c) => (c.turn > best.turn ? c : best));
 }
 
-function branchOrder(a: string, b: string): number {
+/**
+ * The order of topics everywhere a reader meets them (the tree's branches, the report's topics
+ * and summary groups): the guideline's order of factors, unknown ones after, `other` last.
+ */
+export function branchOrder(a: string, b: string): number {
   const rank = (f: string) => (f === 'other' ? FACTORS.length + 1 : isFactorId(f) ? FACTORS.findIndex((x) => x.id === f) : FACTORS.length);
   return rank(a) - rank(b) || (a < b ? -1 : a > b ? 1 : 0);
 }

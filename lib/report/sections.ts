@@ -9,6 +9,7 @@ import { argumentsRound, report as reportSchema, rubricJudgment, safetyCheck, sa
 import type { ProtocolDef, StepRole } from '@/lib/domain/protocol';
 import type { Block, BuildContext, Section } from '@/lib/report/doc';
 import { FACTORS } from '@/lib/domain/factors';
+import { branchOrder } from '@/lib/eval/tree';
 
 /** The shape a schema describes, or null: the raw value is returned so extra fields survive. */
 function shaped<S extends z.ZodType>(schema: S, value: unknown): z.infer<S> | null {
@@ -36,8 +37,14 @@ export function groupByFactor(lines: string[]): { factor: string; items: string[
     const factor = hit?.id ?? 'other';
     groups.set(factor, [...(groups.get(factor) ?? []), line]);
   }
-  // "Other" last, whatever the order the lines came in.
-  return [...groups].sort(([a], [b]) => Number(a === 'other') - Number(b === 'other')).map(([factor, items]) => ({ factor, items }));
+  // In the reasoning tree's order of factors, "Other" last, whatever the order the lines came in.
+  return [...groups].sort(([a], [b]) => branchOrder(a, b)).map(([factor, items]) => ({ factor, items }));
+}
+
+/** Whether a topic cites the item of one of the run's red flags. */
+function answersFlag(topic: { citations: unknown }, ctx: BuildContext): boolean {
+  const flagged = new Set(ctx.view.redFlags.flatMap((f) => [f.evidenceId, ...(f.alsoEvidenceIds ?? [])]));
+  return Array.isArray(topic.citations) && topic.citations.some((c) => typeof c === 'object' && c !== null && flagged.has(String((c as { evidenceId?: unknown }).evidenceId)));
 }
 
 function debateReport(content: unknown, ctx: BuildContext): Section[] {
@@ -56,8 +63,10 @@ function debateReport(content: unknown, ctx: BuildContext): Section[] {
   sections.push({
     id: 'topics',
     title: t('topics'),
+    // Topics that answer a red flag first, as the red flags lead the report; then the reasoning
+    // tree's order of factors, not the order the report's parts were written in.
     blocks: r.topics.length
-      ? r.topics.map((topic) => ({
+      ? [...r.topics].sort((a, b) => Number(answersFlag(b, ctx)) - Number(answersFlag(a, ctx)) || branchOrder(a.factor, b.factor)).map((topic) => ({
           kind: 'group',
           // The factor is named once, in the run's language: a topic that opens with it ("경기 민감도 (2022-08-16)") is left alone.
           title: topic.topic.trim().startsWith(ctx.factorLabel(topic.factor)) ? topic.topic.trim() : `${topic.topic.trim()} · ${ctx.factorLabel(topic.factor)}`,
