@@ -22,7 +22,8 @@ describe.each(testBackends())('topics in the tree’s order on %s', (backend) =>
 
   it('orders the topics as the tree orders its branches, after those that answer a red flag, even when the parts came in reverse', () => {
     const content = input.view.report!.content as { topics: { factor: string; citations: { evidenceId?: string }[] }[] };
-    const reversed: ReportInput = { ...input, view: { ...input.view, report: { ...input.view.report!, content: { ...content, topics: [...content.topics].reverse() } } } };
+    const report = input.view.report!;
+    const reversed: ReportInput = { ...input, view: { ...input.view, report: { ...report, content: { ...content, topics: [...content.topics].reverse() } as unknown as typeof report.content } } };
     const flagged = new Set(input.view.redFlags.map((f) => f.evidenceId));
     for (const run of [input, reversed]) {
       const doc = buildReportDoc(run, 'en');
