@@ -3,6 +3,7 @@
 // finished run's sources are its cited-evidence snapshot, not the live pool: the report an RM
 // submitted and the committee decided on cannot change when the pool is edited afterwards.
 import type { Db } from '@/lib/db/client';
+import type { Run } from '@/lib/db/schema';
 import { getRun } from '@/lib/db/queries/runs';
 import { resolveCitedSources } from '@/lib/db/queries/sources';
 import { getProtocol, isProtocolId } from '@/lib/debate/protocols';
@@ -19,9 +20,7 @@ function citedIds(view: RunView, onlyVerified = false): string[] {
 }
 
 /** Title and link of every cited pool item, document passage and web result of this run, and where they were read. */
-export async function loadCitedSources({ db, view }: { db: Db; view: RunView }): Promise<{ sources: Sources; sourcesState: SourcesState }> {
-  const run = await getRun({ db, id: view.id });
-  if (!run) throw new Error(`Run ${view.id} does not exist.`);
+async function loadCitedSources({ db, view, run }: { db: Db; view: RunView; run: Run }): Promise<{ sources: Sources; sourcesState: SourcesState }> {
   // The run row's own status decides, read with its snapshot: the view may be a moment older.
   const { state, sources } = await resolveCitedSources({ db, run, ids: citedIds(view), verifiedIds: citedIds(view, true) });
   return { sources: withPassageReadings(sources), sourcesState: state };
@@ -34,11 +33,9 @@ export async function loadCitedSources({ db, view }: { db: Db; view: RunView }):
  * a run still going, or one finished before snapshots held them, reads the pool within its
  * borrower and as-of date.
  */
-export async function loadRedFlagSources({ db, view, cited }: { db: Db; view: RunView; cited: { sources: Sources; sourcesState: SourcesState } }): Promise<Sources> {
+async function loadRedFlagSources({ db, view, run, cited }: { db: Db; view: RunView; run: Run; cited: { sources: Sources } }): Promise<Sources> {
   const ids = [...new Set(view.redFlags.map((f) => f.evidenceId))].filter((id) => !cited.sources[id]);
   if (ids.length === 0) return {};
-  const run = await getRun({ db, id: view.id });
-  if (!run) return {};
   // The engine found each flag in what the run may see: every flag's item counts as verified.
   return (await resolveCitedSources({ db, run, ids, verifiedIds: ids })).sources;
 }
@@ -46,8 +43,11 @@ export async function loadRedFlagSources({ db, view, cited }: { db: Db; view: Ru
 export async function loadReportInput({ db, runId }: { db: Db; runId: string }): Promise<ReportInput> {
   const view = await loadRunView({ db, runId });
   const protocol = isProtocolId(view.protocol) ? getProtocol(view.protocol) : null;
-  const cited = await loadCitedSources({ db, view });
-  const redFlagSources = await loadRedFlagSources({ db, view, cited });
+  // The run row, read once for both: its own status and snapshot decide, the view may be a moment older.
+  const run = await getRun({ db, id: view.id });
+  if (!run) throw new Error(`Run ${view.id} does not exist.`);
+  const cited = await loadCitedSources({ db, view, run });
+  const redFlagSources = await loadRedFlagSources({ db, view, run, cited });
   return {
     view,
     ...cited,
