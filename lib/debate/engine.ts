@@ -58,7 +58,7 @@ import { contextFor } from '@/lib/debate/context-scope';
 import { visibleEvidence } from '@/lib/debate/evidence-scope';
 import { enforce } from '@/lib/debate/enforce';
 import { passagesFor } from '@/lib/debate/passages';
-import { EVIDENCE_THRESHOLD, evidenceShortfall, runOutlook, type EvidenceThreshold } from '@/lib/debate/sufficiency';
+import { EVIDENCE_THRESHOLD, runOutlook, type EvidenceThreshold } from '@/lib/debate/sufficiency';
 import type { EvidenceShortfall } from '@/lib/domain/red-flags';
 import type { RunStatus } from '@/lib/domain/vocabulary';
 
@@ -313,9 +313,10 @@ export async function executeRun({
     // With decisive red flags in that thin pool the run ends as a red-flag screening instead
     // (runOutlook, docs/protocols.md "Red-flag screening"): the report leads with each event, and
     // the case can go to the committee with it. The same on every system, offline or with a model.
-    const shortfall = done.size === 0 ? evidenceShortfall(evidence, evidenceThreshold) : null;
-    if (shortfall) {
-      const status = runOutlook(evidence, redFlags.length, evidenceThreshold).kind === 'screening' ? 'red_flag_screening' : 'insufficient_evidence';
+    const outlook = done.size === 0 ? runOutlook(evidence, redFlags.length, evidenceThreshold) : null;
+    if (outlook && outlook.kind !== 'debate') {
+      const { shortfall } = outlook;
+      const status = outlook.kind === 'screening' ? 'red_flag_screening' : 'insufficient_evidence';
       if (!(await setRunStatus({ db, id: runId, status, shortfall, workerId }))) return releasedResult();
       bus.publish({ type: 'run-finished', runId, at: new Date().toISOString(), status, shortfall, totals: await savedTotals() });
       return { status, shortfall, wallMs: performance.now() - started, modelMs: 0, timings: [] };
