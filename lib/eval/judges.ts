@@ -20,6 +20,7 @@ import { say } from '@/lib/i18n';
 import { judgesMessages } from '@/lib/i18n/messages/judges';
 import { reportText } from '@/lib/eval/report-text';
 import { renderTranscript } from '@/lib/eval/transcript-text';
+import { escapeRegExp } from '@/lib/util/regexp';
 
 export { JudgeError, NEEDS_MODEL, assertJudgeModel } from '@/lib/eval/judge-call';
 
@@ -34,7 +35,7 @@ const withheldEverywhere = Object.values(PROTOCOLS_BY_ID).flatMap((p) => [p.id, 
 export function withhold(text: string, terms: readonly string[]): string {
   const unique = [...new Set(terms.map((t) => t.trim()).filter((t) => t.length >= 2))].sort((a, b) => b.length - a.length);
   return unique.reduce((out, term) => {
-    const escaped = term.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    const escaped = escapeRegExp(term);
     return out.replace(new RegExp(`(?<![\\p{L}\\p{N}])${escaped}(?![\\p{L}\\p{N}])`, 'giu'), '[withheld]');
   }, text);
 }

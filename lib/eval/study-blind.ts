@@ -13,6 +13,7 @@ import { translator } from '@/lib/i18n';
 import { reportMessages, type ReportMessages } from '@/lib/i18n/messages/report';
 import { PROTOCOLS_BY_ID } from '@/lib/debate/protocols';
 import type { Block, CitationRef, ReportDoc } from '@/lib/report/model';
+import { escapeRegExp } from '@/lib/util/regexp';
 
 /** The neutral headings every blinded report has, in this order, whatever system wrote it. */
 export const BLIND_SECTIONS = ['conclusion', 'favourable', 'adverse', 'analysis'] as const;
@@ -40,7 +41,6 @@ const PROTOCOL_NAMES: string[] = Object.values(PROTOCOLS_BY_ID).flatMap((p) => {
 const EDGE_BEFORE = '(?<![A-Za-z0-9_])';
 const EDGE_AFTER = '(?![A-Za-z0-9_])';
 
-const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /**
  * A function that rewrites step ids to "Turn n" and masks protocol and model names. Ids of one
@@ -49,9 +49,9 @@ const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 export function redactor({ stepIds, model, turnWord }: { stepIds: string[]; model: string; turnWord: string }) {
   const turnOf = new Map(stepIds.map((id, i) => [id, i + 1]));
   const ids = stepIds.filter((id) => id.length > 1).sort((a, b) => b.length - a.length);
-  const stepRe = ids.length ? new RegExp(`${EDGE_BEFORE}(${ids.map(escape).join('|')})${EDGE_AFTER}`, 'g') : null;
+  const stepRe = ids.length ? new RegExp(`${EDGE_BEFORE}(${ids.map(escapeRegExp).join('|')})${EDGE_AFTER}`, 'g') : null;
   const names = [...PROTOCOLS, ...PROTOCOL_NAMES, model].filter((s) => s.length > 1).sort((a, b) => b.length - a.length);
-  const nameRe = new RegExp(`${EDGE_BEFORE}(${names.map(escape).join('|')})${EDGE_AFTER}`, 'gi');
+  const nameRe = new RegExp(`${EDGE_BEFORE}(${names.map(escapeRegExp).join('|')})${EDGE_AFTER}`, 'gi');
   // Names first, so "Single agent (NAS)" goes as a whole rather than as "Single agent (Turn 1)".
   return (text: string) => {
     const named = text.replace(nameRe, (name) => (turnOf.has(name) ? name : '—'));

@@ -7,6 +7,7 @@ import type { ProtocolDef, StepDef } from '@/lib/domain/protocol';
 import type { Locale } from '@/lib/i18n';
 import { actLabel, agentLabel } from '@/lib/i18n/messages/debate-terms';
 import type { Block } from '@/lib/report/doc';
+import { escapeRegExp } from '@/lib/util/regexp';
 
 const SIDE = { en: { affirmative: 'affirmative', negative: 'negative' }, ko: { affirmative: '찬성 측', negative: '반대 측' } } as const;
 
@@ -51,7 +52,6 @@ function agreeingParticle(word: string, particle: string): string {
   return pair ? pair[closed ? 0 : 1] : particle;
 }
 
-const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /**
  * A function that rewrites the protocol's step ids in a text. An id of one letter ("C", SAS's
@@ -60,7 +60,7 @@ const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
  */
 export function plainTurnNames(protocol: ProtocolDef, locale: Locale): (text: string) => string {
   const names = turnNames(protocol, locale);
-  const ids = [...names.keys()].sort((a, b) => b.length - a.length).map(escape);
+  const ids = [...names.keys()].sort((a, b) => b.length - a.length).map(escapeRegExp);
   if (ids.length === 0) return (text) => text;
   // One alternation of literal ids, then an optional "-c3"/"-q2", then a Korean particle written
   // onto the id ("D2가"), which must agree with the name that replaces it: no nested quantifiers.
