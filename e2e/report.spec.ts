@@ -96,11 +96,11 @@ test.describe('run report', () => {
     await page.goto(`/runs/${RUN}`);
     const onRun = page.getByTestId('failed-checks');
     await expect(onRun.getByRole('heading', { level: 2 })).toHaveAccessibleName('Final checks failed');
-    await expect(onRun.getByTestId('failed-check')).toHaveText(['3 citations cite evidence older than the recency window']);
+    await expect(onRun.getByTestId('failed-check')).toHaveText(['1 citation cites evidence older than the recency window where newer evidence on its factor was in the pool']);
 
     await page.goto(REPORT);
     const onReport = page.getByTestId('failed-checks');
-    await expect(onReport.getByTestId('failed-check')).toHaveText(['3 citations cite evidence older than the recency window']);
+    await expect(onReport.getByTestId('failed-check')).toHaveText(['1 citation cites evidence older than the recency window where newer evidence on its factor was in the pool']);
     const beforeHeader = await page.evaluate(() => {
       const notice = document.querySelector('[data-testid="failed-checks"]');
       const header = document.querySelector('[data-testid="report-header"]');
@@ -113,9 +113,9 @@ test.describe('run report', () => {
     const noticeAt = md.indexOf('## ⚠ 최종 점검 실패');
     expect(noticeAt).toBeGreaterThan(0);
     expect(noticeAt).toBeLessThan(md.indexOf('| 차주 |'));
-    expect(md).toContain('- 최근성 기간을 벗어난 근거 인용 3건');
+    expect(md).toContain('- 최근 근거를 두고 오래된 근거를 인용 1건');
     const json = JSON.parse((await download(page, 'json')).bytes.toString('utf8'));
-    expect(json.failedChecks).toEqual([{ id: 'stale-evidence', count: 3, text: '3 citations cite evidence older than the recency window' }]);
+    expect(json.failedChecks).toEqual([{ id: 'stale-evidence', count: 1, text: '1 citation cites evidence older than the recency window where newer evidence on its factor was in the pool' }]);
   });
 
   test('PDF, Markdown and JSON download through the buttons', async ({ page }) => {

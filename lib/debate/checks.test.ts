@@ -215,16 +215,44 @@ describe('red-flags-addressed', () => {
 
   it('passes with no red flags, and does not count red-flag citations as stale or as a reused factor', () => {
     expect(check(report([]), [])).toMatchObject({ ok: true, items: [] });
-    const known = new Map([[WORKOUT.evidenceId, { id: WORKOUT.evidenceId, sourceName: 'OpenDART', publishedDate: '2025-02-17', stale: true }]]);
-    const claim = (id: string, ev: string) => ({ id, text: 'x', factor: 'internal_control_risk', polarity: 'adverse', citations: [cite(ev)] });
-    const output = { text: '', claims: [claim('c1', WORKOUT.evidenceId), claim('c2', DEFAULT.evidenceId), claim('c3', 'ev-x')], questions: [] };
+    // The workout filing is stale; the pool holds a newer item on its factor.
+    const known = new Map([
+      [WORKOUT.evidenceId, { id: WORKOUT.evidenceId, sourceName: 'OpenDART', publishedDate: '2025-02-17', stale: true, factor: 'internal_control_risk' }],
+      ['ev-x', { id: 'ev-x', sourceName: 'Court', publishedDate: '2025-06-01', factor: 'internal_control_risk' }],
+    ]);
+    const claim = (id: string, ev: string, respondsTo?: string) => ({ id, text: 'x', factor: 'internal_control_risk', polarity: 'adverse', citations: [cite(ev)], ...(respondsTo ? { respondsTo } : {}) });
+    const output = { text: '', claims: [claim('c1', WORKOUT.evidenceId), claim('c2', WORKOUT.evidenceId), claim('c3', 'ev-x')], questions: [] };
     const steps = [{ stepId: 'D1', text: '', output }];
     const withFlags = Object.fromEntries(finalChecks({ steps, known, language: 'en', redFlags: [WORKOUT, DEFAULT] }).map((c) => [c.id, c]));
     expect(withFlags['stale-evidence']).toMatchObject({ ok: true });
     expect(withFlags['reused-factors']).toMatchObject({ ok: true });
     const without = Object.fromEntries(finalChecks({ steps, known, language: 'en' }).map((c) => [c.id, c]));
     expect(without['stale-evidence']).toMatchObject({ ok: false, items: [`D1: ${WORKOUT.evidenceId}`] });
-    expect(without['reused-factors']).toMatchObject({ ok: false, items: ['D1: internal_control_risk ×3'] });
+    // c1 and c2 rest on the same item; c3 on another, which Rule 4 allows.
+    expect(without['reused-factors']).toMatchObject({ ok: false, items: ['D1: internal_control_risk ×2 (c1, c2)'] });
+  });
+
+  it('agrees with Rule 4: a factor shared with different evidence, or to answer different questions, is no reuse', () => {
+    const claim = (id: string, ev: string, respondsTo?: string) => ({ id, text: 'x', factor: 'industry_outlook', polarity: 'adverse', citations: [cite(ev)], ...(respondsTo ? { respondsTo } : {}) });
+    const reused = (...claims: object[]) => finalChecks({ steps: [{ stepId: 'D10', text: '', output: { text: '', claims, questions: [] } }], known: new Map(), language: 'en' }).find((c) => c.id === 'reused-factors')!;
+    expect(reused(claim('c1', 'ev-a'), claim('c2', 'ev-b')).ok).toBe(true);
+    // A thin pool: three questions answered from the one item the closing may cite.
+    expect(reused(claim('c1', 'ev-a', 'D4-q1'), claim('c2', 'ev-a', 'D4-q2'), claim('c3', 'ev-a', 'D4-q3')).ok).toBe(true);
+    expect(reused(claim('c1', 'ev-a', 'D4-q1'), claim('c2', 'ev-a', 'D4-q1'))).toMatchObject({ ok: false, items: ['D10: industry_outlook ×2 (c1, c2)'] });
+    // `other` holds every untagged item: never a reuse.
+    expect(reused({ ...claim('c1', 'ev-a'), factor: 'other' }, { ...claim('c2', 'ev-a'), factor: 'other' }).ok).toBe(true);
+  });
+
+  it('agrees with Rule 5: a stale item is a finding only where the pool holds newer evidence on its factor, once, where it was first cited', () => {
+    const known = new Map([
+      ['old', { id: 'old', sourceName: 'News', publishedDate: '2019-01-01', stale: true, factor: 'industry_outlook' }],
+      ['older', { id: 'older', sourceName: 'News', publishedDate: '2018-01-01', stale: true, factor: 'certifications' }],
+      ['new', { id: 'new', sourceName: 'News', publishedDate: '2025-01-01', factor: 'industry_outlook' }],
+    ]);
+    const turn = (stepId: string, ...ids: string[]) => ({ stepId, text: '', output: { text: '', claims: ids.map((ev, i) => ({ id: `${stepId}-c${i + 1}`, text: 'x', factor: 'other', polarity: 'adverse', citations: [cite(ev)] })), questions: [] } });
+    const stale = finalChecks({ steps: [turn('D7', 'old', 'older'), turn('D10', 'old'), turn('AG', 'old', 'older')], known, language: 'en' }).find((c) => c.id === 'stale-evidence')!;
+    // `older` is the only item on its factor: Rule 5 allows it. `old` is counted at D7 alone.
+    expect(stale).toMatchObject({ ok: false, items: ['D7: old'] });
   });
 
   it('takes a flag reported by two items of one filing as addressed when the report cites either (one event, one flag)', () => {

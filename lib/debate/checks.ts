@@ -2,14 +2,15 @@
 // unverified, and any dated after the as-of date flagged and kept out of support); after a run,
 // the final checks the report carries (docs/protocols.md, "Taking answers in").
 import { citationsOf, claimsOf } from '@/lib/domain/output-parts';
-import type { Citation } from '@/lib/domain/outputs';
+import type { Citation, Claim } from '@/lib/domain/outputs';
 import type { Language } from '@/lib/domain/protocol';
 import type { RedFlag } from '@/lib/domain/red-flags';
 import type { StepRepairKind } from '@/lib/domain/stored';
 import { urlKey } from '@/lib/pool/search/apply-rules';
 import { isIsoDay } from '@/lib/util/dates';
 
-export type KnownEvidence = { id: string; sourceName: string; publishedDate: string; eventDate?: string | null; sourceUrl?: string; stale?: boolean };
+/** `factor`: the guideline factor a pool item is tagged with (null untagged); absent for passages and web results. */
+export type KnownEvidence = { id: string; sourceName: string; publishedDate: string; eventDate?: string | null; sourceUrl?: string; stale?: boolean; factor?: string | null };
 
 /**
  * A citation after resolution. `verified`: it names an item the step was shown, dated on or
@@ -227,6 +228,59 @@ export function unaddressedRedFlags(output: unknown, flags: readonly RedFlag[]):
   return flags.filter((f) => !idsOf(f).some((id) => adverse.has(id)) && !(named(f) && (!citable || idsOf(f).some((id) => cited.has(id)))));
 }
 
+/**
+ * Stale citations that Rule 5 (lib/debate/prompts.ts) does not allow: an item older than the
+ * recency window cited although the pool holds a newer item on its factor. A red flag must be cited
+ * whatever its age; an item is counted once, at the first step that cites it (a report copies the
+ * debate's citations, as it must, and adds no reliance of its own).
+ */
+function staleFindings(all: { step: string; c: ResolvedCitation }[], known: Map<string, KnownEvidence>, flagged: ReadonlySet<string>): string[] {
+  const fresh = new Set([...known.values()].filter((k) => !k.stale && k.factor !== undefined).map((k) => k.factor ?? 'other'));
+  const seen = new Set<string>();
+  const out: string[] = [];
+  for (const { step, c } of all) {
+    const id = c.evidenceId;
+    if (!id || seen.has(id)) continue;
+    seen.add(id);
+    const item = known.get(id);
+    if (!item?.stale || flagged.has(id)) continue;
+    // A passage or web result has no factor: the pool cannot be said to hold newer evidence on it.
+    if (item.factor === undefined || !fresh.has(item.factor ?? 'other')) continue;
+    out.push(`${step}: ${id}`);
+  }
+  return out;
+}
+
+/**
+ * Rule 4 (lib/debate/prompts.ts): two claims of one turn may share a factor when they rest on
+ * different evidence or answer different claims or questions. A reuse is a pair that does
+ * neither: the same factor, the same target (or none), and a cited item in common (or nothing
+ * cited). `other` holds every untagged item and a reading of a red flag is required once per
+ * flag, so neither counts.
+ */
+function reusedFactors(stepId: string, claims: readonly Claim[], flagged: ReadonlySet<string>): string[] {
+  const onFlag = (claim: Claim) => claim.citations.length > 0 && claim.citations.every((c) => c.evidenceId && flagged.has(c.evidenceId));
+  const ids = (claim: Claim) => new Set(claim.citations.map((c) => c.evidenceId ?? `${c.source}|${c.date}`));
+  const byFactor = new Map<string, Claim[]>();
+  for (const claim of claims) {
+    if (claim.factor === 'other' || onFlag(claim)) continue;
+    byFactor.set(claim.factor, [...(byFactor.get(claim.factor) ?? []), claim]);
+  }
+  const out: string[] = [];
+  for (const [factor, group] of byFactor) {
+    const clashing = new Set<string>();
+    for (const [i, a] of group.entries()) {
+      for (const b of group.slice(i + 1)) {
+        if ((a.respondsTo ?? '') !== (b.respondsTo ?? '')) continue;
+        const shared = !a.citations.length || !b.citations.length || [...ids(a)].some((id) => ids(b).has(id));
+        if (shared) clashing.add(a.id).add(b.id);
+      }
+    }
+    if (clashing.size) out.push(`${stepId}: ${factor} ×${clashing.size} (${[...clashing].join(', ')})`);
+  }
+  return out;
+}
+
 export function finalChecks({
   steps,
   known,
@@ -247,17 +301,13 @@ export function finalChecks({
   const undated = all.filter(({ c }) => !isIsoDay(c.date) || !c.source?.trim()).map(({ step, c }) => `${step}: ${c.source || '(no source)'} ${c.date || '(no date)'}`);
   const late = all.filter(({ c }) => c.afterAsOf).map(({ step, c }) => `${step}: ${c.evidenceId ?? c.source} ${c.date}`);
   const unverified = all.filter(({ c }) => !c.verified && !c.afterAsOf).map(({ step, c }) => `${step}: ${c.evidenceId ?? c.source}`);
-  // A red flag must be cited whatever its age, so citing one is never a stale-evidence finding.
   const flagged = new Set(redFlags.flatMap((f) => [f.evidenceId, ...(f.alsoEvidenceIds ?? [])]));
-  const stale = [...new Set(all.filter(({ c }) => c.evidenceId && !flagged.has(c.evidenceId) && known.get(c.evidenceId)?.stale).map(({ step, c }) => `${step}: ${c.evidenceId}`))];
-  const reused = steps.flatMap((s) => {
-    const seen = new Map<string, number>();
-    // A reading of a red flag is required once per flag, each a distinct event: it reuses nothing.
-    const onFlag = (claim: { citations: Citation[] }) => claim.citations.length > 0 && claim.citations.every((c) => c.evidenceId && flagged.has(c.evidenceId));
-    for (const claim of claimsOf(s.output)) if (!onFlag(claim)) seen.set(claim.factor, (seen.get(claim.factor) ?? 0) + 1);
-    return [...seen].filter(([factor, n]) => n > 1 && factor !== 'other').map(([factor, n]) => `${s.stepId}: ${factor} ×${n}`);
-  });
-  const text = steps.map((s) => s.text).join(' ');
+  const stale = staleFindings(all, known, flagged);
+  const reused = steps.flatMap((s) => reusedFactors(s.stepId, claimsOf(s.output), flagged));
+  // A source or title quoted as written (a Korean filing's name in an English report) is the
+  // source's language, not the run's: the prompt lets a citation keep it, so the check does too.
+  const names = [...new Set(all.map(({ c }) => c.source).filter((n): n is string => typeof n === 'string' && n.trim().length > 0))].sort((a, b) => b.length - a.length);
+  const text = names.reduce((t, name) => t.split(name).join(' '), steps.map((s) => s.text).join(' '));
   const share = hangulShare(text);
   const languageOk = language === 'ko' ? share >= 0.3 : share <= 0.1;
   const report = steps.find((s) => s.stepId === reportStep) ?? steps.at(-1);
@@ -272,8 +322,18 @@ export function finalChecks({
     { id: 'undated-or-unsourced', ok: undated.length === 0, message: 'Every citation has a date and a source.', items: undated },
     { id: 'unverified-citations', ok: unverified.length === 0, message: 'Every citation resolves to an item its step was shown or a web result of this run.', items: unverified },
     { id: 'after-as-of', ok: late.length === 0, message: 'No citation is dated after the as-of date.', items: late },
-    { id: 'stale-evidence', ok: stale.length === 0, message: 'No cited evidence is older than the recency window.', items: stale },
-    { id: 'reused-factors', ok: reused.length === 0, message: 'No turn reuses a factor (a reviewer check, not a stop).', items: reused },
+    {
+      id: 'stale-evidence',
+      ok: stale.length === 0,
+      message: 'No evidence older than the recency window is cited where the pool holds newer evidence on its factor (red flags excepted).',
+      items: stale,
+    },
+    {
+      id: 'reused-factors',
+      ok: reused.length === 0,
+      message: 'No turn makes two claims on one factor from the same evidence (a reviewer check, not a stop).',
+      items: reused,
+    },
     {
       id: 'output-language',
       ok: languageOk,

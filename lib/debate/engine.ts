@@ -31,6 +31,7 @@ import { runBus } from '@/lib/debate/bus';
 import { liveStep } from '@/lib/debate/live-step';
 import { finalChecks, resolveCitations, type CitationScope, type KnownEvidence } from '@/lib/debate/checks';
 import { takeIn } from '@/lib/debate/intake';
+import { askedFields, stepOutputSchema, toStoredShape } from '@/lib/domain/step-output';
 import { buildPrompt, type Prompt } from '@/lib/debate/prompts';
 import { inOrder } from '@/lib/debate/sections';
 import { sectionFingerprint, sectionJsonSchema, sectionPrompt } from '@/lib/debate/section-prompts';
@@ -39,7 +40,7 @@ import { getProtocol } from '@/lib/debate/protocols';
 import { isDatabaseUnavailable } from '@/lib/db/errors';
 import { yieldToEventLoop } from '@/lib/event-loop';
 import { budgetOverrun, BudgetExceeded, defaultBudget } from '@/lib/debate/limits';
-import { checkStepRules, dropNewEvidence } from '@/lib/debate/rules';
+import { checkStepRules, dropNewEvidence, signalFactors } from '@/lib/debate/rules';
 import { citationsOf } from '@/lib/domain/output-parts';
 import { OUTPUT_SCHEMAS, proseOf, type OutputKind, type StepOutput } from '@/lib/domain/outputs';
 import { providerLimit } from '@/lib/debate/semaphore';
@@ -130,12 +131,13 @@ export function isRunActive(runId: string) {
   return activeRuns().has(runId);
 }
 
-// The JSON Schema of each output kind, computed once.
-const jsonSchemas = new Map<OutputKind, Record<string, unknown>>();
-function jsonSchemaOf(kind: OutputKind) {
-  let schema = jsonSchemas.get(kind);
-  if (!schema) jsonSchemas.set(kind, (schema = z.toJSONSchema(OUTPUT_SCHEMAS[kind]) as Record<string, unknown>));
-  return schema;
+// The JSON Schema of each step's answer (its output kind, narrowed to the parts the step fills:
+// lib/domain/step-output.ts), computed once per shape.
+const jsonSchemas = new Map<ZodType, Record<string, unknown>>();
+function jsonSchemaOf(schema: ZodType) {
+  let json = jsonSchemas.get(schema);
+  if (!json) jsonSchemas.set(schema, (json = z.toJSONSchema(schema) as Record<string, unknown>));
+  return json;
 }
 
 /**
@@ -282,6 +284,8 @@ export async function executeRun({
     const redFlags = findRedFlags(evidence);
     await setRunRedFlags({ db, runId, redFlags, workerId });
     const stepRedFlags = briefRedFlags(redFlags, evidence);
+    // Every prompt's header names the red flags: a claim citing only these reads a decisive event (lib/debate/rules.ts).
+    const redFlagIds = new Set(redFlags.flatMap((f) => [f.evidenceId, ...(f.alsoEvidenceIds ?? [])]));
     const webEvidence: StoredWebResult[] = run.webEvidence ?? [];
     const known = new Map<string, KnownEvidence>(evidence.map((e) => [e.id, e]));
     for (const w of webEvidence) known.set(w.id, { id: w.id, sourceName: w.sourceName, publishedDate: w.publishedDate, eventDate: w.eventDate, sourceUrl: w.sourceUrl });
@@ -360,25 +364,18 @@ export async function executeRun({
       for (const p of passages) if (!known.has(p.id)) known.set(p.id, { id: p.id, sourceName: p.sourceName, publishedDate: p.publishedDate, sourceUrl: p.sourceUrl, stale: p.stale });
       // A judge runs at the run's judge temperature (low by default); every other step at the run's.
       const stepParams: RunParams = step.role === 'judge' ? { ...params, temperature: params.judgeTemperature ?? DEFAULT_JUDGE_TEMPERATURE } : params;
-      // Factors the visible evidence can support in the direction the step argues.
-      // The direction is the step's polarity rule, else, for numbered arguments (three-round
-      // round 1), its team's side: an affirmative with two favorable factors gives two arguments.
-      const direction = step.rules?.polarity ?? (step.rules?.argumentCount ? { affirmative: 'favorable', negative: 'adverse-or-context', neutral: undefined }[step.team] : undefined);
-      const readable = (e: EvidenceAsOf) => (direction === 'favorable' ? e.polarity !== 'adverse' : direction === 'adverse-or-context' ? e.polarity !== 'favorable' : true);
-      const availableFactors = step.evidence === 'none' ? undefined : new Set(visible.filter(readable).map((e) => e.factor ?? 'other'));
+      // Factors the visible evidence can support in the direction the step argues: its minimums
+      // shrink to them, in the prompt and in the check alike (lib/debate/rules.ts).
+      const availableFactors = signalFactors(step, visible);
       // Only a provider that searches can be held to searching; the offline analyst never does.
       const canSearch = Boolean(step.webSearch && webSearch) && provider.isLLM;
       // Short of the signals it must bring (KPD-MADS: fewer than three in its direction), a step
-      // that can search is told to search first; its rules check that it did (lib/debate/rules.ts).
-      const searchBelow = step.rules?.searchBelowSignals;
-      const mustSearch = canSearch && searchBelow !== undefined && availableFactors !== undefined && availableFactors.size < searchBelow;
-      const asked: StepDef = mustSearch
-        ? { ...step, task: `${step.task}\nThe evidence you are shown offers ${availableFactors!.size} signal${availableFactors!.size === 1 ? '' : 's'} in your direction, fewer than ${searchBelow}: search the web for more before you answer, and cite what you find.` }
-        : step;
+      // that can search must search first: its prompt says so (lib/debate/prompts.ts) and its
+      // rules check that it did (lib/debate/rules.ts).
       // The request carries the web_search tool exactly when the step may search and a search
       // provider is configured; the prompt speaks of searching only then (lib/debate/prompts.ts).
       const searchTool = Boolean(step.webSearch && webSearch);
-      const base = { runId, protocol, step: asked, params: stepParams, company: companyBrief, evidence: visible, passages, context, redFlags: stepRedFlags };
+      const base = { runId, protocol, step, params: stepParams, company: companyBrief, evidence: visible, passages, context, redFlags: stepRedFlags };
       const prompt = buildPrompt({ ...base, searchTool });
       // The searches this step made and the new results they brought, for its rules (a KPD-MADS
       // constructive short of signals must search: lib/debate/rules.ts).
@@ -431,8 +428,8 @@ export async function executeRun({
       const checkWhole = (output: StepOutput, attempt: number, last = false): Verdict => {
         const enforced = enforce(step, output, { context: step.context.map((id) => ({ step: byId.get(id)!, output: done.get(id)!.output })), language: params.language });
         const resolved = resolveCitations(enforced.output, citationScope());
-        const dropped = last ? dropNewEvidence(step, enforced.output, contextOutputs) : [];
-        const problems = checkStepRules(step, enforced.output, { context: contextOutputs, availableFactors, ...(canSearch ? { webSearch: { ...searched } } : {}) });
+        const dropped = last ? dropNewEvidence(step, enforced.output, contextOutputs, redFlagIds) : [];
+        const problems = checkStepRules(step, enforced.output, { context: contextOutputs, availableFactors, redFlagIds, ...(canSearch ? { webSearch: { ...searched } } : {}) });
         return {
           output: enforced.output as StepOutput,
           problems,
@@ -522,7 +519,7 @@ export async function executeRun({
           // asked again once, plainly (serving stacks drop answers now and then, and a refusal of a
           // credit memo is rarely the model's settled view); a second one fails the step with its
           // reason. An answer that is not valid gets the repair attempt.
-          const taken = takeIn(step.output, { raw: result.raw, refusal: result.refusal }, { attempt: n, fields: call.part?.fields });
+          const taken = takeIn(step.output, { raw: result.raw, refusal: result.refusal }, { attempt: n, fields: call.part?.fields ?? askedFields(step) });
           if (!taken.ok && taken.failure !== 'invalid') {
             if (emptyRetriesLeft-- <= 0) throw new StepFailure(taken.phrase ?? stopPhrase('stepError', { reason: taken.reason }));
             note({ kind: 'repair-request', attempt: n, detail: `${taken.failure === 'refusal' ? 'the model declined' : 'the answer was empty'}; asked again once` });
@@ -530,7 +527,8 @@ export async function executeRun({
           }
           let problems: string[];
           if (taken.ok) {
-            const verdict = call.check(taken.output, n, repairsLeft <= 0);
+            // A part the step was not asked for is stored empty (lib/domain/step-output.ts).
+            const verdict = call.check(toStoredShape(step, taken.output), n, repairsLeft <= 0);
             if (verdict.problems.length === 0) {
               for (const r of [...taken.repairs, ...verdict.repairs]) note(r);
               return { ...verdict, modelMs: callModelMs, record };
@@ -661,8 +659,8 @@ export async function executeRun({
           ? await writeSections(step.sections)
           : await ask({
               prompt,
-              schema: OUTPUT_SCHEMAS[step.output],
-              jsonSchema: jsonSchemaOf(step.output),
+              schema: stepOutputSchema(step),
+              jsonSchema: jsonSchemaOf(stepOutputSchema(step)),
               signal,
               started: startAttempt,
               publish: (e) => bus.publish(e),

@@ -192,7 +192,7 @@ describe('the shared prefix', () => {
   it('holds the guideline, the agent rules, the company and the as-of date, and nothing of the step', () => {
     const { system } = buildPrompt(inputFor(KPD_MADS.steps[2]));
     expect(system).toContain('internal_control_risk — Internal control risk (내부통제 위험): higher → adverse');
-    expect(system).toContain('Use a factor again only with clearly different evidence');
+    expect(system).toContain('Two claims may share a factor when they rest on different evidence items');
     expect(system).toContain('As-of date: 2024-06-30');
     expect(system).toContain('published before 2023-07-01 is stale');
     expect(system).toContain('english name: Acme Co., Ltd.');
@@ -262,7 +262,9 @@ describe('the step part', () => {
     const user = buildPrompt(inputFor(KPD_MADS.steps[2], { searchTool: true })).user;
     expect(user).toContain('Role: N1, negative team');
     expect(user).toContain(KPD_MADS.steps[2].task);
-    expect(user).toContain('At least 3 claims.');
+    // D3 is shown no item in its direction here: the minimum the check applies (none, until a
+    // search finds some) is the one stated.
+    expect(user).toContain('No claim is required by the evidence shown: it offers nothing in your direction. Search the web before you answer; each new web result you cite raises the minimum by one, up to 3.');
     expect(user).toContain('Do not use the factors D1 used: industry_growth_outlook, government_support_programs, certifications.');
     expect(user).toContain('`text` is at most 600 characters.');
     expect(user).toContain('You may call the web_search tool. Each call returns at most 5 results');
@@ -272,7 +274,8 @@ describe('the step part', () => {
     expect(bare).toContain('You may not search the web.');
     expect(bare).not.toContain('web_search');
     expect(bare).not.toContain(KPD_MADS.steps[2].searchTask);
-    expect(bare).not.toMatch(/search the web for more/);
+    expect(bare).not.toMatch(/search the web for more|Search the web/);
+    expect(bare).toContain('No minimum number of claims: the evidence shown offers nothing in your direction');
     expect(user).toContain('"respondsTo"?: string  // id of the earlier claim or question this answers');
     expect(user).toContain('D3-c1, D3-c2');
     const d2 = buildPrompt(inputFor(KPD_MADS.steps[1])).user;

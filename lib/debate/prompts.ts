@@ -19,6 +19,8 @@ import type { RedFlagKind } from '@/lib/domain/red-flags';
 import type { ContextTurn, StepInput, StepRedFlag, WebEvidence } from '@/lib/llm/types';
 import { recencyCutoff, type EvidenceAsOf } from '@/lib/pool/as-of';
 import { FACTORS } from '@/lib/domain/factors';
+import { stepOutputSchema } from '@/lib/domain/step-output';
+import { minimumsFor, signalFactors } from '@/lib/debate/rules';
 import type { RetrievedItem } from '@/lib/pool/retrieve';
 
 /**
@@ -63,8 +65,8 @@ const AGENT_RULES = [
   '1. Use the most recent evidence first.',
   '2. Date every item you cite by its publication date (`published` where it is shown), in its citation and in your prose; when its event date (`event`) differs and matters, mention that date in your prose as well.',
   '3. State nothing the evidence does not support: no invented facts, figures, sources or dates, and no speculation beyond the evidence.',
-  '4. Make each statement about a distinct factor. Use a factor again only with clearly different evidence (another date, value or event), and say that you are doing so.',
-  '5. Items marked stale were published before the recency cutoff: prefer newer evidence, and say so whenever you rely on a stale item.',
+  '4. Make each claim about a distinct factor. Two claims may share a factor when they rest on different evidence items (another date, value or event) or answer different claims or questions (`respondsTo`).',
+  '5. Items marked STALE were published before the recency cutoff: cite one only when no newer item on its factor is shown to you, or when it is a red flag.',
   `6. ${DATA_RULE}`,
   '7. A web result counts only when this request shows it (a result of a search you made, or one a turn you receive cites); never cite one from memory.',
   '8. A citation is {"evidenceId": "<id>", "source": "<source name>", "date": "<its publication date, YYYY-MM-DD>", "value": "<figure, when the item has one>"}. Only an item shown to you in this request, or a web result of this run, dated on or before the as-of date, counts as support; any other citation is kept but marked unverified.',
@@ -151,7 +153,7 @@ function redFlagsBlock(flags: readonly StepRedFlag[] | undefined): string | null
   );
   return [
     `# Red flags: ${flags.length} decisive credit event${flags.length === 1 ? '' : 's'} found by fixed rules in the evidence, before any debate`,
-    'Every agent weighs them; none may be read as favorable. The final step of the analysis must address each one in an adverse reading that cites its evidence id (cite it by the id, publication date and source shown here), or the report fails its red-flag check.',
+    'Every agent weighs them and may cite them (by the id, publication date and source shown here), whatever else it is shown; none may be read as favorable. The step that writes the report must address each one, in an adverse reading that cites its evidence id or, where its answer has no citation field, by naming the id in its prose; otherwise the report fails its red-flag check.',
     fence('red-flags', lines.join('\n')),
   ].join('\n');
 }
@@ -196,17 +198,44 @@ function roleSection({ protocol, step }: PromptInput): string {
   ].join('\n');
 }
 
+/** The factors the turns argue: their claims', and the numbered arguments' of a three-round debate. */
 function factorsUsed(turns: ContextTurn[]): string[] {
-  return [...new Set(turns.flatMap((t) => claimsOf(t.output).map((c) => c.factor)))];
+  const argued = (output: unknown) => ((output as { arguments?: { factor?: unknown }[] } | null)?.arguments ?? []).map((a) => a.factor).filter((f): f is string => typeof f === 'string');
+  return [...new Set(turns.flatMap((t) => [...claimsOf(t.output).map((c) => c.factor), ...argued(t.output)]))];
 }
 
-/** The hard rules, spelled out: the engine checks them and sends a violating answer back once. */
-function constraintsSection({ step, context, evidence, passages }: PromptInput): string | null {
+/**
+ * The hard rules, spelled out as the engine checks them (lib/debate/rules.ts), with the numbers
+ * it will apply: a minimum shrunk to the signals the shown evidence offers is stated shrunk, so
+ * every rule here can be met from what this request shows.
+ */
+function constraintsSection({ step, context, evidence, passages, redFlags, searchTool }: PromptInput): string | null {
   const r = step.rules ?? {};
   const lines: string[] = [];
-  if (r.minClaims) lines.push(`At least ${r.minClaims} claims.`);
-  if (r.minFactors) lines.push(`Claims cover at least ${r.minFactors} different factors.`);
-  if (r.argumentCount) lines.push(`${r.argumentCount.min} to ${r.argumentCount.max} numbered arguments.`);
+  const signals = signalFactors(step, evidence)?.size;
+  const min = minimumsFor(r, signals);
+  // A step that can search may raise its minimums with each new web result it finds, up to the rule's.
+  const searching = Boolean(searchTool && step.webSearch);
+  const shrunk = (full: number | undefined, now: number | undefined) => full !== undefined && now !== undefined && now < full;
+  const why = (full: number) =>
+    searching
+      ? ` (the evidence shown offers ${signals} signal${signals === 1 ? '' : 's'} in your direction, fewer than ${full}: search the web for more before you answer, and cite what you find; each new web result you cite raises this minimum by one, up to ${full})`
+      : ` (the evidence shown offers ${signals} signal${signals === 1 ? '' : 's'} in your direction)`;
+  if (r.minClaims) {
+    if (min.minClaims === 0) {
+      lines.push(
+        searching
+          ? `No claim is required by the evidence shown: it offers nothing in your direction. Search the web before you answer; each new web result you cite raises the minimum by one, up to ${r.minClaims}. If nothing is found, say so in \`text\`.`
+          : 'No minimum number of claims: the evidence shown offers nothing in your direction; say so in `text`.',
+      );
+    }
+    else lines.push(`At least ${min.minClaims} claim${min.minClaims === 1 ? '' : 's'}${shrunk(r.minClaims, min.minClaims) ? why(r.minClaims) : ''}.`);
+  }
+  if (r.minFactors && min.minFactors) lines.push(`Claims cover at least ${min.minFactors} different factor${min.minFactors === 1 ? '' : 's'}.`);
+  if (r.argumentCount) {
+    const low = min.minArguments ?? r.argumentCount.min;
+    lines.push(low === r.argumentCount.max ? `${low} numbered arguments.` : `${low} to ${r.argumentCount.max} numbered arguments${shrunk(r.argumentCount.min, low) ? why(r.argumentCount.min) : ''}.`);
+  }
   if (r.citationsRequired) lines.push(step.output === 'argumentsRound' ? 'Every argument cites at least one evidence item.' : 'Every claim cites at least one item.');
   if (r.findingsOrNothing) {
     lines.push(
@@ -219,39 +248,69 @@ function constraintsSection({ step, context, evidence, passages }: PromptInput):
     const ids = context.filter((t) => r.coverArguments!.includes(t.stepId)).flatMap((t) => ((t.output as { arguments?: { id: string }[] }).arguments ?? []).map((a) => a.id));
     lines.push(`${step.output === 'rubricJudgment' ? 'Score' : 'Answer'} every argument of ${r.coverArguments.join(' and ')}${ids.length ? `: ${ids.join(', ')}` : ''}.`);
   }
-  if (r.polarity) lines.push(`Every claim's polarity is ${r.polarity === 'adverse-or-context' ? '"adverse" or "context"' : `"${r.polarity}"`}.`);
+  if (r.polarity) {
+    const allowed = r.polarity === 'adverse-or-context' ? '"adverse" or "context"' : `"${r.polarity}"`;
+    // A favorable side may address a red flag, never read it well (lib/debate/rules.ts, onRedFlag).
+    const flagged = r.polarity === 'favorable' && redFlags?.length ? ', except a claim on a red flag (one citing only red-flag items), which reads "adverse" or "context"' : '';
+    lines.push(`Every claim's polarity is ${allowed}${flagged}.`);
+  } else if (redFlags?.length && 'claims' in stepOutputSchema(step).shape) lines.push('A claim on a red flag never reads "favorable".');
   if (r.freshFactorsVersus?.length) {
     const used = factorsUsed(context.filter((t) => r.freshFactorsVersus!.includes(t.stepId))).filter((f) => f !== 'other');
-    lines.push(`Do not use the factors ${r.freshFactorsVersus.join(', ')} used${used.length ? `: ${used.join(', ')}` : ''}.`);
+    lines.push(
+      used.length
+        ? `Do not use the factors ${r.freshFactorsVersus.join(', ')} used: ${used.join(', ')}. "other" is open to both sides; the evidence above holds only factors you may use.`
+        : `${r.freshFactorsVersus.join(', ')} used no guideline factor you must avoid.`,
+    );
   }
-  if (r.exactQuestions !== undefined) lines.push(`Exactly ${r.exactQuestions} questions, each aimed at a claim of the turns above.`);
-  if (r.questionFactors) lines.push(`Your questions target claims of at least ${r.questionFactors} different factors.`);
+  if (r.exactQuestions !== undefined) {
+    // A turn that made no claim is questioned as a whole: the check accepts its step id as the target.
+    const claimless = context.filter((t) => !claimsOf(t.output).length).map((t) => t.stepId);
+    lines.push(
+      claimless.length === context.length && claimless.length
+        ? `Exactly ${r.exactQuestions} questions. The turn you examine makes no claim: aim each question at the turn itself (\`targetClaimId\`: "${claimless[0]}").`
+        : `Exactly ${r.exactQuestions} questions, each aimed at a claim of the turns above (\`targetClaimId\`: its id).`,
+    );
+  }
+  if (r.questionFactors) {
+    // The check asks no more factors than the examined turn argued.
+    const examined = factorsUsed(context).length;
+    const n = Math.min(r.questionFactors, examined);
+    if (n > 1) lines.push(`Your questions target claims of at least ${n} different factors.`);
+  }
   if (r.noNewMaterial) {
+    // What lib/debate/rules.ts (citableInClosing) lets a closing cite: what its turns cite, and the red flags.
     const evidence = [...new Set(context.flatMap((t) => citationsOf(t.output).map((c) => c.evidenceId)).filter(Boolean))];
-    lines.push(`No new material. Factors you may use: ${factorsUsed(context).join(', ') || 'none'}. Evidence you may cite: ${evidence.join(', ') || 'none'}.`);
+    const flags = (redFlags ?? []).map((f) => f.evidenceId).filter((id) => !evidence.includes(id));
+    const citable = [...evidence, ...flags];
+    const claims = 'claims' in stepOutputSchema(step).shape;
+    const cite = claims ? 'Evidence you may cite' : 'Evidence you may name';
+    const factors = claims ? ` Factors you may use: ${factorsUsed(context).join(', ') || 'none'}${redFlags?.length ? ' (and any factor, on a red flag)' : ''}.` : '';
+    lines.push(`No new material.${factors} ${cite}: ${citable.join(', ') || 'none'}${flags.length ? ' (the last ones: red flags above)' : ''}.`);
   }
   if (step.maxChars) lines.push(`\`text\` is at most ${step.maxChars} characters.`);
   return lines.length ? ['# Checked rules (an answer that breaks one is sent back once, then the step fails)', ...lines.map((l) => `- ${l}`)].join('\n') : null;
 }
 
-function sourcesSection({ step, params, evidence, searchTool }: PromptInput): string {
+function sourcesSection({ step, params, evidence, passages, searchTool }: PromptInput): string {
   const n = `${evidence.length} item${evidence.length === 1 ? '' : 's'}`;
   const access = {
-    pool: `Cite items of the evidence block above (${n}: the whole pool as of the as-of date), and passages above when there are any.`,
+    pool: `Cite items of the evidence block above (${n}: the whole pool as of the as-of date).`,
     side: `Cite items of the evidence block above: it holds your side's ${n} (read your way or either way); the other side brings its own.`,
     'context-factors': `Cite items of the evidence block above: it holds the ${n} of your side on the factors the turns above argue, and every item they cite.`,
     'fresh-factors': `Cite items of the evidence block above: it holds the ${n} of your side on factors the turns above did not use.`,
-    documents: `Cite the document passages above by their ids, and items of the evidence block above (${n}).`,
-    none: 'You do not see the evidence block: cite only items the turns above cite, copying id, date and source exactly.',
+    documents: passages.length
+      ? `Cite the document passages above by their ids, and items of the evidence block above (${n}).`
+      : `No document passage was retrieved for this step: cite items of the evidence block above (${n}).`,
+    none: 'You do not see the evidence block: cite only items the turns above cite, and the red flags above, copying id, date and source exactly.',
   }[step.evidence];
   const search = step.webSearch && searchTool
     ? `You may call the web_search tool. Each call returns at most ${params.maxWebResults} results inside the recency window; a result you use is cited like any item, by the id the tool gives it. If the tool is unavailable or finds nothing, work from what you have and say so.`
     : 'You may not search the web.';
-  return [
-    '# Sources and citations',
-    access,
-    search,
-  ].join('\n');
+  // An answer with no citation field names what it relies on in its prose (three-round's responses,
+  // closings and judge; SAS's judge and lead): the request must not ask for a citation it has no place for.
+  const slots = describeStepShape(step).includes('"evidenceId"');
+  const naming = slots ? null : 'Your answer has no citation field: name each item you rely on by its id and publication date in your prose.';
+  return ['# Sources and citations', access, naming, search].filter(Boolean).join('\n');
 }
 
 function passage(item: RetrievedItem): string {
@@ -271,6 +330,9 @@ export function renderWebResults(results: WebEvidence[]): string {
   return fence('web-results', items.length ? items.join('\n\n') : '(no results)');
 }
 
+/** Fields the engine adds to a citation when it resolves it (lib/debate/checks.ts): never shown to a later step. */
+const ENGINE_FIELDS = new Set(['verified', 'afterAsOf']);
+
 function renderTurn(turn: ContextTurn): string {
   const lines = [`text: ${turn.text}`];
   // A specialist that found nothing says so in a field (lib/domain/outputs.ts, briefing); the
@@ -286,10 +348,14 @@ function renderTurn(turn: ContextTurn): string {
     lines.push(`- ${c.id} [${c.factor}, ${c.polarity}] ${c.text} (cites: ${cites || 'nothing'})${extra.length ? ` (${extra.join('; ')})` : ''}`);
   }
   if (questions.length) lines.push('questions:');
-  for (const q of questions) lines.push(`- ${q.id} → ${q.targetClaimId}${q.kind ? ` [${q.kind}]` : ''} ${q.text}`);
+  for (const q of questions) {
+    const cites = (q.citations ?? []).map((x) => `${x.evidenceId ?? 'no id'} ${x.date} ${x.source}`).join('; ');
+    lines.push(`- ${q.id} → ${q.targetClaimId}${q.kind ? ` [${q.kind}]` : ''} ${q.text}${cites ? ` (cites: ${cites})` : ''}`);
+  }
   // Shapes other than turns (reports, judgments, drafts) travel as compact JSON.
   const rest = turn.output && typeof turn.output === 'object' ? Object.entries(turn.output).filter(([k]) => !['text', 'claims', 'questions', 'nothingInMaterial'].includes(k)) : [];
-  if (rest.length) lines.push(`data: ${JSON.stringify(Object.fromEntries(rest))}`);
+  // What the engine wrote on citations when it resolved them is its own bookkeeping, not the turn's.
+  if (rest.length) lines.push(`data: ${JSON.stringify(Object.fromEntries(rest), (key, value) => (ENGINE_FIELDS.has(key) ? undefined : value))}`);
   const attributes = ` step="${turn.stepId}" agent="${turn.agent}" team="${turn.team}" act="${turn.act}"`;
   return fence('turn', neutralise(lines.join('\n')), attributes);
 }
@@ -362,18 +428,34 @@ export function describeJsonShape(schema: object): string {
   return shapeLines(schema as JsonSchema, '').join('\n');
 }
 
-function outputSection({ step, params }: PromptInput): string {
+const stepShapes = new Map<object, string>();
+
+/** The shape of this step's answer: its output kind without the parts the step does not fill (lib/domain/step-output.ts). */
+export function describeStepShape(step: Pick<PromptInput['step'], 'act' | 'output'>): string {
+  const schema = stepOutputSchema(step);
+  if (!stepShapes.has(schema)) stepShapes.set(schema, describeJsonShape(z.toJSONSchema(schema)));
+  return stepShapes.get(schema)!;
+}
+
+function outputSection({ step, params, context }: PromptInput): string {
   // The run's language, kept out of the header so a company's runs in either language share it.
-  const language = params.language === 'ko' ? 'Write every free-text field in Korean (모든 서술은 한국어로 작성하십시오).' : 'Write every free-text field in English.';
+  // A Korean source or title quoted in English prose would fail the output-language check: the prose
+  // names it in English words, and the citation keeps it as shown.
+  const language =
+    params.language === 'ko'
+      ? 'Write every free-text field in Korean (모든 서술은 한국어로 작성하십시오).'
+      : 'Write every free-text field in English. In prose, name a source or title written in another language in English words; a citation keeps it as shown.';
   // Ids carry the step so they stay unique across a run: the rule checks and the reasoning
-  // tree resolve `targetClaimId` and `respondsTo` over several turns at once.
-  const shape: object = OUTPUT_SCHEMAS[step.output].shape;
+  // tree resolve `targetClaimId` and `respondsTo` over several turns at once. Only the lists the
+  // step fills are numbered, and earlier ids are mentioned only where the request shows some.
+  const shape: object = stepOutputSchema(step).shape;
   const kinds = [
     'claims' in shape ? `your claims ${step.id}-c1, ${step.id}-c2, …` : null,
     'questions' in shape ? `your questions ${step.id}-q1, ${step.id}-q2, …` : null,
   ].filter(Boolean);
-  const ids = kinds.length ? `Number ${kinds.join(' and ')}; refer to earlier claims and questions by the ids shown above.` : null;
-  return ['# Output', language, ids, 'The shape of your answer:', describeOutputShape(step.output)].filter(Boolean).join('\n');
+  const shown = context.some((t) => claimsOf(t.output).length || questionsOf(t.output).length);
+  const ids = kinds.length ? `Number ${kinds.join(' and ')}${shown ? '; refer to earlier claims and questions by the ids the turns above show' : ''}.` : null;
+  return ['# Output', language, ids, 'The shape of your answer:', describeStepShape(step)].filter(Boolean).join('\n');
 }
 
 // ---------------------------------------------------------------- the prompt

@@ -7,6 +7,42 @@ import type { StepDef, StepRules } from '@/lib/domain/protocol';
 
 type Shaped = { text?: string };
 
+/**
+ * The direction a step argues: its polarity rule, else, for numbered arguments (three-round
+ * round 1), its team's side.
+ */
+function directionOf(step: Pick<StepDef, 'rules' | 'team'>): StepRules['polarity'] {
+  return step.rules?.polarity ?? (step.rules?.argumentCount ? ({ affirmative: 'favorable', negative: 'adverse-or-context', neutral: undefined } as const)[step.team] : undefined);
+}
+
+/**
+ * The factors the evidence a step sees offers in the direction it argues, one signal each (an
+ * item read the other way is not one); undefined for a step that sees no evidence block. The
+ * minimums of its rules shrink to this count: the prompt states the shrunk number and the check
+ * applies the same one (lib/debate/prompts.ts, constraintsSection).
+ */
+export function signalFactors(step: Pick<StepDef, 'rules' | 'team' | 'evidence'>, visible: readonly { factor: string | null; polarity: string | null }[]): Set<string> | undefined {
+  if (step.evidence === 'none') return undefined;
+  const direction = directionOf(step);
+  const readable = (e: { polarity: string | null }) => (direction === 'favorable' ? e.polarity !== 'adverse' : direction === 'adverse-or-context' ? e.polarity !== 'favorable' : true);
+  return new Set(visible.filter(readable).map((e) => e.factor ?? 'other'));
+}
+
+/**
+ * A step's minimum counts (claims, factors, numbered arguments) for the signals it can draw on,
+ * what both the prompt and the check hold it to: a thin pool cannot carry three signals on three
+ * factors, so the minimums shrink to what the evidence allows rather than force an invention.
+ */
+export function minimumsFor(rules: StepRules | undefined, signals: number | undefined): Pick<StepRules, 'minClaims' | 'minFactors'> & { minArguments?: number } {
+  const cap = (n: number | undefined) => (n === undefined || signals === undefined ? n : Math.min(n, signals));
+  return { minClaims: cap(rules?.minClaims), minFactors: cap(rules?.minFactors), minArguments: cap(rules?.argumentCount?.min) };
+}
+
+/** A claim that cites red-flag items only: a reading of a decisive event, never favorable whatever side makes it. */
+export function onRedFlag(claim: Pick<Claim, 'citations'>, redFlagIds: ReadonlySet<string> | undefined): boolean {
+  return Boolean(redFlagIds?.size) && claim.citations.length > 0 && claim.citations.every((c) => Boolean(c.evidenceId) && redFlagIds!.has(c.evidenceId!));
+}
+
 export type RuleContext = {
   /** Outputs of the step's declared context steps, by step id. */
   context: Map<string, unknown>;
@@ -24,22 +60,28 @@ export type RuleContext = {
    * the pool's factors plus those results; without search the minimums shrink to the pool's.
    */
   webSearch?: { searches: number; results: number };
+  /**
+   * The evidence ids of the run's red flags (every prompt's header names them). A claim citing
+   * only these reads a decisive event: it must read adverse or context, even in a step that
+   * argues the favorable side (a favorable opening may address the flag, never read it well).
+   */
+  redFlagIds?: ReadonlySet<string>;
 };
 
-export function checkStepRules(step: StepDef, output: unknown, { context, availableFactors, webSearch }: RuleContext): string[] {
+export function checkStepRules(step: StepDef, output: unknown, { context, availableFactors, webSearch, redFlagIds }: RuleContext): string[] {
   const problems: string[] = [];
   // Signals the step can draw on in its direction: one per factor of its evidence, plus, for a
   // step that searched, one per web result it found (untagged: each may carry a factor).
   const signals = availableFactors === undefined ? undefined : availableFactors.size + (webSearch?.results ?? 0);
-  const cap = (n: number | undefined) => (n === undefined || signals === undefined ? n : Math.min(n, signals));
   const searchBelow = step.rules?.searchBelowSignals;
   if (searchBelow !== undefined && webSearch && availableFactors !== undefined && availableFactors.size < searchBelow && webSearch.searches === 0) {
     problems.push(
       `the evidence you were shown offers ${availableFactors.size} signal${availableFactors.size === 1 ? '' : 's'} in your direction, fewer than ${searchBelow}: search the web for more before you answer, and cite what you find.`,
     );
   }
-  const rules: StepRules = { ...step.rules, minClaims: cap(step.rules?.minClaims), minFactors: cap(step.rules?.minFactors) };
-  if (step.rules?.argumentCount) rules.argumentCount = { ...step.rules.argumentCount, min: cap(step.rules.argumentCount.min)! };
+  const minimums = minimumsFor(step.rules, signals);
+  const rules: StepRules = { ...step.rules, minClaims: minimums.minClaims, minFactors: minimums.minFactors };
+  if (step.rules?.argumentCount) rules.argumentCount = { ...step.rules.argumentCount, min: minimums.minArguments! };
   const text = (output as Shaped).text;
   const claims = claimsOf(output);
   const questions = questionsOf(output);
@@ -60,8 +102,10 @@ export function checkStepRules(step: StepDef, output: unknown, { context, availa
   if (rules.findingsOrNothing) problems.push(...findingsOrNothingProblems(output, claims));
   if (rules.polarity) {
     const allowed = rules.polarity === 'adverse-or-context' ? ['adverse', 'context'] : [rules.polarity];
-    const off = claims.filter((c) => !allowed.includes(c.polarity)).map((c) => c.id);
+    const off = claims.filter((c) => !onRedFlag(c, redFlagIds) && !allowed.includes(c.polarity)).map((c) => c.id);
     if (off.length) problems.push(`claims must read ${allowed.join(' or ')}; these do not: ${off.join(', ')}.`);
+    const flagReadWell = claims.filter((c) => onRedFlag(c, redFlagIds) && c.polarity === 'favorable').map((c) => c.id);
+    if (flagReadWell.length) problems.push(`a claim on a red flag reads adverse or context, never favorable; these do not: ${flagReadWell.join(', ')}.`);
   }
 
   problems.push(...argumentProblems(rules, output, context));
@@ -86,7 +130,8 @@ export function checkStepRules(step: StepDef, output: unknown, { context, availa
   }
   if (rules.freshFactorsVersus?.length) {
     const used = new Set(rules.freshFactorsVersus.flatMap((id) => claimsOf(context.get(id)).map((c) => c.factor)));
-    const reused = claims.filter((c) => used.has(c.factor) && c.factor !== 'other');
+    // `other` is open to both sides, and a red flag may be argued whatever factor it carries.
+    const reused = claims.filter((c) => used.has(c.factor) && c.factor !== 'other' && !onRedFlag(c, redFlagIds));
     // Reuse is a problem only while the pool still offers a factor the step has not used.
     const mine = new Set(claims.map((c) => c.factor));
     const fresh = availableFactors ? [...availableFactors].filter((f) => !used.has(f) && !mine.has(f)) : ['(unknown)'];
@@ -96,8 +141,9 @@ export function checkStepRules(step: StepDef, output: unknown, { context, availa
   }
   if (rules.noNewMaterial) {
     const factors = new Set([...contextClaims.values()].map((c) => c.factor));
-    const evidence = evidenceCitedIn(context);
-    const newFactors = claims.filter((c) => !factors.has(c.factor)).map((c) => c.factor);
+    const evidence = citableInClosing(context, redFlagIds);
+    // A red flag is shown to every step: a closing may read it whatever its factor.
+    const newFactors = claims.filter((c) => !factors.has(c.factor) && !onRedFlag(c, redFlagIds)).map((c) => c.factor);
     const newEvidence = citationsOf(output)
       .map((c) => c.evidenceId)
       .filter((id): id is string => Boolean(id) && !evidence.has(id!));
@@ -129,9 +175,12 @@ function findingsOrNothingProblems(output: unknown, claims: Claim[]): string[] {
   ];
 }
 
-/** The evidence ids the turns of a step's context cite: all a closing may cite. */
-function evidenceCitedIn(context: Map<string, unknown>): Set<string> {
-  return new Set([...context.values()].flatMap((out) => citationsOf(out).flatMap((c) => (c.evidenceId ? [c.evidenceId] : []))));
+/**
+ * What a closing may cite: the evidence the turns it receives cite (their claims, and the items
+ * their questions point to), and the run's red flags, which every prompt's header shows.
+ */
+export function citableInClosing(context: Map<string, unknown>, redFlagIds?: ReadonlySet<string>): Set<string> {
+  return new Set([...[...context.values()].flatMap((out) => citationsOf(out).flatMap((c) => (c.evidenceId ? [c.evidenceId] : []))), ...(redFlagIds ?? [])]);
 }
 
 /**
@@ -140,9 +189,9 @@ function evidenceCitedIn(context: Map<string, unknown>): Set<string> {
  * model's repair still brought new evidence (docs/protocols.md, "Taking answers in"): the rule
  * then holds in what is kept, the run goes on, and a reviewer sees each citation dropped.
  */
-export function dropNewEvidence(step: StepDef, output: unknown, context: Map<string, unknown>): Citation[] {
+export function dropNewEvidence(step: StepDef, output: unknown, context: Map<string, unknown>, redFlagIds?: ReadonlySet<string>): Citation[] {
   if (!step.rules?.noNewMaterial) return [];
-  const evidence = evidenceCitedIn(context);
+  const evidence = citableInClosing(context, redFlagIds);
   const dropped: Citation[] = [];
   for (const list of citationListsOf(output)) {
     const kept = list.filter((c) => !(isCitation(c) && c.evidenceId && !evidence.has(c.evidenceId)));

@@ -36,6 +36,11 @@ export const question = z.object({
   text: z.string(),
   /** interpretation | reliability | counterexample | alternative | boundary | measurement | … */
   kind: z.string().optional(),
+  /**
+   * The items the question points to (a counterexample's dated evidence): cited like a claim's,
+   * so the closing that answers the question may cite them too (lib/debate/rules.ts).
+   */
+  citations: z.array(citation).optional(),
 });
 
 /** A debate turn: the prose an RM reads, plus its claims and questions. */

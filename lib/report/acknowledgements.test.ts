@@ -75,11 +75,11 @@ describe.each(testBackends())('submitting a case whose checks failed on %s', (ba
   }, 120_000);
   afterAll(() => handle?.close());
 
-  it('asks for exactly the failed check of the demo run: stale evidence, three citations; its four red flags are addressed', async () => {
+  it('asks for exactly the failed check of the demo run: stale evidence, one citation; its four red flags are addressed', async () => {
     const [run] = await db.select({ redFlags: runs.redFlags }).from(runs).where(eq(runs.id, runId));
     expect(run.redFlags.map((f) => f.evidenceId)).toEqual(['samsung-electronics-022', 'samsung-electronics-020', 'samsung-electronics-019', 'samsung-electronics-021']);
     const items = await itemsToAcknowledge({ db, caseId });
-    expect(items).toEqual([expect.objectContaining({ key: STALE, kind: 'check', runId, protocol: 'kpd-mads', checkId: 'stale-evidence', count: 3 })]);
+    expect(items).toEqual([expect.objectContaining({ key: STALE, kind: 'check', runId, protocol: 'kpd-mads', checkId: 'stale-evidence', count: 1 })]);
   });
 
   it('refuses the submission without the reason, naming the field, and writes nothing', async () => {
@@ -105,7 +105,7 @@ describe.each(testBackends())('submitting a case whose checks failed on %s', (ba
     expect(acks).toEqual([
       expect.objectContaining({ kind: 'check', itemKey: STALE, runId, checkId: 'stale-evidence', evidenceId: null, reason: REASON, acknowledgedByName: rm.name, submittedAt: kase.submittedAt!.toISOString() }),
     ]);
-    expect(acks[0].detail).toMatchObject({ count: 3, protocol: 'kpd-mads', label: 'No cited evidence is older than the recency window' });
+    expect(acks[0].detail).toMatchObject({ count: 1, protocol: 'kpd-mads', label: 'No evidence older than the recency window is cited where the pool holds newer evidence on its factor (red flags excepted)' });
     const audits = await submitAudits();
     expect(audits.at(-1)?.detail).toEqual({ fromStatus: 'returned', withNote: false, acknowledged: [{ item: STALE, reason: REASON }] });
     // A second click, without the reasons, hears that the case is already with the committee.
@@ -162,10 +162,10 @@ describe.each(testBackends())('submitting a case whose checks failed on %s', (ba
     const time = (d: Date) => `at ${d.toISOString().slice(0, 10)}`;
     const today = `at ${new Date().toISOString().slice(0, 10)}`;
     expect(ackRows(acks, 'en', time)).toEqual([
-      { id: acks[0].id, text: `KPD-MADS run of ${day}: 3 citations cite evidence older than the recency window`, href: `/runs/${runId}/report`, reason: REASON, by: `${rm.name}, ${today}` },
+      { id: acks[0].id, text: `KPD-MADS run of ${day}: 1 citation cites evidence older than the recency window where newer evidence on its factor was in the pool`, href: `/runs/${runId}/report`, reason: REASON, by: `${rm.name}, ${today}` },
       { id: acks[1].id, text: `Red flag no analysis addresses: ${acks[1].detail.title} (2021-08-27)`, href: null, reason: flagReason, by: `${rm.name}, ${today}` },
     ]);
-    expect(ackRows(acks, 'ko', time).map((r) => r.text)).toEqual([`${day} KPD-MADS 실행: 최근성 기간을 벗어난 근거 인용 3건`, `어느 분석도 다루지 않은 위험 신호: ${acks[1].detail.title} (2021-08-27)`]);
+    expect(ackRows(acks, 'ko', time).map((r) => r.text)).toEqual([`${day} KPD-MADS 실행: 최근 근거를 두고 오래된 근거를 인용 1건`, `어느 분석도 다루지 않은 위험 신호: ${acks[1].detail.title} (2021-08-27)`]);
     // A run's report shows its own checks and the case's red flags, without a link to itself.
     expect(ackRows(acks, 'en', time, { runId: crypto.randomUUID() }).map((r) => r.text)).toEqual([expect.stringContaining('Red flag no analysis addresses')]);
     expect(ackRows(acks, 'en', time, { runId }).map((r) => r.href)).toEqual([null, null]);

@@ -77,9 +77,9 @@ describe.each(testBackends())('failed final checks at the top of every rendering
   }, 120_000);
   afterAll(() => handle?.close());
 
-  it('the demo run as it ran: only its stale-evidence check failed, three citations of one 2019 item', () => {
+  it('the demo run as it ran: only its stale-evidence check failed, one 2019 item, counted once where it was first cited', () => {
     const doc = buildReportDoc(clean, 'en');
-    expect(doc.failedChecks?.lines).toEqual([{ id: 'stale-evidence', count: 3, text: '3 citations cite evidence older than the recency window' }]);
+    expect(doc.failedChecks?.lines).toEqual([{ id: 'stale-evidence', count: 1, text: '1 citation cites evidence older than the recency window where newer evidence on its factor was in the pool' }]);
   });
 
   it('the page model says which checks failed and how many, in English and Korean', () => {
@@ -89,7 +89,7 @@ describe.each(testBackends())('failed final checks at the top of every rendering
       { id: 'red-flags-addressed', count: 1, text: '1 red flag is not addressed in the report' },
       { id: 'unverified-citations', count: 15, text: '15 citations do not resolve to evidence its step was shown' },
       { id: 'after-as-of', count: 4, text: '4 citations are dated after the as-of date' },
-      { id: 'stale-evidence', count: 3, text: '3 citations cite evidence older than the recency window' },
+      { id: 'stale-evidence', count: 1, text: '1 citation cites evidence older than the recency window where newer evidence on its factor was in the pool' },
     ]);
     const ko = buildReportDoc(failing, 'ko');
     expect(ko.failedChecks?.title).toBe('최종 점검 실패');
@@ -97,7 +97,7 @@ describe.each(testBackends())('failed final checks at the top of every rendering
       '보고서에서 다루지 않은 위험 신호 1건',
       '해당 단계에 제시된 근거로 확인되지 않는 인용 15건',
       '기준일 이후 날짜의 인용 4건',
-      '최근성 기간을 벗어난 근거 인용 3건',
+      '최근 근거를 두고 오래된 근거를 인용 1건',
     ]);
     // The flag named is the fine the report stopped citing.
     expect(en.checks.find((c) => c.id === 'red-flags-addressed')?.items).toEqual([expect.stringContaining(FINE)]);
@@ -133,7 +133,7 @@ describe.each(testBackends())('failed final checks at the top of every rendering
       ['red-flags-addressed', 1],
       ['unverified-citations', 15],
       ['after-as-of', 4],
-      ['stale-evidence', 3],
+      ['stale-evidence', 1],
     ]);
   });
 });

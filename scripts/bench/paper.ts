@@ -17,7 +17,7 @@ import { getRun, listRunSteps } from '@/lib/db/queries/runs';
 import { createRun, executeRun } from '@/lib/debate/engine';
 import { getProtocol } from '@/lib/debate/protocols';
 import { seedDemo } from '@/lib/demo/seed';
-import { outputJson } from '@/lib/domain/outputs';
+import { answerJson } from '@/lib/domain/step-output';
 import { sectionCalls, sectionOf } from '@/lib/domain/sections';
 import { partMarker } from '@/lib/debate/section-prompts';
 import type { ProtocolId, RunMode } from '@/lib/domain/protocol';
@@ -73,7 +73,7 @@ async function referenceAnswers(db: Db, protocol: ProtocolId, companyId: string)
   return {
     script: steps.flatMap((s) => {
       const def = defs.get(s.stepId)!;
-      if (!def.sections) return [{ match: [`Step ${s.stepId} (`, marker], reply: outputJson(def.output, s.output) }];
+      if (!def.sections) return [{ match: [`Step ${s.stepId} (`, marker], reply: answerJson(def, s.output) }];
       return sectionCalls(def.sections).map((c) => ({ match: [`Step ${s.stepId} (`, partMarker(s.stepId, c.key), marker], reply: JSON.stringify(sectionOf(def.output, s.output, c)) }));
     }),
   };

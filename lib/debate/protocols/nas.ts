@@ -23,8 +23,8 @@ export const NAS: ProtocolDef = {
       sections: REPORT_SECTIONS,
       task: [
         'You are the only analyst on this case: no one will challenge or complete your work, so weigh both directions yourself.',
-        'Use the evidence block. If you have no web results, say in `overview` that the report rests on the pool alone.',
-        'Go factor by factor. For every factor the evidence speaks to, reason from claim to evidence to what it implies for repayment, and record it as one `topics` entry: the favorable reading in `affirmative`, the adverse reading in `adverse` (an empty string when the evidence supports only one side), and the citations behind both.',
+        'Use the evidence block. If no topic cites a web result, say in `overview` that the report rests on the pool alone.',
+        'Go factor by factor. For every factor the evidence speaks to, reason from claim to evidence to what it implies for repayment, and record it as a `topics` entry, one per topic (a factor may hold several): the favorable reading in `affirmative`, the adverse reading in `adverse` (an empty string when the evidence supports only one side), and the citations behind both.',
         'Same element at different dates or values: keep separate entries. Never two entries for the same topic.',
         '- `objective`: one sentence on what was assessed, for which borrower, as of which date.',
         '- `overview`: a short corporate overview as of the as-of date, from the company block (who the borrower is) and the evidence; nothing from memory.',

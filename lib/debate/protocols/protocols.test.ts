@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { OUTPUT_SCHEMAS } from '@/lib/domain/outputs';
 import type { ProtocolDef, StepDef } from '@/lib/domain/protocol';
 import { PROTOCOLS } from '@/lib/domain/vocabulary';
@@ -74,10 +75,18 @@ describe('KPD-MADS conforms to the table in docs/protocols.md', () => {
     }
   });
 
+  it('names no question kind like a field of an answer (a literal model would fill the field)', () => {
+    const fields = new Set(Object.values(OUTPUT_SCHEMAS).flatMap((schema) => Object.keys((z.toJSONSchema(schema) as { properties?: object }).properties ?? {})));
+    fields.add('falsifiability');
+    const kinds = KPD_MADS.steps.filter((s) => s.act === 'cross-examination').flatMap((s) => [...s.task.matchAll(/^- (\w+):/gm)].map((m) => m[1]));
+    expect(kinds).toHaveLength(12);
+    expect(kinds.filter((k) => fields.has(k))).toEqual([]);
+  });
+
   it('puts the question focus of each cross-examination in its task', () => {
     expect(step(KPD_MADS, 'D2').task).toMatch(/interpretation[\s\S]*reliab[\s\S]*counterexample/i);
     expect(step(KPD_MADS, 'D4').task).toMatch(/alternative[\s\S]*boundary[\s\S]*measure/i);
-    expect(step(KPD_MADS, 'D6').task).toMatch(/consistency[\s\S]*credib[\s\S]*falsifiab/i);
+    expect(step(KPD_MADS, 'D6').task).toMatch(/consistency[\s\S]*credib[\s\S]*testab/i);
     expect(step(KPD_MADS, 'D8').task).toMatch(/gap[\s\S]*omitted[\s\S]*contradict/i);
     expect(step(KPD_MADS, 'D9').task).toMatch(/about 600 characters/);
     expect(step(KPD_MADS, 'D10').task).toMatch(/about 600 characters/);
@@ -152,14 +161,17 @@ describe('the other protocols follow STEP-IDS.md', () => {
     expect(step(sas, 'LEAD').output).toBe('sasReport');
   });
 
-  it('three-round: each side answers the other\'s first round, then closes; the judge scores at low temperature', () => {
+  it('three-round: each side answers the other\'s first round, then closes; the judge is told no provider setting', () => {
     const tr = getProtocol('three-round');
     expect(ids(tr)).toEqual(['R1-A', 'R1-N', 'R2-A', 'R2-N', 'R3-A', 'R3-N', 'JUDGE']);
     expect(step(tr, 'R2-A').context).toEqual(['R1-N', 'R1-A']);
     expect(step(tr, 'R2-N').context).toEqual(['R1-A', 'R1-N']);
     expect(tr.steps.map((s) => s.output)).toEqual(['argumentsRound', 'argumentsRound', 'responsesRound', 'responsesRound', 'closingRound', 'closingRound', 'rubricJudgment']);
-    expect(step(tr, 'R3-A').task).toMatch(/200 words/);
-    expect(step(tr, 'JUDGE').task).toMatch(/low temperature/);
+    // The published 200 words are checked as 1,400 characters: the task names the checked limit only.
+    expect(step(tr, 'R3-A').maxChars).toBe(1400);
+    expect(step(tr, 'R3-A').task).not.toMatch(/words/);
+    // The engine sets the judge's temperature; the judge is not told of a setting it cannot change.
+    expect(step(tr, 'JUDGE').task).not.toMatch(/temperature/);
     expect(criticalPath(tr)).toEqual(['R1-A', 'R2-A', 'R3-A', 'JUDGE']);
   });
 

@@ -26,7 +26,7 @@ const round1: StepDef[] = SIDES.map((side) => ({
   // Checked, with one re-ask: 3–5 arguments (fewer only when the pool offers fewer factors), each citing evidence.
   rules: { argumentCount: { min: 3, max: 5 }, citationsRequired: true },
   task: [
-    `Argue that ${side.position}. Give three to five numbered arguments, ids \`R1-${side.suffix}-1\`, \`R1-${side.suffix}-2\`, …`,
+    `Argue that ${side.position}. Give numbered arguments (the checked rules below say how many), ids \`R1-${side.suffix}-1\`, \`R1-${side.suffix}-2\`, …`,
     'Each argument needs a claim, the reasoning that links the evidence to repayment, its guideline factor, and at least one cited evidence item. An argument without evidence will be sent back.',
   ].join('\n'),
 }));
@@ -49,11 +49,11 @@ const round2: StepDef[] = SIDES.map((side) => ({
   rules: { coverArguments: [`R1-${side.other}`] },
   task: [
     `Answer every argument of R1-${side.other}, one response each with \`targetId\` set to its id. Classify each response:`,
-    '- refute: the argument is wrong, and you show why with evidence;',
+    '- refute: the argument is wrong, and you show why with evidence, named by id and publication date in `reasoning`;',
     '- challenge: the argument is unproven; you name what is missing;',
     '- concede: the argument stands;',
     '- partial: part of it stands, part does not; say which.',
-    'Give your reasoning and one follow-up question for the other side in each response. No new arguments of your own.',
+    'Give your reasoning and, in `followUp`, one question for the other side, which it answers in its closing. No new arguments of your own.',
   ].join('\n'),
 }));
 
@@ -67,11 +67,13 @@ const round3: StepDef[] = SIDES.map((side) => ({
   webSearch: false,
   evidence: 'none',
   output: 'closingRound',
-  // ≤ 200 words; characters are what the engine can check, and 1,400 fits 200 English words.
+  // The published ≤ 200 words, as characters (what the engine checks; 1,400 fits 200 English
+  // words): the task states the checked limit only, so a model is held to one number.
   maxChars: 1400,
   rules: { noNewMaterial: true },
   task: [
-    `Close the ${side.team} case in at most 200 words.`,
+    `Close the ${side.team} case (the checked rules below give the length).`,
+    `In \`text\`, answer the follow-up questions the other side put to you in round 2 (the \`followUp\` of R2-${side.other}).`,
     '`concessions`: what you conceded in round 2. `unrebutted`: ids of your arguments the other side did not refute. `finalPosition`: where you stand now on repayment, given both.',
     'Nothing new: no argument and no evidence the first two rounds did not use.',
   ].join('\n'),
@@ -100,11 +102,11 @@ export const THREE_ROUND: ProtocolDef = {
       // temperature (low by default), whatever the other steps run at.
       rules: { coverArguments: ['R1-A', 'R1-N'] },
       task: [
-        'Judge the debate; you take no side. This step runs at low temperature: score the same way you would on any other case.',
-        'Score every round-1 argument from 1 to 10 on logic, evidence (does the cited item exist in the evidence block and say what is claimed?), responsiveness (how it held up in round 2) and honesty (concessions, no overstatement). `weighted` = 0.30 × logic + 0.30 × evidence + 0.25 × responsiveness + 0.15 × honesty.',
+        'Judge the debate; you take no side, and score as you would on any other case.',
+        'Score every round-1 argument from 1 to 10 on logic, evidence (does the cited item exist in the evidence block, or among the web results the rounds cite, and say what is claimed?), responsiveness (how it held up in round 2) and honesty (concessions, no overstatement). `weighted` = 0.30 × logic + 0.30 × evidence + 0.25 × responsiveness + 0.15 × honesty.',
         'List each fallacy you find, with the argument and a one-line explanation: straw man, appeal to authority, slippery slope, false dilemma, anecdotal evidence, circular reasoning, ad hominem.',
         'Trace every argument to its standing after the debate: UPHELD, PARTIALLY_UPHELD, REFUTED or UNCERTAIN, with a note.',
-        '`overall`: each side\'s total as the AVERAGE of its arguments\' weighted scores (not the sum, which would favour the side with more arguments), the key insight, the questions left unresolved, and a recommendation for the credit committee.',
+        '`overall`: each side\'s total as the AVERAGE of its arguments\' weighted scores (not the sum, which would favour the side with more arguments), the key insight, the questions left unresolved, and a recommendation for the credit committee; the recommendation names each red flag above by its evidence id.',
       ].join('\n'),
     },
   ],

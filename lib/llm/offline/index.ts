@@ -4,7 +4,8 @@
 // from the prompt — by fixed rules, so the same request always gives the same output. No
 // network, no clock, no randomness. It streams its answer as a model does: the JSON, prose first,
 // in word-sized pieces, so the engine reads both providers' streams the same way.
-import { outputJson, type OutputKind, type StepOutput } from '@/lib/domain/outputs';
+import type { OutputKind, StepOutput } from '@/lib/domain/outputs';
+import { answerJson } from '@/lib/domain/step-output';
 import { sectionOf } from '@/lib/domain/sections';
 import type { Act, StepRole } from '@/lib/domain/protocol';
 import { yieldToEventLoop } from '@/lib/event-loop';
@@ -147,7 +148,7 @@ export function createOfflineAnalyst(): ModelProvider {
       const output = await buildOutputYielding(request);
       // One call of a sectioned step (lib/domain/sections.ts): the whole answer is built as for
       // one call, and this call answers its share of it, so the parts join into that answer.
-      const raw = request.part ? JSON.stringify(sectionOf(request.step.output, output, request.part)) : outputJson(request.step.output, output);
+      const raw = request.part ? JSON.stringify(sectionOf(request.step.output, output, request.part)) : answerJson(request.step, output);
       const usage = { promptTokens: Math.ceil(inputChars(request) / 4), completionTokens: Math.ceil(raw.length / 4) };
       // Like a model's prompt, counted before anything streams; refused when it does not fit.
       request.budget?.allow(usage.promptTokens);

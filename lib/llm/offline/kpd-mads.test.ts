@@ -72,7 +72,7 @@ describe.each([
   });
 
   it('D4, D6, D8: three questions of the kinds their act calls for, aimed at the turn they examine', () => {
-    const kinds = { D4: ['alternative', 'boundary', 'measurement'], D6: ['consistency', 'credibility', 'falsifiability'], D8: ['gap', 'omitted', 'contradiction'] };
+    const kinds = { D4: ['alternative', 'boundary', 'measurement'], D6: ['consistency', 'credibility', 'testability'], D8: ['gap', 'omitted', 'contradiction'] };
     const examined = { D4: 'D3', D6: 'D5', D8: 'D7' } as const;
     for (const [id, expected] of Object.entries(kinds) as [keyof typeof examined, string[]][]) {
       const t = turn(runs, id);

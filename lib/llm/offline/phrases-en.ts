@@ -73,7 +73,7 @@ function question(d: QuestionData): string {
     case 'credibility':
       if (!d.item) return `Who stands behind ${q}? It cites nothing this step can trace.`;
       return `Who published ${name(d.item, 56, false)} ${ref(d.item)}, and how independent is it of the company?${d.sourceKind === 'news' ? ' A single press report: is it confirmed by a filing?' : d.sourceKind === 'transcript' ? ' These are management’s own words: what confirms them?' : d.sourceKind === 'filing' ? ' It is the company’s own filing: has an auditor or regulator confirmed it?' : ''}`;
-    case 'falsifiability':
+    case 'testability':
       return `What evidence would make ${d.step} accept that ${q} is wrong? Would ${falsifier} be enough?`;
     case 'gap':
       return `${q}${d.item ? ` ${ref(d.item)}` : ''}: how does this lead to a lower capacity to repay? The step from the item to cash flow is missing.`;
@@ -186,7 +186,7 @@ export const PHRASES_EN: Phrases = {
         return `the measure is the one ${d.item ? `the ${d.item.date} item (${shortSource(d.item.source)})` : 'the source'} reports${d.item && showValue(d.item) ? ` (${showValue(d.item)})` : ''}; no other measure is claimed.`;
       case 'gap':
         return `the link to repayment is the guideline's reading of ${label(d.factor)}: ${d.side === 'favorable' ? d.words.favReading : d.words.advReading}.`;
-      case 'falsifiability':
+      case 'testability':
         return `${falsifier} would refute it.`;
       case 'consistency':
         return 'the rebuttal and the claim it answers concern the same factor, and both dates are given so the difference in period is visible.';
@@ -247,7 +247,7 @@ const QUESTION_FOCUS_EN: Record<QuestionKind, string> = {
   measurement: 'whether the indicator measures what the claim says',
   consistency: 'whether the answer matches the period and measure of the claim',
   credibility: 'the credibility of the source',
-  falsifiability: 'what evidence would make the side give the point up',
+  testability: 'what evidence would make the side give the point up',
   gap: 'the missing step from the item to cash flow',
   omitted: 'evidence the reading leaves out',
   contradiction: 'a contradiction with other dated evidence',

@@ -72,7 +72,7 @@ function question(d: QuestionData): string {
     case 'credibility':
       if (!d.item) return `${quote}의 근거는 누가 발표한 것입니까? 이 단계가 확인할 수 있는 인용이 없습니다.`;
       return `${name(d.item, 36, false)}${ref(d.item)}의 발표 주체는 누구이며, 회사로부터 얼마나 독립적입니까?${d.sourceKind === 'news' ? ' 언론 보도 한 건이라면 공시로 확인되었습니까?' : d.sourceKind === 'transcript' ? ' 경영진의 발언이라면 외부 검증이 있습니까?' : d.sourceKind === 'filing' ? ' 회사 자체 공시라면 감사인이나 규제기관이 확인했습니까?' : ''}`;
-    case 'falsifiability':
+    case 'testability':
       return `어떤 자료가 나오면 ${josa(quote, '이')} 틀렸다고 인정하겠습니까? ${josa(falsifier, '이')} 확인되면 충분합니까?`;
     case 'gap':
       return `${quote}${d.item ? ref(d.item) : ''}에서 상환 능력 저하까지 이어지는 연결 고리는 무엇입니까? 자료에서 현금흐름으로 넘어가는 단계가 빠져 있습니다.`;
@@ -188,7 +188,7 @@ export const PHRASES_KO: Phrases = {
         return `측정 기준은 ${d.item ? `${d.item.date} 자료(${shortSource(d.item.source)})에` : '출처에'} 보고된 그대로다${d.item && showValue(d.item) ? `(${showValue(d.item)})` : ''}. 다른 측정치는 주장하지 않는다.`;
       case 'gap':
         return `상환과의 연결은 지침의 ${label(d.factor)} 해석에 따른다. ${d.side === 'favorable' ? d.words.favReading : d.words.advReading}.`;
-      case 'falsifiability':
+      case 'testability':
         return `${josa(falsifier, '이')} 확인되면 이 주장은 반증된다.`;
       case 'consistency':
         return '반박과 그 대상은 같은 요인을 다루며, 두 자료의 날짜를 밝혀 기간의 차이가 드러나게 했다.';
@@ -237,7 +237,7 @@ const QUESTION_FOCUS_KO: Record<QuestionKind, string> = {
   measurement: '지표가 주장하는 바를 측정하는지',
   consistency: '답변과 주장의 기간·지표 일치 여부',
   credibility: '출처의 신빙성',
-  falsifiability: '주장을 철회하게 할 증거',
+  testability: '주장을 철회하게 할 증거',
   gap: '해당 항목에서 현금흐름까지의 연결 고리',
   omitted: '해석에서 빠진 증거',
   contradiction: '다른 날짜 증거와의 모순',

@@ -17,7 +17,7 @@ export type QuestionKind =
   | 'measurement'
   | 'consistency'
   | 'credibility'
-  | 'falsifiability'
+  | 'testability'
   | 'gap'
   | 'omitted'
   | 'contradiction'

@@ -14,7 +14,7 @@ import { fit, marker, type Segment } from './text';
 const KINDS: Record<string, QuestionKind[]> = {
   'constructive:affirmative': ['interpretation', 'reliability', 'counterexample'],
   'constructive:negative': ['alternative', 'boundary', 'measurement'],
-  'rebuttal:affirmative': ['consistency', 'credibility', 'falsifiability'],
+  'rebuttal:affirmative': ['consistency', 'credibility', 'testability'],
   'rebuttal:negative': ['gap', 'omitted', 'contradiction'],
 };
 

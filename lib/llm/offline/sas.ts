@@ -57,7 +57,7 @@ export function judgeRebuttals(env: Env): TurnOutput {
       : target
         ? followUpText(env, rebuttal, target, weak?.why ?? null)
         : K.pressEmpty(rebuttal.stepId);
-    questions.push({ id: `${step.id}-q${questions.length + 1}`, targetClaimId: target?.id ?? rebuttal.stepId, text, kind: weak?.why === 'stale' ? 'reliability' : 'falsifiability' });
+    questions.push({ id: `${step.id}-q${questions.length + 1}`, targetClaimId: target?.id ?? rebuttal.stepId, text, kind: weak?.why === 'stale' ? 'reliability' : 'testability' });
     segments.push({ text: `→ ${text}`, priority: 9, join: 'line' });
   }
   if (!segments.length) segments.push({ text: K.nothingToJudge(), priority: 10 });
@@ -71,7 +71,7 @@ function openingClaim(env: Env, team: Team): Claim | undefined {
 function followUpText(env: Env, turn: Turn, target: Claim, why: 'stale' | 'reread' | null): string {
   const item = itemsOf(env.pool, target)[0];
   return env.P.question({
-    kind: why === 'stale' ? 'reliability' : 'falsifiability',
+    kind: why === 'stale' ? 'reliability' : 'testability',
     step: turn.stepId,
     quote: quoteOf(env, target),
     factor: target.factor,
