@@ -42,7 +42,7 @@ import { yieldToEventLoop } from '@/lib/event-loop';
 import { budgetOverrun, BudgetExceeded, defaultBudget } from '@/lib/debate/limits';
 import { checkStepRules, dropNewEvidence, signalFactors } from '@/lib/debate/rules';
 import { citationsOf } from '@/lib/domain/output-parts';
-import { OUTPUT_SCHEMAS, proseOf, type OutputKind, type StepOutput } from '@/lib/domain/outputs';
+import { OUTPUT_SCHEMAS, proseOf, type StepOutput } from '@/lib/domain/outputs';
 import { providerLimit } from '@/lib/debate/semaphore';
 import type { Language, ProtocolDef, RunEvent, RunMode, RunParams, StepDef, StepSections, Usage } from '@/lib/domain/protocol';
 import { reasonOf, reasonText, ReasonError, stopPhrase } from '@/lib/i18n/failures';
