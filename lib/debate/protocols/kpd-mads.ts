@@ -46,7 +46,7 @@ const ROWS: Row[] = [
       'Probe these weak points, one per question, and record which in `kind`:',
       '- interpretation: does the evidence really say what D1 reads into it?',
       '- reliability: is the source current, official and complete enough to lean on?',
-      '- counterexample: is there dated evidence pointing the other way?',
+      '- counterexample: is there dated evidence pointing the other way? Cite it in the question\'s `citations`, so the closing that answers it may cite it too.',
       'Ask, do not argue: no claims of your own; `text` is the three questions as you would put them to the speaker.',
     ].join('\n'),
   },
