@@ -404,7 +404,8 @@ function shapeLines(schema: JsonSchema, pad: string): string[] {
     const lines = ['{'];
     for (const [key, value] of Object.entries(schema.properties ?? {})) {
       const inner = shapeLines(value, `${pad}  `);
-      const text = (pad === '' ? TOP_LEVEL_NOTES[key] : undefined) ?? FIELD_NOTES[key];
+      // A field whose values are listed needs no note (a response's `kind` is not a question's).
+      const text = value.enum ? undefined : ((pad === '' ? TOP_LEVEL_NOTES[key] : undefined) ?? FIELD_NOTES[key]);
       const note = text ? `  // ${text}` : '';
       lines.push(`${pad}  "${key}"${required.has(key) ? '' : '?'}: ${inner[0]}${note}`, ...inner.slice(1));
     }
