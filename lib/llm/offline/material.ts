@@ -5,6 +5,7 @@ import type { Citation, Claim } from '@/lib/domain/outputs';
 import type { Polarity } from '@/lib/domain/vocabulary';
 import type { GenerateRequest } from '@/lib/llm/types';
 import { isStale, recencyCutoff } from '@/lib/pool/as-of';
+import { materialityParts } from '@/lib/pool/materiality';
 import { isFactorId, type FactorId } from '@/lib/domain/factors';
 import { tagByCategory, tagPassage } from '@/lib/pool/factors';
 import { insideBrackets, sentenceEnds, sentences } from '@/lib/util/sentences';
@@ -34,6 +35,10 @@ export type Item = {
   source: string;
   stale: boolean;
   origin: Origin;
+  /** How material the item is among the step's items (lib/pool/materiality.ts). */
+  materiality: number;
+  /** Fresh and reporting a red flag, an authority's action or a one-time charge (lib/pool/materiality.ts). */
+  decisive: boolean;
 };
 
 export type Pool = {
@@ -53,10 +58,14 @@ export function cmp(a: string | number, b: string | number): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
-/** Fresh before stale, newest first, pool items before passages, then by key: a total order. */
+/**
+ * Fresh before stale, most material first (lib/pool/materiality.ts), newest first, pool items
+ * before passages, then by key: a total order.
+ */
 export function rank(a: Item, b: Item): number {
   return (
     cmp(Number(a.stale), Number(b.stale)) ||
+    cmp(b.materiality, a.materiality) ||
     cmp(b.date, a.date) ||
     cmp(ORIGIN_ORDER[a.origin], ORIGIN_ORDER[b.origin]) ||
     cmp(a.key, b.key)
@@ -127,8 +136,8 @@ function* poolInSlices(request: PoolRequest, contextClaims: Claim[]): Generator<
   const { asOf, recencyDays } = request.params;
   const cutoff = cutoffOf(asOf, recencyDays);
   const byKey = new Map<string, Item>();
-  const add = (item: Item) => {
-    if (!byKey.has(item.key)) byKey.set(item.key, item);
+  const add = (item: Omit<Item, 'materiality' | 'decisive'>) => {
+    if (!byKey.has(item.key)) byKey.set(item.key, { ...item, materiality: 0, decisive: false });
   };
 
   let sliced = 0;
@@ -201,6 +210,12 @@ function* poolInSlices(request: PoolRequest, contextClaims: Claim[]): Generator<
     }
   }
   yield;
+  // Amounts are weighed against the largest among the step's items.
+  const parts = materialityParts([...byKey.values()]);
+  for (const item of byKey.values()) {
+    item.materiality = parts.get(item)?.total ?? 0;
+    item.decisive = parts.get(item)?.decisive ?? false;
+  }
   const items = [...byKey.values()].sort(rank);
   return { items, byKey, asOf, recencyDays, given };
 }
