@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { amountScale, materialityOf, materialityScores, reportsCharge, statedAmount, type MaterialityInput } from '@/lib/pool/materiality';
+import { amountScale, materialityOf, materialityScores, readMateriality, reportsCharge, statedAmount, type MaterialityInput } from '@/lib/pool/materiality';
 
 const item = (over: Partial<MaterialityInput>): MaterialityInput => ({ category: 'news', title: 'Title', text: '', value: null, stale: false, ...over });
 
@@ -19,7 +19,7 @@ describe('statedAmount', () => {
 });
 
 describe('materialityOf', () => {
-  const score = (i: MaterialityInput, others: MaterialityInput[] = []) => materialityOf(i, amountScale([i, ...others]));
+  const score = (i: MaterialityInput, others: MaterialityInput[] = []) => materialityOf(i, amountScale([i, ...others].map(readMateriality)));
 
   it('counts an authority suing, a decision and freshness for a government antitrust suit', () => {
     const suit = item({

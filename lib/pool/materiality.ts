@@ -123,46 +123,69 @@ export function statedAmount(item: Pick<MaterialityInput, 'title' | 'text' | 'va
   return best;
 }
 
-/** The largest stated amount per currency among the items: what "large" means for this company. */
-export function amountScale(items: readonly Pick<MaterialityInput, 'title' | 'text' | 'value'>[]): Map<string, number> {
+/** What an item says, read once: everything of its score but the amount's weight. */
+export type MaterialityReading = {
+  redFlag: number;
+  authority: number;
+  charge: number;
+  decision: number;
+  fresh: number;
+  stated: Amount | null;
+};
+
+// Readings by item object: the engine hands every step the same pool items, so a run reads each
+// item once however many steps' prompts sort it (items are not changed once read from the pool).
+const readings = new WeakMap<object, MaterialityReading>();
+
+/** Everything the score takes from the item's own words (the table at the top of this file). */
+export function readMateriality(item: MaterialityInput): MaterialityReading {
+  const cached = readings.get(item);
+  if (cached) return cached;
+  const W = MATERIALITY_WEIGHTS;
+  const said = [item.title, ...sentences(item.text.slice(0, TEXT_LIMIT))].filter((s) => !HYPOTHETICAL.test(s));
+  const decided = (s: string) => DECISION.test(s) || DECISION_KO.test(s);
+  const authority = (s: string) => AUTHORITY_ACRONYM.test(s) || AUTHORITY_NAME.test(s) || AUTHORITY_KO.test(s);
+  const reading: MaterialityReading = {
+    redFlag: DISTRESS.has(item.category) || redFlagKindsOf(item).length > 0 ? W.redFlag : 0,
+    authority: said.some((s) => authority(s) && decided(s)) ? W.authority : 0,
+    charge: said.some((s) => CHARGE.test(s) || CHARGE_KO.test(s)) ? W.charge : 0,
+    decision: said.some(decided) ? W.decision : 0,
+    fresh: item.stale ? 0 : W.fresh,
+    stated: statedAmount(item),
+  };
+  readings.set(item, reading);
+  return reading;
+}
+
+/** The largest stated amount per currency among the readings: what "large" means for this company. */
+export function amountScale(list: Iterable<MaterialityReading>): Map<string, number> {
   const scale = new Map<string, number>();
-  for (const item of items) {
-    const a = statedAmount(item);
-    if (a && a.amount > (scale.get(a.currency) ?? 0)) scale.set(a.currency, a.amount);
+  for (const { stated } of list) {
+    if (stated && stated.amount > (scale.get(stated.currency) ?? 0)) scale.set(stated.currency, stated.amount);
   }
   return scale;
 }
 
-function reported(item: MaterialityInput): string[] {
-  return [item.title, ...sentences(item.text.slice(0, TEXT_LIMIT))].filter((s) => !HYPOTHETICAL.test(s));
-}
-
 const round = (n: number) => Math.round(n * 1e6) / 1e6;
 
-/** The score and its parts (see the table at the top of this file). */
-export function materialityOf(item: MaterialityInput, scale: Map<string, number>): MaterialityParts {
-  const W = MATERIALITY_WEIGHTS;
-  const said = reported(item);
-  const decided = (s: string) => DECISION.test(s) || DECISION_KO.test(s);
-  const authority = (s: string) => AUTHORITY_ACRONYM.test(s) || AUTHORITY_NAME.test(s) || AUTHORITY_KO.test(s);
-  const flagged = DISTRESS.has(item.category) || redFlagKindsOf(item).length > 0;
-  const stated = statedAmount(item);
-  const largest = stated ? scale.get(stated.currency) ?? stated.amount : 0;
+/** The score and its parts, the stated amount weighed against the largest of its currency in `scale`. */
+export function scoreMateriality(reading: MaterialityReading, scale: Map<string, number>): MaterialityParts {
+  const { stated, ...parts } = reading;
+  const largest = stated ? Math.max(scale.get(stated.currency) ?? 0, stated.amount) : 0;
   // Three orders of magnitude below the company's largest amount counts for nothing.
-  const relative = stated ? Math.min(1, Math.max(0, 1 + Math.log10(stated.amount / Math.max(largest, stated.amount)) / 3)) : 0;
-  const parts = {
-    redFlag: flagged ? W.redFlag : 0,
-    authority: said.some((s) => authority(s) && decided(s)) ? W.authority : 0,
-    charge: said.some((s) => CHARGE.test(s) || CHARGE_KO.test(s)) ? W.charge : 0,
-    decision: said.some(decided) ? W.decision : 0,
-    amount: round(W.amount * relative),
-    fresh: item.stale ? 0 : W.fresh,
-  };
+  const relative = stated ? Math.min(1, Math.max(0, 1 + Math.log10(stated.amount / largest) / 3)) : 0;
+  const amount = round(MATERIALITY_WEIGHTS.amount * relative);
   return {
     ...parts,
-    total: round(parts.redFlag + parts.authority + parts.charge + parts.decision + parts.amount + parts.fresh),
+    amount,
+    total: round(parts.redFlag + parts.authority + parts.charge + parts.decision + amount + parts.fresh),
     decisive: parts.fresh > 0 && parts.redFlag + parts.authority + parts.charge > 0,
   };
+}
+
+/** One item's score and its parts against the amounts in `scale`. */
+export function materialityOf(item: MaterialityInput, scale: Map<string, number>): MaterialityParts {
+  return scoreMateriality(readMateriality(item), scale);
 }
 
 /** Does the item report (not merely contemplate) a one-time charge, an impairment or a write-down? */
@@ -172,8 +195,9 @@ export function reportsCharge(item: Pick<MaterialityInput, 'title' | 'text'>): b
 
 /** Each item's score and its parts, amounts weighed against the other items of the same list. */
 export function materialityParts<T extends MaterialityInput>(items: readonly T[]): Map<T, MaterialityParts> {
-  const scale = amountScale(items);
-  return new Map(items.map((i) => [i, materialityOf(i, scale)]));
+  const read = items.map((i) => readMateriality(i));
+  const scale = amountScale(read);
+  return new Map(items.map((i, n) => [i, scoreMateriality(read[n], scale)]));
 }
 
 /** Each item's score, amounts weighed against the other items of the same list. */

@@ -5,7 +5,7 @@ import type { Citation, Claim } from '@/lib/domain/outputs';
 import type { Polarity } from '@/lib/domain/vocabulary';
 import type { GenerateRequest } from '@/lib/llm/types';
 import { isStale, recencyCutoff } from '@/lib/pool/as-of';
-import { materialityParts } from '@/lib/pool/materiality';
+import { amountScale, readMateriality, scoreMateriality, type MaterialityInput, type MaterialityReading } from '@/lib/pool/materiality';
 import { isFactorId, type FactorId } from '@/lib/domain/factors';
 import { tagByCategory, tagPassage } from '@/lib/pool/factors';
 import { insideBrackets, sentenceEnds, sentences } from '@/lib/util/sentences';
@@ -136,8 +136,13 @@ function* poolInSlices(request: PoolRequest, contextClaims: Claim[]): Generator<
   const { asOf, recencyDays } = request.params;
   const cutoff = cutoffOf(asOf, recencyDays);
   const byKey = new Map<string, Item>();
-  const add = (item: Omit<Item, 'materiality' | 'decisive'>) => {
-    if (!byKey.has(item.key)) byKey.set(item.key, { ...item, materiality: 0, decisive: false });
+  // Each item's own words are read for materiality as it is added, a slice at a time; its amount
+  // is weighed against the others' once all are in (lib/pool/materiality.ts).
+  const read = new Map<string, MaterialityReading>();
+  const add = (item: Omit<Item, 'materiality' | 'decisive'>, source: MaterialityInput = item) => {
+    if (byKey.has(item.key)) return;
+    byKey.set(item.key, { ...item, materiality: 0, decisive: false });
+    read.set(item.key, readMateriality(source));
   };
 
   let sliced = 0;
@@ -155,7 +160,7 @@ function* poolInSlices(request: PoolRequest, contextClaims: Claim[]): Generator<
       source: e.sourceName,
       stale: e.stale,
       origin: 'pool',
-    });
+    }, e);
   }
   for (const p of request.passages) {
     if (++sliced % ITEMS_PER_SLICE === 0) yield;
@@ -211,10 +216,11 @@ function* poolInSlices(request: PoolRequest, contextClaims: Claim[]): Generator<
   }
   yield;
   // Amounts are weighed against the largest among the step's items.
-  const parts = materialityParts([...byKey.values()]);
+  const scale = amountScale(read.values());
   for (const item of byKey.values()) {
-    item.materiality = parts.get(item)?.total ?? 0;
-    item.decisive = parts.get(item)?.decisive ?? false;
+    const parts = scoreMateriality(read.get(item.key)!, scale);
+    item.materiality = parts.total;
+    item.decisive = parts.decisive;
   }
   const items = [...byKey.values()].sort(rank);
   return { items, byKey, asOf, recencyDays, given };
