@@ -81,8 +81,12 @@ describe.each(testBackends())('checks that do not take the model\'s word, on %s'
 
   it('FinDebate: a leader that flips the stance and a safety checker that calls it safe → the engine keeps the draft and says why', async () => {
     const { provider } = scripted((result, req) => {
-      // The leader overturns the draft's stance and every horizon's outlook...
-      if (req.step.role === 'leader') return rewrite<Draft>(result, (d) => ({ ...d, stance: flip(d.stance), horizons: d.horizons.map((h) => ({ ...h, outlook: flip(h.outlook) })) }));
+      // The leader overturns the draft's stance and every horizon's outlook (the draft's, not its
+      // own merge's: the debate may already have moved those)...
+      if (req.step.role === 'leader') {
+        const draft = contextOutput<Draft>(req, 'draft-writer');
+        return rewrite<Draft>(result, (d) => ({ ...d, stance: flip(draft.stance), horizons: draft.horizons.map((h) => ({ ...h, outlook: flip(h.outlook) })) }));
+      }
       // ...and the safety checker, taking the leader's word, calls nothing changed.
       if (req.step.role === 'safety-checker') {
         const leader = contextOutput<Draft>(req, 'leader');

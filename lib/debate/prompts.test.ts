@@ -145,7 +145,7 @@ describe('the shared prefix', () => {
       expect(shared).not.toContain(step.task);
       expect(shared).not.toContain(`Role: ${step.agent}`);
       expect(shared).not.toContain('# Output');
-      if (step.evidence !== 'none') expect(prompt.user.startsWith('# Evidence published on or before 2024-06-30, newest first\n<evidence>\n')).toBe(true);
+      if (step.evidence !== 'none') expect(prompt.user.startsWith('# Evidence published on or before 2024-06-30, most material first, then newest\n<evidence>\n')).toBe(true);
       if (step.context.length && step.evidence === 'none') expect(prompt.user.startsWith('# The debate so far: the turns you receive, in step order\n\n<turn step="')).toBe(true);
     }
   });
@@ -171,7 +171,7 @@ describe('the shared prefix', () => {
   it('titles the evidence block the same for every step: how many items it holds is the step\'s to say', () => {
     const prompts = kpdPrompts().filter((p) => p.step.evidence !== 'none');
     const titles = new Set(prompts.map((p) => p.prompt.user.slice(0, p.prompt.user.indexOf('\n'))));
-    expect([...titles]).toEqual(['# Evidence published on or before 2024-06-30, newest first']);
+    expect([...titles]).toEqual(['# Evidence published on or before 2024-06-30, most material first, then newest']);
     const d1 = buildPrompt(inputFor(KPD_MADS.steps[0]));
     expect(ownPart(d1.user)).toContain("it holds your side's 4 items");
   });

@@ -18,6 +18,7 @@ import type { Team } from '@/lib/domain/protocol';
 import type { RedFlagKind } from '@/lib/domain/red-flags';
 import type { ContextTurn, StepInput, StepRedFlag, WebEvidence } from '@/lib/llm/types';
 import { recencyCutoff, type EvidenceAsOf } from '@/lib/pool/as-of';
+import { materialityScores } from '@/lib/pool/materiality';
 import { FACTORS } from '@/lib/domain/factors';
 import { stepOutputSchema } from '@/lib/domain/step-output';
 import { minimumsFor, signalFactors } from '@/lib/debate/rules';
@@ -92,10 +93,17 @@ function companyBlock(company: PromptInput['company']): string {
   return fence('company', body.join('\n'));
 }
 
-/** Newest first, then by event date and id: the same order whatever order the items came in. */
+/**
+ * Most material first (lib/pool/materiality.ts: red flags, authorities' actions, one-time charges,
+ * decisions, amounts against the company's largest, freshness), then newest, then by event date
+ * and id: the same order whatever order the items came in, so the same items give the same bytes.
+ */
 export function sortEvidence(items: EvidenceAsOf[]): EvidenceAsOf[] {
   const desc = (a: string | null, b: string | null) => (a === b ? 0 : a === null ? 1 : b === null ? -1 : a < b ? 1 : -1);
-  return [...items].sort((a, b) => desc(a.publishedDate, b.publishedDate) || desc(a.eventDate, b.eventDate) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  const score = materialityScores(items);
+  return [...items].sort(
+    (a, b) => score.get(b)! - score.get(a)! || desc(a.publishedDate, b.publishedDate) || desc(a.eventDate, b.eventDate) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0),
+  );
 }
 
 function clip(text: string): string {
@@ -123,7 +131,7 @@ function evidenceItem(item: EvidenceAsOf): string {
  */
 function evidenceBlock(items: EvidenceAsOf[], asOf: string): string {
   const body = items.length ? sortEvidence(items).map(evidenceItem).join('\n\n') : '(no evidence items are visible to this step)';
-  return [`# Evidence published on or before ${asOf}, newest first`, fence('evidence', body)].join('\n');
+  return [`# Evidence published on or before ${asOf}, most material first, then newest`, fence('evidence', body)].join('\n');
 }
 
 /** How the prompt names each kind of red flag. */

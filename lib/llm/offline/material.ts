@@ -5,6 +5,7 @@ import type { Citation, Claim } from '@/lib/domain/outputs';
 import type { Polarity } from '@/lib/domain/vocabulary';
 import type { GenerateRequest } from '@/lib/llm/types';
 import { isStale, recencyCutoff } from '@/lib/pool/as-of';
+import { amountScale, readMateriality, scoreMateriality, type MaterialityInput, type MaterialityReading } from '@/lib/pool/materiality';
 import { isFactorId, type FactorId } from '@/lib/domain/factors';
 import { tagByCategory, tagPassage } from '@/lib/pool/factors';
 import { insideBrackets, sentenceEnds, sentences } from '@/lib/util/sentences';
@@ -34,6 +35,10 @@ export type Item = {
   source: string;
   stale: boolean;
   origin: Origin;
+  /** How material the item is among the step's items (lib/pool/materiality.ts). */
+  materiality: number;
+  /** Fresh and reporting a red flag, an authority's action or a one-time charge (lib/pool/materiality.ts). */
+  decisive: boolean;
 };
 
 export type Pool = {
@@ -53,10 +58,14 @@ export function cmp(a: string | number, b: string | number): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
-/** Fresh before stale, newest first, pool items before passages, then by key: a total order. */
+/**
+ * Fresh before stale, most material first (lib/pool/materiality.ts), newest first, pool items
+ * before passages, then by key: a total order.
+ */
 export function rank(a: Item, b: Item): number {
   return (
     cmp(Number(a.stale), Number(b.stale)) ||
+    cmp(b.materiality, a.materiality) ||
     cmp(b.date, a.date) ||
     cmp(ORIGIN_ORDER[a.origin], ORIGIN_ORDER[b.origin]) ||
     cmp(a.key, b.key)
@@ -127,8 +136,13 @@ function* poolInSlices(request: PoolRequest, contextClaims: Claim[]): Generator<
   const { asOf, recencyDays } = request.params;
   const cutoff = cutoffOf(asOf, recencyDays);
   const byKey = new Map<string, Item>();
-  const add = (item: Item) => {
-    if (!byKey.has(item.key)) byKey.set(item.key, item);
+  // Each item's own words are read for materiality as it is added, a slice at a time; its amount
+  // is weighed against the others' once all are in (lib/pool/materiality.ts).
+  const read = new Map<string, MaterialityReading>();
+  const add = (item: Omit<Item, 'materiality' | 'decisive'>, source: MaterialityInput = item) => {
+    if (byKey.has(item.key)) return;
+    byKey.set(item.key, { ...item, materiality: 0, decisive: false });
+    read.set(item.key, readMateriality(source));
   };
 
   let sliced = 0;
@@ -146,7 +160,7 @@ function* poolInSlices(request: PoolRequest, contextClaims: Claim[]): Generator<
       source: e.sourceName,
       stale: e.stale,
       origin: 'pool',
-    });
+    }, e);
   }
   for (const p of request.passages) {
     if (++sliced % ITEMS_PER_SLICE === 0) yield;
@@ -201,6 +215,13 @@ function* poolInSlices(request: PoolRequest, contextClaims: Claim[]): Generator<
     }
   }
   yield;
+  // Amounts are weighed against the largest among the step's items.
+  const scale = amountScale(read.values());
+  for (const item of byKey.values()) {
+    const parts = scoreMateriality(read.get(item.key)!, scale);
+    item.materiality = parts.total;
+    item.decisive = parts.decisive;
+  }
   const items = [...byKey.values()].sort(rank);
   return { items, byKey, asOf, recencyDays, given };
 }

@@ -5,6 +5,7 @@
 // as favorable; where the words plainly contradict a rule tag (a suit won tagged as litigation, a
 // demand contraction tagged as growth) the words win. Deterministic: rules only.
 import type { Polarity } from '@/lib/domain/vocabulary';
+import { reportsCharge } from '@/lib/pool/materiality';
 import { redFlagKindsOf } from '@/lib/pool/red-flags';
 
 /** What kind of signal an item is, where its kind needs its own reading rather than its factor's. */
@@ -87,6 +88,8 @@ export function signalOf(item: Pick<Readable, 'category' | 'title' | 'text'>): S
 export function readingOf(item: Readable): Polarity {
   if (isRedFlag(item)) return 'adverse';
   if (item.rm) return item.polarity;
+  // A one-time charge or an impairment the item reports is a loss, whatever section it came from.
+  if (item.polarity === 'context' && reportsCharge(item)) return 'adverse';
   switch (signalOf(item)) {
     case 'suit_won':
     case 'suit_withdrawn':

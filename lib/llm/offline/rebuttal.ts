@@ -8,7 +8,7 @@ import type { Turn } from './context';
 import { quoteOf, sideOf, type Env } from './env';
 import { citationOf, itemsOf, resolve, uniqueCitations } from './material';
 import { capitalize, rereading, type RebuttalData } from './phrases';
-import { counterFor, type Side } from './select';
+import { counterFor, decisiveCounter, type Side } from './select';
 import { fit, type Segment } from './text';
 
 const MAX_TARGETS = 3;
@@ -86,29 +86,33 @@ export function rebuttal(env: Env): TurnOutput {
     const targets = turn.claims.slice(0, challenges.length ? 2 : MAX_TARGETS);
     const rebutted: RebuttalData[] = [];
     for (const target of targets) {
-      const counter = counterFor(pool, target, side, avoid);
-      if (!counter) continue;
-      avoid.add(counter.item.key);
-      const data: RebuttalData = {
-        step: turn.stepId,
-        quote: quoteOf(env, target),
-        factor: target.factor,
-        side,
-        mode: counter.mode,
-        tagged: counter.mode === 'reinterpret' && counter.item.polarity === side,
-        item: counter.item,
-        words: env.words(target.factor, counter.mode === 'reinterpret' ? counter.item : itemsOf(pool, target)[0] ?? counter.item),
-      };
-      claims.push({
-        id: nextId(),
-        text: P.rebuttal(data),
-        factor: target.factor,
-        // Counter-evidence reads the side's way; a context item only qualifies the claim.
-        polarity: counter.mode === 'counter' ? side : 'context',
-        citations: [citationOf(counter.item)],
-        respondsTo: target.id,
-      });
-      rebutted.push(data);
+      const first = counterFor(pool, target, side, avoid);
+      if (!first) continue;
+      avoid.add(first.item.key);
+      const second = first.mode === 'counter' ? decisiveCounter(pool, target, side, avoid) : undefined;
+      if (second) avoid.add(second.key);
+      for (const counter of second ? [first, { item: second, mode: 'counter' as const }] : [first]) {
+        const data: RebuttalData = {
+          step: turn.stepId,
+          quote: quoteOf(env, target),
+          factor: target.factor,
+          side,
+          mode: counter.mode,
+          tagged: counter.mode === 'reinterpret' && counter.item.polarity === side,
+          item: counter.item,
+          words: env.words(target.factor, counter.mode === 'reinterpret' ? counter.item : itemsOf(pool, target)[0] ?? counter.item),
+        };
+        claims.push({
+          id: nextId(),
+          text: P.rebuttal(data),
+          factor: target.factor,
+          // Counter-evidence reads the side's way; a context item only qualifies the claim.
+          polarity: counter.mode === 'counter' ? side : 'context',
+          citations: [citationOf(counter.item)],
+          respondsTo: target.id,
+        });
+        rebutted.push(data);
+      }
     }
     if (rebutted.length) blocks.push({ step: turn.stepId, rebutted });
   }

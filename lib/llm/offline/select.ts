@@ -1,6 +1,6 @@
-// Choosing what to argue with. The guideline's rules, in order of preference: the newest
-// evidence first (fresh before stale), one factor per claim, a factor reused only with clearly
-// different evidence. When the pool cannot give a side enough, the fallbacks are explicit
+// Choosing what to argue with. The guideline's rules, in order of preference: fresh evidence
+// before stale, the most material first (lib/pool/materiality.ts), then the newest; one factor
+// per claim, a factor reused only with clearly different evidence. When the pool cannot give a side enough, the fallbacks are explicit
 // modes the phrasing says out loud — nothing is padded and nothing is invented.
 import type { Claim } from '@/lib/domain/outputs';
 import { isGuideline } from './lexicon';
@@ -38,11 +38,17 @@ export type SelectOptions = {
   avoid?: Set<string>;
 };
 
+/** How many decisive items a selection adds past its count. */
+const MAX_DECISIVE_EXTRA = 2;
+
 export function otherSide(side: Side): Side {
   return side === 'favorable' ? 'adverse' : 'favorable';
 }
 
-/** Factor groups ordered by their best item: fresh first, guideline before `other`, newest, largest. */
+/**
+ * Factor groups ordered by their best item: fresh first, most material (lib/pool/materiality.ts),
+ * guideline before `other`, newest, largest.
+ */
 export function factorGroups(items: Item[]): Item[][] {
   const groups = new Map<string, Item[]>();
   for (const item of [...items].sort(rank)) {
@@ -53,6 +59,7 @@ export function factorGroups(items: Item[]): Item[][] {
   return [...groups.values()].sort(
     (a, b) =>
       cmp(Number(a[0].stale), Number(b[0].stale)) ||
+      cmp(b[0].materiality, a[0].materiality) ||
       cmp(Number(!isGuideline(a[0].factor)), Number(!isGuideline(b[0].factor))) ||
       cmp(b[0].date, a[0].date) ||
       cmp(b.length, a.length) ||
@@ -102,6 +109,15 @@ export function selectSignals(pool: Pool, options: SelectOptions): Selection {
       if (open(item) && distinctFromPicks(item)) push(item, 'crossed');
     }
   }
+  // The side's decisive items (a red flag, an authority's action, a one-time charge: lib/pool/materiality.ts)
+  // are argued even past the usual count, on the factors the step may use, as other evidence.
+  let extra = 0;
+  for (const item of same) {
+    if (extra >= MAX_DECISIVE_EXTRA) break;
+    if (!item.decisive || exclude.has(item.factor) || !open(item) || !distinctFromPicks(item)) continue;
+    push(item, usedFactors.has(item.factor) ? 'reuse' : 'direct');
+    extra++;
+  }
   // Nothing reads for the side: it says so. An item that reads the other way is never argued
   // against its own words — least of all a red flag as a strength.
   // Thin: too few signals, or too few factors behind them, or only by crossing or rereading.
@@ -131,7 +147,17 @@ export function counterFor(pool: Pool, target: Claim, side: Side, avoid: Set<str
   return null;
 }
 
-/** Newest item on the claim's factor that reads against it, for counterexample questions. */
+/**
+ * A second counter to a claim: a decisive item (lib/pool/materiality.ts) of the side on the same
+ * factor, not yet cited or used — a red flag, an authority's action or a one-time charge is not
+ * left out of a rebuttal because another item on its factor came first.
+ */
+export function decisiveCounter(pool: Pool, target: Claim, side: Side, avoid: Set<string>): Item | undefined {
+  const cited = new Set(itemsOf(pool, target).map((i) => i.key));
+  return pool.items.find((i) => i.decisive && i.factor === target.factor && i.polarity === side && !cited.has(i.key) && !avoid.has(i.key));
+}
+
+/** Most material item on the claim's factor that reads against it, for counterexample questions. */
 export function counterexample(pool: Pool, target: Claim): Item | undefined {
   const against: Side = target.polarity === 'favorable' ? 'adverse' : 'favorable';
   const cited = new Set(itemsOf(pool, target).map((i) => i.key));

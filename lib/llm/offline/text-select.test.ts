@@ -51,6 +51,8 @@ const item = (key: string, factor: Item['factor'], polarity: Item['polarity'], d
   source: 'Source',
   stale,
   origin: 'pool',
+  materiality: 0,
+  decisive: false,
 });
 
 const pool = (list: Item[]): Pool => {
