@@ -63,7 +63,7 @@ function guideline(): string {
 
 const AGENT_RULES = [
   '# Rules for every agent',
-  '1. Use the most recent evidence first.',
+  '1. Lead with the most material evidence (decisions, events, large amounts, red flags), newer before older.',
   '2. Date every item you cite by its publication date (`published` where it is shown), in its citation and in your prose; when its event date (`event`) differs and matters, mention that date in your prose as well.',
   '3. State nothing the evidence does not support: no invented facts, figures, sources or dates, and no speculation beyond the evidence.',
   '4. Make each claim about a distinct factor. Two claims may share a factor when they rest on different evidence items (another date, value or event) or answer different claims or questions (`respondsTo`).',

@@ -26,7 +26,7 @@ const ROWS: Row[] = [
     task: [
       'Open the affirmative case with one core claim: the borrower will be able to repay, and its capacity to do so is holding up or improving.',
       'Back it with the favorable signals the evidence offers, one claim each (the checked rules below say how many). Tie every signal to a guideline factor, cite the evidence behind it (id, date, source) and write the assumption it depends on in `assumptions`.',
-      'Lead with the newest evidence.',
+      'Lead with the most material evidence, newer before older.',
       'In `falsifiability`, name the concrete, observable evidence that would prove the core claim wrong.',
     ].join('\n'),
     searchTask: 'If the evidence you are shown holds fewer than three favorable signals, search the web for more before you answer.',
@@ -65,7 +65,7 @@ const ROWS: Row[] = [
       'Open the negative case with one core claim: the borrower\'s capacity to repay is at risk.',
       'Back it with the adverse or context-dependent signals the evidence offers, one claim each (the checked rules below say how many), every one cited (id, date, source) with the assumption it depends on.',
       'Widen the picture rather than mirror D1 point by point: argue on the factors the affirmative constructive (D1) did not argue. The evidence above holds only those; `other` and the red flags are open to both sides.',
-      'Lead with the newest evidence.',
+      'Lead with the most material evidence, newer before older.',
       'In `falsifiability`, name the concrete, observable evidence that would prove the core claim wrong.',
     ].join('\n'),
     searchTask: 'If the evidence you are shown holds fewer than three adverse or context-dependent signals, search the web for more before you answer.',
