@@ -135,7 +135,7 @@ export const LIVE_FIELDS: { readonly [K in OutputKind]: readonly FieldPath[] } =
     ['trace', 'note'],
   ],
   stanceDraft: [],
-  safetyCheck: [['report', 'text']],
+  safetyCheck: [['edits', 'text']],
 };
 
 /**
