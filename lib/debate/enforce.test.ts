@@ -66,7 +66,8 @@ describe('the safety decision', () => {
   it('leaves an answer that agrees with the comparison as it is, and adds the version it keeps as the report', () => {
     const leader = draftOf('favorable', [h('12 months', 'favorable', 0.7)], 'LEADER');
     const answer = { reason: 'Unchanged.', stanceChanged: false, horizonsChanged: false, kept: 'final', edits: [] };
-    expect(enforce(getStep(fd, 'SAFETY'), answer, { context: context(draft, leader), language: 'en' })).toEqual({ output: { ...answer, report: leader }, repairs: [] });
+    const { edits: _edits, ...decision } = answer;
+    expect(enforce(getStep(fd, 'SAFETY'), answer, { context: context(draft, leader), language: 'en' })).toEqual({ output: { ...decision, report: leader }, repairs: [] });
   });
 });
 
@@ -91,9 +92,10 @@ describe('the kept version the engine assembles from the safety checker\'s decis
   it('applies the edits of an answer whose decision stands, and sets aside an edit naming no claim of the kept version', () => {
     const answer = { reason: 'Unchanged.', stanceChanged: false, horizonsChanged: false, kept: 'final', edits: [{ claimId: 'LEADER-c1', text: 'Orders grew.' }, { claimId: 'DRAFT-c1', text: 'Something else.' }] };
     const { output, repairs } = enforce(getStep(fd, 'SAFETY'), answer, { context: context(draft, leader), language: 'en' });
-    const stored = output as { report: Draft; edits: unknown[] };
+    const stored = output as { report: Draft };
     expect(stored.report.claims.map((c) => c.text)).toEqual(['Orders grew.', 'A lawsuit is pending.']);
-    expect(stored.edits).toEqual(answer.edits);
+    // Applied, not kept beside the report: the stored shape is the one older runs have.
+    expect(stored).not.toHaveProperty('edits');
     expect(repairs).toEqual([{ kind: 'safety-corrected', detail: '1 edit set aside (DRAFT-c1): no claim of the kept version has that id, or the edit has no text' }]);
   });
 

@@ -112,6 +112,9 @@ export function safetyDecision(context: EnforceContext) {
   return { draft, final, stanceChanged, horizonsChanged, changes, noRecommendations, kept };
 }
 
+/** The answer without its edits: they are applied to the stored `report`, not kept beside it. */
+const decisionOf = ({ edits: _edits, ...decision }: Answer) => decision;
+
 function enforceSafety(output: unknown, context: EnforceContext, language: Language): Enforced {
   const parsed = safetySchema.safeParse(output);
   const decision = safetyDecision(context);
@@ -125,7 +128,7 @@ function enforceSafety(output: unknown, context: EnforceContext, language: Langu
   const ignored = answer.kept === kept ? setAside : answer.edits;
   const setAsideNote = ignored.length ? `${ignored.length} edit${ignored.length === 1 ? '' : 's'} set aside (${ignored.map((e) => e.claimId || '(no id)').join(', ')}): ${answer.kept === kept ? 'no claim of the kept version has that id, or the edit has no text' : 'they reword the version that is not kept'}` : '';
   if (decidedAlike) {
-    const stored: StoredSafetyCheck = { ...answer, report };
+    const stored: StoredSafetyCheck = { ...decisionOf(answer), report };
     return { output: stored, repairs: setAsideNote ? [{ kind: 'safety-corrected', detail: setAsideNote }] : [] };
   }
 
@@ -140,7 +143,7 @@ function enforceSafety(output: unknown, context: EnforceContext, language: Langu
     horizonsChanged ? t('horizonsMoved', { changes: changes.map((c) => changeLine(c, stance, horizon)).join('; ') }) : '',
   ].filter(Boolean);
   const decided = kept === 'final' ? t('unchangedKeepFinal', { stance: stance(final.stance) }) : what.length ? t('movedKeepDraft', { what: what.join(t('and')) }) : t('nothingRecommended');
-  const corrected: StoredSafetyCheck = { ...answer, reason: `${t('checkedByEngine')} ${decided}`, stanceChanged, horizonsChanged, kept, report };
+  const corrected: StoredSafetyCheck = { ...decisionOf(answer), reason: `${t('checkedByEngine')} ${decided}`, stanceChanged, horizonsChanged, kept, report };
 
   // The record, in English like the engine's other repairs: what the model answered, what stands.
   const said = `the safety checker answered stanceChanged ${answer.stanceChanged}, horizonsChanged ${answer.horizonsChanged}, kept ${answer.kept}`;

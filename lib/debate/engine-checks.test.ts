@@ -101,7 +101,7 @@ describe.each(testBackends())('checks that do not take the model\'s word, on %s'
     const leader = (await stepRow(run.id, 'LEADER')).output as Draft;
     expect(leader.stance).toBe(flip(draft.stance));
     const safety = await stepRow(run.id, 'SAFETY');
-    const check = safety.output as Safety;
+    const check = safety.output as unknown as Safety;
     expect(check).toMatchObject({ stanceChanged: true, horizonsChanged: true, kept: 'draft' });
     expect(check.report.stance).toBe(draft.stance);
     expect(check.report.horizons).toEqual(draft.horizons);
@@ -121,8 +121,8 @@ describe.each(testBackends())('checks that do not take the model\'s word, on %s'
     );
     // The report the committee reads is the corrected one.
     const view = await loadRunView({ db, runId: run.id });
-    expect((view.report!.content as Safety).kept).toBe('draft');
-    expect((view.report!.content as Safety).report.stance).toBe(draft.stance);
+    expect((view.report!.content as unknown as Safety).kept).toBe('draft');
+    expect((view.report!.content as unknown as Safety).report.stance).toBe(draft.stance);
   }, 60_000);
 
   it('FinDebate: a debate round that recommended nothing leaves the draft, whatever the safety checker says', async () => {
@@ -140,7 +140,7 @@ describe.each(testBackends())('checks that do not take the model\'s word, on %s'
     expect((await executeRun({ db, runId: run.id, provider })).status).toBe('succeeded');
     const draft = (await stepRow(run.id, 'DRAFT')).output as Draft;
     const safety = await stepRow(run.id, 'SAFETY');
-    const check = safety.output as Safety;
+    const check = safety.output as unknown as Safety;
     expect(check).toMatchObject({ stanceChanged: false, horizonsChanged: false, kept: 'draft' });
     expect(check.report).toEqual(draft);
     // In the run's language: Korean.

@@ -181,11 +181,12 @@ export const safetyCheck = z.object({
   edits: z.array(safetyEdit),
 });
 /**
- * The safety check as stored: the answer, and the version kept — the leader's merge, or the
- * draft when the debate moved stance or horizons — as `report`, the shape the report reads.
- * Runs stored before the edits were asked for have none.
+ * The safety check as stored: the decision, and the version kept — the leader's merge, or the
+ * draft when the debate moved stance or horizons — as `report`, with the edits applied. The same
+ * shape as runs stored before the edits were asked for, so every reader of a stored report (the
+ * report page, the export, the final checks) reads old and new runs alike.
  */
-export const storedSafetyCheck = safetyCheck.extend({ edits: z.array(safetyEdit).optional(), report: storedStanceDraft });
+export const storedSafetyCheck = safetyCheck.omit({ edits: true }).extend({ report: storedStanceDraft });
 export type StoredStanceDraft = z.infer<typeof storedStanceDraft>;
 export type StoredSafetyCheck = z.infer<typeof storedSafetyCheck>;
 

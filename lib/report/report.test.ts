@@ -133,14 +133,13 @@ describe.each(testBackends())('run report on %s', (backend) => {
     expect(horizons.rows.map((r) => r[0])).toEqual(['12 months', '3 years']);
     expect(blocksOf(buildReportDoc(runs.findebate, 'ko'), 'draft').find((b) => b.kind === 'table')).toMatchObject({ rows: [['12개월', expect.any(String), expect.any(String)], ['3년', expect.any(String), expect.any(String)]] });
 
-    // A run stored before the codes, with free-text labels and a safety check without edits, still reads.
+    // A run stored before the codes, with free-text labels, still reads.
     const older = structuredClone(runs.findebate);
     for (const t of older.view.turns) {
       const out = t.output as { horizons?: { horizon: string }[] };
       if (out?.horizons) out.horizons = out.horizons.map((h, i) => ({ ...h, horizon: ['12개월', 'near term'][i] }));
     }
-    const kept = older.view.report!.content as unknown as { edits?: unknown; report: { horizons: { horizon: string }[] } };
-    delete kept.edits;
+    const kept = older.view.report!.content as unknown as { report: { horizons: { horizon: string }[] } };
     kept.report.horizons = kept.report.horizons.map((h, i) => ({ ...h, horizon: ['12 months', '3 years'][i] }));
     const old = buildReportDoc(older, 'en');
     expect(old.sections.map((s) => s.id)).toEqual(['safety', 'draft', 'final', 'weigh']);

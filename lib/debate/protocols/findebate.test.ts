@@ -97,8 +97,9 @@ describe('FinDebate: the safety checker decides and edits; it re-types no versio
   });
 
   it('is stored with the kept version as its report, the shape the report reads; a run stored before edits still reads', () => {
-    const stored = { reason: 'r', stanceChanged: false, horizonsChanged: false, kept: 'final', edits: [], report: version('LEADER') };
+    const stored = { reason: 'r', stanceChanged: false, horizonsChanged: false, kept: 'final', report: version('LEADER') };
     expect(storedSafetyCheck.safeParse(stored).success).toBe(true);
+    expect(Object.keys(storedSafetyCheck.shape)).toEqual(['reason', 'stanceChanged', 'horizonsChanged', 'kept', 'report']);
     const older = { reason: 'r', stanceChanged: false, horizonsChanged: false, kept: 'final', report: { ...version('LEADER'), horizons: [{ horizon: '12 months', outlook: 'neutral', confidence: 0.5 }] } };
     expect(storedSafetyCheck.safeParse(older).success).toBe(true);
   });
