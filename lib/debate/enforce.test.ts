@@ -82,7 +82,7 @@ describe('the kept version the engine assembles from the safety checker\'s decis
   };
 
   it('rewords the claims the edits name, keeps their reading and citations, and cites each item once', () => {
-    const { report, setAside } = keptReport(leader, [{ claimId: 'LEADER-c1', text: ' Orders grew. ' }]);
+    const { report, setAside } = keptReport(leader, [{ claimId: 'LEADER-c1', wording: ' Orders grew. ' }]);
     expect(setAside).toEqual([]);
     expect(report.claims[0]).toEqual({ ...leader.claims[0], text: 'Orders grew.', citations: [leader.claims[0].citations[0]] });
     expect(report.claims[1]).toEqual(leader.claims[1]);
@@ -90,18 +90,18 @@ describe('the kept version the engine assembles from the safety checker\'s decis
   });
 
   it('applies the edits of an answer whose decision stands, and sets aside an edit naming no claim of the kept version', () => {
-    const answer = { reason: 'Unchanged.', stanceChanged: false, horizonsChanged: false, kept: 'final', edits: [{ claimId: 'LEADER-c1', text: 'Orders grew.' }, { claimId: 'DRAFT-c1', text: 'Something else.' }] };
+    const answer = { reason: 'Unchanged.', stanceChanged: false, horizonsChanged: false, kept: 'final', edits: [{ claimId: 'LEADER-c1', wording: 'Orders grew.' }, { claimId: 'DRAFT-c1', wording: 'Something else.' }] };
     const { output, repairs } = enforce(getStep(fd, 'SAFETY'), answer, { context: context(draft, leader), language: 'en' });
     const stored = output as { report: Draft };
     expect(stored.report.claims.map((c) => c.text)).toEqual(['Orders grew.', 'A lawsuit is pending.']);
     // Applied, not kept beside the report: the stored shape is the one older runs have.
     expect(stored).not.toHaveProperty('edits');
-    expect(repairs).toEqual([{ kind: 'safety-corrected', detail: '1 edit set aside (DRAFT-c1): no claim of the kept version has that id, or the edit has no text' }]);
+    expect(repairs).toEqual([{ kind: 'safety-corrected', detail: '1 edit set aside (DRAFT-c1): no claim of the kept version has that id, or the edit has no wording' }]);
   });
 
   it('applies no edit when the engine keeps the version the model did not choose', () => {
     const moved: Draft = { ...leader, stance: 'adverse' };
-    const answer = { reason: 'Unchanged.', stanceChanged: false, horizonsChanged: false, kept: 'final', edits: [{ claimId: 'DRAFT-c1', text: 'Reworded.' }] };
+    const answer = { reason: 'Unchanged.', stanceChanged: false, horizonsChanged: false, kept: 'final', edits: [{ claimId: 'DRAFT-c1', wording: 'Reworded.' }] };
     const { output, repairs } = enforce(getStep(fd, 'SAFETY'), answer, { context: context(draft, moved), language: 'en' });
     expect((output as { kept: string; report: Draft }).kept).toBe('draft');
     expect((output as { report: Draft }).report).toEqual(draft);

@@ -74,12 +74,12 @@ const citationKey = (c: Draft['claims'][number]['citations'][number]) => c.evide
 /**
  * The version kept as the report: its claims reworded where the safety checker's edits name them
  * (an edit changes a claim's text only, never its reading or its sources), each claim's citations
- * once. Edits naming no claim of the version, or with no text, are set aside and returned.
+ * once. Edits naming no claim of the version, or with no wording, are set aside and returned.
  */
 export function keptReport(version: Draft, edits: Edit[]): { report: Draft; setAside: Edit[] } {
   const ids = new Set(version.claims.map((c) => c.id));
-  const usable = edits.filter((e) => ids.has(e.claimId) && e.text.trim());
-  const reworded = new Map(usable.map((e) => [e.claimId, e.text.trim()]));
+  const usable = edits.filter((e) => ids.has(e.claimId) && e.wording.trim());
+  const reworded = new Map(usable.map((e) => [e.claimId, e.wording.trim()]));
   const claims = version.claims.map((c) => ({
     ...c,
     text: reworded.get(c.id) ?? c.text,
@@ -126,7 +126,7 @@ function enforceSafety(output: unknown, context: EnforceContext, language: Langu
   // Edits reword the version the model chose: when the engine keeps the other one, none applies.
   const { report, setAside } = keptReport(chosen, answer.kept === kept ? answer.edits : []);
   const ignored = answer.kept === kept ? setAside : answer.edits;
-  const setAsideNote = ignored.length ? `${ignored.length} edit${ignored.length === 1 ? '' : 's'} set aside (${ignored.map((e) => e.claimId || '(no id)').join(', ')}): ${answer.kept === kept ? 'no claim of the kept version has that id, or the edit has no text' : 'they reword the version that is not kept'}` : '';
+  const setAsideNote = ignored.length ? `${ignored.length} edit${ignored.length === 1 ? '' : 's'} set aside (${ignored.map((e) => e.claimId || '(no id)').join(', ')}): ${answer.kept === kept ? 'no claim of the kept version has that id, or the edit has no wording' : 'they reword the version that is not kept'}` : '';
   if (decidedAlike) {
     const stored: StoredSafetyCheck = { ...decisionOf(answer), report };
     return { output: stored, repairs: setAsideNote ? [{ kind: 'safety-corrected', detail: setAsideNote }] : [] };

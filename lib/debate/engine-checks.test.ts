@@ -88,7 +88,7 @@ describe.each(testBackends())('checks that do not take the model\'s word, on %s'
       // ...and the safety checker, taking the leader's word, calls nothing changed.
       if (req.step.role === 'safety-checker') {
         const leader = contextOutput<Draft>(req, 'leader');
-        const answer: Answer = { reason: 'Stance and horizons are unchanged; the leader’s version is kept.', stanceChanged: false, horizonsChanged: false, kept: 'final', edits: [{ claimId: leader.claims[0].id, text: 'Reworded.' }] };
+        const answer: Answer = { reason: 'Stance and horizons are unchanged; the leader’s version is kept.', stanceChanged: false, horizonsChanged: false, kept: 'final', edits: [{ claimId: leader.claims[0].id, wording: 'Reworded.' }] };
         return { ...result, raw: JSON.stringify(answer) };
       }
       return result;

@@ -166,8 +166,8 @@ export const stanceDraft = z.object({
  */
 export const storedStanceDraft = stanceDraft.extend({ horizons: z.array(horizonOutlook.extend({ horizon: z.string() })) });
 
-/** A rewording of one claim of the version kept: the claim's id and its new text, nothing else. */
-export const safetyEdit = z.object({ claimId: z.string(), text: z.string() });
+/** A rewording of one claim of the version kept: the claim's id and its new wording, nothing else. */
+export const safetyEdit = z.object({ claimId: z.string(), wording: z.string() });
 /**
  * The safety checker's answer: its decision and its edits, not a copy of the version it keeps.
  * The engine assembles the kept `report` from the draft's or the leader's output and the edits

@@ -82,6 +82,7 @@ describe('FinDebate: the safety checker decides and edits; it re-types no versio
     expect(shape).not.toContain('"report"');
     expect(shape).not.toContain('"claims"');
     expect(shape).toContain('"claimId": string');
+    expect(shape).toContain('"wording": string');
   });
 
   it('is told not to copy the version it keeps, and where its edits go', () => {

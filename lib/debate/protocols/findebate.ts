@@ -187,7 +187,7 @@ export const FINDEBATE: ProtocolDef = {
       task: [
         'Compare the leader\'s version with the draft. Set `stanceChanged` and `horizonsChanged` (a horizon changed when its outlook did, or when it was dropped or added; a new confidence alone is not a change).',
         'If either changed, or the trust agent and the skeptic recommended nothing (no claim between them), keep the draft (`kept`: "draft") and explain in `reason` what the debate tried to change; otherwise keep the leader\'s version (`kept`: "final") and say so in `reason`.',
-        'Do not copy the version you keep: it is kept as it stands. In `edits`, reword only a claim of that version whose text a credit committee could not read as written, giving its `claimId` and the new `text`; its reading and its citations stay. Usually `edits` is empty.',
+        'Do not copy the version you keep: it is kept as it stands. In `edits`, reword only a claim of that version whose text a credit committee could not read as written, giving its `claimId` and the new `wording`; its reading and its citations stay. Usually `edits` is empty.',
       ].join('\n'),
     },
   ],
