@@ -65,7 +65,7 @@ function StreamingFields({ fields }: { fields: LiveField[] }) {
     <section className="mt-2 space-y-2" aria-label={t('streamingFields')} aria-busy data-testid="streaming-fields">
       {fields.map((f) => (
         <div key={`${f.name}:${f.index}`} data-testid="streaming-field" data-field={f.name}>
-          <h4 className="text-xs font-semibold uppercase tracking-wide text-zinc-600 dark:text-zinc-400">{t(`field_${f.name}` as 'field_text')}</h4>
+          <h4 className="text-xs font-semibold uppercase tracking-wide text-zinc-600 dark:text-zinc-400">{t(`field_${f.name}` as 'field_wording')}</h4>
           <p className="whitespace-pre-line text-sm leading-relaxed">{f.text}</p>
         </div>
       ))}

@@ -3,14 +3,16 @@
 // schema and rules:
 // - FinDebate's safety check: the engine compares the draft's and the leader's stance and
 //   horizon outlooks, and keeps the draft when they changed or when the debate round recommended
-//   nothing; otherwise it keeps the leader's version. The safety checker's own flags, choice and
-//   report are corrected where they disagree, and the correction is recorded on the step.
+//   nothing; otherwise it keeps the leader's version. The safety checker answers with its decision
+//   and its edits (rewordings of the kept version's claims), not a copy of the version: the
+//   engine assembles the kept `report` from that version and the edits. Flags and a choice that
+//   disagree with the comparison are corrected, and the correction is recorded on the step.
 // - The three-round rubric judge: each argument's weighted score is recomputed from its four
 //   criteria (0.30 / 0.30 / 0.25 / 0.15) and each side's total is the average of its arguments'
 //   weighted scores, not their sum (a sum favours the side with more arguments).
 // Steps are told apart by their output kind and by the roles, acts and teams of their context,
 // never by a step id.
-import { rubricJudgment as rubricSchema, safetyCheck as safetySchema, stanceDraft as draftSchema, type StepOutput } from '@/lib/domain/outputs';
+import { horizonCode, rubricJudgment as rubricSchema, safetyCheck as safetySchema, storedStanceDraft as draftSchema, type StepOutput, type StoredSafetyCheck, type StoredStanceDraft } from '@/lib/domain/outputs';
 import type { Language, StepDef } from '@/lib/domain/protocol';
 import { sideAverage, weightedScore } from '@/lib/domain/rubric';
 import type { StepRepair } from '@/lib/domain/stored';
@@ -22,8 +24,10 @@ export type EnforceContext = { step: StepDef; output: unknown }[];
 
 export type Enforced = { output: unknown; repairs: Omit<StepRepair, 'attempt'>[] };
 
-type Draft = StepOutput<'stanceDraft'>;
-type Safety = StepOutput<'safetyCheck'>;
+// Drafts as stored: an older run's horizons are free-text labels (horizonCode reads them).
+type Draft = StoredStanceDraft;
+type Answer = StepOutput<'safetyCheck'>;
+type Edit = Answer['edits'][number];
 type Judgment = StepOutput<'rubricJudgment'>;
 
 /** The engine's own decision on a step's validated output; the output unchanged when it has none. */
@@ -36,8 +40,11 @@ export function enforce(step: StepDef, output: unknown, { context, language }: {
 // ---------------------------------------------------------------------------------------------
 // FinDebate: the safety check.
 
-/** A horizon's label as written, without case, spacing or punctuation: `12 months` = `12-Months`. */
-const labelKey = (s: string) => s.normalize('NFKC').toLowerCase().replace(/[^\p{L}\p{N}]/gu, '');
+/**
+ * A horizon's key: its code (`12m`; an older run's `12 months` or `12개월` reads as `12m`), else
+ * its label without case, spacing or punctuation.
+ */
+const labelKey = (s: string) => horizonCode(s) ?? s.normalize('NFKC').toLowerCase().replace(/[^\p{L}\p{N}]/gu, '');
 
 type Outlook = Draft['stance'];
 export type HorizonChange = { horizon: string; from: Outlook | null; to: Outlook | null };
@@ -59,23 +66,26 @@ export function horizonChanges(draft: Draft['horizons'], final: Draft['horizons'
   return changes;
 }
 
-const changeLine = (c: HorizonChange, word: (o: Outlook | null) => string) => `${c.horizon}: ${word(c.from)} → ${word(c.to)}`;
+/** One changed horizon: its label (`named`: a code in the reader's words), then the outlook before and after. */
+const changeLine = (c: HorizonChange, word: (o: Outlook | null) => string, named: (h: string) => string = (h) => h) => `${named(c.horizon)}: ${word(c.from)} → ${word(c.to)}`;
 
-const sameView = (a: Draft, b: Draft) => a.stance === b.stance && horizonChanges(a.horizons, b.horizons).length === 0;
-
-/** How much of a version a report carries: its claims (by id) and its prose. */
-function likeness(report: Draft, version: Draft): number {
-  const ids = new Set(version.claims.map((c) => c.id));
-  return report.claims.filter((c) => ids.has(c.id)).length + (report.text === version.text ? 1 : 0);
-}
+const citationKey = (c: Draft['claims'][number]['citations'][number]) => c.evidenceId ?? `${c.source}|${c.date}`;
 
 /**
- * Whether the safety checker's report is the version kept: it carries that version's stance and
- * horizon outlooks, and is no closer to the other version (a report may be tidied — citations
- * deduplicated, a sentence added — but not swapped for the version that was not kept).
+ * The version kept as the report: its claims reworded where the safety checker's edits name them
+ * (an edit changes a claim's text only, never its reading or its sources), each claim's citations
+ * once. Edits naming no claim of the version, or with no wording, are set aside and returned.
  */
-function reportsKept(report: Draft, kept: Draft, other: Draft): boolean {
-  return sameView(report, kept) && likeness(report, kept) >= likeness(report, other);
+export function keptReport(version: Draft, edits: Edit[]): { report: Draft; setAside: Edit[] } {
+  const ids = new Set(version.claims.map((c) => c.id));
+  const usable = edits.filter((e) => ids.has(e.claimId) && e.wording.trim());
+  const reworded = new Map(usable.map((e) => [e.claimId, e.wording.trim()]));
+  const claims = version.claims.map((c) => ({
+    ...c,
+    text: reworded.get(c.id) ?? c.text,
+    citations: c.citations.filter((x, i, all) => all.findIndex((y) => citationKey(y) === citationKey(x)) === i),
+  }));
+  return { report: { ...version, claims }, setAside: edits.filter((e) => !usable.includes(e)) };
 }
 
 /**
@@ -98,9 +108,12 @@ export function safetyDecision(context: EnforceContext) {
   const stanceChanged = draft.stance !== final.stance;
   const changes = horizonChanges(draft.horizons, final.horizons);
   const horizonsChanged = changes.length > 0;
-  const kept: Safety['kept'] = stanceChanged || horizonsChanged || noRecommendations ? 'draft' : 'final';
+  const kept: Answer['kept'] = stanceChanged || horizonsChanged || noRecommendations ? 'draft' : 'final';
   return { draft, final, stanceChanged, horizonsChanged, changes, noRecommendations, kept };
 }
+
+/** The answer without its edits: they are applied to the stored `report`, not kept beside it. */
+const decisionOf = ({ edits: _edits, ...decision }: Answer) => decision;
 
 function enforceSafety(output: unknown, context: EnforceContext, language: Language): Enforced {
   const parsed = safetySchema.safeParse(output);
@@ -110,32 +123,40 @@ function enforceSafety(output: unknown, context: EnforceContext, language: Langu
   const { draft, final, stanceChanged, horizonsChanged, changes, noRecommendations, kept } = decision;
   const chosen = kept === 'draft' ? draft : final;
   const decidedAlike = answer.kept === kept && answer.stanceChanged === stanceChanged && answer.horizonsChanged === horizonsChanged;
-  // The model's report stands when it is the kept version; otherwise the kept version does.
-  const reportAlike = reportsKept(answer.report, chosen, kept === 'draft' ? final : draft);
-  if (decidedAlike && reportAlike) return { output, repairs: [] };
+  // Edits reword the version the model chose: when the engine keeps the other one, none applies.
+  const { report, setAside } = keptReport(chosen, answer.kept === kept ? answer.edits : []);
+  const ignored = answer.kept === kept ? setAside : answer.edits;
+  const setAsideNote = ignored.length ? `${ignored.length} edit${ignored.length === 1 ? '' : 's'} set aside (${ignored.map((e) => e.claimId || '(no id)').join(', ')}): ${answer.kept === kept ? 'no claim of the kept version has that id, or the edit has no wording' : 'they reword the version that is not kept'}` : '';
+  if (decidedAlike) {
+    const stored: StoredSafetyCheck = { ...decisionOf(answer), report };
+    return { output: stored, repairs: setAsideNote ? [{ kind: 'safety-corrected', detail: setAsideNote }] : [] };
+  }
 
   const t = translator(enforcementMessages, language);
   const stance = (s: Outlook | null) => (s ? t(`stance_${s}`) : t('stance_none'));
+  const horizon = (h: string) => {
+    const code = horizonCode(h);
+    return code ? t(`horizon_${code}`) : h;
+  };
   const what = [
     stanceChanged ? t('stanceMoved', { from: stance(draft.stance), to: stance(final.stance) }) : '',
-    horizonsChanged ? t('horizonsMoved', { changes: changes.map((c) => changeLine(c, stance)).join('; ') }) : '',
+    horizonsChanged ? t('horizonsMoved', { changes: changes.map((c) => changeLine(c, stance, horizon)).join('; ') }) : '',
   ].filter(Boolean);
   const decided = kept === 'final' ? t('unchangedKeepFinal', { stance: stance(final.stance) }) : what.length ? t('movedKeepDraft', { what: what.join(t('and')) }) : t('nothingRecommended');
-  const reason = decidedAlike ? answer.reason : `${t('checkedByEngine')} ${decided}`;
-  const corrected: Safety = { ...answer, reason, stanceChanged, horizonsChanged, kept, report: reportAlike ? answer.report : chosen };
+  const corrected: StoredSafetyCheck = { ...decisionOf(answer), reason: `${t('checkedByEngine')} ${decided}`, stanceChanged, horizonsChanged, kept, report };
 
   // The record, in English like the engine's other repairs: what the model answered, what stands.
-  const said = `the safety checker answered stanceChanged ${answer.stanceChanged}, horizonsChanged ${answer.horizonsChanged}, kept ${answer.kept}${reportAlike ? '' : `, with ${sameView(answer.report, chosen) ? 'the other version' : `a report of stance ${answer.report.stance}`} as the report`}`;
+  const said = `the safety checker answered stanceChanged ${answer.stanceChanged}, horizonsChanged ${answer.horizonsChanged}, kept ${answer.kept}`;
   const why = [
     stanceChanged ? `the leader moved the stance from ${draft.stance} to ${final.stance}` : '',
     horizonsChanged ? `the leader changed horizon outlooks (${changes.map((c) => changeLine(c, (o) => o ?? 'none')).join('; ')})` : '',
     noRecommendations ? 'the trust agent and the skeptic made no point between them (no recommendations)' : '',
   ].filter(Boolean);
   const detail =
-    kept === 'draft'
+    (kept === 'draft'
       ? `the draft (stance ${draft.stance}) is kept because ${why.join(', and ')}; ${said}`
-      : `the leader's version (stance ${final.stance}) is kept: stance and horizon outlooks are unchanged and the debate made ${noRecommendations ? 'no' : 'its'} points; ${said}`;
-  const kind = kept === 'draft' && (answer.kept !== 'draft' || !reportAlike) ? 'draft-restored' : 'safety-corrected';
+      : `the leader's version (stance ${final.stance}) is kept: stance and horizon outlooks are unchanged and the debate made ${noRecommendations ? 'no' : 'its'} points; ${said}`) + (setAsideNote ? `; ${setAsideNote}` : '');
+  const kind = kept === 'draft' && answer.kept !== 'draft' ? 'draft-restored' : 'safety-corrected';
   return { output: corrected, repairs: [{ kind, detail }] };
 }
 

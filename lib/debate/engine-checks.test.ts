@@ -9,7 +9,7 @@ import { companies as companiesTable } from '@/lib/db/schema';
 import { createTestDatabase, testBackends } from '@/lib/db/test-db';
 import { createRun, DEFAULT_JUDGE_TEMPERATURE, executeRun } from '@/lib/debate/engine';
 import { seedDemo } from '@/lib/demo/seed';
-import type { StepOutput } from '@/lib/domain/outputs';
+import type { StepOutput, StoredSafetyCheck } from '@/lib/domain/outputs';
 import { createOfflineAnalyst } from '@/lib/llm/offline';
 import type { GenerateRequest, GenerateResult, ModelProvider } from '@/lib/llm/types';
 import { loadRunView } from '@/lib/report/run-view';
@@ -18,7 +18,9 @@ const COMPANY = 'samsung-electronics';
 const AS_OF = '2025-06-30';
 
 type Draft = StepOutput<'stanceDraft'>;
-type Safety = StepOutput<'safetyCheck'>;
+// The safety checker answers with a decision and edits; the engine stores it with the kept version.
+type Answer = StepOutput<'safetyCheck'>;
+type Safety = StoredSafetyCheck;
 type Judgment = StepOutput<'rubricJudgment'>;
 
 function scripted(script: (result: GenerateResult, req: GenerateRequest, call: number) => GenerateResult) {
@@ -90,7 +92,7 @@ describe.each(testBackends())('checks that do not take the model\'s word, on %s'
       // ...and the safety checker, taking the leader's word, calls nothing changed.
       if (req.step.role === 'safety-checker') {
         const leader = contextOutput<Draft>(req, 'leader');
-        const answer: Safety = { reason: 'Stance and horizons are unchanged; the leader’s version is kept.', stanceChanged: false, horizonsChanged: false, kept: 'final', report: leader };
+        const answer: Answer = { reason: 'Stance and horizons are unchanged; the leader’s version is kept.', stanceChanged: false, horizonsChanged: false, kept: 'final', edits: [{ claimId: leader.claims[0].id, wording: 'Reworded.' }] };
         return { ...result, raw: JSON.stringify(answer) };
       }
       return result;
@@ -103,13 +105,15 @@ describe.each(testBackends())('checks that do not take the model\'s word, on %s'
     const leader = (await stepRow(run.id, 'LEADER')).output as Draft;
     expect(leader.stance).toBe(flip(draft.stance));
     const safety = await stepRow(run.id, 'SAFETY');
-    const check = safety.output as Safety;
+    const check = safety.output as unknown as Safety;
     expect(check).toMatchObject({ stanceChanged: true, horizonsChanged: true, kept: 'draft' });
     expect(check.report.stance).toBe(draft.stance);
     expect(check.report.horizons).toEqual(draft.horizons);
+    // The kept version is the draft as written: the edit to the leader's claim did not apply.
+    expect(check.report.claims.map((c) => c.text)).toEqual(draft.claims.map((c) => c.text));
     expect(check.reason).toBe(
       `Checked by the engine, not taken from the safety checker: the leader’s version moved the stance from ${draft.stance} to ${leader.stance} and it changed the outlook of the horizons (${draft.horizons
-        .map((h) => `${h.horizon}: ${h.outlook} → ${flip(h.outlook)}`)
+        .map((h) => `${{ '12m': '12 months', '24m': '2 years', '36m': '3 years' }[h.horizon]}: ${h.outlook} → ${flip(h.outlook)}`)
         .join('; ')}). The draft is kept, because one bounded debate round may strengthen or qualify a view but not overturn it.`,
     );
     expect(safety.text).toBe(check.reason);
@@ -117,12 +121,12 @@ describe.each(testBackends())('checks that do not take the model\'s word, on %s'
     expect(decided(safety.repairs)[0].detail).toBe(
       `the draft (stance ${draft.stance}) is kept because the leader moved the stance from ${draft.stance} to ${leader.stance}, and the leader changed horizon outlooks (${draft.horizons
         .map((h) => `${h.horizon}: ${h.outlook} → ${flip(h.outlook)}`)
-        .join('; ')}); the safety checker answered stanceChanged false, horizonsChanged false, kept final, with a report of stance ${leader.stance} as the report`,
+        .join('; ')}); the safety checker answered stanceChanged false, horizonsChanged false, kept final; 1 edit set aside (${leader.claims[0].id}): they reword the version that is not kept`,
     );
     // The report the committee reads is the corrected one.
     const view = await loadRunView({ db, runId: run.id });
-    expect((view.report!.content as Safety).kept).toBe('draft');
-    expect((view.report!.content as Safety).report.stance).toBe(draft.stance);
+    expect((view.report!.content as unknown as Safety).kept).toBe('draft');
+    expect((view.report!.content as unknown as Safety).report.stance).toBe(draft.stance);
   }, 60_000);
 
   it('FinDebate: a debate round that recommended nothing leaves the draft, whatever the safety checker says', async () => {
@@ -130,7 +134,9 @@ describe.each(testBackends())('checks that do not take the model\'s word, on %s'
       if (req.step.act === 'debate') return { ...result, raw: JSON.stringify({ text: 'Nothing to add to the draft.', claims: [], questions: [] }) };
       if (req.step.role === 'safety-checker') {
         const leader = contextOutput<Draft>(req, 'leader');
-        return { ...result, raw: JSON.stringify({ reason: 'Unchanged; the final version is kept.', stanceChanged: false, horizonsChanged: false, kept: 'final', report: leader } satisfies Safety) };
+        // An older-style answer that copies the version out: the copy is not the answer's to give
+        // (the schema drops it), and the engine assembles the kept version itself.
+        return { ...result, raw: JSON.stringify({ reason: 'Unchanged; the final version is kept.', stanceChanged: false, horizonsChanged: false, kept: 'final', edits: [], report: leader }) };
       }
       return result;
     });
@@ -138,13 +144,13 @@ describe.each(testBackends())('checks that do not take the model\'s word, on %s'
     expect((await executeRun({ db, runId: run.id, provider })).status).toBe('succeeded');
     const draft = (await stepRow(run.id, 'DRAFT')).output as Draft;
     const safety = await stepRow(run.id, 'SAFETY');
-    const check = safety.output as Safety;
+    const check = safety.output as unknown as Safety;
     expect(check).toMatchObject({ stanceChanged: false, horizonsChanged: false, kept: 'draft' });
     expect(check.report).toEqual(draft);
     // In the run's language: Korean.
     expect(check.reason).toBe('안전 점검 에이전트의 답이 아니라 엔진이 직접 확인한 결과: 신뢰 에이전트와 회의론자가 아무 제안도 하지 않아 토론이 더한 것이 없으므로 초안을 유지한다.');
     expect(decided(safety.repairs).map((r) => r.kind)).toEqual(['draft-restored']);
-    expect(decided(safety.repairs)[0].detail).toMatch(/^the draft \(stance \w+\) is kept because the trust agent and the skeptic made no point between them \(no recommendations\); the safety checker answered stanceChanged false, horizonsChanged false, kept final, with the other version as the report$/);
+    expect(decided(safety.repairs)[0].detail).toMatch(/^the draft \(stance \w+\) is kept because the trust agent and the skeptic made no point between them \(no recommendations\); the safety checker answered stanceChanged false, horizonsChanged false, kept final$/);
   }, 60_000);
 
   it('FinDebate: the skeptic runs after the trust agent and receives its turn; the safety checker receives the debate', async () => {

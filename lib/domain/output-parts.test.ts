@@ -20,7 +20,7 @@ function strings(schema: Schema, path: string[] = [], out: Leaf[] = []): Leaf[] 
 }
 
 // Strings outside the parts that are not enums yet not text either: a horizon's name, an argument's id.
-const NOT_READABLE = ['horizon', 'argumentId'];
+const NOT_READABLE = ['horizon', 'argumentId', 'claimId'];
 const KINDS = Object.keys(OUTPUT_SCHEMAS) as OutputKind[];
 const same = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((k, i) => k === b[i]);
 

@@ -113,7 +113,7 @@ export const FIELD_NAMES = [
   'unresolved',
   'explanation',
   'note',
-  'text',
+  'wording',
 ] as const;
 export type FieldName = (typeof FIELD_NAMES)[number];
 type FieldPath = readonly [FieldName] | readonly [string, FieldName];
@@ -135,7 +135,7 @@ export const LIVE_FIELDS: { readonly [K in OutputKind]: readonly FieldPath[] } =
     ['trace', 'note'],
   ],
   stanceDraft: [],
-  safetyCheck: [['report', 'text']],
+  safetyCheck: [['edits', 'wording']],
 };
 
 /**

@@ -127,20 +127,73 @@ export const rubricJudgment = z.object({
  * (lib/debate/prompts.ts) and the engine can tell it from a briefing that merely came back empty.
  */
 export const briefing = z.object({ text: z.string(), nothingInMaterial: z.boolean().optional(), claims: z.array(claim) });
+/**
+ * FinDebate's horizons: fixed codes, the same in every language, so that the draft and the leader
+ * name a horizon alike and a Korean run cannot write "12개월" where an English one writes
+ * "12 months". A reader sees a label made from the code (the report, the offline analyst).
+ */
+export const HORIZONS = ['12m', '24m', '36m'] as const;
+export type Horizon = (typeof HORIZONS)[number];
+export const HORIZON_MONTHS: Record<Horizon, number> = { '12m': 12, '24m': 24, '36m': 36 };
+
+const NUMBER_WORDS: Record<string, number> = { one: 1, two: 2, three: 3, 일: 1, 이: 2, 삼: 3, 한: 1, 두: 2, 세: 3 };
+
+/**
+ * The code of a horizon as stored: a code as it is, or a label an older run wrote in free text
+ * ("12 months", "3 years", "12개월", "3년", "36-Month") as the code of the same length.
+ * Undefined for a label of no fixed horizon ("near term") or one of another length.
+ */
+export function horizonCode(label: string): Horizon | undefined {
+  const s = label.normalize('NFKC').trim().toLowerCase();
+  if ((HORIZONS as readonly string[]).includes(s)) return s as Horizon;
+  const m = /^(\d+(?:\.\d+)?|one|two|three|일|이|삼|한|두|세)\s*-?\s*(months?|mos?|m|개월|달|years?|yrs?|y|년)(?![a-z])/u.exec(s);
+  if (!m) return undefined;
+  const n = NUMBER_WORDS[m[1]] ?? Number(m[1]);
+  const months = /^(years?|yrs?|y|년)$/.test(m[2]) ? n * 12 : n;
+  return HORIZONS.find((h) => HORIZON_MONTHS[h] === months);
+}
+
+const horizonOutlook = z.object({
+  horizon: z.enum(HORIZONS),
+  outlook: z.enum(['favorable', 'neutral', 'adverse']),
+  confidence: z.number().min(0).max(1),
+});
 export const stanceDraft = z.object({
   text: z.string(),
   stance: z.enum(['favorable', 'neutral', 'adverse']),
-  horizons: z.array(z.object({ horizon: z.string(), outlook: z.enum(['favorable', 'neutral', 'adverse']), confidence: z.number().min(0).max(1) })),
+  horizons: z.array(horizonOutlook),
   claims: z.array(claim),
 });
+/**
+ * A stance draft as stored: a run stored before the horizons were fixed codes (HORIZONS) has
+ * free-text labels ("12 months", "12개월"); they read as they are, and horizonCode maps them.
+ * For reading stored outputs only; a model is held to `stanceDraft`.
+ */
+export const storedStanceDraft = stanceDraft.extend({ horizons: z.array(horizonOutlook.extend({ horizon: z.string() })) });
+
+/** A rewording of one claim of the version kept: the claim's id and its new wording, nothing else. */
+export const safetyEdit = z.object({ claimId: z.string(), wording: z.string() });
+/**
+ * The safety checker's answer: its decision and its edits, not a copy of the version it keeps.
+ * The engine assembles the kept `report` from the draft's or the leader's output and the edits
+ * (lib/debate/enforce.ts), and stores the answer with it (`storedSafetyCheck`).
+ */
 export const safetyCheck = z.object({
   reason: z.string(),
   stanceChanged: z.boolean(),
   horizonsChanged: z.boolean(),
   kept: z.enum(['draft', 'final']),
-  /** The version kept: the leader's merge, or the draft when the debate moved stance or horizons. */
-  report: stanceDraft,
+  edits: z.array(safetyEdit),
 });
+/**
+ * The safety check as stored: the decision, and the version kept — the leader's merge, or the
+ * draft when the debate moved stance or horizons — as `report`, with the edits applied. The same
+ * shape as runs stored before the edits were asked for, so every reader of a stored report (the
+ * report page, the export, the final checks) reads old and new runs alike.
+ */
+export const storedSafetyCheck = safetyCheck.omit({ edits: true }).extend({ report: storedStanceDraft });
+export type StoredStanceDraft = z.infer<typeof storedStanceDraft>;
+export type StoredSafetyCheck = z.infer<typeof storedSafetyCheck>;
 
 export const OUTPUT_SCHEMAS = {
   turn,

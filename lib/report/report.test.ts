@@ -128,7 +128,22 @@ describe.each(testBackends())('run report on %s', (backend) => {
     expect(JSON.stringify(blocksOf(fin, 'safety'))).toContain(safety.reason);
     const draft = runs.findebate.view.turns.find((t) => t.step === 'DRAFT')!.output as { horizons: { horizon: string }[] };
     const horizons = blocksOf(fin, 'draft').find((b) => b.kind === 'table') as Extract<Block, { kind: 'table' }>;
-    expect(horizons.rows.map((r) => r[0])).toEqual(draft.horizons.map((h) => h.horizon));
+    // Horizons are stored as codes and shown in words.
+    expect(draft.horizons.map((h) => h.horizon)).toEqual(['12m', '36m']);
+    expect(horizons.rows.map((r) => r[0])).toEqual(['12 months', '3 years']);
+    expect(blocksOf(buildReportDoc(runs.findebate, 'ko'), 'draft').find((b) => b.kind === 'table')).toMatchObject({ rows: [['12개월', expect.any(String), expect.any(String)], ['3년', expect.any(String), expect.any(String)]] });
+
+    // A run stored before the codes, with free-text labels, still reads.
+    const older = structuredClone(runs.findebate);
+    for (const t of older.view.turns) {
+      const out = t.output as { horizons?: { horizon: string }[] };
+      if (out?.horizons) out.horizons = out.horizons.map((h, i) => ({ ...h, horizon: ['12개월', 'near term'][i] }));
+    }
+    const kept = older.view.report!.content as unknown as { report: { horizons: { horizon: string }[] } };
+    kept.report.horizons = kept.report.horizons.map((h, i) => ({ ...h, horizon: ['12 months', '3 years'][i] }));
+    const old = buildReportDoc(older, 'en');
+    expect(old.sections.map((s) => s.id)).toEqual(['safety', 'draft', 'final', 'weigh']);
+    expect((blocksOf(old, 'draft').find((b) => b.kind === 'table') as Extract<Block, { kind: 'table' }>).rows.map((r) => r[0])).toEqual(['12 months', 'near term']);
   });
 
   it('a run still going shows what is done with a note; a failed run says so', async () => {

@@ -5,7 +5,7 @@
 // itself: the schemas would strip the `verified` flag the engine added.
 import type { z } from 'zod';
 import { getProtocol, getStep, isProtocolId } from '@/lib/debate/protocols';
-import { argumentsRound, report as reportSchema, rubricJudgment, safetyCheck, sasJudgment, sasReport, sasStress, stanceDraft, type OutputKind } from '@/lib/domain/outputs';
+import { argumentsRound, horizonCode, report as reportSchema, rubricJudgment, sasJudgment, sasReport, sasStress, storedSafetyCheck, storedStanceDraft, type OutputKind } from '@/lib/domain/outputs';
 import type { ProtocolDef, StepRole } from '@/lib/domain/protocol';
 import type { Block, BuildContext, Section } from '@/lib/report/doc';
 import { FACTORS } from '@/lib/domain/factors';
@@ -194,8 +194,13 @@ function threeRoundSections(content: unknown, ctx: BuildContext, protocol: Proto
   ];
 }
 
-function stanceBlocks(draft: z.infer<typeof stanceDraft>, ctx: BuildContext): Block[] {
+function stanceBlocks(draft: z.infer<typeof storedStanceDraft>, ctx: BuildContext): Block[] {
   const { t } = ctx;
+  // A horizon's code in the report's language; an older run's free-text label that names no code, as written.
+  const horizon = (label: string) => {
+    const code = horizonCode(label);
+    return code ? t(`horizon_${code}`) : label;
+  };
   const stance = (s: string) => (s === 'favorable' ? t('stanceFavorable') : s === 'adverse' ? t('stanceAdverse') : t('stanceNeutral'));
   return [
     { kind: 'fields', items: [{ label: t('stance'), value: stance(draft.stance) }] },
@@ -204,7 +209,7 @@ function stanceBlocks(draft: z.infer<typeof stanceDraft>, ctx: BuildContext): Bl
       kind: 'table',
       caption: t('horizons'),
       head: [t('horizon'), t('outlookCol'), t('confidence')],
-      rows: draft.horizons.map((h) => [h.horizon, stance(h.outlook), h.confidence.toFixed(2)]),
+      rows: draft.horizons.map((h) => [horizon(h.horizon), stance(h.outlook), h.confidence.toFixed(2)]),
     },
     { kind: 'group', title: t('signals'), blocks: [{ kind: 'list', items: draft.claims.map((c) => c.text) }] },
     { kind: 'citations', items: ctx.cite(draft.claims.flatMap((c) => c.citations)) },
@@ -213,7 +218,7 @@ function stanceBlocks(draft: z.infer<typeof stanceDraft>, ctx: BuildContext): Bl
 
 function finDebateSections(content: unknown, ctx: BuildContext, protocol: ProtocolDef): Section[] {
   const { t } = ctx;
-  const s = shaped(safetyCheck, content);
+  const s = shaped(storedSafetyCheck, content);
   if (!s) return unexpected(content, ctx);
   const sections: Section[] = [
     {
@@ -232,8 +237,8 @@ function finDebateSections(content: unknown, ctx: BuildContext, protocol: Protoc
       ],
     },
   ];
-  const draft = shaped(stanceDraft, turnOf(protocol, 'draft-writer', ctx)?.output);
-  const final = shaped(stanceDraft, turnOf(protocol, 'leader', ctx)?.output);
+  const draft = shaped(storedStanceDraft, turnOf(protocol, 'draft-writer', ctx)?.output);
+  const final = shaped(storedStanceDraft, turnOf(protocol, 'leader', ctx)?.output);
   if (draft) sections.push({ id: 'draft', title: t('draft'), blocks: stanceBlocks(draft, ctx) });
   if (final) sections.push({ id: 'final', title: t('final'), blocks: stanceBlocks(final, ctx) });
   // Without the turns (an edited run), the kept version inside the safety check still shows.

@@ -548,6 +548,9 @@ class Writer {
       if (key === 'claims' && itemProps.polarity) return this.claims(schema);
       if (key === 'questions' && itemProps.targetClaimId) return this.questions(schema);
       if (itemProps.source && itemProps.date) return this.citations(factor, itemSchema);
+      // A safety check's rewordings of claims of the version it keeps: none, as its task says is
+      // usual (a made-up claim id would only be set aside by the engine).
+      if (key === 'edits' && itemProps.claimId) return [];
       const targetKey = itemProps.targetId ? 'targetId' : itemProps.argumentId ? 'argumentId' : undefined;
       const targets = targetKey ? this.argumentTargets(targetKey === 'argumentId') : [];
       if (targetKey && targets.length && value.length) {

@@ -6,8 +6,6 @@
 // last comparison is the engine's, not the model's (lib/debate/enforce.ts).
 import type { ProtocolDef, SpecialistFocus, StepDef } from '@/lib/domain/protocol';
 
-const SPECIALISTS = ['S-PERF', 'S-MKT', 'S-MGMT', 'S-COLL', 'S-RISK'];
-
 /**
  * The published system's four families of retrieval queries, adapted to credit, in English and
  * Korean: how the business performs, where it is heading, what threatens repayment, and who runs
@@ -22,13 +20,62 @@ export const QUERY_FAMILIES = {
 export type QueryFamily = keyof typeof QUERY_FAMILIES;
 const families = (...names: QueryFamily[]) => names.map((n) => QUERY_FAMILIES[n]);
 
-type Lane = { focus: SpecialistFocus; identity: string; subject: string; families: QueryFamily[] };
+type Lane = { id: string; agent: string; focus: SpecialistFocus; identity: string; subject: string; families: QueryFamily[] };
 
 // Each specialist gets one lane so five parallel briefings cover the case without overlapping;
 // its passages come from the query families that lane draws on.
-const specialist = (id: string, agent: string, lane: Lane): StepDef => ({
-  id,
-  agent,
+const LANES: Lane[] = [
+  {
+    id: 'S-PERF',
+    agent: 'performance-analyst',
+    focus: 'performance',
+    identity: 'a business performance analyst',
+    subject: 'how the business is performing: orders, output, market position and its trend',
+    families: ['performance'],
+  },
+  {
+    id: 'S-MKT',
+    agent: 'market-analyst',
+    focus: 'market-outlook',
+    identity: 'an industry and market analyst',
+    subject: 'the industry\'s growth, competition, technology shifts and cyclical exposure',
+    families: ['outlook'],
+  },
+  {
+    id: 'S-MGMT',
+    agent: 'management-analyst',
+    focus: 'management-sentiment',
+    identity: 'a management and sentiment analyst',
+    subject: 'management continuity, governance and the tone of disclosures and coverage',
+    families: ['management'],
+  },
+  {
+    id: 'S-COLL',
+    agent: 'collateral-analyst',
+    focus: 'collateral',
+    identity: 'a collateral and valuation analyst',
+    subject: 'assets, certifications, rights and support programmes that back or secure the credit',
+    families: ['performance', 'outlook'],
+  },
+  {
+    id: 'S-RISK',
+    agent: 'risk-analyst',
+    focus: 'credit-risk',
+    identity: 'a credit risk analyst',
+    subject: 'litigation, sanctions, distress signals, internal-control findings and other risks to repayment',
+    families: ['risk'],
+  },
+];
+const SPECIALISTS = LANES.map((l) => l.id);
+
+/** "an industry and market analyst" → "the industry and market analyst". */
+const definite = (identity: string) => identity.replace(/^an? /, 'the ');
+
+// A specialist is told what the other four cover, so that a finding outside its lane is left to
+// the specialist whose lane it is rather than briefed twice.
+const specialist = (lane: Lane): StepDef => ({
+  id: lane.id,
+  agent: lane.agent,
   role: 'specialist',
   focus: lane.focus,
   team: 'neutral',
@@ -42,7 +89,9 @@ const specialist = (id: string, agent: string, lane: Lane): StepDef => ({
   task: [
     `You are ${lane.identity}.`,
     `From the retrieved passages, brief the writer on ${lane.subject}, as it bears on the borrower's capacity to repay.`,
-    'One claim per finding, each cited to its passage; state plainly where the passages are silent. Stay in your lane: the other four specialists cover the rest.',
+    'One claim per finding, each cited to its passage; state plainly where the passages are silent.',
+    'Stay in your lane. Four other specialists brief the writer alongside you, each on its own lane; leave their findings to them:',
+    ...LANES.filter((other) => other !== lane).map((other, i, all) => `- ${definite(other.identity)} — ${other.subject}${i === all.length - 1 ? '.' : ';'}`),
   ].join('\n'),
 });
 
@@ -51,36 +100,7 @@ export const FINDEBATE: ProtocolDef = {
   name: 'FinDebate',
   description: 'Five retrieval-grounded specialists, a stance-taking draft, one safe debate round (trust, then the skeptic on it, then the leader) and a safety check.',
   steps: [
-    specialist('S-PERF', 'performance-analyst', {
-      focus: 'performance',
-      identity: 'a business performance analyst',
-      subject: 'how the business is performing: orders, output, market position and its trend',
-      families: ['performance'],
-    }),
-    specialist('S-MKT', 'market-analyst', {
-      focus: 'market-outlook',
-      identity: 'an industry and market analyst',
-      subject: 'the industry\'s growth, competition, technology shifts and cyclical exposure',
-      families: ['outlook'],
-    }),
-    specialist('S-MGMT', 'management-analyst', {
-      focus: 'management-sentiment',
-      identity: 'a management and sentiment analyst',
-      subject: 'management continuity, governance and the tone of disclosures and coverage',
-      families: ['management'],
-    }),
-    specialist('S-COLL', 'collateral-analyst', {
-      focus: 'collateral',
-      identity: 'a collateral and valuation analyst',
-      subject: 'assets, certifications, rights and support programmes that back or secure the credit',
-      families: ['performance', 'outlook'],
-    }),
-    specialist('S-RISK', 'risk-analyst', {
-      focus: 'credit-risk',
-      identity: 'a credit risk analyst',
-      subject: 'litigation, sanctions, distress signals, internal-control findings and other risks to repayment',
-      families: ['risk'],
-    }),
+    ...LANES.map(specialist),
     {
       id: 'DRAFT',
       agent: 'writer',
@@ -93,7 +113,7 @@ export const FINDEBATE: ProtocolDef = {
       output: 'stanceDraft',
       task: [
         'Synthesise the five briefings into a draft credit view with a stance on repayment: favorable, neutral or adverse.',
-        'Give the outlook for each horizon (for example 12 months and 3 years) with a confidence between 0 and 1 that matches the strength of the evidence: do not claim certainty the briefings do not give.',
+        'Give the outlook for the next 12 months (`12m`) and the next three years (`36m`), and for two years (`24m`) only if the briefings speak to it, each horizon once, with a confidence between 0 and 1 that matches the strength of the evidence: do not claim certainty the briefings do not give.',
         'Keep the specialists\' claims that carry the stance, with their citations.',
       ].join('\n'),
     },
@@ -125,9 +145,15 @@ export const FINDEBATE: ProtocolDef = {
       evidence: 'documents',
       queries: families('risk', 'outlook'),
       output: 'turn',
+      // Everything asked has a place in the turn: risks and overreach as cited claims (checked,
+      // weighed by the leader), mitigations and the two scenarios in the prose the leader merges.
+      // Scenario fields of their own would reach no report: the committee reads the kept version
+      // (a stance draft), into which the leader carries them (docs/protocols.md, FinDebate).
       task: [
-        'Probe the draft as the trust agent strengthened it: add the risks both miss, say where the trust agent\'s support overreaches (an old item, a passage that does not say what is claimed), the mitigations that would contain the risks, and scenarios (base, downside) under which repayment would suffer.',
-        'Cite a passage for every risk; set `respondsTo` when a point answers a specific claim of the draft or of the trust agent.',
+        'Probe the draft as the trust agent strengthened it.',
+        '- Each risk the draft and the trust agent both miss: one claim, cited to its passage, polarity adverse; set `respondsTo` when it answers a specific claim of the draft or of the trust agent.',
+        '- Where the trust agent\'s support overreaches (an old item, a passage that does not say what is claimed): one claim answering that support claim through `respondsTo`, cited to the passage that shows it.',
+        '- In `text`: the risks in a few sentences; for each, what would contain it (a mitigation the passages show, or that none is shown); then a base case and a downside case for repayment.',
       ].join('\n'),
     },
     {
@@ -156,9 +182,12 @@ export const FINDEBATE: ProtocolDef = {
       webSearch: false,
       evidence: 'none',
       output: 'safetyCheck',
+      // A decision and edits, not a copy: the engine assembles the kept version from the draft's
+      // or the leader's output and the edits (lib/debate/enforce.ts), so nothing is re-typed.
       task: [
-        'Compare the leader\'s version with the draft. Set `stanceChanged` and `horizonsChanged` (a horizon changed when its outlook did; a new confidence alone is not a change).',
-        'If either changed, or the trust agent and the skeptic recommended nothing (no point between them), keep the draft (`kept`: "draft", `report`: the draft unchanged) and explain in `reason` what the debate tried to change; otherwise keep the leader\'s version (`kept`: "final", `report`: the leader\'s version) and say so in `reason`.',
+        'Compare the leader\'s version with the draft. Set `stanceChanged` and `horizonsChanged` (a horizon changed when its outlook did, or when it was dropped or added; a new confidence alone is not a change).',
+        'If either changed, or the trust agent and the skeptic recommended nothing (no claim between them), keep the draft (`kept`: "draft") and explain in `reason` what the debate tried to change; otherwise keep the leader\'s version (`kept`: "final") and say so in `reason`.',
+        'Do not copy the version you keep: it is kept as it stands. In `edits`, reword only a claim of that version whose text a credit committee could not read as written, giving its `claimId` and the new `wording`; its reading and its citations stay. Usually `edits` is empty.',
       ].join('\n'),
     },
   ],

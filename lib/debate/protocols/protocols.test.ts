@@ -161,6 +161,22 @@ describe('the other protocols follow STEP-IDS.md', () => {
     expect(step(sas, 'LEAD').output).toBe('sasReport');
   });
 
+  it('SAS: the tasks ask only for what the flow uses and the engine checks', () => {
+    const sas = getProtocol('sas');
+    // B-I's length is the checked limit, in characters, with one number.
+    const bi = step(sas, 'B-I');
+    expect(bi.maxChars).toBe(2000);
+    expect(bi.task).toContain(`at most ${bi.maxChars} characters`);
+    expect(bi.task).not.toMatch(/words/);
+    // Only the devil's advocate asks: J-DA's follow-ups are what F-A and F-N answer, so a
+    // rebuttal's own question would go unanswered.
+    for (const id of ['R-A', 'R-N']) expect(step(sas, id).task).toMatch(/Ask no questions of your own/);
+    for (const id of ['F-A', 'F-N']) expect(step(sas, id).context).toContain('J-DA');
+    // The judge's temperature is the engine's (RunParams.judgeTemperature), not the model's to set.
+    expect(step(sas, 'JUDGE').role).toBe('judge');
+    expect(step(sas, 'JUDGE').task).not.toMatch(/temperature/i);
+  });
+
   it('three-round: each side answers the other\'s first round, then closes; the judge is told no provider setting', () => {
     const tr = getProtocol('three-round');
     expect(ids(tr)).toEqual(['R1-A', 'R1-N', 'R2-A', 'R2-N', 'R3-A', 'R3-N', 'JUDGE']);

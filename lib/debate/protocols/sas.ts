@@ -25,6 +25,9 @@ const SIDES: Side[] = [
   { suffix: 'N', team: 'negative', position: 'the borrower\'s capacity to repay is at risk', other: 'affirmative' },
 ];
 
+// B-I's narrative: one limit, in characters, which is what the engine checks (lib/debate/rules.ts).
+const INDUSTRY_MAX_CHARS = 2000;
+
 const briefings: StepDef[] = [
   {
     id: 'B-F',
@@ -71,10 +74,10 @@ const briefings: StepDef[] = [
     webSearch: false,
     evidence: 'pool',
     output: 'briefing',
-    maxChars: 2000,
+    maxChars: INDUSTRY_MAX_CHARS,
     rules: { citationsRequired: true, findingsOrNothing: true },
     task: [
-      'Write the market and industry briefing as one narrative of at most 300 words in `text`: growth outlook, competitive pressure, technological and cyclical exposure, and public support, as the structured evidence shows them.',
+      `Write the market and industry briefing as one narrative of at most ${INDUSTRY_MAX_CHARS} characters in \`text\`: growth outlook, competitive pressure, technological and cyclical exposure, and public support, as the structured evidence shows them.`,
       'Record each point that the narrative rests on as a cited claim.',
     ].join('\n'),
   },
@@ -110,6 +113,9 @@ const rebuttals: StepDef[] = SIDES.map((side) => ({
   task: [
     `Answer every challenge the devil's advocate (C) put to the ${side.team} opening, setting \`respondsTo\` to the question; then rebut the ${side.other} opening where the briefings allow.`,
     'Concede what you cannot defend: a conceded point costs less than one the judge finds unsupported.',
+    // Only the devil's advocate asks in SAS: its follow-up questions (J-DA) are the ones the
+    // follow-up step answers, so a question a side put here would go unanswered.
+    'Ask no questions of your own: in this debate only the devil\'s advocate asks, and it follows up on your answers itself.',
   ].join('\n'),
 }));
 
@@ -198,7 +204,7 @@ export const SAS: ProtocolDef = {
       output: 'sasJudgment',
       task: [
         'Decide which side\'s case held up better against the briefings and the devil\'s advocate, and justify it in one sentence.',
-        'Judge the arguments, not the eloquence: a case that conceded honestly can still be the stronger one. Run at low temperature (a provider setting); be consistent.',
+        'Judge the arguments, not the eloquence: a case that conceded honestly can still be the stronger one. Apply the same standard to both sides.',
       ].join('\n'),
     },
     {

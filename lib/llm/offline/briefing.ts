@@ -18,7 +18,7 @@ export type Lane = {
   figures?: boolean;
   /** Claims quote the item's own words. */
   quotes?: boolean;
-  /** One narrative in `text` (≤ 300 words). */
+  /** One narrative in `text`, within the step's limit in characters (SAS B-I: 2,000). */
   narrative?: boolean;
   max: number;
 };
@@ -99,13 +99,19 @@ export function briefing(env: Env): { text: string; nothingInMaterial?: true; cl
 
   if (lane.narrative) {
     const paragraphs = [K.narrativeIntro(env.company, env.request.company.industry, items.length)];
+    // Whole sentences up to the limit the task names and the engine checks, the note on what the
+    // material is silent on included; and no more than about 280 words, the published narrative's
+    // length, so that a Korean narrative (fewer characters a word) is no longer than it was.
+    const closing = silent.length ? [K.silent(silent)] : [];
+    const limit = step.maxChars ?? Infinity;
     for (const item of items) {
       const { side } = pickOf(item);
       const sentence = K.narrativePoint(item, env.words(item.factor, item), side);
-      if (wordCount([...paragraphs, sentence].join(' ')) > 280) break;
+      const next = [...paragraphs, sentence, ...closing].join(' ');
+      if (next.length > limit || wordCount(next) > 280) break;
       paragraphs.push(sentence);
     }
-    if (silent.length) paragraphs.push(K.silent(silent));
+    paragraphs.push(...closing);
     return { text: fit(paragraphs.map((text) => ({ text, priority: 5 })), step.maxChars), claims };
   }
 

@@ -4,19 +4,22 @@
 // only by adding evidence — and the safety check then keeps the draft, as the protocol asks
 // (docs/protocols.md); so it does when the debate recommended nothing. The engine makes the same
 // comparison itself (lib/debate/enforce.ts), so these answers are never corrected.
-import { stanceDraft as draftSchema, type Claim, type StepOutput, type Turn as TurnOutput } from '@/lib/domain/outputs';
+import { horizonCode, storedStanceDraft as draftSchema, type Claim, type StepOutput, type StoredStanceDraft, type Turn as TurnOutput } from '@/lib/domain/outputs';
 import { isFactorId, type FactorId } from '@/lib/domain/factors';
 import { isStale, recencyCutoff } from '@/lib/pool/as-of';
 import { translator } from '@/lib/i18n';
 import { enforcementMessages } from '@/lib/i18n/messages/enforcement';
 import type { Env } from './env';
-import { citationKey, citationOf, differentEvidence, itemsOf, resolve, uniqueCitations, type Item } from './material';
+import { citationKey, citationOf, differentEvidence, itemsOf, resolve, type Item } from './material';
 import { claimsWithRedFlags } from './red-flags';
 import { panelFor } from './panel';
 import { factorGroups } from './select';
 import { fit, type Segment } from './text';
 
-type Draft = StepOutput<'stanceDraft'>;
+// What the analyst writes is a stance draft; what it reads from the context may be an older run's
+// (free-text horizon labels), so drafts are read as stored.
+type Written = StepOutput<'stanceDraft'>;
+type Draft = StoredStanceDraft;
 type Stance = Draft['stance'];
 
 const STRUCTURAL: FactorId[] = ['industry_growth_outlook', 'industry_competition_intensity', 'technological_disruption_risk', 'economic_sensitivity', 'government_support_programs'];
@@ -65,7 +68,7 @@ function uniqueItems(env: Env, claims: Claim[]): Weighed[] {
   return [...seen.values()];
 }
 
-function horizonsOf(env: Env, items: Weighed[]): Draft['horizons'] {
+function horizonsOf(env: Env, items: Weighed[]): Written['horizons'] {
   const K = panelFor(env.lang);
   const near = balance(items.filter((i) => !i.stale).length ? items.filter((i) => !i.stale) : items);
   const structural = items.filter((i) => STRUCTURAL.includes(i.factor));
@@ -97,7 +100,7 @@ function carriers(claims: Claim[]): Claim[] {
   return unique.sort((a, b) => order(a) - order(b)).slice(0, MAX_CARRIERS);
 }
 
-function compose(env: Env, claims: Claim[], idPrefix: string, note?: string): Draft {
+function compose(env: Env, claims: Claim[], idPrefix: string, note?: string): Written {
   const K = panelFor(env.lang);
   const items = uniqueItems(env, claims);
   const { stance } = balance(items);
@@ -121,18 +124,18 @@ function contextDraft(env: Env): Draft | undefined {
  * carry it (red-flags.ts), so that the stance weighs them from the start and the leader, which
  * receives the same claims, weighs them alike.
  */
-export function writeDraft(env: Env): Draft {
+export function writeDraft(env: Env): Written {
   const specialists = env.debate.claims((t) => t.act !== 'debate');
   return compose(env, claimsWithRedFlags(env, carriers(specialists)), env.step.id);
 }
 
 /** A stance draft from a step of no declared part: the leader's merge when a draft is in context, else a draft. */
-export function stanceDraft(env: Env): Draft {
+export function stanceDraft(env: Env): Written {
   return contextDraft(env) ? leaderDraft(env) : writeDraft(env);
 }
 
 /** The leader's merge of the debate into the draft; without a draft in context, a draft of its own. */
-export function leaderDraft(env: Env): Draft {
+export function leaderDraft(env: Env): Written {
   const draft = contextDraft(env);
   if (!draft) return writeDraft(env);
   const K = panelFor(env.lang);
@@ -197,6 +200,10 @@ export function skeptic(env: Env): TurnOutput {
   return { text: fit(segments, env.step.maxChars), claims, questions: [] };
 }
 
+/**
+ * The safety checker's decision, and no edits: the engine assembles the kept version from the
+ * draft's or the leader's output (lib/debate/enforce.ts), which already address the red flags.
+ */
 export function safetyCheck(env: Env): StepOutput<'safetyCheck'> {
   const K = panelFor(env.lang);
   const drafts = env.debate.turns
@@ -204,22 +211,21 @@ export function safetyCheck(env: Env): StepOutput<'safetyCheck'> {
     .filter((x) => x.parsed.success)
     .map((x) => ({ role: x.t.role, draft: x.parsed.data! }));
   // By role; without roles, the first draft is the writer's and the last the leader's.
-  const draft = drafts.find((d) => d.role === 'draft-writer')?.draft ?? drafts[0]?.draft ?? writeDraft(env);
+  const draft: Draft = drafts.find((d) => d.role === 'draft-writer')?.draft ?? drafts[0]?.draft ?? writeDraft(env);
   const final = drafts.find((d) => d.role === 'leader')?.draft ?? drafts[drafts.length - 1]?.draft ?? draft;
   const stanceChanged = draft.stance !== final.stance;
-  const key = (d: Draft) => d.horizons.map((h) => `${h.horizon}:${h.outlook}`).join('|');
+  const key = (d: Draft) => d.horizons.map((h) => `${horizonCode(h.horizon) ?? h.horizon}:${h.outlook}`).join('|');
   const horizonsChanged = key(draft) !== key(final);
   // No recommendations from the debate (the trust agent and the skeptic made no point) → the draft stands.
   const debate = env.debate.turns.filter((t) => t.act === 'debate');
   const nothingRecommended = debate.length > 0 && debate.every((t) => t.claims.length === 0);
   const kept = stanceChanged || horizonsChanged || nothingRecommended ? 'draft' : 'final';
-  const report = kept === 'draft' ? draft : final;
   const nothing = translator(enforcementMessages, env.lang)('nothingRecommended');
   return {
+    reason: stanceChanged || horizonsChanged || !nothingRecommended ? K.safetyReason({ stanceChanged, horizonsChanged, draft, final }) : nothing.charAt(0).toUpperCase() + nothing.slice(1),
     stanceChanged,
     horizonsChanged,
     kept,
-    reason: stanceChanged || horizonsChanged || !nothingRecommended ? K.safetyReason({ stanceChanged, horizonsChanged, draft, final }) : nothing.charAt(0).toUpperCase() + nothing.slice(1),
-    report: { ...report, claims: report.claims.map((c) => ({ ...c, citations: uniqueCitations(c.citations) })) },
+    edits: [],
   };
 }

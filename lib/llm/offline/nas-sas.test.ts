@@ -50,12 +50,15 @@ describe.each([
     }
   });
 
-  it('briefings: figures with citations, management quotes, an industry narrative of at most 300 words', () => {
+  it('briefings: figures with citations, management quotes, an industry narrative within its limit in characters, whole sentences', () => {
     const facts = out<{ text: string; claims: Claim[] }>('B-F');
     expect(facts.claims.length).toBeGreaterThan(0);
     const bm = out<{ text: string; claims: Claim[] }>('B-M');
     for (const claim of bm.claims) expect(claim.text).toMatch(/“[^”]+”/);
-    expect(wordCount(out<{ text: string }>('B-I').text)).toBeLessThanOrEqual(300);
+    const narrative = out<{ text: string }>('B-I').text;
+    expect(narrative.length).toBeLessThanOrEqual(runs.get('B-I')!.step.maxChars!);
+    // Cut at a sentence, not by the fitting that shortens an over-long text.
+    expect(narrative).toMatch(/[.다]$/);
   });
 
   it('openings argue from the briefings only: every citation is one a briefing made', () => {

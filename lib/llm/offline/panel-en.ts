@@ -1,5 +1,6 @@
 // English sentences for briefings, SAS, the three-round debate and FinDebate.
 import type { SpecialistFocus } from '@/lib/domain/protocol';
+import { horizonCode, type Horizon } from '@/lib/domain/outputs';
 import { factorLabel } from './lexicon';
 import type { Item } from './material';
 import type { Panel, Standing } from './panel-types';
@@ -7,6 +8,13 @@ import { capitalize, poss, stop } from './phrases';
 import { PHRASES_EN as P } from './phrases-en';
 import type { Side } from './select';
 import { listJoin } from './text';
+
+const HORIZON_WORDS: Record<Horizon, string> = { '12m': '12 months', '24m': '2 years', '36m': '3 years' };
+/** A horizon as a reader says it: its code's words, or an older run's label as it is. */
+const HORIZON_EN = (h: string) => {
+  const code = horizonCode(h);
+  return code ? HORIZON_WORDS[code] : h;
+};
 
 const and = (items: string[]) => listJoin(items, 'en');
 const label = (f: string) => factorLabel('en', f);
@@ -159,11 +167,11 @@ export const PANEL_EN: Panel = {
   recommendation: (t, unresolved) =>
     `For the credit committee: ${t.affirmative === t.negative ? 'the two sides score equally' : `the ${t.affirmative > t.negative ? 'affirmative' : 'negative'} side is better supported on these scores (${t.affirmative} vs ${t.negative})`}${unresolved ? `, but ${unresolved} point${s(unresolved)} remain unresolved and should be checked before a decision` : ''}. The scores weigh evidence and responsiveness; they are not a credit decision.`,
 
-  horizons: () => ['12 months', '3 years'],
+  horizons: () => ['12m', '36m'],
   draftText: ({ company, stance, horizons, favorable, adverse, items, stale, note }) =>
     [
       `Stance: ${stance} outlook for ${poss(company)} repayment.`,
-      `${horizons.map((h) => `${h.horizon}: ${h.outlook} (confidence ${h.confidence})`).join('; ')}.`,
+      `${horizons.map((h) => `${HORIZON_EN(h.horizon)}: ${h.outlook} (confidence ${h.confidence})`).join('; ')}.`,
       favorable.length ? `For: ${and(favorable.map((l) => l.toLowerCase()))}.` : 'No favorable item.',
       adverse.length ? `Against: ${and(adverse.map((l) => l.toLowerCase()))}.` : 'No adverse item.',
       `Based on ${items} item${s(items)}${stale ? `, ${stale} older than the recency window` : ''}.`,

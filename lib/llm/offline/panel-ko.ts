@@ -1,5 +1,6 @@
 // 브리핑, SAS, 3라운드 토론, FinDebate의 한국어 문장.
 import type { SpecialistFocus } from '@/lib/domain/protocol';
+import { horizonCode, type Horizon } from '@/lib/domain/outputs';
 import { factorLabel } from './lexicon';
 import type { Item } from './material';
 import type { Panel, Stance } from './panel-types';
@@ -15,6 +16,12 @@ const cite = (i: Item) => `${P.name(i)}${P.ref(i)}`;
 const reading = (side: Side, w: { favReading: string; advReading: string }) => (side === 'favorable' ? w.favReading : w.advReading);
 const sideKo = (side: Side) => (side === 'favorable' ? '찬성 측' : '반대 측');
 const teamKo = (t: string) => (t === 'affirmative' ? '찬성 측' : t === 'negative' ? '반대 측' : '중립');
+const HORIZON_WORDS: Record<Horizon, string> = { '12m': '12개월', '24m': '2년', '36m': '3년' };
+/** A horizon as a reader says it: its code's words, or an older run's label as it is. */
+const HORIZON_KO = (h: string) => {
+  const code = horizonCode(h);
+  return code ? HORIZON_WORDS[code] : h;
+};
 const STANCE: Record<Stance, string> = { favorable: '긍정적', neutral: '중립적', adverse: '부정적' };
 
 const LANES: Record<SpecialistFocus, string> = {
@@ -172,11 +179,11 @@ export const PANEL_KO: Panel = {
   recommendation: (t, unresolved) =>
     `심사위원회 참고: ${t.affirmative === t.negative ? '이 점수로는 양측이 같다' : `이 점수로는 ${t.affirmative > t.negative ? '찬성 측' : '반대 측'}의 근거가 더 탄탄하다(${t.affirmative} 대 ${t.negative})`}.${unresolved ? ` 다만 미해결 쟁점 ${unresolved}개는 결정 전에 확인해야 한다.` : ''} 점수는 근거와 응답성을 잰 것이며 여신 결정 자체는 아니다.`,
 
-  horizons: () => ['12개월', '3년'],
+  horizons: () => ['12m', '36m'],
   draftText: ({ company, stance, horizons, favorable, adverse, items, stale, note }) =>
     [
       `입장: ${company}의 상환 전망은 ${STANCE[stance]}이다.`,
-      `${horizons.map((h) => `${h.horizon}: ${STANCE[h.outlook]}(확신도 ${h.confidence})`).join(', ')}.`,
+      `${horizons.map((h) => `${HORIZON_KO(h.horizon)}: ${STANCE[h.outlook]}(확신도 ${h.confidence})`).join(', ')}.`,
       favorable.length ? `긍정 요인: ${favorable.join('·')}.` : '긍정적 자료 없음.',
       adverse.length ? `부정 요인: ${adverse.join('·')}.` : '부정적 자료 없음.',
       `자료 ${items}건 기준${stale ? `(이 중 ${stale}건은 최근성 기간 밖)` : ''}.`,

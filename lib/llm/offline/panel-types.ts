@@ -1,7 +1,7 @@
 // The interface of the offline analyst's sentences for the protocols other than KPD-MADS, and the
 // shapes it speaks of; panel-en.ts and panel-ko.ts implement it, panel.ts picks one by language.
 // Types only, so the implementations need not import the module that imports them.
-import type { StepOutput } from '@/lib/domain/outputs';
+import type { Horizon, StepOutput, StoredStanceDraft } from '@/lib/domain/outputs';
 import type { SpecialistFocus, Team } from '@/lib/domain/protocol';
 import type { FactorWords } from './factor-words';
 import type { Item } from './material';
@@ -9,7 +9,8 @@ import type { Pick, Side } from './select';
 
 export type Support = { items: number; fresh: number; answered: number; score: number };
 export type Stance = 'favorable' | 'neutral' | 'adverse';
-export type Draft = StepOutput<'stanceDraft'>;
+/** A stance draft as read from a step's context: horizons are codes, or an older run's labels. */
+export type Draft = StoredStanceDraft;
 export type Response = StepOutput<'responsesRound'>['responses'][number];
 export type Argument = StepOutput<'argumentsRound'>['arguments'][number];
 export type Standing = 'UPHELD' | 'PARTIALLY_UPHELD' | 'REFUTED' | 'UNCERTAIN';
@@ -69,7 +70,8 @@ export interface Panel {
   recommendation(totals: { affirmative: number; negative: number }, unresolved: number): string;
 
   // FinDebate.
-  horizons(): [string, string];
+  /** The two horizons the draft gives (HORIZONS in lib/domain/outputs.ts), near first. */
+  horizons(): [Horizon, Horizon];
   draftText(args: { company: string; stance: Stance; horizons: Draft['horizons']; favorable: string[]; adverse: string[]; items: number; stale: number; note?: string }): string;
   leaderNote(moved: boolean, from: Stance, to: Stance, added: number): string;
   trustHeader(stance: Stance): string;

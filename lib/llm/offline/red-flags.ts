@@ -131,10 +131,8 @@ export function addressRedFlags(env: Env, output: StepOutput): StepOutput {
       const d = output as StepOutput<'stanceDraft'>;
       return { ...d, text: proseWithRedFlags(env, d.text), claims: claimsWithRedFlags(env, d.claims) };
     }
-    case 'safetyCheck': {
-      const s = output as StepOutput<'safetyCheck'>;
-      return { ...s, report: { ...s.report, text: proseWithRedFlags(env, s.report.text), claims: claimsWithRedFlags(env, s.report.claims) } };
-    }
+    // The safety check answers with its decision only: the version it keeps is the draft's or
+    // the leader's, which addressed the flags already (stanceDraft, above).
     case 'sasReport': {
       const r = output as StepOutput<'sasReport'>;
       return {

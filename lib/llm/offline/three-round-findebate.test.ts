@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { OUTPUT_SCHEMAS, type Claim, type StepOutput } from '@/lib/domain/outputs';
+import { HORIZONS, OUTPUT_SCHEMAS, type Claim, type StepOutput, type StoredSafetyCheck, type StoredStanceDraft } from '@/lib/domain/outputs';
 import type { ContextTurn } from '@/lib/llm/types';
 import { createOfflineAnalyst } from './index';
 import { enforce } from '@/lib/debate/enforce';
@@ -125,6 +125,9 @@ describe.each([
     const draft = out<StepOutput<'stanceDraft'>>('DRAFT');
     expect(['favorable', 'neutral', 'adverse']).toContain(draft.stance);
     expect(draft.horizons).toHaveLength(2);
+    // Fixed codes, the same in Korean and English.
+    expect(draft.horizons.map((h) => h.horizon)).toEqual(['12m', '36m']);
+    for (const h of draft.horizons) expect(HORIZONS).toContain(h.horizon);
     for (const h of draft.horizons) {
       expect(h.confidence).toBeGreaterThan(0);
       expect(h.confidence).toBeLessThan(0.9);
@@ -156,25 +159,30 @@ describe.each([
     expect(enforce(runs.get('SAFETY')!.step, runs.get('SAFETY')!.output, { context, language: c.language }).repairs).toEqual([]);
   });
 
-  it('the safety check keeps the leader only when stance and horizons held, and reports the version it kept', () => {
+  it('the safety check keeps the leader only when stance and horizons held; the engine stores the version it kept as the report', () => {
     const check = out<StepOutput<'safetyCheck'>>('SAFETY');
     const draft = out<StepOutput<'stanceDraft'>>('DRAFT');
     const leader = out<StepOutput<'stanceDraft'>>('LEADER');
     expect(check.stanceChanged).toBe(draft.stance !== leader.stance);
-    expect(check.report).toEqual(check.kept === 'draft' ? draft : leader);
     expect(check.kept).toBe(check.stanceChanged || check.horizonsChanged ? 'draft' : 'final');
+    // A decision and no edits, never a copy of the version.
+    expect(check.edits).toEqual([]);
+    expect(check).not.toHaveProperty('report');
+    const context = ['DRAFT', 'TRUST', 'SKEPTIC', 'LEADER'].map((id) => ({ step: runs.get(id)!.step, output: runs.get(id)!.output }));
+    const stored = enforce(runs.get('SAFETY')!.step, check, { context, language: c.language }).output as StoredSafetyCheck;
+    expect(stored.report).toEqual(check.kept === 'draft' ? draft : leader);
   });
 });
 
 describe('the FinDebate safety check', () => {
   it('keeps the draft, unchanged, when the debate moved the stance', async () => {
-    const draft: StepOutput<'stanceDraft'> = {
+    const draft: StoredStanceDraft = {
       text: 'Stance: favorable.',
       stance: 'favorable',
       horizons: [{ horizon: '12 months', outlook: 'favorable', confidence: 0.6 }],
       claims: [],
     };
-    const leader: StepOutput<'stanceDraft'> = { ...draft, text: 'Stance: adverse.', stance: 'adverse', horizons: [{ horizon: '12 months', outlook: 'adverse', confidence: 0.5 }] };
+    const leader: StoredStanceDraft = { ...draft, text: 'Stance: adverse.', stance: 'adverse', horizons: [{ horizon: '12 months', outlook: 'adverse', confidence: 0.5 }] };
     const context: ContextTurn[] = [
       { stepId: 'DRAFT', agent: 'writer', team: 'neutral', act: 'draft', text: draft.text, output: draft },
       { stepId: 'LEADER', agent: 'leader', team: 'neutral', act: 'aggregation', text: leader.text, output: leader },
@@ -182,19 +190,19 @@ describe('the FinDebate safety check', () => {
     const step = FINDEBATE_STEPS.find((s) => s.id === 'SAFETY')!;
     const result = await createOfflineAnalyst().generate(requestFor(TESLA, protocolOf('findebate'), step, context));
     const check = JSON.parse(result.raw) as StepOutput<'safetyCheck'>;
-    expect(check).toMatchObject({ stanceChanged: true, horizonsChanged: true, kept: 'draft' });
-    expect(check.report).toEqual(draft);
+    expect(check).toEqual({ reason: expect.any(String), stanceChanged: true, horizonsChanged: true, kept: 'draft', edits: [] });
     expect(check.reason).toMatch(/moved the stance from favorable to adverse/);
   });
 
   it('keeps the draft when the trust agent and the skeptic recommended nothing, though the stance held', async () => {
-    const draft: StepOutput<'stanceDraft'> = {
+    const draft: StoredStanceDraft = {
       text: 'Stance: neutral.',
       stance: 'neutral',
-      horizons: [{ horizon: '12 months', outlook: 'neutral', confidence: 0.4 }],
+      horizons: [{ horizon: '12m', outlook: 'neutral', confidence: 0.4 }],
       claims: [],
     };
-    const leader: StepOutput<'stanceDraft'> = { ...draft, text: 'Stance: neutral, merged.', horizons: [{ horizon: '12 months', outlook: 'neutral', confidence: 0.45 }] };
+    // An older run's label for the same horizon: not a change.
+    const leader: StoredStanceDraft = { ...draft, text: 'Stance: neutral, merged.', horizons: [{ horizon: '12개월', outlook: 'neutral', confidence: 0.45 }] };
     const empty = { text: 'Nothing to add.', claims: [], questions: [] };
     const context: ContextTurn[] = [
       { stepId: 'DRAFT', agent: 'writer', team: 'neutral', act: 'draft', text: draft.text, output: draft },
@@ -205,8 +213,7 @@ describe('the FinDebate safety check', () => {
     const step = FINDEBATE_STEPS.find((s) => s.id === 'SAFETY')!;
     const result = await createOfflineAnalyst().generate(requestFor(TESLA, protocolOf('findebate'), step, context));
     const check = JSON.parse(result.raw) as StepOutput<'safetyCheck'>;
-    expect(check).toMatchObject({ stanceChanged: false, horizonsChanged: false, kept: 'draft' });
-    expect(check.report).toEqual(draft);
+    expect(check).toMatchObject({ stanceChanged: false, horizonsChanged: false, kept: 'draft', edits: [] });
     expect(check.reason).toBe('The trust agent and the skeptic recommended nothing, so the debate round had nothing to add and the draft is kept.');
   });
 });
