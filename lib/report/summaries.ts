@@ -1,13 +1,14 @@
 // The favorable and adverse summaries as an index of each side's points, not a second copy of the
-// topics (docs/protocols.md, "One order, no step ids"). A report's summaries (KPD-MADS's and NAS's
-// `favorableSummary` and `adverseSummary`) tend to restate the topics' readings word for word: the
-// offline analyst writes each summary line as the reading of the turn it comes from, and a model
-// told to summarise the topics does much the same. A committee member then reads every argument
+// topics. KPD-MADS's and NAS's reports carry `favorableSummary` and `adverseSummary` beside their
+// topics, and a summary line can restate a topic's reading word for word (the offline analyst
+// writes each KPD-MADS summary line as the reading of the turn it comes from; every system's red
+// flag lines repeat the red-flag topic's reading). A committee member then reads each argument
 // twice before reaching the topics, where it stands next to the other side's reading and its
-// citations. So a summary sentence that restates a topic's reading is taken out; a line left with
+// citations. So a summary sentence that a topic's reading restates is taken out: a line left with
 // nothing of its own becomes the item it rests on, with its date, and a link to its topic; a line
-// that keeps sentences of its own keeps them, with that link. The summaries then say what the
-// topics do not: which items each side rests on, side by side, in the tree's order.
+// that keeps sentences of its own keeps them after that item, with the link. A line that restates
+// nothing (NAS's "factor (date): “item” (value)") is left as it is. The summaries then say what
+// the topics do not: which items each side rests on, side by side, in the tree's order.
 // Pure; applied to the page and the exports alike, not to a study's blinded report (the system's
 // own text, lib/report/model.ts).
 import type { Block, CitationRef, Section, Segment } from '@/lib/report/doc';
