@@ -165,9 +165,11 @@ export function buildReportDoc(input: ReportInput, locale: Locale, { blind = fal
       tf(key, { claim: m.claimId, step: m.step, polarity: tf(`polarity_${m.polarity}`), reading: tf(`reading_${a.reading}`), title: sources[a.evidenceId]?.title ?? a.evidenceId }),
     );
 
-  // Every finished report ends with what the committee must weigh (lib/report/weigh.ts).
+  // Every finished report ends with what the committee must weigh (lib/report/weigh.ts). Each
+  // point names the turn that made it by its step id, which the pass below writes as the turn's
+  // name, linked ("— the negative rebuttal, on …"), not the agent's code ("— N2").
   if (view.status === 'succeeded' && view.report && !blind) {
-    sections.push(weighSection({ turns: view.turns, sources, flags: redFlags, checks, locale, factorLabel: ctx.factorLabel, speakerLabel: (agent) => agentLabel(agent, locale), cite: ctx.cite }));
+    sections.push(weighSection({ turns: view.turns, sources, flags: redFlags, checks, locale, factorLabel: ctx.factorLabel, speakerLabel: (agent, step) => (isProtocolId(view.protocol) && step.length > 1 ? step : agentLabel(agent, locale)), cite: ctx.cite }));
   }
 
   // The summaries say what the topics do not: a line that restates a topic's reading gives the item

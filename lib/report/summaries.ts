@@ -1,8 +1,8 @@
 // The favorable and adverse summaries as an index of each side's points, not a second copy of the
 // topics. KPD-MADS's and NAS's reports carry `favorableSummary` and `adverseSummary` beside their
 // topics, and a summary line can restate a topic's reading word for word (the offline analyst
-// writes each KPD-MADS summary line as the reading of the turn it comes from; every system's red
-// flag lines repeat the red-flag topic's reading). A committee member then reads each argument
+// writes each KPD-MADS summary line as the reading of the turn it comes from, and both systems'
+// red-flag lines as the red-flag topic's reading). A committee member then reads each argument
 // twice before reaching the topics, where it stands next to the other side's reading and its
 // citations. So a summary sentence that a topic's reading restates is taken out: a line left with
 // nothing of its own becomes the item it rests on, with its date, and a link to its topic; a line

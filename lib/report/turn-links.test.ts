@@ -91,6 +91,11 @@ describe.each(testBackends())('turn names in the rendered report link into the t
       expect(transcriptIds.has('turn-D7')).toBe(true);
       // Samsung's affirmative closing answers a question by its number: the link goes to that question.
       if (k === key('kpd-mads', 'samsung-electronics', 'en')) expect(turnLinks.filter((l) => l.href.startsWith(`${base}question-`)).length).toBeGreaterThan(0);
+      // The points the committee must weigh name the turn that made each, not the agent's code ("— N2").
+      const weigh = doc.sections.find((s) => s.id === 'weigh')!;
+      const points = weigh.blocks.flatMap((b) => (b.kind === 'group' ? b.blocks : [])).flatMap((b) => (b.kind === 'list' ? b.items : []));
+      expect(points.filter((p) => /— [AN]\d\b/.test(p)), k).toEqual([]);
+      expect(linksOf(renderToStaticMarkup(createElement(ReportBlocks, { blocks: weigh.blocks, labels: doc.labels, level: 3, lang: language, runHref: doc.runHref }))).filter((l) => l.href.startsWith(base)).length, k).toBeGreaterThan(0);
       // Each summary line's pointer lands on a topic of this page.
       const pageIds = idsOf(html);
       const topicLinks = linksOf(html).filter((l) => l.href.startsWith('#topic-'));
