@@ -36,7 +36,7 @@ describe('turnSegments', () => {
   it('splits the prose into words and links, to the claim or question when the transcript draws it, else to the turn', () => {
     const split = turnSegments(getProtocol('kpd-mads'), 'en', anchors);
     expect(split('D7 answered D1-c2; D2-q3 and D1-c9 stay open; D5 never ran.')).toEqual([
-      { text: 'the negative rebuttal', to: 'turn', anchor: 'turn-D7' },
+      { text: 'The negative rebuttal', to: 'turn', anchor: 'turn-D7' },
       ' answered ',
       { text: 'claim 2 of the affirmative constructive', to: 'turn', anchor: 'claim-D1-c2' },
       '; ',
@@ -54,7 +54,7 @@ describe('turnSegments', () => {
   });
 
   it('without anchors, gives the words only', () => {
-    expect(turnSegments(getProtocol('kpd-mads'), 'en')('D7 answered.')).toEqual(['the negative rebuttal answered.']);
+    expect(turnSegments(getProtocol('kpd-mads'), 'en')('As D7 answered.')).toEqual(['As the negative rebuttal answered.']);
   });
 });
 
@@ -82,12 +82,12 @@ describe.each(testBackends())('turn names in the rendered report link into the t
       const names = [...turnNames(getProtocol('kpd-mads'), language).values()];
       const transcriptIds = idsOf(transcriptHtml(input));
       for (const link of turnLinks) {
-        expect(names.some((n) => link.text.includes(n)), `${k}: ${link.text}`).toBe(true);
+        expect(names.some((n) => link.text.toLowerCase().includes(n.toLowerCase())), `${k}: ${link.text}`).toBe(true);
         expect(transcriptIds.has(link.href.slice(base.length)), `${k}: ${link.href}`).toBe(true);
       }
       // "the negative rebuttal" (D7) is named in the topics and links to its card.
       const rebuttal = turnNames(getProtocol('kpd-mads'), language).get('D7')!;
-      expect(turnLinks).toContainEqual({ href: `${base}turn-D7`, text: rebuttal });
+      expect(turnLinks.filter((l) => l.href === `${base}turn-D7` && l.text.toLowerCase() === rebuttal.toLowerCase()).length, k).toBeGreaterThan(0);
       expect(transcriptIds.has('turn-D7')).toBe(true);
       // Samsung's affirmative closing answers a question by its number: the link goes to that question.
       if (k === key('kpd-mads', 'samsung-electronics', 'en')) expect(turnLinks.filter((l) => l.href.startsWith(`${base}question-`)).length).toBeGreaterThan(0);

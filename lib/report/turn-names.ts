@@ -104,7 +104,10 @@ export function turnSegments(protocol: ProtocolDef, locale: Locale, anchors?: Tr
       const [whole, id, kind, n, particle] = m;
       const name = names.get(id);
       if (!name || (id.length === 1 && !kind)) continue;
-      const named = !kind ? name : locale === 'ko' ? `${name}의 ${kind === 'q' ? '질문' : '주장'} ${n}` : `${kind === 'q' ? 'question' : 'claim'} ${n} of ${name}`;
+      const phrase = !kind ? name : locale === 'ko' ? `${name}의 ${kind === 'q' ? '질문' : '주장'} ${n}` : `${kind === 'q' ? 'question' : 'claim'} ${n} of ${name}`;
+      // An English name that opens a sentence opens with a capital ("The negative rebuttal questioned …").
+      const opens = locale === 'en' && /(?:^|[.!?]\s+)$/.test(text.slice(0, m.index));
+      const named = opens ? phrase.charAt(0).toUpperCase() + phrase.slice(1) : phrase;
       const after = particle ? agreeingParticle(named, particle) : '';
       plain += text.slice(last, m.index);
       last = m.index + whole.length;
