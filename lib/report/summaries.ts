@@ -24,14 +24,14 @@ const MIN_OWN_LETTERS = 15;
 const normalize = (text: string) => text.replace(/\s+/g, ' ').trim();
 
 /** A text's sentences: split after a full stop, question or exclamation mark followed by a space. */
-export function sentencesOf(text: string): string[] {
+function sentencesOf(text: string): string[] {
   return normalize(text)
     .split(/(?<=[.!?。])\s+/)
     .filter(Boolean);
 }
 
 /** The letters a text has outside its quotes (“…”) and its brackets, innermost first. */
-export function ownLetters(text: string): number {
+function ownLetters(text: string): number {
   let t = text.replace(/“[^”]*”/g, ' ');
   for (let before = ''; before !== t; ) {
     before = t;
@@ -112,8 +112,9 @@ function indexLine(line: string, topics: Topic[], pointer: string): { text: stri
 
 /**
  * Anchors the topics (`topic-1`, … in the order shown) and rewrites the summary sections' lines
- * that restate a topic's reading. `pointer` names the topics in the run's language ("see Topics
- * by factor"); it is the link text, and the plain text where links cannot work.
+ * that restate a topic's reading. `pointer` is the words of the link to the topic, in the run's
+ * language ("see the topic", "해당 쟁점 보기"); the exports, where links cannot work, show them as
+ * text, and the line's item is the topic's cited item by which to find it there.
  */
 export function summariesBeyondTopics(sections: Section[], pointer: string): Section[] {
   const anchored = sections.map((s) =>
