@@ -42,7 +42,7 @@ describe.each(testBackends())('run report on %s', (backend) => {
     expect(lines).toHaveLength(content.favorableSummary.length);
     const plain = plainTurnNames(getProtocol('kpd-mads'), 'ko');
     expect(lines.filter((l) => content.favorableSummary.map(plain).includes(l))).toEqual([]);
-    for (const line of lines) expect(line).toMatch(/ · \d{4}-\d{2}-\d{2} — 해당 쟁점 보기$/);
+    for (const line of lines) expect(line).toMatch(/ · \d{4}-\d{2}-\d{2} — 요인별 쟁점 참조$/);
     expect(lines.some((l) => /\bD\d+\b/.test(l))).toBe(false);
     const anchors = groups(blocksOf(doc, 'topics')).map((g) => g.anchor);
     expect(anchors).toEqual(anchors.map((_, i) => `topic-${i + 1}`));

@@ -78,7 +78,7 @@ describe.each(testBackends())('summaries beside topics on every demo company (%s
     const items = lists.flatMap((l) => (l.kind === 'list' ? l.items : []));
     expect(items.length).toBeGreaterThan(5);
     // Samsung's favorable internal-control point rests on its clean audit opinion.
-    expect(items).toContain('외부감사 의견 적정(삼정회계법인), 핵심감사사항: 메모리 재고자산 평가 (제55기) · 2024-03-12 — see the topic');
+    expect(items).toContain('외부감사 의견 적정(삼정회계법인), 핵심감사사항: 메모리 재고자산 평가 (제55기) · 2024-03-12 — see Topics by factor');
     const anchors = new Set(doc.sections.find((s) => s.id === 'topics')!.blocks.map((g) => (g.kind === 'group' ? g.anchor : undefined)));
     for (const l of lists) if (l.kind === 'list') for (const parts of l.parts ?? []) for (const p of parts ?? []) if (typeof p !== 'string') expect(anchors.has(p.anchor)).toBe(true);
     // The screening of a borrower whose record is one decisive event has neither.

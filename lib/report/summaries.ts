@@ -113,8 +113,8 @@ function indexLine(line: string, topics: Topic[], pointer: string): { text: stri
 /**
  * Anchors the topics (`topic-1`, … in the order shown) and rewrites the summary sections' lines
  * that restate a topic's reading. `pointer` is the words of the link to the topic, in the run's
- * language ("see the topic", "해당 쟁점 보기"); the exports, where links cannot work, show them as
- * text, and the line's item is the topic's cited item by which to find it there.
+ * language ("see Topics by factor", "요인별 쟁점 참조"): the exports, where links cannot work, show
+ * them as text, naming the section where the line's item is cited in its topic.
  */
 export function summariesBeyondTopics(sections: Section[], pointer: string): Section[] {
   const anchored = sections.map((s) =>
