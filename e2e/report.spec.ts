@@ -30,7 +30,13 @@ test.describe('run report', () => {
     await expect(page.getByTestId('report-section-objective')).toContainText('2025-06-30 기준 비재무 근거로 삼성전자의 대출 상환 능력을 평가한다.');
     await expect(page.getByTestId('report-section-overview')).toContainText('삼성전자');
     await expect(page.getByTestId('report-section-favorable').getByRole('heading', { level: 3 }).first()).toBeVisible();
-    await expect(page.getByTestId('report-section-adverse').getByRole('listitem').first()).toContainText('DART');
+    // The summaries index each side's items, each with its date and a link to the topic that argues
+    // it (lib/report/summaries.ts), rather than restating the topics' readings.
+    const adverse = page.getByTestId('report-section-adverse');
+    await expect(adverse.getByRole('listitem').first()).toContainText('2022-08-16');
+    const pointer = adverse.getByTestId('topic-link').first();
+    await expect(pointer).toHaveAttribute('href', /^#topic-\d+$/);
+    await expect(page.locator(`[id="${(await pointer.getAttribute('href'))!.slice(1)}"]`)).toBeVisible();
     const topics = page.getByTestId('report-section-topics');
     await expect(topics.getByText('Affirmative reading').first()).toBeVisible();
     await expect(topics.getByTestId('citations').first().getByRole('link').first()).toHaveAttribute('href', /^https?:\/\//);
@@ -46,6 +52,14 @@ test.describe('run report', () => {
     await expect(turns.last()).toHaveAttribute('data-testid', 'transcript-turn-AG');
     await expect(page.getByTestId('transcript-turn-D1')).toContainText('핵심 주장');
     await expect(page.getByTestId('transcript-turn-D2').getByText('D2-q1 → ')).toBeVisible();
+
+    // A turn the prose names links to that turn in the run page's transcript (lib/report/turn-names.ts).
+    const turnLink = topics.getByTestId('turn-link').first();
+    await expect(turnLink).toHaveAttribute('href', new RegExp(`^/runs/${RUN}#(turn|claim|question)-`));
+    const anchor = (await turnLink.getAttribute('href'))!.split('#')[1];
+    await turnLink.click();
+    await expect(page).toHaveURL(new RegExp(`/runs/${RUN}#${anchor}$`));
+    await expect(page.locator(`[id="${anchor}"]`)).toBeVisible();
   });
 
   test('red flags head the run page and the report, before anything else, and the Markdown export', async ({ page }) => {

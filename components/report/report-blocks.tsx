@@ -2,7 +2,7 @@
 // escapes it); links are only http(s) and open the source in a new tab.
 import { Badge } from '@/components/ui/layout';
 import { safeUrl } from '@/lib/report/markdown';
-import type { Block, CitationRef, ReportDoc } from '@/lib/report/model';
+import type { Block, CitationRef, ReportDoc, Segment } from '@/lib/report/model';
 import { POOL_NOTE_LABEL } from '@/lib/domain/cited-source';
 
 type Labels = ReportDoc['labels'];
@@ -62,7 +62,35 @@ export function CitationList({ items, labels, lang }: { items: CitationRef[]; la
   );
 }
 
-export function ReportBlocks({ blocks, labels, level, lang }: { blocks: Block[]; labels: Labels; level: 3 | 4; lang: string }) {
+/**
+ * A text with its links: a turn's name links to its card in the run's transcript, a summary's
+ * pointer to its topic on this page. Without `runHref` (a study's blinded report), text only.
+ */
+function Rich({ text, parts, runHref }: { text: string; parts?: Segment[] | null; runHref?: string }) {
+  if (!parts || runHref === undefined) return <>{text}</>;
+  return (
+    <>
+      {parts.map((p, i) =>
+        typeof p === 'string' ? (
+          p
+        ) : (
+          <a
+            key={i}
+            href={p.to === 'turn' ? `${runHref}#${p.anchor}` : `#${p.anchor}`}
+            className="text-blue-800 underline decoration-dotted underline-offset-2 hover:decoration-solid dark:text-blue-300"
+            data-testid={p.to === 'turn' ? 'turn-link' : 'topic-link'}
+            data-anchor={p.anchor}
+          >
+            {p.text}
+          </a>
+        ),
+      )}
+    </>
+  );
+}
+
+/** `runHref`: the run's page, for the links from the prose to its turns; left out, the prose has no links. */
+export function ReportBlocks({ blocks, labels, level, lang, runHref }: { blocks: Block[]; labels: Labels; level: 3 | 4; lang: string; runHref?: string }) {
   return (
     <div className="space-y-3">
       {blocks.map((b, i) => {
@@ -70,7 +98,7 @@ export function ReportBlocks({ blocks, labels, level, lang }: { blocks: Block[];
           case 'paragraph':
             return (
               <p key={i} className={prose} lang={lang}>
-                {b.text}
+                <Rich text={b.text} parts={b.parts} runHref={runHref} />
               </p>
             );
           case 'list':
@@ -78,7 +106,7 @@ export function ReportBlocks({ blocks, labels, level, lang }: { blocks: Block[];
               <ul key={i} className="list-disc space-y-1.5 pl-6 text-sm leading-relaxed" lang={lang}>
                 {b.items.map((item, j) => (
                   <li key={j} className="whitespace-pre-line break-words">
-                    {item}
+                    <Rich text={item} parts={b.parts?.[j]} runHref={runHref} />
                   </li>
                 ))}
               </ul>
@@ -89,7 +117,9 @@ export function ReportBlocks({ blocks, labels, level, lang }: { blocks: Block[];
                 {b.items.map((f) => (
                   <div key={f.label}>
                     <dt className="text-xs font-semibold uppercase tracking-wide text-zinc-700 dark:text-zinc-300">{f.label}</dt>
-                    <dd className={prose}>{f.value}</dd>
+                    <dd className={prose}>
+                      <Rich text={f.value} parts={f.parts} runHref={runHref} />
+                    </dd>
                   </div>
                 ))}
               </dl>
@@ -132,15 +162,15 @@ export function ReportBlocks({ blocks, labels, level, lang }: { blocks: Block[];
           case 'note':
             return (
               <p key={i} className={`${prose} rounded border border-amber-300 bg-amber-50 px-3 py-2 text-amber-950 dark:border-amber-800 dark:bg-amber-950 dark:text-amber-100`}>
-                {b.text}
+                <Rich text={b.text} parts={b.parts} runHref={runHref} />
               </p>
             );
           case 'group': {
             const Heading = level === 3 ? 'h3' : 'h4';
             return (
-              <section key={i} className="space-y-2 break-inside-avoid-page">
+              <section key={i} id={b.anchor} className="scroll-mt-20 space-y-2 break-inside-avoid-page">
                 <Heading className={level === 3 ? 'text-sm font-semibold' : 'text-sm font-medium'}>{b.title}</Heading>
-                <ReportBlocks blocks={b.blocks} labels={labels} level={4} lang={lang} />
+                <ReportBlocks blocks={b.blocks} labels={labels} level={4} lang={lang} runHref={runHref} />
               </section>
             );
           }

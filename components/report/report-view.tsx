@@ -122,7 +122,7 @@ export function ReportView({ doc, acknowledgements }: { doc: ReportDoc; acknowle
         doc.sections.map((section) => (
           <div key={section.id} data-testid={`report-section-${section.id}`}>
             <Card title={section.title}>
-              <ReportBlocks blocks={section.blocks} labels={labels} level={3} lang={doc.contentLanguage} />
+              <ReportBlocks blocks={section.blocks} labels={labels} level={3} lang={doc.contentLanguage} runHref={doc.runHref} />
             </Card>
           </div>
         ))

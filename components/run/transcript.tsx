@@ -242,7 +242,7 @@ function TurnCard({
           <h4 className="text-xs font-semibold uppercase tracking-wide text-zinc-600 dark:text-zinc-400">{t('questions')}</h4>
           <ol className="mt-1 list-decimal space-y-1 pl-5 text-sm">
             {turn.questions.map((q) => (
-              <li key={q.id} data-testid="question">
+              <li key={q.id} id={`question-${q.id}`} data-testid="question" className="scroll-mt-20">
                 {q.text}{' '}
                 <a href={`#claim-${q.targetClaimId}`} className="text-blue-800 underline dark:text-blue-300" data-testid="question-target">
                   {t('targets', { id: q.targetClaimId })}

@@ -18,15 +18,25 @@ export type { SourcesState };
 export type { PoolNote };
 /** `afterAsOf`: dated after the run's as-of date, so it supports nothing (lib/debate/checks.ts); shown as such, not merely unverified. */
 export type CitationRef = { source: string; date: string; value?: string; evidenceId?: string; verified: boolean; afterAsOf?: boolean; url?: string; title?: string; poolNote?: PoolNote };
-export type Field = { label: string; value: string };
+/**
+ * A piece of prose that names a turn of the run or a topic of the report, which the page draws as
+ * a link: a turn to its card in the run's transcript (`/runs/<id>#turn-D7`, `#claim-D1-c2`,
+ * `#question-D2-q3`), a topic to its place in the report (`#topic-3`). The exports, where such
+ * links cannot work, read the block's plain text, which is the pieces joined.
+ */
+export type TextLink = { text: string; to: 'turn' | 'topic'; anchor: string };
+export type Segment = string | TextLink;
+/** `parts`: the value as pieces, set only when some piece is a link; `value` is always the whole text. */
+export type Field = { label: string; value: string; parts?: Segment[] };
 export type Block =
-  | { kind: 'paragraph'; text: string }
-  | { kind: 'list'; items: string[] }
+  | { kind: 'paragraph'; text: string; parts?: Segment[] }
+  | { kind: 'list'; items: string[]; parts?: (Segment[] | null)[] }
   | { kind: 'fields'; items: Field[] }
   | { kind: 'citations'; items: CitationRef[] }
   | { kind: 'table'; caption: string; head: string[]; rows: string[][] }
-  | { kind: 'note'; tone: 'info' | 'warning' | 'error'; text: string }
-  | { kind: 'group'; title: string; blocks: Block[] };
+  | { kind: 'note'; tone: 'info' | 'warning' | 'error'; text: string; parts?: Segment[] }
+  /** `anchor`: the id a link to this group targets (a topic's `topic-3`). */
+  | { kind: 'group'; title: string; blocks: Block[]; anchor?: string };
 export type Section = { id: string; title: string; blocks: Block[] };
 export type CheckRow = { id: string; ok: boolean; label: string; items: string[] };
 export type TranscriptTurn = {
@@ -63,6 +73,8 @@ export type ReportDoc = {
   title: string;
   subtitle: string;
   companyName: string;
+  /** The run's page, whose transcript the turn links in the prose point into. */
+  runHref: string;
   protocol: string;
   protocolName: string;
   asOf: string;

@@ -15,7 +15,8 @@ import { repairMessages } from '@/lib/i18n/messages/repairs';
 import { readingMismatches, type ReadingMismatch } from '@/lib/eval/reading-consistency';
 import { screeningNotice, screeningSections } from '@/lib/report/screening';
 import { weighSection } from '@/lib/report/weigh';
-import { plainSections, plainTurnNames } from '@/lib/report/turn-names';
+import { plainSections, transcriptAnchors, turnSegments } from '@/lib/report/turn-names';
+import { summariesBeyondTopics } from '@/lib/report/summaries';
 import { getProtocol, isProtocolId } from '@/lib/debate/protocols';
 import { failedChecksNotice, reportCheckRows } from '@/lib/report/failed-checks';
 
@@ -164,14 +165,21 @@ export function buildReportDoc(input: ReportInput, locale: Locale, { blind = fal
       tf(key, { claim: m.claimId, step: m.step, polarity: tf(`polarity_${m.polarity}`), reading: tf(`reading_${a.reading}`), title: sources[a.evidenceId]?.title ?? a.evidenceId }),
     );
 
-  // Every finished report ends with what the committee must weigh (lib/report/weigh.ts).
+  // Every finished report ends with what the committee must weigh (lib/report/weigh.ts). Each
+  // point names the turn that made it by its step id, which the pass below writes as the turn's
+  // name, linked ("— the negative rebuttal, on …"), not the agent's code ("— N2").
   if (view.status === 'succeeded' && view.report && !blind) {
-    sections.push(weighSection({ turns: view.turns, sources, flags: redFlags, checks, locale, factorLabel: ctx.factorLabel, speakerLabel: (agent) => agentLabel(agent, locale), cite: ctx.cite }));
+    sections.push(weighSection({ turns: view.turns, sources, flags: redFlags, checks, locale, factorLabel: ctx.factorLabel, speakerLabel: (agent, step) => (isProtocolId(view.protocol) && step.length > 1 ? step : agentLabel(agent, locale)), cite: ctx.cite }));
   }
 
+  // The summaries say what the topics do not: a line that restates a topic's reading gives the item
+  // it rests on and links to that topic (lib/report/summaries.ts), in the run's language.
+  const prose: Locale = params.language === 'en' ? 'en' : 'ko';
+  if (!blind) sections = summariesBeyondTopics(sections, translator(reportMessages, prose)('seeTopic'));
   // Step ids in the prose, in words a committee member reads (lib/report/turn-names.ts), in the
-  // language of the prose: the run's output language, whatever the reader's interface.
-  if (isProtocolId(view.protocol) && !blind) sections = plainSections(sections, plainTurnNames(getProtocol(view.protocol), params.language === 'en' ? 'en' : 'ko'));
+  // language of the prose: the run's output language, whatever the reader's interface. Each name
+  // links to its turn in the run's transcript, on the page (the exports read the plain text).
+  if (isProtocolId(view.protocol) && !blind) sections = plainSections(sections, turnSegments(getProtocol(view.protocol), prose, transcriptAnchors(view.turns)));
 
   const teamLabel = (team: string) => (team === 'affirmative' ? t('teamAffirmative') : team === 'negative' ? t('teamNegative') : team === 'neutral' ? t('teamNeutral') : team);
   // A red-flag screening ran no step: its steps are not a transcript.
@@ -200,6 +208,7 @@ export function buildReportDoc(input: ReportInput, locale: Locale, { blind = fal
     title: t('documentTitle', { company: shownName }),
     subtitle: t('subtitle'),
     companyName: shownName,
+    runHref: `/runs/${encodeURIComponent(view.id)}`,
     protocol: view.protocol,
     protocolName: input.protocolName,
     asOf,

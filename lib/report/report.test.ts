@@ -34,12 +34,19 @@ describe.each(testBackends())('run report on %s', (backend) => {
     expect(blocksOf(doc, 'objective')).toEqual([{ kind: 'paragraph', text: content.objective }]);
 
     // Every summary line lands in exactly one group, and the offline analyst's lines open with their
-    // factor; a step id in a line is written as the turn it names, in the run's language (Korean).
+    // factor. Each restates a topic's reading, so each is shown as the item it rests on, with its
+    // date and a link to that topic (lib/report/summaries.ts); no step id is left in a line.
     const favorable = groups(blocksOf(doc, 'favorable'));
+    const lists = favorable.map((g) => g.blocks[0] as Extract<Block, { kind: 'list' }>);
+    const lines = lists.flatMap((l) => l.items);
+    expect(lines).toHaveLength(content.favorableSummary.length);
     const plain = plainTurnNames(getProtocol('kpd-mads'), 'ko');
-    expect(favorable.flatMap((g) => (g.blocks[0] as { items: string[] }).items).sort()).toEqual(content.favorableSummary.map(plain).sort());
-    const withId = content.favorableSummary.find((line) => /D3의/.test(line));
-    if (withId) expect(favorable.flatMap((g) => (g.blocks[0] as { items: string[] }).items)).toContain(withId.replace('D3의', '반대 측 입론의'));
+    expect(lines.filter((l) => content.favorableSummary.map(plain).includes(l))).toEqual([]);
+    for (const line of lines) expect(line).toMatch(/ · \d{4}-\d{2}-\d{2} — 요인별 쟁점 참조$/);
+    expect(lines.some((l) => /\bD\d+\b/.test(l))).toBe(false);
+    const anchors = groups(blocksOf(doc, 'topics')).map((g) => g.anchor);
+    expect(anchors).toEqual(anchors.map((_, i) => `topic-${i + 1}`));
+    for (const parts of lists.flatMap((l) => l.parts ?? [])) expect(parts!.filter((p) => typeof p !== 'string').map((p) => typeof p !== 'string' && anchors.includes(p.anchor))).toEqual([true]);
     // A Korean run read in the English interface: its factor groups are named in the run's language (lib/i18n/content-language.ts).
     const factorTitles = new Set(['internal_control_risk', 'management_continuity', 'technological_disruption_risk'].map((f) => shortFactorLabel(f, 'ko')));
     expect(favorable.some((g) => factorTitles.has(g.title))).toBe(true);

@@ -23,3 +23,24 @@ export async function finishedRun(handle: DatabaseHandle, protocolId: ProtocolId
   if (result.status !== 'succeeded') throw new Error(`${protocolId} run failed: ${result.error}`);
   return loadReportInput({ db: handle.db, runId: run.id });
 }
+
+/**
+ * The demo companies, each at an as-of date where its pool holds enough to debate (Taeyoung's one
+ * item is a decisive event at any date: a red-flag screening, with no debate).
+ */
+export const DEMO_CASES: { companyId: string; asOf: string }[] = [
+  { companyId: 'samsung-electronics', asOf: AS_OF },
+  { companyId: 'taeyoung-engineering-construction', asOf: AS_OF },
+  { companyId: 'tesla', asOf: AS_OF },
+  { companyId: 'wintec-automation', asOf: '2024-12-31' },
+  { companyId: 'monro-inc', asOf: '2021-06-30' },
+  { companyId: 'travelers-companies', asOf: '2020-12-31' },
+];
+
+/** A run of the offline analyst, whatever it ends as (a report, a screening, too little evidence). */
+export async function offlineReportRun(handle: DatabaseHandle, protocolId: ProtocolId, companyId: string, language: Language, asOf: string): Promise<ReportInput> {
+  const provider = createOfflineAnalyst();
+  const run = await createRun({ db: handle.db, protocolId, companyId, provider, params: { asOf, language } });
+  await executeRun({ db: handle.db, runId: run.id, provider });
+  return loadReportInput({ db: handle.db, runId: run.id });
+}

@@ -11,10 +11,10 @@ import { plainTurnNames, turnNames } from '@/lib/report/turn-names';
 import type { Block } from '@/lib/report/doc';
 
 describe('plainTurnNames', () => {
-  it('names KPD-MADS turns by side and act, numbering a side’s two cross-examinations', () => {
+  it('names KPD-MADS turns by side and act, numbering a side’s two cross-examinations, with a capital where a name opens a sentence', () => {
     const en = plainTurnNames(getProtocol('kpd-mads'), 'en');
     expect(en('D2 questioned it, and D8-q3 asked again; AG weighs both.')).toBe(
-      'the first negative cross-examination questioned it, and question 3 of the second affirmative cross-examination asked again; the aggregator aggregation weighs both.',
+      'The first negative cross-examination questioned it, and question 3 of the second affirmative cross-examination asked again; the aggregator aggregation weighs both.',
     );
     expect(en('The answer to D1-c2 stands (D10).')).toBe('The answer to claim 2 of the affirmative constructive stands (the negative closing).');
     const ko = plainTurnNames(getProtocol('kpd-mads'), 'ko');

@@ -23,7 +23,8 @@ export type WeighInput = {
   checks: CheckRow[];
   locale: Locale;
   factorLabel: (factor: string) => string;
-  speakerLabel: (agent: string) => string;
+  /** Who made a point: the turn's step id, which the report writes as the turn's name and links (lib/report/turn-names.ts), or the agent. */
+  speakerLabel: (agent: string, step: string) => string;
   cite: (citations: unknown) => CitationRef[];
 };
 
@@ -57,7 +58,7 @@ function pointsOf(input: WeighInput): Point[] {
     if (!t || seen.has(key) || (polarity !== 'favorable' && polarity !== 'adverse')) return;
     seen.add(key);
     const cites = Array.isArray(citations) ? citations : [];
-    out.push({ text: t, factor: typeof factor === 'string' ? factor : 'other', polarity, speaker: input.speakerLabel(turn.agent), citations: cites, score: materiality(t, cites, input.sources, flagged) });
+    out.push({ text: t, factor: typeof factor === 'string' ? factor : 'other', polarity, speaker: input.speakerLabel(turn.agent, turn.step), citations: cites, score: materiality(t, cites, input.sources, flagged) });
   };
   for (const turn of input.turns) {
     if (turn.status !== 'done' || !isObj(turn.output)) continue;

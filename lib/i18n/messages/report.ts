@@ -58,6 +58,8 @@ export const reportMessages = defineMessages({
     adverse: 'Adverse signals',
     otherGroup: 'Other',
     topics: 'Topics by factor',
+    /** A summary line's link to the topic where its point is argued (lib/report/summaries.ts), in the run's language. */
+    seeTopic: 'see Topics by factor',
     affirmativeReading: 'Affirmative reading',
     adverseReading: 'Adverse reading',
     nothingSaid: 'Nothing said on this side.',
@@ -215,6 +217,7 @@ export const reportMessages = defineMessages({
     adverse: '부정 신호',
     otherGroup: '기타',
     topics: '요인별 쟁점',
+    seeTopic: '요인별 쟁점 참조',
     affirmativeReading: '긍정 측 해석',
     adverseReading: '부정 측 해석',
     nothingSaid: '이 측의 언급이 없습니다.',
