@@ -318,7 +318,7 @@ function sourcesSection({ step, params, evidence, passages, searchTool }: Prompt
   // closings and judge; SAS's judge and lead): the request must not ask for a citation it has no place for.
   const slots = describeStepShape(step).includes('"evidenceId"');
   const naming = slots ? null : 'Your answer has no citation field: name each item you rely on by its id and publication date in your prose.';
-  return ['# Sources and citations', access, naming, search].filter(Boolean).join('\n');
+  return ['# Sources and citations', slots ? access : null, naming, search].filter(Boolean).join('\n');
 }
 
 function passage(item: RetrievedItem): string {
