@@ -154,7 +154,9 @@ export function horizonCode(label: string): Horizon | undefined {
 }
 
 const horizonOutlook = z.object({
-  horizon: z.enum(HORIZONS),
+  // Tolerant intake, strict meaning: a label of a fixed horizon ("12 months", "12개월") is taken as
+  // its code, as a date is normalised; anything else ("near term") is not a horizon.
+  horizon: z.preprocess((v) => (typeof v === 'string' ? (horizonCode(v) ?? v) : v), z.enum(HORIZONS)),
   outlook: z.enum(['favorable', 'neutral', 'adverse']),
   confidence: z.number().min(0).max(1),
 });

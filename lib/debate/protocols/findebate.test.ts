@@ -54,9 +54,11 @@ describe('FinDebate: the skeptic is asked only for what its turn holds', () => {
 describe('FinDebate: horizons are fixed codes', () => {
   const draft = (horizon: string) => ({ text: 't', stance: 'neutral', horizons: [{ horizon, outlook: 'neutral', confidence: 0.5 }], claims: [] });
 
-  it('takes a code and refuses a free-text label in any language', () => {
+  it('takes a code, or the label of a fixed horizon as its code, and refuses any other', () => {
     for (const h of HORIZONS) expect(stanceDraft.safeParse(draft(h)).success, h).toBe(true);
-    for (const label of ['12개월', '12 months', '3년', 'near term']) expect(stanceDraft.safeParse(draft(label)).success, label).toBe(false);
+    // A label of a fixed horizon is taken as its code (tolerant intake); anything else is refused.
+    for (const [label, code] of [['12개월', '12m'], ['12 months', '12m'], ['3년', '36m']] as const) expect(stanceDraft.parse(draft(label)).horizons[0].horizon, label).toBe(code);
+    for (const label of ['near term', '6개월', '5 years']) expect(stanceDraft.safeParse(draft(label)).success, label).toBe(false);
     expect(describeOutputShape('stanceDraft')).toContain('"horizon": "12m" | "24m" | "36m"');
   });
 
