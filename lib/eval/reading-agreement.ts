@@ -10,7 +10,7 @@ import { visibleEvidence } from '@/lib/debate/evidence-scope';
 import { PROTOCOLS_BY_ID } from '@/lib/debate/protocols';
 import { evidenceShortfall } from '@/lib/debate/sufficiency';
 import { claimsOf } from '@/lib/domain/output-parts';
-import { OUTPUT_SCHEMAS } from '@/lib/domain/outputs';
+import { stepOutputSchema, toStoredShape } from '@/lib/domain/step-output';
 import type { ProtocolDef, ProtocolId, RunParams } from '@/lib/domain/protocol';
 import type { Polarity } from '@/lib/domain/vocabulary';
 import { readsAgainst, teamPolarity, type ReadingOf } from '@/lib/eval/reading-consistency';
@@ -119,14 +119,15 @@ export async function runOffline(c: ReadingCase, protocol: ProtocolDef): Promise
       passages: s.evidence === 'documents' ? documents : [],
       context,
       prompt: { system: '', user: '' },
-      schema: OUTPUT_SCHEMAS[s.output],
+      schema: stepOutputSchema(s),
       jsonSchema: {},
       tools: {},
       signal: new AbortController().signal,
       onToken: () => {},
     };
     const result = await analyst.generate(request);
-    const output = OUTPUT_SCHEMAS[s.output].parse(JSON.parse(result.raw)) as Record<string, unknown>;
+    // The step's answer, in the stored shape of its kind (lib/domain/step-output.ts), as the engine keeps it.
+    const output = toStoredShape(s, stepOutputSchema(s).parse(JSON.parse(result.raw))) as Record<string, unknown>;
     done.set(s.id, { team: s.team, agent: s.agent, act: s.act, text: typeof output.text === 'string' ? output.text : '', output });
     turns.push({ step: s.id, team: s.team, status: 'done', output });
   }

@@ -7,7 +7,8 @@ import { visibleEvidence } from '@/lib/debate/evidence-scope';
 import fs from 'node:fs';
 import path from 'node:path';
 import matter from 'gray-matter';
-import { OUTPUT_SCHEMAS, type OutputKind } from '@/lib/domain/outputs';
+import type { OutputKind } from '@/lib/domain/outputs';
+import { stepOutputSchema, toStoredShape } from '@/lib/domain/step-output';
 import type { Act, Language, ProtocolDef, ProtocolId, RunParams, SpecialistFocus, StepDef, StepRole, StepRules, Team } from '@/lib/domain/protocol';
 import type { ContextTurn, CompanyBrief, GenerateRequest, GenerateResult } from '@/lib/llm/types';
 import { isStale, recencyCutoff, type EvidenceAsOf } from '@/lib/pool/as-of';
@@ -213,7 +214,7 @@ export function requestFor(c: Case, protocol: ProtocolDef, s: StepDef, context: 
     passages: s.evidence === 'documents' ? passagesAsOf(c.companyId, c.asOf, c.recencyDays) : [],
     context,
     prompt: { system: 'ignored by the offline analyst', user: 'ignored' },
-    schema: OUTPUT_SCHEMAS[s.output],
+    schema: stepOutputSchema(s),
     jsonSchema: {},
     tools: {},
     signal: new AbortController().signal,
@@ -238,7 +239,8 @@ export async function runProtocol(c: Case, protocol: ProtocolDef): Promise<Map<s
     const tokens: string[] = [];
     const request = requestFor(c, protocol, s, context, (t) => tokens.push(t));
     const result = await analyst.generate(request);
-    const output = OUTPUT_SCHEMAS[s.output].parse(JSON.parse(result.raw)) as Record<string, unknown>;
+    // The step's answer, in the stored shape of its kind (lib/domain/step-output.ts), as the engine keeps it.
+    const output = toStoredShape(s, stepOutputSchema(s).parse(JSON.parse(result.raw))) as Record<string, unknown>;
     const text = typeof output.text === 'string' ? output.text : '';
     done.set(s.id, { step: s, request, result, output, text, tokens });
   }
