@@ -55,6 +55,7 @@ import { briefRedFlags, findRedFlags } from '@/lib/pool/red-flags';
 import { retrieve, type RetrievedItem } from '@/lib/pool/retrieve';
 import { isoToday } from '@/lib/util/dates';
 import { contextFor } from '@/lib/debate/context-scope';
+import { sourceTable } from '@/lib/debate/source-keys';
 import { visibleEvidence } from '@/lib/debate/evidence-scope';
 import { enforce } from '@/lib/debate/enforce';
 import { passagesFor } from '@/lib/debate/passages';
@@ -282,6 +283,9 @@ export async function executeRun({
     const redFlags = findRedFlags(evidence);
     await setRunRedFlags({ db, runId, redFlags, workerId });
     const stepRedFlags = briefRedFlags(redFlags, evidence);
+    // The run's source table (lib/debate/source-keys.ts): named once in every step's header, by
+    // key everywhere else in its prompt; a key a model cites is taken back to its name.
+    const sources = sourceTable(evidence);
     const webEvidence: StoredWebResult[] = run.webEvidence ?? [];
     const known = new Map<string, KnownEvidence>(evidence.map((e) => [e.id, e]));
     for (const w of webEvidence) known.set(w.id, { id: w.id, sourceName: w.sourceName, publishedDate: w.publishedDate, eventDate: w.eventDate, sourceUrl: w.sourceUrl });
@@ -378,7 +382,7 @@ export async function executeRun({
       // The request carries the web_search tool exactly when the step may search and a search
       // provider is configured; the prompt speaks of searching only then (lib/debate/prompts.ts).
       const searchTool = Boolean(step.webSearch && webSearch);
-      const base = { runId, protocol, step: asked, params: stepParams, company: companyBrief, evidence: visible, passages, context, redFlags: stepRedFlags };
+      const base = { runId, protocol, step: asked, params: stepParams, company: companyBrief, evidence: visible, passages, context, redFlags: stepRedFlags, sources };
       const prompt = buildPrompt({ ...base, searchTool });
       // The searches this step made and the new results they brought, for its rules (a KPD-MADS
       // constructive short of signals must search: lib/debate/rules.ts).
@@ -409,7 +413,7 @@ export async function executeRun({
           const item = known.get(id);
           if (item) shown.set(id, item);
         }
-        return { shown, known, asOf: params.asOf };
+        return { shown, known, asOf: params.asOf, sources };
       };
       const contextOutputs = new Map(context.map((c) => [c.stepId, c.output]));
       const stepStart = performance.now();
