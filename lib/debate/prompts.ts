@@ -111,10 +111,10 @@ function evidenceItem(item: EvidenceAsOf, keys: SourceKeys): string {
     item.eventDate && item.eventDate !== item.publishedDate ? `event ${item.eventDate}` : null,
     `source: ${sourceOf(item.sourceName, keys)}`,
     `factor: ${item.factor ?? 'untagged'}${item.polarity ? ` (${item.polarity})` : ''}`,
-    `category: ${item.category}`,
     item.stale ? 'STALE' : null,
   ].filter(Boolean);
-  const body = [head.join(' | '), `title: ${item.title}`, item.value ? `value: ${item.value}` : null, clip(item.text)].filter(Boolean);
+  // The import's category is left out: the factor tag and the title say what the item is about.
+  const body = [`${head[0]} ${head.slice(1).join(' | ')}`, `title: ${item.title}`, item.value ? `value: ${item.value}` : null, clip(item.text)].filter(Boolean);
   return neutralise(body.join('\n'));
 }
 
@@ -325,7 +325,10 @@ function pointedText(text: string, items: { id: string; text: string; noun: stri
 function renderTurn(turn: ContextTurn, keys: SourceKeys): string {
   const claims = claimsOf(turn.output);
   const questions = questionsOf(turn.output);
-  const lines = [`text: ${pointedText(turn.text, [...claims.map((c) => ({ id: c.id, text: c.text, noun: 'claim' })), ...questions.map((q) => ({ id: q.id, text: q.text, noun: 'question' }))])}`];
+  // Shapes other than turns (reports, judgments, drafts) travel as compact JSON, after the claims.
+  const rest = turn.output && typeof turn.output === 'object' ? Object.entries(turn.output).filter(([k]) => !['text', 'claims', 'questions', 'nothingInMaterial'].includes(k)) : [];
+  const fields = rest.flatMap(([k, v]) => (typeof v === 'string' ? [{ id: `\`${k}\``, text: v, noun: 'field' }] : []));
+  const lines = [`text: ${pointedText(turn.text, [...claims.map((c) => ({ id: c.id, text: c.text, noun: 'claim' })), ...questions.map((q) => ({ id: q.id, text: q.text, noun: 'question' })), ...fields])}`];
   // A specialist that found nothing says so in a field (lib/domain/outputs.ts, briefing); the
   // steps after it read it in words, not as an empty briefing.
   const nothing = (turn.output as { nothingInMaterial?: unknown } | null)?.nothingInMaterial === true;
@@ -338,8 +341,6 @@ function renderTurn(turn: ContextTurn, keys: SourceKeys): string {
   }
   if (questions.length) lines.push('questions:');
   for (const q of questions) lines.push(`- ${q.id} → ${q.targetClaimId}${q.kind ? ` [${q.kind}]` : ''} ${q.text}`);
-  // Shapes other than turns (reports, judgments, drafts) travel as compact JSON.
-  const rest = turn.output && typeof turn.output === 'object' ? Object.entries(turn.output).filter(([k]) => !['text', 'claims', 'questions', 'nothingInMaterial'].includes(k)) : [];
   if (rest.length) lines.push(`data: ${JSON.stringify(keyedCitations(Object.fromEntries(rest), keys))}`);
   const attributes = ` step="${turn.stepId}" agent="${turn.agent}" team="${turn.team}" act="${turn.act}"`;
   return fence('turn', neutralise(lines.join('\n')), attributes);
