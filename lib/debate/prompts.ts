@@ -55,7 +55,9 @@ const DATA_RULE =
 // ---------------------------------------------------------------- the shared prefix
 
 function guideline(): string {
-  const lines = FACTORS.map((f) => `- ${f.id} — ${f.label} (${f.labelKo}): ${f.reading}`);
+  // The English label only where it says more than the id ("Certifications (e.g. INNOBIZ)").
+  const label = (f: (typeof FACTORS)[number]) => (f.label.toLowerCase() === f.id.replace(/_/g, ' ') ? '' : ` — ${f.label}`);
+  const lines = FACTORS.map((f) => `- ${f.id}${label(f)} (${f.labelKo}): ${f.reading}`);
   return ['# Guideline: the non-financial factors', 'Tag every claim with one factor id. How each factor reads for repayment:', ...lines].join('\n');
 }
 
@@ -114,7 +116,7 @@ function evidenceItem(item: EvidenceAsOf, keys: SourceKeys): string {
     item.stale ? 'STALE' : null,
   ].filter(Boolean);
   // The import's category is left out: the factor tag and the title say what the item is about.
-  const body = [`${head[0]} ${head.slice(1).join(' | ')}`, `title: ${item.title}`, item.value ? `value: ${item.value}` : null, clip(item.text)].filter(Boolean);
+  const body = [head.join(' | '), `title: ${item.title}`, item.value ? `value: ${item.value}` : null, clip(item.text)].filter(Boolean);
   return neutralise(body.join('\n'));
 }
 
@@ -322,7 +324,12 @@ function pointedText(text: string, items: { id: string; text: string; noun: stri
   return out;
 }
 
-function renderTurn(turn: ContextTurn, keys: SourceKeys): string {
+/**
+ * @param said claims' words already given in full by an earlier turn of the same prompt, each
+ * with the id it was given under: a claim that repeats one word for word (a closing restating its
+ * rebuttal) names that id instead. Filled in as the turn is rendered.
+ */
+function renderTurn(turn: ContextTurn, keys: SourceKeys, said: Map<string, string>): string {
   const claims = claimsOf(turn.output);
   const questions = questionsOf(turn.output);
   // Shapes other than turns (reports, judgments, drafts) travel as compact JSON, after the claims.
@@ -337,7 +344,10 @@ function renderTurn(turn: ContextTurn, keys: SourceKeys): string {
   for (const c of claims) {
     const cites = c.citations.map((x) => `${x.evidenceId ?? 'no id'} ${x.date} ${sourceOf(x.source, keys)}${x.value ? ` (${x.value})` : ''}`).join('; ');
     const extra = [c.respondsTo ? `answers ${c.respondsTo}` : null, c.assumptions?.length ? `assumes: ${c.assumptions.join('; ')}` : null].filter(Boolean);
-    lines.push(`- ${c.id} [${c.factor}, ${c.polarity}] ${c.text} (cites: ${cites || 'nothing'})${extra.length ? ` (${extra.join('; ')})` : ''}`);
+    const words = c.text.trim();
+    const earlier = words.length >= MIN_SHARED_CHARS ? said.get(words) : undefined;
+    if (!earlier && words.length >= MIN_SHARED_CHARS) said.set(words, c.id);
+    lines.push(`- ${c.id} [${c.factor}, ${c.polarity}] ${earlier ? `(word for word as ${earlier})` : c.text} (cites: ${cites || 'nothing'})${extra.length ? ` (${extra.join('; ')})` : ''}`);
   }
   if (questions.length) lines.push('questions:');
   for (const q of questions) lines.push(`- ${q.id} → ${q.targetClaimId}${q.kind ? ` [${q.kind}]` : ''} ${q.text}`);
@@ -357,7 +367,8 @@ function contextSection({ protocol, step, context, sources }: PromptInput): stri
   const turns = protocol.steps.map((s) => (declared.has(s.id) ? context.find((t) => t.stepId === s.id) : undefined)).filter((t): t is ContextTurn => Boolean(t));
   if (!turns.length) return null;
   const keys = sourceKeys(sources);
-  return ['# The debate so far: the turns you receive, in step order', ...turns.map((t) => renderTurn(t, keys))].join('\n\n');
+  const said = new Map<string, string>();
+  return ['# The debate so far: the turns you receive, in step order', ...turns.map((t) => renderTurn(t, keys, said))].join('\n\n');
 }
 
 // ---------------------------------------------------------------- the expected JSON

@@ -119,7 +119,7 @@ describe('prompts name each source once', () => {
         }
         // The red flag gives its source by key; so does every evidence line the step sees.
         expect(system).toContain('[ev-7] regulatory sanction | event 2024-02-01 | published 2024-02-10 | source: S2 |');
-        for (const e of input.evidence) expect(user).toContain(`[${e.id}] published ${e.publishedDate} | source: ${sourceKeys(SOURCES).keyOf(e.sourceName)} |`);
+        for (const e of input.evidence) expect(user).toContain(`[${e.id}] | published ${e.publishedDate} | source: ${sourceKeys(SOURCES).keyOf(e.sourceName)} |`);
       }
     });
   }
@@ -177,6 +177,20 @@ describe('a turn that repeats its claims and questions in its prose', () => {
     expect(count(seen, q.text)).toBe(1);
     expect(seen).toContain(`(1) [question ${q.id}, below]`);
     expect(seen).toContain(`- ${q.id} → ${q.targetClaimId} [reliability] ${q.text}`);
+  });
+});
+
+describe('a claim an earlier turn of the prompt already made word for word', () => {
+  it('is given once: the later claim names the earlier one, and keeps its own id, factor and citations', () => {
+    const ag = inputsOf(KPD_MADS).find((i) => i.step.id === KPD_MADS.reportStep)!;
+    const d5 = ag.context.find((t) => t.stepId === 'D5')!;
+    const d9 = ag.context.find((t) => t.stepId === 'D9')!;
+    const restated = (d5.output as Turn).claims[0];
+    const closing: Turn = { text: 'The affirmative closes.', claims: [{ ...restated, id: 'D9-c1', respondsTo: 'D2-q1' }], questions: [] };
+    const context = ag.context.map((t) => (t === d9 ? { ...d9, text: closing.text, output: closing } : t));
+    const { user } = buildPrompt({ ...ag, context });
+    expect(count(user, restated.text)).toBe(1);
+    expect(user).toContain(`- D9-c1 [${restated.factor}, ${restated.polarity}] (word for word as ${restated.id}) (cites: ${restated.citations[0].evidenceId} ${restated.citations[0].date} S`);
   });
 });
 
