@@ -471,7 +471,7 @@ export async function executeRun({
           const release = await limit.acquire(call.signal);
           const metered = meter.call(step.id, provider.model);
           // Viewers get the answer's prose, its parts and its spend as it streams (lib/debate/live-step.ts).
-          const live = liveStep({ publish: call.publish, runId, stepId: step.id, kind: step.output, spent: () => meter.stepSpend(step.id) });
+          const live = liveStep({ publish: call.publish, runId, stepId: step.id, kind: step.output, spent: () => meter.stepSpend(step.id), sources });
           let result;
           try {
             result = await provider.generate({

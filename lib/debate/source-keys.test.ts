@@ -4,9 +4,10 @@ import { visibleEvidence } from '@/lib/debate/evidence-scope';
 import { buildPrompt, type PromptInput } from '@/lib/debate/prompts';
 import { KPD_MADS, SAS } from '@/lib/debate/protocols';
 import { sectionPrompt } from '@/lib/debate/section-prompts';
+import { liveStep } from '@/lib/debate/live-step';
 import { sourceKeys, sourceTable } from '@/lib/debate/source-keys';
 import type { Turn } from '@/lib/domain/outputs';
-import type { ProtocolDef, RunParams, StepDef } from '@/lib/domain/protocol';
+import type { ProtocolDef, RunEvent, RunParams, StepDef } from '@/lib/domain/protocol';
 import { sectionCalls } from '@/lib/domain/sections';
 import type { ContextTurn, StepRedFlag } from '@/lib/llm/types';
 import type { EvidenceAsOf } from '@/lib/pool/as-of';
@@ -224,5 +225,19 @@ describe('a source given by its key', () => {
     const output: Turn = { text: 't', claims: [{ id: 'D1-c1', text: 'x', factor: 'other', polarity: 'favorable', citations: [{ evidenceId: 'ev-2', source: 'S2', date: '2024-03-01' }] }], questions: [] };
     resolveCitations(output, { ...scope, sources: undefined });
     expect(output.claims[0].citations[0].source).toBe('S2');
+  });
+});
+
+describe('a key while the answer streams', () => {
+  it('shows viewers the source\'s name in a claim part, before the citations are taken in', () => {
+    const events: RunEvent[] = [];
+    const live = liveStep({ publish: (e) => events.push(e), runId: 'r', stepId: 'D1', kind: 'turn', spent: () => ({ promptTokens: 0, completionTokens: 0, costUsd: 0 }), sources: SOURCES });
+    const claim = { id: 'D1-c1', text: 'Orders grew.', factor: 'other', polarity: 'favorable', citations: [{ evidenceId: 'ev-1', source: 'S3', date: '2024-03-01' }] };
+    live.onToken(JSON.stringify({ text: 'Orders grew.', claims: [claim], questions: [] }));
+    live.end();
+    const parts = events.flatMap((e) => (e.type === 'step-part' ? [e.part] : []));
+    const shown = JSON.stringify(parts);
+    expect(shown).toContain(FILING);
+    expect(shown).not.toContain('"source":"S3"');
   });
 });

@@ -33,3 +33,22 @@ export function sourceKeys(table: readonly string[] = []): SourceKeys {
     },
   };
 }
+
+/**
+ * A copy of `value` with every citation's `source` (an object with a `source` and a `date`) given
+ * by its name where the model wrote a key: what viewers see of an answer while it is written
+ * (lib/debate/live-step.ts), before the citations are taken in.
+ */
+export function withSourceNames<T>(value: T, keys: SourceKeys): T {
+  if (!keys.table.length) return value;
+  const walk = (v: unknown): unknown => {
+    if (Array.isArray(v)) return v.map(walk);
+    if (!v || typeof v !== 'object') return v;
+    const o = v as Record<string, unknown>;
+    const copy = Object.fromEntries(Object.entries(o).map(([k, x]) => [k, walk(x)]));
+    const named = typeof o.source === 'string' && 'date' in o ? keys.nameOf(o.source) : undefined;
+    if (named) copy.source = named;
+    return copy;
+  };
+  return walk(value) as T;
+}
