@@ -171,7 +171,7 @@ function sourcesBlock(keys: SourceKeys): string | null {
   if (!keys.table.length) return null;
   return [
     '# Sources',
-    'Each source of this case\'s evidence, named once: evidence items, passages, red flags and the citations in earlier turns give a source by its key.',
+    'Each source of this case\'s evidence, named once: evidence items, passages, red flags and the citations in earlier turns give a source by its key. A key is for citations; in prose a reader reads, name the source.',
     fence('sources', keys.table.map((name, i) => `${keyAt(i)}: ${neutralise(name)}`).join('\n')),
   ].join('\n');
 }

@@ -118,6 +118,7 @@ describe('prompts name each source once', () => {
           expect(count(`${system}\n${user}`, name), `${input.step.id}: ${name}`).toBe(1);
           expect(system).toContain(`: ${name}`);
         }
+        expect(system).toContain('A key is for citations; in prose a reader reads, name the source.');
         // The red flag gives its source by key; so does every evidence line the step sees.
         expect(system).toContain('[ev-7] regulatory sanction | event 2024-02-01 | published 2024-02-10 | source: S2 |');
         for (const e of input.evidence) expect(user).toContain(`[${e.id}] | published ${e.publishedDate} | source: ${sourceKeys(SOURCES).keyOf(e.sourceName)} |`);
