@@ -6,6 +6,7 @@ import type { Citation, Claim } from '@/lib/domain/outputs';
 import type { Language } from '@/lib/domain/protocol';
 import type { RedFlag } from '@/lib/domain/red-flags';
 import type { StepRepairKind } from '@/lib/domain/stored';
+import { sourceKeys } from '@/lib/debate/source-keys';
 import { urlKey } from '@/lib/pool/search/apply-rules';
 import { isIsoDay } from '@/lib/util/dates';
 
@@ -34,6 +35,11 @@ export type CitationScope = {
   /** Everything the run knows (pool as of the date, passages, web results): to say why a citation did not match. */
   known: Map<string, KnownEvidence>;
   asOf: string;
+  /**
+   * The run's source table (lib/debate/source-keys.ts): the prompt gives a source by its key
+   * (S1, S2, …), so a citation may carry the key in `source`; it is stored as the name.
+   */
+  sources?: readonly string[];
 };
 
 export type CitationRepair = { kind: Extract<StepRepairKind, `citation-${string}`>; detail: string };
@@ -87,7 +93,9 @@ function citationLabel(c: Citation): string {
 }
 
 /**
- * Resolves each citation of an output, in place, against what the step was shown: by id, then
+ * Resolves each citation of an output, in place, against what the step was shown. A source given
+ * by its key in the run's source table becomes the name first, so what is stored, shown and
+ * exported names the source whatever the model wrote. Then the item: by id, then
  * by link, then by source and date (the source compared leniently, the date exactly; one item
  * must match). A citation matched by link or source and date gets that item's id. One that
  * matches nothing the step was shown stays, marked unverified — also when the run knows an item
@@ -95,13 +103,16 @@ function citationLabel(c: Citation): string {
  * its own) is marked `afterAsOf` and unverified: kept visible, never support. Returns the counts
  * and what it changed or flagged, for the step's repairs.
  */
-export function resolveCitations(output: unknown, { shown, known, asOf }: CitationScope) {
+export function resolveCitations(output: unknown, { shown, known, asOf, sources }: CitationScope) {
   let resolved = 0;
   let total = 0;
   const repairs: CitationRepair[] = [];
   const items = [...shown.values()];
+  const keys = sourceKeys(sources);
   for (const c of citationsOf(output) as ResolvedCitation[]) {
     total++;
+    const named = typeof c.source === 'string' ? keys.nameOf(c.source) : undefined;
+    if (named) c.source = named;
     const label = citationLabel(c);
     let item = c.evidenceId ? shown.get(c.evidenceId) : undefined;
     // An id the run knows names that item: if the step was not shown it, no other item stands in.

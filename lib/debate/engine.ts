@@ -56,6 +56,7 @@ import { briefRedFlags, findRedFlags } from '@/lib/pool/red-flags';
 import { retrieve, type RetrievedItem } from '@/lib/pool/retrieve';
 import { isoToday } from '@/lib/util/dates';
 import { contextFor } from '@/lib/debate/context-scope';
+import { sourceTable } from '@/lib/debate/source-keys';
 import { visibleEvidence } from '@/lib/debate/evidence-scope';
 import { enforce } from '@/lib/debate/enforce';
 import { passagesFor } from '@/lib/debate/passages';
@@ -286,6 +287,9 @@ export async function executeRun({
     const stepRedFlags = briefRedFlags(redFlags, evidence);
     // Every prompt's header names the red flags: a claim citing only these reads a decisive event (lib/debate/rules.ts).
     const redFlagIds = new Set(redFlags.flatMap((f) => [f.evidenceId, ...(f.alsoEvidenceIds ?? [])]));
+    // The run's source table (lib/debate/source-keys.ts): named once in every step's header, by
+    // key everywhere else in its prompt; a key a model cites is taken back to its name.
+    const sources = sourceTable(evidence);
     const webEvidence: StoredWebResult[] = run.webEvidence ?? [];
     const known = new Map<string, KnownEvidence>(evidence.map((e) => [e.id, e]));
     for (const w of webEvidence) known.set(w.id, { id: w.id, sourceName: w.sourceName, publishedDate: w.publishedDate, eventDate: w.eventDate, sourceUrl: w.sourceUrl });
@@ -375,7 +379,7 @@ export async function executeRun({
       // The request carries the web_search tool exactly when the step may search and a search
       // provider is configured; the prompt speaks of searching only then (lib/debate/prompts.ts).
       const searchTool = Boolean(step.webSearch && webSearch);
-      const base = { runId, protocol, step, params: stepParams, company: companyBrief, evidence: visible, passages, context, redFlags: stepRedFlags };
+      const base = { runId, protocol, step, params: stepParams, company: companyBrief, evidence: visible, passages, context, redFlags: stepRedFlags, sources };
       const prompt = buildPrompt({ ...base, searchTool });
       // The searches this step made and the new results they brought, for its rules (a KPD-MADS
       // constructive short of signals must search: lib/debate/rules.ts).
@@ -406,7 +410,7 @@ export async function executeRun({
           const item = known.get(id);
           if (item) shown.set(id, item);
         }
-        return { shown, known, asOf: params.asOf };
+        return { shown, known, asOf: params.asOf, sources };
       };
       const contextOutputs = new Map(context.map((c) => [c.stepId, c.output]));
       const stepStart = performance.now();
@@ -464,7 +468,7 @@ export async function executeRun({
           const release = await limit.acquire(call.signal);
           const metered = meter.call(step.id, provider.model);
           // Viewers get the answer's prose, its parts and its spend as it streams (lib/debate/live-step.ts).
-          const live = liveStep({ publish: call.publish, runId, stepId: step.id, kind: step.output, spent: () => meter.stepSpend(step.id) });
+          const live = liveStep({ publish: call.publish, runId, stepId: step.id, kind: step.output, spent: () => meter.stepSpend(step.id), sources });
           let result;
           try {
             result = await provider.generate({

@@ -9,6 +9,7 @@
 // One per attempt: a repair starts a fresh one, and so does a wait,
 // after which the provider starts its answer again.
 import { AnswerStream, type AnswerUpdate } from '@/lib/debate/answer-stream';
+import { sourceKeys, withSourceNames } from '@/lib/debate/source-keys';
 import type { OutputKind } from '@/lib/domain/outputs';
 import type { RunEvent, StepWait, Usage } from '@/lib/domain/protocol';
 
@@ -29,8 +30,10 @@ export type LiveStep = {
   end: () => void;
 };
 
-export function liveStep(options: { publish: (event: RunEvent) => void; runId: string; stepId: string; kind: OutputKind; spent: () => Usage }): LiveStep {
+/** `sources`: the run's source table, so a citation the model wrote with a key shows its source's name. */
+export function liveStep(options: { publish: (event: RunEvent) => void; runId: string; stepId: string; kind: OutputKind; spent: () => Usage; sources?: readonly string[] }): LiveStep {
   const { publish, runId, stepId, kind, spent } = options;
+  const keys = sourceKeys(options.sources);
   let reader = new AnswerStream(kind);
   let shown: number | null = null;
   /** The last draft sent: its part and length. */
@@ -39,7 +42,7 @@ export function liveStep(options: { publish: (event: RunEvent) => void; runId: s
   let fields = new Map<string, number>();
   const send = (update: AnswerUpdate) => {
     if (update.prose) publish({ type: 'token', runId, stepId, text: update.prose });
-    for (const part of update.parts) publish({ type: 'step-part', runId, stepId, part });
+    for (const part of update.parts) publish({ type: 'step-part', runId, stepId, part: withSourceNames(part, keys) });
     // After the prose: a field it takes back goes as its words arrive in the prose.
     for (const { done, ...field } of update.fields) {
       const key = `${field.name}:${field.index}`;

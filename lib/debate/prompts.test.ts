@@ -191,7 +191,8 @@ describe('the shared prefix', () => {
 
   it('holds the guideline, the agent rules, the company and the as-of date, and nothing of the step', () => {
     const { system } = buildPrompt(inputFor(KPD_MADS.steps[2]));
-    expect(system).toContain('internal_control_risk — Internal control risk (내부통제 위험): higher → adverse');
+    expect(system).toContain('- internal_control_risk (내부통제 위험): higher → adverse');
+    expect(system).toContain('- certifications — Certifications (e.g. INNOBIZ) (인증 보유 (예: INNOBIZ)): present → favorable');
     expect(system).toContain('Two claims may share a factor when they rest on different evidence items');
     expect(system).toContain('As-of date: 2024-06-30');
     expect(system).toContain('published before 2023-07-01 is stale');
@@ -205,7 +206,7 @@ describe('the shared prefix', () => {
     expect(shuffled).toBe(user);
     const order = ['ev-new', 'ev-gov', 'ev-mid', 'ev-old'].map((id) => user.indexOf(`[${id}]`));
     expect(order).toEqual([...order].sort((a, b) => a - b));
-    expect(user).toMatch(/\[ev-old\] \| published 2021-03-01 \| source: Example Daily \| factor: certifications \(favorable\) \| category: news \| STALE/);
+    expect(user).toMatch(/\[ev-old\] \| published 2021-03-01 \| source: Example Daily \| factor: certifications \(favorable\) \| STALE/);
     expect(sortEvidence(EVIDENCE).map((e) => e.id)).toEqual(['ev-new', 'ev-gov', 'ev-mid', 'ev-old']);
   });
 

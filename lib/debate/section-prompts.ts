@@ -36,10 +36,14 @@ export function sectionPrompt(
     call.task,
   ];
   if (written.length) {
+    // An overview that writes no citations reads the sections without theirs: what they cite is
+    // in the turns above, by key (lib/debate/source-keys.ts), and the names would come back in full.
+    const cites = JSON.stringify(sectionJsonSchema(step.output, call.fields)).includes('"citations"');
+    const data = (output: Record<string, unknown>) => JSON.stringify(output, (key, value) => (!cites && key === 'citations' ? undefined : value));
     // Fenced as the turns a step receives are: data, never instructions (the prompt's data rule).
     lines.push(
       'What the sections wrote, in order, each as a turn of this step:',
-      ...written.map((w) => `<turn step="${step.id}" part="${w.key}">\n${neutralise(JSON.stringify(w.output))}\n</turn>`),
+      ...written.map((w) => `<turn step="${step.id}" part="${w.key}">\n${neutralise(data(w.output))}\n</turn>`),
     );
   }
   lines.push(

@@ -155,6 +155,42 @@ async function sectionedPromptRatio(db: Db, runId: string, companyId: string) {
   return sent / (one.system.length + one.user.length);
 }
 
+/** Every system the prompt builder serves, in the order the per-system table lists them. */
+const SYSTEMS: ProtocolId[] = ['kpd-mads', 'nas', 'sas', 'three-round', 'findebate'];
+
+/**
+ * Issue 27, item 15: KPD-MADS at most 45,000 prompt tokens and $0.15 a case with cached input
+ * prices; SAS and FinDebate at most 60 % of the prompt tokens measured before it (143,005 and
+ * 74,686 on this case).
+ */
+const SYSTEM_TARGETS: Partial<Record<ProtocolId, { promptTokens: number; costUsd?: number }>> = {
+  'kpd-mads': { promptTokens: 45_000, costUsd: 0.15 },
+  sas: { promptTokens: Math.floor(0.6 * 143_005) },
+  findebate: { promptTokens: Math.floor(0.6 * 74_686) },
+};
+
+/**
+ * Prompt tokens and cost of one case of every system on one company: each run sequential, on a fake
+ * endpoint of its own (so no two systems' steps of the same id answer for each other) whose
+ * prompt cache starts cold, as the KPD-MADS sequential case does. Token counts and cached shares
+ * depend on the prompts and their order only, not on latency, so the endpoint answers at once.
+ */
+export async function perSystemCost(db: Db, companyId: string) {
+  const rows: { protocol: ProtocolId; promptTokens: number; cachedTokens: number; costUsd: number; uncachedCostUsd: number }[] = [];
+  for (const protocol of SYSTEMS) {
+    const script = await referenceScript(db, protocol, companyId, PARAMS);
+    const fake = await startFakeLlmProcess({ ttftMs: 0, tokensPerSecond: 0, script });
+    try {
+      const provider = createOpenAiProvider({ apiKey: 'bench', baseURL: fake.url, model: 'gpt-4o' });
+      const run = await timedRun(db, provider, protocol, companyId, 'sequential');
+      rows.push({ protocol, promptTokens: run.promptTokens, cachedTokens: run.cachedTokens, costUsd: run.costUsd, uncachedCostUsd: run.uncachedCostUsd });
+    } finally {
+      await fake.close();
+    }
+  }
+  return rows;
+}
+
 export const engineBenchmark: Benchmark = {
   name: 'engine',
   description: 'debate engine on the fake OpenAI-compatible server (NAS, KPD-MADS sequential and concurrent, batch)',
@@ -219,6 +255,9 @@ export const engineBenchmark: Benchmark = {
       const alone = new Map<string, number>();
       for (const id of COMPANIES) alone.set(id, (await timedRun(db, provider, 'kpd-mads', id, 'dag')).wallMs);
 
+      ctx.log('prompt tokens and cost per case of every system …');
+      const systems = await perSystemCost(db, company);
+
       const beforeBatch = process.memoryUsage();
       ctx.log(`batch: ${batchCases} KPD-MADS cases at concurrency 8 …`);
       const batchStart = performance.now();
@@ -253,6 +292,25 @@ export const engineBenchmark: Benchmark = {
         { name, metric: 'prompt tokens the endpoint served from cache', value: round(sequential.cachedTokens / sequential.promptTokens, 3), unit: '×', key: 'cached_prompt_share_reported' },
         { name, metric: 'cost per KPD-MADS case, gpt-4o, no cache', value: round(sequential.uncachedCostUsd, 4), unit: 'USD', key: 'cost_per_case_usd' },
         { name, metric: 'cost per KPD-MADS case, gpt-4o, cached input price', value: round(sequential.costUsd, 4), unit: 'USD', key: 'cost_per_case_usd_cached' },
+        // Every system's case on the same company (issue 27, item 15): what the prompts weigh.
+        ...systems.flatMap((r) => [
+          {
+            name,
+            metric: `${r.protocol}: prompt tokens per case`,
+            value: r.promptTokens,
+            unit: 'tokens',
+            ...(SYSTEM_TARGETS[r.protocol] ? { target: { atMost: SYSTEM_TARGETS[r.protocol]!.promptTokens } } : {}),
+            key: `prompt_tokens_per_case_${r.protocol.replace('-', '_')}`,
+          },
+          {
+            name,
+            metric: `${r.protocol}: cost per case, gpt-4o, cached input price`,
+            value: round(r.costUsd, 4),
+            unit: 'USD',
+            ...(SYSTEM_TARGETS[r.protocol]?.costUsd ? { target: { atMost: SYSTEM_TARGETS[r.protocol]!.costUsd } } : {}),
+            key: `cost_per_case_usd_cached_${r.protocol.replace('-', '_')}`,
+          },
+        ]),
         { name, metric: 'report step: sections\' prompts vs one call', value: round(reportPromptRatio, 2), unit: '×', key: 'report_section_prompts_vs_one_call' },
         { name, metric: `batch of ${batchCases}, concurrency 8: wall`, value: round(batchWall / 1000, 1), unit: 's' },
         { name, metric: 'batch throughput vs ideal', value: round(idealBatch / batchWall, 3), unit: '×', target: { atLeast: 0.85 }, key: 'batch_throughput_vs_ideal' },
