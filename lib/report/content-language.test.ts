@@ -75,7 +75,7 @@ describe('a report speaks the run’s language', () => {
     const topics = doc.sections.find((s) => s.id === 'topics')!.blocks.filter((b) => b.kind === 'group');
     expect(topics.length).toBeGreaterThan(0);
     for (const t of topics) {
-      const named = GUIDELINE.filter((f) => t.title.includes(shortFactorLabel(f.id, 'ko')));
+      const named = FACTORS.filter((f) => t.title.includes(shortFactorLabel(f.id, 'ko')));
       expect(named.length, t.title).toBeGreaterThan(0);
       // "경기 민감도 (2022-08-16)", never "경기 민감도 (2022-08-16) · 경기 민감도".
       for (const f of named) expect(t.title.split(shortFactorLabel(f.id, 'ko')).length, t.title).toBe(2);

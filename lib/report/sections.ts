@@ -53,7 +53,7 @@ function debateReport(content: unknown, ctx: BuildContext): Section[] {
   if (!r) return unexpected(content, ctx);
   const summary = (lines: string[]): Block[] =>
     lines.length
-      ? groupByFactor(lines).map((g) => ({ kind: 'group', title: g.factor === 'other' ? t('otherGroup') : ctx.factorLabel(g.factor), blocks: [{ kind: 'list', items: g.items }] }))
+      ? groupByFactor(lines).map((g) => ({ kind: 'group', title: ctx.factorLabel(g.factor), blocks: [{ kind: 'list', items: g.items }] }))
       : [{ kind: 'paragraph', text: t('noItems') }];
   const sections: Section[] = [];
   if (r.objective?.trim()) sections.push({ id: 'objective', title: t('objective'), blocks: para(r.objective) });

@@ -77,8 +77,9 @@ describe.each(testBackends())('summaries beside topics on every demo company (%s
     const lists = doc.sections.filter((s) => s.id === 'favorable' || s.id === 'adverse').flatMap((s) => s.blocks.flatMap((g) => (g.kind === 'group' ? g.blocks : [])));
     const items = lists.flatMap((l) => (l.kind === 'list' ? l.items : []));
     expect(items.length).toBeGreaterThan(5);
-    // Samsung's favorable internal-control point rests on its clean audit opinion.
-    expect(items).toContain('외부감사 의견 적정(삼정회계법인), 핵심감사사항: 메모리 재고자산 평가 (제55기) · 2024-03-12 — see Topics by factor');
+    // Samsung's favorable internal-control point rests on its most material item there, the
+    // settlement that withdrew every US suit with Apple (evidence is argued material-first).
+    expect(items).toContain('Apple과 소취하 계약: 양사 간 미국 내 모든 소송 취하 (2018.06.26) · 2022-08-16 — see Topics by factor');
     const anchors = new Set(doc.sections.find((s) => s.id === 'topics')!.blocks.map((g) => (g.kind === 'group' ? g.anchor : undefined)));
     for (const l of lists) if (l.kind === 'list') for (const parts of l.parts ?? []) for (const p of parts ?? []) if (typeof p !== 'string') expect(anchors.has(p.anchor)).toBe(true);
     // The screening of a borrower whose record is one decisive event has neither.

@@ -56,7 +56,6 @@ export const reportMessages = defineMessages({
     overview: 'Corporate overview',
     favorable: 'Favorable signals',
     adverse: 'Adverse signals',
-    otherGroup: 'Other',
     topics: 'Topics by factor',
     /** A summary line's link to the topic where its point is argued (lib/report/summaries.ts), in the run's language. */
     seeTopic: 'see Topics by factor',
@@ -215,7 +214,6 @@ export const reportMessages = defineMessages({
     overview: '기업 개요',
     favorable: '긍정 신호',
     adverse: '부정 신호',
-    otherGroup: '기타',
     topics: '요인별 쟁점',
     seeTopic: '요인별 쟁점 참조',
     affirmativeReading: '긍정 측 해석',

@@ -2,12 +2,13 @@
 // dozen items share one publication date, and a government suit or a one-time charge must lead
 // its side's evidence in the prompt and be argued by the side it belongs to — not left below a
 // headcount because "newest first" had nothing to tell them apart.
+import { stepOutputSchema, toStoredShape } from '@/lib/domain/step-output';
 import { describe, expect, it } from 'vitest';
 import { contextFor } from '@/lib/debate/context-scope';
 import { visibleEvidence } from '@/lib/debate/evidence-scope';
 import { buildPrompt } from '@/lib/debate/prompts';
 import { PROTOCOLS_BY_ID } from '@/lib/debate/protocols';
-import { OUTPUT_SCHEMAS, type Claim } from '@/lib/domain/outputs';
+import type { Claim } from '@/lib/domain/outputs';
 import type { ContextTurn } from '@/lib/llm/types';
 import type { EvidenceAsOf } from '@/lib/pool/as-of';
 import { tagByCategory } from '@/lib/pool/factors';
@@ -134,7 +135,7 @@ async function runOn(pool: EvidenceAsOf[]): Promise<Map<string, StepRun>> {
     );
     const request = { ...requestFor(c, KPD, s, context), evidence: visibleEvidence(s, pool, context), passages: [] };
     const result = await analyst.generate(request);
-    const output = OUTPUT_SCHEMAS[s.output].parse(JSON.parse(result.raw)) as Record<string, unknown>;
+    const output = toStoredShape(s, stepOutputSchema(s).parse(JSON.parse(result.raw))) as Record<string, unknown>;
     done.set(s.id, { step: s, request, result, output, text: typeof output.text === 'string' ? output.text : '', tokens: [] });
   }
   return done;

@@ -1,8 +1,8 @@
 // The offline analyst against the protocol files themselves (lib/debate/protocols), not only the
 // mirrored fixtures: if a protocol changes a step's act, context, evidence access or rules, this
 // is where the analyst's fit to it is checked.
+import { stepOutputSchema } from '@/lib/domain/step-output';
 import { describe, expect, it } from 'vitest';
-import { OUTPUT_SCHEMAS } from '@/lib/domain/outputs';
 import { PROTOCOLS_BY_ID } from '@/lib/debate/protocols';
 import { runProtocol, type Case } from './test-fixtures';
 import { ruleProblems } from './test-rules';
@@ -17,7 +17,7 @@ describe.each(Object.values(PROTOCOLS_BY_ID).map((p) => [p.id, p] as const))('th
     const runs = await runProtocol(c, protocol);
     expect([...runs.keys()]).toEqual(protocol.steps.map((s) => s.id));
     for (const run of runs.values()) {
-      expect(OUTPUT_SCHEMAS[run.step.output].safeParse(JSON.parse(run.result.raw)).success, run.step.id).toBe(true);
+      expect(stepOutputSchema(run.step).safeParse(JSON.parse(run.result.raw)).success, run.step.id).toBe(true);
       expect(ruleProblems(run, runs)).toEqual([]);
     }
   });

@@ -1,5 +1,6 @@
+import { stepOutputSchema } from '@/lib/domain/step-output';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { HORIZONS, OUTPUT_SCHEMAS, type Claim, type StepOutput, type StoredSafetyCheck, type StoredStanceDraft } from '@/lib/domain/outputs';
+import { HORIZONS, type Claim, type StepOutput, type StoredSafetyCheck, type StoredStanceDraft } from '@/lib/domain/outputs';
 import type { ContextTurn } from '@/lib/llm/types';
 import { createOfflineAnalyst } from './index';
 import { enforce } from '@/lib/debate/enforce';
@@ -21,7 +22,7 @@ describe.each([
   });
 
   it('writes every step in its schema', () => {
-    for (const run of runs.values()) expect(OUTPUT_SCHEMAS[run.step.output].safeParse(JSON.parse(run.result.raw)).success, run.step.id).toBe(true);
+    for (const run of runs.values()) expect(stepOutputSchema(run.step).safeParse(JSON.parse(run.result.raw)).success, run.step.id).toBe(true);
   });
 
   it('round 1: three to five numbered arguments per side, each with cited evidence the step was given', () => {
@@ -109,7 +110,7 @@ describe.each([
 
   it('writes every step in its schema, grounded in what the step could see', () => {
     for (const run of runs.values()) {
-      expect(OUTPUT_SCHEMAS[run.step.output].safeParse(JSON.parse(run.result.raw)).success, run.step.id).toBe(true);
+      expect(stepOutputSchema(run.step).safeParse(JSON.parse(run.result.raw)).success, run.step.id).toBe(true);
       expect(ruleProblems(run, runs)).toEqual([]);
     }
   });
