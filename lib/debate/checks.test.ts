@@ -243,6 +243,13 @@ describe('red-flags-addressed', () => {
     expect(reused({ ...claim('c1', 'ev-a'), factor: 'other' }, { ...claim('c2', 'ev-a'), factor: 'other' }).ok).toBe(true);
   });
 
+  it('reads an English report that quotes Korean titles as written as English, and Korean prose as not', () => {
+    const language = (text: string) => finalChecks({ steps: [{ stepId: 'AG', text, output: { text } }], known: new Map(), language: 'en' }).find((c) => c.id === 'output-language')!;
+    const quoted = 'The half-year report “공정위 과징금 1,012억 17백만원: 삼성웰스토리 단체급식 거래” records a fine; the audit “외부감사 의견 적정” was clean.';
+    expect(language(quoted).ok).toBe(true);
+    expect(language(quoted.replace(/[“”]/g, '')).ok).toBe(false);
+  });
+
   it('agrees with Rule 5: a stale item is a finding only where the pool holds newer evidence on its factor, once, where it was first cited', () => {
     const known = new Map([
       ['old', { id: 'old', sourceName: 'News', publishedDate: '2019-01-01', stale: true, factor: 'industry_outlook' }],

@@ -157,6 +157,12 @@ export type FinalCheck = { id: string; ok: boolean; message: string; items: stri
 const HANGUL = /[\uac00-\ud7af]/g;
 const LETTER = /[\p{L}]/gu;
 
+/**
+ * A title or name quoted as written (“…”, "…", 「…」) is the source's language, not the run's: an
+ * English report may quote a Korean filing's title, and the prompt says so (lib/debate/prompts.ts).
+ */
+const QUOTED = /“[^”\n]{0,400}”|"[^"\n]{0,400}"|「[^」\n]{0,400}」/g;
+
 function hangulShare(text: string) {
   const letters = text.match(LETTER)?.length ?? 0;
   return letters ? (text.match(HANGUL)?.length ?? 0) / letters : 0;
@@ -319,7 +325,7 @@ export function finalChecks({
   // source's language, not the run's: the prompt lets a citation keep it, so the check does too.
   const names = [...new Set(all.map(({ c }) => c.source).filter((n): n is string => typeof n === 'string' && n.trim().length > 0))].sort((a, b) => b.length - a.length);
   const text = names.reduce((t, name) => t.split(name).join(' '), steps.map((s) => s.text).join(' '));
-  const share = hangulShare(text);
+  const share = hangulShare(text.replace(QUOTED, ' '));
   const languageOk = language === 'ko' ? share >= 0.3 : share <= 0.1;
   const report = steps.find((s) => s.stepId === reportStep) ?? steps.at(-1);
   const unaddressed = report ? unaddressedRedFlags(report.output, redFlags) : [...redFlags];

@@ -512,12 +512,12 @@ export function describeStepShape(step: Pick<PromptInput['step'], 'act' | 'outpu
 
 function outputSection({ step, params, context }: PromptInput): string {
   // The run's language, kept out of the header so a company's runs in either language share it.
-  // A Korean source or title quoted in English prose would fail the output-language check: the prose
-  // names it in English words, and the citation keeps it as shown.
+  // A Korean source or title in English prose is quoted as written, in quotation marks, which the
+  // output-language check leaves out (lib/debate/checks.ts).
   const language =
     params.language === 'ko'
       ? 'Write every free-text field in Korean (모든 서술은 한국어로 작성하십시오).'
-      : 'Write every free-text field in English. In prose, name a source or title written in another language in English words; a citation keeps it as shown.';
+      : 'Write every free-text field in English. A title or name written in another language may be quoted as written, inside quotation marks; a citation keeps it as shown.';
   // Ids carry the step so they stay unique across a run: the rule checks and the reasoning
   // tree resolve `targetClaimId` and `respondsTo` over several turns at once. Only the lists the
   // step fills are numbered, and earlier ids are mentioned only where the request shows some.

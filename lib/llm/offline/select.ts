@@ -114,7 +114,8 @@ export function selectSignals(pool: Pool, options: SelectOptions): Selection {
   let extra = 0;
   for (const item of same) {
     if (extra >= MAX_DECISIVE_EXTRA) break;
-    if (!item.decisive || exclude.has(item.factor) || !open(item) || !distinctFromPicks(item)) continue;
+    // Rule 5: a stale item only where nothing newer on its factor is argued, or as a red flag.
+    if (!item.decisive || exclude.has(item.factor) || !open(item) || !distinctFromPicks(item) || (item.stale && !item.redFlag)) continue;
     push(item, usedFactors.has(item.factor) ? 'reuse' : 'direct');
     extra++;
   }
@@ -154,7 +155,8 @@ export function counterFor(pool: Pool, target: Claim, side: Side, avoid: Set<str
  */
 export function decisiveCounter(pool: Pool, target: Claim, side: Side, avoid: Set<string>): Item | undefined {
   const cited = new Set(itemsOf(pool, target).map((i) => i.key));
-  return pool.items.find((i) => i.decisive && i.factor === target.factor && i.polarity === side && !cited.has(i.key) && !avoid.has(i.key));
+  // Rule 5: a second counter is never a stale item (a red flag excepted): the first one stands.
+  return pool.items.find((i) => i.decisive && (!i.stale || i.redFlag) && i.factor === target.factor && i.polarity === side && !cited.has(i.key) && !avoid.has(i.key));
 }
 
 /** Most material item on the claim's factor that reads against it, for counterexample questions. */
