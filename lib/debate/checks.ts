@@ -6,6 +6,7 @@ import type { Citation, Claim } from '@/lib/domain/outputs';
 import type { Language } from '@/lib/domain/protocol';
 import type { RedFlag } from '@/lib/domain/red-flags';
 import type { StepRepairKind } from '@/lib/domain/stored';
+import { onRedFlag } from '@/lib/debate/rules';
 import { sourceKeys } from '@/lib/debate/source-keys';
 import { urlKey } from '@/lib/pool/search/apply-rules';
 import { isIsoDay } from '@/lib/util/dates';
@@ -276,11 +277,10 @@ function staleFindings(all: { step: string; c: ResolvedCitation }[], known: Map<
  * flag, so neither counts.
  */
 function reusedFactors(stepId: string, claims: readonly Claim[], flagged: ReadonlySet<string>): string[] {
-  const onFlag = (claim: Claim) => claim.citations.length > 0 && claim.citations.every((c) => c.evidenceId && flagged.has(c.evidenceId));
   const ids = (claim: Claim) => new Set(claim.citations.map((c) => c.evidenceId ?? `${c.source}|${c.date}`));
   const byFactor = new Map<string, Claim[]>();
   for (const claim of claims) {
-    if (claim.factor === 'other' || onFlag(claim)) continue;
+    if (claim.factor === 'other' || onRedFlag(claim, flagged)) continue;
     byFactor.set(claim.factor, [...(byFactor.get(claim.factor) ?? []), claim]);
   }
   const out: string[] = [];

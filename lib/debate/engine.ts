@@ -406,7 +406,7 @@ export async function executeRun({
       const citationScope = (): CitationScope => {
         const shown = new Map<string, KnownEvidence>();
         // Every step is shown the run's red flags (the prompt's header names each by its id).
-        for (const id of [...visible.map((e) => e.id), ...passages.map((p) => p.id), ...verifiedIn(context), ...webEvidence.map((w) => w.id), ...redFlags.flatMap((f) => [f.evidenceId, ...(f.alsoEvidenceIds ?? [])])]) {
+        for (const id of [...visible.map((e) => e.id), ...passages.map((p) => p.id), ...verifiedIn(context), ...webEvidence.map((w) => w.id), ...redFlagIds]) {
           const item = known.get(id);
           if (item) shown.set(id, item);
         }
@@ -578,7 +578,7 @@ export async function executeRun({
         // could find material: the section is asked.
         const shownFactors: (string | null)[] = [
           ...visible.map((e) => e.factor),
-          ...redFlags.flatMap((f) => [f.evidenceId, ...(f.alsoEvidenceIds ?? [])]).map((id) => evidence.find((e) => e.id === id)?.factor ?? null),
+          ...[...redFlagIds].map((id) => evidence.find((e) => e.id === id)?.factor ?? null),
           ...context.flatMap((t) => factorsNamedIn(t.output)),
         ];
         const unasked = (call: SectionCall) => {

@@ -12,7 +12,7 @@
 // with every angle bracket replaced, so no text in them can close a block and pose as an
 // instruction.
 import { z } from 'zod';
-import { claimsOf, citationsOf, questionsOf } from '@/lib/domain/output-parts';
+import { claimsOf, questionsOf } from '@/lib/domain/output-parts';
 import { OUTPUT_SCHEMAS, type OutputKind } from '@/lib/domain/outputs';
 import type { Team } from '@/lib/domain/protocol';
 import type { RedFlagKind } from '@/lib/domain/red-flags';
@@ -21,7 +21,7 @@ import { recencyCutoff, type EvidenceAsOf } from '@/lib/pool/as-of';
 import { materialityScores } from '@/lib/pool/materiality';
 import { FACTORS } from '@/lib/domain/factors';
 import { stepOutputSchema } from '@/lib/domain/step-output';
-import { minimumsFor, signalFactors } from '@/lib/debate/rules';
+import { citableInClosing, minimumsFor, signalFactors } from '@/lib/debate/rules';
 import type { RetrievedItem } from '@/lib/pool/retrieve';
 import { keyAt, sourceKeys, type SourceKeys } from '@/lib/debate/source-keys';
 
@@ -308,8 +308,8 @@ function constraintsSection({ step, context, evidence, passages, redFlags, searc
     if (n > 1) lines.push(`Your questions target claims of at least ${n} different factors.`);
   }
   if (r.noNewMaterial) {
-    // What lib/debate/rules.ts (citableInClosing) lets a closing cite: what its turns cite, and the red flags.
-    const evidence = [...new Set(context.flatMap((t) => citationsOf(t.output).map((c) => c.evidenceId)).filter(Boolean))];
+    // What the check lets a closing cite (citableInClosing): what its turns cite, and the red flags.
+    const evidence = [...citableInClosing(new Map(context.map((t) => [t.stepId, t.output])))];
     const flags = (redFlags ?? []).map((f) => f.evidenceId).filter((id) => !evidence.includes(id));
     const citable = [...evidence, ...flags];
     const claims = 'claims' in stepOutputSchema(step).shape;
