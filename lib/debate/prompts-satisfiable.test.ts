@@ -192,7 +192,7 @@ function construct(req: GenerateRequest, problems: Problem[]): unknown | undefin
 }
 
 /** A literal answerer: constructed answers where the step has checked rules, the offline analyst elsewhere. */
-function literal(problems: Problem[]) {
+function literal(problems: Problem[], built: string[]) {
   const offline = createOfflineAnalyst();
   const provider: ModelProvider = {
     name: 'openai',
@@ -203,6 +203,7 @@ function literal(problems: Problem[]) {
       if (statedRules(req.prompt.user).search && req.tools.webSearch) await req.tools.webSearch(`${req.company.name} news`);
       const answer = construct(req, problems);
       if (answer === undefined) return offline.generate(req);
+      built.push(req.step.id);
       const raw = JSON.stringify(answer);
       req.onToken(raw);
       return { raw, usage: { promptTokens: Math.ceil(req.prompt.user.length / 4), completionTokens: Math.ceil(raw.length / 4) }, toolCalls: [], modelMs: 0 };
@@ -216,7 +217,7 @@ const search: WebSearchFn = async () => [];
 describe('every checked rule can be met from what the request shows', () => {
   let handle: DatabaseHandle;
   let db: Db;
-  const results = new Map<string, { problems: Problem[]; sentBack: string[]; status: string; error?: string }>();
+  const results = new Map<string, { problems: Problem[]; sentBack: string[]; status: string; error?: string; built: string[] }>();
 
   beforeAll(async () => {
     handle = await createTestDatabase('pglite');
@@ -226,12 +227,13 @@ describe('every checked rule can be met from what the request shows', () => {
       for (const protocolId of PROTOCOLS) {
         for (const searching of [false, true]) {
           const problems: Problem[] = [];
-          const provider = literal(problems);
+          const built: string[] = [];
+          const provider = literal(problems, built);
           const run = await createRun({ db, protocolId, companyId: pool.companyId, provider, params: { asOf: pool.asOf, language: 'en' } });
           const result = await executeRun({ db, runId: run.id, provider, evidenceThreshold: THRESHOLD, ...(searching ? { webSearch: search } : {}) });
           const steps = await listRunSteps({ db, runId: run.id });
           const sentBack = steps.flatMap((s) => (s.repairs ?? []).filter((r) => r.kind === 'repair-request').map((r) => `${s.stepId}: ${r.detail}`));
-          results.set(`${protocolId}|${pool.companyId}|${searching}`, { problems, sentBack, status: result.status, error: result.error });
+          results.set(`${protocolId}|${pool.companyId}|${searching}`, { problems, sentBack, status: result.status, error: result.error, built });
         }
       }
     }
@@ -248,9 +250,14 @@ describe('every checked rule can be met from what the request shows', () => {
   });
 
   it('constructs the answers itself where rules are checked (not the offline analyst)', () => {
-    // The answerer built every KPD-MADS debate turn: a rule it could not read would have left it to the offline analyst.
+    // The answerer built every KPD-MADS debate turn and every three-round round, on every pool:
+    // a step it left to the offline analyst would not have tested the prompt's words.
     const kpd = getProtocol('kpd-mads').steps.filter((s) => s.output === 'turn').map((s) => s.id);
     expect(kpd).toHaveLength(10);
+    for (const [key, r] of results) {
+      if (key.startsWith('kpd-mads|')) expect([...r.built].sort(), key).toEqual([...kpd].sort());
+      if (key.startsWith('three-round|')) expect([...r.built].sort(), key).toEqual(['R1-A', 'R1-N', 'R2-A', 'R2-N', 'R3-A', 'R3-N']);
+    }
     const thin = statedRules('# Checked rules (x)\n- At least 2 claims (the evidence shown offers 2 signals in your direction).\n- Exactly 3 questions.\n- `text` is at most 600 characters.\n# Sources');
     expect(thin).toMatchObject({ minClaims: 2, exactQuestions: 3, maxChars: 600 });
     const closing = statedRules('# Checked rules (x)\n- No new material. Factors you may use: a, b. Evidence you may cite: ev-1, rf-1 (the last ones: red flags above).\n# Sources');
