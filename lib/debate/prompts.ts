@@ -321,17 +321,17 @@ function constraintsSection({ step, context, evidence, passages, redFlags, searc
   return lines.length ? ['# Checked rules (an answer that breaks one is sent back once, then the step fails)', ...lines.map((l) => `- ${l}`)].join('\n') : null;
 }
 
-function sourcesSection({ step, params, evidence, passages, searchTool }: PromptInput): string {
+function sourcesSection({ step, params, evidence, passages, redFlags, searchTool }: PromptInput): string {
   const n = `${evidence.length} item${evidence.length === 1 ? '' : 's'}`;
   const access = {
     pool: `Cite items of the evidence block above (${n}: the whole pool as of the as-of date).`,
     side: `Cite items of the evidence block above: it holds your side's ${n} (read your way or either way); the other side brings its own.`,
-    'context-factors': `Cite items of the evidence block above: it holds the ${n} of your side on the factors the turns above argue, and every item they cite.`,
+    'context-factors': `Cite items of the evidence block above: it holds ${n}: your side's items on the factors the turns above argue, and every item those turns cite, whichever side it reads for.`,
     'fresh-factors': `Cite items of the evidence block above: it holds the ${n} of your side on factors the turns above did not use.`,
     documents: passages.length
       ? `Cite the document passages above by their ids, and items of the evidence block above (${n}).`
       : `No document passage was retrieved for this step: cite items of the evidence block above (${n}).`,
-    none: 'You do not see the evidence block: cite only items the turns above cite, and the red flags above, copying id, date and source exactly.',
+    none: `You do not see the evidence block: cite only items the turns above cite${redFlags?.length ? ', and the red flags above' : ''}, copying id, date and source exactly.`,
   }[step.evidence];
   const search = step.webSearch && searchTool
     ? `You may call the web_search tool. Each call returns at most ${params.maxWebResults} results inside the recency window; a result you use is cited like any item, by the id the tool gives it. If the tool is unavailable or finds nothing, work from what you have and say so.`

@@ -64,7 +64,7 @@ const ROWS: Row[] = [
     task: [
       'Open the negative case with one core claim: the borrower\'s capacity to repay is at risk.',
       'Back it with the adverse or context-dependent signals the evidence offers, one claim each (the checked rules below say how many), every one cited (id, date, source) with the assumption it depends on.',
-      'Widen the picture rather than mirror D1 point by point: argue on the factors the affirmative constructive (D1) did not argue. The evidence above holds only those; `other` and the red flags are open to both sides.',
+      'Widen the picture rather than mirror D1 point by point: argue on the factors the affirmative constructive (D1) did not argue. The evidence above holds only those; `other`, and any red flag in the header, are open to both sides.',
       'Lead with the most material evidence, newer before older.',
       'In `falsifiability`, name the concrete, observable evidence that would prove the core claim wrong.',
     ].join('\n'),
@@ -176,7 +176,7 @@ const ROWS: Row[] = [
       'Close the affirmative case in about 600 characters.',
       'Restate the core claim of D1 and show which of its signals still stand after the negative\'s questions (D2), what the affirmative rebuttal (D5) established, and what the affirmative\'s questions to the negative rebuttal (D8) put in doubt.',
       'Answer the D2 questions that are still open, one claim each with `respondsTo` set to the question; say plainly what remains uncertain.',
-      'Nothing new: no factor and no evidence beyond what the turns you receive use or name, and the red flags (the checked rules list them).',
+      'Nothing new: no factor and no evidence beyond what the turns you receive use or name, and any red flag in the header (the checked rules list what you may cite).',
     ].join('\n'),
   },
   {
@@ -195,7 +195,7 @@ const ROWS: Row[] = [
       'Close the negative case in about 600 characters.',
       'Restate the core claim of D3 and show which of its signals still stand after the affirmative\'s questions (D4), what the negative rebuttal (D7) established, and what the negative\'s questions to the affirmative rebuttal (D6) put in doubt.',
       'Answer the D4 questions that are still open, one claim each with `respondsTo` set to the question; say plainly what remains uncertain.',
-      'Nothing new: no factor and no evidence beyond what the turns you receive use or name, and the red flags (the checked rules list them).',
+      'Nothing new: no factor and no evidence beyond what the turns you receive use or name, and any red flag in the header (the checked rules list what you may cite).',
     ].join('\n'),
   },
   {
@@ -215,7 +215,7 @@ const ROWS: Row[] = [
       '- `overview`: a short corporate overview as of the as-of date, from the company block (who the borrower is) and the debate; nothing from memory.',
       '- `favorableSummary` / `adverseSummary`: the points each team made, each with its date.',
       '- `topics`: one entry per topic, never two for the same topic (a factor may hold several topics). Give the affirmative and the adverse reading (an empty string where a side said nothing) and every citation behind them. Carry over what the cross-examinations and rebuttals added, not only the constructives. When the same element appears with different dates or values (two headcounts, two ratings), keep each as its own entry.',
-      'Every source cited anywhere in the debate must appear in some topic\'s citations, copied exactly (id, date, source); add none the debate did not use, except the red flags above, which the report must address.',
+      'Every source cited anywhere in the debate must appear in some topic\'s citations, copied exactly (id, date, source); add none the debate did not use, except any red flag in the header, which the report must address.',
       'The report is checked afterwards for citations without date or source, stale evidence, reused factors and the output language.',
     ].join('\n'),
   },
