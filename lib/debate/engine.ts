@@ -477,7 +477,8 @@ export async function executeRun({
               prompt: call.prompt,
               schema: call.schema,
               jsonSchema: call.jsonSchema,
-              tools,
+              // A call of a sectioned step that writes no citation could not use a web result.
+              tools: call.part && !JSON.stringify(call.jsonSchema).includes('"citations"') ? {} : tools,
               repair,
               maxTokens,
               signal: call.signal,
@@ -595,7 +596,7 @@ export async function executeRun({
             partTimes.push({ key: call.key, modelMs: 0 });
             return known;
           }
-          const callPrompt = sectionPrompt(step, prompt, call, written);
+          const callPrompt = sectionPrompt({ ...base, searchTool }, call, written);
           const fingerprint = sectionFingerprint(provider.model, callPrompt);
           const before = keptBefore.get(call.key);
           if (before?.fingerprint === fingerprint) {

@@ -405,7 +405,8 @@ function renderTurn(turn: ContextTurn, keys: SourceKeys, said: Map<string, strin
   // Shapes other than turns (reports, judgments, drafts) travel as compact JSON, after the claims.
   const rest = turn.output && typeof turn.output === 'object' ? Object.entries(turn.output).filter(([k]) => !['text', 'claims', 'questions', 'nothingInMaterial'].includes(k)) : [];
   const fields = rest.flatMap(([k, v]) => (typeof v === 'string' ? [{ id: `\`${k}\``, text: v, noun: 'field' }] : []));
-  const lines = [`text: ${pointedText(turn.text, [...claims.map((c) => ({ id: c.id, text: c.text, noun: 'claim' })), ...questions.map((q) => ({ id: q.id, text: q.text, noun: 'question' })), ...fields])}`];
+  // A turn cut to some factors (a report section's: lib/debate/section-prompts.ts) comes without its prose.
+  const lines = !turn.text.trim() ? [] : [`text: ${pointedText(turn.text, [...claims.map((c) => ({ id: c.id, text: c.text, noun: 'claim' })), ...questions.map((q) => ({ id: q.id, text: q.text, noun: 'question' })), ...fields])}`];
   // A specialist that found nothing says so in a field (lib/domain/outputs.ts, briefing); the
   // steps after it read it in words, not as an empty briefing.
   const nothing = (turn.output as { nothingInMaterial?: unknown } | null)?.nothingInMaterial === true;
@@ -510,14 +511,17 @@ export function describeStepShape(step: Pick<PromptInput['step'], 'act' | 'outpu
   return stepShapes.get(schema)!;
 }
 
+/** The run's language, for every free-text field of the answer. */
+export function languageLine(language: PromptInput['params']['language']): string {
+  // Kept out of the header so a company's runs in either language share it. A Korean source or
+  // title in English prose is quoted as written, in quotation marks, which the output-language
+  // check leaves out (lib/debate/checks.ts).
+  return language === 'ko'
+    ? 'Write every free-text field in Korean (모든 서술은 한국어로 작성하십시오).'
+    : 'Write every free-text field in English. A title or name written in another language may be quoted as written, inside quotation marks; a citation keeps it as shown.';
+}
+
 function outputSection({ step, params, context }: PromptInput): string {
-  // The run's language, kept out of the header so a company's runs in either language share it.
-  // A Korean source or title in English prose is quoted as written, in quotation marks, which the
-  // output-language check leaves out (lib/debate/checks.ts).
-  const language =
-    params.language === 'ko'
-      ? 'Write every free-text field in Korean (모든 서술은 한국어로 작성하십시오).'
-      : 'Write every free-text field in English. A title or name written in another language may be quoted as written, inside quotation marks; a citation keeps it as shown.';
   // Ids carry the step so they stay unique across a run: the rule checks and the reasoning
   // tree resolve `targetClaimId` and `respondsTo` over several turns at once. Only the lists the
   // step fills are numbered, and earlier ids are mentioned only where the request shows some.
@@ -528,7 +532,7 @@ function outputSection({ step, params, context }: PromptInput): string {
   ].filter(Boolean);
   const shown = context.some((t) => claimsOf(t.output).length || questionsOf(t.output).length);
   const ids = kinds.length ? `Number ${kinds.join(' and ')}${shown ? '; refer to earlier claims and questions by the ids the turns above show' : ''}.` : null;
-  return ['# Output', language, ids, 'The shape of your answer:', describeStepShape(step)].filter(Boolean).join('\n');
+  return ['# Output', languageLine(params.language), ids, 'The shape of your answer:', describeStepShape(step)].filter(Boolean).join('\n');
 }
 
 // ---------------------------------------------------------------- the prompt
@@ -542,15 +546,23 @@ function outputSection({ step, params, context }: PromptInput): string {
  * earlier step of the run (lib/llm/prompt-cache.ts measures how much that is).
  */
 export function buildPrompt(input: PromptInput): Prompt {
-  const user = [
-    input.step.evidence === 'none' ? null : evidenceBlock(input.evidence, input.params.asOf, sourceKeys(input.sources)),
-    contextSection(input),
-    passagesSection(input),
-    roleSection(input),
-    `# Task\n${input.step.task}${input.searchTool && input.step.webSearch && input.step.searchTask ? `\n${input.step.searchTask}` : ''}`,
-    constraintsSection(input),
-    sourcesSection(input),
-    outputSection(input),
-  ].filter(Boolean);
-  return { system: buildRunHeader(input), user: user.join('\n\n') };
+  const parts = promptParts(input);
+  return { system: buildRunHeader(input), user: Object.values(parts).filter(Boolean).join('\n\n') };
+}
+
+/**
+ * The user message's parts, in their order: what steps share (evidence, turns), then the step's
+ * own. A sectioned step's calls take the parts each needs (lib/debate/section-prompts.ts).
+ */
+export function promptParts(input: PromptInput) {
+  return {
+    evidence: input.step.evidence === 'none' ? null : evidenceBlock(input.evidence, input.params.asOf, sourceKeys(input.sources)),
+    context: contextSection(input),
+    passages: passagesSection(input),
+    role: roleSection(input),
+    task: `# Task\n${input.step.task}${input.searchTool && input.step.webSearch && input.step.searchTask ? `\n${input.step.searchTask}` : ''}`,
+    constraints: constraintsSection(input),
+    sources: sourcesSection(input),
+    output: outputSection(input),
+  };
 }

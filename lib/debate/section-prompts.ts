@@ -1,11 +1,13 @@
-// The prompt of one call of a sectioned step (docs/protocols.md, "Sections"): the step's own
-// prompt (lib/debate/prompts.ts), unchanged, then what this call writes of the answer. Every
-// call of the step shares the step's prompt as its start, so a provider's prompt cache serves
-// them all; only the last block differs.
+// The prompt of one call of a sectioned step (docs/protocols.md, "Sections"): the step's prompt
+// (lib/debate/prompts.ts) cut to what this call needs, then what this call writes of the answer.
+// A section on some factors is shown the material on them only, and the overview the sections'
+// answers instead of the debate: a call that resent the whole debate cost more prompt than a
+// shared cached prefix saves.
 import { createHash } from 'node:crypto';
-import { describeJsonShape, neutralise, type Prompt } from '@/lib/debate/prompts';
+import { buildRunHeader, describeJsonShape, languageLine, neutralise, promptParts, type Prompt, type PromptInput } from '@/lib/debate/prompts';
+import { claimsOf, questionsOf } from '@/lib/domain/output-parts';
 import type { OutputKind } from '@/lib/domain/outputs';
-import { sectionSchema, type SectionCall } from '@/lib/domain/sections';
+import { coversFactor, sectionSchema, type SectionCall } from '@/lib/domain/sections';
 import { z } from 'zod';
 
 /** The marker of a call in its prompt: `Part governance of step AG` (the benchmark's script matches it). */
@@ -22,22 +24,42 @@ export function sectionJsonSchema(kind: OutputKind, fields: readonly string[]): 
   return schema;
 }
 
-export function sectionPrompt(
-  step: { id: string; output: OutputKind },
-  whole: Prompt,
-  call: SectionCall,
-  written: readonly { key: string; output: Record<string, unknown> }[] = [],
-): Prompt {
+/**
+ * What one call is shown of the step's input. A section on some factors gets the evidence items
+ * on them and, of each turn, the claims on them and the questions aimed at those claims (no
+ * prose: what it writes are topics on its factors); a turn with none of them is left out. The
+ * overview gets none of the debate: it writes from what the sections wrote. Any other section
+ * (the summaries, SAS's lead parts) gets the whole input. Only a call that writes citations is
+ * offered the web_search tool.
+ */
+export function sectionInput(input: PromptInput, call: SectionCall): PromptInput {
+  if (call.overview) return { ...input, evidence: [], passages: [], context: [], searchTool: false };
+  // A call that writes no citation could not use a web result: the engine sends it no tool.
+  if (!JSON.stringify(sectionJsonSchema(input.step.output, call.fields)).includes('"citations"')) input = { ...input, searchTool: false };
+  if (!call.factors) return input;
+  const factors = call.factors;
+  const claims = new Map(input.context.flatMap((t) => claimsOf(t.output)).map((c) => [c.id, c.factor]));
+  const context = input.context.flatMap((turn) => {
+    const kept = claimsOf(turn.output).filter((c) => coversFactor(factors, c.factor));
+    const asked = questionsOf(turn.output).filter((q) => claims.has(q.targetClaimId) && coversFactor(factors, claims.get(q.targetClaimId)));
+    return kept.length || asked.length ? [{ ...turn, text: '', output: { claims: kept, questions: asked } }] : [];
+  });
+  return { ...input, evidence: input.evidence.filter((e) => coversFactor(factors, e.factor)), context };
+}
+
+export function sectionPrompt(input: PromptInput, call: SectionCall, written: readonly { key: string; output: Record<string, unknown> }[] = []): Prompt {
+  const step = input.step;
+  const parts = promptParts(sectionInput(input, call));
   const lines = [
     `# ${partMarker(step.id, call.key)}`,
     call.overview
       ? 'This answer is written in parts by separate calls. The sections are done; you write the rest of the answer.'
       : 'This answer is written in parts by separate calls at the same time; you write one of them.',
+    call.factors && !call.overview ? 'You are shown the material on these factors only: the evidence items on them and, of each turn, its claims on them and the questions aimed at those claims.' : null,
     call.task,
-  ];
+  ].filter((l): l is string => Boolean(l));
   if (written.length) {
-    // An overview that writes no citations reads the sections without theirs: what they cite is
-    // in the turns above, by key (lib/debate/source-keys.ts), and the names would come back in full.
+    // An overview that writes no citations reads the sections without theirs: the names would come back in full.
     const cites = JSON.stringify(sectionJsonSchema(step.output, call.fields)).includes('"citations"');
     const data = (output: Record<string, unknown>) => JSON.stringify(output, (key, value) => (!cites && key === 'citations' ? undefined : value));
     // Fenced as the turns a step receives are: data, never instructions (the prompt's data rule).
@@ -46,11 +68,13 @@ export function sectionPrompt(
       ...written.map((w) => `<turn step="${step.id}" part="${w.key}">\n${neutralise(data(w.output))}\n</turn>`),
     );
   }
-  lines.push(
-    'Answer with one JSON object of this shape and nothing else (it takes the place of the whole shape above):',
-    describeJsonShape(sectionJsonSchema(step.output, call.fields)),
-  );
-  return { system: whole.system, user: `${whole.user}\n\n${lines.join('\n')}` };
+  lines.push('Answer with one JSON object of this shape and nothing else:', describeJsonShape(sectionJsonSchema(step.output, call.fields)));
+  // The step's own part, without the whole answer's shape (this call writes its share) and, for
+  // the overview, without the debate, the material and how to cite it (it writes no citation).
+  const user = call.overview
+    ? [parts.role, parts.task, `# Output\n${languageLine(input.params.language)}`]
+    : [parts.evidence, parts.context, parts.passages, parts.role, parts.task, parts.constraints, parts.sources, `# Output\n${languageLine(input.params.language)}`];
+  return { system: buildRunHeader(input), user: [...user.filter(Boolean), lines.join('\n')].join('\n\n') };
 }
 
 /**

@@ -135,11 +135,10 @@ describe('prompts name each source once', () => {
 
   it('a sectioned step\'s every call names each source once too, the overview with what the sections wrote', () => {
     const ag = inputsOf(KPD_MADS).find((i) => i.step.id === KPD_MADS.reportStep)!;
-    const whole = buildPrompt(ag);
     const cited = { evidenceId: 'ev-1', source: FILING, date: '2024-03-01' };
     const written = [{ key: 'governance', output: { topics: [{ topic: 'Growth', factor: 'industry_growth_outlook', affirmative: 'It grows.', adverse: '', citations: [cited] }] } }];
     for (const call of sectionCalls(ag.step.sections!)) {
-      const q = sectionPrompt(ag.step, whole, call, call.overview ? written : []);
+      const q = sectionPrompt(ag, call, call.overview ? written : []);
       for (const name of SOURCES) expect(count(`${q.system}\n${q.user}`, name), `${call.key}: ${name}`).toBe(1);
       if (call.overview) expect(q.user).toContain('"affirmative":"It grows."');
     }

@@ -143,13 +143,14 @@ async function sectionedPromptRatio(db: Db, runId: string, companyId: string) {
     const s = steps.find((x) => x.stepId === id)!;
     return { stepId: id, agent: def.agent, team: def.team, act: def.act, text: s.text ?? '', output: s.output };
   });
-  const one = buildPrompt({ runId, protocol, step, params, company, evidence: [], passages: [], context });
+  const input = { runId, protocol, step, params, company, evidence: [], passages: [], context };
+  const one = buildPrompt(input);
   if (!step.sections) return 1;
   const output = steps.find((x) => x.stepId === step.id)!.output;
   const calls = sectionCalls(step.sections);
   const written = calls.filter((c) => !c.overview).map((c) => ({ key: c.key, output: sectionOf(step.output, output, c) }));
   const sent = calls.reduce((n, c) => {
-    const q = sectionPrompt(step, one, c, c.overview ? written : []);
+    const q = sectionPrompt(input, c, c.overview ? written : []);
     return n + q.system.length + q.user.length;
   }, 0);
   return sent / (one.system.length + one.user.length);

@@ -164,8 +164,7 @@ describe('realistic answers to a report section', () => {
     const d1 = realisticAnswer(d1Request(), settingsWith({}), requestRandom(1, 'd1', 0));
     if (d1.kind !== 'content') throw new Error('D1 did not answer');
     const context: ContextTurn[] = [{ stepId: 'D1', agent: 'A1', team: 'affirmative', act: 'constructive', text: '', output: JSON.parse(d1.content) }];
-    const whole = buildPrompt({ runId: 'run-1', protocol, step: ag, params: PARAMS, company: COMPANY, evidence: [], passages: [], context });
-    const prompt = sectionPrompt(ag, whole, market);
+    const prompt = sectionPrompt({ runId: 'run-1', protocol, step: ag, params: PARAMS, company: COMPANY, evidence: [], passages: [], context }, market);
     const request: ChatRequest = {
       model: 'fake-llm',
       messages: [
