@@ -1,5 +1,9 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { visibleEvidence } from '@/lib/debate/evidence-scope';
+import { inLane, visibleEvidence } from '@/lib/debate/evidence-scope';
+import { FINDEBATE } from '@/lib/debate/protocols';
+import { evidenceAsOf } from '@/lib/llm/offline/test-fixtures';
 import type { ContextTurn } from '@/lib/llm/types';
 import type { EvidenceAsOf } from '@/lib/pool/as-of';
 
@@ -51,5 +55,65 @@ describe('visibleEvidence', () => {
   });
   it('filters nothing by side for a neutral step', () => {
     expect(ids(visibleEvidence({ evidence: 'context-factors', team: 'neutral' }, pool, [d1]))).toEqual(['mc-fav', 'mc-adv', 'mc-ctx', 'lit-adv']);
+  });
+});
+
+describe('visibleEvidence: a FinDebate specialist sees its lane of the pool', () => {
+  const specialists = FINDEBATE.steps.filter((s) => s.role === 'specialist');
+  const lanes = [
+    item('share-fav', 'industry_competition_intensity'),
+    item('staff-ctx', 'employment_stability', 'context'),
+    item('demand-adv', 'industry_growth_outlook', 'adverse'),
+    item('patent-fav', 'technological_disruption_risk'),
+    item('cycle-adv', 'economic_sensitivity', 'adverse'),
+    item('search-fav', 'public_interest_trend'),
+    item('ceo-fav', 'management_continuity'),
+    item('board-ctx', 'internal_control_risk', 'context'),
+    item('cert-adv', 'certifications', 'adverse'),
+    item('grant-fav', 'government_support_programs'),
+    item('order-fav', 'other'),
+    item('untagged', null, null),
+    // A factor outside the ten is filed under `other`; read adverse, it is the risk analyst's too.
+    item('lit-adv', 'litigation_risk', 'adverse'),
+  ];
+  const seen = (pool: EvidenceAsOf[]) => Object.fromEntries(specialists.map((s) => [s.id, ids(visibleEvidence(s, pool, []))]));
+
+  it('shows each specialist the items of its lane\'s factors, and the risk analyst every adverse item', () => {
+    expect(seen(lanes)).toEqual({
+      'S-PERF': ['share-fav', 'staff-ctx', 'order-fav', 'untagged', 'lit-adv'],
+      'S-MKT': ['share-fav', 'demand-adv', 'patent-fav', 'cycle-adv', 'search-fav'],
+      'S-MGMT': ['staff-ctx', 'search-fav', 'ceo-fav', 'board-ctx'],
+      'S-COLL': ['patent-fav', 'cert-adv', 'grant-fav', 'order-fav', 'untagged', 'lit-adv'],
+      'S-RISK': ['demand-adv', 'cycle-adv', 'board-ctx', 'cert-adv', 'lit-adv'],
+    });
+  });
+
+  it('reads a lane only on a step that reads documents; the trust agent and the skeptic see the whole pool', () => {
+    const lane = specialists[0].lane!;
+    expect(visibleEvidence({ evidence: 'pool', team: 'neutral', lane }, lanes, [])).toHaveLength(lanes.length);
+    for (const id of ['TRUST', 'SKEPTIC']) expect(visibleEvidence(FINDEBATE.steps.find((s) => s.id === id)!, lanes, [])).toHaveLength(lanes.length);
+    expect(inLane({ factors: ['other'] }, { factor: null, polarity: null })).toBe(true);
+    expect(inLane({ factors: ['certifications'] }, { factor: 'other', polarity: 'adverse' })).toBe(false);
+    expect(inLane({ factors: ['certifications'], adverse: true }, { factor: 'other', polarity: 'adverse' })).toBe(true);
+  });
+
+  // Coverage: every item of every demo borrower's pool reaches at least one specialist, at every
+  // date an item is published (each such date's pool is non-empty and holds a new item).
+  const companies = (JSON.parse(fs.readFileSync(path.join(process.cwd(), 'data/demo/companies.json'), 'utf8')) as { id: string }[]).map((c) => c.id);
+  it.each(companies)('shows every item of %s\'s pool to a specialist, at every as-of date', (companyId) => {
+    const dates = [...new Set(evidenceAsOf(companyId, '9999-12-31', 3650).map((e) => e.publishedDate))];
+    expect(dates.length).toBeGreaterThan(0);
+    for (const asOf of dates) {
+      const pool = evidenceAsOf(companyId, asOf, 3 * 365);
+      expect(pool.length, asOf).toBeGreaterThan(0);
+      const shown = new Set(specialists.flatMap((s) => ids(visibleEvidence(s, pool, []))));
+      expect(ids(pool).filter((id) => !shown.has(id)), `${companyId} as of ${asOf}`).toEqual([]);
+    }
+  });
+
+  it('shows Samsung\'s specialists 80 items of its 40 where each saw all 40 (the benchmark case, 2024-12-31)', () => {
+    const pool = evidenceAsOf('samsung-electronics', '2024-12-31', 3 * 365);
+    expect(pool).toHaveLength(40);
+    expect(Object.fromEntries(Object.entries(seen(pool)).map(([id, shown]) => [id, shown.length]))).toEqual({ 'S-PERF': 11, 'S-MKT': 13, 'S-MGMT': 19, 'S-COLL': 13, 'S-RISK': 24 });
   });
 });

@@ -8,14 +8,25 @@
 //   the turns it answers argue, plus every item those turns cite — what it needs to question a
 //   reading, find a dated counterexample or reinterpret a signal.
 // That keeps prompts small (the evidence block is most of a prompt); the single-agent and
-// judge-based systems keep `pool`: everything.
+// judge-based systems keep `pool`: everything. A specialist that reads documents with a `lane`
+// (FinDebate's five) sees the pool items of its lane only, beside the passages retrieved for it;
+// the lanes together show every item (docs/protocols.md, FinDebate).
+import { isFactorId } from '@/lib/domain/factors';
 import { citationsOf, claimsOf } from '@/lib/domain/output-parts';
-import type { StepDef } from '@/lib/domain/protocol';
+import type { PoolLane, StepDef } from '@/lib/domain/protocol';
 import type { ContextTurn } from '@/lib/llm/types';
 import type { EvidenceAsOf } from '@/lib/pool/as-of';
 
-export function visibleEvidence(step: Pick<StepDef, 'evidence' | 'team'>, pool: EvidenceAsOf[], context: ContextTurn[]): EvidenceAsOf[] {
+/** Whether the item is in the lane: on one of its factors (outside the ten or untagged: `other`), or read adverse when the lane takes those. */
+export function inLane(lane: PoolLane, e: Pick<EvidenceAsOf, 'factor' | 'polarity'>): boolean {
+  const factor = e.factor && isFactorId(e.factor) ? e.factor : 'other';
+  return lane.factors.includes(factor) || (lane.adverse === true && e.polarity === 'adverse');
+}
+
+export function visibleEvidence(step: Pick<StepDef, 'evidence' | 'team' | 'lane'>, pool: EvidenceAsOf[], context: ContextTurn[]): EvidenceAsOf[] {
   if (step.evidence === 'none') return [];
+  const lane = step.evidence === 'documents' ? step.lane : undefined;
+  if (lane) return pool.filter((e) => inLane(lane, e));
   if (step.evidence === 'pool' || step.evidence === 'documents') return pool;
   const against = step.team === 'affirmative' ? 'adverse' : step.team === 'negative' ? 'favorable' : null;
   const ownSide = (e: EvidenceAsOf) => against === null || e.polarity !== against;

@@ -1,4 +1,5 @@
 // The contract between protocols (data), the engine, the providers and the UI.
+import type { FactorId } from '@/lib/domain/factors';
 import type { LiveField, PartDraft, StepPart } from '@/lib/domain/output-parts';
 import type { OutputKind } from '@/lib/domain/outputs';
 import type { EvidenceShortfall, RedFlag } from '@/lib/domain/red-flags';
@@ -73,11 +74,18 @@ export type StepRules = {
 };
 
 /**
- * What a step may see of the pool: all of it; all of it plus retrieved document passages; its
- * side's items (all, on the factors its context argues, or on the others: see
- * lib/debate/evidence-scope.ts); or nothing.
+ * What a step may see of the pool: all of it; all of it (a specialist: its `lane` of it) plus
+ * retrieved document passages; its side's items (all, on the factors its context argues, or on
+ * the others: see lib/debate/evidence-scope.ts); or nothing.
  */
 export type EvidenceAccess = 'pool' | 'documents' | 'side' | 'context-factors' | 'fresh-factors' | 'none';
+
+/**
+ * A specialist's part of the pool (FinDebate's five, lib/debate/protocols/findebate.ts): the items
+ * on these factors — `other` standing for every item outside the ten, untagged ones included —
+ * and, with `adverse`, every item read adverse whatever its factor.
+ */
+export type PoolLane = { factors: readonly FactorId[]; adverse?: boolean };
 
 /**
  * A step's part in its protocol. Where the act and the team do not tell steps apart, the offline
@@ -147,6 +155,11 @@ export type StepDef = {
   /** Whether the step may call web search. */
   webSearch: boolean;
   evidence: EvidenceAccess;
+  /**
+   * For a step that reads documents (`evidence: 'documents'`): the pool items it is shown are its
+   * lane's only, its passages as retrieved (lib/debate/evidence-scope.ts). Without it, every item.
+   */
+  lane?: PoolLane;
   /**
    * For a step that reads documents (`evidence: 'documents'`): the query its passages are
    * retrieved with. Without one the step searches with the start of its task.

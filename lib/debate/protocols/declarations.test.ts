@@ -58,6 +58,12 @@ describe('every step declares what it needs', () => {
   it('gives a query only to steps that read documents', () => {
     for (const s of allSteps) if (s.query !== undefined || s.queries !== undefined) expect(s.evidence, `${s.protocol}/${s.id}`).toBe('documents');
   });
+
+  it('gives a lane of the pool to FinDebate\'s specialists only, each reading documents', () => {
+    const laned = allSteps.filter((s) => s.lane).map((s) => `${s.protocol}/${s.id}`);
+    expect(laned).toEqual(['findebate/S-PERF', 'findebate/S-MKT', 'findebate/S-MGMT', 'findebate/S-COLL', 'findebate/S-RISK']);
+    for (const s of allSteps) if (s.lane) expect(s.evidence, `${s.protocol}/${s.id}`).toBe('documents');
+  });
 });
 
 // Source files that may not know about particular steps: everything but the protocol files,

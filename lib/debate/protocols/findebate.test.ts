@@ -3,10 +3,14 @@
 // fixed codes in every language, and the safety checker is asked for a decision and edits, never
 // for a copy of the version it keeps.
 import { describe, expect, it } from 'vitest';
+import { visibleEvidence } from '@/lib/debate/evidence-scope';
 import { buildPrompt, describeOutputShape, type PromptInput } from '@/lib/debate/prompts';
 import { FINDEBATE } from '@/lib/debate/protocols';
+import { isFactorId } from '@/lib/domain/factors';
 import { HORIZONS, OUTPUT_SCHEMAS, horizonCode, stanceDraft, storedSafetyCheck, storedStanceDraft, type StepOutput } from '@/lib/domain/outputs';
 import type { RunParams, StepDef } from '@/lib/domain/protocol';
+import { createOfflineAnalyst } from '@/lib/llm/offline';
+import { evidenceAsOf, requestFor, type Case } from '@/lib/llm/offline/test-fixtures';
 import type { ContextTurn } from '@/lib/llm/types';
 
 const PARAMS: RunParams = { language: 'ko', asOf: '2024-12-31', recencyDays: 365, maxWebResults: 5, maxConcurrency: 4 };
@@ -32,6 +36,51 @@ describe('FinDebate: each specialist\'s prompt names the other four lanes', () =
     for (const [, words] of others) expect(user).toMatch(words);
     // Its own lane is its subject, not listed among the others.
     expect(user).not.toMatch(LANE_WORDS[id]);
+  });
+});
+
+// Issue 27, item 15: a specialist is shown its lane of the pool, not the whole of it five times.
+describe('FinDebate: each specialist is told truly what its evidence block holds', () => {
+  const pool = evidenceAsOf('samsung-electronics', '2024-12-31', 3 * 365);
+  const factorOf = (f: string | null) => (f && isFactorId(f) ? f : 'other');
+
+  it.each(specialists.map((s) => [s.id, s] as const))('%s', (id, s) => {
+    const evidence = visibleEvidence(s, pool, []);
+    const { user } = buildPrompt({ ...input(s), params: { ...PARAMS, language: 'en' }, evidence });
+    const said = user.match(/The evidence block above holds only the pool's items in your lane: those whose factor is ([^\n]*)\./)?.[1];
+    expect(said, id).toBeDefined();
+    const named = [...said!.split(', and every item')[0].matchAll(/`(\w+)`/g)].map((m) => m[1]);
+    expect(named, id).toEqual([...s.lane!.factors]);
+    const adverse = said!.includes('every item read adverse, whatever its factor');
+    expect(adverse, id).toBe(id === 'S-RISK');
+    // Exactly the pool's items it names: every one of them, and nothing else.
+    const isNamed = (e: (typeof pool)[number]) => named.includes(factorOf(e.factor)) || (adverse && e.polarity === 'adverse');
+    expect(evidence.map((e) => e.id), id).toEqual(pool.filter(isNamed).map((e) => e.id));
+    expect(evidence.length, id).toBeLessThan(pool.length);
+    expect(user, id).toContain(`items of the evidence block above (${evidence.length} items)`);
+  });
+});
+
+// The offline analyst answers from what its request shows: its lane of the pool and the passages.
+describe('FinDebate: the offline specialists still brief on their lane of the pool', () => {
+  const cases: Case[] = [
+    { companyId: 'samsung-electronics', language: 'en', asOf: '2024-12-31', recencyDays: 3 * 365 },
+    { companyId: 'tesla', language: 'en', asOf: '2025-06-30', recencyDays: 3 * 365 },
+  ];
+  it.each(cases.map((c) => [c.companyId, c] as const))('%s', async (_, c) => {
+    const analyst = createOfflineAnalyst();
+    const pool = evidenceAsOf(c.companyId, c.asOf, c.recencyDays);
+    for (const s of specialists) {
+      const evidence = visibleEvidence(s, pool, []);
+      const result = await analyst.generate({ ...requestFor(c, FINDEBATE, s, []), evidence });
+      const out = JSON.parse(result.raw) as { nothingInMaterial?: boolean; claims: { citations: { evidenceId?: string }[] }[] };
+      expect(out.nothingInMaterial, `${c.companyId} ${s.id}`).toBeUndefined();
+      expect(out.claims.length, `${c.companyId} ${s.id}`).toBe(5);
+      // Its findings lean on its lane's items, not on the passages alone.
+      const lane = new Set(evidence.map((e) => e.id));
+      const cited = out.claims.flatMap((k) => k.citations.map((x) => x.evidenceId)).filter((id) => id && lane.has(id));
+      expect(cited.length, `${c.companyId} ${s.id}`).toBeGreaterThanOrEqual(2);
+    }
   });
 });
 

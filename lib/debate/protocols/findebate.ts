@@ -4,7 +4,7 @@
 // case (the skeptic reviews the trust agent's output), a leader merges both, and a safety check
 // keeps the draft when the debate moved the stance or the horizons, or recommended nothing. That
 // last comparison is the engine's, not the model's (lib/debate/enforce.ts).
-import type { ProtocolDef, SpecialistFocus, StepDef } from '@/lib/domain/protocol';
+import type { PoolLane, ProtocolDef, SpecialistFocus, StepDef } from '@/lib/domain/protocol';
 
 /**
  * The published system's four families of retrieval queries, adapted to credit, in English and
@@ -20,10 +20,14 @@ export const QUERY_FAMILIES = {
 export type QueryFamily = keyof typeof QUERY_FAMILIES;
 const families = (...names: QueryFamily[]) => names.map((n) => QUERY_FAMILIES[n]);
 
-type Lane = { id: string; agent: string; focus: SpecialistFocus; identity: string; subject: string; families: QueryFamily[] };
+type Lane = { id: string; agent: string; focus: SpecialistFocus; identity: string; subject: string; families: QueryFamily[]; pool: PoolLane };
 
 // Each specialist gets one lane so five parallel briefings cover the case without overlapping;
-// its passages come from the query families that lane draws on.
+// its passages come from the query families that lane draws on, and of the pool it is shown the
+// items of its lane's factors (`pool`): what its subject names, where the rule tagger files it
+// (lib/pool/factors.ts). Together the lanes show every item to at least one specialist — every
+// factor is in some lane, `other` (and untagged) in two — and the pool is no longer shown whole
+// five times over (issue 27, item 15). The red flags are in every step's run header.
 const LANES: Lane[] = [
   {
     id: 'S-PERF',
@@ -32,6 +36,9 @@ const LANES: Lane[] = [
     identity: 'a business performance analyst',
     subject: 'how the business is performing: orders, output, market position and its trend',
     families: ['performance'],
+    // Market shares are filed under competition, the workforce under employment, orders and
+    // contracts under `other`.
+    pool: { factors: ['industry_competition_intensity', 'employment_stability', 'other'] },
   },
   {
     id: 'S-MKT',
@@ -40,6 +47,8 @@ const LANES: Lane[] = [
     identity: 'an industry and market analyst',
     subject: 'the industry\'s growth, competition, technology shifts and cyclical exposure',
     families: ['outlook'],
+    // Public interest in its products is demand, as the offline analyst's market lane reads it.
+    pool: { factors: ['industry_growth_outlook', 'industry_competition_intensity', 'technological_disruption_risk', 'economic_sensitivity', 'public_interest_trend'] },
   },
   {
     id: 'S-MGMT',
@@ -48,6 +57,9 @@ const LANES: Lane[] = [
     identity: 'a management and sentiment analyst',
     subject: 'management continuity, governance and the tone of disclosures and coverage',
     families: ['management'],
+    // Governance and ownership disclosures are filed under internal control; coverage's tone is
+    // the public interest trend.
+    pool: { factors: ['management_continuity', 'internal_control_risk', 'employment_stability', 'public_interest_trend'] },
   },
   {
     id: 'S-COLL',
@@ -56,6 +68,8 @@ const LANES: Lane[] = [
     identity: 'a collateral and valuation analyst',
     subject: 'assets, certifications, rights and support programmes that back or secure the credit',
     families: ['performance', 'outlook'],
+    // Patents (rights) are filed under technological disruption; assets and contracts under `other`.
+    pool: { factors: ['certifications', 'government_support_programs', 'technological_disruption_risk', 'other'] },
   },
   {
     id: 'S-RISK',
@@ -64,12 +78,23 @@ const LANES: Lane[] = [
     identity: 'a credit risk analyst',
     subject: 'litigation, sanctions, distress signals, internal-control findings and other risks to repayment',
     families: ['risk'],
+    // Litigation, sanctions and distress are filed under internal control; any other risk is an
+    // item read adverse, whatever its factor.
+    pool: { factors: ['internal_control_risk'], adverse: true },
   },
 ];
 const SPECIALISTS = LANES.map((l) => l.id);
 
 /** "an industry and market analyst" → "the industry and market analyst". */
 const definite = (identity: string) => identity.replace(/^an? /, 'the ');
+
+/** "a, b or c". */
+const either = (words: string[]) => (words.length > 1 ? `${words.slice(0, -1).join(', ')} or ${words[words.length - 1]}` : words.join(''));
+
+// What the evidence block holds for the lane, in the factor names its items carry: a specialist
+// must not take the absence of another lane's items for silence of the material.
+const poolWords = (pool: PoolLane) =>
+  `The evidence block above holds only the pool's items in your lane: those whose factor is ${either(pool.factors.map((f) => (f === 'other' ? '`other` (or untagged)' : `\`${f}\``)))}${pool.adverse ? ', and every item read adverse, whatever its factor' : ''}.`;
 
 // A specialist is told what the other four cover, so that a finding outside its lane is left to
 // the specialist whose lane it is rather than briefed twice.
@@ -83,6 +108,7 @@ const specialist = (lane: Lane): StepDef => ({
   context: [],
   webSearch: false,
   evidence: 'documents',
+  lane: lane.pool,
   queries: families(...lane.families),
   output: 'briefing',
   rules: { citationsRequired: true, findingsOrNothing: true },
@@ -90,6 +116,7 @@ const specialist = (lane: Lane): StepDef => ({
     `You are ${lane.identity}.`,
     `From the retrieved passages, brief the writer on ${lane.subject}, as it bears on the borrower's capacity to repay.`,
     'One claim per finding, each cited to its passage; state plainly where the passages are silent.',
+    poolWords(lane.pool),
     'Stay in your lane. Four other specialists brief the writer alongside you, each on its own lane; leave their findings to them:',
     ...LANES.filter((other) => other !== lane).map((other, i, all) => `- ${definite(other.identity)} — ${other.subject}${i === all.length - 1 ? '.' : ';'}`),
   ].join('\n'),
