@@ -72,7 +72,6 @@ describe.each(testBackends())('sectioned reports, on %s', (backend) => {
     ['kpd-mads', 'samsung-electronics'],
     ['kpd-mads', 'tesla'],
     ['nas', 'samsung-electronics'],
-    ['sas', 'samsung-electronics'],
   ] as const)('%s on %s: the sectioned report is the one-call report, in section order, with the same checks and tree', async (protocolId, companyId) => {
     const protocol = getProtocol(protocolId);
     const reportStep = getStep(protocol, protocol.reportStep);

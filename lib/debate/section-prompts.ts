@@ -27,16 +27,19 @@ export function sectionJsonSchema(kind: OutputKind, fields: readonly string[]): 
 /**
  * What one call is shown of the step's input. A section on some factors gets the evidence items
  * on them and, of each turn, the claims on them and the questions aimed at those claims (no
- * prose: what it writes are topics on its factors); a turn with none of them is left out. The
- * overview gets none of the debate: it writes from what the sections wrote. Any other section
- * (the summaries, SAS's lead parts) gets the whole input. Only a call that writes citations is
+ * prose: what it writes are topics on its factors); a turn with none of them is left out. A
+ * section on no factors (the summaries) gets every turn's claims and questions, without the
+ * prose. The overview gets none of the debate: it writes from what the sections wrote (the
+ * topics by their titles, the summaries in full). Only a call that writes citations is
  * offered the web_search tool.
  */
 export function sectionInput(input: PromptInput, call: SectionCall): PromptInput {
   if (call.overview) return { ...input, evidence: [], passages: [], context: [], searchTool: false };
   // A call that writes no citation could not use a web result: the engine sends it no tool.
   if (!JSON.stringify(sectionJsonSchema(input.step.output, call.fields)).includes('"citations"')) input = { ...input, searchTool: false };
-  if (!call.factors) return input;
+  // The summaries read the turns' claims and questions, which carry every point and its date,
+  // without the speeches around them.
+  if (!call.factors) return { ...input, context: input.context.map((turn) => ({ ...turn, text: '' })) };
   const factors = call.factors;
   const claims = new Map(input.context.flatMap((t) => claimsOf(t.output)).map((c) => [c.id, c.factor]));
   const context = input.context.flatMap((turn) => {
@@ -61,11 +64,16 @@ export function sectionPrompt(input: PromptInput, call: SectionCall, written: re
   if (written.length) {
     // An overview that writes no citations reads the sections without theirs: the names would come back in full.
     const cites = JSON.stringify(sectionJsonSchema(step.output, call.fields)).includes('"citations"');
-    const data = (output: Record<string, unknown>) => JSON.stringify(output, (key, value) => (!cites && key === 'citations' ? undefined : value));
+    // The topics come by their titles: the summaries, written over every factor, carry the points.
+    const titled = (key: string, output: Record<string, unknown>) =>
+      step.sections?.parts.find((p) => p.key === key)?.factors && Array.isArray(output.topics)
+        ? { topics: (output.topics as { topic?: unknown; factor?: unknown }[]).map((t) => ({ topic: t.topic, factor: t.factor })) }
+        : output;
+    const data = (key: string, output: Record<string, unknown>) => JSON.stringify(titled(key, output), (k, value) => (!cites && k === 'citations' ? undefined : value));
     // Fenced as the turns a step receives are: data, never instructions (the prompt's data rule).
     lines.push(
       'What the sections wrote, in order, each as a turn of this step:',
-      ...written.map((w) => `<turn step="${step.id}" part="${w.key}">\n${neutralise(data(w.output))}\n</turn>`),
+      ...written.map((w) => `<turn step="${step.id}" part="${w.key}">\n${neutralise(data(w.key, w.output))}\n</turn>`),
     );
   }
   lines.push('Answer with one JSON object of this shape and nothing else:', describeJsonShape(sectionJsonSchema(step.output, call.fields)));

@@ -118,7 +118,7 @@ describe('prompts name each source once', () => {
           expect(count(`${system}\n${user}`, name), `${input.step.id}: ${name}`).toBe(1);
           expect(system).toContain(`: ${name}`);
         }
-        expect(system).toContain('A key is for citations; in prose a reader reads, name the source.');
+        expect(system).toContain('Cite by key; in prose, name the source.');
         // The red flag gives its source by key; so does every evidence line the step sees.
         expect(system).toContain('[ev-7] regulatory sanction | event 2024-02-01 | published 2024-02-10 | source: S2 |');
         for (const e of input.evidence) expect(user).toContain(`[${e.id}] | published ${e.publishedDate} | source: ${sourceKeys(SOURCES).keyOf(e.sourceName)} |`);
@@ -136,11 +136,19 @@ describe('prompts name each source once', () => {
   it('a sectioned step\'s every call names each source once too, the overview with what the sections wrote', () => {
     const ag = inputsOf(KPD_MADS).find((i) => i.step.id === KPD_MADS.reportStep)!;
     const cited = { evidenceId: 'ev-1', source: FILING, date: '2024-03-01' };
-    const written = [{ key: 'governance', output: { topics: [{ topic: 'Growth', factor: 'industry_growth_outlook', affirmative: 'It grows.', adverse: '', citations: [cited] }] } }];
+    const written = [
+      { key: 'governance', output: { topics: [{ topic: 'Growth', factor: 'industry_growth_outlook', affirmative: 'It grows.', adverse: '', citations: [cited] }] } },
+      { key: 'summaries', output: { favorableSummary: ['Growth (2024-03-01): it grows.'], adverseSummary: [] } },
+    ];
     for (const call of sectionCalls(ag.step.sections!)) {
       const q = sectionPrompt(ag, call, call.overview ? written : []);
       for (const name of SOURCES) expect(count(`${q.system}\n${q.user}`, name), `${call.key}: ${name}`).toBe(1);
-      if (call.overview) expect(q.user).toContain('"affirmative":"It grows."');
+      // The overview reads the topics by their titles and the summaries in full.
+      if (call.overview) {
+        expect(q.user).toContain('{"topics":[{"topic":"Growth","factor":"industry_growth_outlook"}]}');
+        expect(q.user).not.toContain('It grows."');
+        expect(q.user).toContain('"favorableSummary":["Growth (2024-03-01): it grows."]');
+      }
     }
   });
 

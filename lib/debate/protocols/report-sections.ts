@@ -10,8 +10,9 @@ const TOPICS_OF = (factors: string) =>
 /**
  * The `report` (KPD-MADS aggregator, NAS): topics in three factor groups — governance first,
  * where red flags are read, then the industry and the cycle, then the firm itself — and the two
- * summaries in a fourth call; then the objective and overview from them. Each call sends the
- * step's whole prompt again, so more groups would cost more prompt than they save in time.
+ * summaries in a fourth call; then the objective and overview from them. Each topic call is
+ * shown the material on its factors only (lib/debate/section-prompts.ts); each still carries the
+ * run header, so more groups would cost more prompt than they save in time.
  */
 export const REPORT_SECTIONS: StepSections = {
   parts: [
@@ -38,23 +39,6 @@ export const REPORT_SECTIONS: StepSections = {
   ],
   overview: {
     fields: ['overview', 'objective'],
-    task: 'The topics and summaries of this report are written: they follow, as data. Write `objective` and `overview` only, by the rules of the task above, consistent with what the sections say; do not repeat them.',
-  },
-};
-
-/**
- * SAS's lead report: the evidence review, the takeaways, the risk with its mitigation and the
- * outlook at the same time, then the executive summary over them.
- */
-export const SAS_REPORT_SECTIONS: StepSections = {
-  parts: [
-    { key: 'evidence', fields: ['evidenceReview'], task: 'Write `evidenceReview` only, by the rules of the task above; other calls write the rest of the report at the same time.' },
-    { key: 'takeaways', fields: ['keyTakeaways'], task: 'Write `keyTakeaways` only, by the rules of the task above; other calls write the rest of the report at the same time.' },
-    { key: 'risk', fields: ['primaryRisk', 'mitigation'], task: 'Write `primaryRisk` and `mitigation` only, by the rules of the task above; other calls write the rest of the report at the same time.' },
-    { key: 'outlook', fields: ['outlook'], task: 'Write `outlook` only, by the rules of the task above; other calls write the rest of the report at the same time.' },
-  ],
-  overview: {
-    fields: ['executiveSummary'],
-    task: 'The rest of this report is written: it follows, as data. Write `executiveSummary` only, by the rules of the task above, consistent with the sections; do not repeat them.',
+    task: 'The topics (by their titles) and the summaries of this report are written: they follow, as data. Write `objective` and `overview` only, by the rules of the task above, consistent with what the sections say; do not repeat them.',
   },
 };

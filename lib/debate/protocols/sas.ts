@@ -3,7 +3,6 @@
 // the briefings and the debate only (`evidence: 'none'`), which is the point of SAS:
 // the debate tests the distilled case, it does not re-mine the pool. No step searches the web.
 import type { ProtocolDef, StepDef } from '@/lib/domain/protocol';
-import { SAS_REPORT_SECTIONS } from '@/lib/debate/protocols/report-sections';
 
 const BRIEFINGS = ['B-F', 'B-M', 'B-I'];
 const OPENINGS = ['O-A', 'O-N'];
@@ -237,8 +236,9 @@ export const SAS: ProtocolDef = {
       webSearch: false,
       evidence: 'none',
       output: 'sasReport',
-      // Written as sections at the same time, the summary last (an execution detail: report-sections.ts).
-      sections: SAS_REPORT_SECTIONS,
+      // One call. As sections (four parts at the same time, then the summary) every call resent
+      // the whole debate: 30,282 prompt tokens on the engine benchmark's Samsung case against
+      // about 6,900 for one call, which writes its ~2,200 tokens in one stream instead.
       task: [
         'Write the final credit report of about 700–800 words across its sections, adopting the judge\'s conclusion and building the stress analyst\'s critique into it.',
         '- `executiveSummary`: the conclusion on repayment capability and its main reason.',
