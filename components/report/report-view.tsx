@@ -168,7 +168,7 @@ export function ReportView({ doc, acknowledgements }: { doc: ReportDoc; acknowle
               <li key={turn.step} data-testid={`transcript-turn-${turn.step}`}>
                 <article className="rounded-lg border border-zinc-200 bg-white p-4 break-inside-avoid-page dark:border-zinc-800 dark:bg-zinc-900">
                   <h3 className="mb-2 flex flex-wrap items-center gap-2 text-sm font-semibold">
-                    <span className="font-mono">{turn.step}</span>
+                    <span className={turn.title === turn.step ? 'font-mono' : undefined}>{turn.title}</span>
                     <span aria-hidden="true">·</span>
                     <span>{turn.speaker}</span>
                     <Badge tone={turn.status === 'failed' ? 'red' : 'neutral'}>{turn.team}</Badge>

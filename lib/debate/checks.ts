@@ -7,7 +7,7 @@ import type { Language } from '@/lib/domain/protocol';
 import type { RedFlag } from '@/lib/domain/red-flags';
 import type { StepRepairKind } from '@/lib/domain/stored';
 import { onRedFlag } from '@/lib/debate/rules';
-import { sourceKeys } from '@/lib/debate/source-keys';
+import { sourceKeys } from '@/lib/domain/source-keys';
 import { urlKey } from '@/lib/pool/search/apply-rules';
 import { isIsoDay } from '@/lib/util/dates';
 
@@ -37,7 +37,7 @@ export type CitationScope = {
   known: Map<string, KnownEvidence>;
   asOf: string;
   /**
-   * The run's source table (lib/debate/source-keys.ts): the prompt gives a source by its key
+   * The run's source table (lib/domain/source-keys.ts): the prompt gives a source by its key
    * (S1, S2, …), so a citation may carry the key in `source`; it is stored as the name.
    */
   sources?: readonly string[];

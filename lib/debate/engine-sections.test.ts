@@ -125,7 +125,7 @@ describe.each(testBackends())('sectioned reports, on %s', (backend) => {
 
     const ended = (part: string) => calls.find((c) => c.step === 'AG' && c.part === part)!.endedAt!;
     // It did finish out of order: every other section before it.
-    for (const part of ['market', 'firm', 'summaries']) expect(ended(part)).toBeLessThan(ended('governance'));
+    for (const part of ['business', 'summaries']) expect(ended(part)).toBeLessThan(ended('governance'));
     const ag = (await listRunSteps({ db, runId: run.id })).find((s) => s.stepId === 'AG')!;
     const topics = (ag.output as { topics: { topic: string; factor: string }[] }).topics;
     // Governance first in the report, then the groups in their declared order.
@@ -150,7 +150,7 @@ describe.each(testBackends())('sectioned reports, on %s', (backend) => {
     const { result, steps, run } = await runOf('kpd-mads', 'samsung-electronics', provider);
     expect(result.status, result.error).toBe('succeeded');
     const agCalls = calls.filter((c) => c.step === 'AG');
-    expect(agCalls.map((c) => c.part).sort()).toEqual(['firm', 'governance', 'market', 'overview', 'summaries']);
+    expect(agCalls.map((c) => c.part).sort()).toEqual(['business', 'governance', 'overview', 'summaries']);
     const ag = steps.find((s) => s.stepId === 'AG')!;
     const sum = { promptTokens: agCalls.reduce((n, c) => n + c.promptTokens, 0), completionTokens: agCalls.reduce((n, c) => n + c.completionTokens, 0) };
     expect({ promptTokens: ag.promptTokens, completionTokens: ag.completionTokens }).toEqual(sum);
@@ -170,8 +170,8 @@ describe.each(testBackends())('sectioned reports, on %s', (backend) => {
         signal.addEventListener('abort', () => (clearTimeout(timer), reject(signal.reason)), { once: true });
       });
     const { provider, calls } = recording(async (req, result) => {
-      if (req.part?.key === 'market') await slow(req.signal);
-      return req.part?.key === 'firm' ? { ...result, raw: wrong } : result;
+      if (req.part?.key === 'summaries') await slow(req.signal);
+      return req.part?.key === 'business' ? { ...result, raw: wrong } : result;
     });
     const started = performance.now();
     const { result, steps, run } = await runOf('kpd-mads', 'samsung-electronics', provider);
@@ -184,9 +184,9 @@ describe.each(testBackends())('sectioned reports, on %s', (backend) => {
     expect(problems[0]).toMatch(/^topics: /);
     expect(ag.error).toBe(reasonText(stopPhrase('rulesAfterRepair', { problems: problems.join(' ') })));
     // Asked once more, as any answer; the repair says which section it was.
-    expect(calls.filter((c) => c.part === 'firm')).toHaveLength(2);
-    expect(ag.repairs).toContainEqual(expect.objectContaining({ kind: 'repair-request', attempt: 1, part: 'firm' }));
-    expect(calls.find((c) => c.part === 'market')?.endedAt).toBeUndefined();
+    expect(calls.filter((c) => c.part === 'business')).toHaveLength(2);
+    expect(ag.repairs).toContainEqual(expect.objectContaining({ kind: 'repair-request', attempt: 1, part: 'business' }));
+    expect(calls.find((c) => c.part === 'summaries')?.endedAt).toBeUndefined();
     expect(performance.now() - started).toBeLessThan(5000);
     // No overview once a section failed.
     expect(calls.some((c) => c.part === 'overview')).toBe(false);
@@ -217,7 +217,7 @@ describe.each(testBackends())('sectioned reports, on %s', (backend) => {
     const topics = (one.output as { topics: { factor: string }[] }).topics;
     const outside = (key: string) => topics.filter((t) => !coversFactor(calls.find((c) => c.key === key)!.factors!, t.factor)).length;
     // What each topic call dropped, and the summaries call the fields it does not write, is on the step.
-    for (const key of ['governance', 'market', 'firm']) {
+    for (const key of ['governance', 'business']) {
       const n = outside(key);
       expect(ag.repairs.filter((r) => r.part === key && r.kind === 'field-dropped').map((r) => r.detail), key).toContain(`dropped ${n} entr${n === 1 ? 'y' : 'ies'} on factors another section writes`);
     }
@@ -241,7 +241,7 @@ describe.each(testBackends())('sectioned reports, on %s', (backend) => {
     };
     const { result } = await runOf('nas', 'samsung-electronics', provider, { mode: 'sequential' });
     expect(result.status, result.error).toBe('succeeded');
-    expect(starts.map((s) => s.part)).toEqual(['governance', 'market', 'firm', 'summaries', 'overview']);
+    expect(starts.map((s) => s.part)).toEqual(['governance', 'business', 'summaries', 'overview']);
     for (let i = 1; i < starts.length; i++) expect(starts[i].at).toBeGreaterThanOrEqual(starts[i - 1].end!);
   }, 120_000);
 });

@@ -56,7 +56,7 @@ import { briefRedFlags, findRedFlags } from '@/lib/pool/red-flags';
 import { retrieve, type RetrievedItem } from '@/lib/pool/retrieve';
 import { isoToday } from '@/lib/util/dates';
 import { contextFor } from '@/lib/debate/context-scope';
-import { sourceTable } from '@/lib/debate/source-keys';
+import { sourceTable } from '@/lib/domain/source-keys';
 import { visibleEvidence } from '@/lib/debate/evidence-scope';
 import { enforce } from '@/lib/debate/enforce';
 import { passagesFor } from '@/lib/debate/passages';
@@ -287,7 +287,7 @@ export async function executeRun({
     const stepRedFlags = briefRedFlags(redFlags, evidence);
     // Every prompt's header names the red flags: a claim citing only these reads a decisive event (lib/debate/rules.ts).
     const redFlagIds = new Set(redFlags.flatMap((f) => [f.evidenceId, ...(f.alsoEvidenceIds ?? [])]));
-    // The run's source table (lib/debate/source-keys.ts): named once in every step's header, by
+    // The run's source table (lib/domain/source-keys.ts): named once in every step's header, by
     // key everywhere else in its prompt; a key a model cites is taken back to its name.
     const sources = sourceTable(evidence);
     const webEvidence: StoredWebResult[] = run.webEvidence ?? [];
@@ -359,7 +359,7 @@ export async function executeRun({
           return { stepId: id, agent: def.agent, team: def.team, act: def.act, text: d.text, output: d.output };
         }),
       );
-      const visible: EvidenceAsOf[] = visibleEvidence(step, evidence, context);
+      const visible: EvidenceAsOf[] = visibleEvidence(step, evidence, context, redFlagIds);
       const passages: RetrievedItem[] =
         step.evidence === 'documents'
           ? await passagesFor(step, (query, k) => retrieve({ db, companyId: company.id, query, asOf: params.asOf, k, recencyDays: params.recencyDays }), 8)

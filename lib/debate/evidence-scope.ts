@@ -7,7 +7,8 @@
 // - `context-factors`: a cross-examination or rebuttal, from its side's items on the factors
 //   the turns it answers argue, plus every item those turns cite — what it needs to question a
 //   reading, find a dated counterexample or reinterpret a signal.
-// That keeps prompts small (the evidence block is most of a prompt); the single-agent and
+// Each of the three shows at most a dozen items, the most material (`mostMaterial`), and always
+// the cited ones. That keeps prompts small (the evidence block is most of a prompt); the single-agent and
 // judge-based systems keep `pool`: everything. A specialist that reads documents with a `lane`
 // (FinDebate's five) sees the pool items of its lane only, beside the passages retrieved for it;
 // the lanes together show every item (docs/protocols.md, FinDebate).
@@ -16,6 +17,7 @@ import { citationsOf, claimsOf } from '@/lib/domain/output-parts';
 import type { PoolLane, StepDef } from '@/lib/domain/protocol';
 import type { ContextTurn } from '@/lib/llm/types';
 import type { EvidenceAsOf } from '@/lib/pool/as-of';
+import { sortEvidence } from '@/lib/debate/prompts';
 
 /** Whether the item is in the lane: on one of its factors (outside the ten or untagged: `other`), or read adverse when the lane takes those. */
 export function inLane(lane: PoolLane, e: Pick<EvidenceAsOf, 'factor' | 'polarity'>): boolean {
@@ -23,18 +25,58 @@ export function inLane(lane: PoolLane, e: Pick<EvidenceAsOf, 'factor' | 'polarit
   return lane.factors.includes(factor) || (lane.adverse === true && e.polarity === 'adverse');
 }
 
-export function visibleEvidence(step: Pick<StepDef, 'evidence' | 'team' | 'lane'>, pool: EvidenceAsOf[], context: ContextTurn[]): EvidenceAsOf[] {
+/**
+ * At most this many pool items in a debate turn's evidence block, besides the items the turns it
+ * answers cite. A turn makes three to five claims; past a dozen items the block only adds what it
+ * will not argue (the opening of the engine benchmark's Samsung case was shown 23 items, its
+ * prompt 58 % evidence).
+ */
+export const DEBATE_ITEMS = 12;
+
+/**
+ * The most material of a debate turn's items (lib/pool/materiality.ts, in the order the prompt
+ * shows them): every item in `keep`, then the most material item of each factor the items hold,
+ * so no factor the turn could argue is lost, then the next most material up to `DEBATE_ITEMS`.
+ */
+export function mostMaterial(items: EvidenceAsOf[], keep: ReadonlySet<string> = new Set()): EvidenceAsOf[] {
+  if (items.length <= DEBATE_ITEMS) return items;
+  const ordered = sortEvidence(items);
+  const chosen = new Set(ordered.filter((e) => keep.has(e.id)));
+  const factors = new Set([...chosen].map((e) => e.factor ?? 'other'));
+  for (const e of ordered) {
+    if (factors.has(e.factor ?? 'other')) continue;
+    factors.add(e.factor ?? 'other');
+    chosen.add(e);
+  }
+  for (const e of ordered) if (chosen.size < DEBATE_ITEMS) chosen.add(e);
+  return items.filter((e) => chosen.has(e));
+}
+
+/**
+ * A debate turn's pool without the stale items it may not cite (Rule 5, lib/debate/prompts.ts,
+ * as the `stale-evidence` check reads it: lib/debate/checks.ts): those on a factor the pool holds
+ * newer evidence on. A red flag stays, stale or not.
+ */
+function citable(pool: EvidenceAsOf[], redFlags: ReadonlySet<string>): EvidenceAsOf[] {
+  const fresh = new Set(pool.filter((e) => !e.stale).map((e) => e.factor ?? 'other'));
+  return pool.filter((e) => !e.stale || redFlags.has(e.id) || !fresh.has(e.factor ?? 'other'));
+}
+
+export function visibleEvidence(step: Pick<StepDef, 'evidence' | 'team' | 'lane'>, all: EvidenceAsOf[], context: ContextTurn[], redFlags: ReadonlySet<string> = new Set()): EvidenceAsOf[] {
+  const pool = ['side', 'fresh-factors', 'context-factors'].includes(step.evidence) ? citable(all, redFlags) : all;
   if (step.evidence === 'none') return [];
   const lane = step.evidence === 'documents' ? step.lane : undefined;
   if (lane) return pool.filter((e) => inLane(lane, e));
   if (step.evidence === 'pool' || step.evidence === 'documents') return pool;
   const against = step.team === 'affirmative' ? 'adverse' : step.team === 'negative' ? 'favorable' : null;
   const ownSide = (e: EvidenceAsOf) => against === null || e.polarity !== against;
-  if (step.evidence === 'side') return pool.filter(ownSide);
+  if (step.evidence === 'side') return mostMaterial(pool.filter(ownSide));
   const factors = new Set(context.flatMap((t) => claimsOf(t.output).map((c) => c.factor)));
   const cited = new Set(context.flatMap((t) => citationsOf(t.output).map((c) => c.evidenceId)).filter((id): id is string => Boolean(id)));
   const factorOf = (e: EvidenceAsOf) => e.factor ?? 'other';
   // `other` is never a used factor: untagged items stay open to the answering constructive.
-  if (step.evidence === 'fresh-factors') return pool.filter((e) => ownSide(e) && !cited.has(e.id) && (!factors.has(factorOf(e)) || factorOf(e) === 'other'));
-  return pool.filter((e) => cited.has(e.id) || (factors.has(factorOf(e)) && ownSide(e)));
+  if (step.evidence === 'fresh-factors') return mostMaterial(pool.filter((e) => ownSide(e) && !cited.has(e.id) && (!factors.has(factorOf(e)) || factorOf(e) === 'other')));
+  // What the turns cite is shown whatever its date: the step answers it.
+  const open = new Set(pool);
+  return mostMaterial(all.filter((e) => cited.has(e.id) || (open.has(e) && factors.has(factorOf(e)) && ownSide(e))), cited);
 }

@@ -9,7 +9,7 @@
 // One per attempt: a repair starts a fresh one, and so does a wait,
 // after which the provider starts its answer again.
 import { AnswerStream, type AnswerUpdate } from '@/lib/debate/answer-stream';
-import { sourceKeys, withSourceNames } from '@/lib/debate/source-keys';
+import { sourceKeys, withSourceNames } from '@/lib/domain/source-keys';
 import type { OutputKind } from '@/lib/domain/outputs';
 import type { RunEvent, StepWait, Usage } from '@/lib/domain/protocol';
 

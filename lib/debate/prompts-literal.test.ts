@@ -141,7 +141,7 @@ describe('prompts a literal model can follow', () => {
     // result, and gets neither.
     const searchers = getProtocol(protocolId).steps.filter((s) => s.webSearch).map((s) => s.id);
     for (const s of run.sent.filter((x) => searchers.includes(x.step))) {
-      const cites = !s.part || ['governance', 'market', 'firm'].includes(s.part);
+      const cites = !s.part || ['governance', 'business'].includes(s.part);
       expect(s.tools, `${s.step}/${s.part}`).toEqual(searching && cites ? ['web_search'] : []);
       if (!cites) continue;
       if (searching) expect(s.text, s.step).toMatch(/You may call the web_search tool/);

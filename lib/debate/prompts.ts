@@ -23,7 +23,7 @@ import { FACTORS } from '@/lib/domain/factors';
 import { stepOutputSchema } from '@/lib/domain/step-output';
 import { citableInClosing, minimumsFor, signalFactors } from '@/lib/debate/rules';
 import type { RetrievedItem } from '@/lib/pool/retrieve';
-import { keyAt, sourceKeys, type SourceKeys } from '@/lib/debate/source-keys';
+import { keyAt, sourceKeys, type SourceKeys } from '@/lib/domain/source-keys';
 
 /**
  * `searchTool`: the request carries the web_search tool (the step may search and a search provider
@@ -173,7 +173,7 @@ function redFlagsBlock(flags: readonly StepRedFlag[] | undefined, keys: SourceKe
 }
 
 /**
- * The run's source table (lib/debate/source-keys.ts): each source of the pool named once, under
+ * The run's source table (lib/domain/source-keys.ts): each source of the pool named once, under
  * the key the rest of the prompt uses. In the header, so every step of the run shares it
  * whatever evidence it sees. Nothing when the run has no table.
  */
@@ -325,9 +325,9 @@ function sourcesSection({ step, params, evidence, passages, redFlags, searchTool
   const n = `${evidence.length} item${evidence.length === 1 ? '' : 's'}`;
   const access = {
     pool: `Cite items of the evidence block above (${n}: the whole pool as of the as-of date).`,
-    side: `Cite items of the evidence block above: it holds your side's ${n} (read your way or either way); the other side brings its own.`,
-    'context-factors': `Cite items of the evidence block above: it holds ${n}: your side's items on the factors the turns above argue, and every item those turns cite, whichever side it reads for.`,
-    'fresh-factors': `Cite items of the evidence block above: it holds the ${n} of your side on factors the turns above did not use.`,
+    side: `Cite items of the evidence block above: it holds ${n}, your side's most material (read your way or either way); the other side brings its own.`,
+    'context-factors': `Cite items of the evidence block above: it holds ${n}: your side's most material items on the factors the turns above argue, and every item those turns cite, whichever side it reads for.`,
+    'fresh-factors': `Cite items of the evidence block above: it holds ${n}, your side's most material on factors the turns above did not use.`,
     documents: passages.length
       ? `Cite the document passages above by their ids, and items of the evidence block above (${n}).`
       : `No document passage was retrieved for this step: cite items of the evidence block above (${n}).`,

@@ -28,8 +28,8 @@ export function sectionJsonSchema(kind: OutputKind, fields: readonly string[]): 
  * What one call is shown of the step's input. A section on some factors gets the evidence items
  * on them and, of each turn, the claims on them and the questions aimed at those claims (no
  * prose: what it writes are topics on its factors); a turn with none of them is left out. A
- * section on no factors (the summaries) gets every turn's claims and questions, without the
- * prose. The overview gets none of the debate: it writes from what the sections wrote (the
+ * section on no factors (the summaries) gets every turn's claims, without the prose or the
+ * questions. The overview gets none of the debate: it writes from what the sections wrote (the
  * topics by their titles, the summaries in full). Only a call that writes citations is
  * offered the web_search tool.
  */
@@ -37,9 +37,15 @@ export function sectionInput(input: PromptInput, call: SectionCall): PromptInput
   if (call.overview) return { ...input, evidence: [], passages: [], context: [], searchTool: false };
   // A call that writes no citation could not use a web result: the engine sends it no tool.
   if (!JSON.stringify(sectionJsonSchema(input.step.output, call.fields)).includes('"citations"')) input = { ...input, searchTool: false };
-  // The summaries read the turns' claims and questions, which carry every point and its date,
-  // without the speeches around them.
-  if (!call.factors) return { ...input, context: input.context.map((turn) => ({ ...turn, text: '' })) };
+  // The summaries read the turns' claims, which carry every point each side made and its date,
+  // without the speeches around them or the questions put to them.
+  if (!call.factors) {
+    const context = input.context.flatMap((turn) => {
+      const claims = claimsOf(turn.output);
+      return claims.length ? [{ ...turn, text: '', output: { claims } }] : [];
+    });
+    return { ...input, context };
+  }
   const factors = call.factors;
   const claims = new Map(input.context.flatMap((t) => claimsOf(t.output)).map((c) => [c.id, c.factor]));
   const context = input.context.flatMap((turn) => {

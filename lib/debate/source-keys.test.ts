@@ -5,7 +5,7 @@ import { buildPrompt, type PromptInput } from '@/lib/debate/prompts';
 import { KPD_MADS, SAS } from '@/lib/debate/protocols';
 import { sectionPrompt } from '@/lib/debate/section-prompts';
 import { liveStep } from '@/lib/debate/live-step';
-import { sourceKeys, sourceTable } from '@/lib/debate/source-keys';
+import { sourceKeys, sourceTable } from '@/lib/domain/source-keys';
 import type { Turn } from '@/lib/domain/outputs';
 import type { ProtocolDef, RunEvent, RunParams, StepDef } from '@/lib/domain/protocol';
 import { sectionCalls } from '@/lib/domain/sections';

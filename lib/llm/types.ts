@@ -59,7 +59,7 @@ export type StepInput = {
    */
   redFlags?: StepRedFlag[];
   /**
-   * The run's source table (lib/debate/source-keys.ts): every source name of the pool as of the
+   * The run's source table (lib/domain/source-keys.ts): every source name of the pool as of the
    * date, in one stable order, the same for every step of a run. The header names each once and
    * the rest of the prompt refers to it by its key (S1, S2, …). Absent: names are written out.
    */

@@ -1,6 +1,6 @@
 // Checks that block (issue 26 item 5), through the submit action on a seeded database: the demo
-// case's offline KPD-MADS run finishes with its stale-evidence check failed (three citations of
-// samsung-electronics-037), so submitting asks for a reason; one missing refuses the submission
+// case's KPD-MADS run, its stale-evidence check failed as a model's run may end it (one citation
+// of samsung-electronics-037; the offline analyst's own run passes every check), so submitting asks for a reason; one missing refuses the submission
 // and writes nothing; given, it is stored with the round and audited. A red flag no finished run
 // addresses blocks until a red-flag screening that holds it exists; the thin demo case's own run
 // is such a screening, and its case goes without anything to acknowledge.
@@ -69,6 +69,12 @@ describe.each(testBackends())('submitting a case whose checks failed on %s', (ba
     db = handle.db;
     state.db = db;
     await seedDemo(db, { accounts: true });
+    // The offline analyst is no longer shown stale items newer evidence supersedes
+    // (lib/debate/evidence-scope.ts): its run passes. A model's may not.
+    const [stored] = await db.select({ checks: reports.checks }).from(reports).where(eq(reports.runId, runId));
+    expect(stored.checks.filter((c) => !c.ok)).toEqual([]);
+    const failed = stored.checks.map((c) => (c.id === 'stale-evidence' ? { ...c, ok: false, items: ['D1: samsung-electronics-037'] } : c));
+    await db.update(reports).set({ checks: failed }).where(eq(reports.runId, runId));
     const seeded = await db.select().from(users);
     rm = { ...seeded.find((u) => u.role === 'rm')!, role: 'rm' } as User;
     await returnCase();

@@ -41,6 +41,8 @@ export type Section = { id: string; title: string; blocks: Block[] };
 export type CheckRow = { id: string; ok: boolean; label: string; items: string[] };
 export type TranscriptTurn = {
   step: string;
+  /** What the turn is, in words ("The negative rebuttal"); the step id where the protocol is unknown or the copy is blind. */
+  title: string;
   speaker: string;
   team: string;
   act: string;

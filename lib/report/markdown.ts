@@ -139,7 +139,8 @@ export function renderMarkdown(doc: ReportDoc): string {
   // A red-flag screening has no debate, so no transcript.
   if (doc.transcript.length) out.push(`## ${escapeInline(doc.labels.transcript)}`, escapeInline(doc.labels.transcriptNote));
   for (const turn of doc.transcript) {
-    out.push(`### ${[turn.step, turn.speaker, turn.team, turn.act].map(escapeInline).join(' · ')}`, paragraph(turn.text));
+    const heading = turn.title === turn.step ? [turn.step, turn.speaker, turn.team, turn.act] : [turn.title, turn.speaker];
+    out.push(`### ${heading.map(escapeInline).join(' · ')}`, paragraph(turn.text));
     if (turn.flags.length) out.push(turn.flags.map((line) => `- **⚠** ${cell(line)}`).join('\n'));
     if (turn.questions.length) out.push(`**${escapeInline(doc.labels.questionsLabel)}**`, turn.questions.map((q) => `- ${cell(q)}`).join('\n'));
     if (turn.citations.length) {

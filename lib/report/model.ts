@@ -15,7 +15,7 @@ import { repairMessages } from '@/lib/i18n/messages/repairs';
 import { readingMismatches, type ReadingMismatch } from '@/lib/eval/reading-consistency';
 import { screeningNotice, screeningSections } from '@/lib/report/screening';
 import { weighSection } from '@/lib/report/weigh';
-import { plainSections, transcriptAnchors, turnSegments } from '@/lib/report/turn-names';
+import { plainSections, plainTurnNames, transcriptAnchors, turnNames, turnSegments } from '@/lib/report/turn-names';
 import { summariesBeyondTopics } from '@/lib/report/summaries';
 import { getProtocol, isProtocolId } from '@/lib/debate/protocols';
 import { failedChecksNotice, reportCheckRows } from '@/lib/report/failed-checks';
@@ -181,23 +181,37 @@ export function buildReportDoc(input: ReportInput, locale: Locale, { blind = fal
   // links to its turn in the run's transcript, on the page (the exports read the plain text).
   if (isProtocolId(view.protocol) && !blind) sections = plainSections(sections, turnSegments(getProtocol(view.protocol), prose, transcriptAnchors(view.turns)));
 
+  // The transcript names its turns as the prose does (the blind copy keeps the ids its redactor
+  // replaces: lib/eval/study-blind.ts): a heading says what the turn is, a question what it asks of.
+  const protocolDef = isProtocolId(view.protocol) && !blind ? getProtocol(view.protocol) : null;
+  const headings = protocolDef ? turnNames(protocolDef, locale) : null;
+  const inWords = protocolDef ? plainTurnNames(protocolDef, prose) : (text: string) => text;
+  const questionLine = (q: { id: string; targetClaimId: string; text: string }) => {
+    if (!protocolDef) return `${q.id} → ${q.targetClaimId}: ${q.text}`;
+    const n = /-q(\d+)$/.exec(q.id)?.[1];
+    const asked = n ? (prose === 'ko' ? `질문 ${n}` : `Question ${n}`) : inWords(q.id);
+    const target = inWords(q.targetClaimId);
+    return `${asked} → ${prose === 'en' ? target.charAt(0).toLowerCase() + target.slice(1) : target}: ${inWords(q.text)}`;
+  };
+  const capital = (name: string) => name.charAt(0).toUpperCase() + name.slice(1);
   const teamLabel = (team: string) => (team === 'affirmative' ? t('teamAffirmative') : team === 'negative' ? t('teamNegative') : team === 'neutral' ? t('teamNeutral') : team);
   // A red-flag screening ran no step: its steps are not a transcript.
   const transcript: TranscriptTurn[] = (view.status === 'red_flag_screening' ? [] : view.turns).map((x) => ({
     step: x.step,
+    title: headings?.get(x.step) ? capital(headings.get(x.step)!) : x.step,
     speaker: agentLabel(x.agent, locale),
     team: teamLabel(x.team),
     act: actLabel(x.act, locale),
     status: x.status,
     text:
       x.status === 'done'
-        ? x.text
+        ? inWords(x.text)
         : x.status === 'failed'
           ? t('turnFailed', { error: x.error ?? '' })
           : x.status === 'running'
             ? t('turnRunning')
             : t('turnPending'),
-    questions: x.status === 'done' ? x.questions.map((q) => `${q.id} → ${q.targetClaimId}: ${q.text}`) : [],
+    questions: x.status === 'done' ? x.questions.map(questionLine) : [],
     citations: x.status === 'done' ? ctx.cite(x.citations) : [],
     flags: mismatches.filter((m) => m.step === x.step).flatMap((m) => mismatchLines(m, 'transcriptLine')),
   }));

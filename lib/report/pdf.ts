@@ -154,7 +154,7 @@ export async function renderPdf(doc: ReportDoc, { now = new Date() }: { now?: Da
     flow.text(doc.labels.transcriptNote, { color: COLORS.muted });
   }
   for (const turn of doc.transcript) {
-    flow.heading([turn.step, turn.speaker, turn.team, turn.act].join(' · '), 3);
+    flow.heading((turn.title === turn.step ? [turn.step, turn.speaker, turn.team, turn.act] : [turn.title, turn.speaker]).join(' · '), 3);
     flow.text(turn.text, { size: 9.5, color: turn.status === 'failed' ? COLORS.error : COLORS.text });
     for (const line of turn.flags) flow.text(`⚠ ${line}`, { size: 9, color: COLORS.warn, after: 2 });
     if (turn.questions.length) {

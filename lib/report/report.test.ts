@@ -8,7 +8,7 @@ import { createRun } from '@/lib/debate/engine';
 import { createOfflineAnalyst } from '@/lib/llm/offline';
 import { loadReportInput } from '@/lib/report/load';
 import { renderMarkdown } from '@/lib/report/markdown';
-import { plainTurnNames } from '@/lib/report/turn-names';
+import { plainTurnNames, turnNames } from '@/lib/report/turn-names';
 import { getProtocol } from '@/lib/debate/protocols';
 import { buildReportDoc, shortFactorLabel, type Block, type ReportInput } from '@/lib/report/model';
 import { AS_OF, finishedRun, openReportTestDb } from '@/lib/report/test-runs';
@@ -180,7 +180,9 @@ describe.each(testBackends())('run report on %s', (backend) => {
     for (const heading of ['## Objective', '## Corporate overview', '## Favorable signals', '## Adverse signals', '## Topics by factor', '## Final checks', '## Appendix: full transcript']) {
       expect(md).toContain(`\n${heading}\n`);
     }
-    const order = ['D1', 'D2', 'D3', 'D4', 'D5', 'D6', 'D7', 'D8', 'D9', 'D10', 'AG'].map((s) => md.indexOf(`\n### ${s} · `));
+    // Each turn under its name, in protocol order (lib/report/turn-names.ts).
+    const names = turnNames(getProtocol('kpd-mads'), 'en');
+    const order = ['D1', 'D2', 'D3', 'D4', 'D5', 'D6', 'D7', 'D8', 'D9', 'D10', 'AG'].map((s) => md.toLowerCase().indexOf(`\n### ${names.get(s)!.toLowerCase()} · `));
     expect(order.every((at, i) => at > 0 && (i === 0 || at > order[i - 1]))).toBe(true);
 
     expect(md).not.toContain('<script>');

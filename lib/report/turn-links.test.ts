@@ -135,4 +135,27 @@ describe.each(testBackends())('turn names in the rendered report link into the t
     expect(md).not.toContain('#topic-');
     expect(md).toContain(turnNames(getProtocol('kpd-mads'), 'en').get('D7')!);
   });
+
+  it.each(PROTOCOLS)('%s: the transcript appendix names its turns and the claims its questions aim at, in both languages', (protocol) => {
+    for (const language of ['en', 'ko'] as const) {
+      const input = runs.get(key(protocol, 'samsung-electronics', language))!;
+      const doc = buildReportDoc(input, language);
+      const names = turnNames(getProtocol(protocol), language);
+      const md = renderMarkdown(doc);
+      const appendix = md.slice(md.indexOf(`## ${doc.labels.transcript}`));
+      const headings = appendix.split('\n').filter((l) => l.startsWith('### '));
+      expect(headings.length, `${protocol} ${language}`).toBe(doc.transcript.length);
+      for (const [i, turn] of doc.transcript.entries()) {
+        const name = names.get(turn.step)!;
+        expect(headings[i].toLowerCase(), `${protocol} ${language}`).toContain(name.toLowerCase());
+        expect(headings[i]).not.toContain(` ${turn.step} `);
+        expect(headings[i].startsWith(`### ${turn.step} `)).toBe(false);
+      }
+      // No step id, alone or with a claim or question number, in the appendix's words.
+      const ids = getProtocol(protocol).steps.map((s) => s.id).filter((id) => id.length > 1);
+      const idPattern = new RegExp(`(?<![A-Za-z0-9_-])(${ids.map((id) => id.replace(/-/g, '\\-')).join('|')})(?:-[cq]\\d+)?(?![A-Za-z0-9_-])`);
+      const words = appendix.split('\n').filter((l) => !/^\d+\. \d{4}-\d{2}-\d{2} — /.test(l));
+      expect(words.filter((l) => idPattern.test(l)), `${protocol} ${language}`).toEqual([]);
+    }
+  });
 });

@@ -106,7 +106,8 @@ export function turnSegments(protocol: ProtocolDef, locale: Locale, anchors?: Tr
       if (!name || (id.length === 1 && !kind)) continue;
       const phrase = !kind ? name : locale === 'ko' ? `${name}의 ${kind === 'q' ? '질문' : '주장'} ${n}` : `${kind === 'q' ? 'question' : 'claim'} ${n} of ${name}`;
       // An English name that opens a sentence opens with a capital ("The negative rebuttal questioned …").
-      const opens = locale === 'en' && /(?:^|[.!?]\s+)$/.test(text.slice(0, m.index));
+      // So does one that opens a line or a numbered point ("(1) The affirmative constructive reads …").
+      const opens = locale === 'en' && /(?:^|[.!?]\s+|\n|\(\d{1,3}\)\s+)$/.test(text.slice(0, m.index));
       const named = opens ? phrase.charAt(0).toUpperCase() + phrase.slice(1) : phrase;
       const after = particle ? agreeingParticle(named, particle) : '';
       plain += text.slice(last, m.index);

@@ -160,7 +160,7 @@ describe('realistic answers to a report section', () => {
   it('reads the section\'s factors from its part and keeps its topics to them, as a model told so would', () => {
     const protocol = getProtocol('kpd-mads');
     const ag = protocol.steps.find((s) => s.sections)!;
-    const market = sectionCalls(ag.sections!).find((c) => c.key === 'market')!;
+    const market = sectionCalls(ag.sections!).find((c) => c.key === 'business')!;
     const d1 = realisticAnswer(d1Request(), settingsWith({}), requestRandom(1, 'd1', 0));
     if (d1.kind !== 'content') throw new Error('D1 did not answer');
     const context: ContextTurn[] = [{ stepId: 'D1', agent: 'A1', team: 'affirmative', act: 'constructive', text: '', output: JSON.parse(d1.content) }];

@@ -8,27 +8,33 @@ const TOPICS_OF = (factors: string) =>
   `Write the \`topics\` entries on ${factors} only, by the rules of the task above; other calls write the other factors' topics and the summaries, at the same time. If nothing in the material bears on these factors, answer with an empty list; otherwise write an entry for every topic the material holds on them.`;
 
 /**
- * The `report` (KPD-MADS aggregator, NAS): topics in three factor groups — governance first,
- * where red flags are read, then the industry and the cycle, then the firm itself — and the two
- * summaries in a fourth call; then the objective and overview from them. Each topic call is
- * shown the material on its factors only (lib/debate/section-prompts.ts); each still carries the
- * run header, so more groups would cost more prompt than they save in time.
+ * The `report` (KPD-MADS aggregator, NAS): topics in two factor groups — governance first,
+ * where red flags are read, then the business (the industry, the cycle and the firm itself) —
+ * and the two summaries in a third call; then the objective and overview from them. Each topic
+ * call is shown the material on its factors only (lib/debate/section-prompts.ts) but carries the
+ * run header and the step's task (about 1,600 tokens on the engine benchmark's Samsung case):
+ * a third topic group, as there was, cost that much more for about 4 s off the critical path.
  */
 export const REPORT_SECTIONS: StepSections = {
   parts: [
     { key: 'governance', fields: ['topics'], factors: ['internal_control_risk'], task: TOPICS_OF('internal control risk (`internal_control_risk`)') },
     {
-      key: 'market',
+      key: 'business',
       fields: ['topics'],
-      factors: ['industry_growth_outlook', 'industry_competition_intensity', 'technological_disruption_risk', 'economic_sensitivity'],
-      task: TOPICS_OF('the industry and the cycle (`industry_growth_outlook`, `industry_competition_intensity`, `technological_disruption_risk`, `economic_sensitivity`)'),
-    },
-    {
-      key: 'firm',
-      fields: ['topics'],
-      factors: ['management_continuity', 'employment_stability', 'government_support_programs', 'certifications', 'public_interest_trend', 'other'],
+      factors: [
+        'industry_growth_outlook',
+        'industry_competition_intensity',
+        'technological_disruption_risk',
+        'economic_sensitivity',
+        'management_continuity',
+        'employment_stability',
+        'government_support_programs',
+        'certifications',
+        'public_interest_trend',
+        'other',
+      ],
       task: TOPICS_OF(
-        'the firm itself (`management_continuity`, `employment_stability`, `government_support_programs`, `certifications`, `public_interest_trend`) and evidence outside the ten factors (`other`)',
+        'the industry and the cycle (`industry_growth_outlook`, `industry_competition_intensity`, `technological_disruption_risk`, `economic_sensitivity`), the firm itself (`management_continuity`, `employment_stability`, `government_support_programs`, `certifications`, `public_interest_trend`) and evidence outside the ten factors (`other`)',
       ),
     },
     {

@@ -9,6 +9,7 @@ import { answerJson } from '@/lib/domain/step-output';
 import { sectionOf } from '@/lib/domain/sections';
 import type { Act, StepRole } from '@/lib/domain/protocol';
 import { yieldToEventLoop } from '@/lib/event-loop';
+import { sourceKeys, withSourceKeys } from '@/lib/domain/source-keys';
 import type { GenerateRequest, GenerateResult, ModelProvider } from '@/lib/llm/types';
 import { briefing } from './briefing';
 import { closing } from './closing';
@@ -145,7 +146,9 @@ export function createOfflineAnalyst(): ModelProvider {
     isLLM: false,
     async generate(request: GenerateRequest): Promise<GenerateResult> {
       request.signal.throwIfAborted();
-      const output = await buildOutputYielding(request);
+      // Citations by their source's key, as the prompt asks (lib/domain/source-keys.ts); the
+      // engine gives them their names back when it takes the answer in.
+      const output = withSourceKeys(await buildOutputYielding(request), sourceKeys(request.sources));
       // One call of a sectioned step (lib/domain/sections.ts): the whole answer is built as for
       // one call, and this call answers its share of it, so the parts join into that answer.
       const raw = request.part ? JSON.stringify(sectionOf(request.step.output, output, request.part)) : answerJson(request.step, output);

@@ -195,7 +195,8 @@ export const PHRASES_EN: Phrases = {
     }
   },
   answerLine: (_i, qid, answer) => `To ${qid}: ${answer}`,
-  standing: (factor, item, w, side) => `${label(factor)} stands: ${item ? `${name(item, 48)} ${ref(item)}` : 'as argued'} — ${reading(side, w)}.`,
+  // The item was quoted when it was argued; a closing that keeps the reading names its date only.
+  standing: (factor, item, w, side) => `${label(factor)} stands${item ? ` on the item of ${item.date}` : ' as argued'} — ${reading(side, w)}.`,
   pressed: (step, count, labels) => `${step} pressed the other side${labels.length ? ` on ${and(labels)}` : ''}; ${count === 1 ? 'that question is' : `those ${count} questions are`} still open in this record.`,
   uncertain: ({ stale, challenged, thin }) => {
     const parts = [
@@ -222,6 +223,7 @@ export const PHRASES_EN: Phrases = {
   topicName: (factor, date, split) => (split && date ? `${label(factor)} (${date})` : label(factor)),
   summaryLine: (factor, text, date) => `${label(factor)} (${date || 'undated'}): ${text}`,
   asked: (step, text) => `Questioned in ${step}: ${text}`,
+  kept: (step) => `${step} kept it in closing.`,
   questioned: (step, kind) => `${step} questioned ${QUESTION_FOCUS_EN[kind ?? 'challenge'] ?? QUESTION_FOCUS_EN.challenge}.`,
   chain: ({ item, side, words, more, context }) => {
     const falsifier = side === 'favorable' ? words.favFalsifier : words.advFalsifier;

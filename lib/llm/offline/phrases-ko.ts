@@ -197,7 +197,8 @@ export const PHRASES_KO: Phrases = {
     }
   },
   answerLine: (_i, qid, answer) => `${qid}에 대한 답: ${answer}`,
-  standing: (factor, item, w, side) => `${label(factor)}: ${item ? `${name(item, 30)}${ref(item)}의 신호는 유지된다` : '앞서 제시한 신호는 유지된다'}. ${reading(side, w)}.`,
+  // 항목은 처음 논증할 때 인용되었으므로, 판단을 유지하는 최종 변론은 날짜만 밝힌다.
+  standing: (factor, item, w, side) => `${label(factor)}: ${item ? `${item.date} 자료의 신호는 유지된다` : '앞서 제시한 신호는 유지된다'}. ${reading(side, w)}.`,
   pressed: (step, count, labels) => `${step}에서 ${labels.length ? `${labels.join('·')}에 대해` : '상대편에게'} 던진 질문 ${count}개는 이 기록 안에서 아직 답을 얻지 못했다.`,
   uncertain: ({ stale, challenged, thin }) => {
     const parts = [stale ? `최근성 기간 밖의 인용 자료 ${stale}건` : '', challenged ? `질문을 받은 신호 ${challenged}개` : '', thin ? '빈약한 근거' : ''].filter(Boolean);
@@ -220,6 +221,7 @@ export const PHRASES_KO: Phrases = {
   topicName: (factor, date, split) => (split && date ? `${label(factor)} (${date})` : label(factor)),
   summaryLine: (factor, text, date) => `${label(factor)}(${date || '날짜 없음'}): ${text}`,
   asked: (step, text) => `${step} 질문: ${text}`,
+  kept: (step) => `${step}: 최종 변론에서 이 판단을 유지.`,
   questioned: (step, kind) => `${step} 질의: ${QUESTION_FOCUS_KO[kind ?? 'challenge'] ?? QUESTION_FOCUS_KO.challenge}.`,
   chain: ({ item, side, words, more, context }) => {
     const falsifier = side === 'favorable' ? words.favFalsifier : words.advFalsifier;

@@ -134,6 +134,8 @@ export interface Phrases {
   asked(step: string, text: string): string;
   /** A cross-examination question in a report topic: who asked and what it probed, not the whole question. */
   questioned(step: string, kind: QuestionKind | undefined): string;
+  /** A closing kept a reading its side had argued, on the same items: "D9 kept it in closing." */
+  kept(step: string): string;
   chain(args: { item: Item; side: Side; words: FactorWords; more: Item[]; context: boolean }): string;
 }
 

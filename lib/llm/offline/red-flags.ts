@@ -1,6 +1,7 @@
 // The offline analyst addresses the run's red flags (lib/pool/red-flags.ts) in every final step:
 // one adverse reading per flag, read from the flagged item itself (its kind, date and title) and
-// citing its evidence id, placed first in the report's claims and prose — so a default or a
+// citing its evidence id (in a report, the topic that cites it is headed by its title, so its
+// reading says only what happened, when, and why it decides), placed first in the report's claims and prose — so a default or a
 // workout heads the report instead of being one signal among others, and the report passes its
 // `red-flags-addressed` check (lib/debate/checks.ts). Applied by index.ts to the protocol's report
 // step and to FinDebate's drafts, whichever version the safety check keeps.
@@ -53,6 +54,24 @@ export function redFlagSentence(env: Env, flag: StepRedFlag): string {
     return `위험 신호 — ${flag.date}에 ${EVENT_KO[flag.kind]}: ${quoted(env, flag.title)}(${flag.sourceName}, ${flag.publishedDate}) [${flag.evidenceId}]. 다른 증거와 관계없이 상환 능력에 불리하게 작용하는 결정적 신용 사건이며, 긍정 요인으로 상쇄되었다고 볼 수 없습니다.`;
   }
   return `Red flag — on ${flag.date} ${EVENT_EN[flag.kind]}: ${quoted(env, flag.title)} (${flag.sourceName}, ${flag.publishedDate}) [${flag.evidenceId}]. It is a decisive credit event that weighs against repayment capacity whatever the rest of the evidence shows, and no favorable signal offsets it.`;
+}
+
+/**
+ * The adverse reading of a red flag's own topic in a report, which cites the item and is headed by
+ * its title: what happened and when, and why it decides — no title, source or id again.
+ */
+export function redFlagReading(env: Env, flag: StepRedFlag): string {
+  if (env.lang === 'ko') {
+    return `${flag.date}에 ${EVENT_KO[flag.kind]}(공시일 ${flag.publishedDate}). 다른 증거와 관계없이 상환 능력에 불리하게 작용하는 결정적 신용 사건이며, 긍정 요인으로 상쇄되었다고 볼 수 없습니다.`;
+  }
+  const event = EVENT_EN[flag.kind];
+  return `On ${flag.date} ${event} (published ${flag.publishedDate}). A decisive credit event: it weighs against repayment capacity whatever the rest of the evidence shows, and no favorable signal offsets it.`;
+}
+
+/** A report summary's line on a red flag: its date, its title and that it decides. */
+function redFlagSummary(env: Env, flag: StepRedFlag): string {
+  if (env.lang === 'ko') return `위험 신호(${flag.date}): ${quoted(env, flag.title)} — 상환 능력에 불리한 결정적 신용 사건.`;
+  return `Red flag (${flag.date}): ${quoted(env, flag.title)} — a decisive credit event against repayment.`;
 }
 
 function headline(env: Env, flags: readonly StepRedFlag[]): string {
@@ -122,10 +141,11 @@ export function addressRedFlags(env: Env, output: StepOutput): StepOutput {
         topic: env.lang === 'ko' ? `위험 신호: ${f.title}` : `Red flag: ${f.title}`,
         factor: factorOf(env, f),
         affirmative: '',
-        adverse: sentences[i],
+        adverse: redFlagReading(env, f),
         citations: [redFlagCitation(f)],
       }));
-      return { ...r, overview: prefix(headline(env, flags), r.overview), adverseSummary: [...sentences, ...r.adverseSummary], topics: [...topics, ...r.topics] };
+      const summaries = flags.map((f) => redFlagSummary(env, f));
+      return { ...r, overview: prefix(headline(env, flags), r.overview), adverseSummary: [...summaries, ...r.adverseSummary], topics: [...topics, ...r.topics] };
     }
     case 'stanceDraft': {
       const d = output as StepOutput<'stanceDraft'>;

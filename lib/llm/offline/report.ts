@@ -75,7 +75,10 @@ export function aggregate(env: Env): Report {
   for (const turn of debate.turns) {
     for (const claim of turn.claims) {
       const topic = topicOf(rootOf(claim.id) ?? claim.id);
-      topic[sideOfTurn(turn, claim.polarity)].push(`${turn.stepId}: ${claim.text}`);
+      // A closing that restates what its side argued, on the same items, is said to keep it: the
+      // reading already stands in the topic once.
+      const restates = turn.act === 'closing' && !claim.respondsTo && claim.citations.length > 0 && claim.citations.every((c) => topic.citations.some((t) => citationKey(t) === citationKey(c)));
+      topic[sideOfTurn(turn, claim.polarity)].push(restates ? P.kept(turn.stepId) : `${turn.stepId}: ${claim.text}`);
       topic.citations.push(...claim.citations);
     }
     for (const question of turn.questions) {

@@ -52,3 +52,22 @@ export function withSourceNames<T>(value: T, keys: SourceKeys): T {
   };
   return walk(value) as T;
 }
+
+/**
+ * A copy of `value` with every citation's `source` given by its key where the table has one: how
+ * the prompt asks a citation to be written, and how the offline analyst writes its answers
+ * (lib/llm/offline/index.ts).
+ */
+export function withSourceKeys<T>(value: T, keys: SourceKeys): T {
+  if (!keys.table.length) return value;
+  const walk = (v: unknown): unknown => {
+    if (Array.isArray(v)) return v.map(walk);
+    if (!v || typeof v !== 'object') return v;
+    const o = v as Record<string, unknown>;
+    const copy = Object.fromEntries(Object.entries(o).map(([k, x]) => [k, walk(x)]));
+    const key = typeof o.source === 'string' && 'date' in o ? keys.keyOf(o.source) : undefined;
+    if (key) copy.source = key;
+    return copy;
+  };
+  return walk(value) as T;
+}
