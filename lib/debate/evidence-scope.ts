@@ -10,10 +10,13 @@
 // That keeps prompts small (the evidence block is most of a prompt); the single-agent and
 // judge-based systems keep `pool`: everything. A specialist that reads documents with a `lane`
 // (FinDebate's five) sees the pool items of its lane only, beside the passages retrieved for it;
-// the lanes together show every item (docs/protocols.md, FinDebate).
+// the lanes together show every item (docs/protocols.md, FinDebate). FinDebate's trust agent and
+// skeptic, which answer the draft, are shown what their `turnLane` reads off the turns they
+// receive: the candidates to back the draft's claims; the fresh risks, and what the trust agent
+// cites and argues, to check its support.
 import { isFactorId } from '@/lib/domain/factors';
 import { citationsOf, claimsOf } from '@/lib/domain/output-parts';
-import type { PoolLane, StepDef } from '@/lib/domain/protocol';
+import type { PoolLane, StepDef, TurnLane } from '@/lib/domain/protocol';
 import type { ContextTurn } from '@/lib/llm/types';
 import type { EvidenceAsOf } from '@/lib/pool/as-of';
 
@@ -23,10 +26,39 @@ export function inLane(lane: PoolLane, e: Pick<EvidenceAsOf, 'factor' | 'polarit
   return lane.factors.includes(factor) || (lane.adverse === true && e.polarity === 'adverse');
 }
 
-export function visibleEvidence(step: Pick<StepDef, 'evidence' | 'team' | 'lane'>, pool: EvidenceAsOf[], context: ContextTurn[]): EvidenceAsOf[] {
+/** A factor as lanes read it: outside the ten, or untagged, it is `other`. */
+const laneFactor = (factor: string | null | undefined) => (factor && isFactorId(factor) ? factor : 'other');
+
+/** Ids the turns cite. */
+const citedBy = (turns: ContextTurn[]) => new Set(turns.flatMap((t) => citationsOf(t.output).map((c) => c.evidenceId)).filter((id): id is string => Boolean(id)));
+
+/**
+ * The items of a turn lane, in pool order. An item backs a claim when it is on the claim's factor
+ * and does not read against it (both directional, opposite ways): the trust agent strengthens the
+ * draft's claims without moving its stance, so a reading against one is not its material, and the
+ * items the draft cites it reads in the draft's claims, quoted with id, date and source.
+ */
+export function inTurnLane(lane: TurnLane, pool: EvidenceAsOf[], context: ContextTurn[]): EvidenceAsOf[] {
+  const turns = (ids: string[] | undefined) => context.filter((t) => ids?.includes(t.stepId));
+  const backed = turns(lane.backs);
+  const toBack = backed.flatMap((t) => claimsOf(t.output));
+  const backedCites = citedBy(backed);
+  const checked = turns(lane.checks);
+  const checkedCites = citedBy(checked);
+  const checkedFactors = new Set(checked.flatMap((t) => claimsOf(t.output).map((c) => laneFactor(c.factor))));
+  const allCites = citedBy(context);
+  const against = (a: string | null | undefined, b: string | null | undefined) => (a === 'favorable' && b === 'adverse') || (a === 'adverse' && b === 'favorable');
+  const backs = (e: EvidenceAsOf) => !backedCites.has(e.id) && toBack.some((c) => laneFactor(c.factor) === laneFactor(e.factor) && !against(c.polarity, e.polarity));
+  const checks = (e: EvidenceAsOf) => checkedCites.has(e.id) || checkedFactors.has(laneFactor(e.factor));
+  const fresh = (e: EvidenceAsOf) => lane.adverse === true && e.polarity === 'adverse' && !allCites.has(e.id);
+  return pool.filter((e) => backs(e) || checks(e) || fresh(e));
+}
+
+export function visibleEvidence(step: Pick<StepDef, 'evidence' | 'team' | 'lane' | 'turnLane'>, pool: EvidenceAsOf[], context: ContextTurn[]): EvidenceAsOf[] {
   if (step.evidence === 'none') return [];
   const lane = step.evidence === 'documents' ? step.lane : undefined;
   if (lane) return pool.filter((e) => inLane(lane, e));
+  if (step.evidence === 'documents' && step.turnLane) return inTurnLane(step.turnLane, pool, context);
   if (step.evidence === 'pool' || step.evidence === 'documents') return pool;
   const against = step.team === 'affirmative' ? 'adverse' : step.team === 'negative' ? 'favorable' : null;
   const ownSide = (e: EvidenceAsOf) => against === null || e.polarity !== against;

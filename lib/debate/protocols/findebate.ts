@@ -153,11 +153,15 @@ export const FINDEBATE: ProtocolDef = {
       context: ['DRAFT'],
       webSearch: false,
       evidence: 'documents',
+      // Of the pool, what could back the draft's claims: items on a claim's factor not read against
+      // it, but not those the draft cites (its claims quote them) — not the whole pool again.
+      turnLane: { backs: ['DRAFT'] },
       queries: families('performance', 'outlook', 'risk', 'management'),
       output: 'turn',
       task: [
         'Strengthen the draft\'s evidence without changing its stance or horizons: find better, newer or more direct passages for its claims and set `respondsTo` to the claim each one supports.',
         'If a claim cannot be supported, say so rather than stretch a passage.',
+        'The evidence block above holds only the pool\'s items that could back a claim of the draft: on the claim\'s factor, read its way or either way, other than the items the draft cites (its claims quote them).',
       ].join('\n'),
     },
     {
@@ -170,6 +174,9 @@ export const FINDEBATE: ProtocolDef = {
       context: ['DRAFT', 'TRUST'],
       webSearch: false,
       evidence: 'documents',
+      // Of the pool, the risks neither turn cites, and what the trust agent cites and argues (to
+      // find where its support overreaches): not the whole pool again.
+      turnLane: { checks: ['TRUST'], adverse: true },
       queries: families('risk', 'outlook'),
       output: 'turn',
       // Everything asked has a place in the turn: risks and overreach as cited claims (checked,
@@ -181,6 +188,7 @@ export const FINDEBATE: ProtocolDef = {
         '- Each risk the draft and the trust agent both miss: one claim, cited to its passage, polarity adverse; set `respondsTo` when it answers a specific claim of the draft or of the trust agent.',
         '- Where the trust agent\'s support overreaches (an old item, a passage that does not say what is claimed): one claim answering that support claim through `respondsTo`, cited to the passage that shows it.',
         '- In `text`: the risks in a few sentences; for each, what would contain it (a mitigation the passages show, or that none is shown); then a base case and a downside case for repayment.',
+        'The evidence block above holds only these of the pool\'s items: every item read adverse that neither the draft nor the trust agent cites, the items the trust agent cites, and every other item on the factors of its claims.',
       ].join('\n'),
     },
     {
