@@ -47,9 +47,10 @@ describe('FinDebate: each specialist is told truly what its evidence block holds
   it.each(specialists.map((s) => [s.id, s] as const))('%s', (id, s) => {
     const evidence = visibleEvidence(s, pool, []);
     const { user } = buildPrompt({ ...input(s), params: { ...PARAMS, language: 'en' }, evidence });
-    const said = user.match(/The evidence block above holds only the pool's items in your lane: those whose factor is ([^\n]*)\./)?.[1];
+    const said = user.match(/The evidence block above holds only the pool's items in your lane: ([^\n]*)\./)?.[1];
     expect(said, id).toBeDefined();
-    const named = [...said!.split(', and every item')[0].matchAll(/`(\w+)`/g)].map((m) => m[1]);
+    const factors = said!.match(/^those whose factor is (.*?)(, and every item|$)/)?.[1] ?? '';
+    const named = [...factors.matchAll(/`(\w+)`/g)].map((m) => m[1]);
     expect(named, id).toEqual([...s.lane!.factors]);
     const adverse = said!.includes('every item read adverse, whatever its factor');
     expect(adverse, id).toBe(id === 'S-RISK');

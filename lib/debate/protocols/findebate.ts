@@ -78,9 +78,11 @@ const LANES: Lane[] = [
     identity: 'a credit risk analyst',
     subject: 'litigation, sanctions, distress signals, internal-control findings and other risks to repayment',
     families: ['risk'],
-    // Litigation, sanctions and distress are filed under internal control; any other risk is an
-    // item read adverse, whatever its factor.
-    pool: { factors: ['internal_control_risk'], adverse: true },
+    // Every item read adverse, whatever its factor: litigation, sanctions and distress filed under
+    // internal control among them. The rest of internal control (boards, ownership, clean audits)
+    // is governance, the management analyst's, and the offline analyst's risk lane reads adverse
+    // items only (lib/llm/offline/briefing.ts).
+    pool: { factors: [], adverse: true },
   },
 ];
 const SPECIALISTS = LANES.map((l) => l.id);
@@ -93,8 +95,13 @@ const either = (words: string[]) => (words.length > 1 ? `${words.slice(0, -1).jo
 
 // What the evidence block holds for the lane, in the factor names its items carry: a specialist
 // must not take the absence of another lane's items for silence of the material.
-const poolWords = (pool: PoolLane) =>
-  `The evidence block above holds only the pool's items in your lane: those whose factor is ${either(pool.factors.map((f) => (f === 'other' ? '`other` (or untagged)' : `\`${f}\``)))}${pool.adverse ? ', and every item read adverse, whatever its factor' : ''}.`;
+const poolWords = (pool: PoolLane) => {
+  const held = [
+    pool.factors.length ? `those whose factor is ${either(pool.factors.map((f) => (f === 'other' ? '`other` (or untagged)' : `\`${f}\``)))}` : null,
+    pool.adverse ? 'every item read adverse, whatever its factor' : null,
+  ];
+  return `The evidence block above holds only the pool's items in your lane: ${held.filter(Boolean).join(', and ')}.`;
+};
 
 // A specialist is told what the other four cover, so that a finding outside its lane is left to
 // the specialist whose lane it is rather than briefed twice.
