@@ -151,11 +151,12 @@ describe('visibleEvidence: FinDebate\'s trust agent and skeptic see what the tur
     expect(ids(visibleEvidence(step('TRUST'), pool, [draft]))).toEqual(['lawsuit-adv', 'board-ctx', 'share-new-fav', 'lit-adv', 'untagged']);
   });
 
-  it('shows the skeptic the risks neither turn cites, and what the trust agent cites and argues', () => {
+  it('shows the skeptic the risks neither turn cites, what the trust agent cites, and what reads otherwise on its factors', () => {
     // Every adverse item the draft and the trust agent leave uncited (the rival, the cycle, the
-    // litigation), the lawsuit the trust agent cites, and the rest of its factor — the clean audit
-    // and the board, where its support may overreach. Not the draft's favorable items.
-    expect(ids(visibleEvidence(step('SKEPTIC'), pool, [draft, trust]))).toEqual(['sanction-adv', 'lawsuit-adv', 'audit-fav', 'board-ctx', 'rival-adv', 'cycle-adv', 'lit-adv']);
+    // litigation), the lawsuit the trust agent cites, and the items on its factor not read its
+    // way — the clean audit and the board, where its support may overreach. Not the sanction the
+    // draft cites, read as the trust agent's claim reads, nor the draft's favorable items.
+    expect(ids(visibleEvidence(step('SKEPTIC'), pool, [draft, trust]))).toEqual(['lawsuit-adv', 'audit-fav', 'board-ctx', 'rival-adv', 'cycle-adv', 'lit-adv']);
     // A trust agent with nothing to add leaves the skeptic the uncited risks only.
     expect(ids(visibleEvidence(step('SKEPTIC'), pool, [draft, turn('TRUST', 'debate', [])]))).toEqual(['lawsuit-adv', 'rival-adv', 'cycle-adv', 'lit-adv']);
   });
@@ -168,6 +169,6 @@ describe('visibleEvidence: FinDebate\'s trust agent and skeptic see what the tur
     const samsungTrust = turn('TRUST', 'debate', cites(['samsung-electronics-026', 'samsung-electronics-038']));
     expect(samsung).toHaveLength(40);
     expect(visibleEvidence(step('TRUST'), samsung, [samsungDraft])).toHaveLength(15);
-    expect(visibleEvidence(step('SKEPTIC'), samsung, [samsungDraft, samsungTrust])).toHaveLength(22);
+    expect(visibleEvidence(step('SKEPTIC'), samsung, [samsungDraft, samsungTrust])).toHaveLength(18);
   });
 });

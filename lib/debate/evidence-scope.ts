@@ -36,7 +36,9 @@ const citedBy = (turns: ContextTurn[]) => new Set(turns.flatMap((t) => citations
  * The items of a turn lane, in pool order. An item backs a claim when it is on the claim's factor
  * and does not read against it (both directional, opposite ways): the trust agent strengthens the
  * draft's claims without moving its stance, so a reading against one is not its material, and the
- * items the draft cites it reads in the draft's claims, quoted with id, date and source.
+ * items the draft cites it reads in the draft's claims, quoted with id, date and source. An item
+ * checks a claim when the claim cites it, or when it is on the claim's factor and read otherwise
+ * (against it, either way, or untagged): what the skeptic needs to show the support overreaches.
  */
 export function inTurnLane(lane: TurnLane, pool: EvidenceAsOf[], context: ContextTurn[]): EvidenceAsOf[] {
   const turns = (ids: string[] | undefined) => context.filter((t) => ids?.includes(t.stepId));
@@ -45,11 +47,12 @@ export function inTurnLane(lane: TurnLane, pool: EvidenceAsOf[], context: Contex
   const backedCites = citedBy(backed);
   const checked = turns(lane.checks);
   const checkedCites = citedBy(checked);
-  const checkedFactors = new Set(checked.flatMap((t) => claimsOf(t.output).map((c) => laneFactor(c.factor))));
+  const toCheck = checked.flatMap((t) => claimsOf(t.output));
   const allCites = citedBy(context);
   const against = (a: string | null | undefined, b: string | null | undefined) => (a === 'favorable' && b === 'adverse') || (a === 'adverse' && b === 'favorable');
   const backs = (e: EvidenceAsOf) => !backedCites.has(e.id) && toBack.some((c) => laneFactor(c.factor) === laneFactor(e.factor) && !against(c.polarity, e.polarity));
-  const checks = (e: EvidenceAsOf) => checkedCites.has(e.id) || checkedFactors.has(laneFactor(e.factor));
+  // Another item read the claim's way would back it, not test it.
+  const checks = (e: EvidenceAsOf) => checkedCites.has(e.id) || toCheck.some((c) => laneFactor(c.factor) === laneFactor(e.factor) && e.polarity !== c.polarity);
   const fresh = (e: EvidenceAsOf) => lane.adverse === true && e.polarity === 'adverse' && !allCites.has(e.id);
   return pool.filter((e) => backs(e) || checks(e) || fresh(e));
 }

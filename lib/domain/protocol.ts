@@ -92,7 +92,7 @@ export type PoolLane = { factors: readonly FactorId[]; adverse?: boolean };
  * turns it receives (FinDebate's trust agent and skeptic, lib/debate/evidence-scope.ts):
  * - `backs`: of these steps' claims, the items that could back one — on its factor, read its way
  *   or either way — other than those the turns already cite (their claims quote them);
- * - `checks`: the items these steps cite, and every other item on their claims' factors;
+ * - `checks`: the items these steps cite, and the items on a claim's factor not read its way;
  * - `adverse`: every item read adverse that no turn it receives cites.
  */
 export type TurnLane = { backs?: string[]; checks?: string[]; adverse?: boolean };

@@ -80,7 +80,7 @@ describe('FinDebate: the trust agent and the skeptic are told what their evidenc
 
   it.each([
     ['TRUST', [draft], /The evidence block above holds only the pool's items that could back a claim of the draft: on the claim's factor, read its way or either way, other than the items the draft cites/],
-    ['SKEPTIC', [draft, trust], /The evidence block above holds only these of the pool's items: every item read adverse that neither the draft nor the trust agent cites, the items the trust agent cites, and every other item on the factors of its claims\./],
+    ['SKEPTIC', [draft, trust], /The evidence block above holds only these of the pool's items: every item read adverse that neither the draft nor the trust agent cites, the items the trust agent cites, and the items on the factor of one of its claims that are not read that claim's way\./],
   ] as const)('%s', (id, context, words) => {
     const s = step(id);
     const evidence = visibleEvidence(s, pool, [...context]);
@@ -89,10 +89,12 @@ describe('FinDebate: the trust agent and the skeptic are told what their evidenc
     expect(evidence.length).toBeGreaterThan(0);
     expect(evidence.length).toBeLessThan(pool.length);
     expect(user).toContain(`items of the evidence block above (${evidence.length} items)`);
-    // Neither is shown an item the draft cites unless the skeptic checks it on the trust agent's factor.
+    // Neither is shown the items the draft cites; only the skeptic the clean audit of 2024, read
+    // against the trust agent's internal-control claim.
     const shown = new Set(evidence.map((e) => e.id));
     expect(shown.has('samsung-electronics-012'), id).toBe(false);
-    expect(shown.has('samsung-electronics-022'), id).toBe(id === 'SKEPTIC');
+    expect(shown.has('samsung-electronics-022'), id).toBe(false);
+    expect(shown.has('samsung-electronics-030'), id).toBe(id === 'SKEPTIC');
   });
 });
 

@@ -181,8 +181,8 @@ export const FINDEBATE: ProtocolDef = {
       context: ['DRAFT', 'TRUST'],
       webSearch: false,
       evidence: 'documents',
-      // Of the pool, the risks neither turn cites, and what the trust agent cites and argues (to
-      // find where its support overreaches): not the whole pool again.
+      // Of the pool, the risks neither turn cites, what the trust agent cites, and the items on its
+      // claims' factors read otherwise (to find where its support overreaches): not the whole pool again.
       turnLane: { checks: ['TRUST'], adverse: true },
       queries: families('risk', 'outlook'),
       output: 'turn',
@@ -195,7 +195,7 @@ export const FINDEBATE: ProtocolDef = {
         '- Each risk the draft and the trust agent both miss: one claim, cited to its passage, polarity adverse; set `respondsTo` when it answers a specific claim of the draft or of the trust agent.',
         '- Where the trust agent\'s support overreaches (an old item, a passage that does not say what is claimed): one claim answering that support claim through `respondsTo`, cited to the passage that shows it.',
         '- In `text`: the risks in a few sentences; for each, what would contain it (a mitigation the passages show, or that none is shown); then a base case and a downside case for repayment.',
-        'The evidence block above holds only these of the pool\'s items: every item read adverse that neither the draft nor the trust agent cites, the items the trust agent cites, and every other item on the factors of its claims.',
+        'The evidence block above holds only these of the pool\'s items: every item read adverse that neither the draft nor the trust agent cites, the items the trust agent cites, and the items on the factor of one of its claims that are not read that claim\'s way.',
       ].join('\n'),
     },
     {
