@@ -12,8 +12,9 @@
 // (FinDebate's five) sees the pool items of its lane only, beside the passages retrieved for it;
 // the lanes together show every item (docs/protocols.md, FinDebate). FinDebate's trust agent and
 // skeptic, which answer the draft, are shown what their `turnLane` reads off the turns they
-// receive: the candidates to back the draft's claims; the fresh risks, and what the trust agent
-// cites and argues, to check its support.
+// receive: to the trust agent, the items that could back the draft's claims; to the skeptic, the
+// risks neither turn cites, and the trust agent's items and what reads otherwise on its factors,
+// to test its support.
 import { isFactorId } from '@/lib/domain/factors';
 import { citationsOf, claimsOf } from '@/lib/domain/output-parts';
 import type { PoolLane, StepDef, TurnLane } from '@/lib/domain/protocol';
