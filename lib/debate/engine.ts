@@ -360,9 +360,11 @@ export async function executeRun({
         }),
       );
       const visible: EvidenceAsOf[] = visibleEvidence(step, evidence, context, redFlagIds);
+      // A passage that is a pool item the evidence block already shows is not shown twice.
+      const shown = new Set(visible.map((e) => e.id));
       const passages: RetrievedItem[] =
         step.evidence === 'documents'
-          ? await passagesFor(step, (query, k) => retrieve({ db, companyId: company.id, query, asOf: params.asOf, k, recencyDays: params.recencyDays }), 8)
+          ? (await passagesFor(step, (query, k) => retrieve({ db, companyId: company.id, query, asOf: params.asOf, k, recencyDays: params.recencyDays }), 8)).filter((p) => !shown.has(p.id))
           : [];
       // Document passages are citable by their id, like pool items.
       for (const p of passages) if (!known.has(p.id)) known.set(p.id, { id: p.id, sourceName: p.sourceName, publishedDate: p.publishedDate, sourceUrl: p.sourceUrl, stale: p.stale });

@@ -11,10 +11,14 @@
 // the cited ones. That keeps prompts small (the evidence block is most of a prompt); the single-agent and
 // judge-based systems keep `pool`: everything. A specialist that reads documents with a `lane`
 // (FinDebate's five) sees the pool items of its lane only, beside the passages retrieved for it;
-// the lanes together show every item (docs/protocols.md, FinDebate).
+// the lanes together show every item (docs/protocols.md, FinDebate). FinDebate's trust agent and
+// skeptic, which answer the draft, are shown what their `turnLane` reads off the turns they
+// receive: to the trust agent, the items that could back the draft's claims; to the skeptic, the
+// risks neither turn cites, and the trust agent's items and what reads otherwise on its factors,
+// to test its support.
 import { isFactorId } from '@/lib/domain/factors';
 import { citationsOf, claimsOf } from '@/lib/domain/output-parts';
-import type { PoolLane, StepDef } from '@/lib/domain/protocol';
+import type { PoolLane, StepDef, TurnLane } from '@/lib/domain/protocol';
 import type { ContextTurn } from '@/lib/llm/types';
 import type { EvidenceAsOf } from '@/lib/pool/as-of';
 import { sortEvidence } from '@/lib/debate/prompts';
@@ -62,11 +66,43 @@ function citable(pool: EvidenceAsOf[], redFlags: ReadonlySet<string>): EvidenceA
   return pool.filter((e) => !e.stale || redFlags.has(e.id) || !fresh.has(e.factor ?? 'other'));
 }
 
-export function visibleEvidence(step: Pick<StepDef, 'evidence' | 'team' | 'lane'>, all: EvidenceAsOf[], context: ContextTurn[], redFlags: ReadonlySet<string> = new Set()): EvidenceAsOf[] {
+/** A factor as lanes read it: outside the ten, or untagged, it is `other`. */
+const laneFactor = (factor: string | null | undefined) => (factor && isFactorId(factor) ? factor : 'other');
+
+/** Ids the turns cite. */
+const citedBy = (turns: ContextTurn[]) => new Set(turns.flatMap((t) => citationsOf(t.output).map((c) => c.evidenceId)).filter((id): id is string => Boolean(id)));
+
+/**
+ * The items of a turn lane, in pool order. An item backs a claim when it is on the claim's factor
+ * and does not read against it (both directional, opposite ways): the trust agent strengthens the
+ * draft's claims without moving its stance, so a reading against one is not its material, and the
+ * items the draft cites it reads in the draft's claims, quoted with id, date and source. An item
+ * checks a claim when the claim cites it, or when it is on the claim's factor and read otherwise
+ * (against it, either way, or untagged): what the skeptic needs to show the support overreaches.
+ */
+export function inTurnLane(lane: TurnLane, pool: EvidenceAsOf[], context: ContextTurn[]): EvidenceAsOf[] {
+  const turns = (ids: string[] | undefined) => context.filter((t) => ids?.includes(t.stepId));
+  const backed = turns(lane.backs);
+  const toBack = backed.flatMap((t) => claimsOf(t.output));
+  const backedCites = citedBy(backed);
+  const checked = turns(lane.checks);
+  const checkedCites = citedBy(checked);
+  const toCheck = checked.flatMap((t) => claimsOf(t.output));
+  const allCites = citedBy(context);
+  const against = (a: string | null | undefined, b: string | null | undefined) => (a === 'favorable' && b === 'adverse') || (a === 'adverse' && b === 'favorable');
+  const backs = (e: EvidenceAsOf) => !backedCites.has(e.id) && toBack.some((c) => laneFactor(c.factor) === laneFactor(e.factor) && !against(c.polarity, e.polarity));
+  // Another item read the claim's way would back it, not test it.
+  const checks = (e: EvidenceAsOf) => checkedCites.has(e.id) || toCheck.some((c) => laneFactor(c.factor) === laneFactor(e.factor) && e.polarity !== c.polarity);
+  const fresh = (e: EvidenceAsOf) => lane.adverse === true && e.polarity === 'adverse' && !allCites.has(e.id);
+  return pool.filter((e) => backs(e) || checks(e) || fresh(e));
+}
+
+export function visibleEvidence(step: Pick<StepDef, 'evidence' | 'team' | 'lane' | 'turnLane'>, all: EvidenceAsOf[], context: ContextTurn[], redFlags: ReadonlySet<string> = new Set()): EvidenceAsOf[] {
   const pool = ['side', 'fresh-factors', 'context-factors'].includes(step.evidence) ? citable(all, redFlags) : all;
   if (step.evidence === 'none') return [];
   const lane = step.evidence === 'documents' ? step.lane : undefined;
   if (lane) return pool.filter((e) => inLane(lane, e));
+  if (step.evidence === 'documents' && step.turnLane) return inTurnLane(step.turnLane, pool, context);
   if (step.evidence === 'pool' || step.evidence === 'documents') return pool;
   const against = step.team === 'affirmative' ? 'adverse' : step.team === 'negative' ? 'favorable' : null;
   const ownSide = (e: EvidenceAsOf) => against === null || e.polarity !== against;

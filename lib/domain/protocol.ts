@@ -74,8 +74,8 @@ export type StepRules = {
 };
 
 /**
- * What a step may see of the pool: all of it; all of it (a specialist: its `lane` of it) plus
- * retrieved document passages; its side's items (all, on the factors its context argues, or on
+ * What a step may see of the pool: all of it; all of it (a specialist: its `lane` of it; FinDebate's
+ * trust agent and skeptic: their `turnLane`) plus retrieved document passages; its side's items (all, on the factors its context argues, or on
  * the others: see lib/debate/evidence-scope.ts); or nothing.
  */
 export type EvidenceAccess = 'pool' | 'documents' | 'side' | 'context-factors' | 'fresh-factors' | 'none';
@@ -86,6 +86,16 @@ export type EvidenceAccess = 'pool' | 'documents' | 'side' | 'context-factors' |
  * and, with `adverse`, every item read adverse whatever its factor.
  */
 export type PoolLane = { factors: readonly FactorId[]; adverse?: boolean };
+
+/**
+ * What a debate step that reads documents is shown of the pool beside its passages, read off the
+ * turns it receives (FinDebate's trust agent and skeptic, lib/debate/evidence-scope.ts):
+ * - `backs`: of these steps' claims, the items that could back one — on its factor, read its way
+ *   or either way — other than those the turns already cite (their claims quote them);
+ * - `checks`: the items these steps cite, and the items on a claim's factor not read its way;
+ * - `adverse`: every item read adverse that no turn it receives cites.
+ */
+export type TurnLane = { backs?: string[]; checks?: string[]; adverse?: boolean };
 
 /**
  * A step's part in its protocol. Where the act and the team do not tell steps apart, the offline
@@ -160,6 +170,11 @@ export type StepDef = {
    * lane's only, its passages as retrieved (lib/debate/evidence-scope.ts). Without it, every item.
    */
   lane?: PoolLane;
+  /**
+   * For a debate step that reads documents (`evidence: 'documents'`): the pool items it is shown,
+   * from the turns it receives, its passages as retrieved (lib/debate/evidence-scope.ts).
+   */
+  turnLane?: TurnLane;
   /**
    * For a step that reads documents (`evidence: 'documents'`): the query its passages are
    * retrieved with. Without one the step searches with the start of its task.

@@ -64,6 +64,16 @@ describe('every step declares what it needs', () => {
     expect(laned).toEqual(['findebate/S-PERF', 'findebate/S-MKT', 'findebate/S-MGMT', 'findebate/S-COLL', 'findebate/S-RISK']);
     for (const s of allSteps) if (s.lane) expect(s.evidence, `${s.protocol}/${s.id}`).toBe('documents');
   });
+
+  it('gives a turn lane to FinDebate\'s trust agent and skeptic only, reading documents, on turns they receive', () => {
+    const laned = allSteps.filter((s) => s.turnLane).map((s) => `${s.protocol}/${s.id}`);
+    expect(laned).toEqual(['findebate/TRUST', 'findebate/SKEPTIC']);
+    for (const s of allSteps.filter((x) => x.turnLane)) {
+      expect(s.evidence, s.id).toBe('documents');
+      expect(s.lane, s.id).toBeUndefined();
+      for (const id of [...(s.turnLane!.backs ?? []), ...(s.turnLane!.checks ?? [])]) expect(s.context, `${s.id} → ${id}`).toContain(id);
+    }
+  });
 });
 
 // Source files that may not know about particular steps: everything but the protocol files,

@@ -47,9 +47,10 @@ describe('FinDebate: each specialist is told truly what its evidence block holds
   it.each(specialists.map((s) => [s.id, s] as const))('%s', (id, s) => {
     const evidence = visibleEvidence(s, pool, []);
     const { user } = buildPrompt({ ...input(s), params: { ...PARAMS, language: 'en' }, evidence });
-    const said = user.match(/The evidence block above holds only the pool's items in your lane: those whose factor is ([^\n]*)\./)?.[1];
+    const said = user.match(/The evidence block above holds only the pool's items in your lane: ([^\n]*)\./)?.[1];
     expect(said, id).toBeDefined();
-    const named = [...said!.split(', and every item')[0].matchAll(/`(\w+)`/g)].map((m) => m[1]);
+    const factors = said!.match(/^those whose factor is (.*?)(, and every item|$)/)?.[1] ?? '';
+    const named = [...factors.matchAll(/`(\w+)`/g)].map((m) => m[1]);
     expect(named, id).toEqual([...s.lane!.factors]);
     const adverse = said!.includes('every item read adverse, whatever its factor');
     expect(adverse, id).toBe(id === 'S-RISK');
@@ -58,6 +59,42 @@ describe('FinDebate: each specialist is told truly what its evidence block holds
     expect(evidence.map((e) => e.id), id).toEqual(pool.filter(isNamed).map((e) => e.id));
     expect(evidence.length, id).toBeLessThan(pool.length);
     expect(user, id).toContain(`items of the evidence block above (${evidence.length} items)`);
+  });
+});
+
+// The trust agent and the skeptic answer the draft: each is shown what the turns it receives call
+// for (lib/debate/evidence-scope.ts), and its task says so, so that it does not read the rest of
+// the pool as silent.
+describe('FinDebate: the trust agent and the skeptic are told what their evidence block holds', () => {
+  const pool = evidenceAsOf('samsung-electronics', '2024-12-31', 3 * 365);
+  const cited = (stepId: string, ids: string[]): ContextTurn => ({
+    stepId,
+    agent: stepId,
+    team: 'neutral',
+    act: stepId === 'DRAFT' ? 'draft' : 'debate',
+    text: '',
+    output: { text: '', claims: ids.map((id, n) => ({ id: `${stepId}-c${n + 1}`, text: id, factor: pool.find((e) => e.id === id)!.factor, polarity: 'adverse', citations: [{ evidenceId: id, source: 's', date: '2022-08-16' }] })) },
+  });
+  const draft = cited('DRAFT', ['samsung-electronics-022', 'samsung-electronics-012']);
+  const trust = cited('TRUST', ['samsung-electronics-026']);
+
+  it.each([
+    ['TRUST', [draft], /The evidence block above holds only the pool's items that could back a claim of the draft: on the claim's factor, read its way or either way, other than the items the draft cites/],
+    ['SKEPTIC', [draft, trust], /The evidence block above holds only these of the pool's items: every item read adverse that neither the draft nor the trust agent cites, the items the trust agent cites, and the items on the factor of one of its claims that are not read that claim's way\./],
+  ] as const)('%s', (id, context, words) => {
+    const s = step(id);
+    const evidence = visibleEvidence(s, pool, [...context]);
+    const { user } = buildPrompt({ ...input(s, [...context]), params: { ...PARAMS, language: 'en' }, evidence, passages: [] });
+    expect(user).toMatch(words);
+    expect(evidence.length).toBeGreaterThan(0);
+    expect(evidence.length).toBeLessThan(pool.length);
+    expect(user).toContain(`items of the evidence block above (${evidence.length} items)`);
+    // Neither is shown the items the draft cites; only the skeptic the clean audit of 2024, read
+    // against the trust agent's internal-control claim.
+    const shown = new Set(evidence.map((e) => e.id));
+    expect(shown.has('samsung-electronics-012'), id).toBe(false);
+    expect(shown.has('samsung-electronics-022'), id).toBe(false);
+    expect(shown.has('samsung-electronics-030'), id).toBe(id === 'SKEPTIC');
   });
 });
 

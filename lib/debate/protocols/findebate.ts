@@ -78,9 +78,11 @@ const LANES: Lane[] = [
     identity: 'a credit risk analyst',
     subject: 'litigation, sanctions, distress signals, internal-control findings and other risks to repayment',
     families: ['risk'],
-    // Litigation, sanctions and distress are filed under internal control; any other risk is an
-    // item read adverse, whatever its factor.
-    pool: { factors: ['internal_control_risk'], adverse: true },
+    // Every item read adverse, whatever its factor: litigation, sanctions and distress filed under
+    // internal control among them. The rest of internal control (boards, ownership, clean audits)
+    // is governance, the management analyst's, and the offline analyst's risk lane reads adverse
+    // items only (lib/llm/offline/briefing.ts).
+    pool: { factors: [], adverse: true },
   },
 ];
 const SPECIALISTS = LANES.map((l) => l.id);
@@ -93,8 +95,13 @@ const either = (words: string[]) => (words.length > 1 ? `${words.slice(0, -1).jo
 
 // What the evidence block holds for the lane, in the factor names its items carry: a specialist
 // must not take the absence of another lane's items for silence of the material.
-const poolWords = (pool: PoolLane) =>
-  `The evidence block above holds only the pool's items in your lane: those whose factor is ${either(pool.factors.map((f) => (f === 'other' ? '`other` (or untagged)' : `\`${f}\``)))}${pool.adverse ? ', and every item read adverse, whatever its factor' : ''}.`;
+const poolWords = (pool: PoolLane) => {
+  const held = [
+    pool.factors.length ? `those whose factor is ${either(pool.factors.map((f) => (f === 'other' ? '`other` (or untagged)' : `\`${f}\``)))}` : null,
+    pool.adverse ? 'every item read adverse, whatever its factor' : null,
+  ];
+  return `The evidence block above holds only the pool's items in your lane: ${held.filter(Boolean).join(', and ')}.`;
+};
 
 // A specialist is told what the other four cover, so that a finding outside its lane is left to
 // the specialist whose lane it is rather than briefed twice.
@@ -153,11 +160,15 @@ export const FINDEBATE: ProtocolDef = {
       context: ['DRAFT'],
       webSearch: false,
       evidence: 'documents',
+      // Of the pool, what could back the draft's claims: items on a claim's factor not read against
+      // it, but not those the draft cites (its claims quote them) — not the whole pool again.
+      turnLane: { backs: ['DRAFT'] },
       queries: families('performance', 'outlook', 'risk', 'management'),
       output: 'turn',
       task: [
         'Strengthen the draft\'s evidence without changing its stance or horizons: find better, newer or more direct passages for its claims and set `respondsTo` to the claim each one supports.',
         'If a claim cannot be supported, say so rather than stretch a passage.',
+        'The evidence block above holds only the pool\'s items that could back a claim of the draft: on the claim\'s factor, read its way or either way, other than the items the draft cites (its claims quote them).',
       ].join('\n'),
     },
     {
@@ -170,6 +181,9 @@ export const FINDEBATE: ProtocolDef = {
       context: ['DRAFT', 'TRUST'],
       webSearch: false,
       evidence: 'documents',
+      // Of the pool, the risks neither turn cites, what the trust agent cites, and the items on its
+      // claims' factors read otherwise (to find where its support overreaches): not the whole pool again.
+      turnLane: { checks: ['TRUST'], adverse: true },
       queries: families('risk', 'outlook'),
       output: 'turn',
       // Everything asked has a place in the turn: risks and overreach as cited claims (checked,
@@ -181,6 +195,7 @@ export const FINDEBATE: ProtocolDef = {
         '- Each risk the draft and the trust agent both miss: one claim, cited to its passage, polarity adverse; set `respondsTo` when it answers a specific claim of the draft or of the trust agent.',
         '- Where the trust agent\'s support overreaches (an old item, a passage that does not say what is claimed): one claim answering that support claim through `respondsTo`, cited to the passage that shows it.',
         '- In `text`: the risks in a few sentences; for each, what would contain it (a mitigation the passages show, or that none is shown); then a base case and a downside case for repayment.',
+        'The evidence block above holds only these of the pool\'s items: every item read adverse that neither the draft nor the trust agent cites, the items the trust agent cites, and the items on the factor of one of its claims that are not read that claim\'s way.',
       ].join('\n'),
     },
     {

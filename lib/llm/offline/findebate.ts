@@ -151,13 +151,19 @@ export function trust(env: Env): TurnOutput {
   const draft = contextDraft(env);
   const claims: Claim[] = [];
   const segments: Segment[] = [{ text: K.trustHeader(draft?.stance ?? 'neutral'), priority: 10 }];
-  const backing = (draft?.claims ?? []).filter((c) => draft?.stance === 'neutral' || c.polarity === draft?.stance).slice(0, MAX_TRUST);
+  const backing = (draft?.claims ?? []).filter((c) => draft?.stance === 'neutral' || c.polarity === draft?.stance);
   const used = new Set<string>();
+  // Up to MAX_TRUST supports, from any of the claims it backs: a claim with nothing more to show
+  // (its step is not shown the items the draft cites) does not end the search, and a factor left
+  // without support is said once.
+  const unsupported = new Set<string>();
   for (const c of backing) {
+    if (claims.length === MAX_TRUST) break;
     const cited = itemsOf(env.pool, c);
     const better = env.pool.items.find((i) => i.factor === c.factor && i.polarity === c.polarity && !used.has(i.key) && cited.every((x) => differentEvidence(x, i)) && i.origin !== 'context');
     if (!better) {
-      segments.push({ text: K.trustNone(c.factor), priority: 5, join: 'line' });
+      if (!unsupported.has(c.factor)) segments.push({ text: K.trustNone(c.factor), priority: 5, join: 'line' });
+      unsupported.add(c.factor);
       continue;
     }
     used.add(better.key);

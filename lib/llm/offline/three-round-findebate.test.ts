@@ -4,7 +4,9 @@ import { HORIZONS, type Claim, type StepOutput, type StoredSafetyCheck, type Sto
 import type { ContextTurn } from '@/lib/llm/types';
 import { createOfflineAnalyst } from './index';
 import { enforce } from '@/lib/debate/enforce';
-import { FINDEBATE_STEPS, THREE_ROUND_STEPS, protocolOf, requestFor, runProtocol, type Case, type StepRun } from './test-fixtures';
+import { visibleEvidence } from '@/lib/debate/evidence-scope';
+import { FINDEBATE } from '@/lib/debate/protocols';
+import { FINDEBATE_STEPS, THREE_ROUND_STEPS, evidenceAsOf, protocolOf, requestFor, runProtocol, type Case, type StepRun } from './test-fixtures';
 import { ruleProblems } from './test-rules';
 import { wordCount } from './text';
 
@@ -217,4 +219,33 @@ describe('the FinDebate safety check', () => {
     expect(check).toMatchObject({ stanceChanged: false, horizonsChanged: false, kept: 'draft', edits: [] });
     expect(check.reason).toBe('The trust agent and the skeptic recommended nothing, so the debate round had nothing to add and the draft is kept.');
   });
+
+  // The trust agent is not shown the items the draft cites (lib/debate/evidence-scope.ts): on
+  // Tesla at the end of 2024 the draft cites every `other` item, so its first five claims have
+  // nothing more to show, and the trust agent backs the later management claim instead.
+  it('the trust agent looks past claims it cannot back, and says once per factor that it cannot', async () => {
+    const c: Case = { companyId: 'tesla', language: 'en', asOf: '2024-12-31', recencyDays: 3 * 365 };
+    const pool = evidenceAsOf(c.companyId, c.asOf, c.recencyDays);
+    const cite = (id: string, n: number): Claim => {
+      const e = pool.find((x) => x.id === id)!;
+      return { id: `DRAFT-c${n + 1}`, text: e.title, factor: e.factor ?? 'other', polarity: 'context', citations: [{ evidenceId: id, source: e.sourceName, date: e.publishedDate }] };
+    };
+    const draft: StoredStanceDraft = {
+      text: 'Stance: neutral.',
+      stance: 'neutral',
+      horizons: [{ horizon: '12m', outlook: 'neutral', confidence: 0.4 }],
+      claims: ['tesla-015', 'tesla-016', 'tesla-011', 'tesla-012', 'tesla-013', 'tesla-001'].map(cite),
+    };
+    const context: ContextTurn[] = [{ stepId: 'DRAFT', agent: 'writer', team: 'neutral', act: 'draft', text: draft.text, output: draft }];
+    const step = FINDEBATE.steps.find((s) => s.id === 'TRUST')!;
+    const evidence = visibleEvidence(step, pool, context);
+    // Only management items the draft does not cite: no `other` item is left to show.
+    expect(evidence.every((e) => e.factor === 'management_continuity' && e.id !== 'tesla-001')).toBe(true);
+    const result = await createOfflineAnalyst().generate({ ...requestFor(c, FINDEBATE, step, context), evidence, passages: [] });
+    const turn = JSON.parse(result.raw) as StepOutput<'turn'>;
+    expect(turn.claims.map((k) => [k.respondsTo, k.factor])).toEqual([['DRAFT-c6', 'management_continuity']]);
+    expect(evidence.map((e) => e.id)).toContain(turn.claims[0].citations[0].evidenceId);
+    expect(turn.text.match(/No further passage supports other matters/g)).toHaveLength(1);
+  });
 });
+

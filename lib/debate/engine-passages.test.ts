@@ -1,0 +1,58 @@
+// The passages a step that reads documents is shown, through the engine (docs/protocols.md,
+// FinDebate): a retrieved passage that is a pool item the step's evidence block already shows is
+// not shown a second time, and one the block does not show stays. Offline on the bench's Samsung
+// case, whose retrieval brings pool items among the document chunks.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DatabaseHandle, Db } from '@/lib/db/client';
+import { createTestDatabase, testBackends } from '@/lib/db/test-db';
+import { seedDemo } from '@/lib/demo/seed';
+import { createRun, executeRun } from '@/lib/debate/engine';
+import { createOfflineAnalyst } from '@/lib/llm/offline';
+import type { GenerateRequest, ModelProvider } from '@/lib/llm/types';
+
+describe.each(testBackends())('passages beside the evidence block, on %s', (backend) => {
+  let handle: DatabaseHandle;
+  let db: Db;
+  const requests = new Map<string, GenerateRequest>();
+
+  beforeAll(async () => {
+    handle = await createTestDatabase(backend);
+    db = handle.db;
+    await seedDemo(db, { accounts: false });
+    const offline = createOfflineAnalyst();
+    const recording: ModelProvider = {
+      ...offline,
+      generate: (req) => {
+        requests.set(req.step.id, req);
+        return offline.generate(req);
+      },
+    };
+    const run = await createRun({ db, protocolId: 'findebate', companyId: 'samsung-electronics', provider: recording, params: { asOf: '2024-12-31', language: 'en' } });
+    const result = await executeRun({ db, runId: run.id, provider: recording });
+    expect(result.status, result.error).toBe('succeeded');
+  });
+  afterAll(async () => {
+    await handle?.close();
+  });
+
+  const poolIds = /^samsung-electronics-\d+$/;
+
+  it('shows no pool item twice: never as a passage when the evidence block holds it', () => {
+    const documents = [...requests.values()].filter((r) => r.step.evidence === 'documents');
+    expect(documents.map((r) => r.step.id)).toEqual(['S-PERF', 'S-MKT', 'S-MGMT', 'S-COLL', 'S-RISK', 'TRUST', 'SKEPTIC']);
+    for (const r of documents) {
+      const shown = new Set(r.evidence.map((e) => e.id));
+      expect(r.passages.filter((p) => shown.has(p.id)).map((p) => p.id), r.step.id).toEqual([]);
+      expect(r.passages.length, r.step.id).toBeGreaterThan(0);
+    }
+  });
+
+  it('keeps a passage that is a pool item the block does not show', () => {
+    // The skeptic's retrieval (risk and outlook) brings the demand item the draft cites, which its
+    // block leaves out as neither a fresh risk nor the trust agent's.
+    const skeptic = requests.get('SKEPTIC')!;
+    const pooled = skeptic.passages.filter((p) => poolIds.test(p.id)).map((p) => p.id);
+    expect(pooled).toContain('samsung-electronics-011');
+    expect(skeptic.evidence.map((e) => e.id)).not.toContain('samsung-electronics-011');
+  });
+});
