@@ -88,9 +88,13 @@ describe('visibleEvidence: a FinDebate specialist sees its lane of the pool', ()
     });
   });
 
-  it('reads a lane only on a step that reads documents', () => {
+  it('reads a lane only on a step that reads the pool or documents', () => {
     const lane = specialists[0].lane!;
-    expect(visibleEvidence({ evidence: 'pool', team: 'neutral', lane }, lanes, [])).toHaveLength(lanes.length);
+    const laned = visibleEvidence({ evidence: 'documents', team: 'neutral', lane }, lanes, []);
+    expect(laned.length).toBeLessThan(lanes.length);
+    expect(visibleEvidence({ evidence: 'pool', team: 'neutral', lane }, lanes, [])).toEqual(laned);
+    expect(visibleEvidence({ evidence: 'pool', team: 'neutral' }, lanes, [])).toHaveLength(lanes.length);
+    expect(visibleEvidence({ evidence: 'none', team: 'neutral', lane }, lanes, [])).toEqual([]);
     expect(inLane({ factors: ['other'] }, { factor: null, polarity: null })).toBe(true);
     expect(inLane({ factors: ['certifications'] }, { factor: 'other', polarity: 'adverse' })).toBe(false);
     expect(inLane({ factors: ['certifications'], adverse: true }, { factor: 'other', polarity: 'adverse' })).toBe(true);

@@ -100,7 +100,7 @@ export function inTurnLane(lane: TurnLane, pool: EvidenceAsOf[], context: Contex
 export function visibleEvidence(step: Pick<StepDef, 'evidence' | 'team' | 'lane' | 'turnLane'>, all: EvidenceAsOf[], context: ContextTurn[], redFlags: ReadonlySet<string> = new Set()): EvidenceAsOf[] {
   const pool = ['side', 'fresh-factors', 'context-factors'].includes(step.evidence) ? citable(all, redFlags) : all;
   if (step.evidence === 'none') return [];
-  const lane = step.evidence === 'documents' ? step.lane : undefined;
+  const lane = step.evidence === 'documents' || step.evidence === 'pool' ? step.lane : undefined;
   if (lane) return pool.filter((e) => inLane(lane, e));
   if (step.evidence === 'documents' && step.turnLane) return inTurnLane(step.turnLane, pool, context);
   if (step.evidence === 'pool' || step.evidence === 'documents') return pool;

@@ -173,7 +173,7 @@ describe('the shared prefix', () => {
     const titles = new Set(prompts.map((p) => p.prompt.user.slice(0, p.prompt.user.indexOf('\n'))));
     expect([...titles]).toEqual(['# Evidence published on or before 2024-06-30, most material first, then newest']);
     const d1 = buildPrompt(inputFor(KPD_MADS.steps[0]));
-    expect(ownPart(d1.user)).toContain("it holds your side's 4 items");
+    expect(ownPart(d1.user)).toContain("it holds 4 items, your side's most material");
   });
 
   it('shows every step exactly the evidence and the turns of its scope', () => {

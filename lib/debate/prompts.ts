@@ -324,7 +324,7 @@ function constraintsSection({ step, context, evidence, passages, redFlags, searc
 function sourcesSection({ step, params, evidence, passages, redFlags, searchTool }: PromptInput): string {
   const n = `${evidence.length} item${evidence.length === 1 ? '' : 's'}`;
   const access = {
-    pool: `Cite items of the evidence block above (${n}: the whole pool as of the as-of date).`,
+    pool: step.lane ? `Cite items of the evidence block above (${n}: your lane of the pool, as your task says).` : `Cite items of the evidence block above (${n}: the whole pool as of the as-of date).`,
     side: `Cite items of the evidence block above: it holds ${n}, your side's most material (read your way or either way); the other side brings its own.`,
     'context-factors': `Cite items of the evidence block above: it holds ${n}: your side's most material items on the factors the turns above argue, and every item those turns cite, whichever side it reads for.`,
     'fresh-factors': `Cite items of the evidence block above: it holds ${n}, your side's most material on factors the turns above did not use.`,

@@ -166,8 +166,9 @@ export type StepDef = {
   webSearch: boolean;
   evidence: EvidenceAccess;
   /**
-   * For a step that reads documents (`evidence: 'documents'`): the pool items it is shown are its
-   * lane's only, its passages as retrieved (lib/debate/evidence-scope.ts). Without it, every item.
+   * For a step that reads the pool or documents (`evidence: 'pool'` or `'documents'`): the pool
+   * items it is shown are its lane's only, its passages as retrieved (lib/debate/evidence-scope.ts).
+   * Without it, every item.
    */
   lane?: PoolLane;
   /**

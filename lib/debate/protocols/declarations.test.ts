@@ -59,10 +59,12 @@ describe('every step declares what it needs', () => {
     for (const s of allSteps) if (s.query !== undefined || s.queries !== undefined) expect(s.evidence, `${s.protocol}/${s.id}`).toBe('documents');
   });
 
-  it('gives a lane of the pool to FinDebate\'s specialists only, each reading documents', () => {
+  it('gives a lane of the pool to FinDebate\'s specialists and SAS\'s management and industry briefings only, each reading the pool or documents', () => {
     const laned = allSteps.filter((s) => s.lane).map((s) => `${s.protocol}/${s.id}`);
-    expect(laned).toEqual(['findebate/S-PERF', 'findebate/S-MKT', 'findebate/S-MGMT', 'findebate/S-COLL', 'findebate/S-RISK']);
-    for (const s of allSteps) if (s.lane) expect(s.evidence, `${s.protocol}/${s.id}`).toBe('documents');
+    expect(laned.sort()).toEqual(['findebate/S-COLL', 'findebate/S-MGMT', 'findebate/S-MKT', 'findebate/S-PERF', 'findebate/S-RISK', 'sas/B-I', 'sas/B-M']);
+    for (const s of allSteps) if (s.lane) expect(['documents', 'pool'], `${s.protocol}/${s.id}`).toContain(s.evidence);
+    // SAS's factual briefing reads the whole pool: every item reaches the debate.
+    expect(allSteps.find((s) => s.protocol === 'sas' && s.id === 'B-F')!.lane).toBeUndefined();
   });
 
   it('gives a turn lane to FinDebate\'s trust agent and skeptic only, reading documents, on turns they receive', () => {

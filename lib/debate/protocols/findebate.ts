@@ -5,6 +5,7 @@
 // keeps the draft when the debate moved the stance or the horizons, or recommended nothing. That
 // last comparison is the engine's, not the model's (lib/debate/enforce.ts).
 import type { PoolLane, ProtocolDef, SpecialistFocus, StepDef } from '@/lib/domain/protocol';
+import { poolWords } from '@/lib/debate/protocols/lanes';
 
 /**
  * The published system's four families of retrieval queries, adapted to credit, in English and
@@ -91,17 +92,6 @@ const SPECIALISTS = LANES.map((l) => l.id);
 const definite = (identity: string) => identity.replace(/^an? /, 'the ');
 
 /** "a, b or c". */
-const either = (words: string[]) => (words.length > 1 ? `${words.slice(0, -1).join(', ')} or ${words[words.length - 1]}` : words.join(''));
-
-// What the evidence block holds for the lane, in the factor names its items carry: a specialist
-// must not take the absence of another lane's items for silence of the material.
-const poolWords = (pool: PoolLane) => {
-  const held = [
-    pool.factors.length ? `those whose factor is ${either(pool.factors.map((f) => (f === 'other' ? '`other` (or untagged)' : `\`${f}\``)))}` : null,
-    pool.adverse ? 'every item read adverse, whatever its factor' : null,
-  ];
-  return `The evidence block above holds only the pool's items in your lane: ${held.filter(Boolean).join(', and ')}.`;
-};
 
 // A specialist is told what the other four cover, so that a finding outside its lane is left to
 // the specialist whose lane it is rather than briefed twice.

@@ -2,7 +2,8 @@
 // credit. Three specialists distil the pool into briefings; everything after that argues from
 // the briefings and the debate only (`evidence: 'none'`), which is the point of SAS:
 // the debate tests the distilled case, it does not re-mine the pool. No step searches the web.
-import type { ProtocolDef, StepDef } from '@/lib/domain/protocol';
+import type { PoolLane, ProtocolDef, StepDef } from '@/lib/domain/protocol';
+import { poolWords } from '@/lib/debate/protocols/lanes';
 
 const BRIEFINGS = ['B-F', 'B-M', 'B-I'];
 const OPENINGS = ['O-A', 'O-N'];
@@ -26,6 +27,14 @@ const SIDES: Side[] = [
 
 // B-I's narrative: one limit, in characters, which is what the engine checks (lib/debate/rules.ts).
 const INDUSTRY_MAX_CHARS = 2000;
+
+// The factual briefing lists every figure and dated fact, so it reads the whole pool; the other
+// two read the lane their subject names (lib/debate/evidence-scope.ts), which keeps three copies
+// of the pool out of the case's prompts. B-F shows every item to the debate that follows.
+const MANAGEMENT_LANE: PoolLane = { factors: ['management_continuity', 'internal_control_risk', 'employment_stability', 'public_interest_trend'] };
+const INDUSTRY_LANE: PoolLane = {
+  factors: ['industry_growth_outlook', 'industry_competition_intensity', 'technological_disruption_risk', 'economic_sensitivity', 'government_support_programs'],
+};
 
 const briefings: StepDef[] = [
   {
@@ -55,11 +64,13 @@ const briefings: StepDef[] = [
     context: [],
     webSearch: false,
     evidence: 'documents',
+    lane: MANAGEMENT_LANE,
     output: 'briefing',
     rules: { citationsRequired: true, findingsOrNothing: true },
     task: [
       'Write the management and behaviour briefing: how credible management\'s statements are, how stable the leadership is, and what the tone of its disclosures and calls suggests.',
       'Back every claim with a short quotation from a passage or an evidence item, cited. Where they give no basis for a judgement, say so rather than guess.',
+      poolWords(MANAGEMENT_LANE),
     ].join('\n'),
   },
   {
@@ -72,12 +83,14 @@ const briefings: StepDef[] = [
     context: [],
     webSearch: false,
     evidence: 'pool',
+    lane: INDUSTRY_LANE,
     output: 'briefing',
     maxChars: INDUSTRY_MAX_CHARS,
     rules: { citationsRequired: true, findingsOrNothing: true },
     task: [
       `Write the market and industry briefing as one narrative of at most ${INDUSTRY_MAX_CHARS} characters in \`text\`: growth outlook, competitive pressure, technological and cyclical exposure, and public support, as the structured evidence shows them.`,
       'Record each point that the narrative rests on as a cited claim.',
+      poolWords(INDUSTRY_LANE),
     ].join('\n'),
   },
 ];
