@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { inLane, visibleEvidence } from '@/lib/debate/evidence-scope';
+import { DEBATE_ITEMS, inLane, mostMaterial, visibleEvidence } from '@/lib/debate/evidence-scope';
+import { sortEvidence } from '@/lib/debate/prompts';
 import { FINDEBATE } from '@/lib/debate/protocols';
 import { evidenceAsOf } from '@/lib/llm/offline/test-fixtures';
 import type { ContextTurn } from '@/lib/llm/types';
@@ -172,7 +173,57 @@ describe('visibleEvidence: FinDebate\'s trust agent and skeptic see what the tur
     const samsungDraft = turn('DRAFT', 'draft', cites(['samsung-electronics-022', 'samsung-electronics-020', 'samsung-electronics-019', 'samsung-electronics-021', 'samsung-electronics-032', 'samsung-electronics-014', 'samsung-electronics-009', 'samsung-electronics-027', 'samsung-electronics-003', 'samsung-electronics-012', 'samsung-electronics-011', 'samsung-electronics-006', 'samsung-electronics-028']));
     const samsungTrust = turn('TRUST', 'debate', cites(['samsung-electronics-026', 'samsung-electronics-038']));
     expect(samsung).toHaveLength(40);
-    expect(visibleEvidence(step('TRUST'), samsung, [samsungDraft])).toHaveLength(15);
-    expect(visibleEvidence(step('SKEPTIC'), samsung, [samsungDraft, samsungTrust])).toHaveLength(18);
+    // Of the 15 and 18 items their lanes hold there, the most material dozen (the skeptic also every item the trust agent cites).
+    expect(visibleEvidence(step('TRUST'), samsung, [samsungDraft])).toHaveLength(12);
+    const skeptic = visibleEvidence(step('SKEPTIC'), samsung, [samsungDraft, samsungTrust]);
+    expect(skeptic).toHaveLength(12);
+    expect(skeptic.map((e) => e.id)).toEqual(expect.arrayContaining(['samsung-electronics-026', 'samsung-electronics-038']));
+  });
+});
+
+describe('what a debater is not shown', () => {
+  const dated = (id: string, factor: string, date: string, stale: boolean, polarity: Polarity = 'favorable'): EvidenceAsOf =>
+    ({ ...item(id, factor, polarity), publishedDate: date, stale }) as EvidenceAsOf;
+
+  it('a stale item newer evidence on its factor supersedes, unless it is a red flag or a turn it answers cites it; the whole-pool steps still see it', () => {
+    const pool = [
+      dated('mc-new', 'management_continuity', '2024-03-01', false),
+      dated('mc-old', 'management_continuity', '2019-03-01', true),
+      dated('cert-old', 'certifications', '2019-05-01', true),
+      dated('ic-old-flag', 'internal_control_risk', '2019-06-01', true, 'adverse'),
+      dated('ic-new', 'internal_control_risk', '2024-02-01', false, 'adverse'),
+    ];
+    const flags = new Set(['ic-old-flag']);
+    // The affirmative opening: its side's items, less the superseded management item; the lone stale certification stays.
+    expect(ids(visibleEvidence({ evidence: 'side', team: 'affirmative' }, pool, [], flags)).sort()).toEqual(['cert-old', 'mc-new']);
+    // The negative side's: the stale red flag stays beside the newer item on its factor.
+    expect(ids(visibleEvidence({ evidence: 'side', team: 'negative' }, pool, [], flags)).sort()).toEqual(['ic-new', 'ic-old-flag']);
+    // A rebuttal of a turn that cites the superseded item still sees it.
+    const cites: ContextTurn = { ...d1, output: { text: '', claims: [{ id: 'D1-c1', text: 'x', factor: 'management_continuity', polarity: 'favorable', citations: [{ evidenceId: 'mc-old', source: 's', date: '2019-03-01' }] }] } };
+    expect(ids(visibleEvidence({ evidence: 'context-factors', team: 'negative' }, pool, [cites], flags))).toContain('mc-old');
+    expect(ids(visibleEvidence({ evidence: 'context-factors', team: 'negative' }, pool, [d1], flags))).not.toContain('mc-old');
+    expect(ids(visibleEvidence({ evidence: 'pool', team: 'neutral' }, pool, [], flags))).toContain('mc-old');
+  });
+
+  it(`past ${DEBATE_ITEMS} items, the most material, every factor kept and every cited item`, () => {
+    const factors = ['management_continuity', 'certifications', 'employment_stability'];
+    // Twenty items on three factors; items with a larger amount read as more material.
+    const many = Array.from({ length: 20 }, (_, i) =>
+      ({ ...item(`i${String(i).padStart(2, '0')}`, i < 18 ? factors[i % 2] : factors[2]), value: `${(i + 1) * 1000} KRW`, publishedDate: `2024-01-${String(i + 1).padStart(2, '0')}` }) as unknown as EvidenceAsOf,
+    );
+    const kept = mostMaterial(many, new Set(['i00']));
+    expect(kept).toHaveLength(DEBATE_ITEMS);
+    expect(ids(kept)).toContain('i00');
+    // employment_stability's two items are the least material or not, one of them is shown.
+    expect(kept.some((e) => e.factor === 'employment_stability')).toBe(true);
+    // Besides the kept and one per factor, the rest are the most material in the prompt's own order.
+    const order = ids(sortEvidence(many));
+    const firstEmployment = order.find((id) => many.find((e) => e.id === id)!.factor === 'employment_stability')!;
+    const rest = ids(kept).filter((id) => id !== 'i00' && id !== firstEmployment);
+    const expected = order.filter((id) => id !== 'i00' && id !== firstEmployment).slice(0, rest.length);
+    expect(rest.sort()).toEqual(expected.sort());
+    // In the pool's order, and nothing to choose under the cap.
+    expect(ids(kept)).toEqual(ids(many).filter((id) => ids(kept).includes(id)));
+    expect(mostMaterial(many.slice(0, 5))).toEqual(many.slice(0, 5));
   });
 });

@@ -39,15 +39,16 @@ export const DEBATE_ITEMS = 12;
 
 /**
  * The most material of a debate turn's items (lib/pool/materiality.ts, in the order the prompt
- * shows them): every item in `keep`, then the most material item of each factor the items hold,
- * so no factor the turn could argue is lost, then the next most material up to `DEBATE_ITEMS`.
+ * shows them): every item in `keep`, then (with `everyFactor`) the most material item of each
+ * factor the items hold, so no factor a debater could argue is lost, then the next most material
+ * up to `DEBATE_ITEMS`.
  */
-export function mostMaterial(items: EvidenceAsOf[], keep: ReadonlySet<string> = new Set()): EvidenceAsOf[] {
+export function mostMaterial(items: EvidenceAsOf[], keep: ReadonlySet<string> = new Set(), everyFactor = true): EvidenceAsOf[] {
   if (items.length <= DEBATE_ITEMS) return items;
   const ordered = sortEvidence(items);
   const chosen = new Set(ordered.filter((e) => keep.has(e.id)));
   const factors = new Set([...chosen].map((e) => e.factor ?? 'other'));
-  for (const e of ordered) {
+  for (const e of everyFactor ? ordered : []) {
     if (factors.has(e.factor ?? 'other')) continue;
     factors.add(e.factor ?? 'other');
     chosen.add(e);
@@ -94,7 +95,10 @@ export function inTurnLane(lane: TurnLane, pool: EvidenceAsOf[], context: Contex
   // Another item read the claim's way would back it, not test it.
   const checks = (e: EvidenceAsOf) => checkedCites.has(e.id) || toCheck.some((c) => laneFactor(c.factor) === laneFactor(e.factor) && e.polarity !== c.polarity);
   const fresh = (e: EvidenceAsOf) => lane.adverse === true && e.polarity === 'adverse' && !allCites.has(e.id);
-  return pool.filter((e) => backs(e) || checks(e) || fresh(e));
+  // The dozen most material, as for a debate turn, but every item that checks a claim: the skeptic's
+  // task is to test the trust agent's support, and the fresh risks are what it may leave.
+  const lanes = pool.filter((e) => backs(e) || checks(e) || fresh(e));
+  return mostMaterial(lanes, new Set(lanes.filter(checks).map((e) => e.id)), false);
 }
 
 export function visibleEvidence(step: Pick<StepDef, 'evidence' | 'team' | 'lane' | 'turnLane'>, all: EvidenceAsOf[], context: ContextTurn[], redFlags: ReadonlySet<string> = new Set()): EvidenceAsOf[] {

@@ -79,8 +79,8 @@ describe('FinDebate: the trust agent and the skeptic are told what their evidenc
   const trust = cited('TRUST', ['samsung-electronics-026']);
 
   it.each([
-    ['TRUST', [draft], /The evidence block above holds only the pool's items that could back a claim of the draft: on the claim's factor, read its way or either way, other than the items the draft cites/],
-    ['SKEPTIC', [draft, trust], /The evidence block above holds only these of the pool's items: every item read adverse that neither the draft nor the trust agent cites, the items the trust agent cites, and the items on the factor of one of its claims that are not read that claim's way\./],
+    ['TRUST', [draft], /The evidence block above holds only the pool's items that could back a claim of the draft, the most material dozen at most: on the claim's factor, read its way or either way, other than the items the draft cites/],
+    ['SKEPTIC', [draft, trust], /The evidence block above holds only these of the pool's items, the most material dozen at most besides those that test the trust agent's claims: items read adverse that neither the draft nor the trust agent cites, the items the trust agent cites, and items on the factor of one of its claims that are not read that claim's way\./],
   ] as const)('%s', (id, context, words) => {
     const s = step(id);
     const evidence = visibleEvidence(s, pool, [...context]);

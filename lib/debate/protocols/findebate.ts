@@ -158,7 +158,7 @@ export const FINDEBATE: ProtocolDef = {
       task: [
         'Strengthen the draft\'s evidence without changing its stance or horizons: find better, newer or more direct passages for its claims and set `respondsTo` to the claim each one supports.',
         'If a claim cannot be supported, say so rather than stretch a passage.',
-        'The evidence block above holds only the pool\'s items that could back a claim of the draft: on the claim\'s factor, read its way or either way, other than the items the draft cites (its claims quote them).',
+        'The evidence block above holds only the pool\'s items that could back a claim of the draft, the most material dozen at most: on the claim\'s factor, read its way or either way, other than the items the draft cites (its claims quote them).',
       ].join('\n'),
     },
     {
@@ -185,7 +185,7 @@ export const FINDEBATE: ProtocolDef = {
         '- Each risk the draft and the trust agent both miss: one claim, cited to its passage, polarity adverse; set `respondsTo` when it answers a specific claim of the draft or of the trust agent.',
         '- Where the trust agent\'s support overreaches (an old item, a passage that does not say what is claimed): one claim answering that support claim through `respondsTo`, cited to the passage that shows it.',
         '- In `text`: the risks in a few sentences; for each, what would contain it (a mitigation the passages show, or that none is shown); then a base case and a downside case for repayment.',
-        'The evidence block above holds only these of the pool\'s items: every item read adverse that neither the draft nor the trust agent cites, the items the trust agent cites, and the items on the factor of one of its claims that are not read that claim\'s way.',
+        'The evidence block above holds only these of the pool\'s items, the most material dozen at most besides those that test the trust agent\'s claims: items read adverse that neither the draft nor the trust agent cites, the items the trust agent cites, and items on the factor of one of its claims that are not read that claim\'s way.',
       ].join('\n'),
     },
     {
