@@ -83,6 +83,21 @@ describe.each(testBackends())('run report on %s', (backend) => {
     expect(tokens(buildReportDoc(input, 'en'), 'Tokens')).toBe('12,800 (12,000 in, 800 out)');
   });
 
+  it('KPD-MADS: the corporate overview says which way the debate read each factor it argued', () => {
+    const input = runs['kpd-mads'];
+    const content = input.view.report!.content as { overview: string };
+    // Which way the debate's claims read each factor, from the turns themselves.
+    const ways = new Map<string, Set<string>>();
+    for (const t of input.view.turns) for (const c of t.claims ?? []) if (c.polarity !== 'context') ways.set(c.factor, (ways.get(c.factor) ?? new Set()).add(c.polarity));
+    const part = (name: string) => new RegExp(`${name}: ([^;.]+)`).exec(content.overview)?.[1]?.split('·') ?? [];
+    const label = (f: string) => shortFactorLabel(f, 'ko');
+    const expected = (test: (w: Set<string>) => boolean) => [...ways].filter(([, w]) => test(w)).map(([f]) => label(f)).sort();
+    expect(content.overview).toContain(`토론에서 다룬 요인 ${ways.size}개`);
+    expect(part('상환에 유리').sort()).toEqual(expected((w) => w.size === 1 && w.has('favorable')));
+    expect(part('불리').sort()).toEqual(expected((w) => w.size === 1 && w.has('adverse')));
+    expect(part('양측이 맞섬').sort()).toEqual(expected((w) => w.size === 2));
+  });
+
   it('NAS: the same report shape from one call', () => {
     const doc = buildReportDoc(runs.nas, 'ko');
     expect(doc.sections.map((s) => s.id)).toEqual(['objective', 'overview', 'favorable', 'adverse', 'topics', 'weigh']);

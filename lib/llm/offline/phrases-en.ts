@@ -20,6 +20,21 @@ const name = (i: Item, max = 64, withValue = true) => {
   return `${kq(shortTitle(i, max))}${v ? ` (${v})` : ''}`;
 };
 
+/** Which way the debate read each factor it argued, in one sentence. */
+function readingsLine(readings?: { favorable: string[]; adverse: string[]; contested: string[] }): string {
+  if (!readings) return '';
+  const word = (f: string) => (f === 'other' ? 'evidence outside the guideline factors' : label(f).charAt(0).toLowerCase() + label(f).slice(1));
+  // Evidence outside the ten factors last: it is not a factor of the guideline.
+  const names = (factors: string[]) => and([...factors.filter((f) => f !== 'other'), ...factors.filter((f) => f === 'other')].map(word));
+  const n = readings.favorable.length + readings.adverse.length + readings.contested.length;
+  const parts = [
+    readings.favorable.length ? `for repayment on ${names(readings.favorable)}` : '',
+    readings.adverse.length ? `against it on ${names(readings.adverse)}` : '',
+    readings.contested.length ? `both ways on ${names(readings.contested)}` : '',
+  ].filter(Boolean);
+  return n ? `The debate argued ${n} factor${n === 1 ? '' : 's'}: ${parts.join('; ')}.` : '';
+}
+
 const lowerFirst = (t: string) => (/^[A-Z][a-z]/.test(t) ? t.charAt(0).toLowerCase() + t.slice(1) : t);
 const sideNoun = (s: Side) => (s === 'favorable' ? 'affirmative' : 'negative');
 const reading = (s: Side, w: { favReading: string; advReading: string }) => (s === 'favorable' ? w.favReading : w.advReading);
@@ -209,9 +224,10 @@ export const PHRASES_EN: Phrases = {
   noMaterial: (side) => `The context holds no cited ${sideNoun(side)} claim, so this closing can only restate the position; nothing new may be added.`,
 
   objective: (co, asOf) => `Assess ${poss(co)} capacity to repay its loans from non-financial evidence, as of ${asOf}.`,
-  overview: ({ company, items, sources, from, to, stale, poolOnly, thin }) =>
+  overview: ({ company, items, sources, from, to, stale, poolOnly, thin, readings }) =>
     [
       `${displayName(company.nameEn ?? company.name)}${company.industry ? ` — ${company.industry}` : ''}.`,
+      readingsLine(readings),
       items
         ? `The analysis cites ${items} evidence item${items === 1 ? '' : 's'} from ${sources} source${sources === 1 ? '' : 's'}, dated ${from === to ? from : `${from} to ${to}`}${stale ? `; ${stale} ${stale === 1 ? 'is' : 'are'} older than the recency window` : ''}.`
         : 'No evidence was cited: the pool holds nothing on this borrower as of the date.',
@@ -223,7 +239,7 @@ export const PHRASES_EN: Phrases = {
   topicName: (factor, date, split) => (split && date ? `${label(factor)} (${date})` : label(factor)),
   summaryLine: (factor, text, date) => `${label(factor)} (${date || 'undated'}): ${text}`,
   asked: (step, text) => `Questioned in ${step}: ${text}`,
-  kept: (step) => `${step} kept it in closing.`,
+  kept: (step) => `${step} kept it.`,
   questioned: (step, kind) => `${step} questioned ${QUESTION_FOCUS_EN[kind ?? 'challenge'] ?? QUESTION_FOCUS_EN.challenge}.`,
   chain: ({ item, side, words, more, context }) => {
     const falsifier = side === 'favorable' ? words.favFalsifier : words.advFalsifier;

@@ -8,6 +8,8 @@ import type { Pick, Side } from './select';
 import { josa, marker, polite } from './text';
 
 const label = (f: string) => factorLabel('ko', f);
+/** 가이드라인 밖의 자료(기타)는 요인 목록의 끝에. */
+const lastOther = (factors: string[]) => [...factors.filter((f) => f !== 'other'), ...factors.filter((f) => f === 'other')];
 const ref = (i: Item) => `(${shortSource(i.source)}, ${i.date}${i.stale ? ', 최근성 기간 밖' : ''})`;
 const name = (i: Item, max = 36, withValue = true) => {
   const v = withValue ? showValue(i) : null;
@@ -207,9 +209,18 @@ export const PHRASES_KO: Phrases = {
   noMaterial: (side) => `맥락에 인용된 ${sideNoun(side)} 주장이 없어 입장만 다시 밝힌다. 새 자료는 더하지 않는다.`,
 
   objective: (co, asOf) => `${asOf} 기준 비재무 근거로 ${co}의 대출 상환 능력을 평가한다.`,
-  overview: ({ company, items, sources, from, to, stale, poolOnly, thin }) =>
+  overview: ({ company, items, sources, from, to, stale, poolOnly, thin, readings }) =>
     [
       `${displayName(company.name)}${company.industry ? ` — ${company.industry}` : ''}.`,
+      readings && readings.favorable.length + readings.adverse.length + readings.contested.length
+        ? `토론에서 다룬 요인 ${readings.favorable.length + readings.adverse.length + readings.contested.length}개 — ${[
+            readings.favorable.length ? `상환에 유리: ${lastOther(readings.favorable).map(label).join('·')}` : '',
+            readings.adverse.length ? `불리: ${lastOther(readings.adverse).map(label).join('·')}` : '',
+            readings.contested.length ? `양측이 맞섬: ${lastOther(readings.contested).map(label).join('·')}` : '',
+          ]
+            .filter(Boolean)
+            .join('; ')}.`
+        : '',
       items
         ? `인용된 근거는 ${sources}개 출처의 자료 ${items}건(${from === to ? from : `${from}~${to}`})${stale ? `이며, 이 중 ${stale}건은 최근성 기간 밖이다` : '이다'}.`
         : '인용된 근거가 없다: 기준일 현재 풀에 이 차주의 자료가 없다.',
@@ -221,7 +232,7 @@ export const PHRASES_KO: Phrases = {
   topicName: (factor, date, split) => (split && date ? `${label(factor)} (${date})` : label(factor)),
   summaryLine: (factor, text, date) => `${label(factor)}(${date || '날짜 없음'}): ${text}`,
   asked: (step, text) => `${step} 질문: ${text}`,
-  kept: (step) => `${step}: 최종 변론에서 이 판단을 유지.`,
+  kept: (step) => `${step}에서 이 판단을 유지했다.`,
   questioned: (step, kind) => `${step} 질의: ${QUESTION_FOCUS_KO[kind ?? 'challenge'] ?? QUESTION_FOCUS_KO.challenge}.`,
   chain: ({ item, side, words, more, context }) => {
     const falsifier = side === 'favorable' ? words.favFalsifier : words.advFalsifier;

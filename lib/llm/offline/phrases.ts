@@ -128,13 +128,24 @@ export interface Phrases {
 
   // Reports (KPD-MADS aggregator and NAS).
   objective(company: string, asOf: string): string;
-  overview(args: { company: CompanyBrief; items: number; sources: number; from: string; to: string; stale: number; poolOnly: boolean; thin: boolean }): string;
+  /** `readings`: the factors the debate argued, by which way its claims read them (favorable only, adverse only, both). */
+  overview(args: {
+    company: CompanyBrief;
+    items: number;
+    sources: number;
+    from: string;
+    to: string;
+    stale: number;
+    poolOnly: boolean;
+    thin: boolean;
+    readings?: { favorable: string[]; adverse: string[]; contested: string[] };
+  }): string;
   topicName(factor: string, date: string, split: boolean): string;
   summaryLine(factor: string, text: string, date: string): string;
   asked(step: string, text: string): string;
   /** A cross-examination question in a report topic: who asked and what it probed, not the whole question. */
   questioned(step: string, kind: QuestionKind | undefined): string;
-  /** A closing kept a reading its side had argued, on the same items: "D9 kept it in closing." */
+  /** A closing kept a reading its side had argued, on the same items: "D9 kept it." */
   kept(step: string): string;
   chain(args: { item: Item; side: Side; words: FactorWords; more: Item[]; context: boolean }): string;
 }

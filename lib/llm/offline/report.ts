@@ -134,7 +134,27 @@ function overviewOf(env: Env, cited: Citation[]): string {
     stale: cited.filter((c) => resolve(env.pool, c)?.stale).length,
     poolOnly: !cited.some((c) => c.evidenceId?.startsWith('web-')),
     thin: cited.length < 3 || new Set(cited.map((c) => resolve(env.pool, c)?.factor ?? c.source)).size < 3,
+    readings: readingsOf(env),
   });
+}
+
+/** Which way the debate's claims read each factor they argued, in the order it was first argued. */
+function readingsOf(env: Env): { favorable: string[]; adverse: string[]; contested: string[] } {
+  const ways = new Map<string, Set<string>>();
+  for (const turn of env.debate.turns) {
+    for (const claim of turn.claims) {
+      if (claim.polarity !== 'favorable' && claim.polarity !== 'adverse') continue;
+      const set = ways.get(claim.factor) ?? new Set<string>();
+      set.add(claim.polarity);
+      ways.set(claim.factor, set);
+    }
+  }
+  const all = [...ways];
+  return {
+    favorable: all.filter(([, w]) => w.size === 1 && w.has('favorable')).map(([f]) => f),
+    adverse: all.filter(([, w]) => w.size === 1 && w.has('adverse')).map(([f]) => f),
+    contested: all.filter(([, w]) => w.size === 2).map(([f]) => f),
+  };
 }
 
 const MORE = 2;
