@@ -22,7 +22,7 @@ import { startFakeLlm, type FakeLlm } from '../../scripts/fake-llm/server';
 const params = { asOf: '2025-06-30', language: 'en' as const };
 const MODEL = 'gpt-4o-mini';
 /** The section still being written when the run stops. */
-const SLOW = 'business';
+const SLOW = 'firm';
 const CALLS = sectionCalls(getProtocol('nas').steps[0].sections!);
 /** The sections that finish before the stop. */
 const OTHERS = CALLS.filter((c) => !c.overview && c.key !== SLOW).map((c) => c.key);

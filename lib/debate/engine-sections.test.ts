@@ -241,7 +241,7 @@ describe.each(testBackends())('sectioned reports, on %s', (backend) => {
     };
     const { result } = await runOf('nas', 'samsung-electronics', provider, { mode: 'sequential' });
     expect(result.status, result.error).toBe('succeeded');
-    expect(starts.map((s) => s.part)).toEqual(['governance', 'business', 'summaries', 'overview']);
+    expect(starts.map((s) => s.part)).toEqual(['governance', 'market', 'firm', 'summaries', 'overview']);
     for (let i = 1; i < starts.length; i++) expect(starts[i].at).toBeGreaterThanOrEqual(starts[i - 1].end!);
   }, 120_000);
 });

@@ -12,7 +12,7 @@ import { createTestDatabase } from '@/lib/db/test-db';
 import { seedDemo } from '@/lib/demo/seed';
 import { createRun, executeRun, type WebSearchFn } from '@/lib/debate/engine';
 import { getProtocol } from '@/lib/debate/protocols';
-import { REPORT_SECTIONS } from '@/lib/debate/protocols/report-sections';
+import { POOL_REPORT_SECTIONS } from '@/lib/debate/protocols/report-sections';
 import { coversFactor } from '@/lib/domain/sections';
 import type { ProtocolId } from '@/lib/domain/protocol';
 import { createOfflineAnalyst } from '@/lib/llm/offline';
@@ -141,7 +141,7 @@ describe('prompts a literal model can follow', () => {
     // result, and gets neither.
     const searchers = getProtocol(protocolId).steps.filter((s) => s.webSearch).map((s) => s.id);
     for (const s of run.sent.filter((x) => searchers.includes(x.step))) {
-      const cites = !s.part || ['governance', 'business'].includes(s.part);
+      const cites = !s.part || ['governance', 'business', 'market', 'firm'].includes(s.part);
       expect(s.tools, `${s.step}/${s.part}`).toEqual(searching && cites ? ['web_search'] : []);
       if (!cites) continue;
       if (searching) expect(s.text, s.step).toMatch(/You may call the web_search tool/);
@@ -181,7 +181,7 @@ describe('prompts a literal model can follow', () => {
   it('asks no model for a report part whose factors have no material, and keeps the part as an empty list', async () => {
     // The thin pool as of 2021-06-30: three items from one call, on few factors.
     const evidence = await readEvidence({ db, companyId: 'travelers-companies', asOf: '2021-06-30', recencyDays: 3 * 365 });
-    const topicParts = REPORT_SECTIONS.parts.filter((p) => p.factors);
+    const topicParts = POOL_REPORT_SECTIONS.parts.filter((p) => p.factors);
     const empty = topicParts.filter((p) => !evidence.some((e) => coversFactor(p.factors!, e.factor ?? null))).map((p) => p.key);
     const full = topicParts.filter((p) => !empty.includes(p.key)).map((p) => p.key);
     // The pool does leave a part empty, and fills another: the case the rule is for.

@@ -196,7 +196,7 @@ describe.each(testBackends())('a run on too little evidence, on %s', (backend) =
     expect((await executeRun({ db, runId: run.id, provider: counting })).status).toBe('succeeded');
     // NAS's calls: its report's sections and overview (docs/protocols.md, "Sections"), but for
     // governance: nothing in the three items bears on internal control, so it is not asked.
-    expect(calls).toEqual(['NAS', 'NAS', 'NAS']);
+    expect(calls).toEqual(['NAS', 'NAS', 'NAS', 'NAS']);
     expect((await getRun({ db, id: run.id }))!.shortfall).toBeNull();
   });
 });

@@ -198,7 +198,8 @@ export function buildReportDoc(input: ReportInput, locale: Locale, { blind = fal
   // A red-flag screening ran no step: its steps are not a transcript.
   const transcript: TranscriptTurn[] = (view.status === 'red_flag_screening' ? [] : view.turns).map((x) => ({
     step: x.step,
-    title: headings?.get(x.step) ? capital(headings.get(x.step)!) : x.step,
+    // A side's turn by its name ("The negative rebuttal"); a neutral one by its act, beside its speaker ("Aggregation · aggregator").
+    title: !headings?.get(x.step) ? x.step : x.team === 'neutral' ? capital(actLabel(x.act, locale)) : capital(headings.get(x.step)!),
     speaker: agentLabel(x.agent, locale),
     team: teamLabel(x.team),
     act: actLabel(x.act, locale),

@@ -197,7 +197,9 @@ describe.each(testBackends())('run report on %s', (backend) => {
     }
     // Each turn under its name, in protocol order (lib/report/turn-names.ts).
     const names = turnNames(getProtocol('kpd-mads'), 'en');
-    const order = ['D1', 'D2', 'D3', 'D4', 'D5', 'D6', 'D7', 'D8', 'D9', 'D10', 'AG'].map((s) => md.toLowerCase().indexOf(`\n### ${names.get(s)!.toLowerCase()} · `));
+    // The aggregator, a neutral speaker, by its act.
+    const title = (s: string) => (s === 'AG' ? 'aggregation' : names.get(s)!.toLowerCase());
+    const order = ['D1', 'D2', 'D3', 'D4', 'D5', 'D6', 'D7', 'D8', 'D9', 'D10', 'AG'].map((s) => md.toLowerCase().indexOf(`\n### ${title(s)} · `));
     expect(order.every((at, i) => at > 0 && (i === 0 || at > order[i - 1]))).toBe(true);
 
     expect(md).not.toContain('<script>');

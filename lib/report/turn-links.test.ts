@@ -18,6 +18,7 @@ import { renderMarkdown } from '@/lib/report/markdown';
 import { buildReportDoc, type Block, type ReportInput } from '@/lib/report/model';
 import { finishedRun, openReportTestDb } from '@/lib/report/test-runs';
 import { turnNames, turnSegments, transcriptAnchors } from '@/lib/report/turn-names';
+import { actLabel } from '@/lib/i18n/messages/debate-terms';
 
 // The turn cards' comment threads post through server actions (next-auth), which need the Next
 // server; the review is not what is tested here, and the cards draw no thread without one.
@@ -146,7 +147,9 @@ describe.each(testBackends())('turn names in the rendered report link into the t
       const headings = appendix.split('\n').filter((l) => l.startsWith('### '));
       expect(headings.length, `${protocol} ${language}`).toBe(doc.transcript.length);
       for (const [i, turn] of doc.transcript.entries()) {
-        const name = names.get(turn.step)!;
+        // A side's turn by its name; a neutral one by its act, beside its speaker.
+        const def = getProtocol(protocol).steps.find((s) => s.id === turn.step)!;
+        const name = def.team === 'neutral' ? actLabel(def.act, language) : names.get(turn.step)!;
         expect(headings[i].toLowerCase(), `${protocol} ${language}`).toContain(name.toLowerCase());
         expect(headings[i]).not.toContain(` ${turn.step} `);
         expect(headings[i].startsWith(`### ${turn.step} `)).toBe(false);

@@ -2,7 +2,7 @@
 // search provider is configured, web results inside the recency window; no debate follows, so
 // the task asks for the claim → evidence → implication chain a debate would otherwise build.
 import type { ProtocolDef } from '@/lib/domain/protocol';
-import { REPORT_SECTIONS } from '@/lib/debate/protocols/report-sections';
+import { POOL_REPORT_SECTIONS } from '@/lib/debate/protocols/report-sections';
 
 export const NAS: ProtocolDef = {
   id: 'nas',
@@ -20,7 +20,7 @@ export const NAS: ProtocolDef = {
       evidence: 'pool',
       output: 'report',
       // Written as sections at the same time, the overview last (an execution detail: report-sections.ts).
-      sections: REPORT_SECTIONS,
+      sections: POOL_REPORT_SECTIONS,
       task: [
         'You are the only analyst on this case: no one will challenge or complete your work, so weigh both directions yourself.',
         'Use the evidence block. If no topic cites a web result, say in `overview` that the report rests on the pool alone.',

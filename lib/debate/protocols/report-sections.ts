@@ -8,7 +8,7 @@ const TOPICS_OF = (factors: string) =>
   `Write the \`topics\` entries on ${factors} only, by the rules of the task above; other calls write the other factors' topics and the summaries, at the same time. If nothing in the material bears on these factors, answer with an empty list; otherwise write an entry for every topic the material holds on them.`;
 
 /**
- * The `report` (KPD-MADS aggregator, NAS): topics in two factor groups — governance first,
+ * The `report` of KPD-MADS's aggregator: topics in two factor groups — governance first,
  * where red flags are read, then the business (the industry, the cycle and the firm itself) —
  * and the two summaries in a third call; then the objective and overview from them. Each topic
  * call is shown the material on its factors only (lib/debate/section-prompts.ts) but carries the
@@ -47,4 +47,36 @@ export const REPORT_SECTIONS: StepSections = {
     fields: ['overview', 'objective'],
     task: 'The topics (by their titles) and the summaries of this report are written: they follow, as data. Write `objective` and `overview` only, by the rules of the task above, consistent with what the sections say; do not repeat them.',
   },
+};
+
+const MARKET = ['industry_growth_outlook', 'industry_competition_intensity', 'technological_disruption_risk', 'economic_sensitivity'];
+const FIRM = ['management_continuity', 'employment_stability', 'government_support_programs', 'certifications', 'public_interest_trend', 'other'];
+
+/**
+ * NAS's report: the same, with the business in two groups — the industry and the cycle, then
+ * the firm itself. One agent reads the whole pool and writes a topic for every factor it speaks
+ * to, so one business call would write most of the report alone: on the engine benchmark's
+ * Samsung case it made NAS take 44.4 s instead of 28.4 s (at 50 tokens/s) to save 1,856 prompt
+ * tokens.
+ */
+export const POOL_REPORT_SECTIONS: StepSections = {
+  parts: [
+    REPORT_SECTIONS.parts[0],
+    {
+      key: 'market',
+      fields: ['topics'],
+      factors: MARKET,
+      task: TOPICS_OF('the industry and the cycle (`industry_growth_outlook`, `industry_competition_intensity`, `technological_disruption_risk`, `economic_sensitivity`)'),
+    },
+    {
+      key: 'firm',
+      fields: ['topics'],
+      factors: FIRM,
+      task: TOPICS_OF(
+        'the firm itself (`management_continuity`, `employment_stability`, `government_support_programs`, `certifications`, `public_interest_trend`) and evidence outside the ten factors (`other`)',
+      ),
+    },
+    ...REPORT_SECTIONS.parts.slice(2),
+  ],
+  overview: REPORT_SECTIONS.overview,
 };

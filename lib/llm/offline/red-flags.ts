@@ -137,7 +137,7 @@ export function addressRedFlags(env: Env, output: StepOutput): StepOutput {
   switch (env.step.output) {
     case 'report': {
       const r = output as StepOutput<'report'>;
-      const topics = flags.map((f, i) => ({
+      const topics = flags.map((f) => ({
         topic: env.lang === 'ko' ? `위험 신호: ${f.title}` : `Red flag: ${f.title}`,
         factor: factorOf(env, f),
         affirmative: '',
