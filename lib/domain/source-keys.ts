@@ -34,40 +34,33 @@ export function sourceKeys(table: readonly string[] = []): SourceKeys {
   };
 }
 
-/**
- * A copy of `value` with every citation's `source` (an object with a `source` and a `date`) given
- * by its name where the model wrote a key: what viewers see of an answer while it is written
- * (lib/debate/live-step.ts), before the citations are taken in.
- */
-export function withSourceNames<T>(value: T, keys: SourceKeys): T {
+/** A copy of `value` with every citation's `source` (an object with a `source` and a `date`) swapped where `swap` gives another. */
+function withSources<T>(value: T, keys: SourceKeys, swap: (source: string) => string | undefined): T {
   if (!keys.table.length) return value;
   const walk = (v: unknown): unknown => {
     if (Array.isArray(v)) return v.map(walk);
     if (!v || typeof v !== 'object') return v;
     const o = v as Record<string, unknown>;
     const copy = Object.fromEntries(Object.entries(o).map(([k, x]) => [k, walk(x)]));
-    const named = typeof o.source === 'string' && 'date' in o ? keys.nameOf(o.source) : undefined;
-    if (named) copy.source = named;
+    const other = typeof o.source === 'string' && 'date' in o ? swap(o.source) : undefined;
+    if (other) copy.source = other;
     return copy;
   };
   return walk(value) as T;
 }
 
 /**
- * A copy of `value` with every citation's `source` given by its key where the table has one: how
- * the prompt asks a citation to be written, and how the offline analyst writes its answers
- * (lib/llm/offline/index.ts).
+ * Every citation's `source` given by its name where the model wrote a key: what viewers see of an
+ * answer while it is written (lib/debate/live-step.ts), before the citations are taken in.
+ */
+export function withSourceNames<T>(value: T, keys: SourceKeys): T {
+  return withSources(value, keys, keys.nameOf);
+}
+
+/**
+ * Every citation's `source` given by its key where the table has one: how the prompt asks a
+ * citation to be written, and how the offline analyst writes its answers (lib/llm/offline/index.ts).
  */
 export function withSourceKeys<T>(value: T, keys: SourceKeys): T {
-  if (!keys.table.length) return value;
-  const walk = (v: unknown): unknown => {
-    if (Array.isArray(v)) return v.map(walk);
-    if (!v || typeof v !== 'object') return v;
-    const o = v as Record<string, unknown>;
-    const copy = Object.fromEntries(Object.entries(o).map(([k, x]) => [k, walk(x)]));
-    const key = typeof o.source === 'string' && 'date' in o ? keys.keyOf(o.source) : undefined;
-    if (key) copy.source = key;
-    return copy;
-  };
-  return walk(value) as T;
+  return withSources(value, keys, keys.keyOf);
 }

@@ -8,7 +8,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
+import { createElement } from 'react';
+import { renderToStaticMarkup } from 'react-dom/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ReportView } from '@/components/report/report-view';
 import type { DatabaseHandle } from '@/lib/db/client';
 import { testBackends } from '@/lib/db/test-db';
 import { finalChecks, type FinalCheck, type ResolvedCitation } from '@/lib/debate/checks';
@@ -105,6 +108,15 @@ describe.each(testBackends())('failed final checks at the top of every rendering
     ]);
     // The flag named is the fine the report stopped citing.
     expect(en.checks.find((c) => c.id === 'red-flags-addressed')?.items).toEqual([expect.stringContaining(FINE)]);
+  });
+
+  it('the report page leads with them, before its header; a clean run shows no notice', () => {
+    const html = renderToStaticMarkup(createElement(ReportView, { doc: buildReportDoc(failing, 'en') }));
+    const notice = html.indexOf('data-testid="failed-checks"');
+    expect(notice).toBeGreaterThan(0);
+    expect(notice).toBeLessThan(html.indexOf('data-testid="report-header"'));
+    expect(html).toContain('15 citations do not resolve to evidence its step was shown');
+    expect(renderToStaticMarkup(createElement(ReportView, { doc: buildReportDoc(clean, 'en') }))).not.toContain('data-testid="failed-checks"');
   });
 
   it('Markdown leads with them, before the header and the report', async () => {
