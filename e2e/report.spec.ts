@@ -51,7 +51,9 @@ test.describe('run report', () => {
     await expect(turns.first()).toHaveAttribute('data-testid', 'transcript-turn-D1');
     await expect(turns.last()).toHaveAttribute('data-testid', 'transcript-turn-AG');
     await expect(page.getByTestId('transcript-turn-D1')).toContainText('핵심 주장');
-    await expect(page.getByTestId('transcript-turn-D2').getByText('D2-q1 → ')).toBeVisible();
+    // A question names the claim it aims at in words, not by its id (lib/report/model.ts).
+    await expect(page.getByTestId('transcript-turn-D2').getByText(/^질문 1 → 찬성 측 .+의 주장 \d+: /)).toBeVisible();
+    await expect(page.getByTestId('transcript-turn-D2')).not.toContainText('D2-q1');
 
     // A turn the prose names links to that turn in the run page's transcript (lib/report/turn-names.ts).
     const turnLink = topics.getByTestId('turn-link').first();
