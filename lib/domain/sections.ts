@@ -2,7 +2,7 @@
 // writes some fields of the output, the overview call the rest, and the engine puts the parts
 // together in the declared order. Pure, so the engine, the offline analyst and the tests cut and
 // join answers the same way.
-import type { z } from 'zod';
+import { z } from 'zod';
 import { FACTORS } from '@/lib/domain/factors';
 import { OUTPUT_SCHEMAS, PROSE, type OutputKind } from '@/lib/domain/outputs';
 import type { StepSection, StepSections } from '@/lib/domain/protocol';
@@ -18,10 +18,14 @@ export function sectionCalls(sections: StepSections): SectionCall[] {
   return [...sections.parts.map((p) => ({ ...p, overview: false })), { key: OVERVIEW_PART, ...sections.overview, overview: true }];
 }
 
-/** The schema of the answer a call writes: the output's, narrowed to the call's fields. */
+/**
+ * The schema of the answer a call writes: the output's, narrowed to the call's fields, in the
+ * call's order (the order a model writes them in: the report's objective before its overview).
+ */
 export function sectionSchema(kind: OutputKind, fields: readonly string[]): z.ZodObject<z.ZodRawShape> {
   const whole = OUTPUT_SCHEMAS[kind] as unknown as z.ZodObject<z.ZodRawShape>;
-  return whole.pick(Object.fromEntries(fields.map((f) => [f, true])) as Record<string, true>);
+  const picked = whole.pick(Object.fromEntries(fields.map((f) => [f, true])) as Record<string, true>);
+  return z.object(Object.fromEntries(fields.filter((f) => f in picked.shape).map((f) => [f, picked.shape[f]])));
 }
 
 const KNOWN_FACTORS = new Set<string>(FACTORS.map((f) => f.id));

@@ -44,7 +44,7 @@ export const REPORT_SECTIONS: StepSections = {
     },
   ],
   overview: {
-    fields: ['overview', 'objective'],
+    fields: ['objective', 'overview'],
     task: 'The topics (by their titles) and the summaries of this report are written: they follow, as data. Write `objective` and `overview` only, by the rules of the task above, consistent with what the sections say; do not repeat them.',
   },
 };
