@@ -112,7 +112,7 @@ export function visibleEvidence(step: Pick<StepDef, 'evidence' | 'team' | 'lane'
   const ownSide = (e: EvidenceAsOf) => against === null || e.polarity !== against;
   if (step.evidence === 'side') return mostMaterial(pool.filter(ownSide));
   const factors = new Set(context.flatMap((t) => claimsOf(t.output).map((c) => c.factor)));
-  const cited = new Set(context.flatMap((t) => citationsOf(t.output).map((c) => c.evidenceId)).filter((id): id is string => Boolean(id)));
+  const cited = citedBy(context);
   const factorOf = (e: EvidenceAsOf) => e.factor ?? 'other';
   // `other` is never a used factor: untagged items stay open to the answering constructive.
   if (step.evidence === 'fresh-factors') return mostMaterial(pool.filter((e) => ownSide(e) && !cited.has(e.id) && (!factors.has(factorOf(e)) || factorOf(e) === 'other')));
