@@ -165,7 +165,8 @@ export async function measureRealistic({ db, baseURL, requests, plan, concurrenc
   const one = async ({ protocol, companyId }: PlannedRun) => {
     const run = await createRun({ db, protocolId: protocol, companyId, provider, mode: 'dag', params: { asOf: REALISTIC_AS_OF, language: 'en' } });
     // The first prose (token events carry prose only) and the first visible text of each step
-    // attempt on the bus, matched to the model call that produced it: the latest first chunk at or before it.
+    // attempt on the bus, timed from the attempt's first chunk: a sectioned step's calls overlap,
+    // and its prose comes from the overview, which reads the sections, so it shows last.
     const proseSeen = new Set<string>();
     const visibleSeen = new Set<string>();
     // How many model calls of the step had streamed when it (re)started: one that streams after that and ends without prose is a miss.
@@ -175,8 +176,8 @@ export async function measureRealistic({ db, baseURL, requests, plan, concurrenc
       if (seen.has(stepId)) return;
       seen.add(stepId);
       const now = performance.now();
-      const started = (firstChunks.get(`${run.id}:${stepId}`) ?? []).filter((t) => t <= now).at(-1);
-      if (started === undefined) return;
+      const started = (firstChunks.get(`${run.id}:${stepId}`) ?? [])[callsAtStart.get(stepId) ?? 0];
+      if (started === undefined || started > now) return;
       into.push(now - started);
       if (into === figures.firstVisibleMs) {
         const kind = PROTOCOLS_BY_ID[protocol].steps.find((s) => s.id === stepId)?.output ?? 'unknown';

@@ -737,10 +737,12 @@ function misbehave(doc: Doc, schema: JsonSchema, prompt: StepPrompt, drawn: Set<
   }
   let out = doc;
   if (drawn.has('reorderKeys')) {
-    // The prose last: the lists first, as models often write them.
+    // The lists first, as models often write them, so the prose comes after them.
     const keys = Object.keys(doc);
-    if (keys.length > 1) {
-      out = Object.fromEntries([...keys.slice(1), keys[0]].map((k) => [k, doc[k]]));
+    const lists = keys.filter((k) => Array.isArray(doc[k]));
+    const order = [...lists, ...keys.filter((k) => !Array.isArray(doc[k]))];
+    if (order.some((k, i) => k !== keys[i])) {
+      out = Object.fromEntries(order.map((k) => [k, doc[k]]));
       applied.push('reorderKeys');
     }
   }
