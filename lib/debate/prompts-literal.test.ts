@@ -17,7 +17,7 @@ import { coversFactor } from '@/lib/domain/sections';
 import type { ProtocolId } from '@/lib/domain/protocol';
 import { createOfflineAnalyst } from '@/lib/llm/offline';
 import { buildMessages } from '@/lib/llm/openai';
-import type { GenerateRequest, ModelProvider } from '@/lib/llm/types';
+import { stepCall, type GenerateRequest, type ModelProvider } from '@/lib/llm/types';
 import { readEvidence } from '@/lib/pool/as-of';
 
 const PROTOCOLS: ProtocolId[] = ['kpd-mads', 'nas', 'sas', 'three-round', 'findebate'];
@@ -47,7 +47,7 @@ function recording() {
     async generate(req: GenerateRequest) {
       // The provider attaches the web_search tool exactly when the request carries the search (lib/llm/openai.ts).
       const tools = req.tools.webSearch ? ['web_search'] : [];
-      const text = buildMessages(req, 'json_schema')
+      const text = buildMessages(stepCall(req), 'json_schema')
         .map((m) => (typeof m.content === 'string' ? m.content : ''))
         .join('\n\n');
       sent.push({ step: req.step.id, part: req.part?.key, text, tools });

@@ -6,9 +6,9 @@ import { getDb } from '@/lib/db/client';
 import type { ProviderName } from '@/lib/domain/vocabulary';
 import { env as readEnv, modelLimitEnv, roleModelEnv, roleModelVar, type Env } from '@/lib/env';
 import { createOfflineAnalyst } from '@/lib/llm/offline';
-import { createOpenAiProvider } from './openai';
+import { createOpenAiModel } from './openai';
 import { createSharedRateLimiter, withSharedRateLimit, type RateLimits, type SharedRateLimiter } from './rate-limit';
-import type { ModelProvider } from './types';
+import { stepWriter, type ModelProvider } from './types';
 
 export const DEFAULT_OPENAI_MODEL = 'gpt-4o-mini';
 
@@ -64,7 +64,8 @@ export function getProvider(
   const key = JSON.stringify({ ...config, limits });
   let instance = instances.get(key);
   if (!instance) {
-    instance = withSharedRateLimit(createOpenAiProvider({ ...config, apiKey: e.OPENAI_API_KEY }), { limiter: sharedLimiter(), limits });
+    // The limits wrap the language model, so the judges and document reading are limited like steps.
+    instance = stepWriter(withSharedRateLimit(createOpenAiModel({ ...config, apiKey: e.OPENAI_API_KEY }), { limiter: sharedLimiter(), limits }));
     instances.set(key, instance);
   }
   return instance;

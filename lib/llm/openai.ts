@@ -1,11 +1,11 @@
-// The OpenAI-compatible provider: one streamed chat completion per step, against
-// OpenAI, Azure OpenAI, vLLM, Ollama, LM Studio or llama.cpp. Structured output uses the step's
-// JSON Schema where the endpoint takes it and JSON mode (schema in the prompt) where it does not;
-// steps allowed to search get a web_search tool. Validation and repair decisions stay in the
-// engine: this module returns the raw text the model wrote, even when it is not valid JSON.
+// The OpenAI-compatible language model: one streamed chat completion per call (and per web-search
+// round), against OpenAI, Azure OpenAI, vLLM, Ollama, LM Studio or llama.cpp. Structured output uses
+// the call's JSON Schema where the endpoint takes it and JSON mode (schema in the prompt) where it
+// does not; a call that carries a search gets a web_search tool. Validation and repair decisions
+// stay with the caller: this module returns the raw text the model wrote, even when it is not valid JSON.
 //
 // Retries are ours, not the SDK's (its maxRetries is 0): a retry must honour the caller's abort
-// signal, count against one per-step budget, and be testable with an injected sleep.
+// signal, count against one per-call budget, and be testable with an injected sleep.
 import OpenAI, { APIConnectionTimeoutError, APIError } from 'openai';
 import type {
   ChatCompletionChunk,
@@ -21,7 +21,7 @@ import type { ToolCallRecord } from '@/lib/domain/stored';
 import type { Phrase } from '@/lib/i18n';
 import { reasonText, stopPhrase } from '@/lib/i18n/failures';
 import { outputCapOf } from './output-caps';
-import { withSpent, type GenerateRequest, type GenerateResult, type ModelProvider, type SpentUsage, type WebEvidence } from './types';
+import { stepWriter, withSpent, type LanguageModel, type ModelCall, type ModelProvider, type ModelResult, type SpentUsage, type WebEvidence } from './types';
 
 export type StructuredOutput = 'json_schema' | 'json_object' | 'auto';
 
@@ -103,23 +103,23 @@ export function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
 }
 
 /** The system and user prompt, the schema in JSON mode, and the repair turn when there is one. */
-export function buildMessages(request: GenerateRequest, mode: 'json_schema' | 'json_object'): ChatCompletionMessageParam[] {
+export function buildMessages(call: Pick<ModelCall, 'system' | 'user' | 'output' | 'repair'>, mode: 'json_schema' | 'json_object'): ChatCompletionMessageParam[] {
   // JSON mode cannot carry the schema, so it goes last in the user turn: the shared prefix that
   // providers cache stays byte-identical across steps.
   const schemaNote =
-    mode === 'json_object'
-      ? `\n\nAnswer with one JSON object only, no prose around it, that conforms to this JSON Schema:\n\`\`\`json\n${JSON.stringify(stripMeta(request.jsonSchema))}\n\`\`\``
+    mode === 'json_object' && call.output
+      ? `\n\nAnswer with one JSON object only, no prose around it, that conforms to this JSON Schema:\n\`\`\`json\n${JSON.stringify(stripMeta(call.output.jsonSchema))}\n\`\`\``
       : '';
   const messages: ChatCompletionMessageParam[] = [
-    { role: 'system', content: request.prompt.system },
-    { role: 'user', content: request.prompt.user + schemaNote },
+    { role: 'system', content: call.system },
+    { role: 'user', content: call.user + schemaNote },
   ];
-  if (request.repair) {
+  if (call.repair) {
     messages.push(
-      { role: 'assistant', content: request.repair.previous },
+      { role: 'assistant', content: call.repair.previous },
       {
         role: 'user',
-        content: `Your previous answer is not valid for this step:\n${request.repair.problems.map((p) => `- ${p}`).join('\n')}\nReturn the corrected JSON only: the whole object, no explanation, no code fences.`,
+        content: `Your previous answer is not valid for this step:\n${call.repair.problems.map((p) => `- ${p}`).join('\n')}\nReturn the corrected JSON only: the whole object, no explanation, no code fences.`,
       },
     );
   }
@@ -178,7 +178,7 @@ function chunkTokens(text: string) {
 
 async function readStream(
   stream: AsyncIterable<ChatCompletionChunk>,
-  request: Pick<GenerateRequest, 'onToken' | 'budget' | 'signal'>,
+  call: Pick<ModelCall, 'onText' | 'budget' | 'signal'>,
   /** The attempt's streamed tokens so far, kept for the case it fails part-way. */
   tally: SpentUsage,
 ): Promise<CallResult> {
@@ -189,7 +189,7 @@ async function readStream(
   let refusal = '';
   for await (const chunk of stream) {
     // Past the run's budget (or cancelled), chunks already on their way are neither shown nor counted.
-    if (request.signal.aborted) break;
+    if (call.signal.aborted) break;
     if (chunk.usage) usage = { promptTokens: chunk.usage.prompt_tokens, completionTokens: chunk.usage.completion_tokens, ...cachedOf(chunk.usage) };
     finishReason = chunk.choices?.[0]?.finish_reason ?? finishReason;
     const delta = chunk.choices?.[0]?.delta;
@@ -200,10 +200,10 @@ async function readStream(
       content += delta.content;
       streamed += delta.content;
       try {
-        request.onToken(delta.content);
+        call.onText?.(delta.content);
       } catch (err) {
         // The caller's own failure: not the endpoint's, so never retried.
-        throw new CallbackError('onToken failed', { cause: err });
+        throw new CallbackError('onText failed', { cause: err });
       }
     }
     for (const part of delta.tool_calls ?? []) {
@@ -218,9 +218,9 @@ async function readStream(
     // Past the run's budget the meter aborts the run's signal: stop reading at once.
     if (streamed) {
       tally.completionTokens += chunkTokens(streamed);
-      request.budget?.spend(chunkTokens(streamed));
+      call.budget?.spend(chunkTokens(streamed));
     }
-    if (request.signal.aborted) break;
+    if (call.signal.aborted) break;
   }
   return { content, toolCalls: calls.filter(Boolean), usage, finishReason, ...(refusal ? { refusal } : {}) };
 }
@@ -263,7 +263,12 @@ function queryOf(args: string): string | undefined {
   }
 }
 
+/** The OpenAI-compatible model as a step writer, for the engine. */
 export function createOpenAiProvider(options: OpenAiProviderOptions): ModelProvider {
+  return stepWriter(createOpenAiModel(options));
+}
+
+export function createOpenAiModel(options: OpenAiProviderOptions): LanguageModel {
   const timeoutMs = options.timeoutMs ?? 120_000;
   const maxRetries = options.maxRetries ?? 3;
   const maxRetryWaitMs = options.maxRetryWaitMs ?? 60_000;
@@ -301,7 +306,7 @@ export function createOpenAiProvider(options: OpenAiProviderOptions): ModelProvi
    * One HTTP call with our timeout over the whole stream; returns what the model said. A call
    * that fails after the endpoint took it adds its prompt and what it streamed to `lost`.
    */
-  async function callOnce(body: ChatCompletionCreateParamsStreaming, request: GenerateRequest, clock: { ms: number }, attempts: number, lost: SpentUsage) {
+  async function callOnce(body: ChatCompletionCreateParamsStreaming, request: ModelCall, clock: { ms: number }, attempts: number, lost: SpentUsage) {
     const controller = new AbortController();
     let timedOut = false;
     const timer = setTimeout(() => {
@@ -335,8 +340,8 @@ export function createOpenAiProvider(options: OpenAiProviderOptions): ModelProvi
     }
   }
 
-  /** callOnce with backoff. Tokens streamed by a failed attempt have already reached onToken. */
-  async function callWithRetries(build: () => ChatCompletionCreateParamsStreaming, request: GenerateRequest, clock: { ms: number }, lost: SpentUsage) {
+  /** callOnce with backoff. Tokens streamed by a failed attempt have already reached onText. */
+  async function callWithRetries(build: () => ChatCompletionCreateParamsStreaming, request: ModelCall, clock: { ms: number }, lost: SpentUsage) {
     for (let attempt = 1; ; attempt++) {
       const body = build();
       try {
@@ -371,7 +376,7 @@ export function createOpenAiProvider(options: OpenAiProviderOptions): ModelProvi
     }
   }
 
-  async function generate(request: GenerateRequest): Promise<GenerateResult> {
+  async function complete(request: ModelCall): Promise<ModelResult> {
     const usage: SpentUsage = { promptTokens: 0, completionTokens: 0 };
     // Requests the endpoint took that then failed (retried or not): spent all the same, so the
     // result's usage, or the error's, counts them (lib/debate/budget.ts, lib/llm/rate-limit.ts).
@@ -388,11 +393,11 @@ export function createOpenAiProvider(options: OpenAiProviderOptions): ModelProvi
     }
   }
 
-  /** The requests of one generate(): the answer, after any web-search rounds. Adds to `usage` what each answered request used. */
-  async function converse(request: GenerateRequest, usage: SpentUsage, lost: SpentUsage, cached: { tokens: number; reported: boolean }): Promise<GenerateResult> {
+  /** The requests of one complete(): the answer, after any web-search rounds. Adds to `usage` what each answered request used. */
+  async function converse(request: ModelCall, usage: SpentUsage, lost: SpentUsage, cached: { tokens: number; reported: boolean }): Promise<ModelResult> {
     const clock = { ms: 0 };
     const toolCalls: ToolCallRecord[] = [];
-    const search = request.tools.webSearch;
+    const search = request.webSearch;
     const toolTurns: ChatCompletionMessageParam[] = [];
     let rounds = 0;
 
@@ -405,26 +410,26 @@ export function createOpenAiProvider(options: OpenAiProviderOptions): ModelProvi
       let allowed = false;
       const build = (): ChatCompletionCreateParamsStreaming => {
         const mode = schemaRejected ? 'json_object' : 'json_schema';
+        const output = request.output;
         sent = [...buildMessages(request, mode), ...toolTurns];
         const body: ChatCompletionCreateParamsStreaming = {
           model: options.model,
           messages: sent,
           stream: true,
           stream_options: { include_usage: true },
-          response_format:
-            mode === 'json_schema'
-              ? { type: 'json_schema', json_schema: { name: request.step?.output ?? 'step_output', schema: stripMeta(request.jsonSchema), strict: false } }
-              : { type: 'json_object' },
+          ...(output
+            ? { response_format: mode === 'json_schema' ? { type: 'json_schema', json_schema: { name: output.name, schema: stripMeta(output.jsonSchema), strict: false } } : { type: 'json_object' } }
+            : {}),
           ...(search ? { tools: [WEB_SEARCH_TOOL], tool_choice: rounds < MAX_SEARCH_ROUNDS ? 'auto' : 'none' } : {}),
-          ...(request.params?.temperature !== undefined ? { temperature: request.params.temperature } : {}),
-          ...(request.params?.seed !== undefined ? { seed: request.params.seed } : {}),
+          ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
+          ...(request.seed !== undefined ? { seed: request.seed } : {}),
         };
         if (!allowed) {
           allowed = true;
           // Throws, with the run stopped, when not even the prompt fits: nothing is sent.
           allowance = request.budget?.allow(estimatePromptTokens(body));
         }
-        // The engine asks for more room (request.maxTokens) when an answer was cut off at its limit.
+        // The caller asks for more room (request.maxTokens) when an answer was cut off at its limit.
         if (allowance !== undefined || request.maxTokens !== undefined) {
           const room = Math.min(allowance ?? Infinity, request.maxTokens ?? Infinity, maxOutputTokens());
           if (maxTokensRejected) body.max_completion_tokens = room;
@@ -447,7 +452,7 @@ export function createOpenAiProvider(options: OpenAiProviderOptions): ModelProvi
 
       const wanted = result.toolCalls.filter((c) => c.name === 'web_search');
       if (!search || !wanted.length || rounds >= MAX_SEARCH_ROUNDS) {
-        // A cut-off answer (`length`) goes back as it is: the engine decides whether to ask again.
+        // A cut-off answer (`length`) goes back as it is: the caller decides whether to ask again.
         return {
           raw: result.content,
           usage,
@@ -473,7 +478,7 @@ export function createOpenAiProvider(options: OpenAiProviderOptions): ModelProvi
     call: CallResult['toolCalls'][number],
     index: number,
     search: (query: string) => Promise<WebEvidence[]>,
-    request: GenerateRequest,
+    request: ModelCall,
     records: ToolCallRecord[],
   ): Promise<string> {
     // Every tool call needs an answer, or the endpoint rejects the next request.
@@ -492,5 +497,5 @@ export function createOpenAiProvider(options: OpenAiProviderOptions): ModelProvi
     }
   }
 
-  return { name: 'openai', model: options.model, isLLM: true, generate };
+  return { name: 'openai', model: options.model, complete };
 }

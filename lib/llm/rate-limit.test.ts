@@ -11,9 +11,8 @@ import { providerRateWindows } from '@/lib/db/schema';
 import { createTestDatabase, testBackends } from '@/lib/db/test-db';
 import type { StepWait } from '@/lib/domain/protocol';
 import { rateLimitsOf } from '@/lib/llm';
-import { createOfflineAnalyst } from '@/lib/llm/offline';
 import { createSharedRateLimiter, estimateTokens, WINDOW_MS, withSharedRateLimit, type RateWait, type Reservation } from '@/lib/llm/rate-limit';
-import { withSpent, type GenerateRequest, type ModelProvider } from '@/lib/llm/types';
+import { stepWriter, withSpent, type GenerateRequest, type LanguageModel, type ModelCall } from '@/lib/llm/types';
 
 /** 10 s into a minute: a reservation that waits has 50 s to go. */
 const START = Date.UTC(2030, 0, 1, 9, 0, 10);
@@ -136,59 +135,72 @@ describe.each(testBackends())('shared rate limiter on %s', (backend) => {
     expect(huge).toMatchObject({ tokens: 10_000, waitedMs: 0 });
   });
 
-  it('limits a model provider: one request and its real usage per call, the offline analyst never, and a cancelled wait calls nothing', async () => {
-    const calls: string[] = [];
-    const model: ModelProvider = {
+  it('limits a language model: one request and its real usage per call, none without limits, and a cancelled wait calls nothing', async () => {
+    const calls: (string | undefined)[] = [];
+    const model: LanguageModel = {
       name: 'openai',
       model: 'scripted',
-      isLLM: true,
-      async generate(req) {
-        calls.push(req.step.id);
+      async complete(call) {
+        calls.push(call.tag?.stepId);
         return { raw: '{}', usage: { promptTokens: 120, completionTokens: 30 }, toolCalls: [], modelMs: 1 };
       },
     };
-    const request = (signal: AbortSignal) =>
-      ({ runId: 'r1', step: { id: 'D1' }, prompt: { system: 'You are an analyst.', user: 'Assess the borrower.' }, jsonSchema: {}, signal }) as unknown as GenerateRequest;
+    const call = (signal: AbortSignal): ModelCall => ({ system: 'You are an analyst.', user: 'Assess the borrower.', signal, tag: { runId: 'r1', stepId: 'D1' } });
     const limiter = createSharedRateLimiter({ db: handle.db, clock: stoppedClock(), onWait: () => {} });
     const limited = withSharedRateLimit(model, { limiter, limits: { rpm: 1 } });
-    expect((await limited.generate(request(never()))).usage).toEqual({ promptTokens: 120, completionTokens: 30 });
+    expect((await limited.complete(call(never()))).usage).toEqual({ promptTokens: 120, completionTokens: 30 });
     expect(await windowRow(handle.db, 'openai:scripted', W0)).toMatchObject({ requests: 1, tokens: 150 });
 
-    // The call that waits tells its step why and until when: the next minute.
+    // The call that waits tells its caller why and until when: the next minute.
     const controller = new AbortController();
     const told: StepWait[] = [];
-    const waiting = limited.generate({ ...request(controller.signal), onWait: (w) => told.push(w) });
+    const waiting = limited.complete({ ...call(controller.signal), onWait: (w) => told.push(w) });
     setTimeout(() => controller.abort(), 50);
     await expect(waiting).rejects.toThrow();
     expect(calls).toEqual(['D1']);
     expect(told).toEqual([{ reason: 'requests', until: new Date(W0 + WINDOW_MS).toISOString() }]);
 
-    const offline = createOfflineAnalyst();
-    expect(withSharedRateLimit(offline, { limiter, limits: { rpm: 1 } })).toBe(offline);
     expect(withSharedRateLimit(model, { limiter, limits: {} })).toBe(model);
   });
 
-  it('counts what a failed call spent in its window, and keeps the estimate when the provider cannot say', async () => {
-    const failing = (spent?: { promptTokens: number; completionTokens: number }): ModelProvider => ({
+  it("counts a step and a call outside any run (a judge's, a document reading's) in the same window", async () => {
+    const stepIds: (string | undefined)[] = [];
+    const model: LanguageModel = {
+      name: 'openai',
+      model: 'shared-window',
+      async complete(call) {
+        stepIds.push(call.tag?.stepId);
+        return { raw: '{}', usage: { promptTokens: 100, completionTokens: 10 }, toolCalls: [], modelMs: 1 };
+      },
+    };
+    // As lib/llm/index.ts builds a provider: the step writer over the limited model.
+    const provider = stepWriter(withSharedRateLimit(model, { limiter: createSharedRateLimiter({ db: handle.db, clock: steppingClock(), onWait: () => {} }), limits: { rpm: 10 } }));
+    const step = { runId: 'r1', step: { id: 'D1', output: 'turn' }, params: {}, tools: {}, prompt: { system: 's', user: 'u' }, jsonSchema: {}, signal: never(), onToken: () => {} } as unknown as GenerateRequest;
+    await provider.generate(step);
+    await provider.languageModel!.complete({ system: 'Judge.', user: 'Report A, Report B.', output: { name: 'pairwise_verdict', jsonSchema: {} }, signal: never(), tag: { stepId: 'pairwise_verdict' } });
+    expect(stepIds).toEqual(['D1', 'pairwise_verdict']);
+    expect(await windowRow(handle.db, 'openai:shared-window', W0)).toMatchObject({ requests: 2, tokens: 220 });
+  });
+
+  it('counts what a failed call spent in its window, and keeps the estimate when the model cannot say', async () => {
+    const failing = (spent?: { promptTokens: number; completionTokens: number }): LanguageModel => ({
       name: 'openai',
       model: spent ? 'fails-after-streaming' : 'fails-silently',
-      isLLM: true,
-      async generate() {
+      async complete() {
         const err = new Error('The model endpoint answered 500 Internal Server Error');
         throw spent ? withSpent(err, spent) : err;
       },
     });
-    const prompt = { system: 'You are an analyst.', user: 'Assess the borrower.' };
-    const request = { runId: 'r1', step: { id: 'D1' }, prompt, jsonSchema: {}, signal: never() } as unknown as GenerateRequest;
+    const call: ModelCall = { system: 'You are an analyst.', user: 'Assess the borrower.', signal: never(), tag: { runId: 'r1', stepId: 'D1' } };
     const limiter = createSharedRateLimiter({ db: handle.db, clock: steppingClock(), onWait: () => {} });
     const limits = { tpm: 100_000 };
 
-    await expect(withSharedRateLimit(failing({ promptTokens: 900, completionTokens: 250 }), { limiter, limits }).generate(request)).rejects.toThrow(/500/);
+    await expect(withSharedRateLimit(failing({ promptTokens: 900, completionTokens: 250 }), { limiter, limits }).complete(call)).rejects.toThrow(/500/);
     // Its two attempts' prompts and the tokens streamed before the error, not the estimate.
     expect(await windowRow(handle.db, 'openai:fails-after-streaming', W0)).toMatchObject({ requests: 1, tokens: 1_150 });
 
-    await expect(withSharedRateLimit(failing(), { limiter, limits }).generate(request)).rejects.toThrow(/500/);
-    expect(await windowRow(handle.db, 'openai:fails-silently', W0)).toMatchObject({ requests: 1, tokens: estimateTokens(request) });
+    await expect(withSharedRateLimit(failing(), { limiter, limits }).complete(call)).rejects.toThrow(/500/);
+    expect(await windowRow(handle.db, 'openai:fails-silently', W0)).toMatchObject({ requests: 1, tokens: estimateTokens(call) });
   });
 });
 

@@ -9,20 +9,21 @@
 // time, not an error) and tries again; after the call, the estimate is replaced by the usage
 // the endpoint reported.
 //
-// One reservation per generate(): retries and web-search rounds inside the OpenAI provider are
-// not counted as extra requests (their tokens are, through the reported usage, and so are a
-// failed or cancelled call's, through what its error says it spent).
+// It wraps the language model (lib/llm/types.ts), so every model call is limited: a step's, a
+// judge's, a document reading's. One reservation per complete(): retries and web-search rounds
+// inside the OpenAI model are not counted as extra requests (their tokens are, through the
+// reported usage, and so are a failed or cancelled call's, through what its error says it spent).
 import type { Db } from '@/lib/db/client';
 import { adjustRateWindowTokens, pruneRateWindows, readRateWindowRequests, reserveRateWindow } from '@/lib/db/queries/rate-windows';
 import { log } from '@/lib/ops/log';
 import { abortableSleep, cancelled } from './openai';
-import { spentBy, type GenerateRequest, type GenerateResult, type ModelProvider } from './types';
+import { spentBy, type LanguageModel, type ModelCall, type ModelResult } from './types';
 
 export const WINDOW_MS = 60_000;
 /** Windows older than this are deleted, once per window per process. */
 const KEEP_MS = 60 * 60_000;
-/** Output allowance of the estimate: the provider sets no max_tokens, so this is a typical step's answer. */
-export const DEFAULT_OUTPUT_ESTIMATE = 2_000;
+/** Output allowance of the estimate: a typical step's answer. */
+const OUTPUT_ESTIMATE = 2_000;
 
 /** Unset: unlimited. */
 export type RateLimits = { rpm?: number; tpm?: number };
@@ -111,48 +112,42 @@ export function createSharedRateLimiter({
 }
 
 /** Prompt and schema at about four characters a token, plus the output allowance. */
-export function estimateTokens(request: Pick<GenerateRequest, 'prompt' | 'jsonSchema' | 'repair'>, outputTokens = DEFAULT_OUTPUT_ESTIMATE) {
+export function estimateTokens(call: Pick<ModelCall, 'system' | 'user' | 'output' | 'repair'>) {
   const chars =
-    request.prompt.system.length +
-    request.prompt.user.length +
-    JSON.stringify(request.jsonSchema ?? {}).length +
-    (request.repair ? request.repair.previous.length + request.repair.problems.join('\n').length : 0);
-  return Math.ceil(chars / 4) + outputTokens;
+    call.system.length +
+    call.user.length +
+    JSON.stringify(call.output?.jsonSchema ?? {}).length +
+    (call.repair ? call.repair.previous.length + call.repair.problems.join('\n').length : 0);
+  return Math.ceil(chars / 4) + OUTPUT_ESTIMATE;
 }
 
-/**
- * The provider with the shared limits in front of every call. The offline analyst is not a
- * model and is never limited; neither is a provider without limits.
- */
-export function withSharedRateLimit(
-  provider: ModelProvider,
-  { limiter, limits, outputTokens }: { limiter: SharedRateLimiter; limits: RateLimits; outputTokens?: number },
-): ModelProvider {
-  if (!provider.isLLM || (limits.rpm === undefined && limits.tpm === undefined)) return provider;
-  const key = `${provider.name}:${provider.model}`;
+/** The model with the shared limits in front of every call; without limits, the model itself. */
+export function withSharedRateLimit(model: LanguageModel, { limiter, limits }: { limiter: SharedRateLimiter; limits: RateLimits }): LanguageModel {
+  if (limits.rpm === undefined && limits.tpm === undefined) return model;
+  const key = `${model.name}:${model.model}`;
   return {
-    name: provider.name,
-    model: provider.model,
-    isLLM: provider.isLLM,
-    async generate(request) {
+    name: model.name,
+    model: model.model,
+    async complete(call) {
+      const { runId, stepId } = call.tag ?? {};
       const reservation = await limiter.reserve({
         key,
         limits,
-        tokens: estimateTokens(request, outputTokens),
-        signal: request.signal,
-        runId: request.runId,
-        stepId: request.step.id,
-        onWait: request.onWait && ((wait) => request.onWait!({ reason: wait.limit, until: new Date(wait.untilMs).toISOString() })),
+        tokens: estimateTokens(call),
+        signal: call.signal,
+        runId,
+        stepId,
+        onWait: call.onWait && ((wait) => call.onWait!({ reason: wait.limit, until: new Date(wait.untilMs).toISOString() })),
       });
       const settle = (tokens: number) =>
         limiter.settle(reservation, tokens).catch((err) => {
-          limitsLog.error('could not record the usage of a call', { key, runId: request.runId, stepId: request.step.id, err });
+          limitsLog.error('could not record the usage of a call', { key, runId, stepId, err });
         });
-      let result: GenerateResult;
+      let result: ModelResult;
       try {
-        result = await provider.generate(request);
+        result = await model.complete(call);
       } catch (err) {
-        // A failed call counts what it spent when the provider says (its prompts and what streamed
+        // A failed call counts what it spent when the model says (its prompts and what streamed
         // before the error or the cancellation); otherwise it keeps its estimate.
         const spent = spentBy(err);
         if (spent) await settle(spent.promptTokens + spent.completionTokens);

@@ -1,6 +1,8 @@
-// The one seam to every model: the OpenAI-compatible provider and the built-in offline
-// analyst take the same request and return the same result, so the engine and the tests in
-// front of it never change when the model behind it does.
+// The two seams to a model. A language model (`LanguageModel.complete`) takes a prompt and, for
+// structured output, a JSON Schema, and returns the raw answer with its usage: the debate, the
+// judges and document reading all call one. A step writer (`ModelProvider.generate`) takes a whole
+// step and writes its answer: the engine calls it, the OpenAI-compatible provider adapts it to one
+// `complete` call (`stepWriter`), and the offline analyst, which is not a model, writes it by rules.
 import type { ZodType } from 'zod';
 import type { ProtocolDef, RunParams, StepDef, StepWait, Team, Act } from '@/lib/domain/protocol';
 import type { RedFlag } from '@/lib/domain/red-flags';
@@ -73,31 +75,47 @@ export type StepInput = {
   prompt: { system: string; user: string };
 };
 
-export type GenerateRequest = StepInput & {
-  /** The step's output schema (zod) and its JSON Schema form for structured output. */
-  schema: ZodType;
-  jsonSchema: Record<string, unknown>;
-  /** Present only for steps allowed to search. */
-  tools: { webSearch?: (query: string) => Promise<WebEvidence[]> };
-  /** The previous attempt's raw output and why it failed validation: one repair attempt. */
-  repair?: { previous: string; problems: string[] };
-  /**
-   * The most completion tokens to ask for: set when the engine asks again, with more room, for
-   * an answer that was cut off at its token limit. The run's budget and the model's output cap
-   * still bound it.
-   */
+/** One call to a language model: only what the model needs, nothing of a step or a protocol. */
+export type ModelCall = {
+  system: string;
+  user: string;
+  /** Structured output: the answer's JSON Schema and the name the endpoint sees it under. Absent: free text. */
+  output?: { name: string; jsonSchema: Record<string, unknown> };
+  temperature?: number;
+  seed?: number;
+  /** The most completion tokens to ask for; the run's budget and the model's output cap still bound it. */
   maxTokens?: number;
+  /** Offered to the model as a web_search tool when present. */
+  webSearch?: (query: string) => Promise<WebEvidence[]>;
+  /** The previous answer and why it failed validation: sent as one repair turn. */
+  repair?: { previous: string; problems: string[] };
   signal: AbortSignal;
-  /**
-   * The raw answer as it is produced, in chunks of any size: the engine reads the prose and the
-   * parts out of it (lib/debate/answer-stream.ts), so a provider passes the JSON on as it comes.
-   */
-  onToken: (text: string) => void;
+  /** The raw answer as it is produced, in chunks of any size. */
+  onText?: (text: string) => void;
   /** Called before a wait for quota or for a retry, so viewers see why nothing streams yet. */
   onWait?: (wait: StepWait) => void;
   /** What is left of the run's token and cost budget; absent when nothing meters the call. */
   budget?: CallBudget;
+  /** Whose call it is, for logs and rate windows. */
+  tag?: { runId?: string; stepId?: string };
 };
+
+export interface LanguageModel {
+  readonly name: ProviderName;
+  readonly model: string;
+  complete(call: ModelCall): Promise<ModelResult>;
+}
+
+export type GenerateRequest = StepInput &
+  Pick<ModelCall, 'repair' | 'maxTokens' | 'signal' | 'onWait' | 'budget'> & {
+    /** The step's output schema (zod) and its JSON Schema form for structured output. */
+    schema: ZodType;
+    jsonSchema: Record<string, unknown>;
+    /** Present only for steps allowed to search. */
+    tools: Pick<ModelCall, 'webSearch'>;
+    /** The raw answer as it streams: the engine reads the prose and the parts out of it (lib/debate/answer-stream.ts). */
+    onToken: (text: string) => void;
+  };
 
 /**
  * The run's budget as one model call sees it (lib/debate/budget.ts keeps the count). A provider
@@ -138,7 +156,7 @@ export function spentBy(err: unknown): SpentUsage | undefined {
   return typeof promptTokens === 'number' && typeof completionTokens === 'number' ? { promptTokens, completionTokens } : undefined;
 }
 
-export type GenerateResult = {
+export type ModelResult = {
   /** The raw JSON the model produced (validated by the engine, not here). */
   raw: string;
   /**
@@ -155,10 +173,40 @@ export type GenerateResult = {
   refusal?: string;
 };
 
+/** A step's answer: a model's, or the offline analyst's in the same shape. */
+export type GenerateResult = ModelResult;
+
+/** The step writer the engine calls. */
 export interface ModelProvider {
   readonly name: ProviderName;
   readonly model: string;
   /** False for the offline analyst: the UI says plainly that it is not an LLM. */
   readonly isLLM: boolean;
+  /** The model behind the steps, for calls that are not steps (judges, document reading); absent for the offline analyst. */
+  readonly languageModel?: LanguageModel;
   generate(request: GenerateRequest): Promise<GenerateResult>;
+}
+
+/** A step as one model call: its prompt, its output schema (named after its output kind) and its run's settings. */
+export function stepCall(request: GenerateRequest): ModelCall {
+  return {
+    system: request.prompt.system,
+    user: request.prompt.user,
+    output: { name: request.step.output, jsonSchema: request.jsonSchema },
+    temperature: request.params.temperature,
+    seed: request.params.seed,
+    maxTokens: request.maxTokens,
+    webSearch: request.tools.webSearch,
+    repair: request.repair,
+    signal: request.signal,
+    onText: request.onToken,
+    onWait: request.onWait,
+    budget: request.budget,
+    tag: { runId: request.runId, stepId: request.step.id },
+  };
+}
+
+/** The step writer of a language model: each step is one `complete` call. */
+export function stepWriter(model: LanguageModel): ModelProvider {
+  return { name: model.name, model: model.model, isLLM: true, languageModel: model, generate: (request) => model.complete(stepCall(request)) };
 }

@@ -20,7 +20,7 @@ import type { ProtocolId, RunMode, RunParams } from '@/lib/domain/protocol';
 import { buildMessages, createOpenAiProvider } from '@/lib/llm/openai';
 import { costOf } from '@/lib/llm/prices';
 import { cacheableShare, serializeMessages } from '@/lib/llm/prompt-cache';
-import type { GenerateRequest, ModelProvider } from '@/lib/llm/types';
+import { stepCall, type GenerateRequest, type ModelProvider } from '@/lib/llm/types';
 import { readEvidence } from '@/lib/pool/as-of';
 import type { ScriptEntry } from '../fake-llm/server';
 import { referenceScript } from '../cluster/reference-script';
@@ -90,7 +90,7 @@ async function timedRun(db: Db, provider: ModelProvider, protocol: ProtocolId, c
 function recording(provider: ModelProvider) {
   const requests: GenerateRequest[] = [];
   const wrapped: ModelProvider = { ...provider, name: provider.name, model: provider.model, isLLM: true, generate: (req) => (requests.push(req), provider.generate(req)) };
-  const messages = () => requests.map((req) => serializeMessages(buildMessages(req, 'json_schema')));
+  const messages = () => requests.map((req) => serializeMessages(buildMessages(stepCall(req), 'json_schema')));
   return { provider: wrapped, messages };
 }
 
