@@ -1,15 +1,12 @@
-// One structured call to a model for an automated judge (lib/eval/judges.ts), through the provider
-// seam like every other model call. A judge is not a step of any run, so the run-specific parts
-// of the seam's request are empty; what a provider sends is the prompt, the JSON Schema (named
-// after the verdict, never after a protocol) and the temperature. The answer is validated with
-// zod; one repair attempt, then a clear failure, as the engine does for steps.
+// One structured call to a language model for an automated judge (lib/eval/judges.ts): the
+// prompt, the verdict's JSON Schema (named after the verdict) and the temperature, nothing of a
+// step or a run. The answer is validated with zod; one repair attempt, then a clear failure, as
+// the engine does for steps.
 import { z, type ZodType } from 'zod';
 import type { JudgeUsage } from '@/lib/domain/judgments';
-import type { OutputKind } from '@/lib/domain/outputs';
-import type { ProtocolDef, RunParams, StepDef } from '@/lib/domain/protocol';
 import { english, say, sayText, type Said } from '@/lib/i18n';
 import { judgesMessages } from '@/lib/i18n/messages/judges';
-import type { GenerateRequest, ModelProvider } from '@/lib/llm/types';
+import type { LanguageModel, ModelCall, ModelProvider } from '@/lib/llm/types';
 
 /** A judge's refusal: English as its message (the command line, logs), a phrase of the judges table for the screen. */
 export class JudgeError extends Error {
@@ -20,9 +17,10 @@ export class JudgeError extends Error {
 
 export const NEEDS_MODEL = english(judgesMessages, 'errNeedsModel');
 
-/** Throws the refusal for the offline analyst (or any provider that is not an LLM). */
-export function assertJudgeModel(provider: Pick<ModelProvider, 'isLLM'>) {
-  if (!provider.isLLM) throw new JudgeError(say(judgesMessages, 'errNeedsModel'));
+/** The provider's language model; the refusal for the offline analyst (or any provider without one). */
+export function assertJudgeModel(provider: Pick<ModelProvider, 'languageModel'>): LanguageModel {
+  if (!provider.languageModel) throw new JudgeError(say(judgesMessages, 'errNeedsModel'));
+  return provider.languageModel;
 }
 
 export type JudgeCall<T> = {
@@ -49,30 +47,20 @@ function parseJson(raw: string): { ok: true; value: unknown } | { ok: false; pro
 }
 
 export async function callJudge<T>(call: JudgeCall<T>): Promise<{ value: T; usage: JudgeUsage }> {
-  assertJudgeModel(call.provider);
-  const step = { id: call.name, agent: 'judge', role: 'judge', team: 'neutral', act: 'judgment', context: [], webSearch: false, evidence: 'none', output: call.name as OutputKind, task: '' } satisfies StepDef;
-  const params: RunParams = { language: 'en', asOf: '', recencyDays: 0, maxWebResults: 0, maxConcurrency: 1, temperature: call.temperature ?? 0 };
+  const model = assertJudgeModel(call.provider);
   const base = {
-    runId: '',
-    protocol: { id: 'judge', name: '', description: '', steps: [step], reportStep: step.id } as unknown as ProtocolDef,
-    step,
-    params,
-    company: { id: '', name: '', nameEn: null, country: '', industry: null },
-    evidence: [],
-    passages: [],
-    context: [],
-    prompt: { system: call.system, user: call.user },
-    schema: call.schema,
-    jsonSchema: z.toJSONSchema(call.schema) as Record<string, unknown>,
-    tools: {},
+    system: call.system,
+    user: call.user,
+    output: { name: call.name, jsonSchema: z.toJSONSchema(call.schema) as Record<string, unknown> },
+    temperature: call.temperature ?? 0,
     signal: call.signal ?? new AbortController().signal,
-    onToken: () => {},
-  } satisfies Omit<GenerateRequest, 'repair'>;
+    tag: { stepId: call.name },
+  } satisfies ModelCall;
 
   const usage = { promptTokens: 0, completionTokens: 0 };
-  let repair: GenerateRequest['repair'];
+  let repair: ModelCall['repair'];
   for (let attempt = 0; attempt < 2; attempt++) {
-    const result = await call.provider.generate({ ...base, repair });
+    const result = await model.complete({ ...base, repair });
     usage.promptTokens += result.usage.promptTokens;
     usage.completionTokens += result.usage.completionTokens;
     const json = parseJson(result.raw);

@@ -2,12 +2,13 @@
 // the judge was sent (blind, both orders), how verdicts become win rates, how invalid answers
 // are repaired or refused, and the refusal for the offline analyst.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import type { DatabaseHandle } from '@/lib/db/client';
 import type { RunView } from '@/lib/report/run-view';
 import { createOfflineAnalyst } from '@/lib/llm/offline';
 import { createOpenAiProvider } from '@/lib/llm/openai';
-import type { ModelProvider } from '@/lib/llm/types';
-import { judgePairwise, judgeRubric, JudgeError, NEEDS_MODEL, weightedScore, winRate, withhold } from '@/lib/eval/judges';
+import type { ModelCall, ModelProvider } from '@/lib/llm/types';
+import { judgePairwise, judgeRubric, JudgeError, NEEDS_MODEL, pairwiseVerdict, weightedScore, winRate, withhold } from '@/lib/eval/judges';
 import { renderTranscript } from '@/lib/eval/transcript-text';
 import { startFakeLlm, type ChatRequest, type FakeLlm } from '../../scripts/fake-llm/server';
 import { conversationText } from '../../scripts/fake-llm/reply';
@@ -77,6 +78,37 @@ describe('pairwise judge', () => {
       ['a-first', 'A', 'a'],
       ['b-first', 'B', 'a'],
     ]);
+  });
+
+  it('calls the language model with a prompt, the verdict schema and the temperature only: no step, no protocol', async () => {
+    fake.setScript([{ match: 'Report A', reply: { winner: 'tie', reason: 'Even.' } }]);
+    const model = judge.languageModel!;
+    const calls: ModelCall[] = [];
+    const direct: ModelProvider = {
+      ...judge,
+      languageModel: { ...model, complete: (call) => (calls.push(call), model.complete(call)) },
+      generate: () => Promise.reject(new Error('a judge is not a step')),
+    };
+    await judgePairwise({ provider: direct, a: kpd, b: nas });
+
+    const { $schema: _meta, ...schema } = z.toJSONSchema(pairwiseVerdict) as Record<string, unknown>;
+    expect(calls).toHaveLength(2);
+    for (const call of calls) {
+      expect(Object.keys(call).sort()).toEqual(['output', 'repair', 'signal', 'system', 'tag', 'temperature', 'user']);
+      expect(call).toMatchObject({ output: { name: 'pairwise_verdict' }, temperature: 0, repair: undefined, tag: { stepId: 'pairwise_verdict' } });
+    }
+    // What reached the endpoint: the two prompts, the verdict's schema under its own name, the temperature.
+    const bodies = sent().map((r) => r.body as unknown as Record<string, unknown> & { messages: { role: string; content: string }[] });
+    expect(bodies).toHaveLength(2);
+    for (const [i, body] of bodies.entries()) {
+      expect(Object.keys(body).sort()).toEqual(['messages', 'model', 'response_format', 'stream', 'stream_options', 'temperature']);
+      expect(body.messages).toEqual([
+        { role: 'system', content: calls[i].system },
+        { role: 'user', content: calls[i].user },
+      ]);
+      expect(body.response_format).toEqual({ type: 'json_schema', json_schema: { name: 'pairwise_verdict', schema, strict: false } });
+      expect(body).toMatchObject({ model: 'judge-model', temperature: 0 });
+    }
   });
 
   it('turns a judge that follows the position into a split, and counts ties as comparisons', async () => {

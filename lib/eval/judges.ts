@@ -1,4 +1,4 @@
-// The automated judges, through the provider seam (lib/llm):
+// The automated judges, through the language model seam (lib/llm/types.ts):
 // - a pairwise judge: which of two reports better supports a credit decision — blind (reports
 //   are "Report A" and "Report B"; run ids, system names and model names are withheld, even
 //   where a report's own text mentions them) and counterbalanced (asked in both orders, so a
