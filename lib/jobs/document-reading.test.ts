@@ -15,6 +15,7 @@ import { createOpenAiProvider } from '@/lib/llm/openai';
 import { costOf } from '@/lib/llm/prices';
 import type { Extracted } from '@/lib/pool/documents/extract';
 import type { DocumentDetails } from '@/lib/pool/documents/ingest';
+import { MODEL_READING } from '@/lib/pool/documents/limits';
 import { READING_STALE_MS, readingsOf, type ModelReading } from '@/lib/pool/documents/model-reading';
 import { acceptCandidate } from '@/lib/pool/documents/review';
 import { redFlagKindsOf } from '@/lib/pool/red-flags';
@@ -197,6 +198,10 @@ describe.each(testBackends())('model candidates, on %s', (backend) => {
     // The heading is the document's text too: inside the block, never beside the instructions.
     expect(legal.messages[1].content).toContain(`<document_passage>\n${PAGE_2}\n</document_passage>`);
     expect(legal.messages[1].content).toContain('published on 2025-04-01');
+    // One model call, nothing of a step: the candidate schema under its own name, cold, bounded.
+    const sentBody = legal as unknown as Record<string, unknown>;
+    expect(Object.keys(sentBody).sort()).toEqual(['max_tokens', 'messages', 'model', 'response_format', 'stream', 'stream_options', 'temperature']);
+    expect(sentBody).toMatchObject({ response_format: { type: 'json_schema', json_schema: { name: 'document_candidates' } }, temperature: 0, max_tokens: MODEL_READING.answerTokens });
   });
 
   it('records the failure and its reason on the document, and keeps the rule candidates', async () => {

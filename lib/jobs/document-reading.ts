@@ -9,15 +9,13 @@ import { z } from 'zod';
 import type { Db } from '@/lib/db/client';
 import { appendAudit } from '@/lib/db/queries/audit';
 import { insertCandidates, listCandidateSpans, lockDocumentForReading, mergeDocumentMeta, mergeModelReadings } from '@/lib/db/queries/documents';
-import type { OutputKind } from '@/lib/domain/outputs';
-import type { ProtocolDef, RunParams, StepDef } from '@/lib/domain/protocol';
 import { takeInObject } from '@/lib/debate/intake';
 import { AppError } from '@/lib/errors';
 import { say } from '@/lib/i18n';
 import { documentMessages } from '@/lib/i18n/messages/documents';
 import { defaultProviderName, getProvider } from '@/lib/llm';
 import { costOf } from '@/lib/llm/prices';
-import { spentBy, type GenerateRequest, type ModelProvider } from '@/lib/llm/types';
+import { spentBy, type LanguageModel, type ModelProvider } from '@/lib/llm/types';
 import type { Chunk } from '@/lib/pool/chunk';
 import type { Candidate } from '@/lib/pool/documents/candidates';
 import type { PageRange } from '@/lib/pool/documents/extract';
@@ -26,38 +24,14 @@ import { MODEL_READING } from '@/lib/pool/documents/limits';
 import { modelStatements, placeStatement, readingOf, systemPrompt, userPrompt, type Dropped, type ModelReading } from '@/lib/pool/documents/model-reading';
 import { storable } from '@/lib/pool/import/schemas';
 
-// A call outside any run: the run-specific parts of the provider's request are empty (as the
-// automated judges' are, lib/eval/judge-call.ts); the schema is named after the task.
-const STEP = { id: 'document_candidates', agent: 'reader', role: 'analyst', team: 'neutral', act: 'judgment', context: [], webSearch: false, evidence: 'none', output: 'document_candidates' as OutputKind, task: '' } satisfies StepDef;
-const PARAMS: RunParams = { language: 'en', asOf: '', recencyDays: 0, maxWebResults: 0, maxConcurrency: 1, temperature: 0 };
 const JSON_SCHEMA = z.toJSONSchema(modelStatements) as Record<string, unknown>;
-
-function request(prompt: { system: string; user: string }, signal: AbortSignal): GenerateRequest {
-  return {
-    runId: '',
-    protocol: { id: 'document-reading', name: '', description: '', steps: [STEP], reportStep: STEP.id } as unknown as ProtocolDef,
-    step: STEP,
-    params: PARAMS,
-    company: { id: '', name: '', nameEn: null, country: '', industry: null },
-    evidence: [],
-    passages: [],
-    context: [],
-    prompt,
-    schema: modelStatements,
-    jsonSchema: JSON_SCHEMA,
-    tools: {},
-    maxTokens: MODEL_READING.answerTokens,
-    signal,
-    onToken: () => {},
-  };
-}
 
 /** The model's reading of each candidate it proposed, by span (`charStart:charEnd`): shown beside the candidate, never part of it. */
 export type ModelProposal = { candidates: Candidate[]; readings: Record<string, string>; dropped: Dropped; chunksRead: number; promptTokens: number; completionTokens: number };
 
 /** Reads the chunks with the model and returns what survives the strict reading, deduplicated against `taken` spans. */
 export async function proposeWithModel({
-  provider,
+  model,
   chunks,
   pages = [],
   publishedDate,
@@ -65,7 +39,7 @@ export async function proposeWithModel({
   signal = new AbortController().signal,
   spent = { promptTokens: 0, completionTokens: 0 },
 }: {
-  provider: ModelProvider;
+  model: LanguageModel;
   chunks: readonly Chunk[];
   pages?: readonly PageRange[];
   publishedDate: string;
@@ -86,7 +60,15 @@ export async function proposeWithModel({
   const system = systemPrompt();
   for (const chunk of chunks.slice(0, MODEL_READING.chunks)) {
     if (out.promptTokens + out.completionTokens >= MODEL_READING.documentTokens) break;
-    const result = await provider.generate(request({ system, user: userPrompt({ text: chunk.text, heading: chunk.heading, publishedDate }) }, signal));
+    const result = await model.complete({
+      system,
+      user: userPrompt({ text: chunk.text, heading: chunk.heading, publishedDate }),
+      output: { name: 'document_candidates', jsonSchema: JSON_SCHEMA },
+      temperature: 0,
+      maxTokens: MODEL_READING.answerTokens,
+      signal,
+      tag: { stepId: 'document_candidates' },
+    });
     out.chunksRead++;
     out.promptTokens += result.usage.promptTokens;
     out.completionTokens += result.usage.completionTokens;
@@ -124,20 +106,20 @@ export async function proposeWithModel({
  */
 export async function readDocumentWithModel({
   db,
-  provider,
+  reader,
   document: { documentId, companyId, chunks, pages, publishedDate },
   actorId,
 }: {
   db: Db;
-  provider: ModelProvider;
+  reader: LanguageModel;
   document: WrittenDocument;
   actorId: string | null;
 }): Promise<void> {
-  const model = provider.model;
+  const model = reader.model;
   const spent = { promptTokens: 0, completionTokens: 0 };
   try {
     const taken = await listCandidateSpans({ db, documentId });
-    const proposal = await proposeWithModel({ provider, chunks, pages, publishedDate, taken, spent });
+    const proposal = await proposeWithModel({ model: reader, chunks, pages, publishedDate, taken, spent });
     const usage = { promptTokens: proposal.promptTokens, completionTokens: proposal.completionTokens };
     const costUsd = costOf(model, usage);
     const state: ModelReading = { state: 'done', model, proposed: proposal.candidates.length, chunksRead: proposal.chunksRead, dropped: proposal.dropped, ...usage, costUsd };
@@ -165,9 +147,9 @@ export async function readDocumentWithModel({
   }
 }
 
-/** The provider that reads documents: an LLM, or null. The offline analyst proposes nothing. */
-export function documentReader(provider: ModelProvider | null): ModelProvider | null {
-  return provider?.isLLM ? provider : null;
+/** The language model that reads documents, or null: the offline analyst has none and proposes nothing. */
+export function documentReader(provider: ModelProvider | null): LanguageModel | null {
+  return provider?.languageModel ?? null;
 }
 
 /** Whether an OpenAI-compatible model is configured to read documents (no provider is built to tell). */
@@ -177,11 +159,11 @@ export function readerConfigured(): boolean {
 
 /** The configured OpenAI-compatible model, when there is one. */
 export function configuredReader(): ModelProvider | null {
-  return documentReader(readerConfigured() ? getProvider({ provider: 'openai' }) : null);
+  return readerConfigured() ? getProvider({ provider: 'openai' }) : null;
 }
 
 /**
- * An upload (lib/pool/documents/ingest.ts) and, when `provider` is an LLM, its model's reading
+ * An upload (lib/pool/documents/ingest.ts) and, when `provider` has a language model, its model's reading
  * started in the background once the upload is written; `reading` settles when the reading has
  * been recorded (it never rejects). The caller answers without awaiting it; the tests await it.
  */
@@ -194,7 +176,7 @@ export async function uploadAndRead({
   const result = await ingestDocument({
     ...upload,
     modelReading: reader
-      ? { model: reader.model, start: (document) => void (reading = readDocumentWithModel({ db: upload.db, provider: reader, document, actorId: upload.actorId })) }
+      ? { model: reader.model, start: (document) => void (reading = readDocumentWithModel({ db: upload.db, reader, document, actorId: upload.actorId })) }
       : null,
   });
   return { result, reading };
@@ -222,5 +204,5 @@ export async function readDocumentAgain({ db, provider, documentId, actorId, now
     const pages = Array.isArray(doc.meta.pages) ? (doc.meta.pages as [number, number, number][]).map(([page, start, end]) => ({ page, start, end })) : [];
     return { documentId, companyId: doc.companyId, chunks: doc.chunks, pages, publishedDate: doc.publishedDate } satisfies WrittenDocument;
   });
-  return { companyId: document.companyId, reading: readDocumentWithModel({ db, provider: reader, document, actorId }) };
+  return { companyId: document.companyId, reading: readDocumentWithModel({ db, reader, document, actorId }) };
 }
