@@ -6,7 +6,7 @@ import { OUTPUT_SCHEMAS } from '@/lib/domain/outputs';
 import type { ProtocolDef, StepDef, StepWait } from '@/lib/domain/protocol';
 import { retryAfterMs } from '@/lib/util/http';
 import { startFakeLlm, type FakeLlm } from '@/scripts/fake-llm/server';
-import { createOpenAiProvider, LlmError, type OpenAiProviderOptions } from './openai';
+import { createOpenAiModel, createOpenAiProvider, LlmError, type OpenAiProviderOptions } from './openai';
 import { outputCapOf } from './output-caps';
 import { costOf, priceOf } from './prices';
 import type { GenerateRequest, WebEvidence } from './types';
@@ -144,6 +144,24 @@ describe('createOpenAiProvider against the fake server', () => {
     const err = await provider({ structuredOutput: 'json_schema' }).generate(makeRequest()).catch((e) => e);
     expect(err).toBeInstanceOf(LlmError);
     expect(err).toMatchObject({ kind: 'rejected', details: { status: 400 } });
+  });
+
+  it('a call without an output schema asks for free text: no response format, no schema in the prompt', async () => {
+    fake.setScript([{ match: '[marker:free]', reply: 'The borrower can repay.' }]);
+    const texts: string[] = [];
+    for (const structuredOutput of ['auto', 'json_object'] as const) {
+      const model = createOpenAiModel({ apiKey: API_KEY, baseURL: fake.url, model: 'gpt-4o-mini', structuredOutput });
+      const result = await model.complete({ system: 'You are an analyst.', user: 'In one sentence [marker:free].', signal: new AbortController().signal, onText: (t) => texts.push(t) });
+      expect(result.raw).toBe('The borrower can repay.');
+    }
+    expect(texts.join('')).toBe('The borrower can repay.'.repeat(2));
+    for (const i of [0, 1]) {
+      expect(body(i)).not.toHaveProperty('response_format');
+      expect(body(i).messages).toEqual([
+        { role: 'system', content: 'You are an analyst.' },
+        { role: 'user', content: 'In one sentence [marker:free].' },
+      ]);
+    }
   });
 
   it('json_object mode never asks for json_schema', async () => {
