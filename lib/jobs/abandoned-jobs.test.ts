@@ -4,13 +4,16 @@
 // from the runs' leases, so neither reports a dead worker's run as running. The worker here is
 // a bare pg-boss fetch and a lease claim, exactly what lib/jobs/worker.ts does before executing.
 import { sql } from 'drizzle-orm';
-import type PgBoss from 'pg-boss';
+import type { PgBoss } from 'pg-boss';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DatabaseHandle, Db } from '@/lib/db/client';
 import { claimRun } from '@/lib/db/queries/runs';
+import { executeRows } from '@/lib/db/rows';
 import { companies, runs } from '@/lib/db/schema';
 import { createTestDatabase, testBackends } from '@/lib/db/test-db';
-import { ABANDONED_JOB_OUTPUT, enqueueRun, failAbandonedJobs, getBoss, requeueUnheldRuns, RUN_QUEUE, stopBoss, type RunJob } from '@/lib/jobs/boss';
+import { ABANDONED_JOB_OUTPUT, BOSS_SCHEMA, enqueueRun, failAbandonedJobs, getBoss, requeueUnheldRuns, RUN_QUEUE, stopBoss, type RunJob } from '@/lib/jobs/boss';
+import { resetEnvForTests } from '@/lib/env';
+import { resumeInterruptedRuns } from '@/lib/jobs/resume';
 import { queueHealth } from '@/lib/ops/health';
 import { collectMetrics, formatPrometheus } from '@/lib/ops/metrics';
 
@@ -24,7 +27,7 @@ if (testBackends().includes('postgres')) {
     let boss: PgBoss;
 
     const jobsOf = async (runId: string) =>
-      ((await db.execute(sql`select id::text as id, state::text as state, output from pgboss.job where name = ${RUN_QUEUE} and singleton_key = ${runId} order by created_on`)) as unknown as { rows: JobRow[] }).rows;
+      ((await db.execute(sql`select id::text as id, state::text as state, output from ${sql.raw(BOSS_SCHEMA)}.job where name = ${RUN_QUEUE} and singleton_key = ${runId} order by created_on`)) as unknown as { rows: JobRow[] }).rows;
 
     /** What a worker does with a job: pg-boss hands it over (now `active`), the worker claims the run's lease. */
     async function takeJob(runId: string, workerId: string, leaseMs: number) {
@@ -106,6 +109,32 @@ if (testBackends().includes('postgres')) {
       await db.update(runs).set({ status: 'cancelled' }).where(sql`${runs.id} = ${runId}`);
       expect(await failAbandonedJobs({ db, graceMs: 0 })).toBe(1);
       expect((await jobsOf(runId)).map((j) => j.state)).toEqual(['failed']);
+    });
+
+    it("a run whose job waited in pg-boss 10's schema is queued in the new schema at start-up, and the old schema is left alone", async () => {
+      const runId = await newRun();
+      // pg-boss 10's job table as the upgrade leaves it (the columns read here), this run's job waiting.
+      await db.execute(sql`create schema pgboss`);
+      await db.execute(sql`create table pgboss.job (id uuid primary key default gen_random_uuid(), name text not null, state text not null, singleton_key text)`);
+      await db.execute(sql`insert into pgboss.job (name, state, singleton_key) values (${RUN_QUEUE}, 'created', ${runId})`);
+      const saved = process.env.DATABASE_URL;
+      process.env.DATABASE_URL = url;
+      resetEnvForTests();
+      try {
+        // What lib/startup.ts does on PostgreSQL with the queue on.
+        expect(await resumeInterruptedRuns({ db })).toBe(1);
+      } finally {
+        if (saved === undefined) delete process.env.DATABASE_URL;
+        else process.env.DATABASE_URL = saved;
+        resetEnvForTests();
+      }
+      expect((await jobsOf(runId)).map((j) => j.state)).toEqual(['created']);
+      expect(await queueHealth(db)).toEqual({ ok: true, queued: 1, active: 0 });
+      expect(await executeRows(db, sql`select state from pgboss.job where singleton_key = ${runId}`)).toEqual([{ state: 'created' }]);
+      const [job] = (await boss.fetch<RunJob>(RUN_QUEUE)) ?? [];
+      expect(job?.data.runId).toBe(runId);
+      await boss.complete(RUN_QUEUE, job!.id);
+      await db.update(runs).set({ status: 'cancelled' }).where(sql`${runs.id} = ${runId}`);
     });
   });
 }

@@ -1,7 +1,7 @@
 // Creating the queues when several processes start at once on a fresh database, as a cluster's app
-// instances and workers do: pg-boss's create_queue can deadlock there, and a start-up that fails on
-// it leaves an instance that never serves. ensureQueue tries a lost race again.
-import PgBoss from 'pg-boss';
+// instances and workers do: pg-boss's create_queue could deadlock there (pg-boss 10 did), and a
+// start-up that fails on it leaves an instance that never serves. ensureQueue tries a lost race again.
+import { PgBoss, type QueueResult } from 'pg-boss';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '@/lib/db/client';
 import { createTestDatabase, testBackends } from '@/lib/db/test-db';
@@ -17,7 +17,7 @@ function fakeBoss(outcomes: (Error | null)[], exists = false) {
     boss: {
       getQueue: async () => {
         calls.getQueue++;
-        return exists ? ({ name: 'q' } as PgBoss.QueueResult) : null;
+        return exists ? ({ name: 'q' } as QueueResult) : null;
       },
       createQueue: async () => {
         const outcome = outcomes[calls.createQueue++];
@@ -34,7 +34,7 @@ describe('ensureQueue', () => {
   it('tries a create that lost a race again, with growing pauses, until it succeeds', async () => {
     pauses.length = 0;
     const { boss, calls } = fakeBoss([raced('40P01'), raced('23505'), raced('42P07'), null]);
-    await ensureQueue(boss, 'q', { name: 'q' }, { pause });
+    await ensureQueue(boss, 'q', {}, { pause });
     expect(calls.createQueue).toBe(4);
     expect(pauses).toHaveLength(3);
     // 25 ms × 2^attempt, jittered between half and one and a half times.
@@ -46,16 +46,16 @@ describe('ensureQueue', () => {
 
   it('does not create a queue that exists', async () => {
     const { boss, calls } = fakeBoss([], true);
-    await ensureQueue(boss, 'q', { name: 'q' }, { pause });
+    await ensureQueue(boss, 'q', {}, { pause });
     expect(calls).toEqual({ getQueue: 1, createQueue: 0 });
   });
 
   it('passes any other error on at once, and a race on after the last attempt', async () => {
     const other = fakeBoss([Object.assign(new Error('permission denied'), { code: '42501' })]);
-    await expect(ensureQueue(other.boss, 'q', { name: 'q' }, { pause })).rejects.toThrow('permission denied');
+    await expect(ensureQueue(other.boss, 'q', {}, { pause })).rejects.toThrow('permission denied');
     expect(other.calls.createQueue).toBe(1);
     const stuck = fakeBoss(Array.from({ length: 10 }, () => raced('40P01')));
-    await expect(ensureQueue(stuck.boss, 'q', { name: 'q' }, { pause, attempts: 3 })).rejects.toThrow('raced (40P01)');
+    await expect(ensureQueue(stuck.boss, 'q', {}, { pause, attempts: 3 })).rejects.toThrow('raced (40P01)');
     expect(stuck.calls.createQueue).toBe(3);
   });
 });
@@ -73,7 +73,7 @@ if (testBackends().includes('postgres')) {
       url = server.toString();
     });
     afterAll(async () => {
-      await Promise.all(bosses.map((b) => b.stop({ graceful: false, wait: true }).catch(() => {})));
+      await Promise.all(bosses.map((b) => b.stop({ graceful: false }).catch(() => {})));
       await handle?.close();
     });
 
@@ -86,7 +86,7 @@ if (testBackends().includes('postgres')) {
       }
       // pg-boss installs its schema under its own lock; the queues are ours to create.
       await Promise.all(bosses.map((b) => b.start()));
-      const results = await Promise.allSettled(bosses.flatMap((b, i) => names.map((_, j) => ensureQueue(b, names[(i + j) % names.length], { name: names[(i + j) % names.length], policy: 'short' }))));
+      const results = await Promise.allSettled(bosses.flatMap((b, i) => names.map((_, j) => ensureQueue(b, names[(i + j) % names.length], { policy: 'short' }))));
       expect(results.filter((r) => r.status === 'rejected').map((r) => String((r as PromiseRejectedResult).reason))).toEqual([]);
       const queues = (await bosses[0].getQueues()).map((q) => q.name).filter((n) => names.includes(n));
       expect(queues.sort()).toEqual([...names].sort());

@@ -1,9 +1,11 @@
-// The PostgreSQL job queue (pg-boss 10, in its own schema `pgboss`): one instance per process
-// and database, started on first use (never at import time, so `next build` and the embedded
-// mode never touch it). A job only says "execute run X"; which worker may execute it is decided
+// The PostgreSQL job queue (pg-boss 12, in its own schema `crosscheck_jobs`): one instance per
+// process and database, started on first use (never at import time, so `next build` and the
+// embedded mode never touch it). pg-boss 10's schema `pgboss` cannot be migrated to 12, so 12 starts
+// a schema of its own and the old one is left in place, unread: the runs whose jobs waited there are
+// queued again from `runs` by the reaper (requeueUnheldRuns), which also runs at start-up. A job only says "execute run X"; which worker may execute it is decided
 // by the run's lease (lib/jobs/lease-keeper.ts), so a duplicate or stale job is harmless.
 // Scheduling is on for the portfolio watch's cron job (lib/jobs/watch-scheduler.ts).
-import type PgBoss from 'pg-boss';
+import type { PgBoss, Queue } from 'pg-boss';
 import type { Db } from '@/lib/db/client';
 import { failAbandonedRunJobs } from '@/lib/db/queries/queue';
 import { listUnheldRuns } from '@/lib/db/queries/runs';
@@ -13,7 +15,7 @@ import { sleep } from '@/lib/util/http';
 import { RUN_QUEUED_CHANNEL } from '@/lib/jobs/wake';
 
 export const RUN_QUEUE = 'crosscheck-run';
-export const BOSS_SCHEMA = 'pgboss';
+export const BOSS_SCHEMA = 'crosscheck_jobs';
 
 export type RunJob = { runId: string };
 
@@ -28,13 +30,12 @@ export function databaseUrl(url?: string) {
 }
 
 async function open(url: string): Promise<PgBoss> {
-  const { default: PgBossClass } = await import('pg-boss');
+  const { PgBoss: PgBossClass } = await import('pg-boss');
   const boss = new PgBossClass({ connectionString: url, schema: BOSS_SCHEMA, max: 4, application_name: 'crosscheck-queue', schedule: true });
   // Without a listener an 'error' event would end the process; pg-boss retries on its own.
   boss.on('error', (err) => log.error('queue error', { component: 'worker', err }));
   await boss.start();
   await ensureQueue(boss, RUN_QUEUE, {
-    name: RUN_QUEUE,
     // `short`: at most one waiting job per run (the singleton key), however often it is sent.
     policy: 'short',
     retryLimit: 3,
@@ -46,9 +47,11 @@ async function open(url: string): Promise<PgBoss> {
   return boss;
 }
 
-// What pg-boss's create_queue raises when processes create queues at the same moment (their first
+// What pg-boss's create_queue raised when processes created queues at the same moment (their first
 // start on a fresh database, as a cluster's instances and workers do): a deadlock between one's
-// partition attach and another's queue insert, or one partition table created twice.
+// partition attach and another's queue insert, or one partition table created twice. pg-boss 12
+// attaches a table only for a `partition: true` queue, which ours are not, so these should be rare
+// now; trying again stays cheap insurance.
 const CREATE_RACES = new Set(['40P01', '23505', '42P07']);
 
 /**
@@ -59,7 +62,7 @@ const CREATE_RACES = new Set(['40P01', '23505', '42P07']);
 export async function ensureQueue(
   boss: Pick<PgBoss, 'getQueue' | 'createQueue'>,
   name: string,
-  options: PgBoss.Queue,
+  options: Omit<Queue, 'name'>,
   { attempts = 6, pause = (ms: number) => sleep(ms) }: { attempts?: number; pause?: (ms: number) => Promise<void> } = {},
 ) {
   for (let attempt = 1; ; attempt++) {
@@ -137,5 +140,5 @@ export async function requeueUnheldRuns({ db, url, graceMs = env().WORKER_LEASE_
 export async function stopBoss() {
   const all = [...bosses().values()];
   bosses().clear();
-  await Promise.all(all.map(async (b) => (await b.catch(() => undefined))?.stop({ graceful: true, wait: true, timeout: 2_000 })));
+  await Promise.all(all.map(async (b) => (await b.catch(() => undefined))?.stop({ graceful: true, timeout: 2_000 })));
 }

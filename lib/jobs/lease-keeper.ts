@@ -1,5 +1,6 @@
-// A worker's hold on the runs it executes. pg-boss 10 has no heartbeat and its job expiry is
-// far too coarse for runs of a few minutes, so each run carries its own lease (runs.worker_id,
+// A worker's hold on the runs it executes. pg-boss 10 had no heartbeat (12 has one, which a later
+// step of docs/jobs-queue-spike.md moves to) and a job's expiry is far too coarse for runs of a few
+// minutes, so each run carries its own lease (runs.worker_id,
 // runs.lease_expires_at) that the worker renews every few seconds. A renewal that finds a run
 // no longer held stops executing it here without ending it (the new holder goes on); one that
 // finds the run cancelled by another process stops it as cancelled.

@@ -1,5 +1,6 @@
-// pg-boss 10 completes and fails jobs without awaiting the write, so while PostgreSQL restarts
-// those writes reject with nobody to catch them, and Node ends the process on an unhandled
+// pg-boss 10 completed and failed jobs without awaiting the write, so while PostgreSQL restarts
+// those writes rejected with nobody to catch them (whether 12 still leaves any such write
+// unawaited is not checked yet, so the guard stays), and Node ends the process on an unhandled
 // rejection. A worker should ride out a database restart (its leases and the reaper put every
 // run back on track afterwards), so rejections that only say "the database is unavailable" are
 // logged; anything else still ends a worker process, as a bug should.

@@ -1,5 +1,6 @@
-// Wake-up on enqueue. pg-boss 10 workers find new jobs by polling, at most every 500 ms, so a
-// queued run would wait up to a whole poll before its first step. enqueueRun (lib/jobs/boss.ts)
+// Wake-up on enqueue. Our pg-boss workers find new jobs by polling, at most every 500 ms (pg-boss
+// 12's own LISTEN/NOTIFY is not switched on yet: docs/jobs-queue-spike.md), so a queued run would
+// wait up to a whole poll before its first step. enqueueRun (lib/jobs/boss.ts)
 // also sends a NOTIFY on RUN_QUEUED_CHANNEL; each worker process listens on one connection and
 // makes its idle queue slots fetch at once. The poll stays as the fallback: while this connection
 // is down, or if a notification is missed, runs are still picked up, only up to a poll later.

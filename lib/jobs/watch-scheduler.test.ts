@@ -9,7 +9,7 @@ import { upsertWatchEntry } from '@/lib/db/queries/watch';
 import { companies, users, watchEntries } from '@/lib/db/schema';
 import { createTestDatabase, testBackends } from '@/lib/db/test-db';
 import { resetEnvForTests } from '@/lib/env';
-import { getBoss, stopBoss } from '@/lib/jobs/boss';
+import { BOSS_SCHEMA, getBoss, stopBoss } from '@/lib/jobs/boss';
 import { startWatchScheduler, WATCH_QUEUE, watchCron, type WatchScheduler } from '@/lib/jobs/watch-scheduler';
 
 describe('watchCron', () => {
@@ -73,7 +73,7 @@ describe.each(testBackends())('the watch scheduler on %s', (backend) => {
       const url = server.toString();
       scheduler = await startWatchScheduler({ db, minutes: 5, how: 'queue', url, pollIntervalMs: 500 });
       expect(scheduler?.how).toBe('queue');
-      const schedule = (await db.execute(sql`select name, cron, timezone from pgboss.schedule where name = ${WATCH_QUEUE}`)) as unknown as { rows: unknown[] };
+      const schedule = (await db.execute(sql`select name, cron, timezone from ${sql.raw(BOSS_SCHEMA)}.schedule where name = ${WATCH_QUEUE}`)) as unknown as { rows: unknown[] };
       expect(schedule.rows).toEqual([{ name: WATCH_QUEUE, cron: '*/5 * * * *', timezone: 'UTC' }]);
       // What the cron sends every five minutes, sent now.
       await (await getBoss(url)).send(WATCH_QUEUE, {});

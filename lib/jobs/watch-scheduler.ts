@@ -58,12 +58,13 @@ export async function startWatchScheduler({
 
   if (how === 'queue') {
     const boss = await getBoss(url);
-    await ensureQueue(boss, WATCH_QUEUE, { name: WATCH_QUEUE, policy: 'singleton', retryLimit: 0, expireInSeconds: 3600 });
+    await ensureQueue(boss, WATCH_QUEUE, { policy: 'singleton', retryLimit: 0, expireInSeconds: 3600 });
     await boss.schedule(WATCH_QUEUE, watchCron(minutes), {}, { tz: 'UTC' });
     await boss.work(WATCH_QUEUE, { batchSize: 1, pollingIntervalSeconds: Math.max(0.5, pollIntervalMs / 1000) }, async () => {
       await pass();
     });
-    return { how: 'queue', minutes, stop: () => boss.offWork(WATCH_QUEUE) };
+    // Stops taking passes; one under way finishes on its own, as before (pg-boss 12 would wait for it).
+    return { how: 'queue', minutes, stop: () => boss.offWork(WATCH_QUEUE, { wait: false }) };
   }
   const timer = setInterval(() => void pass(), minutes * 60_000);
   timer.unref();

@@ -14,7 +14,7 @@ import { seedDemo } from '@/lib/demo/seed';
 import { createTestDatabase, testBackends } from '@/lib/db/test-db';
 import { createRun, executeRun, isRunActive } from '@/lib/debate/engine';
 import { resetEnvForTests } from '@/lib/env';
-import { enqueueRun, requeueUnheldRuns, stopBoss } from '@/lib/jobs/boss';
+import { BOSS_SCHEMA, enqueueRun, requeueUnheldRuns, stopBoss } from '@/lib/jobs/boss';
 import { queueRunner } from '@/lib/jobs/queue-runner';
 import { startWorker, type QueueWorker } from '@/lib/jobs/worker';
 import { getProvider, resetProvidersForTests } from '@/lib/llm';
@@ -144,7 +144,7 @@ if (testBackends().includes('postgres')) {
       expect(await requeueUnheldRuns({ db, url })).toBe(1);
       expect(await requeueUnheldRuns({ db, url })).toBe(0);
       await enqueueRun(run.id, url);
-      const jobs = (await db.execute(sql`select count(*)::int as n from pgboss.job where singleton_key = ${run.id}`)) as unknown as { rows: { n: number }[] };
+      const jobs = (await db.execute(sql`select count(*)::int as n from ${sql.raw(BOSS_SCHEMA)}.job where singleton_key = ${run.id}`)) as unknown as { rows: { n: number }[] };
       expect(jobs.rows[0].n).toBe(1);
       await setRunStatus({ db, id: run.id, status: 'cancelled' });
     });
@@ -182,7 +182,7 @@ if (testBackends().includes('postgres')) {
       expect(finished.promptTokens).toBe(steps.reduce((sum, s) => sum + s.promptTokens, 0));
       // The killed worker's job was failed when the run was handed on, not left active for hours.
       const states = await waitFor('the jobs of the run to settle', async () => {
-        const jobs = (await db.execute(sql`select state::text as state from pgboss.job where singleton_key = ${run.id} order by created_on`)) as unknown as { rows: { state: string }[] };
+        const jobs = (await db.execute(sql`select state::text as state from ${sql.raw(BOSS_SCHEMA)}.job where singleton_key = ${run.id} order by created_on`)) as unknown as { rows: { state: string }[] };
         const list = jobs.rows.map((j) => j.state);
         return !list.includes('active') && list;
       });
@@ -277,7 +277,7 @@ if (testBackends().includes('postgres')) {
       const watcher = spawnWorker({ WATCH_PASS_MINUTES: '7' });
       await watcher.ready;
       expect(watcher.output()).toContain('takes portfolio watch passes (every 7 min)');
-      const { rows } = (await db.execute(sql`select cron from pgboss.schedule where name = 'crosscheck-watch'`)) as unknown as { rows: { cron: string }[] };
+      const { rows } = (await db.execute(sql`select cron from ${sql.raw(BOSS_SCHEMA)}.schedule where name = 'crosscheck-watch'`)) as unknown as { rows: { cron: string }[] };
       expect(rows.map((r) => r.cron)).toEqual(['*/7 * * * *']);
       watcher.child.kill('SIGTERM');
       await waitFor('the worker to stop', async () => watcher.child.exitCode !== null);

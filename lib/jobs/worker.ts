@@ -92,8 +92,9 @@ export async function startWorker(options: WorkerOptions): Promise<QueueWorker> 
   };
 
   const workIds: string[] = [];
-  // pg-boss 10 hands one worker a batch and waits for all of it: `concurrency` single-job
-  // workers instead, so a free slot takes the next run at once.
+  // `concurrency` single-job workers, so a free slot takes the next run at once. (pg-boss 12's
+  // `localConcurrency` would do the same; it comes with the heartbeat step of
+  // docs/jobs-queue-spike.md, which also drops our wake-up and lease keeper.)
   for (let i = 0; i < options.concurrency; i++) {
     workIds.push(await boss.work<RunJob>(RUN_QUEUE, { batchSize: 1, pollingIntervalSeconds: (options.pollIntervalMs ?? e.WORKER_POLL_INTERVAL_MS) / 1000 }, handle));
   }
@@ -129,7 +130,9 @@ export async function startWorker(options: WorkerOptions): Promise<QueueWorker> 
       mode = graceful ? 'draining' : 'abandoning';
       clearInterval(reaper);
       await wake.stop();
-      await Promise.all(workIds.map((id) => boss.offWork({ id })));
+      // Stop fetching only: `wait: false`, or pg-boss would wait here for the runs in hand, which
+      // the lines below give `timeoutMs` and then hand back.
+      await Promise.all(workIds.map((id) => boss.offWork(RUN_QUEUE, { id, wait: false })));
       if (graceful && inFlight.size) {
         workerLog.info('stopping: waiting for the runs in hand', { runs: inFlight.size, timeoutMs });
         let timer: NodeJS.Timeout | undefined;

@@ -58,7 +58,7 @@ describe('checkHealth', () => {
   });
 
   it('fails on an unreadable queue only when configured to require it', async () => {
-    const broken = checks({ queue: async () => Promise.reject(new Error('relation "pgboss.job" is locked by secret-host')) });
+    const broken = checks({ queue: async () => Promise.reject(new Error('relation "crosscheck_jobs.job" is locked by secret-host')) });
     const lenient = await checkHealth(broken);
     expect(lenient.httpStatus).toBe(200);
     expect(lenient.body.queue).toEqual({ ok: false, message: 'The job queue could not be read.' });
@@ -135,7 +135,7 @@ describe('createProviderProbe', () => {
   });
 });
 
-describe.each(testBackends())('queue counts from pgboss.job on %s', (backend) => {
+describe.each(testBackends())('queue counts from pg-boss\'s job table on %s', (backend) => {
   let handle: DatabaseHandle;
   beforeAll(async () => {
     handle = await createTestDatabase(backend);
@@ -149,11 +149,17 @@ describe.each(testBackends())('queue counts from pgboss.job on %s', (backend) =>
     expect(await readQueueJobs({ db })).toBeNull();
     expect(await queueHealth(db)).toEqual({ ok: false, message: 'queue not initialised' });
 
-    // The two columns read here, as pg-boss 10 declares them (state is an enum there too).
+    // pg-boss 10's schema, left behind by the upgrade, is not read: its jobs are not ours any more.
     await db.execute(sql`create schema pgboss`);
-    await db.execute(sql`create type pgboss.job_state as enum ('created', 'retry', 'active', 'completed', 'cancelled', 'failed')`);
-    await db.execute(sql`create table pgboss.job (id uuid primary key default gen_random_uuid(), name text not null, state pgboss.job_state not null default 'created')`);
-    await db.execute(sql`insert into pgboss.job (name, state) values
+    await db.execute(sql`create table pgboss.job (name text not null, state text not null)`);
+    await db.execute(sql`insert into pgboss.job values ('crosscheck-run', 'created')`);
+    expect(await readQueueJobs({ db })).toBeNull();
+
+    // The two columns read here, as pg-boss 12 declares them (state is an enum there too).
+    await db.execute(sql`create schema crosscheck_jobs`);
+    await db.execute(sql`create type crosscheck_jobs.job_state as enum ('created', 'retry', 'active', 'completed', 'cancelled', 'failed')`);
+    await db.execute(sql`create table crosscheck_jobs.job (id uuid primary key default gen_random_uuid(), name text not null, state crosscheck_jobs.job_state not null default 'created')`);
+    await db.execute(sql`insert into crosscheck_jobs.job (name, state) values
       ('crosscheck-run', 'created'), ('crosscheck-run', 'created'), ('crosscheck-run', 'retry'),
       ('crosscheck-run', 'active'), ('crosscheck-run', 'completed'), ('crosscheck-run', 'failed'),
       ('another-queue', 'created'), ('another-queue', 'active')`);

@@ -175,9 +175,9 @@ describe.each(testBackends())('collectMetrics on %s', (backend) => {
     expect(histogram['kpd-mads/rebuttal']).toMatchObject({ count: 1, sum: 1 });
     expect(Object.fromEntries(histogram['kpd-mads/rebuttal'].buckets)).toMatchObject({ '0.5': 0, '1': 1 });
 
-    await db.execute(sql`create schema pgboss`);
-    await db.execute(sql`create table pgboss.job (name text not null, state text not null)`);
-    await db.execute(sql`insert into pgboss.job values ('crosscheck-run', 'created'), ('crosscheck-run', 'active'), ('crosscheck-run', 'active'), ('other', 'active')`);
+    await db.execute(sql`create schema crosscheck_jobs`);
+    await db.execute(sql`create table crosscheck_jobs.job (name text not null, state text not null)`);
+    await db.execute(sql`insert into crosscheck_jobs.job values ('crosscheck-run', 'created'), ('crosscheck-run', 'active'), ('crosscheck-run', 'active'), ('other', 'active')`);
     text = formatPrometheus(await collectMetrics({ db }));
     expectExposition(text);
     expect(text).toContain('crosscheck_queue_jobs{state="created"} 1\n');

@@ -10,7 +10,7 @@ import type { Executor } from '@/lib/db/client';
 import { countQueueJobsByState } from '@/lib/db/queries/queue';
 import { BOSS_SCHEMA, RUN_QUEUE } from '@/lib/jobs/boss';
 
-/** pg-boss 10's job states; `created` and `retry` are waiting, `active` is held by a worker. */
+/** pg-boss's job states (the same in 10 and 12); `created` and `retry` are waiting, `active` is held by a worker. */
 export const QUEUE_STATES = ['created', 'retry', 'active', 'completed', 'cancelled', 'failed'] as const;
 
 /** Jobs of the run queue by state (every known state, 0 when none), or null when pg-boss's schema does not exist. */

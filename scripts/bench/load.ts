@@ -18,7 +18,7 @@ import { openDatabase, type DatabaseHandle } from '@/lib/db/client';
 import { runBus } from '@/lib/debate/bus';
 import { createRun } from '@/lib/debate/engine';
 import { startRunRelay, type RunRelay } from '@/lib/debate/relay';
-import { enqueueRun, stopBoss } from '@/lib/jobs/boss';
+import { BOSS_SCHEMA, enqueueRun, RUN_QUEUE, stopBoss } from '@/lib/jobs/boss';
 import { createOpenAiProvider } from '@/lib/llm/openai';
 import { startPgCluster, type PgCluster } from '../cluster/pg-cluster';
 import { migrateAndSeed, startFakeModel, startWorker, writeReferenceScript, type Proc } from '../cluster/processes';
@@ -164,7 +164,7 @@ async function phase(ctx: BenchContext, handle: DatabaseHandle, url: string, env
   for (const u of unsubscribes) u();
   // Leave nothing behind for the next phase: the abandoned runs are cancelled outright.
   await handle.db.execute("update runs set status = 'cancelled', worker_id = null, lease_expires_at = null where status in ('queued', 'running')");
-  await handle.db.execute("delete from pgboss.job where name = 'crosscheck-run'");
+  await handle.db.execute(`delete from ${BOSS_SCHEMA}.job where name = '${RUN_QUEUE}'`);
   const stepsPerSecond = stepsInWindow / (windowMs / 1000);
   return { workers: workerCount, concurrency, windowMs, stepsPerSecond, runsPerHour: (stepsPerSecond * 3600) / STEPS_PER_RUN, firstTokenMs, connections, workerRssMb, probe };
 }
