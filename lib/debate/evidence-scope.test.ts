@@ -101,17 +101,21 @@ describe('visibleEvidence: a FinDebate specialist sees its lane of the pool', ()
     expect(inLane({ factors: ['certifications'], adverse: true }, { factor: 'other', polarity: 'adverse' })).toBe(true);
   });
 
-  // Coverage: every item of every demo borrower's pool reaches at least one specialist, at every
-  // date an item is published (each such date's pool is non-empty and holds a new item).
+  // Coverage: every item of every demo borrower's pool a step may cite reaches at least one
+  // specialist, at every date an item is published (each such date's pool is non-empty and holds
+  // a new item). A stale item newer evidence on its factor supersedes is no one's to cite (Rule 5).
   const companies = (JSON.parse(fs.readFileSync(path.join(process.cwd(), 'data/demo/companies.json'), 'utf8')) as { id: string }[]).map((c) => c.id);
-  it.each(companies)('shows every item of %s\'s pool to a specialist, at every as-of date', (companyId) => {
+  it.each(companies)('shows every citable item of %s\'s pool to a specialist, at every as-of date', (companyId) => {
     const dates = [...new Set(evidenceAsOf(companyId, '9999-12-31', 3650).map((e) => e.publishedDate))];
     expect(dates.length).toBeGreaterThan(0);
     for (const asOf of dates) {
       const pool = evidenceAsOf(companyId, asOf, 3 * 365);
       expect(pool.length, asOf).toBeGreaterThan(0);
+      const fresh = new Set(pool.filter((e) => !e.stale).map((e) => e.factor ?? 'other'));
+      const citable = pool.filter((e) => !e.stale || !fresh.has(e.factor ?? 'other'));
       const shown = new Set(specialists.flatMap((s) => ids(visibleEvidence(s, pool, []))));
-      expect(ids(pool).filter((id) => !shown.has(id)), `${companyId} as of ${asOf}`).toEqual([]);
+      expect(ids(citable).filter((id) => !shown.has(id)), `${companyId} as of ${asOf}`).toEqual([]);
+      expect([...shown].filter((id) => !ids(citable).includes(id)), `${companyId} as of ${asOf}`).toEqual([]);
     }
   });
 
@@ -203,6 +207,32 @@ describe('what a debater is not shown', () => {
     expect(ids(visibleEvidence({ evidence: 'context-factors', team: 'negative' }, pool, [cites], flags))).toContain('mc-old');
     expect(ids(visibleEvidence({ evidence: 'context-factors', team: 'negative' }, pool, [d1], flags))).not.toContain('mc-old');
     expect(ids(visibleEvidence({ evidence: 'pool', team: 'neutral' }, pool, [], flags))).toContain('mc-old');
+  });
+
+  it("a FinDebate specialist's lane and the trust agent's and skeptic's lanes leave out a superseded stale item, but the skeptic sees one the trust agent cites", () => {
+    const step = (id: string) => FINDEBATE.steps.find((s) => s.id === id)!;
+    // Tesla as of 2025-06-30: a 2019 8-K index line beside the 2025 10-K, both on `other`.
+    const pool = [
+      dated('ramp-adv', 'other', '2025-01-30', false, 'adverse'),
+      dated('esg-ctx', 'other', '2025-01-30', false, 'context'),
+      dated('8k-2019', 'other', '2019-12-26', true, 'context'),
+      dated('ceo-adv', 'management_continuity', '2025-01-30', false, 'adverse'),
+      dated('8k-2018', 'management_continuity', '2018-07-30', true, 'context'),
+      dated('flag-2019', 'internal_control_risk', '2019-06-01', true, 'adverse'),
+      dated('lit-new', 'internal_control_risk', '2025-01-30', false, 'adverse'),
+    ];
+    const flags = new Set(['flag-2019']);
+    expect(ids(visibleEvidence(step('S-PERF'), pool, [], flags))).toEqual(['ramp-adv', 'esg-ctx']);
+    expect(ids(visibleEvidence(step('S-MGMT'), pool, [], flags))).toEqual(['ceo-adv', 'flag-2019', 'lit-new']);
+    const claim = (id: string, factor: string, polarity: string, cites: string) => ({ id, text: id, factor, polarity, citations: [{ evidenceId: cites, source: 's', date: '2025-01-30' }] });
+    const turn = (stepId: string, claims: object[]): ContextTurn => ({ stepId, agent: stepId, team: 'neutral', act: 'debate', text: '', output: { text: '', claims } });
+    const draft = turn('DRAFT', [claim('DRAFT-c1', 'other', 'adverse', 'ramp-adv'), claim('DRAFT-c2', 'management_continuity', 'adverse', 'ceo-adv')]);
+    expect(ids(visibleEvidence(step('TRUST'), pool, [draft], flags))).toEqual(['esg-ctx']);
+    // The trust agent leans on the 2018 index line: the skeptic is shown it, to say it is old.
+    const trust = turn('TRUST', [claim('TRUST-c1', 'management_continuity', 'context', '8k-2018')]);
+    const skeptic = ids(visibleEvidence(step('SKEPTIC'), pool, [draft, trust], flags));
+    expect(skeptic).toContain('8k-2018');
+    expect(skeptic).not.toContain('8k-2019');
   });
 
   it(`past ${DEBATE_ITEMS} items, the most material, every factor kept and every cited item`, () => {

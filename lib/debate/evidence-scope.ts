@@ -11,7 +11,7 @@
 // the cited ones. That keeps prompts small (the evidence block is most of a prompt); the single-agent and
 // judge-based systems keep `pool`: everything. A specialist that reads documents with a `lane`
 // (FinDebate's five) sees the pool items of its lane only, beside the passages retrieved for it;
-// the lanes together show every item (docs/protocols.md, FinDebate). FinDebate's trust agent and
+// the lanes together show every item a step may cite (docs/protocols.md, FinDebate). FinDebate's trust agent and
 // skeptic, which answer the draft, are shown what their `turnLane` reads off the turns they
 // receive: to the trust agent, the items that could back the draft's claims; to the skeptic, the
 // risks neither turn cites, and the trust agent's items and what reads otherwise on its factors,
@@ -102,11 +102,20 @@ export function inTurnLane(lane: TurnLane, pool: EvidenceAsOf[], context: Contex
 }
 
 export function visibleEvidence(step: Pick<StepDef, 'evidence' | 'team' | 'lane' | 'turnLane'>, all: EvidenceAsOf[], context: ContextTurn[], redFlags: ReadonlySet<string> = new Set()): EvidenceAsOf[] {
-  const pool = ['side', 'fresh-factors', 'context-factors'].includes(step.evidence) ? citable(all, redFlags) : all;
   if (step.evidence === 'none') return [];
   const lane = step.evidence === 'documents' || step.evidence === 'pool' ? step.lane : undefined;
+  const turnLane = step.evidence === 'documents' ? step.turnLane : undefined;
+  // A debater, and a FinDebate step reading a lane, is not shown a stale item Rule 5 forbids it
+  // to cite (FinDebate's specialists were shown Tesla's 8-K index lines of 2018-2021 beside the
+  // 2025 10-K on the same factor); the whole-pool steps still see everything.
+  const pool = ['side', 'fresh-factors', 'context-factors'].includes(step.evidence) || lane || turnLane ? citable(all, redFlags) : all;
   if (lane) return pool.filter((e) => inLane(lane, e));
-  if (step.evidence === 'documents' && step.turnLane) return inTurnLane(step.turnLane, pool, context);
+  // What the turns cite stays, whatever its date: the skeptic tests the trust agent's old items.
+  if (turnLane) {
+    const open = new Set(pool);
+    const cited = citedBy(context);
+    return inTurnLane(turnLane, all.filter((e) => open.has(e) || cited.has(e.id)), context);
+  }
   if (step.evidence === 'pool' || step.evidence === 'documents') return pool;
   const against = step.team === 'affirmative' ? 'adverse' : step.team === 'negative' ? 'favorable' : null;
   const ownSide = (e: EvidenceAsOf) => against === null || e.polarity !== against;
