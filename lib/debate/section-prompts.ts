@@ -64,7 +64,11 @@ export function sectionPrompt(input: PromptInput, call: SectionCall, written: re
     call.overview
       ? 'This answer is written in parts by separate calls. The sections are done; you write the rest of the answer.'
       : 'This answer is written in parts by separate calls at the same time; you write one of them.',
-    call.factors && !call.overview ? 'You are shown the material on these factors only: the evidence items on them and, of each turn, its claims on them and the questions aimed at those claims.' : null,
+    // Say the evidence items are shown only when the step has an evidence block: KPD-MADS's
+    // aggregator has none, and a model told otherwise looks for items it cannot cite.
+    call.factors && !call.overview
+      ? `You are shown the material on these factors only: ${step.evidence === 'none' ? '' : 'the evidence items on them and, '}of each turn, its claims on them and the questions aimed at those claims.`
+      : null,
     call.task,
   ].filter((l): l is string => Boolean(l));
   if (written.length) {

@@ -1,0 +1,69 @@
+// The calls of a sectioned report step read as a literal model reads them: what a call is told it
+// is shown must be what its request holds.
+import { describe, expect, it } from 'vitest';
+import { visibleEvidence } from '@/lib/debate/evidence-scope';
+import type { PromptInput } from '@/lib/debate/prompts';
+import { KPD_MADS, NAS } from '@/lib/debate/protocols';
+import { sectionPrompt } from '@/lib/debate/section-prompts';
+import type { ProtocolDef, RunParams } from '@/lib/domain/protocol';
+import { sectionCalls } from '@/lib/domain/sections';
+import type { ContextTurn } from '@/lib/llm/types';
+import type { EvidenceAsOf } from '@/lib/pool/as-of';
+
+function item(id: string, factor: string, polarity: 'favorable' | 'adverse'): EvidenceAsOf {
+  return {
+    id,
+    companyId: 'acme',
+    category: 'news',
+    factor,
+    polarity,
+    factorSource: 'rule',
+    title: `Title of ${id}`,
+    text: `What ${id} records about the borrower.`,
+    value: null,
+    eventDate: null,
+    publishedDate: '2024-03-01',
+    sourceName: 'Example Daily',
+    sourceUrl: `https://example.test/${id}`,
+    language: 'en',
+    stale: false,
+  };
+}
+
+const POOL = [item('ev-1', 'internal_control_risk', 'adverse'), item('ev-2', 'industry_growth_outlook', 'favorable'), item('ev-3', 'management_continuity', 'favorable')];
+const PARAMS: RunParams = { language: 'en', asOf: '2024-06-30', recencyDays: 365, maxWebResults: 5, maxConcurrency: 4 };
+const COMPANY = { id: 'acme', name: 'Acme Corp.', nameEn: null, country: 'US', industry: 'Machinery' };
+
+/** Every turn a report step receives, each with one claim citing the item on its factor. */
+function reportInput(protocol: ProtocolDef): PromptInput {
+  const step = protocol.steps.find((s) => s.id === protocol.reportStep)!;
+  const context: ContextTurn[] = step.context.map((id, i) => {
+    const e = POOL[i % POOL.length];
+    const claim = { id: `${id}-c1`, text: `${id} reads ${e.id}.`, factor: e.factor!, polarity: e.polarity!, citations: [{ evidenceId: e.id, source: e.sourceName, date: e.publishedDate }] };
+    return { stepId: id, agent: id, team: 'neutral', act: 'constructive', text: '', output: { text: '', claims: [claim] } };
+  });
+  return { runId: 'run-1', protocol, step, params: PARAMS, company: COMPANY, evidence: visibleEvidence(step, POOL, context), passages: [], context };
+}
+
+describe('a report section is told what it is shown', () => {
+  it('a KPD-MADS topic section, whose step has no evidence block, is not told it is shown evidence items', () => {
+    const ag = reportInput(KPD_MADS);
+    const topics = sectionCalls(ag.step.sections!).filter((c) => c.factors && !c.overview);
+    expect(topics.map((c) => c.key)).toEqual(['governance', 'business']);
+    for (const call of topics) {
+      const { user } = sectionPrompt(ag, call);
+      expect(user, call.key).not.toContain('<evidence>');
+      expect(user, call.key).toContain('You do not see the evidence block');
+      expect(user, call.key).toContain('You are shown the material on these factors only: of each turn, its claims on them and the questions aimed at those claims.');
+    }
+  });
+
+  it('a NAS topic section, which reads the pool, is told it is shown the evidence items on its factors, and is', () => {
+    const nas = reportInput(NAS);
+    const governance = sectionCalls(nas.step.sections!).find((c) => c.key === 'governance')!;
+    const { user } = sectionPrompt(nas, governance);
+    expect(user).toContain('You are shown the material on these factors only: the evidence items on them and, of each turn,');
+    expect(user).toContain('[ev-1] | published 2024-03-01');
+    expect(user).not.toContain('[ev-2]');
+  });
+});
