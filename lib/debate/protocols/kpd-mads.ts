@@ -216,7 +216,9 @@ const ROWS: Row[] = [
       '- `favorableSummary` / `adverseSummary`: the points each team made, each with its date.',
       '- `topics`: one entry per topic, never two for the same topic (a factor may hold several topics). Give the affirmative and the adverse reading (an empty string where a side said nothing) and every citation behind them. Carry over what the cross-examinations and rebuttals added, not only the constructives. When the same element appears with different dates or values (two headcounts, two ratings), keep each as its own entry.',
       'Every source cited anywhere in the debate must appear in some topic\'s citations, copied exactly (id, date, source); add none the debate did not use, except any red flag in the header, which the report must address.',
-      'The report is checked afterwards for citations without date or source, stale evidence, reused factors and the output language.',
+      // Only the checks that read a report: `reused-factors` reads turns' claims, and a report's
+      // topics may share a factor ("a factor may hold several topics").
+      'The report is checked afterwards for citations without date or source, stale evidence and the output language.',
     ].join('\n'),
   },
 ];
