@@ -67,3 +67,26 @@ describe('a report section is told what it is shown', () => {
     expect(user).not.toContain('[ev-2]');
   });
 });
+
+describe("NAS's overview is told what it needs to follow its task", () => {
+  it('reads whether any topic cites a web result, which its task makes the condition of a sentence, though the topics come without their citations', () => {
+    const nas = reportInput(NAS);
+    expect(nas.step.task).toContain('If no topic cites a web result, say in `overview` that the report rests on the pool alone.');
+    const overview = sectionCalls(nas.step.sections!).find((c) => c.overview)!;
+    const topic = (evidenceId: string) => ({ topic: `Reading of ${evidenceId}`, factor: 'internal_control_risk', affirmative: '', adverse: 'It reads adverse.', citations: [{ evidenceId, source: 'Example Daily', date: '2024-03-01' }] });
+    const summaries = { key: 'summaries', output: { favorableSummary: [], adverseSummary: ['A fine (2024-03-01).'] } };
+    const poolOnly = sectionPrompt(nas, overview, [{ key: 'governance', output: { topics: [topic('ev-1')] } }, summaries]).user;
+    expect(poolOnly).not.toContain('"citations"');
+    expect(poolOnly).toContain('No topic of these sections cites a web result.');
+    const searched = sectionPrompt(nas, overview, [{ key: 'governance', output: { topics: [topic('ev-1'), topic('web-run-1-0')] } }, summaries]).user;
+    expect(searched).toContain('Some of these topics cite a web result.');
+    expect(searched).not.toContain('No topic of these sections cites a web result.');
+  });
+
+  it("KPD-MADS's overview, whose step does not search, is told nothing of web results", () => {
+    const ag = reportInput(KPD_MADS);
+    const overview = sectionCalls(ag.step.sections!).find((c) => c.overview)!;
+    const user = sectionPrompt(ag, overview, [{ key: 'governance', output: { topics: [] } }]).user;
+    expect(user).not.toMatch(/web result/);
+  });
+});

@@ -5,7 +5,7 @@
 // shared cached prefix saves.
 import { createHash } from 'node:crypto';
 import { buildRunHeader, describeJsonShape, languageLine, neutralise, promptParts, type Prompt, type PromptInput } from '@/lib/debate/prompts';
-import { claimsOf, questionsOf } from '@/lib/domain/output-parts';
+import { citationsOf, claimsOf, questionsOf } from '@/lib/domain/output-parts';
 import type { OutputKind } from '@/lib/domain/outputs';
 import { coversFactor, sectionSchema, type SectionCall } from '@/lib/domain/sections';
 import { z } from 'zod';
@@ -85,6 +85,12 @@ export function sectionPrompt(input: PromptInput, call: SectionCall, written: re
       'What the sections wrote, in order, each as a turn of this step:',
       ...written.map((w) => `<turn step="${step.id}" part="${w.key}">\n${neutralise(data(w.key, w.output))}\n</turn>`),
     );
+    // A step that may search tells its overview whether the report rests on the pool alone (NAS's
+    // task); the overview reads the topics without their citations, so it is told what they cite.
+    if (!cites && step.webSearch) {
+      const web = written.some((w) => citationsOf(w.output).some((c) => c.evidenceId?.startsWith('web-')));
+      lines.push(web ? 'Some of these topics cite a web result.' : 'No topic of these sections cites a web result.');
+    }
   }
   lines.push('Answer with one JSON object of this shape and nothing else:', describeJsonShape(sectionJsonSchema(step.output, call.fields)));
   // The step's own part, without the whole answer's shape (this call writes its share) and, for
