@@ -90,3 +90,22 @@ describe("NAS's overview is told what it needs to follow its task", () => {
     expect(user).not.toMatch(/web result/);
   });
 });
+
+describe("KPD-MADS's topic sections share the rule on the debate's sources", () => {
+  it("tells each topic call its share of the sources to cite, and the shares cover every item the debate cites", () => {
+    const ag = reportInput(KPD_MADS);
+    expect(ag.step.task).toContain("Every source cited anywhere in the debate must appear in some topic's citations");
+    const topics = sectionCalls(ag.step.sections!).filter((c) => c.factors && !c.overview);
+    const shown = new Set<string>();
+    for (const call of topics) {
+      const { user } = sectionPrompt(ag, call);
+      expect(user, call.key).toContain("Of the debate's sources that must appear in some topic's citations, yours are those the material shown to you cites; the other calls cite the rest.");
+      for (const m of user.matchAll(/\(cites: ([^)]*)\)/g)) for (const cite of m[1].split('; ')) shown.add(cite.split(' ')[0]);
+    }
+    const cited = new Set(ag.context.flatMap((t) => (t.output as { claims: { citations: { evidenceId: string }[] }[] }).claims.flatMap((c) => c.citations.map((x) => x.evidenceId))));
+    expect([...shown].sort()).toEqual([...cited].sort());
+    // NAS writes from the pool, not a debate: its topic calls are not told of one.
+    const nas = reportInput(NAS);
+    for (const call of sectionCalls(nas.step.sections!).filter((c) => c.factors && !c.overview)) expect(sectionPrompt(nas, call).user).not.toContain("the debate's sources");
+  });
+});

@@ -15,9 +15,15 @@ const TOPICS_OF = (factors: string) =>
  * run header and the step's task (about 1,600 tokens on the engine benchmark's Samsung case):
  * a third topic group, as there was, cost that much more for about 4 s off the critical path.
  */
+// The aggregator's task asks every source the debate cites to appear in some topic; a topic call
+// sees its factors' share of the debate only, so it is told which part of that rule is its own.
+const DEBATE_SOURCES = " Of the debate's sources that must appear in some topic's citations, yours are those the material shown to you cites; the other calls cite the rest.";
+
+const GOVERNANCE = { key: 'governance', fields: ['topics'], factors: ['internal_control_risk'], task: TOPICS_OF('internal control risk (`internal_control_risk`)') };
+
 export const REPORT_SECTIONS: StepSections = {
   parts: [
-    { key: 'governance', fields: ['topics'], factors: ['internal_control_risk'], task: TOPICS_OF('internal control risk (`internal_control_risk`)') },
+    { ...GOVERNANCE, task: GOVERNANCE.task + DEBATE_SOURCES },
     {
       key: 'business',
       fields: ['topics'],
@@ -33,9 +39,10 @@ export const REPORT_SECTIONS: StepSections = {
         'public_interest_trend',
         'other',
       ],
-      task: TOPICS_OF(
-        'the industry and the cycle (`industry_growth_outlook`, `industry_competition_intensity`, `technological_disruption_risk`, `economic_sensitivity`), the firm itself (`management_continuity`, `employment_stability`, `government_support_programs`, `certifications`, `public_interest_trend`) and evidence outside the ten factors (`other`)',
-      ),
+      task:
+        TOPICS_OF(
+          'the industry and the cycle (`industry_growth_outlook`, `industry_competition_intensity`, `technological_disruption_risk`, `economic_sensitivity`), the firm itself (`management_continuity`, `employment_stability`, `government_support_programs`, `certifications`, `public_interest_trend`) and evidence outside the ten factors (`other`)',
+        ) + DEBATE_SOURCES,
     },
     {
       key: 'summaries',
@@ -61,7 +68,7 @@ const FIRM = ['management_continuity', 'employment_stability', 'government_suppo
  */
 export const POOL_REPORT_SECTIONS: StepSections = {
   parts: [
-    REPORT_SECTIONS.parts[0],
+    GOVERNANCE,
     {
       key: 'market',
       fields: ['topics'],
