@@ -109,3 +109,19 @@ describe("KPD-MADS's topic sections share the rule on the debate's sources", () 
     for (const call of sectionCalls(nas.step.sections!).filter((c) => c.factors && !c.overview)) expect(sectionPrompt(nas, call).user).not.toContain("the debate's sources");
   });
 });
+
+describe('the overview call is told what stands in for the material it is not shown', () => {
+  it.each([
+    ['KPD-MADS', KPD_MADS],
+    ['NAS', NAS],
+  ] as const)('%s: the task names the debate or the evidence as a source of the overview; the call is shown neither and told the sections stand in for them', (_name, protocol) => {
+    const input = reportInput(protocol);
+    expect(input.step.task).toMatch(/from the company block \(who the borrower is\) and the (debate|evidence)/);
+    const overview = sectionCalls(input.step.sections!).find((c) => c.overview)!;
+    const { user } = sectionPrompt(input, overview, [{ key: 'summaries', output: { favorableSummary: ['Growth (2024-03-01).'], adverseSummary: [] } }]);
+    expect(user).not.toContain('<evidence>');
+    expect(user).not.toMatch(/<turn step="(?!NAS"|AG")/);
+    expect(user).toContain('in place of the material the sections read, which this call is not shown');
+    expect(user).toContain('from the company block and what the sections say');
+  });
+});

@@ -52,7 +52,9 @@ export const REPORT_SECTIONS: StepSections = {
   ],
   overview: {
     fields: ['objective', 'overview'],
-    task: 'The topics (by their titles) and the summaries of this report are written: they follow, as data. Write `objective` and `overview` only, by the rules of the task above, consistent with what the sections say; do not repeat them.',
+    // The step's task says to write the overview from the company block and the debate (or the
+    // evidence); this call is shown neither, so it is told what stands in for them.
+    task: 'The topics (by their titles) and the summaries of this report are written: they follow, as data, in place of the material the sections read, which this call is not shown. Write `objective` and `overview` only, by the rules of the task above, from the company block and what the sections say; do not repeat them.',
   },
 };
 
