@@ -79,7 +79,7 @@ describe('FinDebate: the trust agent and the skeptic are told what their evidenc
   const trust = cited('TRUST', ['samsung-electronics-026']);
 
   it.each([
-    ['TRUST', [draft], /The evidence block above holds only the pool's items that could back a claim of the draft, the most material dozen at most: on the claim's factor, read its way or either way, other than the items the draft cites/],
+    ['TRUST', [draft], /The evidence block above holds only the pool's items that could back a claim of the draft, the most material dozen at most: on the claim's factor and not read against it \(any reading, where the claim reads either way\), other than the items the draft cites/],
     ['SKEPTIC', [draft, trust], /The evidence block above holds only these of the pool's items, the most material dozen at most besides those that test the trust agent's claims: items read adverse that neither the draft nor the trust agent cites, the items the trust agent cites, and items on the factor of one of its claims that are not read that claim's way\./],
   ] as const)('%s', (id, context, words) => {
     const s = step(id);
@@ -95,6 +95,20 @@ describe('FinDebate: the trust agent and the skeptic are told what their evidenc
     expect(shown.has('samsung-electronics-012'), id).toBe(false);
     expect(shown.has('samsung-electronics-022'), id).toBe(false);
     expect(shown.has('samsung-electronics-030'), id).toBe(id === 'SKEPTIC');
+  });
+
+  it("shows the trust agent, for a draft claim read either way, items on its factor read any way, as its task says", () => {
+    // Tesla as of 2025-06-30: the draft reads the 2024 headcount as context; the union risk, read adverse, is on its factor.
+    const tesla = evidenceAsOf('tesla', '2025-06-30', 3 * 365);
+    const headcount = tesla.find((e) => e.id === 'tesla-022')!;
+    const union = tesla.find((e) => e.id === 'tesla-029')!;
+    expect([headcount.factor, union.factor, union.polarity]).toEqual(['employment_stability', 'employment_stability', 'adverse']);
+    const contextDraft: ContextTurn = { ...draft, output: { text: '', claims: [{ id: 'DRAFT-c1', text: 'x', factor: 'employment_stability', polarity: 'context', citations: [{ evidenceId: 'tesla-022', source: 's', date: '2025-01-30' }] }] } };
+    const shown = visibleEvidence(step('TRUST'), tesla, [contextDraft]).map((e) => e.id);
+    expect(shown).toContain('tesla-029');
+    const { user } = buildPrompt({ ...input(step('TRUST'), [contextDraft]), params: { ...PARAMS, language: 'en' }, evidence: visibleEvidence(step('TRUST'), tesla, [contextDraft]), passages: [] });
+    expect(user).toContain("on the claim's factor and not read against it (any reading, where the claim reads either way)");
+    expect(user).not.toContain('read its way or either way');
   });
 });
 

@@ -158,7 +158,7 @@ export const FINDEBATE: ProtocolDef = {
       task: [
         'Strengthen the draft\'s evidence without changing its stance or horizons: find better, newer or more direct passages for its claims and set `respondsTo` to the claim each one supports.',
         'If a claim cannot be supported, say so rather than stretch a passage.',
-        'The evidence block above holds only the pool\'s items that could back a claim of the draft, the most material dozen at most: on the claim\'s factor, read its way or either way, other than the items the draft cites (its claims quote them).',
+        'The evidence block above holds only the pool\'s items that could back a claim of the draft, the most material dozen at most: on the claim\'s factor and not read against it (any reading, where the claim reads either way), other than the items the draft cites (its claims quote them).',
       ].join('\n'),
     },
     {
