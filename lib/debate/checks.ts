@@ -7,7 +7,7 @@ import type { Language } from '@/lib/domain/protocol';
 import type { RedFlag } from '@/lib/domain/red-flags';
 import type { StepRepairKind } from '@/lib/domain/stored';
 import { onRedFlag } from '@/lib/debate/rules';
-import { sourceKeys } from '@/lib/domain/source-keys';
+import { namesInProse, sourceKeys, type SourceKeys } from '@/lib/domain/source-keys';
 import { urlKey } from '@/lib/pool/search/apply-rules';
 import { isIsoDay } from '@/lib/util/dates';
 
@@ -95,8 +95,9 @@ function citationLabel(c: Citation): string {
 
 /**
  * Resolves each citation of an output, in place, against what the step was shown. A source given
- * by its key in the run's source table becomes the name first, so what is stored, shown and
- * exported names the source whatever the model wrote. Then the item: by id, then
+ * by its key in the run's source table becomes the name first, in a citation and where the prose
+ * cites by key, so what is stored, shown and exported names the source whatever the model wrote
+ * (a reader of the report never sees the table). Then the item: by id, then
  * by link, then by source and date (the source compared leniently, the date exactly; one item
  * must match). A citation matched by link or source and date gets that item's id. One that
  * matches nothing the step was shown stays, marked unverified — also when the run knows an item
@@ -110,6 +111,7 @@ export function resolveCitations(output: unknown, { shown, known, asOf, sources 
   const repairs: CitationRepair[] = [];
   const items = [...shown.values()];
   const keys = sourceKeys(sources);
+  nameKeysInProse(output, keys);
   for (const c of citationsOf(output) as ResolvedCitation[]) {
     total++;
     const named = typeof c.source === 'string' ? keys.nameOf(c.source) : undefined;
@@ -174,6 +176,22 @@ const CITATION_KEYS = new Set(['citations', 'evidence']);
 const NOT_PROSE = new Set(['id', 'factor', 'polarity', 'respondsTo', 'targetClaimId', 'targetId', 'argumentId', 'kind', 'standing', 'stance', 'kept', 'winner']);
 /** Shapes whose entries carry citations, even when a given output has none yet. */
 const CITING_KEYS = new Set(['claims', 'topics', 'arguments', 'report']);
+
+/** The output's prose, in place, with the source keys it cites by given as names (`namesInProse`). */
+function nameKeysInProse(output: unknown, keys: SourceKeys) {
+  const walk = (value: unknown) => {
+    if (Array.isArray(value)) value.forEach((v, i) => (typeof v === 'string' ? (value[i] = namesInProse(v, keys)) : walk(v)));
+    else if (value && typeof value === 'object') {
+      const o = value as Record<string, unknown>;
+      for (const [k, v] of Object.entries(o)) {
+        if (NOT_PROSE.has(k) || (CITATION_KEYS.has(k) && Array.isArray(v))) continue;
+        if (typeof v === 'string') o[k] = namesInProse(v, keys);
+        else walk(v);
+      }
+    }
+  };
+  if (keys.table.length) walk(output);
+}
 
 /** What a final output says in words: every string in it but ids, tags and the fields of its citations. */
 function proseStrings(output: unknown): string[] {

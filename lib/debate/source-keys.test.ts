@@ -229,6 +229,18 @@ describe('a source given by its key', () => {
     expect(cited[0]).toMatchObject({ source: 'S9', verified: false });
   });
 
+  it('in the prose, where it cites a source, is stored as the name; a product that looks like a key is left alone', () => {
+    const output: Turn = {
+      text: 'Orders grew (published 2024-03-01, S3); the Galaxy S2 sold well (S1; S9).',
+      claims: [{ id: 'D1-c1', text: 'Revenue rose [S3, 2024-03-01].', factor: 'other', polarity: 'favorable', citations: [{ evidenceId: 'ev-2', source: 'S3', date: '2024-03-01' }] }],
+      questions: [],
+    };
+    resolveCitations(output, scope);
+    expect(output.text).toBe(`Orders grew (published 2024-03-01, “${FILING}”); the Galaxy S2 sold well (“${NEWS}”; S9).`);
+    expect(output.claims[0].text).toBe(`Revenue rose [“${FILING}”, 2024-03-01].`);
+    expect(output.claims[0].id).toBe('D1-c1');
+  });
+
   it('without a table, a name that looks like a key is a name', () => {
     const output: Turn = { text: 't', claims: [{ id: 'D1-c1', text: 'x', factor: 'other', polarity: 'favorable', citations: [{ evidenceId: 'ev-2', source: 'S2', date: '2024-03-01' }] }], questions: [] };
     resolveCitations(output, { ...scope, sources: undefined });

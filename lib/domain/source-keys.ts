@@ -34,6 +34,25 @@ export function sourceKeys(table: readonly string[] = []): SourceKeys {
   };
 }
 
+/**
+ * A key written in prose where a source is cited ("(published 2022-08-16, S2)", "(S1; S3)"): the
+ * key stands between brackets, commas or semicolons, so a product's name ("Galaxy S9") is left alone.
+ */
+const KEY_IN_PROSE = /([(\[,;]\s{0,3})S(\d{1,4})(?=\s{0,3}[)\],;])/g;
+
+/**
+ * `text` with each key it cites a source by, in the table, given as the source's name in quotes:
+ * prose is read without the header, and a name quoted is the source's language, not the run's
+ * (a Korean filing's name in an English report; lib/debate/checks.ts reads the language so).
+ */
+export function namesInProse(text: string, keys: SourceKeys): string {
+  if (!keys.table.length || !text.includes('S')) return text;
+  return text.replace(KEY_IN_PROSE, (whole, before: string, n: string) => {
+    const name = keys.table[Number(n) - 1];
+    return name ? `${before}“${name}”` : whole;
+  });
+}
+
 /** A copy of `value` with every citation's `source` (an object with a `source` and a `date`) swapped where `swap` gives another. */
 function withSources<T>(value: T, keys: SourceKeys, swap: (source: string) => string | undefined): T {
   if (!keys.table.length) return value;
