@@ -97,9 +97,6 @@ const schema = z.object({
   /** GET /api/health answers 503 (not 200 "degraded") when the job queue cannot be read. */
   HEALTH_REQUIRE_QUEUE: flag,
 
-  /** With PostgreSQL: how long tokens of one step are gathered into one cross-instance notification (lib/debate/relay.ts). */
-  RUN_RELAY_COALESCE_MS: z.coerce.number().int().min(0).max(30).default(15),
-
   // --- Shared limits and budgets (lib/llm/rate-limit.ts, lib/debate/limits.ts) ---------------
   /** Requests and tokens per minute to the OpenAI-compatible endpoint, per model, across every process; unset: unlimited. */
   OPENAI_RPM: optionalNumber(z.coerce.number().int().min(1)),

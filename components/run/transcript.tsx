@@ -12,7 +12,6 @@ import { blockedBy, pendingStepNote, type EvidenceRefs, type StreamingStep } fro
 import type { RunStatus } from '@/lib/domain/vocabulary';
 import { formatUsd } from '@/components/run/live-format';
 import { failureText } from '@/lib/i18n/failures';
-import { partLine, type LiveField } from '@/lib/domain/output-parts';
 import { useLocale, useT } from '@/lib/i18n/client';
 import { actLabel, agentLabel } from '@/lib/i18n/messages/debate-terms';
 import { runMessages } from '@/lib/i18n/messages/run';
@@ -53,67 +52,15 @@ function WaitNotice({ wait }: { wait: StepWait }) {
   );
 }
 
-/**
- * A running step's other readable fields as the model writes them, each under its heading: a
- * report's objective and summaries written before its overview, a critique before its assumption.
- * The prose, once it comes, reads above them in its usual place; the finished step replaces both.
- */
-function StreamingFields({ fields }: { fields: LiveField[] }) {
+/** A running step's spend so far, estimated from its stream (the finished step shows its own usage). */
+function StreamingUsage({ streaming }: { streaming: StreamingStep }) {
   const t = useT(runMessages);
-  if (!fields.length) return null;
-  return (
-    <section className="mt-2 space-y-2" aria-label={t('streamingFields')} aria-busy data-testid="streaming-fields">
-      {fields.map((f) => (
-        <div key={`${f.name}:${f.index}`} data-testid="streaming-field" data-field={f.name}>
-          <h4 className="text-xs font-semibold uppercase tracking-wide text-zinc-600 dark:text-zinc-400">{t(`field_${f.name}` as 'field_wording')}</h4>
-          <p className="whitespace-pre-line text-sm leading-relaxed">{f.text}</p>
-        </div>
-      ))}
-    </section>
-  );
-}
-
-/**
- * A running step's claims, questions and other parts as each is written in full, under its prose:
- * as the model wrote them, before the step's checks (the finished step's output replaces them).
- * The one being written grows at the end of the list, where it stays once written in full.
- */
-function StreamingParts({ streaming }: { streaming: StreamingStep }) {
-  const t = useT(runMessages);
-  const listed = streaming.parts.flatMap((p) => (p.kind !== 'citation' && partLine(p) ? [{ kind: p.kind, line: partLine(p) }] : []));
-  const draft = streaming.draft?.text ? streaming.draft : undefined;
-  const citations = streaming.parts.filter((p) => p.kind === 'citation').length;
   const tokens = streaming.usage ? streaming.usage.promptTokens + streaming.usage.completionTokens : 0;
-  if (!listed.length && !draft && !citations && !tokens) return null;
+  if (!tokens) return null;
   return (
-    <section className="mt-3" aria-label={t('streamingParts')} data-testid="streaming-parts">
-      {listed.length || draft ? (
-        <>
-          <h4 className="text-xs font-semibold uppercase tracking-wide text-zinc-600 dark:text-zinc-400">{t('streamingParts')}</h4>
-          <ul className="mt-1 space-y-1 text-sm">
-            {listed.map((p, i) => (
-              <li key={i} data-testid="streaming-part" data-kind={p.kind}>
-                <span className="mr-2 text-xs font-semibold text-zinc-600 dark:text-zinc-400">{t(`part_${p.kind}` as 'part_claim')}</span>
-                {p.line}
-              </li>
-            ))}
-            {/* Keyed as the item it becomes, so the finished part takes its place. */}
-            {draft ? (
-              <li key={listed.length} data-testid="streaming-part-draft" data-kind={draft.kind} aria-busy>
-                <span className="mr-2 text-xs font-semibold text-zinc-600 dark:text-zinc-400">{t(`part_${draft.kind}` as 'part_claim')}</span>
-                {draft.text}
-                <span aria-hidden className="ml-0.5 inline-block h-3.5 w-1 animate-pulse bg-zinc-500 align-middle" />
-              </li>
-            ) : null}
-          </ul>
-        </>
-      ) : null}
-      {citations || tokens ? (
-        <p className="mt-1 text-xs text-zinc-600 dark:text-zinc-400" data-testid="streaming-usage">
-          {[citations ? t('streamingCitations', { n: citations }) : null, tokens ? t('streamingUsage', { tokens }) : null].filter(Boolean).join(' · ')}
-        </p>
-      ) : null}
-    </section>
+    <p className="mt-1 text-xs text-zinc-600 dark:text-zinc-400" data-testid="streaming-usage">
+      {t('streamingUsage', { tokens })}
+    </p>
   );
 }
 
@@ -186,18 +133,18 @@ function TurnCard({
           {t(pendingNote === 'blocked' ? 'waitingForContext' : pendingNote)}
         </p>
       ) : null}
-      {turn.status === 'running' && streaming?.fields ? <StreamingFields fields={streaming.fields} /> : null}
-      {turn.status === 'running' && streaming ? <StreamingParts streaming={streaming} /> : null}
       {turn.claims.length ? (
         <section className="mt-3" aria-label={t('claims')}>
           <h4 className="text-xs font-semibold uppercase tracking-wide text-zinc-600 dark:text-zinc-400">{t('claims')}</h4>
           <ul className="mt-1 space-y-2">
-            {turn.claims.map((c) => {
+            {/* A running step's claims are as far as written: any field may be missing yet. */}
+            {turn.claims.map((c, i) => {
               const against = readsAgainst(c, readingOf);
               return (
-                <li key={c.id} id={`claim-${c.id}`} data-testid="claim" data-reads-against={against.length ? 'true' : undefined} className="scroll-mt-20 text-sm">
+                <li key={c.id ?? i} id={`claim-${c.id}`} data-testid="claim" data-reads-against={against.length ? 'true' : undefined} className="scroll-mt-20 text-sm">
                   <span className="mr-2 font-mono text-xs text-zinc-600 dark:text-zinc-400">{c.id}</span>
-                  <Badge>{factorLabel(c.factor)}</Badge> <Badge tone={c.polarity === 'favorable' ? 'green' : c.polarity === 'adverse' ? 'red' : 'amber'}>{t(`polarity_${c.polarity}`)}</Badge>
+                  {c.factor ? <Badge>{factorLabel(c.factor)}</Badge> : null}{' '}
+                  {c.polarity ? <Badge tone={c.polarity === 'favorable' ? 'green' : c.polarity === 'adverse' ? 'red' : 'amber'}>{t(`polarity_${c.polarity}`)}</Badge> : null}
                   {against.length ? (
                     <>
                       {' '}
@@ -214,7 +161,7 @@ function TurnCard({
                       ))}
                     </ul>
                   ) : null}
-                  {c.citations.length ? (
+                  {c.citations?.length ? (
                     <span className="mt-1 flex flex-wrap gap-1">
                       {(c.citations as ChipCitation[]).map((cit, i) => (
                         <CitationChip key={i} citation={cit} evidence={cit.evidenceId ? evidence[cit.evidenceId] : undefined} />
@@ -227,7 +174,7 @@ function TurnCard({
           </ul>
         </section>
       ) : null}
-      {turn.status === 'done' && !turn.claims.length && turn.citations.length ? (
+      {!turn.claims.length && turn.citations.length ? (
         <section className="mt-3" aria-label={t('citedEvidence')} data-testid="turn-citations">
           <h4 className="text-xs font-semibold uppercase tracking-wide text-zinc-600 dark:text-zinc-400">{t('citedEvidence')}</h4>
           <span className="mt-1 flex flex-wrap gap-1">
@@ -241,17 +188,20 @@ function TurnCard({
         <section className="mt-3" aria-label={t('questions')}>
           <h4 className="text-xs font-semibold uppercase tracking-wide text-zinc-600 dark:text-zinc-400">{t('questions')}</h4>
           <ol className="mt-1 list-decimal space-y-1 pl-5 text-sm">
-            {turn.questions.map((q) => (
-              <li key={q.id} id={`question-${q.id}`} data-testid="question" className="scroll-mt-20">
+            {turn.questions.map((q, i) => (
+              <li key={q.id ?? i} id={`question-${q.id}`} data-testid="question" className="scroll-mt-20">
                 {q.text}{' '}
-                <a href={`#claim-${q.targetClaimId}`} className="text-blue-800 underline dark:text-blue-300" data-testid="question-target">
-                  {t('targets', { id: q.targetClaimId })}
-                </a>
+                {q.targetClaimId ? (
+                  <a href={`#claim-${q.targetClaimId}`} className="text-blue-800 underline dark:text-blue-300" data-testid="question-target">
+                    {t('targets', { id: q.targetClaimId })}
+                  </a>
+                ) : null}
               </li>
             ))}
           </ol>
         </section>
       ) : null}
+      {turn.status === 'running' && streaming ? <StreamingUsage streaming={streaming} /> : null}
       {/* A failed step shows what its attempts spent too: the run's totals include it. */}
       {(turn.status === 'done' || turn.status === 'failed') && turn.usage.promptTokens + turn.usage.completionTokens > 0 ? (
         <p className="mt-2 text-xs text-zinc-600 dark:text-zinc-400" data-testid="turn-usage">

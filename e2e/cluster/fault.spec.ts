@@ -16,7 +16,7 @@ import { proseOf } from '../../lib/domain/outputs';
 import { startPgCluster, type PgCluster } from '../../scripts/cluster/pg-cluster';
 import { migrateAndSeed, startAll, startAppInstance, startFakeModel, startWorker, writeReferenceScript, type Proc } from '../../scripts/cluster/processes';
 import { DEMO_PASSWORD, DEMO_USERS } from '../fixtures';
-import { replayTokens, watchRun, type Viewer } from './sse';
+import { replayPartials, watchRun, type Viewer } from './sse';
 
 const KPD_STEPS = 11;
 const RUNS = 40;
@@ -206,15 +206,15 @@ function proseOfReply(stepId: string) {
   return proseOf(step.output, JSON.parse(reply));
 }
 
-/** What a viewer on the other instance saw: every step's tokens, in order, add up to the prose of the model's whole answer. */
+/** What a viewer on the other instance saw: every step's last partial answer before its end holds the prose of the model's whole answer. */
 function expectFullStream(viewer: Viewer, runId: string) {
   const finished = viewer.messages.find((m) => m.type === 'run-finished');
   expect(finished && 'status' in finished ? finished.status : undefined, `run-finished of ${runId} on instance B`).toBe('succeeded');
-  const steps = replayTokens(viewer.messages);
+  const steps = replayPartials(viewer.messages);
   expect(new Set(steps.map((s) => s.stepId)).size, `steps streamed live for ${runId}`).toBeGreaterThan(0);
   for (const s of steps) {
-    // Tokens carry prose only, never the answer's JSON (lib/debate/answer-stream.ts).
-    expect(s.streamed, `${runId} ${s.stepId}: tokens seen on instance B`).toBe(proseOfReply(s.stepId));
+    // A partial's text is its prose only, never the answer's JSON (lib/debate/live-step.ts).
+    expect(s.streamed, `${runId} ${s.stepId}: prose seen on instance B`).toBe(proseOfReply(s.stepId));
     expect(s.final.length, `${runId} ${s.stepId}: step-done text`).toBeGreaterThan(0);
   }
 }
@@ -226,7 +226,7 @@ test('40 KPD-MADS runs with 20 % provider failures all succeed; a worker killed 
   const ids: string[] = [];
   for (let i = 0; i < RUNS; i += 8) ids.push(...(await Promise.all(Array.from({ length: Math.min(8, RUNS - i) }, () => startRun(rmCookie)))));
   expect(new Set(ids).size).toBe(RUNS);
-  // Viewers on instance B, which executes nothing: every token reaches them through PostgreSQL.
+  // Viewers on instance B, which executes nothing: every partial answer reaches them through PostgreSQL.
   const viewers = ids.slice(-4).map((id) => ({ id, viewer: watchRun(appB.url, id, viewerCookie) }));
 
   // Kill worker 1 while it holds runs with finished steps in them.

@@ -47,18 +47,18 @@ export function watchRun(baseUrl: string, runId: string, cookie: string): Viewer
 
 /**
  * Replays a viewer's messages as the page would: per step, the text so far from the snapshot,
- * then tokens appended in order; a new attempt of a step, or a wait (after which the provider
- * starts its answer again), starts its text again. Returns, per
- * step, the streamed text at the moment its step-done arrived and the step-done text itself.
+ * then each partial answer's prose in its place; a new attempt of a step, or a wait (after which
+ * the provider starts its answer again), starts its text again. Returns, per step, the streamed
+ * text at the moment its step-done arrived and the step-done text itself.
  */
-export function replayTokens(messages: WireMessage[]) {
+export function replayPartials(messages: WireMessage[]) {
   const text = new Map<string, string>();
   const finished: { stepId: string; streamed: string; final: string }[] = [];
   for (const m of messages) {
     if (m.type === 'snapshot') {
       for (const turn of m.state.turns) text.set(turn.step, turn.text);
     } else if (m.type === 'step-started' || m.type === 'step-waiting') text.set(m.stepId, '');
-    else if (m.type === 'token') text.set(m.stepId, (text.get(m.stepId) ?? '') + m.text);
+    else if (m.type === 'step-partial') text.set(m.stepId, m.text);
     else if (m.type === 'step-done') finished.push({ stepId: m.stepId, streamed: text.get(m.stepId) ?? '', final: m.text });
   }
   return finished;

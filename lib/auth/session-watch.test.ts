@@ -59,7 +59,7 @@ async function open(runId: string, { cookie = true } = {}) {
   return { readUntilEnd };
 }
 
-const token = (runId: string, text: string) => ({ type: 'token' as const, runId, stepId: 'D1', text });
+const partial = (runId: string, text: string) => ({ type: 'step-partial' as const, runId, stepId: 'D1', text, output: { text } });
 
 describe.each(testBackends())('an open run event stream and its session on %s', (backend) => {
   beforeAll(async () => {
@@ -78,17 +78,17 @@ describe.each(testBackends())('an open run event stream and its session on %s', 
     const runId = crypto.randomUUID();
     const stream = await open(runId);
     // Several checks pass: the stream stays open and forwards events.
-    runBus().receive(token(runId, 'a'));
+    runBus().receive(partial(runId, 'a'));
     const before = await stream.readUntilEnd(400);
     expect(before.ended).toBe(false);
-    expect(before.messages).toHaveLength(2); // the snapshot and the token
+    expect(before.messages).toHaveLength(2); // the snapshot and the partial answer
 
     await state.handle!.db.transaction((tx) => revokeUserSessions({ tx, userId: state.userId, actorId: state.userId, reason: 'sign_out_everywhere' }));
     const after = await stream.readUntilEnd(5_000);
     expect(after.ended).toBe(true);
     const sent = after.messages.length;
     // Events after the end reach nobody: the stream has unsubscribed from the run.
-    for (let i = 0; i < 20; i++) runBus().receive(token(runId, `late-${i}`));
+    for (let i = 0; i < 20; i++) runBus().receive(partial(runId, `late-${i}`));
     expect((await stream.readUntilEnd(100)).messages).toHaveLength(sent);
     expect((runBus() as unknown as { subscribers: Map<string, unknown> }).subscribers.has(runId)).toBe(false);
   });

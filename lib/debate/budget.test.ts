@@ -69,8 +69,8 @@ describe.each(testBackends())('budgets inside a step on %s', (backend) => {
     const offline = createOfflineAnalyst();
     const run = await createRun({ db, protocolId: 'nas', companyId: COMPANY, provider: offline, params });
     let tokenEvents = 0;
-    // What streamed live: the prose (tokens) and then the report's parts, one event each.
-    const { unsubscribe } = runBus().subscribe(run.id, (e) => void ((e.type === 'token' || e.type === 'step-part') && tokenEvents++));
+    // How far the answer streamed: the spend goes out every few dozen tokens as it grows.
+    const { unsubscribe } = runBus().subscribe(run.id, (e) => void (e.type === 'step-usage' && tokenEvents++));
     expect((await executeRun({ db, runId: run.id, provider: offline, wholeCalls: true })).status).toBe('succeeded');
     unsubscribe();
     const [step] = await listRunSteps({ db, runId: run.id });
@@ -89,8 +89,8 @@ describe.each(testBackends())('budgets inside a step on %s', (backend) => {
     const provider = createOfflineAnalyst();
     const run = await createRun({ db, protocolId: 'nas', companyId: COMPANY, provider, params: { ...params, maxTokens: 1_000 } });
     let tokenEvents = 0;
-    // What streamed live: the prose (tokens) and then the report's parts, one event each.
-    const { unsubscribe } = runBus().subscribe(run.id, (e) => void ((e.type === 'token' || e.type === 'step-part') && tokenEvents++));
+    // How far the answer streamed: the spend goes out every few dozen tokens as it grows.
+    const { unsubscribe } = runBus().subscribe(run.id, (e) => void (e.type === 'step-usage' && tokenEvents++));
     const result = await executeRun({ db, runId: run.id, provider, wholeCalls: true });
     unsubscribe();
 

@@ -1,10 +1,9 @@
 // In-process publish/subscribe for run events. Any number of viewers follow one run; a viewer
-// that arrives late first gets a snapshot (each step's text so far) and then the live events.
+// that arrives late first gets a snapshot (each step's answer so far) and then the live events.
 // One bus per process (globalThis), so route handlers and the engine share it. With PostgreSQL,
 // lib/debate/relay.ts links the buses of all processes: it sees local publishes through
 // onLocalPublish and hands in other processes' events through receive(); on PGlite nothing
 // hooks in and the bus is the whole story.
-import { MAX_LIVE_PARTS, withField, type LiveField, type PartDraft, type StepPart } from '@/lib/domain/output-parts';
 import type { RunEvent, StepWait, Usage } from '@/lib/domain/protocol';
 import { log } from '@/lib/ops/log';
 
@@ -12,12 +11,11 @@ type Listener = (event: RunEvent) => void;
 type Subscriber = { listener: Listener; onResync?: () => void };
 
 /**
- * `waiting`: the step waits for quota or a retry (until its next token), so a late viewer sees why.
- * While it runs, `text` is the prose streamed so far, `parts` the claims, questions and citations
- * written in full so far, `draft` the part being written as last sent (until that part replaces it),
- * `fields` its other readable fields as last sent, and `usage` its spend as last estimated.
+ * `waiting`: the step waits for quota or a retry (until its answer streams again), so a late
+ * viewer sees why. While it runs, `text` and `output` are its answer so far as last sent (a
+ * `step-partial`: the prose and the partial object), and `usage` its spend as last estimated.
  */
-type StepState = { status: 'pending' | 'running' | 'done' | 'failed'; text: string; waiting?: StepWait; parts?: StepPart[]; draft?: PartDraft; fields?: LiveField[]; usage?: Usage };
+type StepState = { status: 'pending' | 'running' | 'done' | 'failed'; text: string; output?: unknown; waiting?: StepWait; usage?: Usage };
 type RunState = { steps: Map<string, StepState>; finished: boolean };
 
 /**
@@ -87,7 +85,7 @@ export class RunBus {
     this.states.set(runId, { steps: new Map(Object.entries(steps).map(([id, s]) => [id, { ...s }])), finished: false });
   }
 
-  /** The text so far, then every later event: subscribe and snapshot are taken together. */
+  /** Each step's answer so far, then every later event: subscribe and snapshot are taken together. */
   subscribe(runId: string, listener: Listener, options: { onResync?: () => void } = {}): { snapshot: RunSnapshot; unsubscribe: () => void } {
     let set = this.subscribers.get(runId);
     if (!set) this.subscribers.set(runId, (set = new Set()));
@@ -151,19 +149,7 @@ export class RunBus {
         step.waiting = { reason: event.reason, until: event.until };
         // After the wait the answer starts again from its beginning.
         step.text = '';
-        delete step.parts;
-        delete step.draft;
-        delete step.fields;
-        state.steps.set(event.stepId, step);
-        break;
-      }
-      case 'step-part': {
-        const step = state.steps.get(event.stepId) ?? { status: 'running', text: '' };
-        // A new array, never pushed to: a snapshot already handed out keeps what it had.
-        if ((step.parts?.length ?? 0) < MAX_LIVE_PARTS) step.parts = [...(step.parts ?? []), event.part];
-        // The part its draft grew into replaces the draft; a part of another kind (a claim's
-        // citation) completes inside the one being drafted, which stays.
-        if (step.draft?.kind === event.part.kind) delete step.draft;
+        delete step.output;
         state.steps.set(event.stepId, step);
         break;
       }
@@ -173,26 +159,12 @@ export class RunBus {
         state.steps.set(event.stepId, step);
         break;
       }
-      case 'token': {
+      case 'step-partial': {
+        // Each replaces the one before (a snapshot already handed out keeps its own); the answer
+        // streams again, so any wait is over.
         const step = state.steps.get(event.stepId) ?? { status: 'running', text: '' };
-        step.text += event.text;
-        delete step.waiting;
-        state.steps.set(event.stepId, step);
-        break;
-      }
-      case 'step-field': {
-        const step = state.steps.get(event.stepId) ?? { status: 'running', text: '' };
-        // A new array, as with parts: the field replaces its earlier text, or goes when taken back.
-        step.fields = withField(step.fields ?? [], event.field);
-        delete step.waiting;
-        state.steps.set(event.stepId, step);
-        break;
-      }
-      case 'step-part-draft': {
-        // Kept until the next draft or the part itself, so a viewer who joins mid-part sees it at
-        // once. The answer streams again, so any wait is over.
-        const step = state.steps.get(event.stepId) ?? { status: 'running', text: '' };
-        step.draft = event.draft;
+        step.text = event.text;
+        step.output = event.output;
         delete step.waiting;
         state.steps.set(event.stepId, step);
         break;

@@ -107,7 +107,11 @@ describe('debate engine through the OpenAI-compatible provider', () => {
     // Structured output was requested with each step's JSON Schema.
     const chat = fake.requests.filter((r) => r.path === '/v1/chat/completions' && r.body);
     expect(chat.every((r) => (r.body as { response_format?: { type: string } }).response_format?.type === 'json_schema')).toBe(true);
-    expect(events.filter((e) => e.type === 'token').length).toBeGreaterThan(11);
+    // Every step's answer streamed: a partial with prose before the step was done.
+    for (const s of steps) {
+      const done = events.findIndex((e) => e.type === 'step-done' && e.stepId === s.stepId);
+      expect(events.slice(0, done).some((e) => e.type === 'step-partial' && e.stepId === s.stepId && e.text.length > 0), s.stepId).toBe(true);
+    }
     // A3 and N3 (D4, D9; D2, D10) and the aggregator are never offered web search; A1, A2, N1, N2 are.
     const offered = (step: string) =>
       chat.filter((r) => JSON.stringify(r.body?.messages ?? []).includes(`Step ${step} (`)).some((r) => JSON.stringify((r.body as { tools?: unknown }).tools ?? []).includes('web_search'));

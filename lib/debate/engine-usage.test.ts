@@ -156,7 +156,7 @@ describe.each(testBackends())('what every attempt spent, on %s', (backend) => {
     const cut = await createRun({ db, protocolId: 'nas', companyId: 'travelers-companies', provider: offline, params });
     let streamed = 0;
     const sub = runBus().subscribe(cut.id, (e) => {
-      if (e.type === 'token' && ++streamed === 5) cancelRun(cut.id);
+      if (e.type === 'step-usage' && ++streamed === 5) cancelRun(cut.id);
     });
     expect((await executeRun({ db, runId: cut.id, provider: offline })).status).toBe('cancelled');
     sub.unsubscribe();

@@ -33,7 +33,7 @@ import { finalChecks, resolveCitations, type CitationScope, type KnownEvidence }
 import { takeIn } from '@/lib/debate/intake';
 import { askedFields, stepOutputSchema, toStoredShape } from '@/lib/domain/step-output';
 import { buildPrompt, type Prompt } from '@/lib/debate/prompts';
-import { inOrder } from '@/lib/debate/sections';
+import { liveSections } from '@/lib/debate/sections';
 import { sectionFingerprint, sectionJsonSchema, sectionPrompt } from '@/lib/debate/section-prompts';
 import { coversFactor, droppedEntries, joinSections, sectionCalls, sectionOf, sectionSchema, type SectionCall } from '@/lib/domain/sections';
 import { getProtocol } from '@/lib/debate/protocols';
@@ -476,7 +476,7 @@ export async function executeRun({
           const n = await call.started();
           const release = await limit.acquire(call.signal);
           const metered = meter.call(step.id, provider.model);
-          // Viewers get the answer's prose, its parts and its spend as it streams (lib/debate/live-step.ts).
+          // Viewers get the answer so far and its spend as it streams (lib/debate/live-step.ts).
           const live = liveStep({ publish: call.publish, runId, stepId: step.id, kind: step.output, spent: () => meter.stepSpend(step.id), sources });
           let result;
           try {
@@ -578,7 +578,7 @@ export async function executeRun({
         const overview = calls.find((c) => c.overview)!;
         const stop = new AbortController();
         const callSignal = AbortSignal.any([signal, stop.signal]);
-        const events = inOrder(calls.length, (e) => bus.publish(e));
+        const events = liveSections({ kind: step.output, calls, runId, stepId: step.id, publish: (e) => bus.publish(e) });
         const keptBefore = new Map((keptSections.get(step.id) ?? []).map((k) => [k.key, k]));
         // The factors of what the step was shown: its pool items, the run's red flags and what the
         // turns it receives argue (a passage carries no factor, so any passage is material for
@@ -601,7 +601,7 @@ export async function executeRun({
           const known = unasked(call);
           if (known) {
             stepRepairs.push({ kind: 'section-not-asked', attempt, part: call.key, detail: `not asked: nothing the step was shown bears on ${call.factors!.join(', ')}; its ${call.fields.join(', ')} left empty` });
-            events.done(i);
+            events.done(i, known);
             partTimes.push({ key: call.key, modelMs: 0 });
             return known;
           }
@@ -612,7 +612,7 @@ export async function executeRun({
             // Its spend is counted already (keptSpend); its answer, tool calls and repairs are the step's.
             toolCalls.push(...before.toolCalls);
             stepRepairs.push(...before.repairs);
-            events.done(i);
+            events.done(i, before.output);
             partTimes.push({ key: call.key, modelMs: 0 });
             return before.output;
           }
@@ -637,7 +637,7 @@ export async function executeRun({
           });
           const output = verdict.output as Record<string, unknown>;
           await keepStepSection({ db, runId, stepId: step.id, section: { key: call.key, fingerprint, output, ...verdict.record }, workerId });
-          events.done(i);
+          events.done(i, output);
           partTimes.push({ key: call.key, modelMs: verdict.modelMs });
           return output;
         };

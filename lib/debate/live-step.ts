@@ -1,66 +1,85 @@
 // What viewers see of a step while its model writes (docs/architecture.md, "A run"): the raw
-// answer goes through an AnswerStream, and only its prose goes out as `token` events, each
-// claim, question or citation as a `step-part` once written in full, and the step's spend so far
-// as a `step-usage` now and then, so the token counter and the cost grow with the answer. While a
-// claim (or another listed part) is being written, its text so far goes out as a
-// `step-part-draft` every few dozen characters, so a model that writes its claims before its prose
-// is read from its first words; so, as a `step-field`, is any other readable field of the answer
-// (a report's objective, a closing's concessions), for answers that write those before the prose.
-// One per attempt: a repair starts a fresh one, and so does a wait,
-// after which the provider starts its answer again.
-import { AnswerStream, type AnswerUpdate } from '@/lib/debate/answer-stream';
+// answer so far, read as far as it goes by partial-json, goes out as one `step-partial` (the
+// object so far and its prose) at most every PARTIAL_EVERY_MS and once more when the call
+// returns, and the step's spend so far as a `step-usage` now and then, so the token counter and
+// the cost grow with the answer. A viewer renders the partial object as it renders a finished
+// turn. One per attempt: a repair starts a fresh one, and so does a wait, after which the
+// provider starts its answer again.
+import { Allow, parse } from 'partial-json';
 import { sourceKeys, withSourceNames } from '@/lib/domain/source-keys';
-import type { OutputKind } from '@/lib/domain/outputs';
+import { PROSE, type OutputKind } from '@/lib/domain/outputs';
 import type { RunEvent, StepWait, Usage } from '@/lib/domain/protocol';
 
 /** A `step-usage` goes out once the estimate has grown by this many tokens: a few a second at most. */
 export const USAGE_EVERY_TOKENS = 32;
 
+/** A `step-partial` goes out at most this often per step (each carries the whole answer so far), and always when a call returns. */
+export const PARTIAL_EVERY_MS = 150;
+
 /**
- * A part's draft (or a field) goes out when it starts, once it has grown by this many characters
- * since the last one (each carries the text so far, at most MAX_DRAFT_CHARS), and when it is
- * complete: about eight a second at 50 tokens a second, and a claim of 600 characters in some 25 events.
+ * The answer written so far as an object: read from its first `{` (past a ```json fence or a
+ * sentence before it), with the string, list or object being written cut where it stands. Null
+ * before the object starts or when the text cannot be read as JSON.
  */
-export const DRAFT_EVERY_CHARS = 24;
+export function partialAnswer(raw: string): Record<string, unknown> | null {
+  const start = raw.indexOf('{');
+  if (start < 0) return null;
+  try {
+    const value: unknown = parse(raw.slice(start), Allow.ALL);
+    return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The prose of a partial answer: its prose fields (PROSE) written so far, those not yet begun left out with their separator. */
+export function proseSoFar(kind: OutputKind, output: unknown): string {
+  const { parts, join } = PROSE[kind] as { parts: readonly (readonly string[])[]; join: string };
+  const at = (path: readonly string[]) => path.reduce<unknown>((value, key) => (value && typeof value === 'object' ? (value as Record<string, unknown>)[key] : undefined), output);
+  return parts
+    .map(at)
+    .filter((v): v is string => typeof v === 'string' && v !== '')
+    .join(join);
+}
 
 export type LiveStep = {
   onToken: (raw: string) => void;
   onWait: (wait: StepWait) => void;
-  /** The call returned: the rest of the prose, and the spend as it now stands. */
+  /** The call returned: the answer as it ends, and the spend as it now stands. */
   end: () => void;
 };
 
-/** `sources`: the run's source table, so a citation the model wrote with a key shows its source's name. */
-export function liveStep(options: { publish: (event: RunEvent) => void; runId: string; stepId: string; kind: OutputKind; spent: () => Usage; sources?: readonly string[] }): LiveStep {
-  const { publish, runId, stepId, kind, spent } = options;
+/**
+ * `sources`: the run's source table, so a citation the model wrote with a key shows its source's
+ * name. `now`: the clock the partials are spaced by (tests pass their own).
+ */
+export function liveStep(options: {
+  publish: (event: RunEvent) => void;
+  runId: string;
+  stepId: string;
+  kind: OutputKind;
+  spent: () => Usage;
+  sources?: readonly string[];
+  now?: () => number;
+}): LiveStep {
+  const { publish, runId, stepId, kind, spent, now = Date.now } = options;
   const keys = sourceKeys(options.sources);
-  let reader = new AnswerStream(kind);
+  let raw = '';
+  let sentAt = -Infinity;
+  let sentLength = 0;
+  // The last partial sent, as JSON: one that adds nothing (an empty object, a key half written) is
+  // not sent and does not hold back the next.
+  let sent = '{}';
   let shown: number | null = null;
-  /** The last draft sent: its part and length. */
-  let drafted: { key: string; length: number } | null = null;
-  /** The length of each field as last sent, by name and index. */
-  let fields = new Map<string, number>();
-  const send = (update: AnswerUpdate) => {
-    if (update.prose) publish({ type: 'token', runId, stepId, text: update.prose });
-    for (const part of update.parts) publish({ type: 'step-part', runId, stepId, part: withSourceNames(part, keys) });
-    // After the prose: a field it takes back goes as its words arrive in the prose.
-    for (const { done, ...field } of update.fields) {
-      const key = `${field.name}:${field.index}`;
-      const last = fields.get(key);
-      // Taken back (the prose holds it now): only if it was ever shown.
-      if (!field.text && last === undefined) continue;
-      const grown = last === undefined ? Infinity : field.text.length - last;
-      if (field.text && (grown <= 0 || (grown < DRAFT_EVERY_CHARS && !done))) continue;
-      fields.set(key, field.text.length);
-      publish({ type: 'step-field', runId, stepId, field });
-    }
-    const draft = update.draft;
-    if (!draft) return;
-    const key = `${draft.kind}:${draft.index}`;
-    const grown = drafted?.key === key ? draft.text.length - drafted.length : Infinity;
-    if (grown <= 0 || (grown < DRAFT_EVERY_CHARS && !draft.done)) return;
-    drafted = { key, length: draft.text.length };
-    publish({ type: 'step-part-draft', runId, stepId, draft: { kind: draft.kind, index: draft.index, text: draft.text } });
+  const partial = () => {
+    sentLength = raw.length;
+    const read = partialAnswer(raw);
+    const json = read ? JSON.stringify(read) : sent;
+    if (!read || json === sent) return;
+    sent = json;
+    sentAt = now();
+    const output = withSourceNames(read, keys);
+    publish({ type: 'step-partial', runId, stepId, text: proseSoFar(kind, output), output });
   };
   const usage = (always: boolean) => {
     const s = spent();
@@ -71,18 +90,20 @@ export function liveStep(options: { publish: (event: RunEvent) => void; runId: s
     publish({ type: 'step-usage', runId, stepId, usage: { promptTokens: s.promptTokens, completionTokens: s.completionTokens, costUsd: s.costUsd } });
   };
   return {
-    onToken: (raw) => {
-      send(reader.push(raw));
+    onToken: (chunk) => {
+      raw += chunk;
+      if (now() - sentAt >= PARTIAL_EVERY_MS) partial();
       usage(false);
     },
     onWait: (wait) => {
-      reader = new AnswerStream(kind);
-      drafted = null;
-      fields = new Map();
+      raw = '';
+      sentAt = -Infinity;
+      sentLength = 0;
+      sent = '{}';
       publish({ type: 'step-waiting', runId, stepId, at: new Date().toISOString(), ...wait });
     },
     end: () => {
-      send(reader.finish());
+      if (raw.length !== sentLength) partial();
       usage(true);
     },
   };

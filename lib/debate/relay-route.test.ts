@@ -54,20 +54,21 @@ describe('run events route with a run executing in another process', () => {
     const runId = `route-relay-${Math.random()}`;
     const bus = runBus();
     bus.receive({ type: 'step-started', runId, stepId: 'D1', at, attempt: 1 });
-    bus.receive({ type: 'token', runId, stepId: 'D1', text: '가나' });
+    const partial = (text: string) => ({ type: 'step-partial' as const, runId, stepId: 'D1', text, output: { text } });
+    bus.receive(partial('가나'));
     const stream = await open(runId);
     expect(await stream.take(1)).toEqual([{ type: 'snapshot', state: { runId, status: 'running', live: '가나' } }]);
 
-    bus.receive({ type: 'token', runId, stepId: 'D1', text: '다' });
-    // The relay restored the publisher's state (text lost on the way included), then resynced.
-    bus.restore(runId, { D1: { status: 'running', text: '가나다라마' } });
+    bus.receive(partial('가나다'));
+    // The relay restored the publisher's state (an answer lost on the way included), then resynced.
+    bus.restore(runId, { D1: { status: 'running', text: '가나다라마', output: { text: '가나다라마' } } });
     bus.resync([runId]);
-    bus.receive({ type: 'token', runId, stepId: 'D1', text: '바' });
+    bus.receive(partial('가나다라마바'));
     status.value = 'succeeded';
     bus.receive({ type: 'run-finished', runId, at, status: 'succeeded' });
 
     expect(await stream.take(4)).toEqual([
-      { type: 'token', runId, stepId: 'D1', text: '다' },
+      partial('가나다'),
       { type: 'snapshot', state: { runId, status: 'succeeded', live: '가나다라마' } },
     ]);
     // The fresh snapshot says the run is over: the stream ends there.
@@ -82,7 +83,7 @@ describe('run events route with a run executing in another process', () => {
     // The logger writes errors to stderr: one line naming the failure, the run and the cause.
     const quiet = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
     runBus().receive({ type: 'step-done', runId, stepId: 'D1', at, text: 'x', output: { fail: true }, usage });
-    runBus().receive({ type: 'token', runId, stepId: 'D2', text: 'after' });
+    runBus().receive({ type: 'step-partial', runId, stepId: 'D2', text: 'after', output: { text: 'after' } });
     expect(await stream.take(1)).toEqual([]);
     expect(stream.ended()).toBe(true);
     const lines = quiet.mock.calls.map(([chunk]) => String(chunk));

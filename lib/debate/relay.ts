@@ -1,6 +1,6 @@
 // Streaming across instances (issue 7): with PostgreSQL, every process's run bus is linked to the
 // others through LISTEN/NOTIFY on one channel, so a viewer on any app instance follows a run that
-// a worker elsewhere executes, live and in order, and a late viewer still gets the text so far.
+// a worker elsewhere executes, live and in order, and a late viewer still gets the answers so far.
 //
 // Wire. Messages are JSON; a packet is a JSON array of consecutive messages, and a frame is
 // `origin|packetId|part|total|piece`, under NOTIFY's 8000-byte payload limit: small messages
@@ -9,16 +9,14 @@
 // session, commit order) and one that listens. Messages:
 //   e      a run event, with its stream (one run's events from one process) and sequence number
 //   sync   "send the state of your live runs" (all, or the listed ones)
-//   state  a live run's text so far as of a sequence number: the answer to sync
-// Tokens of one step are coalesced for up to coalesceMs; any other event of the run flushes them
-// first, so order holds.
+//   state  a live run's answers so far as of a sequence number: the answer to sync
 //
 // Outages. Frames a lost send connection did not confirm are sent again after it reconnects, and
 // receivers drop the duplicates by sequence number. A receiver that sees a gap in a stream asks
 // for that run's state. A listen connection that comes back may have missed anything: it asks
 // every process for its live runs' state and calls bus.resync(), on which the SSE route sends
 // its viewers a fresh snapshot from the database; when a run's state arrives the run is resynced
-// again, now with the exact text so far.
+// again, now with the exact answers so far.
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import pg from 'pg';
@@ -50,8 +48,6 @@ export type RelayOptions = {
   connectionString: string;
   /** Names this process in logs and pg_stat_activity (application_name); a random suffix keeps it unique. */
   instanceId?: string;
-  /** How long consecutive tokens of one step are gathered into one notification (0 sends each). */
-  coalesceMs?: number;
   /**
    * Whether other processes' run events reach this process's bus (default true). A worker that
    * serves no viewers passes false: it still answers state requests for the runs it executes.
@@ -127,7 +123,6 @@ class Relay implements RunRelay {
   readonly ready: Promise<void>;
   private readonly bus: RunBus;
   private readonly log: Logger;
-  private readonly coalesceMs: number;
   private readonly maxFrameBytes: number;
   private readonly unhook: () => void;
   private readonly sweeper: NodeJS.Timeout;
@@ -145,11 +140,9 @@ class Relay implements RunRelay {
   private idle: (() => void)[] = [];
   private packetId = 0;
   private droppedSince: number | null = null;
-  // Runs this process publishes: their stream and last sequence number, and coalesced tokens.
+  // Runs this process publishes: their stream and last sequence number.
   private nextStream = 0;
   private local = new Map<string, { s: number; n: number; seen: number }>();
-  private pending = new Map<string, { stepId: string; text: string }>();
-  private pendingTimer: NodeJS.Timeout | null = null;
 
   // Receiving: parts of a split message by origin, streams by `origin:stream`, runs awaiting state.
   private partial = new Map<string, { packetId: number; total: number; pieces: string[] }>();
@@ -161,7 +154,6 @@ class Relay implements RunRelay {
     this.origin = `${name}-${randomBytes(3).toString('hex')}`;
     this.log = log.child({ component: 'relay', origin: this.origin });
     this.bus = options.bus ?? runBus();
-    this.coalesceMs = options.coalesceMs ?? 15;
     this.maxFrameBytes = Math.min(options.maxFrameBytes ?? MAX_FRAME_BYTES, MAX_FRAME_BYTES);
     this.unhook = this.bus.onLocalPublish((event) => this.onLocalPublish(event));
     this.sweeper = setInterval(() => this.forgetIdle(), 60_000);
@@ -176,7 +168,6 @@ class Relay implements RunRelay {
   }
 
   flush(): Promise<void> {
-    this.flushTokens();
     if (this.drained()) return Promise.resolve();
     return new Promise((resolve) => this.idle.push(resolve));
   }
@@ -194,7 +185,6 @@ class Relay implements RunRelay {
     clearTimeout(timer);
     if (!this.drained()) this.log.warn('stopping with run event messages unsent', { messages: this.outbox.length });
     this.stopped = true;
-    if (this.pendingTimer) clearTimeout(this.pendingTimer);
     const clients = [this.clients.notify, this.clients.listen];
     this.clients = { notify: null, listen: null };
     await Promise.all(clients.map((c) => c?.end().catch(() => {})));
@@ -203,33 +193,8 @@ class Relay implements RunRelay {
   // ---- local events out ----
 
   private onLocalPublish(event: RunEvent) {
-    if (event.type === 'token' && this.coalesceMs > 0) {
-      const pending = this.pending.get(event.runId);
-      if (pending && pending.stepId === event.stepId) {
-        pending.text += event.text;
-        return;
-      }
-      this.flushRun(event.runId);
-      this.pending.set(event.runId, { stepId: event.stepId, text: event.text });
-      this.pendingTimer ??= setTimeout(() => this.flushTokens(), this.coalesceMs);
-      return;
-    }
-    this.flushRun(event.runId);
     this.sendEvent(event);
     if (event.type === 'run-finished') this.local.delete(event.runId);
-  }
-
-  private flushRun(runId: string) {
-    const pending = this.pending.get(runId);
-    if (!pending) return;
-    this.pending.delete(runId);
-    this.sendEvent({ type: 'token', runId, stepId: pending.stepId, text: pending.text });
-  }
-
-  private flushTokens() {
-    if (this.pendingTimer) clearTimeout(this.pendingTimer);
-    this.pendingTimer = null;
-    for (const runId of [...this.pending.keys()]) this.flushRun(runId);
   }
 
   private sendEvent(event: RunEvent) {
@@ -241,10 +206,8 @@ class Relay implements RunRelay {
   }
 
   private answerSync(runs: string[] | undefined) {
-    for (const runId of new Set([...this.local.keys(), ...this.pending.keys()])) {
+    for (const runId of this.local.keys()) {
       if (runs && !runs.includes(runId)) continue;
-      // Tokens the bus already counts must carry numbers up to the one the state names.
-      this.flushRun(runId);
       const run = this.local.get(runId)!;
       this.enqueue({ k: 'state', s: run.s, n: run.n, r: runId, steps: this.bus.snapshot(runId).steps });
     }
@@ -460,7 +423,7 @@ class Relay implements RunRelay {
     const before = Date.now() - FORGET_AFTER_MS;
     for (const [key, s] of this.streams) if (s.seen < before) this.streams.delete(key);
     // A run that goes quiet for long continues as a new stream: receivers take that as a new start.
-    for (const [runId, r] of this.local) if (r.seen < before && !this.pending.has(runId)) this.local.delete(runId);
+    for (const [runId, r] of this.local) if (r.seen < before) this.local.delete(runId);
     for (const [runId, at] of this.outOfSync) if (at < before) this.outOfSync.delete(runId);
   }
 }
@@ -480,7 +443,7 @@ export function ensureRunRelay(options: Pick<RelayOptions, 'instanceId' | 'recei
   const e = env();
   if (isEmbedded(e)) return null;
   if (!globalForRelay.__crosscheckRunRelay) {
-    const relay = startRunRelay({ connectionString: e.DATABASE_URL!, coalesceMs: e.RUN_RELAY_COALESCE_MS, ...options });
+    const relay = startRunRelay({ connectionString: e.DATABASE_URL!, ...options });
     // Once stopped (a worker's shutdown), the next call starts a new one.
     const ensured: RunRelay = {
       origin: relay.origin,

@@ -1,38 +1,53 @@
 import { describe, expect, it } from 'vitest';
-import { inOrder } from '@/lib/debate/sections';
+import { liveSections } from '@/lib/debate/sections';
+import { PARTIAL_EVERY_MS } from '@/lib/debate/live-step';
 import type { RunEvent } from '@/lib/domain/protocol';
 
-const part = (i: number, n: number): RunEvent => ({ type: 'step-part', runId: 'r', stepId: 'AG', part: { kind: 'topic', value: { topic: `${i}.${n}` } } });
-const names = (events: RunEvent[]) => events.map((e) => (e.type === 'step-part' ? String(e.part.value.topic) : e.type));
+// A report written as two topic sections and an overview (lib/domain/sections.ts joins them).
+const CALLS = [{ fields: ['topics'] }, { fields: ['topics'] }, { fields: ['objective', 'overview'] }];
+const partial = (output: Record<string, unknown>): RunEvent => ({ type: 'step-partial', runId: 'r', stepId: 'AG', text: '', output });
+const topic = (name: string) => ({ topic: name });
+
+function harness() {
+  const out: RunEvent[] = [];
+  let now = 0;
+  const live = liveSections({ kind: 'report', calls: CALLS, runId: 'r', stepId: 'AG', publish: (e) => out.push(e), now: () => now });
+  const partials = () => out.flatMap((e) => (e.type === 'step-partial' ? [{ text: e.text, output: e.output }] : []));
+  return { live, out, partials, advance: (ms: number) => (now += ms) };
+}
 
 describe('a sectioned step on the live page', () => {
-  it("sends each call's stream in the calls' order, holding back those that run ahead", () => {
-    const out: RunEvent[] = [];
-    const events = inOrder(3, (e) => out.push(e));
-    events.publish(1, part(1, 1));
-    events.publish(0, part(0, 1));
-    events.publish(2, part(2, 1));
-    events.publish(1, { type: 'step-part-draft', runId: 'r', stepId: 'AG', draft: { kind: 'topic', index: 1, text: 'held drafts go stale' } });
-    events.publish(1, { type: 'step-usage', runId: 'r', stepId: 'AG', usage: { promptTokens: 1, completionTokens: 1, costUsd: 0 } });
-    // Call 1 and 2 finish before call 0.
-    events.done(1);
-    events.publish(2, part(2, 2));
-    expect(names(out)).toEqual(['0.1', 'step-usage']);
-    events.publish(0, part(0, 2));
-    events.done(0);
-    expect(names(out)).toEqual(['0.1', 'step-usage', '0.2', '1.1', '2.1', '2.2']);
-    // Call 2 is the one writing now: its stream goes out as it comes.
-    events.publish(2, part(2, 3));
-    expect(names(out).at(-1)).toBe('2.3');
+  it("sends one partial answer, the calls' answers so far joined in the report's order, at most every PARTIAL_EVERY_MS", () => {
+    const { live, partials, advance } = harness();
+    // The second section writes first; its topics show at once.
+    live.publish(1, partial({ topics: [topic('2.1')] }));
+    expect(partials()).toEqual([{ text: '', output: { topics: [topic('2.1')] } }]);
+    // Within the interval the first section's start is kept, not sent...
+    advance(50);
+    live.publish(0, partial({ topics: [topic('1.1')] }));
+    expect(partials()).toHaveLength(1);
+    // ...and goes with the next one after it: the first section's topics ahead of the second's.
+    advance(PARTIAL_EVERY_MS);
+    live.publish(1, partial({ topics: [topic('2.1'), topic('2.2')] }));
+    expect(partials().at(-1)!.output).toEqual({ topics: [topic('1.1'), topic('2.1'), topic('2.2')] });
+    // A call that is done counts with its taken-in output, sent at once.
+    live.done(0, { topics: [topic('1.1'), topic('1.2')] });
+    expect(partials().at(-1)!.output).toEqual({ topics: [topic('1.1'), topic('1.2'), topic('2.1'), topic('2.2')] });
+    live.done(1, { topics: [topic('2.1'), topic('2.2')] });
+    // The overview's prose is the step's text.
+    advance(PARTIAL_EVERY_MS);
+    live.publish(2, partial({ objective: 'Judge repayment', overview: 'Orders gr' }));
+    expect(partials().at(-1)).toEqual({ text: 'Orders gr', output: { objective: 'Judge repayment', overview: 'Orders gr', topics: [topic('1.1'), topic('1.2'), topic('2.1'), topic('2.2')] } });
   });
 
-  it('a wait drops what that call had held back', () => {
-    const out: RunEvent[] = [];
-    const events = inOrder(2, (e) => out.push(e));
-    events.publish(1, part(1, 1));
-    events.publish(1, { type: 'step-waiting', runId: 'r', stepId: 'AG', at: 'now', reason: 'requests', until: 'later' });
-    events.publish(1, part(1, 2));
-    events.done(0);
-    expect(names(out)).toEqual(['step-waiting', '1.2']);
+  it("passes the spend on at once, and a wait drops what that call had written", () => {
+    const { live, out, partials, advance } = harness();
+    live.publish(0, partial({ topics: [topic('1.1')] }));
+    live.publish(1, { type: 'step-usage', runId: 'r', stepId: 'AG', usage: { promptTokens: 1, completionTokens: 1, costUsd: 0 } });
+    live.publish(0, { type: 'step-waiting', runId: 'r', stepId: 'AG', at: 'now', reason: 'requests', until: 'later' });
+    expect(out.map((e) => e.type)).toEqual(['step-partial', 'step-usage', 'step-waiting']);
+    advance(PARTIAL_EVERY_MS);
+    live.publish(1, partial({ topics: [topic('2.1')] }));
+    expect(partials().at(-1)!.output).toEqual({ topics: [topic('2.1')] });
   });
 });

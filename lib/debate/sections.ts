@@ -1,43 +1,50 @@
 // What viewers see of a sectioned step while its calls run at the same time (docs/protocols.md,
-// "Sections"): each call's stream goes out as it comes only while every call before it is done;
-// a later call's parts wait and follow in order, so the report card fills in the report's order
-// whichever section finishes first.
+// "Sections"): one partial answer, the calls' answers so far joined as the finished sections are
+// (joinSections), so the report card fills in the report's order whichever call writes first.
+// A call that is done counts with its taken-in output.
+import { PARTIAL_EVERY_MS, proseSoFar } from '@/lib/debate/live-step';
+import type { OutputKind } from '@/lib/domain/outputs';
 import type { RunEvent } from '@/lib/domain/protocol';
+import { joinSections } from '@/lib/domain/sections';
 
-export type InOrder = {
+export type LiveSections = {
   /** An event of call `i`'s stream. */
   publish: (i: number, event: RunEvent) => void;
-  /** Call `i` returned: what the calls after it held back goes out, up to the next one still writing. */
-  done: (i: number) => void;
+  /** Call `i` is done with this output: the joined answer goes out at once. */
+  done: (i: number, output: Record<string, unknown>) => void;
 };
 
-export function inOrder(calls: number, publish: (event: RunEvent) => void): InOrder {
-  const held: RunEvent[][] = Array.from({ length: calls }, () => []);
-  const finished = new Array<boolean>(calls).fill(false);
-  // The first call not done: its stream goes out live.
-  let head = 0;
+export function liveSections(options: {
+  kind: OutputKind;
+  calls: readonly { fields: readonly string[] }[];
+  runId: string;
+  stepId: string;
+  publish: (event: RunEvent) => void;
+  now?: () => number;
+}): LiveSections {
+  const { kind, calls, runId, stepId, publish, now = Date.now } = options;
+  const outputs: (Record<string, unknown> | undefined)[] = calls.map(() => undefined);
+  let sentAt = -Infinity;
+  const send = () => {
+    sentAt = now();
+    const output = joinSections(kind, calls.flatMap((call, i) => (outputs[i] ? [{ fields: call.fields, output: outputs[i] }] : [])));
+    publish({ type: 'step-partial', runId, stepId, text: proseSoFar(kind, output), output });
+  };
   return {
     publish: (i, event) => {
-      // The spend is the step's (every call's), and a wait is said at once; a wait drops what
-      // that call had written, as the provider starts its answer again.
-      if (event.type === 'step-usage') return publish(event);
-      if (event.type === 'step-waiting') {
-        held[i] = [];
-        return publish(event);
+      if (event.type === 'step-partial') {
+        outputs[i] = event.output as Record<string, unknown>;
+        if (now() - sentAt >= PARTIAL_EVERY_MS) send();
+        return;
       }
-      if (i === head) return publish(event);
-      // A held draft would be stale by the time it goes out: its part replaces it anyway.
-      if (event.type !== 'step-part-draft') held[i].push(event);
+      // A wait drops what that call had written (the provider starts its answer again); the
+      // spend is the step's, every call's.
+      if (event.type === 'step-waiting') outputs[i] = undefined;
+      publish(event);
     },
-    done: (i) => {
-      finished[i] = true;
-      while (head < calls && finished[head]) {
-        head++;
-        if (head < calls) {
-          for (const event of held[head]) publish(event);
-          held[head] = [];
-        }
-      }
+    done: (i, output) => {
+      outputs[i] = output;
+      send();
     },
   };
 }

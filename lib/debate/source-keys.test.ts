@@ -249,15 +249,13 @@ describe('a source given by its key', () => {
 });
 
 describe('a key while the answer streams', () => {
-  it('shows viewers the source\'s name in a claim part, before the citations are taken in', () => {
+  it('shows viewers the source\'s name in the partial answer, before the citations are taken in', () => {
     const events: RunEvent[] = [];
     const live = liveStep({ publish: (e) => events.push(e), runId: 'r', stepId: 'D1', kind: 'turn', spent: () => ({ promptTokens: 0, completionTokens: 0, costUsd: 0 }), sources: SOURCES });
     const claim = { id: 'D1-c1', text: 'Orders grew.', factor: 'other', polarity: 'favorable', citations: [{ evidenceId: 'ev-1', source: 'S3', date: '2024-03-01' }] };
     live.onToken(JSON.stringify({ text: 'Orders grew.', claims: [claim], questions: [] }));
     live.end();
-    const parts = events.flatMap((e) => (e.type === 'step-part' ? [e.part] : []));
-    const shown = JSON.stringify(parts);
-    expect(shown).toContain(FILING);
-    expect(shown).not.toContain('"source":"S3"');
+    const partials = events.flatMap((e) => (e.type === 'step-partial' ? [e.output] : []));
+    expect(partials).toEqual([{ text: 'Orders grew.', claims: [{ ...claim, citations: [{ evidenceId: 'ev-1', source: FILING, date: '2024-03-01' }] }], questions: [] }]);
   });
 });

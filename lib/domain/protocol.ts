@@ -1,6 +1,5 @@
 // The contract between protocols (data), the engine, the providers and the UI.
 import type { FactorId } from '@/lib/domain/factors';
-import type { LiveField, PartDraft, StepPart } from '@/lib/domain/output-parts';
 import type { OutputKind } from '@/lib/domain/outputs';
 import type { EvidenceShortfall, RedFlag } from '@/lib/domain/red-flags';
 import type { StepRepair } from '@/lib/domain/stored';
@@ -289,14 +288,11 @@ export type StepWait = { reason: WaitReason; until: string };
 
 /**
  * Run events (docs/architecture.md): one union shared by server and client. While a step streams,
- * `token` carries the next characters of its prose only (never JSON), `step-part` each claim,
- * question or citation once written out in full, and `step-usage` what the step has spent so far,
- * estimated from the stream until `step-done` brings the provider's count. `step-part-draft` is
- * the claim (question, argument …) being written: its text so far, sent every few dozen
- * characters and replaced by its `step-part`; late viewers get none from the snapshot, only the
- * next one. `step-field` is a readable field beyond the prose and the parts (a report's objective,
- * one of its summaries: FIELD_NAMES), its text so far, sent the same way and kept in the snapshot;
- * empty text takes it back, when the prose reaches it. A `step-waiting` drops what the step streamed: after the wait its answer starts again.
+ * `step-partial` carries its answer so far, parsed (lib/debate/live-step.ts): `output` the object
+ * as far as the model has written it, `text` its prose; each replaces the one before, and
+ * `step-done` replaces the last. `step-usage` is what the step has spent so far, estimated from
+ * the stream until `step-done` brings the provider's count. A `step-waiting` drops what the step
+ * streamed: after the wait its answer starts again.
  */
 export type RunEvent =
   | {
@@ -309,10 +305,7 @@ export type RunEvent =
     }
   | { type: 'step-started'; runId: string; stepId: string; at: string; attempt: number }
   | { type: 'step-waiting'; runId: string; stepId: string; at: string; reason: WaitReason; until: string }
-  | { type: 'token'; runId: string; stepId: string; text: string }
-  | { type: 'step-part'; runId: string; stepId: string; part: StepPart }
-  | { type: 'step-part-draft'; runId: string; stepId: string; draft: PartDraft }
-  | { type: 'step-field'; runId: string; stepId: string; field: LiveField }
+  | { type: 'step-partial'; runId: string; stepId: string; text: string; output: unknown }
   | { type: 'step-usage'; runId: string; stepId: string; usage: Usage }
   /** `repairs`: what taking the answer in changed (lib/debate/intake.ts), as saved on the step. */
   | { type: 'step-done'; runId: string; stepId: string; at: string; text: string; output: unknown; usage: Usage; repairs?: StepRepair[] }

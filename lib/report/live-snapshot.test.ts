@@ -48,7 +48,7 @@ describe('shared run snapshots', () => {
   it('200 concurrent snapshot requests for one run read and serialize it once, and each gets the whole snapshot', async () => {
     const runId = `shared-${Math.random()}`;
     runBus().receive({ type: 'step-started', runId, stepId: 'D1', at: '2026-01-01T00:00:00.000Z', attempt: 1 });
-    runBus().receive({ type: 'token', runId, stepId: 'D1', text: '가나다' });
+    runBus().receive({ type: 'step-partial', runId, stepId: 'D1', text: '가나다', output: { text: '가나다' } });
     const bodies = Promise.all(Array.from({ length: 200 }, () => readAll(runId)));
     await releaseWhenStarted();
     const texts = await bodies;
@@ -65,8 +65,8 @@ describe('shared run snapshots', () => {
     const first = snapshotMessage({ db: {} as never, runId, live: bus.snapshot(runId) });
     const same = snapshotMessage({ db: {} as never, runId, live: bus.snapshot(runId) });
     expect(same).toBe(first);
-    // A token arrived: the earlier read may not reflect it, and this viewer will not get it as an event.
-    bus.receive({ type: 'token', runId, stepId: 'D1', text: 'more' });
+    // A partial answer arrived: the earlier read may not reflect it, and this viewer will not get it as an event.
+    bus.receive({ type: 'step-partial', runId, stepId: 'D1', text: 'more', output: { text: 'more' } });
     const later = snapshotMessage({ db: {} as never, runId, live: bus.snapshot(runId) });
     expect(later).not.toBe(first);
     // So does a resync (events may have been lost): the bus version moves on.

@@ -1,10 +1,9 @@
 // A run as the live page holds it, and the one place run events change it. Pure (no I/O, no
 // clock), so the server's first paint, the SSE snapshot and the client's live updates all go
 // through the same functions, and the tests need no browser.
-import { citationsOf, claimsOf, MAX_LIVE_PARTS, questionsOf, withField, type LiveField, type PartDraft, type StepPart } from '@/lib/domain/output-parts';
+import { citationsOf, claimsOf, questionsOf } from '@/lib/domain/output-parts';
 import type { RunSnapshot } from '@/lib/debate/bus';
 import type { RunView, RunViewTurn } from '@/lib/report/run-doc';
-import type { StepOutput } from '@/lib/domain/outputs';
 import type { RunEvent, StepWait, Usage } from '@/lib/domain/protocol';
 import { TERMINAL_RUN_STATUSES, type Polarity, type RunStatus } from '@/lib/domain/vocabulary';
 import type { EvidenceShortfall, RedFlag } from '@/lib/domain/red-flags';
@@ -53,18 +52,16 @@ export type LiveRunState = {
   reportReady: boolean;
   /** Running steps that wait for quota or a retry before their next token, by step id. */
   waiting?: Record<string, StepWait>;
-  /** Running steps' answers as they stream, by step id (see StreamingStep). */
+  /** Running steps' spend as estimated from their streams, by step id (see StreamingStep). */
   streaming?: Record<string, StreamingStep>;
 };
 
 /**
- * What a running step has written beyond its prose (the turn's text): the claims, questions and
- * citations complete so far, not yet validated, the one being written (`draft`: its text so far,
- * until the part itself replaces it), its other readable fields as written so far (`fields`: a
- * report's objective before its overview), and its spend as estimated from the stream, which the
- * run's totals show until the step's own usage replaces it.
+ * What a running step has spent so far, estimated from its stream: the run's totals show it until
+ * the step's own usage replaces it. Its answer so far is on its turn (`output`, a partial object
+ * not yet validated, and what it holds), shown as a finished turn is.
  */
-export type StreamingStep = { parts: StepPart[]; draft?: PartDraft; fields?: LiveField[]; usage?: Usage };
+export type StreamingStep = { usage?: Usage };
 
 /** What the SSE route sends: a snapshot on connect, then run events (step-done with the evidence it cites). */
 export type WireMessage = { type: 'snapshot'; state: LiveRunState } | (RunEvent & { evidence?: EvidenceRefs });
@@ -76,7 +73,22 @@ export function isTerminal(status: RunStatus) {
 }
 
 /**
- * The state from the database's view of the run, with the text streamed so far (the bus
+ * The turn with this answer: its prose, its output (whole or, while the step runs, as far as it
+ * is written) and the claims, questions and citations the output holds.
+ */
+function withAnswer(turn: RunViewTurn, text: string, output: unknown): RunViewTurn {
+  return {
+    ...turn,
+    text,
+    output: output as RunViewTurn['output'],
+    claims: claimsOf(output),
+    questions: questionsOf(output),
+    citations: citationsOf(output) as RunViewTurn['citations'],
+  };
+}
+
+/**
+ * The state from the database's view of the run, with the answers streamed so far (the bus
  * snapshot) for steps still running: what a viewer who arrives mid-run sees first.
  */
 export function stateFromView(
@@ -88,8 +100,8 @@ export function stateFromView(
   const running = !isTerminal(view.status);
   const turns = view.turns.map((t) => {
     const streamed = live.steps[t.step];
-    // A step the database still calls running (or pending) may already have text on the bus.
-    if (running && t.status !== 'done' && streamed?.status === 'running') return { ...t, status: 'running' as const, text: streamed.text };
+    // A step the database still calls running (or pending) may already have an answer on the bus.
+    if (running && t.status !== 'done' && streamed?.status === 'running') return { ...withAnswer(t, streamed.text, streamed.output ?? null), status: 'running' as const };
     return t;
   });
   const iso = (d: Date | string | null) => (d == null ? null : typeof d === 'string' ? d : d.toISOString());
@@ -99,14 +111,7 @@ export function stateFromView(
   if (running) {
     for (const t of turns) {
       const s = live.steps[t.step];
-      if (t.status === 'running' && s?.status === 'running' && (s.parts?.length || s.draft || s.fields?.length || s.usage)) {
-        streaming[t.step] = {
-          parts: s.parts ?? [],
-          ...(s.draft ? { draft: s.draft } : {}),
-          ...(s.fields?.length ? { fields: s.fields } : {}),
-          ...(s.usage ? { usage: s.usage } : {}),
-        };
-      }
+      if (t.status === 'running' && s?.status === 'running' && s.usage) streaming[t.step] = { usage: s.usage };
     }
   }
   return {
@@ -160,7 +165,7 @@ export function shownTotals(state: Pick<LiveRunState, 'tokens' | 'costUsd' | 'st
 /** The state with this step's streaming record changed (`null`: dropped). */
 function updateStreaming(state: LiveRunState, stepId: string, change: (s: StreamingStep) => StreamingStep | null): LiveRunState {
   const current = state.streaming?.[stepId];
-  const next = change(current ?? { parts: [] });
+  const next = change(current ?? {});
   const { [stepId]: _old, ...rest } = state.streaming ?? {};
   if (!next) return current ? { ...state, streaming: rest } : state;
   return { ...state, streaming: { ...rest, [stepId]: next } };
@@ -188,32 +193,22 @@ export function reduceRun(state: LiveRunState, message: WireMessage): LiveRunSta
     const turn = state.turns.find((t) => t.step === message.stepId);
     if (!turn || turn.status === 'done') return state;
     // After the wait the answer starts again: what it had streamed goes, its spend stays.
-    const restarted = updateStreaming(
-      updateTurn(state, message.stepId, (t) => ({ ...t, text: '' })),
-      message.stepId,
-      (s) => (s.usage ? { parts: [], usage: s.usage } : null),
-    );
+    const restarted = updateTurn(state, message.stepId, (t) => withAnswer(t, '', null));
     return { ...restarted, waiting: { ...state.waiting, [message.stepId]: { reason: message.reason, until: message.until } } };
   }
   if (message.type === 'run-finished') state = { ...state, waiting: {} };
   else if ('stepId' in message) state = notWaiting(state, message.stepId);
-  // What running steps stream beyond their text (StreamingStep): parts and spend of the attempt
-  // under way; a new attempt keeps the spend of those before it, a new execution starts afresh.
-  if (message.type === 'step-part' || message.type === 'step-usage' || message.type === 'step-part-draft' || message.type === 'step-field') {
+  // A running step's answer so far (each partial replaces the one before) and its spend; a new
+  // attempt keeps the spend of those before it, a new execution starts afresh.
+  if (message.type === 'step-partial' || message.type === 'step-usage') {
     const turn = state.turns.find((t) => t.step === message.stepId);
     if (!turn || turn.status === 'done') return state;
     if (message.type === 'step-usage') return updateStreaming(state, message.stepId, (s) => ({ ...s, usage: message.usage }));
-    if (message.type === 'step-field') return updateStreaming(state, message.stepId, (s) => ({ ...s, fields: withField(s.fields ?? [], message.field) }));
-    // A draft replaces the one before it; the part it grows into replaces it (parts come in the order they are written).
-    if (message.type === 'step-part-draft') return updateStreaming(state, message.stepId, (s) => ({ ...s, draft: message.draft }));
-    return updateStreaming(state, message.stepId, ({ draft, ...s }) => {
-      const kept = draft && draft.kind !== message.part.kind ? { draft } : {};
-      return s.parts.length >= MAX_LIVE_PARTS ? { ...s, ...kept } : { ...s, ...kept, parts: [...s.parts, message.part] };
-    });
+    return updateTurn(state, message.stepId, (t) => ({ ...withAnswer(t, message.text, message.output), status: 'running' }));
   }
   if (message.type === 'run-started' || message.type === 'run-finished') state = { ...state, streaming: {} };
   else if (message.type === 'step-done' || message.type === 'step-failed') state = updateStreaming(state, message.stepId, () => null);
-  else if (message.type === 'step-started') state = updateStreaming(state, message.stepId, (s) => (s.usage ? { parts: [], usage: s.usage } : null));
+  else if (message.type === 'step-started') state = updateStreaming(state, message.stepId, (s) => (s.usage ? { usage: s.usage } : null));
   switch (message.type) {
     case 'run-started':
       return {
@@ -234,29 +229,21 @@ export function reduceRun(state: LiveRunState, message: WireMessage): LiveRunSta
       };
     case 'step-started':
       return updateTurn({ ...state, status: 'running' }, message.stepId, (t) => ({
-        ...t,
+        ...withAnswer(t, '', null),
         status: 'running',
-        text: '',
         error: null,
         errorPhrase: null,
         startedAt: message.at,
         finishedAt: null,
       }));
-    case 'token':
-      return updateTurn(state, message.stepId, (t) => (t.status === 'done' ? t : { ...t, status: 'running', text: t.text + message.text }));
     case 'step-done': {
       const before = state.turns.find((t) => t.step === message.stepId);
       // A resumed run repeats step-done for steps finished earlier: count their usage once.
       const fresh = before !== undefined && before.status !== 'done';
       const next = updateTurn(state, message.stepId, (t) => ({
-        ...t,
-        status: 'done',
-        text: message.text,
         // The engine publishes only outputs that passed their step's schema.
-        output: message.output as StepOutput,
-        claims: claimsOf(message.output),
-        questions: questionsOf(message.output),
-        citations: citationsOf(message.output) as RunViewTurn['citations'],
+        ...withAnswer(t, message.text, message.output),
+        status: 'done',
         // The step's usage adds up across executions, as saved: a retried step keeps what its failed one spent.
         usage: fresh ? addUsage(t.usage, message.usage) : t.usage,
         error: null,
@@ -284,13 +271,8 @@ export function reduceRun(state: LiveRunState, message: WireMessage): LiveRunSta
       const before = state.turns.find((t) => t.step === message.stepId);
       const spent = before !== undefined && before.status !== 'failed' ? message.usage : undefined;
       const next = updateTurn(state, message.stepId, (t) => ({
-        ...t,
+        ...withAnswer(t, '', null),
         status: 'failed',
-        text: '',
-        output: null,
-        claims: [],
-        questions: [],
-        citations: [],
         usage: spent ? addUsage(t.usage, spent) : t.usage,
         error: message.error,
         errorPhrase: message.errorPhrase ?? null,
@@ -310,7 +292,7 @@ export function reduceRun(state: LiveRunState, message: WireMessage): LiveRunSta
       // A cancelled or stopped-at-budget run's unfinished steps go back to pending, as the engine records them.
       const turns =
         message.status === 'cancelled' || message.status === 'budget_exceeded'
-          ? state.turns.map((t) => (t.status === 'running' ? { ...t, status: 'pending' as const, text: '', startedAt: null, finishedAt: null } : t))
+          ? state.turns.map((t) => (t.status === 'running' ? { ...withAnswer(t, '', null), status: 'pending' as const, startedAt: null, finishedAt: null } : t))
           : state.turns;
       // The reason and the totals as saved: the totals include what calls cut off by the end spent.
       const totals = message.totals

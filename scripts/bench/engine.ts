@@ -224,10 +224,11 @@ export const engineBenchmark: Benchmark = {
       const recorded = recording(provider);
       const sequential = await timedRun(db, recorded.provider, 'kpd-mads', company, 'sequential');
       const cacheable = cacheableShare(recorded.messages());
-      // Token fan-out: from the provider handing a token to the engine to a subscriber getting it.
+      // Token fan-out: from the provider handing a chunk to the engine to a subscriber getting the
+      // partial answer it completes.
       const lags: number[] = [];
-      // When the provider handed over the chunk being read: the engine publishes the prose it holds
-      // (if any: a chunk of JSON syntax publishes nothing) before onToken returns.
+      // When the provider handed over the chunk being read: the engine publishes the answer so far
+      // (when one is due: at most every PARTIAL_EVERY_MS, lib/debate/live-step.ts) before onToken returns.
       let emitted = 0;
       const measured: ModelProvider = {
         ...provider,
@@ -238,7 +239,7 @@ export const engineBenchmark: Benchmark = {
       };
       const concurrentRun = await createRun({ db, protocolId: 'kpd-mads', companyId: company, provider: measured, mode: 'dag', params: PARAMS });
       const { unsubscribe } = runBus().subscribe(concurrentRun.id, (e) => {
-        if (e.type === 'token') lags.push(performance.now() - emitted);
+        if (e.type === 'step-partial') lags.push(performance.now() - emitted);
       });
       const concurrent = await executeRun({ db, runId: concurrentRun.id, provider: measured, providerConcurrency: 64 });
       unsubscribe();

@@ -31,9 +31,12 @@ describe('realistic benchmark helpers', () => {
     expect(tokensToFirstVisible('turn', 'Sure, here it is as JSON:\n\n```json\n{"text":"Credit holds up."}\n```')).toBe(12);
     // Claims before the prose: the first claim's text is visible as it is written.
     expect(tokensToFirstVisible('turn', '{"claims":[{"id":"D1-c1","text":"Orders grew."}],"text":"x"}')).toBe(9);
-    // A report's objective or summary before its overview: visible as it is written.
-    expect(tokensToFirstVisible('report', '{"objective":"Assess it.","overview":"x"}')).toBe(4);
-    expect(tokensToFirstVisible('report', '{"favorableSummary":["Orders grew."],"overview":"x"}')).toBe(6);
+    // A report's card shows its overview and the sources it cites, as a finished one does: an
+    // objective or a summary written first is not on it (the overview's "x" is character 39, in
+    // token 10; 50, in token 13), a topic's cited source is (its "D" is character 71, in token 18).
+    expect(tokensToFirstVisible('report', '{"objective":"Assess it.","overview":"x"}')).toBe(10);
+    expect(tokensToFirstVisible('report', '{"favorableSummary":["Orders grew."],"overview":"x"}')).toBe(13);
+    expect(tokensToFirstVisible('report', '{"topics":[{"topic":"Orders","factor":"other","citations":[{"source":"DART","date":"2024-01-01"}]}],"overview":"x"}')).toBe(18);
     // Ids, numbers and enum codes are never visible text: the judge's key insight (character 67) and the draft's text (85) are the first.
     expect(tokensToFirstVisible('rubricJudgment', '{"scores":[{"argumentId":"A1","logic":7}],"overall":{"keyInsight":"Liquidity."}}')).toBe(17);
     expect(tokensToFirstVisible('stanceDraft', '{"stance":"adverse","horizons":[{"horizon":"12 months","outlook":"adverse"}],"text":"Adverse."}')).toBe(22);
@@ -114,7 +117,7 @@ describe('realistic benchmark, prose written last', () => {
     await handle?.close();
   });
 
-  it('counts the sections the report writes before its overview as the first visible text, and the prose-only figure apart', async () => {
+  it('counts the sources the report\'s sections cite before its overview as the first visible text, and the prose-only figure apart', async () => {
     const requests = async () => fake.requests.map(({ headers: _h, body: _b, ...rest }): RequestSummary => rest);
     const figures = await measureRealistic({ db: handle.db, baseURL: fake.url, requests, plan: [{ protocol: 'nas', companyId: 'samsung-electronics' }], concurrency: 1 });
     expect(figures.failures).toEqual([]);

@@ -5,19 +5,20 @@
 // empty or refused, 429 and 500 — at 400 ms to first token and 50 tokens/s. It reports how many runs
 // succeed (every failure with the reason the run gives), how many planted citations a reader would
 // see as verified (the right number is 0), and how soon the first words a reader can see of a
-// step reach the run's bus after the model's first token: its prose, the claim (question,
-// argument …) or the other readable field (a report's objective, a summary) it is writing when it
-// writes those first; the prose alone is reported too.
+// step reach the run's bus after the model's first token, in the step's partial answer
+// (step-partial) as the turn card shows it: its prose, a claim's or question's text or a cited
+// source, whichever it writes first; the prose alone is reported too.
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Db } from '@/lib/db/client';
 import { listRunSteps } from '@/lib/db/queries/runs';
 import { runBus } from '@/lib/debate/bus';
 import { createRun, executeRun } from '@/lib/debate/engine';
-import { AnswerStream } from '@/lib/debate/answer-stream';
+import { partialAnswer, proseSoFar } from '@/lib/debate/live-step';
 import { PROTOCOLS_BY_ID } from '@/lib/debate/protocols';
 import { seedDemo } from '@/lib/demo/seed';
-import { citationsOf, partLine } from '@/lib/domain/output-parts';
+import { citationsOf, claimsOf, questionsOf } from '@/lib/domain/output-parts';
+import type { OutputKind } from '@/lib/domain/outputs';
 import type { ProtocolId, RunEvent } from '@/lib/domain/protocol';
 import { createOpenAiProvider } from '@/lib/llm/openai';
 import type { ModelProvider } from '@/lib/llm/types';
@@ -59,9 +60,8 @@ export type RealisticFigures = {
   /** Per step attempt: ms from the model's first chunk to the first prose on the run's bus. */
   firstProseMs: number[];
   /**
-   * Per step attempt: ms from the model's first chunk to the first text a reader sees on the bus:
-   * prose, a part's draft (step-part-draft), a listed part written in full or another readable
-   * field (step-field).
+   * Per step attempt: ms from the model's first chunk to the first step-partial on the bus with
+   * text a reader sees (shownText): prose, a claim's or question's text, or a cited source.
    */
   firstVisibleMs: number[];
   /**
@@ -96,16 +96,24 @@ type MeasureOptions = {
 
 /** Runs the plan through the real engine and provider, `concurrency` runs at a time, and measures it. */
 /**
+ * What a turn card shows of an answer as far as it is written (components/run/transcript.tsx):
+ * its prose, its claims' and questions' text and the sources it cites; ids, codes and numbers are
+ * not text a reader reads.
+ */
+export function shownText(kind: OutputKind, output: unknown): string {
+  const strings = [proseSoFar(kind, output), ...claimsOf(output).map((c) => c.text), ...questionsOf(output).map((q) => q.text), ...citationsOf(output).map((c) => c.source)];
+  return strings.filter((s): s is string => typeof s === 'string' && s.trim() !== '').join('\n');
+}
+
+/**
  * How far into an answer the first text a reader could see was written, in the fake's 4-character
  * tokens: the answer read again as the engine reads it, a token at a time. Null when nothing in it is
  * visible (a tool call, an empty answer).
  */
-export function tokensToFirstVisible(kind: ConstructorParameters<typeof AnswerStream>[0], raw: string): number | null {
-  const reader = new AnswerStream(kind);
+export function tokensToFirstVisible(kind: OutputKind, raw: string): number | null {
   const chars = [...raw];
   for (let i = 0, token = 1; i < chars.length; i += 4, token++) {
-    const u = reader.push(chars.slice(i, i + 4).join(''));
-    if (u.prose.trim() || u.draft?.text.trim() || u.fields.some((f) => f.text.trim()) || u.parts.some((p) => p.kind !== 'citation' && partLine(p).trim())) return token;
+    if (shownText(kind, partialAnswer(chars.slice(0, i + 4).join('')))) return token;
   }
   return null;
 }
@@ -164,9 +172,9 @@ export async function measureRealistic({ db, baseURL, requests, plan, concurrenc
 
   const one = async ({ protocol, companyId }: PlannedRun) => {
     const run = await createRun({ db, protocolId: protocol, companyId, provider, mode: 'dag', params: { asOf: REALISTIC_AS_OF, language: 'en' } });
-    // The first prose (token events carry prose only) and the first visible text of each step
-    // attempt on the bus, timed from the attempt's first chunk: a sectioned step's calls overlap,
-    // and its prose comes from the overview, which reads the sections, so it shows last.
+    // The first prose and the first visible text of each step attempt's partial answers on the
+    // bus, timed from the attempt's first chunk: a sectioned step's calls overlap, and its prose
+    // comes from the overview, which reads the sections, so it shows last.
     const proseSeen = new Set<string>();
     const visibleSeen = new Set<string>();
     // How many model calls of the step had streamed when it (re)started: one that streams after that and ends without prose is a miss.
@@ -197,15 +205,10 @@ export async function measureRealistic({ db, baseURL, requests, plan, concurrenc
         proseSeen.add(event.stepId);
         visibleSeen.add(event.stepId);
       }
-      if (event.type === 'token' && event.text.trim()) {
-        record(proseSeen, event.stepId, figures.firstProseMs);
-        record(visibleSeen, event.stepId, figures.firstVisibleMs);
-      }
-      // What the turn card shows while the step runs: a readable field being written, the part being
-      // written, or one written in full (citations are only counted).
-      if (event.type === 'step-part-draft' && event.draft.text.trim()) record(visibleSeen, event.stepId, figures.firstVisibleMs);
-      if (event.type === 'step-field' && event.field.text.trim()) record(visibleSeen, event.stepId, figures.firstVisibleMs);
-      if (event.type === 'step-part' && event.part.kind !== 'citation' && partLine(event.part).trim()) record(visibleSeen, event.stepId, figures.firstVisibleMs);
+      if (event.type !== 'step-partial') return;
+      if (event.text.trim()) record(proseSeen, event.stepId, figures.firstProseMs);
+      const kind = PROTOCOLS_BY_ID[protocol].steps.find((s) => s.id === event.stepId)?.output;
+      if (kind && shownText(kind, event.output)) record(visibleSeen, event.stepId, figures.firstVisibleMs);
     });
     try {
       const result = await executeRun({ db, runId: run.id, provider, providerConcurrency: 64 });
@@ -303,8 +306,8 @@ export const realisticBenchmark: Benchmark = {
         { name, metric: 'planted citations sent', value: f.planted.sent, unit: 'citations' },
         { name, metric: 'planted citations on saved steps (later steps copying one included)', value: f.planted.saved, unit: 'citations' },
         { name, metric: 'planted citations shown as verified', value: f.planted.shownVerified, unit: 'citations', target: { atMost: 0 }, key: 'planted_shown_verified' },
-        { name, metric: 'first visible text (prose, a part or a readable field being written) after first token, median', value: round(median(f.firstVisibleMs), 1), unit: 'ms', key: 'first_visible_median_ms' },
-        { name, metric: 'first visible text (prose, a part or a readable field being written) after first token, p95', value: round(percentile(f.firstVisibleMs, 95), 1), unit: 'ms', target: { atMost: 300 }, key: 'first_visible_p95_ms' },
+        { name, metric: 'first visible text (prose, a claim, a question or a cited source) after first token, median', value: round(median(f.firstVisibleMs), 1), unit: 'ms', key: 'first_visible_median_ms' },
+        { name, metric: 'first visible text (prose, a claim, a question or a cited source) after first token, p95', value: round(percentile(f.firstVisibleMs, 95), 1), unit: 'ms', target: { atMost: 300 }, key: 'first_visible_p95_ms' },
         { name, metric: 'step attempts measured for first visible text', value: f.firstVisibleMs.length, unit: 'attempts' },
         { name, metric: 'floor set by the answers themselves (first visible text as written, no engine time), median', value: round(median(f.firstVisibleFloorMs), 1), unit: 'ms', key: 'first_visible_floor_median_ms' },
         { name, metric: 'floor set by the answers themselves, p95', value: round(percentile(f.firstVisibleFloorMs, 95), 1), unit: 'ms', key: 'first_visible_floor_p95_ms' },

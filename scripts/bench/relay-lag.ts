@@ -1,9 +1,10 @@
-// Cross-process token lag through the run relay (lib/debate/relay.ts): a publisher process
-// streams tokens for many concurrent runs, each token carrying its publish time, and this process
-// measures when each arrives on its own bus. Needs PostgreSQL; works in a scratch database.
+// Cross-process lag of live events through the run relay (lib/debate/relay.ts): a publisher
+// process streams partial answers (step-partial, each the step's answer so far, growing) for many
+// concurrent runs, each carrying its publish time, and this process measures when each arrives on
+// its own bus. Needs PostgreSQL; works in a scratch database.
 //   npx tsx scripts/bench/relay-lag.ts --postgres postgres://postgres@127.0.0.1:5432/postgres
-//   [--runs 40] [--steps 3] [--tps 50] [--seconds 10] [--coalesce-ms 15]
-// Prints one JSON object: lag percentiles in ms, tokens published and received.
+//   [--runs 40] [--steps 3] [--tps 50] [--seconds 10]
+// Prints one JSON object: lag percentiles in ms, partials published and received (--tps: per step and second).
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
@@ -18,16 +19,14 @@ const ROOT = path.resolve(import.meta.dirname, '..', '..');
 const at = '2026-01-01T00:00:00.000Z';
 const STAMP = /⟦([\d.]+)⟧/g;
 
-export type RelayLagOptions = { postgresUrl: string; runs?: number; stepsPerRun?: number; tokensPerSecond?: number; seconds?: number; coalesceMs?: number };
+export type RelayLagOptions = { postgresUrl: string; runs?: number; stepsPerRun?: number; tokensPerSecond?: number; seconds?: number };
 export type RelayLagResult = {
   runs: number;
   stepsPerRun: number;
   tokensPerSecond: number;
   seconds: number;
-  coalesceMs: number;
   published: number;
   received: number;
-  tokenEvents: number;
   lagMs: { p50: number; p95: number; p99: number; max: number };
 };
 
@@ -46,9 +45,9 @@ async function onServer(serverUrl: string, sql: string) {
   }
 }
 
-/** The publisher side: runs with concurrent steps, each streaming tokens at a steady rate. */
+/** The publisher side: runs with concurrent steps, each streaming its answer so far at a steady rate. */
 async function publish(url: string, w: Workload) {
-  const relay = startRunRelay({ connectionString: url, instanceId: 'bench-publisher', coalesceMs: w.coalesceMs });
+  const relay = startRunRelay({ connectionString: url, instanceId: 'bench-publisher' });
   await relay.ready;
   const bus = runBus();
   const stepIds = Array.from({ length: w.stepsPerRun }, (_, s) => `S${s + 1}`);
@@ -70,7 +69,11 @@ async function publish(url: string, w: Workload) {
         const key = `${r}${stepId}`;
         const done = sent.get(key) ?? 0;
         const due = Math.min(perStream, Math.floor((elapsed - offset(key)) / interval) + 1);
-        for (let k = done; k < due; k++) bus.publish({ type: 'token', runId: runIdOf(r), stepId, text: `⟦${now().toFixed(3)}⟧신용` });
+        for (let k = done; k < due; k++) {
+          // One stamp, then the prose so far: the event grows with the answer, as a partial does.
+          const text = `⟦${now().toFixed(3)}⟧${'신용'.repeat(k + 1)}`;
+          bus.publish({ type: 'step-partial', runId: runIdOf(r), stepId, text, output: { text } });
+        }
         sent.set(key, Math.max(done, due));
       }
     }
@@ -83,23 +86,21 @@ async function publish(url: string, w: Workload) {
 export async function measureRelayLag(options: RelayLagOptions): Promise<RelayLagResult> {
   const { postgresUrl, ...given } = options;
   const set = Object.fromEntries(Object.entries(given).filter(([, v]) => v !== undefined));
-  const w: Workload = { runs: 40, stepsPerRun: 3, tokensPerSecond: 50, seconds: 10, coalesceMs: 15, ...set };
+  const w: Workload = { runs: 40, stepsPerRun: 3, tokensPerSecond: 50, seconds: 10, ...set };
   const name = `crosscheck_bench_relay_${randomBytes(6).toString('hex')}`;
   await onServer(postgresUrl, `create database ${name}`);
   const url = Object.assign(new URL(postgresUrl), { pathname: `/${name}` }).toString();
-  const relay = startRunRelay({ connectionString: url, instanceId: 'bench-receiver', coalesceMs: w.coalesceMs });
+  const relay = startRunRelay({ connectionString: url, instanceId: 'bench-receiver' });
   try {
     await relay.ready;
     const lags: number[] = [];
-    let tokenEvents = 0;
     let finished = 0;
     let allFinished = () => {};
     const done = new Promise<void>((resolve) => (allFinished = resolve));
     for (let r = 0; r < w.runs; r++) {
       runBus().subscribe(runIdOf(r), (event) => {
-        if (event.type === 'token') {
+        if (event.type === 'step-partial') {
           const received = now();
-          tokenEvents++;
           for (const m of event.text.matchAll(STAMP)) lags.push(received - Number(m[1]));
         } else if (event.type === 'run-finished' && ++finished === w.runs) allFinished();
       });
@@ -117,7 +118,6 @@ export async function measureRelayLag(options: RelayLagOptions): Promise<RelayLa
       ...w,
       published: w.runs * w.stepsPerRun * Math.round(w.tokensPerSecond * w.seconds),
       received: lags.length,
-      tokenEvents,
       lagMs: { p50: round(percentile(lags, 50)), p95: round(percentile(lags, 95)), p99: round(percentile(lags, 99)), max: round(Math.max(...lags)) },
     };
   } finally {
@@ -136,7 +136,6 @@ async function main() {
       steps: { type: 'string' },
       tps: { type: 'string' },
       seconds: { type: 'string' },
-      'coalesce-ms': { type: 'string' },
     },
   });
   if (!values.postgres) throw new Error('Give the PostgreSQL server: --postgres postgres://user@host:5432/postgres');
@@ -148,7 +147,6 @@ async function main() {
     stepsPerRun: number(values.steps),
     tokensPerSecond: number(values.tps),
     seconds: number(values.seconds),
-    coalesceMs: number(values['coalesce-ms']),
   });
   console.log(JSON.stringify(result, null, 2));
 }

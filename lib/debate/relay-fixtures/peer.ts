@@ -26,28 +26,36 @@ let relay: RunRelay | null = null;
 const bus = runBus();
 
 type Command =
-  | { id: number; cmd: 'start'; url: string; coalesceMs?: number }
+  | { id: number; cmd: 'start'; url: string }
   | { id: number; cmd: 'script'; runId: string; tokens: number; bigChars: number }
   | { id: number; cmd: 'tokens'; runId: string; stepId: string; count: number; pauseEvery: number }
   | { id: number; cmd: 'publish'; event: RunEvent }
   | { id: number; cmd: 'ack-on'; watch: string; ack: string }
   | { id: number; cmd: 'stop' };
 
+/** The text each step has written so far, by `runId stepId`: a later `tokens` command goes on from it. */
+const written = new Map<string, string>();
+
+/** A step writing `count` more tokens, each published as the step's answer so far (a turn's prose). */
 async function publishTokens(runId: string, stepId: string, count: number, pauseEvery: number, seed: number) {
-  let text = '';
+  const key = `${runId} ${stepId}`;
+  let text = written.get(key) ?? '';
+  let added = '';
   for (let i = 0; i < count; i++) {
     const token = scriptedText(seed + i, 1 + (i % 4));
     text += token;
-    bus.publish({ type: 'token', runId, stepId, text: token });
+    added += token;
+    bus.publish({ type: 'step-partial', runId, stepId, text, output: { text } });
     if (i % pauseEvery === pauseEvery - 1) await pause();
   }
-  return text;
+  written.set(key, text);
+  return added;
 }
 
 async function run(command: Command): Promise<Record<string, unknown>> {
   switch (command.cmd) {
     case 'start':
-      relay = startRunRelay({ connectionString: command.url, instanceId: 'peer', coalesceMs: command.coalesceMs });
+      relay = startRunRelay({ connectionString: command.url, instanceId: 'peer' });
       await relay.ready;
       return { origin: relay.origin };
     case 'script': {
@@ -68,7 +76,8 @@ async function run(command: Command): Promise<Record<string, unknown>> {
         for (let i = 0; i < command.tokens; i++) {
           const token = scriptedText(n * 100_000 + i, 1 + (i % 4));
           text += token;
-          publish({ type: 'token', runId, stepId, text: token });
+          // The answer so far every ten tokens, as a throttled live step sends it.
+          if (i % 10 === 9) publish({ type: 'step-partial', runId, stepId, text, output: { text } });
           if (i % 40 === 39) await pause();
         }
         const long = stepId === 'D1' ? scriptedText(7, command.bigChars) : text;
