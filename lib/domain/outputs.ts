@@ -5,7 +5,7 @@
 // Keys are declared in the order a model writes them, because the JSON Schema sent to models and
 // the offline analyst's answers follow it: the prose (PROSE below) comes first, so the live page
 // can show the words a reader reads while the rest of the answer is still being written
-// (lib/debate/answer-stream.ts). outputs.test.ts keeps every kind that way.
+// (lib/debate/live-step.ts). outputs.test.ts keeps every kind that way.
 import { z } from 'zod';
 
 export const FACTOR_OR_OTHER = z.string().min(1);

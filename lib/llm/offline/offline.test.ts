@@ -41,7 +41,7 @@ describe('the offline analyst as a provider', () => {
   });
 
   // Like a model: the answer's JSON, prose first, in token-sized pieces (the engine reads the prose
-  // out of it, lib/debate/answer-stream.ts). It used to stream the text field alone.
+  // out of the answer so far, lib/debate/live-step.ts). It used to stream the text field alone.
   it('streams its answer as JSON with the prose first, in word pieces that add up to the answer it returns', async () => {
     const tokens: string[] = [];
     const result = await analyst.generate(requestFor(SAMSUNG, protocolOf('kpd-mads'), D1, [], (t) => tokens.push(t)));
