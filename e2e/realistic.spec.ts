@@ -3,7 +3,7 @@
 // carries REALISTIC-PROBE — fenced, with a sentence around the JSON, the prose field last, an extra
 // field, other date formats, shortened sources and a citation of an item never shown
 // (e2e/fake-llm-script.json). The turn card must show prose only, growing as the model writes, the
-// report's objective (written before its overview) under its heading before any prose, and
+// sources the report's sections cite (written before its overview) before any prose, and
 // a step that fails for good (REALISTIC-FAIL-PROBE: always an empty answer) must say why on the
 // banner and the step card at once, the same words a reload shows. The probe's answers stream at
 // 12 tokens/s (its script entry's pace), so its prose is written over several seconds: at the
@@ -16,17 +16,16 @@ const COMPANY = 'travelers-companies';
 // What raw JSON looks like on a card: a key opening, a key closing, a list of objects.
 const JSON_SYNTAX = /\{"|":|\[\{/;
 
-type Sample = { step: string; status: string | null; text: string; parts: string; fields: { name: string | null; text: string }[] };
+type Sample = { step: string; status: string | null; text: string; parts: string };
 
-/** Every turn card's step, status, visible text and the parts listed while it runs (the one being written included), read in one go. */
+/** Every turn card's step, status, visible text and its claims, questions and cited sources, read in one go. */
 function sampleCards(page: Page): Promise<Sample[]> {
   return page.evaluate(() =>
     [...document.querySelectorAll('article[data-testid^="turn-"][id^="turn-"]')].map((card) => ({
       step: card.id.slice('turn-'.length),
       status: card.getAttribute('data-status'),
       text: card.querySelector('[data-testid="turn-text"]')?.textContent ?? '',
-      parts: [...card.querySelectorAll('[data-testid="streaming-part"], [data-testid="streaming-part-draft"]')].map((li) => li.textContent ?? '').join('\n'),
-      fields: [...card.querySelectorAll('[data-testid="streaming-field"]')].map((f) => ({ name: f.getAttribute('data-field'), text: f.querySelector('p')?.textContent ?? '' })),
+      parts: [...card.querySelectorAll('[data-testid="claim"], [data-testid="question"], [data-testid="citation-label"]')].map((li) => li.textContent ?? '').join('\n'),
     })),
   );
 }
@@ -48,8 +47,8 @@ test.describe.serial('a model that answers like a real one', () => {
     const seenJson: string[] = [];
     let grewWhileRunning = false;
     let sawRunning = false;
-    // The fields shown on a running card while it had no prose yet, by name, with the longest text seen.
-    const fieldsBeforeProse = new Map<string, string>();
+    // The most a running card showed of its cited sources while it had no prose yet.
+    let sourcesBeforeProse = '';
     const lengths = new Map<string, number>();
     const deadline = Date.now() + 75_000;
     for (;;) {
@@ -57,10 +56,8 @@ test.describe.serial('a model that answers like a real one', () => {
       for (const card of await sampleCards(page)) {
         if (JSON_SYNTAX.test(card.text)) seenJson.push(`${card.step} (${card.status}): ${card.text.slice(0, 120)}`);
         if (JSON_SYNTAX.test(card.parts)) seenJson.push(`${card.step} (${card.status}) parts: ${card.parts.slice(0, 120)}`);
-        for (const f of card.fields) {
-          if (JSON_SYNTAX.test(f.text) || f.text.includes('```')) seenJson.push(`${card.step} (${card.status}) ${f.name}: ${f.text.slice(0, 120)}`);
-          if (card.status === 'running' && !card.text && f.name && f.text.length > (fieldsBeforeProse.get(f.name)?.length ?? 0)) fieldsBeforeProse.set(f.name, f.text);
-        }
+        if (card.parts.includes('```')) seenJson.push(`${card.step} (${card.status}) parts: ${card.parts.slice(0, 120)}`);
+        if (card.status === 'running' && !card.text && card.parts.length > sourcesBeforeProse.length) sourcesBeforeProse = card.parts;
         if (card.status !== 'running') continue;
         sawRunning = true;
         const before = lengths.get(card.step);
@@ -74,8 +71,8 @@ test.describe.serial('a model that answers like a real one', () => {
     expect(seenJson, 'no card ever showed JSON').toEqual([]);
     expect(sawRunning, 'the step was seen running').toBe(true);
     expect(grewWhileRunning, "the prose grew across polls before the step was done").toBe(true);
-    // The overview comes last: the objective is read first, under its heading.
-    expect(fieldsBeforeProse.get('objective')?.length ?? 0, 'the objective was shown before the prose').toBeGreaterThan(10);
+    // The overview comes last: the sources its sections cite are read first.
+    expect(sourcesBeforeProse.length, 'cited sources were shown before the prose').toBeGreaterThan(3);
 
     // The answer is taken in despite its fence, its sentence, its order, its extra field and its dates.
     await expect(page.getByTestId('run-status')).toHaveAttribute('data-status', 'succeeded');
@@ -85,8 +82,6 @@ test.describe.serial('a model that answers like a real one', () => {
     expect(text.length).toBeGreaterThan(40);
     expect(text).not.toMatch(JSON_SYNTAX);
     expect(text).not.toContain('```');
-    // The finished card reads as before: its output, no field being written.
-    await expect(done.getByTestId('streaming-fields')).toHaveCount(0);
   });
 
   test("a step that always gets an empty answer fails, and the banner and the card say why without a reload", async ({ page }) => {
