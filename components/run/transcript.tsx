@@ -141,7 +141,7 @@ function TurnCard({
             {turn.claims.map((c, i) => {
               const against = readsAgainst(c, readingOf);
               return (
-                <li key={c.id ?? i} id={`claim-${c.id}`} data-testid="claim" data-reads-against={against.length ? 'true' : undefined} className="scroll-mt-20 text-sm">
+                <li key={c.id ?? i} id={c.id ? `claim-${c.id}` : undefined} data-testid="claim" data-reads-against={against.length ? 'true' : undefined} className="scroll-mt-20 text-sm">
                   <span className="mr-2 font-mono text-xs text-zinc-600 dark:text-zinc-400">{c.id}</span>
                   {c.factor ? <Badge>{factorLabel(c.factor)}</Badge> : null}{' '}
                   {c.polarity ? <Badge tone={c.polarity === 'favorable' ? 'green' : c.polarity === 'adverse' ? 'red' : 'amber'}>{t(`polarity_${c.polarity}`)}</Badge> : null}
@@ -189,7 +189,7 @@ function TurnCard({
           <h4 className="text-xs font-semibold uppercase tracking-wide text-zinc-600 dark:text-zinc-400">{t('questions')}</h4>
           <ol className="mt-1 list-decimal space-y-1 pl-5 text-sm">
             {turn.questions.map((q, i) => (
-              <li key={q.id ?? i} id={`question-${q.id}`} data-testid="question" className="scroll-mt-20">
+              <li key={q.id ?? i} id={q.id ? `question-${q.id}` : undefined} data-testid="question" className="scroll-mt-20">
                 {q.text}{' '}
                 {q.targetClaimId ? (
                   <a href={`#claim-${q.targetClaimId}`} className="text-blue-800 underline dark:text-blue-300" data-testid="question-target">

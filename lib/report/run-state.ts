@@ -50,7 +50,7 @@ export type LiveRunState = {
   /** What earlier attempts took, summed (`runs.prior_elapsed_ms`); absent in states built before it was kept. */
   priorElapsedMs?: number;
   reportReady: boolean;
-  /** Running steps that wait for quota or a retry before their next token, by step id. */
+  /** Running steps that wait for quota or a retry before their answer streams again, by step id. */
   waiting?: Record<string, StepWait>;
   /** Running steps' spend as estimated from their streams, by step id (see StreamingStep). */
   streaming?: Record<string, StreamingStep>;
