@@ -120,6 +120,9 @@ describe('run state reducer', () => {
     expect(failed.turns[1].repairs).toEqual([{ kind: 'repair-request', attempt: 1, detail: 'sent back once: D2 needs 3 questions' }]);
     expect(failed.status).toBe('failed');
     expect(failed.finishedAt).toBe(at);
+    // A partial answer or spend that comes after the step failed leaves the card failed and the totals as they are.
+    const late = play([partial('D2', 'late'), { type: 'step-usage', runId: 'r1', stepId: 'D2', usage }], failed);
+    expect(late).toEqual(failed);
   });
 
   it('puts running steps of a cancelled run back to pending, and ignores other runs and report-ready flags the report', () => {

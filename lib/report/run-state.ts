@@ -199,10 +199,11 @@ export function reduceRun(state: LiveRunState, message: WireMessage): LiveRunSta
   if (message.type === 'run-finished') state = { ...state, waiting: {} };
   else if ('stepId' in message) state = notWaiting(state, message.stepId);
   // A running step's answer so far (each partial replaces the one before) and its spend; a new
-  // attempt keeps the spend of those before it, a new execution starts afresh.
+  // attempt keeps the spend of those before it, a new execution starts afresh. One that comes
+  // after the step ended (a call of a sectioned step still writing when another failed) is late.
   if (message.type === 'step-partial' || message.type === 'step-usage') {
     const turn = state.turns.find((t) => t.step === message.stepId);
-    if (!turn || turn.status === 'done') return state;
+    if (!turn || turn.status === 'done' || turn.status === 'failed') return state;
     if (message.type === 'step-usage') return updateStreaming(state, message.stepId, (s) => ({ ...s, usage: message.usage }));
     return updateTurn(state, message.stepId, (t) => ({ ...withAnswer(t, message.text, message.output), status: 'running' }));
   }
