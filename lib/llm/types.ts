@@ -113,7 +113,7 @@ export type GenerateRequest = StepInput &
     jsonSchema: Record<string, unknown>;
     /** Present only for steps allowed to search. */
     tools: Pick<ModelCall, 'webSearch'>;
-    /** The raw answer as it streams: the engine reads the prose and the parts out of it (lib/debate/answer-stream.ts). */
+    /** The raw answer as it streams: the engine shows it to viewers as a partial answer (lib/debate/live-step.ts). */
     onToken: (text: string) => void;
   };
 
