@@ -47,15 +47,19 @@ export function uniqueEmail(prefix: string) {
   return `${prefix}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}@example.org`;
 }
 
-/** Adds an evidence item to a company through its page, as the signed-in RM. */
-export async function addEvidence(page: Page, companyId: string, item: { title: string; text: string; url: string }) {
+/**
+ * Adds an evidence item to a company through its page, as the signed-in RM. `published` defaults
+ * to a date more than a year before the cases' as-of date (2025-06-30): a probe that a step must
+ * be shown passes a fresh one, as a stale item newer evidence on its factor supersedes is shown to none.
+ */
+export async function addEvidence(page: Page, companyId: string, item: { title: string; text: string; url: string; published?: string }) {
   await page.goto(`/companies/${companyId}`);
   await page.getByText('Add an evidence item').click();
   const form = page.getByTestId('add-evidence-form');
   await form.getByLabel('Category').selectOption('certification');
   await form.getByLabel('Title').fill(item.title);
   await form.getByLabel('Text').fill(item.text);
-  await form.getByLabel('Published').fill('2024-05-02');
+  await form.getByLabel('Published').fill(item.published ?? '2024-05-02');
   await form.getByLabel('Source', { exact: true }).fill('Probe');
   await form.getByLabel('Source URL').fill(item.url);
   await form.getByRole('button', { name: 'Add evidence' }).click();

@@ -158,6 +158,7 @@ test.describe('security', () => {
       title: `Model probe ${tag}`,
       text: `XSS-MODEL-PROBE ${tag}: a plain item that selects the scripted model answer.`,
       url: `https://example.org/model-probe/${tag}`,
+      published: '2025-06-02',
     });
     await startRunOn(page, 'wintec-automation', `Model output probe ${tag}`, { protocol: 'nas', provider: 'openai' });
     // Streamed token by token: half a tag must never become an element either.

@@ -270,6 +270,7 @@ test.describe.serial('RM workspace', () => {
       title: `Quota probe ${tag}`,
       text: `QUOTA-WAIT-PROBE ${tag}: an item whose first model call the provider refuses with 429.`,
       url: `https://example.org/quota-probe/${tag}`,
+      published: '2025-06-02',
     });
     await startRunOn(page, 'monro-inc', `Quota wait ${tag}`, { protocol: 'nas', provider: 'openai' });
     const notice = page.getByTestId('turn-NAS').getByTestId('step-waiting');

@@ -40,14 +40,20 @@ describe('a sectioned step on the live page', () => {
     expect(partials().at(-1)).toEqual({ text: 'Orders gr', output: { objective: 'Judge repayment', overview: 'Orders gr', topics: [topic('1.1'), topic('1.2'), topic('2.1'), topic('2.2')] } });
   });
 
-  it("passes the spend on at once, and a wait drops what that call had written", () => {
+  it("passes the spend on at once; a wait drops what that call had written and holds the others' answers until it streams again", () => {
     const { live, out, partials, advance } = harness();
     live.publish(0, partial({ topics: [topic('1.1')] }));
     live.publish(1, { type: 'step-usage', runId: 'r', stepId: 'AG', usage: { promptTokens: 1, completionTokens: 1, costUsd: 0 } });
     live.publish(0, { type: 'step-waiting', runId: 'r', stepId: 'AG', at: 'now', reason: 'requests', until: 'later' });
     expect(out.map((e) => e.type)).toEqual(['step-partial', 'step-usage', 'step-waiting']);
+    // A partial clears the step's wait notice: none goes out while the call waits, the other call's done answer neither.
     advance(PARTIAL_EVERY_MS);
     live.publish(1, partial({ topics: [topic('2.1')] }));
-    expect(partials().at(-1)!.output).toEqual({ topics: [topic('2.1')] });
+    live.done(1, { topics: [topic('2.1'), topic('2.2')] });
+    expect(out.map((e) => e.type)).toEqual(['step-partial', 'step-usage', 'step-waiting']);
+    // The waiting call streams again: what both wrote goes out at once, its own answer started afresh.
+    live.publish(0, partial({ topics: [topic('1.9')] }));
+    expect(partials()).toHaveLength(2);
+    expect(partials().at(-1)!.output).toEqual({ topics: [topic('1.9'), topic('2.1'), topic('2.2')] });
   });
 });

@@ -24,6 +24,9 @@ export function liveSections(options: {
 }): LiveSections {
   const { kind, calls, runId, stepId, publish, now = Date.now } = options;
   const outputs: (Record<string, unknown> | undefined)[] = calls.map(() => undefined);
+  // Calls waiting for quota or a retry: while one waits the step waits, and its notice stays up
+  // (a partial clears it), so the others' answers are held until it streams again.
+  const waiting = new Set<number>();
   let sentAt = -Infinity;
   const send = () => {
     sentAt = now();
@@ -34,17 +37,22 @@ export function liveSections(options: {
     publish: (i, event) => {
       if (event.type === 'step-partial') {
         outputs[i] = event.output as Record<string, unknown>;
-        if (now() - sentAt >= PARTIAL_EVERY_MS) send();
+        const resumed = waiting.delete(i);
+        if (!waiting.size && (resumed || now() - sentAt >= PARTIAL_EVERY_MS)) send();
         return;
       }
       // A wait drops what that call had written (the provider starts its answer again); the
       // spend is the step's, every call's.
-      if (event.type === 'step-waiting') outputs[i] = undefined;
+      if (event.type === 'step-waiting') {
+        outputs[i] = undefined;
+        waiting.add(i);
+      }
       publish(event);
     },
     done: (i, output) => {
       outputs[i] = output;
-      send();
+      waiting.delete(i);
+      if (!waiting.size) send();
     },
   };
 }
