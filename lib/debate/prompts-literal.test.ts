@@ -167,6 +167,25 @@ describe('prompts a literal model can follow', () => {
     }
   });
 
+  it.each(cases)('%s on %s (search configured: %s): every claim a question aims at or a claim answers is in the request, or said not to be', (protocolId, companyId, searching) => {
+    const run = runs.get(`${protocolId}|${companyId}|${searching}`)!;
+    let pointers = 0;
+    for (const s of run.sent) {
+      // The ids the debate block lists (a claim or a question, each on its own line) and the turns it holds.
+      const listed = new Set([...s.text.matchAll(/^- (\S+) (?:\[|→)/gm)].map((m) => m[1]));
+      for (const m of s.text.matchAll(/<turn step="([^"]+)"/g)) listed.add(m[1]);
+      // A question's line ("- D2-q1 → D1-c3 …") and a claim's "(answers D3-c1)".
+      for (const m of s.text.matchAll(/^- \S+ → (\S+?)( \(not shown to you\)|\s)|\(answers (\S+?)( \(not shown to you\)|;|\))/gm)) {
+        const id = m[1] ?? m[3];
+        const marked = (m[2] ?? m[4]) === ' (not shown to you)';
+        pointers++;
+        expect(listed.has(id), `${s.step}${s.part ? `/${s.part}` : ''}: ${id} ${marked ? 'is shown yet said not to be' : 'is pointed at but not in the request'}`).toBe(!marked);
+      }
+    }
+    // The debates ask questions of claims, so the check had pointers to read.
+    if (protocolId === 'kpd-mads') expect(pointers).toBeGreaterThan(0);
+  });
+
   it('dates the scan finds, in every form the pools use', () => {
     const dates = datesIn('recorded 2026-02-17; 2023.09.30; 2025년 3월 말; 2024년 12월 31일; March 31, 2025; 28 December 2019; since June 2024; its FY2024 10-K').map((d) => d.date);
     expect(dates.filter((d) => d.length > 4)).toEqual(['2026-02-17', '2023-09-30', '2025-03', '2024-12-31', '2025-03-31', '2019-12-28', '2024-06']);

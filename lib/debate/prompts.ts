@@ -399,7 +399,9 @@ function pointedText(text: string, items: { id: string; text: string; noun: stri
  * with the id it was given under: a claim that repeats one word for word (a closing restating its
  * rebuttal) names that id instead. Filled in as the turn is rendered.
  */
-function renderTurn(turn: ContextTurn, keys: SourceKeys, said: Map<string, string>): string {
+function renderTurn(turn: ContextTurn, keys: SourceKeys, said: Map<string, string>, shown: ReadonlySet<string>): string {
+  // A claim or question of a turn the step does not receive is named as such, not left for the model to look for.
+  const ref = (id: string) => (shown.has(id) ? id : `${id} (not shown to you)`);
   const claims = claimsOf(turn.output);
   const questions = questionsOf(turn.output);
   // Shapes other than turns (reports, judgments, drafts) travel as compact JSON, after the claims.
@@ -414,7 +416,7 @@ function renderTurn(turn: ContextTurn, keys: SourceKeys, said: Map<string, strin
   if (claims.length) lines.push('claims:');
   for (const c of claims) {
     const cites = c.citations.map((x) => `${x.evidenceId ?? 'no id'} ${x.date} ${sourceOf(x.source, keys)}${x.value ? ` (${x.value})` : ''}`).join('; ');
-    const extra = [c.respondsTo ? `answers ${c.respondsTo}` : null, c.assumptions?.length ? `assumes: ${c.assumptions.join('; ')}` : null].filter(Boolean);
+    const extra = [c.respondsTo ? `answers ${ref(c.respondsTo)}` : null, c.assumptions?.length ? `assumes: ${c.assumptions.join('; ')}` : null].filter(Boolean);
     const words = c.text.trim();
     const earlier = words.length >= MIN_SHARED_CHARS ? said.get(words) : undefined;
     if (!earlier && words.length >= MIN_SHARED_CHARS) said.set(words, c.id);
@@ -423,7 +425,7 @@ function renderTurn(turn: ContextTurn, keys: SourceKeys, said: Map<string, strin
   if (questions.length) lines.push('questions:');
   for (const q of questions) {
     const cites = (q.citations ?? []).map((x) => `${x.evidenceId ?? 'no id'} ${x.date} ${sourceOf(x.source, keys)}`).join('; ');
-    lines.push(`- ${q.id} → ${q.targetClaimId}${q.kind ? ` [${q.kind}]` : ''} ${q.text}${cites ? ` (cites: ${cites})` : ''}`);
+    lines.push(`- ${q.id} → ${ref(q.targetClaimId)}${q.kind ? ` [${q.kind}]` : ''} ${q.text}${cites ? ` (cites: ${cites})` : ''}`);
   }
   // What the engine wrote on citations when it resolved them is its own bookkeeping, not the turn's.
   if (rest.length) lines.push(`data: ${JSON.stringify(keyedCitations(Object.fromEntries(rest), keys), (key, value) => (ENGINE_FIELDS.has(key) ? undefined : value))}`);
@@ -443,7 +445,8 @@ function contextSection({ protocol, step, context, sources }: PromptInput): stri
   if (!turns.length) return null;
   const keys = sourceKeys(sources);
   const said = new Map<string, string>();
-  return ['# The debate so far: the turns you receive, in step order', ...turns.map((t) => renderTurn(t, keys, said))].join('\n\n');
+  const shown = new Set(turns.flatMap((t) => [t.stepId, ...claimsOf(t.output).map((c) => c.id), ...questionsOf(t.output).map((q) => q.id)]));
+  return ['# The debate so far: the turns you receive, in step order', ...turns.map((t) => renderTurn(t, keys, said, shown))].join('\n\n');
 }
 
 // ---------------------------------------------------------------- the expected JSON
