@@ -30,7 +30,9 @@ async function detailOf(row: Locator) {
 }
 
 test('sign-in events and a refused import reach the audit log as readable, filterable entries', async ({ browser }) => {
-  test.setTimeout(90_000);
+  // Eight sign-ins (each a deliberately slow password hash) and five filtered pages: a loaded
+  // machine took 87 s to reach the last filters, so the budget is twice that.
+  test.setTimeout(180_000);
   const password = 'audit-trail-password';
   const name = `Audit trail ${Date.now().toString(36)}`;
   const adminContext = await browser.newContext();
