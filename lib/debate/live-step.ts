@@ -7,7 +7,7 @@
 // provider starts its answer again.
 import { Allow, parse } from 'partial-json';
 import { sourceKeys, withSourceNames } from '@/lib/domain/source-keys';
-import { PROSE, type OutputKind } from '@/lib/domain/outputs';
+import { proseSoFar, type OutputKind } from '@/lib/domain/outputs';
 import type { RunEvent, StepWait, Usage } from '@/lib/domain/protocol';
 
 /** A `step-usage` goes out once the estimate has grown by this many tokens: a few a second at most. */
@@ -30,16 +30,6 @@ export function partialAnswer(raw: string): Record<string, unknown> | null {
   } catch {
     return null;
   }
-}
-
-/** The prose of a partial answer: its prose fields (PROSE) written so far, those not yet begun left out with their separator. */
-export function proseSoFar(kind: OutputKind, output: unknown): string {
-  const { parts, join } = PROSE[kind] as { parts: readonly (readonly string[])[]; join: string };
-  const at = (path: readonly string[]) => path.reduce<unknown>((value, key) => (value && typeof value === 'object' ? (value as Record<string, unknown>)[key] : undefined), output);
-  return parts
-    .map(at)
-    .filter((v): v is string => typeof v === 'string' && v !== '')
-    .join(join);
 }
 
 export type LiveStep = {

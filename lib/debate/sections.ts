@@ -2,8 +2,8 @@
 // "Sections"): one partial answer, the calls' answers so far joined as the finished sections are
 // (joinSections), so the report card fills in the report's order whichever call writes first.
 // A call that is done counts with its taken-in output.
-import { PARTIAL_EVERY_MS, proseSoFar } from '@/lib/debate/live-step';
-import type { OutputKind } from '@/lib/domain/outputs';
+import { PARTIAL_EVERY_MS } from '@/lib/debate/live-step';
+import { proseSoFar, type OutputKind } from '@/lib/domain/outputs';
 import type { RunEvent } from '@/lib/domain/protocol';
 import { joinSections } from '@/lib/domain/sections';
 

@@ -254,9 +254,21 @@ export function outputJson(kind: OutputKind, output: unknown): string {
   return JSON.stringify(parsed.success ? parsed.data : output);
 }
 
-/** The prose of an output of this kind (see PROSE); a missing field reads as empty. */
-export function proseOf(kind: OutputKind, output: unknown): string {
+/** The values of an output's prose fields (see PROSE), in order, and what joins them. */
+function proseValues(kind: OutputKind, output: unknown): { values: unknown[]; join: string } {
   const { parts, join } = PROSE[kind] as { parts: readonly (readonly string[])[]; join: string };
   const at = (path: readonly string[]) => path.reduce<unknown>((value, key) => (value && typeof value === 'object' ? (value as Record<string, unknown>)[key] : undefined), output);
-  return parts.map((path) => String(at(path) ?? '')).join(join);
+  return { values: parts.map(at), join };
+}
+
+/** The prose of an output of this kind (see PROSE); a missing field reads as empty. */
+export function proseOf(kind: OutputKind, output: unknown): string {
+  const { values, join } = proseValues(kind, output);
+  return values.map((v) => String(v ?? '')).join(join);
+}
+
+/** The prose of a partial answer: its prose fields written so far, those not yet begun left out with their separator. */
+export function proseSoFar(kind: OutputKind, output: unknown): string {
+  const { values, join } = proseValues(kind, output);
+  return values.filter((v): v is string => typeof v === 'string' && v !== '').join(join);
 }
