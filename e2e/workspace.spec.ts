@@ -260,10 +260,10 @@ test.describe.serial('RM workspace', () => {
   });
 
   test('a step the model provider holds up says why and until when, also after a reload, then streams', async ({ page }) => {
-    test.setTimeout(120_000);
+    test.setTimeout(180_000);
     await signInAs(page, 'rm');
     const tag = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
-    // The fake model answers this run's first NAS call with HTTP 429 and Retry-After: 15 (time for a loaded machine to show the wait, reload and show it again), and the
+    // The fake model answers the first request of each of this run's NAS calls that carry the probe with HTTP 429 and Retry-After: 30 (time for a loaded machine to show the wait, reload and show it again: at 15 s CI's loaded postgres project once missed it), and the
     // retry and the rest of the run at a quick pace: only the wait is under test (e2e/fake-llm-script.json).
     // On a borrower no other browser test runs a model on, so the probe holds up no other run.
     await addEvidence(page, 'monro-inc', {
@@ -283,7 +283,7 @@ test.describe.serial('RM workspace', () => {
       return d.getHours() * 3600 + d.getMinutes() * 60 + d.getSeconds();
     });
     const ahead = (Number(shown[1]) * 3600 + Number(shown[2]) * 60 + Number(shown[3]) - nowSeconds + 86_400) % 86_400;
-    expect(ahead).toBeLessThanOrEqual(16);
+    expect(ahead).toBeLessThanOrEqual(31);
     await expect(page.getByTestId('turn-NAS').getByTestId('turn-text')).toHaveCount(0);
 
     // A viewer arriving during the wait sees it too.
