@@ -4,14 +4,14 @@
 //   WORKER_SHUTDOWN_TIMEOUT_MS, then hands the rest to another worker, as `npm run worker` does;
 // - runs executing in-process (the embedded database, or CROSSCHECK_QUEUE=off) stop without
 //   ending and resume at the next start;
-// - the relay sends what is pending, the counters are written, and the database is closed (which
+// - viewers' streams stop following run logs, the counters are written, and the database is closed (which
 //   also frees an embedded data folder for the next process).
 // Requests still being served when the process exits are cut off: take the instance out of the
 // load balancer first. A second signal exits at once. Without NEXT_MANUAL_SIG_HANDLE (plain
 // `next start`, `next dev`) Next.js exits by itself and the leases of the embedded worker's runs
 // run out before another worker takes them.
 import { closeDb } from '@/lib/db/client';
-import type { RunRelay } from '@/lib/debate/relay';
+import { stopLogTail } from '@/lib/debate/log-tail';
 import { releaseRunsHere } from '@/lib/jobs/runner';
 import { env } from '@/lib/env';
 import type { QueueWorker } from '@/lib/jobs/worker';
@@ -20,7 +20,7 @@ import { log } from '@/lib/ops/log';
 
 const DUPLICATE_SIGNAL_MS = 1_000;
 
-export function stopOnSignals({ worker, relay }: { worker?: QueueWorker; relay: RunRelay | null }) {
+export function stopOnSignals({ worker }: { worker?: QueueWorker }) {
   if (!process.env.NEXT_MANUAL_SIG_HANDLE) return false;
   const shutdownLog = log.child({ component: 'shutdown' });
   let stoppingSince: number | undefined;
@@ -39,7 +39,7 @@ export function stopOnSignals({ worker, relay }: { worker?: QueueWorker; relay: 
       await worker?.stop({ graceful: true, timeoutMs });
       const released = await releaseRunsHere();
       if (released) shutdownLog.info('stopped the runs executing here; they resume at the next start', { runs: released });
-      await relay?.stop();
+      stopLogTail();
       if (worker) await (await import('@/lib/jobs/boss')).stopBoss();
       await flushCounters();
       await closeDb();

@@ -1,5 +1,5 @@
 // What the app does once at start (instrumentation.ts): opening the database (and seeding a new
-// embedded one), the demo accounts where DEMO asks for them, the run relay and the embedded queue
+// embedded one), the demo accounts where DEMO asks for them, and the embedded queue
 // worker on PostgreSQL, the portfolio watch's scheduler, resuming interrupted runs, and the lines that tell the operator how to
 // sign in. Next.js awaits register() before it serves the first request, so no page or route
 // sees the database before the demo data is in it.
@@ -7,11 +7,10 @@ import type { DatabaseHandle } from '@/lib/db/client';
 import { hasAnyCompany } from '@/lib/db/queries/demo';
 import { openAppDatabase } from '@/lib/demo/app-database';
 import { resumeInterruptedRuns } from '@/lib/jobs/resume';
-import { ensureRunRelay } from '@/lib/debate/relay';
 import { queueEnabled } from '@/lib/jobs/runner';
 import { DataFolderError } from '@/lib/db/data-dir';
 import { DEMO_ACCOUNTS } from '@/lib/demo/accounts';
-import { demoEnabled, env, EnvError } from '@/lib/env';
+import { demoEnabled, env, EnvError, isEmbedded } from '@/lib/env';
 import type { QueueWorker } from '@/lib/jobs/worker';
 import { stopOnSignals } from '@/lib/shutdown';
 import { log } from '@/lib/ops/log';
@@ -43,10 +42,7 @@ export async function startUp() {
     const database = await openAppDatabase();
     const lines = [`Crosscheck is ready on http://localhost:${e.PORT} (database: ${database.kind}, ${database.location})`];
     lines.push(...(await demoSignIns(database, e)));
-    // On PostgreSQL, run events reach this instance's viewers from whichever process executes the
-    // run. Not awaited: the relay keeps trying until the database answers.
-    const relay = ensureRunRelay({ instanceId: 'app' });
-    if (relay) {
+    if (!isEmbedded(e)) {
       // Through a PostgreSQL restart (Next.js logs other unhandled rejections itself).
       (await import('@/lib/jobs/process-guard')).surviveDatabaseOutages({ exitOnOtherErrors: false });
     }
@@ -73,7 +69,7 @@ export async function startUp() {
           ? `Portfolio watch: a pass every ${watch.minutes} minute${watch.minutes === 1 ? '' : 's'} (${watch.how === 'queue' ? 'pg-boss cron job' : 'in this process'}).`
           : 'Portfolio watch: no scheduled passes (WATCH_PASS_MINUTES=0).',
     );
-    stopOnSignals({ worker, relay });
+    stopOnSignals({ worker });
     const resumed = await resumeInterruptedRuns({ db: database.db });
     if (resumed) lines.push(`${queueEnabled() ? 'Queued again' : 'Resuming'}: ${resumed} interrupted analysis run${resumed === 1 ? '' : 's'}.`);
     console.log(lines.join('\n'));

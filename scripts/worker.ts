@@ -6,7 +6,6 @@
 // run out and other workers take the runs over all the same).
 import { closeDb } from '@/lib/db/client';
 import { openAppDatabase } from '@/lib/demo/app-database';
-import { ensureRunRelay } from '@/lib/debate/relay';
 import { env, isEmbedded } from '@/lib/env';
 import { stopBoss } from '@/lib/jobs/boss';
 import { surviveDatabaseOutages } from '@/lib/jobs/process-guard';
@@ -27,9 +26,6 @@ async function main() {
   }
   surviveDatabaseOutages({ exitOnOtherErrors: true });
   const { location } = await openAppDatabase();
-  // Viewers on the app instances follow this worker's runs through the relay; the worker itself
-  // shows nothing, so it does not take in other processes' events.
-  const relay = ensureRunRelay({ instanceId: 'worker', receiveEvents: false });
   const worker = await startWorker({ concurrency: e.WORKER_CONCURRENCY });
   // The portfolio watch's cron job (lib/jobs/watch-scheduler.ts): any app instance or worker may
   // take a pass, one at a time across all of them.
@@ -59,7 +55,6 @@ async function main() {
     try {
       if (watch && watch !== 'failed') await watch.stop();
       await worker.stop({ graceful: true, timeoutMs: e.WORKER_SHUTDOWN_TIMEOUT_MS });
-      await relay?.stop();
       await stopBoss();
       await flushCounters();
       await closeDb();

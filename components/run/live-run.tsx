@@ -1,7 +1,8 @@
 'use client';
-// The live run: the server's first paint as the initial state, then the SSE stream reduced into
-// it by lib/report/run-state.ts. EventSource reconnects by itself; every (re)connect starts with
-// a snapshot, so a reload, a second viewer or a dropped connection all land on the same state.
+// The live run: the server's first paint as the initial state, then the run's event log from the
+// number that state includes, streamed and reduced into it by lib/report/run-state.ts.
+// EventSource reconnects by itself and asks for the events after the last one it got, so a
+// reload, a second viewer or a dropped connection all land on the same state.
 import { FailedChecksNotice, type FailedChecksNoticeProps } from '@/components/report/failed-checks-notice';
 import Link from 'next/link';
 import { useEffect, useReducer, useRef, useState, useTransition, type ReactNode } from 'react';
@@ -31,10 +32,17 @@ function useRunStream(initial: LiveRunState) {
   // Bumped after a retry, to follow the run again once its stream had ended.
   const [generation, setGeneration] = useState(0);
   const follow = !isTerminal(initial.status) || generation > 0;
+  // Where following goes on from: the latest event the state includes (after a retry, past the
+  // events of the attempt already shown).
+  const seq = useRef(initial.seq);
+  useEffect(() => {
+    seq.current = state.seq;
+  });
 
   useEffect(() => {
     if (!follow) return;
-    const source = new EventSource(`/api/runs/${initial.runId}/events`);
+    const after = seq.current === undefined ? '' : `?after=${seq.current}`;
+    const source = new EventSource(`/api/runs/${initial.runId}/events${after}`);
     source.onopen = () => setConnection('live');
     source.onerror = () => setConnection(source.readyState === EventSource.CLOSED ? 'closed' : 'reconnecting');
     source.onmessage = (e) => {

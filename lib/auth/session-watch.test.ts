@@ -6,8 +6,8 @@ import { encode } from 'next-auth/jwt';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createSession, revokeUserSessions } from '@/lib/auth/sessions';
 import type { DatabaseHandle } from '@/lib/db/client';
-import { runBus } from '@/lib/debate/bus';
-import { users } from '@/lib/db/schema';
+import { recordEvent } from '@/lib/debate/event-log';
+import { companies, runs, users } from '@/lib/db/schema';
 import { createTestDatabase, testBackends } from '@/lib/db/test-db';
 import { AppError } from '@/lib/errors';
 
@@ -34,6 +34,7 @@ vi.mock('@/lib/report/live-state', () => ({
 }));
 
 const { GET } = await import('@/app/api/runs/[id]/events/route');
+const { logTail } = await import('@/lib/debate/log-tail');
 
 /** Opens the stream, with a cookie for a new session of the user unless `cookie` is false. */
 async function open(runId: string, { cookie = true } = {}) {
@@ -52,7 +53,7 @@ async function open(runId: string, { cookie = true } = {}) {
       const next = await Promise.race([reader.read(), new Promise<null>((r) => setTimeout(() => r(null), deadline - Date.now()))]);
       if (next === null) break;
       if (next.done) ended = true;
-      else messages.push(...next.value.split('\n\n').filter((block) => block.startsWith('data: ')));
+      else messages.push(...next.value.split('\n\n').filter((block) => /^data: /m.test(block)));
     }
     return { ended, messages };
   };
@@ -61,11 +62,18 @@ async function open(runId: string, { cookie = true } = {}) {
 
 const partial = (runId: string, text: string) => ({ type: 'step-partial' as const, runId, stepId: 'D1', text, output: { text } });
 
+/** A running run, whose log the stream follows. */
+async function newRun() {
+  const [run] = await state.handle!.db.insert(runs).values({ companyId: 'acme', protocol: 'kpd-mads', provider: 'offline', model: 'm', status: 'running' }).returning({ id: runs.id });
+  return run.id;
+}
+
 describe.each(testBackends())('an open run event stream and its session on %s', (backend) => {
   beforeAll(async () => {
     state.handle = await createTestDatabase(backend);
     const [row] = await state.handle.db.insert(users).values({ email: 'viewer@example.test', name: 'Viewer', role: 'rm' }).returning();
     state.userId = row.id;
+    await state.handle.db.insert(companies).values({ id: 'acme', name: 'Acme', country: 'KR' });
   });
   afterAll(() => state.handle?.close());
   beforeEach(async () => {
@@ -75,10 +83,10 @@ describe.each(testBackends())('an open run event stream and its session on %s', 
   });
 
   it('streams while the session holds, ends after "sign out everywhere", and sends nothing more', async () => {
-    const runId = crypto.randomUUID();
+    const runId = await newRun();
     const stream = await open(runId);
-    // Several checks pass: the stream stays open and forwards events.
-    runBus().receive(partial(runId, 'a'));
+    // Several checks pass: the stream stays open and forwards what the run's log records.
+    await recordEvent(state.handle!.db, partial(runId, 'a'));
     const before = await stream.readUntilEnd(400);
     expect(before.ended).toBe(false);
     expect(before.messages).toHaveLength(2); // the snapshot and the partial answer
@@ -87,10 +95,10 @@ describe.each(testBackends())('an open run event stream and its session on %s', 
     const after = await stream.readUntilEnd(5_000);
     expect(after.ended).toBe(true);
     const sent = after.messages.length;
-    // Events after the end reach nobody: the stream has unsubscribed from the run.
-    for (let i = 0; i < 20; i++) runBus().receive(partial(runId, `late-${i}`));
+    // Events after the end reach nobody: the stream has stopped following the run.
+    for (let i = 0; i < 20; i++) await recordEvent(state.handle!.db, partial(runId, `late-${i}`));
     expect((await stream.readUntilEnd(100)).messages).toHaveLength(sent);
-    expect((runBus() as unknown as { subscribers: Map<string, unknown> }).subscribers.has(runId)).toBe(false);
+    expect((logTail(async () => state.handle!.db) as unknown as { runs: Map<string, unknown> }).runs.has(runId)).toBe(false);
   });
 
   it('ends when the user is disabled', async () => {

@@ -23,7 +23,7 @@ import {
 } from 'drizzle-orm/pg-core';
 import type { PairwiseResult, RubricResult } from '@/lib/domain/judgments';
 import type { StepOutput } from '@/lib/domain/outputs';
-import { RUN_MODES, TEAMS, type RunParams } from '@/lib/domain/protocol';
+import { RUN_MODES, TEAMS, type RunEvent, type RunParams } from '@/lib/domain/protocol';
 import type { CitedEvidenceSnapshot, FinalCheck, KeptSection, StepRepair, StoredWebResult, ToolCallRecord } from '@/lib/domain/stored';
 import type { EvidenceShortfall, RedFlag } from '@/lib/domain/red-flags';
 import type { Answers } from '@/lib/domain/study';
@@ -379,6 +379,8 @@ export const runs = pgTable(
      * from its first start to its last end (which would count the hours it lay failed).
      */
     priorElapsedMs: bigint({ mode: 'number' }).notNull().default(0),
+    /** The sequence number of the run's latest event (run_events): each event takes the next under this row's lock. */
+    eventSeq: integer().notNull().default(0),
     /** The queue worker executing the run (PostgreSQL mode); null when no worker holds it. */
     workerId: text(),
     /** The holder renews this every few seconds; once it passes, another worker may take the run over. */
@@ -392,6 +394,28 @@ export const runs = pgTable(
     check('runs_status_check', oneOf(t.status, RUN_STATUSES)),
     check('runs_protocol_check', oneOf(t.protocol, PROTOCOLS)),
   ],
+);
+
+/**
+ * A run's events in the order they happened (lib/debate/event-log.ts): what a viewer who arrives
+ * late, reloads or watches from another app instance replays. A running step's answer so far and
+ * its spend so far are kept once each, the latest replacing the one before, and go by the run's
+ * end; every other event stays as it was recorded.
+ */
+export const runEvents = pgTable(
+  'run_events',
+  {
+    runId: uuid()
+      .notNull()
+      .references(() => runs.id, { onDelete: 'cascade' }),
+    seq: integer().notNull(),
+    type: text().notNull(),
+    /** The step the event is about; null for the run's own events. */
+    stepId: text(),
+    body: jsonb().$type<RunEvent>().notNull(),
+    at: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.runId, t.seq] })],
 );
 
 export const runSteps = pgTable(

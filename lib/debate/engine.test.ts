@@ -6,6 +6,7 @@ import { seedDemo } from '@/lib/demo/seed';
 import { companies, evidenceItems } from '@/lib/db/schema';
 import { createTestDatabase, testBackends } from '@/lib/db/test-db';
 import { runBus } from '@/lib/debate/bus';
+import { eventsAfter, liveSteps, type LiveSteps } from '@/lib/debate/event-log';
 import { cancelRun, createRun, executeRun, retryFailedSteps } from '@/lib/debate/engine';
 import { getProtocol } from '@/lib/debate/protocols';
 import { loadRunView } from '@/lib/report/run-view';
@@ -102,18 +103,22 @@ describe.each(testBackends())('debate engine on %s', (backend) => {
     const run = await createRun({ db, protocolId: 'kpd-mads', companyId: 'samsung-electronics', provider });
     const early: RunEvent[] = [];
     runBus().subscribe(run.id, (e) => early.push(e));
-    let late: ReturnType<ReturnType<typeof runBus>['subscribe']> | undefined;
-    const lateEvents: RunEvent[] = [];
+    // A viewer arriving once D1 is done reads the run's log: D1's whole text, the others as they stand.
+    let late: Promise<LiveSteps> | undefined;
     const unsubscribe = runBus().subscribe(run.id, (e) => {
-      if (!late && e.type === 'step-done' && e.stepId === 'D1') late = runBus().subscribe(run.id, (ev) => lateEvents.push(ev));
+      if (!late && e.type === 'step-done' && e.stepId === 'D1') late = liveSteps(db, run.id);
     }).unsubscribe;
     await executeRun({ db, runId: run.id, provider });
     unsubscribe();
     const d1Partials = early.flatMap((e) => (e.type === 'step-partial' && e.stepId === 'D1' ? [e.text] : []));
     const d1Done = early.find((e) => e.type === 'step-done' && e.stepId === 'D1') as { text: string };
     expect(d1Partials.at(-1)).toBe(d1Done.text);
-    expect(late!.snapshot.steps.D1).toEqual({ status: 'done', text: d1Done.text });
-    expect(lateEvents.some((e) => e.type === 'run-finished')).toBe(true);
+    expect((await late!).steps.D1).toEqual({ status: 'done', text: d1Done.text });
+    // The log holds every event the listeners heard, in the same order, a running step's answers
+    // so far and spend kept only until the run ended.
+    const logged = (await eventsAfter(db, run.id, 0, 10_000)).map((e) => e.event);
+    expect(logged.map((e) => e.type)).toEqual(early.filter((e) => e.type !== 'step-partial' && e.type !== 'step-usage').map((e) => e.type));
+    expect(logged.at(-1)).toMatchObject({ type: 'run-finished', status: 'succeeded' });
   });
 
   it('resumes an interrupted run from its last completed step without redoing or duplicating any', async () => {

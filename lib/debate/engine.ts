@@ -27,7 +27,7 @@ import {
   upsertReport,
 } from '@/lib/db/queries/runs';
 import { RunBudgetMeter } from '@/lib/debate/budget';
-import { runBus } from '@/lib/debate/bus';
+import { runPublisher } from '@/lib/debate/event-log';
 import { liveStep } from '@/lib/debate/live-step';
 import { finalChecks, resolveCitations, type CitationScope, type KnownEvidence } from '@/lib/debate/checks';
 import { takeIn } from '@/lib/debate/intake';
@@ -230,7 +230,8 @@ export async function executeRun({
   const controller = new AbortController();
   activeRuns().set(runId, controller);
   const signal = controller.signal;
-  const bus = runBus();
+  // Each event goes to the run's log (viewers follow it), then to this process's listeners.
+  const bus = runPublisher(db);
   const protocol: ProtocolDef = getProtocol(run.protocol);
   const params = run.params;
   const byId = new Map(protocol.steps.map((s) => [s.id, s]));
@@ -786,6 +787,8 @@ export async function executeRun({
     bus.publish({ type: 'run-finished', runId, at: new Date().toISOString(), status: 'failed', error, errorPhrase, totals: await savedTotals() });
     return { status: 'failed', error, wallMs: performance.now() - started, modelMs, timings };
   } finally {
+    // The run is over for this process once its last event is in the log.
+    await bus.flush();
     activeRuns().delete(runId);
   }
 }

@@ -4,7 +4,7 @@
 // lease renewal (or at once when that worker is in this process).
 import type { Db } from '@/lib/db/client';
 import { cancelActiveRun, getRun } from '@/lib/db/queries/runs';
-import { runBus } from '@/lib/debate/bus';
+import { publishNow } from '@/lib/debate/event-log';
 import { cancelRun, isRetryable, isRunActive, retryFailedSteps } from '@/lib/debate/engine';
 import { reasonText, stopPhrase } from '@/lib/i18n/failures';
 import { notRetryable, RunStateError, type RetryOptions, type RunRunner } from '@/lib/jobs/run-runner';
@@ -22,7 +22,7 @@ async function cancel({ db, runId }: { db: Db; runId: string }) {
   if (!(await cancelActiveRun({ db, id: runId }))) return false;
   // Executing here: stop now; the engine then tells this instance's viewers the run ended.
   if (isRunActive(runId) && cancelRun(runId)) return true;
-  runBus().publish({ type: 'run-finished', runId, at: new Date().toISOString(), status: 'cancelled', error: reasonText(stopPhrase('cancelled')), errorPhrase: stopPhrase('cancelled') });
+  await publishNow(db, { type: 'run-finished', runId, at: new Date().toISOString(), status: 'cancelled', error: reasonText(stopPhrase('cancelled')), errorPhrase: stopPhrase('cancelled') });
   return true;
 }
 

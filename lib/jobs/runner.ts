@@ -7,7 +7,7 @@ import type { Db } from '@/lib/db/client';
 import { notifyRunEnded } from '@/lib/db/queries/notifications';
 import { getRun, setRunStatus } from '@/lib/db/queries/runs';
 import type { Run } from '@/lib/db/schema';
-import { runBus } from '@/lib/debate/bus';
+import { publishNow } from '@/lib/debate/event-log';
 import { cancelRun, executeRun, isRetryable, isRunActive, releaseRun, retryFailedSteps, type ExecuteResult } from '@/lib/debate/engine';
 import { webSearchForRun } from '@/lib/debate/web-search';
 import { env, isEmbedded } from '@/lib/env';
@@ -76,7 +76,7 @@ async function executeWithProviders({ db, run, workerId }: { db: Db; run: Pick<R
     const errorPhrase = stopPhrase('couldNotStart', { reason: reasonOf(err) });
     const error = reasonText(errorPhrase);
     if (!(await setRunStatus({ db, id: run.id, status: 'failed', error, errorPhrase, workerId }))) return { status: 'released', wallMs: 0, modelMs: 0, timings: [] };
-    runBus().publish({ type: 'run-finished', runId: run.id, at: new Date().toISOString(), status: 'failed', error, errorPhrase });
+    await publishNow(db, { type: 'run-finished', runId: run.id, at: new Date().toISOString(), status: 'failed', error, errorPhrase });
     return { status: 'failed', error, wallMs: 0, modelMs: 0, timings: [] };
   }
   return executeRun({
@@ -113,7 +113,7 @@ async function cancel({ db, runId }: { db: Db; runId: string }) {
   if (!run || (run.status !== 'queued' && run.status !== 'running')) return false;
   const errorPhrase = stopPhrase('cancelled');
   await setRunStatus({ db, id: runId, status: 'cancelled', error: reasonText(errorPhrase), errorPhrase });
-  runBus().publish({ type: 'run-finished', runId, at: new Date().toISOString(), status: 'cancelled', error: reasonText(errorPhrase), errorPhrase });
+  await publishNow(db, { type: 'run-finished', runId, at: new Date().toISOString(), status: 'cancelled', error: reasonText(errorPhrase), errorPhrase });
   return true;
 }
 

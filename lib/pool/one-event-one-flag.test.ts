@@ -16,7 +16,6 @@ import { createTestDatabase, testBackends } from '@/lib/db/test-db';
 import { extractDocument } from '@/lib/pool/documents/extract';
 import { ingestDocument, type DocumentDetails } from '@/lib/pool/documents/ingest';
 import { acceptCandidate } from '@/lib/pool/documents/review';
-import { runBus } from '@/lib/debate/bus';
 import { createRun, executeRun } from '@/lib/debate/engine';
 import { createOfflineAnalyst } from '@/lib/llm/offline';
 import { importPool } from '@/lib/pool/import';
@@ -116,7 +115,7 @@ describe.each(testBackends())('one event, one flag, on %s', (backend) => {
     await executeRun({ db, runId: run.id, provider });
     const kept = (await getRun({ db, id: run.id })).redFlags ?? [];
     expect(kept.map((f) => [f.kind, [f.evidenceId, ...(f.alsoEvidenceIds ?? [])].sort()])).toEqual(after);
-    const page = await loadLiveState({ db, runId: run.id, live: runBus().snapshot(run.id) });
+    const page = await loadLiveState({ db, runId: run.id });
     expect(page.redFlags).toHaveLength(5);
     expect(Object.keys(page.evidence).filter((id) => id === welstory || id === 'samsung-electronics-022').sort()).toEqual(['samsung-electronics-022', welstory].sort());
   });

@@ -10,7 +10,6 @@ import { getRun, listRunSteps } from '@/lib/db/queries/runs';
 import { resolveCitedSources } from '@/lib/db/queries/sources';
 import { documentChunks, documents, evidenceItems } from '@/lib/db/schema';
 import { testBackends } from '@/lib/db/test-db';
-import { runBus } from '@/lib/debate/bus';
 import { createRun, executeRun } from '@/lib/debate/engine';
 import { getProtocol } from '@/lib/debate/protocols';
 import { citationsOf } from '@/lib/domain/output-parts';
@@ -136,7 +135,7 @@ describe.each(testBackends())('a run snapshots only what its steps were shown (%
     expect(JSON.parse(json).sources[ownId]).toMatchObject({ frozen: true });
 
     // The chips of the finished run, and those sent with the step as it finished.
-    const live = await loadLiveState({ db, runId: run.id, live: runBus().snapshot(run.id) });
+    const live = await loadLiveState({ db, runId: run.id });
     expect(Object.keys(live.evidence)).toContain(ownId);
     expect(Object.keys(live.evidence).filter((id) => plantedIds.includes(id))).toEqual([]);
     const stepDone = await evidenceForOutput({ db, runId: run.id, output: saved.output });

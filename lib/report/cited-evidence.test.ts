@@ -13,7 +13,6 @@ import { cancelActiveRun, getRun, setRunStatus } from '@/lib/db/queries/runs';
 import { documents, evidenceItems, runs } from '@/lib/db/schema';
 import type { CitedEvidenceSnapshot } from '@/lib/domain/stored';
 import { testBackends } from '@/lib/db/test-db';
-import { runBus } from '@/lib/debate/bus';
 import { loadLiveState } from '@/lib/report/live-state';
 import { loadBlindReport } from '@/lib/eval/study-blind-load';
 import { extractPdfText } from '@/lib/report/pdf-text';
@@ -99,7 +98,7 @@ describe.each(testBackends())('cited evidence frozen with the run (%s)', (backen
     expect(pdf).toContain('changedinthepoolsincethisreport');
 
     // The run page's chips.
-    const live = await loadLiveState({ db: handle.db, runId: before.view.id, live: runBus().snapshot(before.view.id) });
+    const live = await loadLiveState({ db: handle.db, runId: before.view.id });
     expect(live.evidence[id]).toMatchObject({ title: original.title, url: original.url, poolNote: 'changed' });
 
     // The blinded study report an evaluator reads.
@@ -178,7 +177,7 @@ describe.each(testBackends())('cited evidence frozen with the run (%s)', (backen
     expect(validate(json), ajv.errorsText(validate.errors)).toBe(true);
     expect(json.sourcesState).toBe('not-frozen');
     expect(json.sources[id]).toMatchObject({ frozen: false });
-    const live = await loadLiveState({ db: handle.db, runId: input.view.id, live: runBus().snapshot(input.view.id) });
+    const live = await loadLiveState({ db: handle.db, runId: input.view.id });
     expect(live.evidence[id]).toMatchObject({ url: 'https://edited.example/old-run', poolNote: 'notFrozen' });
   }, 60_000);
 });

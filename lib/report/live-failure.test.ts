@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DatabaseHandle, Db } from '@/lib/db/client';
 import { createTestDatabase, testBackends } from '@/lib/db/test-db';
 import { seedDemo } from '@/lib/demo/seed';
-import { runBus, type RunSnapshot } from '@/lib/debate/bus';
+import { eventsAfter } from '@/lib/debate/event-log';
 import { cancelRun, createRun, executeRun } from '@/lib/debate/engine';
 import type { RunParams } from '@/lib/domain/protocol';
 import type { Locale } from '@/lib/i18n';
@@ -18,8 +18,6 @@ import { withSpent, type GenerateRequest, type GenerateResult, type ModelProvide
 import { loadLiveState } from '@/lib/report/live-state';
 import { blockedBy, reduceRun, type LiveRunState, type WireMessage } from '@/lib/report/run-state';
 import type { RunViewTurn } from '@/lib/report/run-view';
-
-const empty: RunSnapshot = { steps: {}, finished: false };
 
 /** What a viewer reads on the page: the banner, each step card, what could not start, the figures. */
 function seen(s: LiveRunState, locale: Locale) {
@@ -67,18 +65,16 @@ describe.each(testBackends())('a failure on the live page and after a reload, on
   }, 90_000);
   afterAll(() => handle?.close());
 
-  /** Runs a run with a viewer on it from the start: its live state, the state a reload then gives, and the events. */
+  /** Runs a run with a viewer on it from the start (following its log): its live state, the state a reload then gives, and the events. */
   async function followed(protocolId: 'kpd-mads' | 'nas', provider: ModelProvider, params: Partial<RunParams> = {}) {
     // Travelers: a NAS prompt short enough that a 1,000-token budget is crossed mid-answer (lib/debate/budget.test.ts),
     // NAS in one call: these cases are about one call stopped part-way.
     const companyId = protocolId === 'nas' ? 'travelers-companies' : 'samsung-electronics';
     const run = await createRun({ db, protocolId, companyId, provider, params: { asOf: '2025-06-30', language: 'en', ...params } });
-    const initial = await loadLiveState({ db, runId: run.id, live: empty });
-    const events: WireMessage[] = [];
-    const { unsubscribe } = runBus().subscribe(run.id, (e) => events.push(e));
+    const initial = await loadLiveState({ db, runId: run.id });
     await executeRun({ db, runId: run.id, provider, wholeCalls: protocolId === 'nas' });
-    unsubscribe();
-    return { live: events.reduce(reduceRun, initial), reloaded: await loadLiveState({ db, runId: run.id, live: empty }), events, initial };
+    const events: WireMessage[] = (await eventsAfter(db, run.id, initial.seq ?? 0, 10_000)).map(({ seq, event }) => ({ ...event, seq }));
+    return { live: events.reduce(reduceRun, initial), reloaded: await loadLiveState({ db, runId: run.id }), events, initial };
   }
 
   it('a step that fails after its repair: the same reason on the banner and the card, the same blocked steps and totals, in English and Korean', async () => {

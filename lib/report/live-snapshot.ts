@@ -1,17 +1,20 @@
-// The snapshot message of the run events stream (app/api/runs/[id]/events/route.ts), computed
-// once for every viewer who asks at the same point of the run. A reload storm or many viewers
-// reconnecting after a deploy used to make each connection read the whole run, build its state
-// and serialize it on its own: 200 at once took a server from 280 MB to 950 MB. Now concurrent
-// requests with the same run and bus version (no event in between, lib/debate/bus.ts) share one
-// read and one encoded message, which every stream enqueues as it is.
+// The snapshot message of the run events stream (app/api/runs/[id]/events/route.ts), for a viewer
+// who comes without a position in the run's log, computed once for every such viewer who asks at
+// the same point of the run. A reload storm or many viewers reconnecting after a deploy used to
+// make each connection read the whole run, build its state and serialize it on its own: 200 at
+// once took a server from 280 MB to 950 MB. Now concurrent requests at the same number of the
+// run's log (no event in between) share one read and one encoded message, which every stream
+// enqueues as it is.
 import type { Db } from '@/lib/db/client';
-import type { RunSnapshot } from '@/lib/debate/bus';
+import { runEventSeq } from '@/lib/db/queries/run-events';
 import { loadLiveState } from '@/lib/report/live-state';
 import type { LiveRunState } from '@/lib/report/run-state';
 
 export type SnapshotMessage = {
   status: LiveRunState['status'];
-  /** `data: {"type":"snapshot",…}\n\n`, UTF-8; shared, so never written to. */
+  /** The number of the log's latest event the snapshot includes: the stream goes on after it. */
+  seq: number;
+  /** `id: …\ndata: {"type":"snapshot",…}\n\n`, UTF-8; shared, so never written to. */
   bytes: Uint8Array;
 };
 
@@ -21,23 +24,24 @@ type InFlight = Map<string, Promise<SnapshotMessage>>;
 const globalForSnapshots = globalThis as typeof globalThis & { __crosscheckSnapshots?: InFlight };
 const inFlight = (): InFlight => (globalForSnapshots.__crosscheckSnapshots ??= new Map());
 
-async function build({ db, runId, live }: { db: Db; runId: string; live: RunSnapshot }): Promise<SnapshotMessage> {
-  const state = await loadLiveState({ db, runId, live });
-  return { status: state.status, bytes: encoder.encode(`data: ${JSON.stringify({ type: 'snapshot', state })}\n\n`) };
+async function build({ db, runId }: { db: Db; runId: string }): Promise<SnapshotMessage> {
+  const state = await loadLiveState({ db, runId });
+  const seq = state.seq ?? 0;
+  return { status: state.status, seq, bytes: encoder.encode(`id: ${seq}\ndata: ${JSON.stringify({ type: 'snapshot', state })}\n\n`) };
 }
 
 /**
- * The snapshot message for `live` (taken from the bus when the viewer subscribed). A request
- * whose run and bus version match one being computed waits for that one: nothing happened to
- * the run between the two, and what the shared read already reflects of later events reduces to
- * the same state on the client. Only in-flight work is shared; a later request reads afresh.
+ * The snapshot message of the run now. A request that finds one being computed at the log's
+ * current number waits for that one: nothing happened to the run between the two. Only
+ * in-flight work is shared; a later request reads afresh.
  */
-export function snapshotMessage({ db, runId, live }: { db: Db; runId: string; live: RunSnapshot }): Promise<SnapshotMessage> {
-  if (live.version === undefined) return build({ db, runId, live });
-  const key = `${runId}\n${live.version}`;
+export async function snapshotMessage({ db, runId }: { db: Db; runId: string }): Promise<SnapshotMessage> {
+  const seq = await runEventSeq(db, runId);
+  if (seq === null) return build({ db, runId });
+  const key = `${runId}\n${seq}`;
   const pending = inFlight().get(key);
   if (pending) return pending;
-  const computed = build({ db, runId, live }).finally(() => {
+  const computed = build({ db, runId }).finally(() => {
     if (inFlight().get(key) === computed) inFlight().delete(key);
   });
   inFlight().set(key, computed);

@@ -1,8 +1,10 @@
 // The live run page's state from the server: the database's view of the run, the text streamed
-// so far for running steps (bus snapshot) and the titles of the evidence the turns cite. The
-// page paints it first; the SSE route sends it again on every (re)connect. A finished run's
+// so far for running steps (the event log's live part, lib/debate/event-log.ts) and the titles of
+// the evidence the turns cite, all read in one transaction so they agree on where the run stands.
+// The page paints it first and follows the run's log from its number; the SSE route sends it to
+// a viewer who comes without one. A finished run's
 // chips show its cited-evidence snapshot (lib/db/queries/sources.ts), not the pool as it reads now.
-import type { Db } from '@/lib/db/client';
+import type { Db, Executor } from '@/lib/db/client';
 import { listPassages } from '@/lib/db/queries/documents';
 import { listEvidenceRefs } from '@/lib/db/queries/evidence';
 import { passageHref } from '@/lib/domain/passage';
@@ -11,7 +13,7 @@ import { resolveCitedSources } from '@/lib/db/queries/sources';
 import { withPassageReadings } from '@/lib/report/passage-readings';
 import { poolNoteOf } from '@/lib/domain/cited-source';
 import type { Run } from '@/lib/db/schema';
-import type { RunSnapshot } from '@/lib/debate/bus';
+import { liveSteps } from '@/lib/debate/event-log';
 import { loadRunView } from '@/lib/report/run-view';
 import { citedEvidenceIds, isTerminal, stateFromView, type EvidenceRefs, type LiveRunState } from '@/lib/report/run-state';
 import { citationsOf } from '@/lib/domain/output-parts';
@@ -19,7 +21,7 @@ import { citationsOf } from '@/lib/domain/output-parts';
 type WebItem = { id: string; title?: string; publishedDate?: string; sourceName?: string; sourceUrl?: string };
 
 /** Chips for the given evidence ids: pool items, then this run's web results. */
-export async function evidenceRefsFor({ db, ids, webEvidence }: { db: Db; ids: string[]; webEvidence: unknown[] }): Promise<EvidenceRefs> {
+export async function evidenceRefsFor({ db, ids, webEvidence }: { db: Executor; ids: string[]; webEvidence: unknown[] }): Promise<EvidenceRefs> {
   const refs: EvidenceRefs = {};
   for (const row of await listEvidenceRefs({ db, ids })) refs[row.id] = row;
   for (const w of webEvidence as WebItem[]) {
@@ -29,7 +31,7 @@ export async function evidenceRefsFor({ db, ids, webEvidence }: { db: Db; ids: s
 }
 
 /** Items accepted from an uploaded document link to their passage; the rest are left as they are. */
-async function withPassages(db: Db, refs: EvidenceRefs): Promise<EvidenceRefs> {
+async function withPassages(db: Executor, refs: EvidenceRefs): Promise<EvidenceRefs> {
   for (const p of await listPassages({ db, evidenceIds: Object.keys(refs) })) {
     if (refs[p.evidenceId]) refs[p.evidenceId].passage = passageHref(p);
   }
@@ -41,7 +43,7 @@ async function withPassages(db: Db, refs: EvidenceRefs): Promise<EvidenceRefs> {
  * recorded them, each marked when the pool item has changed or gone since, or, for a run
  * finished before snapshots, marked as read live.
  */
-export async function runEvidenceRefs({ db, run, turns }: { db: Db; run: Pick<Run, 'status' | 'citedEvidence' | 'webEvidence' | 'companyId' | 'params'>; turns: { output: unknown }[] }): Promise<EvidenceRefs> {
+export async function runEvidenceRefs({ db, run, turns }: { db: Executor; run: Pick<Run, 'status' | 'citedEvidence' | 'webEvidence' | 'companyId' | 'params'>; turns: { output: unknown }[] }): Promise<EvidenceRefs> {
   const ids = citedEvidenceIds(turns);
   if (!ids.length) return {};
   const verifiedIds = [...new Set(turns.flatMap((t) => (citationsOf(t.output) as { evidenceId?: string; verified?: boolean }[]).flatMap((c) => (c.evidenceId && c.verified ? [c.evidenceId] : []))))];
@@ -54,7 +56,13 @@ export async function runEvidenceRefs({ db, run, turns }: { db: Db; run: Pick<Ru
   return withPassages(db, refs);
 }
 
-export async function loadLiveState({ db, runId, live }: { db: Db; runId: string; live: RunSnapshot }): Promise<LiveRunState> {
+export async function loadLiveState({ db, runId }: { db: Db; runId: string }): Promise<LiveRunState> {
+  // One snapshot of the database: the log's number and the saved turns are from the same moment.
+  return db.transaction((tx) => liveStateIn(tx, runId), { isolationLevel: 'repeatable read', accessMode: 'read only' });
+}
+
+async function liveStateIn(db: Executor, runId: string): Promise<LiveRunState> {
+  const live = await liveSteps(db, runId);
   const [view, run] = await Promise.all([loadRunView({ db, runId }), getRun({ db, id: runId })]);
   const evidence = await runEvidenceRefs({ db, run, turns: view.turns });
   // The red flags' items (the panel at the top links them): as cited, else read from the pool, and

@@ -2,7 +2,7 @@
 // clock), so the server's first paint, the SSE snapshot and the client's live updates all go
 // through the same functions, and the tests need no browser.
 import { citationsOf, claimsOf, questionsOf } from '@/lib/domain/output-parts';
-import type { RunSnapshot } from '@/lib/debate/bus';
+import type { LiveSteps } from '@/lib/debate/event-log';
 import type { RunView, RunViewTurn } from '@/lib/report/run-doc';
 import type { RunEvent, StepWait, Usage } from '@/lib/domain/protocol';
 import { TERMINAL_RUN_STATUSES, type Polarity, type RunStatus } from '@/lib/domain/vocabulary';
@@ -54,6 +54,8 @@ export type LiveRunState = {
   waiting?: Record<string, StepWait>;
   /** Running steps' spend as estimated from their streams, by step id (see StreamingStep). */
   streaming?: Record<string, StreamingStep>;
+  /** The number of the run's latest event this state includes (lib/debate/event-log.ts): where following the run goes on from. */
+  seq?: number;
 };
 
 /**
@@ -63,8 +65,11 @@ export type LiveRunState = {
  */
 export type StreamingStep = { usage?: Usage };
 
-/** What the SSE route sends: a snapshot on connect, then run events (step-done with the evidence it cites). */
-export type WireMessage = { type: 'snapshot'; state: LiveRunState } | (RunEvent & { evidence?: EvidenceRefs });
+/**
+ * What the SSE route sends: a snapshot when the viewer comes without a position in the run's log,
+ * then the log's events, each with its number (step-done with the evidence it cites).
+ */
+export type WireMessage = { type: 'snapshot'; state: LiveRunState } | (RunEvent & { evidence?: EvidenceRefs; seq?: number });
 
 export const TERMINAL = TERMINAL_RUN_STATUSES;
 
@@ -88,19 +93,19 @@ function withAnswer(turn: RunViewTurn, text: string, output: unknown): RunViewTu
 }
 
 /**
- * The state from the database's view of the run, with the answers streamed so far (the bus
- * snapshot) for steps still running: what a viewer who arrives mid-run sees first.
+ * The state from the database's view of the run, with the answers streamed so far (the event
+ * log's live part) for steps still running: what a viewer who arrives mid-run sees first.
  */
 export function stateFromView(
   view: Pick<RunView, 'id' | 'status' | 'error' | 'turns' | 'report' | 'metrics'> & { errorPhrase?: RunView['errorPhrase'] },
   run: { startedAt: Date | string | null; finishedAt: Date | string | null; priorElapsedMs?: number | null; redFlags?: RedFlag[] | null; shortfall?: EvidenceShortfall | null },
-  live: RunSnapshot,
+  live: LiveSteps,
   evidence: EvidenceRefs,
 ): LiveRunState {
   const running = !isTerminal(view.status);
   const turns = view.turns.map((t) => {
     const streamed = live.steps[t.step];
-    // A step the database still calls running (or pending) may already have an answer on the bus.
+    // A step the database still calls running (or pending) may already have an answer in the log.
     if (running && t.status !== 'done' && streamed?.status === 'running') return { ...withAnswer(t, streamed.text, streamed.output ?? null), status: 'running' as const };
     return t;
   });
@@ -132,6 +137,7 @@ export function stateFromView(
     reportReady: Boolean(view.report) || view.status === 'red_flag_screening',
     waiting,
     streaming,
+    seq: live.seq,
   };
 }
 
@@ -189,6 +195,13 @@ function updateTurn(state: LiveRunState, stepId: string, change: (turn: RunViewT
 export function reduceRun(state: LiveRunState, message: WireMessage): LiveRunState {
   if (message.type === 'snapshot') return message.state;
   if (message.runId !== state.runId) return state;
+  // An event the state already includes (a reconnect that overlaps) changes nothing.
+  if (message.seq !== undefined && state.seq !== undefined && message.seq <= state.seq) return state;
+  const next = reduceEvent(state, message);
+  return message.seq === undefined ? next : { ...next, seq: message.seq };
+}
+
+function reduceEvent(state: LiveRunState, message: Exclude<WireMessage, { type: 'snapshot' }>): LiveRunState {
   if (message.type === 'step-waiting') {
     const turn = state.turns.find((t) => t.step === message.stepId);
     if (!turn || turn.status === 'done') return state;

@@ -4,7 +4,8 @@
 // first token, 50 tokens/s), in a process of its own. A closed loop keeps every worker slot busy:
 // when a run ends the next one is enqueued, so the queue never piles up and the time from
 // enqueue to first token is the queue's own latency under full load. Also: database connections
-// in use, memory per worker, and the relay's cross-process token lag.
+// in use and memory per worker, with the runs followed as a viewer follows them: through
+// their event logs in the database (lib/debate/event-log.ts).
 //
 // Then one worker at 8, 16, 32 and 64 runs at once (WORKER_CONCURRENCY), the sweep that sets its
 // default (docs/operations.md): CPU per run, memory, and, measured inside the worker by
@@ -15,14 +16,13 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { openDatabase, type DatabaseHandle } from '@/lib/db/client';
-import { runBus } from '@/lib/debate/bus';
 import { createRun } from '@/lib/debate/engine';
-import { startRunRelay, type RunRelay } from '@/lib/debate/relay';
+import { LogTail } from '@/lib/debate/log-tail';
+import type { RunEvent } from '@/lib/domain/protocol';
 import { BOSS_SCHEMA, enqueueRun, RUN_QUEUE, stopBoss } from '@/lib/jobs/boss';
 import { createOpenAiProvider } from '@/lib/llm/openai';
 import { startPgCluster, type PgCluster } from '../cluster/pg-cluster';
 import { migrateAndSeed, startFakeModel, startWorker, writeReferenceScript, type Proc } from '../cluster/processes';
-import { measureRelayLag } from './relay-lag';
 import type { ProbeSummary } from './worker-probe';
 import { median, percentile, round } from './stats';
 import type { Benchmark, BenchContext, BenchRow } from './types';
@@ -74,7 +74,7 @@ function rssMb(pid: number): number | undefined {
 
 type PhaseOptions = { workers: number; concurrency: number; windowMs: number; warmupMs: number; probe?: boolean };
 
-async function phase(ctx: BenchContext, handle: DatabaseHandle, url: string, env: Record<string, string>, options: PhaseOptions): Promise<Phase> {
+async function phase(ctx: BenchContext, handle: DatabaseHandle, tail: LogTail, url: string, env: Record<string, string>, options: PhaseOptions): Promise<Phase> {
   const { workers: workerCount, concurrency, windowMs, warmupMs } = options;
   const workers: Proc[] = [];
   // The probe's window is in wall-clock time; it starts when the runs do, after every worker is ready.
@@ -107,9 +107,10 @@ async function phase(ctx: BenchContext, handle: DatabaseHandle, url: string, env
     const run = await createRun({ db: handle.db, protocolId: 'kpd-mads', companyId: LOAD_CASE.companyId, provider, params: { asOf: LOAD_CASE.asOfDate, language: 'en' } });
     const enqueuedAt = performance.now();
     let firstToken = true;
-    const { unsubscribe } = runBus().subscribe(run.id, (event) => {
+    // As a viewer follows it: the run's log, written by the worker, read here.
+    const onEvent = (event: RunEvent) => {
       const now = performance.now();
-      // The first partial answer on the bus: the first text a viewer could see.
+      // The first partial answer in the log: the first text a viewer could see.
       if (event.type === 'step-partial' && firstToken) {
         firstToken = false;
         if (enqueuedAt >= measureFrom && enqueuedAt <= measureTo) firstTokenMs.push(now - enqueuedAt);
@@ -121,7 +122,8 @@ async function phase(ctx: BenchContext, handle: DatabaseHandle, url: string, env
         if (event.status !== 'succeeded') ctx.log(`  run ${run.id} ended ${event.status}`);
         if (!stopping) void launch();
       }
-    });
+    };
+    const unsubscribe = tail.follow(run.id, 0, (events) => events.forEach((e) => onEvent(e.event)), () => {});
     unsubscribes.push(unsubscribe);
     await enqueueRun(run.id, url);
   };
@@ -200,7 +202,7 @@ export const loadBenchmark: Benchmark = {
     let cluster: PgCluster | undefined;
     let fake: Proc | undefined;
     let handle: DatabaseHandle | undefined;
-    let relay: RunRelay | undefined;
+    let tail: LogTail | undefined;
     try {
       ctx.log('starting a private PostgreSQL server and loading the demo data …');
       cluster = await startPgCluster();
@@ -212,8 +214,8 @@ export const loadBenchmark: Benchmark = {
       const model = await startFakeModel({ ttftMs: 400, tokensPerSecond: 50, script, stamp: true });
       fake = model;
       handle = await openDatabase({ kind: 'postgres', url: cluster.url, poolSize: 4 });
-      relay = startRunRelay({ connectionString: cluster.url, instanceId: 'bench' });
-      await relay.ready;
+      const db = handle.db;
+      tail = new LogTail(async () => db, { connectionString: cluster.url });
       const env = {
         DATABASE_URL: cluster.url,
         AUTH_SECRET: authSecret,
@@ -225,7 +227,7 @@ export const loadBenchmark: Benchmark = {
       const phases: Phase[] = [];
       for (const n of WORKER_COUNTS) {
         ctx.log(`${n} worker(s) × ${CONCURRENCY} runs, ${(warmupMs + windowMs) / 1000} s …`);
-        phases.push(await phase(ctx, handle, cluster.url, env, { workers: n, concurrency: CONCURRENCY, windowMs, warmupMs }));
+        phases.push(await phase(ctx, handle, tail, cluster.url, env, { workers: n, concurrency: CONCURRENCY, windowMs, warmupMs }));
       }
       const sweep: Phase[] = [];
       for (const n of SWEEP) {
@@ -233,10 +235,8 @@ export const loadBenchmark: Benchmark = {
         // The process's cap on requests in flight to one model (OPENAI_MAX_CONCURRENT_REQUESTS,
         // default 32) would bind before the worker does: lifted, so the sweep measures the worker.
         const uncapped = { ...env, OPENAI_MAX_CONCURRENT_REQUESTS: String(4 * n) };
-        sweep.push(await phase(ctx, handle, cluster.url, uncapped, { workers: 1, concurrency: n, windowMs, warmupMs, probe: true }));
+        sweep.push(await phase(ctx, handle, tail, cluster.url, uncapped, { workers: 1, concurrency: n, windowMs, warmupMs, probe: true }));
       }
-      ctx.log('relay lag between two processes …');
-      const lag = await measureRelayLag({ postgresUrl: cluster.url, seconds: ctx.quick ? 4 : 10 });
 
       const [one] = phases;
       const rows: BenchRow[] = [];
@@ -252,11 +252,9 @@ export const loadBenchmark: Benchmark = {
         rows.push({ name: 'load', metric: `${p.workers} worker(s): memory per worker (median RSS)`, value: Math.round(median(p.workerRssMb)), unit: 'MB', key: `worker_rss_mb_${p.workers}w` });
       }
       for (const p of sweep) rows.push(...sweepRows(p));
-      rows.push({ name: 'load', metric: 'cross-process live event lag p95', value: round(lag.lagMs.p95, 1), unit: 'ms', target: { atMost: 150 }, key: 'relay_lag_p95_ms' });
-      rows.push({ name: 'load', metric: 'cross-process live event lag median', value: round(lag.lagMs.p50, 1), unit: 'ms', key: 'relay_lag_median_ms' });
       return rows;
     } finally {
-      await relay?.stop().catch(() => {});
+      tail?.stop();
       await stopBoss().catch(() => {});
       await handle?.close().catch(() => {});
       await fake?.stop().catch(() => {});

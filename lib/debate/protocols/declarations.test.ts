@@ -79,9 +79,9 @@ describe('every step declares what it needs', () => {
 });
 
 // Source files that may not know about particular steps: everything but the protocol files,
-// tests and their helpers (`test-*.ts`), and the relay's scripted peer (a fake run for its tests).
+// tests and their helpers (`test-*.ts`).
 const ROOTS = ['lib', 'app', 'components', 'scripts', 'proxy.ts', 'instrumentation.ts'];
-const EXEMPT = [/^lib\/debate\/protocols\//, /\.test\.tsx?$/, /(^|\/)test-[^/]*\.tsx?$/, /^lib\/debate\/relay-fixtures\//];
+const EXEMPT = [/^lib\/debate\/protocols\//, /\.test\.tsx?$/, /(^|\/)test-[^/]*\.tsx?$/];
 
 function sourceFiles(): string[] {
   const out: string[] = [];

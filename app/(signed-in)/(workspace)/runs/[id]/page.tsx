@@ -9,7 +9,6 @@ import { getDb } from '@/lib/db/client';
 import { recordRunView } from '@/lib/db/queries/audit';
 import { isCaseClosed } from '@/lib/db/queries/cases';
 import { commentRight, listCommentsForCase, listDecisionsForCase } from '@/lib/db/queries/review';
-import { runBus } from '@/lib/debate/bus';
 import { loadLiveState } from '@/lib/report/live-state';
 import { getProtocol } from '@/lib/debate/protocols';
 import { runMessages } from '@/lib/i18n/messages/run';
@@ -34,8 +33,8 @@ export default async function RunPage({ params }: { params: Promise<{ id: string
   // Reading a transcript is audited, like viewing its report (docs/security.md); the stream
   // this page opens adds no entry of its own (recordRunView in lib/db/queries/audit.ts).
   await recordRunView({ db, actorId: user.id, runId: id, via: 'page', detail: { status: run.status } });
-  // First paint from the database plus the text streamed so far; the client then follows live.
-  const initial = await loadLiveState({ db, runId: id, live: runBus().snapshot(id) });
+  // First paint from the database plus the text streamed so far; the client then follows the run's log from there.
+  const initial = await loadLiveState({ db, runId: id });
   // The case's review: its decisions above the run, its threads on the turn cards.
   const [decisions, comments] = kase ? await Promise.all([listDecisionsForCase({ db, caseId: kase.id }), listCommentsForCase({ db, caseId: kase.id })]) : [[], []];
   // A finished run whose final checks failed says so at the top (lib/report/failed-checks.ts).

@@ -1,12 +1,13 @@
-// Server-sent events for one run. On every (re)connect: a snapshot (the database's view with
-// the text streamed so far), then the live events from the bus, heartbeats in between, and the
-// end of the stream after run-finished. Any viewer who may read the run gets the same stream.
-// The run may execute in another process (a worker): the relay (lib/debate/relay.ts) feeds its
-// events into this process's bus, and when events may have been lost on the way the bus asks
-// for a resync, answered here with a fresh snapshot in the same stream. Opening the stream is an
-// audited read of the transcript (`run.view`), unless the same user's page load or an earlier
-// connection recorded one moments ago: reconnects add no entries. The stream checks its session
-// every few seconds and ends when it is revoked, the user is disabled or loses the run
+// Server-sent events for one run: its event log (lib/debate/event-log.ts), followed live. A
+// viewer who comes with a position in the log (the page's `?after=`, or the browser's
+// Last-Event-ID when it reconnects) gets every event numbered after it; one who comes without
+// gets a snapshot first (the run as the database has it, with the answers so far) and the events
+// after it. Each message carries its number as its SSE id, heartbeats go in between, and the
+// stream ends after run-finished. Any viewer who may read the run gets the same stream, whichever
+// process executes the run: the log is in the database. Opening the stream is an audited read
+// of the transcript (`run.view`), unless the same user's page load or an earlier connection
+// recorded one moments ago: reconnects add no entries. The stream checks its session every few
+// seconds and ends when it is revoked, the user is disabled or loses the run
 // (lib/auth/session-watch.ts).
 import { assertRunAccess } from '@/lib/auth/run-access';
 import { route } from '@/lib/auth/route';
@@ -14,16 +15,24 @@ import { SESSION_CHECK_MS, sessionHolds, sessionOfRequest, watchSession } from '
 import { AppError } from '@/lib/errors';
 import { getDb } from '@/lib/db/client';
 import { recordRunView } from '@/lib/db/queries/audit';
-import { runBus, type RunSnapshot } from '@/lib/debate/bus';
+import { getRun } from '@/lib/db/queries/runs';
+import { logTail } from '@/lib/debate/log-tail';
+import type { LoggedEvent } from '@/lib/debate/event-log';
 import { evidenceForOutput, evidenceRefsFor } from '@/lib/report/live-state';
 import { snapshotMessage } from '@/lib/report/live-snapshot';
 import { isTerminal, type WireMessage } from '@/lib/report/run-state';
-import type { RunEvent } from '@/lib/domain/protocol';
 import { log } from '@/lib/ops/log';
 
 export const dynamic = 'force-dynamic';
 
 const HEARTBEAT_MS = 15_000;
+
+/** The viewer's position in the log: Last-Event-ID on a reconnect, else `?after=`; null without one. */
+function positionOf(request: Request): number | null {
+  const raw = request.headers.get('last-event-id') ?? new URL(request.url).searchParams.get('after');
+  if (raw === null || !/^\d{1,9}$/.test(raw)) return null;
+  return Number(raw);
+}
 
 export const GET = route<{ params: Promise<{ id: string }> }>('runs:read', async (request, user, { params }) => {
   const { id } = await params;
@@ -40,59 +49,52 @@ export const GET = route<{ params: Promise<{ id: string }> }>('runs:read', async
         throw err;
       },
     );
+  // A position past the log's end (not one this server gave) is no position: start from a snapshot.
+  const run = await getRun({ db, id });
+  const asked = positionOf(request);
+  const position = asked !== null && run && asked <= run.eventSeq ? asked : null;
   const encoder = new TextEncoder();
   let cleanup = () => {};
 
   const stream = new ReadableStream<Uint8Array>({
     start(controller) {
       let closed = false;
-      // Messages go out in the order events happened, even when one needs a lookup first, and
-      // none before the snapshot: the queue opens once the snapshot is sent.
-      let openQueue = () => {};
-      let queue = new Promise<void>((resolve) => (openQueue = resolve));
+      // Messages go out in the order of the log, even when one needs a lookup first.
+      let queue = Promise.resolve();
       const write = (chunk: string) => {
         if (!closed) controller.enqueue(encoder.encode(chunk));
       };
-      const send = (message: WireMessage) => write(`data: ${JSON.stringify(message)}\n\n`);
+      const send = (message: WireMessage, seq: number) => write(`id: ${seq}\ndata: ${JSON.stringify(message)}\n\n`);
       const close = () => {
         if (closed) return;
         closed = true;
         cleanup();
         controller.close();
       };
-      // A failed lookup ends the stream; the client's EventSource reconnects and starts afresh.
+      // A failed lookup ends the stream; the browser reconnects from the last number it got.
       const fail = (what: string) => (err: unknown) => {
         log.error(`could not ${what}`, { component: 'events', runId: id, err });
         close();
       };
-      // Viewers asking at the same point of the run share one read and one encoded message.
-      const sendSnapshot = async (live: RunSnapshot) => {
-        const snapshot = await snapshotMessage({ db, runId: id, live });
-        if (!closed) controller.enqueue(snapshot.bytes);
-        if (isTerminal(snapshot.status)) close();
-      };
-      const forward = (event: RunEvent) => {
+      const forward = ({ seq, event }: LoggedEvent) => {
         queue = queue
           .then(async () => {
             if (closed) return;
-            if (event.type === 'step-done') send({ ...event, evidence: await evidenceForOutput({ db, runId: id, output: event.output }) });
+            if (event.type === 'step-done') send({ ...event, seq, evidence: await evidenceForOutput({ db, runId: id, output: event.output }) }, seq);
             // The red flags' items, so the panel at the top of the run page links them at once.
             else if (event.type === 'run-started' && event.redFlags?.length)
-              send({ ...event, evidence: await evidenceRefsFor({ db, ids: event.redFlags.map((f) => f.evidenceId), webEvidence: [] }) });
-            else send(event);
+              send({ ...event, seq, evidence: await evidenceRefsFor({ db, ids: event.redFlags.map((f) => f.evidenceId), webEvidence: [] }) }, seq);
+            else send({ ...event, seq }, seq);
             if (event.type === 'run-finished') close();
           })
           .catch(fail('send an event'));
       };
-      // The bus's text is taken now, at this point among the events; the database is read in turn.
-      const resync = () => {
-        const live = runBus().snapshot(id);
-        queue = queue.then(() => (closed ? undefined : sendSnapshot(live))).catch(fail('load a fresh snapshot'));
+      let unfollow = () => {};
+      const followFrom = (after: number) => {
+        if (closed) return;
+        unfollow = logTail(getDb).follow(id, after, (events) => events.forEach(forward), fail('read the run log'));
       };
 
-      // Subscribe before reading the database: nothing that happens while it loads is missed,
-      // and events it already reflects reduce to the same state on the client.
-      const { snapshot, unsubscribe } = runBus().subscribe(id, forward, { onResync: resync });
       const heartbeat = setInterval(() => write(': heartbeat\n\n'), HEARTBEAT_MS);
       const stopWatch = watchSession({
         intervalMs: SESSION_CHECK_MS,
@@ -102,12 +104,26 @@ export const GET = route<{ params: Promise<{ id: string }> }>('runs:read', async
       cleanup = () => {
         clearInterval(heartbeat);
         stopWatch();
-        unsubscribe();
+        unfollow();
       };
       request.signal.addEventListener('abort', close);
 
       write('retry: 2000\n\n');
-      sendSnapshot(snapshot).catch(fail('load the snapshot')).finally(openQueue);
+      if (position !== null) {
+        // A finished run whose viewer has everything: nothing more will come.
+        if (run && isTerminal(run.status) && position >= run.eventSeq) close();
+        else followFrom(position);
+      } else {
+        // Viewers asking at the same point of the run share one read and one encoded message.
+        queue = snapshotMessage({ db, runId: id })
+          .then((snapshot) => {
+            if (closed) return;
+            controller.enqueue(snapshot.bytes);
+            if (isTerminal(snapshot.status)) close();
+            else followFrom(snapshot.seq);
+          })
+          .catch(fail('load the snapshot'));
+      }
     },
     cancel() {
       cleanup();

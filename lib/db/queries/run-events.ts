@@ -1,0 +1,89 @@
+import 'server-only';
+import { and, asc, eq, gt, inArray, sql } from 'drizzle-orm';
+import type { Executor, Tx } from '@/lib/db/client';
+import { runEvents, runs } from '@/lib/db/schema';
+import type { RunEvent } from '@/lib/domain/protocol';
+
+// The rows of a run's event log (lib/debate/event-log.ts says what the log is for).
+
+/** NOTIFY channel: the payload is a run id whose log has grown (PostgreSQL; lib/debate/log-tail.ts listens). */
+export const RUN_LOG_CHANNEL = 'crosscheck_run_log';
+
+export type LoggedEvent = { seq: number; event: RunEvent };
+
+const stepOf = (event: RunEvent): string | null => ('stepId' in event ? event.stepId : null);
+
+/**
+ * Records one event in the transaction `tx` (with the state change it reports, where there is
+ * one) and returns its number; null when the run is gone. Readers are told once `tx` commits:
+ * other processes by NOTIFY, this one by `signalRecorded` in lib/debate/event-log.ts (call it
+ * after the commit).
+ */
+export async function recordIn(tx: Tx, event: RunEvent): Promise<number | null> {
+  const [row] = await tx
+    .update(runs)
+    .set({ eventSeq: sql`${runs.eventSeq} + 1` })
+    .where(eq(runs.id, event.runId))
+    .returning({ seq: runs.eventSeq });
+  if (!row) return null;
+  const stepId = stepOf(event);
+  const superseded = supersededBy(event);
+  if (superseded.length) {
+    const where = [eq(runEvents.runId, event.runId), inArray(runEvents.type, superseded)];
+    if (stepId !== null) where.push(eq(runEvents.stepId, stepId));
+    await tx.delete(runEvents).where(and(...where));
+  }
+  await tx.insert(runEvents).values({ runId: event.runId, seq: row.seq, type: event.type, stepId, body: event });
+  await tx.execute(sql`select pg_notify(${RUN_LOG_CHANNEL}, ${event.runId})`);
+  return row.seq;
+}
+
+/** The kept-once events this one makes obsolete: of its step, or of the whole run for the run's own events. */
+function supersededBy(event: RunEvent): RunEvent['type'][] {
+  switch (event.type) {
+    case 'step-partial':
+      return ['step-partial'];
+    case 'step-usage':
+      return ['step-usage'];
+    // A new attempt and a wait write the answer anew; the spend of the attempts before stays.
+    case 'step-started':
+    case 'step-waiting':
+      return ['step-partial'];
+    // An ended step's last answer so far stays until the run ends, so a viewer who reads behind
+    // still sees the prose stream to its end before the step's own text replaces it.
+    case 'step-done':
+    case 'step-failed':
+      return ['step-usage'];
+    case 'run-started':
+    case 'run-finished':
+      return ['step-partial', 'step-usage'];
+    default:
+      return [];
+  }
+}
+
+/** The run's events numbered after `after`, in order (at most `limit`). */
+export async function eventsAfter(db: Executor, runId: string, after: number, limit = 1_000): Promise<LoggedEvent[]> {
+  const rows = await db
+    .select({ seq: runEvents.seq, body: runEvents.body })
+    .from(runEvents)
+    .where(and(eq(runEvents.runId, runId), gt(runEvents.seq, after)))
+    .orderBy(asc(runEvents.seq))
+    .limit(limit);
+  return rows.map((r) => ({ seq: r.seq, event: r.body }));
+}
+
+/** The number of the run's latest event; null when the run is gone. */
+export async function runEventSeq(db: Executor, runId: string): Promise<number | null> {
+  const [run] = await db.select({ seq: runs.eventSeq }).from(runs).where(eq(runs.id, runId));
+  return run ? run.seq : null;
+}
+
+/** The number of the run's latest run-started (its current execution's start); 0 without one. */
+export async function lastStartSeq(db: Executor, runId: string): Promise<number> {
+  const [start] = await db
+    .select({ seq: sql<number>`coalesce(max(${runEvents.seq}), 0)`.mapWith(Number) })
+    .from(runEvents)
+    .where(and(eq(runEvents.runId, runId), eq(runEvents.type, 'run-started')));
+  return start?.seq ?? 0;
+}

@@ -1,0 +1,172 @@
+// A run's event log (lib/debate/event-log.ts) and following it (lib/debate/log-tail.ts), on both
+// backends: numbers in commit order with no gaps a reader could fall into, a running step's
+// answer so far kept once, the live part a late viewer reads, and viewers at different points
+// handed exactly the events past their own, in order, by one read per growth of the log.
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DatabaseHandle, Db } from '@/lib/db/client';
+import { companies, runs } from '@/lib/db/schema';
+import { createTestDatabase, onDatabase, testBackends, testDatabaseUrl } from '@/lib/db/test-db';
+import { eventsAfter, liveSteps, recordEvent, recordIn, runRecorder, type LoggedEvent } from '@/lib/debate/event-log';
+import { LogTail } from '@/lib/debate/log-tail';
+import type { RunEvent } from '@/lib/domain/protocol';
+
+const at = '2026-01-01T00:00:00.000Z';
+const steps = ['D1', 'D2'].map((id) => ({ id, agent: 'A1', team: 'affirmative' as const, act: 'constructive' as const, context: [] }));
+const partial = (runId: string, stepId: string, text: string): RunEvent => ({ type: 'step-partial', runId, stepId, text, output: { text } });
+const usage = (runId: string, stepId: string, promptTokens: number): RunEvent => ({ type: 'step-usage', runId, stepId, usage: { promptTokens, completionTokens: 1, costUsd: 0 } });
+
+/** Resolves once `check` holds, polling; rejects after `ms`. */
+async function until(check: () => boolean, ms = 5_000) {
+  const deadline = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+describe.each(testBackends())('the run event log on %s', (backend) => {
+  let handle: DatabaseHandle;
+  let db: Db;
+  beforeAll(async () => {
+    handle = await createTestDatabase(backend);
+    db = handle.db;
+    await db.insert(companies).values({ id: 'acme', name: 'Acme', country: 'KR' });
+  });
+  afterAll(() => handle?.close());
+
+  async function newRun() {
+    const [run] = await db.insert(runs).values({ companyId: 'acme', protocol: 'kpd-mads', provider: 'offline', model: 'm', status: 'running' }).returning({ id: runs.id });
+    return run.id;
+  }
+
+  it("numbers events in order, keeps a running step's latest answer and spend once, and drops them by the run's end", async () => {
+    const runId = await newRun();
+    expect(await recordEvent(db, { type: 'run-started', runId, at, steps })).toBe(1);
+    await recordEvent(db, { type: 'step-started', runId, stepId: 'D1', at, attempt: 1 });
+    await recordEvent(db, { type: 'step-started', runId, stepId: 'D2', at, attempt: 1 });
+    await recordEvent(db, partial(runId, 'D1', 'a'));
+    await recordEvent(db, usage(runId, 'D1', 10));
+    await recordEvent(db, partial(runId, 'D2', 'x'));
+    await recordEvent(db, partial(runId, 'D1', 'ab'));
+    await recordEvent(db, usage(runId, 'D1', 20));
+
+    // Each answer so far once, the latest, under its own new number.
+    const log = await eventsAfter(db, runId, 0);
+    expect(log.map((e) => [e.seq, e.event.type, 'stepId' in e.event ? e.event.stepId : null])).toEqual([
+      [1, 'run-started', null],
+      [2, 'step-started', 'D1'],
+      [3, 'step-started', 'D2'],
+      [6, 'step-partial', 'D2'],
+      [7, 'step-partial', 'D1'],
+      [8, 'step-usage', 'D1'],
+    ]);
+    const live = await liveSteps(db, runId);
+    expect(live).toEqual({
+      seq: 8,
+      steps: {
+        D1: { status: 'running', text: 'ab', output: { text: 'ab' }, usage: { promptTokens: 20, completionTokens: 1, costUsd: 0 } },
+        D2: { status: 'running', text: 'x', output: { text: 'x' } },
+      },
+    });
+
+    // A wait restarts D2's answer (its partial goes); D1 ends (its spend goes, its last partial
+    // stays for a viewer reading behind).
+    await recordEvent(db, { type: 'step-waiting', runId, stepId: 'D2', at, reason: 'provider-limit', until: at });
+    await recordEvent(db, { type: 'step-done', runId, stepId: 'D1', at, text: 'done', output: { text: 'done' }, usage: { promptTokens: 20, completionTokens: 5, costUsd: 0 } });
+    expect((await eventsAfter(db, runId, 0)).map((e) => e.event.type)).toEqual(['run-started', 'step-started', 'step-started', 'step-partial', 'step-waiting', 'step-done']);
+    expect((await liveSteps(db, runId)).steps).toEqual({
+      D1: { status: 'done', text: 'done' },
+      D2: { status: 'running', text: '', waiting: { reason: 'provider-limit', until: at } },
+    });
+    // A reader who has seen up to 6 gets what came after, in order.
+    expect((await eventsAfter(db, runId, 6)).map((e) => e.seq)).toEqual([7, 9, 10]);
+
+    // The run's end drops the answers so far; a new execution (a retry) starts the live part
+    // afresh, the earlier one's events staying in the log.
+    await recordEvent(db, partial(runId, 'D2', 'late'));
+    await recordEvent(db, { type: 'run-finished', runId, at, status: 'failed' });
+    expect((await eventsAfter(db, runId, 0)).filter((e) => e.event.type === 'step-partial')).toEqual([]);
+    await recordEvent(db, partial(runId, 'D2', 'stray'));
+    await recordEvent(db, { type: 'run-started', runId, at, steps });
+    expect((await liveSteps(db, runId)).steps).toEqual({ D1: { status: 'pending', text: '' }, D2: { status: 'pending', text: '' } });
+    expect((await eventsAfter(db, runId, 0)).filter((e) => e.event.type === 'step-partial')).toEqual([]);
+  });
+
+  it('events recorded at once from many calls take distinct numbers in the order they were committed', async () => {
+    const runId = await newRun();
+    await Promise.all(Array.from({ length: 30 }, (_, i) => recordEvent(db, { type: 'step-started', runId, stepId: `S${i}`, at, attempt: 1 })));
+    const log = await eventsAfter(db, runId, 0);
+    expect(log.map((e) => e.seq)).toEqual(Array.from({ length: 30 }, (_, i) => i + 1));
+    expect(new Set(log.map((e) => (e.event as { stepId: string }).stepId)).size).toBe(30);
+  });
+
+  it("a recorder writes a run's events in the order handed in, and its flush waits for them", async () => {
+    const runId = await newRun();
+    const heard: string[] = [];
+    const recorder = runRecorder(db, (e) => heard.push(e.type));
+    recorder.record({ type: 'run-started', runId, at, steps });
+    recorder.record({ type: 'step-started', runId, stepId: 'D1', at, attempt: 1 });
+    recorder.record({ type: 'step-done', runId, stepId: 'D1', at, text: 't', output: {}, usage: { promptTokens: 1, completionTokens: 1, costUsd: 0 } });
+    recorder.record({ type: 'run-finished', runId, at, status: 'succeeded' });
+    await recorder.flush();
+    expect(heard).toEqual(['run-started', 'step-started', 'step-done', 'run-finished']);
+    expect((await eventsAfter(db, runId, 0)).map((e) => e.event.type)).toEqual(heard);
+    // An event of a run that is gone is no error: there is nothing to record it against.
+    expect(await recordEvent(db, { type: 'report-ready', runId: crypto.randomUUID(), at })).toBeNull();
+  });
+
+  it('viewers at different points each get exactly the events past their own, in order, with one read per growth', async () => {
+    const runId = await newRun();
+    await recordEvent(db, { type: 'run-started', runId, at, steps });
+    await recordEvent(db, { type: 'step-started', runId, stepId: 'D1', at, attempt: 1 });
+    let reads = 0;
+    const counted = new Proxy(db, {
+      get(target, key, receiver) {
+        if (key === 'select') reads++;
+        return Reflect.get(target, key, receiver);
+      },
+    });
+    const tail = new LogTail(async () => counted, { checkEveryMs: 60_000 });
+    const fromStart: LoggedEvent[] = [];
+    const fromTwo: LoggedEvent[] = [];
+    const stopA = tail.follow(runId, 0, (events) => fromStart.push(...events), (err) => { throw err; });
+    const stopB = tail.follow(runId, 2, (events) => fromTwo.push(...events), (err) => { throw err; });
+    await until(() => fromStart.length === 2);
+
+    for (let i = 1; i <= 20; i++) await recordEvent(db, partial(runId, 'D1', 'x'.repeat(i)));
+    await recordEvent(db, { type: 'step-done', runId, stepId: 'D1', at, text: 'done', output: {}, usage: { promptTokens: 1, completionTokens: 1, costUsd: 0 } });
+    await until(() => fromStart.at(-1)?.event.type === 'step-done' && fromTwo.at(-1)?.event.type === 'step-done');
+    for (const seen of [fromStart, fromTwo]) {
+      const seqs = seen.map((e) => e.seq);
+      expect(seqs).toEqual([...seqs].sort((a, b) => a - b));
+      expect(new Set(seqs).size).toBe(seqs.length);
+    }
+    expect(fromStart.slice(0, 2).map((e) => e.event.type)).toEqual(['run-started', 'step-started']);
+    expect(fromTwo[0].seq).toBeGreaterThan(2);
+    // Both viewers were served by the same reads: at most one per event recorded, and the first.
+    expect(reads).toBeLessThanOrEqual(23);
+    stopA();
+    stopB();
+    expect((tail as unknown as { runs: Map<string, unknown> }).runs.size).toBe(0);
+    tail.stop();
+  });
+
+  if (backend === 'postgres') {
+    it("hears through NOTIFY of another process's events, which this process's recorder never signals", async () => {
+      const runId = await newRun();
+      const { rows } = (await db.execute(sql`select current_database() as name`)) as unknown as { rows: { name: string }[] };
+      const name = rows[0].name;
+      const tail = new LogTail(async () => db, { connectionString: onDatabase(testDatabaseUrl()!, name), checkEveryMs: 60_000 });
+      const seen: LoggedEvent[] = [];
+      const stop = tail.follow(runId, 0, (events) => seen.push(...events), () => {});
+      // The listener connects; then an event is committed without the in-process signal.
+      await new Promise((r) => setTimeout(r, 500));
+      await db.transaction((tx) => recordIn(tx, { type: 'report-ready', runId, at }));
+      await until(() => seen.length === 1, 5_000);
+      expect(seen[0].event.type).toBe('report-ready');
+      stop();
+      tail.stop();
+    });
+  }
+});

@@ -1,0 +1,159 @@
+// A run's events as a log in the database (table run_events; docs/architecture.md, "A run's
+// events"). The process that executes a run records each event; every viewer, on any app
+// instance, reads the same log: a page paints the run as the database has it together with the
+// log's live part, then follows the log from that point (lib/debate/log-tail.ts).
+//
+// Each event takes the next number of its run (runs.event_seq) under the run row's lock, so the
+// numbers follow the order the events were committed in and a reader that has seen up to N
+// never later finds a smaller number it missed. A running step's answer so far and its spend so
+// far are kept once each: the latest replaces the one before (the reader wants where the answer
+// stands, not how it got there); the answer goes when the step starts again or waits, the spend
+// when the step ends, and both when the run starts or ends. Every other event stays as recorded.
+import 'server-only';
+import { EventEmitter } from 'node:events';
+import type { Db, Executor } from '@/lib/db/client';
+import { eventsAfter, lastStartSeq, recordIn, runEventSeq } from '@/lib/db/queries/run-events';
+import type { RunEvent, StepWait, Usage } from '@/lib/domain/protocol';
+import { log } from '@/lib/ops/log';
+import { runBus } from '@/lib/debate/bus';
+
+export { eventsAfter, recordIn, RUN_LOG_CHANNEL, type LoggedEvent } from '@/lib/db/queries/run-events';
+
+/** Events kept once per step, the latest replacing the one before (lib/db/queries/run-events.ts). */
+const LATEST_ONLY: ReadonlySet<RunEvent['type']> = new Set(['step-partial', 'step-usage']);
+
+/**
+ * A running step as the log's live part has it: `text` and `output` its answer so far (the
+ * latest step-partial), `waiting` why it waits (until its answer streams again), `usage` its
+ * spend so far as last estimated.
+ */
+export type LiveStep = { status: 'pending' | 'running' | 'done' | 'failed'; text: string; output?: unknown; waiting?: StepWait; usage?: Usage };
+/** The live part of a run: each step of its current execution, as of the log's event `seq`. */
+export type LiveSteps = { seq: number; steps: Record<string, LiveStep> };
+
+const logLog = log.child({ component: 'event-log' });
+
+// Same-process readers learn of a new event here, without a round trip through PostgreSQL.
+const globalForLog = globalThis as typeof globalThis & { __crosscheckRunLog?: EventEmitter };
+export function logSignals(): EventEmitter {
+  if (!globalForLog.__crosscheckRunLog) {
+    globalForLog.__crosscheckRunLog = new EventEmitter();
+    globalForLog.__crosscheckRunLog.setMaxListeners(0);
+  }
+  return globalForLog.__crosscheckRunLog;
+}
+
+export function signalRecorded(runId: string) {
+  logSignals().emit('recorded', runId);
+}
+
+/** Records one event in a transaction of its own and tells this process's readers (see recordIn). */
+export async function recordEvent(db: Db, event: RunEvent): Promise<number | null> {
+  const seq = await db.transaction((tx) => recordIn(tx, event));
+  if (seq !== null) signalRecorded(event.runId);
+  return seq;
+}
+
+/**
+ * Records a run's events in the order they are handed in, each once the one before is
+ * committed, so the engine can hand them in without waiting. A write that fails is tried again
+ * a few times (a partial answer only once: the next one replaces it); `flush` resolves once all
+ * handed in so far are written or given up on.
+ */
+export function runRecorder(db: Db, onRecorded?: (event: RunEvent) => void) {
+  let chain: Promise<void> = Promise.resolve();
+  const write = async (event: RunEvent) => {
+    const tries = LATEST_ONLY.has(event.type) ? 1 : 4;
+    for (let attempt = 1; attempt <= tries; attempt++) {
+      try {
+        await recordEvent(db, event);
+        onRecorded?.(event);
+        return;
+      } catch (err) {
+        if (attempt === tries) {
+          logLog.error('could not record a run event', { runId: event.runId, eventType: event.type, err });
+          return;
+        }
+        await new Promise((resolve) => setTimeout(resolve, 200 * attempt));
+      }
+    }
+  };
+  return {
+    record(event: RunEvent) {
+      chain = chain.then(() => write(event));
+    },
+    flush(): Promise<void> {
+      return chain;
+    },
+  };
+}
+
+/**
+ * The live part of the run: its latest event's number and its current execution's steps as the
+ * log has them (from its latest run-started on). Read it in the same transaction as the rest of
+ * the run, so the two agree on where the run stands.
+ */
+export async function liveSteps(db: Executor, runId: string): Promise<LiveSteps> {
+  const seq = await runEventSeq(db, runId);
+  if (seq === null) return { seq: 0, steps: {} };
+  const events = await eventsAfter(db, runId, (await lastStartSeq(db, runId)) - 1, 100_000);
+  return { seq, steps: foldSteps(events.filter((e) => e.seq <= seq).map((e) => e.event)) };
+}
+
+/** Each step's state after these events of one execution. */
+export function foldSteps(events: RunEvent[]): Record<string, LiveStep> {
+  const steps: Record<string, LiveStep> = {};
+  const step = (id: string) => (steps[id] ??= { status: 'running', text: '' });
+  for (const event of events) {
+    switch (event.type) {
+      case 'run-started':
+        for (const s of event.steps) steps[s.id] ??= { status: 'pending', text: '' };
+        break;
+      case 'step-started': {
+        const usage = steps[event.stepId]?.usage;
+        steps[event.stepId] = { status: 'running', text: '', ...(usage ? { usage } : {}) };
+        break;
+      }
+      case 'step-waiting': {
+        const s = step(event.stepId);
+        s.waiting = { reason: event.reason, until: event.until };
+        s.text = '';
+        delete s.output;
+        break;
+      }
+      case 'step-usage':
+        step(event.stepId).usage = event.usage;
+        break;
+      case 'step-partial': {
+        const s = step(event.stepId);
+        s.text = event.text;
+        s.output = event.output;
+        delete s.waiting;
+        break;
+      }
+      case 'step-done':
+        steps[event.stepId] = { status: 'done', text: event.text };
+        break;
+      case 'step-failed':
+        steps[event.stepId] = { status: 'failed', text: steps[event.stepId]?.text ?? '' };
+        break;
+    }
+  }
+  return steps;
+}
+
+/**
+ * How a run's events are told: recorded in its log, in order, then handed to this process's own
+ * listeners (lib/debate/bus.ts). `flush` waits for what was handed in so far.
+ */
+export function runPublisher(db: Db) {
+  const recorder = runRecorder(db, (event) => runBus().publish(event));
+  return { publish: recorder.record, flush: recorder.flush };
+}
+
+/** Tells one event now (a run ended outside the engine: cancelled while queued, could not start). */
+export async function publishNow(db: Db, event: RunEvent): Promise<void> {
+  const publisher = runPublisher(db);
+  publisher.publish(event);
+  await publisher.flush();
+}
