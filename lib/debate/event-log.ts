@@ -143,12 +143,18 @@ export function foldSteps(events: RunEvent[]): Record<string, LiveStep> {
 }
 
 /**
- * How a run's events are told: recorded in its log, in order, then handed to this process's own
- * listeners (lib/debate/bus.ts). `flush` waits for what was handed in so far.
+ * How a run's events are told: to this process's own listeners at once (lib/debate/bus.ts), and
+ * recorded in the run's log in the same order. `flush` waits for what was handed in so far.
  */
 export function runPublisher(db: Db) {
-  const recorder = runRecorder(db, (event) => runBus().publish(event));
-  return { publish: recorder.record, flush: recorder.flush };
+  const recorder = runRecorder(db);
+  return {
+    publish(event: RunEvent) {
+      recorder.record(event);
+      runBus().publish(event);
+    },
+    flush: recorder.flush,
+  };
 }
 
 /** Tells one event now (a run ended outside the engine: cancelled while queued, could not start). */
