@@ -103,10 +103,17 @@ describe.each(testBackends())('debate engine on %s', (backend) => {
     const run = await createRun({ db, protocolId: 'kpd-mads', companyId: 'samsung-electronics', provider });
     const early: RunEvent[] = [];
     runBus().subscribe(run.id, (e) => early.push(e));
-    // A viewer arriving once D1 is done reads the run's log: D1's whole text, the others as they stand.
+    // A viewer arriving once D1's end is in the run's log reads D1's whole text there.
     let late: Promise<LiveSteps> | undefined;
+    const d1InLog = async () => {
+      for (;;) {
+        const live = await liveSteps(db, run.id);
+        if (live.steps.D1?.status === 'done') return live;
+        await new Promise((r) => setTimeout(r, 5));
+      }
+    };
     const unsubscribe = runBus().subscribe(run.id, (e) => {
-      if (!late && e.type === 'step-done' && e.stepId === 'D1') late = liveSteps(db, run.id);
+      if (!late && e.type === 'step-done' && e.stepId === 'D1') late = d1InLog();
     }).unsubscribe;
     await executeRun({ db, runId: run.id, provider });
     unsubscribe();
