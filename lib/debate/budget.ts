@@ -11,8 +11,10 @@
 import { budgetOverrun, BudgetExceeded, type Budget, type RunTotals } from '@/lib/debate/limits';
 import { stopPhrase } from '@/lib/i18n/failures';
 import type { Phrase } from '@/lib/i18n';
-import { priceOf } from '@/lib/llm/prices';
+import { roomFor } from '@/lib/llm/output-caps';
+import { costOf as pricedCost, priceOf } from '@/lib/llm/prices';
 import type { CallBudget } from '@/lib/llm/types';
+import type { Usage } from '@/lib/domain/protocol';
 
 export type Spend = { promptTokens: number; completionTokens: number; costUsd: number };
 
@@ -117,6 +119,33 @@ export class RunBudgetMeter {
         if (crossed) this.stop(new BudgetExceeded(crossed));
       },
     };
+  }
+
+  /**
+   * The completion tokens to ask for when an answer on `model` was cut off after `cut` of them,
+   * with a prompt of `promptTokens`: the model's whole output cap (lib/llm/output-caps.ts) within
+   * what the budget leaves; undefined when that is no more than the answer already had.
+   */
+  moreRoom(model: string, cut: number, promptTokens: number): number | undefined {
+    const room = roomFor(model, this.allowance(model, promptTokens));
+    return room > cut ? room : undefined;
+  }
+
+  /**
+   * Budgets checked between steps (lib/debate/limits.ts), besides the meter inside the calls: past
+   * the budget, or at it with other work left (`workLeft`), the run stops like a cancellation and
+   * keeps what is done.
+   */
+  stopIfOver(workLeft: boolean) {
+    const overrun = this.crossed() ?? (workLeft ? budgetOverrun(this.budget, this.totals()) : null);
+    if (overrun) this.stop(new BudgetExceeded(overrun));
+  }
+
+  /** What a step's unsaved calls spent (every attempt), rounded and priced at its model as a step's usage is saved. */
+  stepUsage(stepId: string, model: string): Usage {
+    const spent = this.stepSpend(stepId);
+    const tokens = { promptTokens: Math.round(spent.promptTokens), completionTokens: Math.round(spent.completionTokens) };
+    return { ...tokens, costUsd: pricedCost(model, tokens) };
   }
 
   /**

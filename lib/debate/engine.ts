@@ -8,26 +8,9 @@
 import { z, type ZodType } from 'zod';
 import type { Db, Executor, Tx } from '@/lib/db/client';
 import { getCompanyById } from '@/lib/db/queries/companies';
-import {
-  addRunUsage,
-  getRun,
-  getRunTotals,
-  insertRun,
-  keepStepSection,
-  LeaseLostError,
-  listRunSteps,
-  lockRunStatus,
-  markStepDone,
-  markStepFailed,
-  markStepRunning,
-  resetSteps,
-  saveWebEvidence,
-  setRunRedFlags,
-  setRunStatus,
-  upsertReport,
-} from '@/lib/db/queries/runs';
+import { getRun, insertRun, listRunSteps, lockRunStatus, resetSteps, setRunStatus } from '@/lib/db/queries/runs';
 import { RunBudgetMeter } from '@/lib/debate/budget';
-import { runBus } from '@/lib/debate/bus';
+import { ignoreLeaseLost, runRecorder } from '@/lib/debate/run/recorder';
 import { liveStep } from '@/lib/debate/live-step';
 import { finalChecks, resolveCitations, type CitationScope, type KnownEvidence } from '@/lib/debate/checks';
 import { takeIn } from '@/lib/debate/intake';
@@ -37,19 +20,17 @@ import { liveSections } from '@/lib/debate/sections';
 import { sectionFingerprint, sectionJsonSchema, sectionPrompt } from '@/lib/debate/section-prompts';
 import { coversFactor, droppedEntries, joinSections, sectionCalls, sectionOf, sectionSchema, type SectionCall } from '@/lib/domain/sections';
 import { getProtocol } from '@/lib/debate/protocols';
-import { isDatabaseUnavailable } from '@/lib/db/errors';
 import { yieldToEventLoop } from '@/lib/event-loop';
-import { budgetOverrun, BudgetExceeded, defaultBudget } from '@/lib/debate/limits';
+import { BudgetExceeded, defaultBudget } from '@/lib/debate/limits';
 import { checkStepRules, dropNewEvidence, signalFactors } from '@/lib/debate/rules';
 import { citationsOf } from '@/lib/domain/output-parts';
 import { OUTPUT_SCHEMAS, proseOf, type StepOutput } from '@/lib/domain/outputs';
 import { providerLimit } from '@/lib/debate/semaphore';
-import type { Language, ProtocolDef, RunEvent, RunMode, RunParams, StepDef, StepSections, Usage } from '@/lib/domain/protocol';
+import type { Language, ProtocolDef, RunEvent, RunMode, RunParams, StepDef, StepSections } from '@/lib/domain/protocol';
 import { reasonOf, reasonText, ReasonError, stopPhrase } from '@/lib/i18n/failures';
 import type { Phrase } from '@/lib/i18n';
 import type { KeptSection, StepRepair, StoredWebResult, ToolCallRecord } from '@/lib/domain/stored';
-import { roomFor } from '@/lib/llm/output-caps';
-import { costOf, priceOf } from '@/lib/llm/prices';
+import { costOf } from '@/lib/llm/prices';
 import { spentBy, type ContextTurn, type ModelProvider, type WebEvidence } from '@/lib/llm/types';
 import { readEvidence, type EvidenceAsOf } from '@/lib/pool/as-of';
 import { briefRedFlags, findRedFlags } from '@/lib/pool/red-flags';
@@ -141,16 +122,6 @@ function jsonSchemaOf(schema: ZodType) {
   return json;
 }
 
-/**
- * The completion tokens to ask for when an answer was cut off after `cut` of them: the model's
- * whole output cap (lib/llm/output-caps.ts) within what the run's budget leaves (`left`,
- * undefined without a budget); undefined when that is no more than the answer already had.
- */
-function moreRoom(model: string, cut: number, left: number | undefined): number | undefined {
-  const room = roomFor(model, left);
-  return room > cut ? room : undefined;
-}
-
 /** Evidence ids the given turns cite and verified: shown to a step that receives those turns. */
 function verifiedIn(context: ContextTurn[]): string[] {
   return context.flatMap((t) => citationsOf(t.output).flatMap((c) => (c.evidenceId && (c as { verified?: boolean }).verified ? [c.evidenceId] : [])));
@@ -230,7 +201,6 @@ export async function executeRun({
   const controller = new AbortController();
   activeRuns().set(runId, controller);
   const signal = controller.signal;
-  const bus = runBus();
   const protocol: ProtocolDef = getProtocol(run.protocol);
   const params = run.params;
   const byId = new Map(protocol.steps.map((s) => [s.id, s]));
@@ -239,47 +209,16 @@ export async function executeRun({
   const meter = new RunBudgetMeter(params, run, (reason) => {
     if (!signal.aborted) controller.abort(reason);
   });
-  // What the run's budget leaves for one answer on `model` after a prompt of `promptTokens`
-  // (undefined without a budget): the room a cut-off answer may be given when it is asked again.
-  const budgetRoom = (model: string, promptTokens: number): number | undefined => {
-    if (params.maxTokens == null && params.maxCostUsd == null) return undefined;
-    const used = meter.totals();
-    let left = params.maxTokens != null ? params.maxTokens - used.promptTokens - used.completionTokens - promptTokens : Infinity;
-    if (params.maxCostUsd != null) {
-      const price = priceOf(model);
-      const dollars = params.maxCostUsd - used.costUsd - (promptTokens * price.inputPerMTok) / 1_000_000;
-      left = Math.min(left, dollars <= 0 ? 0 : price.outputPerMTok > 0 ? (dollars * 1_000_000) / price.outputPerMTok : Infinity);
-    }
-    return left === Infinity ? undefined : Math.max(0, Math.floor(left));
-  };
   const timings: StepTiming[] = [];
   let modelMs = 0;
   const released = () => signal.aborted && signal.reason === RELEASED;
-  // A queue worker that lost its lease, or its database, stops and leaves the run to the next
-  // holder (after a database restart: itself or another worker, once the lease runs out).
-  const handsOver = (err: unknown) => err instanceof LeaseLostError || (workerId !== undefined && isDatabaseUnavailable(err));
+  const recorder = runRecorder({ db, runId, workerId, meter, onHandOver: () => controller.abort(RELEASED) });
+  const { handsOver } = recorder;
   const releasedResult = (): ExecuteResult => ({ status: 'released', wallMs: performance.now() - started, modelMs, timings });
-  // What calls of steps that were not saved (stopped by a cancellation or the budget, or failed
-  // without their lease) spent goes into the run's totals.
-  const saveUnsavedSpend = async () => {
-    const spent = meter.unsaved();
-    if (spent.promptTokens === 0 && spent.completionTokens === 0 && spent.costUsd === 0) return;
-    await addRunUsage({ db, runId, usage: spent, workerId });
-    meter.flushed();
-  };
-  // What a step's unsaved calls spent (every attempt), priced at its model, to save on the step.
-  const stepUsage = (step: StepDef): Usage => {
-    const spent = meter.stepSpend(step.id);
-    const tokens = { promptTokens: Math.round(spent.promptTokens), completionTokens: Math.round(spent.completionTokens) };
-    return { ...tokens, costUsd: costOf((providerFor?.(step) ?? runProvider).model, tokens) };
-  };
-  // The run's totals as saved, sent with run-finished so viewers see what a reload would show.
-  const savedTotals = () => getRunTotals({ db, id: runId }).catch(() => undefined);
 
   try {
-    // Steps that were running when a process stopped start again; finished ones stay finished.
-    await resetSteps({ db, runId, statuses: ['running'], workerId });
-    if (!(await setRunStatus({ db, id: runId, status: 'running', workerId }))) {
+    await recorder.resetRunning();
+    if (!(await recorder.setRunning())) {
       // A queue worker whose run was cancelled or taken over before it began.
       controller.abort(RELEASED);
       return releasedResult();
@@ -290,7 +229,7 @@ export async function executeRun({
     // Red flags (lib/pool/red-flags.ts): found by rule in what the run may see, before any step,
     // kept on the run and handed to every step; the report's final step must address each one.
     const redFlags = findRedFlags(evidence);
-    await setRunRedFlags({ db, runId, redFlags, workerId });
+    await recorder.saveRedFlags(redFlags);
     const stepRedFlags = briefRedFlags(redFlags, evidence);
     // Every prompt's header names the red flags: a claim citing only these reads a decisive event (lib/debate/rules.ts).
     const redFlagIds = new Set(redFlags.flatMap((f) => [f.evidenceId, ...(f.alsoEvidenceIds ?? [])]));
@@ -332,21 +271,11 @@ export async function executeRun({
     if (outlook && outlook.kind !== 'debate') {
       const { shortfall } = outlook;
       const status = outlook.kind === 'screening' ? 'red_flag_screening' : 'insufficient_evidence';
-      if (!(await setRunStatus({ db, id: runId, status, shortfall, workerId }))) return releasedResult();
-      bus.publish({ type: 'run-finished', runId, at: new Date().toISOString(), status, shortfall, totals: await savedTotals() });
+      if (!(await recorder.finishRun({ status, shortfall }))) return releasedResult();
       return { status, shortfall, wallMs: performance.now() - started, modelMs: 0, timings: [] };
     }
 
-    bus.publish({
-      type: 'run-started',
-      runId,
-      at: new Date().toISOString(),
-      steps: protocol.steps.map((s) => ({ id: s.id, agent: s.agent, team: s.team, act: s.act, context: s.context })),
-      redFlags,
-    });
-    for (const [stepId, d] of done) {
-      bus.publish({ type: 'step-done', runId, stepId, at: new Date().toISOString(), text: d.text, output: d.output, usage: { promptTokens: 0, completionTokens: 0, costUsd: 0 } });
-    }
+    recorder.runStarted(protocol, redFlags, done);
 
     // Identity fields only: the free-text profile may state facts from after the as-of date (lib/llm/types.ts).
     const companyBrief = { id: company.id, name: company.name, nameEn: company.nameEn, country: company.country, industry: company.industry, identifiers: company.identifiers };
@@ -404,7 +333,7 @@ export async function executeRun({
                 webEvidence.push(w);
                 known.set(w.id, { id: w.id, sourceName: w.sourceName, publishedDate: w.publishedDate, eventDate: w.eventDate, sourceUrl: w.sourceUrl });
               }
-              await saveWebEvidence({ db, runId, items: webEvidence });
+              await recorder.saveWebEvidence(webEvidence);
               return found;
             },
           }
@@ -518,7 +447,7 @@ export async function executeRun({
             // when there is more, else for a shorter answer.
             const cut = result.usage.completionTokens;
             if (cutRetriesLeft-- <= 0) throw new StepFailure(stopPhrase(askedShorter ? 'cutOffShorter' : 'cutOff', { tokens: cut }));
-            const room = moreRoom(provider.model, cut, budgetRoom(provider.model, result.usage.promptTokens));
+            const room = meter.moreRoom(provider.model, cut, result.usage.promptTokens);
             if (room) {
               maxTokens = room;
               note({ kind: 'truncated-retry', attempt: n, detail: `cut off at the token limit after ${cut.toLocaleString('en-US')} tokens; asked again with room for ${room.toLocaleString('en-US')}` });
@@ -557,12 +486,7 @@ export async function executeRun({
         }
       };
 
-      // A new attempt of the step: counted on its row and announced, so viewers start it afresh.
-      const startAttempt = async () => {
-        const n = await markStepRunning({ db, runId, stepId: step.id, workerId });
-        bus.publish({ type: 'step-started', runId, stepId: step.id, at: new Date().toISOString(), attempt: n });
-        return n;
-      };
+      const startAttempt = () => recorder.stepStarted(step.id);
 
       // A sectioned step (docs/protocols.md, "Sections"): one attempt of the step, its sections
       // asked at the same time (one after another in sequential mode), then the overview with
@@ -578,7 +502,7 @@ export async function executeRun({
         const overview = calls.find((c) => c.overview)!;
         const stop = new AbortController();
         const callSignal = AbortSignal.any([signal, stop.signal]);
-        const events = liveSections({ kind: step.output, calls, runId, stepId: step.id, publish: (e) => bus.publish(e) });
+        const events = liveSections({ kind: step.output, calls, runId, stepId: step.id, publish: recorder.publish });
         const keptBefore = new Map((keptSections.get(step.id) ?? []).map((k) => [k.key, k]));
         // The factors of what the step was shown: its pool items, the run's red flags and what the
         // turns it receives argue (a passage carries no factor, so any passage is material for
@@ -636,7 +560,7 @@ export async function executeRun({
             },
           });
           const output = verdict.output as Record<string, unknown>;
-          await keepStepSection({ db, runId, stepId: step.id, section: { key: call.key, fingerprint, output, ...verdict.record }, workerId });
+          await recorder.keepSection(step.id, { key: call.key, fingerprint, output, ...verdict.record });
           events.done(i, output);
           partTimes.push({ key: call.key, modelMs: verdict.modelMs });
           return output;
@@ -677,20 +601,19 @@ export async function executeRun({
               jsonSchema: jsonSchemaOf(stepOutputSchema(step)),
               signal,
               started: startAttempt,
-              publish: (e) => bus.publish(e),
+              publish: recorder.publish,
               check: checkWhole,
             });
       const output = answer.output;
       const text = proseOf(step.output, output);
       const cost = costOf(provider.model, usage);
       // A finished answer is kept even when it took the run past its budget: its tokens are spent.
-      await markStepDone({ db, runId, stepId: step.id, text, output, toolCalls, usage: { ...usage, costUsd: cost }, repairs: stepRepairs, workerId });
-      meter.stepSaved(step.id);
-      stopIfOverBudget();
-      done.set(step.id, { text, output });
-      modelMs += stepModelMs;
-      timings.push({ stepId: step.id, startedAt: stepStart - started, finishedAt: performance.now() - started, modelMs: stepModelMs, ...(partTimes.length ? { parts: partTimes } : {}) });
-      bus.publish({ type: 'step-done', runId, stepId: step.id, at: new Date().toISOString(), text, output, usage: { ...usage, costUsd: cost }, repairs: stepRepairs });
+      await recorder.stepDone({ stepId: step.id, text, output, toolCalls, usage: { ...usage, costUsd: cost }, repairs: stepRepairs }, () => {
+        stopIfOverBudget();
+        done.set(step.id, { text, output });
+        modelMs += stepModelMs;
+        timings.push({ stepId: step.id, startedAt: stepStart - started, finishedAt: performance.now() - started, modelMs: stepModelMs, ...(partTimes.length ? { parts: partTimes } : {}) });
+      });
     };
 
     // The scheduler: start every ready step up to the run's concurrency; wait for any to end.
@@ -700,11 +623,7 @@ export async function executeRun({
     // Budgets (lib/debate/limits.ts), checked before the first step and after each finished one,
     // besides the meter inside the steps: past the budget, or at it with work left, the run stops
     // like a cancellation and keeps what is done.
-    const stopIfOverBudget = () => {
-      if (signal.aborted) return;
-      const overrun = meter.crossed() ?? (pending.length > 0 || running.size > 1 ? budgetOverrun(params, meter.totals()) : null);
-      if (overrun) controller.abort(new BudgetExceeded(overrun));
-    };
+    const stopIfOverBudget = () => meter.stopIfOver(pending.length > 0 || running.size > 1);
     stopIfOverBudget();
     while (!signal.aborted) {
       const candidates = run.mode === 'sequential' ? pending.slice(0, 1) : pending;
@@ -720,20 +639,10 @@ export async function executeRun({
             const message = reasonText(phrase);
             failed.add(step.id);
             // Every attempt of the step, failed and repair attempts included, is saved on it.
-            const usage = stepUsage(step);
+            const usage = meter.stepUsage(step.id, (providerFor?.(step) ?? runProvider).model);
             // And what was asked of the model on the way (repair requests, retries): a reviewer sees why it failed.
             const repairs = attemptRepairs.get(step.id) ?? [];
-            const saved = await markStepFailed({ db, runId, stepId: step.id, error: message, errorPhrase: phrase, usage, repairs, workerId }).then(
-              () => true,
-              (e) => {
-                if (handsOver(e)) controller.abort(RELEASED);
-                else throw e;
-                return false;
-              },
-            );
-            if (saved) meter.stepSaved(step.id);
-            if (signal.aborted) return;
-            bus.publish({ type: 'step-failed', runId, stepId: step.id, at: new Date().toISOString(), error: message, errorPhrase: phrase, usage, repairs });
+            await recorder.stepFailed({ stepId: step.id, error: message, errorPhrase: phrase, usage, repairs }, () => signal.aborted);
           })
           .finally(() => running.delete(step.id));
         running.set(step.id, task);
@@ -742,48 +651,43 @@ export async function executeRun({
       await Promise.race(running.values());
     }
     await Promise.allSettled(running.values());
-    if (!released()) await saveUnsavedSpend().catch(ignoreLeaseLost);
+    if (!released()) await recorder.saveUnsavedSpend().catch(ignoreLeaseLost);
 
     const wallMs = performance.now() - started;
     if (released()) {
       // Still holding the lease (a graceful release): the next holder would reset these anyway,
       // but until it starts, viewers should not see steps as running that nobody runs.
-      await resetSteps({ db, runId, statuses: ['running'], workerId }).catch(ignoreLeaseLost);
+      await recorder.resetRunning().catch(ignoreLeaseLost);
       return releasedResult();
     }
     if (signal.aborted) {
-      await resetSteps({ db, runId, statuses: ['running'], workerId }).catch(ignoreLeaseLost);
+      await recorder.resetRunning().catch(ignoreLeaseLost);
       // Worded with the final totals, the spend of the stopped calls included.
       const budget: Phrase | undefined = signal.reason instanceof BudgetExceeded ? (meter.crossed() ?? signal.reason.phrase) : undefined;
       const status = budget ? 'budget_exceeded' : 'cancelled';
       const errorPhrase = budget ?? stopPhrase('cancelled');
       const error = reasonText(errorPhrase);
-      await setRunStatus({ db, id: runId, status, error, errorPhrase, workerId });
-      bus.publish({ type: 'run-finished', runId, at: new Date().toISOString(), status, error, errorPhrase, totals: await savedTotals() });
+      await recorder.finishRun({ status, error, errorPhrase }, 'always');
       return { status, error: budget ? error : undefined, wallMs, modelMs, timings };
     }
     if (failed.size || pending.length) {
       const errorPhrase = failed.size ? stopPhrase(failed.size > 1 ? 'stepsFailed' : 'oneStepFailed', { steps: [...failed].join(', '), n: pending.length }) : stopPhrase('notStarted');
       const error = reasonText(errorPhrase);
-      if (!(await setRunStatus({ db, id: runId, status: 'failed', error, errorPhrase, workerId }))) return releasedResult();
-      bus.publish({ type: 'run-finished', runId, at: new Date().toISOString(), status: 'failed', error, errorPhrase, totals: await savedTotals() });
+      if (!(await recorder.finishRun({ status: 'failed', error, errorPhrase }))) return releasedResult();
       return { status: 'failed', error, wallMs, modelMs, timings };
     }
 
     const ordered = protocol.steps.map((s) => ({ stepId: s.id, ...done.get(s.id)! }));
     const checks = finalChecks({ steps: ordered, known, language: params.language, redFlags, reportStep: protocol.reportStep });
-    await upsertReport({ db, runId, content: done.get(protocol.reportStep)!.output, checks });
-    bus.publish({ type: 'report-ready', runId, at: new Date().toISOString() });
-    if (!(await setRunStatus({ db, id: runId, status: 'succeeded', workerId }))) return releasedResult();
-    bus.publish({ type: 'run-finished', runId, at: new Date().toISOString(), status: 'succeeded', totals: await savedTotals() });
+    await recorder.report(done.get(protocol.reportStep)!.output, checks);
+    if (!(await recorder.finishRun({ status: 'succeeded' }))) return releasedResult();
     return { status: 'succeeded', wallMs: performance.now() - started, modelMs, timings };
   } catch (err) {
     if (released() || handsOver(err)) return releasedResult();
-    await saveUnsavedSpend().catch(() => {});
+    await recorder.saveUnsavedSpend().catch(() => {});
     const errorPhrase = stopPhrase('unexpected', { reason: reasonOf(err) });
     const error = reasonText(errorPhrase);
-    await setRunStatus({ db, id: runId, status: 'failed', error, errorPhrase, workerId }).catch(() => {});
-    bus.publish({ type: 'run-finished', runId, at: new Date().toISOString(), status: 'failed', error, errorPhrase, totals: await savedTotals() });
+    await recorder.finishRun({ status: 'failed', error, errorPhrase }, 'last-resort');
     return { status: 'failed', error, wallMs: performance.now() - started, modelMs, timings };
   } finally {
     activeRuns().delete(runId);
@@ -791,11 +695,6 @@ export async function executeRun({
 }
 
 class StepFailure extends ReasonError {}
-
-/** For the tidy-up writes of a stopping queue worker: without the lease (or the database) they are the new holder's to do. */
-function ignoreLeaseLost(err: unknown) {
-  if (!(err instanceof LeaseLostError) && !isDatabaseUnavailable(err)) throw err;
-}
 
 /**
  * The statuses a retry starts again from: a failed or cancelled run, and one that ended for want
