@@ -11,6 +11,7 @@ import { getCompanyById } from '@/lib/db/queries/companies';
 import { getRun, insertRun, listRunSteps, lockRunStatus, resetSteps, setRunStatus } from '@/lib/db/queries/runs';
 import { RunBudgetMeter } from '@/lib/debate/budget';
 import { ignoreLeaseLost, runRecorder } from '@/lib/debate/run/recorder';
+import { StepScheduler } from '@/lib/debate/run/scheduler';
 import { liveStep } from '@/lib/debate/live-step';
 import { finalChecks, resolveCitations, type CitationScope, type KnownEvidence } from '@/lib/debate/checks';
 import { takeIn } from '@/lib/debate/intake';
@@ -259,7 +260,11 @@ export async function executeRun({
     const failed = new Set(rows.filter((r) => r.status === 'failed').map((r) => r.stepId));
     // Each step's repair record as it grows, so a step that fails keeps what was asked on the way.
     const attemptRepairs = new Map<string, StepRepair[]>();
-    const pending = protocol.steps.filter((s) => !done.has(s.id) && !failed.has(s.id));
+    const scheduler = new StepScheduler(
+      protocol.steps.filter((s) => !done.has(s.id) && !failed.has(s.id)),
+      { mode: run.mode, maxConcurrency: params.maxConcurrency, isDone: (id) => done.has(id) },
+    );
+    const { pending } = scheduler;
 
     // Evidence sufficiency (lib/debate/sufficiency.ts), before any step runs: a run with nothing
     // done yet and too little in the pool at its as-of date ends here, saying what is missing,
@@ -616,41 +621,26 @@ export async function executeRun({
       });
     };
 
-    // The scheduler: start every ready step up to the run's concurrency; wait for any to end.
-    const running = new Map<string, Promise<void>>();
-    const maxConcurrency = run.mode === 'sequential' ? 1 : Math.max(1, params.maxConcurrency ?? 8);
-    const isReady = (s: StepDef) => s.context.every((id) => done.has(id));
     // Budgets (lib/debate/limits.ts), checked before the first step and after each finished one,
     // besides the meter inside the steps: past the budget, or at it with work left, the run stops
     // like a cancellation and keeps what is done.
-    const stopIfOverBudget = () => meter.stopIfOver(pending.length > 0 || running.size > 1);
+    const stopIfOverBudget = () => meter.stopIfOver(scheduler.workLeft());
     stopIfOverBudget();
-    while (!signal.aborted) {
-      const candidates = run.mode === 'sequential' ? pending.slice(0, 1) : pending;
-      for (const step of candidates.filter(isReady)) {
-        if (running.size >= maxConcurrency) break;
-        pending.splice(pending.indexOf(step), 1);
-        const task = runStep(step)
-          .catch(async (err) => {
-            // Another worker holds the run now: stop here and leave every step to it.
-            if (handsOver(err)) controller.abort(RELEASED);
-            if (signal.aborted) return;
-            const phrase = err instanceof StepFailure ? err.phrase : stopPhrase('stepError', { reason: reasonOf(err) });
-            const message = reasonText(phrase);
-            failed.add(step.id);
-            // Every attempt of the step, failed and repair attempts included, is saved on it.
-            const usage = meter.stepUsage(step.id, (providerFor?.(step) ?? runProvider).model);
-            // And what was asked of the model on the way (repair requests, retries): a reviewer sees why it failed.
-            const repairs = attemptRepairs.get(step.id) ?? [];
-            await recorder.stepFailed({ stepId: step.id, error: message, errorPhrase: phrase, usage, repairs }, () => signal.aborted);
-          })
-          .finally(() => running.delete(step.id));
-        running.set(step.id, task);
-      }
-      if (running.size === 0) break;
-      await Promise.race(running.values());
-    }
-    await Promise.allSettled(running.values());
+    await scheduler.run(signal, (step) =>
+      runStep(step).catch(async (err) => {
+        // Another worker holds the run now: stop here and leave every step to it.
+        if (handsOver(err)) controller.abort(RELEASED);
+        if (signal.aborted) return;
+        const phrase = err instanceof StepFailure ? err.phrase : stopPhrase('stepError', { reason: reasonOf(err) });
+        const message = reasonText(phrase);
+        failed.add(step.id);
+        // Every attempt of the step, failed and repair attempts included, is saved on it.
+        const usage = meter.stepUsage(step.id, (providerFor?.(step) ?? runProvider).model);
+        // And what was asked of the model on the way (repair requests, retries): a reviewer sees why it failed.
+        const repairs = attemptRepairs.get(step.id) ?? [];
+        await recorder.stepFailed({ stepId: step.id, error: message, errorPhrase: phrase, usage, repairs }, () => signal.aborted);
+      }),
+    );
     if (!released()) await recorder.saveUnsavedSpend().catch(ignoreLeaseLost);
 
     const wallMs = performance.now() - started;
