@@ -6,12 +6,13 @@
 // sections is written by calls at the same time, one per section, then an overview from them
 // (docs/protocols.md, "Sections"), and is checked and saved as one answer.
 import { z, type ZodType } from 'zod';
-import type { Db, Executor, Tx } from '@/lib/db/client';
+import type { Db } from '@/lib/db/client';
 import { getCompanyById } from '@/lib/db/queries/companies';
-import { getRun, insertRun, listRunSteps, lockRunStatus, resetSteps, setRunStatus } from '@/lib/db/queries/runs';
+import { getRun, listRunSteps } from '@/lib/db/queries/runs';
 import { RunBudgetMeter } from '@/lib/debate/budget';
 import { ignoreLeaseLost, runRecorder } from '@/lib/debate/run/recorder';
 import { StepScheduler } from '@/lib/debate/run/scheduler';
+import { claimRun, forgetRun, RELEASED } from '@/lib/debate/run/active-runs';
 import { liveStep } from '@/lib/debate/live-step';
 import { finalChecks, resolveCitations, type CitationScope, type KnownEvidence } from '@/lib/debate/checks';
 import { takeIn } from '@/lib/debate/intake';
@@ -22,12 +23,12 @@ import { sectionFingerprint, sectionJsonSchema, sectionPrompt } from '@/lib/deba
 import { coversFactor, droppedEntries, joinSections, sectionCalls, sectionOf, sectionSchema, type SectionCall } from '@/lib/domain/sections';
 import { getProtocol } from '@/lib/debate/protocols';
 import { yieldToEventLoop } from '@/lib/event-loop';
-import { BudgetExceeded, defaultBudget } from '@/lib/debate/limits';
+import { BudgetExceeded } from '@/lib/debate/limits';
 import { checkStepRules, dropNewEvidence, signalFactors } from '@/lib/debate/rules';
 import { citationsOf } from '@/lib/domain/output-parts';
 import { OUTPUT_SCHEMAS, proseOf, type StepOutput } from '@/lib/domain/outputs';
 import { providerLimit } from '@/lib/debate/semaphore';
-import type { Language, ProtocolDef, RunEvent, RunMode, RunParams, StepDef, StepSections } from '@/lib/domain/protocol';
+import type { Language, ProtocolDef, RunEvent, RunParams, StepDef, StepSections } from '@/lib/domain/protocol';
 import { reasonOf, reasonText, ReasonError, stopPhrase } from '@/lib/i18n/failures';
 import type { Phrase } from '@/lib/i18n';
 import type { KeptSection, StepRepair, StoredWebResult, ToolCallRecord } from '@/lib/domain/stored';
@@ -36,7 +37,6 @@ import { spentBy, type ContextTurn, type ModelProvider, type WebEvidence } from 
 import { readEvidence, type EvidenceAsOf } from '@/lib/pool/as-of';
 import { briefRedFlags, findRedFlags } from '@/lib/pool/red-flags';
 import { retrieve, type RetrievedItem } from '@/lib/pool/retrieve';
-import { isoToday } from '@/lib/util/dates';
 import { contextFor } from '@/lib/debate/context-scope';
 import { sourceTable } from '@/lib/domain/source-keys';
 import { visibleEvidence } from '@/lib/debate/evidence-scope';
@@ -44,7 +44,9 @@ import { enforce } from '@/lib/debate/enforce';
 import { passagesFor } from '@/lib/debate/passages';
 import { EVIDENCE_THRESHOLD, runOutlook, type EvidenceThreshold } from '@/lib/debate/sufficiency';
 import type { EvidenceShortfall } from '@/lib/domain/red-flags';
-import type { RunStatus } from '@/lib/domain/vocabulary';
+
+export { cancelRun, isRunActive, releaseRun } from '@/lib/debate/run/active-runs';
+export { createRun, DEFAULT_RUN_PARAMS, isRetryable, retryFailedSteps } from '@/lib/debate/run/lifecycle';
 
 export type WebSearchFn = (query: string, options: { maxResults: number; asOf: string; recencyDays: number; language: Language }) => Promise<WebEvidence[]>;
 
@@ -89,30 +91,6 @@ export type ExecuteResult = {
   modelMs: number;
   timings: StepTiming[];
 };
-
-const globalForRuns = globalThis as typeof globalThis & { __crosscheckActiveRuns?: Map<string, AbortController> };
-const activeRuns = () => (globalForRuns.__crosscheckActiveRuns ??= new Map());
-
-/** Stops a running run; its finished steps stay, running ones go back to pending. */
-export function cancelRun(runId: string) {
-  const controller = activeRuns().get(runId);
-  controller?.abort(new Error('cancelled'));
-  return Boolean(controller);
-}
-
-// The abort reason of an execution handed to another worker rather than cancelled.
-const RELEASED = new Error('released');
-
-/** Stops executing a run here but leaves it running (not cancelled) so another worker resumes it. */
-export function releaseRun(runId: string) {
-  const controller = activeRuns().get(runId);
-  controller?.abort(RELEASED);
-  return Boolean(controller);
-}
-
-export function isRunActive(runId: string) {
-  return activeRuns().has(runId);
-}
 
 // The JSON Schema of each step's answer (its output kind, narrowed to the parts the step fills:
 // lib/domain/step-output.ts), computed once per shape.
@@ -198,9 +176,7 @@ export async function executeRun({
   if (run.status === 'succeeded' || run.status === 'cancelled' || run.status === 'insufficient_evidence' || run.status === 'red_flag_screening') {
     return { status: run.status, ...(run.shortfall ? { shortfall: run.shortfall } : {}), wallMs: 0, modelMs: 0, timings: [] };
   }
-  if (activeRuns().has(runId)) throw new Error(`Run ${runId} is already executing in this process.`);
-  const controller = new AbortController();
-  activeRuns().set(runId, controller);
+  const controller = claimRun(runId);
   const signal = controller.signal;
   const protocol: ProtocolDef = getProtocol(run.protocol);
   const params = run.params;
@@ -680,72 +656,11 @@ export async function executeRun({
     await recorder.finishRun({ status: 'failed', error, errorPhrase }, 'last-resort');
     return { status: 'failed', error, wallMs: performance.now() - started, modelMs, timings };
   } finally {
-    activeRuns().delete(runId);
+    forgetRun(runId);
   }
 }
 
 class StepFailure extends ReasonError {}
 
-/**
- * The statuses a retry starts again from: a failed or cancelled run, and one that ended for want
- * of evidence (after an import it is checked again, before any step runs). A red-flag screening
- * is a finished outcome, like a succeeded run: a fuller pool asks for a new run.
- */
-export function isRetryable(status: RunStatus | undefined): boolean {
-  return status === 'failed' || status === 'cancelled' || status === 'insufficient_evidence';
-}
-
-/**
- * Puts a failed, cancelled or insufficient-evidence run back to queued (its shortfall cleared):
- * its failed steps (and what could not start after them) run again; finished steps are kept. One transaction, with the run locked and its
- * status checked there, so two retries at once cannot both pass; `alsoInTransaction` adds the
- * caller's checks and writes (the per-user limit, the audit entry), and its error writes nothing.
- * False, with nothing written, when the run is not failed, cancelled or short of evidence (any more).
- */
-export async function retryFailedSteps({ db, runId, alsoInTransaction }: { db: Db; runId: string; alsoInTransaction?: (tx: Tx) => Promise<void> }) {
-  return db.transaction(async (tx) => {
-    const status = await lockRunStatus({ db: tx, id: runId });
-    if (!isRetryable(status)) return false;
-    await alsoInTransaction?.(tx);
-    await resetSteps({ db: tx, runId, statuses: ['failed'] });
-    await setRunStatus({ db: tx, id: runId, status: 'queued' });
-    return true;
-  });
-}
-
 /** A judge's temperature when the run sets none (`judgeTemperature` in RunParams). */
 export const DEFAULT_JUDGE_TEMPERATURE = 0.2;
-
-export const DEFAULT_RUN_PARAMS = {
-  language: 'ko',
-  /** Three years: older evidence is used only with a note that it is old. */
-  recencyDays: 3 * 365,
-  maxWebResults: 5,
-  maxConcurrency: 8,
-} as const satisfies Omit<RunParams, 'asOf'>;
-
-export async function createRun({
-  db,
-  protocolId,
-  companyId,
-  provider,
-  mode = 'dag',
-  params = {},
-  caseId = null,
-  createdById = null,
-  id,
-}: {
-  db: Executor;
-  id?: string;
-  protocolId: ProtocolDef['id'];
-  companyId: string;
-  provider: ModelProvider;
-  mode?: RunMode;
-  params?: Partial<RunParams>;
-  caseId?: string | null;
-  createdById?: string | null;
-}) {
-  const protocol = getProtocol(protocolId);
-  const full: RunParams = { ...DEFAULT_RUN_PARAMS, ...defaultBudget(), asOf: isoToday(), ...params };
-  return insertRun({ db, id, protocol, params: full, provider: provider.name, model: provider.model, mode, companyId, caseId, createdById });
-}
