@@ -15,6 +15,7 @@ import { roomFor } from '@/lib/llm/output-caps';
 import { costOf as pricedCost, priceOf } from '@/lib/llm/prices';
 import type { CallBudget } from '@/lib/llm/types';
 import type { Usage } from '@/lib/domain/protocol';
+import type { KeptSection } from '@/lib/domain/stored';
 
 export type Spend = { promptTokens: number; completionTokens: number; costUsd: number };
 
@@ -32,6 +33,15 @@ const costOf = (model: string, promptTokens: number, completionTokens: number) =
   const price = priceOf(model);
   return (promptTokens * price.inputPerMTok + completionTokens * price.outputPerMTok) / 1_000_000;
 };
+
+/** Tokens as a step or a kept section saves them; `cachedTokens`: of the prompt, what the provider's cache served. */
+export type Tokens = KeptSection['usage'];
+export const NO_TOKENS: Tokens = { promptTokens: 0, completionTokens: 0, cachedTokens: 0 };
+export const addTokens = (a: Tokens, b: { promptTokens: number; completionTokens: number; cachedTokens?: number }): Tokens => ({
+  promptTokens: a.promptTokens + b.promptTokens,
+  completionTokens: a.completionTokens + b.completionTokens,
+  cachedTokens: a.cachedTokens + (b.cachedTokens ?? 0),
+});
 
 /** One model call of a step: what `allow` and `spend` counted, until `settle` gives its real usage. */
 export type MeteredCall = CallBudget & {

@@ -5,7 +5,7 @@
 // shorter answer when the budget gives none), and an empty answer or a refusal is asked again
 // once, plainly (docs/protocols.md, "Taking answers in"). Whatever else goes wrong fails the step.
 import type { ZodType } from 'zod';
-import type { RunBudgetMeter } from '@/lib/debate/budget';
+import { addTokens, NO_TOKENS, type RunBudgetMeter, type Tokens } from '@/lib/debate/budget';
 import { takeIn } from '@/lib/debate/intake';
 import { liveStep } from '@/lib/debate/live-step';
 import type { Prompt } from '@/lib/debate/prompts';
@@ -13,22 +13,13 @@ import type { StepOutput } from '@/lib/domain/outputs';
 import type { RunEvent, StepDef } from '@/lib/domain/protocol';
 import type { SectionCall } from '@/lib/domain/sections';
 import { askedFields, toStoredShape } from '@/lib/domain/step-output';
-import type { KeptSection, StepRepair, ToolCallRecord } from '@/lib/domain/stored';
+import type { StepRepair, ToolCallRecord } from '@/lib/domain/stored';
 import { ReasonError, stopPhrase } from '@/lib/i18n/failures';
-import { spentBy, type ModelProvider, type StepInput } from '@/lib/llm/types';
+import { spentBy, type GenerateRequest, type ModelProvider, type StepInput } from '@/lib/llm/types';
 import type { Semaphore } from '@/lib/util/semaphore';
-import type { StepMaterial } from '@/lib/debate/run/step-input';
 
 /** A step that cannot be answered, with its reason as a phrase. */
 export class StepFailure extends ReasonError {}
-
-export type Tokens = KeptSection['usage'];
-export const NO_TOKENS: Tokens = { promptTokens: 0, completionTokens: 0, cachedTokens: 0 };
-export const addTokens = (a: Tokens, b: { promptTokens: number; completionTokens: number; cachedTokens?: number }): Tokens => ({
-  promptTokens: a.promptTokens + b.promptTokens,
-  completionTokens: a.completionTokens + b.completionTokens,
-  cachedTokens: a.cachedTokens + (b.cachedTokens ?? 0),
-});
 
 /**
  * How many times a call is asked again, by what went wrong. A deterministic provider would only
@@ -77,7 +68,7 @@ export type Asker = {
   limit: Semaphore;
   meter: RunBudgetMeter;
   base: Omit<StepInput, 'prompt'>;
-  tools: StepMaterial['tools'];
+  tools: GenerateRequest['tools'];
   tally: StepTally;
 };
 

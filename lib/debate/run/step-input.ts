@@ -22,7 +22,7 @@ import type { ContextTurn, ModelProvider, StepInput, WebEvidence } from '@/lib/l
 import { readEvidence, type EvidenceAsOf } from '@/lib/pool/as-of';
 import { briefRedFlags, findRedFlags } from '@/lib/pool/red-flags';
 import { retrieve, type RetrievedItem } from '@/lib/pool/retrieve';
-import { addTokens, NO_TOKENS, type Tokens } from '@/lib/debate/run/ask';
+import { addTokens, NO_TOKENS, type Tokens } from '@/lib/debate/budget';
 
 export type WebSearchFn = (query: string, options: { maxResults: number; asOf: string; recencyDays: number; language: Language }) => Promise<WebEvidence[]>;
 

@@ -4,7 +4,7 @@
 // record as failed; what its attempts spent and asked is kept for that in `attemptRepairs` and
 // the budget meter.
 import { z, type ZodType } from 'zod';
-import type { RunBudgetMeter } from '@/lib/debate/budget';
+import { NO_TOKENS, type RunBudgetMeter, type Tokens } from '@/lib/debate/budget';
 import { resolveCitations } from '@/lib/debate/checks';
 import { enforce } from '@/lib/debate/enforce';
 import { checkStepRules, dropNewEvidence } from '@/lib/debate/rules';
@@ -16,7 +16,7 @@ import type { KeptSection, StepRepair } from '@/lib/domain/stored';
 import { yieldToEventLoop } from '@/lib/event-loop';
 import { costOf } from '@/lib/llm/prices';
 import type { ModelProvider } from '@/lib/llm/types';
-import { ask, NO_TOKENS, type Asker, type StepTally, type Tokens, type Verdict } from '@/lib/debate/run/ask';
+import { ask, type Asker, type StepTally, type Verdict } from '@/lib/debate/run/ask';
 import type { RunRecorder } from '@/lib/debate/run/recorder';
 import { stepMaterial, type Done, type RunMaterial } from '@/lib/debate/run/step-input';
 import { writeSections } from '@/lib/debate/run/write-sections';
