@@ -1,8 +1,7 @@
 // One step from its input to its saved answer: given what it may see (step-input.ts), asked in one
 // call or by sections (ask.ts, write-sections.ts), checked as the engine checks every answer, and
-// saved the moment it is done (recorder.ts). A step that throws is the scheduler's caller's to
-// record as failed; what its attempts spent and asked is kept for that in `attemptRepairs` and
-// the budget meter.
+// saved the moment it is done (recorder.ts). A step that throws is recorded as failed by the
+// engine, with what its attempts spent (the budget meter) and asked (`attemptRepairs`).
 import { z, type ZodType } from 'zod';
 import { NO_TOKENS, type RunBudgetMeter, type Tokens } from '@/lib/debate/budget';
 import { resolveCitations } from '@/lib/debate/checks';
