@@ -48,6 +48,25 @@ describe('the run budget meter', () => {
     // gpt-4o: $2.50 in, $10 out per million. $0.006 left; a 1,000-token prompt costs $0.0025.
     expect(meter.call('A', 'gpt-4o').allow(1_000)).toBe(350);
   });
+
+  it('gives a cut-off answer the room the budget leaves after its prompt, and none when that is no more than it had', () => {
+    const meter = new RunBudgetMeter({ maxTokens: 2_000 }, { promptTokens: 0, completionTokens: 500, costUsd: 0 }, () => {});
+    // 1,500 left; a prompt of 300 leaves 1,200 for the answer, under any model's output cap.
+    expect(meter.moreRoom('gpt-4o-mini', 800, 300)).toBe(1_200);
+    expect(meter.moreRoom('gpt-4o-mini', 1_200, 300)).toBeUndefined();
+  });
+
+  it('stops the run between steps at its budget only with work left, and past it always', () => {
+    const stops: BudgetExceeded[] = [];
+    const at = new RunBudgetMeter({ maxTokens: 1_000 }, { promptTokens: 400, completionTokens: 600, costUsd: 0 }, (r) => stops.push(r));
+    at.stopIfOver(false);
+    expect(stops).toEqual([]);
+    at.stopIfOver(true);
+    expect(stops).toHaveLength(1);
+    const past = new RunBudgetMeter({ maxTokens: 1_000 }, { promptTokens: 400, completionTokens: 601, costUsd: 0 }, (r) => stops.push(r));
+    past.stopIfOver(false);
+    expect(stops).toHaveLength(2);
+  });
 });
 
 describe.each(testBackends())('budgets inside a step on %s', (backend) => {

@@ -11,8 +11,11 @@
 import { budgetOverrun, BudgetExceeded, type Budget, type RunTotals } from '@/lib/debate/limits';
 import { stopPhrase } from '@/lib/i18n/failures';
 import type { Phrase } from '@/lib/i18n';
-import { priceOf } from '@/lib/llm/prices';
+import { roomFor } from '@/lib/llm/output-caps';
+import { costOf as pricedCost, priceOf } from '@/lib/llm/prices';
 import type { CallBudget } from '@/lib/llm/types';
+import type { Usage } from '@/lib/domain/protocol';
+import type { KeptSection } from '@/lib/domain/stored';
 
 export type Spend = { promptTokens: number; completionTokens: number; costUsd: number };
 
@@ -30,6 +33,15 @@ const costOf = (model: string, promptTokens: number, completionTokens: number) =
   const price = priceOf(model);
   return (promptTokens * price.inputPerMTok + completionTokens * price.outputPerMTok) / 1_000_000;
 };
+
+/** Tokens as a step or a kept section saves them; `cachedTokens`: of the prompt, what the provider's cache served. */
+export type Tokens = KeptSection['usage'];
+export const NO_TOKENS: Tokens = { promptTokens: 0, completionTokens: 0, cachedTokens: 0 };
+export const addTokens = (a: Tokens, b: { promptTokens: number; completionTokens: number; cachedTokens?: number }): Tokens => ({
+  promptTokens: a.promptTokens + b.promptTokens,
+  completionTokens: a.completionTokens + b.completionTokens,
+  cachedTokens: a.cachedTokens + (b.cachedTokens ?? 0),
+});
 
 /** One model call of a step: what `allow` and `spend` counted, until `settle` gives its real usage. */
 export type MeteredCall = CallBudget & {
@@ -117,6 +129,33 @@ export class RunBudgetMeter {
         if (crossed) this.stop(new BudgetExceeded(crossed));
       },
     };
+  }
+
+  /**
+   * The completion tokens to ask for when an answer on `model` was cut off after `cut` of them,
+   * with a prompt of `promptTokens`: the model's whole output cap (lib/llm/output-caps.ts) within
+   * what the budget leaves; undefined when that is no more than the answer already had.
+   */
+  moreRoom(model: string, cut: number, promptTokens: number): number | undefined {
+    const room = roomFor(model, this.allowance(model, promptTokens));
+    return room > cut ? room : undefined;
+  }
+
+  /**
+   * Budgets checked between steps (lib/debate/limits.ts), besides the meter inside the calls: past
+   * the budget, or at it with other work left (`workLeft`), the run stops like a cancellation and
+   * keeps what is done.
+   */
+  stopIfOver(workLeft: boolean) {
+    const overrun = this.crossed() ?? (workLeft ? budgetOverrun(this.budget, this.totals()) : null);
+    if (overrun) this.stop(new BudgetExceeded(overrun));
+  }
+
+  /** What a step's unsaved calls spent (every attempt), rounded and priced at its model as a step's usage is saved. */
+  stepUsage(stepId: string, model: string): Usage {
+    const spent = this.stepSpend(stepId);
+    const tokens = { promptTokens: Math.round(spent.promptTokens), completionTokens: Math.round(spent.completionTokens) };
+    return { ...tokens, costUsd: pricedCost(model, tokens) };
   }
 
   /**

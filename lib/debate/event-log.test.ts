@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DatabaseHandle, Db } from '@/lib/db/client';
 import { companies, runs } from '@/lib/db/schema';
 import { createTestDatabase, onDatabase, testBackends, testDatabaseUrl } from '@/lib/db/test-db';
-import { eventsAfter, liveSteps, recordEvent, recordIn, runRecorder, type LoggedEvent } from '@/lib/debate/event-log';
+import { eventsAfter, liveSteps, recordEvent, recordIn, eventRecorder, type LoggedEvent } from '@/lib/debate/event-log';
 import { LogTail } from '@/lib/debate/log-tail';
 import type { RunEvent } from '@/lib/domain/protocol';
 
@@ -104,7 +104,7 @@ describe.each(testBackends())('the run event log on %s', (backend) => {
   it("a recorder writes a run's events in the order handed in, and its flush waits for them", async () => {
     const runId = await newRun();
     const heard: string[] = [];
-    const recorder = runRecorder(db, (e) => heard.push(e.type));
+    const recorder = eventRecorder(db, (e) => heard.push(e.type));
     recorder.record({ type: 'run-started', runId, at, steps });
     recorder.record({ type: 'step-started', runId, stepId: 'D1', at, attempt: 1 });
     recorder.record({ type: 'step-done', runId, stepId: 'D1', at, text: 't', output: {}, usage: { promptTokens: 1, completionTokens: 1, costUsd: 0 } });

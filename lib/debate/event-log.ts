@@ -60,7 +60,7 @@ export async function recordEvent(db: Db, event: RunEvent): Promise<number | nul
  * a few times (a partial answer only once: the next one replaces it); `flush` resolves once all
  * handed in so far are written or given up on.
  */
-export function runRecorder(db: Db, onRecorded?: (event: RunEvent) => void) {
+export function eventRecorder(db: Db, onRecorded?: (event: RunEvent) => void) {
   let chain: Promise<void> = Promise.resolve();
   const write = async (event: RunEvent) => {
     const tries = LATEST_ONLY.has(event.type) ? 1 : 4;
@@ -147,7 +147,7 @@ export function foldSteps(events: RunEvent[]): Record<string, LiveStep> {
  * recorded in the run's log in the same order. `flush` waits for what was handed in so far.
  */
 export function runPublisher(db: Db) {
-  const recorder = runRecorder(db);
+  const recorder = eventRecorder(db);
   return {
     publish(event: RunEvent) {
       recorder.record(event);
