@@ -23,7 +23,7 @@ import type { RunBudgetMeter } from '@/lib/debate/budget';
 import { runPublisher } from '@/lib/debate/event-log';
 import type { FinalCheck } from '@/lib/debate/checks';
 import type { StepOutput } from '@/lib/domain/outputs';
-import type { ProtocolDef, RunEvent, Usage } from '@/lib/domain/protocol';
+import type { ProtocolDef, Usage } from '@/lib/domain/protocol';
 import type { TerminalRunStatus } from '@/lib/domain/vocabulary';
 import type { RedFlag, EvidenceShortfall } from '@/lib/domain/red-flags';
 import type { KeptSection, StepRepair, StoredWebResult, ToolCallRecord } from '@/lib/domain/stored';
