@@ -2,7 +2,7 @@
 // backends: numbers in commit order with no gaps a reader could fall into, a running step's
 // answer so far kept once, the live part a late viewer reads, and viewers at different points
 // handed exactly the events past their own, in order, by one read per growth of the log.
-import { sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DatabaseHandle, Db } from '@/lib/db/client';
 import { companies, runs } from '@/lib/db/schema';
@@ -114,6 +114,53 @@ describe.each(testBackends())('the run event log on %s', (backend) => {
     expect((await eventsAfter(db, runId, 0)).map((e) => e.event.type)).toEqual(heard);
     // An event of a run that is gone is no error: there is nothing to record it against.
     expect(await recordEvent(db, { type: 'report-ready', runId: crypto.randomUUID(), at })).toBeNull();
+  });
+
+  it('a state change and its event commit together, or neither does, after the events handed in before them', async () => {
+    const runId = await newRun();
+    const recorder = eventRecorder(db);
+    recorder.record({ type: 'run-started', runId, at, steps });
+    const finished: RunEvent = { type: 'run-finished', runId, at, status: 'succeeded' };
+    const order: string[] = [];
+    const status = await recorder.together(
+      async (tx) => {
+        await tx.update(runs).set({ status: 'succeeded' }).where(eq(runs.id, runId));
+        return 'saved';
+      },
+      async () => finished,
+      (result) => order.push(`committed ${result}`),
+    );
+    expect(status).toBe('saved');
+    expect(order).toEqual(['committed saved']);
+    expect((await eventsAfter(db, runId, 0)).map((e) => [e.seq, e.event.type])).toEqual([
+      [1, 'run-started'],
+      [2, 'run-finished'],
+    ]);
+
+    // The event cannot be recorded: the change is undone with it.
+    await expect(
+      recorder.together(
+        (tx) => tx.update(runs).set({ status: 'failed' }).where(eq(runs.id, runId)),
+        async () => {
+          throw new Error('no event');
+        },
+      ),
+    ).rejects.toThrow('no event');
+    // The change fails: no event.
+    await expect(
+      recorder.together(
+        async () => {
+          throw new Error('lease lost');
+        },
+        async () => finished,
+      ),
+    ).rejects.toThrow('lease lost');
+    const [row] = await db.select({ status: runs.status, seq: runs.eventSeq }).from(runs).where(eq(runs.id, runId));
+    expect(row).toEqual({ status: 'succeeded', seq: 2 });
+    // The recorder goes on after a failure.
+    recorder.record({ type: 'report-ready', runId, at });
+    await recorder.flush();
+    expect((await eventsAfter(db, runId, 2)).map((e) => e.event.type)).toEqual(['report-ready']);
   });
 
   it('viewers at different points each get exactly the events past their own, in order, with one read per growth', async () => {

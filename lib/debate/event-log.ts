@@ -11,7 +11,7 @@
 // when the step ends, and both when the run starts or ends. Every other event stays as recorded.
 import 'server-only';
 import { EventEmitter } from 'node:events';
-import type { Db, Executor } from '@/lib/db/client';
+import type { Db, Executor, Tx } from '@/lib/db/client';
 import { eventsAfter, lastStartSeq, recordIn, runEventSeq } from '@/lib/db/queries/run-events';
 import type { RunEvent, StepWait, Usage } from '@/lib/domain/protocol';
 import { log } from '@/lib/ops/log';
@@ -81,6 +81,34 @@ export function eventRecorder(db: Db, onRecorded?: (event: RunEvent) => void) {
   return {
     record(event: RunEvent) {
       chain = chain.then(() => write(event));
+    },
+    /**
+     * A change of the run's state and the event that reports it, in one transaction, after the
+     * events handed in before it: a reader sees both or neither. `eventOf` decides the event from
+     * what the change returned (null: none); `afterCommit` runs once both are committed. A
+     * failed change records nothing and rejects, as the change alone would have.
+     */
+    together<T>(change: (tx: Tx) => Promise<T>, eventOf: (result: T, tx: Tx) => Promise<RunEvent | null>, afterCommit?: (result: T) => void): Promise<T> {
+      const done = chain.then(async () => {
+        let event: RunEvent | null = null;
+        const result = await db.transaction(async (tx) => {
+          const value = await change(tx);
+          event = await eventOf(value, tx);
+          if (event) await recordIn(tx, event);
+          return value;
+        });
+        afterCommit?.(result);
+        if (event) {
+          signalRecorded((event as RunEvent).runId);
+          onRecorded?.(event);
+        }
+        return result;
+      });
+      chain = done.then(
+        () => undefined,
+        () => undefined,
+      );
+      return done;
     },
     flush(): Promise<void> {
       return chain;
@@ -152,6 +180,18 @@ export function runPublisher(db: Db) {
     publish(event: RunEvent) {
       recorder.record(event);
       runBus().publish(event);
+    },
+    /** A state change and its event in one transaction (see eventRecorder); listeners hear it once committed. */
+    together<T>(change: (tx: Tx) => Promise<T>, eventOf: (result: T, tx: Tx) => Promise<RunEvent | null>, afterCommit?: (result: T) => void): Promise<T> {
+      let told: RunEvent | null = null;
+      return recorder.together(
+        change,
+        async (result, tx) => (told = await eventOf(result, tx)),
+        (result) => {
+          afterCommit?.(result);
+          if (told) runBus().publish(told);
+        },
+      );
     },
     flush: recorder.flush,
   };

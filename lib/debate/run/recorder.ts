@@ -106,45 +106,53 @@ export function runRecorder({
 
     /** A new attempt of the step: counted on its row and announced, so viewers start it afresh. */
     async stepStarted(stepId: string) {
-      const n = await markStepRunning({ db, runId, stepId, workerId });
-      publishRunEvent({ type: 'step-started', runId, stepId, at: at(), attempt: n });
-      return n;
+      return events.together(
+        (tx) => markStepRunning({ db: tx, runId, stepId, workerId }),
+        async (n) => ({ type: 'step-started', runId, stepId, at: at(), attempt: n }),
+      );
     },
 
     /**
-     * A finished step saved, then announced. `afterSave` runs between the two: what the engine
-     * does once the step counts as saved (its budget check, its place among the done steps)
-     * comes before viewers hear of it.
+     * A finished step saved and recorded in the run's log together. `afterSave` runs once they
+     * are committed, before this process's listeners hear of it: what the engine does once the
+     * step counts as saved (its budget check, its place among the done steps).
      */
     async stepDone(
       done: { stepId: string; text: string; output: StepOutput; toolCalls: ToolCallRecord[]; usage: Usage; repairs: StepRepair[] },
       afterSave: () => void,
     ) {
       const { stepId, text, output, toolCalls, usage, repairs } = done;
-      await markStepDone({ db, runId, stepId, text, output, toolCalls, usage, repairs, workerId });
-      meter.stepSaved(stepId);
-      afterSave();
-      publishRunEvent({ type: 'step-done', runId, stepId, at: at(), text, output, usage, repairs });
+      await events.together(
+        (tx) => markStepDone({ db: tx, runId, stepId, text, output, toolCalls, usage, repairs, workerId }),
+        async () => ({ type: 'step-done', runId, stepId, at: at(), text, output, usage, repairs }),
+        () => {
+          meter.stepSaved(stepId);
+          afterSave();
+        },
+      );
     },
 
     /**
-     * A failed step saved with what all its attempts spent and asked, then announced, unless the
-     * run stopped meanwhile (`stopped`). Without the lease the write is the new holder's: the
+     * A failed step saved with what all its attempts spent and asked, and recorded with it unless
+     * the run stopped meanwhile (`stopped`). Without the lease the write is the new holder's: the
      * execution is handed over instead.
      */
     async stepFailed(failure: { stepId: string; error: string; errorPhrase: Phrase; usage: Usage; repairs: StepRepair[] }, stopped: () => boolean) {
       const { stepId, error, errorPhrase, usage, repairs } = failure;
-      const saved = await markStepFailed({ db, runId, stepId, error, errorPhrase, usage, repairs, workerId }).then(
-        () => true,
-        (e) => {
-          if (handsOver(e)) onHandOver();
-          else throw e;
-          return false;
-        },
-      );
+      const saved = await events
+        .together(
+          (tx) => markStepFailed({ db: tx, runId, stepId, error, errorPhrase, usage, repairs, workerId }),
+          async () => (stopped() ? null : { type: 'step-failed', runId, stepId, at: at(), error, errorPhrase, usage, repairs }),
+        )
+        .then(
+          () => true,
+          (e) => {
+            if (handsOver(e)) onHandOver();
+            else throw e;
+            return false;
+          },
+        );
       if (saved) meter.stepSaved(stepId);
-      if (stopped()) return;
-      publishRunEvent({ type: 'step-failed', runId, stepId, at: at(), error, errorPhrase, usage, repairs });
     },
 
     /**
@@ -158,23 +166,32 @@ export function runRecorder({
       meter.flushed();
     },
 
-    /** The report of a run whose steps are all done, with its final checks, then announced. */
+    /** The report of a run whose steps are all done, with its final checks, recorded with its announcement. */
     async report(content: StepOutput, checks: FinalCheck[]) {
-      await upsertReport({ db, runId, content, checks });
-      publishRunEvent({ type: 'report-ready', runId, at: at() });
+      await events.together(
+        (tx) => upsertReport({ db: tx, runId, content, checks }),
+        async () => ({ type: 'report-ready', runId, at: at() }),
+      );
     },
 
     /**
-     * The run's final status saved, then `run-finished` with its totals as saved. True when the
-     * status was saved; see `Announce` for when the end is told without it.
+     * The run's final status saved and `run-finished`, with its totals as saved, recorded in the
+     * same transaction. True when the status was saved; see `Announce` for when the end is told
+     * without it.
      */
     async finishRun(end: RunEnd, announce: Announce = 'if-saved'): Promise<boolean> {
       const { status, ...details } = end;
-      const write = setRunStatus({ db, id: runId, status, ...details, workerId });
-      const saved = announce === 'last-resort' ? await write.catch(() => false) : await write;
-      if (!saved && announce === 'if-saved') return false;
-      publishRunEvent({ type: 'run-finished', runId, at: at(), status, ...details, totals: await savedTotals() });
-      return saved;
+      const finished = (totals: Usage | undefined) => ({ type: 'run-finished' as const, runId, at: at(), status, ...details, totals });
+      const together = events.together(
+        (tx) => setRunStatus({ db: tx, id: runId, status, ...details, workerId }),
+        async (saved, tx) => (saved || announce !== 'if-saved' ? finished(await getRunTotals({ db: tx, id: runId })) : null),
+      );
+      if (announce !== 'last-resort') return together;
+      // The write failed (the database, most likely): the end is still told, as best it can be.
+      return together.catch(async () => {
+        publishRunEvent(finished(await savedTotals()));
+        return false;
+      });
     },
   };
 }
