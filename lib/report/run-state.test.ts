@@ -184,8 +184,11 @@ describe('run state reducer', () => {
       { type: 'step-waiting', runId: 'r1', stepId: 'D2', at, reason: 'provider-limit', until },
     ]);
     expect(waiting.waiting).toEqual({ D1: { reason: 'requests', until }, D2: { reason: 'provider-limit', until } });
-    // The first partial answer ends D1's wait only; a finished step never shows one.
-    const streaming = play([partial('D1', 'Rev')], waiting);
+    // A spend estimate does not end a wait (a sectioned step's other calls go on spending); the
+    // first partial answer ends D1's wait only; a finished step never shows one.
+    const spending = play([{ type: 'step-usage', runId: 'r1', stepId: 'D2', usage }], waiting);
+    expect(spending.waiting).toEqual(waiting.waiting);
+    const streaming = play([partial('D1', 'Rev')], spending);
     expect(streaming.waiting).toEqual({ D2: { reason: 'provider-limit', until } });
     const done = play([{ type: 'step-done', runId: 'r1', stepId: 'D1', at, text: output.text, output, usage }], streaming);
     expect(play([{ type: 'step-waiting', runId: 'r1', stepId: 'D1', at, reason: 'tokens', until }], done).waiting).toEqual({ D2: { reason: 'provider-limit', until } });

@@ -209,8 +209,10 @@ function reduceEvent(state: LiveRunState, message: Exclude<WireMessage, { type: 
     const restarted = updateTurn(state, message.stepId, (t) => withAnswer(t, '', null));
     return { ...restarted, waiting: { ...state.waiting, [message.stepId]: { reason: message.reason, until: message.until } } };
   }
+  // A wait ends when the step's answer streams again or the step ends, not with a spend estimate
+  // (a sectioned step's other calls go on spending while one of them waits).
   if (message.type === 'run-finished') state = { ...state, waiting: {} };
-  else if ('stepId' in message) state = notWaiting(state, message.stepId);
+  else if ('stepId' in message && message.type !== 'step-usage') state = notWaiting(state, message.stepId);
   // A running step's answer so far (each partial replaces the one before) and its spend; a new
   // attempt keeps the spend of those before it, a new execution starts afresh. One that comes
   // after the step ended (a call of a sectioned step still writing when another failed) is late.
