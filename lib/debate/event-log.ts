@@ -12,15 +12,13 @@
 import 'server-only';
 import { EventEmitter } from 'node:events';
 import type { Db, Executor, Tx } from '@/lib/db/client';
-import { eventsAfter, lastStartSeq, recordIn, runEventSeq } from '@/lib/db/queries/run-events';
+import { eventsAfter, KEPT_ONCE, lastStartSeq, recordIn, runEventSeq } from '@/lib/db/queries/run-events';
 import type { RunEvent, StepWait, Usage } from '@/lib/domain/protocol';
 import { log } from '@/lib/ops/log';
 import { runBus } from '@/lib/debate/bus';
 
 export { eventsAfter, recordIn, RUN_LOG_CHANNEL, type LoggedEvent } from '@/lib/db/queries/run-events';
 
-/** Events kept once per step, the latest replacing the one before (lib/db/queries/run-events.ts). */
-const LATEST_ONLY: ReadonlySet<RunEvent['type']> = new Set(['step-partial', 'step-usage']);
 
 /**
  * A running step as the log's live part has it: `text` and `output` its answer so far (the
@@ -43,7 +41,7 @@ export function logSignals(): EventEmitter {
   return globalForLog.__crosscheckRunLog;
 }
 
-export function signalRecorded(runId: string) {
+function signalRecorded(runId: string) {
   logSignals().emit('recorded', runId);
 }
 
@@ -63,7 +61,7 @@ export async function recordEvent(db: Db, event: RunEvent): Promise<number | nul
 export function eventRecorder(db: Db, onRecorded?: (event: RunEvent) => void) {
   let chain: Promise<void> = Promise.resolve();
   const write = async (event: RunEvent) => {
-    const tries = LATEST_ONLY.has(event.type) ? 1 : 4;
+    const tries = KEPT_ONCE.has(event.type) ? 1 : 4;
     for (let attempt = 1; attempt <= tries; attempt++) {
       try {
         await recordEvent(db, event);
@@ -129,7 +127,7 @@ export async function liveSteps(db: Executor, runId: string): Promise<LiveSteps>
 }
 
 /** Each step's state after these events of one execution. */
-export function foldSteps(events: RunEvent[]): Record<string, LiveStep> {
+function foldSteps(events: RunEvent[]): Record<string, LiveStep> {
   const steps: Record<string, LiveStep> = {};
   const step = (id: string) => (steps[id] ??= { status: 'running', text: '' });
   for (const event of events) {

@@ -12,7 +12,7 @@ import { eventsAfter, logSignals, RUN_LOG_CHANNEL, type LoggedEvent } from '@/li
 import { log } from '@/lib/ops/log';
 
 /** How often a followed run's log is read even without a notification. */
-export const CHECK_EVERY_MS = 3_000;
+const CHECK_EVERY_MS = 3_000;
 const RECONNECT_MS = 2_000;
 
 type Viewer = { after: number; deliver: (events: LoggedEvent[]) => void; fail: (err: unknown) => void };

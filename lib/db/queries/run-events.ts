@@ -11,13 +11,15 @@ export const RUN_LOG_CHANNEL = 'crosscheck_run_log';
 
 export type LoggedEvent = { seq: number; event: RunEvent };
 
+/** Events kept once per step, the latest replacing the one before. */
+export const KEPT_ONCE: ReadonlySet<RunEvent['type']> = new Set(['step-partial', 'step-usage']);
+
 const stepOf = (event: RunEvent): string | null => ('stepId' in event ? event.stepId : null);
 
 /**
  * Records one event in the transaction `tx` (with the state change it reports, where there is
  * one) and returns its number; null when the run is gone. Readers are told once `tx` commits:
- * other processes by NOTIFY, this one by `signalRecorded` in lib/debate/event-log.ts (call it
- * after the commit).
+ * other processes by NOTIFY, this one by lib/debate/event-log.ts after the commit.
  */
 export async function recordIn(tx: Tx, event: RunEvent): Promise<number | null> {
   const [row] = await tx
@@ -40,11 +42,8 @@ export async function recordIn(tx: Tx, event: RunEvent): Promise<number | null> 
 
 /** The kept-once events this one makes obsolete: of its step, or of the whole run for the run's own events. */
 function supersededBy(event: RunEvent): RunEvent['type'][] {
+  if (KEPT_ONCE.has(event.type)) return [event.type];
   switch (event.type) {
-    case 'step-partial':
-      return ['step-partial'];
-    case 'step-usage':
-      return ['step-usage'];
     // A new attempt and a wait write the answer anew; the spend of the attempts before stays.
     case 'step-started':
     case 'step-waiting':
