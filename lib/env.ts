@@ -132,13 +132,7 @@ const schema = z.object({
    */
   OPENAI_MAX_CONCURRENT_REQUESTS: z.coerce.number().int().min(1).max(1000).default(32),
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(32),
-  /** How long a worker's hold on a run lasts without renewal: a dead worker's runs move on after this. */
-  WORKER_LEASE_MS: z.coerce.number().int().min(1_000).max(600_000).default(10_000),
-  /** How often a worker renews its leases; well under WORKER_LEASE_MS. */
-  WORKER_LEASE_RENEW_MS: z.coerce.number().int().min(200).max(120_000).default(2_000),
-  /** How often each worker looks for runs that nobody holds (a dead worker's) and queues them again. */
-  WORKER_REAPER_INTERVAL_MS: z.coerce.number().int().min(500).max(600_000).default(3_000),
-  /** How often an idle worker asks the queue for a run (pg-boss allows 500 at least). */
+  /** How often an idle worker asks the queue for a run when no NOTIFY wakes it (pg-boss allows 500 at least). */
   WORKER_POLL_INTERVAL_MS: z.coerce.number().int().min(500).max(60_000).default(500),
   /** On SIGTERM, how long a worker waits for its runs to finish before handing them to another worker. */
   WORKER_SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).max(3_600_000).default(30_000),

@@ -8,8 +8,8 @@
 //   also frees an embedded data folder for the next process).
 // Requests still being served when the process exits are cut off: take the instance out of the
 // load balancer first. A second signal exits at once. Without NEXT_MANUAL_SIG_HANDLE (plain
-// `next start`, `next dev`) Next.js exits by itself and the leases of the embedded worker's runs
-// run out before another worker takes them.
+// `next start`, `next dev`) Next.js exits by itself and the embedded worker's runs go to another
+// worker once their jobs' heartbeats lapse.
 import { closeDb } from '@/lib/db/client';
 import { stopLogTail } from '@/lib/debate/log-tail';
 import { releaseRunsHere } from '@/lib/jobs/runner';

@@ -2,12 +2,12 @@
 // WORKER_CONCURRENCY at once. Start as many as the model provider's quota allows, on any
 // machines that reach the database. SIGTERM or SIGINT stops it gracefully: no new runs, up to
 // WORKER_SHUTDOWN_TIMEOUT_MS for the runs in hand, then the rest go to another worker, which
-// resumes them from their last completed step. A second signal exits at once (the leases then
-// run out and other workers take the runs over all the same).
+// resumes them from their last completed step. A second signal exits at once (the jobs' heartbeats
+// then lapse and other workers take the runs over all the same).
 import { closeDb } from '@/lib/db/client';
 import { openAppDatabase } from '@/lib/demo/app-database';
 import { env, isEmbedded } from '@/lib/env';
-import { stopBoss } from '@/lib/jobs/boss';
+import { HEARTBEAT_SECONDS, stopBoss } from '@/lib/jobs/boss';
 import { surviveDatabaseOutages } from '@/lib/jobs/process-guard';
 import { startWatchScheduler } from '@/lib/jobs/watch-scheduler';
 import { startWorker } from '@/lib/jobs/worker';
@@ -36,7 +36,7 @@ async function main() {
   });
   console.log(
     `[worker] ${worker.workerId} ready: executing up to ${e.WORKER_CONCURRENCY} run(s) at once from ${location} ` +
-      `(lease ${e.WORKER_LEASE_MS} ms, renewed every ${e.WORKER_LEASE_RENEW_MS} ms); ` +
+      `(a run goes to another worker ${HEARTBEAT_SECONDS} s after this one stops beating); ` +
       (watch === 'failed'
         ? 'takes no portfolio watch passes (scheduling failed)'
         : watch

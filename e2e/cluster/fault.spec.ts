@@ -74,9 +74,6 @@ test.beforeAll(async () => {
     OPENAI_MODEL: 'fake-llm',
     OPENAI_MAX_RETRIES: '8',
     RUNS_PER_USER_LIMIT: '100',
-    WORKER_LEASE_MS: '4000',
-    WORKER_LEASE_RENEW_MS: '1000',
-    WORKER_REAPER_INTERVAL_MS: '1000',
     LOG_FORMAT: 'json',
   };
   const app = { ...commonEnv, CROSSCHECK_EMBEDDED_WORKER: '0' };
@@ -329,10 +326,10 @@ test('a PostgreSQL restart in the middle of runs: they resume and finish, each s
 
 test('an app instance stopped with SIGTERM finishes its embedded worker\'s runs for a moment, then hands the rest over at once', async () => {
   test.setTimeout(240_000);
-  // Only the new instance's embedded worker executes runs, with leases far longer than the test
-  // waits: a run it did not hand over would sit for a minute before anyone took it.
+  // Only the new instance's embedded worker executes runs. A run it did not hand over would wait
+  // for its job's heartbeat to lapse; one it handed over is queued again at once.
   await Promise.all(workers.map((w) => w.stop()));
-  const appC = await startAppInstance('app-c', { ...commonEnv, WORKER_CONCURRENCY: '4', WORKER_LEASE_MS: '60000', WORKER_SHUTDOWN_TIMEOUT_MS: '1000' });
+  const appC = await startAppInstance('app-c', { ...commonEnv, WORKER_CONCURRENCY: '4', WORKER_SHUTDOWN_TIMEOUT_MS: '1000' });
   extra.push(appC);
   const rmCookie = await signIn(appA.url, 'rm');
   const ids = await Promise.all(Array.from({ length: 4 }, () => startRun(rmCookie)));
@@ -363,7 +360,7 @@ test('an app instance stopped with SIGTERM finishes its embedded worker\'s runs 
   expect(unfinished.length, 'runs still going when the instance stopped').toBeGreaterThan(0);
   for (const r of unfinished) expect({ id: r.id, status: r.status, worker: r.worker_id, runningSteps: Number(r.running_steps) }).toEqual({ id: r.id, status: 'running', worker: null, runningSteps: 0 });
 
-  // A worker started now takes them at once: the handed-over runs are on the queue, not waiting for a lease.
+  // A worker started now takes them at once: the handed-over runs are on the queue, not waiting for a heartbeat to lapse.
   extra.push(await startWorker('worker-4', workerEnv()));
   const outcome = await waitUntil(
     'every handed-over run to end',

@@ -1,18 +1,20 @@
 // The PostgreSQL job queue (pg-boss 12, in its own schema `crosscheck_jobs`): one instance per
 // process and database, started on first use (never at import time, so `next build` and the
-// embedded mode never touch it). pg-boss 10's schema `pgboss` cannot be migrated to 12, so 12 starts
-// a schema of its own and the old one is left in place, unread: the runs whose jobs waited there are
-// queued again from `runs` by the reaper (requeueUnheldRuns), which also runs at start-up. A job only says "execute run X"; which worker may execute it is decided
-// by the run's lease (lib/jobs/lease-keeper.ts), so a duplicate or stale job is harmless.
-// Scheduling is on for the portfolio watch's cron job (lib/jobs/watch-scheduler.ts).
+// embedded mode never touch it). A job only says "execute run X". pg-boss keeps a worker's claim
+// alive by its heartbeat and wakes idle workers by LISTEN/NOTIFY; which attempt may write to the
+// run is fenced by the run row itself (runs.worker_id, lib/db/queries/runs.ts claimRun), so a
+// duplicate or stale job is harmless. pg-boss 10's schema `pgboss` cannot be migrated to 12: it is
+// left in place, unread, and the runs whose jobs waited there are queued again at start-up
+// (queueOrphanedRuns). Scheduling is on for the portfolio watch's cron job (lib/jobs/watch-scheduler.ts).
+import { sql } from 'drizzle-orm';
 import type { PgBoss, Queue } from 'pg-boss';
-import type { Db } from '@/lib/db/client';
-import { failAbandonedRunJobs } from '@/lib/db/queries/queue';
-import { listUnheldRuns } from '@/lib/db/queries/runs';
+import type { Db, Tx } from '@/lib/db/client';
+import { listOrphanedRuns, setRunStatus } from '@/lib/db/queries/runs';
+import { publishNow } from '@/lib/debate/event-log';
 import { env } from '@/lib/env';
+import { reasonText, stopPhrase } from '@/lib/i18n/failures';
 import { log } from '@/lib/ops/log';
 import { sleep } from '@/lib/util/http';
-import { RUN_QUEUED_CHANNEL } from '@/lib/jobs/wake';
 
 export const RUN_QUEUE = 'crosscheck-run';
 export const BOSS_SCHEMA = 'crosscheck_jobs';
@@ -29,21 +31,54 @@ export function databaseUrl(url?: string) {
   return resolved;
 }
 
+/** Where failed-for-good run jobs go: their handler ends the run with a reason (failRunsOfDeadJobs). */
+export const RUN_DEAD_QUEUE = 'crosscheck-run-dead';
+
+/**
+ * A worker that stops beating its heartbeat for this long (killed, lost its machine, cut off from
+ * the database) loses its jobs: pg-boss's supervisor fails them into retry and another worker
+ * takes the run over. pg-boss's minimum is 10 s.
+ */
+export const HEARTBEAT_SECONDS = 10;
+
+/**
+ * The run queue's settings. `short`: at most one waiting job per run (the singleton key), however
+ * often it is sent. Each worker death and each hand-over at a deploy uses one retry, at once; a run
+ * whose job runs out of them is ended by the dead-letter queue's handler, not left running.
+ */
+const RUN_QUEUE_SETTINGS = {
+  policy: 'short',
+  retryLimit: 12,
+  retryDelay: 0,
+  heartbeatSeconds: HEARTBEAT_SECONDS,
+  // The heartbeat, not this, detects a dead worker; this only bounds a handler that hangs.
+  expireInSeconds: 4 * 3600,
+  notify: true,
+  deadLetter: RUN_DEAD_QUEUE,
+} satisfies Omit<Queue, 'name'>;
+
 async function open(url: string): Promise<PgBoss> {
   const { PgBoss: PgBossClass } = await import('pg-boss');
-  const boss = new PgBossClass({ connectionString: url, schema: BOSS_SCHEMA, max: 4, application_name: 'crosscheck-queue', schedule: true });
+  const boss = new PgBossClass({
+    connectionString: url,
+    schema: BOSS_SCHEMA,
+    max: 4,
+    application_name: 'crosscheck-queue',
+    schedule: true,
+    // Idle workers hear of a queued run at once instead of at their next poll.
+    useListenNotify: true,
+    // How soon a dead worker's lapsed heartbeat is noticed, on top of HEARTBEAT_SECONDS.
+    superviseIntervalSeconds: 2,
+    monitorIntervalSeconds: 2,
+  });
   // Without a listener an 'error' event would end the process; pg-boss retries on its own.
   boss.on('error', (err) => log.error('queue error', { component: 'worker', err }));
   await boss.start();
-  await ensureQueue(boss, RUN_QUEUE, {
-    // `short`: at most one waiting job per run (the singleton key), however often it is sent.
-    policy: 'short',
-    retryLimit: 3,
-    retryDelay: 2,
-    // A job stays active while its run executes; the lease, not this, detects a dead worker, and
-    // the reaper fails a dead worker's job (failAbandonedJobs) long before this expiry.
-    expireInSeconds: 4 * 3600,
-  });
+  await ensureQueue(boss, RUN_DEAD_QUEUE, { policy: 'standard', retryLimit: 3 });
+  await ensureQueue(boss, RUN_QUEUE, RUN_QUEUE_SETTINGS);
+  // A queue created by an earlier release lacks the heartbeat and the dead letter: set them.
+  const { policy: _policy, ...changeable } = RUN_QUEUE_SETTINGS;
+  await boss.updateQueue(RUN_QUEUE, changeable);
   return boss;
 }
 
@@ -93,47 +128,61 @@ export function getBoss(url?: string): Promise<PgBoss> {
 }
 
 /**
- * Puts a run on the queue (a run already waiting there is not queued twice) and wakes the idle
- * workers (lib/jobs/wake.ts), so it starts without waiting for their next poll.
+ * Puts a run on the queue (a run already waiting there is not queued twice); a worker that is idle
+ * hears of it at once. With `tx`, the job commits or rolls back with the caller's writes.
  */
-export async function enqueueRun(runId: string, url?: string) {
+/** pg-boss's view of our drizzle transaction (its type wants `execute` to promise rows, ours promises an untyped result with them). */
+async function inTx(tx: Tx) {
+  const { fromDrizzle } = await import('pg-boss');
+  return { db: fromDrizzle(tx as unknown as Parameters<typeof fromDrizzle>[0], sql) };
+}
+
+export async function enqueueRun(runId: string, { url, tx }: { url?: string; tx?: Tx } = {}) {
   const boss = await getBoss(url);
-  await boss.send(RUN_QUEUE, { runId } satisfies RunJob, { singletonKey: runId });
-  try {
-    await boss.getDb().executeSql('select pg_notify($1, $2)', [RUN_QUEUED_CHANNEL, runId]);
-  } catch (err) {
-    // The run is queued all the same; a worker's poll picks it up.
-    log.warn('could not wake the workers for a queued run', { component: 'worker', runId, err });
-  }
-}
-
-/** What a job failed by the reaper says in pg-boss's `output` column. */
-export const ABANDONED_JOB_OUTPUT = { message: 'The worker executing this run stopped; the run was handed to another worker.' };
-
-/**
- * Fails the run jobs pg-boss still calls active although no live worker holds their run: a
- * worker that crashed or was killed never completes its job, and pg-boss would leave it active
- * until its expiry (hours: it must outlast the longest run), so health and metrics counted dead
- * workers' runs as executing. A job is abandoned once it has been active longer than `graceMs`
- * (a live worker claims its run within moments of taking the job) while its run has no
- * unexpired lease. A worker that was only slow finds its job already failed when it completes
- * it, which pg-boss ignores. Returns how many jobs it failed.
- */
-export async function failAbandonedJobs({ db, graceMs }: { db: Db; graceMs: number }): Promise<number> {
-  return failAbandonedRunJobs({ db, queue: { schema: BOSS_SCHEMA, name: RUN_QUEUE }, graceMs, output: ABANDONED_JOB_OUTPUT });
+  await boss.send(RUN_QUEUE, { runId } satisfies RunJob, { singletonKey: runId, ...(tx ? await inTx(tx) : {}) });
 }
 
 /**
- * The reaper's pass: fails the jobs of workers that died (failAbandonedJobs), then puts back on
- * the queue the runs nobody holds and nothing waits for; returns how many runs it queued.
+ * Cancels the run's waiting and executing jobs, in `tx` when given (with the run's own change to
+ * `cancelled`). A worker executing it has its job's signal aborted at its next heartbeat and
+ * stops the run there.
  */
-export async function requeueUnheldRuns({ db, url, graceMs = env().WORKER_LEASE_MS }: { db: Db; url?: string; graceMs?: number }) {
+export async function cancelRunJobs(runId: string, { url, tx }: { url?: string; tx?: Tx } = {}) {
+  const boss = await getBoss(url);
+  const jobs = await boss.findJobs<RunJob>(RUN_QUEUE, { key: runId });
+  const open = jobs.filter((j) => j.state === 'created' || j.state === 'retry' || j.state === 'active').map((j) => j.id);
+  if (!open.length) return;
+  await boss.cancel(RUN_QUEUE, open, tx ? await inTx(tx) : undefined);
+}
+
+/**
+ * Queues the runs that are queued or running but have no job and no live attempt: left by a
+ * release before this queue existed, by a send that failed after its run was committed, or by a
+ * restored database. Run at start-up by every process that works runs; returns how many it queued.
+ */
+export async function queueOrphanedRuns({ db, url }: { db: Db; url?: string }) {
   await getBoss(url); // the queue's tables exist from here on
-  const abandoned = await failAbandonedJobs({ db, graceMs });
-  if (abandoned) log.info('failed the queue jobs of workers that stopped', { component: 'worker', jobs: abandoned });
-  const unheld = await listUnheldRuns({ db, queue: { schema: BOSS_SCHEMA, name: RUN_QUEUE } });
-  for (const { id } of unheld) await enqueueRun(id, url);
-  return unheld.length;
+  const orphans = await listOrphanedRuns({ db, queue: { schema: BOSS_SCHEMA, name: RUN_QUEUE } });
+  for (const { id } of orphans) await enqueueRun(id, { url });
+  return orphans.length;
+}
+
+/**
+ * The dead-letter queue's handler: a run whose job used up its retries (its workers kept dying or
+ * stopping) is failed with a reason that says so, unless it already ended; its finished steps
+ * stay, and a retry continues from them.
+ */
+export async function failRunsOfDeadJobs({ db, url }: { db: Db; url?: string }) {
+  const boss = await getBoss(url);
+  return boss.work<RunJob>(RUN_DEAD_QUEUE, { pollingIntervalSeconds: 5 }, async ([job]) => {
+    const { runId } = job.data;
+    const errorPhrase = stopPhrase('workersStopped', { n: RUN_QUEUE_SETTINGS.retryLimit + 1 });
+    const error = reasonText(errorPhrase);
+    if (await setRunStatus({ db, id: runId, status: 'failed', error, errorPhrase })) {
+      log.warn('a run’s workers kept stopping; the run is failed', { component: 'worker', runId });
+      await publishNow(db, { type: 'run-finished', runId, at: new Date().toISOString(), status: 'failed', error, errorPhrase });
+    }
+  });
 }
 
 /** Stops the process's queues (after the workers have stopped: their last completions get a moment). */

@@ -1,13 +1,13 @@
-// Fifty run starts at once (issue 25, finding 13). A start commits its run and then hands it to
-// the runner; on PostgreSQL a worker's reaper queues a committed run that nobody holds, so under
-// load a worker can take the run and finish it before its own start gets to the hand-over, and a
+// Fifty run starts at once (issue 25, finding 13). On PostgreSQL a start sends its run's job in the
+// transaction that commits the run, so under load a worker can take the run and finish it before
+// its own start has answered; in-process the start hands the committed run to the runner, and a
 // second tab can cancel it in that moment on either database. The runner then refuses the run as
 // no longer queued, and the caller used to get "Something went wrong" for a run that existed. Every
 // caller must get its run or a named refusal, and every run that exists must be some caller's answer.
 import { eq, inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { DatabaseHandle, Db } from '@/lib/db/client';
-import { insertCase } from '@/lib/db/queries/cases';
+import { getCaseById, insertCase } from '@/lib/db/queries/cases';
 import { getRun } from '@/lib/db/queries/runs';
 import { insertUser } from '@/lib/db/queries/users';
 import { runs } from '@/lib/db/schema';
@@ -60,7 +60,7 @@ describe.each(testBackends())('fifty run starts at once, on %s', (backend) => {
     delete process.env.OPENAI_API_KEY;
     delete process.env.OPENAI_BASE_URL;
     if (backend === 'postgres') {
-      // The queue runner, and a worker whose reaper looks for unqueued runs every 100 ms.
+      // The queue runner, and a worker.
       const server = new URL(process.env.TEST_DATABASE_URL!);
       server.pathname = `/${handle.location.split('/')[1]}`;
       process.env.DATABASE_URL = server.toString();
@@ -72,7 +72,7 @@ describe.each(testBackends())('fifty run starts at once, on %s', (backend) => {
     resetEnvForTests();
     await seedDemo(db, { accounts: false });
     if (backend === 'postgres') {
-      worker = await startWorker({ concurrency: 4, workerId: 'race-worker', db, leaseMs: 2_000, renewMs: 400, reaperIntervalMs: 100, pollIntervalMs: 500 });
+      worker = await startWorker({ concurrency: 4, workerId: 'race-worker', db, pollIntervalMs: 500 });
     }
   }, 90_000);
 
@@ -100,8 +100,8 @@ describe.each(testBackends())('fifty run starts at once, on %s', (backend) => {
         callers.push({ userId: user.id, kase: { id: kase.id, companyId: 'tesla', asOfDate: '2025-06-30' } });
       }
     }
-    // The last user is at the limit already: runs executing on a worker elsewhere (a live lease,
-    // so no reaper takes them), so each of their five starts is refused.
+    // The last user is at the limit already: runs executing on a worker elsewhere, so each of their
+    // five starts is refused.
     const atLimit = userIds[USERS - 1];
     const held: string[] = [];
     for (let i = 0; i < LIMIT; i++) {
@@ -114,8 +114,8 @@ describe.each(testBackends())('fifty run starts at once, on %s', (backend) => {
     const finishedFirst = new Set<string>();
     const results = await Promise.allSettled(
       callers.map(({ userId, kase }, i) => {
-        // Each user's first run is cancelled from another tab before its hand-over; on
-        // PostgreSQL their second is queued by the reaper and finished by the worker first.
+        // Each user's first run is cancelled from another tab right after its commit; on
+        // PostgreSQL their second is finished by the worker before its start answers.
         const between = async (runId: string) => {
           if (i % STARTS_PER_USER === 0) {
             if (await runner().cancel({ db, runId })) cancelled.add(runId);
@@ -175,59 +175,46 @@ describe.each(testBackends())('fifty run starts at once, on %s', (backend) => {
   }, 60_000);
 
   if (backend === 'postgres') {
-    it('answers with the run when the queue refuses it, and a worker\'s reaper queues it', async () => {
+    it('a start or a retry whose job cannot be sent writes nothing: no run without a job, and the case as it was', async () => {
       const user = await insertUser({ db, email: 'race-queue@example.test', name: 'Race RM queue', role: 'rm', passwordHash: null });
       const kase = await insertCase({
         db,
         values: { companyId: 'tesla', ownerId: user.id, title: 'Race queue', loanAmount: '1000000', loanCurrency: 'USD', loanPurpose: 'Working capital', loanTenorMonths: 12, asOfDate: '2025-06-30', notes: null },
       });
-      // Every send fails while this start runs: as pg-boss does when it loses a deadlock or its connection.
+      const retried = await createRun({ db, protocolId: 'nas', companyId: 'tesla', provider: offline, params: { asOf: '2025-06-30', language: 'en' }, caseId: kase.id, createdById: user.id });
+      await db.update(runs).set({ status: 'cancelled' }).where(eq(runs.id, retried.id));
+      // Every send fails: as pg-boss does when it loses a deadlock or its connection.
       const boss = await getBoss();
       const send = vi.spyOn(boss, 'send').mockRejectedValue(Object.assign(new Error('deadlock detected'), { code: '40P01' }));
-      let run: Awaited<ReturnType<typeof startCaseRun>>;
-      let sent: unknown[][];
       try {
-        run = await startCaseRun({
-          db,
-          kase: { id: kase.id, companyId: 'tesla', asOfDate: '2025-06-30' },
-          actorId: user.id,
-          protocolId: 'nas',
-          provider: offline,
-          mode: 'dag',
-          params: { language: 'en', recencyDays: 365, maxWebResults: 3 },
-        });
+        await expect(
+          startCaseRun({
+            db,
+            kase: { id: kase.id, companyId: 'tesla', asOfDate: '2025-06-30' },
+            actorId: user.id,
+            protocolId: 'nas',
+            provider: offline,
+            mode: 'dag',
+            params: { language: 'en', recencyDays: 365, maxWebResults: 3 },
+          }),
+        ).rejects.toThrow('deadlock detected');
+        await expect(retryCaseRun({ db, run: retried, actorId: user.id })).rejects.toThrow('deadlock detected');
+        expect(send.mock.calls.filter(([queue]) => queue === RUN_QUEUE)).toHaveLength(2);
       } finally {
-        sent = [...send.mock.calls];
         send.mockRestore();
       }
-      expect(sent.filter(([queue, data]) => queue === RUN_QUEUE && (data as { runId?: string }).runId === run.id)).toHaveLength(1);
-      const finished = await waitFor('the reaper to queue the run and the worker to finish it', async () => {
-        const r = await getRun({ db, id: run.id });
-        return FINAL.includes(r.status) && r;
-      });
-      expect(finished).toMatchObject({ status: 'succeeded', caseId: kase.id, createdById: user.id });
-    });
+      const ofCase = await db.select({ id: runs.id, status: runs.status }).from(runs).where(eq(runs.caseId, kase.id));
+      expect(ofCase).toEqual([{ id: retried.id, status: 'cancelled' }]);
+      expect((await getCaseById({ db, id: kase.id }))?.status).toBe('draft');
+      const { rows: audit } = (await db.execute(sql`select count(*)::int as n from audit_log where entity_id = ${retried.id} or detail->>'caseId' = ${kase.id}`)) as unknown as {
+        rows: { n: number }[];
+      };
+      expect(audit[0].n).toBe(0);
 
-    it('a retry the queue refuses after its commit still succeeds, and a worker\'s reaper queues the run', async () => {
-      const user = await insertUser({ db, email: 'race-retry@example.test', name: 'Race RM retry', role: 'rm', passwordHash: null });
-      const kase = await insertCase({
-        db,
-        values: { companyId: 'tesla', ownerId: user.id, title: 'Race retry', loanAmount: '1000000', loanCurrency: 'USD', loanPurpose: 'Working capital', loanTenorMonths: 12, asOfDate: '2025-06-30', notes: null },
-      });
-      const run = await createRun({ db, protocolId: 'nas', companyId: 'tesla', provider: offline, params: { asOf: '2025-06-30', language: 'en' }, caseId: kase.id, createdById: user.id });
-      await db.update(runs).set({ status: 'cancelled' }).where(eq(runs.id, run.id));
-      const boss = await getBoss();
-      const send = vi.spyOn(boss, 'send').mockRejectedValue(Object.assign(new Error('deadlock detected'), { code: '40P01' }));
-      let sent: unknown[][];
-      try {
-        await retryCaseRun({ db, run, actorId: user.id });
-      } finally {
-        sent = [...send.mock.calls];
-        send.mockRestore();
-      }
-      expect(sent.filter(([queue, data]) => queue === RUN_QUEUE && (data as { runId?: string }).runId === run.id)).toHaveLength(1);
-      const finished = await waitFor('the reaper to queue the run and the worker to finish it', async () => {
-        const r = await getRun({ db, id: run.id });
+      // Once sends work again, the same retry queues the run and a worker finishes it.
+      await retryCaseRun({ db, run: retried, actorId: user.id });
+      const finished = await waitFor('the worker to finish the retried run', async () => {
+        const r = await getRun({ db, id: retried.id });
         return FINAL.includes(r.status) && r;
       });
       expect(finished.status).toBe('succeeded');

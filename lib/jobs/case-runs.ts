@@ -12,6 +12,7 @@ import type { Language, ProtocolId, RunMode } from '@/lib/domain/protocol';
 import type { ModelProvider } from '@/lib/llm/types';
 import type { CaseStatus } from '@/lib/domain/vocabulary';
 import { claimRunSlot, RunLimitReached } from '@/lib/debate/limits';
+import { enqueueRun } from '@/lib/jobs/boss';
 import { queueEnabled, runner } from '@/lib/jobs/runner';
 import { RunStateError } from '@/lib/jobs/run-runner';
 import { AppError } from '@/lib/errors';
@@ -35,8 +36,9 @@ export type StartCaseRunOptions = {
  * Starts a run on a case, as of the case's date: the case check (with the case locked), the
  * actor's run limit, the new run, the case's status and the audit entry are one transaction, so a
  * refused start writes nothing, two quick clicks cannot both pass the limit, and a submission
- * cannot slip in between. The run is handed to the runner once that transaction has committed,
- * and from then on the caller is answered with the run whatever the hand-over meets (handOver).
+ * cannot slip in between. On the PostgreSQL queue the run's job is sent in that transaction too;
+ * in-process, the run is handed to the runner once it has committed, and from then on the caller
+ * is answered with the run whatever the hand-over meets (handOver).
  */
 export async function startCaseRun({ db, kase, actorId, protocolId, provider, mode, params }: StartCaseRunOptions) {
   const { language, recencyDays, maxWebResults } = params;
@@ -63,6 +65,8 @@ export async function startCaseRun({ db, kase, actorId, protocolId, provider, mo
       createdById: actorId,
     });
     await markCaseAnalyzing({ db: tx, id: kase.id });
+    // On the queue the job commits with the run: no committed run is left without one.
+    if (queueEnabled()) await enqueueRun(run.id, { tx });
     await appendAudit({
       tx,
       actorId,
@@ -73,30 +77,22 @@ export async function startCaseRun({ db, kase, actorId, protocolId, provider, mo
     });
     return run;
   });
-  await handOver({ db, runId: run.id });
+  if (!queueEnabled()) await handOver({ db, runId: run.id });
   return run;
 }
 
 /**
- * Gives a committed run to the runner. The run exists from the commit on, so a start that loses a
- * race here still answers with it, never with an internal error (issue 25): on PostgreSQL a
- * worker's reaper queues any committed run that nobody holds and no job waits for, so under load a
- * worker may have taken the run, or even finished it, before this caller gets here, and on either
- * database another tab may have cancelled it; the runner then refuses it as no longer queued, and
- * there is nothing left to do. An enqueue that fails (a lost connection, an error inside pg-boss)
- * leaves the run to that same reaper, one reaper interval later. Without the queue nothing else
- * would start the run, so any other failure there still fails the call.
+ * Gives a committed run to the in-process runner. The run exists from the commit on, so a start
+ * that loses a race here still answers with it, never with an internal error (issue 25): another
+ * tab may have cancelled it already, and the runner then refuses it as no longer queued, with
+ * nothing left to do. Any other failure fails the call: nothing else would start the run.
  */
 async function handOver({ db, runId }: { db: Db; runId: string }) {
   try {
     await runner().start({ db, runId });
   } catch (err) {
-    if (err instanceof RunStateError) {
-      log.info('a new run was taken or ended before its start handed it over', { component: 'runner', runId, reason: err.message });
-      return;
-    }
-    if (!queueEnabled()) throw err;
-    log.warn('could not queue a new run; a worker’s reaper queues it', { component: 'runner', runId, err });
+    if (!(err instanceof RunStateError)) throw err;
+    log.info('a new run ended before its start handed it over', { component: 'runner', runId, reason: err.message });
   }
 }
 

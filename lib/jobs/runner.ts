@@ -55,8 +55,8 @@ export function waitForRun(runId: string): Promise<unknown> {
 
 /**
  * Executes a run here, with the providers it was created with and web search, and resolves when
- * it ends. Both runners use it: the in-process one directly, the queue worker under its lease
- * (`workerId`). A run whose provider is not configured here fails with a clear error. The user
+ * it ends. Both runners use it: the in-process one directly, the queue worker as an attempt
+ * (`workerId`, see claimRun in lib/db/queries/runs.ts). A run whose provider is not configured here fails with a clear error. The user
  * who started the run hears how it ended in their inbox (lib/db/queries/notifications.ts); a
  * run handed to another process is announced by the process that ends it.
  */

@@ -1,5 +1,5 @@
-// For the job tests: polls until a check gives a value (a run finished, a lease taken), or fails
-// naming what it waited for. One helper for the worker, lease-keeper and start-race tests.
+// For the job tests: polls until a check gives a value (a run finished, a run taken), or fails
+// naming what it waited for. One helper for the worker, attempt and start-race tests.
 
 /** `check`'s first truthy value, polled every `pollMs`; throws after `timeoutMs`. */
 export async function waitFor<T>(

@@ -1,20 +1,21 @@
-// Queue workers on a real PostgreSQL (TEST_DATABASE_URL): the lease is exclusive, a worker
-// process killed with SIGKILL mid-run is taken over and the run finishes with every step saved
-// once and finished steps kept, a graceful stop hands an in-flight run on at once, a queued run
-// wakes an idle worker without waiting for its poll, and a cancel from another process stops the
-// worker executing the run. Runs use the OpenAI-compatible
+// Queue workers on a real PostgreSQL (TEST_DATABASE_URL): a worker process killed with SIGKILL
+// mid-run loses its job when its heartbeat lapses and another worker finishes the run with every
+// step saved once and finished steps kept, a worker whose run another attempt took stops, a
+// graceful stop hands an in-flight run on at once, a queued run wakes an idle worker without
+// waiting for its poll, and a cancel from another process stops the worker executing the run.
+// (Which attempt may hold a run is tested on its own in lib/jobs/attempts.test.ts.) Runs use the OpenAI-compatible
 // provider against the fake model server, slowed down so a run lasts long enough to interrupt.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DatabaseHandle, Db } from '@/lib/db/client';
-import { claimRun, getRun, LeaseLostError, listRunSteps, markStepDone, releaseLease, renewLeases, setRunStatus } from '@/lib/db/queries/runs';
+import { getRun, LeaseLostError, listRunSteps, markStepDone } from '@/lib/db/queries/runs';
 import { runs } from '@/lib/db/schema';
 import { seedDemo } from '@/lib/demo/seed';
 import { createTestDatabase, testBackends } from '@/lib/db/test-db';
 import { createRun, executeRun, isRunActive } from '@/lib/debate/engine';
 import { resetEnvForTests } from '@/lib/env';
-import { BOSS_SCHEMA, enqueueRun, requeueUnheldRuns, stopBoss } from '@/lib/jobs/boss';
+import { BOSS_SCHEMA, enqueueRun, getBoss, HEARTBEAT_SECONDS, RUN_QUEUE, stopBoss, type RunJob } from '@/lib/jobs/boss';
 import { queueRunner } from '@/lib/jobs/queue-runner';
 import { startWorker, type QueueWorker } from '@/lib/jobs/worker';
 import { getProvider, resetProvidersForTests } from '@/lib/llm';
@@ -22,7 +23,9 @@ import { createOfflineAnalyst } from '@/lib/llm/offline';
 import { startFakeLlm, type FakeLlm } from '../../scripts/fake-llm/server';
 import { waitFor } from '@/lib/jobs/test-wait';
 
-const LEASE = { leaseMs: 2_000, renewMs: 400, reaperIntervalMs: 500, pollIntervalMs: 500 };
+const POLL = { pollIntervalMs: 500 };
+/** pg-boss's LISTEN connection in this process (its last statement is the LISTEN or the check that it still listens). */
+const LISTENER = sql`datname = current_database() and application_name = 'crosscheck-queue' and (query ilike 'LISTEN %' or query ilike '%pg_listening_channels%')`;
 const params = { asOf: '2024-12-31', language: 'en' as const };
 
 
@@ -45,10 +48,7 @@ if (testBackends().includes('postgres')) {
           OPENAI_API_KEY: '',
           OPENAI_MODEL: 'fake-llm',
           WORKER_CONCURRENCY: '2',
-          WORKER_LEASE_MS: String(LEASE.leaseMs),
-          WORKER_LEASE_RENEW_MS: String(LEASE.renewMs),
-          WORKER_REAPER_INTERVAL_MS: String(LEASE.reaperIntervalMs),
-          WORKER_POLL_INTERVAL_MS: String(LEASE.pollIntervalMs),
+          WORKER_POLL_INTERVAL_MS: String(POLL.pollIntervalMs),
           // One JSON object per log line, for logLines() to read.
           LOG_FORMAT: 'json',
           ...extraEnv,
@@ -75,7 +75,7 @@ if (testBackends().includes('postgres')) {
     }
 
     async function inProcessWorker(workerId: string) {
-      const worker = await startWorker({ concurrency: 2, workerId, db, url, ...LEASE });
+      const worker = await startWorker({ concurrency: 2, workerId, db, url, ...POLL });
       workers.add(worker);
       return worker;
     }
@@ -121,39 +121,11 @@ if (testBackends().includes('postgres')) {
       resetEnvForTests();
     });
 
-    it('gives a run to one worker at a time, and to another only once the lease has run out', async () => {
-      const run = await newRun();
-      const claims = await Promise.all(Array.from({ length: 8 }, (_, i) => claimRun({ db, id: run.id, workerId: `w${i}`, leaseMs: 300 })));
-      const winners = claims.map((c, i) => (c ? `w${i}` : null)).filter(Boolean);
-      expect(winners).toHaveLength(1);
-      const holder = winners[0]!;
-      const other = holder === 'w0' ? 'w1' : 'w0';
-
-      expect(await claimRun({ db, id: run.id, workerId: other, leaseMs: 300 })).toBeUndefined();
-      await waitFor('the lease to run out', async () => claimRun({ db, id: run.id, workerId: other, leaseMs: 60_000 }));
-      // The first holder's renewal now finds the run gone; the new holder's still works.
-      expect(await renewLeases({ db, ids: [run.id], workerId: holder, leaseMs: 60_000 })).toEqual([]);
-      expect(await renewLeases({ db, ids: [run.id], workerId: other, leaseMs: 60_000 })).toEqual([{ id: run.id, status: 'queued' }]);
-      expect(await releaseLease({ db, id: run.id, workerId: holder })).toBe(false);
-      expect(await releaseLease({ db, id: run.id, workerId: other })).toBe(true);
-      await setRunStatus({ db, id: run.id, status: 'cancelled' });
-    });
-
-    it('the reaper queues a run that nobody holds once, not on every pass', async () => {
-      const run = await newRun();
-      expect(await requeueUnheldRuns({ db, url })).toBe(1);
-      expect(await requeueUnheldRuns({ db, url })).toBe(0);
-      await enqueueRun(run.id, url);
-      const jobs = (await db.execute(sql`select count(*)::int as n from ${sql.raw(BOSS_SCHEMA)}.job where singleton_key = ${run.id}`)) as unknown as { rows: { n: number }[] };
-      expect(jobs.rows[0].n).toBe(1);
-      await setRunStatus({ db, id: run.id, status: 'cancelled' });
-    });
-
     it('a worker process killed mid-run loses the run to another worker, which finishes it without redoing or duplicating a step', async () => {
       const doomed = spawnWorker();
       await doomed.ready;
       const run = await newRun();
-      await enqueueRun(run.id, url);
+      await enqueueRun(run.id, { url });
       const before = await waitFor('three steps done in the worker process', async () => {
         const done = await doneSteps(run.id);
         return done.length >= 3 && done;
@@ -163,6 +135,10 @@ if (testBackends().includes('postgres')) {
       doomed.child.kill('SIGKILL');
 
       const survivor = await inProcessWorker('survivor');
+      const killedAt = Date.now();
+      await waitFor('the survivor to take the run', async () => (await getRun({ db, id: run.id })).workerId?.startsWith('survivor/'), 40_000);
+      // Not before the heartbeat lapsed: until then the killed worker's attempt counted as alive.
+      expect(Date.now() - killedAt).toBeGreaterThan((HEARTBEAT_SECONDS - 2) * 1000);
       const finished = await waitFor('the run to finish', async () => {
         const r = await getRun({ db, id: run.id });
         return (r.status === 'succeeded' || r.status === 'failed') && r;
@@ -180,42 +156,50 @@ if (testBackends().includes('postgres')) {
       }
       // Each step's usage was added to the run once.
       expect(finished.promptTokens).toBe(steps.reduce((sum, s) => sum + s.promptTokens, 0));
-      // The killed worker's job was failed when the run was handed on, not left active for hours.
-      const states = await waitFor('the jobs of the run to settle', async () => {
-        const jobs = (await db.execute(sql`select state::text as state from ${sql.raw(BOSS_SCHEMA)}.job where singleton_key = ${run.id} order by created_on`)) as unknown as { rows: { state: string }[] };
-        const list = jobs.rows.map((j) => j.state);
-        return !list.includes('active') && list;
-      });
-      expect(states[0]).toBe('failed');
-      expect(states.at(-1)).toBe('completed');
+      // The killed worker's job came back by its lapsed heartbeat: the same job, on its second try.
+      const jobs = (await db.execute(sql`select state::text as state, retry_count as "retryCount" from ${sql.raw(BOSS_SCHEMA)}.job where singleton_key = ${run.id}`)) as unknown as {
+        rows: { state: string; retryCount: number }[];
+      };
+      expect(jobs.rows).toEqual([{ state: 'completed', retryCount: 1 }]);
       await survivor.stop();
     }, 60_000);
 
-    it('a worker whose lease was taken stops without ending the run, and can no longer save a step', async () => {
+    it('a worker whose run another attempt took stops without ending it and can no longer save a step; when that attempt dies too, the run finishes', async () => {
       const victim = await inProcessWorker('victim');
       const run = await newRun();
-      await enqueueRun(run.id, url);
+      await enqueueRun(run.id, { url });
       await waitFor('a step done', async () => (await doneSteps(run.id)).length >= 1);
-      // As if the victim had stalled past its lease and another worker had taken the run.
-      await db.update(runs).set({ workerId: 'thief', leaseExpiresAt: sql`now() + interval '1 minute'` }).where(eq(runs.id, run.id));
+      const attempt = (await getRun({ db, id: run.id })).workerId!;
+      expect(attempt).toMatch(/^victim\//);
+      // As if the victim had stalled and another worker had taken the run: a second job, handed
+      // to a "thief" that never beats its heartbeat (a bare fetch), names itself on the run.
+      const boss = await getBoss(url);
+      await enqueueRun(run.id, { url });
+      const [stolen] = (await boss.fetch<RunJob>(RUN_QUEUE)) ?? [];
+      expect(stolen?.data.runId).toBe(run.id);
+      await db.update(runs).set({ workerId: `thief/${stolen!.id}/0` }).where(eq(runs.id, run.id));
       await waitFor('the victim to stop executing', async () => !isRunActive(run.id));
 
       const left = await getRun({ db, id: run.id });
       expect(left.status).toBe('running');
-      expect(left.workerId).toBe('thief');
+      expect(left.workerId).toBe(`thief/${stolen!.id}/0`);
       const steps = await listRunSteps({ db, runId: run.id });
       expect(steps.some((s) => s.status === 'failed')).toBe(false);
       const pending = steps.find((s) => s.status !== 'done')!;
       await expect(
-        markStepDone({ db, runId: run.id, stepId: pending.stepId, text: 'late', output: {} as never, usage: { promptTokens: 1, completionTokens: 1, costUsd: 0 }, workerId: 'victim' }),
+        markStepDone({ db, runId: run.id, stepId: pending.stepId, text: 'late', output: {} as never, usage: { promptTokens: 1, completionTokens: 1, costUsd: 0 }, workerId: attempt }),
       ).rejects.toBeInstanceOf(LeaseLostError);
 
-      // The thief goes away too: the reaper queues the run again and it completes.
-      await db.update(runs).set({ leaseExpiresAt: sql`now()` }).where(eq(runs.id, run.id));
-      const finished = await waitFor('the run to finish', async () => {
-        const r = await getRun({ db, id: run.id });
-        return (r.status === 'succeeded' || r.status === 'failed') && r;
-      });
+      // The thief beats no heartbeat: pg-boss fails its job back into the queue, the victim's
+      // worker takes that job's next try, and the run completes.
+      const finished = await waitFor(
+        'the run to finish',
+        async () => {
+          const r = await getRun({ db, id: run.id });
+          return (r.status === 'succeeded' || r.status === 'failed') && r;
+        },
+        45_000,
+      );
       expect(finished.status).toBe('succeeded');
       await victim.stop();
     }, 60_000);
@@ -223,7 +207,7 @@ if (testBackends().includes('postgres')) {
     it('a graceful stop hands an in-flight run to another worker at once, and that worker completes it', async () => {
       const leaving = await inProcessWorker('leaving');
       const run = await newRun();
-      await enqueueRun(run.id, url);
+      await enqueueRun(run.id, { url });
       const before = await waitFor('two steps done', async () => {
         const done = await doneSteps(run.id);
         return done.length >= 2 && done;
@@ -246,25 +230,25 @@ if (testBackends().includes('postgres')) {
     }, 60_000);
 
     it('a queued run wakes an idle worker at once instead of waiting for its next poll, also after the wake-up connection was cut', async () => {
-      // Polling once a minute: only the wake-up can make the worker take a run within seconds.
-      const sleeper = await startWorker({ concurrency: 2, workerId: 'sleeper', db, url, ...LEASE, pollIntervalMs: 60_000, reaperIntervalMs: 60_000 });
+      // Polling once a minute: only pg-boss's LISTEN/NOTIFY can make the worker take a run within seconds.
+      const sleeper = await startWorker({ concurrency: 2, workerId: 'sleeper', db, url, pollIntervalMs: 60_000 });
       workers.add(sleeper);
       const pickedUp = async () => {
         const run = await newRun();
         await new Promise((r) => setTimeout(r, 1_000)); // both slots are asleep by now
-        await enqueueRun(run.id, url);
-        await waitFor('the sleeping worker to take the run', async () => (await getRun({ db, id: run.id })).workerId === 'sleeper', 15_000);
+        await enqueueRun(run.id, { url });
+        await waitFor('the sleeping worker to take the run', async () => (await getRun({ db, id: run.id })).workerId?.startsWith('sleeper/'), 15_000);
         expect(await queueRunner.cancel({ db, runId: run.id })).toBe(true);
         await waitFor('the worker to let go of the run', async () => (await getRun({ db, id: run.id })).workerId === null);
       };
       await pickedUp();
 
       const cut = (await db.execute(
-        sql`select pg_terminate_backend(pid) as cut from pg_stat_activity where application_name = 'crosscheck-wake sleeper'`,
+        sql`select pg_terminate_backend(pid) as cut from pg_stat_activity where ${LISTENER}`,
       )) as unknown as { rows: { cut: boolean }[] };
       expect(cut.rows).toEqual([{ cut: true }]);
       await waitFor('the wake-up connection to come back', async () => {
-        const back = (await db.execute(sql`select count(*)::int as n from pg_stat_activity where application_name = 'crosscheck-wake sleeper'`)) as unknown as {
+        const back = (await db.execute(sql`select count(*)::int as n from pg_stat_activity where ${LISTENER}`)) as unknown as {
           rows: { n: number }[];
         };
         return back.rows[0].n === 1;
@@ -288,22 +272,24 @@ if (testBackends().includes('postgres')) {
       const remote = spawnWorker();
       await remote.ready;
       const run = await newRun();
-      await enqueueRun(run.id, url);
+      await enqueueRun(run.id, { url });
       await waitFor('a step done in the worker process', async () => (await doneSteps(run.id)).length >= 1);
 
       expect(await queueRunner.cancel({ db, runId: run.id })).toBe(true);
-      // The worker notices at its next renewal, stops, puts running steps back and lets go.
-      const stopped = await waitFor('the worker to let go of the run', async () => {
-        const r = await getRun({ db, id: run.id });
-        return r.workerId === null && r;
-      });
-      expect(stopped.status).toBe('cancelled');
+      // The cancel ended the attempt and put the running steps back in its transaction.
+      const stopped = await getRun({ db, id: run.id });
+      expect({ status: stopped.status, workerId: stopped.workerId }).toEqual({ status: 'cancelled', workerId: null });
       const steps = await listRunSteps({ db, runId: run.id });
       expect(steps.some((s) => s.status === 'running')).toBe(false);
       expect(steps.filter((s) => s.status === 'done').length).toBeLessThan(steps.length);
-      await waitFor('the worker log line', async () =>
-        remote.logLines().some((l) => l.component === 'worker' && l.msg === 'run ended here' && l.runId === run.id && l.status === 'cancelled'),
+      // The worker's job signal aborts at its next heartbeat, and it stops executing the run.
+      await waitFor(
+        'the worker log line',
+        async () => remote.logLines().some((l) => l.component === 'worker' && l.msg === 'run ended here' && l.runId === run.id && l.status === 'released'),
+        15_000,
       );
+      const after = await listRunSteps({ db, runId: run.id });
+      expect(after.map((s) => [s.stepId, s.status])).toEqual(steps.map((s) => [s.stepId, s.status]));
       // SIGTERM: the process stops gracefully and exits by itself.
       const exited = new Promise((r) => remote.child.once('exit', r));
       remote.child.kill('SIGTERM');

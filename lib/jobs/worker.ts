@@ -1,20 +1,20 @@
 // A queue worker: takes "execute run X" jobs from the PostgreSQL queue, up to `concurrency` at
-// once, and executes each run under a lease so that no run executes in two places and a dead
-// worker's run is taken over within about one lease. Every worker also runs a reaper that puts
-// runs nobody holds back on the queue. Used by `npm run worker` and, in each app instance on
-// PostgreSQL, as an embedded worker (lib/startup.ts).
+// once (pg-boss's localConcurrency), and executes each run as an attempt that the run row names
+// (claimRun in lib/db/queries/runs.ts), so no run executes in two places. pg-boss keeps the job
+// claimed by its heartbeat; a worker that dies stops beating, its job goes back to the queue
+// within about HEARTBEAT_SECONDS and another worker's attempt takes the run over from its last
+// finished step. When pg-boss takes a job away from this worker (cancelled from any instance, or
+// the heartbeat lapsed), the job's signal aborts and the run stops here. Used by `npm run worker`
+// and, in each app instance on PostgreSQL, as an embedded worker (lib/startup.ts).
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import type { Job } from 'pg-boss';
 import { getDb, type Db } from '@/lib/db/client';
-import { isDatabaseUnavailable } from '@/lib/db/errors';
 import { claimRun, getRun, releaseLease } from '@/lib/db/queries/runs';
 import { releaseRun } from '@/lib/debate/engine';
 import { executeRunHere } from '@/lib/jobs/runner';
 import { env } from '@/lib/env';
-import { databaseUrl, enqueueRun, getBoss, requeueUnheldRuns, RUN_QUEUE, type RunJob } from '@/lib/jobs/boss';
-import { startLeaseKeeper, type LeaseTiming } from '@/lib/jobs/lease-keeper';
-import { listenForQueuedRuns } from '@/lib/jobs/wake';
+import { BOSS_SCHEMA, enqueueRun, failRunsOfDeadJobs, getBoss, HEARTBEAT_SECONDS, queueOrphanedRuns, RUN_QUEUE, type RunJob } from '@/lib/jobs/boss';
 import { log } from '@/lib/ops/log';
 
 export type WorkerOptions = {
@@ -24,17 +24,15 @@ export type WorkerOptions = {
   /** The database and queue to work on; the process's (DATABASE_URL) by default. */
   db?: Db;
   url?: string;
-  leaseMs?: number;
-  renewMs?: number;
-  reaperIntervalMs?: number;
   pollIntervalMs?: number;
 };
 
 export type StopOptions = {
   /**
    * true: stop taking runs, wait up to `timeoutMs` for the runs in hand, then hand the rest to
-   * another worker at once. false: drop everything like a crashed process would, leaving the
-   * leases to run out (for tests of the takeover).
+   * another worker at once. false: stop the runs in hand at once and fail their jobs back to the
+   * queue, as a worker that crashed would have them taken from it (only faster: no heartbeat to
+   * wait out).
    */
   graceful?: boolean;
   timeoutMs?: number;
@@ -42,13 +40,16 @@ export type StopOptions = {
 
 export type QueueWorker = { workerId: string; stop(options?: StopOptions): Promise<void> };
 
+/** A job this worker took while stopping, or a run it stopped without ending: pg-boss puts the job back for another worker. */
+class HandedBack extends Error {
+  constructor(runId: string) {
+    super(`Run ${runId} was handed back to the queue by a stopping worker.`);
+  }
+}
+
 export async function startWorker(options: WorkerOptions): Promise<QueueWorker> {
   const e = env();
   const workerId = options.workerId ?? `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`;
-  const timing: LeaseTiming = { leaseMs: options.leaseMs ?? e.WORKER_LEASE_MS, renewMs: options.renewMs ?? e.WORKER_LEASE_RENEW_MS };
-  if (timing.renewMs * 2 > timing.leaseMs) {
-    throw new Error(`The lease renewal period (${timing.renewMs} ms) must be at most half the lease (${timing.leaseMs} ms), or a slow renewal loses runs.`);
-  }
   const db = options.db ?? (await getDb());
   const url = options.url;
   const boss = await getBoss(url);
@@ -57,92 +58,76 @@ export async function startWorker(options: WorkerOptions): Promise<QueueWorker> 
   const inFlight = new Map<string, Promise<string>>();
   let mode: 'working' | 'draining' | 'abandoning' = 'working';
 
-  const keeper = startLeaseKeeper({ db, workerId, ...timing, held: () => [...inFlight.keys()] });
-
-  const execute = async (runId: string): Promise<string> => {
+  const execute = async (runId: string, attempt: string, signal: AbortSignal): Promise<string> => {
     const run = await getRun({ db, id: runId });
     if (!run) return 'missing';
-    const result = await executeRunHere({ db, run, workerId });
-    if (result.status !== 'released') {
-      // A final status clears the lease itself, except when the run was cancelled elsewhere.
-      await releaseLease({ db, id: runId, workerId });
-      return result.status;
-    }
-    // Handed back gracefully: clear the lease and queue the run so another worker resumes it
-    // now. A lost lease (another worker holds the run) or a crash-like stop leaves it alone.
+    // Taken from this worker (cancelled, or its heartbeat lapsed and another worker has it):
+    // stop here; the attempt's writes are refused from now on anyway.
+    const stop = () => releaseRun(runId);
+    signal.addEventListener('abort', stop);
     try {
-      if (mode !== 'abandoning' && (await releaseLease({ db, id: runId, workerId }))) await enqueueRun(runId, url);
-    } catch (err) {
-      // Handed over because the database went away: the lease runs out and a reaper re-queues it.
-      if (!isDatabaseUnavailable(err)) throw err;
+      const result = await executeRunHere({ db, run, workerId: attempt });
+      if (result.status !== 'released') return result.status;
+      // Stopped without ending. Taken away by pg-boss: the job is no longer ours to settle.
+      if (signal.aborted) return 'released';
+      if (mode === 'abandoning') throw new HandedBack(runId);
+      // Handed back gracefully: clear the attempt and queue the run so another worker resumes it
+      // now; this job then completes. If either write fails, failing the job puts it back instead.
+      if (await releaseLease({ db, id: runId, workerId: attempt })) await enqueueRun(runId, { url });
+      return 'released';
+    } finally {
+      signal.removeEventListener('abort', stop);
     }
-    return 'released';
   };
 
   const handle = async ([job]: Job<RunJob>[]) => {
     const { runId } = job.data;
-    if (mode !== 'working' || inFlight.has(runId)) return;
-    // Held by a live worker, or finished: this job has nothing to do.
-    if (!(await claimRun({ db, id: runId, workerId, leaseMs: timing.leaseMs }))) return;
-    workerLog.info('executing run', { runId });
-    const execution = execute(runId).finally(() => inFlight.delete(runId));
+    if (mode !== 'working') throw new HandedBack(runId);
+    // A new try of a run still stopping here (its job was taken from this worker): let it stop first.
+    await inFlight.get(runId);
+    const attempt = `${workerId}/${job.id}/${job.retryCount}`;
+    // Finished, or a live attempt of another job holds it: this job has nothing to do.
+    if (!(await claimRun({ db, id: runId, attempt, queue: { schema: BOSS_SCHEMA, name: RUN_QUEUE } }))) return;
+    workerLog.info('executing run', { runId, attempt });
+    const execution = execute(runId, attempt, job.signal).finally(() => inFlight.delete(runId));
     inFlight.set(runId, execution);
     const status = await execution;
     workerLog.info('run ended here', { runId, status });
   };
 
-  const workIds: string[] = [];
-  // `concurrency` single-job workers, so a free slot takes the next run at once. (pg-boss 12's
-  // `localConcurrency` would do the same; it comes with the heartbeat step of
-  // docs/jobs-queue-spike.md, which also drops our wake-up and lease keeper.)
-  for (let i = 0; i < options.concurrency; i++) {
-    workIds.push(await boss.work<RunJob>(RUN_QUEUE, { batchSize: 1, pollingIntervalSeconds: (options.pollIntervalMs ?? e.WORKER_POLL_INTERVAL_MS) / 1000 }, handle));
-  }
-  // A queued run wakes every slot: idle ones fetch now (one gets the job, the rest find nothing),
-  // busy ones fetch straight after their run instead of sleeping first.
-  const wake = listenForQueuedRuns({
-    url: databaseUrl(url),
-    name: workerId,
-    log: workerLog,
-    onQueued: () => {
-      if (mode === 'working') for (const id of workIds) boss.notifyWorker(id);
+  const poll = (options.pollIntervalMs ?? e.WORKER_POLL_INTERVAL_MS) / 1000;
+  const workId = await boss.work<RunJob>(
+    RUN_QUEUE,
+    {
+      localConcurrency: options.concurrency,
+      batchSize: 1,
+      pollingIntervalSeconds: poll,
+      // A backstop only: a queued run's NOTIFY wakes an idle slot at once.
+      notifyPollingIntervalSeconds: Math.max(poll, 2),
+      heartbeatRefreshSeconds: HEARTBEAT_SECONDS / 5,
     },
-  });
-  await wake.ready;
-
-  let reaping: Promise<void> | undefined;
-  const reap = async () => {
-    const requeued = await requeueUnheldRuns({ db, url, graceMs: timing.leaseMs });
-    if (requeued) workerLog.info('re-queued runs that no worker held', { runs: requeued });
-  };
-  const reaper = setInterval(() => {
-    if (reaping || mode !== 'working') return;
-    reaping = reap()
-      .catch((err) => workerLog.error('could not re-queue unheld runs', { err }))
-      .finally(() => (reaping = undefined));
-  }, options.reaperIntervalMs ?? e.WORKER_REAPER_INTERVAL_MS);
-  reaper.unref();
+    handle,
+  );
+  await failRunsOfDeadJobs({ db, url });
+  const orphans = await queueOrphanedRuns({ db, url });
+  if (orphans) workerLog.info('queued runs that had no job', { runs: orphans });
 
   return {
     workerId,
     async stop({ graceful = true, timeoutMs = e.WORKER_SHUTDOWN_TIMEOUT_MS }: StopOptions = {}) {
       if (mode !== 'working') return;
       mode = graceful ? 'draining' : 'abandoning';
-      clearInterval(reaper);
-      await wake.stop();
       // Stop fetching only: `wait: false`, or pg-boss would wait here for the runs in hand, which
       // the lines below give `timeoutMs` and then hand back.
-      await Promise.all(workIds.map((id) => boss.offWork(RUN_QUEUE, { id, wait: false })));
+      await boss.offWork(RUN_QUEUE, { id: workId, wait: false });
       if (graceful && inFlight.size) {
         workerLog.info('stopping: waiting for the runs in hand', { runs: inFlight.size, timeoutMs });
         let timer: NodeJS.Timeout | undefined;
         await Promise.race([Promise.allSettled(inFlight.values()), new Promise((r) => (timer = setTimeout(r, timeoutMs)))]);
         clearTimeout(timer);
       }
-      if (!graceful) await keeper.stop();
       for (const runId of inFlight.keys()) releaseRun(runId);
-      await Promise.allSettled([...inFlight.values(), reaping]);
-      await keeper.stop();
+      await Promise.allSettled(inFlight.values());
     },
   };
 }

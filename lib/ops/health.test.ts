@@ -144,7 +144,7 @@ describe.each(testBackends())('queue counts from pg-boss\'s job table on %s', (b
     await handle?.close();
   });
 
-  it('says "not initialised" before pg-boss created its schema, then counts waiting jobs, and as active the runs a live lease holds', async () => {
+  it('says "not initialised" before pg-boss created its schema, then counts waiting jobs, and as active the runs a live attempt holds', async () => {
     const { db } = handle;
     expect(await readQueueJobs({ db })).toBeNull();
     expect(await queueHealth(db)).toEqual({ ok: false, message: 'queue not initialised' });
@@ -158,20 +158,30 @@ describe.each(testBackends())('queue counts from pg-boss\'s job table on %s', (b
     // The two columns read here, as pg-boss 12 declares them (state is an enum there too).
     await db.execute(sql`create schema crosscheck_jobs`);
     await db.execute(sql`create type crosscheck_jobs.job_state as enum ('created', 'retry', 'active', 'completed', 'cancelled', 'failed')`);
-    await db.execute(sql`create table crosscheck_jobs.job (id uuid primary key default gen_random_uuid(), name text not null, state crosscheck_jobs.job_state not null default 'created')`);
+    await db.execute(
+      sql`create table crosscheck_jobs.job (id uuid primary key default gen_random_uuid(), name text not null, state crosscheck_jobs.job_state not null default 'created', retry_count int not null default 0)`,
+    );
     await db.execute(sql`insert into crosscheck_jobs.job (name, state) values
       ('crosscheck-run', 'created'), ('crosscheck-run', 'created'), ('crosscheck-run', 'retry'),
       ('crosscheck-run', 'active'), ('crosscheck-run', 'completed'), ('crosscheck-run', 'failed'),
       ('another-queue', 'created'), ('another-queue', 'active')`);
 
     expect(await readQueueJobs({ db })).toEqual({ created: 2, retry: 1, active: 1, completed: 1, cancelled: 0, failed: 1 });
-    // pg-boss's active job may be a dead worker's: executing runs are those under a live lease.
+    // Executing runs are those a live attempt holds: the job the run names is active with that try.
     expect(await queueHealth(db)).toEqual({ ok: true, queued: 3, active: 0 });
+    const jobId = async (state: string, queue = 'crosscheck-run') =>
+      ((await db.execute(sql`insert into crosscheck_jobs.job (name, state, retry_count) values (${queue}, ${state}::crosscheck_jobs.job_state, 1) returning id::text as id`)) as unknown as { rows: { id: string }[] }).rows[0].id;
+    const active = await jobId('active');
+    const failed = await jobId('failed');
+    const elsewhere = await jobId('active', 'another-queue');
     await db.insert(companies).values({ id: 'acme', name: 'Acme', country: 'KR' });
     const run = { companyId: 'acme', protocol: 'kpd-mads' as const, provider: 'offline', model: 'm' };
     await db.insert(runs).values([
-      { ...run, status: 'running' as const, workerId: 'alive', leaseExpiresAt: sql`now() + interval '1 minute'` },
-      { ...run, status: 'running' as const, workerId: 'dead', leaseExpiresAt: sql`now() - interval '1 second'` },
+      { ...run, status: 'running' as const, workerId: `alive/${active}/1` },
+      // The same job's earlier try, a job that pg-boss failed (its worker died), another queue's job.
+      { ...run, status: 'running' as const, workerId: `earlier/${active}/0` },
+      { ...run, status: 'running' as const, workerId: `dead/${failed}/1` },
+      { ...run, status: 'running' as const, workerId: `other/${elsewhere}/1` },
       { ...run, status: 'queued' as const },
     ]);
     expect(await queueHealth(db)).toEqual({ ok: true, queued: 3, active: 1 });

@@ -6,12 +6,11 @@
 // load balancer. Public: messages are fixed phrases, never an error's text, a URL or a key.
 import { getDatabase, type Executor } from '@/lib/db/client';
 import { pingDatabase } from '@/lib/db/queries/health';
-import { countExecutingRuns } from '@/lib/db/queries/runs';
 import type { ProviderName } from '@/lib/domain/vocabulary';
 import { env, isEmbedded } from '@/lib/env';
 import { openAiConfigured } from '@/lib/llm';
 import { log } from '@/lib/ops/log';
-import { readQueueJobs } from '@/lib/ops/queue-stats';
+import { countRunsExecuting, readQueueJobs } from '@/lib/ops/queue-stats';
 
 export type DatabaseHealth = { ok: true; latencyMs: number } | { ok: false; message: string };
 export type QueueHealth = { mode: 'in-process' } | { ok: true; queued: number; active: number } | { ok: false; message: string };
@@ -65,15 +64,11 @@ export async function checkHealth(checks: HealthChecks, options: HealthOptions =
   return { httpStatus: failed ? 503 : 200, body: { status, database, queue, provider } };
 }
 
-/**
- * Queue check on PostgreSQL: waiting run jobs (created, retry) and the runs a live worker
- * executes (an unexpired lease). Not pg-boss's `active` jobs: a killed worker's job stays active
- * until the reaper fails it, and would be reported as running work.
- */
+/** Queue check on PostgreSQL: waiting run jobs (created, retry) and the runs a live attempt executes. */
 export async function queueHealth(db: Executor): Promise<QueueHealth> {
   const jobs = await readQueueJobs({ db });
   if (!jobs) return { ok: false, message: 'queue not initialised' };
-  return { ok: true, queued: (jobs.created ?? 0) + (jobs.retry ?? 0), active: await countExecutingRuns({ db }) };
+  return { ok: true, queued: (jobs.created ?? 0) + (jobs.retry ?? 0), active: await countRunsExecuting({ db }) };
 }
 
 export type ProviderProbeOptions = {

@@ -176,14 +176,14 @@ describe.each(testBackends())('collectMetrics on %s', (backend) => {
     expect(Object.fromEntries(histogram['kpd-mads/rebuttal'].buckets)).toMatchObject({ '0.5': 0, '1': 1 });
 
     await db.execute(sql`create schema crosscheck_jobs`);
-    await db.execute(sql`create table crosscheck_jobs.job (name text not null, state text not null)`);
-    await db.execute(sql`insert into crosscheck_jobs.job values ('crosscheck-run', 'created'), ('crosscheck-run', 'active'), ('crosscheck-run', 'active'), ('other', 'active')`);
+    await db.execute(sql`create table crosscheck_jobs.job (id uuid primary key default gen_random_uuid(), name text not null, state text not null, retry_count int not null default 0)`);
+    await db.execute(sql`insert into crosscheck_jobs.job (name, state) values ('crosscheck-run', 'created'), ('crosscheck-run', 'active'), ('crosscheck-run', 'active'), ('other', 'active')`);
     text = formatPrometheus(await collectMetrics({ db }));
     expectExposition(text);
     expect(text).toContain('crosscheck_queue_jobs{state="created"} 1\n');
     expect(text).toContain('crosscheck_queue_jobs{state="active"} 2\n');
     expect(text).toContain('crosscheck_queue_jobs{state="failed"} 0\n');
-    // The running run has no worker's lease: nothing executes, whatever the two active jobs say.
+    // The running run names no live attempt: nothing executes, whatever the two active jobs say.
     expect(text).toContain('crosscheck_runs_executing 0\n');
 
     // The record of where keying began deleted in the database (its trigger off): the series goes

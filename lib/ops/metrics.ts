@@ -7,10 +7,9 @@ import type { Executor } from '@/lib/db/client';
 import { readCounters, type CounterRow } from '@/lib/db/queries/counters';
 import { readKeyedStart } from '@/lib/db/queries/audit';
 import { countRunsByStatus, countStepsByStatus, readAuditHeadSeq, readStepDurations, sumRunUsage } from '@/lib/db/queries/metrics';
-import { countExecutingRuns } from '@/lib/db/queries/runs';
 import { RUN_STATUSES, STEP_STATUSES } from '@/lib/domain/vocabulary';
 import { PROVIDER_ERRORS } from '@/lib/ops/counters';
-import { readQueueJobs } from '@/lib/ops/queue-stats';
+import { countRunsExecuting, readQueueJobs } from '@/lib/ops/queue-stats';
 
 /**
  * Upper bounds, in seconds, of the step latency buckets: a scripted step takes well under a
@@ -72,7 +71,7 @@ export async function collectMetrics({ db }: { db: Executor }): Promise<MetricsS
     stepDurations(db),
     readCounters({ db, name: PROVIDER_ERRORS }),
     readQueueJobs({ db }),
-    countExecutingRuns({ db }),
+    countRunsExecuting({ db }),
     readAuditHeadSeq({ db }),
     auditKeyedStartSeq(db),
   ]);
@@ -142,7 +141,7 @@ export function formatPrometheus(m: MetricsSnapshot): string {
         ? [metric('crosscheck_queue_jobs', 'gauge', 'Run jobs in the pg-boss queue by state.', Object.entries(m.queueJobs).map(([state, n]) => [{ state }, n]))]
         : []),
       ...(m.runsExecuting !== undefined
-        ? [metric('crosscheck_runs_executing', 'gauge', 'Runs a live queue worker executes now (an unexpired lease), whatever pg-boss says of their jobs.', [[{}, m.runsExecuting]])]
+        ? [metric('crosscheck_runs_executing', 'gauge', 'Runs a live queue attempt executes now: the attempt the run names holds an active job.', [[{}, m.runsExecuting]])]
         : []),
       ...(m.auditHeadSeq !== undefined
         ? [metric('crosscheck_audit_head_seq', 'gauge', 'Number of the newest audit log entry; it never decreases, so a drop means entries were deleted.', [[{}, m.auditHeadSeq]])]

@@ -3,11 +3,11 @@
 // worker has created the schema there is nothing to read, which callers report as "not
 // initialised".
 //
-// What executes right now is counted from the runs' leases (countExecutingRuns in
-// lib/db/queries/runs.ts), not from pg-boss's `active`: a killed worker's job stays active until
-// the reaper fails it (lib/jobs/boss.ts), while its run's lease runs out within WORKER_LEASE_MS.
+// What executes right now is counted from the runs' live attempts (countExecutingRuns in
+// lib/db/queries/runs.ts): a run whose job is active under the attempt the run names.
 import type { Executor } from '@/lib/db/client';
 import { countQueueJobsByState } from '@/lib/db/queries/queue';
+import { countExecutingRuns } from '@/lib/db/queries/runs';
 import { BOSS_SCHEMA, RUN_QUEUE } from '@/lib/jobs/boss';
 
 /** pg-boss's job states (the same in 10 and 12); `created` and `retry` are waiting, `active` is held by a worker. */
@@ -18,4 +18,10 @@ export async function readQueueJobs({ db, queue = RUN_QUEUE }: { db: Executor; q
   const counts = await countQueueJobsByState({ db, queue: { schema: BOSS_SCHEMA, name: queue } });
   if (!counts) return null;
   return { ...Object.fromEntries(QUEUE_STATES.map((s) => [s, 0])), ...counts };
+}
+
+/** Runs a live queue attempt executes right now (0 before the queue's schema exists). */
+export async function countRunsExecuting({ db }: { db: Executor }): Promise<number> {
+  if (!(await countQueueJobsByState({ db, queue: { schema: BOSS_SCHEMA, name: RUN_QUEUE } }))) return 0;
+  return countExecutingRuns({ db, queue: { schema: BOSS_SCHEMA, name: RUN_QUEUE } });
 }

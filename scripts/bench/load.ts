@@ -125,7 +125,7 @@ async function phase(ctx: BenchContext, handle: DatabaseHandle, tail: LogTail, u
     };
     const unsubscribe = tail.follow(run.id, 0, (events) => events.forEach((e) => onEvent(e.event)), () => {});
     unsubscribes.push(unsubscribe);
-    await enqueueRun(run.id, url);
+    await enqueueRun(run.id, { url });
   };
   for (let i = 0; i < slots; i++) await launch();
 

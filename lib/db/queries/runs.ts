@@ -1,6 +1,6 @@
 import 'server-only';
 import { and, asc, eq, gt, inArray, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
-import type { Executor } from '@/lib/db/client';
+import type { Db, Executor, Tx } from '@/lib/db/client';
 import { snapshotCitedEvidence } from '@/lib/db/queries/cited-evidence';
 import { cases, reports, runs, runSteps, users } from '@/lib/db/schema';
 import type { StepOutput } from '@/lib/domain/outputs';
@@ -141,7 +141,9 @@ export async function setRunStatus({
             }
           : {}),
         ...(final ? { finishedAt: now, citedEvidence } : { finishedAt: null }),
-        ...(workerId && final ? { workerId: null, leaseExpiresAt: null } : {}),
+        // A final status ends whichever attempt held the run: one still executing (cancelled from
+        // elsewhere) finds its writes refused from here on.
+        ...(final ? { workerId: null, leaseExpiresAt: null } : {}),
       })
       .where(workerId ? and(eq(runs.id, id), eq(runs.workerId, workerId), inArray(runs.status, ACTIVE)) : eq(runs.id, id))
       .returning({ id: runs.id, caseId: runs.caseId });
@@ -413,27 +415,33 @@ export async function countActiveRunsOfUser({ db, userId, lock = false }: { db: 
   return row.n;
 }
 
-// Leases (PostgreSQL queue mode). Times come from the database clock, so workers on machines
-// whose clocks disagree still agree on when a lease has expired.
+// Attempts (PostgreSQL queue mode). A queue worker executes a run as an attempt named
+// `<worker>/<job id>/<retry count>` (lib/jobs/worker.ts), recorded in runs.worker_id: every write
+// it makes checks that the run still names it (underLease), so two attempts never both write.
+// Whether an attempt is alive is pg-boss's to say: its job is `active` with that retry count only
+// while the worker's heartbeat goes on (lib/jobs/boss.ts).
 
-/** Takes the run for `workerId` if it is queued or running and nobody holds a live lease on it. */
-export async function claimRun({ db, id, workerId, leaseMs }: { db: Executor; id: string; workerId: string; leaseMs: number }) {
+type QueueRef = { schema: string; name: string };
+
+/** The job of the attempt recorded on the run is still active with that retry: the attempt lives. */
+const liveAttempt = (queue: QueueRef) => sql`exists (
+  select 1 from ${sql.raw(`${queue.schema}.job`)} j
+  where j.name = ${queue.name} and j.state = 'active'
+    and j.id::text = split_part(${runs.workerId}, '/', 2) and j.retry_count::text = split_part(${runs.workerId}, '/', 3))`;
+
+/**
+ * Takes the run for `attempt` if it is queued or running and no other live attempt holds it:
+ * nobody, an attempt whose job pg-boss failed or cancelled (a dead worker), or this same job's
+ * earlier try. Refused while another job's attempt is alive: that job goes on, and this one has
+ * nothing to do.
+ */
+export async function claimRun({ db, id, attempt, queue }: { db: Executor; id: string; attempt: string; queue: QueueRef }) {
   const [row] = await db
     .update(runs)
-    .set({ workerId, leaseExpiresAt: sql`now() + ${leaseMs}::int * interval '1 millisecond'` })
-    .where(and(eq(runs.id, id), inArray(runs.status, ACTIVE), or(isNull(runs.workerId), lt(runs.leaseExpiresAt, sql`now()`))))
+    .set({ workerId: attempt, leaseExpiresAt: null })
+    .where(and(eq(runs.id, id), inArray(runs.status, ACTIVE), or(isNull(runs.workerId), sql`not ${liveAttempt(queue)}`)))
     .returning({ id: runs.id, status: runs.status });
   return row;
-}
-
-/** Extends the leases `workerId` still holds; the runs it no longer holds are missing from the answer. */
-export async function renewLeases({ db, ids, workerId, leaseMs }: { db: Executor; ids: string[]; workerId: string; leaseMs: number }) {
-  if (!ids.length) return [];
-  return db
-    .update(runs)
-    .set({ leaseExpiresAt: sql`now() + ${leaseMs}::int * interval '1 millisecond'` })
-    .where(and(inArray(runs.id, ids), eq(runs.workerId, workerId)))
-    .returning({ id: runs.id, status: runs.status });
 }
 
 /** Gives a run back (graceful shutdown): true when `workerId` still held it. */
@@ -443,45 +451,43 @@ export async function releaseLease({ db, id, workerId }: { db: Executor; id: str
 }
 
 /**
- * Queued or running runs that no live worker holds: never claimed, released, or left by a dead
- * worker. With `queue` (a pg-boss schema and queue name, our own constants) a run that already
- * has a job waiting there is left out, so the reaper does not send it again on every tick.
+ * Queued or running runs with no job waiting or active in `queue` and no live attempt: nothing
+ * would ever execute them (see queueOrphanedRuns in lib/jobs/boss.ts).
  */
-export async function listUnheldRuns({ db, queue }: { db: Executor; queue?: { schema: string; name: string } }) {
-  const waiting = queue
-    ? sql`not exists (select 1 from ${sql.raw(`${queue.schema}.job`)} j where j.name = ${queue.name} and j.singleton_key = ${runs.id}::text and j.state < 'active')`
-    : sql`true`;
+export async function listOrphanedRuns({ db, queue }: { db: Executor; queue: QueueRef }) {
+  const jobbed = sql`exists (select 1 from ${sql.raw(`${queue.schema}.job`)} j where j.name = ${queue.name} and j.singleton_key = ${runs.id}::text and j.state <= 'active')`;
   return db
     .select({ id: runs.id })
     .from(runs)
-    .where(and(inArray(runs.status, ACTIVE), or(isNull(runs.workerId), lt(runs.leaseExpiresAt, sql`now()`)), waiting));
+    .where(and(inArray(runs.status, ACTIVE), sql`not ${jobbed}`));
 }
 
 /**
- * Cancels a queued or running run from any process; the worker holding it notices at its next
- * renewal. Like any finish, it stores the cited-evidence snapshot in the same transaction.
+ * Cancels a queued or running run from any process, and ends its attempt: a worker still executing
+ * it finds its writes refused (and its job cancelled, lib/jobs/queue-runner.ts). Like any finish,
+ * it stores the cited-evidence snapshot in the same transaction. `alsoInTransaction` runs in it.
  */
-export async function cancelActiveRun({ db, id }: { db: Executor; id: string }) {
+export async function cancelActiveRun({ db, id, alsoInTransaction }: { db: Db; id: string; alsoInTransaction?: (tx: Tx) => Promise<void> }) {
   return db.transaction(async (tx) => {
     const citedEvidence = await snapshotCitedEvidence({ db: tx, runId: id });
     const rows = await tx
       .update(runs)
-      .set({ status: 'cancelled', error: 'Cancelled.', errorPhrase: { key: 'cancelled' }, finishedAt: new Date(), citedEvidence })
+      .set({ status: 'cancelled', error: 'Cancelled.', errorPhrase: { key: 'cancelled' }, finishedAt: new Date(), citedEvidence, workerId: null, leaseExpiresAt: null })
       .where(and(eq(runs.id, id), inArray(runs.status, ACTIVE)))
       .returning({ id: runs.id });
-    return rows.length > 0;
+    if (!rows.length) return false;
+    // Its steps in flight go back to pending: the attempt that ran them can no longer say so.
+    await resetSteps({ db: tx, runId: id, statuses: ['running'] });
+    await alsoInTransaction?.(tx);
+    return true;
   });
 }
 
-/**
- * Queued or running runs a live worker holds: its lease has not run out (database clock). What
- * executes right now, unlike pg-boss's `active` jobs: a killed worker's job stays active until the
- * reaper fails it, while its run's lease runs out within WORKER_LEASE_MS.
- */
-export async function countExecutingRuns({ db }: { db: Executor }): Promise<number> {
+/** Queued or running runs a live attempt executes (see claimRun): what executes right now. */
+export async function countExecutingRuns({ db, queue }: { db: Executor; queue: QueueRef }): Promise<number> {
   const [row] = await db
     .select({ n: sql<number>`count(*)::int` })
     .from(runs)
-    .where(and(inArray(runs.status, ['queued', 'running']), isNotNull(runs.workerId), gt(runs.leaseExpiresAt, sql`now()`)));
+    .where(and(inArray(runs.status, ACTIVE), isNotNull(runs.workerId), liveAttempt(queue)));
   return Number(row?.n ?? 0);
 }

@@ -29,6 +29,7 @@ export const runFailureMessages = defineMessages({
     unexpected: 'An unexpected error: {reason}',
     couldNotStart: 'Could not start: {reason}',
     cancelled: 'Cancelled.',
+    workersStopped: 'The workers executing this run stopped {n, plural, one {# time} other {# times}} before it could finish. Retry it to continue from its finished steps.',
     // A run's budget (lib/debate/limits.ts, lib/debate/budget.ts).
     tokenBudget: 'The run reached its token budget of {budget, number} tokens: {used, number} used.',
     costBudget: 'The run reached its cost budget of ${budget}: ${used} used.',
@@ -59,6 +60,7 @@ export const runFailureMessages = defineMessages({
     unexpected: '예기치 않은 오류: {reason}',
     couldNotStart: '시작하지 못했습니다: {reason}',
     cancelled: '취소되었습니다.',
+    workersStopped: '이 실행을 맡은 워커가 끝내기 전에 {n}번 중단되었습니다. 다시 시도하면 마친 단계부터 이어서 진행합니다.',
     tokenBudget: '토큰 예산 {budget, number}개에 도달했습니다: {used, number}개 사용.',
     costBudget: '비용 예산 ${budget}에 도달했습니다: ${used} 사용.',
     promptOverBudget: '예산에 도달해 멈췄습니다: 남은 예산({left})으로는 {step} 단계의 약 {tokens, number}토큰짜리 프롬프트를 보낼 수 없습니다.',
