@@ -6,9 +6,9 @@
 // duplicate or stale job is harmless. pg-boss 10's schema `pgboss` cannot be migrated to 12: it is
 // left in place, unread, and the runs whose jobs waited there are queued again at start-up
 // (queueOrphanedRuns). Scheduling is on for the portfolio watch's cron job (lib/jobs/watch-scheduler.ts).
-import { sql } from 'drizzle-orm';
 import type { PgBoss, Queue } from 'pg-boss';
 import type { Db, Tx } from '@/lib/db/client';
+import { queueTx } from '@/lib/db/queries/queue';
 import { listOrphanedRuns, setRunStatus } from '@/lib/db/queries/runs';
 import { publishNow } from '@/lib/debate/event-log';
 import { env } from '@/lib/env';
@@ -131,15 +131,9 @@ export function getBoss(url?: string): Promise<PgBoss> {
  * Puts a run on the queue (a run already waiting there is not queued twice); a worker that is idle
  * hears of it at once. With `tx`, the job commits or rolls back with the caller's writes.
  */
-/** pg-boss's view of our drizzle transaction (its type wants `execute` to promise rows, ours promises an untyped result with them). */
-async function inTx(tx: Tx) {
-  const { fromDrizzle } = await import('pg-boss');
-  return { db: fromDrizzle(tx as unknown as Parameters<typeof fromDrizzle>[0], sql) };
-}
-
 export async function enqueueRun(runId: string, { url, tx }: { url?: string; tx?: Tx } = {}) {
   const boss = await getBoss(url);
-  await boss.send(RUN_QUEUE, { runId } satisfies RunJob, { singletonKey: runId, ...(tx ? await inTx(tx) : {}) });
+  await boss.send(RUN_QUEUE, { runId } satisfies RunJob, { singletonKey: runId, ...(tx ? await queueTx(tx) : {}) });
 }
 
 /**
@@ -152,7 +146,7 @@ export async function cancelRunJobs(runId: string, { url, tx }: { url?: string; 
   const jobs = await boss.findJobs<RunJob>(RUN_QUEUE, { key: runId });
   const open = jobs.filter((j) => j.state === 'created' || j.state === 'retry' || j.state === 'active').map((j) => j.id);
   if (!open.length) return;
-  await boss.cancel(RUN_QUEUE, open, tx ? await inTx(tx) : undefined);
+  await boss.cancel(RUN_QUEUE, open, tx ? await queueTx(tx) : undefined);
 }
 
 /**

@@ -4,7 +4,7 @@
 // name and schema are the caller's (lib/jobs/boss.ts), passed in.
 import 'server-only';
 import { sql } from 'drizzle-orm';
-import type { Executor } from '@/lib/db/client';
+import type { Executor, Tx } from '@/lib/db/client';
 import { executeRows } from '@/lib/db/rows';
 
 export type QueueRef = { schema: string; name: string };
@@ -18,4 +18,13 @@ export async function countQueueJobsByState({ db, queue }: { db: Executor; queue
     sql`select state::text as state, count(*)::int as n from ${sql.raw(`${queue.schema}.job`)} where name = ${queue.name} group by state`,
   );
   return Object.fromEntries(counts.map((r) => [r.state, Number(r.n)]));
+}
+
+/**
+ * Our transaction as pg-boss's adapter takes it, so a job is sent or cancelled inside it (its type
+ * wants `execute` to promise rows; ours promises an untyped result that has them).
+ */
+export async function queueTx(tx: Tx) {
+  const { fromDrizzle } = await import('pg-boss');
+  return { db: fromDrizzle(tx as unknown as Parameters<typeof fromDrizzle>[0], sql) };
 }

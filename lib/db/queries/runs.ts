@@ -1,5 +1,5 @@
 import 'server-only';
-import { and, asc, eq, gt, inArray, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNotNull, isNull, or, sql } from 'drizzle-orm';
 import type { Db, Executor, Tx } from '@/lib/db/client';
 import { snapshotCitedEvidence } from '@/lib/db/queries/cited-evidence';
 import { cases, reports, runs, runSteps, users } from '@/lib/db/schema';
@@ -35,10 +35,15 @@ export async function insertRun({
   createdById?: string | null;
 }) {
   return db.transaction(async (tx) => {
-    const [run] = await tx.insert(runs).values({ ...(id ? { id } : {}), protocol: protocol.id, params, provider, model, mode, companyId, caseId, createdById, status: 'queued' }).returning();
-    await tx.insert(runSteps).values(
-      protocol.steps.map((s, ordinal) => ({ runId: run.id, stepId: s.id, ordinal, agent: s.agent, team: s.team, act: s.act, contextStepIds: s.context })),
-    );
+    const [run] = await tx
+      .insert(runs)
+      .values({ ...(id ? { id } : {}), protocol: protocol.id, params, provider, model, mode, companyId, caseId, createdById, status: 'queued' })
+      .returning();
+    await tx
+      .insert(runSteps)
+      .values(
+        protocol.steps.map((s, ordinal) => ({ runId: run.id, stepId: s.id, ordinal, agent: s.agent, team: s.team, act: s.act, contextStepIds: s.context })),
+      );
     return run;
   });
 }
@@ -76,7 +81,11 @@ export class LeaseLostError extends Error {
 async function underLease<T>(db: Executor, runId: string, workerId: string | undefined, write: (tx: Executor) => Promise<T>): Promise<T> {
   if (!workerId) return write(db);
   return db.transaction(async (tx) => {
-    const held = await tx.select({ id: runs.id }).from(runs).where(and(eq(runs.id, runId), eq(runs.workerId, workerId))).for('update');
+    const held = await tx
+      .select({ id: runs.id })
+      .from(runs)
+      .where(and(eq(runs.id, runId), eq(runs.workerId, workerId)))
+      .for('update');
     if (!held.length) throw new LeaseLostError(runId);
     return write(tx);
   });
@@ -186,7 +195,19 @@ export async function markStepRunning({ db, runId, stepId, workerId }: { db: Exe
  * statement, so calls that finish together do not overwrite each other; only while the step is
  * running (and, for a queue worker, under its lease). Returns whether it was kept.
  */
-export async function keepStepSection({ db, runId, stepId, section, workerId }: { db: Executor; runId: string; stepId: string; section: KeptSection; workerId?: string }) {
+export async function keepStepSection({
+  db,
+  runId,
+  stepId,
+  section,
+  workerId,
+}: {
+  db: Executor;
+  runId: string;
+  stepId: string;
+  section: KeptSection;
+  workerId?: string;
+}) {
   const kept = await underLease(db, runId, workerId, (tx) =>
     tx
       .update(runSteps)
@@ -269,17 +290,7 @@ export async function markStepDone({
  * Adds tokens and cost spent by calls whose step was not saved (stopped at the budget, cancelled
  * or failed) to the run's totals, so they count against its budget and show in its figures.
  */
-export async function addRunUsage({
-  db,
-  runId,
-  usage,
-  workerId,
-}: {
-  db: Executor;
-  runId: string;
-  usage: Usage;
-  workerId?: string;
-}) {
+export async function addRunUsage({ db, runId, usage, workerId }: { db: Executor; runId: string; usage: Usage; workerId?: string }) {
   const costUsd = Math.round(usage.costUsd * 1e6) / 1e6;
   await underLease(db, runId, workerId, async (tx) => {
     await tx
@@ -386,7 +397,10 @@ export async function saveWebEvidence({ db, runId, items }: { db: Executor; runI
 }
 
 export async function upsertReport({ db, runId, content, checks }: { db: Executor; runId: string; content: StepOutput; checks: FinalCheck[] }) {
-  await db.insert(reports).values({ runId, content, checks }).onConflictDoUpdate({ target: reports.runId, set: { content, checks, createdAt: new Date() } });
+  await db
+    .insert(reports)
+    .values({ runId, content, checks })
+    .onConflictDoUpdate({ target: reports.runId, set: { content, checks, createdAt: new Date() } });
 }
 
 export async function getReport({ db, runId }: { db: Executor; runId: string }) {
@@ -396,7 +410,10 @@ export async function getReport({ db, runId }: { db: Executor; runId: string }) 
 
 /** Runs a process was executing when it stopped: to resume at start. */
 export async function listInterruptedRuns({ db }: { db: Executor }) {
-  return db.select({ id: runs.id }).from(runs).where(inArray(runs.status, ['queued', 'running']));
+  return db
+    .select({ id: runs.id })
+    .from(runs)
+    .where(inArray(runs.status, ['queued', 'running']));
 }
 
 /**
@@ -446,7 +463,11 @@ export async function claimRun({ db, id, attempt, queue }: { db: Executor; id: s
 
 /** Gives a run back (graceful shutdown): true when `workerId` still held it. */
 export async function releaseLease({ db, id, workerId }: { db: Executor; id: string; workerId: string }) {
-  const rows = await db.update(runs).set({ workerId: null, leaseExpiresAt: null }).where(and(eq(runs.id, id), eq(runs.workerId, workerId))).returning({ id: runs.id });
+  const rows = await db
+    .update(runs)
+    .set({ workerId: null, leaseExpiresAt: null })
+    .where(and(eq(runs.id, id), eq(runs.workerId, workerId)))
+    .returning({ id: runs.id });
   return rows.length > 0;
 }
 
@@ -472,7 +493,15 @@ export async function cancelActiveRun({ db, id, alsoInTransaction }: { db: Db; i
     const citedEvidence = await snapshotCitedEvidence({ db: tx, runId: id });
     const rows = await tx
       .update(runs)
-      .set({ status: 'cancelled', error: 'Cancelled.', errorPhrase: { key: 'cancelled' }, finishedAt: new Date(), citedEvidence, workerId: null, leaseExpiresAt: null })
+      .set({
+        status: 'cancelled',
+        error: 'Cancelled.',
+        errorPhrase: { key: 'cancelled' },
+        finishedAt: new Date(),
+        citedEvidence,
+        workerId: null,
+        leaseExpiresAt: null,
+      })
       .where(and(eq(runs.id, id), inArray(runs.status, ACTIVE)))
       .returning({ id: runs.id });
     if (!rows.length) return false;
