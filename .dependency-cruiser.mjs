@@ -64,11 +64,31 @@ const floorRules = [
     from: { path: DOMAIN },
     to: { pathNot: [DOMAIN, '^node_modules/zod/'] },
   },
-  floor('kernel-above-domain-only', 'The kernel (env, errors, helpers, i18n, log) imports only the domain and itself.', KERNEL, [DB, ...SERVICES, ...STARTUP, ...TOP]),
+  floor('kernel-above-domain-only', 'The kernel (env, errors, helpers, i18n, log) imports only the domain and itself.', KERNEL, [
+    DB,
+    ...SERVICES,
+    ...STARTUP,
+    ...TOP,
+  ]),
   floor('db-above-kernel-only', 'lib/db imports only the domain and the kernel: never a service, start-up or the top.', DB, [...SERVICES, ...STARTUP, ...TOP]),
-  floor('pool-below-models', 'The knowledge pool does not know about models, debates, jobs, measurements, reports or sign-in.', '^lib/pool/', '^lib/(llm|debate|jobs|eval|report|auth)/'),
-  floor('llm-below-debate', 'Providers and the offline analyst read the step contract from lib/domain, never the engine.', '^lib/llm/', '^lib/(debate|jobs|eval|report|auth)/'),
-  floor('debate-below-jobs', 'The engine does not know where it runs (lib/jobs) or how its results are measured and rendered.', '^lib/debate/', '^lib/(jobs|eval|report)/'),
+  floor(
+    'pool-below-models',
+    'The knowledge pool does not know about models, debates, jobs, measurements, reports or sign-in.',
+    '^lib/pool/',
+    '^lib/(llm|debate|jobs|eval|report|auth)/',
+  ),
+  floor(
+    'llm-below-debate',
+    'Providers and the offline analyst read the step contract from lib/domain, never the engine.',
+    '^lib/llm/',
+    '^lib/(debate|jobs|eval|report|auth)/',
+  ),
+  floor(
+    'debate-below-jobs',
+    'The engine does not know where it runs (lib/jobs) or how its results are measured and rendered.',
+    '^lib/debate/',
+    '^lib/(jobs|eval|report)/',
+  ),
   floor('jobs-below-eval-and-report', 'The queue runs the engine; it does not measure or render.', '^lib/jobs/', '^lib/(eval|report)/'),
   floor('services-below-startup', 'Services never import the demo data, start-up, pages, components or scripts.', SERVICES, [...STARTUP, ...TOP]),
   floor('startup-below-top', 'Start-up never imports pages, components or scripts.', STARTUP, TOP),
@@ -104,7 +124,14 @@ const config = {
   forbidden: BROWSER_PASS ? browserRules : floorRules,
   options: {
     doNotFollow: { path: 'node_modules' },
-    exclude: { path: [...(BROWSER_PASS ? serverActionModules : []), '(^|/)(\\.next|\\.data|test-results|playwright-report|relay-fixtures|fixtures)/', '\\.test\\.tsx?$', '(^|/)test-[^/]+\\.ts$'] },
+    exclude: {
+      path: [
+        ...(BROWSER_PASS ? serverActionModules : []),
+        '(^|/)(\\.next|\\.data|test-results|playwright-report|relay-fixtures|fixtures)/',
+        '\\.test\\.tsx?$',
+        '(^|/)test-[^/]+\\.ts$',
+      ],
+    },
     tsPreCompilationDeps: !BROWSER_PASS,
     tsConfig: { fileName: 'tsconfig.json' },
     enhancedResolveOptions: {

@@ -56,14 +56,14 @@ test.describe('accessibility', () => {
     await expectNoViolations(page, 'finished run page');
   });
 
-  test('the committee\'s comment form on a turn and the decision form', async ({ page }) => {
+  test("the committee's comment form on a turn and the decision form", async ({ page }) => {
     // Four passes of axe, one over a whole finished run: 30 s ran out on a busy two-core machine.
     test.setTimeout(90_000);
     await signInAs(page, 'committee');
     await page.goto(`/runs/${DEMO_IDS.run}`);
     await page.getByTestId('turn-D1').getByTestId('turn-comments-toggle').click();
     await expect(page.getByTestId('turn-D1').getByTestId('turn-comment-form')).toBeVisible();
-    await expectNoViolations(page, 'committee run page with a turn\'s comments open');
+    await expectNoViolations(page, "committee run page with a turn's comments open");
     await page.goto(`/cases/${DEMO_IDS.submittedCase}`);
     await page.getByTestId('record-decision').click();
     // The confirmation is a modal dialog, named by its title; axe checks it open.
@@ -79,7 +79,13 @@ test.describe('accessibility', () => {
   for (const role of ROLES) {
     const extra =
       role === 'rm'
-        ? ['/companies/taeyoung-engineering-construction', '/companies/tesla/documents/tesla--10k-fy2024-item-1c-cybersecurity', '/import', '/cases/new', '/inbox']
+        ? [
+            '/companies/taeyoung-engineering-construction',
+            '/companies/tesla/documents/tesla--10k-fy2024-item-1c-cybersecurity',
+            '/import',
+            '/cases/new',
+            '/inbox',
+          ]
         : role === 'admin'
           ? ['/admin/audit?verify=1', '/admin/studies/new']
           : [];
@@ -118,7 +124,12 @@ test.describe('accessibility', () => {
     const evaluator = await (await browser.newContext()).newPage();
     await signInAs(evaluator, 'evaluator');
     await evaluator.goto('/ratings');
-    await evaluator.getByTestId('ratings-study').filter({ hasText: /Accessibility/ }).first().getByRole('link', { name: 'Report 1' }).click();
+    await evaluator
+      .getByTestId('ratings-study')
+      .filter({ hasText: /Accessibility/ })
+      .first()
+      .getByRole('link', { name: 'Report 1' })
+      .click();
     await expect(evaluator.getByRole('heading', { level: 1 })).toBeVisible();
     await evaluator.getByTestId('item-trustworthiness').locator('input[value="4"]').check();
     await expect(evaluator.getByTestId('save-status')).toHaveAttribute('data-state', 'saved');

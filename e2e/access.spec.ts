@@ -94,7 +94,9 @@ test.describe('access matrix', () => {
     // it may not see), while the RM reads it.
     const committee = await signedInContext(baseURL!, 'committee');
     expect((await committee.get('/companies/samsung-electronics')).status()).toBe(200);
-    expect((await committee.get('/companies/samsung-electronics/documents/samsung-electronics--2022h1-xi2-xi3-contingencies-and-sanctions')).status()).toBe(200);
+    expect((await committee.get('/companies/samsung-electronics/documents/samsung-electronics--2022h1-xi2-xi3-contingencies-and-sanctions')).status()).toBe(
+      200,
+    );
     expect((await committee.get('/companies/monro-inc')).status()).toBe(404);
     expect((await committee.get('/companies/monro-inc/documents/monro-inc--earnings-call-q3-fy2020')).status()).toBe(404);
     expect((await committee.get('/companies')).status()).toBe(403);
@@ -108,16 +110,28 @@ test.describe('access matrix', () => {
     const built = buildPages();
     expect(built.length, 'pages in .next (run after next build)').toBeGreaterThan(0);
     const declared: string[] = [...PAGES.map((p) => p.path), ...PUBLIC_PAGES];
-    expect(built.filter((p) => !declared.includes(p)), 'pages missing from PAGES and PUBLIC_PAGES').toEqual([]);
-    expect(declared.filter((p) => !built.includes(p)), 'map entries with no page in the build').toEqual([]);
+    expect(
+      built.filter((p) => !declared.includes(p)),
+      'pages missing from PAGES and PUBLIC_PAGES',
+    ).toEqual([]);
+    expect(
+      declared.filter((p) => !built.includes(p)),
+      'map entries with no page in the build',
+    ).toEqual([]);
   });
 
   test('every route handler in the build is in the permission map', () => {
     const built = buildRoutes();
     expect(built.length, 'route handlers in .next (run after next build)').toBeGreaterThan(0);
     const declared = [...declaredRoutes().keys()];
-    expect(built.filter((p) => !declared.includes(p)), 'route handlers missing from API_ROUTES and PUBLIC_ROUTES').toEqual([]);
-    expect(declared.filter((p) => !built.includes(p)), 'map entries with no route handler in the build').toEqual([]);
+    expect(
+      built.filter((p) => !declared.includes(p)),
+      'route handlers missing from API_ROUTES and PUBLIC_ROUTES',
+    ).toEqual([]);
+    expect(
+      declared.filter((p) => !built.includes(p)),
+      'map entries with no route handler in the build',
+    ).toEqual([]);
   });
 
   test('each route handler exports exactly the methods the map lists', async ({ baseURL }) => {
@@ -156,8 +170,14 @@ test.describe('access matrix', () => {
   test('every server action in the build is in the permission map', () => {
     const names = buildActions().map((a) => a.exportedName);
     const known = new Set<string>([...Object.keys(ACTIONS), ...PUBLIC_ACTIONS]);
-    expect(names.filter((n) => !known.has(n)), 'actions missing from lib/auth/permissions.ts ACTIONS').toEqual([]);
-    expect([...known].filter((n) => !names.includes(n)), 'map entries with no action in the build').toEqual([]);
+    expect(
+      names.filter((n) => !known.has(n)),
+      'actions missing from lib/auth/permissions.ts ACTIONS',
+    ).toEqual([]);
+    expect(
+      [...known].filter((n) => !names.includes(n)),
+      'map entries with no action in the build',
+    ).toEqual([]);
   });
 
   for (const role of [...ROLES, 'anonymous'] as const) {

@@ -50,7 +50,10 @@ test('sign-in events and a refused import reach the audit log as readable, filte
 
   // An import with a row the schema refuses (no published date): nothing written, the refusal recorded.
   const file = `refused-${Date.now().toString(36)}.csv`;
-  const csv = ['company_id,category,title,text,published_date,source_name,source_url', 'tesla,news,Undated item,No date,,NHTSA,https://example.org/undated'].join('\n');
+  const csv = [
+    'company_id,category,title,text,published_date,source_name,source_url',
+    'tesla,news,Undated item,No date,,NHTSA,https://example.org/undated',
+  ].join('\n');
   await user.goto('/import');
   await user.getByTestId('import-file').setInputFiles({ name: file, mimeType: 'text/csv', buffer: Buffer.from(csv) });
   await user.getByTestId('import-submit').click();
@@ -100,7 +103,13 @@ test('sign-in events and a refused import reach the audit log as readable, filte
   await expect(rows).toHaveCount(1);
   await expect(rows.getByTestId('audit-action-label')).toHaveText('Import refused');
   const refused = await detailOf(rows);
-  expect(refused).toMatchObject({ Source: file, Origin: 'File import', 'Rejected rows': '1', 'Duplicates skipped': '0', 'Files with rejected rows': `${file} (1)` });
+  expect(refused).toMatchObject({
+    Source: file,
+    Origin: 'File import',
+    'Rejected rows': '1',
+    'Duplicates skipped': '0',
+    'Files with rejected rows': `${file} (1)`,
+  });
   expect(refused['First reasons']).toContain('published_date');
 
   await userContext.close();

@@ -87,7 +87,10 @@ async function createUserAsAdmin(page: Page, password: string, role = 'rm') {
 }
 
 test.describe('accounts', () => {
-  test('five wrong passwords lock this address out of the account, even against the right password, without saying so; an admin unlocks it', async ({ page, browser }) => {
+  test('five wrong passwords lock this address out of the account, even against the right password, without saying so; an admin unlocks it', async ({
+    page,
+    browser,
+  }) => {
     // Eight sign-ins, each a deliberately slow password hash (scrypt): 30 s ran out twice on a busy two-core machine.
     test.setTimeout(120_000);
     const password = 'correct-horse-battery';

@@ -12,7 +12,10 @@ test('the first demo draft is the full-debate case, and its first offline run ar
   test.setTimeout(120_000);
   await signInAs(page, 'rm');
   await page.goto('/cases');
-  const hrefs = await page.getByTestId('case-row').locator('td:first-child a').evaluateAll((links) => links.map((a) => a.getAttribute('href')));
+  const hrefs = await page
+    .getByTestId('case-row')
+    .locator('td:first-child a')
+    .evaluateAll((links) => links.map((a) => a.getAttribute('href')));
   const demo = hrefs.filter((h) => [DEMO_IDS.draftCase, DEMO_IDS.thinCase].some((id) => h === `/cases/${id}`));
   expect(demo).toEqual([`/cases/${DEMO_IDS.draftCase}`, `/cases/${DEMO_IDS.thinCase}`]);
   const thinRow = page.getByTestId('case-row').filter({ has: page.locator(`a[href="/cases/${DEMO_IDS.thinCase}"]`) });
@@ -38,7 +41,14 @@ test('the first demo draft is the full-debate case, and its first offline run ar
   await expect(page.getByTestId('run-insufficient-evidence')).toHaveCount(0);
   // The pro/con panels: one per factor the debate argued (the six of lib/demo/seed.test.ts).
   const panels = page.getByTestId('factor-panels');
-  for (const factor of ['economic_sensitivity', 'employment_stability', 'government_support_programs', 'industry_competition_intensity', 'internal_control_risk', 'management_continuity']) {
+  for (const factor of [
+    'economic_sensitivity',
+    'employment_stability',
+    'government_support_programs',
+    'industry_competition_intensity',
+    'internal_control_risk',
+    'management_continuity',
+  ]) {
     await expect(panels.getByTestId(`panel-${factor}`)).toBeVisible();
   }
 });
@@ -48,7 +58,9 @@ test('the Taeyoung draft says before Start that its run will give a red-flag scr
   await page.goto(`/cases/${DEMO_IDS.thinCase}`);
   const launcher = page.getByTestId('run-launcher');
   await expect(launcher.getByTestId('run-outlook')).toHaveAttribute('data-outlook', 'screening');
-  await expect(launcher.getByTestId('run-outlook-text')).toContainText('This pool will give a red-flag screening, not a debate: as of 2025-03-31 it holds 1 evidence item on 1 guideline factor');
+  await expect(launcher.getByTestId('run-outlook-text')).toContainText(
+    'This pool will give a red-flag screening, not a debate: as of 2025-03-31 it holds 1 evidence item on 1 guideline factor',
+  );
   await expect(launcher.getByTestId('run-outlook-text')).toContainText('No step runs and no model is called');
   await expect(launcher.getByTestId('run-outlook-connectors')).toHaveAttribute('href', '/companies/taeyoung-engineering-construction');
   await expect(launcher.getByTestId('run-estimate')).toHaveCount(0);

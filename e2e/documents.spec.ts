@@ -18,7 +18,9 @@ async function upload(page: Page, file: { name: string; mimeType: string; buffer
   await form.getByLabel('Kind').selectOption('annual_report');
   await form.getByLabel('Published on').fill('2025-01-30');
   await form.getByLabel('Source', { exact: true }).fill('SEC EDGAR — Tesla, Inc. Form 10-K (FY2024)');
-  await form.getByLabel('Source address (where the document is published)').fill(`https://www.sec.gov/Archives/edgar/data/1318605/tsla-20241231.htm?e2e=${unique()}`);
+  await form
+    .getByLabel('Source address (where the document is published)')
+    .fill(`https://www.sec.gov/Archives/edgar/data/1318605/tsla-20241231.htm?e2e=${unique()}`);
   await form.getByTestId('upload-document-submit').click();
 }
 
@@ -78,7 +80,9 @@ test.describe('filings in', () => {
       await page.reload();
       await expect(reading).toHaveAttribute('data-state', 'failed', { timeout: 1_000 });
     }).toPass({ timeout: 30_000 });
-    await expect(reading).toContainText("The model (fake-llm) could not read this document, so only the rule candidates are shown: The model endpoint answered 400 The model refused this passage (a test's fault).");
+    await expect(reading).toContainText(
+      "The model (fake-llm) could not read this document, so only the rule candidates are shown: The model endpoint answered 400 The model refused this passage (a test's fault).",
+    );
 
     // The page shows the new reading at once (the action refreshes it).
     await reading.getByTestId('reread-document').click();
@@ -102,7 +106,9 @@ test.describe('filings in', () => {
     await signInAs(page, 'rm');
     const name = `scan-${unique()}.png`;
     await upload(page, { name, mimeType: 'image/png', buffer: Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0]) }, 'A scan');
-    await expect(page.getByTestId('upload-document')).toContainText(`${name}: not a document Crosscheck reads. Upload HTML, a DART original document (.zip or .xml) or a PDF.`);
+    await expect(page.getByTestId('upload-document')).toContainText(
+      `${name}: not a document Crosscheck reads. Upload HTML, a DART original document (.zip or .xml) or a PDF.`,
+    );
     await expect(page).toHaveURL(/\/companies\/tesla$/);
   });
 });

@@ -39,7 +39,10 @@ export async function signInAs(page: Page, role: Role) {
   }
   await signIn(page, DEMO_USERS[role].email, DEMO_PASSWORD);
   await expect(home).toBeVisible();
-  demoSessions.set(key, (await page.context().cookies()).filter((c) => c.name.includes('session-token')));
+  demoSessions.set(
+    key,
+    (await page.context().cookies()).filter((c) => c.name.includes('session-token')),
+  );
 }
 
 /** A unique email per test, so parallel tests and both backends never share an account. */
@@ -97,7 +100,10 @@ export async function startRunOn(page: Page, companyId: string, title: string, r
 }
 
 /** As the signed-in admin, creates an account through the Users page; resolves with its email. */
-export async function createUser(admin: Page, { role, name, password, prefix = `user-${role}` }: { role: Role; name: string; password: string; prefix?: string }) {
+export async function createUser(
+  admin: Page,
+  { role, name, password, prefix = `user-${role}` }: { role: Role; name: string; password: string; prefix?: string },
+) {
   const email = uniqueEmail(prefix);
   await admin.goto('/admin/users');
   const form = admin.getByTestId('create-user-form');
@@ -143,6 +149,10 @@ export async function auditEntry(admin: Page, action: string, about: string, lab
   const row = admin.getByTestId('audit-row').filter({ hasText: about });
   await expect(row).toHaveCount(1);
   await expect(row.getByTestId('audit-action-label')).toHaveText(label);
-  const valueOf = (field: string) => row.getByTestId('audit-detail').locator('dt', { hasText: new RegExp(`^${field}$`) }).locator('xpath=following-sibling::dd[1]');
+  const valueOf = (field: string) =>
+    row
+      .getByTestId('audit-detail')
+      .locator('dt', { hasText: new RegExp(`^${field}$`) })
+      .locator('xpath=following-sibling::dd[1]');
   return { row, valueOf };
 }

@@ -88,12 +88,7 @@ async function switchTo(page: Page, locale: 'ko' | 'en') {
 /** Pages each role reaches: its navigation, plus the demo case, run and report for those who read them. */
 function pagesOf(role: Role) {
   const submitted = [`/cases/${DEMO_IDS.submittedCase}`, `/runs/${DEMO_IDS.run}`, `/runs/${DEMO_IDS.run}/report`];
-  const extra =
-    role === 'rm'
-      ? ['/cases/new', '/import', '/companies/samsung-electronics', ...submitted]
-      : role === 'committee'
-        ? submitted
-        : [];
+  const extra = role === 'rm' ? ['/cases/new', '/import', '/companies/samsung-electronics', ...submitted] : role === 'committee' ? submitted : [];
   return ['/', ...NAV[role].map((item) => item.href), ...extra];
 }
 

@@ -26,14 +26,29 @@ test.describe('import help', () => {
     const rows = help.getByTestId('import-column');
     await expect(rows).toHaveCount(COLUMNS.length);
     expect(await rows.evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-column')))).toEqual(COLUMNS);
-    const required = await help.locator('[data-testid="import-column"][data-required="true"]').evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-column')));
+    const required = await help
+      .locator('[data-testid="import-column"][data-required="true"]')
+      .evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-column')));
     expect(required).toEqual(EVIDENCE_COLUMNS.filter((c) => c.required).map((c) => c.name));
     expect(required).toEqual(expect.arrayContaining(['company_id', 'category', 'title', 'text', 'published_date', 'source_name']));
-    await expect(rows.filter({ has: page.locator('code', { hasText: /^company_id$/ }) }).getByRole('cell').nth(1)).toHaveText('Required');
-    await expect(rows.filter({ has: page.locator('code', { hasText: /^value$/ }) }).getByRole('cell').nth(1)).toHaveText('Optional');
+    await expect(
+      rows
+        .filter({ has: page.locator('code', { hasText: /^company_id$/ }) })
+        .getByRole('cell')
+        .nth(1),
+    ).toHaveText('Required');
+    await expect(
+      rows
+        .filter({ has: page.locator('code', { hasText: /^value$/ }) })
+        .getByRole('cell')
+        .nth(1),
+    ).toHaveText('Optional');
 
     // The categories: every one the schema accepts, real names among them.
-    const categories = await help.getByTestId('import-categories').locator('li').evaluateAll((lis) => lis.map((li) => li.getAttribute('data-category')));
+    const categories = await help
+      .getByTestId('import-categories')
+      .locator('li')
+      .evaluateAll((lis) => lis.map((li) => li.getAttribute('data-category')));
     expect(categories).toEqual([...IMPORT_CATEGORIES]);
     expect(categories).toEqual(expect.arrayContaining(['patent', 'legal_proceedings', 'certification', 'news']));
 
@@ -53,7 +68,10 @@ test.describe('import help', () => {
     // JSONL: one item a line, each with the required fields and no field outside the schema.
     const jsonl = await download(page, 'template-jsonl');
     expect(jsonl.name).toBe('evidence-template.jsonl');
-    const items = jsonl.text.trim().split('\n').map((line) => JSON.parse(line) as Record<string, string>);
+    const items = jsonl.text
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, string>);
     expect(items).toHaveLength(examples.length);
     for (const item of items) {
       for (const key of Object.keys(item)) expect(COLUMNS).toContain(key);

@@ -35,7 +35,9 @@ test('a committee comment reaches the case owner’s inbox', async ({ browser })
   const item = rm.getByTestId('inbox-item').filter({ hasText: words });
   await expect(item).toHaveAttribute('data-kind', 'comment');
   await expect(item).toHaveAttribute('data-read', 'false');
-  await expect(item.getByTestId('inbox-item-link')).toHaveText('Demo Committee Member commented on Samsung Electronics — revolving credit facility renewal (Samsung Electronics Co., Ltd.)');
+  await expect(item.getByTestId('inbox-item-link')).toHaveText(
+    'Demo Committee Member commented on Samsung Electronics — revolving credit facility renewal (Samsung Electronics Co., Ltd.)',
+  );
   await expect(item.getByTestId('inbox-item-detail')).toHaveText(`“${words}”`);
   await expect(item.getByTestId('inbox-item-link')).toHaveAttribute('href', `/cases/${DEMO_IDS.submittedCase}`);
 

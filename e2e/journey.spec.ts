@@ -20,11 +20,19 @@ const AS_OF = '2021-06-30';
 const HANGUL = /[\uAC00-\uD7A3]/;
 
 type PoolItem = { id: string; company_id: string; published_date: string; title: string };
-type Export = { id: string; protocol: string; company: { id: string; name: string; nameEn: string | null }; metrics: { breadth: number; rei: number; depths: number[] } };
+type Export = {
+  id: string;
+  protocol: string;
+  company: { id: string; name: string; nameEn: string | null };
+  metrics: { breadth: number; rei: number; depths: number[] };
+};
 
 /** Travelers' evidence in the demo pool: id → item, read from the data files the seed loads. */
 function pool() {
-  const lines = fs.readFileSync(path.join(process.cwd(), 'data', 'demo', 'evidence.jsonl'), 'utf8').split('\n').filter(Boolean);
+  const lines = fs
+    .readFileSync(path.join(process.cwd(), 'data', 'demo', 'evidence.jsonl'), 'utf8')
+    .split('\n')
+    .filter(Boolean);
   const items = lines.map((l) => JSON.parse(l) as PoolItem).filter((e) => e.company_id === COMPANY);
   return new Map(items.map((e) => [e.id, e]));
 }

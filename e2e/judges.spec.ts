@@ -186,6 +186,8 @@ test.describe.serial('automated judges', () => {
   test('a Korean report says readability is for English reports only', async ({ page }) => {
     await signInAs(page, 'rm');
     await page.goto(`/runs/${DEMO_IDS.run}/report`);
-    await expect(page.getByTestId('readability')).toContainText('The readability formulas (FKGL, CLI, ARI) apply to English reports only; this report is in Korean.');
+    await expect(page.getByTestId('readability')).toContainText(
+      'The readability formulas (FKGL, CLI, ARI) apply to English reports only; this report is in Korean.',
+    );
   });
 });

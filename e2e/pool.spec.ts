@@ -48,7 +48,9 @@ test.describe('knowledge pool', () => {
     await expect(flag).toHaveAttribute('data-evidence-id', 'taeyoung-engineering-construction-001');
     await expect(flag.getByTestId('red-flag-kind')).toHaveText('Creditor-bank workout');
     await expect(flag.getByTestId('red-flag-date')).toHaveText('2024-01-11');
-    await expect(flag.getByTestId('red-flag-title')).toHaveText('채권은행 등의 관리절차 개시: 금융채권자협의회(주채권은행 한국산업은행), 2024.01.11~2027.05.30');
+    await expect(flag.getByTestId('red-flag-title')).toHaveText(
+      '채권은행 등의 관리절차 개시: 금융채권자협의회(주채권은행 한국산업은행), 2024.01.11~2027.05.30',
+    );
     // Before anything else: the panel comes ahead of the profile and the evidence.
     const first = await page.evaluate(() => {
       const flags = document.querySelector('[data-testid="red-flags"]');

@@ -25,7 +25,9 @@ function sampleCards(page: Page): Promise<Sample[]> {
       step: card.id.slice('turn-'.length),
       status: card.getAttribute('data-status'),
       text: card.querySelector('[data-testid="turn-text"]')?.textContent ?? '',
-      parts: [...card.querySelectorAll('[data-testid="claim"], [data-testid="question"], [data-testid="citation-label"]')].map((li) => li.textContent ?? '').join('\n'),
+      parts: [...card.querySelectorAll('[data-testid="claim"], [data-testid="question"], [data-testid="citation-label"]')]
+        .map((li) => li.textContent ?? '')
+        .join('\n'),
     })),
   );
 }
@@ -70,7 +72,7 @@ test.describe.serial('a model that answers like a real one', () => {
     }
     expect(seenJson, 'no card ever showed JSON').toEqual([]);
     expect(sawRunning, 'the step was seen running').toBe(true);
-    expect(grewWhileRunning, "the prose grew across polls before the step was done").toBe(true);
+    expect(grewWhileRunning, 'the prose grew across polls before the step was done').toBe(true);
     // The overview comes last: the sources its sections cite are read first.
     expect(sourcesBeforeProse.length, 'cited sources were shown before the prose').toBeGreaterThan(3);
 
@@ -84,7 +86,7 @@ test.describe.serial('a model that answers like a real one', () => {
     expect(text).not.toContain('```');
   });
 
-  test("a step that always gets an empty answer fails, and the banner and the card say why without a reload", async ({ page }) => {
+  test('a step that always gets an empty answer fails, and the banner and the card say why without a reload', async ({ page }) => {
     test.setTimeout(60_000);
     await signInAs(page, 'rm');
     // Added after the first run, so only this run's prompt carries it: the fake answers it with nothing, every time.

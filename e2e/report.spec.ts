@@ -44,7 +44,12 @@ test.describe('run report', () => {
     // Eight final checks: red flags addressed (the demo pool's four sanctions, each cited adversely
     // first), then the five before and after-as-of (no citation dated after the as-of date supports a
     // claim), and last reading consistency (no claim reads against the tagged reading of what it cites).
-    await expect(page.getByTestId('report-checks').getByRole('listitem').filter({ hasText: /passed|flagged/ })).toHaveCount(8);
+    await expect(
+      page
+        .getByTestId('report-checks')
+        .getByRole('listitem')
+        .filter({ hasText: /passed|flagged/ }),
+    ).toHaveCount(8);
     await expect(page.getByTestId('check-reading-consistency')).toContainText('Every claim reads with the tagged reading of the evidence it cites');
     const turns = page.locator('[data-testid^="transcript-turn-"]');
     await expect(turns).toHaveCount(11);
@@ -140,7 +145,13 @@ test.describe('run report', () => {
 
     const json = await download(page, 'json');
     const doc = JSON.parse(json.bytes.toString('utf8'));
-    expect(doc).toMatchObject({ schemaVersion: 1, id: RUN, protocol: 'kpd-mads', status: 'succeeded', company: { id: 'samsung-electronics', name: '삼성전자' } });
+    expect(doc).toMatchObject({
+      schemaVersion: 1,
+      id: RUN,
+      protocol: 'kpd-mads',
+      status: 'succeeded',
+      company: { id: 'samsung-electronics', name: '삼성전자' },
+    });
     expect(doc.turns.map((t: { step: string }) => t.step)).toEqual(['D1', 'D2', 'D3', 'D4', 'D5', 'D6', 'D7', 'D8', 'D9', 'D10', 'AG']);
     expect(doc.report.content.topics.length).toBeGreaterThan(0);
   });

@@ -22,7 +22,11 @@ async function callAction(page: Page, name: string, input: Record<string, unknow
     node: Record<string, { exportedName?: string; workers: Record<string, unknown> }>;
   };
   const [id, entry] = Object.entries(manifest.node).find(([, e]) => e.exportedName === name)!;
-  const route = Object.keys(entry.workers)[0].replace(/^app/, '').replace(/\/\([^)]+\)/g, '').replace(/\/page$/, '') || '/';
+  const route =
+    Object.keys(entry.workers)[0]
+      .replace(/^app/, '')
+      .replace(/\/\([^)]+\)/g, '')
+      .replace(/\/page$/, '') || '/';
   const origin = new URL(page.url()).origin;
   const response = await page.request.post(route, {
     headers: { 'Next-Action': id, 'Content-Type': 'text/plain;charset=UTF-8', Origin: origin, Accept: 'text/x-component' },
@@ -154,12 +158,18 @@ test.describe.serial('credit committee review', () => {
     await thread.getByTestId('reply-toggle').click();
     await thread.getByLabel('Your reply').fill('From the 2024 annual report, section 3.');
     await thread.getByTestId('reply-form-submit').click();
-    await expect(thread.getByTestId('comment-body')).toHaveText(['Where does the governance evidence for 2024 come from?', 'From the 2024 annual report, section 3.']);
+    await expect(thread.getByTestId('comment-body')).toHaveText([
+      'Where does the governance evidence for 2024 come from?',
+      'From the 2024 annual report, section 3.',
+    ]);
     // The run page shows the same thread on its turn, and the decision.
     await page.goto(runUrl);
     await expect(page.getByTestId('decision-outcome')).toHaveText('Approve with conditions');
     await page.getByTestId('turn-D1').getByTestId('turn-comments-toggle').click();
-    await expect(page.getByTestId('turn-D1').getByTestId('comment-body')).toHaveText(['Where does the governance evidence for 2024 come from?', 'From the 2024 annual report, section 3.']);
+    await expect(page.getByTestId('turn-D1').getByTestId('comment-body')).toHaveText([
+      'Where does the governance evidence for 2024 come from?',
+      'From the 2024 annual report, section 3.',
+    ]);
     const caseId = new URL(caseUrl).pathname.split('/').pop()!;
     expect(await callAction(page, 'addComment', { case_id: caseId, body: 'A new thread by the RM' })).toContain('"code":"forbidden"');
     expect(await callAction(page, 'recordDecision', { case_id: caseId, outcome: 'approve', rationale: 'mine' })).toContain('"code":"forbidden"');
@@ -184,7 +194,9 @@ test.describe.serial('credit committee review', () => {
     expect(await callAction(committee, 'deleteEvidence', { id: 'x' })).toContain('"code":"forbidden"');
     expect(await callAction(committee, 'addComment', { case_id: caseId, body: 'too late' })).toContain('"code":"forbidden"');
     // A comment anchored to a turn of another case's run is refused, even on a submitted case.
-    expect(await callAction(committee, 'addComment', { case_id: DEMO_IDS.submittedCase, run_id: runId, step_id: 'D1', body: 'wrong run' })).toContain('"code":"bad_request"');
+    expect(await callAction(committee, 'addComment', { case_id: DEMO_IDS.submittedCase, run_id: runId, step_id: 'D1', body: 'wrong run' })).toContain(
+      '"code":"bad_request"',
+    );
     await committee.context().close();
   });
 

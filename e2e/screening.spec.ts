@@ -59,7 +59,10 @@ test.describe.serial('a distressed borrower with a thin record', () => {
     await expect(events).toContainText('Creditor-bank workout — 2024-01-11');
     await expect(events).toContainText('채권은행 등의 관리절차 개시');
     await expect(events).toContainText('The borrower’s creditor banks took over the management of its debts (a workout).');
-    await expect(events.getByRole('link', { name: /채권은행 등의 관리절차 개시/ })).toHaveAttribute('href', 'https://dart.fss.or.kr/dsaf001/main.do?rcpNo=20250217001661');
+    await expect(events.getByRole('link', { name: /채권은행 등의 관리절차 개시/ })).toHaveAttribute(
+      'href',
+      'https://dart.fss.or.kr/dsaf001/main.do?rcpNo=20250217001661',
+    );
     await expect(page.getByTestId('report-section-screening-gaps')).toContainText('Industry growth outlook');
     await expect(page.getByTestId('report-section-screening-weigh')).toContainText('The workout’s terms and end date');
     await expect(page.getByTestId('report-transcript')).toHaveCount(0);

@@ -35,7 +35,9 @@ test('a run on an empty pool ends as insufficient evidence and says what is miss
   await expect(page.getByTestId('run-status')).toHaveText('Insufficient evidence');
   const notice = page.getByTestId('run-insufficient-evidence');
   await expect(notice).toContainText('Not enough evidence to analyse');
-  await expect(notice.getByTestId('shortfall-held')).toContainText('As of 2025-02-16, the knowledge pool holds 0 evidence items on 0 of the ten guideline factors.');
+  await expect(notice.getByTestId('shortfall-held')).toContainText(
+    'As of 2025-02-16, the knowledge pool holds 0 evidence items on 0 of the ten guideline factors.',
+  );
   await expect(notice.getByTestId('shortfall-held')).toContainText('at least 3 items on at least 2 factors');
   await expect(notice.getByTestId('shortfall-missing')).toContainText('Industry growth outlook');
   await expect(notice.getByTestId('shortfall-missing')).toContainText('Internal control risk');

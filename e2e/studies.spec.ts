@@ -40,7 +40,10 @@ async function rateOpenReport(page: Page) {
   const score = debate ? 4 : 3;
   for (const item of ALL_ITEMS) {
     const negative = /^sus(2|4|6|8|10)$/.test(item);
-    await page.getByTestId(`item-${item}`).locator(`input[value="${negative ? 6 - score : score}"]`).check();
+    await page
+      .getByTestId(`item-${item}`)
+      .locator(`input[value="${negative ? 6 - score : score}"]`)
+      .check();
   }
   // Complete: the submission asks first, saying the answers lock.
   await page.getByTestId('submit-rating').click();
@@ -147,7 +150,10 @@ test.describe.serial('evaluation studio', () => {
     });
     await signInAs(page, 'evaluator');
     await page.goto('/ratings');
-    const study = page.getByTestId('ratings-study').filter({ hasText: /Blind study/ }).first();
+    const study = page
+      .getByTestId('ratings-study')
+      .filter({ hasText: /Blind study/ })
+      .first();
     await expect(study.getByTestId('assignment-row')).toHaveCount(4);
     await expect(study.getByTestId('ratings-progress')).toHaveText('0 of 4 submitted');
     await study.getByRole('link', { name: 'Report 1' }).click();
@@ -181,7 +187,12 @@ test.describe.serial('evaluation studio', () => {
     // A second submission straight to the action is refused and changes nothing.
     const id = firstAssignment.split('/').pop()!;
     const second = await page.request.post(firstAssignment, {
-      headers: { 'Next-Action': actionId('submitRating'), 'Content-Type': 'text/plain;charset=UTF-8', Origin: new URL(page.url()).origin, Accept: 'text/x-component' },
+      headers: {
+        'Next-Action': actionId('submitRating'),
+        'Content-Type': 'text/plain;charset=UTF-8',
+        Origin: new URL(page.url()).origin,
+        Accept: 'text/x-component',
+      },
       data: JSON.stringify([{ assignmentId: id, answers: Object.fromEntries(ALL_ITEMS.map((k) => [k, 1])) }]),
     });
     expect(await second.text()).toContain('"code":"conflict"');
@@ -189,17 +200,33 @@ test.describe.serial('evaluation studio', () => {
     // The other three reports.
     for (const n of [2, 3, 4]) {
       await page.goto('/ratings');
-      await page.getByTestId('ratings-study').filter({ hasText: /Blind study/ }).first().getByRole('link', { name: `Report ${n}` }).click();
+      await page
+        .getByTestId('ratings-study')
+        .filter({ hasText: /Blind study/ })
+        .first()
+        .getByRole('link', { name: `Report ${n}` })
+        .click();
       await expect(page.getByRole('heading', { level: 1, name: `Report ${n} of 4` })).toBeVisible();
       await rateOpenReport(page);
     }
     await page.goto('/ratings');
-    await expect(page.getByTestId('ratings-study').filter({ hasText: /Blind study/ }).first().getByTestId('ratings-progress')).toHaveText('4 of 4 submitted');
+    await expect(
+      page
+        .getByTestId('ratings-study')
+        .filter({ hasText: /Blind study/ })
+        .first()
+        .getByTestId('ratings-progress'),
+    ).toHaveText('4 of 4 submitted');
 
     // Blinding: every body the browser received (HTML, RSC payloads, action responses, scripts).
     expect(bodies.length).toBeGreaterThan(10);
     // The scan saw the rating pages themselves and the report text in them.
-    expect(bodies.some(({ url, body }) => url.includes('/ratings/') && body.includes('Report 1 of 4') && body.includes('Points against and risks') && body.includes('Sources cited'))).toBe(true);
+    expect(
+      bodies.some(
+        ({ url, body }) =>
+          url.includes('/ratings/') && body.includes('Report 1 of 4') && body.includes('Points against and risks') && body.includes('Sources cited'),
+      ),
+    ).toBe(true);
     expect(actionBodies.some(({ body }) => body.includes('"savedAt"'))).toBe(true);
     const leaks = [...bodies, ...actionBodies].flatMap(({ url, body }) => [
       ...FORBIDDEN.filter((p) => p.test(body)).map((p) => `${url}: ${p} near "${body.slice(Math.max(0, body.search(p) - 60), body.search(p) + 60)}"`),
@@ -216,7 +243,10 @@ test.describe.serial('evaluation studio', () => {
       const foreign = await page.goto(firstAssignment);
       expect(foreign?.status()).toBe(404);
       await page.goto('/ratings');
-      const study = page.getByTestId('ratings-study').filter({ hasText: /Blind study/ }).first();
+      const study = page
+        .getByTestId('ratings-study')
+        .filter({ hasText: /Blind study/ })
+        .first();
       await expect(study.getByTestId('assignment-row')).toHaveCount(4);
       // From the first report on, "Next report" after each submission leads through the rest; then all done.
       await study.getByRole('link', { name: 'Report 1' }).click();
@@ -302,7 +332,9 @@ test('an unpaired report is refused until the admin ticks "Create anyway", and t
   // The warning shows as the pick is made, naming the report.
   const warnings = admin.getByTestId('pick-warnings');
   const report = (await pick.getAttribute('aria-label'))!;
-  await expect(warnings).toContainText('Some picked reports are unpaired: their company has no report of another system in this study, so they enter no comparison.');
+  await expect(warnings).toContainText(
+    'Some picked reports are unpaired: their company has no report of another system in this study, so they enter no comparison.',
+  );
   await expect(warnings.getByTestId('unpaired-reports').locator('li')).toHaveText([`${report}: no report of another system for this company.`]);
   await expect(warnings.getByTestId('mixed-languages')).toHaveCount(0);
   await expect(admin.getByTestId('create-anyway')).not.toBeChecked();
@@ -310,7 +342,9 @@ test('an unpaired report is refused until the admin ticks "Create anyway", and t
   // Refused: nothing created, the form kept as it was.
   await admin.getByTestId('create-study').click();
   const form = admin.getByTestId('new-study-form');
-  await expect(form.getByRole('alert')).toHaveText('The study was not created: some picked reports cannot be compared as they stand (see the warnings under Reports).');
+  await expect(form.getByRole('alert')).toHaveText(
+    'The study was not created: some picked reports cannot be compared as they stand (see the warnings under Reports).',
+  );
   await expect(form.locator('#create-anyway-error')).toHaveText('Tick "Create anyway" to create the study despite these warnings.');
   await expect(admin).toHaveURL(/\/admin\/studies\/new$/);
   await expect(pick).toBeChecked();

@@ -17,7 +17,11 @@ async function serveFiling(request: APIRequestContext, origin: string, path: str
   expect(res.status()).toBe(200);
 }
 
-test('a watched borrower’s rehabilitation filing reaches the inbox with its evidence, and a re-screen shows it first', async ({ page, browser, request }, testInfo) => {
+test('a watched borrower’s rehabilitation filing reaches the inbox with its evidence, and a re-screen shows it first', async ({
+  page,
+  browser,
+  request,
+}, testInfo) => {
   test.setTimeout(150_000);
   const origin = filingsOrigin(testInfo.project.name);
   const tag = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
@@ -56,7 +60,19 @@ test('a watched borrower’s rehabilitation filing reaches the inbox with its ev
   await serveFiling(request, origin, '/api/ctrcvsBgrq.json', {
     status: '000',
     message: '정상',
-    list: [{ rcept_no: rceptNo, corp_cls: 'K', corp_code: corpCode, corp_name: company[0].name, apcnt: company[0].name, cpct: '서울회생법원', rq_rs: '유동성 위기', rqd: '2026년 03월 09일', ft_ctp_sc: '2026.03.09자로 서울회생법원에 회생절차개시를 신청하였습니다.' }],
+    list: [
+      {
+        rcept_no: rceptNo,
+        corp_cls: 'K',
+        corp_code: corpCode,
+        corp_name: company[0].name,
+        apcnt: company[0].name,
+        cpct: '서울회생법원',
+        rq_rs: '유동성 위기',
+        rqd: '2026년 03월 09일',
+        ft_ctp_sc: '2026.03.09자로 서울회생법원에 회생절차개시를 신청하였습니다.',
+      },
+    ],
   });
   try {
     await admin.goto(`/companies/${companyId}`);
@@ -93,7 +109,12 @@ test('a watched borrower’s rehabilitation filing reaches the inbox with its ev
 
   // The alert now leads to its re-screen instead of offering another.
   await page.goto(`/inbox`);
-  await expect(page.getByTestId('inbox-item').filter({ hasText: `Watch Test ${tag}` }).getByTestId('watch-alert-run')).toHaveCount(1);
+  await expect(
+    page
+      .getByTestId('inbox-item')
+      .filter({ hasText: `Watch Test ${tag}` })
+      .getByTestId('watch-alert-run'),
+  ).toHaveCount(1);
 
   // The watch, the check and the re-screen are in the audit log, in words.
   const auditor = await (await browser.newContext({ baseURL: testInfo.project.use.baseURL })).newPage();
@@ -114,7 +135,10 @@ test('a watched borrower’s rehabilitation filing reaches the inbox with its ev
   await expect(rescreen.getByTestId('audit-detail')).toContainText('Started by the watch');
 });
 
-test('an RM changes a watch and stops it: a bad threshold is refused with nothing saved, and both changes are audited in words', async ({ page, browser }, testInfo) => {
+test('an RM changes a watch and stops it: a bad threshold is refused with nothing saved, and both changes are audited in words', async ({
+  page,
+  browser,
+}, testInfo) => {
   const tag = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
   const companyId = `watch-edit-${tag}`;
   await signInAs(page, 'rm');

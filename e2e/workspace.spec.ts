@@ -17,7 +17,10 @@ const KPD_ORDER = ['D1', 'D2', 'D3', 'D4', 'D5', 'D6', 'D7', 'D8', 'D9', 'D10', 
 
 /** The demo pool's Tesla evidence: id → published date and title, read from the data files. */
 function teslaEvidence() {
-  const lines = fs.readFileSync(path.join(process.cwd(), 'data', 'demo', 'evidence.jsonl'), 'utf8').split('\n').filter(Boolean);
+  const lines = fs
+    .readFileSync(path.join(process.cwd(), 'data', 'demo', 'evidence.jsonl'), 'utf8')
+    .split('\n')
+    .filter(Boolean);
   const items = lines.map((l) => JSON.parse(l) as { id: string; company_id: string; published_date: string; title: string });
   return new Map(items.filter((e) => e.company_id === 'tesla').map((e) => [e.id, e]));
 }
@@ -137,7 +140,9 @@ test.describe.serial('RM workspace', () => {
     await other.goto(runUrl);
     await expect(other.getByTestId('progress-count')).toHaveText('11 of 11 steps');
     for (const id of ['D1', 'D5', 'AG']) {
-      expect(await other.getByTestId(`turn-${id}`).getByTestId('turn-text').textContent()).toBe(await page.getByTestId(`turn-${id}`).getByTestId('turn-text').textContent());
+      expect(await other.getByTestId(`turn-${id}`).getByTestId('turn-text').textContent()).toBe(
+        await page.getByTestId(`turn-${id}`).getByTestId('turn-text').textContent(),
+      );
     }
     await other.context().close();
 
@@ -226,7 +231,8 @@ test.describe.serial('RM workspace', () => {
     // What the card shows while the report is written, as it shows a finished one: NAS writes it
     // as section calls and then an overview (docs/protocols.md, "Sections"), so the sources the
     // sections cite come before the prose; each piece is streamed text a reader sees.
-    const pieces = async (p: typeof page) => p.getByTestId('turn-NAS').locator('[data-testid="turn-text"], [data-testid="claim"], [data-testid="citation-label"]').allTextContents();
+    const pieces = async (p: typeof page) =>
+      p.getByTestId('turn-NAS').locator('[data-testid="turn-text"], [data-testid="claim"], [data-testid="citation-label"]').allTextContents();
     const live = async (p: typeof page) => (await pieces(p)).join('\n');
     await expect(page.getByTestId('turn-NAS')).toHaveAttribute('data-status', 'running', { timeout: 20_000 });
     await expect.poll(async () => (await live(page)).length, { timeout: 20_000 }).toBeGreaterThan(40);
@@ -240,10 +246,13 @@ test.describe.serial('RM workspace', () => {
     await Promise.all([other.goto(url), page.reload()]);
     for (const p of [page, other]) {
       await expect
-        .poll(async () => {
-          const now = await pieces(p);
-          return kept.every((piece) => now.some((n) => n.startsWith(piece.slice(0, 40))));
-        }, { message: 'the text so far survives', timeout: 10_000 })
+        .poll(
+          async () => {
+            const now = await pieces(p);
+            return kept.every((piece) => now.some((n) => n.startsWith(piece.slice(0, 40))));
+          },
+          { message: 'the text so far survives', timeout: 10_000 },
+        )
         .toBe(true);
     }
     expect(await page.getByTestId('turn-NAS').getAttribute('data-status')).toBe('running');

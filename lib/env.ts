@@ -3,10 +3,7 @@
 import { z } from 'zod';
 
 const optional = z.preprocess((v) => (typeof v === 'string' && v.trim() === '' ? undefined : v), z.string().optional());
-const flag = z.preprocess(
-  (v) => (typeof v === 'string' ? ['1', 'true', 'yes', 'on'].includes(v.trim().toLowerCase()) : false),
-  z.boolean(),
-);
+const flag = z.preprocess((v) => (typeof v === 'string' ? ['1', 'true', 'yes', 'on'].includes(v.trim().toLowerCase()) : false), z.boolean());
 /** On unless set to 0, false, no or off. */
 const flagDefaultOn = z.preprocess(
   (v) => (typeof v === 'string' && v.trim() !== '' ? !['0', 'false', 'no', 'off'].includes(v.trim().toLowerCase()) : true),
@@ -170,7 +167,10 @@ export function roleModelEnv(role: string): string | undefined {
 
 /** `devils-advocate` → `OPENAI_MODEL_DEVILS_ADVOCATE`. */
 export function roleModelVar(role: string) {
-  return `OPENAI_MODEL_${role.toUpperCase().replace(/[^A-Z0-9]+/g, '_').replace(/^_|_$/g, '')}`;
+  return `OPENAI_MODEL_${role
+    .toUpperCase()
+    .replace(/[^A-Z0-9]+/g, '_')
+    .replace(/^_|_$/g, '')}`;
 }
 
 /**
@@ -179,11 +179,15 @@ export function roleModelVar(role: string) {
  * name, like the role models.
  */
 export function modelLimitEnv(kind: 'RPM' | 'TPM' | 'MAX_OUTPUT_TOKENS', model: string): number | undefined {
-  const name = `OPENAI_${kind}_${model.toUpperCase().replace(/[^A-Z0-9]+/g, '_').replace(/^_|_$/g, '')}`;
+  const name = `OPENAI_${kind}_${model
+    .toUpperCase()
+    .replace(/[^A-Z0-9]+/g, '_')
+    .replace(/^_|_$/g, '')}`;
   const value = process.env[name]?.trim();
   if (!value) return undefined;
   const n = Number(value);
-  if (!Number.isInteger(n) || n < 1) throw new EnvError(`Invalid environment configuration:\n  ${name}: must be a whole number of at least 1\nSee .env.example.`);
+  if (!Number.isInteger(n) || n < 1)
+    throw new EnvError(`Invalid environment configuration:\n  ${name}: must be a whole number of at least 1\nSee .env.example.`);
   return n;
 }
 

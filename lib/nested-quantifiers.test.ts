@@ -68,7 +68,8 @@ function parsePattern(source: string): Element[][] {
   return branches();
 }
 
-const holdsRepeat = (branches: Element[][]): boolean => branches.some((b) => b.some((e) => e.repeated || (e.branches !== undefined && holdsRepeat(e.branches))));
+const holdsRepeat = (branches: Element[][]): boolean =>
+  branches.some((b) => b.some((e) => e.repeated || (e.branches !== undefined && holdsRepeat(e.branches))));
 
 // Characters tried on the first element of each branch: a branch pair that both accept one can start alike.
 const SAMPLES = [...Array.from({ length: 128 }, (_, c) => String.fromCharCode(c)), '\u00a0', '\u2028', '\u3000', 'é', '가', '年', '😀'];
@@ -106,7 +107,13 @@ export function nestedQuantifier(source: string): string | null {
 
 /** The patterns a source file writes: regular expression literals, and RegExp(...) of a string or template (a substitution read as one atom). */
 function patternsIn(file: string): { line: number; source: string }[] {
-  const sf = ts.createSourceFile(file, fs.readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true, file.endsWith('.tsx') ? ts.ScriptKind.TSX : /\.[cm]?js$/.test(file) ? ts.ScriptKind.JS : ts.ScriptKind.TS);
+  const sf = ts.createSourceFile(
+    file,
+    fs.readFileSync(file, 'utf8'),
+    ts.ScriptTarget.Latest,
+    true,
+    file.endsWith('.tsx') ? ts.ScriptKind.TSX : /\.[cm]?js$/.test(file) ? ts.ScriptKind.JS : ts.ScriptKind.TS,
+  );
   const out: { line: number; source: string }[] = [];
   const line = (n: ts.Node) => sf.getLineAndCharacterOfPosition(n.getStart(sf)).line + 1;
   const walk = (n: ts.Node) => {
@@ -116,7 +123,8 @@ function patternsIn(file: string): { line: number; source: string }[] {
     } else if ((ts.isNewExpression(n) || ts.isCallExpression(n)) && ts.isIdentifier(n.expression) && n.expression.text === 'RegExp' && n.arguments?.length) {
       const [arg] = n.arguments;
       if (ts.isStringLiteral(arg) || ts.isNoSubstitutionTemplateLiteral(arg)) out.push({ line: line(n), source: arg.text });
-      else if (ts.isTemplateExpression(arg)) out.push({ line: line(n), source: arg.head.text + arg.templateSpans.map((s) => `(?:x)${s.literal.text}`).join('') });
+      else if (ts.isTemplateExpression(arg))
+        out.push({ line: line(n), source: arg.head.text + arg.templateSpans.map((s) => `(?:x)${s.literal.text}`).join('') });
     }
     ts.forEachChild(n, walk);
   };
@@ -152,7 +160,16 @@ describe('nested quantifiers', () => {
     // dotfile configurations, which read only our own source.
     const files = [...SOURCE_DIRS.flatMap((d) => sourceFiles(d)), ...fs.readdirSync('.').filter((name) => isSource(name) && !name.startsWith('.'))];
     // The scan reaches the code that reads uploads, imports and model answers.
-    expect(files).toEqual(expect.arrayContaining(['lib/pool/documents/extract.ts', 'lib/pool/import/parse.ts', 'lib/debate/intake.ts', 'lib/ops/log.ts', 'proxy.ts', 'scripts/start.mjs']));
+    expect(files).toEqual(
+      expect.arrayContaining([
+        'lib/pool/documents/extract.ts',
+        'lib/pool/import/parse.ts',
+        'lib/debate/intake.ts',
+        'lib/ops/log.ts',
+        'proxy.ts',
+        'scripts/start.mjs',
+      ]),
+    );
     const patterns = files.flatMap((file) => patternsIn(file).map((p) => ({ ...p, file })));
     expect(patterns.length).toBeGreaterThan(300);
     const found = patterns.flatMap(({ file, line, source }) => {

@@ -14,7 +14,12 @@ import { demoSignIns } from '@/lib/startup';
 if (testBackends().includes('postgres')) {
   describe('demo sign-ins at start on PostgreSQL', () => {
     let handle: DatabaseHandle;
-    const onPostgres = (demo: boolean): Env => ({ ...env(), DATABASE_URL: 'postgres://crosscheck@db.example:5432/crosscheck', DEMO: demo, DEMO_PASSWORD: 'demo-password-1' });
+    const onPostgres = (demo: boolean): Env => ({
+      ...env(),
+      DATABASE_URL: 'postgres://crosscheck@db.example:5432/crosscheck',
+      DEMO: demo,
+      DEMO_PASSWORD: 'demo-password-1',
+    });
 
     beforeAll(async () => {
       handle = await createTestDatabase('postgres');

@@ -14,7 +14,18 @@ import { runPaperBench } from './bench/paper';
 import { scratchDatabaseFactory } from './bench/scratch-db';
 import { describeError } from './lib/describe-error';
 
-type Options = { only?: string; quick?: boolean; postgres?: string; list?: boolean; json?: boolean; load?: boolean; paper?: boolean; ttft?: number; tps?: number; outcomeFile?: string };
+type Options = {
+  only?: string;
+  quick?: boolean;
+  postgres?: string;
+  list?: boolean;
+  json?: boolean;
+  load?: boolean;
+  paper?: boolean;
+  ttft?: number;
+  tps?: number;
+  outcomeFile?: string;
+};
 
 type Outcome = { name: string; description: string; durationMs: number; rows: BenchRow[]; error?: string };
 
@@ -30,7 +41,10 @@ const program = new Command('bench')
   .option('--quick', 'a tenth of the data: checks that the benchmarks run, not how fast')
   .option('--postgres <url>', 'use fresh databases on this PostgreSQL server instead of PGlite')
   .option('--load', 'the load benchmark instead: 1, 2 and 4 queue workers, then one worker at 8 to 64 runs, on a private PostgreSQL server (about 27 minutes)')
-  .option('--paper', "the paper's comparison instead: KPD-MADS against NAS on every demo company, sequential and concurrent, and its Wilcoxon table in both tie modes (a few minutes)")
+  .option(
+    '--paper',
+    "the paper's comparison instead: KPD-MADS against NAS on every demo company, sequential and concurrent, and its Wilcoxon table in both tie modes (a few minutes)",
+  )
   .option('--ttft <ms>', "with --paper: the fake model's time to first token (default 100; 10 with --quick)", (v) => positiveNumber(v, '--ttft'))
   .option('--tps <tokens>', "with --paper: the fake model's tokens per second (default 500; 5000 with --quick)", (v) => positiveNumber(v, '--tps'))
   .option('--list', 'list the benchmarks and exit')
@@ -59,7 +73,11 @@ function printTable(rows: BenchRow[]) {
   });
   const header = ['benchmark', 'metric', 'value', 'unit', 'target', 'result'];
   const widths = header.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i].length)));
-  const line = (c: string[]) => c.map((v, i) => (i === 2 ? v.padStart(widths[i]) : v.padEnd(widths[i]))).join('  ').trimEnd();
+  const line = (c: string[]) =>
+    c
+      .map((v, i) => (i === 2 ? v.padStart(widths[i]) : v.padEnd(widths[i])))
+      .join('  ')
+      .trimEnd();
   console.log(line(header));
   console.log(widths.map((w) => '-'.repeat(w)).join('  '));
   for (const c of cells) console.log(line(c));
@@ -73,7 +91,12 @@ async function main() {
   }
   if (options.paper) return paper(options);
   const available = options.load ? loadBenchmarks : benchmarks;
-  const wanted = options.only ? options.only.split(',').map((s) => s.trim()).filter(Boolean) : available.map((b) => b.name);
+  const wanted = options.only
+    ? options.only
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean)
+    : available.map((b) => b.name);
   const unknown = wanted.filter((name) => !available.some((b) => b.name === name));
   if (unknown.length) throw new Error(`Unknown benchmark ${unknown.join(', ')}. Choose from: ${available.map((b) => b.name).join(', ')}.`);
 
@@ -90,7 +113,13 @@ async function main() {
     } catch (err) {
       log(`${benchmark.name} failed: ${describeError(err)}`);
       if (err instanceof Error && err.stack) log(err.stack);
-      return { name: benchmark.name, description: benchmark.description, durationMs: Math.round(performance.now() - start), rows: [], error: describeError(err) };
+      return {
+        name: benchmark.name,
+        description: benchmark.description,
+        durationMs: Math.round(performance.now() - start),
+        rows: [],
+        error: describeError(err),
+      };
     }
   };
   if (options.outcomeFile) {
@@ -114,7 +143,15 @@ async function main() {
     quick: ctx.quick,
     // The server's URL may hold a password: only the kind of database is recorded.
     backend: options.postgres ? 'postgres' : 'pglite',
-    environment: { loadAverage, node: process.version, platform: `${os.platform()} ${os.release()}`, arch: os.arch(), cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model, memoryGb: Math.round(os.totalmem() / 2 ** 30) },
+    environment: {
+      loadAverage,
+      node: process.version,
+      platform: `${os.platform()} ${os.release()}`,
+      arch: os.arch(),
+      cpus: os.cpus().length,
+      cpuModel: os.cpus()[0]?.model,
+      memoryGb: Math.round(os.totalmem() / 2 ** 30),
+    },
     benchmarks: outcomes.map((o) => ({ ...o, rows: o.rows.map((r) => ({ ...r, met: meetsTarget(r) })) })),
   };
   const dir = path.join(process.cwd(), 'bench-results');

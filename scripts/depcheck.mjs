@@ -16,7 +16,11 @@ for (const pass of ['floors', 'browser']) {
     encoding: 'utf8',
   });
   const out = `${run.stdout}${run.stderr}`.trim();
-  const summary = out.split('\n').filter((line) => /dependency violations|no dependency violations/.test(line)).pop() ?? out;
+  const summary =
+    out
+      .split('\n')
+      .filter((line) => /dependency violations|no dependency violations/.test(line))
+      .pop() ?? out;
   if (run.status !== 0) {
     failed = true;
     console.error(out);

@@ -40,11 +40,18 @@ let filings = null;
  */
 async function startFilings(/** @type {NodeJS.ProcessEnv} */ env, /** @type {string} */ dartKey) {
   const port = process.env.FILINGS_PORT || String(await freePort());
-  filings = spawn(process.execPath, [TSX_CLI, 'scripts/fixtures/filing-server.ts', '--port', port, '--dart-key', dartKey], { cwd: root, env, stdio: 'inherit' });
+  filings = spawn(process.execPath, [TSX_CLI, 'scripts/fixtures/filing-server.ts', '--port', port, '--dart-key', dartKey], {
+    cwd: root,
+    env,
+    stdio: 'inherit',
+  });
   const origin = `http://127.0.0.1:${port}`;
   for (let i = 0; i < 100; i++) {
     if (filings.exitCode !== null) throw new Error(`the filing server exited with code ${filings.exitCode}`);
-    const up = await fetch(`${origin}/api/list.json`).then(() => true, () => false);
+    const up = await fetch(`${origin}/api/list.json`).then(
+      () => true,
+      () => false,
+    );
     if (up) return origin;
     await new Promise((r) => setTimeout(r, 100));
   }
@@ -72,12 +79,28 @@ async function startFakeLlm(/** @type {NodeJS.ProcessEnv} */ env) {
   // quicker where nothing watches the stream: the judges' prompts (after 1.5 s, time for a test to
   // see the button say it is judging; at 30 tokens/s one judgment took a minute) and the quota
   // probe's run once its 429 wait is over.
-  const args = [TSX_CLI, 'scripts/fake-llm/server.ts', '--port', String(port), '--ttft', '300', '--tps', '30', '--model', 'fake-llm', '--script', 'e2e/fake-llm-script.json'];
+  const args = [
+    TSX_CLI,
+    'scripts/fake-llm/server.ts',
+    '--port',
+    String(port),
+    '--ttft',
+    '300',
+    '--tps',
+    '30',
+    '--model',
+    'fake-llm',
+    '--script',
+    'e2e/fake-llm-script.json',
+  ];
   fakeLlm = spawn(process.execPath, args, { cwd: root, env, stdio: 'inherit' });
   const url = `http://127.0.0.1:${port}/v1`;
   for (let i = 0; i < 100; i++) {
     if (fakeLlm.exitCode !== null) throw new Error(`the fake model server exited with code ${fakeLlm.exitCode}`);
-    const ok = await fetch(`${url}/models`).then((r) => r.ok, () => false);
+    const ok = await fetch(`${url}/models`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ok) return url;
     await new Promise((r) => setTimeout(r, 100));
   }

@@ -22,7 +22,11 @@ function shade(x, y) {
   const cx = Math.max(radius, Math.min(1 - radius, x));
   const cy = Math.max(radius, Math.min(1 - radius, y));
   if (Math.hypot(x - cx, y - cy) > radius) return null;
-  const check = [[0.25, 0.52], [0.43, 0.7], [0.76, 0.32]];
+  const check = [
+    [0.25, 0.52],
+    [0.43, 0.7],
+    [0.76, 0.32],
+  ];
   const onCheck = Math.min(segmentDistance([x, y], check[0], check[1]), segmentDistance([x, y], check[1], check[2])) < 0.075;
   return onCheck ? [255, 255, 255] : BLUE;
 }

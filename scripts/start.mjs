@@ -9,7 +9,18 @@ import path from 'node:path';
 const root = path.resolve(import.meta.dirname, '..');
 const nextBin = path.join(root, 'node_modules', 'next', 'dist', 'bin', 'next');
 const env = { ...process.env, NEXT_TELEMETRY_DISABLED: '1', CROSSCHECK_ENV: process.env.CROSSCHECK_ENV || 'start' };
-const SOURCES = ['app', 'components', 'lib', 'public', 'proxy.ts', 'instrumentation.ts', 'next.config.mjs', 'package.json', 'postcss.config.mjs', 'tsconfig.json'];
+const SOURCES = [
+  'app',
+  'components',
+  'lib',
+  'public',
+  'proxy.ts',
+  'instrumentation.ts',
+  'next.config.mjs',
+  'package.json',
+  'postcss.config.mjs',
+  'tsconfig.json',
+];
 
 function newestMtime(entry) {
   const full = path.join(root, entry);
@@ -37,6 +48,10 @@ if (needsBuild()) {
 const port = process.env.PORT || '3000';
 // NEXT_MANUAL_SIG_HANDLE: the app stops itself on SIGTERM/SIGINT (lib/shutdown.ts), so the
 // embedded worker can finish or hand over its runs instead of Next.js exiting at once.
-const server = spawn(process.execPath, [nextBin, 'start', '-p', port], { cwd: root, env: { ...env, PORT: port, NEXT_MANUAL_SIG_HANDLE: '1' }, stdio: 'inherit' });
+const server = spawn(process.execPath, [nextBin, 'start', '-p', port], {
+  cwd: root,
+  env: { ...env, PORT: port, NEXT_MANUAL_SIG_HANDLE: '1' },
+  stdio: 'inherit',
+});
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => server.kill(signal));
 server.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

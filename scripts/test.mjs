@@ -1,7 +1,7 @@
 // `npm test`: every check the project has, cheapest first, stopping at the first failure.
 import { spawn } from 'node:child_process';
 
-const STAGES = ['typecheck', 'lint', 'depcheck', 'test:unit', 'test:e2e'];
+const STAGES = ['format:check', 'typecheck', 'lint', 'depcheck', 'test:unit', 'test:e2e'];
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 
 /** @type {import('node:child_process').ChildProcess | null} */
@@ -45,7 +45,7 @@ for (const stage of STAGES) {
 
 console.log('\n━━ summary ━━');
 for (const { stage, seconds, ok } of results) {
-  console.log(`  ${ok ? 'ok  ' : 'FAIL'}  ${stage.padEnd(10)} ${seconds.toFixed(1).padStart(6)} s`);
+  console.log(`  ${ok ? 'ok  ' : 'FAIL'}  ${stage.padEnd(12)} ${seconds.toFixed(1).padStart(6)} s`);
 }
 for (const stage of STAGES.slice(results.length)) console.log(`  skip  ${stage}`);
 if (failed) {

@@ -17,7 +17,9 @@ import { describeError } from './lib/describe-error';
 async function main() {
   const e = env();
   if (isEmbedded(e)) {
-    console.error('[worker] cannot start: workers need PostgreSQL. Set DATABASE_URL (the same as the app instances use); the embedded database executes runs inside the app.');
+    console.error(
+      '[worker] cannot start: workers need PostgreSQL. Set DATABASE_URL (the same as the app instances use); the embedded database executes runs inside the app.',
+    );
     process.exit(1);
   }
   if (e.CROSSCHECK_QUEUE === 'off') {

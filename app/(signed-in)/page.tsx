@@ -69,11 +69,7 @@ async function RoleHome({ user, t }: { user: SessionUser; t: T }) {
     }
     case 'evaluator': {
       const assignments = await listAssignmentsForEvaluator({ db, evaluatorId: user.id });
-      return assignments.length ? (
-        <AssignmentsList assignments={assignments} />
-      ) : (
-        <EmptyState title={t('noAssignments')}>{t('noAssignmentsHint')}</EmptyState>
-      );
+      return assignments.length ? <AssignmentsList assignments={assignments} /> : <EmptyState title={t('noAssignments')}>{t('noAssignmentsHint')}</EmptyState>;
     }
     case 'admin': {
       const [users, studies] = await Promise.all([listUsers({ db }), listStudies({ db })]);
@@ -81,7 +77,9 @@ async function RoleHome({ user, t }: { user: SessionUser; t: T }) {
       return (
         <div className="grid gap-4 md:grid-cols-2">
           <Card title={t('users')}>
-            <p className="text-3xl font-semibold" data-testid="user-count">{users.length}</p>
+            <p className="text-3xl font-semibold" data-testid="user-count">
+              {users.length}
+            </p>
             <p className="text-sm text-zinc-600 dark:text-zinc-400">{t('activeUsers', { n: active })}</p>
             <Link className={linkClass} href="/admin/users">
               {t('manageUsers')}

@@ -64,8 +64,26 @@ export function CaseForm({ companies, today }: { companies: { id: string; label:
       </div>
       {textArea('loan_purpose', t('loanPurpose'), 2, 1000, true)}
       <div className="grid gap-4 sm:grid-cols-2">
-        <TextField id="loan_tenor_months" label={t('loanTenor')} type="number" min={1} max={600} defaultValue={v.loan_tenor_months ?? '12'} errors={errors('loan_tenor_months')} required />
-        <TextField id="as_of_date" label={t('asOfDate')} type="date" max={today} defaultValue={v.as_of_date ?? today} hint={t('asOfHint')} errors={errors('as_of_date')} required />
+        <TextField
+          id="loan_tenor_months"
+          label={t('loanTenor')}
+          type="number"
+          min={1}
+          max={600}
+          defaultValue={v.loan_tenor_months ?? '12'}
+          errors={errors('loan_tenor_months')}
+          required
+        />
+        <TextField
+          id="as_of_date"
+          label={t('asOfDate')}
+          type="date"
+          max={today}
+          defaultValue={v.as_of_date ?? today}
+          hint={t('asOfHint')}
+          errors={errors('as_of_date')}
+          required
+        />
       </div>
       {textArea('notes', t('notes'), 3, 5000, false)}
       <Button type="submit" disabled={pending} data-testid="case-submit">

@@ -53,7 +53,10 @@ export function CaseRuns({ caseId, initial, protocolNames }: { caseId: string; i
   if (!runs.length) return <EmptyState title={t('noRuns')} />;
   const durationText = (ms: number | null) => (ms !== null && ms >= 0 && ms < 1000 ? tr('underASecond') : formatDuration(ms));
   return (
-    <DataTable caption={t('runsCaption')} head={[t('colProtocol'), t('colProvider'), t('colStatus'), t('colStarted'), t('colDuration'), t('colTokens'), t('colCost')]}>
+    <DataTable
+      caption={t('runsCaption')}
+      head={[t('colProtocol'), t('colProvider'), t('colStatus'), t('colStarted'), t('colDuration'), t('colTokens'), t('colCost')]}
+    >
       {runs.map((r) => (
         <tr key={r.id} data-testid="case-run-row">
           <Td>

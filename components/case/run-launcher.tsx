@@ -65,12 +65,26 @@ export function RunLauncher({ caseId, options }: { caseId: string; options: Laun
       <fieldset className="space-y-2">
         <legend className="text-sm font-medium">{t('provider')}</legend>
         <label className="flex items-start gap-2 text-sm">
-          <input type="radio" name="provider" value="offline" checked={provider === 'offline'} onChange={() => setProvider('offline')} className={`${radio} mt-0.5`} />
+          <input
+            type="radio"
+            name="provider"
+            value="offline"
+            checked={provider === 'offline'}
+            onChange={() => setProvider('offline')}
+            className={`${radio} mt-0.5`}
+          />
           <span>{t('providerOffline')}</span>
         </label>
         {options.openaiModel ? (
           <label className="flex items-start gap-2 text-sm">
-            <input type="radio" name="provider" value="openai" checked={provider === 'openai'} onChange={() => setProvider('openai')} className={`${radio} mt-0.5`} />
+            <input
+              type="radio"
+              name="provider"
+              value="openai"
+              checked={provider === 'openai'}
+              onChange={() => setProvider('openai')}
+              className={`${radio} mt-0.5`}
+            />
             <span>{t('providerOpenai', { model: options.openaiModel })}</span>
           </label>
         ) : (

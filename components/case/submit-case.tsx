@@ -20,7 +20,14 @@ export type AckFormItem = { key: string; text: string; hint: string | null; href
 export function SubmitCase({ caseId, acknowledge = [] }: { caseId: string; acknowledge?: AckFormItem[] }) {
   const t = useT(casesMessages);
   const ta = useT(acknowledgementMessages);
-  const { values: v, failed, errors, formAction, pending, key } = useKeptForm(submitCase, (k) =>
+  const {
+    values: v,
+    failed,
+    errors,
+    formAction,
+    pending,
+    key,
+  } = useKeptForm(submitCase, (k) =>
     k === 'errAckRequired' ? ta('errAckRequired') : k === 'errAckTooLong' ? ta('errAckTooLong', { max: ACK_REASON_MAX }) : t(k as 'errNoteTooLong'),
   );
   const noteErrors = errors('note') ?? [];

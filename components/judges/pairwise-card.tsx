@@ -12,7 +12,9 @@ function PairwiseVerdict({ row, t }: { row: PairwiseJudgmentRow; t: T }) {
   const r = row.result;
   return (
     <div className="space-y-2" data-testid="pairwise-judgment">
-      <p className="text-xs text-zinc-600 dark:text-zinc-400">{t('judgedBy', { date: utcMinute(row.createdAt), model: row.model, name: row.createdByName ?? '—' })}</p>
+      <p className="text-xs text-zinc-600 dark:text-zinc-400">
+        {t('judgedBy', { date: utcMinute(row.createdAt), model: row.model, name: row.createdByName ?? '—' })}
+      </p>
       <DataTable caption={t('pairwiseCaption')} head={[t('order'), t('verdict'), t('reason')]}>
         {r.comparisons.map((c) => (
           <tr key={c.order} data-testid={`pairwise-${c.order}`}>

@@ -16,11 +16,10 @@ export function RubricJudgmentView({ row, t, headingLevel = 4 }: { row: RubricJu
   const heading = 'text-sm font-semibold';
   return (
     <div className="space-y-4" data-testid="rubric-judgment">
-      <p className="text-xs text-zinc-600 dark:text-zinc-400">{t('judgedBy', { date: utcMinute(row.createdAt), model: row.model, name: row.createdByName ?? '—' })}</p>
-      <DataTable
-        caption={t('scoresCaption')}
-        head={[t('argument'), t('side'), t('logic'), t('evidence'), t('responsiveness'), t('honesty'), t('weighted')]}
-      >
+      <p className="text-xs text-zinc-600 dark:text-zinc-400">
+        {t('judgedBy', { date: utcMinute(row.createdAt), model: row.model, name: row.createdByName ?? '—' })}
+      </p>
+      <DataTable caption={t('scoresCaption')} head={[t('argument'), t('side'), t('logic'), t('evidence'), t('responsiveness'), t('honesty'), t('weighted')]}>
         {judgment.scores.map((s) => (
           <tr key={s.argumentId} data-testid="rubric-score-row">
             <Td className="font-mono text-xs">{s.argumentId}</Td>

@@ -33,7 +33,12 @@ function CandidateCard({ candidate, passageHref, active }: { candidate: Candidat
   const accept = (form?: FormData) =>
     startTransition(async () => {
       const edits = form
-        ? { category: String(form.get('category')), title: String(form.get('title')), text: String(form.get('text')), event_date: String(form.get('event_date') ?? '') }
+        ? {
+            category: String(form.get('category')),
+            title: String(form.get('title')),
+            text: String(form.get('text')),
+            event_date: String(form.get('event_date') ?? ''),
+          }
         : {};
       setOutcome(await acceptDocumentCandidate({ id: candidate.id, ...edits } as Parameters<typeof acceptDocumentCandidate>[0]));
     });
@@ -91,7 +96,14 @@ function CandidateCard({ candidate, passageHref, active }: { candidate: Candidat
               />
               <TextField id={id('title')} name="title" label={t('titleLabel')} defaultValue={candidate.title} maxLength={500} errors={errors('title')} />
               <TextAreaField id={id('text')} name="text" label={t('textLabel')} defaultValue={candidate.text} rows={4} errors={errors('text')} />
-              <TextField id={id('event_date')} name="event_date" type="date" label={t('eventDateLabel')} defaultValue={candidate.eventDate ?? ''} errors={errors('event_date')} />
+              <TextField
+                id={id('event_date')}
+                name="event_date"
+                type="date"
+                label={t('eventDateLabel')}
+                defaultValue={candidate.eventDate ?? ''}
+                errors={errors('event_date')}
+              />
               <Button type="submit" size="sm" disabled={pending}>
                 {t('acceptEdited')}
               </Button>
@@ -104,7 +116,17 @@ function CandidateCard({ candidate, passageHref, active }: { candidate: Candidat
   );
 }
 
-export function DocumentCandidates({ candidates, hrefs, active, editable }: { candidates: CandidateView[]; hrefs: Record<string, string>; active: string | null; editable: boolean }) {
+export function DocumentCandidates({
+  candidates,
+  hrefs,
+  active,
+  editable,
+}: {
+  candidates: CandidateView[];
+  hrefs: Record<string, string>;
+  active: string | null;
+  editable: boolean;
+}) {
   const t = useT(documentMessages);
   const waiting = candidates.filter((c) => c.status === 'proposed');
   const decided = candidates.filter((c) => c.status !== 'proposed');

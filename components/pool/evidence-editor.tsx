@@ -42,8 +42,22 @@ function EvidenceFields({ prefix, item, state }: { prefix: string; item?: Editab
   const errors = (field: string) => fieldErrors(state, field, text);
   return (
     <div className="grid gap-3 md:grid-cols-2">
-      <SelectField id={id('category')} name="category" label={t('category')} options={categories} defaultValue={item?.category ?? 'news'} errors={errors('category')} />
-      <SelectField id={id('language')} name="language" label={t('language')} options={languages} defaultValue={item?.language ?? 'ko'} errors={errors('language')} />
+      <SelectField
+        id={id('category')}
+        name="category"
+        label={t('category')}
+        options={categories}
+        defaultValue={item?.category ?? 'news'}
+        errors={errors('category')}
+      />
+      <SelectField
+        id={id('language')}
+        name="language"
+        label={t('language')}
+        options={languages}
+        defaultValue={item?.language ?? 'ko'}
+        errors={errors('language')}
+      />
       <div className="md:col-span-2">
         <TextField id={id('title')} name="title" label={t('title')} defaultValue={item?.title} required errors={errors('title')} />
       </div>
@@ -61,10 +75,33 @@ function EvidenceFields({ prefix, item, state }: { prefix: string; item?: Editab
         />
         {errors('text') ? <p className="text-sm text-red-700 dark:text-red-400">{errors('text')!.join(' ')}</p> : null}
       </div>
-      <TextField id={id('published_date')} name="published_date" label={t('publishedLabel')} type="date" defaultValue={item?.publishedDate} required errors={errors('published_date')} />
-      <TextField id={id('event_date')} name="event_date" label={t('eventDate')} type="date" defaultValue={item?.eventDate ?? ''} errors={errors('event_date')} />
+      <TextField
+        id={id('published_date')}
+        name="published_date"
+        label={t('publishedLabel')}
+        type="date"
+        defaultValue={item?.publishedDate}
+        required
+        errors={errors('published_date')}
+      />
+      <TextField
+        id={id('event_date')}
+        name="event_date"
+        label={t('eventDate')}
+        type="date"
+        defaultValue={item?.eventDate ?? ''}
+        errors={errors('event_date')}
+      />
       <TextField id={id('source_name')} name="source_name" label={t('source')} defaultValue={item?.sourceName} required errors={errors('source_name')} />
-      <TextField id={id('source_url')} name="source_url" label={t('sourceUrl')} type="url" defaultValue={item?.sourceUrl} required errors={errors('source_url')} />
+      <TextField
+        id={id('source_url')}
+        name="source_url"
+        label={t('sourceUrl')}
+        type="url"
+        defaultValue={item?.sourceUrl}
+        required
+        errors={errors('source_url')}
+      />
       <TextField id={id('value')} name="value" label={t('value')} defaultValue={item?.value ?? ''} errors={errors('value')} />
     </div>
   );

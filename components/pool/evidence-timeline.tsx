@@ -99,7 +99,10 @@ export async function EvidenceTimeline({
               ))}
             </ol>
             {total > g.items.length ? (
-              <Link className="text-sm text-blue-800 underline underline-offset-2 dark:text-blue-300" href={`/companies/${companyId}?factor=${g.id}#factor-${key}`}>
+              <Link
+                className="text-sm text-blue-800 underline underline-offset-2 dark:text-blue-300"
+                href={`/companies/${companyId}?factor=${g.id}#factor-${key}`}
+              >
                 {t('showAll', { n: total, factor: ko ? g.label : g.label.toLowerCase() })}
               </Link>
             ) : expanded === g.id && total > 20 ? (

@@ -53,8 +53,22 @@ export function UploadDocument({ companyId, maxFileBytes, today }: { companyId: 
       <TextField id="document-file" name="file" type="file" required accept=".htm,.html,.xml,.zip,.pdf" label={t('fileLabel')} errors={errorOf('file')} />
       <div className="grid gap-3 md:grid-cols-2">
         <TextField id="document-title" name="title" required maxLength={500} label={t('titleLabel')} errors={errorOf('title')} />
-        <SelectField id="document-kind" name="kind" label={t('kindLabel')} options={KINDS.map((k) => ({ value: k, label: k.replaceAll('_', ' ') }))} errors={errorOf('kind')} />
-        <TextField id="document-published" name="published_date" type="date" required max={today} label={t('publishedLabel')} errors={errorOf('published_date')} />
+        <SelectField
+          id="document-kind"
+          name="kind"
+          label={t('kindLabel')}
+          options={KINDS.map((k) => ({ value: k, label: k.replaceAll('_', ' ') }))}
+          errors={errorOf('kind')}
+        />
+        <TextField
+          id="document-published"
+          name="published_date"
+          type="date"
+          required
+          max={today}
+          label={t('publishedLabel')}
+          errors={errorOf('published_date')}
+        />
         <SelectField
           id="document-language"
           name="language"

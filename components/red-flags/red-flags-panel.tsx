@@ -40,7 +40,10 @@ export function RedFlagsPanel({
       className="rounded-lg border-2 border-red-700 bg-red-50 p-4 text-red-950 dark:border-red-400 dark:bg-red-950 dark:text-red-50"
     >
       <H id={`${id}-h`} className="flex items-center gap-2 text-base font-semibold">
-        <span aria-hidden="true" className="inline-flex h-6 w-6 items-center justify-center rounded-full bg-red-700 text-sm font-bold text-white dark:bg-red-400 dark:text-red-950">
+        <span
+          aria-hidden="true"
+          className="inline-flex h-6 w-6 items-center justify-center rounded-full bg-red-700 text-sm font-bold text-white dark:bg-red-400 dark:text-red-950"
+        >
           !
         </span>
         {t('heading')} ({flags.length})

@@ -161,7 +161,10 @@ export function ReportBlocks({ blocks, labels, level, lang, runHref }: { blocks:
             );
           case 'note':
             return (
-              <p key={i} className={`${prose} rounded border border-amber-300 bg-amber-50 px-3 py-2 text-amber-950 dark:border-amber-800 dark:bg-amber-950 dark:text-amber-100`}>
+              <p
+                key={i}
+                className={`${prose} rounded border border-amber-300 bg-amber-50 px-3 py-2 text-amber-950 dark:border-amber-800 dark:bg-amber-950 dark:text-amber-100`}
+              >
                 <Rich text={b.text} parts={b.parts} runHref={runHref} />
               </p>
             );

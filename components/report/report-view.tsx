@@ -21,7 +21,10 @@ function ReportRedFlags({ doc }: { doc: ReportDoc }) {
       className="rounded-lg border-2 border-red-700 bg-red-50 p-4 text-red-950 break-inside-avoid-page dark:border-red-400 dark:bg-red-950 dark:text-red-50"
     >
       <h2 id="report-red-flags-title" className="flex items-center gap-2 text-base font-semibold">
-        <span aria-hidden="true" className="inline-flex h-6 w-6 items-center justify-center rounded-full bg-red-700 text-sm font-bold text-white dark:bg-red-400 dark:text-red-950">
+        <span
+          aria-hidden="true"
+          className="inline-flex h-6 w-6 items-center justify-center rounded-full bg-red-700 text-sm font-bold text-white dark:bg-red-400 dark:text-red-950"
+        >
           !
         </span>
         {doc.redFlagLabels.heading} ({doc.redFlags.length})
@@ -176,7 +179,8 @@ export function ReportView({ doc, acknowledgements }: { doc: ReportDoc; acknowle
                   </h3>
                   <p
                     lang={turn.status === 'done' ? doc.contentLanguage : undefined}
-                    className={`whitespace-pre-line break-words text-sm leading-relaxed ${turn.status === 'failed' ? 'text-red-800 dark:text-red-300' : turn.status === 'done' ? '' : 'text-zinc-600 dark:text-zinc-400'}`}>
+                    className={`whitespace-pre-line break-words text-sm leading-relaxed ${turn.status === 'failed' ? 'text-red-800 dark:text-red-300' : turn.status === 'done' ? '' : 'text-zinc-600 dark:text-zinc-400'}`}
+                  >
                     {turn.text}
                   </p>
                   {turn.flags.length ? (

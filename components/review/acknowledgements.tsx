@@ -5,7 +5,19 @@ import { Card } from '@/components/ui/layout';
 
 export type AckRow = { id: string; text: string; href: string | null; reason: string; by: string };
 
-export function AcknowledgementsCard({ rows, title, lead, none, openLabel }: { rows: AckRow[]; title: string; lead: string; none: string | null; openLabel: string }) {
+export function AcknowledgementsCard({
+  rows,
+  title,
+  lead,
+  none,
+  openLabel,
+}: {
+  rows: AckRow[];
+  title: string;
+  lead: string;
+  none: string | null;
+  openLabel: string;
+}) {
   if (!rows.length && !none) return null;
   return (
     <div data-testid="acknowledgements" data-count={rows.length}>
@@ -15,7 +27,11 @@ export function AcknowledgementsCard({ rows, title, lead, none, openLabel }: { r
             <p className="mb-3 text-sm text-zinc-700 dark:text-zinc-300">{lead}</p>
             <ul className="space-y-3">
               {rows.map((r) => (
-                <li key={r.id} className="rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-sm dark:border-amber-700 dark:bg-amber-950" data-testid="acknowledgement">
+                <li
+                  key={r.id}
+                  className="rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-sm dark:border-amber-700 dark:bg-amber-950"
+                  data-testid="acknowledgement"
+                >
                   <p className="font-medium text-zinc-900 dark:text-zinc-100">
                     {r.text}
                     {r.href ? (

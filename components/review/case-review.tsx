@@ -47,7 +47,15 @@ export async function CaseDiscussionCard({ kase, comments, right }: { kase: Case
 }
 
 /** Wraps the live run so its turn cards can show and add comment threads; a run without a case gets none. */
-export function RunReview({ review, runId, children }: { review: { caseId: string; comments: Comments; right: Right } | null; runId: string; children: ReactNode }) {
+export function RunReview({
+  review,
+  runId,
+  children,
+}: {
+  review: { caseId: string; comments: Comments; right: Right } | null;
+  runId: string;
+  children: ReactNode;
+}) {
   if (!review) return children;
   return <ReviewProvider value={{ caseId: review.caseId, runId, comments: toThreadComments(review.comments), right: review.right }}>{children}</ReviewProvider>;
 }

@@ -40,7 +40,16 @@ export function CommentForm({ caseId, runId, stepId, claimIds = [], parentId, te
           options={[{ value: '', label: t('anchorTurn', { step: stepId }) }, ...claimIds.map((c) => ({ value: c, label: t('anchorClaim', { id: c }) }))]}
         />
       ) : null}
-      <TextAreaField id={`${id}-body`} name="body" label={parentId ? t('replyLabel') : t('commentLabel')} required maxLength={4000} errors={bodyErrors} rows={parentId ? 2 : 3} defaultValue={failed ? values.body : ''} />
+      <TextAreaField
+        id={`${id}-body`}
+        name="body"
+        label={parentId ? t('replyLabel') : t('commentLabel')}
+        required
+        maxLength={4000}
+        errors={bodyErrors}
+        rows={parentId ? 2 : 3}
+        defaultValue={failed ? values.body : ''}
+      />
       {failed && !bodyErrors.length ? <Alert>{failed.message}</Alert> : null}
       <Button type="submit" size="sm" variant={parentId ? 'secondary' : 'primary'} disabled={pending} data-testid={`${testId}-submit`}>
         {pending ? t('posting') : parentId ? t('postReply') : t('postComment')}

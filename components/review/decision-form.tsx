@@ -36,7 +36,17 @@ export function DecisionForm({ caseId }: { caseId: string }) {
         </div>
         {errors('outcome').length ? <p className="text-sm text-red-700 dark:text-red-400">{errors('outcome').join(' ')}</p> : null}
       </fieldset>
-      <TextAreaField id="decision-rationale" name="rationale" label={t('rationaleLabel')} hint={t('rationaleHint')} errors={errors('rationale')} rows={4} maxLength={8000} defaultValue={v.rationale} aria-required />
+      <TextAreaField
+        id="decision-rationale"
+        name="rationale"
+        label={t('rationaleLabel')}
+        hint={t('rationaleHint')}
+        errors={errors('rationale')}
+        rows={4}
+        maxLength={8000}
+        defaultValue={v.rationale}
+        aria-required
+      />
       <TextAreaField
         id="decision-conditions"
         name="conditions"

@@ -15,7 +15,17 @@ const OUTCOME_TONE: Record<DecisionOutcome, 'green' | 'amber' | 'red' | 'blue'> 
   return: 'blue',
 };
 
-export async function DecisionPanel({ caseId, status, decisions, canDecide }: { caseId: string; status: CaseStatus; decisions: CaseDecision[]; canDecide: boolean }) {
+export async function DecisionPanel({
+  caseId,
+  status,
+  decisions,
+  canDecide,
+}: {
+  caseId: string;
+  status: CaseStatus;
+  decisions: CaseDecision[];
+  canDecide: boolean;
+}) {
   const t = await getT(reviewMessages);
   return (
     <div className="space-y-4" data-testid="decision-panel">

@@ -10,7 +10,17 @@ import type { reviewMessages } from '@/lib/i18n/messages/review';
 
 type T = Translate<(typeof reviewMessages)['en']>;
 export function ReviewQueue({ rows, caption, decided, t }: { rows: ReviewQueueItem[]; caption: string; decided: boolean; t: T }) {
-  const head = [t('colCase'), t('colBorrower'), t('colLoan'), t('colAsOf'), t('colRm'), t('colSubmitted'), t('colRuns'), t('colComments'), ...(decided ? [t('colOutcome'), t('colDecidedAt')] : [])];
+  const head = [
+    t('colCase'),
+    t('colBorrower'),
+    t('colLoan'),
+    t('colAsOf'),
+    t('colRm'),
+    t('colSubmitted'),
+    t('colRuns'),
+    t('colComments'),
+    ...(decided ? [t('colOutcome'), t('colDecidedAt')] : []),
+  ];
   return (
     <DataTable caption={caption} head={head}>
       {rows.map((c) => (
@@ -36,7 +46,13 @@ export function ReviewQueue({ rows, caption, decided, t }: { rows: ReviewQueueIt
           <Td>{c.commentCount}</Td>
           {decided ? (
             <>
-              <Td>{c.outcome ? <Badge tone={c.outcome === 'decline' ? 'red' : c.outcome === 'return' ? 'blue' : 'green'}>{t(`outcome_${c.outcome}`)}</Badge> : '—'}</Td>
+              <Td>
+                {c.outcome ? (
+                  <Badge tone={c.outcome === 'decline' ? 'red' : c.outcome === 'return' ? 'blue' : 'green'}>{t(`outcome_${c.outcome}`)}</Badge>
+                ) : (
+                  '—'
+                )}
+              </Td>
               <Td className="whitespace-nowrap">{formatDateTime(c.decidedAt)}</Td>
             </>
           ) : null}

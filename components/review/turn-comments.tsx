@@ -29,7 +29,9 @@ export function TurnComments({ step, claimIds }: { step: string; claimIds: strin
             ))}
           </ul>
         ) : null}
-        {review.right === 'start' ? <CommentForm caseId={review.caseId} runId={review.runId} stepId={step} claimIds={claimIds} testId="turn-comment-form" /> : null}
+        {review.right === 'start' ? (
+          <CommentForm caseId={review.caseId} runId={review.runId} stepId={step} claimIds={claimIds} testId="turn-comment-form" />
+        ) : null}
       </section>
     </details>
   );

@@ -124,7 +124,9 @@ export function CitationChip({ citation, evidence: ref }: { citation: ChipCitati
           {source} · {date}
           {citation.value ? ` · ${citation.value}` : ''}
         </span>
-        {unverified ? <span className="mt-1 block text-red-800 dark:text-red-300">{citation.afterAsOf ? tr('afterAsOfHint') : t('unverifiedHint')}</span> : null}
+        {unverified ? (
+          <span className="mt-1 block text-red-800 dark:text-red-300">{citation.afterAsOf ? tr('afterAsOfHint') : t('unverifiedHint')}</span>
+        ) : null}
         {evidence?.poolNote ? (
           <span className="mt-1 block text-amber-800 dark:text-amber-300" data-testid="citation-pool-note" data-pool-note={evidence.poolNote}>
             {t(POOL_NOTE_LABEL[evidence.poolNote])}

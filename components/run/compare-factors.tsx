@@ -9,7 +9,8 @@ import { getFactor } from '@/lib/domain/factors';
 export async function CompareFactors({ comparison }: { comparison: RunComparison }) {
   const t = await getT(compareMessages);
   const locale = await getLocale();
-  const cell = (side: { covered: boolean; favorable: number; adverse: number }) => (side.covered ? t('proCon', { fav: side.favorable, adv: side.adverse }) : t('notAvailable'));
+  const cell = (side: { covered: boolean; favorable: number; adverse: number }) =>
+    side.covered ? t('proCon', { fav: side.favorable, adv: side.adverse }) : t('notAvailable');
   return (
     <DataTable caption={t('coverageCaption')} head={[t('factor'), t('proConA'), t('depthA'), t('proConB'), t('depthB'), t('coveredBy')]}>
       {comparison.factors.map((row) => {

@@ -17,14 +17,21 @@ export async function CompareMetrics({ comparison }: { comparison: RunComparison
   const seconds = (ms: number | null) => (ms === null ? t('notAvailable') : t('seconds', { n: secondsFigure(ms, digits) }));
   const pct = (x: number | null) => (x === null ? t('notAvailable') : `${(x * 100).toFixed(0)}%`);
   const grounding = (s: RunSummary) =>
-    s.citations.total === 0 ? t('noCitations') : t('groundingValue', { pct: pct(s.citations.grounding), verified: s.citations.verified, total: s.citations.total });
+    s.citations.total === 0
+      ? t('noCitations')
+      : t('groundingValue', { pct: pct(s.citations.grounding), verified: s.citations.verified, total: s.citations.total });
 
   const rows: { label: string; value: (s: RunSummary) => string; diff?: string; testid: string }[] = [
     { label: t('protocol'), value: (s) => PROTOCOLS_BY_ID[s.protocol as keyof typeof PROTOCOLS_BY_ID]?.name ?? s.protocol, testid: 'protocol' },
     { label: t('provider'), value: (s) => (s.provider === 'offline' ? t('offline') : s.model), testid: 'provider' },
     { label: t('status'), value: (s) => t(`status_${s.status}` as 'status_queued'), testid: 'status' },
     { label: t('steps'), value: (s) => `${s.steps.done} / ${s.steps.total}`, testid: 'steps' },
-    { label: t('latency'), value: (s) => seconds(s.latencyMs), diff: delta.latencyMs === null ? t('notAvailable') : signed(delta.latencyMs, seconds(delta.latencyMs)), testid: 'latency' },
+    {
+      label: t('latency'),
+      value: (s) => seconds(s.latencyMs),
+      diff: delta.latencyMs === null ? t('notAvailable') : signed(delta.latencyMs, seconds(delta.latencyMs)),
+      testid: 'latency',
+    },
     {
       label: t('tokens'),
       value: (s) => `${s.tokens.total.toLocaleString('en-US')} (${s.tokens.prompt.toLocaleString('en-US')} + ${s.tokens.completion.toLocaleString('en-US')})`,

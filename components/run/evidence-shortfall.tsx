@@ -17,7 +17,17 @@ export function useFactorLabel() {
   };
 }
 
-export function EvidenceShortfallNotice({ shortfall, asOf, companyId, canWrite }: { shortfall: EvidenceShortfall; asOf: string; companyId: string; canWrite: boolean }) {
+export function EvidenceShortfallNotice({
+  shortfall,
+  asOf,
+  companyId,
+  canWrite,
+}: {
+  shortfall: EvidenceShortfall;
+  asOf: string;
+  companyId: string;
+  canWrite: boolean;
+}) {
   const t = useT(shortfallMessages);
   const label = useFactorLabel();
   const locale = useLocale();

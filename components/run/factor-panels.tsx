@@ -7,7 +7,17 @@ import { Badge } from '@/components/ui/layout';
 import type { RunViewTurn } from '@/lib/report/run-doc';
 import type { EvidenceRefs } from '@/lib/report/run-state';
 import { redFlagMessages } from '@/lib/i18n/messages/red-flags';
-import { buildFactorPanels, filterPanels, isCovered, NO_FILTER, panelCounts, type FactorPanel, type PanelArgument, type PanelFilter, type PanelSide } from '@/lib/eval/panels';
+import {
+  buildFactorPanels,
+  filterPanels,
+  isCovered,
+  NO_FILTER,
+  panelCounts,
+  type FactorPanel,
+  type PanelArgument,
+  type PanelFilter,
+  type PanelSide,
+} from '@/lib/eval/panels';
 import { useLocale, useT } from '@/lib/i18n/client';
 import { panelsMessages } from '@/lib/i18n/messages/panels';
 import { FACTORS, type FactorId } from '@/lib/domain/factors';
@@ -61,7 +71,12 @@ export function FactorPanels({ turns, runHref = '', headingLevel = 2, evidence }
         <legend className="px-1 text-sm font-medium">{t('filters')}</legend>
         <label className="flex flex-col gap-1 text-sm">
           {t('factor')}
-          <select className={CONTROL} value={filter.factor} onChange={(e) => setFilter({ ...filter, factor: e.target.value as PanelFilter['factor'] })} data-testid="panels-factor">
+          <select
+            className={CONTROL}
+            value={filter.factor}
+            onChange={(e) => setFilter({ ...filter, factor: e.target.value as PanelFilter['factor'] })}
+            data-testid="panels-factor"
+          >
             <option value="all">{t('allFactors')}</option>
             {FACTORS.map((f) => (
               <option key={f.id} value={f.id}>
@@ -72,7 +87,12 @@ export function FactorPanels({ turns, runHref = '', headingLevel = 2, evidence }
         </label>
         <label className="flex flex-col gap-1 text-sm">
           {t('side')}
-          <select className={CONTROL} value={filter.side} onChange={(e) => setFilter({ ...filter, side: e.target.value as PanelFilter['side'] })} data-testid="panels-side">
+          <select
+            className={CONTROL}
+            value={filter.side}
+            onChange={(e) => setFilter({ ...filter, side: e.target.value as PanelFilter['side'] })}
+            data-testid="panels-side"
+          >
             <option value="all">{t('allSides')}</option>
             <option value="favorable">{t('favorable')}</option>
             <option value="adverse">{t('adverse')}</option>
@@ -80,7 +100,12 @@ export function FactorPanels({ turns, runHref = '', headingLevel = 2, evidence }
           </select>
         </label>
         <label className="flex items-center gap-2 text-sm">
-          <input type="checkbox" checked={filter.citedOnly} onChange={(e) => setFilter({ ...filter, citedOnly: e.target.checked })} data-testid="panels-cited" />
+          <input
+            type="checkbox"
+            checked={filter.citedOnly}
+            onChange={(e) => setFilter({ ...filter, citedOnly: e.target.checked })}
+            data-testid="panels-cited"
+          />
           {t('citedOnly')}
         </label>
         <label className="flex items-center gap-2 text-sm">
@@ -98,7 +123,12 @@ export function FactorPanels({ turns, runHref = '', headingLevel = 2, evidence }
         const all = panelCounts(panels.find((p) => p.factor === panel.factor)!);
         const factor = FACTORS.find((f) => f.id === panel.factor)!;
         return (
-          <section key={panel.factor} aria-labelledby={`${id}-${panel.factor}`} className="rounded-lg border border-zinc-200 bg-white p-4 dark:border-zinc-800 dark:bg-zinc-900" data-testid={`panel-${panel.factor}`}>
+          <section
+            key={panel.factor}
+            aria-labelledby={`${id}-${panel.factor}`}
+            className="rounded-lg border border-zinc-200 bg-white p-4 dark:border-zinc-800 dark:bg-zinc-900"
+            data-testid={`panel-${panel.factor}`}
+          >
             <div className="mb-3 flex flex-wrap items-baseline justify-between gap-2">
               <H2 id={`${id}-${panel.factor}`} className="font-semibold">
                 {label(panel.factor)}
@@ -124,7 +154,11 @@ export function FactorPanels({ turns, runHref = '', headingLevel = 2, evidence }
         );
       })}
 
-      <section aria-labelledby={`${id}-gaps`} className="rounded-lg border border-dashed border-zinc-300 p-3 text-sm dark:border-zinc-700" data-testid="panels-uncovered">
+      <section
+        aria-labelledby={`${id}-gaps`}
+        className="rounded-lg border border-dashed border-zinc-300 p-3 text-sm dark:border-zinc-700"
+        data-testid="panels-uncovered"
+      >
         <H2 id={`${id}-gaps`} className="font-semibold">
           {t('uncovered', { n: uncovered.length })}
         </H2>
@@ -144,7 +178,19 @@ export function FactorPanels({ turns, runHref = '', headingLevel = 2, evidence }
   );
 }
 
-function SideColumn({ side, args, runHref, level, evidence }: { side: PanelSide; args: PanelArgument[]; runHref: string; level: number; evidence?: EvidenceRefs }) {
+function SideColumn({
+  side,
+  args,
+  runHref,
+  level,
+  evidence,
+}: {
+  side: PanelSide;
+  args: PanelArgument[];
+  runHref: string;
+  level: number;
+  evidence?: EvidenceRefs;
+}) {
   const t = useT(panelsMessages);
   const tf = useT(redFlagMessages);
   const style = SIDE_STYLE[side];
@@ -162,7 +208,12 @@ function SideColumn({ side, args, runHref, level, evidence }: { side: PanelSide;
       ) : (
         <ul className="space-y-3">
           {args.map((a) => (
-            <li key={a.key} className={`border-l-4 pl-3 ${style.border}`} data-testid="panel-argument" data-reads-against={a.readsAgainst.length ? 'true' : undefined}>
+            <li
+              key={a.key}
+              className={`border-l-4 pl-3 ${style.border}`}
+              data-testid="panel-argument"
+              data-reads-against={a.readsAgainst.length ? 'true' : undefined}
+            >
               <p className="text-sm">{a.text}</p>
               {a.readsAgainst.length ? (
                 <div className="mt-1 text-xs text-red-800 dark:text-red-300" data-testid="reads-against">
@@ -171,7 +222,9 @@ function SideColumn({ side, args, runHref, level, evidence }: { side: PanelSide;
                   </span>
                   <ul className="mt-0.5">
                     {a.readsAgainst.map((x) => (
-                      <li key={x.evidenceId}>{tf('readsAgainstItem', { reading: tf(`reading_${x.reading}`), title: evidence?.[x.evidenceId]?.title ?? x.evidenceId })}</li>
+                      <li key={x.evidenceId}>
+                        {tf('readsAgainstItem', { reading: tf(`reading_${x.reading}`), title: evidence?.[x.evidenceId]?.title ?? x.evidenceId })}
+                      </li>
                     ))}
                   </ul>
                 </div>

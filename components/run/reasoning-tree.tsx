@@ -180,7 +180,10 @@ export function ReasoningTreeView({ turns, runHref = '', headingLevel = 2 }: Pro
         ))}
       </dl>
       {tree.root ? (
-        <blockquote className="rounded-md border-l-4 border-zinc-400 bg-zinc-50 px-3 py-2 text-sm dark:border-zinc-500 dark:bg-zinc-900" data-testid="tree-root">
+        <blockquote
+          className="rounded-md border-l-4 border-zinc-400 bg-zinc-50 px-3 py-2 text-sm dark:border-zinc-500 dark:bg-zinc-900"
+          data-testid="tree-root"
+        >
           <p className="text-xs font-semibold text-zinc-600 dark:text-zinc-400">
             {t('root', { step: tree.root.stepId })}{' '}
             <a className={LINK} href={`${runHref}#turn-${tree.root.stepId}`}>

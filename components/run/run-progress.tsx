@@ -45,7 +45,15 @@ function useElapsed(run: Pick<LiveRunState, 'startedAt' | 'finishedAt' | 'priorE
   return runElapsedMs(run, now);
 }
 
-export function RunProgress({ state, connection, offline = false }: { state: LiveRunState; connection: 'live' | 'reconnecting' | 'closed'; offline?: boolean }) {
+export function RunProgress({
+  state,
+  connection,
+  offline = false,
+}: {
+  state: LiveRunState;
+  connection: 'live' | 'reconnecting' | 'closed';
+  offline?: boolean;
+}) {
   const t = useT(runMessages);
   const { done, running, total } = progressOf(state);
   const elapsed = useElapsed(state, !isTerminal(state.status));
@@ -64,7 +72,9 @@ export function RunProgress({ state, connection, offline = false }: { state: Liv
         </div>
       )}
       {running > 0 ? <span data-testid="running-count">{t('runningNow', { n: running })}</span> : null}
-      <span data-testid="run-elapsed">{t('elapsed', { time: elapsed !== null && elapsed < 1000 && isTerminal(state.status) ? t('underASecond') : formatDuration(elapsed) })}</span>
+      <span data-testid="run-elapsed">
+        {t('elapsed', { time: elapsed !== null && elapsed < 1000 && isTerminal(state.status) ? t('underASecond') : formatDuration(elapsed) })}
+      </span>
       {offline ? (
         // The offline analyst calls no model: no model time or cost, and its tokens are its own estimate.
         <>

@@ -27,7 +27,6 @@ const TEAM_STYLE: Record<string, string> = {
 const TEAM_TONE = { affirmative: 'blue', negative: 'amber', neutral: 'neutral' } as const;
 const STEP_TONE = { pending: 'neutral', running: 'blue', done: 'green', failed: 'red' } as const;
 
-
 /** A report-type turn's citations (it has no claims to hang them on), each source once. */
 function distinctCitations(citations: ChipCitation[]) {
   const seen = new Set<string>();
@@ -45,7 +44,12 @@ function WaitNotice({ wait }: { wait: StepWait }) {
   const locale = useLocale();
   const time = new Date(wait.until).toLocaleTimeString(locale === 'ko' ? 'ko-KR' : 'en-GB', { hour: '2-digit', minute: '2-digit', second: '2-digit' });
   return (
-    <p role="status" data-testid="step-waiting" data-reason={wait.reason} className="mb-2 rounded border border-amber-300 bg-amber-50 px-2 py-1 text-sm text-amber-900 dark:border-amber-700 dark:bg-amber-950 dark:text-amber-200">
+    <p
+      role="status"
+      data-testid="step-waiting"
+      data-reason={wait.reason}
+      className="mb-2 rounded border border-amber-300 bg-amber-50 px-2 py-1 text-sm text-amber-900 dark:border-amber-700 dark:bg-amber-950 dark:text-amber-200"
+    >
       {/* The server renders in its time zone, the browser in the viewer's. */}
       <span suppressHydrationWarning>{t(`wait_${wait.reason}`, { time })}</span>
     </p>
@@ -141,10 +145,18 @@ function TurnCard({
             {turn.claims.map((c, i) => {
               const against = readsAgainst(c, readingOf);
               return (
-                <li key={c.id ?? i} id={c.id ? `claim-${c.id}` : undefined} data-testid="claim" data-reads-against={against.length ? 'true' : undefined} className="scroll-mt-20 text-sm">
+                <li
+                  key={c.id ?? i}
+                  id={c.id ? `claim-${c.id}` : undefined}
+                  data-testid="claim"
+                  data-reads-against={against.length ? 'true' : undefined}
+                  className="scroll-mt-20 text-sm"
+                >
                   <span className="mr-2 font-mono text-xs text-zinc-600 dark:text-zinc-400">{c.id}</span>
                   {c.factor ? <Badge>{factorLabel(c.factor)}</Badge> : null}{' '}
-                  {c.polarity ? <Badge tone={c.polarity === 'favorable' ? 'green' : c.polarity === 'adverse' ? 'red' : 'amber'}>{t(`polarity_${c.polarity}`)}</Badge> : null}
+                  {c.polarity ? (
+                    <Badge tone={c.polarity === 'favorable' ? 'green' : c.polarity === 'adverse' ? 'red' : 'amber'}>{t(`polarity_${c.polarity}`)}</Badge>
+                  ) : null}
                   {against.length ? (
                     <>
                       {' '}
@@ -157,7 +169,9 @@ function TurnCard({
                   {against.length ? (
                     <ul className="mt-1 text-xs text-red-800 dark:text-red-300">
                       {against.map((a) => (
-                        <li key={a.evidenceId}>{tf('readsAgainstItem', { reading: tf(`reading_${a.reading}`), title: evidence[a.evidenceId]?.title ?? a.evidenceId })}</li>
+                        <li key={a.evidenceId}>
+                          {tf('readsAgainstItem', { reading: tf(`reading_${a.reading}`), title: evidence[a.evidenceId]?.title ?? a.evidenceId })}
+                        </li>
                       ))}
                     </ul>
                   ) : null}
@@ -235,7 +249,15 @@ export function Transcript({
     <ol className="space-y-3" data-testid="transcript">
       {turns.map((turn, i) => (
         <li key={turn.step}>
-          <TurnCard turn={turn} n={i + 1} evidence={evidence} wait={waiting[turn.step]} streaming={streaming[turn.step]} blocked={blocked[turn.step]} runStatus={runStatus} />
+          <TurnCard
+            turn={turn}
+            n={i + 1}
+            evidence={evidence}
+            wait={waiting[turn.step]}
+            streaming={streaming[turn.step]}
+            blocked={blocked[turn.step]}
+            runStatus={runStatus}
+          />
         </li>
       ))}
     </ol>

@@ -3,15 +3,7 @@
 import type { ReactNode } from 'react';
 
 /** A form posting to a server action whose result the page does not show (sign-out, SSO). */
-export function ActionForm({
-  action,
-  children,
-  className,
-}: {
-  action: (form: FormData) => Promise<unknown>;
-  children: ReactNode;
-  className?: string;
-}) {
+export function ActionForm({ action, children, className }: { action: (form: FormData) => Promise<unknown>; children: ReactNode; className?: string }) {
   return (
     <form
       className={className}

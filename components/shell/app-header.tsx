@@ -32,23 +32,22 @@ export async function AppHeader({ user, unread }: { user: SessionUser; unread: n
           >
             {inbox('headerLink')}
             {unread > 0 ? (
-              <span aria-hidden="true" className="rounded-full bg-blue-700 px-1.5 py-0.5 text-xs font-semibold leading-none text-white dark:bg-blue-400 dark:text-zinc-950" data-testid="inbox-unread-count">
+              <span
+                aria-hidden="true"
+                className="rounded-full bg-blue-700 px-1.5 py-0.5 text-xs font-semibold leading-none text-white dark:bg-blue-400 dark:text-zinc-950"
+                data-testid="inbox-unread-count"
+              >
                 {unread > 99 ? '99+' : unread}
               </span>
             ) : null}
           </Link>
           <span data-testid="current-user">
-            <span className="font-medium">{user.name}</span>{' '}
-            <span className="text-zinc-600 dark:text-zinc-400">· {t(roleKey(user.role))}</span>
+            <span className="font-medium">{user.name}</span> <span className="text-zinc-600 dark:text-zinc-400">· {t(roleKey(user.role))}</span>
           </span>
           <LanguageSwitch />
           {user.demo ? <Badge tone="amber">{t('demoAccount')}</Badge> : null}
           <ActionForm action={signOutAction}>
-            <button
-              type="submit"
-              className="rounded-md px-2 py-1 text-zinc-700 underline underline-offset-2 dark:text-zinc-300"
-              data-testid="sign-out"
-            >
+            <button type="submit" className="rounded-md px-2 py-1 text-zinc-700 underline underline-offset-2 dark:text-zinc-300" data-testid="sign-out">
               {t('signOut')}
             </button>
           </ActionForm>

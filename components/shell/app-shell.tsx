@@ -10,7 +10,10 @@ export async function AppShell({ children, unread }: { children: ReactNode; unre
   const [user, t] = await Promise.all([requireUser(), getT(shellMessages)]);
   return (
     <QueryProvider>
-      <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:rounded focus:bg-white focus:px-3 focus:py-2 dark:focus:bg-zinc-900">
+      <a
+        href="#main"
+        className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:rounded focus:bg-white focus:px-3 focus:py-2 dark:focus:bg-zinc-900"
+      >
         {t('skipToContent')}
       </a>
       <AppHeader user={user} unread={unread} />

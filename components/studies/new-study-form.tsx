@@ -48,7 +48,10 @@ export function NewStudyForm({ runs, evaluators }: { runs: RatableRun[]; evaluat
   };
   // The same check the server makes on submit (lib/eval/study-pairing.ts), shown as the admin ticks.
   const problems = useMemo(
-    () => pickProblems(runs.filter((r) => reports.has(r.reportId)).map((r) => ({ reportId: r.reportId, companyId: r.companyId, protocol: r.protocol, language: r.language }))),
+    () =>
+      pickProblems(
+        runs.filter((r) => reports.has(r.reportId)).map((r) => ({ reportId: r.reportId, companyId: r.companyId, protocol: r.protocol, language: r.language })),
+      ),
     [runs, reports],
   );
   const warn = hasPickProblems(problems);
@@ -172,7 +175,14 @@ export function NewStudyForm({ runs, evaluators }: { runs: RatableRun[]; evaluat
         {evaluators.length === 0 ? <p className="text-sm">{t('noEvaluators')}</p> : null}
         {evaluators.map((e) => (
           <label key={e.id} className="flex items-center gap-2 text-sm">
-            <input type="checkbox" name="evaluatorIds" value={e.id} checked={people.has(e.id)} onChange={() => setPeople((s) => toggle(s, e.id))} className={box} />
+            <input
+              type="checkbox"
+              name="evaluatorIds"
+              value={e.id}
+              checked={people.has(e.id)}
+              onChange={() => setPeople((s) => toggle(s, e.id))}
+              className={box}
+            />
             <span>
               {e.name} <span className="text-zinc-600 dark:text-zinc-400">({e.email})</span>
             </span>
@@ -181,7 +191,15 @@ export function NewStudyForm({ runs, evaluators }: { runs: RatableRun[]; evaluat
       </fieldset>
 
       <div className="max-w-xs">
-        <TextField id="seed" label={t('seed')} inputMode="numeric" value={seed} onChange={(e) => setSeed(e.target.value)} hint={t('seedHint')} errors={errors('seed')} />
+        <TextField
+          id="seed"
+          label={t('seed')}
+          inputMode="numeric"
+          value={seed}
+          onChange={(e) => setSeed(e.target.value)}
+          hint={t('seedHint')}
+          errors={errors('seed')}
+        />
       </div>
       <p className="text-sm text-zinc-700 dark:text-zinc-300">{t('instrument')}</p>
       <Button type="submit" disabled={pending} data-testid="create-study">

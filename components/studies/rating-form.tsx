@@ -116,7 +116,13 @@ export function RatingForm({
           {t('ratingHeading')}
         </h2>
         <p className="text-sm text-zinc-700 dark:text-zinc-300" role="status" aria-live="polite" data-testid="save-status" data-state={save.state}>
-          {save.state === 'saving' ? t('saving') : save.state === 'saved' ? t('saved') : save.state === 'error' ? t('saveFailed', { message: save.message ?? '' }) : ''}
+          {save.state === 'saving'
+            ? t('saving')
+            : save.state === 'saved'
+              ? t('saved')
+              : save.state === 'error'
+                ? t('saveFailed', { message: save.message ?? '' })
+                : ''}
         </p>
       </div>
       {locked ? (

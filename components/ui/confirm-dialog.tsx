@@ -102,8 +102,7 @@ export function ConfirmDialog({
     const form = dialog.closest('form');
     if (checkFormFirst && form) {
       const invalid = [...form.elements].find(
-        (el): el is HTMLInputElement =>
-          !dialog.contains(el) && !el.contains(dialog) && 'checkValidity' in el && !(el as HTMLInputElement).checkValidity(),
+        (el): el is HTMLInputElement => !dialog.contains(el) && !el.contains(dialog) && 'checkValidity' in el && !(el as HTMLInputElement).checkValidity(),
       );
       if (invalid) {
         invalid.reportValidity();

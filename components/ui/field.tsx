@@ -77,7 +77,14 @@ export function SelectField({
 export function TextAreaField({ id, label, errors, hint, ...props }: FieldShell & TextareaHTMLAttributes<HTMLTextAreaElement>) {
   return (
     <Shell id={id} label={label} errors={errors} hint={hint}>
-      <textarea id={id} rows={3} className={CONTROL} aria-invalid={errors?.length ? true : undefined} aria-describedby={describedBy(id, errors, hint)} {...props} />
+      <textarea
+        id={id}
+        rows={3}
+        className={CONTROL}
+        aria-invalid={errors?.length ? true : undefined}
+        aria-describedby={describedBy(id, errors, hint)}
+        {...props}
+      />
     </Shell>
   );
 }

@@ -16,10 +16,18 @@ export function FilingSightings({ sightings }: { sightings: SightingView[] }) {
       <table className="w-full text-left text-sm" data-testid="watch-timeline">
         <thead className="text-xs text-zinc-600 dark:text-zinc-400">
           <tr>
-            <th scope="col" className="py-1 pr-3 font-medium">{t('seenAt')}</th>
-            <th scope="col" className="py-1 pr-3 font-medium">{t('published')}</th>
-            <th scope="col" className="py-1 pr-3 font-medium">{t('filing')}</th>
-            <th scope="col" className="py-1 font-medium">{t('source')}</th>
+            <th scope="col" className="py-1 pr-3 font-medium">
+              {t('seenAt')}
+            </th>
+            <th scope="col" className="py-1 pr-3 font-medium">
+              {t('published')}
+            </th>
+            <th scope="col" className="py-1 pr-3 font-medium">
+              {t('filing')}
+            </th>
+            <th scope="col" className="py-1 font-medium">
+              {t('source')}
+            </th>
           </tr>
         </thead>
         <tbody className="divide-y divide-zinc-200 dark:divide-zinc-800">

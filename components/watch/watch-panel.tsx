@@ -125,7 +125,13 @@ export function WatchPanel({
           <Button type="submit" variant="secondary" size="sm" disabled={checking} data-testid="watch-check-now">
             {t('checkNow')}
           </Button>
-          {checked ? <ActionOutcome state={checked} messages={tables} success={checked.ok ? t('checked', { checks: checked.data.checks, alerts: checked.data.alerts }) : ''} /> : null}
+          {checked ? (
+            <ActionOutcome
+              state={checked}
+              messages={tables}
+              success={checked.ok ? t('checked', { checks: checked.data.checks, alerts: checked.data.alerts }) : ''}
+            />
+          ) : null}
         </form>
       ) : null}
     </div>

@@ -92,8 +92,13 @@ test.afterEach(async ({}, testInfo) => {
   // Each process's output, as files next to the trace (the reporter would cut them short).
   for (const p of everything()) fs.writeFileSync(testInfo.outputPath(`${p.name}.log`), p.output());
   const failures = await db
-    .query("select r.id, r.status, r.error, s.step_id, s.error as step_error from runs r left join run_steps s on s.run_id = r.id and s.status = 'failed' where r.status <> 'succeeded'")
-    .then((r) => r.rows, (err: Error) => [{ error: err.message }]);
+    .query(
+      "select r.id, r.status, r.error, s.step_id, s.error as step_error from runs r left join run_steps s on s.run_id = r.id and s.status = 'failed' where r.status <> 'succeeded'",
+    )
+    .then(
+      (r) => r.rows,
+      (err: Error) => [{ error: err.message }],
+    );
   fs.writeFileSync(testInfo.outputPath('unfinished-runs.json'), JSON.stringify(failures, null, 2));
 });
 
@@ -101,7 +106,9 @@ test.afterEach(async ({}, testInfo) => {
 async function signIn(baseURL: string, role: 'rm') {
   const context = await request.newContext({ baseURL, maxRedirects: 0 });
   const { csrfToken } = (await (await context.get('/api/auth/csrf')).json()) as { csrfToken: string };
-  const response = await context.post('/api/auth/callback/credentials', { form: { email: DEMO_USERS[role].email, password: DEMO_PASSWORD, csrfToken, callbackUrl: '/' } });
+  const response = await context.post('/api/auth/callback/credentials', {
+    form: { email: DEMO_USERS[role].email, password: DEMO_PASSWORD, csrfToken, callbackUrl: '/' },
+  });
   expect(response.status(), `sign-in as ${role}`).toBe(302);
   const { cookies } = await context.storageState();
   await context.dispose();
@@ -123,9 +130,7 @@ async function startRun(cookie: string): Promise<string> {
     method: 'POST',
     redirect: 'manual',
     headers: { cookie, 'Next-Action': action.id, 'Content-Type': 'text/plain;charset=UTF-8', Origin: appA.url, Accept: 'text/x-component' },
-    body: JSON.stringify([
-      { case_id: caseId, protocol: 'kpd-mads', provider: 'openai', language: 'en', mode: 'dag', recency_days: 1095, max_web_results: 0 },
-    ]),
+    body: JSON.stringify([{ case_id: caseId, protocol: 'kpd-mads', provider: 'openai', language: 'en', mode: 'dag', recency_days: 1095, max_web_results: 0 }]),
   });
   const location = response.headers.get('x-action-redirect') ?? '';
   const id = /\/runs\/([0-9a-f-]{36})/.exec(location)?.[1];
@@ -155,7 +160,12 @@ async function waitUntil<T>(what: string, probe: () => Promise<T | undefined | f
     const value = await probe();
     if (value) return value;
     if (Date.now() > deadline) {
-      const seen = state ? await state().then((v) => JSON.stringify(v), (err: Error) => `(state unreadable: ${err.message})`) : '';
+      const seen = state
+        ? await state().then(
+            (v) => JSON.stringify(v),
+            (err: Error) => `(state unreadable: ${err.message})`,
+          )
+        : '';
       throw new Error(`timed out after ${timeoutMs / 1000} s waiting for ${what}${seen ? `; state: ${seen}` : ''}`);
     }
     await new Promise((r) => setTimeout(r, 500));
@@ -189,7 +199,12 @@ async function expectCompleteSteps(ids: string[]) {
   );
   expect(rows).toHaveLength(ids.length);
   for (const r of rows) {
-    expect({ run: r.run_id, steps: Number(r.steps), distinct: Number(r.distinct_steps), done: Number(r.done) }).toEqual({ run: r.run_id, steps: KPD_STEPS, distinct: KPD_STEPS, done: KPD_STEPS });
+    expect({ run: r.run_id, steps: Number(r.steps), distinct: Number(r.distinct_steps), done: Number(r.done) }).toEqual({
+      run: r.run_id,
+      steps: KPD_STEPS,
+      distinct: KPD_STEPS,
+      done: KPD_STEPS,
+    });
     // A step saved twice would add its usage to the run twice.
     expect(Number(r.run_tokens), `token totals of ${r.run_id}`).toBe(Number(r.step_tokens));
   }
@@ -296,10 +311,7 @@ test('a PostgreSQL restart in the middle of runs: they resume and finish, each s
   await waitUntil(
     'runs with finished steps',
     async () => {
-      const { rows } = await db.query<{ n: string }>(
-        "select count(distinct run_id) as n from run_steps where run_id = any($1) and status = 'done'",
-        [ids],
-      );
+      const { rows } = await db.query<{ n: string }>("select count(distinct run_id) as n from run_steps where run_id = any($1) and status = 'done'", [ids]);
       return Number(rows[0].n) >= 3;
     },
     120_000,
@@ -324,7 +336,7 @@ test('a PostgreSQL restart in the middle of runs: they resume and finish, each s
   for (const w of workers) expect(w.child.exitCode).toBeNull();
 });
 
-test('an app instance stopped with SIGTERM finishes its embedded worker\'s runs for a moment, then hands the rest over at once', async () => {
+test("an app instance stopped with SIGTERM finishes its embedded worker's runs for a moment, then hands the rest over at once", async () => {
   test.setTimeout(240_000);
   // Only the new instance's embedded worker executes runs. A run it did not hand over would wait
   // for its job's heartbeat to lapse; one it handed over is queued again at once.
@@ -358,7 +370,13 @@ test('an app instance stopped with SIGTERM finishes its embedded worker\'s runs 
   );
   const unfinished = left.filter((r) => r.status !== 'succeeded');
   expect(unfinished.length, 'runs still going when the instance stopped').toBeGreaterThan(0);
-  for (const r of unfinished) expect({ id: r.id, status: r.status, worker: r.worker_id, runningSteps: Number(r.running_steps) }).toEqual({ id: r.id, status: 'running', worker: null, runningSteps: 0 });
+  for (const r of unfinished)
+    expect({ id: r.id, status: r.status, worker: r.worker_id, runningSteps: Number(r.running_steps) }).toEqual({
+      id: r.id,
+      status: 'running',
+      worker: null,
+      runningSteps: 0,
+    });
 
   // A worker started now takes them at once: the handed-over runs are on the queue, not waiting for a heartbeat to lapse.
   extra.push(await startWorker('worker-4', workerEnv()));

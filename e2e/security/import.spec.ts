@@ -56,7 +56,9 @@ test.describe('import hardening', () => {
     const tooLarge = test.info().outputPath(`too-large-${tag}.jsonl`);
     fs.writeFileSync(tooLarge, paddedJsonl(`${tag}-2`, 50 * MB + 1));
     await page.getByTestId('import-file').setInputFiles(tooLarge);
-    await expect(page.getByTestId('import-too-large')).toHaveText(`too-large-${tag}.jsonl is 50.1 MB; the limit is 50 MB per file (IMPORT_MAX_FILE_MB). Split it into smaller files.`);
+    await expect(page.getByTestId('import-too-large')).toHaveText(
+      `too-large-${tag}.jsonl is 50.1 MB; the limit is 50 MB per file (IMPORT_MAX_FILE_MB). Split it into smaller files.`,
+    );
     await expect(page.getByTestId('import-submit')).toBeDisabled();
     expect(uploads).toEqual([]);
   });

@@ -13,7 +13,6 @@ import { AppError } from '@/lib/errors';
 import { say } from '@/lib/i18n';
 import { adminMessages } from '@/lib/i18n/messages/admin';
 
-
 export async function createAccount({
   db,
   actorId,

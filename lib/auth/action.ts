@@ -23,9 +23,7 @@ import { log } from '@/lib/ops/log';
  * What the form shows: its data, or the error's message in the reader's language. A field error
  * is a key of the form's table (the form translates it) or text already in the reader's language.
  */
-export type ActionResult<T> =
-  | { ok: true; data: T }
-  | { ok: false; code: ErrorCode; message: string; fieldErrors?: Record<string, string[]> };
+export type ActionResult<T> = { ok: true; data: T } | { ok: false; code: ErrorCode; message: string; fieldErrors?: Record<string, string[]> };
 
 type ActionConfig<S extends z.ZodType> = {
   /** The permission from lib/auth/permissions.ts; `public` only for signing in. */
@@ -116,7 +114,8 @@ export function action<S extends z.ZodType, T, U extends SessionUser | null = Se
       if (err instanceof AppError) {
         // An ownership or state check in the handler that refused: audited like the role check.
         // Not from a public action: that is a failed sign-in, which lib/auth/credentials.ts audits.
-        if ((err.code === 'forbidden' || err.code === 'unauthorized') && config.permission !== 'public') return await refuse(err.code, err.said ?? err.message, err.message);
+        if ((err.code === 'forbidden' || err.code === 'unauthorized') && config.permission !== 'public')
+          return await refuse(err.code, err.said ?? err.message, err.message);
         return await fail(err.code, err.said ?? err.message, err.fieldErrors, config.messages);
       }
       const ref = crypto.randomUUID().slice(0, 8);

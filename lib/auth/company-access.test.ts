@@ -25,7 +25,7 @@ describe.each(testBackends())('who reads a company on %s', (backend) => {
   }, 90_000);
   afterAll(() => handle?.close());
 
-  it('opens the submitted case\'s borrower to the committee, and no company without such a case', async () => {
+  it("opens the submitted case's borrower to the committee, and no company without such a case", async () => {
     const [submitted] = await db.select().from(cases).where(eq(cases.id, DEMO_IDS.submittedCase));
     expect(submitted.companyId).toBe('samsung-electronics');
     expect(await read('committee', 'samsung-electronics')).toBe(true);
@@ -44,7 +44,9 @@ describe.each(testBackends())('who reads a company on %s', (backend) => {
   });
 
   it('keeps the borrower open once the committee has decided the case', async () => {
-    await db.transaction((tx) => recordDecision({ db: tx, caseId: DEMO_IDS.submittedCase, deciderId: committeeId, outcome: 'approve', rationale: 'Sound record.' }));
+    await db.transaction((tx) =>
+      recordDecision({ db: tx, caseId: DEMO_IDS.submittedCase, deciderId: committeeId, outcome: 'approve', rationale: 'Sound record.' }),
+    );
     const [decided] = await db.select({ status: cases.status }).from(cases).where(eq(cases.id, DEMO_IDS.submittedCase));
     expect(decided.status).toBe('decided');
     expect(await mayReadCompany({ db, user: committee, companyId: 'samsung-electronics' })).toBe(true);

@@ -209,7 +209,7 @@ describe.each(testBackends())('password sign-in on %s', (backend) => {
     expect((await signIn(email, PASSWORD, { address: '203.0.113.77', now })).ok).toBe(true);
   }, 120_000);
 
-  it('a guesser spread over many addresses gets a bounded number of passwords compared; the owner\'s known address still signs in', async () => {
+  it("a guesser spread over many addresses gets a bounded number of passwords compared; the owner's known address still signs in", async () => {
     const email = await makeUser();
     const now = new Date('2031-05-05T12:00:10Z');
     // The owner has signed in from this address before.
@@ -256,7 +256,10 @@ describe.each(testBackends())('password sign-in on %s', (backend) => {
     const onAccount = failed.filter((e) => e.entityId === id);
     expect(onAccount.map((e) => e.detail.reason)).toEqual(Array(MAX_FAILED_ATTEMPTS).fill('invalid'));
     expect(JSON.stringify(failed)).not.toContain('secret-guess');
-    const locked = await db.select().from(auditLog).where(and(eq(auditLog.action, 'auth.locked'), eq(auditLog.entityId, id)));
+    const locked = await db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.action, 'auth.locked'), eq(auditLog.entityId, id)));
     expect(locked.map((e) => e.detail)).toEqual([{ email, minutes: LOCK_MINUTES, address: '192.0.2.2' }]);
   });
 
@@ -267,7 +270,10 @@ describe.each(testBackends())('password sign-in on %s', (backend) => {
     const id = (await userRow(email)).id;
     await unlockAccount({ db, actorId: adminId, id });
     expect((await signIn(email, PASSWORD, { address: '192.0.2.60' })).ok).toBe(true);
-    const [entry] = await db.select().from(auditLog).where(and(eq(auditLog.action, 'auth.unlock'), eq(auditLog.entityId, id)));
+    const [entry] = await db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.action, 'auth.unlock'), eq(auditLog.entityId, id)));
     expect(entry).toMatchObject({ actorId: adminId, detail: { failedAttempts: MAX_FAILED_ATTEMPTS } });
   });
   it('a single sign-on refused for an unknown or disabled account is recorded as a failed sign-in', async () => {

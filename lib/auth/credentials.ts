@@ -244,9 +244,28 @@ export async function attemptSignIn({
  * email, or a disabled one. Recorded as a failed sign-in like a password attempt's, with the
  * provider named.
  */
-export async function auditSsoRefusal({ db, email, userId, reason, provider }: { db: Db; email: string | null; userId: string | null; reason: 'unknown' | 'disabled'; provider: string }) {
+export async function auditSsoRefusal({
+  db,
+  email,
+  userId,
+  reason,
+  provider,
+}: {
+  db: Db;
+  email: string | null;
+  userId: string | null;
+  reason: 'unknown' | 'disabled';
+  provider: string;
+}) {
   await db.transaction((tx) =>
-    appendAudit({ tx, actorId: null, action: 'auth.sign_in_failed', entityType: 'user', entityId: userId, detail: { email: (email ?? '').slice(0, EMAIL_MAX), reason, provider } }),
+    appendAudit({
+      tx,
+      actorId: null,
+      action: 'auth.sign_in_failed',
+      entityType: 'user',
+      entityId: userId,
+      detail: { email: (email ?? '').slice(0, EMAIL_MAX), reason, provider },
+    }),
   );
 }
 

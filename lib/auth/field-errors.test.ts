@@ -11,7 +11,12 @@ describe('field errors of a server action', () => {
       .string()
       .trim()
       .transform((v) => v.replaceAll(',', ''))
-      .pipe(z.string().regex(/^\d{1,18}(\.\d{1,2})?$/, 'errAmount').refine((v) => Number(v) > 0, 'errAmount')),
+      .pipe(
+        z
+          .string()
+          .regex(/^\d{1,18}(\.\d{1,2})?$/, 'errAmount')
+          .refine((v) => Number(v) > 0, 'errAmount'),
+      ),
     loan_tenor_months: z.coerce.number('errTenor').int('errTenor').min(1, 'errTenor').max(600, 'errTenor'),
     title: z.string().trim().min(1, 'errTitle').max(5, 'errTitleLong'),
   });

@@ -37,7 +37,7 @@ const close = (server: Server) => new Promise<void>((resolve) => server.close(()
 describe('the client address without a trusted proxy (TRUST_PROXY=0)', () => {
   beforeAll(() => installPeerAddressHeader());
 
-  it('is the connection\'s address, whatever X-Forwarded-For or a forged peer header says', async () => {
+  it("is the connection's address, whatever X-Forwarded-For or a forged peer header says", async () => {
     const { server, port } = await serve((headers) => String(clientAddress(headers, 0)));
     try {
       expect(await send(port, {})).toBe('127.0.0.1');

@@ -25,7 +25,10 @@ export function stampPeerAddress(req: IncomingMessage) {
 
 /** Makes every HTTP(S) server in this process stamp its requests; once, however often called. */
 export function installPeerAddressHeader() {
-  for (const proto of [http.Server.prototype, https.Server.prototype] as Array<{ emit: (event: string | symbol, ...args: unknown[]) => boolean; [INSTALLED]?: true }>) {
+  for (const proto of [http.Server.prototype, https.Server.prototype] as Array<{
+    emit: (event: string | symbol, ...args: unknown[]) => boolean;
+    [INSTALLED]?: true;
+  }>) {
     if (proto[INSTALLED]) continue;
     const emit = proto.emit;
     proto.emit = function (this: unknown, event: string | symbol, ...args: unknown[]) {

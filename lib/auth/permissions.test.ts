@@ -11,7 +11,14 @@ function routeFiles(): string[] {
   return fs
     .readdirSync(root, { recursive: true, encoding: 'utf8' })
     .filter((f) => /(^|[/\\])route\.(ts|js)$/.test(f))
-    .map((f) => `/${f.split(path.sep).slice(0, -1).filter((s) => !/^\(.+\)$/.test(s)).join('/')}`)
+    .map(
+      (f) =>
+        `/${f
+          .split(path.sep)
+          .slice(0, -1)
+          .filter((s) => !/^\(.+\)$/.test(s))
+          .join('/')}`,
+    )
     .sort();
 }
 
@@ -24,7 +31,11 @@ describe('permission map', () => {
         expect(can(role, page!.permission), `${role} may open ${item.href}`).toBe(true);
       }
     }
-    for (const page of PAGES) expect(ROLES.some((r) => can(r, page.permission)), page.path).toBe(true);
+    for (const page of PAGES)
+      expect(
+        ROLES.some((r) => can(r, page.permission)),
+        page.path,
+      ).toBe(true);
   });
 
   it('keeps user management and settings to admins, and case work to RMs', () => {
@@ -34,7 +45,7 @@ describe('permission map', () => {
     expect(ROLES.filter((r) => can(r, 'ratings:read-own'))).toEqual(['evaluator']);
   });
 
-  it('lets the committee open a borrower\'s page and documents, sampled on the submitted case\'s borrower, but not the Companies list', () => {
+  it("lets the committee open a borrower's page and documents, sampled on the submitted case's borrower, but not the Companies list", () => {
     // The access matrix (e2e/access.spec.ts) expects 200 from each sample for every role allowed:
     // the committee reads Samsung Electronics as the borrower of the demo's submitted case.
     expect(ROLES.filter((r) => can(r, 'companies:read'))).toEqual(['rm', 'admin']);

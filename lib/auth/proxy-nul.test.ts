@@ -12,7 +12,10 @@ describe('a NUL in the address', () => {
     for (const path of ['/companies?q=a%00b', '/cases?company=%00', '/companies/tesla%00', '/api/runs/x/export?format=md%00', '/login?callbackUrl=%2F%00']) {
       const res = await proxy(request(path));
       expect(res.status, path).toBe(400);
-      expect(await res.json(), path).toEqual({ code: 'bad_request', message: 'This address contains a NUL character (%00), which no page or search accepts. Remove it and try again.' });
+      expect(await res.json(), path).toEqual({
+        code: 'bad_request',
+        message: 'This address contains a NUL character (%00), which no page or search accepts. Remove it and try again.',
+      });
     }
   });
 

@@ -13,7 +13,12 @@ import { AppError } from '@/lib/errors';
 
 const SECRET = 'session-watch-test-secret-0123456789abcdef';
 const COOKIE = 'authjs.session-token';
-const state: { handle: DatabaseHandle | null; userId: string; mayRead: boolean; signedIn: boolean } = { handle: null, userId: '', mayRead: true, signedIn: true };
+const state: { handle: DatabaseHandle | null; userId: string; mayRead: boolean; signedIn: boolean } = {
+  handle: null,
+  userId: '',
+  mayRead: true,
+  signedIn: true,
+};
 
 vi.mock('@/lib/auth/secret', () => ({ authSecret: () => SECRET }));
 vi.mock('@/lib/auth/session-watch', async (importOriginal) => ({ ...(await importOriginal<object>()), SESSION_CHECK_MS: 50 }));
@@ -64,7 +69,10 @@ const partial = (runId: string, text: string) => ({ type: 'step-partial' as cons
 
 /** A running run, whose log the stream follows. */
 async function newRun() {
-  const [run] = await state.handle!.db.insert(runs).values({ companyId: 'acme', protocol: 'kpd-mads', provider: 'offline', model: 'm', status: 'running' }).returning({ id: runs.id });
+  const [run] = await state
+    .handle!.db.insert(runs)
+    .values({ companyId: 'acme', protocol: 'kpd-mads', provider: 'offline', model: 'm', status: 'running' })
+    .returning({ id: runs.id });
   return run.id;
 }
 
@@ -117,7 +125,7 @@ describe.each(testBackends())('an open run event stream and its session on %s', 
     expect((await stream.readUntilEnd(5_000)).ended).toBe(true);
   });
 
-  it('without a session cookie, asks the route\'s own session check again, and ends when it fails', async () => {
+  it("without a session cookie, asks the route's own session check again, and ends when it fails", async () => {
     const stream = await open(crypto.randomUUID(), { cookie: false });
     expect((await stream.readUntilEnd(200)).ended).toBe(false);
     state.signedIn = false;

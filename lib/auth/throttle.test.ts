@@ -7,7 +7,7 @@ const forwarded = (value?: string) => new Headers(value === undefined ? {} : { '
 const direct = (peer: string | null, sent: Record<string, string> = {}) => new Headers({ ...sent, ...(peer ? { [PEER_ADDRESS_HEADER]: peer } : {}) });
 
 describe('the client address the sign-in throttle counts by', () => {
-  it('without a trusted proxy, is the connection\'s address; X-Forwarded-For and X-Real-IP are the client\'s words', () => {
+  it("without a trusted proxy, is the connection's address; X-Forwarded-For and X-Real-IP are the client's words", () => {
     expect(clientAddress(direct('203.0.113.9'), 0)).toBe('203.0.113.9');
     expect(clientAddress(direct('203.0.113.9', { 'x-forwarded-for': '10.0.0.1, 198.51.100.4', 'x-real-ip': '198.51.100.5' }), 0)).toBe('203.0.113.9');
     // Unstamped (the server started without lib/auth/peer-address.ts): unknown, never the header.

@@ -47,7 +47,10 @@ function normalizeAddress(raw: string) {
     const left = head ? head.split(':') : [];
     const right = tail ? tail.split(':') : [];
     const groups = address.includes('::') ? [...left, ...Array(8 - left.length - right.length).fill('0'), ...right] : left;
-    return `${groups.slice(0, 4).map((g) => g.replace(/^0+(?=.)/, '')).join(':')}::/64`;
+    return `${groups
+      .slice(0, 4)
+      .map((g) => g.replace(/^0+(?=.)/, ''))
+      .join(':')}::/64`;
   }
   // Anything else (a port-suffixed IPv4, a name a proxy wrote) is a key as it stands, bounded.
   return address.replace(/:\d+$/, '').slice(0, 100);
@@ -78,7 +81,12 @@ export async function takeSignInAttempt({
   const windowStart = now.getTime() - (now.getTime() % WINDOW_MS);
   if (windowStart !== prunedWindow) {
     prunedWindow = windowStart;
-    await pruneSignInAttempts({ db, before: new Date(windowStart - KEEP_MS), keep: 'known:', keepBefore: new Date(windowStart - KNOWN_ADDRESS_DAYS * DAY_MS - DAY_MS) });
+    await pruneSignInAttempts({
+      db,
+      before: new Date(windowStart - KEEP_MS),
+      keep: 'known:',
+      keepBefore: new Date(windowStart - KNOWN_ADDRESS_DAYS * DAY_MS - DAY_MS),
+    });
   }
   const key = `ip:${address ?? 'unknown'}`;
   // One statement: parallel attempts each get their own count, so none slips past the limit.

@@ -20,7 +20,12 @@ import type { Role } from '@/lib/domain/vocabulary';
 import type { Locale } from '@/lib/i18n';
 import { offlineRun, seededDatabase } from '@/lib/eval/test-runs';
 
-const state: { user: SessionUser | null; handle: DatabaseHandle | null; locale: Locale; anyPermission: boolean } = { user: null, handle: null, locale: 'en', anyPermission: false };
+const state: { user: SessionUser | null; handle: DatabaseHandle | null; locale: Locale; anyPermission: boolean } = {
+  user: null,
+  handle: null,
+  locale: 'en',
+  anyPermission: false,
+};
 vi.mock('@/lib/auth/session', () => ({ getSessionUser: async () => state.user }));
 vi.mock('@/lib/db/client', async (importOriginal) => ({ ...(await importOriginal<object>()), getDb: async () => state.handle!.db }));
 vi.mock('@/lib/i18n/server', async (importOriginal) => ({ ...(await importOriginal<object>()), getLocale: async () => state.locale }));
@@ -78,7 +83,10 @@ describe('the typed-text rule', () => {
     // A key of an object holds text too (a record of answers).
     expect(cleanTypedInput({ answers: { 'k\u0000': 1 } }, []).problems).toEqual({ answers: [{ kind: 'nul', at: 2 }] });
     // A field kept verbatim (a password) keeps its controls and is not checked: it is never stored as text.
-    expect(cleanTypedInput({ password: 'pa\u202Ess\u0000', name: 'n\u202E' }, ['password'])).toEqual({ value: { password: 'pa\u202Ess\u0000', name: 'n' }, problems: null });
+    expect(cleanTypedInput({ password: 'pa\u202Ess\u0000', name: 'n\u202E' }, ['password'])).toEqual({
+      value: { password: 'pa\u202Ess\u0000', name: 'n' },
+      problems: null,
+    });
     // Not an object: left to the schema.
     expect(cleanTypedInput('x\u0000', [])).toEqual({ value: 'x\u0000', problems: null });
   });
@@ -98,7 +106,17 @@ describe.each(testBackends())('typed text through the real server actions (%s)',
     }
     const submitted = await insertCase({
       db,
-      values: { companyId: 'tesla', ownerId: people.rm.id, title: 'Submitted', loanAmount: '100', loanCurrency: 'USD', loanPurpose: 'Capex', loanTenorMonths: 12, asOfDate: '2025-06-30', notes: null },
+      values: {
+        companyId: 'tesla',
+        ownerId: people.rm.id,
+        title: 'Submitted',
+        loanAmount: '100',
+        loanCurrency: 'USD',
+        loanPurpose: 'Capex',
+        loanTenorMonths: 12,
+        asOfDate: '2025-06-30',
+        notes: null,
+      },
     });
     submittedCaseId = submitted.id;
     await db.update(cases).set({ status: 'submitted' }).where(eq(cases.id, submittedCaseId));
@@ -154,10 +172,12 @@ describe.each(testBackends())('typed text through the real server actions (%s)',
     state.user = people.committee;
     expect(await addComment(formOf({ case_id: submittedCaseId, body: 'Why\u0000?' }))).toEqual(refused({ body: [NUL_AT(4)] }));
     state.user = people.admin;
-    expect(await createUser(formOf({ email: 'nul@typed.test', name: 'Nul\u0000 Name', role: 'rm', password: 'long-enough-password' }))).toEqual(refused({ name: [NUL_AT(4)] }));
-    expect(
-      await createStudy(formOf({ name: 'Study\u0000', reportIds: [reportId], evaluatorIds: [people.evaluator.id], createAnyway: 'on' })),
-    ).toEqual(refused({ name: [NUL_AT(6)] }));
+    expect(await createUser(formOf({ email: 'nul@typed.test', name: 'Nul\u0000 Name', role: 'rm', password: 'long-enough-password' }))).toEqual(
+      refused({ name: [NUL_AT(4)] }),
+    );
+    expect(await createStudy(formOf({ name: 'Study\u0000', reportIds: [reportId], evaluatorIds: [people.evaluator.id], createAnyway: 'on' }))).toEqual(
+      refused({ name: [NUL_AT(6)] }),
+    );
     expect(await rows()).toEqual(before);
   });
 
@@ -174,7 +194,9 @@ describe.each(testBackends())('typed text through the real server actions (%s)',
 
   it('removes bidirectional controls before anything is checked or stored; a password is kept as typed', async () => {
     state.user = people.rm;
-    expect(await settle(createCase(caseForm({ title: 'Invoice\u202Efdp.exe', loan_purpose: 'Capex \u2066x\u2069', notes: '\u202Dnote\u202C' })))).toBe('redirected');
+    expect(await settle(createCase(caseForm({ title: 'Invoice\u202Efdp.exe', loan_purpose: 'Capex \u2066x\u2069', notes: '\u202Dnote\u202C' })))).toBe(
+      'redirected',
+    );
     // A title of nothing but controls is an empty title.
     expect(await createCase(caseForm({ title: '\u202E\u202E' }))).toEqual(refused({ title: ['errTitle'] }));
     state.user = people.committee;
@@ -182,7 +204,9 @@ describe.each(testBackends())('typed text through the real server actions (%s)',
     state.user = people.admin;
     const created = await createUser(formOf({ email: 'bidi@typed.test', name: 'Bidi\u2067 Name', role: 'rm', password: 'secret\u202Epassword' }));
     expect(created).toMatchObject({ ok: true });
-    expect(await settle(createStudy(formOf({ name: 'Study \u202Eeman', reportIds: [reportId], evaluatorIds: [people.evaluator.id], createAnyway: 'on' })))).toBe('redirected');
+    expect(
+      await settle(createStudy(formOf({ name: 'Study \u202Eeman', reportIds: [reportId], evaluatorIds: [people.evaluator.id], createAnyway: 'on' }))),
+    ).toBe('redirected');
 
     const stored = JSON.stringify([
       await db().select().from(cases),
@@ -219,12 +243,16 @@ describe.each(testBackends())('typed text through the real server actions (%s)',
       for (const [name, fn] of Object.entries(actions)) {
         if (typeof fn !== 'function') continue;
         const call = fn as (input: unknown) => Promise<unknown>;
-        expect(await settle(call(formOf({ probe: 'x\u0000' }))), `${path.relative(process.cwd(), file)} ${name}`).toMatchObject(refused({ probe: [NUL_AT(2)] }));
+        expect(await settle(call(formOf({ probe: 'x\u0000' }))), `${path.relative(process.cwd(), file)} ${name}`).toMatchObject(
+          refused({ probe: [NUL_AT(2)] }),
+        );
         expect(await settle(call({ probe: ['ok', { deep: 'y\ud800' }] })), `${name} (object)`).toMatchObject(refused({ probe: [BROKEN_AT('D800', 2)] }));
         checked.push(name);
       }
     }
-    expect(checked).toEqual(expect.arrayContaining(['createCase', 'addComment', 'recordDecision', 'createUser', 'createStudy', 'addEvidence', 'submitCase', 'signInAction']));
+    expect(checked).toEqual(
+      expect.arrayContaining(['createCase', 'addComment', 'recordDecision', 'createUser', 'createStudy', 'addEvidence', 'submitCase', 'signInAction']),
+    );
     expect(checked.length).toBeGreaterThanOrEqual(30);
     expect(await rows()).toEqual(before);
   });

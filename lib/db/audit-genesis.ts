@@ -72,6 +72,9 @@ export async function recordUpgradedKeyedStart(db: AnyDb, key: Buffer) {
       .limit(1);
     const seq = lastUnkeyed?.seq ?? 0;
     const headHash = lastUnkeyed?.hash ?? GENESIS_HASH;
-    await tx.insert(auditGenesis).values({ lastUnkeyed: seq, headHash, mac: keyedStartMac(seq, headHash, key) }).onConflictDoNothing();
+    await tx
+      .insert(auditGenesis)
+      .values({ lastUnkeyed: seq, headHash, mac: keyedStartMac(seq, headHash, key) })
+      .onConflictDoNothing();
   });
 }

@@ -12,9 +12,7 @@ import { DataFolderError } from '@/lib/db/data-dir';
 import * as schema from '@/lib/db/schema';
 import { createTestDatabase, testBackends } from '@/lib/db/test-db';
 
-const tables = (Object.values(schema) as unknown[])
-  .filter((value): value is PgTable => is(value, PgTable))
-  .map((table) => getTableConfig(table));
+const tables = (Object.values(schema) as unknown[]).filter((value): value is PgTable => is(value, PgTable)).map((table) => getTableConfig(table));
 
 const journal = JSON.parse(fs.readFileSync(path.join(process.cwd(), 'drizzle/meta/_journal.json'), 'utf8')) as {
   entries: { tag: string }[];
@@ -47,14 +45,29 @@ describe.each(testBackends())('migrations on %s', (backend) => {
       // Columns declared without a name get it from the key, converted by `casing: 'snake_case'`.
       const expectedColumns = t.columns.map((c) => (c.keyAsName ? toSnakeCase(c.name) : c.name));
       expect(actual.get(t.name)?.sort(), t.name).toEqual(expectedColumns.sort());
-      for (const index of t.indexes) expect(indexes.map((i) => i.indexname), t.name).toContain(index.config.name);
+      for (const index of t.indexes)
+        expect(
+          indexes.map((i) => i.indexname),
+          t.name,
+        ).toContain(index.config.name);
     }
-    expect(tables.map((t) => t.name)).toEqual(expect.arrayContaining(['users', 'companies', 'evidence_items', 'documents', 'document_chunks', 'cases', 'runs']));
+    expect(tables.map((t) => t.name)).toEqual(
+      expect.arrayContaining(['users', 'companies', 'evidence_items', 'documents', 'document_chunks', 'cases', 'runs']),
+    );
   });
 
   it('enforces the schema constraints on this engine', async () => {
     await handle.db.insert(schema.companies).values({ id: 'acme', name: 'Acme', country: 'KR' });
-    const row = { companyId: 'acme', category: 'news', title: 't', text: 'x', publishedDate: '2024-01-01', sourceName: 's', sourceUrl: 'https://a.example', language: 'en' };
+    const row = {
+      companyId: 'acme',
+      category: 'news',
+      title: 't',
+      text: 'x',
+      publishedDate: '2024-01-01',
+      sourceName: 's',
+      sourceUrl: 'https://a.example',
+      language: 'en',
+    };
     await handle.db.insert(schema.evidenceItems).values({ ...row, id: 'e1' });
     // Same company, source, date and title under another id: the dedup key refuses it.
     await expect(handle.db.insert(schema.evidenceItems).values({ ...row, id: 'e2' })).rejects.toThrow();

@@ -30,8 +30,7 @@ export const MIGRATIONS_FOLDER = path.join(process.cwd(), 'drizzle');
 
 export type OpenOptions =
   /** `from`: an in-memory database started from a dump of another (`dumpDataDir`), as tests do. */
-  | { kind: 'pglite'; dataDir?: string; from?: Blob }
-  | { kind: 'postgres'; url: string; poolSize?: number };
+  { kind: 'pglite'; dataDir?: string; from?: Blob } | { kind: 'postgres'; url: string; poolSize?: number };
 
 /** Opens and migrates a database. Used by getDb() and by tests that want their own. */
 export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle> {

@@ -39,9 +39,7 @@ export function lockDataDir(dir: string) {
   try {
     fs.mkdirSync(dir, { recursive: true });
   } catch (err) {
-    throw new DataFolderError(
-      `Cannot create the data folder ${dir}: ${(err as Error).message}. Set CROSSCHECK_DATA_DIR to a writable folder.`,
-    );
+    throw new DataFolderError(`Cannot create the data folder ${dir}: ${(err as Error).message}. Set CROSSCHECK_DATA_DIR to a writable folder.`);
   }
   const lockPath = path.join(dir, 'crosscheck.lock');
   for (let attempt = 0; attempt < 2; attempt++) {

@@ -7,7 +7,8 @@
 // Error messages can quote user text of any length (a rejected 5 MB title), so only their start
 // is ever matched against a pattern.
 const CONNECTION_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'ENOTFOUND', 'EHOSTUNREACH', 'ENETUNREACH']);
-const CONNECTION_MESSAGES = /connection terminated|terminating connection|connection[^\n]{0,80}?(closed|ended)|client has encountered a connection error|cannot use a pool after calling end|the database system is (starting up|shutting down)/i;
+const CONNECTION_MESSAGES =
+  /connection terminated|terminating connection|connection[^\n]{0,80}?(closed|ended)|client has encountered a connection error|cannot use a pool after calling end|the database system is (starting up|shutting down)/i;
 const MATCHED_CHARS = 500;
 
 /** An error and its causes, at most five deep. */

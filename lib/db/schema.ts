@@ -226,10 +226,7 @@ export const documentChunks = pgTable(
         sql`setweight(to_tsvector('english', coalesce(${documentChunks.heading}, '')), 'A') || setweight(to_tsvector('english', ${documentChunks.text}), 'B') || to_tsvector('simple', ${documentChunks.searchTokens})`,
     ),
   },
-  (t) => [
-    uniqueIndex('document_chunks_document_ordinal_key').on(t.documentId, t.ordinal),
-    index('document_chunks_search_idx').using('gin', t.search),
-  ],
+  (t) => [uniqueIndex('document_chunks_document_ordinal_key').on(t.documentId, t.ordinal), index('document_chunks_search_idx').using('gin', t.search)],
 );
 
 /**
@@ -343,7 +340,10 @@ export const runs = pgTable(
     /** Language, recency window, max web searches, temperature, seed, budgets, … */
     // A SQL default rather than `{}`, which is no RunParams: every run the app creates carries its
     // full parameters (lib/debate/engine.ts createRun), the default only serves bare inserts.
-    params: jsonb().$type<RunParams>().notNull().default(sql`'{}'::jsonb`),
+    params: jsonb()
+      .$type<RunParams>()
+      .notNull()
+      .default(sql`'{}'::jsonb`),
     provider: text().notNull(),
     model: text().notNull(),
     mode: text({ enum: RUN_MODES }).notNull().default('dag'),
@@ -432,7 +432,10 @@ export const runSteps = pgTable(
     agent: text().notNull(),
     team: text({ enum: TEAMS }).notNull(),
     act: text().notNull(),
-    contextStepIds: text().array().notNull().default(sql`'{}'::text[]`),
+    contextStepIds: text()
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
     status: text({ enum: STEP_STATUSES }).notNull().default('pending'),
     attempt: integer().notNull().default(0),
     text: text(),
@@ -458,10 +461,7 @@ export const runSteps = pgTable(
     startedAt: timestamp({ withTimezone: true }),
     finishedAt: timestamp({ withTimezone: true }),
   },
-  (t) => [
-    uniqueIndex('run_steps_run_step_key').on(t.runId, t.stepId),
-    check('run_steps_status_check', oneOf(t.status, STEP_STATUSES)),
-  ],
+  (t) => [uniqueIndex('run_steps_run_step_key').on(t.runId, t.stepId), check('run_steps_status_check', oneOf(t.status, STEP_STATUSES))],
 );
 
 export const reports = pgTable('reports', {
@@ -714,7 +714,10 @@ export const judgments = pgTable(
     index('judgments_created_by_idx').on(t.createdById),
     check('judgments_kind_check', oneOf(t.kind, JUDGMENT_KINDS)),
     // A pairwise judgment has two different runs; a rubric judgment has one.
-    check('judgments_runs_check', sql`(${t.kind} = 'pairwise' and ${t.otherRunId} is not null and ${t.otherRunId} <> ${t.runId}) or (${t.kind} = 'rubric' and ${t.otherRunId} is null)`),
+    check(
+      'judgments_runs_check',
+      sql`(${t.kind} = 'pairwise' and ${t.otherRunId} is not null and ${t.otherRunId} <> ${t.runId}) or (${t.kind} = 'rubric' and ${t.otherRunId} is null)`,
+    ),
   ],
 );
 
@@ -782,7 +785,9 @@ export const notifications = pgTable(
   },
   (t) => [
     index('notifications_user_created_idx').on(t.userId, t.createdAt),
-    index('notifications_user_unread_idx').on(t.userId).where(sql`${t.readAt} is null`),
+    index('notifications_user_unread_idx')
+      .on(t.userId)
+      .where(sql`${t.readAt} is null`),
     index('notifications_watch_alert_idx').on(t.watchAlertId),
     check('notifications_kind_check', oneOf(t.kind, NOTIFICATION_KINDS)),
     check('notifications_detail_length_check', sql`${t.detail} is null or char_length(${t.detail}) <= 400`),

@@ -198,7 +198,7 @@ describe.each(testBackends())('budgets inside a step on %s', (backend) => {
     expect(saved.error).toBe('The run reached its token budget of 12,000 tokens: 12,001 used.');
   });
 
-  it("never asks for more than the model writes in one answer, however much of the budget is left", async () => {
+  it('never asks for more than the model writes in one answer, however much of the budget is left', async () => {
     // Before issue 14 a 5,000,000-token budget became max_tokens of almost 5,000,000, which an
     // endpoint answers with HTTP 400: gpt-4o-mini writes at most 16,384 tokens (lib/llm/output-caps.ts).
     fake.setScript([{ match: 'Step NAS (', reply: JSON.stringify(reference.output) }]);

@@ -104,9 +104,7 @@ export class RunBudgetMeter {
       allow: (promptTokens) => {
         const allowance = this.allowance(model, promptTokens);
         if (allowance !== undefined && allowance < 1) {
-          const reason = new BudgetExceeded(
-            this.crossed() ?? stopPhrase('promptOverBudget', { left: this.leftWords(), step: stepId, tokens: promptTokens }),
-          );
+          const reason = new BudgetExceeded(this.crossed() ?? stopPhrase('promptOverBudget', { left: this.leftWords(), step: stepId, tokens: promptTokens }));
           this.stop(reason);
           throw reason;
         }
@@ -123,7 +121,11 @@ export class RunBudgetMeter {
         settled = true;
         const real = { ...usage, costUsd: costOf(model, usage.promptTokens, usage.completionTokens) };
         const open = this.open.get(stepId) ?? ZERO;
-        const corrected = add(open, { promptTokens: real.promptTokens - estimate.promptTokens, completionTokens: real.completionTokens - estimate.completionTokens, costUsd: real.costUsd - estimate.costUsd });
+        const corrected = add(open, {
+          promptTokens: real.promptTokens - estimate.promptTokens,
+          completionTokens: real.completionTokens - estimate.completionTokens,
+          costUsd: real.costUsd - estimate.costUsd,
+        });
         this.open.set(stepId, corrected);
         const crossed = this.crossed();
         if (crossed) this.stop(new BudgetExceeded(crossed));
@@ -193,7 +195,11 @@ export class RunBudgetMeter {
    * unsaved spend, saved with the step.
    */
   adopt(stepId: string, model: string, usage: { promptTokens: number; completionTokens: number }) {
-    this.charge(stepId, { promptTokens: usage.promptTokens, completionTokens: usage.completionTokens, costUsd: costOf(model, usage.promptTokens, usage.completionTokens) });
+    this.charge(stepId, {
+      promptTokens: usage.promptTokens,
+      completionTokens: usage.completionTokens,
+      costUsd: costOf(model, usage.promptTokens, usage.completionTokens),
+    });
   }
 
   /** The step was saved with the usage its calls settled: it moves from unsaved to saved. */

@@ -4,7 +4,12 @@ import type { Citation, Turn } from '@/lib/domain/outputs';
 import type { RedFlag } from '@/lib/domain/red-flags';
 
 const ASOF = '2024-12-31';
-const item = (id: string, sourceName: string, publishedDate: string, extra: Partial<KnownEvidence> = {}): KnownEvidence => ({ id, sourceName, publishedDate, ...extra });
+const item = (id: string, sourceName: string, publishedDate: string, extra: Partial<KnownEvidence> = {}): KnownEvidence => ({
+  id,
+  sourceName,
+  publishedDate,
+  ...extra,
+});
 
 const shownItems = [
   item('ev-1', 'DART', '2024-11-01', { sourceUrl: 'https://dart.fss.or.kr/report/1' }),
@@ -170,31 +175,74 @@ describe('red-flags-addressed', () => {
     date: '2024-01-11',
     title: '채권은행 등의 관리절차 개시: 금융채권자협의회(주채권은행 한국산업은행), 2024.01.11~2027.05.30',
   };
-  const DEFAULT: RedFlag = { kind: 'payment_default', evidenceId: 'dart-20231012000317-dfOcr', date: '2023-10-12', title: '부도발생: 당사 김제지점 발행 만기어음 부도 (48,322,175원)' };
+  const DEFAULT: RedFlag = {
+    kind: 'payment_default',
+    evidenceId: 'dart-20231012000317-dfOcr',
+    date: '2023-10-12',
+    title: '부도발생: 당사 김제지점 발행 만기어음 부도 (48,322,175원)',
+  };
   const cite = (evidenceId: string) => ({ evidenceId, source: 'OpenDART', date: '2025-02-17' });
   const check = (output: unknown, redFlags: RedFlag[] = [WORKOUT, DEFAULT], reportStep = 'AG') =>
-    finalChecks({ steps: [{ stepId: 'D1', text: '', output: { text: '', claims: [], questions: [] } }, { stepId: reportStep, text: '', output }], known: new Map(), language: 'ko', redFlags, reportStep }).find((c) => c.id === 'red-flags-addressed')!;
+    finalChecks({
+      steps: [
+        { stepId: 'D1', text: '', output: { text: '', claims: [], questions: [] } },
+        { stepId: reportStep, text: '', output },
+      ],
+      known: new Map(),
+      language: 'ko',
+      redFlags,
+      reportStep,
+    }).find((c) => c.id === 'red-flags-addressed')!;
   const topic = (adverse: string, ids: string[]) => ({ topic: 't', factor: 'internal_control_risk', affirmative: 'x', adverse, citations: ids.map(cite) });
   const report = (topics: unknown[], overview = '') => ({ overview, objective: '', favorableSummary: [], adverseSummary: [], topics });
 
   it('passes when the report cites each flag in an adverse reading, and fails naming each flag it leaves out', () => {
     expect(check(report([topic('워크아웃은 상환에 불리', [WORKOUT.evidenceId]), topic('부도', [DEFAULT.evidenceId])]))).toMatchObject({ ok: true, items: [] });
-    expect(check(report([topic('워크아웃은 상환에 불리', [WORKOUT.evidenceId])]))).toMatchObject({ ok: false, items: [`${DEFAULT.title} [${DEFAULT.evidenceId}]`] });
+    expect(check(report([topic('워크아웃은 상환에 불리', [WORKOUT.evidenceId])]))).toMatchObject({
+      ok: false,
+      items: [`${DEFAULT.title} [${DEFAULT.evidenceId}]`],
+    });
     // Cited only on the favorable side (no adverse reading) is not addressing it.
-    expect(check(report([topic('', [WORKOUT.evidenceId, DEFAULT.evidenceId])]))).toMatchObject({ ok: false, items: [`${WORKOUT.title} [${WORKOUT.evidenceId}]`, `${DEFAULT.title} [${DEFAULT.evidenceId}]`] });
+    expect(check(report([topic('', [WORKOUT.evidenceId, DEFAULT.evidenceId])]))).toMatchObject({
+      ok: false,
+      items: [`${WORKOUT.title} [${WORKOUT.evidenceId}]`, `${DEFAULT.title} [${DEFAULT.evidenceId}]`],
+    });
   });
 
   it('reads the report step, not the debate before it', () => {
-    const debate = { text: '', claims: [{ id: 'D1-c1', text: 'x', factor: 'internal_control_risk', polarity: 'adverse', citations: [cite(WORKOUT.evidenceId), cite(DEFAULT.evidenceId)] }], questions: [] };
-    const result = finalChecks({ steps: [{ stepId: 'D1', text: '', output: debate }, { stepId: 'AG', text: '', output: report([]) }], known: new Map(), language: 'en', redFlags: [WORKOUT, DEFAULT], reportStep: 'AG' });
+    const debate = {
+      text: '',
+      claims: [
+        { id: 'D1-c1', text: 'x', factor: 'internal_control_risk', polarity: 'adverse', citations: [cite(WORKOUT.evidenceId), cite(DEFAULT.evidenceId)] },
+      ],
+      questions: [],
+    };
+    const result = finalChecks({
+      steps: [
+        { stepId: 'D1', text: '', output: debate },
+        { stepId: 'AG', text: '', output: report([]) },
+      ],
+      known: new Map(),
+      language: 'en',
+      redFlags: [WORKOUT, DEFAULT],
+      reportStep: 'AG',
+    });
     expect(result.find((c) => c.id === 'red-flags-addressed')!.ok).toBe(false);
   });
 
-  it('accepts adverse claims in FinDebate\'s kept report, and not favorable ones', () => {
+  it("accepts adverse claims in FinDebate's kept report, and not favorable ones", () => {
     const claim = (polarity: string, id: string) => ({ id: `c-${id}`, text: 'x', factor: 'internal_control_risk', polarity, citations: [cite(id)] });
-    const safety = (claims: unknown[]) => ({ reason: '', stanceChanged: false, horizonsChanged: false, kept: 'final', report: { text: '', stance: 'adverse', horizons: [], claims } });
+    const safety = (claims: unknown[]) => ({
+      reason: '',
+      stanceChanged: false,
+      horizonsChanged: false,
+      kept: 'final',
+      report: { text: '', stance: 'adverse', horizons: [], claims },
+    });
     expect(check(safety([claim('adverse', WORKOUT.evidenceId), claim('adverse', DEFAULT.evidenceId)]), undefined, 'SAFETY').ok).toBe(true);
-    expect(check(safety([claim('favorable', WORKOUT.evidenceId), claim('adverse', DEFAULT.evidenceId)]), undefined, 'SAFETY').items).toEqual([`${WORKOUT.title} [${WORKOUT.evidenceId}]`]);
+    expect(check(safety([claim('favorable', WORKOUT.evidenceId), claim('adverse', DEFAULT.evidenceId)]), undefined, 'SAFETY').items).toEqual([
+      `${WORKOUT.title} [${WORKOUT.evidenceId}]`,
+    ]);
   });
 
   it('asks reports without citations (SAS lead, three-round judge) to name each flag in their prose', () => {
@@ -220,7 +268,14 @@ describe('red-flags-addressed', () => {
       [WORKOUT.evidenceId, { id: WORKOUT.evidenceId, sourceName: 'OpenDART', publishedDate: '2025-02-17', stale: true, factor: 'internal_control_risk' }],
       ['ev-x', { id: 'ev-x', sourceName: 'Court', publishedDate: '2025-06-01', factor: 'internal_control_risk' }],
     ]);
-    const claim = (id: string, ev: string, respondsTo?: string) => ({ id, text: 'x', factor: 'internal_control_risk', polarity: 'adverse', citations: [cite(ev)], ...(respondsTo ? { respondsTo } : {}) });
+    const claim = (id: string, ev: string, respondsTo?: string) => ({
+      id,
+      text: 'x',
+      factor: 'internal_control_risk',
+      polarity: 'adverse',
+      citations: [cite(ev)],
+      ...(respondsTo ? { respondsTo } : {}),
+    });
     const output = { text: '', claims: [claim('c1', WORKOUT.evidenceId), claim('c2', WORKOUT.evidenceId), claim('c3', 'ev-x')], questions: [] };
     const steps = [{ stepId: 'D1', text: '', output }];
     const withFlags = Object.fromEntries(finalChecks({ steps, known, language: 'en', redFlags: [WORKOUT, DEFAULT] }).map((c) => [c.id, c]));
@@ -233,8 +288,18 @@ describe('red-flags-addressed', () => {
   });
 
   it('agrees with Rule 4: a factor shared with different evidence, or to answer different questions, is no reuse', () => {
-    const claim = (id: string, ev: string, respondsTo?: string) => ({ id, text: 'x', factor: 'industry_outlook', polarity: 'adverse', citations: [cite(ev)], ...(respondsTo ? { respondsTo } : {}) });
-    const reused = (...claims: object[]) => finalChecks({ steps: [{ stepId: 'D10', text: '', output: { text: '', claims, questions: [] } }], known: new Map(), language: 'en' }).find((c) => c.id === 'reused-factors')!;
+    const claim = (id: string, ev: string, respondsTo?: string) => ({
+      id,
+      text: 'x',
+      factor: 'industry_outlook',
+      polarity: 'adverse',
+      citations: [cite(ev)],
+      ...(respondsTo ? { respondsTo } : {}),
+    });
+    const reused = (...claims: object[]) =>
+      finalChecks({ steps: [{ stepId: 'D10', text: '', output: { text: '', claims, questions: [] } }], known: new Map(), language: 'en' }).find(
+        (c) => c.id === 'reused-factors',
+      )!;
     expect(reused(claim('c1', 'ev-a'), claim('c2', 'ev-b')).ok).toBe(true);
     // A thin pool: three questions answered from the one item the closing may cite.
     expect(reused(claim('c1', 'ev-a', 'D4-q1'), claim('c2', 'ev-a', 'D4-q2'), claim('c3', 'ev-a', 'D4-q3')).ok).toBe(true);
@@ -244,8 +309,10 @@ describe('red-flags-addressed', () => {
   });
 
   it('reads an English report that quotes Korean titles as written as English, and Korean prose as not', () => {
-    const language = (text: string) => finalChecks({ steps: [{ stepId: 'AG', text, output: { text } }], known: new Map(), language: 'en' }).find((c) => c.id === 'output-language')!;
-    const quoted = 'The half-year report “공정위 과징금 1,012억 17백만원: 삼성웰스토리 단체급식 거래” records a fine; the audit “외부감사 의견 적정” was clean.';
+    const language = (text: string) =>
+      finalChecks({ steps: [{ stepId: 'AG', text, output: { text } }], known: new Map(), language: 'en' }).find((c) => c.id === 'output-language')!;
+    const quoted =
+      'The half-year report “공정위 과징금 1,012억 17백만원: 삼성웰스토리 단체급식 거래” records a fine; the audit “외부감사 의견 적정” was clean.';
     expect(language(quoted).ok).toBe(true);
     expect(language(quoted.replace(/[“”]/g, '')).ok).toBe(false);
   });
@@ -256,8 +323,18 @@ describe('red-flags-addressed', () => {
       ['older', { id: 'older', sourceName: 'News', publishedDate: '2018-01-01', stale: true, factor: 'certifications' }],
       ['new', { id: 'new', sourceName: 'News', publishedDate: '2025-01-01', factor: 'industry_outlook' }],
     ]);
-    const turn = (stepId: string, ...ids: string[]) => ({ stepId, text: '', output: { text: '', claims: ids.map((ev, i) => ({ id: `${stepId}-c${i + 1}`, text: 'x', factor: 'other', polarity: 'adverse', citations: [cite(ev)] })), questions: [] } });
-    const stale = finalChecks({ steps: [turn('D7', 'old', 'older'), turn('D10', 'old'), turn('AG', 'old', 'older')], known, language: 'en' }).find((c) => c.id === 'stale-evidence')!;
+    const turn = (stepId: string, ...ids: string[]) => ({
+      stepId,
+      text: '',
+      output: {
+        text: '',
+        claims: ids.map((ev, i) => ({ id: `${stepId}-c${i + 1}`, text: 'x', factor: 'other', polarity: 'adverse', citations: [cite(ev)] })),
+        questions: [],
+      },
+    });
+    const stale = finalChecks({ steps: [turn('D7', 'old', 'older'), turn('D10', 'old'), turn('AG', 'old', 'older')], known, language: 'en' }).find(
+      (c) => c.id === 'stale-evidence',
+    )!;
     // `older` is the only item on its factor: Rule 5 allows it. `old` is counted at D7 alone.
     expect(stale).toMatchObject({ ok: false, items: ['D7: old'] });
   });
@@ -265,14 +342,31 @@ describe('red-flags-addressed', () => {
   it('takes a flag reported by two items of one filing as addressed when the report cites either (one event, one flag)', () => {
     // The same sanction as samsung-electronics-022 and as the sentence accepted from the uploaded
     // half-year report (접수번호 20220816001711), merged into one flag by lib/pool/red-flag-events.ts.
-    const FINE: RedFlag = { kind: 'regulatory_sanction', evidenceId: 'samsung-electronics-022', date: '2021-08-27', title: '공정위 과징금 1,012억 17백만원: 삼성웰스토리 단체급식 거래 (2021.08.27)', alsoEvidenceIds: ['samsung-electronics-3f1c0a9e2b7d'] };
+    const FINE: RedFlag = {
+      kind: 'regulatory_sanction',
+      evidenceId: 'samsung-electronics-022',
+      date: '2021-08-27',
+      title: '공정위 과징금 1,012억 17백만원: 삼성웰스토리 단체급식 거래 (2021.08.27)',
+      alsoEvidenceIds: ['samsung-electronics-3f1c0a9e2b7d'],
+    };
     expect(check(report([topic('과징금은 상환에 불리', ['samsung-electronics-3f1c0a9e2b7d'])]), [FINE])).toMatchObject({ ok: true, items: [] });
     expect(check(report([topic('과징금은 상환에 불리', ['samsung-electronics-022'])]), [FINE])).toMatchObject({ ok: true, items: [] });
-    expect(check(report([topic('', ['samsung-electronics-3f1c0a9e2b7d'])]), [FINE])).toMatchObject({ ok: false, items: [`${FINE.title} [${FINE.evidenceId}]`] });
+    expect(check(report([topic('', ['samsung-electronics-3f1c0a9e2b7d'])]), [FINE])).toMatchObject({
+      ok: false,
+      items: [`${FINE.title} [${FINE.evidenceId}]`],
+    });
     // Citing the other copy is no stale-evidence finding either.
-    const known = new Map([['samsung-electronics-3f1c0a9e2b7d', { id: 'samsung-electronics-3f1c0a9e2b7d', sourceName: 'DART 원문', publishedDate: '2022-08-16', stale: true }]]);
-    const output = { text: '', claims: [{ id: 'c1', text: 'x', factor: 'internal_control_risk', polarity: 'adverse', citations: [cite('samsung-electronics-3f1c0a9e2b7d')] }], questions: [] };
-    const checks = Object.fromEntries(finalChecks({ steps: [{ stepId: 'D1', text: '', output }], known, language: 'en', redFlags: [FINE] }).map((c) => [c.id, c]));
+    const known = new Map([
+      ['samsung-electronics-3f1c0a9e2b7d', { id: 'samsung-electronics-3f1c0a9e2b7d', sourceName: 'DART 원문', publishedDate: '2022-08-16', stale: true }],
+    ]);
+    const output = {
+      text: '',
+      claims: [{ id: 'c1', text: 'x', factor: 'internal_control_risk', polarity: 'adverse', citations: [cite('samsung-electronics-3f1c0a9e2b7d')] }],
+      questions: [],
+    };
+    const checks = Object.fromEntries(
+      finalChecks({ steps: [{ stepId: 'D1', text: '', output }], known, language: 'en', redFlags: [FINE] }).map((c) => [c.id, c]),
+    );
     expect(checks['stale-evidence']).toMatchObject({ ok: true, items: [] });
   });
 });

@@ -12,7 +12,15 @@ import { urlKey } from '@/lib/pool/search/apply-rules';
 import { isIsoDay } from '@/lib/util/dates';
 
 /** `factor`: the guideline factor a pool item is tagged with (null untagged); absent for passages and web results. */
-export type KnownEvidence = { id: string; sourceName: string; publishedDate: string; eventDate?: string | null; sourceUrl?: string; stale?: boolean; factor?: string | null };
+export type KnownEvidence = {
+  id: string;
+  sourceName: string;
+  publishedDate: string;
+  eventDate?: string | null;
+  sourceUrl?: string;
+  stale?: boolean;
+  factor?: string | null;
+};
 
 /**
  * A citation after resolution. `verified`: it names an item the step was shown, dated on or
@@ -45,7 +53,12 @@ export type CitationScope = {
 
 export type CitationRepair = { kind: Extract<StepRepairKind, `citation-${string}`>; detail: string };
 
-const words = (s: string) => s.normalize('NFKC').toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+const words = (s: string) =>
+  s
+    .normalize('NFKC')
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter(Boolean);
 const squash = (s: string) => {
   const w = words(s);
   // "The Korea Herald" and "Korea Herald" are one source.
@@ -173,7 +186,20 @@ function hangulShare(text: string) {
 
 const CITATION_KEYS = new Set(['citations', 'evidence']);
 /** Fields that hold ids and tags rather than words a reader reads. */
-const NOT_PROSE = new Set(['id', 'factor', 'polarity', 'respondsTo', 'targetClaimId', 'targetId', 'argumentId', 'kind', 'standing', 'stance', 'kept', 'winner']);
+const NOT_PROSE = new Set([
+  'id',
+  'factor',
+  'polarity',
+  'respondsTo',
+  'targetClaimId',
+  'targetId',
+  'argumentId',
+  'kind',
+  'standing',
+  'stance',
+  'kept',
+  'winner',
+]);
 /** Shapes whose entries carry citations, even when a given output has none yet. */
 const CITING_KEYS = new Set(['claims', 'topics', 'arguments', 'report']);
 
@@ -333,7 +359,9 @@ export function finalChecks({
 }): FinalCheck[] {
   const all = steps.flatMap((s) => (citationsOf(s.output) as ResolvedCitation[]).map((c) => ({ step: s.stepId, c })));
   // A date that is not a day (kept as the model wrote it: "Q3 2024") dates nothing.
-  const undated = all.filter(({ c }) => !isIsoDay(c.date) || !c.source?.trim()).map(({ step, c }) => `${step}: ${c.source || '(no source)'} ${c.date || '(no date)'}`);
+  const undated = all
+    .filter(({ c }) => !isIsoDay(c.date) || !c.source?.trim())
+    .map(({ step, c }) => `${step}: ${c.source || '(no source)'} ${c.date || '(no date)'}`);
   const late = all.filter(({ c }) => c.afterAsOf).map(({ step, c }) => `${step}: ${c.evidenceId ?? c.source} ${c.date}`);
   const unverified = all.filter(({ c }) => !c.verified && !c.afterAsOf).map(({ step, c }) => `${step}: ${c.evidenceId ?? c.source}`);
   const flagged = new Set(redFlags.flatMap((f) => [f.evidenceId, ...(f.alsoEvidenceIds ?? [])]));
@@ -341,7 +369,9 @@ export function finalChecks({
   const reused = steps.flatMap((s) => reusedFactors(s.stepId, claimsOf(s.output), flagged));
   // A source or title quoted as written (a Korean filing's name in an English report) is the
   // source's language, not the run's: the prompt lets a citation keep it, so the check does too.
-  const names = [...new Set(all.map(({ c }) => c.source).filter((n): n is string => typeof n === 'string' && n.trim().length > 0))].sort((a, b) => b.length - a.length);
+  const names = [...new Set(all.map(({ c }) => c.source).filter((n): n is string => typeof n === 'string' && n.trim().length > 0))].sort(
+    (a, b) => b.length - a.length,
+  );
   const text = names.reduce((t, name) => t.split(name).join(' '), steps.map((s) => s.text).join(' '));
   const share = hangulShare(text.replace(QUOTED, ' '));
   const languageOk = language === 'ko' ? share >= 0.3 : share <= 0.1;
@@ -355,7 +385,12 @@ export function finalChecks({
       items: unaddressed.map((f) => `${f.title} [${f.evidenceId}]`),
     },
     { id: 'undated-or-unsourced', ok: undated.length === 0, message: 'Every citation has a date and a source.', items: undated },
-    { id: 'unverified-citations', ok: unverified.length === 0, message: 'Every citation resolves to an item its step was shown or a web result of this run.', items: unverified },
+    {
+      id: 'unverified-citations',
+      ok: unverified.length === 0,
+      message: 'Every citation resolves to an item its step was shown or a web result of this run.',
+      items: unverified,
+    },
     { id: 'after-as-of', ok: late.length === 0, message: 'No citation is dated after the as-of date.', items: late },
     {
       id: 'stale-evidence',

@@ -12,7 +12,15 @@
 //   weighted scores, not their sum (a sum favours the side with more arguments).
 // Steps are told apart by their output kind and by the roles, acts and teams of their context,
 // never by a step id.
-import { horizonCode, rubricJudgment as rubricSchema, safetyCheck as safetySchema, storedStanceDraft as draftSchema, type StepOutput, type StoredSafetyCheck, type StoredStanceDraft } from '@/lib/domain/outputs';
+import {
+  horizonCode,
+  rubricJudgment as rubricSchema,
+  safetyCheck as safetySchema,
+  storedStanceDraft as draftSchema,
+  type StepOutput,
+  type StoredSafetyCheck,
+  type StoredStanceDraft,
+} from '@/lib/domain/outputs';
 import type { Language, StepDef } from '@/lib/domain/protocol';
 import { sideAverage, weightedScore } from '@/lib/domain/rubric';
 import type { StepRepair } from '@/lib/domain/stored';
@@ -44,7 +52,12 @@ export function enforce(step: StepDef, output: unknown, { context, language }: {
  * A horizon's key: its code (`12m`; an older run's `12 months` or `12개월` reads as `12m`), else
  * its label without case, spacing or punctuation.
  */
-const labelKey = (s: string) => horizonCode(s) ?? s.normalize('NFKC').toLowerCase().replace(/[^\p{L}\p{N}]/gu, '');
+const labelKey = (s: string) =>
+  horizonCode(s) ??
+  s
+    .normalize('NFKC')
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]/gu, '');
 
 type Outlook = Draft['stance'];
 export type HorizonChange = { horizon: string; from: Outlook | null; to: Outlook | null };
@@ -67,7 +80,8 @@ export function horizonChanges(draft: Draft['horizons'], final: Draft['horizons'
 }
 
 /** One changed horizon: its label (`named`: a code in the reader's words), then the outlook before and after. */
-const changeLine = (c: HorizonChange, word: (o: Outlook | null) => string, named: (h: string) => string = (h) => h) => `${named(c.horizon)}: ${word(c.from)} → ${word(c.to)}`;
+const changeLine = (c: HorizonChange, word: (o: Outlook | null) => string, named: (h: string) => string = (h) => h) =>
+  `${named(c.horizon)}: ${word(c.from)} → ${word(c.to)}`;
 
 const citationKey = (c: Draft['claims'][number]['citations'][number]) => c.evidenceId ?? `${c.source}|${c.date}`;
 
@@ -103,7 +117,7 @@ export function safetyDecision(context: EnforceContext) {
   const final = draftOf('leader');
   if (!draft || !final) return undefined;
   const debate = context.filter((c) => c.step.act === 'debate');
-  const points = debate.reduce((n, c) => n + (((c.output as { claims?: unknown[] } | null)?.claims ?? []).length), 0);
+  const points = debate.reduce((n, c) => n + ((c.output as { claims?: unknown[] } | null)?.claims ?? []).length, 0);
   const noRecommendations = debate.length > 0 && points === 0;
   const stanceChanged = draft.stance !== final.stance;
   const changes = horizonChanges(draft.horizons, final.horizons);
@@ -126,7 +140,9 @@ function enforceSafety(output: unknown, context: EnforceContext, language: Langu
   // Edits reword the version the model chose: when the engine keeps the other one, none applies.
   const { report, setAside } = keptReport(chosen, answer.kept === kept ? answer.edits : []);
   const ignored = answer.kept === kept ? setAside : answer.edits;
-  const setAsideNote = ignored.length ? `${ignored.length} edit${ignored.length === 1 ? '' : 's'} set aside (${ignored.map((e) => e.claimId || '(no id)').join(', ')}): ${answer.kept === kept ? 'no claim of the kept version has that id, or the edit has no wording' : 'they reword the version that is not kept'}` : '';
+  const setAsideNote = ignored.length
+    ? `${ignored.length} edit${ignored.length === 1 ? '' : 's'} set aside (${ignored.map((e) => e.claimId || '(no id)').join(', ')}): ${answer.kept === kept ? 'no claim of the kept version has that id, or the edit has no wording' : 'they reword the version that is not kept'}`
+    : '';
   if (decidedAlike) {
     const stored: StoredSafetyCheck = { ...decisionOf(answer), report };
     return { output: stored, repairs: setAsideNote ? [{ kind: 'safety-corrected', detail: setAsideNote }] : [] };
@@ -142,7 +158,12 @@ function enforceSafety(output: unknown, context: EnforceContext, language: Langu
     stanceChanged ? t('stanceMoved', { from: stance(draft.stance), to: stance(final.stance) }) : '',
     horizonsChanged ? t('horizonsMoved', { changes: changes.map((c) => changeLine(c, stance, horizon)).join('; ') }) : '',
   ].filter(Boolean);
-  const decided = kept === 'final' ? t('unchangedKeepFinal', { stance: stance(final.stance) }) : what.length ? t('movedKeepDraft', { what: what.join(t('and')) }) : t('nothingRecommended');
+  const decided =
+    kept === 'final'
+      ? t('unchangedKeepFinal', { stance: stance(final.stance) })
+      : what.length
+        ? t('movedKeepDraft', { what: what.join(t('and')) })
+        : t('nothingRecommended');
   const corrected: StoredSafetyCheck = { ...decisionOf(answer), reason: `${t('checkedByEngine')} ${decided}`, stanceChanged, horizonsChanged, kept, report };
 
   // The record, in English like the engine's other repairs: what the model answered, what stands.
@@ -155,7 +176,8 @@ function enforceSafety(output: unknown, context: EnforceContext, language: Langu
   const detail =
     (kept === 'draft'
       ? `the draft (stance ${draft.stance}) is kept because ${why.join(', and ')}; ${said}`
-      : `the leader's version (stance ${final.stance}) is kept: stance and horizon outlooks are unchanged and the debate made ${noRecommendations ? 'no' : 'its'} points; ${said}`) + (setAsideNote ? `; ${setAsideNote}` : '');
+      : `the leader's version (stance ${final.stance}) is kept: stance and horizon outlooks are unchanged and the debate made ${noRecommendations ? 'no' : 'its'} points; ${said}`) +
+    (setAsideNote ? `; ${setAsideNote}` : '');
   const kind = kept === 'draft' && answer.kept !== 'draft' ? 'draft-restored' : 'safety-corrected';
   return { output: corrected, repairs: [{ kind, detail }] };
 }
@@ -188,7 +210,8 @@ function enforceRubric(output: unknown, context: EnforceContext): Enforced {
     const average = (side: StepDef['team']) => sideAverage(scores.filter((s) => team.get(s.argumentId) === side).map((s) => s.weighted));
     const affirmativeTotal = average('affirmative');
     const negativeTotal = average('negative');
-    if (differs(affirmativeTotal, overall.affirmativeTotal)) notes.push(`affirmative ${overall.affirmativeTotal} → ${affirmativeTotal} (the average of its weighted scores)`);
+    if (differs(affirmativeTotal, overall.affirmativeTotal))
+      notes.push(`affirmative ${overall.affirmativeTotal} → ${affirmativeTotal} (the average of its weighted scores)`);
     if (differs(negativeTotal, overall.negativeTotal)) notes.push(`negative ${overall.negativeTotal} → ${negativeTotal} (the average of its weighted scores)`);
     overall = { ...overall, affirmativeTotal, negativeTotal };
   }

@@ -45,36 +45,46 @@ describe.each(testBackends())('specialist steps: a finding or an explicit "nothi
     const result = await executeRun({ db, runId: run.id, provider: offline });
     return { result, steps: await listRunSteps({ db, runId: run.id }) };
   };
-  const specialistIds = (protocolId: ProtocolId) => getProtocol(protocolId).steps.filter((s) => s.role === 'specialist').map((s) => s.id);
+  const specialistIds = (protocolId: ProtocolId) =>
+    getProtocol(protocolId)
+      .steps.filter((s) => s.role === 'specialist')
+      .map((s) => s.id);
 
   it.each([
     ['sas', THIN, 'en'],
     ['sas', RICH, 'ko'],
     ['findebate', THIN, 'ko'],
     ['findebate', RICH, 'en'],
-  ] as const)('offline %s on %s (%s): every specialist passes with findings citing what it was shown, or says nothing in the field', async (protocolId, companyId, language) => {
-    const { result, steps } = await offlineRun(protocolId, companyId, language);
-    expect(result.status, result.error).toBe('succeeded');
-    const silent: string[] = [];
-    for (const id of specialistIds(protocolId)) {
-      const step = steps.find((s) => s.stepId === id)!;
-      expect(step.status, id).toBe('done');
-      const out = step.output as Briefing;
-      if (out.nothingInMaterial) {
-        silent.push(id);
-        expect(out.claims, id).toEqual([]);
-        expect(out.text.length, id).toBeGreaterThan(20);
-      } else {
-        expect(out.claims.length, id).toBeGreaterThan(0);
-        // No citation the engine could not match to what the step was shown.
-        expect(step.repairs.filter((r) => r.kind === 'citation-unverified'), id).toEqual([]);
+  ] as const)(
+    'offline %s on %s (%s): every specialist passes with findings citing what it was shown, or says nothing in the field',
+    async (protocolId, companyId, language) => {
+      const { result, steps } = await offlineRun(protocolId, companyId, language);
+      expect(result.status, result.error).toBe('succeeded');
+      const silent: string[] = [];
+      for (const id of specialistIds(protocolId)) {
+        const step = steps.find((s) => s.stepId === id)!;
+        expect(step.status, id).toBe('done');
+        const out = step.output as Briefing;
+        if (out.nothingInMaterial) {
+          silent.push(id);
+          expect(out.claims, id).toEqual([]);
+          expect(out.text.length, id).toBeGreaterThan(20);
+        } else {
+          expect(out.claims.length, id).toBeGreaterThan(0);
+          // No citation the engine could not match to what the step was shown.
+          expect(
+            step.repairs.filter((r) => r.kind === 'citation-unverified'),
+            id,
+          ).toEqual([]);
+        }
       }
-    }
-    // The thin pool leaves some lanes with nothing, said so; the rich one has findings in every lane.
-    // (Travelers: no item states a figure; nothing on collateral, certifications or support.)
-    const expected = { sas: { [THIN]: ['B-F'], [RICH]: [] }, findebate: { [THIN]: ['S-COLL'], [RICH]: [] } }[protocolId][companyId];
-    expect(silent).toEqual(expected);
-  }, 60_000);
+      // The thin pool leaves some lanes with nothing, said so; the rich one has findings in every lane.
+      // (Travelers: no item states a figure; nothing on collateral, certifications or support.)
+      const expected = { sas: { [THIN]: ['B-F'], [RICH]: [] }, findebate: { [THIN]: ['S-COLL'], [RICH]: [] } }[protocolId][companyId];
+      expect(silent).toEqual(expected);
+    },
+    60_000,
+  );
 
   it('sends one sentence with no findings back once, with the rule in words, and fails the step when the repair is as empty', async () => {
     const reference = await offlineRun('sas', RICH);

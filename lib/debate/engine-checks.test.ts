@@ -39,14 +39,15 @@ function scripted(script: (result: GenerateResult, req: GenerateRequest, call: n
   return { provider, requests, callsOf: (stepId: string) => requests.filter((r) => r.step.id === stepId) };
 }
 
-const rewrite = <T,>(result: GenerateResult, change: (out: T) => T): GenerateResult => ({ ...result, raw: JSON.stringify(change(JSON.parse(result.raw) as T)) });
-const contextOutput = <T,>(req: GenerateRequest, role: string) => req.context.find((t) => req.protocol.steps.find((s) => s.id === t.stepId)?.role === role)?.output as T;
+const rewrite = <T>(result: GenerateResult, change: (out: T) => T): GenerateResult => ({ ...result, raw: JSON.stringify(change(JSON.parse(result.raw) as T)) });
+const contextOutput = <T>(req: GenerateRequest, role: string) =>
+  req.context.find((t) => req.protocol.steps.find((s) => s.id === t.stepId)?.role === role)?.output as T;
 const flip = (s: Draft['stance']): Draft['stance'] => (s === 'adverse' ? 'favorable' : 'adverse');
 // The repairs the engine's own checks record (the others are about taking the answer in).
 const ENGINE = ['draft-restored', 'safety-corrected', 'scores-recomputed'];
 const decided = <R extends { kind: string }>(repairs: R[]) => repairs.filter((r) => ENGINE.includes(r.kind));
 
-describe.each(testBackends())('checks that do not take the model\'s word, on %s', (backend) => {
+describe.each(testBackends())("checks that do not take the model's word, on %s", (backend) => {
   let handle: DatabaseHandle;
   let db: Db;
 
@@ -92,7 +93,13 @@ describe.each(testBackends())('checks that do not take the model\'s word, on %s'
       // ...and the safety checker, taking the leader's word, calls nothing changed.
       if (req.step.role === 'safety-checker') {
         const leader = contextOutput<Draft>(req, 'leader');
-        const answer: Answer = { reason: 'Stance and horizons are unchanged; the leader’s version is kept.', stanceChanged: false, horizonsChanged: false, kept: 'final', edits: [{ claimId: leader.claims[0].id, wording: 'Reworded.' }] };
+        const answer: Answer = {
+          reason: 'Stance and horizons are unchanged; the leader’s version is kept.',
+          stanceChanged: false,
+          horizonsChanged: false,
+          kept: 'final',
+          edits: [{ claimId: leader.claims[0].id, wording: 'Reworded.' }],
+        };
         return { ...result, raw: JSON.stringify(answer) };
       }
       return result;
@@ -121,7 +128,9 @@ describe.each(testBackends())('checks that do not take the model\'s word, on %s'
     expect(decided(safety.repairs)[0].detail).toBe(
       `the draft (stance ${draft.stance}) is kept because the leader moved the stance from ${draft.stance} to ${leader.stance}, and the leader changed horizon outlooks (${draft.horizons
         .map((h) => `${h.horizon}: ${h.outlook} → ${flip(h.outlook)}`)
-        .join('; ')}); the safety checker answered stanceChanged false, horizonsChanged false, kept final; 1 edit set aside (${leader.claims[0].id}): they reword the version that is not kept`,
+        .join(
+          '; ',
+        )}); the safety checker answered stanceChanged false, horizonsChanged false, kept final; 1 edit set aside (${leader.claims[0].id}): they reword the version that is not kept`,
     );
     // The report the committee reads is the corrected one.
     const view = await loadRunView({ db, runId: run.id });
@@ -136,7 +145,17 @@ describe.each(testBackends())('checks that do not take the model\'s word, on %s'
         const leader = contextOutput<Draft>(req, 'leader');
         // An older-style answer that copies the version out: the copy is not the answer's to give
         // (the schema drops it), and the engine assembles the kept version itself.
-        return { ...result, raw: JSON.stringify({ reason: 'Unchanged; the final version is kept.', stanceChanged: false, horizonsChanged: false, kept: 'final', edits: [], report: leader }) };
+        return {
+          ...result,
+          raw: JSON.stringify({
+            reason: 'Unchanged; the final version is kept.',
+            stanceChanged: false,
+            horizonsChanged: false,
+            kept: 'final',
+            edits: [],
+            report: leader,
+          }),
+        };
       }
       return result;
     });
@@ -148,9 +167,13 @@ describe.each(testBackends())('checks that do not take the model\'s word, on %s'
     expect(check).toMatchObject({ stanceChanged: false, horizonsChanged: false, kept: 'draft' });
     expect(check.report).toEqual(draft);
     // In the run's language: Korean.
-    expect(check.reason).toBe('안전 점검 에이전트의 답이 아니라 엔진이 직접 확인한 결과: 신뢰 에이전트와 회의론자가 아무 제안도 하지 않아 토론이 더한 것이 없으므로 초안을 유지한다.');
+    expect(check.reason).toBe(
+      '안전 점검 에이전트의 답이 아니라 엔진이 직접 확인한 결과: 신뢰 에이전트와 회의론자가 아무 제안도 하지 않아 토론이 더한 것이 없으므로 초안을 유지한다.',
+    );
     expect(decided(safety.repairs).map((r) => r.kind)).toEqual(['draft-restored']);
-    expect(decided(safety.repairs)[0].detail).toMatch(/^the draft \(stance \w+\) is kept because the trust agent and the skeptic made no point between them \(no recommendations\); the safety checker answered stanceChanged false, horizonsChanged false, kept final$/);
+    expect(decided(safety.repairs)[0].detail).toMatch(
+      /^the draft \(stance \w+\) is kept because the trust agent and the skeptic made no point between them \(no recommendations\); the safety checker answered stanceChanged false, horizonsChanged false, kept final$/,
+    );
   }, 60_000);
 
   it('FinDebate: the skeptic runs after the trust agent and receives its turn; the safety checker receives the debate', async () => {
@@ -212,7 +235,9 @@ describe.each(testBackends())('checks that do not take the model\'s word, on %s'
 
   it('three-round: an argument without evidence twice over fails the step with the reason', async () => {
     const { provider, callsOf } = scripted((result, req) =>
-      req.step.id === 'R1-N' ? rewrite<StepOutput<'argumentsRound'>>(result, (r) => ({ ...r, arguments: r.arguments.map((a, i) => (i === 0 ? { ...a, evidence: [] } : a)) })) : result,
+      req.step.id === 'R1-N'
+        ? rewrite<StepOutput<'argumentsRound'>>(result, (r) => ({ ...r, arguments: r.arguments.map((a, i) => (i === 0 ? { ...a, evidence: [] } : a)) }))
+        : result,
     );
     const run = await createRun({ db, protocolId: 'three-round', companyId: COMPANY, provider, params: { asOf: AS_OF, language: 'en' } });
     const result = await executeRun({ db, runId: run.id, provider });
@@ -241,7 +266,7 @@ describe.each(testBackends())('checks that do not take the model\'s word, on %s'
     expect(r2n.responses.map((r) => r.targetId)).toEqual(r1a.arguments.map((a) => a.id));
   }, 60_000);
 
-  it('runs the judge at a low temperature by default, or at the run\'s judge temperature, and every other step at the run\'s', async () => {
+  it("runs the judge at a low temperature by default, or at the run's judge temperature, and every other step at the run's", async () => {
     for (const [params, judge] of [
       [{ temperature: 0.7 }, DEFAULT_JUDGE_TEMPERATURE],
       [{ temperature: 0.7, judgeTemperature: 0 }, 0],

@@ -86,7 +86,12 @@ describe.each(testBackends())('taking answers in, in the engine, on %s', (backen
     const row = await stepRow(run.id, 'NAS');
     const iso = written.replaceAll('.', '-');
     expect(row.repairs).toEqual<StepRepair[]>([
-      { kind: 'unwrapped', attempt: 1, detail: 'took the JSON out of a ```json code fence; dropped the text before the JSON: “Here is my report.”; dropped the text after the JSON: “I hope it helps.”' },
+      {
+        kind: 'unwrapped',
+        attempt: 1,
+        detail:
+          'took the JSON out of a ```json code fence; dropped the text before the JSON: “Here is my report.”; dropped the text after the JSON: “I hope it helps.”',
+      },
       { kind: 'date-normalised', attempt: 1, detail: `“${written}” → ${iso}` },
       { kind: 'field-dropped', attempt: 1, detail: 'confidence: not a field of this output, dropped' },
     ]);
@@ -100,7 +105,9 @@ describe.each(testBackends())('taking answers in, in the engine, on %s', (backen
 
   it('asks again with more room for an answer cut off at the token limit, and records it', async () => {
     const { provider, callsOf } = scripted((result, _req, call) =>
-      call === 1 ? { ...result, raw: result.raw.slice(0, 200), finishReason: 'length', usage: { promptTokens: 900, completionTokens: 300 } } : { ...result, finishReason: 'stop' },
+      call === 1
+        ? { ...result, raw: result.raw.slice(0, 200), finishReason: 'length', usage: { promptTokens: 900, completionTokens: 300 } }
+        : { ...result, finishReason: 'stop' },
     );
     const run = await createRun({ db, protocolId: 'nas', companyId: COMPANY, provider, params: { asOf: '2025-06-30', language: 'en' } });
     expect((await executeRun({ db, runId: run.id, provider, wholeCalls: true })).status).toBe('succeeded');
@@ -126,16 +133,25 @@ describe.each(testBackends())('taking answers in, in the engine, on %s', (backen
 
   it('asks for a shorter answer when a cut-off answer already had all the room there is, and fails a second cut with the reason', async () => {
     const cap = roomFor(createOfflineAnalyst().model);
-    const shorter = scripted((result, _req, call) => (call === 1 ? { ...result, raw: result.raw.slice(0, 200), finishReason: 'length', usage: { promptTokens: 900, completionTokens: cap } } : result));
+    const shorter = scripted((result, _req, call) =>
+      call === 1 ? { ...result, raw: result.raw.slice(0, 200), finishReason: 'length', usage: { promptTokens: 900, completionTokens: cap } } : result,
+    );
     const run = await createRun({ db, protocolId: 'nas', companyId: COMPANY, provider: shorter.provider, params: { asOf: '2025-06-30', language: 'en' } });
     expect((await executeRun({ db, runId: run.id, provider: shorter.provider, wholeCalls: true })).status).toBe('succeeded');
     const second = shorter.callsOf('NAS')[1];
     expect(second.maxTokens).toBeUndefined();
     expect(second.repair?.previous).toHaveLength(200);
-    expect(second.repair?.problems).toEqual([`the answer was cut off at the token limit (${cap.toLocaleString('en-US')} tokens) and there is no more room: give the whole answer again, shorter`]);
+    expect(second.repair?.problems).toEqual([
+      `the answer was cut off at the token limit (${cap.toLocaleString('en-US')} tokens) and there is no more room: give the whole answer again, shorter`,
+    ]);
     expect((await stepRow(run.id, 'NAS')).repairs.map((r) => [r.kind, r.attempt])).toEqual([['repair-request', 1]]);
 
-    const always = scripted((result) => ({ ...result, raw: result.raw.slice(0, 200), finishReason: 'length', usage: { promptTokens: 900, completionTokens: 300 } }));
+    const always = scripted((result) => ({
+      ...result,
+      raw: result.raw.slice(0, 200),
+      finishReason: 'length',
+      usage: { promptTokens: 900, completionTokens: 300 },
+    }));
     const cut = await createRun({ db, protocolId: 'nas', companyId: COMPANY, provider: always.provider, params: { asOf: '2025-06-30', language: 'en' } });
     expect((await executeRun({ db, runId: cut.id, provider: always.provider, wholeCalls: true })).status).toBe('failed');
     expect(always.callsOf('NAS')).toHaveLength(2);
@@ -144,7 +160,12 @@ describe.each(testBackends())('taking answers in, in the engine, on %s', (backen
     expect((await stepRow(cut.id, 'NAS')).repairs.map((r) => [r.kind, r.attempt])).toEqual([['truncated-retry', 1]]);
     expect((await loadRunView({ db, runId: cut.id })).turns[0].repairs).toEqual((await stepRow(cut.id, 'NAS')).repairs);
 
-    const atCap = scripted((result) => ({ ...result, raw: result.raw.slice(0, 200), finishReason: 'length', usage: { promptTokens: 900, completionTokens: cap } }));
+    const atCap = scripted((result) => ({
+      ...result,
+      raw: result.raw.slice(0, 200),
+      finishReason: 'length',
+      usage: { promptTokens: 900, completionTokens: cap },
+    }));
     const short = await createRun({ db, protocolId: 'nas', companyId: COMPANY, provider: atCap.provider, params: { asOf: '2025-06-30', language: 'en' } });
     expect((await executeRun({ db, runId: short.id, provider: atCap.provider, wholeCalls: true })).status).toBe('failed');
     expect(await stepRow(short.id, 'NAS')).toMatchObject({
@@ -185,9 +206,9 @@ describe.each(testBackends())('taking answers in, in the engine, on %s', (backen
 
   it('verifies citations only against what the step was shown: a pool item of the other side stays unverified, a dated-after-as-of one supports nothing', async () => {
     // An as-of date inside the pool's history, so some items are published after it.
-    const dates = (await db.select({ id: evidenceItems.id, publishedDate: evidenceItems.publishedDate }).from(evidenceItems).where(eq(evidenceItems.companyId, COMPANY))).sort((a, b) =>
-      a.publishedDate.localeCompare(b.publishedDate),
-    );
+    const dates = (
+      await db.select({ id: evidenceItems.id, publishedDate: evidenceItems.publishedDate }).from(evidenceItems).where(eq(evidenceItems.companyId, COMPANY))
+    ).sort((a, b) => a.publishedDate.localeCompare(b.publishedDate));
     const asOf = dates[Math.floor(dates.length * 0.8)].publishedDate;
     const late = dates.find((d) => d.publishedDate > asOf)!;
     const pool = await readEvidence({ db, companyId: COMPANY, asOf, recencyDays: 3650 });
@@ -249,7 +270,11 @@ describe.each(testBackends())('taking answers in, in the engine, on %s', (backen
     expect(ids.length).toBeGreaterThan(0);
     const dropped = d9.repairs.filter((r) => r.kind === 'citation-dropped');
     expect(dropped).toEqual([
-      { kind: 'citation-dropped', attempt: 2, detail: `${invented.evidenceId} (${invented.source}, ${invented.date}) taken out: the turns this step answers do not cite it, and it may bring no new evidence` },
+      {
+        kind: 'citation-dropped',
+        attempt: 2,
+        detail: `${invented.evidenceId} (${invented.source}, ${invented.date}) taken out: the turns this step answers do not cite it, and it may bring no new evidence`,
+      },
     ]);
     expect(d9.repairs.map((r) => r.kind)).toContain('repair-request');
     // A closing that got it right on its repair has nothing taken out.

@@ -110,23 +110,30 @@ describe('debate engine through the OpenAI-compatible provider', () => {
     // Every step's answer streamed: a partial with prose before the step was done.
     for (const s of steps) {
       const done = events.findIndex((e) => e.type === 'step-done' && e.stepId === s.stepId);
-      expect(events.slice(0, done).some((e) => e.type === 'step-partial' && e.stepId === s.stepId && e.text.length > 0), s.stepId).toBe(true);
+      expect(
+        events.slice(0, done).some((e) => e.type === 'step-partial' && e.stepId === s.stepId && e.text.length > 0),
+        s.stepId,
+      ).toBe(true);
     }
     // A3 and N3 (D4, D9; D2, D10) and the aggregator are never offered web search; A1, A2, N1, N2 are.
     const offered = (step: string) =>
-      chat.filter((r) => JSON.stringify(r.body?.messages ?? []).includes(`Step ${step} (`)).some((r) => JSON.stringify((r.body as { tools?: unknown }).tools ?? []).includes('web_search'));
+      chat
+        .filter((r) => JSON.stringify(r.body?.messages ?? []).includes(`Step ${step} (`))
+        .some((r) => JSON.stringify((r.body as { tools?: unknown }).tools ?? []).includes('web_search'));
     for (const step of ['D2', 'D4', 'D9', 'D10', 'AG']) expect(offered(step), step).toBe(false);
     for (const step of ['D1', 'D3', 'D5', 'D6', 'D7', 'D8']) expect(offered(step), step).toBe(true);
     expect(steps.every((s) => s.promptTokens > 0 && s.completionTokens > 0)).toBe(true);
   }, 60_000);
 
-  it('asks each role\'s own model when OPENAI_MODEL_<ROLE> names one, and prices the step by it', async () => {
+  it("asks each role's own model when OPENAI_MODEL_<ROLE> names one, and prices the step by it", async () => {
     const offline = createOfflineAnalyst();
     const reference = await createRun({ db, protocolId: 'kpd-mads', companyId: 'travelers-companies', provider: offline, params });
     expect((await executeRun({ db, runId: reference.id, provider: offline })).status).toBe('succeeded');
     const expected = await listRunSteps({ db, runId: reference.id });
     fake.setScript(expected.map((s) => ({ match: `Step ${s.stepId} (`, reply: JSON.stringify(s.output) })));
-    const e = { OPENAI_BASE_URL: fake.url, OPENAI_API_KEY: 'sk-test', OPENAI_MODEL: 'gpt-4o-mini', OPENAI_MAX_RETRIES: 0 } as unknown as Parameters<typeof runProviders>[1];
+    const e = { OPENAI_BASE_URL: fake.url, OPENAI_API_KEY: 'sk-test', OPENAI_MODEL: 'gpt-4o-mini', OPENAI_MAX_RETRIES: 0 } as unknown as Parameters<
+      typeof runProviders
+    >[1];
     const before = process.env.OPENAI_MODEL_AGGREGATOR;
     process.env.OPENAI_MODEL_AGGREGATOR = 'gpt-4o';
     try {

@@ -27,7 +27,13 @@ describe.each(testBackends())('passages beside the evidence block, on %s', (back
         return offline.generate(req);
       },
     };
-    const run = await createRun({ db, protocolId: 'findebate', companyId: 'samsung-electronics', provider: recording, params: { asOf: '2024-12-31', language: 'en' } });
+    const run = await createRun({
+      db,
+      protocolId: 'findebate',
+      companyId: 'samsung-electronics',
+      provider: recording,
+      params: { asOf: '2024-12-31', language: 'en' },
+    });
     const result = await executeRun({ db, runId: run.id, provider: recording });
     expect(result.status, result.error).toBe('succeeded');
   });
@@ -43,7 +49,10 @@ describe.each(testBackends())('passages beside the evidence block, on %s', (back
     expect(documents.map((r) => r.step.id).sort()).toEqual(['S-COLL', 'S-MGMT', 'S-MKT', 'S-PERF', 'S-RISK', 'SKEPTIC', 'TRUST']);
     for (const r of documents) {
       const shown = new Set(r.evidence.map((e) => e.id));
-      expect(r.passages.filter((p) => shown.has(p.id)).map((p) => p.id), r.step.id).toEqual([]);
+      expect(
+        r.passages.filter((p) => shown.has(p.id)).map((p) => p.id),
+        r.step.id,
+      ).toEqual([]);
       expect(r.passages.length, r.step.id).toBeGreaterThan(0);
     }
   });
@@ -52,7 +61,9 @@ describe.each(testBackends())('passages beside the evidence block, on %s', (back
     // A step's retrieval may bring a pool item its block leaves out (outside its lane, or past its
     // dozen): that one is shown, as a passage.
     const documents = [...requests.values()].filter((r) => r.step.evidence === 'documents');
-    const unshown = documents.flatMap((r) => r.passages.filter((p) => poolIds.test(p.id) && !r.evidence.some((e) => e.id === p.id)).map((p) => `${r.step.id}:${p.id}`));
+    const unshown = documents.flatMap((r) =>
+      r.passages.filter((p) => poolIds.test(p.id) && !r.evidence.some((e) => e.id === p.id)).map((p) => `${r.step.id}:${p.id}`),
+    );
     expect(unshown.length).toBeGreaterThan(0);
   });
 });

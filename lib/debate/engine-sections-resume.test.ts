@@ -66,7 +66,14 @@ describe.each(testBackends())('a sectioned step resumed after an interruption (%
    * far longer than the test waits) and every other section is kept.
    */
   async function startedAndWaiting() {
-    const reply = (key: string) => JSON.stringify(sectionOf('report', expected, CALLS.find((c) => c.key === key)!));
+    const reply = (key: string) =>
+      JSON.stringify(
+        sectionOf(
+          'report',
+          expected,
+          CALLS.find((c) => c.key === key)!,
+        ),
+      );
     fake.setScript([
       { match: partMarker('NAS', SLOW), reply: reply(SLOW), times: 1, pace: { ttftMs: 60_000 } },
       ...CALLS.map((c) => ({ match: partMarker('NAS', c.key), reply: reply(c.key) })),
@@ -119,7 +126,10 @@ describe.each(testBackends())('a sectioned step resumed after an interruption (%
     expect(step.promptTokens).toBe(sum(answered, (u) => u.promptTokens));
     expect(step.completionTokens).toBe(sum(answered, (u) => u.completionTokens));
     expect(step.cachedTokens).toBe(sum(answered, (u) => u.cachedTokens ?? 0));
-    expect(Number(step.costUsd)).toBeCloseTo(answered.reduce((n, a) => n + costOf(MODEL, a.usage), 0), 5);
+    expect(Number(step.costUsd)).toBeCloseTo(
+      answered.reduce((n, a) => n + costOf(MODEL, a.usage), 0),
+      5,
+    );
     const totals = (await getRun({ db, id: run.id }))!;
     expect([totals.promptTokens, totals.completionTokens]).toEqual([step.promptTokens, step.completionTokens]);
     expect(Number(totals.costUsd)).toBeCloseTo(Number(step.costUsd), 6);
@@ -157,8 +167,14 @@ describe.each(testBackends())('a sectioned step resumed after an interruption (%
     expect(releaseRun(run.id)).toBe(true);
     expect((await first).status).toBe('released');
     // An RM edits an item the step is shown: the prompt the kept sections answered is not the one asked now.
-    const [item] = await db.select().from(evidenceItems).where(and(eq(evidenceItems.companyId, 'tesla'), eq(evidenceItems.id, 'tesla-024')));
-    await db.update(evidenceItems).set({ title: `${item.title} (reviewed)` }).where(eq(evidenceItems.id, item.id));
+    const [item] = await db
+      .select()
+      .from(evidenceItems)
+      .where(and(eq(evidenceItems.companyId, 'tesla'), eq(evidenceItems.id, 'tesla-024')));
+    await db
+      .update(evidenceItems)
+      .set({ title: `${item.title} (reviewed)` })
+      .where(eq(evidenceItems.id, item.id));
     try {
       const resumed = await executeRun({ db, runId: run.id, provider });
       expect(resumed.status, resumed.error).toBe('succeeded');

@@ -48,7 +48,9 @@ function recording(change?: (req: GenerateRequest, result: GenerateResult) => Pr
 
 const treeOf = (steps: { stepId: string; output: unknown }[], protocol: ProtocolId) => {
   const defs = getProtocol(protocol).steps;
-  return buildReasoningTree(steps.map((s) => ({ stepId: s.stepId, team: defs.find((d) => d.id === s.stepId)!.team, act: defs.find((d) => d.id === s.stepId)!.act, output: s.output })));
+  return buildReasoningTree(
+    steps.map((s) => ({ stepId: s.stepId, team: defs.find((d) => d.id === s.stepId)!.team, act: defs.find((d) => d.id === s.stepId)!.act, output: s.output })),
+  );
 };
 
 describe.each(testBackends())('sectioned reports, on %s', (backend) => {
@@ -62,7 +64,12 @@ describe.each(testBackends())('sectioned reports, on %s', (backend) => {
   }, 90_000);
   afterAll(() => handle?.close());
 
-  const runOf = async (protocolId: ProtocolId, companyId: string, provider: ModelProvider, options: { wholeCalls?: boolean; mode?: 'dag' | 'sequential' } = {}) => {
+  const runOf = async (
+    protocolId: ProtocolId,
+    companyId: string,
+    provider: ModelProvider,
+    options: { wholeCalls?: boolean; mode?: 'dag' | 'sequential' } = {},
+  ) => {
     const run = await createRun({ db, protocolId, companyId, provider, params, mode: options.mode });
     const result = await executeRun({ db, runId: run.id, provider, wholeCalls: options.wholeCalls });
     return { run, result, steps: await listRunSteps({ db, runId: run.id }), report: await getReport({ db, runId: run.id }) };
@@ -72,43 +79,51 @@ describe.each(testBackends())('sectioned reports, on %s', (backend) => {
     ['kpd-mads', 'samsung-electronics'],
     ['kpd-mads', 'tesla'],
     ['nas', 'samsung-electronics'],
-  ] as const)('%s on %s: the sectioned report is the one-call report, in section order, with the same checks and tree', async (protocolId, companyId) => {
-    const protocol = getProtocol(protocolId);
-    const reportStep = getStep(protocol, protocol.reportStep);
-    const kind = reportStep.output as OutputKind;
-    const sectioned = await runOf(protocolId, companyId, createOfflineAnalyst());
-    const whole = await runOf(protocolId, companyId, createOfflineAnalyst(), { wholeCalls: true });
-    expect(sectioned.result.status, sectioned.result.error).toBe('succeeded');
-    expect(whole.result.status, whole.result.error).toBe('succeeded');
+  ] as const)(
+    '%s on %s: the sectioned report is the one-call report, in section order, with the same checks and tree',
+    async (protocolId, companyId) => {
+      const protocol = getProtocol(protocolId);
+      const reportStep = getStep(protocol, protocol.reportStep);
+      const kind = reportStep.output as OutputKind;
+      const sectioned = await runOf(protocolId, companyId, createOfflineAnalyst());
+      const whole = await runOf(protocolId, companyId, createOfflineAnalyst(), { wholeCalls: true });
+      expect(sectioned.result.status, sectioned.result.error).toBe('succeeded');
+      expect(whole.result.status, whole.result.error).toBe('succeeded');
 
-    // The same step ids, one row each.
-    expect(sectioned.steps.map((s) => s.stepId)).toEqual(whole.steps.map((s) => s.stepId));
-    const mine = sectioned.steps.find((s) => s.stepId === reportStep.id)!;
-    const theirs = whole.steps.find((s) => s.stepId === reportStep.id)!;
-    expect(OUTPUT_SCHEMAS[kind].safeParse(mine.output).success).toBe(true);
-    // The one-call answer with its list entries in section order: the parts joined.
-    const calls = sectionCalls(reportStep.sections!);
-    const expected = joinSections(kind, calls.map((c) => ({ fields: c.fields, output: sectionOf(kind, theirs.output, c) })));
-    expect(mine.output).toEqual(expected);
-    expect(mine.text).toBe(theirs.text);
-    // Nothing lost or added: every field holds what the one-call answer holds.
-    for (const key of Object.keys(OUTPUT_SCHEMAS[kind].shape)) {
-      const a = (mine.output as Record<string, unknown>)[key];
-      const b = (theirs.output as Record<string, unknown>)[key];
-      if (Array.isArray(a)) expect([...a].map((x) => JSON.stringify(x)).sort(), key).toEqual([...(b as unknown[])].map((x) => JSON.stringify(x)).sort());
-      else expect(a, key).toEqual(b);
-    }
+      // The same step ids, one row each.
+      expect(sectioned.steps.map((s) => s.stepId)).toEqual(whole.steps.map((s) => s.stepId));
+      const mine = sectioned.steps.find((s) => s.stepId === reportStep.id)!;
+      const theirs = whole.steps.find((s) => s.stepId === reportStep.id)!;
+      expect(OUTPUT_SCHEMAS[kind].safeParse(mine.output).success).toBe(true);
+      // The one-call answer with its list entries in section order: the parts joined.
+      const calls = sectionCalls(reportStep.sections!);
+      const expected = joinSections(
+        kind,
+        calls.map((c) => ({ fields: c.fields, output: sectionOf(kind, theirs.output, c) })),
+      );
+      expect(mine.output).toEqual(expected);
+      expect(mine.text).toBe(theirs.text);
+      // Nothing lost or added: every field holds what the one-call answer holds.
+      for (const key of Object.keys(OUTPUT_SCHEMAS[kind].shape)) {
+        const a = (mine.output as Record<string, unknown>)[key];
+        const b = (theirs.output as Record<string, unknown>)[key];
+        if (Array.isArray(a)) expect([...a].map((x) => JSON.stringify(x)).sort(), key).toEqual([...(b as unknown[])].map((x) => JSON.stringify(x)).sort());
+        else expect(a, key).toEqual(b);
+      }
 
-    // The same final checks with the same findings, and the same reasoning tree and REI.
-    const checks = (r: typeof sectioned.report) => (r!.checks as { id: string; ok: boolean; items: string[] }[]).map((c) => ({ id: c.id, ok: c.ok, items: [...c.items].sort() }));
-    expect(checks(sectioned.report)).toEqual(checks(whole.report));
-    expect(checks(sectioned.report).find((c) => c.id === 'red-flags-addressed')?.ok ?? true).toBe(true);
-    const [t1, t2] = [treeOf(sectioned.steps, protocolId), treeOf(whole.steps, protocolId)];
-    expect(t1.rei).toBe(t2.rei);
-    expect(t1.breadth).toBe(t2.breadth);
-    expect([...t1.depths].sort()).toEqual([...t2.depths].sort());
-    if (kind === 'report') expect(t1.rei).toBeGreaterThan(0);
-  }, 120_000);
+      // The same final checks with the same findings, and the same reasoning tree and REI.
+      const checks = (r: typeof sectioned.report) =>
+        (r!.checks as { id: string; ok: boolean; items: string[] }[]).map((c) => ({ id: c.id, ok: c.ok, items: [...c.items].sort() }));
+      expect(checks(sectioned.report)).toEqual(checks(whole.report));
+      expect(checks(sectioned.report).find((c) => c.id === 'red-flags-addressed')?.ok ?? true).toBe(true);
+      const [t1, t2] = [treeOf(sectioned.steps, protocolId), treeOf(whole.steps, protocolId)];
+      expect(t1.rei).toBe(t2.rei);
+      expect(t1.breadth).toBe(t2.breadth);
+      expect([...t1.depths].sort()).toEqual([...t2.depths].sort());
+      if (kind === 'report') expect(t1.rei).toBeGreaterThan(0);
+    },
+    120_000,
+  );
 
   it('keeps the sections in order on the live page and in the report when they finish out of order', async () => {
     // The first section (governance, where Samsung's red flags are read) answers last.
@@ -138,7 +153,7 @@ describe.each(testBackends())('sectioned reports, on %s', (backend) => {
     // The live page got the topics in the report's order in every partial answer, governance's
     // first though it came last, and all of them in the last one.
     const partials = events.filter((e): e is Extract<RunEvent, { type: 'step-partial' }> => e.type === 'step-partial' && e.stepId === 'AG');
-    const topicsOf = (e: (typeof partials)[number]) => ((e.output as { topics?: { topic?: string; factor?: string }[] }).topics ?? []);
+    const topicsOf = (e: (typeof partials)[number]) => (e.output as { topics?: { topic?: string; factor?: string }[] }).topics ?? [];
     for (const e of partials) {
       const shown = topicsOf(e).flatMap((t) => (t.factor ? [sectionOfFactor(t.factor)] : []));
       expect(shown).toEqual([...shown].sort((x, y) => x - y));
@@ -218,13 +233,21 @@ describe.each(testBackends())('sectioned reports, on %s', (backend) => {
     const one = whole.steps.find((s) => s.stepId === 'AG')!;
     const calls = sectionCalls(getStep(getProtocol('kpd-mads'), 'AG').sections!);
     // Each topic once, in section order: what the one-call report holds.
-    expect(ag.output).toEqual(joinSections('report', calls.map((c) => ({ fields: c.fields, output: sectionOf('report', one.output, c) }))));
+    expect(ag.output).toEqual(
+      joinSections(
+        'report',
+        calls.map((c) => ({ fields: c.fields, output: sectionOf('report', one.output, c) })),
+      ),
+    );
     const topics = (one.output as { topics: { factor: string }[] }).topics;
     const outside = (key: string) => topics.filter((t) => !coversFactor(calls.find((c) => c.key === key)!.factors!, t.factor)).length;
     // What each topic call dropped, and the summaries call the fields it does not write, is on the step.
     for (const key of ['governance', 'business']) {
       const n = outside(key);
-      expect(ag.repairs.filter((r) => r.part === key && r.kind === 'field-dropped').map((r) => r.detail), key).toContain(`dropped ${n} entr${n === 1 ? 'y' : 'ies'} on factors another section writes`);
+      expect(
+        ag.repairs.filter((r) => r.part === key && r.kind === 'field-dropped').map((r) => r.detail),
+        key,
+      ).toContain(`dropped ${n} entr${n === 1 ? 'y' : 'ies'} on factors another section writes`);
     }
   }, 120_000);
 

@@ -37,7 +37,12 @@ function priced(change?: (req: GenerateRequest, result: GenerateResult) => Gener
 }
 
 /** A provider whose one call streams a little, then fails or waits to be cancelled. */
-function breaking(how: { promptTokens: number; chunks: number; then: 'error' | 'cancel'; spent?: { promptTokens: number; completionTokens: number } }): ModelProvider {
+function breaking(how: {
+  promptTokens: number;
+  chunks: number;
+  then: 'error' | 'cancel';
+  spent?: { promptTokens: number; completionTokens: number };
+}): ModelProvider {
   return {
     name: 'openai',
     model: MODEL,
@@ -54,7 +59,10 @@ function breaking(how: { promptTokens: number; chunks: number; then: 'error' | '
         err = cancelled();
       } else {
         // As the provider says it (lib/llm/openai.ts): English text, and the phrase the page writes in Korean.
-        err = new LlmError('server', stopPhrase('gaveUp', { reason: stopPhrase('endpointAnswered', { status: '500 Internal Server Error' }), n: 4 }), { status: 500, attempts: 4 });
+        err = new LlmError('server', stopPhrase('gaveUp', { reason: stopPhrase('endpointAnswered', { status: '500 Internal Server Error' }), n: 4 }), {
+          status: 500,
+          attempts: 4,
+        });
       }
       throw how.spent ? withSpent(err, how.spent) : err;
     },
@@ -76,7 +84,9 @@ describe.each(testBackends())('what every attempt spent, on %s', (backend) => {
 
   it("saves both attempts of a step that failed after its repair, and the run's totals are its steps' sum", async () => {
     // D3 must make three claims; it answers with none, twice.
-    const { provider, calls } = priced((req, result) => (req.step.id === 'D3' ? { ...result, raw: JSON.stringify({ ...JSON.parse(result.raw), claims: [] }) } : result));
+    const { provider, calls } = priced((req, result) =>
+      req.step.id === 'D3' ? { ...result, raw: JSON.stringify({ ...JSON.parse(result.raw), claims: [] }) } : result,
+    );
     const run = await createRun({ db, protocolId: 'kpd-mads', companyId: 'samsung-electronics', provider, params });
     const events: RunEvent[] = [];
     const { unsubscribe } = runBus().subscribe(run.id, (e) => events.push(e));
@@ -86,7 +96,10 @@ describe.each(testBackends())('what every attempt spent, on %s', (backend) => {
 
     const d3Calls = calls.filter((c) => c.step === 'D3');
     expect(d3Calls).toHaveLength(2);
-    const d3Tokens = { promptTokens: d3Calls[0].promptTokens + d3Calls[1].promptTokens, completionTokens: d3Calls[0].completionTokens + d3Calls[1].completionTokens };
+    const d3Tokens = {
+      promptTokens: d3Calls[0].promptTokens + d3Calls[1].promptTokens,
+      completionTokens: d3Calls[0].completionTokens + d3Calls[1].completionTokens,
+    };
     const steps = await listRunSteps({ db, runId: run.id });
     const d3 = steps.find((s) => s.stepId === 'D3')!;
     expect(d3.status).toBe('failed');
@@ -112,7 +125,9 @@ describe.each(testBackends())('what every attempt spent, on %s', (backend) => {
     const finished = events.find((e): e is Extract<RunEvent, { type: 'run-finished' }> => e.type === 'run-finished')!;
     expect(finished).toMatchObject({ status: 'failed', error: saved.error, totals: { ...tokensOf(saved), costUsd: Number(saved.costUsd) } });
     expect(saved.error).toBe('Step D3 failed; 6 steps could not start. Retry the failed step to continue.');
-    expect(failureText(saved.error!, 'ko', saved.errorPhrase)).toBe('D3 단계가 실패해 6개 단계를 시작하지 못했습니다. 실패한 단계를 다시 실행하면 이어서 진행합니다.');
+    expect(failureText(saved.error!, 'ko', saved.errorPhrase)).toBe(
+      'D3 단계가 실패해 6개 단계를 시작하지 못했습니다. 실패한 단계를 다시 실행하면 이어서 진행합니다.',
+    );
   });
 
   it('saves what a call that failed part-way spent on its step, as the provider counted it', async () => {
@@ -124,7 +139,9 @@ describe.each(testBackends())('what every attempt spent, on %s', (backend) => {
     // The provider's count (two attempts' prompts, what streamed) replaces the estimate of 300 + 20.
     expect(tokensOf(step)).toEqual({ promptTokens: 640, completionTokens: 35 });
     expect(step.error).toBe('Stopped by an error: The model endpoint answered 500 Internal Server Error (gave up after 4 attempts)');
-    expect(failureText(step.error!, 'ko', step.errorPhrase)).toBe('오류로 멈췄습니다: 모델 엔드포인트가 오류로 응답했습니다: 500 Internal Server Error (4회 시도 후 포기)');
+    expect(failureText(step.error!, 'ko', step.errorPhrase)).toBe(
+      '오류로 멈췄습니다: 모델 엔드포인트가 오류로 응답했습니다: 500 Internal Server Error (4회 시도 후 포기)',
+    );
     const saved = await getRun({ db, id: run.id });
     expect(tokensOf(saved)).toEqual({ promptTokens: 640, completionTokens: 35 });
     expect(Number(saved.costUsd)).toBeCloseTo(costOf(MODEL, { promptTokens: 640, completionTokens: 35 }), 6);
@@ -149,7 +166,12 @@ describe.each(testBackends())('what every attempt spent, on %s', (backend) => {
     expect(saved.error).toBe('Cancelled.');
     const [step] = await listRunSteps({ db, runId: run.id });
     expect(step.status).toBe('pending');
-    expect(events.at(-1)).toMatchObject({ type: 'run-finished', status: 'cancelled', error: 'Cancelled.', totals: { promptTokens: 510, completionTokens: 44 } });
+    expect(events.at(-1)).toMatchObject({
+      type: 'run-finished',
+      status: 'cancelled',
+      error: 'Cancelled.',
+      totals: { promptTokens: 510, completionTokens: 44 },
+    });
 
     // The offline analyst cut off mid-answer: its prompt and the part it streamed.
     const offline = createOfflineAnalyst();

@@ -113,7 +113,15 @@ export async function executeRun({
       controller.abort(RELEASED);
       return releasedResult();
     }
-    const material = await readRunMaterial({ db, runId, run, protocol, webSearch, saveRedFlags: recorder.saveRedFlags, saveWebEvidence: recorder.saveWebEvidence });
+    const material = await readRunMaterial({
+      db,
+      runId,
+      run,
+      protocol,
+      webSearch,
+      saveRedFlags: recorder.saveRedFlags,
+      saveWebEvidence: recorder.saveWebEvidence,
+    });
     const { keptSections, keptSpend, done, failed } = await readProgress({
       db,
       runId,
@@ -201,14 +209,22 @@ export async function executeRun({
       return { status, error: budget ? error : undefined, wallMs, modelMs, timings };
     }
     if (failed.size || pending.length) {
-      const errorPhrase = failed.size ? stopPhrase(failed.size > 1 ? 'stepsFailed' : 'oneStepFailed', { steps: [...failed].join(', '), n: pending.length }) : stopPhrase('notStarted');
+      const errorPhrase = failed.size
+        ? stopPhrase(failed.size > 1 ? 'stepsFailed' : 'oneStepFailed', { steps: [...failed].join(', '), n: pending.length })
+        : stopPhrase('notStarted');
       const error = reasonText(errorPhrase);
       if (!(await recorder.finishRun({ status: 'failed', error, errorPhrase }))) return releasedResult();
       return { status: 'failed', error, wallMs, modelMs, timings };
     }
 
     const ordered = protocol.steps.map((s) => ({ stepId: s.id, ...done.get(s.id)! }));
-    const checks = finalChecks({ steps: ordered, known: material.known, language: params.language, redFlags: material.redFlags, reportStep: protocol.reportStep });
+    const checks = finalChecks({
+      steps: ordered,
+      known: material.known,
+      language: params.language,
+      redFlags: material.redFlags,
+      reportStep: protocol.reportStep,
+    });
     await recorder.report(done.get(protocol.reportStep)!.output, checks);
     if (!(await recorder.finishRun({ status: 'succeeded' }))) return releasedResult();
     return { status: 'succeeded', wallMs: performance.now() - started, modelMs, timings };

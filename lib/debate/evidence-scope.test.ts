@@ -30,7 +30,15 @@ const d1: ContextTurn = {
   text: '',
   output: {
     text: '',
-    claims: [{ id: 'D1-c1', text: 'x', factor: 'management_continuity', polarity: 'favorable', citations: [{ evidenceId: 'lit-adv', source: 's', date: '2024-01-01' }] }],
+    claims: [
+      {
+        id: 'D1-c1',
+        text: 'x',
+        factor: 'management_continuity',
+        polarity: 'favorable',
+        citations: [{ evidenceId: 'lit-adv', source: 's', date: '2024-01-01' }],
+      },
+    ],
   },
 };
 const ids = (items: EvidenceAsOf[]) => items.map((e) => e.id);
@@ -40,18 +48,24 @@ describe('visibleEvidence', () => {
     expect(ids(visibleEvidence({ evidence: 'pool', team: 'affirmative' }, pool, []))).toHaveLength(pool.length);
     expect(visibleEvidence({ evidence: 'none', team: 'neutral' }, pool, [d1])).toEqual([]);
   });
-  it('gives the opening speech its side\'s items: read its way, either way, or untagged', () => {
+  it("gives the opening speech its side's items: read its way, either way, or untagged", () => {
     expect(ids(visibleEvidence({ evidence: 'side', team: 'affirmative' }, pool, []))).toEqual(['mc-fav', 'mc-ctx', 'cert-fav', 'untagged']);
     expect(ids(visibleEvidence({ evidence: 'side', team: 'negative' }, pool, []))).toEqual(['mc-adv', 'mc-ctx', 'cert-adv', 'lit-adv', 'untagged']);
   });
-  it('gives an answering step its side\'s items on the context\'s factors, and every item the context cites', () => {
+  it("gives an answering step its side's items on the context's factors, and every item the context cites", () => {
     // Negative answering D1: adverse and context items on management continuity, plus the cited litigation item.
     expect(ids(visibleEvidence({ evidence: 'context-factors', team: 'negative' }, pool, [d1]))).toEqual(['mc-adv', 'mc-ctx', 'lit-adv']);
     // A cited item of the other side's polarity stays visible.
-    const citesFavorable = { ...d1, output: { text: '', claims: [{ ...(d1.output as { claims: object[] }).claims[0], citations: [{ evidenceId: 'cert-fav', source: 's', date: '2024-01-01' }] }] } };
+    const citesFavorable = {
+      ...d1,
+      output: {
+        text: '',
+        claims: [{ ...(d1.output as { claims: object[] }).claims[0], citations: [{ evidenceId: 'cert-fav', source: 's', date: '2024-01-01' }] }],
+      },
+    };
     expect(ids(visibleEvidence({ evidence: 'context-factors', team: 'negative' }, pool, [citesFavorable]))).toEqual(['mc-adv', 'mc-ctx', 'cert-fav']);
   });
-  it('gives the answering constructive its side\'s items on factors the context did not use, never the cited ones', () => {
+  it("gives the answering constructive its side's items on factors the context did not use, never the cited ones", () => {
     expect(ids(visibleEvidence({ evidence: 'fresh-factors', team: 'negative' }, pool, [d1]))).toEqual(['cert-adv', 'untagged']);
   });
   it('filters nothing by side for a neutral step', () => {
@@ -79,7 +93,7 @@ describe('visibleEvidence: a FinDebate specialist sees its lane of the pool', ()
   ];
   const seen = (pool: EvidenceAsOf[]) => Object.fromEntries(specialists.map((s) => [s.id, ids(visibleEvidence(s, pool, []))]));
 
-  it('shows each specialist the items of its lane\'s factors, and the risk analyst every adverse item', () => {
+  it("shows each specialist the items of its lane's factors, and the risk analyst every adverse item", () => {
     expect(seen(lanes)).toEqual({
       'S-PERF': ['share-fav', 'staff-ctx', 'order-fav', 'untagged', 'lit-adv'],
       'S-MKT': ['share-fav', 'demand-adv', 'patent-fav', 'cycle-adv', 'search-fav'],
@@ -105,7 +119,7 @@ describe('visibleEvidence: a FinDebate specialist sees its lane of the pool', ()
   // specialist, at every date an item is published (each such date's pool is non-empty and holds
   // a new item). A stale item newer evidence on its factor supersedes is no one's to cite (Rule 5).
   const companies = (JSON.parse(fs.readFileSync(path.join(process.cwd(), 'data/demo/companies.json'), 'utf8')) as { id: string }[]).map((c) => c.id);
-  it.each(companies)('shows every citable item of %s\'s pool to a specialist, at every as-of date', (companyId) => {
+  it.each(companies)("shows every citable item of %s's pool to a specialist, at every as-of date", (companyId) => {
     const dates = [...new Set(evidenceAsOf(companyId, '9999-12-31', 3650).map((e) => e.publishedDate))];
     expect(dates.length).toBeGreaterThan(0);
     for (const asOf of dates) {
@@ -114,19 +128,31 @@ describe('visibleEvidence: a FinDebate specialist sees its lane of the pool', ()
       const fresh = new Set(pool.filter((e) => !e.stale).map((e) => e.factor ?? 'other'));
       const citable = pool.filter((e) => !e.stale || !fresh.has(e.factor ?? 'other'));
       const shown = new Set(specialists.flatMap((s) => ids(visibleEvidence(s, pool, []))));
-      expect(ids(citable).filter((id) => !shown.has(id)), `${companyId} as of ${asOf}`).toEqual([]);
-      expect([...shown].filter((id) => !ids(citable).includes(id)), `${companyId} as of ${asOf}`).toEqual([]);
+      expect(
+        ids(citable).filter((id) => !shown.has(id)),
+        `${companyId} as of ${asOf}`,
+      ).toEqual([]);
+      expect(
+        [...shown].filter((id) => !ids(citable).includes(id)),
+        `${companyId} as of ${asOf}`,
+      ).toEqual([]);
     }
   });
 
-  it('shows Samsung\'s specialists 73 items of its 40 where each saw all 40 (the benchmark case, 2024-12-31)', () => {
+  it("shows Samsung's specialists 73 items of its 40 where each saw all 40 (the benchmark case, 2024-12-31)", () => {
     const pool = evidenceAsOf('samsung-electronics', '2024-12-31', 3 * 365);
     expect(pool).toHaveLength(40);
-    expect(Object.fromEntries(Object.entries(seen(pool)).map(([id, shown]) => [id, shown.length]))).toEqual({ 'S-PERF': 11, 'S-MKT': 13, 'S-MGMT': 19, 'S-COLL': 13, 'S-RISK': 17 });
+    expect(Object.fromEntries(Object.entries(seen(pool)).map(([id, shown]) => [id, shown.length]))).toEqual({
+      'S-PERF': 11,
+      'S-MKT': 13,
+      'S-MGMT': 19,
+      'S-COLL': 13,
+      'S-RISK': 17,
+    });
   });
 });
 
-describe('visibleEvidence: FinDebate\'s trust agent and skeptic see what the turns they answer need', () => {
+describe("visibleEvidence: FinDebate's trust agent and skeptic see what the turns they answer need", () => {
   const step = (id: string) => FINDEBATE.steps.find((s) => s.id === id)!;
   const pool = [
     item('sanction-adv', 'internal_control_risk', 'adverse'),
@@ -142,8 +168,21 @@ describe('visibleEvidence: FinDebate\'s trust agent and skeptic see what the tur
     item('lit-adv', 'litigation_risk', 'adverse'),
     item('untagged', null, null),
   ];
-  const claim = (id: string, factor: string, polarity: string, cites: string) => ({ id, text: id, factor, polarity, citations: [{ evidenceId: cites, source: 's', date: '2024-01-01' }] });
-  const turn = (stepId: string, act: ContextTurn['act'], claims: object[]): ContextTurn => ({ stepId, agent: stepId, team: 'neutral', act, text: '', output: { text: '', claims } });
+  const claim = (id: string, factor: string, polarity: string, cites: string) => ({
+    id,
+    text: id,
+    factor,
+    polarity,
+    citations: [{ evidenceId: cites, source: 's', date: '2024-01-01' }],
+  });
+  const turn = (stepId: string, act: ContextTurn['act'], claims: object[]): ContextTurn => ({
+    stepId,
+    agent: stepId,
+    team: 'neutral',
+    act,
+    text: '',
+    output: { text: '', claims },
+  });
   // A draft: a sanction against repayment, market share for it, and an `other` item read either way.
   const draft = turn('DRAFT', 'draft', [
     claim('DRAFT-c1', 'internal_control_risk', 'adverse', 'sanction-adv'),
@@ -170,11 +209,30 @@ describe('visibleEvidence: FinDebate\'s trust agent and skeptic see what the tur
     expect(ids(visibleEvidence(step('SKEPTIC'), pool, [draft, turn('TRUST', 'debate', [])]))).toEqual(['lawsuit-adv', 'rival-adv', 'cycle-adv', 'lit-adv']);
   });
 
-  it('shows them a good deal less than the whole pool on the benchmark case, with the reference run\'s turns', () => {
+  it("shows them a good deal less than the whole pool on the benchmark case, with the reference run's turns", () => {
     const samsung = evidenceAsOf('samsung-electronics', '2024-12-31', 3 * 365);
-    const cites = (ids: string[]) => ids.map((id, n) => claim(`c${n}`, samsung.find((e) => e.id === id)!.factor ?? 'other', samsung.find((e) => e.id === id)!.polarity ?? 'context', id));
+    const cites = (ids: string[]) =>
+      ids.map((id, n) => claim(`c${n}`, samsung.find((e) => e.id === id)!.factor ?? 'other', samsung.find((e) => e.id === id)!.polarity ?? 'context', id));
     // The offline writer's draft on Samsung: its 13 pool items (a passage left out), as the claims read them.
-    const samsungDraft = turn('DRAFT', 'draft', cites(['samsung-electronics-022', 'samsung-electronics-020', 'samsung-electronics-019', 'samsung-electronics-021', 'samsung-electronics-032', 'samsung-electronics-014', 'samsung-electronics-009', 'samsung-electronics-027', 'samsung-electronics-003', 'samsung-electronics-012', 'samsung-electronics-011', 'samsung-electronics-006', 'samsung-electronics-028']));
+    const samsungDraft = turn(
+      'DRAFT',
+      'draft',
+      cites([
+        'samsung-electronics-022',
+        'samsung-electronics-020',
+        'samsung-electronics-019',
+        'samsung-electronics-021',
+        'samsung-electronics-032',
+        'samsung-electronics-014',
+        'samsung-electronics-009',
+        'samsung-electronics-027',
+        'samsung-electronics-003',
+        'samsung-electronics-012',
+        'samsung-electronics-011',
+        'samsung-electronics-006',
+        'samsung-electronics-028',
+      ]),
+    );
     const samsungTrust = turn('TRUST', 'debate', cites(['samsung-electronics-026', 'samsung-electronics-038']));
     expect(samsung).toHaveLength(40);
     // Of the 15 and 18 items their lanes hold there, the most material dozen (the skeptic also every item the trust agent cites).
@@ -203,7 +261,21 @@ describe('what a debater is not shown', () => {
     // The negative side's: the stale red flag stays beside the newer item on its factor.
     expect(ids(visibleEvidence({ evidence: 'side', team: 'negative' }, pool, [], flags)).sort()).toEqual(['ic-new', 'ic-old-flag']);
     // A rebuttal of a turn that cites the superseded item still sees it.
-    const cites: ContextTurn = { ...d1, output: { text: '', claims: [{ id: 'D1-c1', text: 'x', factor: 'management_continuity', polarity: 'favorable', citations: [{ evidenceId: 'mc-old', source: 's', date: '2019-03-01' }] }] } };
+    const cites: ContextTurn = {
+      ...d1,
+      output: {
+        text: '',
+        claims: [
+          {
+            id: 'D1-c1',
+            text: 'x',
+            factor: 'management_continuity',
+            polarity: 'favorable',
+            citations: [{ evidenceId: 'mc-old', source: 's', date: '2019-03-01' }],
+          },
+        ],
+      },
+    };
     expect(ids(visibleEvidence({ evidence: 'context-factors', team: 'negative' }, pool, [cites], flags))).toContain('mc-old');
     expect(ids(visibleEvidence({ evidence: 'context-factors', team: 'negative' }, pool, [d1], flags))).not.toContain('mc-old');
     expect(ids(visibleEvidence({ evidence: 'pool', team: 'neutral' }, pool, [], flags))).toContain('mc-old');
@@ -224,8 +296,21 @@ describe('what a debater is not shown', () => {
     const flags = new Set(['flag-2019']);
     expect(ids(visibleEvidence(step('S-PERF'), pool, [], flags))).toEqual(['ramp-adv', 'esg-ctx']);
     expect(ids(visibleEvidence(step('S-MGMT'), pool, [], flags))).toEqual(['ceo-adv', 'flag-2019', 'lit-new']);
-    const claim = (id: string, factor: string, polarity: string, cites: string) => ({ id, text: id, factor, polarity, citations: [{ evidenceId: cites, source: 's', date: '2025-01-30' }] });
-    const turn = (stepId: string, claims: object[]): ContextTurn => ({ stepId, agent: stepId, team: 'neutral', act: 'debate', text: '', output: { text: '', claims } });
+    const claim = (id: string, factor: string, polarity: string, cites: string) => ({
+      id,
+      text: id,
+      factor,
+      polarity,
+      citations: [{ evidenceId: cites, source: 's', date: '2025-01-30' }],
+    });
+    const turn = (stepId: string, claims: object[]): ContextTurn => ({
+      stepId,
+      agent: stepId,
+      team: 'neutral',
+      act: 'debate',
+      text: '',
+      output: { text: '', claims },
+    });
     const draft = turn('DRAFT', [claim('DRAFT-c1', 'other', 'adverse', 'ramp-adv'), claim('DRAFT-c2', 'management_continuity', 'adverse', 'ceo-adv')]);
     expect(ids(visibleEvidence(step('TRUST'), pool, [draft], flags))).toEqual(['esg-ctx']);
     // The trust agent leans on the 2018 index line: the skeptic is shown it, to say it is old.
@@ -238,8 +323,14 @@ describe('what a debater is not shown', () => {
   it(`past ${DEBATE_ITEMS} items, the most material, every factor kept and every cited item`, () => {
     const factors = ['management_continuity', 'certifications', 'employment_stability'];
     // Twenty items on three factors; items with a larger amount read as more material.
-    const many = Array.from({ length: 20 }, (_, i) =>
-      ({ ...item(`i${String(i).padStart(2, '0')}`, i < 18 ? factors[i % 2] : factors[2]), value: `${(i + 1) * 1000} KRW`, publishedDate: `2024-01-${String(i + 1).padStart(2, '0')}` }) as unknown as EvidenceAsOf,
+    const many = Array.from(
+      { length: 20 },
+      (_, i) =>
+        ({
+          ...item(`i${String(i).padStart(2, '0')}`, i < 18 ? factors[i % 2] : factors[2]),
+          value: `${(i + 1) * 1000} KRW`,
+          publishedDate: `2024-01-${String(i + 1).padStart(2, '0')}`,
+        }) as unknown as EvidenceAsOf,
     );
     const kept = mostMaterial(many, new Set(['i00']));
     expect(kept).toHaveLength(DEBATE_ITEMS);

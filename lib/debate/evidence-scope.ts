@@ -71,7 +71,8 @@ function citable(pool: EvidenceAsOf[], redFlags: ReadonlySet<string>): EvidenceA
 const laneFactor = (factor: string | null | undefined) => (factor && isFactorId(factor) ? factor : 'other');
 
 /** Ids the turns cite. */
-const citedBy = (turns: ContextTurn[]) => new Set(turns.flatMap((t) => citationsOf(t.output).map((c) => c.evidenceId)).filter((id): id is string => Boolean(id)));
+const citedBy = (turns: ContextTurn[]) =>
+  new Set(turns.flatMap((t) => citationsOf(t.output).map((c) => c.evidenceId)).filter((id): id is string => Boolean(id)));
 
 /**
  * The items of a turn lane, in pool order. An item backs a claim when it is on the claim's factor
@@ -90,8 +91,10 @@ export function inTurnLane(lane: TurnLane, pool: EvidenceAsOf[], context: Contex
   const checkedCites = citedBy(checked);
   const toCheck = checked.flatMap((t) => claimsOf(t.output));
   const allCites = citedBy(context);
-  const against = (a: string | null | undefined, b: string | null | undefined) => (a === 'favorable' && b === 'adverse') || (a === 'adverse' && b === 'favorable');
-  const backs = (e: EvidenceAsOf) => !backedCites.has(e.id) && toBack.some((c) => laneFactor(c.factor) === laneFactor(e.factor) && !against(c.polarity, e.polarity));
+  const against = (a: string | null | undefined, b: string | null | undefined) =>
+    (a === 'favorable' && b === 'adverse') || (a === 'adverse' && b === 'favorable');
+  const backs = (e: EvidenceAsOf) =>
+    !backedCites.has(e.id) && toBack.some((c) => laneFactor(c.factor) === laneFactor(e.factor) && !against(c.polarity, e.polarity));
   // Another item read the claim's way would back it, not test it.
   const checks = (e: EvidenceAsOf) => checkedCites.has(e.id) || toCheck.some((c) => laneFactor(c.factor) === laneFactor(e.factor) && e.polarity !== c.polarity);
   const fresh = (e: EvidenceAsOf) => lane.adverse === true && e.polarity === 'adverse' && !allCites.has(e.id);
@@ -101,7 +104,12 @@ export function inTurnLane(lane: TurnLane, pool: EvidenceAsOf[], context: Contex
   return mostMaterial(lanes, new Set(lanes.filter(checks).map((e) => e.id)), false);
 }
 
-export function visibleEvidence(step: Pick<StepDef, 'evidence' | 'team' | 'lane' | 'turnLane'>, all: EvidenceAsOf[], context: ContextTurn[], redFlags: ReadonlySet<string> = new Set()): EvidenceAsOf[] {
+export function visibleEvidence(
+  step: Pick<StepDef, 'evidence' | 'team' | 'lane' | 'turnLane'>,
+  all: EvidenceAsOf[],
+  context: ContextTurn[],
+  redFlags: ReadonlySet<string> = new Set(),
+): EvidenceAsOf[] {
   if (step.evidence === 'none') return [];
   const lane = step.evidence === 'documents' || step.evidence === 'pool' ? step.lane : undefined;
   const turnLane = step.evidence === 'documents' ? step.turnLane : undefined;
@@ -114,7 +122,11 @@ export function visibleEvidence(step: Pick<StepDef, 'evidence' | 'team' | 'lane'
   if (turnLane) {
     const open = new Set(pool);
     const cited = citedBy(context);
-    return inTurnLane(turnLane, all.filter((e) => open.has(e) || cited.has(e.id)), context);
+    return inTurnLane(
+      turnLane,
+      all.filter((e) => open.has(e) || cited.has(e.id)),
+      context,
+    );
   }
   if (step.evidence === 'pool' || step.evidence === 'documents') return pool;
   const against = step.team === 'affirmative' ? 'adverse' : step.team === 'negative' ? 'favorable' : null;
@@ -124,8 +136,12 @@ export function visibleEvidence(step: Pick<StepDef, 'evidence' | 'team' | 'lane'
   const cited = citedBy(context);
   const factorOf = (e: EvidenceAsOf) => e.factor ?? 'other';
   // `other` is never a used factor: untagged items stay open to the answering constructive.
-  if (step.evidence === 'fresh-factors') return mostMaterial(pool.filter((e) => ownSide(e) && !cited.has(e.id) && (!factors.has(factorOf(e)) || factorOf(e) === 'other')));
+  if (step.evidence === 'fresh-factors')
+    return mostMaterial(pool.filter((e) => ownSide(e) && !cited.has(e.id) && (!factors.has(factorOf(e)) || factorOf(e) === 'other')));
   // What the turns cite is shown whatever its date: the step answers it.
   const open = new Set(pool);
-  return mostMaterial(all.filter((e) => cited.has(e.id) || (open.has(e) && factors.has(factorOf(e)) && ownSide(e))), cited);
+  return mostMaterial(
+    all.filter((e) => cited.has(e.id) || (open.has(e) && factors.has(factorOf(e)) && ownSide(e))),
+    cited,
+  );
 }

@@ -42,7 +42,11 @@ describe('taking an answer in', () => {
     const result = ok(takeIn('turn', { raw: `Here is the turn:\n\`\`\`\n${JSON_TURN}\n\`\`\`\nLet me know.` }));
     expect(result.output).toEqual(TURN);
     expect(result.repairs).toEqual([
-      { kind: 'unwrapped', attempt: 1, detail: 'took the JSON out of a ``` code fence; dropped the text before the JSON: “Here is the turn:”; dropped the text after the JSON: “Let me know.”' },
+      {
+        kind: 'unwrapped',
+        attempt: 1,
+        detail: 'took the JSON out of a ``` code fence; dropped the text before the JSON: “Here is the turn:”; dropped the text after the JSON: “Let me know.”',
+      },
     ]);
   });
 
@@ -171,7 +175,11 @@ describe('taking an answer in', () => {
   });
 
   it('refuses an answer cut off inside a value or a list: that content is lost, not mended', () => {
-    for (const cut of [JSON_TURN.slice(0, 40), JSON_TURN.slice(0, JSON_TURN.indexOf('"factor"')), `${JSON_TURN.slice(0, JSON_TURN.indexOf('"questions"'))}"questions"`]) {
+    for (const cut of [
+      JSON_TURN.slice(0, 40),
+      JSON_TURN.slice(0, JSON_TURN.indexOf('"factor"')),
+      `${JSON_TURN.slice(0, JSON_TURN.indexOf('"questions"'))}"questions"`,
+    ]) {
       const result = takeIn('turn', { raw: cut });
       expect(result.ok, cut).toBe(false);
       if (result.ok) continue;
@@ -197,14 +205,14 @@ describe('taking an answer in', () => {
     expect(takeIn('turn', { raw: '', refusal: "I can't help with assessing this borrower." })).toMatchObject({
       ok: false,
       failure: 'refusal',
-      reason: 'The model declined to answer: “I can\'t help with assessing this borrower.”',
+      reason: "The model declined to answer: “I can't help with assessing this borrower.”",
     });
     expect(takeIn('turn', { raw: "I'm sorry, but I cannot provide a credit assessment." })).toMatchObject({ ok: false, failure: 'refusal' });
     expect(takeIn('turn', { raw: '죄송하지만 이 요청은 도와드릴 수 없습니다.' })).toMatchObject({ ok: false, failure: 'refusal' });
     // Said in the reader's language on the run page, as after a reload.
     const refused = takeIn('turn', { raw: "I'm sorry, I can't do that." });
     expect(refused.ok).toBe(false);
-    if (!refused.ok) expect(failureText(refused.reason, 'ko', refused.phrase)).toBe('모델이 답변을 거절했습니다: “I\'m sorry, I can\'t do that.”');
+    if (!refused.ok) expect(failureText(refused.reason, 'ko', refused.phrase)).toBe("모델이 답변을 거절했습니다: “I'm sorry, I can't do that.”");
     const empty = takeIn('turn', { raw: '' });
     expect(empty.ok).toBe(false);
     if (!empty.ok) expect(failureText(empty.reason, 'ko', empty.phrase)).toBe('모델이 빈 답변을 보냈습니다.');

@@ -171,7 +171,10 @@ function findObject(body: string, keys: Set<string>): Found | { problem: string 
       const wrapped = wrapperKey(parsed.value, keys);
       const fields = Object.keys(wrapped ? (parsed.value[wrapped] as Obj) : parsed.value).filter((k) => keys.has(k)).length;
       const score: [number, number, number] = [fields, parsed.mended ? 0 : 1, (span.end ?? body.length) - span.start];
-      const better = !best || score[0] > best.score[0] || (score[0] === best.score[0] && (score[1] > best.score[1] || (score[1] === best.score[1] && score[2] > best.score[2])));
+      const better =
+        !best ||
+        score[0] > best.score[0] ||
+        (score[0] === best.score[0] && (score[1] > best.score[1] || (score[1] === best.score[1] && score[2] > best.score[2])));
       if (fields > 0 && better) best = { found, score };
     } else if ('problem' in parsed) {
       firstProblem ??= parsed.problem;
@@ -287,7 +290,11 @@ export function takeIn(kind: OutputKind, answer: Answer, { attempt = 1, fields }
  * mended, unknown fields dropped, absent lists taken as empty; then the schema decides. Date
  * fields other than citations' are the caller's to read (parseDay).
  */
-export function takeInObject<T>(schemaOf: ZodType<T>, answer: Answer, { attempt = 1, what = 'the expected' }: { attempt?: number; what?: string } = {}): ObjectIntake<T> {
+export function takeInObject<T>(
+  schemaOf: ZodType<T>,
+  answer: Answer,
+  { attempt = 1, what = 'the expected' }: { attempt?: number; what?: string } = {},
+): ObjectIntake<T> {
   const notes = new Notes(attempt);
   const fail = (failure: 'empty' | 'refusal' | 'invalid', reason: string | Phrase, problems?: string[]): ObjectIntake<T> => {
     const text = typeof reason === 'string' ? reason : reasonText(reason);

@@ -62,7 +62,9 @@ describe.each(testBackends())('run budgets and the per-user limit on %s', (backe
   it('stops a run over its token budget: finished steps kept, the step in flight back to pending, nothing more started', async () => {
     // The steps that answer D1 alone start together once it is done. D2 ends (4,000 tokens with
     // D1, budget 2,500) when the others are all in flight; they wait for the abort.
-    const afterD1 = getProtocol('kpd-mads').steps.filter((s) => s.context.length > 0 && s.context.every((c) => c === 'D1')).map((s) => s.id);
+    const afterD1 = getProtocol('kpd-mads')
+      .steps.filter((s) => s.context.length > 0 && s.context.every((c) => c === 'D1'))
+      .map((s) => s.id);
     expect(afterD1).toContain('D2');
     let inFlight = 0;
     let othersStarted!: () => void;
@@ -121,11 +123,16 @@ describe.each(testBackends())('run budgets and the per-user limit on %s', (backe
     const overrun = budgetOverrun({ maxCostUsd: 0.5 }, { promptTokens: 0, completionTokens: 0, costUsd: '0.612300' })!;
     expect(reasonText(overrun)).toBe('The run reached its cost budget of $0.5000: $0.6123 used.');
     expect(reasonText(overrun, 'ko')).toBe('비용 예산 $0.5000에 도달했습니다: $0.6123 사용.');
-    expect(reasonText(budgetOverrun({ maxTokens: 10_000 }, { promptTokens: 6_000, completionTokens: 4_500, costUsd: 0 })!, 'ko')).toBe('토큰 예산 10,000개에 도달했습니다: 10,500개 사용.');
+    expect(reasonText(budgetOverrun({ maxTokens: 10_000 }, { promptTokens: 6_000, completionTokens: 4_500, costUsd: 0 })!, 'ko')).toBe(
+      '토큰 예산 10,000개에 도달했습니다: 10,500개 사용.',
+    );
   });
 
   it('refuses a fifth queued or running run of one user and writes nothing; a finished run frees a slot', async () => {
-    const [user] = await db.insert(users).values({ email: `limit-${backend}@example.test`, name: 'Limit RM', role: 'rm' }).returning({ id: users.id });
+    const [user] = await db
+      .insert(users)
+      .values({ email: `limit-${backend}@example.test`, name: 'Limit RM', role: 'rm' })
+      .returning({ id: users.id });
     const offline = createOfflineAnalyst();
     const start = () =>
       db.transaction(async (tx) => {
@@ -153,7 +160,10 @@ describe.each(testBackends())('run budgets and the per-user limit on %s', (backe
   });
 
   it('lets only one of two simultaneous starts take the last slot', async () => {
-    const [user] = await db.insert(users).values({ email: `race-${backend}@example.test`, name: 'Race RM', role: 'rm' }).returning({ id: users.id });
+    const [user] = await db
+      .insert(users)
+      .values({ email: `race-${backend}@example.test`, name: 'Race RM', role: 'rm' })
+      .returning({ id: users.id });
     const offline = createOfflineAnalyst();
     const start = () =>
       db.transaction(async (tx) => {

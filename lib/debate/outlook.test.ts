@@ -37,7 +37,13 @@ describe('the launcher says what a run of the case will give', () => {
 
   it('Taeyoung E&C as of 2025-03-31 (one creditor-bank management filing): a red-flag screening, said before Start, with no estimate', async () => {
     const options = await launcherOptions({ db, kase: { companyId: TAEYOUNG, asOfDate: '2025-03-31' } });
-    expect(options.outlook).toMatchObject({ kind: 'screening', asOf: '2025-03-31', companyId: TAEYOUNG, redFlags: 1, shortfall: { items: 1, factors: 1, minItems: 3, minFactors: 2 } });
+    expect(options.outlook).toMatchObject({
+      kind: 'screening',
+      asOf: '2025-03-31',
+      companyId: TAEYOUNG,
+      redFlags: 1,
+      shortfall: { items: 1, factors: 1, minItems: 3, minFactors: 2 },
+    });
     const notice = outlookNotice(options.outlook, en)!;
     expect(notice.kind).toBe('screening');
     expect(notice.title).toBe('A red-flag screening, not a debate');
@@ -80,14 +86,31 @@ describe('the launcher says what a run of the case will give', () => {
   it('the engine gives what the launcher said: insufficient evidence and a screening call no model, the debate does', async () => {
     const calls: string[] = [];
     const offline = createOfflineAnalyst();
-    const counting: ModelProvider = { name: offline.name, model: offline.model, isLLM: offline.isLLM, generate: (r) => (calls.push(r.step.id), offline.generate(r)) };
+    const counting: ModelProvider = {
+      name: offline.name,
+      model: offline.model,
+      isLLM: offline.isLLM,
+      generate: (r) => (calls.push(r.step.id), offline.generate(r)),
+    };
     const thin = await createRun({ db, protocolId: 'nas', companyId: TAEYOUNG, provider: counting, params: { asOf: '2023-12-31', language: 'en' } });
     expect((await executeRun({ db, runId: thin.id, provider: counting })).status).toBe('insufficient_evidence');
-    const flagged = await createRun({ db, protocolId: 'nas', companyId: TAEYOUNG, provider: counting, params: { asOf: '2025-03-31', language: 'en', recencyDays: 1 } });
+    const flagged = await createRun({
+      db,
+      protocolId: 'nas',
+      companyId: TAEYOUNG,
+      provider: counting,
+      params: { asOf: '2025-03-31', language: 'en', recencyDays: 1 },
+    });
     // At a one-day window its only item is stale, and still the red flag the launcher counted.
     expect((await executeRun({ db, runId: flagged.id, provider: counting })).status).toBe('red_flag_screening');
     expect(calls).toEqual([]);
-    const full = await createRun({ db, protocolId: 'nas', companyId: 'samsung-electronics', provider: counting, params: { asOf: '2025-03-31', language: 'en' } });
+    const full = await createRun({
+      db,
+      protocolId: 'nas',
+      companyId: 'samsung-electronics',
+      provider: counting,
+      params: { asOf: '2025-03-31', language: 'en' },
+    });
     expect((await executeRun({ db, runId: full.id, provider: counting })).status).toBe('succeeded');
     expect(calls.length).toBeGreaterThan(0);
   });

@@ -57,21 +57,27 @@ const input = (protocol: ProtocolDef, step: StepDef, overrides: Partial<PromptIn
 const specialists = [...SAS.steps, ...FINDEBATE.steps].filter((s) => s.role === 'specialist');
 const protocolOf = (step: StepDef) => (SAS.steps.includes(step) ? SAS : FINDEBATE);
 
-describe('a specialist step\'s prompt', () => {
-  it.each(specialists.map((s) => [s.id, s] as const))('%s on a thin pool: says the explicit "nothing" is the one answer that passes, and how to write it', (_id, step) => {
-    const { user } = buildPrompt(input(protocolOf(step), step));
-    expect(user).toContain(
-      '- At least one finding: a claim citing an item or passage shown to you. If the material holds nothing on your topic, answer with `nothingInMaterial`: true, `claims`: [] and say so in `text`; a briefing with neither findings nor that field fails.',
-    );
-    expect(user).toContain('- You were shown no evidence items and no passages: the one answer that passes is `nothingInMaterial`: true with `claims`: [].');
-    expect(user).toContain('"nothingInMaterial"?: boolean  // true only when the material holds nothing on your topic; then claims is []');
-  });
+describe("a specialist step's prompt", () => {
+  it.each(specialists.map((s) => [s.id, s] as const))(
+    '%s on a thin pool: says the explicit "nothing" is the one answer that passes, and how to write it',
+    (_id, step) => {
+      const { user } = buildPrompt(input(protocolOf(step), step));
+      expect(user).toContain(
+        '- At least one finding: a claim citing an item or passage shown to you. If the material holds nothing on your topic, answer with `nothingInMaterial`: true, `claims`: [] and say so in `text`; a briefing with neither findings nor that field fails.',
+      );
+      expect(user).toContain('- You were shown no evidence items and no passages: the one answer that passes is `nothingInMaterial`: true with `claims`: [].');
+      expect(user).toContain('"nothingInMaterial"?: boolean  // true only when the material holds nothing on your topic; then claims is []');
+    },
+  );
 
-  it.each(specialists.map((s) => [s.id, s] as const))('%s on a rich pool: asks for findings, with "nothing" only for a topic the material does not cover', (_id, step) => {
-    const { user } = buildPrompt(input(protocolOf(step), step, { evidence: [ITEM], passages: [PASSAGE] }));
-    expect(user).toContain('- At least one finding: a claim citing an item or passage shown to you.');
-    expect(user).not.toContain('You were shown no evidence items and no passages');
-  });
+  it.each(specialists.map((s) => [s.id, s] as const))(
+    '%s on a rich pool: asks for findings, with "nothing" only for a topic the material does not cover',
+    (_id, step) => {
+      const { user } = buildPrompt(input(protocolOf(step), step, { evidence: [ITEM], passages: [PASSAGE] }));
+      expect(user).toContain('- At least one finding: a claim citing an item or passage shown to you.');
+      expect(user).not.toContain('You were shown no evidence items and no passages');
+    },
+  );
 
   it('says no such thing to steps without the rule', () => {
     const opening = SAS.steps.find((s) => s.id === 'O-A')!;
@@ -94,16 +100,31 @@ describe('the steps after a specialist that found nothing', () => {
     const opening = SAS.steps.find((s) => s.id === 'O-N')!;
     const bm = SAS.steps.find((s) => s.id === 'B-M')!;
     const { user } = buildPrompt(input(SAS, opening, { context: [nothing(bm, 'The passages say nothing about management.')] }));
-    expect(user).toContain('<turn step="B-M" agent="management-analyst" team="neutral" act="distillation">\ntext: The passages say nothing about management.\nfinding: none — this specialist found nothing on its topic in the material it was given.\n</turn>');
+    expect(user).toContain(
+      '<turn step="B-M" agent="management-analyst" team="neutral" act="distillation">\ntext: The passages say nothing about management.\nfinding: none — this specialist found nothing on its topic in the material it was given.\n</turn>',
+    );
     expect(user).not.toContain('"nothingInMaterial"');
   });
 
-  it('FinDebate\'s writer is told the same of each silent specialist, and the others\' findings as before', () => {
+  it("FinDebate's writer is told the same of each silent specialist, and the others' findings as before", () => {
     const draft = FINDEBATE.steps.find((s) => s.id === 'DRAFT')!;
     const coll = FINDEBATE.steps.find((s) => s.id === 'S-COLL')!;
     const perf = FINDEBATE.steps.find((s) => s.id === 'S-PERF')!;
-    const finding = { id: 'S-PERF-c1', text: 'Sales rose.', factor: 'other', polarity: 'favorable' as const, citations: [{ evidenceId: 'monro-inc-001', source: 'SEC EDGAR', date: '2024-10-30' }] };
-    const perfTurn: ContextTurn = { stepId: 'S-PERF', agent: perf.agent, team: perf.team, act: perf.act, text: 'Sales.', output: { text: 'Sales.', nothingInMaterial: false, claims: [finding] } };
+    const finding = {
+      id: 'S-PERF-c1',
+      text: 'Sales rose.',
+      factor: 'other',
+      polarity: 'favorable' as const,
+      citations: [{ evidenceId: 'monro-inc-001', source: 'SEC EDGAR', date: '2024-10-30' }],
+    };
+    const perfTurn: ContextTurn = {
+      stepId: 'S-PERF',
+      agent: perf.agent,
+      team: perf.team,
+      act: perf.act,
+      text: 'Sales.',
+      output: { text: 'Sales.', nothingInMaterial: false, claims: [finding] },
+    };
     const { user } = buildPrompt(input(FINDEBATE, draft, { context: [perfTurn, nothing(coll, 'Nothing on collateral.')] }));
     expect(user).toContain('text: Nothing on collateral.\nfinding: none — this specialist found nothing on its topic in the material it was given.');
     expect(user).toContain('text: Sales.\nclaims:\n- S-PERF-c1 [other, favorable] Sales rose. (cites: monro-inc-001 2024-10-30 SEC EDGAR)\n</turn>');

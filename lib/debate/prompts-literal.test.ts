@@ -76,8 +76,10 @@ function datesIn(text: string): { found: string; date: string }[] {
   for (const m of text.matchAll(/\b((?:19|20)\d\d)\.(\d{1,2})\.(\d{1,2})\b/g)) add(m[0], m[1], Number(m[2]), Number(m[3]));
   for (const m of text.matchAll(/((?:19|20)\d\d)년\s*(\d{1,2})월(?:\s*(\d{1,2})일)?/g)) add(m[0], m[1], Number(m[2]), m[3] ? Number(m[3]) : undefined);
   const month = `(${MONTHS.join('|')})`;
-  for (const m of text.matchAll(new RegExp(`\\b${month}\\s+(\\d{1,2}),\\s*((?:19|20)\\d\\d)\\b`, 'gi'))) add(m[0], m[3], MONTHS.indexOf(m[1].toLowerCase()) + 1, Number(m[2]));
-  for (const m of text.matchAll(new RegExp(`\\b(\\d{1,2})\\s+${month}\\s+((?:19|20)\\d\\d)\\b`, 'gi'))) add(m[0], m[3], MONTHS.indexOf(m[2].toLowerCase()) + 1, Number(m[1]));
+  for (const m of text.matchAll(new RegExp(`\\b${month}\\s+(\\d{1,2}),\\s*((?:19|20)\\d\\d)\\b`, 'gi')))
+    add(m[0], m[3], MONTHS.indexOf(m[1].toLowerCase()) + 1, Number(m[2]));
+  for (const m of text.matchAll(new RegExp(`\\b(\\d{1,2})\\s+${month}\\s+((?:19|20)\\d\\d)\\b`, 'gi')))
+    add(m[0], m[3], MONTHS.indexOf(m[2].toLowerCase()) + 1, Number(m[1]));
   for (const m of text.matchAll(new RegExp(`(?<!\\d\\s)\\b${month}\\s+((?:19|20)\\d\\d)\\b`, 'gi'))) add(m[0], m[2], MONTHS.indexOf(m[1].toLowerCase()) + 1);
   // A year alone, not part of a date above: as FY2024, 2023년 or "a 2023 filing" writes it.
   for (const m of text.matchAll(/(?<![\w.\-])(?:FY|CY)?((?:19|20)\d\d)(?![\d.\-]|년\s*\d)/g)) out.push({ found: m[0], date: m[1] });
@@ -107,7 +109,9 @@ describe('prompts a literal model can follow', () => {
       // Dates a pool item shows as its own publication or event date, or inside its text: what
       // the pool says at the as-of date (an item published before it may name a later maturity).
       const evidence = await readEvidence({ db, companyId: pool.companyId, asOf: pool.asOf, recencyDays: 3 * 365 });
-      const itemDates = new Set(evidence.flatMap((e) => [e.publishedDate, e.eventDate ?? '', ...datesIn(`${e.id}\n${e.title}\n${e.text}\n${e.value ?? ''}`).map((d) => d.found)]));
+      const itemDates = new Set(
+        evidence.flatMap((e) => [e.publishedDate, e.eventDate ?? '', ...datesIn(`${e.id}\n${e.title}\n${e.text}\n${e.value ?? ''}`).map((d) => d.found)]),
+      );
       for (const protocolId of PROTOCOLS) {
         for (const searching of [false, true]) {
           const { provider, sent } = recording();
@@ -126,7 +130,11 @@ describe('prompts a literal model can follow', () => {
     const run = runs.get(`${protocolId}|${companyId}|${searching}`)!;
     expect(run.status, run.error).toBe('succeeded');
     const steps = new Set(run.sent.map((s) => s.step));
-    expect([...steps].sort()).toEqual(getProtocol(protocolId).steps.map((s) => s.id).sort());
+    expect([...steps].sort()).toEqual(
+      getProtocol(protocolId)
+        .steps.map((s) => s.id)
+        .sort(),
+    );
   });
 
   it.each(cases)('%s on %s (search configured: %s): no tool is offered in words unless the request carries it', (protocolId, companyId, searching) => {
@@ -139,7 +147,9 @@ describe('prompts a literal model can follow', () => {
     // With search configured, the steps that may search carry the tool and are told so; a call of
     // a sectioned step that writes no citation (an overview, NAS's summaries) could not use a
     // result, and gets neither.
-    const searchers = getProtocol(protocolId).steps.filter((s) => s.webSearch).map((s) => s.id);
+    const searchers = getProtocol(protocolId)
+      .steps.filter((s) => s.webSearch)
+      .map((s) => s.id);
     for (const s of run.sent.filter((x) => searchers.includes(x.step))) {
       const cites = !s.part || ['governance', 'business', 'market', 'firm'].includes(s.part);
       expect(s.tools, `${s.step}/${s.part}`).toEqual(searching && cites ? ['web_search'] : []);
@@ -148,15 +158,21 @@ describe('prompts a literal model can follow', () => {
     }
   });
 
-  it.each(cases)('%s on %s (search configured: %s): no date after the as-of date, outside what pool items say; the publication date is the one cited', (protocolId, companyId, searching) => {
-    const run = runs.get(`${protocolId}|${companyId}|${searching}`)!;
-    for (const s of run.sent) {
-      const late = datesIn(s.text).filter((d) => after(run.asOf, d.date) && !run.itemDates.has(d.found));
-      expect(late.map((d) => d.found), `${s.step}${s.part ? `/${s.part}` : ''}`).toEqual([]);
-      // Which date to cite is said once, for every step: the publication date.
-      expect(s.text.split('Date every item you cite by its publication date').length - 1, s.step).toBe(1);
-    }
-  });
+  it.each(cases)(
+    '%s on %s (search configured: %s): no date after the as-of date, outside what pool items say; the publication date is the one cited',
+    (protocolId, companyId, searching) => {
+      const run = runs.get(`${protocolId}|${companyId}|${searching}`)!;
+      for (const s of run.sent) {
+        const late = datesIn(s.text).filter((d) => after(run.asOf, d.date) && !run.itemDates.has(d.found));
+        expect(
+          late.map((d) => d.found),
+          `${s.step}${s.part ? `/${s.part}` : ''}`,
+        ).toEqual([]);
+        // Which date to cite is said once, for every step: the publication date.
+        expect(s.text.split('Date every item you cite by its publication date').length - 1, s.step).toBe(1);
+      }
+    },
+  );
 
   it.each(cases)('%s on %s (search configured: %s): no report part is told as a fact that it has nothing to write', (protocolId, companyId, searching) => {
     const run = runs.get(`${protocolId}|${companyId}|${searching}`)!;
@@ -167,27 +183,35 @@ describe('prompts a literal model can follow', () => {
     }
   });
 
-  it.each(cases)('%s on %s (search configured: %s): every claim a question aims at or a claim answers is in the request, or said not to be', (protocolId, companyId, searching) => {
-    const run = runs.get(`${protocolId}|${companyId}|${searching}`)!;
-    let pointers = 0;
-    for (const s of run.sent) {
-      // The ids the debate block lists (a claim or a question, each on its own line) and the turns it holds.
-      const listed = new Set([...s.text.matchAll(/^- (\S+) (?:\[|→)/gm)].map((m) => m[1]));
-      for (const m of s.text.matchAll(/<turn step="([^"]+)"/g)) listed.add(m[1]);
-      // A question's line ("- D2-q1 → D1-c3 …") and a claim's "(answers D3-c1)".
-      for (const m of s.text.matchAll(/^- \S+ → (\S+?)( \(not shown to you\)|\s)|\(answers (\S+?)( \(not shown to you\)|;|\))/gm)) {
-        const id = m[1] ?? m[3];
-        const marked = (m[2] ?? m[4]) === ' (not shown to you)';
-        pointers++;
-        expect(listed.has(id), `${s.step}${s.part ? `/${s.part}` : ''}: ${id} ${marked ? 'is shown yet said not to be' : 'is pointed at but not in the request'}`).toBe(!marked);
+  it.each(cases)(
+    '%s on %s (search configured: %s): every claim a question aims at or a claim answers is in the request, or said not to be',
+    (protocolId, companyId, searching) => {
+      const run = runs.get(`${protocolId}|${companyId}|${searching}`)!;
+      let pointers = 0;
+      for (const s of run.sent) {
+        // The ids the debate block lists (a claim or a question, each on its own line) and the turns it holds.
+        const listed = new Set([...s.text.matchAll(/^- (\S+) (?:\[|→)/gm)].map((m) => m[1]));
+        for (const m of s.text.matchAll(/<turn step="([^"]+)"/g)) listed.add(m[1]);
+        // A question's line ("- D2-q1 → D1-c3 …") and a claim's "(answers D3-c1)".
+        for (const m of s.text.matchAll(/^- \S+ → (\S+?)( \(not shown to you\)|\s)|\(answers (\S+?)( \(not shown to you\)|;|\))/gm)) {
+          const id = m[1] ?? m[3];
+          const marked = (m[2] ?? m[4]) === ' (not shown to you)';
+          pointers++;
+          expect(
+            listed.has(id),
+            `${s.step}${s.part ? `/${s.part}` : ''}: ${id} ${marked ? 'is shown yet said not to be' : 'is pointed at but not in the request'}`,
+          ).toBe(!marked);
+        }
       }
-    }
-    // The debates ask questions of claims, so the check had pointers to read.
-    if (protocolId === 'kpd-mads') expect(pointers).toBeGreaterThan(0);
-  });
+      // The debates ask questions of claims, so the check had pointers to read.
+      if (protocolId === 'kpd-mads') expect(pointers).toBeGreaterThan(0);
+    },
+  );
 
   it('dates the scan finds, in every form the pools use', () => {
-    const dates = datesIn('recorded 2026-02-17; 2023.09.30; 2025년 3월 말; 2024년 12월 31일; March 31, 2025; 28 December 2019; since June 2024; its FY2024 10-K').map((d) => d.date);
+    const dates = datesIn(
+      'recorded 2026-02-17; 2023.09.30; 2025년 3월 말; 2024년 12월 31일; March 31, 2025; 28 December 2019; since June 2024; its FY2024 10-K',
+    ).map((d) => d.date);
     expect(dates.filter((d) => d.length > 4)).toEqual(['2026-02-17', '2023-09-30', '2025-03', '2024-12-31', '2025-03-31', '2019-12-28', '2024-06']);
     // Years alone: FY2024, and the years of the dates written with words (the month forms share them).
     expect(dates.filter((d) => d.length === 4).sort()).toEqual(['2019', '2024', '2024', '2025']);
@@ -224,9 +248,20 @@ describe('prompts a literal model can follow', () => {
 
     // With a search provider configured, the part could find material on the web: it is asked.
     const searching = recording();
-    const run2 = await createRun({ db, protocolId: 'nas', companyId: 'travelers-companies', provider: searching.provider, params: { asOf: '2021-06-30', language: 'en' } });
+    const run2 = await createRun({
+      db,
+      protocolId: 'nas',
+      companyId: 'travelers-companies',
+      provider: searching.provider,
+      params: { asOf: '2021-06-30', language: 'en' },
+    });
     const result2 = await executeRun({ db, runId: run2.id, provider: searching.provider, evidenceThreshold: THRESHOLD, webSearch: search });
     expect(result2.status, result2.error).toBe('succeeded');
-    expect(searching.sent.filter((s) => s.step === 'NAS').map((s) => s.part).sort()).toEqual([...topicParts.map((p) => p.key), 'summaries', 'overview'].sort());
+    expect(
+      searching.sent
+        .filter((s) => s.step === 'NAS')
+        .map((s) => s.part)
+        .sort(),
+    ).toEqual([...topicParts.map((p) => p.key), 'summaries', 'overview'].sort());
   }, 120_000);
 });

@@ -54,7 +54,14 @@ const num = (text: string, re: RegExp) => {
 };
 const list = (text: string, re: RegExp) => {
   const m = text.match(re);
-  return m ? new Set(m[1].split(',').map((x) => x.trim()).filter((x) => x && x !== 'none')) : undefined;
+  return m
+    ? new Set(
+        m[1]
+          .split(',')
+          .map((x) => x.trim())
+          .filter((x) => x && x !== 'none'),
+      )
+    : undefined;
 };
 
 /** The rules as the prompt states them, read from its words only. */
@@ -87,17 +94,21 @@ function statedRules(user: string): Stated {
 /** What the request shows that a citation may name: pool items, passages, red flags, the turns' citations. */
 function shownMaterial(req: GenerateRequest) {
   const items = new Map<string, Cite & { factor: string; polarity: string | null }>();
-  for (const e of req.evidence) items.set(e.id, { evidenceId: e.id, source: e.sourceName, date: e.publishedDate, factor: e.factor ?? 'other', polarity: e.polarity });
+  for (const e of req.evidence)
+    items.set(e.id, { evidenceId: e.id, source: e.sourceName, date: e.publishedDate, factor: e.factor ?? 'other', polarity: e.polarity });
   for (const p of req.passages) items.set(p.id, { evidenceId: p.id, source: p.sourceName, date: p.publishedDate, factor: 'other', polarity: null });
   const flags = new Map<string, Cite & { factor: string }>();
   for (const f of req.redFlags ?? []) flags.set(f.evidenceId, { evidenceId: f.evidenceId, source: f.sourceName, date: f.publishedDate, factor: 'other' });
   const cited = new Map<string, Cite>();
-  for (const t of req.context) for (const c of citationsOf(t.output)) if (c.evidenceId) cited.set(c.evidenceId, { evidenceId: c.evidenceId, source: c.source, date: c.date });
+  for (const t of req.context)
+    for (const c of citationsOf(t.output)) if (c.evidenceId) cited.set(c.evidenceId, { evidenceId: c.evidenceId, source: c.source, date: c.date });
   // A step that sees no evidence block argues from what the turns it receives cite, read as they read it.
   if (req.step.evidence === 'none') {
     for (const t of req.context) {
       for (const c of claimsOf(t.output)) {
-        for (const x of c.citations) if (x.evidenceId && !items.has(x.evidenceId)) items.set(x.evidenceId, { evidenceId: x.evidenceId, source: x.source, date: x.date, factor: c.factor, polarity: c.polarity });
+        for (const x of c.citations)
+          if (x.evidenceId && !items.has(x.evidenceId))
+            items.set(x.evidenceId, { evidenceId: x.evidenceId, source: x.source, date: x.date, factor: c.factor, polarity: c.polarity });
       }
     }
   }
@@ -119,7 +130,9 @@ function construct(req: GenerateRequest, problems: Problem[]): unknown | undefin
   const claimsFrom = (wanted: number, allowed: (i: { factor: string; polarity: string | null }) => boolean, polarity: string) => {
     // One claim per factor, each on its own item (Rule 4).
     const byFactor = new Map<string, Cite>();
-    for (const i of items.values()) if (allowed(i) && !said.forbidden.has(i.factor) && !byFactor.has(i.factor)) byFactor.set(i.factor, { evidenceId: i.evidenceId, source: i.source, date: i.date });
+    for (const i of items.values())
+      if (allowed(i) && !said.forbidden.has(i.factor) && !byFactor.has(i.factor))
+        byFactor.set(i.factor, { evidenceId: i.evidenceId, source: i.source, date: i.date });
     const picked = [...byFactor].slice(0, Math.max(wanted, 0));
     return picked.map(([factor, c], n) => ({ id: `${step.id}-c${n + 1}`, text: 'A signal.', factor, polarity, citations: [c] }));
   };
@@ -131,13 +144,19 @@ function construct(req: GenerateRequest, problems: Problem[]): unknown | undefin
       const targets = req.context.flatMap((t) => claimsOf(t.output));
       if (!targets.length && !said.claimlessTarget) return fail('questions must target a claim, and the turns shown have none and no other target is named');
       const factors = [...new Set(targets.map((c) => c.factor))];
-      if (targets.length && factors.length < said.questionFactors) return fail(`questions must cover ${said.questionFactors} factors; the turns shown argue ${factors.length}`);
+      if (targets.length && factors.length < said.questionFactors)
+        return fail(`questions must cover ${said.questionFactors} factors; the turns shown argue ${factors.length}`);
       const ordered = factors.map((f) => targets.find((c) => c.factor === f)!);
       out.questions = Array.from({ length: said.exactQuestions }, (_, n) => {
         const target = targets.length ? ordered[n % ordered.length].id : said.claimlessTarget!;
         // A counterexample points to an item the step is shown: the closing that answers it must be able to cite it.
         const point = [...items.values()][n];
-        return { id: `${step.id}-q${n + 1}`, targetClaimId: target, text: 'A question?', ...(point ? { citations: [{ evidenceId: point.evidenceId, source: point.source, date: point.date }] } : {}) };
+        return {
+          id: `${step.id}-q${n + 1}`,
+          targetClaimId: target,
+          text: 'A question?',
+          ...(point ? { citations: [{ evidenceId: point.evidenceId, source: point.source, date: point.date }] } : {}),
+        };
       });
       return out;
     }
@@ -145,7 +164,8 @@ function construct(req: GenerateRequest, problems: Problem[]): unknown | undefin
       // A closing: one claim per usable factor, citing what it may cite; it answers the questions it receives.
       const mayCite = said.mayCite ?? new Set<string>();
       for (const q of req.context.flatMap((t) => questionsOf(t.output))) {
-        for (const c of q.citations ?? []) if (c.evidenceId && !mayCite.has(c.evidenceId)) return fail(`a question it must answer points to ${c.evidenceId}, which it may not cite`);
+        for (const c of q.citations ?? [])
+          if (c.evidenceId && !mayCite.has(c.evidenceId)) return fail(`a question it must answer points to ${c.evidenceId}, which it may not cite`);
       }
       for (const f of flags.keys()) if (!mayCite.has(f)) return fail(`the red flag ${f} is not citable`);
       const claims = req.context
@@ -165,7 +185,14 @@ function construct(req: GenerateRequest, problems: Problem[]): unknown | undefin
     const claims = claimsFrom(wanted || (said.minClaims === undefined ? 1 : 0), direction, polarity);
     // A side may always address a red flag, reading it adverse or context.
     const flag = [...flags.values()][0];
-    if (flag && (said.flagException || said.polarity?.includes('adverse'))) claims.push({ id: `${step.id}-c${claims.length + 1}`, text: 'The flag weighs.', factor: 'other', polarity: said.flagException ? 'context' : 'adverse', citations: [{ evidenceId: flag.evidenceId, source: flag.source, date: flag.date }] });
+    if (flag && (said.flagException || said.polarity?.includes('adverse')))
+      claims.push({
+        id: `${step.id}-c${claims.length + 1}`,
+        text: 'The flag weighs.',
+        factor: 'other',
+        polarity: said.flagException ? 'context' : 'adverse',
+        citations: [{ evidenceId: flag.evidenceId, source: flag.source, date: flag.date }],
+      });
     if (claims.length < wanted) return fail(`needs ${wanted} claims; the shown material carries ${claims.length}`);
     out.claims = claims;
     if (step.output === 'briefing') return { text, claims };
@@ -177,7 +204,10 @@ function construct(req: GenerateRequest, problems: Problem[]): unknown | undefin
     const side = step.team === 'affirmative' ? 'favorable' : 'adverse';
     const claims = claimsFrom(a.min, (i) => (side === 'favorable' ? i.polarity !== 'adverse' : i.polarity !== 'favorable'), side);
     if (claims.length < a.min) return fail(`needs ${a.min} arguments; the shown material carries ${claims.length}`);
-    return { text, arguments: claims.map((c, n) => ({ id: `${step.id}-${n + 1}`, claim: 'A point.', reasoning: 'Because.', factor: c.factor, evidence: c.citations })) };
+    return {
+      text,
+      arguments: claims.map((c, n) => ({ id: `${step.id}-${n + 1}`, claim: 'A point.', reasoning: 'Because.', factor: c.factor, evidence: c.citations })),
+    };
   }
   if (step.output === 'responsesRound') {
     if (!said.cover.length) return fail('no argument ids stated to answer');
@@ -242,25 +272,34 @@ describe('every checked rule can be met from what the request shows', () => {
 
   const cases = PROTOCOLS.flatMap((p) => POOLS.flatMap((pool) => [false, true].map((s) => [p, pool.companyId, s] as const)));
 
-  it.each(cases)('%s on %s (search configured: %s): an answer built from the shown material keeps every stated rule, first time', (protocolId, companyId, searching) => {
-    const r = results.get(`${protocolId}|${companyId}|${searching}`)!;
-    expect(r.problems).toEqual([]);
-    expect(r.sentBack).toEqual([]);
-    expect(r.status, r.error).toBe('succeeded');
-  });
+  it.each(cases)(
+    '%s on %s (search configured: %s): an answer built from the shown material keeps every stated rule, first time',
+    (protocolId, companyId, searching) => {
+      const r = results.get(`${protocolId}|${companyId}|${searching}`)!;
+      expect(r.problems).toEqual([]);
+      expect(r.sentBack).toEqual([]);
+      expect(r.status, r.error).toBe('succeeded');
+    },
+  );
 
   it('constructs the answers itself where rules are checked (not the offline analyst)', () => {
     // The answerer built every KPD-MADS debate turn and every three-round round, on every pool:
     // a step it left to the offline analyst would not have tested the prompt's words.
-    const kpd = getProtocol('kpd-mads').steps.filter((s) => s.output === 'turn').map((s) => s.id);
+    const kpd = getProtocol('kpd-mads')
+      .steps.filter((s) => s.output === 'turn')
+      .map((s) => s.id);
     expect(kpd).toHaveLength(10);
     for (const [key, r] of results) {
       if (key.startsWith('kpd-mads|')) expect([...r.built].sort(), key).toEqual([...kpd].sort());
       if (key.startsWith('three-round|')) expect([...r.built].sort(), key).toEqual(['R1-A', 'R1-N', 'R2-A', 'R2-N', 'R3-A', 'R3-N']);
     }
-    const thin = statedRules('# Checked rules (x)\n- At least 2 claims (the evidence shown offers 2 signals in your direction).\n- Exactly 3 questions.\n- `text` is at most 600 characters.\n# Sources');
+    const thin = statedRules(
+      '# Checked rules (x)\n- At least 2 claims (the evidence shown offers 2 signals in your direction).\n- Exactly 3 questions.\n- `text` is at most 600 characters.\n# Sources',
+    );
     expect(thin).toMatchObject({ minClaims: 2, exactQuestions: 3, maxChars: 600 });
-    const closing = statedRules('# Checked rules (x)\n- No new material. Factors you may use: a, b. Evidence you may cite: ev-1, rf-1 (the last ones: red flags above).\n# Sources');
+    const closing = statedRules(
+      '# Checked rules (x)\n- No new material. Factors you may use: a, b. Evidence you may cite: ev-1, rf-1 (the last ones: red flags above).\n# Sources',
+    );
     expect([...closing.mayUseFactors!]).toEqual(['a', 'b']);
     expect([...closing.mayCite!]).toEqual(['ev-1', 'rf-1']);
   });

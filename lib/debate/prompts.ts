@@ -74,7 +74,7 @@ const AGENT_RULES = [
   `6. ${DATA_RULE}`,
   '7. Cite a web result only when this request shows it (a result of your search, or one a turn you receive cites), never from memory.',
   '8. A citation is {"evidenceId": "<id>", "source": "<the source\'s key shown with the item (S1, S2, …), or its name where no key is shown>", "date": "<its publication date, YYYY-MM-DD>", "value": "<figure, when the item has one>"}. Only an item shown in this request, or a web result of this run, dated on or before the as-of date, supports a claim; any other citation is marked unverified.',
-  '9. Answer with one JSON object of your step\'s shape and nothing else; keep keys, ids, factor ids, enum values and dates exactly as specified.',
+  "9. Answer with one JSON object of your step's shape and nothing else; keep keys, ids, factor ids, enum values and dates exactly as specified.",
 ].join('\n');
 
 /**
@@ -105,7 +105,8 @@ export function sortEvidence(items: EvidenceAsOf[]): EvidenceAsOf[] {
   const desc = (a: string | null, b: string | null) => (a === b ? 0 : a === null ? 1 : b === null ? -1 : a < b ? 1 : -1);
   const score = materialityScores(items);
   return [...items].sort(
-    (a, b) => score.get(b)! - score.get(a)! || desc(a.publishedDate, b.publishedDate) || desc(a.eventDate, b.eventDate) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0),
+    (a, b) =>
+      score.get(b)! - score.get(a)! || desc(a.publishedDate, b.publishedDate) || desc(a.eventDate, b.eventDate) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0),
   );
 }
 
@@ -136,7 +137,11 @@ function evidenceItem(item: EvidenceAsOf, keys: SourceKeys): string {
  * so steps whose scopes start with the same items share its bytes that far.
  */
 function evidenceBlock(items: EvidenceAsOf[], asOf: string, keys: SourceKeys): string {
-  const body = items.length ? sortEvidence(items).map((item) => evidenceItem(item, keys)).join('\n\n') : '(no evidence items are visible to this step)';
+  const body = items.length
+    ? sortEvidence(items)
+        .map((item) => evidenceItem(item, keys))
+        .join('\n\n')
+    : '(no evidence items are visible to this step)';
   return [`# Evidence published on or before ${asOf}, most material first, then newest`, fence('evidence', body)].join('\n');
 }
 
@@ -163,7 +168,9 @@ export const RED_FLAG_KIND_WORDS: Record<RedFlagKind, string> = {
 function redFlagsBlock(flags: readonly StepRedFlag[] | undefined, keys: SourceKeys): string | null {
   if (!flags?.length) return null;
   const lines = flags.map((f) =>
-    neutralise(`[${f.evidenceId}] ${RED_FLAG_KIND_WORDS[f.kind]} | event ${f.date} | published ${f.publishedDate} | source: ${sourceOf(f.sourceName, keys)} | title: ${f.title}`),
+    neutralise(
+      `[${f.evidenceId}] ${RED_FLAG_KIND_WORDS[f.kind]} | event ${f.date} | published ${f.publishedDate} | source: ${sourceOf(f.sourceName, keys)} | title: ${f.title}`,
+    ),
   );
   return [
     `# Red flags: ${flags.length} decisive credit event${flags.length === 1 ? '' : 's'} found by fixed rules in the evidence, before any debate`,
@@ -181,7 +188,7 @@ function sourcesBlock(keys: SourceKeys): string | null {
   if (!keys.table.length) return null;
   return [
     '# Sources',
-    'Each source of this case, named once: items, passages, red flags and earlier turns\' citations give it by key. Cite by key; in prose, name the source.',
+    "Each source of this case, named once: items, passages, red flags and earlier turns' citations give it by key. Cite by key; in prose, name the source.",
     fence('sources', keys.table.map((name, i) => `${keyAt(i)}: ${neutralise(name)}`).join('\n')),
   ].join('\n');
 }
@@ -194,7 +201,7 @@ export function buildRunHeader(input: Pick<PromptInput, 'company' | 'params' | '
   const { asOf, recencyDays } = input.params;
   const keys = sourceKeys(input.sources);
   return [
-    'You are one agent in Crosscheck: a structured review of a corporate borrower\'s loan repayment capability from non-financial evidence, prepared for a bank\'s credit committee. The user message assigns you one step of an analysis protocol.',
+    "You are one agent in Crosscheck: a structured review of a corporate borrower's loan repayment capability from non-financial evidence, prepared for a bank's credit committee. The user message assigns you one step of an analysis protocol.",
     guideline(),
     AGENT_RULES,
     [
@@ -213,8 +220,8 @@ export function buildRunHeader(input: Pick<PromptInput, 'company' | 'params' | '
 // ---------------------------------------------------------------- the step's own part
 
 const TEAM_POSITION: Record<Team, string> = {
-  affirmative: 'you argue that the borrower\'s repayment capability is favorable',
-  negative: 'you argue that the borrower\'s repayment capability is at risk',
+  affirmative: "you argue that the borrower's repayment capability is favorable",
+  negative: "you argue that the borrower's repayment capability is at risk",
   neutral: 'you take no side',
 };
 
@@ -230,7 +237,8 @@ function roleSection({ protocol, step }: PromptInput): string {
 
 /** The factors the turns argue: their claims', and the numbered arguments' of a three-round debate. */
 function factorsUsed(turns: ContextTurn[]): string[] {
-  const argued = (output: unknown) => ((output as { arguments?: { factor?: unknown }[] } | null)?.arguments ?? []).map((a) => a.factor).filter((f): f is string => typeof f === 'string');
+  const argued = (output: unknown) =>
+    ((output as { arguments?: { factor?: unknown }[] } | null)?.arguments ?? []).map((a) => a.factor).filter((f): f is string => typeof f === 'string');
   return [...new Set(turns.flatMap((t) => [...claimsOf(t.output).map((c) => c.factor), ...argued(t.output)]))];
 }
 
@@ -258,30 +266,42 @@ function constraintsSection({ step, context, evidence, passages, redFlags, searc
           ? `No claim is required by the evidence shown: it offers nothing in your direction. Search the web before you answer; each new web result you cite raises the minimum by one, up to ${r.minClaims}. If nothing is found, say so in \`text\`.`
           : 'No minimum number of claims: the evidence shown offers nothing in your direction; say so in `text`.',
       );
-    }
-    else lines.push(`At least ${min.minClaims} claim${min.minClaims === 1 ? '' : 's'}${shrunk(r.minClaims, min.minClaims) ? why(r.minClaims) : ''}.`);
+    } else lines.push(`At least ${min.minClaims} claim${min.minClaims === 1 ? '' : 's'}${shrunk(r.minClaims, min.minClaims) ? why(r.minClaims) : ''}.`);
   }
   if (r.minFactors && min.minFactors) lines.push(`Claims cover at least ${min.minFactors} different factor${min.minFactors === 1 ? '' : 's'}.`);
   if (r.argumentCount) {
     const low = min.minArguments ?? r.argumentCount.min;
-    lines.push(low === r.argumentCount.max ? `${low} numbered arguments.` : `${low} to ${r.argumentCount.max} numbered arguments${shrunk(r.argumentCount.min, low) ? why(r.argumentCount.min) : ''}.`);
+    lines.push(
+      low === r.argumentCount.max
+        ? `${low} numbered arguments.`
+        : `${low} to ${r.argumentCount.max} numbered arguments${shrunk(r.argumentCount.min, low) ? why(r.argumentCount.min) : ''}.`,
+    );
   }
-  if (r.citationsRequired) lines.push(step.output === 'argumentsRound' ? 'Every argument cites at least one evidence item.' : 'Every claim cites at least one item.');
+  if (r.citationsRequired)
+    lines.push(step.output === 'argumentsRound' ? 'Every argument cites at least one evidence item.' : 'Every claim cites at least one item.');
   if (r.findingsOrNothing) {
     lines.push(
       'At least one finding: a claim citing an item or passage shown to you. If the material holds nothing on your topic, answer with `nothingInMaterial`: true, `claims`: [] and say so in `text`; a briefing with neither findings nor that field fails.',
     );
     // A citation must name something shown (lib/debate/rules.ts): with nothing shown, no claim can pass.
-    if (!evidence.length && !passages.length) lines.push('You were shown no evidence items and no passages: the one answer that passes is `nothingInMaterial`: true with `claims`: [].');
+    if (!evidence.length && !passages.length)
+      lines.push('You were shown no evidence items and no passages: the one answer that passes is `nothingInMaterial`: true with `claims`: [].');
   }
   if (r.coverArguments?.length) {
-    const ids = context.filter((t) => r.coverArguments!.includes(t.stepId)).flatMap((t) => ((t.output as { arguments?: { id: string }[] }).arguments ?? []).map((a) => a.id));
-    lines.push(`${step.output === 'rubricJudgment' ? 'Score' : 'Answer'} every argument of ${r.coverArguments.join(' and ')}${ids.length ? `: ${ids.join(', ')}` : ''}.`);
+    const ids = context
+      .filter((t) => r.coverArguments!.includes(t.stepId))
+      .flatMap((t) => ((t.output as { arguments?: { id: string }[] }).arguments ?? []).map((a) => a.id));
+    lines.push(
+      `${step.output === 'rubricJudgment' ? 'Score' : 'Answer'} every argument of ${r.coverArguments.join(' and ')}${ids.length ? `: ${ids.join(', ')}` : ''}.`,
+    );
   }
   if (r.polarity) {
     const allowed = r.polarity === 'adverse-or-context' ? '"adverse" or "context"' : `"${r.polarity}"`;
     // A favorable side may address a red flag, never read it well (lib/debate/rules.ts, onRedFlag).
-    const flagged = r.polarity === 'favorable' && redFlags?.length ? ', except a claim on a red flag (one citing only red-flag items), which reads "adverse" or "context"' : '';
+    const flagged =
+      r.polarity === 'favorable' && redFlags?.length
+        ? ', except a claim on a red flag (one citing only red-flag items), which reads "adverse" or "context"'
+        : '';
     lines.push(`Every claim's polarity is ${allowed}${flagged}.`);
   } else if (redFlags?.length && 'claims' in stepOutputSchema(step).shape) lines.push('A claim on a red flag never reads "favorable".');
   if (r.freshFactorsVersus?.length) {
@@ -314,7 +334,9 @@ function constraintsSection({ step, context, evidence, passages, redFlags, searc
     const citable = [...evidence, ...flags];
     const claims = 'claims' in stepOutputSchema(step).shape;
     const cite = claims ? 'Evidence you may cite' : 'Evidence you may name';
-    const factors = claims ? ` Factors you may use: ${factorsUsed(context).join(', ') || 'none'}${redFlags?.length ? ' (and any factor, on a red flag)' : ''}.` : '';
+    const factors = claims
+      ? ` Factors you may use: ${factorsUsed(context).join(', ') || 'none'}${redFlags?.length ? ' (and any factor, on a red flag)' : ''}.`
+      : '';
     lines.push(`No new material.${factors} ${cite}: ${citable.join(', ') || 'none'}${flags.length ? ' (the last ones: red flags above)' : ''}.`);
   }
   if (step.maxChars) lines.push(`\`text\` is at most ${step.maxChars} characters.`);
@@ -324,7 +346,9 @@ function constraintsSection({ step, context, evidence, passages, redFlags, searc
 function sourcesSection({ step, params, evidence, passages, redFlags, searchTool }: PromptInput): string {
   const n = `${evidence.length} item${evidence.length === 1 ? '' : 's'}`;
   const access = {
-    pool: step.lane ? `Cite items of the evidence block above (${n}: your lane of the pool, as your task says).` : `Cite items of the evidence block above (${n}: the whole pool as of the as-of date).`,
+    pool: step.lane
+      ? `Cite items of the evidence block above (${n}: your lane of the pool, as your task says).`
+      : `Cite items of the evidence block above (${n}: the whole pool as of the as-of date).`,
     side: `Cite items of the evidence block above: it holds ${n}, your side's most material (read your way or either way); the other side brings its own.`,
     'context-factors': `Cite items of the evidence block above: it holds ${n}: your side's most material items on the factors the turns above argue, and every item those turns cite, whichever side it reads for.`,
     'fresh-factors': `Cite items of the evidence block above: it holds ${n}, your side's most material on factors the turns above did not use.`,
@@ -333,9 +357,10 @@ function sourcesSection({ step, params, evidence, passages, redFlags, searchTool
       : `No document passage was retrieved for this step: cite items of the evidence block above (${n}).`,
     none: `You do not see the evidence block: cite only items the turns above cite${redFlags?.length ? ', and the red flags above' : ''}, copying id, date and source exactly.`,
   }[step.evidence];
-  const search = step.webSearch && searchTool
-    ? `You may call the web_search tool. Each call returns at most ${params.maxWebResults} results inside the recency window; a result you use is cited like any item, by the id the tool gives it. If the tool is unavailable or finds nothing, work from what you have and say so.`
-    : 'You may not search the web.';
+  const search =
+    step.webSearch && searchTool
+      ? `You may call the web_search tool. Each call returns at most ${params.maxWebResults} results inside the recency window; a result you use is cited like any item, by the id the tool gives it. If the tool is unavailable or finds nothing, work from what you have and say so.`
+      : 'You may not search the web.';
   // An answer with no citation field names what it relies on in its prose (three-round's responses,
   // closings and judge; SAS's judge and lead): the request must not ask for a citation it has no place for.
   const slots = describeStepShape(step).includes('"evidenceId"');
@@ -344,7 +369,9 @@ function sourcesSection({ step, params, evidence, passages, redFlags, searchTool
 }
 
 function passage(item: RetrievedItem, keys: SourceKeys): string {
-  const head = [`[${item.id}]`, `published ${item.publishedDate}`, `source: ${sourceOf(item.sourceName, keys)}`, item.stale ? 'STALE' : null].filter(Boolean).join(' | ');
+  const head = [`[${item.id}]`, `published ${item.publishedDate}`, `source: ${sourceOf(item.sourceName, keys)}`, item.stale ? 'STALE' : null]
+    .filter(Boolean)
+    .join(' | ');
   const title = item.heading ? `${item.title} › ${item.heading}` : item.title;
   return neutralise(`${head}\ntitle: ${title}\n${clip(item.snippet)}`);
 }
@@ -357,7 +384,9 @@ function passagesSection({ step, passages, sources }: PromptInput): string | nul
 
 /** Web results as a tool returns them to the model: fenced like any other data. */
 export function renderWebResults(results: WebEvidence[]): string {
-  const items = results.map((r) => neutralise([`[${r.id}] published ${r.publishedDate} | source: ${r.sourceName} | ${r.sourceUrl}`, `title: ${r.title}`, clip(r.text)].join('\n')));
+  const items = results.map((r) =>
+    neutralise([`[${r.id}] published ${r.publishedDate} | source: ${r.sourceName} | ${r.sourceUrl}`, `title: ${r.title}`, clip(r.text)].join('\n')),
+  );
   return fence('web-results', items.length ? items.join('\n\n') : '(no results)');
 }
 
@@ -405,10 +434,17 @@ function renderTurn(turn: ContextTurn, keys: SourceKeys, said: Map<string, strin
   const claims = claimsOf(turn.output);
   const questions = questionsOf(turn.output);
   // Shapes other than turns (reports, judgments, drafts) travel as compact JSON, after the claims.
-  const rest = turn.output && typeof turn.output === 'object' ? Object.entries(turn.output).filter(([k]) => !['text', 'claims', 'questions', 'nothingInMaterial'].includes(k)) : [];
+  const rest =
+    turn.output && typeof turn.output === 'object'
+      ? Object.entries(turn.output).filter(([k]) => !['text', 'claims', 'questions', 'nothingInMaterial'].includes(k))
+      : [];
   const fields = rest.flatMap(([k, v]) => (typeof v === 'string' ? [{ id: `\`${k}\``, text: v, noun: 'field' }] : []));
   // A turn cut to some factors (a report section's: lib/debate/section-prompts.ts) comes without its prose.
-  const lines = !turn.text.trim() ? [] : [`text: ${pointedText(turn.text, [...claims.map((c) => ({ id: c.id, text: c.text, noun: 'claim' })), ...questions.map((q) => ({ id: q.id, text: q.text, noun: 'question' })), ...fields])}`];
+  const lines = !turn.text.trim()
+    ? []
+    : [
+        `text: ${pointedText(turn.text, [...claims.map((c) => ({ id: c.id, text: c.text, noun: 'claim' })), ...questions.map((q) => ({ id: q.id, text: q.text, noun: 'question' })), ...fields])}`,
+      ];
   // A specialist that found nothing says so in a field (lib/domain/outputs.ts, briefing); the
   // steps after it read it in words, not as an empty briefing.
   const nothing = (turn.output as { nothingInMaterial?: unknown } | null)?.nothingInMaterial === true;
@@ -420,7 +456,9 @@ function renderTurn(turn: ContextTurn, keys: SourceKeys, said: Map<string, strin
     const words = c.text.trim();
     const earlier = words.length >= MIN_SHARED_CHARS ? said.get(words) : undefined;
     if (!earlier && words.length >= MIN_SHARED_CHARS) said.set(words, c.id);
-    lines.push(`- ${c.id} [${c.factor}, ${c.polarity}] ${earlier ? `(word for word as ${earlier})` : c.text} (cites: ${cites || 'nothing'})${extra.length ? ` (${extra.join('; ')})` : ''}`);
+    lines.push(
+      `- ${c.id} [${c.factor}, ${c.polarity}] ${earlier ? `(word for word as ${earlier})` : c.text} (cites: ${cites || 'nothing'})${extra.length ? ` (${extra.join('; ')})` : ''}`,
+    );
   }
   if (questions.length) lines.push('questions:');
   for (const q of questions) {
@@ -428,7 +466,8 @@ function renderTurn(turn: ContextTurn, keys: SourceKeys, said: Map<string, strin
     lines.push(`- ${q.id} → ${ref(q.targetClaimId)}${q.kind ? ` [${q.kind}]` : ''} ${q.text}${cites ? ` (cites: ${cites})` : ''}`);
   }
   // What the engine wrote on citations when it resolved them is its own bookkeeping, not the turn's.
-  if (rest.length) lines.push(`data: ${JSON.stringify(keyedCitations(Object.fromEntries(rest), keys), (key, value) => (ENGINE_FIELDS.has(key) ? undefined : value))}`);
+  if (rest.length)
+    lines.push(`data: ${JSON.stringify(keyedCitations(Object.fromEntries(rest), keys), (key, value) => (ENGINE_FIELDS.has(key) ? undefined : value))}`);
   const attributes = ` step="${turn.stepId}" agent="${turn.agent}" team="${turn.team}" act="${turn.act}"`;
   return fence('turn', neutralise(lines.join('\n')), attributes);
 }
@@ -441,7 +480,9 @@ function renderTurn(turn: ContextTurn, keys: SourceKeys, said: Map<string, strin
  */
 function contextSection({ protocol, step, context, sources }: PromptInput): string | null {
   const declared = new Set(step.context);
-  const turns = protocol.steps.map((s) => (declared.has(s.id) ? context.find((t) => t.stepId === s.id) : undefined)).filter((t): t is ContextTurn => Boolean(t));
+  const turns = protocol.steps
+    .map((s) => (declared.has(s.id) ? context.find((t) => t.stepId === s.id) : undefined))
+    .filter((t): t is ContextTurn => Boolean(t));
   if (!turns.length) return null;
   const keys = sourceKeys(sources);
   const said = new Map<string, string>();
@@ -451,7 +492,15 @@ function contextSection({ protocol, step, context, sources }: PromptInput): stri
 
 // ---------------------------------------------------------------- the expected JSON
 
-type JsonSchema = { type?: string; properties?: Record<string, JsonSchema>; required?: string[]; items?: JsonSchema; enum?: string[]; minimum?: number; maximum?: number };
+type JsonSchema = {
+  type?: string;
+  properties?: Record<string, JsonSchema>;
+  required?: string[];
+  items?: JsonSchema;
+  enum?: string[];
+  minimum?: number;
+  maximum?: number;
+};
 
 const FIELD_NOTES: Record<string, string> = {
   kind: 'the weak point probed, as your task names it',

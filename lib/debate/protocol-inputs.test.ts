@@ -69,7 +69,7 @@ describe.each(testBackends())('protocol inputs through the engine, on %s', (back
   }, 90_000);
   afterAll(() => handle?.close());
 
-  it('SAS: the stress test receives the upheld side\'s turns and the verdict only; the lead analyst the briefings, the whole debate, the verdict and the critique', async () => {
+  it("SAS: the stress test receives the upheld side's turns and the verdict only; the lead analyst the briefings, the whole debate, the verdict and the critique", async () => {
     const { provider, requests } = recording();
     const run = await createRun({ db, protocolId: 'sas', companyId: 'samsung-electronics', provider, params: { asOf: '2025-06-30', language: 'en' } });
     expect((await executeRun({ db, runId: run.id, provider })).status).toBe('succeeded');
@@ -95,7 +95,9 @@ describe.each(testBackends())('protocol inputs through the engine, on %s', (back
     const d1 = requests.get('D1')!;
     expect(d1).toHaveLength(2);
     expect(d1[0].prompt.user).toContain('offers 2 signals in your direction, fewer than 3: search the web for more before you answer');
-    expect(d1[1].repair?.problems).toContain('the evidence you were shown offers 2 signals in your direction, fewer than 3: search the web for more before you answer, and cite what you find.');
+    expect(d1[1].repair?.problems).toContain(
+      'the evidence you were shown offers 2 signals in your direction, fewer than 3: search the web for more before you answer, and cite what you find.',
+    );
     const saved = (await listRunSteps({ db, runId: run.id })).find((s) => s.stepId === 'D1')!;
     expect(saved).toMatchObject({ status: 'failed', error: expect.stringMatching(/search the web/) });
   });
@@ -108,7 +110,13 @@ describe.each(testBackends())('protocol inputs through the engine, on %s', (back
       const polarity = req.step.rules.polarity === 'favorable' ? 'favorable' : 'context';
       for (const w of found) {
         if (out.claims.length >= 3) break;
-        out.claims.push({ id: `${req.step.id}-c${out.claims.length + 1}`, text: `${w.title} (${w.sourceName}, ${w.publishedDate}).`, factor: 'other', polarity, citations: [{ evidenceId: w.id, source: w.sourceName, date: w.publishedDate }] });
+        out.claims.push({
+          id: `${req.step.id}-c${out.claims.length + 1}`,
+          text: `${w.title} (${w.sourceName}, ${w.publishedDate}).`,
+          factor: 'other',
+          polarity,
+          citations: [{ evidenceId: w.id, source: w.sourceName, date: w.publishedDate }],
+        });
       }
       return JSON.stringify(out);
     });
@@ -120,16 +128,33 @@ describe.each(testBackends())('protocol inputs through the engine, on %s', (back
     const steps = await listRunSteps({ db, runId: run.id });
     const d1 = steps.find((s) => s.stepId === 'D1')!.output as { claims: (Claim & { citations: { evidenceId?: string; verified?: boolean }[] })[] };
     expect(d1.claims).toHaveLength(3);
-    expect(d1.claims.flatMap((c) => c.citations).filter((c) => c.evidenceId?.startsWith(`web-${run.id}-`)).every((c) => c.verified)).toBe(true);
+    expect(
+      d1.claims
+        .flatMap((c) => c.citations)
+        .filter((c) => c.evidenceId?.startsWith(`web-${run.id}-`))
+        .every((c) => c.verified),
+    ).toBe(true);
     expect(((await getRun({ db, id: run.id }))!.webEvidence ?? []).length).toBeGreaterThanOrEqual(2);
   });
 
   it('KPD-MADS without search, or on the offline analyst: the minimum shrinks to the signals the pool offers', async () => {
     const offline = createOfflineAnalyst();
-    const bare = await createRun({ db, protocolId: 'kpd-mads', companyId: 'travelers-companies', provider: offline, params: { asOf: '2021-06-30', language: 'en' } });
+    const bare = await createRun({
+      db,
+      protocolId: 'kpd-mads',
+      companyId: 'travelers-companies',
+      provider: offline,
+      params: { asOf: '2021-06-30', language: 'en' },
+    });
     expect((await executeRun({ db, runId: bare.id, provider: offline })).status).toBe('succeeded');
     // With a search provider configured, the offline analyst (which never searches) is not held to it.
-    const withSearch = await createRun({ db, protocolId: 'kpd-mads', companyId: 'travelers-companies', provider: offline, params: { asOf: '2021-06-30', language: 'en' } });
+    const withSearch = await createRun({
+      db,
+      protocolId: 'kpd-mads',
+      companyId: 'travelers-companies',
+      provider: offline,
+      params: { asOf: '2021-06-30', language: 'en' },
+    });
     const { search, queries } = fakeSearch(withSearch.id);
     expect((await executeRun({ db, runId: withSearch.id, provider: offline, webSearch: search })).status).toBe('succeeded');
     expect(queries).toEqual([]);

@@ -18,10 +18,30 @@ import { AS_OF, openReportTestDb } from '@/lib/report/test-runs';
 
 /** Samsung Electronics' red flags at 2025-06-30, checked by hand against data/demo/evidence.jsonl. */
 const SAMSUNG_FLAGS: RedFlag[] = [
-  { kind: 'regulatory_sanction', evidenceId: 'samsung-electronics-022', date: '2021-08-27', title: '공정위 과징금 1,012억 17백만원: 삼성웰스토리 단체급식 거래 (2021.08.27)' },
-  { kind: 'regulatory_sanction', evidenceId: 'samsung-electronics-020', date: '2021-02-04', title: '임직원 형사 제재: 증거인멸 교사(2019.12.09), 노동조합법 위반 확정(2021.02.04)' },
-  { kind: 'regulatory_sanction', evidenceId: 'samsung-electronics-019', date: '2021-01-25', title: '파기환송심 확정: 이재용 부회장 등 징역 2년 6개월 (2021.01.25)' },
-  { kind: 'regulatory_sanction', evidenceId: 'samsung-electronics-021', date: '2020-12-28', title: '산업안전보건 관련 제재: 기흥 CO2 누출 벌금(2020.02.14), 광주사업장 과태료 386.3백만원' },
+  {
+    kind: 'regulatory_sanction',
+    evidenceId: 'samsung-electronics-022',
+    date: '2021-08-27',
+    title: '공정위 과징금 1,012억 17백만원: 삼성웰스토리 단체급식 거래 (2021.08.27)',
+  },
+  {
+    kind: 'regulatory_sanction',
+    evidenceId: 'samsung-electronics-020',
+    date: '2021-02-04',
+    title: '임직원 형사 제재: 증거인멸 교사(2019.12.09), 노동조합법 위반 확정(2021.02.04)',
+  },
+  {
+    kind: 'regulatory_sanction',
+    evidenceId: 'samsung-electronics-019',
+    date: '2021-01-25',
+    title: '파기환송심 확정: 이재용 부회장 등 징역 2년 6개월 (2021.01.25)',
+  },
+  {
+    kind: 'regulatory_sanction',
+    evidenceId: 'samsung-electronics-021',
+    date: '2020-12-28',
+    title: '산업안전보건 관련 제재: 기흥 CO2 누출 벌금(2020.02.14), 광주사업장 과태료 386.3백만원',
+  },
 ];
 
 const PROTOCOLS: ProtocolId[] = ['kpd-mads', 'nas', 'sas', 'three-round', 'findebate'];
@@ -69,7 +89,10 @@ describe.each(testBackends())('red flags in a run on %s', (backend) => {
     for (const [key, { runId, started }] of runs) {
       const run = await getRun({ db: handle.db, id: runId });
       expect(run.redFlags, key).toEqual(SAMSUNG_FLAGS);
-      expect(started.map((e) => (e.type === 'run-started' ? e.redFlags : undefined)), key).toEqual([SAMSUNG_FLAGS]);
+      expect(
+        started.map((e) => (e.type === 'run-started' ? e.redFlags : undefined)),
+        key,
+      ).toEqual([SAMSUNG_FLAGS]);
     }
   });
 
@@ -77,9 +100,16 @@ describe.each(testBackends())('red flags in a run on %s', (backend) => {
     for (const [key, { requests }] of runs) {
       const protocolId = key.split(':')[0] as ProtocolId;
       // Every step asked (a sectioned report once per call: docs/protocols.md, "Sections").
-      expect([...new Set(requests.map((r) => r.step.id))].sort(), key).toEqual(getProtocol(protocolId).steps.map((s) => s.id).sort());
+      expect([...new Set(requests.map((r) => r.step.id))].sort(), key).toEqual(
+        getProtocol(protocolId)
+          .steps.map((s) => s.id)
+          .sort(),
+      );
       for (const r of requests) {
-        expect(r.redFlags?.map(({ kind, evidenceId, date, title }) => ({ kind, evidenceId, date, title })), `${key} ${r.step.id}`).toEqual(SAMSUNG_FLAGS);
+        expect(
+          r.redFlags?.map(({ kind, evidenceId, date, title }) => ({ kind, evidenceId, date, title })),
+          `${key} ${r.step.id}`,
+        ).toEqual(SAMSUNG_FLAGS);
         expect(r.redFlags?.[0]).toMatchObject({ sourceName: expect.stringContaining('삼성전자'), publishedDate: '2022-08-16' });
         const system = r.prompt.system;
         const block = system.indexOf('<red-flags>');
@@ -94,7 +124,7 @@ describe.each(testBackends())('red flags in a run on %s', (backend) => {
     }
   });
 
-  it('each system\'s final step addresses every flag, first, and the report passes its red-flag check', async () => {
+  it("each system's final step addresses every flag, first, and the report passes its red-flag check", async () => {
     for (const [key, { runId }] of runs) {
       const protocolId = key.split(':')[0] as ProtocolId;
       const report = await getReport({ db: handle.db, runId });
@@ -108,21 +138,29 @@ describe.each(testBackends())('red flags in a run on %s', (backend) => {
       for (const f of SAMSUNG_FLAGS) expect(text, `${key} ${f.evidenceId}`).toContain(topical ? `"evidenceId":"${f.evidenceId}"` : `[${f.evidenceId}]`);
       if (topical) {
         const topics = (content as { topics: { adverse: string; affirmative: string; citations: { evidenceId?: string }[] }[] }).topics;
-        expect(topics.slice(0, 4).map((t) => t.citations.map((c) => c.evidenceId)), key).toEqual(SAMSUNG_FLAGS.map((f) => [f.evidenceId]));
+        expect(
+          topics.slice(0, 4).map((t) => t.citations.map((c) => c.evidenceId)),
+          key,
+        ).toEqual(SAMSUNG_FLAGS.map((f) => [f.evidenceId]));
         expect(topics.slice(0, 4).every((t) => t.affirmative === '' && t.adverse.length > 0)).toBe(true);
       } else if (protocolId === 'findebate') {
         const claims = claimsOf((content as { report: unknown }).report);
-        expect(claims.slice(0, 4).map((c) => [c.polarity, c.citations[0]?.evidenceId]), key).toEqual(SAMSUNG_FLAGS.map((f) => ['adverse', f.evidenceId]));
+        expect(
+          claims.slice(0, 4).map((c) => [c.polarity, c.citations[0]?.evidenceId]),
+          key,
+        ).toEqual(SAMSUNG_FLAGS.map((f) => ['adverse', f.evidenceId]));
       } else {
         expect(reportStep).toMatch(/LEAD|JUDGE/);
       }
     }
   });
 
-  it('reads the flags from the items in the run\'s language, marking Korean titles in English prose', async () => {
+  it("reads the flags from the items in the run's language, marking Korean titles in English prose", async () => {
     const en = await getReport({ db: handle.db, runId: runs.get('nas:en')!.runId });
     const first = (en.content as { adverseSummary: string[] }).adverseSummary[0];
-    expect(first).toBe('Red flag (2021-08-27): “공정위 과징금 1,012억 17백만원: 삼성웰스토리 단체급식 거래 (2021.08.27)” (Korean source text) — a decisive credit event against repayment.');
+    expect(first).toBe(
+      'Red flag (2021-08-27): “공정위 과징금 1,012억 17백만원: 삼성웰스토리 단체급식 거래 (2021.08.27)” (Korean source text) — a decisive credit event against repayment.',
+    );
     // The flag's topic is headed by its title and cites it: its reading says what happened, when, and why it decides.
     const topic = (en.content as { topics: { topic: string; adverse: string; citations: { evidenceId?: string }[] }[] }).topics[0];
     expect(topic.topic).toBe('Red flag: 공정위 과징금 1,012억 17백만원: 삼성웰스토리 단체급식 거래 (2021.08.27)');
@@ -131,10 +169,12 @@ describe.each(testBackends())('red flags in a run on %s', (backend) => {
       'On 2021-08-27 a regulator or a court sanctioned the borrower or its officers (published 2022-08-16). A decisive credit event: it weighs against repayment capacity whatever the rest of the evidence shows, and no favorable signal offsets it.',
     );
     const ko = await getReport({ db: handle.db, runId: runs.get('sas:ko')!.runId });
-    expect((ko.content as { keyTakeaways: string[] }).keyTakeaways[0]).toMatch(/^위험 신호 — 2021-08-27에 규제기관이나 법원이 차주 또는 그 임원에게 제재를 가했습니다: “공정위 과징금/);
+    expect((ko.content as { keyTakeaways: string[] }).keyTakeaways[0]).toMatch(
+      /^위험 신호 — 2021-08-27에 규제기관이나 법원이 차주 또는 그 임원에게 제재를 가했습니다: “공정위 과징금/,
+    );
   });
 
-  it('without the offline analyst\'s red-flag readings the same final steps fail the check, naming each flag', () => {
+  it("without the offline analyst's red-flag readings the same final steps fail the check, naming each flag", () => {
     for (const [key, { requests }] of runs) {
       const protocolId = key.split(':')[0] as ProtocolId;
       // FinDebate's safety check keeps the draft or the leader's version, and both already carry
@@ -143,7 +183,13 @@ describe.each(testBackends())('red flags in a run on %s', (backend) => {
       const request = requests.find((r) => r.step.id === reportStep)!;
       // The same request without flags: the analyst writes the report as it did before red flags existed.
       const bare = buildOutput({ ...request, redFlags: undefined });
-      const check = finalChecks({ steps: [{ stepId: reportStep, text: '', output: bare }], known: new Map(), language: 'ko', redFlags: SAMSUNG_FLAGS, reportStep }).find((c) => c.id === 'red-flags-addressed')!;
+      const check = finalChecks({
+        steps: [{ stepId: reportStep, text: '', output: bare }],
+        known: new Map(),
+        language: 'ko',
+        redFlags: SAMSUNG_FLAGS,
+        reportStep,
+      }).find((c) => c.id === 'red-flags-addressed')!;
       // Some systems cite a sanction adversely on their own; none addresses all four.
       expect(check.ok, key).toBe(false);
       expect(check.items.length).toBeGreaterThan(0);
@@ -165,7 +211,13 @@ describe.each(testBackends())('red flags in a run on %s', (backend) => {
       },
     ]);
     // As of the day before the filing was published, there is nothing to flag.
-    const early = await createRun({ db: handle.db, protocolId: 'nas', companyId: 'taeyoung-engineering-construction', provider, params: { asOf: '2025-02-16' } });
+    const early = await createRun({
+      db: handle.db,
+      protocolId: 'nas',
+      companyId: 'taeyoung-engineering-construction',
+      provider,
+      params: { asOf: '2025-02-16' },
+    });
     expect((await executeRun({ db: handle.db, runId: early.id, provider })).status).toBe('insufficient_evidence');
     expect((await getRun({ db: handle.db, id: early.id })).redFlags).toEqual([]);
   });

@@ -25,10 +25,21 @@ describe('step rules', () => {
     expect(problems.join(' ')).toMatch(/D9-c9|q2/);
   });
 
-  it("refuses D3 claims on the factors D1 used, and favorable readings", () => {
+  it('refuses D3 claims on the factors D1 used, and favorable readings', () => {
     const context = new Map([['D1', { claims: [claim('D1-c1', 'management_continuity')] }]]);
-    const out = { text: 't', claims: [claim('D3-c1', 'management_continuity', 'adverse'), claim('D3-c2', 'internal_control_risk', 'favorable'), claim('D3-c3', 'employment_stability', 'context')], questions: [] };
-    const problems = checkStepRules(d3, out, { context, availableFactors: new Set(['management_continuity', 'internal_control_risk', 'employment_stability', 'industry_competition_intensity']) }).join(' ');
+    const out = {
+      text: 't',
+      claims: [
+        claim('D3-c1', 'management_continuity', 'adverse'),
+        claim('D3-c2', 'internal_control_risk', 'favorable'),
+        claim('D3-c3', 'employment_stability', 'context'),
+      ],
+      questions: [],
+    };
+    const problems = checkStepRules(d3, out, {
+      context,
+      availableFactors: new Set(['management_continuity', 'internal_control_risk', 'employment_stability', 'industry_competition_intensity']),
+    }).join(' ');
     expect(problems).toMatch(/reused: D3-c1/);
     expect(problems).toMatch(/D3-c2/);
     // With no unused factor left in the pool, reuse is allowed (the text must say so).
@@ -38,13 +49,21 @@ describe('step rules', () => {
 
   it('counts no citation dated after the as-of date as the citation a claim needs', () => {
     const late = { ...cite, evidenceId: 'e9', date: '2025-02-01', verified: false, afterAsOf: true };
-    const claims = [claim('D1-c1', 'management_continuity'), { ...claim('D1-c2', 'certifications'), citations: [late] }, { ...claim('D1-c3', 'employment_stability'), citations: [late, cite] }];
+    const claims = [
+      claim('D1-c1', 'management_continuity'),
+      { ...claim('D1-c2', 'certifications'), citations: [late] },
+      { ...claim('D1-c3', 'employment_stability'), citations: [late, cite] },
+    ];
     const problems = checkStepRules(d1, { text: 't', claims, questions: [] }, { context: new Map() });
     expect(problems).toEqual(['every claim needs a citation dated on or before the as-of date; these have none: D1-c2.']);
   });
 
   it('holds text to the step limit', () => {
-    const out = { text: 'x'.repeat(601), claims: [claim('a', 'certifications'), claim('b', 'management_continuity'), claim('c', 'employment_stability')], questions: [] };
+    const out = {
+      text: 'x'.repeat(601),
+      claims: [claim('a', 'certifications'), claim('b', 'management_continuity'), claim('c', 'employment_stability')],
+      questions: [],
+    };
     expect(checkStepRules(d1, out, { context: new Map() }).join(' ')).toMatch(/601 characters; the limit is 600/);
   });
 });
@@ -56,7 +75,9 @@ describe('three-round rules', () => {
 
   it('round 1: three to five arguments, fewer only when the pool offers fewer factors', () => {
     const r1 = getStep(tr, 'R1-A');
-    expect(checkStepRules(r1, round('R1-A-1', 'R1-A-2'), { context: new Map(), availableFactors: new Set(['a', 'b', 'c', 'd']) })).toEqual(['give 3 to 5 numbered arguments; got 2.']);
+    expect(checkStepRules(r1, round('R1-A-1', 'R1-A-2'), { context: new Map(), availableFactors: new Set(['a', 'b', 'c', 'd']) })).toEqual([
+      'give 3 to 5 numbered arguments; got 2.',
+    ]);
     expect(checkStepRules(r1, round('R1-A-1', 'R1-A-2', 'R1-A-3'), { context: new Map(), availableFactors: new Set(['a', 'b', 'c']) })).toEqual([]);
     expect(checkStepRules(r1, round('1', '2', '3', '4', '5', '6'), { context: new Map() })).toEqual(['give 3 to 5 numbered arguments; got 6.']);
     expect(checkStepRules(r1, round('R1-A-1', 'R1-A-2'), { context: new Map(), availableFactors: new Set(['a', 'b']) })).toEqual([]);
@@ -65,7 +86,9 @@ describe('three-round rules', () => {
   it('round 1: every argument cites evidence dated on or before the as-of date', () => {
     const late = { ...cite, afterAsOf: true };
     const out = { text: 't', arguments: [arg('R1-N-1'), arg('R1-N-2', []), arg('R1-N-3', [late])] };
-    expect(checkStepRules(getStep(tr, 'R1-N'), out, { context: new Map() })).toEqual(['every argument needs evidence dated on or before the as-of date; these have none: R1-N-2, R1-N-3.']);
+    expect(checkStepRules(getStep(tr, 'R1-N'), out, { context: new Map() })).toEqual([
+      'every argument needs evidence dated on or before the as-of date; these have none: R1-N-2, R1-N-3.',
+    ]);
   });
 
   it('round 2 answers every argument of the other side, and only those; the judge scores every argument', () => {
@@ -81,7 +104,12 @@ describe('three-round rules', () => {
       'responses must name arguments of R1-N; these do not: R1-A-2.',
     ]);
     const score = (argumentId: string) => ({ argumentId, logic: 5, evidence: 5, responsiveness: 5, honesty: 5, weighted: 5 });
-    const judgment = { overall: { keyInsight: 'k', affirmativeTotal: 5, negativeTotal: 5, unresolved: [], recommendation: 'r' }, scores: ['R1-A-1', 'R1-A-2', 'R1-A-3', 'R1-N-1', 'R1-N-2'].map(score), fallacies: [], trace: [] };
+    const judgment = {
+      overall: { keyInsight: 'k', affirmativeTotal: 5, negativeTotal: 5, unresolved: [], recommendation: 'r' },
+      scores: ['R1-A-1', 'R1-A-2', 'R1-A-3', 'R1-N-1', 'R1-N-2'].map(score),
+      fallacies: [],
+      trace: [],
+    };
     expect(checkStepRules(getStep(tr, 'JUDGE'), judgment, { context })).toEqual(['every argument of R1-A and R1-N must be scored; these are not: R1-N-3.']);
   });
 
@@ -111,7 +139,12 @@ describe('three-round rules', () => {
 });
 
 describe('specialist briefings: a finding or an explicit "nothing in the material"', () => {
-  const specialists = [getStep(getProtocol('sas'), 'B-F'), getStep(getProtocol('sas'), 'B-M'), getStep(getProtocol('sas'), 'B-I'), ...getProtocol('findebate').steps.filter((s) => s.role === 'specialist')];
+  const specialists = [
+    getStep(getProtocol('sas'), 'B-F'),
+    getStep(getProtocol('sas'), 'B-M'),
+    getStep(getProtocol('sas'), 'B-I'),
+    ...getProtocol('findebate').steps.filter((s) => s.role === 'specialist'),
+  ];
   const shown = { ...cite, verified: true };
 
   it('declares the rule on every specialist step of SAS and FinDebate', () => {
@@ -123,7 +156,9 @@ describe('specialist briefings: a finding or an explicit "nothing in the materia
     expect(empty.join(' ')).toMatch(/no finding.*nothingInMaterial/);
     const found = { text: 'One finding.', claims: [{ ...claim(`${step.id}-c1`, 'management_continuity', 'context'), citations: [shown] }] };
     expect(checkStepRules(step, found, { context: new Map() })).toEqual([]);
-    expect(checkStepRules(step, { text: 'The material holds nothing on this topic.', nothingInMaterial: true, claims: [] }, { context: new Map() })).toEqual([]);
+    expect(checkStepRules(step, { text: 'The material holds nothing on this topic.', nothingInMaterial: true, claims: [] }, { context: new Map() })).toEqual(
+      [],
+    );
   });
 
   it('counts no citation that matches nothing the step was shown, or dated after the as-of date, as a finding', () => {

@@ -12,7 +12,10 @@ type Shaped = { text?: string };
  * round 1), its team's side.
  */
 function directionOf(step: Pick<StepDef, 'rules' | 'team'>): StepRules['polarity'] {
-  return step.rules?.polarity ?? (step.rules?.argumentCount ? ({ affirmative: 'favorable', negative: 'adverse-or-context', neutral: undefined } as const)[step.team] : undefined);
+  return (
+    step.rules?.polarity ??
+    (step.rules?.argumentCount ? ({ affirmative: 'favorable', negative: 'adverse-or-context', neutral: undefined } as const)[step.team] : undefined)
+  );
 }
 
 /**
@@ -21,10 +24,14 @@ function directionOf(step: Pick<StepDef, 'rules' | 'team'>): StepRules['polarity
  * minimums of its rules shrink to this count: the prompt states the shrunk number and the check
  * applies the same one (lib/debate/prompts.ts, constraintsSection).
  */
-export function signalFactors(step: Pick<StepDef, 'rules' | 'team' | 'evidence'>, visible: readonly { factor: string | null; polarity: string | null }[]): Set<string> | undefined {
+export function signalFactors(
+  step: Pick<StepDef, 'rules' | 'team' | 'evidence'>,
+  visible: readonly { factor: string | null; polarity: string | null }[],
+): Set<string> | undefined {
   if (step.evidence === 'none') return undefined;
   const direction = directionOf(step);
-  const readable = (e: { polarity: string | null }) => (direction === 'favorable' ? e.polarity !== 'adverse' : direction === 'adverse-or-context' ? e.polarity !== 'favorable' : true);
+  const readable = (e: { polarity: string | null }) =>
+    direction === 'favorable' ? e.polarity !== 'adverse' : direction === 'adverse-or-context' ? e.polarity !== 'favorable' : true;
   return new Set(visible.filter(readable).map((e) => e.factor ?? 'other'));
 }
 
@@ -33,7 +40,10 @@ export function signalFactors(step: Pick<StepDef, 'rules' | 'team' | 'evidence'>
  * what both the prompt and the check hold it to: a thin pool cannot carry three signals on three
  * factors, so the minimums shrink to what the evidence allows rather than force an invention.
  */
-export function minimumsFor(rules: StepRules | undefined, signals: number | undefined): Pick<StepRules, 'minClaims' | 'minFactors'> & { minArguments?: number } {
+export function minimumsFor(
+  rules: StepRules | undefined,
+  signals: number | undefined,
+): Pick<StepRules, 'minClaims' | 'minFactors'> & { minArguments?: number } {
   const cap = (n: number | undefined) => (n === undefined || signals === undefined ? n : Math.min(n, signals));
   return { minClaims: cap(rules?.minClaims), minFactors: cap(rules?.minFactors), minArguments: cap(rules?.argumentCount?.min) };
 }
@@ -126,7 +136,8 @@ export function checkStepRules(step: StepDef, output: unknown, { context, availa
     const factors = new Set(questions.map((q) => contextClaims.get(q.targetClaimId)?.factor).filter(Boolean));
     // Questions cannot spread over more factors than the examined turn used.
     rules.questionFactors = Math.min(rules.questionFactors, examined.size);
-    if (factors.size < rules.questionFactors) problems.push(`questions must address at least ${rules.questionFactors} of the examined turn's factors; got ${factors.size}.`);
+    if (factors.size < rules.questionFactors)
+      problems.push(`questions must address at least ${rules.questionFactors} of the examined turn's factors; got ${factors.size}.`);
   }
   if (rules.freshFactorsVersus?.length) {
     const used = new Set(rules.freshFactorsVersus.flatMap((id) => claimsOf(context.get(id)).map((c) => c.factor)));
@@ -164,7 +175,9 @@ function findingsOrNothingProblems(output: unknown, claims: Claim[]): string[] {
   const nothing = (output as { nothingInMaterial?: unknown } | null)?.nothingInMaterial === true;
   if (nothing) {
     return claims.length
-      ? [`nothingInMaterial is true but the answer has ${claims.length} claim${claims.length === 1 ? '' : 's'}: either keep the findings and set nothingInMaterial to false, or drop the claims.`]
+      ? [
+          `nothingInMaterial is true but the answer has ${claims.length} claim${claims.length === 1 ? '' : 's'}: either keep the findings and set nothingInMaterial to false, or drop the claims.`,
+        ]
       : [];
   }
   type Checked = Citation & { verified?: boolean; afterAsOf?: boolean };

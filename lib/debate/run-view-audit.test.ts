@@ -15,7 +15,15 @@ vi.mock('@/lib/auth/run-access', () => ({
   assertRunAccess: async () => ({}),
   requireRunAccess: async (runId: string) => ({
     user: sessionUser(),
-    run: { id: runId, status: 'succeeded', protocol: 'nas', provider: 'offline', model: 'offline', mode: 'dag', params: { language: 'en', asOf: '2025-06-30' } },
+    run: {
+      id: runId,
+      status: 'succeeded',
+      protocol: 'nas',
+      provider: 'offline',
+      model: 'offline',
+      mode: 'dag',
+      params: { language: 'en', asOf: '2025-06-30' },
+    },
     kase: null,
   }),
   canAccessRun: () => false,

@@ -30,7 +30,11 @@ function item(id: string, factor: string, polarity: 'favorable' | 'adverse'): Ev
   };
 }
 
-const POOL = [item('ev-1', 'internal_control_risk', 'adverse'), item('ev-2', 'industry_growth_outlook', 'favorable'), item('ev-3', 'management_continuity', 'favorable')];
+const POOL = [
+  item('ev-1', 'internal_control_risk', 'adverse'),
+  item('ev-2', 'industry_growth_outlook', 'favorable'),
+  item('ev-3', 'management_continuity', 'favorable'),
+];
 const PARAMS: RunParams = { language: 'en', asOf: '2024-06-30', recencyDays: 365, maxWebResults: 5, maxConcurrency: 4 };
 const COMPANY = { id: 'acme', name: 'Acme Corp.', nameEn: null, country: 'US', industry: 'Machinery' };
 
@@ -39,7 +43,13 @@ function reportInput(protocol: ProtocolDef): PromptInput {
   const step = protocol.steps.find((s) => s.id === protocol.reportStep)!;
   const context: ContextTurn[] = step.context.map((id, i) => {
     const e = POOL[i % POOL.length];
-    const claim = { id: `${id}-c1`, text: `${id} reads ${e.id}.`, factor: e.factor!, polarity: e.polarity!, citations: [{ evidenceId: e.id, source: e.sourceName, date: e.publishedDate }] };
+    const claim = {
+      id: `${id}-c1`,
+      text: `${id} reads ${e.id}.`,
+      factor: e.factor!,
+      polarity: e.polarity!,
+      citations: [{ evidenceId: e.id, source: e.sourceName, date: e.publishedDate }],
+    };
     return { stepId: id, agent: id, team: 'neutral', act: 'constructive', text: '', output: { text: '', claims: [claim] } };
   });
   return { runId: 'run-1', protocol, step, params: PARAMS, company: COMPANY, evidence: visibleEvidence(step, POOL, context), passages: [], context };
@@ -54,7 +64,9 @@ describe('a report section is told what it is shown', () => {
       const { user } = sectionPrompt(ag, call);
       expect(user, call.key).not.toContain('<evidence>');
       expect(user, call.key).toContain('You do not see the evidence block');
-      expect(user, call.key).toContain('You are shown the material on these factors only: of each turn, its claims on them and the questions aimed at those claims.');
+      expect(user, call.key).toContain(
+        'You are shown the material on these factors only: of each turn, its claims on them and the questions aimed at those claims.',
+      );
     }
   });
 
@@ -73,7 +85,13 @@ describe("NAS's overview is told what it needs to follow its task", () => {
     const nas = reportInput(NAS);
     expect(nas.step.task).toContain('If no topic cites a web result, say in `overview` that the report rests on the pool alone.');
     const overview = sectionCalls(nas.step.sections!).find((c) => c.overview)!;
-    const topic = (evidenceId: string) => ({ topic: `Reading of ${evidenceId}`, factor: 'internal_control_risk', affirmative: '', adverse: 'It reads adverse.', citations: [{ evidenceId, source: 'Example Daily', date: '2024-03-01' }] });
+    const topic = (evidenceId: string) => ({
+      topic: `Reading of ${evidenceId}`,
+      factor: 'internal_control_risk',
+      affirmative: '',
+      adverse: 'It reads adverse.',
+      citations: [{ evidenceId, source: 'Example Daily', date: '2024-03-01' }],
+    });
     const summaries = { key: 'summaries', output: { favorableSummary: [], adverseSummary: ['A fine (2024-03-01).'] } };
     const poolOnly = sectionPrompt(nas, overview, [{ key: 'governance', output: { topics: [topic('ev-1')] } }, summaries]).user;
     expect(poolOnly).not.toContain('"citations"');
@@ -92,21 +110,28 @@ describe("NAS's overview is told what it needs to follow its task", () => {
 });
 
 describe("KPD-MADS's topic sections share the rule on the debate's sources", () => {
-  it("tells each topic call its share of the sources to cite, and the shares cover every item the debate cites", () => {
+  it('tells each topic call its share of the sources to cite, and the shares cover every item the debate cites', () => {
     const ag = reportInput(KPD_MADS);
     expect(ag.step.task).toContain("Every source cited anywhere in the debate must appear in some topic's citations");
     const topics = sectionCalls(ag.step.sections!).filter((c) => c.factors && !c.overview);
     const shown = new Set<string>();
     for (const call of topics) {
       const { user } = sectionPrompt(ag, call);
-      expect(user, call.key).toContain("Of the debate's sources that must appear in some topic's citations, yours are those the material shown to you cites; the other calls cite the rest.");
+      expect(user, call.key).toContain(
+        "Of the debate's sources that must appear in some topic's citations, yours are those the material shown to you cites; the other calls cite the rest.",
+      );
       for (const m of user.matchAll(/\(cites: ([^)]*)\)/g)) for (const cite of m[1].split('; ')) shown.add(cite.split(' ')[0]);
     }
-    const cited = new Set(ag.context.flatMap((t) => (t.output as { claims: { citations: { evidenceId: string }[] }[] }).claims.flatMap((c) => c.citations.map((x) => x.evidenceId))));
+    const cited = new Set(
+      ag.context.flatMap((t) =>
+        (t.output as { claims: { citations: { evidenceId: string }[] }[] }).claims.flatMap((c) => c.citations.map((x) => x.evidenceId)),
+      ),
+    );
     expect([...shown].sort()).toEqual([...cited].sort());
     // NAS writes from the pool, not a debate: its topic calls are not told of one.
     const nas = reportInput(NAS);
-    for (const call of sectionCalls(nas.step.sections!).filter((c) => c.factors && !c.overview)) expect(sectionPrompt(nas, call).user).not.toContain("the debate's sources");
+    for (const call of sectionCalls(nas.step.sections!).filter((c) => c.factors && !c.overview))
+      expect(sectionPrompt(nas, call).user).not.toContain("the debate's sources");
   });
 });
 
@@ -114,14 +139,17 @@ describe('the overview call is told what stands in for the material it is not sh
   it.each([
     ['KPD-MADS', KPD_MADS],
     ['NAS', NAS],
-  ] as const)('%s: the task names the debate or the evidence as a source of the overview; the call is shown neither and told the sections stand in for them', (_name, protocol) => {
-    const input = reportInput(protocol);
-    expect(input.step.task).toMatch(/from the company block \(who the borrower is\) and the (debate|evidence)/);
-    const overview = sectionCalls(input.step.sections!).find((c) => c.overview)!;
-    const { user } = sectionPrompt(input, overview, [{ key: 'summaries', output: { favorableSummary: ['Growth (2024-03-01).'], adverseSummary: [] } }]);
-    expect(user).not.toContain('<evidence>');
-    expect(user).not.toMatch(/<turn step="(?!NAS"|AG")/);
-    expect(user).toContain('in place of the material the sections read, which this call is not shown');
-    expect(user).toContain('from the company block and what the sections say');
-  });
+  ] as const)(
+    '%s: the task names the debate or the evidence as a source of the overview; the call is shown neither and told the sections stand in for them',
+    (_name, protocol) => {
+      const input = reportInput(protocol);
+      expect(input.step.task).toMatch(/from the company block \(who the borrower is\) and the (debate|evidence)/);
+      const overview = sectionCalls(input.step.sections!).find((c) => c.overview)!;
+      const { user } = sectionPrompt(input, overview, [{ key: 'summaries', output: { favorableSummary: ['Growth (2024-03-01).'], adverseSummary: [] } }]);
+      expect(user).not.toContain('<evidence>');
+      expect(user).not.toMatch(/<turn step="(?!NAS"|AG")/);
+      expect(user).toContain('in place of the material the sections read, which this call is not shown');
+      expect(user).toContain('from the company block and what the sections say');
+    },
+  );
 });

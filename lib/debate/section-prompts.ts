@@ -79,7 +79,8 @@ export function sectionPrompt(input: PromptInput, call: SectionCall, written: re
       step.sections?.parts.find((p) => p.key === key)?.factors && Array.isArray(output.topics)
         ? { topics: (output.topics as { topic?: unknown; factor?: unknown }[]).map((t) => ({ topic: t.topic, factor: t.factor })) }
         : output;
-    const data = (key: string, output: Record<string, unknown>) => JSON.stringify(titled(key, output), (k, value) => (!cites && k === 'citations' ? undefined : value));
+    const data = (key: string, output: Record<string, unknown>) =>
+      JSON.stringify(titled(key, output), (k, value) => (!cites && k === 'citations' ? undefined : value));
     // Fenced as the turns a step receives are: data, never instructions (the prompt's data rule).
     lines.push(
       'What the sections wrote, in order, each as a turn of this step:',
@@ -97,7 +98,16 @@ export function sectionPrompt(input: PromptInput, call: SectionCall, written: re
   // the overview, without the debate, the material and how to cite it (it writes no citation).
   const user = call.overview
     ? [parts.role, parts.task, `# Output\n${languageLine(input.params.language)}`]
-    : [parts.evidence, parts.context, parts.passages, parts.role, parts.task, parts.constraints, parts.sources, `# Output\n${languageLine(input.params.language)}`];
+    : [
+        parts.evidence,
+        parts.context,
+        parts.passages,
+        parts.role,
+        parts.task,
+        parts.constraints,
+        parts.sources,
+        `# Output\n${languageLine(input.params.language)}`,
+      ];
   return { system: buildRunHeader(input), user: [...user.filter(Boolean), lines.join('\n')].join('\n\n') };
 }
 
@@ -107,5 +117,7 @@ export function sectionPrompt(input: PromptInput, call: SectionCall, written: re
  * evidence, context or model changed in between asks the call again rather than mix answers.
  */
 export function sectionFingerprint(model: string, prompt: Prompt): string {
-  return createHash('sha256').update(JSON.stringify(['crosscheck-section-call-v1', model, prompt.system, prompt.user])).digest('hex');
+  return createHash('sha256')
+    .update(JSON.stringify(['crosscheck-section-call-v1', model, prompt.system, prompt.user]))
+    .digest('hex');
 }

@@ -37,7 +37,10 @@ describe('a sectioned step on the live page', () => {
     // The overview's prose is the step's text.
     advance(PARTIAL_EVERY_MS);
     live.publish(2, partial({ objective: 'Judge repayment', overview: 'Orders gr' }));
-    expect(partials().at(-1)).toEqual({ text: 'Orders gr', output: { objective: 'Judge repayment', overview: 'Orders gr', topics: [topic('1.1'), topic('1.2'), topic('2.1'), topic('2.2')] } });
+    expect(partials().at(-1)).toEqual({
+      text: 'Orders gr',
+      output: { objective: 'Judge repayment', overview: 'Orders gr', topics: [topic('1.1'), topic('1.2'), topic('2.1'), topic('2.2')] },
+    });
   });
 
   it("passes the spend on at once; a wait drops what that call had written and holds the others' answers until it streams again", () => {

@@ -30,7 +30,10 @@ export function liveSections(options: {
   let sentAt = -Infinity;
   const send = () => {
     sentAt = now();
-    const output = joinSections(kind, calls.flatMap((call, i) => (outputs[i] ? [{ fields: call.fields, output: outputs[i] }] : [])));
+    const output = joinSections(
+      kind,
+      calls.flatMap((call, i) => (outputs[i] ? [{ fields: call.fields, output: outputs[i] }] : [])),
+    );
     publish({ type: 'step-partial', runId, stepId, text: proseSoFar(kind, output), output });
   };
   return {

@@ -79,16 +79,36 @@ function turnFor(step: StepDef): Turn {
         citations: [{ evidenceId: e.id, source: e.sourceName, date: e.publishedDate }],
       }));
   const target = step.context[0];
-  const questions = asks ? [1, 2].map((i) => ({ id: `${step.id}-q${i}`, targetClaimId: `${target}-c${i}`, kind: 'reliability', text: `Question ${i} of ${step.id}: how current and complete is the filing behind this claim?` })) : [];
+  const questions = asks
+    ? [1, 2].map((i) => ({
+        id: `${step.id}-q${i}`,
+        targetClaimId: `${target}-c${i}`,
+        kind: 'reliability',
+        text: `Question ${i} of ${step.id}: how current and complete is the filing behind this claim?`,
+      }))
+    : [];
   const text = [`Opening words of ${step.id}.`, ...claims.map((c, i) => `(${i + 1}) ${c.text}`), ...questions.map((q, i) => `(${i + 1}) ${q.text}`)].join('\n');
   return { text, claims, questions };
 }
 
 function inputsOf(protocol: ProtocolDef, sources: string[] | null = SOURCES) {
-  const turns = new Map<string, ContextTurn>(protocol.steps.map((s) => [s.id, { stepId: s.id, agent: s.agent, team: s.team, act: s.act, text: turnFor(s).text, output: turnFor(s) }]));
+  const turns = new Map<string, ContextTurn>(
+    protocol.steps.map((s) => [s.id, { stepId: s.id, agent: s.agent, team: s.team, act: s.act, text: turnFor(s).text, output: turnFor(s) }]),
+  );
   return protocol.steps.map((step): PromptInput => {
     const context = step.context.map((id) => turns.get(id)!);
-    return { runId: 'run-1', protocol, step, params: PARAMS, company: COMPANY, evidence: visibleEvidence(step, POOL, context), passages: [], context, redFlags: [FLAG], sources: sources ?? undefined };
+    return {
+      runId: 'run-1',
+      protocol,
+      step,
+      params: PARAMS,
+      company: COMPANY,
+      evidence: visibleEvidence(step, POOL, context),
+      passages: [],
+      context,
+      redFlags: [FLAG],
+      sources: sources ?? undefined,
+    };
   });
 }
 
@@ -121,7 +141,8 @@ describe('prompts name each source once', () => {
         expect(system).toContain('Cite by key; in prose, name the source.');
         // The red flag gives its source by key; so does every evidence line the step sees.
         expect(system).toContain('[ev-7] regulatory sanction | event 2024-02-01 | published 2024-02-10 | source: S2 |');
-        for (const e of input.evidence) expect(user).toContain(`[${e.id}] | published ${e.publishedDate} | source: ${sourceKeys(SOURCES).keyOf(e.sourceName)} |`);
+        for (const e of input.evidence)
+          expect(user).toContain(`[${e.id}] | published ${e.publishedDate} | source: ${sourceKeys(SOURCES).keyOf(e.sourceName)} |`);
       }
     });
   }
@@ -133,11 +154,14 @@ describe('prompts name each source once', () => {
     expect(user).not.toContain(`ev-1 2024-03-01 ${FILING}`);
   });
 
-  it('a sectioned step\'s every call names each source once too, the overview with what the sections wrote', () => {
+  it("a sectioned step's every call names each source once too, the overview with what the sections wrote", () => {
     const ag = inputsOf(KPD_MADS).find((i) => i.step.id === KPD_MADS.reportStep)!;
     const cited = { evidenceId: 'ev-1', source: FILING, date: '2024-03-01' };
     const written = [
-      { key: 'governance', output: { topics: [{ topic: 'Growth', factor: 'industry_growth_outlook', affirmative: 'It grows.', adverse: '', citations: [cited] }] } },
+      {
+        key: 'governance',
+        output: { topics: [{ topic: 'Growth', factor: 'industry_growth_outlook', affirmative: 'It grows.', adverse: '', citations: [cited] }] },
+      },
       { key: 'summaries', output: { favorableSummary: ['Growth (2024-03-01): it grows.'], adverseSummary: [] } },
     ];
     for (const call of sectionCalls(ag.step.sections!)) {
@@ -171,7 +195,7 @@ describe('prompts name each source once', () => {
 });
 
 describe('a turn that repeats its claims and questions in its prose', () => {
-  it('carries each claim\'s and question\'s words once, the prose pointing to them', () => {
+  it("carries each claim's and question's words once, the prose pointing to them", () => {
     const inputs = inputsOf(KPD_MADS);
     const d3 = inputs.find((i) => i.step.id === 'D3')!;
     const { user } = buildPrompt(d3);
@@ -199,7 +223,9 @@ describe('a claim an earlier turn of the prompt already made word for word', () 
     const context = ag.context.map((t) => (t === d9 ? { ...d9, text: closing.text, output: closing } : t));
     const { user } = buildPrompt({ ...ag, context });
     expect(count(user, restated.text)).toBe(1);
-    expect(user).toContain(`- D9-c1 [${restated.factor}, ${restated.polarity}] (word for word as ${restated.id}) (cites: ${restated.citations[0].evidenceId} ${restated.citations[0].date} S`);
+    expect(user).toContain(
+      `- D9-c1 [${restated.factor}, ${restated.polarity}] (word for word as ${restated.id}) (cites: ${restated.citations[0].evidenceId} ${restated.citations[0].date} S`,
+    );
   });
 });
 
@@ -207,7 +233,11 @@ describe('a source given by its key', () => {
   const known = new Map<string, KnownEvidence>(POOL.map((e) => [e.id, { id: e.id, sourceName: e.sourceName, publishedDate: e.publishedDate }]));
   const scope = { shown: known, known, asOf: PARAMS.asOf, sources: SOURCES };
   const resolve = (citations: { evidenceId?: string; source: string; date: string }[]) => {
-    const output: Turn = { text: 't', claims: citations.map((c, i) => ({ id: `D1-c${i + 1}`, text: 'x', factor: 'other', polarity: 'favorable', citations: [{ ...c }] })), questions: [] };
+    const output: Turn = {
+      text: 't',
+      claims: citations.map((c, i) => ({ id: `D1-c${i + 1}`, text: 'x', factor: 'other', polarity: 'favorable', citations: [{ ...c }] })),
+      questions: [],
+    };
     const result = resolveCitations(output, scope);
     return { ...result, cited: output.claims.map((c) => c.citations[0] as ResolvedCitation) };
   };
@@ -232,7 +262,15 @@ describe('a source given by its key', () => {
   it('in the prose, where it cites a source, is stored as the name; a product that looks like a key is left alone', () => {
     const output: Turn = {
       text: 'Orders grew (published 2024-03-01, S3); the Galaxy S2 sold well (S1; S9).',
-      claims: [{ id: 'D1-c1', text: 'Revenue rose [S3, 2024-03-01].', factor: 'other', polarity: 'favorable', citations: [{ evidenceId: 'ev-2', source: 'S3', date: '2024-03-01' }] }],
+      claims: [
+        {
+          id: 'D1-c1',
+          text: 'Revenue rose [S3, 2024-03-01].',
+          factor: 'other',
+          polarity: 'favorable',
+          citations: [{ evidenceId: 'ev-2', source: 'S3', date: '2024-03-01' }],
+        },
+      ],
       questions: [],
     };
     resolveCitations(output, scope);
@@ -242,20 +280,39 @@ describe('a source given by its key', () => {
   });
 
   it('without a table, a name that looks like a key is a name', () => {
-    const output: Turn = { text: 't', claims: [{ id: 'D1-c1', text: 'x', factor: 'other', polarity: 'favorable', citations: [{ evidenceId: 'ev-2', source: 'S2', date: '2024-03-01' }] }], questions: [] };
+    const output: Turn = {
+      text: 't',
+      claims: [{ id: 'D1-c1', text: 'x', factor: 'other', polarity: 'favorable', citations: [{ evidenceId: 'ev-2', source: 'S2', date: '2024-03-01' }] }],
+      questions: [],
+    };
     resolveCitations(output, { ...scope, sources: undefined });
     expect(output.claims[0].citations[0].source).toBe('S2');
   });
 });
 
 describe('a key while the answer streams', () => {
-  it('shows viewers the source\'s name in the partial answer, before the citations are taken in', () => {
+  it("shows viewers the source's name in the partial answer, before the citations are taken in", () => {
     const events: RunEvent[] = [];
-    const live = liveStep({ publish: (e) => events.push(e), runId: 'r', stepId: 'D1', kind: 'turn', spent: () => ({ promptTokens: 0, completionTokens: 0, costUsd: 0 }), sources: SOURCES });
-    const claim = { id: 'D1-c1', text: 'Orders grew.', factor: 'other', polarity: 'favorable', citations: [{ evidenceId: 'ev-1', source: 'S3', date: '2024-03-01' }] };
+    const live = liveStep({
+      publish: (e) => events.push(e),
+      runId: 'r',
+      stepId: 'D1',
+      kind: 'turn',
+      spent: () => ({ promptTokens: 0, completionTokens: 0, costUsd: 0 }),
+      sources: SOURCES,
+    });
+    const claim = {
+      id: 'D1-c1',
+      text: 'Orders grew.',
+      factor: 'other',
+      polarity: 'favorable',
+      citations: [{ evidenceId: 'ev-1', source: 'S3', date: '2024-03-01' }],
+    };
     live.onToken(JSON.stringify({ text: 'Orders grew.', claims: [claim], questions: [] }));
     live.end();
     const partials = events.flatMap((e) => (e.type === 'step-partial' ? [e.output] : []));
-    expect(partials).toEqual([{ text: 'Orders grew.', claims: [{ ...claim, citations: [{ evidenceId: 'ev-1', source: FILING, date: '2024-03-01' }] }], questions: [] }]);
+    expect(partials).toEqual([
+      { text: 'Orders grew.', claims: [{ ...claim, citations: [{ evidenceId: 'ev-1', source: FILING, date: '2024-03-01' }] }], questions: [] },
+    ]);
   });
 });

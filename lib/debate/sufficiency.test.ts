@@ -30,7 +30,8 @@ const demo: Row[] = fs
   .filter((l) => l.trim())
   .map((l) => JSON.parse(l));
 /** A company's demo items as of a date, tagged as the import tags them. */
-const poolOf = (companyId: string, asOf: string) => demo.filter((r) => r.company_id === companyId && r.published_date <= asOf).map((r) => ({ factor: tagByCategory(r).factor as string }));
+const poolOf = (companyId: string, asOf: string) =>
+  demo.filter((r) => r.company_id === companyId && r.published_date <= asOf).map((r) => ({ factor: tagByCategory(r).factor as string }));
 
 describe('evidenceShortfall on the demo pool', () => {
   it('states the threshold: at least 3 items on at least 2 guideline factors', () => {
@@ -59,7 +60,7 @@ describe('evidenceShortfall on the demo pool', () => {
     expect(evidenceShortfall(poolOf('taeyoung-engineering-construction', '2025-01-31'))).toMatchObject({ items: 0, factors: 0 });
   });
 
-  it('counts items under `other` as items, not factors: Monro\'s two items make one factor', () => {
+  it("counts items under `other` as items, not factors: Monro's two items make one factor", () => {
     expect(evidenceShortfall(poolOf('monro-inc', '2025-06-30'))).toMatchObject({ items: 2, factors: 1 });
   });
 
@@ -115,7 +116,15 @@ describe.each(testBackends())('a run on too little evidence, on %s', (backend) =
     const kase = (await getCaseById({ db, id: DEMO_IDS.thinCase }))!;
     expect(kase.status).toBe('draft');
     calls.length = 0;
-    const run = await createRun({ db, protocolId: 'kpd-mads', companyId: kase.companyId, provider: counting, caseId: kase.id, createdById: kase.ownerId, params: { asOf: BEFORE_FILING, language: 'ko' } });
+    const run = await createRun({
+      db,
+      protocolId: 'kpd-mads',
+      companyId: kase.companyId,
+      provider: counting,
+      caseId: kase.id,
+      createdById: kase.ownerId,
+      params: { asOf: BEFORE_FILING, language: 'ko' },
+    });
     await markCaseAnalyzing({ db, id: kase.id });
     const events: RunEvent[] = [];
     const { unsubscribe } = runBus().subscribe(run.id, (e) => events.push(e));
@@ -147,7 +156,15 @@ describe.each(testBackends())('a run on too little evidence, on %s', (backend) =
   it('is retried like a failed run: checked again before any step, the case analysed meanwhile, and a draft once it ends short again', async () => {
     const kase = (await getCaseById({ db, id: DEMO_IDS.thinCase }))!;
     const offline = createOfflineAnalyst();
-    const run = await createRun({ db, protocolId: 'nas', companyId: kase.companyId, provider: offline, caseId: kase.id, createdById: kase.ownerId, params: { asOf: BEFORE_FILING, language: 'en' } });
+    const run = await createRun({
+      db,
+      protocolId: 'nas',
+      companyId: kase.companyId,
+      provider: offline,
+      caseId: kase.id,
+      createdById: kase.ownerId,
+      params: { asOf: BEFORE_FILING, language: 'en' },
+    });
     await markCaseAnalyzing({ db, id: kase.id });
     expect((await executeRun({ db, runId: run.id, provider: offline })).status).toBe('insufficient_evidence');
 
@@ -174,10 +191,26 @@ describe.each(testBackends())('a run on too little evidence, on %s', (backend) =
     const kase = (await getCaseById({ db, id: DEMO_IDS.thinCase }))!;
     const offline = createOfflineAnalyst();
     // A run on the same case that got going (here: stated a lower threshold, as a test may).
-    const going = await createRun({ db, protocolId: 'nas', companyId: kase.companyId, provider: offline, caseId: kase.id, createdById: kase.ownerId, params: { asOf: kase.asOfDate, language: 'en' } });
+    const going = await createRun({
+      db,
+      protocolId: 'nas',
+      companyId: kase.companyId,
+      provider: offline,
+      caseId: kase.id,
+      createdById: kase.ownerId,
+      params: { asOf: kase.asOfDate, language: 'en' },
+    });
     await markCaseAnalyzing({ db, id: kase.id });
     expect((await executeRun({ db, runId: going.id, provider: offline, evidenceThreshold: { minItems: 1, minFactors: 1 } })).status).toBe('succeeded');
-    const thin = await createRun({ db, protocolId: 'nas', companyId: kase.companyId, provider: offline, caseId: kase.id, createdById: kase.ownerId, params: { asOf: BEFORE_FILING, language: 'en' } });
+    const thin = await createRun({
+      db,
+      protocolId: 'nas',
+      companyId: kase.companyId,
+      provider: offline,
+      caseId: kase.id,
+      createdById: kase.ownerId,
+      params: { asOf: BEFORE_FILING, language: 'en' },
+    });
     expect((await executeRun({ db, runId: thin.id, provider: offline })).status).toBe('insufficient_evidence');
     expect((await getCaseById({ db, id: kase.id }))!.status).toBe('analyzing');
   });
@@ -190,9 +223,15 @@ describe.each(testBackends())('a run on too little evidence, on %s', (backend) =
     expect(await getRun({ db, id: run.id })).toMatchObject({ status: 'queued', shortfall: null });
   });
 
-  it('runs a pool at the threshold as before: Travelers\' three items on three factors', async () => {
+  it("runs a pool at the threshold as before: Travelers' three items on three factors", async () => {
     calls.length = 0;
-    const run = await createRun({ db, protocolId: 'nas', companyId: 'travelers-companies', provider: counting, params: { asOf: '2021-06-30', language: 'en' } });
+    const run = await createRun({
+      db,
+      protocolId: 'nas',
+      companyId: 'travelers-companies',
+      provider: counting,
+      params: { asOf: '2021-06-30', language: 'en' },
+    });
     expect((await executeRun({ db, runId: run.id, provider: counting })).status).toBe('succeeded');
     // NAS's calls: its report's sections and overview (docs/protocols.md, "Sections"), but for
     // governance: nothing in the three items bears on internal control, so it is not asked.

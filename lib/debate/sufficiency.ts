@@ -47,7 +47,8 @@ export function evidenceShortfall(pool: { factor: string | null }[], threshold: 
  * - `insufficient`: below the threshold with no red flag; the run ends `insufficient_evidence`.
  * Neither of the last two calls a model.
  */
-export type RunOutlook = { kind: 'debate' } | { kind: 'screening'; shortfall: EvidenceShortfall; redFlags: number } | { kind: 'insufficient'; shortfall: EvidenceShortfall };
+export type RunOutlook =
+  { kind: 'debate' } | { kind: 'screening'; shortfall: EvidenceShortfall; redFlags: number } | { kind: 'insufficient'; shortfall: EvidenceShortfall };
 
 export function runOutlook(pool: { factor: string | null }[], redFlagCount: number, threshold: EvidenceThreshold = EVIDENCE_THRESHOLD): RunOutlook {
   const shortfall = evidenceShortfall(pool, threshold);

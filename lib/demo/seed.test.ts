@@ -24,7 +24,10 @@ import matter from 'gray-matter';
 const demoDir = path.join(process.cwd(), 'data/demo');
 const expected = {
   companies: JSON.parse(fs.readFileSync(path.join(demoDir, 'companies.json'), 'utf8')).length as number,
-  evidence: fs.readFileSync(path.join(demoDir, 'evidence.jsonl'), 'utf8').split('\n').filter((l) => l.trim()).length,
+  evidence: fs
+    .readFileSync(path.join(demoDir, 'evidence.jsonl'), 'utf8')
+    .split('\n')
+    .filter((l) => l.trim()).length,
   documents: fs.readdirSync(path.join(demoDir, 'documents')).filter((f) => f.endsWith('.md')).length,
   chunks: fs
     .readdirSync(path.join(demoDir, 'documents'))
@@ -42,7 +45,9 @@ const GUIDELINE_IDS: string[] = GUIDELINE_FACTORS.map((f) => f.id);
 /** A company's demo items as of a date, tagged as the import tags them, with which are within the run's default recency window. */
 function poolOf(companyId: string, asOf: string) {
   const cutoff = recencyCutoff(asOf, DEFAULT_RUN_PARAMS.recencyDays);
-  const items = rows.filter((r) => r.company_id === companyId && r.published_date <= asOf).map((r) => ({ factor: tagByCategory(r).factor as string, fresh: r.published_date >= cutoff }));
+  const items = rows
+    .filter((r) => r.company_id === companyId && r.published_date <= asOf)
+    .map((r) => ({ factor: tagByCategory(r).factor as string, fresh: r.published_date >= cutoff }));
   const factors = (list: typeof items) => new Set(list.map((i) => i.factor).filter((f) => GUIDELINE_IDS.includes(f))).size;
   return { items, factors: factors(items), freshItems: items.filter((i) => i.fresh).length, freshFactors: factors(items.filter((i) => i.fresh)) };
 }
@@ -64,7 +69,12 @@ describe('the demo cases against the evidence in data/demo', () => {
     const draft = poolOf(DEMO_CASE.companyId, DEMO_CASE.asOfDate);
     expect(evidenceShortfall(draft.items)).toBeNull();
     // Every factor it shows has an item within the run's recency window (the stale ones are 8-Ks).
-    expect({ items: draft.items.length, factors: draft.factors, freshItems: draft.freshItems, freshFactors: draft.freshFactors }).toEqual({ items: 37, factors: 8, freshItems: 23, freshFactors: 8 });
+    expect({ items: draft.items.length, factors: draft.factors, freshItems: draft.freshItems, freshFactors: draft.freshFactors }).toEqual({
+      items: 37,
+      factors: 8,
+      freshItems: 23,
+      freshFactors: 8,
+    });
     // Apart from Samsung, the submitted case's borrower, no company at any publication date in
     // the pool shows more factors.
     const others = rows.filter((r) => r.company_id !== DEMO_SUBMITTED_CASE.companyId);
@@ -153,13 +163,19 @@ describe.each(testBackends())('seedDemo on %s', (backend) => {
   });
 
   it('stores documents with their front matter and chunks whose offsets point into the stored body', async () => {
-    const [monro] = await db.select().from(documents).where(sql`${documents.id} = 'monro-inc--earnings-call-q3-fy2020'`);
+    const [monro] = await db
+      .select()
+      .from(documents)
+      .where(sql`${documents.id} = 'monro-inc--earnings-call-q3-fy2020'`);
     expect(monro).toMatchObject({ companyId: 'monro-inc', kind: 'earnings_call', publishedDate: '2021-04-02', language: 'en' });
     expect(monro.meta).toMatchObject({ call_date: null, sector: 'Consumer Goods' });
     expect(monro.meta.date_note).toMatch(/not recorded/);
     expect(monro.meta).not.toHaveProperty('title');
 
-    const chunks = await db.select().from(documentChunks).where(sql`${documentChunks.documentId} = ${monro.id}`);
+    const chunks = await db
+      .select()
+      .from(documentChunks)
+      .where(sql`${documentChunks.documentId} = ${monro.id}`);
     expect(chunks.length).toBeGreaterThan(1);
     for (const c of chunks) expect(monro.body.slice(c.charStart, c.charEnd)).toBe(c.text);
   });
@@ -171,10 +187,7 @@ describe.each(testBackends())('seedDemo on %s', (backend) => {
   });
 
   it('adds the demo accounts, two draft cases and a submitted case with its finished analysis only when asked, leaving an existing account alone', async () => {
-    const [admin] = await db
-      .insert(users)
-      .values({ email: 'admin@example.com', name: 'Real Admin', role: 'admin', passwordHash: 'scrypt$kept' })
-      .returning();
+    const [admin] = await db.insert(users).values({ email: 'admin@example.com', name: 'Real Admin', role: 'admin', passwordHash: 'scrypt$kept' }).returning();
 
     const counts = await seedDemo(db, { accounts: true });
     expect(counts).toEqual({ companies: 0, evidence: 0, documents: 0, chunks: 0, users: 3, cases: 3, runs: 1 });
@@ -203,7 +216,13 @@ describe.each(testBackends())('seedDemo on %s', (backend) => {
     });
     expect(Number(demoCase.loanAmount)).toBe(100_000_000);
     const [thinCase] = await db.select().from(cases).where(eq(cases.id, DEMO_IDS.thinCase));
-    expect(thinCase).toMatchObject({ ownerId: rm.id, companyId: 'taeyoung-engineering-construction', title: DEMO_THIN_CASE.title, asOfDate: '2025-03-31', status: 'draft' });
+    expect(thinCase).toMatchObject({
+      ownerId: rm.id,
+      companyId: 'taeyoung-engineering-construction',
+      title: DEMO_THIN_CASE.title,
+      asOfDate: '2025-03-31',
+      status: 'draft',
+    });
 
     // The RM's list (home page and /cases) opens with the full-debate draft, then the thin one.
     expect((await listCasesForOwner({ db, ownerId: rm.id })).map((c) => c.id)).toEqual([DEMO_IDS.draftCase, DEMO_IDS.thinCase, DEMO_IDS.submittedCase]);
@@ -230,7 +249,15 @@ describe.each(testBackends())('seedDemo on %s', (backend) => {
   it("gives the first draft a full debate: the offline analyst's KPD-MADS run succeeds, every step done, with claims on many factors", async () => {
     const [kase] = await db.select().from(cases).where(eq(cases.id, DEMO_IDS.draftCase));
     const provider = createOfflineAnalyst();
-    const run = await createRun({ db, protocolId: 'kpd-mads', companyId: kase.companyId, provider, caseId: kase.id, createdById: kase.ownerId, params: { asOf: kase.asOfDate, language: 'en' } });
+    const run = await createRun({
+      db,
+      protocolId: 'kpd-mads',
+      companyId: kase.companyId,
+      provider,
+      caseId: kase.id,
+      createdById: kase.ownerId,
+      params: { asOf: kase.asOfDate, language: 'en' },
+    });
     const result = await executeRun({ db, runId: run.id, provider });
     expect(result.status).toBe('succeeded');
     const [row] = await db.select().from(runs).where(eq(runs.id, run.id));
@@ -244,7 +271,15 @@ describe.each(testBackends())('seedDemo on %s', (backend) => {
   it('ends a run on the thin draft as a red-flag screening, before any step', async () => {
     const [kase] = await db.select().from(cases).where(eq(cases.id, DEMO_IDS.thinCase));
     const provider = createOfflineAnalyst();
-    const run = await createRun({ db, protocolId: 'kpd-mads', companyId: kase.companyId, provider, caseId: kase.id, createdById: kase.ownerId, params: { asOf: kase.asOfDate, language: 'en' } });
+    const run = await createRun({
+      db,
+      protocolId: 'kpd-mads',
+      companyId: kase.companyId,
+      provider,
+      caseId: kase.id,
+      createdById: kase.ownerId,
+      params: { asOf: kase.asOfDate, language: 'en' },
+    });
     expect((await executeRun({ db, runId: run.id, provider })).status).toBe('red_flag_screening');
     expect((await listRunSteps({ db, runId: run.id })).map((s) => s.status)).toEqual(Array(11).fill('pending'));
   });

@@ -89,7 +89,9 @@ export async function seedDemo(db: Db, { accounts }: { accounts: boolean }): Pro
   const plan = await planImport({ db, sources: readSourcesFromPath(demoDataDir()), maxFileBytes: Number.MAX_SAFE_INTEGER, companyProfiles: 'replace' });
   if (plan.rejected.length > 0) {
     const first = plan.rejected[0];
-    throw new Error(`The demo data in ${demoDataDir()} has ${plan.rejected.length} invalid rows, first ${first.file}:${first.row} ${first.field ?? ''}: ${first.message}`);
+    throw new Error(
+      `The demo data in ${demoDataDir()} has ${plan.rejected.length} invalid rows, first ${first.file}:${first.row} ${first.field ?? ''}: ${first.message}`,
+    );
   }
   const newAccounts = accounts ? await accountsToCreate(db) : [];
 
@@ -166,7 +168,16 @@ async function createDemoRun(db: Db) {
   const { createRun, executeRun } = await import('@/lib/debate/engine');
   const { createOfflineAnalyst } = await import('@/lib/llm/offline');
   const provider = createOfflineAnalyst();
-  const run = await createRun({ db, id: DEMO_IDS.run, protocolId: 'kpd-mads', companyId: kase.companyId, provider, caseId: kase.id, createdById: kase.ownerId, params: { asOf: kase.asOfDate, language: 'ko' } });
+  const run = await createRun({
+    db,
+    id: DEMO_IDS.run,
+    protocolId: 'kpd-mads',
+    companyId: kase.companyId,
+    provider,
+    caseId: kase.id,
+    createdById: kase.ownerId,
+    params: { asOf: kase.asOfDate, language: 'ko' },
+  });
   const result = await executeRun({ db, runId: run.id, provider });
   if (result.status !== 'succeeded') throw new Error(`The demo analysis did not finish: ${result.error}`);
   return true;

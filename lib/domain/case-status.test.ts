@@ -9,7 +9,7 @@ describe('the status a case shows', () => {
     expect(shownCaseStatus('draft', 2)).toBe('analyzing');
   });
 
-  it('leaves the committee\'s statuses as they are', () => {
+  it("leaves the committee's statuses as they are", () => {
     expect(shownCaseStatus('submitted', 0)).toBe('submitted');
     expect(shownCaseStatus('decided', 0)).toBe('decided');
     expect(shownCaseStatus('returned', 1)).toBe('returned');

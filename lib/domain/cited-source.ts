@@ -38,4 +38,3 @@ export function poolNoteOf(source: CitedSource | undefined): PoolNote | undefine
   if (source.changedSincePublished) return 'changed';
   return source.frozen === false ? 'notFrozen' : undefined;
 }
-

@@ -25,7 +25,7 @@ describe('the prose of each output kind', () => {
   });
 });
 
-describe('the order of an output\'s keys', () => {
+describe("the order of an output's keys", () => {
   type Schema = { properties?: Record<string, Schema> };
   const KINDS = Object.keys(OUTPUT_SCHEMAS) as OutputKind[];
 
@@ -45,13 +45,18 @@ describe('the order of an output\'s keys', () => {
   });
 
   it('writes an output as JSON in the schema order, whatever order it was built in, without fields outside the schema', () => {
-    const built = { questions: [], claims: [{ citations: [{ verified: true, date: '2024-05-01', source: 'DART' }], polarity: 'favorable', factor: 'other', text: 'Up', id: 'D1-c1' }], text: 'A turn.' };
+    const built = {
+      questions: [],
+      claims: [{ citations: [{ verified: true, date: '2024-05-01', source: 'DART' }], polarity: 'favorable', factor: 'other', text: 'Up', id: 'D1-c1' }],
+      text: 'A turn.',
+    };
     expect(outputJson('turn', built)).toBe(
       '{"text":"A turn.","claims":[{"id":"D1-c1","text":"Up","factor":"other","polarity":"favorable","citations":[{"source":"DART","date":"2024-05-01"}]}],"questions":[]}',
     );
-    expect(outputJson('report', { topics: [], adverseSummary: [], favorableSummary: [], objective: 'o', overview: 'The overview.' })).toMatch(/^\{"overview":"The overview\.","objective":"o"/);
+    expect(outputJson('report', { topics: [], adverseSummary: [], favorableSummary: [], objective: 'o', overview: 'The overview.' })).toMatch(
+      /^\{"overview":"The overview\.","objective":"o"/,
+    );
     // An output its schema refuses is written as it is: the engine reports what is wrong with it.
     expect(outputJson('turn', { claims: 'none' })).toBe('{"claims":"none"}');
   });
 });
-

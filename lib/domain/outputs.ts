@@ -96,7 +96,15 @@ export const responsesRound = z.object({
   ),
 });
 export const closingRound = z.object({ text: z.string(), concessions: z.array(z.string()), unrebutted: z.array(z.string()), finalPosition: z.string() });
-export const FALLACIES = ['straw_man', 'appeal_to_authority', 'slippery_slope', 'false_dilemma', 'anecdotal_evidence', 'circular_reasoning', 'ad_hominem'] as const;
+export const FALLACIES = [
+  'straw_man',
+  'appeal_to_authority',
+  'slippery_slope',
+  'false_dilemma',
+  'anecdotal_evidence',
+  'circular_reasoning',
+  'ad_hominem',
+] as const;
 export const rubricJudgment = z.object({
   overall: z.object({
     keyInsight: z.string(),
@@ -257,7 +265,8 @@ export function outputJson(kind: OutputKind, output: unknown): string {
 /** The values of an output's prose fields (see PROSE), in order, and what joins them. */
 function proseValues(kind: OutputKind, output: unknown): { values: unknown[]; join: string } {
   const { parts, join } = PROSE[kind] as { parts: readonly (readonly string[])[]; join: string };
-  const at = (path: readonly string[]) => path.reduce<unknown>((value, key) => (value && typeof value === 'object' ? (value as Record<string, unknown>)[key] : undefined), output);
+  const at = (path: readonly string[]) =>
+    path.reduce<unknown>((value, key) => (value && typeof value === 'object' ? (value as Record<string, unknown>)[key] : undefined), output);
   return { values: parts.map(at), join };
 }
 

@@ -136,14 +136,7 @@ export type StepRole = (typeof STEP_ROLES)[number];
  * be briefed the same way in both, so SAS's and FinDebate's management briefings are two lanes.
  */
 export type SpecialistFocus =
-  | 'figures'
-  | 'management-behaviour'
-  | 'industry-narrative'
-  | 'performance'
-  | 'market-outlook'
-  | 'management-sentiment'
-  | 'collateral'
-  | 'credit-risk';
+  'figures' | 'management-behaviour' | 'industry-narrative' | 'performance' | 'market-outlook' | 'management-sentiment' | 'collateral' | 'credit-risk';
 
 export type StepDef = {
   /** Stable id within the protocol, e.g. `D5`, `AG`, `R1-A`. */
@@ -313,4 +306,13 @@ export type RunEvent =
   | { type: 'step-failed'; runId: string; stepId: string; at: string; error: string; errorPhrase?: Phrase; usage?: Usage; repairs?: StepRepair[] }
   | { type: 'report-ready'; runId: string; at: string }
   /** `error` and `totals`: the run's reason and totals as saved, so viewers need not reload to see them. */
-  | { type: 'run-finished'; runId: string; at: string; status: TerminalRunStatus; error?: string; errorPhrase?: Phrase; totals?: Usage; shortfall?: EvidenceShortfall };
+  | {
+      type: 'run-finished';
+      runId: string;
+      at: string;
+      status: TerminalRunStatus;
+      error?: string;
+      errorPhrase?: Phrase;
+      totals?: Usage;
+      shortfall?: EvidenceShortfall;
+    };

@@ -21,7 +21,7 @@ const REPORT = {
 };
 
 describe('sections of an answer', () => {
-  it("reads a factor outside the ten as `other`, and a known one only as itself", () => {
+  it('reads a factor outside the ten as `other`, and a known one only as itself', () => {
     expect(coversFactor(['other'], 'liquidity')).toBe(true);
     expect(coversFactor(['other'], 'certifications')).toBe(false);
     expect(coversFactor(['certifications'], 'certifications')).toBe(true);
@@ -34,7 +34,10 @@ describe('sections of an answer', () => {
     expect(sectionOf('report', REPORT, calls[1])).toEqual({ topics: [REPORT.topics[0], REPORT.topics[2]] });
     expect(sectionOf('report', REPORT, calls[3])).toEqual({ overview: 'An overview.', objective: 'What was assessed.' });
     // Joined in the calls' order, whatever order the shares are handed in.
-    const joined = joinSections('report', calls.map((c) => ({ fields: c.fields, output: sectionOf('report', REPORT, c) })));
+    const joined = joinSections(
+      'report',
+      calls.map((c) => ({ fields: c.fields, output: sectionOf('report', REPORT, c) })),
+    );
     expect(joined).toEqual({ ...REPORT, topics: ['i1', 'i2', 'c', 'l'].map((n) => REPORT.topics.find((t) => t.topic === n)) });
     // Keys in the output's order, the prose first.
     expect(Object.keys(joined)).toEqual(['overview', 'objective', 'favorableSummary', 'adverseSummary', 'topics']);

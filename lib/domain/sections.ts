@@ -49,7 +49,8 @@ export function sectionOf(kind: OutputKind, output: unknown, call: Pick<SectionC
   for (const key of Object.keys(OUTPUT_SCHEMAS[kind].shape)) {
     if (!call.fields.includes(key) || !(key in whole)) continue;
     const value = whole[key];
-    out[key] = call.factors && Array.isArray(value) ? value.filter((e) => !hasFactor(e) || coversFactor(call.factors!, (e as { factor?: unknown }).factor)) : value;
+    out[key] =
+      call.factors && Array.isArray(value) ? value.filter((e) => !hasFactor(e) || coversFactor(call.factors!, (e as { factor?: unknown }).factor)) : value;
   }
   return out;
 }

@@ -20,7 +20,16 @@ export type DecisionOutcome = (typeof DECISION_OUTCOMES)[number];
  * ended with a red-flag screening instead of a debate (lib/debate/sufficiency.ts, docs/protocols.md).
  * It is a finished analysis: the case can be submitted with it.
  */
-export const RUN_STATUSES = ['queued', 'running', 'succeeded', 'failed', 'cancelled', 'budget_exceeded', 'insufficient_evidence', 'red_flag_screening'] as const;
+export const RUN_STATUSES = [
+  'queued',
+  'running',
+  'succeeded',
+  'failed',
+  'cancelled',
+  'budget_exceeded',
+  'insufficient_evidence',
+  'red_flag_screening',
+] as const;
 export type RunStatus = (typeof RUN_STATUSES)[number];
 /** Statuses a run does not leave on its own (a retry starts it again). */
 export type TerminalRunStatus = Exclude<RunStatus, 'queued' | 'running'>;

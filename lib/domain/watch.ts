@@ -28,4 +28,13 @@ export type WatchEntryView = {
 export type WatchCaseOption = { id: string; title: string; asOfDate: string };
 
 /** A filing on the company page's timeline: when it was published and when the watch first saw it. */
-export type SightingView = { evidenceId: string; title: string; publishedDate: string; sourceName: string; sourceUrl: string; polarity: string | null; source: string; seenAt: string };
+export type SightingView = {
+  evidenceId: string;
+  title: string;
+  publishedDate: string;
+  sourceName: string;
+  sourceUrl: string;
+  polarity: string | null;
+  source: string;
+  seenAt: string;
+};

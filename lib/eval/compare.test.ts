@@ -86,7 +86,12 @@ describe.each(testBackends())('comparing two real offline runs on %s', (backend)
   });
 
   it('compares a run still going: only finished turns count, and no latency yet means no latency difference', () => {
-    const pending = { ...kpd, status: 'running' as const, turns: kpd.turns.map((t) => ({ ...t, status: 'pending' as const, output: null, citations: [] })), metrics: { ...kpd.metrics, latencyMs: null } };
+    const pending = {
+      ...kpd,
+      status: 'running' as const,
+      turns: kpd.turns.map((t) => ({ ...t, status: 'pending' as const, output: null, citations: [] })),
+      metrics: { ...kpd.metrics, latencyMs: null },
+    };
     const { b, delta, factors } = compareRuns(nas, pending);
     expect(b.steps).toEqual({ done: 0, total: kpd.turns.length });
     expect(b.citations).toMatchObject({ total: 0, verified: 0 });

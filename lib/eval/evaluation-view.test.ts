@@ -10,13 +10,19 @@ const report = (overview: string) => ({ content: { overview, factors: [] }, chec
 
 describe('readability on the report page', () => {
   it('measures English prose and explains why Korean reports and runs without a report have none', () => {
-    const en = readabilityState({ params: { language: 'en' }, report: report('The borrower repays its loans from operating cash flow. Leverage fell in 2024.') });
+    const en = readabilityState({
+      params: { language: 'en' },
+      report: report('The borrower repays its loans from operating cash flow. Leverage fell in 2024.'),
+    });
     expect(en.ok).toBe(true);
     if (en.ok) expect(en.value.sentences).toBe(2);
     expect(readabilityState({ params: { language: 'ko' }, report: report('차주는 영업현금흐름으로 상환합니다.') })).toEqual({ ok: false, reason: 'korean' });
     expect(readabilityState({ params: { language: 'en' }, report: null })).toEqual({ ok: false, reason: 'no-report' });
     // An "English" run whose report came out in Korean is still not measured as English.
-    expect(readabilityState({ params: { language: 'en' }, report: report('차주는 영업현금흐름으로 차입금을 상환할 수 있습니다.') })).toMatchObject({ ok: false, reason: 'korean' });
+    expect(readabilityState({ params: { language: 'en' }, report: report('차주는 영업현금흐름으로 차입금을 상환할 수 있습니다.') })).toMatchObject({
+      ok: false,
+      reason: 'korean',
+    });
   });
 });
 

@@ -24,4 +24,3 @@ export function groundingCounts(view: Pick<RunView, 'turns'>) {
   const resolved = citations.filter((c) => c.verified).length;
   return { resolved, total: citations.length, ratio: citationGrounding(resolved, citations.length) };
 }
-

@@ -68,7 +68,14 @@ describe('pairwise judgment', () => {
 
     const fromA = await listPairwiseJudgments({ db: handle.db, a: three.id, b: nas.id });
     expect(fromA.map((j) => [j.id, j.createdByName, j.result.comparisons.map((c) => [c.order, c.label, c.winner])])).toEqual([
-      [id, 'Judge RM', [['a-first', 'B', 'b'], ['b-first', 'B', 'a']]],
+      [
+        id,
+        'Judge RM',
+        [
+          ['a-first', 'B', 'b'],
+          ['b-first', 'B', 'a'],
+        ],
+      ],
     ]);
     // Seen from the other run, the same verdicts with the sides exchanged.
     const fromB = await listPairwiseJudgments({ db: handle.db, a: nas.id, b: three.id });
@@ -81,7 +88,15 @@ describe('pairwise judgment', () => {
   it('keeps the counts straight when one side won both orders, seen from either side', async () => {
     // A judge that prefers the longer report, wherever it stands: one run wins both orders.
     const block = (text: string, tag: string) => text.split(`<${tag}>`)[1]?.split(`</${tag}>`)[0] ?? '';
-    fake.setScript([{ match: 'Report A', reply: (req) => ({ winner: block(conversationText(req), 'report-a').length > block(conversationText(req), 'report-b').length ? 'A' : 'B', reason: 'r' }) }]);
+    fake.setScript([
+      {
+        match: 'Report A',
+        reply: (req) => ({
+          winner: block(conversationText(req), 'report-a').length > block(conversationText(req), 'report-b').length ? 'A' : 'B',
+          reason: 'r',
+        }),
+      },
+    ]);
     const { result } = await runPairwise({ db: handle.db, provider: judge, a: three.id, b: nas.id, userId });
     expect(result.consistent).toBe(true);
     expect(Math.max(result.wins.a, result.wins.b)).toBe(2);
@@ -96,16 +111,26 @@ describe('pairwise judgment', () => {
     fake.setScript([{ match: 'Report A', reply: 'A, clearly.' }]);
     const err = await runPairwise({ db: handle.db, provider: judge, a: three.id, b: nas.id, userId }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(AppError);
-    expect(err).toMatchObject({ code: 'unavailable', message: expect.stringMatching(/^The judge's answer was not valid after one repair: The answer is not valid JSON/) });
+    expect(err).toMatchObject({
+      code: 'unavailable',
+      message: expect.stringMatching(/^The judge's answer was not valid after one repair: The answer is not valid JSON/),
+    });
     expect(await stored()).toBe(before);
   });
 
   it('refuses the offline analyst and a run that is still going, without storing', async () => {
     const before = await stored();
-    await expect(runPairwise({ db: handle.db, provider: createOfflineAnalyst(), a: three.id, b: nas.id, userId })).rejects.toMatchObject({ code: 'unavailable', message: NEEDS_MODEL });
+    await expect(runPairwise({ db: handle.db, provider: createOfflineAnalyst(), a: three.id, b: nas.id, userId })).rejects.toMatchObject({
+      code: 'unavailable',
+      message: NEEDS_MODEL,
+    });
     await handle.db.update(runs).set({ status: 'running' }).where(eq(runs.id, nas.id));
     try {
-      await expect(runPairwise({ db: handle.db, provider: judge, a: three.id, b: nas.id, userId })).rejects.toMatchObject({ code: 'conflict', message: sayText(RUN_ACTIVE), said: RUN_ACTIVE });
+      await expect(runPairwise({ db: handle.db, provider: judge, a: three.id, b: nas.id, userId })).rejects.toMatchObject({
+        code: 'conflict',
+        message: sayText(RUN_ACTIVE),
+        said: RUN_ACTIVE,
+      });
     } finally {
       await handle.db.update(runs).set({ status: 'succeeded' }).where(eq(runs.id, nas.id));
     }
@@ -139,12 +164,23 @@ describe('rubric judgment', () => {
   });
 
   it('rejects a rubric row with a second run (the table keeps kinds and run counts consistent)', async () => {
-    const bad = handle.db.insert(judgments).values({ kind: 'rubric', runId: three.id, otherRunId: nas.id, result: {} as never, provider: 'openai', model: 'm', createdById: userId });
+    const bad = handle.db
+      .insert(judgments)
+      .values({ kind: 'rubric', runId: three.id, otherRunId: nas.id, result: {} as never, provider: 'openai', model: 'm', createdById: userId });
     await expect(bad).rejects.toThrow();
-    const pairWithItself = handle.db.insert(judgments).values({ kind: 'pairwise', runId: three.id, otherRunId: three.id, result: {} as never, provider: 'openai', model: 'm', createdById: userId });
+    const pairWithItself = handle.db
+      .insert(judgments)
+      .values({ kind: 'pairwise', runId: three.id, otherRunId: three.id, result: {} as never, provider: 'openai', model: 'm', createdById: userId });
     await expect(pairWithItself).rejects.toThrow();
     // The query helper is the only writer the app uses; it writes the audit entry too.
-    await recordRubricJudgment({ db: handle.db, runId: nas.id, result: { judgment: {}, arguments: [], usage: {} } as never, provider: 'openai', model: 'm', createdById: userId });
+    await recordRubricJudgment({
+      db: handle.db,
+      runId: nas.id,
+      result: { judgment: {}, arguments: [], usage: {} } as never,
+      provider: 'openai',
+      model: 'm',
+      createdById: userId,
+    });
     expect((await listRubricJudgments({ db: handle.db, runId: nas.id })).length).toBe(1);
   });
 });

@@ -38,7 +38,8 @@ export function judgeProvider(): ModelProvider {
 /** A judge's refusal or a model failure as an error the user can read; anything else is rethrown. */
 export function asAppError(err: unknown): never {
   if (err instanceof AppError) throw err;
-  if (err instanceof JudgeError) throw new AppError(err.said.key === 'errNeedsModel' || err.said.key === 'errInvalid' ? 'unavailable' : 'bad_request', err.said);
+  if (err instanceof JudgeError)
+    throw new AppError(err.said.key === 'errNeedsModel' || err.said.key === 'errInvalid' ? 'unavailable' : 'bad_request', err.said);
   if (err instanceof LlmError) throw new AppError('unavailable', say(judgesMessages, 'errModelFailed', { detail: err.message }));
   throw err;
 }

@@ -38,7 +38,10 @@ export type JudgeCall<T> = {
 };
 
 function parseJson(raw: string): { ok: true; value: unknown } | { ok: false; problem: string } {
-  const trimmed = raw.trim().replace(/^```(?:json)?\s*/i, '').replace(/\s*```$/, '');
+  const trimmed = raw
+    .trim()
+    .replace(/^```(?:json)?\s*/i, '')
+    .replace(/\s*```$/, '');
   try {
     return { ok: true, value: JSON.parse(trimmed) };
   } catch {

@@ -34,7 +34,10 @@ function leaky(run: RunView): RunView {
   return {
     ...run,
     model: RUN_MODEL,
-    report: { ...run.report!, content: { ...content, overview: `${String(content.overview)} Prepared by KPD-MADS (run ${run.id}, model ${RUN_MODEL}).` } as never },
+    report: {
+      ...run.report!,
+      content: { ...content, overview: `${String(content.overview)} Prepared by KPD-MADS (run ${run.id}, model ${RUN_MODEL}).` } as never,
+    },
   };
 }
 
@@ -59,12 +62,16 @@ beforeEach(() => {
 describe('pairwise judge', () => {
   it('is blind and counterbalanced: both orders asked, no system, run id or model in what the judge sees', async () => {
     // A judge that always prefers the KPD-MADS report, wherever it stands.
-    fake.setScript([{ match: 'Report A', reply: (req) => ({ winner: block(conversationText(req), 'report-a').includes(MARKER) ? 'A' : 'B', reason: 'Better sourced.' }) }]);
+    fake.setScript([
+      { match: 'Report A', reply: (req) => ({ winner: block(conversationText(req), 'report-a').includes(MARKER) ? 'A' : 'B', reason: 'Better sourced.' }) },
+    ]);
     const result = await judgePairwise({ provider: judge, a: kpd, b: nas });
 
     const requests = sent();
     expect(requests).toHaveLength(2);
-    const positions = requests.map((r) => (block(r.text, 'report-a').includes(MARKER) ? 'kpd in A' : block(r.text, 'report-b').includes(MARKER) ? 'kpd in B' : 'missing'));
+    const positions = requests.map((r) =>
+      block(r.text, 'report-a').includes(MARKER) ? 'kpd in A' : block(r.text, 'report-b').includes(MARKER) ? 'kpd in B' : 'missing',
+    );
     expect(positions.sort()).toEqual(['kpd in A', 'kpd in B']);
     for (const { body, text } of requests) {
       const seen = `${text}\n${JSON.stringify(body.response_format)}`;
@@ -132,7 +139,11 @@ describe('pairwise judge', () => {
     const repaired = await judgePairwise({ provider: judge, a: kpd, b: nas });
     expect(repaired).toMatchObject({ ties: 2, winRate: { a: 0, b: 0 } });
     expect(sent()).toHaveLength(3);
-    expect(sent().filter((r) => r.text.includes('not valid for this step')).map((r) => r.text)).toEqual([expect.stringContaining('winner')]);
+    expect(
+      sent()
+        .filter((r) => r.text.includes('not valid for this step'))
+        .map((r) => r.text),
+    ).toEqual([expect.stringContaining('winner')]);
 
     fake.requests.length = 0;
     fake.setScript([{ match: 'Report A', reply: 'I think A is better.' }]);
@@ -155,7 +166,13 @@ describe('rubric judge', () => {
       scores: ids.map((argumentId, i) => ({ argumentId, logic: 8, evidence: i % 2 ? 6 : 7, responsiveness: 5, honesty: 9, weighted: 99 })),
       fallacies: [{ argumentId: ids[0], fallacy: 'slippery_slope', explanation: 'One bad quarter becomes default.' }],
       trace: ids.map((argumentId) => ({ argumentId, standing: 'UPHELD', note: 'Stood.' })),
-      overall: { affirmativeTotal: 1, negativeTotal: 1, keyInsight: 'Liquidity decides it.', unresolved: ['Capex path'], recommendation: 'Approve with covenants.' },
+      overall: {
+        affirmativeTotal: 1,
+        negativeTotal: 1,
+        keyInsight: 'Liquidity decides it.',
+        unresolved: ['Capex path'],
+        recommendation: 'Approve with covenants.',
+      },
     };
   }
 
@@ -194,7 +211,11 @@ describe('rubric judge', () => {
 
   it('sends back an answer that skips arguments or invents ids, naming them', async () => {
     fake.setScript([
-      { match: 'Debate transcript', times: 1, reply: (req) => ({ ...scoreAll(req), scores: [{ argumentId: 'X-9', logic: 5, evidence: 5, responsiveness: 5, honesty: 5, weighted: 5 }] }) },
+      {
+        match: 'Debate transcript',
+        times: 1,
+        reply: (req) => ({ ...scoreAll(req), scores: [{ argumentId: 'X-9', logic: 5, evidence: 5, responsiveness: 5, honesty: 5, weighted: 5 }] }),
+      },
       { match: 'Debate transcript', reply: scoreAll },
     ]);
     const result = await judgeRubric({ provider: judge, run: three });

@@ -79,7 +79,17 @@ const PAIRWISE_SYSTEM = [
 ].join('\n');
 
 function pairwisePrompt(borrower: string, first: string, second: string) {
-  return [`Borrower: ${neutralise(borrower)}`, '', '# Report A', fence('report-a', first), '', '# Report B', fence('report-b', second), '', 'Which report better supports the credit decision?'].join('\n');
+  return [
+    `Borrower: ${neutralise(borrower)}`,
+    '',
+    '# Report A',
+    fence('report-a', first),
+    '',
+    '# Report B',
+    fence('report-b', second),
+    '',
+    'Which report better supports the credit decision?',
+  ].join('\n');
 }
 
 /** Wins of one side over all comparisons, or null when there were none. */
@@ -111,7 +121,14 @@ export async function judgePairwiseTexts({
   const textB = withhold(b, withheld);
   if (!textA.trim() || !textB.trim()) throw new JudgeError(say(judgesMessages, 'errNoText'));
   const ask = (first: string, second: string) =>
-    callJudge({ provider, system: PAIRWISE_SYSTEM, user: pairwisePrompt(withhold(borrower, withheld), first, second), schema: pairwiseVerdict, name: 'pairwise_verdict', signal });
+    callJudge({
+      provider,
+      system: PAIRWISE_SYSTEM,
+      user: pairwisePrompt(withhold(borrower, withheld), first, second),
+      schema: pairwiseVerdict,
+      name: 'pairwise_verdict',
+      signal,
+    });
   const [ab, ba] = await Promise.all([ask(textA, textB), ask(textB, textA)]);
   const comparisons: PairwiseComparison[] = [
     { order: 'a-first', label: ab.value.winner, winner: ab.value.winner === 'A' ? 'a' : ab.value.winner === 'B' ? 'b' : 'tie', reason: ab.value.reason },
@@ -129,7 +146,17 @@ export async function judgePairwiseTexts({
 }
 
 /** The pairwise judge on two runs (their reports, or transcripts where there is no report). */
-export async function judgePairwise({ provider, a, b, signal }: { provider: ModelProvider; a: JudgedRun; b: JudgedRun; signal?: AbortSignal }): Promise<PairwiseResult> {
+export async function judgePairwise({
+  provider,
+  a,
+  b,
+  signal,
+}: {
+  provider: ModelProvider;
+  a: JudgedRun;
+  b: JudgedRun;
+  signal?: AbortSignal;
+}): Promise<PairwiseResult> {
   assertJudgeModel(provider);
   if (a.id === b.id) throw new JudgeError(say(judgesMessages, 'errSameRun'));
   if (a.company.id !== b.company.id) throw new JudgeError(say(judgesMessages, 'errBorrowers', { a: a.company.id, b: b.company.id }));
@@ -151,7 +178,7 @@ const RUBRIC_SYSTEM = [
   '`weighted` = 0.30 × logic + 0.30 × evidence + 0.25 × responsiveness + 0.15 × honesty.',
   'List each fallacy you find, naming the argument and explaining it in one line. Check for exactly these seven: straw_man, appeal_to_authority, slippery_slope, false_dilemma, anecdotal_evidence, circular_reasoning, ad_hominem.',
   'Trace every argument to where it stands after the whole debate: UPHELD, PARTIALLY_UPHELD, REFUTED or UNCERTAIN, with a short note.',
-  '`overall`: each side\'s total (the average of its arguments\' weighted scores, so the side with more arguments gains nothing by number), the key insight, the questions left unresolved, and a recommendation for the credit committee.',
+  "`overall`: each side's total (the average of its arguments' weighted scores, so the side with more arguments gains nothing by number), the key insight, the questions left unresolved, and a recommendation for the credit committee.",
   'If the transcript names no arguments by id (a single summary report), number the arguments you assess yourself as S1, S2, … and use those ids.',
   DATA_RULE,
   'Answer with one JSON object with the fields scores, fallacies, trace and overall.',
@@ -163,7 +190,14 @@ export async function judgeRubric({ provider, run, signal }: { provider: ModelPr
   const transcript = renderTranscript(run.turns);
   if (!transcript.text.trim()) throw new JudgeError(say(judgesMessages, 'errNoTurns'));
   const known = new Map(transcript.arguments.map((a) => [a.id, a.team]));
-  const user = [`Borrower: ${neutralise(withhold(borrowerOf(run), identifyingTerms([run])))}`, '', '# Debate transcript', fence('transcript', withhold(transcript.text, identifyingTerms([run]))), '', 'Judge the debate.'].join('\n');
+  const user = [
+    `Borrower: ${neutralise(withhold(borrowerOf(run), identifyingTerms([run])))}`,
+    '',
+    '# Debate transcript',
+    fence('transcript', withhold(transcript.text, identifyingTerms([run]))),
+    '',
+    'Judge the debate.',
+  ].join('\n');
 
   const check = (j: RubricJudgment): string[] => {
     if (known.size === 0) return j.scores.length ? [] : ['scores: score at least one argument.'];

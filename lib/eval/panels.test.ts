@@ -28,7 +28,11 @@ describe.each(testBackends())('factor panels of real offline runs on %s', (backe
     const claims = kpd.turns.flatMap((t) => (t.claims as Claim[]).map((c) => ({ turn: t, claim: c })));
     const placed = all(panels);
     expect(placed).toHaveLength(claims.length);
-    for (const act of ['constructive', 'rebuttal', 'closing']) expect(placed.some((a) => a.act === act), act).toBe(true);
+    for (const act of ['constructive', 'rebuttal', 'closing'])
+      expect(
+        placed.some((a) => a.act === act),
+        act,
+      ).toBe(true);
     for (const { turn, claim } of claims) {
       const arg = placed.find((a) => a.key === `${turn.step}/${claim.id}`)!;
       expect(arg, claim.id).toBeDefined();
@@ -38,14 +42,21 @@ describe.each(testBackends())('factor panels of real offline runs on %s', (backe
       expect(arg.side, claim.id).toBe(expected);
       expect(arg.contextual).toBe(claim.polarity === 'context');
       expect(arg.respondsTo).toBe(claim.respondsTo ?? null);
-      expect(arg.citations.map((c) => [c.source, c.date, c.verified])).toEqual(claim.citations.map((c) => [c.source, c.date, (c as { verified?: boolean }).verified === true]));
+      expect(arg.citations.map((c) => [c.source, c.date, c.verified])).toEqual(
+        claim.citations.map((c) => [c.source, c.date, (c as { verified?: boolean }).verified === true]),
+      );
     }
     // Rebuttals answer the other side's claims: D5 is the affirmative's, D7 the negative's.
     expect(placed.filter((a) => a.stepId === 'D5').every((a) => a.side === 'favorable')).toBe(true);
     expect(placed.filter((a) => a.stepId === 'D7').every((a) => a.side === 'adverse')).toBe(true);
     // Coverage is exactly the factors the claims used.
     const used = new Set(claims.map(({ claim }) => panelFactor(claim.factor)));
-    expect(panels.filter(isCovered).map((p) => p.factor).sort()).toEqual([...used].sort());
+    expect(
+      panels
+        .filter(isCovered)
+        .map((p) => p.factor)
+        .sort(),
+    ).toEqual([...used].sort());
     expect(used.size).toBeGreaterThan(1);
   });
 
@@ -64,7 +75,9 @@ describe.each(testBackends())('factor panels of real offline runs on %s', (backe
     expect(nas.turns.every((t) => t.claims.length === 0)).toBe(true);
     const panels = buildFactorPanels(nas.turns);
     const placed = all(panels);
-    const expected = report.topics.flatMap((t) => [t.affirmative && 'favorable', t.adverse && 'adverse'].filter(Boolean).map((side) => ({ factor: panelFactor(t.factor), side, n: t.citations.length })));
+    const expected = report.topics.flatMap((t) =>
+      [t.affirmative && 'favorable', t.adverse && 'adverse'].filter(Boolean).map((side) => ({ factor: panelFactor(t.factor), side, n: t.citations.length })),
+    );
     expect(placed.map((a) => ({ factor: a.factor, side: a.side, n: a.citations.length }))).toEqual(
       // panels come back in guideline order; compare as sets of entries
       expect.arrayContaining(expected),
@@ -93,14 +106,20 @@ describe.each(testBackends())('factor panels of real offline runs on %s', (backe
     const [first, second] = all(panels) as PanelArgument[];
     const edited = panels.map((p) => ({
       ...p,
-      favorable: p.favorable.map((a) => (a.key === first.key ? { ...a, citations: [] } : a.key === second.key ? { ...a, citations: a.citations.map((c) => ({ ...c, verified: false })) } : a)),
-      adverse: p.adverse.map((a) => (a.key === first.key ? { ...a, citations: [] } : a.key === second.key ? { ...a, citations: a.citations.map((c) => ({ ...c, verified: false })) } : a)),
+      favorable: p.favorable.map((a) =>
+        a.key === first.key ? { ...a, citations: [] } : a.key === second.key ? { ...a, citations: a.citations.map((c) => ({ ...c, verified: false })) } : a,
+      ),
+      adverse: p.adverse.map((a) =>
+        a.key === first.key ? { ...a, citations: [] } : a.key === second.key ? { ...a, citations: a.citations.map((c) => ({ ...c, verified: false })) } : a,
+      ),
     }));
     const keys = (ps: FactorPanel[]) => all(ps).map((a) => a.key);
     expect(keys(filterPanels(edited, { ...NO_FILTER, citedOnly: true }))).not.toContain(first.key);
     expect(keys(filterPanels(edited, { ...NO_FILTER, citedOnly: true }))).toContain(second.key);
     expect(keys(filterPanels(edited, { ...NO_FILTER, verifiedOnly: true }))).not.toContain(second.key);
-    const counts = edited.map(panelCounts).reduce((s, c) => ({ cites: s.cites + c.citations, unverified: s.unverified + c.unverified }), { cites: 0, unverified: 0 });
+    const counts = edited
+      .map(panelCounts)
+      .reduce((s, c) => ({ cites: s.cites + c.citations, unverified: s.unverified + c.unverified }), { cites: 0, unverified: 0 });
     expect(counts.unverified).toBe(second.citations.length);
   });
 });

@@ -116,7 +116,16 @@ function fromDebate(turn: PanelTurn, readingOf: ReadingOf): Placed[] {
 /** A report-only run (NAS): its topics carry both readings per factor; summaries fill in when there are none. */
 function fromReport(turn: PanelTurn): Placed[] {
   const out = isObj(turn.output) ? turn.output : {};
-  const base = { stepId: turn.step, team: turn.team, act: turn.act, claimId: null, contextual: false, respondsTo: null, source: 'report' as const, readsAgainst: [] };
+  const base = {
+    stepId: turn.step,
+    team: turn.team,
+    act: turn.act,
+    claimId: null,
+    contextual: false,
+    respondsTo: null,
+    source: 'report' as const,
+    readsAgainst: [],
+  };
   const topics = list(out.topics);
   if (topics.length) {
     return topics.flatMap((t, i) => {
@@ -126,19 +135,24 @@ function fromReport(turn: PanelTurn): Placed[] {
         ['favorable', str(t.affirmative)],
         ['adverse', str(t.adverse)],
       ] as const;
-      return sides.filter(([, text]) => text.trim()).map(([side, text]): Placed => ({ ...base, key: `${turn.step}/t${i + 1}-${side}`, side, text, citations, factor }));
+      return sides
+        .filter(([, text]) => text.trim())
+        .map(([side, text]): Placed => ({ ...base, key: `${turn.step}/t${i + 1}-${side}`, side, text, citations, factor }));
     });
   }
   // Summary lines read "<factor label> (<date>): …"; the label before the bracket or colon files them.
   const summary = (side: 'favorable' | 'adverse', lines: unknown) =>
-    (Array.isArray(lines) ? lines : []).map(str).filter(Boolean).map((text, i): Placed => ({
-      ...base,
-      key: `${turn.step}/${side}-${i + 1}`,
-      side,
-      text,
-      citations: [],
-      factor: panelFactor(text.split(/\s*[(:]/)[0]),
-    }));
+    (Array.isArray(lines) ? lines : [])
+      .map(str)
+      .filter(Boolean)
+      .map((text, i): Placed => ({
+        ...base,
+        key: `${turn.step}/${side}-${i + 1}`,
+        side,
+        text,
+        citations: [],
+        factor: panelFactor(text.split(/\s*[(:]/)[0]),
+      }));
   return [...summary('favorable', out.favorableSummary), ...summary('adverse', out.adverseSummary)];
 }
 
@@ -154,7 +168,12 @@ export function buildFactorPanels(turns: PanelTurn[], readingOf: ReadingOf = NO_
   if (!placed.length) placed = done.flatMap(fromReport);
   return FACTORS.map(({ id }) => {
     const here = placed.filter((p) => p.factor === id).map(({ factor: _factor, ...arg }) => arg);
-    return { factor: id, favorable: here.filter((a) => a.side === 'favorable'), adverse: here.filter((a) => a.side === 'adverse'), context: here.filter((a) => a.side === 'context') };
+    return {
+      factor: id,
+      favorable: here.filter((a) => a.side === 'favorable'),
+      adverse: here.filter((a) => a.side === 'adverse'),
+      context: here.filter((a) => a.side === 'context'),
+    };
   });
 }
 

@@ -33,7 +33,10 @@ export type Readability = ReadabilityCounts & {
  * are counted separately. It misses some ("create" counts 1), as all such heuristics do.
  */
 export function countSyllables(word: string): number {
-  const parts = word.toLowerCase().split(/[^a-z]+/).filter(Boolean);
+  const parts = word
+    .toLowerCase()
+    .split(/[^a-z]+/)
+    .filter(Boolean);
   if (parts.length === 0) return /\d/.test(word) ? 1 : 0; // a number reads as (at least) one syllable
   return parts.reduce((sum, part) => sum + partSyllables(part), 0);
 }
@@ -59,9 +62,7 @@ function tokens(text: string): string[] {
 
 export function countText(text: string): ReadabilityCounts {
   const words = tokens(text);
-  const sentences = text
-    .split(/\n+|(?<=[.!?])["')\]]*\s+/)
-    .filter((s) => tokens(s).length > 0).length;
+  const sentences = text.split(/\n+|(?<=[.!?])["')\]]*\s+/).filter((s) => tokens(s).length > 0).length;
   const letters = words.reduce((n, w) => n + (w.match(/[A-Za-z]/g)?.length ?? 0), 0);
   const digits = words.reduce((n, w) => n + (w.match(/[0-9]/g)?.length ?? 0), 0);
   return {

@@ -51,7 +51,8 @@ function plant(turns: MeasuredTurn[], c: ReadingCase, every: number): { turns: M
   const copy = structuredClone(turns);
   const planted: Plant[] = [];
   let n = 0;
-  const readOf = (citations: unknown) => ((citations as { evidenceId?: string }[]) ?? []).map((x) => readings.get(x.evidenceId ?? '')?.reading).filter((r) => r === 'favorable' || r === 'adverse');
+  const readOf = (citations: unknown) =>
+    ((citations as { evidenceId?: string }[]) ?? []).map((x) => readings.get(x.evidenceId ?? '')?.reading).filter((r) => r === 'favorable' || r === 'adverse');
   const seen = new Set<string>();
   for (const t of copy) {
     for (const claim of (t.output.claims as { id: string; polarity: string; citations: unknown }[] | undefined) ?? []) {
@@ -80,25 +81,31 @@ describe('the reading check catches contradictions planted into real runs', () =
   ];
   const protocols = Object.values(PROTOCOLS_BY_ID).filter((p) => p.id !== 'nas');
 
-  it.each(cases)('on %s: every planted one is flagged and nothing else is', async (_name, c) => {
-    const readings = readingsOf(c);
-    const readingOf = (id: string) => readings.get(id)?.reading;
-    let total = 0;
-    for (const protocol of protocols) {
-      const turns = await runOffline(c, protocol);
-      // The run as the analyst wrote it reads with its evidence throughout.
-      expect(readingMismatches(turns, readingOf), protocol.id).toEqual([]);
-      const { turns: planted, planted: expected } = plant(turns, c, 3);
-      const caught = readingMismatches(planted, readingOf).map((m) => ({ step: m.step, claimId: m.claimId }));
-      expect(caught, protocol.id).toEqual(expected);
-      total += expected.length;
-    }
-    expect(total).toBeGreaterThanOrEqual(20);
-  }, 30_000);
+  it.each(cases)(
+    'on %s: every planted one is flagged and nothing else is',
+    async (_name, c) => {
+      const readings = readingsOf(c);
+      const readingOf = (id: string) => readings.get(id)?.reading;
+      let total = 0;
+      for (const protocol of protocols) {
+        const turns = await runOffline(c, protocol);
+        // The run as the analyst wrote it reads with its evidence throughout.
+        expect(readingMismatches(turns, readingOf), protocol.id).toEqual([]);
+        const { turns: planted, planted: expected } = plant(turns, c, 3);
+        const caught = readingMismatches(planted, readingOf).map((m) => ({ step: m.step, claimId: m.claimId }));
+        expect(caught, protocol.id).toEqual(expected);
+        total += expected.length;
+      }
+      expect(total).toBeGreaterThanOrEqual(20);
+    },
+    30_000,
+  );
 
   it('flags the defect as the issue saw it: a strength argued from a 10-K risk factor on competing, in a whole 10-K uploaded under its file name', async () => {
     const [, whole] = await freshImportCases();
-    const passage = whole.passages.find((p) => p.heading === 'We face strong competition for our products and services from a growing list of established and new competitors.')!;
+    const passage = whole.passages.find(
+      (p) => p.heading === 'We face strong competition for our products and services from a growing list of established and new competitors.',
+    )!;
     expect(passage.title).toBe('tsla-20241231');
     expect(readingsOf(whole).get(passage.id)!.reading).toBe('adverse');
     const claim = {

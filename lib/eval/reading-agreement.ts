@@ -70,7 +70,10 @@ export function readingsOf(c: Pick<ReadingCase, 'evidence' | 'passages'>): Map<s
   for (const e of c.evidence) out.set(e.id, { title: e.title, text: e.text, reading: e.polarity ?? 'context' });
   for (const p of c.passages) {
     if (out.has(p.id)) continue;
-    const reading = p.kind === 'evidence' ? ((p.polarity as Polarity | null | undefined) ?? 'context') : tagPassage({ documentTitle: p.title, heading: p.heading ?? null, text: p.snippet }).polarity;
+    const reading =
+      p.kind === 'evidence'
+        ? ((p.polarity as Polarity | null | undefined) ?? 'context')
+        : tagPassage({ documentTitle: p.title, heading: p.heading ?? null, text: p.snippet }).polarity;
     out.set(p.id, { title: p.heading ?? p.title, text: p.snippet, reading });
   }
   return out;
@@ -150,17 +153,30 @@ export function claimsSaid(turns: MeasuredTurn[]): Said[] {
     for (const c of claimsOf(t.output)) add({ step: t.step, id: c.id, polarity: c.polarity, text: c.text, citations: c.citations });
     // A report's topics (KPD-MADS, NAS) state both sides and carry no polarity: their wording is checked, not their reading.
     if (Array.isArray(t.output.topics)) {
-      for (const [i, x] of (t.output.topics as Record<string, unknown>[]).entries()) add({ step: t.step, id: `topic-${i + 1}`, polarity: 'context', text: `${String(x.affirmative ?? '')} ${String(x.adverse ?? '')}`, citations: x.citations });
+      for (const [i, x] of (t.output.topics as Record<string, unknown>[]).entries())
+        add({
+          step: t.step,
+          id: `topic-${i + 1}`,
+          polarity: 'context',
+          text: `${String(x.affirmative ?? '')} ${String(x.adverse ?? '')}`,
+          citations: x.citations,
+        });
     }
     if (Array.isArray(t.output.arguments)) {
-      for (const a of t.output.arguments as Record<string, unknown>[]) add({ step: t.step, id: String(a.id ?? ''), polarity: teamPolarity(t.team), text: String(a.claim ?? ''), citations: a.evidence });
+      for (const a of t.output.arguments as Record<string, unknown>[])
+        add({ step: t.step, id: String(a.id ?? ''), polarity: teamPolarity(t.team), text: String(a.claim ?? ''), citations: a.evidence });
     }
   }
   return out;
 }
 
-const citedIds = (citations: unknown): string[] =>
-  [...new Set((Array.isArray(citations) ? citations : []).map((c) => (c && typeof c === 'object' ? (c as { evidenceId?: unknown }).evidenceId : undefined)).filter((id): id is string => typeof id === 'string'))];
+const citedIds = (citations: unknown): string[] => [
+  ...new Set(
+    (Array.isArray(citations) ? citations : [])
+      .map((c) => (c && typeof c === 'object' ? (c as { evidenceId?: unknown }).evidenceId : undefined))
+      .filter((id): id is string => typeof id === 'string'),
+  ),
+];
 
 /**
  * Stock phrases that assert a fact, and what the cited item must say for the phrase to be true
@@ -169,24 +185,52 @@ const citedIds = (citations: unknown): string[] =>
  * catches a stock reading pinned on an item that does not say so; it cannot judge free wording.
  */
 const ASSERTIONS: { phrase: RegExp; needs: RegExp }[] = [
-  { phrase: /leading market position|높은 시장 지위/, needs: /\b(lead\w*|largest|no\. ?1|market share|pricing power)\b|1위|점유율|선도|최고|가격 결정력|시장 지위/i },
-  { phrase: /clean audit and governance findings|감사·지배구조상 문제가 없으면/, needs: /\b(unqualified|effective|no material weakness|clean)\b|(?<!부)적정|효과적|지적사항\s?없음/i },
+  {
+    phrase: /leading market position|높은 시장 지위/,
+    needs: /\b(lead\w*|largest|no\. ?1|market share|pricing power)\b|1위|점유율|선도|최고|가격 결정력|시장 지위/i,
+  },
+  {
+    phrase: /clean audit and governance findings|감사·지배구조상 문제가 없으면/,
+    needs: /\b(unqualified|effective|no material weakness|clean)\b|(?<!부)적정|효과적|지적사항\s?없음/i,
+  },
   { phrase: /strong patent and R&D base|특허와 연구개발 기반이 탄탄할수록/, needs: /\b(patents?|r&d|research)\b|특허|연구개발/i },
   { phrase: /exposure to technological change|기술 변화에 노출되면/, needs: /\b(technolog\w*|obsole\w*|disrupt\w*|innovat\w*)\b|기술|진부/i },
-  { phrase: /business activity that can support cash flow|현금흐름을 뒷받침할 수 있는 사업 활동/, needs: /\b(contracts?|agreements?|orders?|invest\w*|supply|licen\w*|revenue|sales)\b|계약|수주|투자|공급|라이선스|매출/i },
-  { phrase: /a cost or obligation that can weigh on cash flow|현금흐름에 부담이 될 수 있는 비용이나 의무/, needs: /\b(costs?|obligat\w*|liabilit\w*|expens\w*|fines?|emissions?|debt)\b|비용|의무|부채|배출|증가|채무/i },
+  {
+    phrase: /business activity that can support cash flow|현금흐름을 뒷받침할 수 있는 사업 활동/,
+    needs: /\b(contracts?|agreements?|orders?|invest\w*|supply|licen\w*|revenue|sales)\b|계약|수주|투자|공급|라이선스|매출/i,
+  },
+  {
+    phrase: /a cost or obligation that can weigh on cash flow|현금흐름에 부담이 될 수 있는 비용이나 의무/,
+    needs: /\b(costs?|obligat\w*|liabilit\w*|expens\w*|fines?|emissions?|debt)\b|비용|의무|부채|배출|증가|채무/i,
+  },
   { phrase: /a growing market widens|시장이 커지면/, needs: /\b(grow\w*|expan\w*|recover\w*|increas\w*)\b|성장|증가|확대|회복/i },
   { phrase: /a shrinking market squeezes|시장이 줄면/, needs: /\b(declin\w*|contract\w*|shrink\w*|fall\w*)\b|역성장|감소|둔화|위축/i },
   { phrase: /intense competition erodes|경쟁이 치열하면/, needs: /\b(compet\w*|rivals?|price war)\b|경쟁|저가/i },
   { phrase: /resilience to the cycle|경기 변동에 덜 흔들릴수록/, needs: /\b(resilien\w*|held up|despite|steady)\b|견조|방어/i },
-  { phrase: /cyclical exposure can cut cash flow|경기 민감도가 높으면/, needs: /\b(cycl\w*|macro\w*|recession\w*|inflation|interest rates?|economic|downturn|weather|demand|catastroph\w*)\b|경기|거시|인플레이션|금리|침체|시황|수요/i },
-  { phrase: /public support lowers costs|정부 지원은 비용 부담을/, needs: /\b(subsid\w*|grants?|incentives?|support|tax credits?|land-use)\b|보조금|지원|세액공제/i },
+  {
+    phrase: /cyclical exposure can cut cash flow|경기 민감도가 높으면/,
+    needs:
+      /\b(cycl\w*|macro\w*|recession\w*|inflation|interest rates?|economic|downturn|weather|demand|catastroph\w*)\b|경기|거시|인플레이션|금리|침체|시황|수요/i,
+  },
+  {
+    phrase: /public support lowers costs|정부 지원은 비용 부담을/,
+    needs: /\b(subsid\w*|grants?|incentives?|support|tax credits?|land-use)\b|보조금|지원|세액공제/i,
+  },
   { phrase: /a stable leadership keeps strategy|경영진이 안정적이면/, needs: /\b(tenure|promoted internally|reappoint\w*|bench)\b|재직|연임|근속|유임/i },
-  { phrase: /leadership turnover or dependence on one person|경영진 교체나 한 사람에 대한 의존/, needs: /\b(depart\w*|resign\w*|dismiss\w*|step(?:s|ped)? down|dependent|key[- ]person|turnover)\b|사임|해임|퇴임|교체|사퇴|의존|변동/i },
+  {
+    phrase: /leadership turnover or dependence on one person|경영진 교체나 한 사람에 대한 의존/,
+    needs: /\b(depart\w*|resign\w*|dismiss\w*|step(?:s|ped)? down|dependent|key[- ]person|turnover)\b|사임|해임|퇴임|교체|사퇴|의존|변동/i,
+  },
   { phrase: /a stable, experienced workforce|숙련 인력이 안정적으로/, needs: /\b(tenure|years of service)\b|근속/i },
-  { phrase: /labour disputes or cuts can disrupt|노사 갈등이나 인력 감축/, needs: /\b(unions?|strikes?|layoffs?|walkouts?|job cuts?|disputes?)\b|노조|노동조합|파업|감원|구조조정|임금피크|해고|희망퇴직/i },
+  {
+    phrase: /labour disputes or cuts can disrupt|노사 갈등이나 인력 감축/,
+    needs: /\b(unions?|strikes?|layoffs?|walkouts?|job cuts?|disputes?)\b|노조|노동조합|파업|감원|구조조정|임금피크|해고|희망퇴직/i,
+  },
   { phrase: /held certifications show processes|인증 보유는 외부 기준을/, needs: /\b(certif\w*|iso|accredit\w*)\b|인증|지정/i },
-  { phrase: /a revoked or lapsed certification|인증 취소나 상실은/, needs: /\b(revok\w*|cancel\w*|withdrawn|suspend\w*|expired|lapsed)\b|취소|철회|만료|정지|상실/i },
+  {
+    phrase: /a revoked or lapsed certification|인증 취소나 상실은/,
+    needs: /\b(revok\w*|cancel\w*|withdrawn|suspend\w*|expired|lapsed)\b|취소|철회|만료|정지|상실/i,
+  },
 ];
 
 /** The first stock phrase of `text` that none of the cited `items` carries, if any. */
@@ -227,8 +271,12 @@ export function countRun(protocol: ProtocolId, turns: MeasuredTurn[], readings: 
       if (against.length) count.disagree++;
       else count.agree++;
     }
-    for (const a of against) disagreements.push({ protocol, step: s.step, claimId: s.id, polarity, text: s.text, evidenceId: a.evidenceId, reading: a.reading });
-    const phrase = unsupportedWording(s.text, ids.map((id) => readings.get(id)!));
+    for (const a of against)
+      disagreements.push({ protocol, step: s.step, claimId: s.id, polarity, text: s.text, evidenceId: a.evidenceId, reading: a.reading });
+    const phrase = unsupportedWording(
+      s.text,
+      ids.map((id) => readings.get(id)!),
+    );
     if (phrase) {
       count.unsupported++;
       unsupported.push({ protocol, step: s.step, claimId: s.id, phrase, evidenceIds: ids.join(', ') });

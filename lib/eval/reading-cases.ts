@@ -188,7 +188,13 @@ export async function freshImportCases(): Promise<ReadingCase[]> {
     sourceName: 'SEC EDGAR — Tesla, Inc. Form 10-K (FY2024)',
     sourceUrl: teslaUrl,
   };
-  const dart = await uploaded('20220816001711.zip', 'samsung-electronics', '2022-08-16', 'DART 반기보고서(2022.06) — 삼성전자', 'https://dart.fss.or.kr/dsaf001/main.do?rcpNo=20220816001711');
+  const dart = await uploaded(
+    '20220816001711.zip',
+    'samsung-electronics',
+    '2022-08-16',
+    'DART 반기보고서(2022.06) — 삼성전자',
+    'https://dart.fss.or.kr/dsaf001/main.do?rcpNo=20220816001711',
+  );
   return [
     {
       label: 'tesla (en, fresh import: EDGAR 2025-26 filings + 10-K legal-proceedings page uploaded)',

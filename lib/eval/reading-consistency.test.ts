@@ -47,7 +47,18 @@ describe('reading consistency', () => {
     expect(readsAgainst({ polarity: 'adverse', citations: [cite(BOARD)] }, readingOf)).toEqual([]);
     expect(readsAgainst({ polarity: 'context', citations: [cite(WORKOUT), cite(CLEAN_AUDIT)] }, readingOf)).toEqual([]);
     // A web result of the run or an id that did not resolve has no tag to contradict.
-    expect(readsAgainst({ polarity: 'favorable', citations: [{ evidenceId: 'web-run-1', source: 'news', date: '2024-01-12' }, { source: 'DART', date: '2024-01-11' }] }, readingOf)).toEqual([]);
+    expect(
+      readsAgainst(
+        {
+          polarity: 'favorable',
+          citations: [
+            { evidenceId: 'web-run-1', source: 'news', date: '2024-01-12' },
+            { source: 'DART', date: '2024-01-11' },
+          ],
+        },
+        readingOf,
+      ),
+    ).toEqual([]);
   });
 
   it('finds the claims and three-round arguments of a run that read against their evidence, in protocol order', () => {
@@ -66,17 +77,39 @@ describe('reading consistency', () => {
         },
       },
       // Not finished: nothing of it is judged.
-      { step: 'D2', team: 'negative', status: 'running', output: { claims: [{ id: 'D2-c1', text: 'x', factor: 'other', polarity: 'adverse', citations: [cite(CLEAN_AUDIT)] }] } },
+      {
+        step: 'D2',
+        team: 'negative',
+        status: 'running',
+        output: { claims: [{ id: 'D2-c1', text: 'x', factor: 'other', polarity: 'adverse', citations: [cite(CLEAN_AUDIT)] }] },
+      },
       {
         step: 'R1-N',
         team: 'negative',
         status: 'done',
-        output: { text: 'Round one.', arguments: [{ id: 'N1', claim: 'Controls are weak.', reasoning: 'See the audit.', factor: 'internal_control_risk', evidence: [cite(CLEAN_AUDIT)] }] },
+        output: {
+          text: 'Round one.',
+          arguments: [{ id: 'N1', claim: 'Controls are weak.', reasoning: 'See the audit.', factor: 'internal_control_risk', evidence: [cite(CLEAN_AUDIT)] }],
+        },
       },
     ];
     expect(readingMismatches(turns, readingOf)).toEqual([
-      { step: 'D1', claimId: 'D1-c1', source: 'claim', polarity: 'favorable', text: 'Creditor support secures repayment.', against: [{ evidenceId: WORKOUT, reading: 'adverse' }] },
-      { step: 'R1-N', claimId: 'N1', source: 'argument', polarity: 'adverse', text: 'Controls are weak.', against: [{ evidenceId: CLEAN_AUDIT, reading: 'favorable' }] },
+      {
+        step: 'D1',
+        claimId: 'D1-c1',
+        source: 'claim',
+        polarity: 'favorable',
+        text: 'Creditor support secures repayment.',
+        against: [{ evidenceId: WORKOUT, reading: 'adverse' }],
+      },
+      {
+        step: 'R1-N',
+        claimId: 'N1',
+        source: 'argument',
+        polarity: 'adverse',
+        text: 'Controls are weak.',
+        against: [{ evidenceId: CLEAN_AUDIT, reading: 'favorable' }],
+      },
     ]);
   });
 
@@ -91,7 +124,13 @@ describe('reading consistency', () => {
           text: 'Capacity to repay holds up.',
           claims: [
             { id: 'D1-c1', text: 'Creditor support secures repayment.', factor: 'internal_control_risk', polarity: 'favorable', citations: [cite(WORKOUT)] },
-            { id: 'D1-c2', text: 'Internal controls were found effective.', factor: 'internal_control_risk', polarity: 'favorable', citations: [cite(CLEAN_AUDIT)] },
+            {
+              id: 'D1-c2',
+              text: 'Internal controls were found effective.',
+              factor: 'internal_control_risk',
+              polarity: 'favorable',
+              citations: [cite(CLEAN_AUDIT)],
+            },
           ],
           questions: [],
         },

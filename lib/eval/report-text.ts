@@ -10,13 +10,30 @@
 /** Identifiers and bookkeeping: never shown in either mode. */
 const HIDDEN = new Set(['evidenceId', 'verified', 'id', 'targetId', 'targetClaimId', 'respondsTo', 'argumentId', 'stepId', 'runId']);
 /** Short machine values (factor ids, enums, citations): shown in `labelled`, left out of `prose`. */
-const NOT_PROSE = new Set(['factor', 'polarity', 'stance', 'outlook', 'standing', 'winner', 'kept', 'kind', 'fallacy', 'citations', 'evidence', 'horizon', 'confidence']);
+const NOT_PROSE = new Set([
+  'factor',
+  'polarity',
+  'stance',
+  'outlook',
+  'standing',
+  'winner',
+  'kept',
+  'kind',
+  'fallacy',
+  'citations',
+  'evidence',
+  'horizon',
+  'confidence',
+]);
 
 export type ReportTextMode = 'labelled' | 'prose';
 
 /** "favorableSummary" → "Favorable summary". */
 export function humanizeKey(key: string): string {
-  const words = key.replace(/([a-z0-9])([A-Z])/g, '$1 $2').replace(/[_-]+/g, ' ').toLowerCase();
+  const words = key
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .replace(/[_-]+/g, ' ')
+    .toLowerCase();
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
 

@@ -44,7 +44,7 @@ export function averageRanks(values: readonly number[]): { ranks: number[]; tieG
   const order = values.map((v, i) => ({ v, i })).sort((a, b) => a.v - b.v);
   const ranks = new Array<number>(values.length);
   const tieGroups: number[] = [];
-  for (let start = 0; start < order.length; ) {
+  for (let start = 0; start < order.length;) {
     let end = start;
     while (end + 1 < order.length && order[end + 1].v === order[start].v) end++;
     const rank = (start + end + 2) / 2; // mean of the 1-based positions start+1 … end+1

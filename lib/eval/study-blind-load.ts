@@ -10,11 +10,25 @@ import { buildReportDoc, type ReportDoc } from '@/lib/report/model';
 const TURN_WORD: Record<Locale, string> = { en: 'Turn', ko: '발언' };
 
 /** The blinded report, and the report renderer's labels (plain interface strings) in `locale`. */
-export async function loadBlindReport({ db, runId, locale }: { db: Db; runId: string; locale: Locale }): Promise<{ report: BlindReport; labels: ReportDoc['labels'] }> {
+export async function loadBlindReport({
+  db,
+  runId,
+  locale,
+}: {
+  db: Db;
+  runId: string;
+  locale: Locale;
+}): Promise<{ report: BlindReport; labels: ReportDoc['labels'] }> {
   const input = await loadReportInput({ db, runId });
   const doc = buildReportDoc(input, locale, { blind: true });
   const t = translator(ratingMessages, locale);
-  const headings = { conclusion: t('blindConclusion'), favourable: t('blindFavourable'), adverse: t('blindAdverse'), analysis: t('blindAnalysis'), empty: t('blindEmpty') };
+  const headings = {
+    conclusion: t('blindConclusion'),
+    favourable: t('blindFavourable'),
+    adverse: t('blindAdverse'),
+    analysis: t('blindAnalysis'),
+    empty: t('blindEmpty'),
+  };
   const report = blindReport({ doc, model: input.view.model, turnWord: TURN_WORD[doc.contentLanguage], headings });
   return { report, labels: doc.labels };
 }

@@ -41,7 +41,6 @@ const PROTOCOL_NAMES: string[] = Object.values(PROTOCOLS_BY_ID).flatMap((p) => {
 const EDGE_BEFORE = '(?<![A-Za-z0-9_])';
 const EDGE_AFTER = '(?![A-Za-z0-9_])';
 
-
 /**
  * A function that rewrites step ids to "Turn n" and masks protocol and model names. Ids of one
  * letter (SAS's `C`) are left alone: as a word they are ordinary text and name nothing.
@@ -78,7 +77,15 @@ function blindBlock(b: Block, r: (s: string) => string): Block {
 }
 
 function blindCitation(c: CitationRef, r: (s: string) => string): CitationRef {
-  return { source: r(c.source), date: c.date, value: c.value ? r(c.value) : undefined, verified: c.verified, url: c.url, title: c.title ? r(c.title) : undefined, poolNote: c.poolNote };
+  return {
+    source: r(c.source),
+    date: c.date,
+    value: c.value ? r(c.value) : undefined,
+    verified: c.verified,
+    url: c.url,
+    title: c.title ? r(c.title) : undefined,
+    poolNote: c.poolNote,
+  };
 }
 
 /** Where each section of the report model (lib/report/sections.ts, by id) goes; anything else: analysis. */

@@ -19,7 +19,21 @@ const base: CsvAssignment = {
 // The file an analyst loads into R or a spreadsheet: pinned byte for byte.
 describe('ratingsCsv', () => {
   it('writes a header and one CRLF line per assignment, with the SUS score when every SUS item is answered', () => {
-    const full = { trustworthiness: 4, explanatoryAdequacy: 5, practicalApplicability: 3, sus1: 5, sus2: 1, sus3: 5, sus4: 1, sus5: 5, sus6: 1, sus7: 5, sus8: 1, sus9: 5, sus10: 2 };
+    const full = {
+      trustworthiness: 4,
+      explanatoryAdequacy: 5,
+      practicalApplicability: 3,
+      sus1: 5,
+      sus2: 1,
+      sus3: 5,
+      sus4: 1,
+      sus5: 5,
+      sus6: 1,
+      sus7: 5,
+      sus8: 1,
+      sus9: 5,
+      sus10: 2,
+    };
     const csv = ratingsCsv({
       studyId: 'st-1',
       studyName: 'Pilot, "blind"',

@@ -20,7 +20,23 @@ export type CsvAssignment = {
 };
 
 export function ratingsCsv({ studyId, studyName, rows }: { studyId: string; studyName: string; rows: CsvAssignment[] }) {
-  const head = ['study_id', 'study_name', 'assignment_id', 'evaluator_email', 'evaluator_name', 'company_id', 'company_name', 'protocol', 'run_id', 'report_id', 'position', ...ALL_ITEMS, 'sus_score', 'saved_at', 'submitted_at'];
+  const head = [
+    'study_id',
+    'study_name',
+    'assignment_id',
+    'evaluator_email',
+    'evaluator_name',
+    'company_id',
+    'company_name',
+    'protocol',
+    'run_id',
+    'report_id',
+    'position',
+    ...ALL_ITEMS,
+    'sus_score',
+    'saved_at',
+    'submitted_at',
+  ];
   const lines = rows.map((r) => {
     const sus = SUS_ITEMS.map((i) => r.answers[i]);
     const score = sus.every((v): v is number => v !== undefined) ? susScore(sus) : null;

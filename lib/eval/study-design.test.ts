@@ -18,7 +18,12 @@ describe('planAssignments', () => {
 
   it('orders the reports differently across evaluators', () => {
     const plan = planAssignments({ seed: 42, evaluatorIds: evaluators, reportIds: reports });
-    const orders = evaluators.map((e) => plan.filter((a) => a.evaluatorId === e).map((a) => a.reportId).join(','));
+    const orders = evaluators.map((e) =>
+      plan
+        .filter((a) => a.evaluatorId === e)
+        .map((a) => a.reportId)
+        .join(','),
+    );
     expect(new Set(orders).size).toBe(evaluators.length);
     // Not just the input order for everyone either.
     expect(orders.some((o) => o !== reports.join(','))).toBe(true);
@@ -39,7 +44,10 @@ describe('planAssignments', () => {
 
 describe('answers', () => {
   it('keeps only known items with whole scores 1–5', () => {
-    expect(cleanAnswers({ trustworthiness: 5, sus1: '3', sus2: 0, sus3: 6, sus4: 2.5, runId: 4, explanatoryAdequacy: 'x' })).toEqual({ trustworthiness: 5, sus1: 3 });
+    expect(cleanAnswers({ trustworthiness: 5, sus1: '3', sus2: 0, sus3: 6, sus4: 2.5, runId: 4, explanatoryAdequacy: 'x' })).toEqual({
+      trustworthiness: 5,
+      sus1: 3,
+    });
   });
 
   it('lists the unanswered items', () => {

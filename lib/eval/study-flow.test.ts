@@ -78,7 +78,13 @@ describe.each(testBackends())('a blinded study over offline runs (%s)', (backend
     const e1 = await insertUser({ db, email: 'e1@study.test', name: 'E1', role: 'evaluator', passwordHash: null });
     const e2 = await insertUser({ db, email: 'e2@study.test', name: 'E2', role: 'evaluator', passwordHash: null });
     const reportIds = runs.slice(0, 2).map((r) => r.reportId);
-    const study = await insertStudy({ db, name: 'S', seed: 5, createdById: admin.id, assignments: planAssignments({ seed: 5, evaluatorIds: [e1.id, e2.id], reportIds }) });
+    const study = await insertStudy({
+      db,
+      name: 'S',
+      seed: 5,
+      createdById: admin.id,
+      assignments: planAssignments({ seed: 5, evaluatorIds: [e1.id, e2.id], reportIds }),
+    });
     const [mine] = await listAssignmentsForEvaluator({ db, evaluatorId: e1.id });
     expect(mine).toBeUndefined(); // draft: not yet visible
 

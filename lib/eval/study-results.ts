@@ -50,7 +50,10 @@ export function studyResults(rows: RatingRow[], opts: { tieCorrection?: boolean 
   const tests: MeasureTest[] = [];
   for (const measure of MEASURES) {
     for (const protocol of protocols) {
-      const values = rows.filter((r) => r.protocol === protocol).map((r) => measureScore(r.answers, measure)).filter((v): v is number => v !== null);
+      const values = rows
+        .filter((r) => r.protocol === protocol)
+        .map((r) => measureScore(r.answers, measure))
+        .filter((v): v is number => v !== null);
       const stats = medianIqr(values);
       summaries.push({ measure, protocol, n: values.length, median: stats?.median ?? null, q1: stats?.q1 ?? null, q3: stats?.q3 ?? null });
     }
@@ -79,7 +82,16 @@ export function studyResults(rows: RatingRow[], opts: { tieCorrection?: boolean 
           }
         }
         const w = wilcoxonPaired(x, y, opts);
-        tests.push({ measure, a, b, pairs: x.length, ...w, smallSample: w.n < SMALL_SAMPLE_N, medianA: medianIqr(x)?.median ?? null, medianB: medianIqr(y)?.median ?? null });
+        tests.push({
+          measure,
+          a,
+          b,
+          pairs: x.length,
+          ...w,
+          smallSample: w.n < SMALL_SAMPLE_N,
+          medianA: medianIqr(x)?.median ?? null,
+          medianB: medianIqr(y)?.median ?? null,
+        });
       }
     }
   }

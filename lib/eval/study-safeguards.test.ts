@@ -8,7 +8,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BlindReportView } from '@/components/studies/blind-report';
 import type { DatabaseHandle } from '@/lib/db/client';
 import { getReport } from '@/lib/db/queries/runs';
-import { insertStudy, listAssignmentsForEvaluator, listRunsOfReports, nextAssignmentForEvaluator, setStudyStatus, submitAssignment } from '@/lib/db/queries/studies';
+import {
+  insertStudy,
+  listAssignmentsForEvaluator,
+  listRunsOfReports,
+  nextAssignmentForEvaluator,
+  setStudyStatus,
+  submitAssignment,
+} from '@/lib/db/queries/studies';
 import { insertUser } from '@/lib/db/queries/users';
 import { ALL_ITEMS } from '@/lib/domain/study';
 import { planAssignments } from '@/lib/eval/study-design';
@@ -80,7 +87,11 @@ describe.each(testBackends())('study safeguards over offline runs of every syste
   it('reads what pairs a pick: company, system and output language', async () => {
     const kpd = bySystem.get('kpd-mads')!;
     const rows = await listRunsOfReports({ db: handle.db, reportIds: [kpd.reportId, nasKo.reportId] });
-    expect(rows.map(({ reportId, companyId, protocol, language, status }) => ({ reportId, companyId, protocol, language, status })).sort((a, b) => a.protocol.localeCompare(b.protocol))).toEqual([
+    expect(
+      rows
+        .map(({ reportId, companyId, protocol, language, status }) => ({ reportId, companyId, protocol, language, status }))
+        .sort((a, b) => a.protocol.localeCompare(b.protocol)),
+    ).toEqual([
       { reportId: kpd.reportId, companyId: 'tesla', protocol: 'kpd-mads', language: 'en', status: 'succeeded' },
       { reportId: nasKo.reportId, companyId: 'tesla', protocol: 'nas', language: 'ko', status: 'succeeded' },
     ]);
@@ -114,7 +125,11 @@ describe.each(testBackends())('study safeguards over offline runs of every syste
         const { report, labels } = await loadBlindReport({ db: handle.db, runId: view.id, locale });
         expect(headingsOf(report), `${protocol} ${locale}`).toEqual(expected[locale]);
         const t = translator(ratingMessages, locale);
-        expect(renderedHeadings(report, labels, locale), `${protocol} ${locale} rendered`).toEqual([t('reportHeading'), ...expected[locale], t('sourcesHeading')]);
+        expect(renderedHeadings(report, labels, locale), `${protocol} ${locale} rendered`).toEqual([
+          t('reportHeading'),
+          ...expected[locale],
+          t('sourcesHeading'),
+        ]);
       }
     }
   });
@@ -125,12 +140,21 @@ describe.each(testBackends())('study safeguards over offline runs of every syste
       const { report, labels } = await loadBlindReport({ db: handle.db, runId: view.id, locale: 'en' });
       // The data the page renders: the same keys for every system, nothing of the run's turns.
       expect(Object.keys(report).sort(), protocol).toEqual(['asOf', 'companyName', 'contentLanguage', 'sections', 'sources']);
-      expect(report.sections.map((s) => s.id), protocol).toEqual(['conclusion', 'favourable', 'adverse', 'analysis']);
+      expect(
+        report.sections.map((s) => s.id),
+        protocol,
+      ).toEqual(['conclusion', 'favourable', 'adverse', 'analysis']);
       // The sources: each once, by date, with no claim's quoted value; all of them on the page.
       expect(report.sources.length, protocol).toBeGreaterThan(0);
-      expect(report.sources.every((c) => c.value === undefined && c.source.length > 0), protocol).toBe(true);
+      expect(
+        report.sources.every((c) => c.value === undefined && c.source.length > 0),
+        protocol,
+      ).toBe(true);
       expect(new Set(report.sources.map((c) => JSON.stringify(c))).size, protocol).toBe(report.sources.length);
-      expect(report.sources.map((c) => c.date), protocol).toEqual(report.sources.map((c) => c.date).sort());
+      expect(
+        report.sources.map((c) => c.date),
+        protocol,
+      ).toEqual(report.sources.map((c) => c.date).sort());
       const html = renderBlind(report, labels, 'en');
       const listed = /data-testid="blind-sources".*$/s.exec(html)![0];
       expect(listed.match(/<li\b/g)?.length, protocol).toBe(report.sources.length);
@@ -162,7 +186,8 @@ describe.each(testBackends())('study safeguards over offline runs of every syste
     expect(paragraphs(group('final-report', 'Primary risk')).length).toBe(1);
     for (const p of paragraphs(group('final-report', 'Primary risk'))) expect(textOf(section(sasBlind, 'adverse'))).toContain(JSON.stringify(p).slice(1, -1));
     for (const p of paragraphs(group('final-report', 'Mitigation'))) expect(textOf(section(sasBlind, 'favourable'))).toContain(JSON.stringify(p).slice(1, -1));
-    for (const p of paragraphs(group('final-report', 'Executive summary'))) expect(textOf(section(sasBlind, 'conclusion'))).toContain(JSON.stringify(p).slice(1, -1));
+    for (const p of paragraphs(group('final-report', 'Executive summary')))
+      expect(textOf(section(sasBlind, 'conclusion'))).toContain(JSON.stringify(p).slice(1, -1));
     const stress = sasDoc.sections.find((s) => s.id === 'stress')!.blocks[0];
     expect(stress.kind).toBe('fields');
     if (stress.kind === 'fields') expect(textOf(section(sasBlind, 'adverse'))).toContain(JSON.stringify(r(stress.items[1].value)).slice(1, -1));
@@ -189,7 +214,13 @@ describe.each(testBackends())('study safeguards over offline runs of every syste
     const other = await insertUser({ db, email: 'other@next.test', name: 'Other', role: 'evaluator', passwordHash: null });
     const reports = [...bySystem.values()].slice(0, 3).map((p) => p.reportId);
     const make = async (name: string, seed: number, ids: string[], open: boolean) => {
-      const study = await insertStudy({ db, name, seed, createdById: admin.id, assignments: planAssignments({ seed, evaluatorIds: [me.id, other.id], reportIds: ids }) });
+      const study = await insertStudy({
+        db,
+        name,
+        seed,
+        createdById: admin.id,
+        assignments: planAssignments({ seed, evaluatorIds: [me.id, other.id], reportIds: ids }),
+      });
       if (open) await setStudyStatus({ db, id: study.id, status: 'open' });
       return study;
     };

@@ -11,7 +11,9 @@ type Cite = { source?: string; date?: string; value?: string; verified?: boolean
 
 function cites(list: unknown): string {
   if (!Array.isArray(list) || list.length === 0) return '';
-  const items = (list as Cite[]).map((c) => `${c.source ?? '?'}, ${c.date ?? 'undated'}${c.value ? ` (${c.value})` : ''}${c.verified === false ? ' [unverified]' : ''}`);
+  const items = (list as Cite[]).map(
+    (c) => `${c.source ?? '?'}, ${c.date ?? 'undated'}${c.value ? ` (${c.value})` : ''}${c.verified === false ? ' [unverified]' : ''}`,
+  );
   return ` — cites: ${items.join('; ')}`;
 }
 
@@ -44,7 +46,8 @@ export function renderTranscript(turns: readonly TurnLike[]): { text: string; ar
       named(a.id, turn.team);
       lines.push(`- [${String(a.id)}] (${String(a.factor)}) ${String(a.claim)} Reasoning: ${String(a.reasoning)}${cites(a.evidence)}`);
     }
-    for (const r of responses) lines.push(`- answers [${String(r.targetId)}] — ${String(r.kind)}: ${String(r.reasoning)} Follow-up question: ${String(r.followUp)}`);
+    for (const r of responses)
+      lines.push(`- answers [${String(r.targetId)}] — ${String(r.kind)}: ${String(r.reasoning)} Follow-up question: ${String(r.followUp)}`);
     for (const q of questions) lines.push(`- question on [${String(q.targetClaimId)}]: ${String(q.text)}`);
     if ('finalPosition' in o) {
       const concessions = list<string>(o, 'concessions');

@@ -3,7 +3,14 @@ import type { Team } from '@/lib/domain/protocol';
 import { buildReasoningTree, citationGrounding, normaliseFactor, type TreeNode, type TreeTurn } from '@/lib/eval/tree';
 
 const cite = [{ evidenceId: 'ev-1', source: 'DART', date: '2024-05-01' }];
-const claim = (id: string, factor: string, respondsTo?: string) => ({ id, text: `claim ${id}`, factor, polarity: 'context', citations: cite, ...(respondsTo ? { respondsTo } : {}) });
+const claim = (id: string, factor: string, respondsTo?: string) => ({
+  id,
+  text: `claim ${id}`,
+  factor,
+  polarity: 'context',
+  citations: cite,
+  ...(respondsTo ? { respondsTo } : {}),
+});
 const question = (id: string, targetClaimId: string) => ({ id, targetClaimId, text: `question ${id}` });
 const turn = (stepId: string, team: Team, act: string, claims: unknown[] = [], questions: unknown[] = []): TreeTurn => ({
   stepId,
@@ -23,7 +30,15 @@ const REPORT = (topics: { topic: string; factor: string }[]) => ({
 const keys = (nodes: TreeNode[]): unknown => nodes.map((n) => (n.children.length ? { [n.key]: keys(n.children) } : n.key));
 
 describe('a NAS-like flat report', () => {
-  const factors = ['industry_growth_outlook', 'industry_competition_intensity', 'government_support_programs', 'internal_control_risk', 'management_continuity', 'employment_stability', 'certifications'];
+  const factors = [
+    'industry_growth_outlook',
+    'industry_competition_intensity',
+    'government_support_programs',
+    'internal_control_risk',
+    'management_continuity',
+    'employment_stability',
+    'certifications',
+  ];
   // Headcount at two dates: two entries, one topic.
   const topics = [...factors.map((factor) => ({ topic: factor, factor })), { topic: 'headcount 2023', factor: 'employment_stability' }];
   const tree = buildReasoningTree([{ stepId: 'NAS', team: 'neutral', act: 'report', output: REPORT(topics) }]);
@@ -35,7 +50,7 @@ describe('a NAS-like flat report', () => {
     expect(tree.branches.find((b) => b.factor === 'employment_stability')!.nodes).toHaveLength(2);
   });
 
-  it('roots the tree in the report\'s objective and names branches by the guideline', () => {
+  it("roots the tree in the report's objective and names branches by the guideline", () => {
     expect(tree.root).toEqual({ stepId: 'NAS', text: 'Repayment capability of Acme as of 2024-06-30' });
     expect(tree.branches[0]).toMatchObject({ topic: 'Industry growth outlook', factor: 'industry_growth_outlook' });
   });
@@ -43,9 +58,17 @@ describe('a NAS-like flat report', () => {
 
 describe('a KPD-like debate', () => {
   const turns: TreeTurn[] = [
-    turn('D1', 'affirmative', 'constructive', [claim('D1-c1', 'industry_growth_outlook'), claim('D1-c2', 'certifications'), claim('D1-c3', 'government_support_programs')]),
+    turn('D1', 'affirmative', 'constructive', [
+      claim('D1-c1', 'industry_growth_outlook'),
+      claim('D1-c2', 'certifications'),
+      claim('D1-c3', 'government_support_programs'),
+    ]),
     turn('D2', 'negative', 'cross-examination', [], [question('D2-q1', 'D1-c1'), question('D2-q2', 'D1-c2'), question('D2-q3', 'D1-c2')]),
-    turn('D3', 'negative', 'constructive', [claim('D3-c1', 'industry_competition_intensity'), claim('D3-c2', 'internal_control_risk'), claim('D3-c3', 'economic_sensitivity')]),
+    turn('D3', 'negative', 'constructive', [
+      claim('D3-c1', 'industry_competition_intensity'),
+      claim('D3-c2', 'internal_control_risk'),
+      claim('D3-c3', 'economic_sensitivity'),
+    ]),
     turn('D4', 'affirmative', 'cross-examination', [], [question('D4-q1', 'D3-c1'), question('D4-q2', 'D3-c2'), question('D4-q3', 'D3-c3')]),
     // A rebuttal tagged with its own factor still deepens the branch it answers.
     turn('D5', 'affirmative', 'rebuttal', [claim('D5-c1', 'industry_growth_outlook', 'D3-c1')]),
@@ -86,7 +109,7 @@ describe('a KPD-like debate', () => {
     expect(tree.branches.flatMap((b) => b.nodes).some((n) => n.stepId === 'AG')).toBe(false);
   });
 
-  it('applies an evaluator\'s corrections', () => {
+  it("applies an evaluator's corrections", () => {
     // D5 really answered D3's internal-control claim; D7 made an argument of its own.
     const corrected = buildReasoningTree(turns, { 'D5/D5-c1': 'D3/D3-c2', 'D7/D7-c1': null });
     const byFactor = Object.fromEntries(corrected.branches.map((b) => [b.factor, b.depth]));
@@ -103,7 +126,10 @@ describe('links the agents drew carelessly', () => {
       { id: '1', claim: `${prefix} one`, reasoning: 'r', factor: 'industry_growth_outlook', evidence: cite },
       { id: '2', claim: `${prefix} two`, reasoning: 'r', factor: 'internal_control_risk', evidence: cite },
     ];
-    const responses = (targets: string[]) => ({ text: '', responses: targets.map((targetId) => ({ targetId, kind: 'refute', reasoning: 'no', followUp: '?' })) });
+    const responses = (targets: string[]) => ({
+      text: '',
+      responses: targets.map((targetId) => ({ targetId, kind: 'refute', reasoning: 'no', followUp: '?' })),
+    });
     const tree = buildReasoningTree([
       { stepId: 'R1-A', team: 'affirmative', act: 'constructive', output: { text: '', arguments: args('A') } },
       { stepId: 'R1-N', team: 'negative', act: 'constructive', output: { text: '', arguments: args('N') } },

@@ -80,7 +80,9 @@ function nodesOf(turn: TreeTurn, index: number): Raw[] {
     ...list(out.questions).map((q) => make('question', str(q.id), str(q.text), '', str(q.targetClaimId))),
     ...list(out.arguments).map((a) => make('argument', str(a.id), str(a.claim), str(a.factor))),
     ...list(out.responses).map((r, i) => make('response', `r${i + 1}`, `${str(r.kind)}: ${str(r.reasoning)}`, '', str(r.targetId))),
-    ...list(out.topics).map((t, i) => make('topic', `t${i + 1}`, [str(t.topic), str(t.affirmative), str(t.adverse)].filter(Boolean).join(' — '), str(t.factor))),
+    ...list(out.topics).map((t, i) =>
+      make('topic', `t${i + 1}`, [str(t.topic), str(t.affirmative), str(t.adverse)].filter(Boolean).join(' — '), str(t.factor)),
+    ),
   ];
 }
 
@@ -144,7 +146,12 @@ export function buildReasoningTree(turns: TreeTurn[], corrections: LinkCorrectio
     const { turn: _turn, link: _link, ...fields } = raw;
     if (parent) {
       const up = placed.get(parent.key)!;
-      const node: TreeNode = { ...fields, factor: raw.kind === 'question' || raw.kind === 'response' ? up.factor : raw.factor, level: up.level + 1, children: [] };
+      const node: TreeNode = {
+        ...fields,
+        factor: raw.kind === 'question' || raw.kind === 'response' ? up.factor : raw.factor,
+        level: up.level + 1,
+        children: [],
+      };
       up.children.push(node);
       placed.set(raw.key, node);
       branchOf.set(raw.key, branchOf.get(parent.key)!);

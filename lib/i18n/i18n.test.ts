@@ -62,8 +62,12 @@ describe('plurals and counts', () => {
   it('a study of one report and one evaluator says so in the singular', () => {
     const values = { status: 'open', seed: 7, reports: 1, evaluators: 1 };
     expect(translator(studiesMessages, 'en')('detailDescription', values)).toBe('Status: open. Order seed 7. 1 report × 1 evaluator.');
-    expect(translator(studiesMessages, 'en')('detailDescription', { ...values, reports: 12, evaluators: 3 })).toBe('Status: open. Order seed 7. 12 reports × 3 evaluators.');
-    expect(translator(studiesMessages, 'ko')('detailDescription', { ...values, status: '진행 중' })).toBe('상태: 진행 중. 순서 시드 7. 보고서 1개 × 평가자 1명.');
+    expect(translator(studiesMessages, 'en')('detailDescription', { ...values, reports: 12, evaluators: 3 })).toBe(
+      'Status: open. Order seed 7. 12 reports × 3 evaluators.',
+    );
+    expect(translator(studiesMessages, 'ko')('detailDescription', { ...values, status: '진행 중' })).toBe(
+      '상태: 진행 중. 순서 시드 7. 보고서 1개 × 평가자 1명.',
+    );
   });
   it('the run-time estimate: "1 recent run", and "under 1 s" instead of "About 0 s"', () => {
     const en = translator(runMessages, 'en');
@@ -75,7 +79,9 @@ describe('plurals and counts', () => {
   });
   it('the evidence shortfall counts items and factors without an English-only suffix', () => {
     const en = translator(shortfallMessages, 'en');
-    expect(en('held', { asOf: '2024-06-30', items: 1, factors: 1 })).toBe('As of 2024-06-30, the knowledge pool holds 1 evidence item on 1 of the ten guideline factors.');
+    expect(en('held', { asOf: '2024-06-30', items: 1, factors: 1 })).toBe(
+      'As of 2024-06-30, the knowledge pool holds 1 evidence item on 1 of the ten guideline factors.',
+    );
     expect(en('short', { items: 1200, factors: 3, minItems: 1, minFactors: 2 })).toBe('Pool: 1,200 items; factors covered: 3. Needs 1 item on 2 factors.');
   });
   it('pool counts are locale-formatted', () => {

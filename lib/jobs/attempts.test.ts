@@ -44,7 +44,10 @@ if (testBackends().includes('postgres')) {
     }
 
     async function newRun() {
-      const [run] = await db.insert(runs).values({ companyId: 'acme', protocol: 'kpd-mads', provider: 'offline', model: 'm', status: 'running' }).returning({ id: runs.id });
+      const [run] = await db
+        .insert(runs)
+        .values({ companyId: 'acme', protocol: 'kpd-mads', provider: 'offline', model: 'm', status: 'running' })
+        .returning({ id: runs.id });
       await db.insert(runSteps).values({ runId: run.id, stepId: 'D1', ordinal: 1, agent: 'first affirmative', team: 'affirmative', act: 'constructive' });
       return run.id;
     }
@@ -104,7 +107,10 @@ if (testBackends().includes('postgres')) {
       const metrics = formatPrometheus(await collectMetrics({ db }));
       expect(metrics).toMatch(/crosscheck_runs_executing 0\b/);
       // A finished run is nobody's to claim.
-      await db.update(runs).set({ status: 'succeeded', workerId: null }).where(sql`${runs.id} = ${runId}`);
+      await db
+        .update(runs)
+        .set({ status: 'succeeded', workerId: null })
+        .where(sql`${runs.id} = ${runId}`);
       expect(await claimRun({ db, id: runId, attempt: 'w5/y/0', queue: QUEUE })).toBeUndefined();
     });
 
@@ -112,7 +118,9 @@ if (testBackends().includes('postgres')) {
       const runId = await newRun();
       // pg-boss 10's job table as the upgrade leaves it (the columns read here), this run's job waiting.
       await db.execute(sql`create schema pgboss`);
-      await db.execute(sql`create table pgboss.job (id uuid primary key default gen_random_uuid(), name text not null, state text not null, singleton_key text)`);
+      await db.execute(
+        sql`create table pgboss.job (id uuid primary key default gen_random_uuid(), name text not null, state text not null, singleton_key text)`,
+      );
       await db.execute(sql`insert into pgboss.job (name, state, singleton_key) values (${RUN_QUEUE}, 'created', ${runId})`);
       const saved = process.env.DATABASE_URL;
       process.env.DATABASE_URL = url;
@@ -131,12 +139,18 @@ if (testBackends().includes('postgres')) {
       expect(await executeRows(db, sql`select state from pgboss.job where singleton_key = ${runId}`)).toEqual([{ state: 'created' }]);
       const job = await fetchJob(runId);
       await boss.complete(RUN_QUEUE, job.id);
-      await db.update(runs).set({ status: 'cancelled' }).where(sql`${runs.id} = ${runId}`);
+      await db
+        .update(runs)
+        .set({ status: 'cancelled' })
+        .where(sql`${runs.id} = ${runId}`);
     });
 
     it('a run whose job used up its retries is failed with a reason that says so and ends its attempt', async () => {
       const runId = await newRun();
-      await db.update(runs).set({ workerId: 'dead/x/0' }).where(sql`${runs.id} = ${runId}`);
+      await db
+        .update(runs)
+        .set({ workerId: 'dead/x/0' })
+        .where(sql`${runs.id} = ${runId}`);
       const dead = await failRunsOfDeadJobs({ db, url });
       // The last try: failing it sends the job to the dead-letter queue.
       await boss.send(RUN_QUEUE, { runId } satisfies RunJob, { singletonKey: runId, retryLimit: 0 });

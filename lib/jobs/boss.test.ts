@@ -86,7 +86,9 @@ if (testBackends().includes('postgres')) {
       }
       // pg-boss installs its schema under its own lock; the queues are ours to create.
       await Promise.all(bosses.map((b) => b.start()));
-      const results = await Promise.allSettled(bosses.flatMap((b, i) => names.map((_, j) => ensureQueue(b, names[(i + j) % names.length], { policy: 'short' }))));
+      const results = await Promise.allSettled(
+        bosses.flatMap((b, i) => names.map((_, j) => ensureQueue(b, names[(i + j) % names.length], { policy: 'short' }))),
+      );
       expect(results.filter((r) => r.status === 'rejected').map((r) => String((r as PromiseRejectedResult).reason))).toEqual([]);
       const queues = (await bosses[0].getQueues()).map((q) => q.name).filter((n) => names.includes(n));
       expect(queues.sort()).toEqual([...names].sort());

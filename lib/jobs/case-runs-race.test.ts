@@ -28,7 +28,6 @@ const STARTS_PER_USER = 5;
 const LIMIT = STARTS_PER_USER;
 const FINAL = ['succeeded', 'failed', 'cancelled', 'insufficient_evidence'];
 
-
 /**
  * The database as a start sees it, with `between` run after its transaction commits and before
  * it hands the run to the runner: what a slow caller (waiting for a pooled connection) lets happen.
@@ -95,7 +94,17 @@ describe.each(testBackends())('fifty run starts at once, on %s', (backend) => {
       for (let c = 0; c < STARTS_PER_USER; c++) {
         const kase = await insertCase({
           db,
-          values: { companyId: 'tesla', ownerId: user.id, title: `Race ${u}.${c}`, loanAmount: '1000000', loanCurrency: 'USD', loanPurpose: 'Working capital', loanTenorMonths: 12, asOfDate: '2025-06-30', notes: null },
+          values: {
+            companyId: 'tesla',
+            ownerId: user.id,
+            title: `Race ${u}.${c}`,
+            loanAmount: '1000000',
+            loanCurrency: 'USD',
+            loanPurpose: 'Working capital',
+            loanTenorMonths: 12,
+            asOfDate: '2025-06-30',
+            notes: null,
+          },
         });
         callers.push({ userId: user.id, kase: { id: kase.id, companyId: 'tesla', asOfDate: '2025-06-30' } });
       }
@@ -105,8 +114,18 @@ describe.each(testBackends())('fifty run starts at once, on %s', (backend) => {
     const atLimit = userIds[USERS - 1];
     const held: string[] = [];
     for (let i = 0; i < LIMIT; i++) {
-      const run = await createRun({ db, protocolId: 'nas', companyId: 'tesla', provider: offline, params: { asOf: '2025-06-30', language: 'en' }, createdById: atLimit });
-      await db.update(runs).set({ status: 'running', workerId: 'elsewhere', leaseExpiresAt: sql`now() + interval '10 minutes'` }).where(eq(runs.id, run.id));
+      const run = await createRun({
+        db,
+        protocolId: 'nas',
+        companyId: 'tesla',
+        provider: offline,
+        params: { asOf: '2025-06-30', language: 'en' },
+        createdById: atLimit,
+      });
+      await db
+        .update(runs)
+        .set({ status: 'running', workerId: 'elsewhere', leaseExpiresAt: sql`now() + interval '10 minutes'` })
+        .where(eq(runs.id, run.id));
       held.push(run.id);
     }
 
@@ -138,7 +157,9 @@ describe.each(testBackends())('fifty run starts at once, on %s', (backend) => {
 
     // Not one internal error: a caller gets its run, or (the user at the limit) the limit's refusal.
     const unexpected = results.flatMap((result, i) =>
-      result.status === 'rejected' && callers[i].userId !== atLimit ? [`${(result.reason as Error).constructor.name}: ${(result.reason as Error).message}`] : [],
+      result.status === 'rejected' && callers[i].userId !== atLimit
+        ? [`${(result.reason as Error).constructor.name}: ${(result.reason as Error).message}`]
+        : [],
     );
     expect(unexpected).toEqual([]);
     const answered = new Set<string>();
@@ -179,9 +200,27 @@ describe.each(testBackends())('fifty run starts at once, on %s', (backend) => {
       const user = await insertUser({ db, email: 'race-queue@example.test', name: 'Race RM queue', role: 'rm', passwordHash: null });
       const kase = await insertCase({
         db,
-        values: { companyId: 'tesla', ownerId: user.id, title: 'Race queue', loanAmount: '1000000', loanCurrency: 'USD', loanPurpose: 'Working capital', loanTenorMonths: 12, asOfDate: '2025-06-30', notes: null },
+        values: {
+          companyId: 'tesla',
+          ownerId: user.id,
+          title: 'Race queue',
+          loanAmount: '1000000',
+          loanCurrency: 'USD',
+          loanPurpose: 'Working capital',
+          loanTenorMonths: 12,
+          asOfDate: '2025-06-30',
+          notes: null,
+        },
       });
-      const retried = await createRun({ db, protocolId: 'nas', companyId: 'tesla', provider: offline, params: { asOf: '2025-06-30', language: 'en' }, caseId: kase.id, createdById: user.id });
+      const retried = await createRun({
+        db,
+        protocolId: 'nas',
+        companyId: 'tesla',
+        provider: offline,
+        params: { asOf: '2025-06-30', language: 'en' },
+        caseId: kase.id,
+        createdById: user.id,
+      });
       await db.update(runs).set({ status: 'cancelled' }).where(eq(runs.id, retried.id));
       // Every send fails: as pg-boss does when it loses a deadlock or its connection.
       const boss = await getBoss();
@@ -206,7 +245,9 @@ describe.each(testBackends())('fifty run starts at once, on %s', (backend) => {
       const ofCase = await db.select({ id: runs.id, status: runs.status }).from(runs).where(eq(runs.caseId, kase.id));
       expect(ofCase).toEqual([{ id: retried.id, status: 'cancelled' }]);
       expect((await getCaseById({ db, id: kase.id }))?.status).toBe('draft');
-      const { rows: audit } = (await db.execute(sql`select count(*)::int as n from audit_log where entity_id = ${retried.id} or detail->>'caseId' = ${kase.id}`)) as unknown as {
+      const { rows: audit } = (await db.execute(
+        sql`select count(*)::int as n from audit_log where entity_id = ${retried.id} or detail->>'caseId' = ${kase.id}`,
+      )) as unknown as {
         rows: { n: number }[];
       };
       expect(audit[0].n).toBe(0);

@@ -47,14 +47,32 @@ describe.each(testBackends())('starting a run on a case, on %s', (backend) => {
   async function caseIn(status: CaseStatus) {
     const kase = await insertCase({
       db,
-      values: { companyId: 'tesla', ownerId: rmId, title: `Case ${status}`, loanAmount: '1000000', loanCurrency: 'USD', loanPurpose: 'Working capital', loanTenorMonths: 12, asOfDate: '2025-06-30', notes: null },
+      values: {
+        companyId: 'tesla',
+        ownerId: rmId,
+        title: `Case ${status}`,
+        loanAmount: '1000000',
+        loanCurrency: 'USD',
+        loanPurpose: 'Working capital',
+        loanTenorMonths: 12,
+        asOfDate: '2025-06-30',
+        notes: null,
+      },
     });
     await db.update(cases).set({ status }).where(eq(cases.id, kase.id));
     return { id: kase.id, companyId: 'tesla', asOfDate: '2025-06-30' };
   }
 
   const start = (kase: { id: string; companyId: string; asOfDate: string }) =>
-    startCaseRun({ db, kase, actorId: rmId, protocolId: 'nas', provider: offline, mode: 'dag', params: { language: 'en', recencyDays: 365, maxWebResults: 3, maxTokens: 500_000 } });
+    startCaseRun({
+      db,
+      kase,
+      actorId: rmId,
+      protocolId: 'nas',
+      provider: offline,
+      mode: 'dag',
+      params: { language: 'en', recencyDays: 365, maxWebResults: 3, maxTokens: 500_000 },
+    });
 
   const starts = async () => (await db.select({ n: count() }).from(auditLog).where(eq(auditLog.action, 'run.start')))[0].n;
 
@@ -64,9 +82,20 @@ describe.each(testBackends())('starting a run on a case, on %s', (backend) => {
     expect(run).toMatchObject({ caseId: kase.id, createdById: rmId, protocol: 'nas', provider: 'offline', mode: 'dag' });
     expect(run.params).toMatchObject({ asOf: '2025-06-30', language: 'en', recencyDays: 365, maxWebResults: 3, maxTokens: 500_000 });
     expect((await db.select({ status: cases.status }).from(cases).where(eq(cases.id, kase.id)))[0].status).toBe('analyzing');
-    const [entry] = await db.select().from(auditLog).where(and(eq(auditLog.action, 'run.start'), eq(auditLog.entityId, run.id)));
+    const [entry] = await db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.action, 'run.start'), eq(auditLog.entityId, run.id)));
     expect(entry).toMatchObject({ actorId: rmId, entityType: 'run' });
-    expect(entry.detail).toEqual({ caseId: kase.id, protocol: 'nas', provider: 'offline', model: offline.model, mode: 'dag', language: 'en', maxTokens: 500_000 });
+    expect(entry.detail).toEqual({
+      caseId: kase.id,
+      protocol: 'nas',
+      provider: 'offline',
+      model: offline.model,
+      mode: 'dag',
+      language: 'en',
+      maxTokens: 500_000,
+    });
     await waitForRun(run.id);
     expect((await getRun({ db, id: run.id }))?.status).toBe('succeeded');
   });
@@ -84,7 +113,16 @@ describe.each(testBackends())('starting a run on a case, on %s', (backend) => {
   it('refuses a start beyond the run limit as rate limited and writes nothing', async () => {
     const kase = await caseIn('draft');
     // Two runs of the RM's queued (not started): the limit of two is reached.
-    for (let i = 0; i < 2; i++) await createRun({ db, protocolId: 'nas', companyId: 'tesla', provider: offline, params: { asOf: '2025-06-30', language: 'en' }, caseId: kase.id, createdById: rmId });
+    for (let i = 0; i < 2; i++)
+      await createRun({
+        db,
+        protocolId: 'nas',
+        companyId: 'tesla',
+        provider: offline,
+        params: { asOf: '2025-06-30', language: 'en' },
+        caseId: kase.id,
+        createdById: rmId,
+      });
     const before = await starts();
     const err = await start(kase).catch((e: unknown) => e);
     expect(err).toMatchObject({ code: 'rate_limited' });

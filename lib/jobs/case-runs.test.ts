@@ -42,9 +42,27 @@ describe.each(testBackends())('the state of a case decides what happens to its r
   async function caseWithRun(status: CaseStatus, { active = false } = {}) {
     const kase = await insertCase({
       db,
-      values: { companyId: 'tesla', ownerId: rmId, title: `Case ${status}`, loanAmount: '1000000', loanCurrency: 'USD', loanPurpose: 'Working capital', loanTenorMonths: 12, asOfDate: '2025-06-30', notes: null },
+      values: {
+        companyId: 'tesla',
+        ownerId: rmId,
+        title: `Case ${status}`,
+        loanAmount: '1000000',
+        loanCurrency: 'USD',
+        loanPurpose: 'Working capital',
+        loanTenorMonths: 12,
+        asOfDate: '2025-06-30',
+        notes: null,
+      },
     });
-    const run = await createRun({ db, protocolId: 'nas', companyId: 'tesla', provider: offline, params: { asOf: '2025-06-30', language: 'en' }, caseId: kase.id, createdById: rmId });
+    const run = await createRun({
+      db,
+      protocolId: 'nas',
+      companyId: 'tesla',
+      provider: offline,
+      params: { asOf: '2025-06-30', language: 'en' },
+      caseId: kase.id,
+      createdById: rmId,
+    });
     if (!active) {
       await markStepFailed({ db, runId: run.id, stepId: 'NAS', error: 'injected' });
       await setRunStatus({ db, id: run.id, status: 'cancelled', error: 'Cancelled.' });
@@ -87,20 +105,23 @@ describe.each(testBackends())('the state of a case decides what happens to its r
     expect(before.status).toBe('queued');
   });
 
-  it.each(['draft', 'returned'] as const)('a %s case is the RM\'s: its cancelled run is retried to the end, and a queued one cancelled, each audited', async (status) => {
-    const { run } = await caseWithRun(status);
-    const audit = (await snapshot(run.id)).audit;
-    await retryCaseRun({ db, run, actorId: rmId });
-    await waitForRun(run.id);
-    expect((await getRun({ db, id: run.id })).status).toBe('succeeded');
-    const retried = await db.select({ action: auditLog.action, entityId: auditLog.entityId }).from(auditLog).where(eq(auditLog.entityId, run.id));
-    expect(retried).toEqual([{ action: 'run.retry', entityId: run.id }]);
+  it.each(['draft', 'returned'] as const)(
+    "a %s case is the RM's: its cancelled run is retried to the end, and a queued one cancelled, each audited",
+    async (status) => {
+      const { run } = await caseWithRun(status);
+      const audit = (await snapshot(run.id)).audit;
+      await retryCaseRun({ db, run, actorId: rmId });
+      await waitForRun(run.id);
+      expect((await getRun({ db, id: run.id })).status).toBe('succeeded');
+      const retried = await db.select({ action: auditLog.action, entityId: auditLog.entityId }).from(auditLog).where(eq(auditLog.entityId, run.id));
+      expect(retried).toEqual([{ action: 'run.retry', entityId: run.id }]);
 
-    const queued = await caseWithRun(status, { active: true });
-    await cancelCaseRun({ db, run: queued.run, actorId: rmId });
-    expect((await getRun({ db, id: queued.run.id })).status).toBe('cancelled');
-    expect((await snapshot(queued.run.id)).audit).toBe(audit + 2);
-  });
+      const queued = await caseWithRun(status, { active: true });
+      await cancelCaseRun({ db, run: queued.run, actorId: rmId });
+      expect((await getRun({ db, id: queued.run.id })).status).toBe('cancelled');
+      expect((await snapshot(queued.run.id)).audit).toBe(audit + 2);
+    },
+  );
 
   it('counts the active runs that keep a case from being submitted', async () => {
     const { caseId, run } = await caseWithRun('draft', { active: true });

@@ -42,7 +42,10 @@ export type StartCaseRunOptions = {
  */
 export async function startCaseRun({ db, kase, actorId, protocolId, provider, mode, params }: StartCaseRunOptions) {
   const { language, recencyDays, maxWebResults } = params;
-  const budget = { ...(params.maxTokens !== undefined ? { maxTokens: params.maxTokens } : {}), ...(params.maxCostUsd !== undefined ? { maxCostUsd: params.maxCostUsd } : {}) };
+  const budget = {
+    ...(params.maxTokens !== undefined ? { maxTokens: params.maxTokens } : {}),
+    ...(params.maxCostUsd !== undefined ? { maxCostUsd: params.maxCostUsd } : {}),
+  };
   const run = await db.transaction(async (tx) => {
     // Checked with the case locked: a submission between the caller's check and this insert
     // would otherwise leave a new run on a case the committee already has.

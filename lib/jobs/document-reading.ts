@@ -27,7 +27,14 @@ import { storable } from '@/lib/pool/import/schemas';
 const JSON_SCHEMA = z.toJSONSchema(modelStatements) as Record<string, unknown>;
 
 /** The model's reading of each candidate it proposed, by span (`charStart:charEnd`): shown beside the candidate, never part of it. */
-export type ModelProposal = { candidates: Candidate[]; readings: Record<string, string>; dropped: Dropped; chunksRead: number; promptTokens: number; completionTokens: number };
+export type ModelProposal = {
+  candidates: Candidate[];
+  readings: Record<string, string>;
+  dropped: Dropped;
+  chunksRead: number;
+  promptTokens: number;
+  completionTokens: number;
+};
 
 /** Reads the chunks with the model and returns what survives the strict reading, deduplicated against `taken` spans. */
 export async function proposeWithModel({
@@ -122,9 +129,20 @@ export async function readDocumentWithModel({
     const proposal = await proposeWithModel({ model: reader, chunks, pages, publishedDate, taken, spent });
     const usage = { promptTokens: proposal.promptTokens, completionTokens: proposal.completionTokens };
     const costUsd = costOf(model, usage);
-    const state: ModelReading = { state: 'done', model, proposed: proposal.candidates.length, chunksRead: proposal.chunksRead, dropped: proposal.dropped, ...usage, costUsd };
+    const state: ModelReading = {
+      state: 'done',
+      model,
+      proposed: proposal.candidates.length,
+      chunksRead: proposal.chunksRead,
+      dropped: proposal.dropped,
+      ...usage,
+      costUsd,
+    };
     await db.transaction(async (tx) => {
-      await insertCandidates({ db: tx, rows: proposal.candidates.map((c) => ({ ...c, reason: storable(`model:${model}`.slice(0, 200)), documentId, companyId, proposedBy: 'model' as const })) });
+      await insertCandidates({
+        db: tx,
+        rows: proposal.candidates.map((c) => ({ ...c, reason: storable(`model:${model}`.slice(0, 200)), documentId, companyId, proposedBy: 'model' as const })),
+      });
       await mergeDocumentMeta({ db: tx, id: documentId, meta: { modelReading: state } });
       await mergeModelReadings({ db: tx, id: documentId, readings: proposal.readings });
       await appendAudit({ tx, actorId, action: 'document.model_candidates', entityType: 'document', entityId: documentId, detail: { ...state } });
@@ -134,7 +152,10 @@ export async function readDocumentWithModel({
     console.error(`[documents] the model could not read ${documentId}: ${reason}`);
     // The answers that came before the failure, and what the failed request itself spent.
     const failed = spentBy(err);
-    const usage = { promptTokens: spent.promptTokens + (failed?.promptTokens ?? 0), completionTokens: spent.completionTokens + (failed?.completionTokens ?? 0) };
+    const usage = {
+      promptTokens: spent.promptTokens + (failed?.promptTokens ?? 0),
+      completionTokens: spent.completionTokens + (failed?.completionTokens ?? 0),
+    };
     const state: ModelReading = { state: 'failed', model, reason, ...usage, costUsd: costOf(model, usage) };
     try {
       await db.transaction(async (tx) => {
@@ -170,7 +191,10 @@ export function configuredReader(): ModelProvider | null {
 export async function uploadAndRead({
   provider,
   ...upload
-}: Omit<Parameters<typeof ingestDocument>[0], 'modelReading'> & { provider: ModelProvider | null }): Promise<{ result: IngestResult; reading: Promise<void> | null }> {
+}: Omit<Parameters<typeof ingestDocument>[0], 'modelReading'> & { provider: ModelProvider | null }): Promise<{
+  result: IngestResult;
+  reading: Promise<void> | null;
+}> {
   const reader = documentReader(provider);
   let reading: Promise<void> | null = null;
   const result = await ingestDocument({
@@ -190,7 +214,19 @@ export async function uploadAndRead({
  * a span already proposed is not proposed again. `reading` settles when the reading has been
  * recorded (it never rejects); the caller answers without awaiting it.
  */
-export async function readDocumentAgain({ db, provider, documentId, actorId, now = new Date() }: { db: Db; provider: ModelProvider | null; documentId: string; actorId: string; now?: Date }) {
+export async function readDocumentAgain({
+  db,
+  provider,
+  documentId,
+  actorId,
+  now = new Date(),
+}: {
+  db: Db;
+  provider: ModelProvider | null;
+  documentId: string;
+  actorId: string;
+  now?: Date;
+}) {
   const reader = documentReader(provider);
   if (!reader) throw new AppError('bad_request', say(documentMessages, 'rereadNoModel'));
   const document = await db.transaction(async (tx) => {
@@ -200,7 +236,14 @@ export async function readDocumentAgain({ db, provider, documentId, actorId, now
     if (!last || !(last.state === 'failed' || last.stalled)) throw new AppError('conflict', say(documentMessages, 'rereadNotNeeded'));
     const state: ModelReading = { state: 'reading', model: reader.model, startedAt: now.toISOString() };
     await mergeDocumentMeta({ db: tx, id: documentId, meta: { modelReading: state } });
-    await appendAudit({ tx, actorId, action: 'document.model_reread', entityType: 'document', entityId: documentId, detail: { model: reader.model, previous: last.state === 'failed' ? 'failed' : 'stopped' } });
+    await appendAudit({
+      tx,
+      actorId,
+      action: 'document.model_reread',
+      entityType: 'document',
+      entityId: documentId,
+      detail: { model: reader.model, previous: last.state === 'failed' ? 'failed' : 'stopped' },
+    });
     const pages = Array.isArray(doc.meta.pages) ? (doc.meta.pages as [number, number, number][]).map(([page, start, end]) => ({ page, start, end })) : [];
     return { documentId, companyId: doc.companyId, chunks: doc.chunks, pages, publishedDate: doc.publishedDate } satisfies WrittenDocument;
   });

@@ -36,7 +36,15 @@ if (testBackends().includes('postgres')) {
     };
 
     const open = async (options: ConstructorOptions = {}) => {
-      const b = new PgBoss({ connectionString: url, schema: SCHEMA, max: 3, superviseIntervalSeconds: 1, monitorIntervalSeconds: 1, schedule: false, ...options });
+      const b = new PgBoss({
+        connectionString: url,
+        schema: SCHEMA,
+        max: 3,
+        superviseIntervalSeconds: 1,
+        monitorIntervalSeconds: 1,
+        schedule: false,
+        ...options,
+      });
       b.on('error', () => {});
       await b.start();
       return b;
@@ -224,10 +232,15 @@ if (testBackends().includes('postgres')) {
       // A fetch sends no heartbeats: the same as a worker that died holding the job.
       const [job] = await boss.fetch<Data>(name);
       const taken = Date.now();
-      const back = await waitFor('the job back for another try', async () => {
-        const [row] = await jobRows(name);
-        return row.state === 'retry' && row;
-      }, 25_000, 250);
+      const back = await waitFor(
+        'the job back for another try',
+        async () => {
+          const [row] = await jobRows(name);
+          return row.state === 'retry' && row;
+        },
+        25_000,
+        250,
+      );
       expect(Date.now() - taken).toBeGreaterThanOrEqual(9_000);
       expect(back.id).toBe(job.id);
       const [again] = await boss.fetch<Data>(name);

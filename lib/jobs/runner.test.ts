@@ -66,7 +66,10 @@ describe('in-process runner', () => {
     expect(['queued', 'running']).toContain(released.status);
     const kept = await listRunSteps({ db, runId: run.id });
     expect(kept.some((s) => s.status === 'running')).toBe(false);
-    expect(kept.some((s) => s.status !== 'done'), 'released before the end').toBe(true);
+    expect(
+      kept.some((s) => s.status !== 'done'),
+      'released before the end',
+    ).toBe(true);
 
     await runner().start({ db, runId: run.id });
     await waitForRun(run.id);

@@ -68,14 +68,23 @@ export async function executeRunHere(options: { db: Db; run: Pick<Run, 'id' | 'p
   return result;
 }
 
-async function executeWithProviders({ db, run, workerId }: { db: Db; run: Pick<Run, 'id' | 'provider' | 'companyId'>; workerId?: string }): Promise<ExecuteResult> {
+async function executeWithProviders({
+  db,
+  run,
+  workerId,
+}: {
+  db: Db;
+  run: Pick<Run, 'id' | 'provider' | 'companyId'>;
+  workerId?: string;
+}): Promise<ExecuteResult> {
   let providers: ReturnType<typeof providersOf>;
   try {
     providers = providersOf(run);
   } catch (err) {
     const errorPhrase = stopPhrase('couldNotStart', { reason: reasonOf(err) });
     const error = reasonText(errorPhrase);
-    if (!(await setRunStatus({ db, id: run.id, status: 'failed', error, errorPhrase, workerId }))) return { status: 'released', wallMs: 0, modelMs: 0, timings: [] };
+    if (!(await setRunStatus({ db, id: run.id, status: 'failed', error, errorPhrase, workerId })))
+      return { status: 'released', wallMs: 0, modelMs: 0, timings: [] };
     await publishNow(db, { type: 'run-finished', runId: run.id, at: new Date().toISOString(), status: 'failed', error, errorPhrase });
     return { status: 'failed', error, wallMs: 0, modelMs: 0, timings: [] };
   }

@@ -35,7 +35,13 @@ describe.each(testBackends())('the watch scheduler on %s', (backend) => {
     db = handle.db;
     await db.insert(companies).values({ id: 'acme', name: 'Acme', country: 'KR', corpCode: '00000001' });
     const [rm] = await db.insert(users).values({ email: 'rm@example.org', name: 'RM', role: 'rm' }).returning({ id: users.id });
-    await upsertWatchEntry({ db, ownerId: rm.id, companyId: 'acme', settings: { frequency: 'daily', autoRescreen: false, adverseThreshold: 3, caseId: null }, now: new Date() });
+    await upsertWatchEntry({
+      db,
+      ownerId: rm.id,
+      companyId: 'acme',
+      settings: { frequency: 'daily', autoRescreen: false, adverseThreshold: 3, caseId: null },
+      now: new Date(),
+    });
   }, 60_000);
   afterEach(async () => {
     await scheduler?.stop();
@@ -49,7 +55,8 @@ describe.each(testBackends())('the watch scheduler on %s', (backend) => {
     resetEnvForTests();
   });
 
-  const checkedAt = async () => (await db.select({ at: watchEntries.lastCheckedAt, error: watchEntries.lastError }).from(watchEntries).where(eq(watchEntries.companyId, 'acme')))[0];
+  const checkedAt = async () =>
+    (await db.select({ at: watchEntries.lastCheckedAt, error: watchEntries.lastError }).from(watchEntries).where(eq(watchEntries.companyId, 'acme')))[0];
 
   it('is off at 0 minutes', async () => {
     expect(await startWatchScheduler({ db, minutes: 0, how: 'timer' })).toBeNull();
@@ -73,7 +80,9 @@ describe.each(testBackends())('the watch scheduler on %s', (backend) => {
       const url = server.toString();
       scheduler = await startWatchScheduler({ db, minutes: 5, how: 'queue', url, pollIntervalMs: 500 });
       expect(scheduler?.how).toBe('queue');
-      const schedule = (await db.execute(sql`select name, cron, timezone from ${sql.raw(BOSS_SCHEMA)}.schedule where name = ${WATCH_QUEUE}`)) as unknown as { rows: unknown[] };
+      const schedule = (await db.execute(sql`select name, cron, timezone from ${sql.raw(BOSS_SCHEMA)}.schedule where name = ${WATCH_QUEUE}`)) as unknown as {
+        rows: unknown[];
+      };
       expect(schedule.rows).toEqual([{ name: WATCH_QUEUE, cron: '*/5 * * * *', timezone: 'UTC' }]);
       // What the cron sends every five minutes, sent now.
       await (await getBoss(url)).send(WATCH_QUEUE, {});

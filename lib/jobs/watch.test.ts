@@ -35,7 +35,15 @@ const T0 = new Date('2026-03-02T06:00:00Z');
 const at = (days: number) => new Date(T0.getTime() + days * DAY);
 
 describe('what is worth an alert among new items', () => {
-  const item = (id: string, polarity: string | null, title = `Item ${id}`, category = 'news') => ({ id, category, title, text: '', eventDate: null, publishedDate: '2026-03-01', polarity });
+  const item = (id: string, polarity: string | null, title = `Item ${id}`, category = 'news') => ({
+    id,
+    category,
+    title,
+    text: '',
+    eventDate: null,
+    publishedDate: '2026-03-01',
+    polarity,
+  });
   const adverse = ['a', 'b', 'c'].map((id) => item(id, 'adverse'));
 
   it('raises nothing below the adverse threshold without a red flag', () => {
@@ -73,7 +81,10 @@ describe.each(testBackends())('the portfolio watch on %s', (backend) => {
   }
 
   const watchAlertsOf = (userId: string) =>
-    db.select().from(notifications).where(and(eq(notifications.userId, userId), eq(notifications.kind, 'watch_alert')));
+    db
+      .select()
+      .from(notifications)
+      .where(and(eq(notifications.userId, userId), eq(notifications.kind, 'watch_alert')));
 
   beforeAll(async () => {
     server = await startFixtureServer({ dartKey: KEY });
@@ -103,7 +114,13 @@ describe.each(testBackends())('the portfolio watch on %s', (backend) => {
   beforeEach(quiet);
 
   it('a rehabilitation filing in the next response raises one red-flag alert within one pass; nothing new does nothing', async () => {
-    await upsertWatchEntry({ db, ownerId: rmId, companyId: TAEYOUNG, settings: { frequency: 'daily', autoRescreen: false, adverseThreshold: 3, caseId: DEMO_IDS.thinCase }, now: T0 });
+    await upsertWatchEntry({
+      db,
+      ownerId: rmId,
+      companyId: TAEYOUNG,
+      settings: { frequency: 'daily', autoRescreen: false, adverseThreshold: 3, caseId: DEMO_IDS.thinCase },
+      now: T0,
+    });
 
     // First check: the baseline. What the sources hold is recorded, nobody is alerted, though it
     // holds a red flag (the workout).
@@ -134,7 +151,9 @@ describe.each(testBackends())('the portfolio watch on %s', (backend) => {
     expect(inbox[0].detail).toMatch(/^court rehabilitation: /);
     expect(await watchAlertsOf(committeeId)).toEqual([]);
     const items = (await listAlertItems({ db, alertIds: [alert.id] })).get(alert.id)!.items;
-    expect(items.map((i) => [i.id, i.publishedDate, i.sourceUrl])).toEqual([[REHAB_ID, '2026-03-09', 'https://dart.fss.or.kr/dsaf001/main.do?rcpNo=20260309000481']]);
+    expect(items.map((i) => [i.id, i.publishedDate, i.sourceUrl])).toEqual([
+      [REHAB_ID, '2026-03-09', 'https://dart.fss.or.kr/dsaf001/main.do?rcpNo=20260309000481'],
+    ]);
 
     // The timeline: the filing seen at the pass's time; the baseline's filings at the first check.
     const timeline = await listSightings({ db, companyId: TAEYOUNG });
@@ -150,7 +169,13 @@ describe.each(testBackends())('the portfolio watch on %s', (backend) => {
   });
 
   it('skips entries that are not due: a weekly entry is checked a week after its last check', async () => {
-    await upsertWatchEntry({ db, ownerId: otherRmId, companyId: TAEYOUNG, settings: { frequency: 'weekly', autoRescreen: false, adverseThreshold: 3, caseId: null }, now: at(10) });
+    await upsertWatchEntry({
+      db,
+      ownerId: otherRmId,
+      companyId: TAEYOUNG,
+      settings: { frequency: 'weekly', autoRescreen: false, adverseThreshold: 3, caseId: null },
+      now: at(10),
+    });
     const first = await watchPass({ db, now: at(10) });
     // Only the new weekly entry was due (the daily one was checked at day 9).
     expect(first.map((c) => [c.entryId, c.baseline])).toEqual([[expect.any(String), true]]);
@@ -192,7 +217,21 @@ describe.each(testBackends())('the portfolio watch on %s', (backend) => {
       json: {
         status: '000',
         message: '정상',
-        list: [{ rcept_no: '20260402000111', corp_cls: 'Y', corp_code: '00153861', corp_name: '태영건설', icnm: '파산 신청', ac_ap: '주식회사 한빛자재', rq_cn: '채무자 회사에 대한 파산 선고 신청', cpct: '서울회생법원', ft_ctp: '법적 절차에 따라 대응할 예정', lgd: '2026년 04월 01일', cfd: '2026년 04월 02일' }],
+        list: [
+          {
+            rcept_no: '20260402000111',
+            corp_cls: 'Y',
+            corp_code: '00153861',
+            corp_name: '태영건설',
+            icnm: '파산 신청',
+            ac_ap: '주식회사 한빛자재',
+            rq_cn: '채무자 회사에 대한 파산 선고 신청',
+            cpct: '서울회생법원',
+            ft_ctp: '법적 절차에 따라 대응할 예정',
+            lgd: '2026년 04월 01일',
+            cfd: '2026년 04월 02일',
+          },
+        ],
       },
     };
     server.serve('/api/lwstLg.json', lawsuit);
@@ -203,20 +242,38 @@ describe.each(testBackends())('the portfolio watch on %s', (backend) => {
     expect(run.params.asOf).toBe('2026-04-11');
     expect(run.createdById).toBe(rmId);
     const [kase] = await db.select().from(cases).where(eq(cases.id, run.caseId!));
-    expect(kase).toMatchObject({ companyId: TAEYOUNG, ownerId: rmId, asOfDate: '2026-04-11', title: 'Taeyoung E&C — thin record with a red flag (one workout filing: ends as a red-flag screening) — re-screen 2026-04-11' });
+    expect(kase).toMatchObject({
+      companyId: TAEYOUNG,
+      ownerId: rmId,
+      asOfDate: '2026-04-11',
+      title: 'Taeyoung E&C — thin record with a red flag (one workout filing: ends as a red-flag screening) — re-screen 2026-04-11',
+    });
     await waitForRun(run.id);
     const [done] = await db.select().from(runs).where(eq(runs.id, run.id));
     const kinds = (done.redFlags ?? []).map((f) => [f.kind, f.evidenceId]);
-    expect(kinds).toEqual(expect.arrayContaining([['court_rehabilitation', REHAB_ID], ['payment_default', DEFAULT_ID]]));
+    expect(kinds).toEqual(
+      expect.arrayContaining([
+        ['court_rehabilitation', REHAB_ID],
+        ['payment_default', DEFAULT_ID],
+      ]),
+    );
     // The decided case's committee member heard of it; the re-screen is audited as automatic.
     expect((await watchAlertsOf(committeeId)).map((n) => n.watchAlertId)).toEqual([mine!.alertId]);
-    const [audit] = await db.select().from(auditLog).where(and(eq(auditLog.action, 'watch.rescreen'), eq(auditLog.entityId, kase.id)));
+    const [audit] = await db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.action, 'watch.rescreen'), eq(auditLog.entityId, kase.id)));
     expect(audit).toMatchObject({ actorId: rmId, entityType: 'case' });
     expect(audit.detail).toEqual({ alertId: mine!.alertId, fromCaseId: DEMO_IDS.thinCase, asOf: '2026-04-11', automatic: true });
   });
 
   it('a re-screen by hand is refused for an alert of someone else, and writes nothing', async () => {
-    const [alert] = await db.select().from(watchAlerts).innerJoin(watchEntries, eq(watchEntries.id, watchAlerts.entryId)).where(eq(watchEntries.ownerId, rmId)).limit(1);
+    const [alert] = await db
+      .select()
+      .from(watchAlerts)
+      .innerJoin(watchEntries, eq(watchEntries.id, watchAlerts.entryId))
+      .where(eq(watchEntries.ownerId, rmId))
+      .limit(1);
     const casesBefore = await db.$count(cases);
     const err = await rescreenFromAlert({ db, alertId: alert.watch_alerts.id, actorId: otherRmId, provider: offline }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(AppError);
@@ -227,8 +284,15 @@ describe.each(testBackends())('the portfolio watch on %s', (backend) => {
 
   it('a source that fails is kept as a problem the panel can word in any language, beside its own English, until a check reads it again', async () => {
     const [{ id: thirdRm }] = await db.insert(users).values({ email: 'third-rm@example.org', name: 'Third RM', role: 'rm' }).returning({ id: users.id });
-    const entry = await upsertWatchEntry({ db, ownerId: thirdRm, companyId: TAEYOUNG, settings: { frequency: 'daily', autoRescreen: false, adverseThreshold: 3, caseId: null }, now: at(60) });
-    const stored = async () => (await db.select({ error: watchEntries.lastError, problems: watchEntries.lastProblems }).from(watchEntries).where(eq(watchEntries.id, entry.id)))[0];
+    const entry = await upsertWatchEntry({
+      db,
+      ownerId: thirdRm,
+      companyId: TAEYOUNG,
+      settings: { frequency: 'daily', autoRescreen: false, adverseThreshold: 3, caseId: null },
+      now: at(60),
+    });
+    const stored = async () =>
+      (await db.select({ error: watchEntries.lastError, problems: watchEntries.lastProblems }).from(watchEntries).where(eq(watchEntries.id, entry.id)))[0];
 
     server.fail('.json', { dartStatus: '010' }, 100);
     const check = (await watchPass({ db, now: at(60) })).find((c) => c.entryId === entry.id)!;
@@ -243,8 +307,9 @@ describe.each(testBackends())('the portfolio watch on %s', (backend) => {
 });
 
 describe('what a failed source is called', () => {
-  it('tells the connectors\' failures apart, through the error that wraps them', () => {
-    const dart = (status: string) => watchProblemOf(Object.assign(new AppError('unavailable', 'x'), { cause: new DartError(status, 'list', 'x') }), 'dart').kind;
+  it("tells the connectors' failures apart, through the error that wraps them", () => {
+    const dart = (status: string) =>
+      watchProblemOf(Object.assign(new AppError('unavailable', 'x'), { cause: new DartError(status, 'list', 'x') }), 'dart').kind;
     expect(['config', '010', '012', '901', '020', '101', 'http', '800', 'invalid-response', '900'].map(dart)).toEqual([
       'notConfigured',
       'keyRejected',

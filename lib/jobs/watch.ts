@@ -62,7 +62,16 @@ export type WatchPassOptions = {
   provider?: ModelProvider;
 };
 
-export type WatchCheck = { entryId: string; companyId: string; baseline: boolean; seen: number; fresh: number; alertId: string | null; rescreenRunId: string | null; error: string | null };
+export type WatchCheck = {
+  entryId: string;
+  companyId: string;
+  baseline: boolean;
+  seen: number;
+  fresh: number;
+  alertId: string | null;
+  rescreenRunId: string | null;
+  error: string | null;
+};
 
 export type WatchAlertSummary = { redFlags: RedFlag[]; evidenceIds: string[]; adverseCount: number };
 
@@ -104,7 +113,14 @@ export function watchProblemOf(err: unknown, source: FilingSource): WatchProblem
       return 'unexpected';
     }
     if (cause instanceof EdgarError) {
-      const byStatus: Record<EdgarErrorStatus, WatchProblemKind> = { config: 'notConfigured', forbidden: 'refused', 'not-found': 'notFound', http: 'unreachable', 'invalid-response': 'unexpected', input: 'unexpected' };
+      const byStatus: Record<EdgarErrorStatus, WatchProblemKind> = {
+        config: 'notConfigured',
+        forbidden: 'refused',
+        'not-found': 'notFound',
+        http: 'unreachable',
+        'invalid-response': 'unexpected',
+        input: 'unexpected',
+      };
       return byStatus[cause.status];
     }
     return 'failed';
@@ -141,7 +157,16 @@ async function checkEntry({
   fetched: Map<string, Promise<FetchOutcome>>;
 }): Promise<WatchCheck> {
   const nextCheckAt = new Date(now.getTime() + WATCH_INTERVAL_MS[entry.frequency]);
-  const result: WatchCheck = { entryId: entry.id, companyId: entry.companyId, baseline: entry.lastCheckedAt === null, seen: 0, fresh: 0, alertId: null, rescreenRunId: null, error: null };
+  const result: WatchCheck = {
+    entryId: entry.id,
+    companyId: entry.companyId,
+    baseline: entry.lastCheckedAt === null,
+    seen: 0,
+    fresh: 0,
+    alertId: null,
+    rescreenRunId: null,
+    error: null,
+  };
   const errors: string[] = [];
   const problems: WatchProblem[] = [];
   const company = await getCompanyById({ db, id: entry.companyId });
@@ -251,18 +276,25 @@ export async function rescreenFromAlert({
         notes: source.notes,
       },
     });
-    await appendAudit({ tx, actorId, action: 'watch.rescreen', entityType: 'case', entityId: created.id, detail: { alertId, fromCaseId: source.id, asOf: today, automatic } });
+    await appendAudit({
+      tx,
+      actorId,
+      action: 'watch.rescreen',
+      entityType: 'case',
+      entityId: created.id,
+      detail: { alertId, fromCaseId: source.id, asOf: today, automatic },
+    });
     return created;
   });
   // A refused start (the run limit) leaves the new draft case for the RM to run later.
   const run = await startCaseRun({
-      db,
-      kase: { id: kase.id, companyId: source.companyId, asOfDate: today },
-      actorId,
-      protocolId,
-      provider: provider ?? getProvider(),
-      mode: 'dag',
-      params: { language, recencyDays: DEFAULT_RUN_PARAMS.recencyDays, maxWebResults: DEFAULT_RUN_PARAMS.maxWebResults },
+    db,
+    kase: { id: kase.id, companyId: source.companyId, asOfDate: today },
+    actorId,
+    protocolId,
+    provider: provider ?? getProvider(),
+    mode: 'dag',
+    params: { language, recencyDays: DEFAULT_RUN_PARAMS.recencyDays, maxWebResults: DEFAULT_RUN_PARAMS.maxWebResults },
   });
   await setAlertRescreenRun({ db, alertId, runId: run.id });
   return { caseId: kase.id, runId: run.id };

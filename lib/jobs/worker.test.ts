@@ -28,7 +28,6 @@ const POLL = { pollIntervalMs: 500 };
 const LISTENER = sql`datname = current_database() and application_name = 'crosscheck-queue' and (query ilike 'LISTEN %' or query ilike '%pg_listening_channels%')`;
 const params = { asOf: '2024-12-31', language: 'en' as const };
 
-
 if (testBackends().includes('postgres')) {
   describe('queue workers on PostgreSQL', () => {
     let handle: DatabaseHandle;
@@ -157,7 +156,9 @@ if (testBackends().includes('postgres')) {
       // Each step's usage was added to the run once.
       expect(finished.promptTokens).toBe(steps.reduce((sum, s) => sum + s.promptTokens, 0));
       // The killed worker's job came back by its lapsed heartbeat: the same job, on its second try.
-      const jobs = (await db.execute(sql`select state::text as state, retry_count as "retryCount" from ${sql.raw(BOSS_SCHEMA)}.job where singleton_key = ${run.id}`)) as unknown as {
+      const jobs = (await db.execute(
+        sql`select state::text as state, retry_count as "retryCount" from ${sql.raw(BOSS_SCHEMA)}.job where singleton_key = ${run.id}`,
+      )) as unknown as {
         rows: { state: string; retryCount: number }[];
       };
       expect(jobs.rows).toEqual([{ state: 'completed', retryCount: 1 }]);
@@ -177,7 +178,10 @@ if (testBackends().includes('postgres')) {
       await enqueueRun(run.id, { url });
       const [stolen] = (await boss.fetch<RunJob>(RUN_QUEUE)) ?? [];
       expect(stolen?.data.runId).toBe(run.id);
-      await db.update(runs).set({ workerId: `thief/${stolen!.id}/0` }).where(eq(runs.id, run.id));
+      await db
+        .update(runs)
+        .set({ workerId: `thief/${stolen!.id}/0` })
+        .where(eq(runs.id, run.id));
       await waitFor('the victim to stop executing', async () => !isRunActive(run.id));
 
       const left = await getRun({ db, id: run.id });
@@ -187,7 +191,15 @@ if (testBackends().includes('postgres')) {
       expect(steps.some((s) => s.status === 'failed')).toBe(false);
       const pending = steps.find((s) => s.status !== 'done')!;
       await expect(
-        markStepDone({ db, runId: run.id, stepId: pending.stepId, text: 'late', output: {} as never, usage: { promptTokens: 1, completionTokens: 1, costUsd: 0 }, workerId: attempt }),
+        markStepDone({
+          db,
+          runId: run.id,
+          stepId: pending.stepId,
+          text: 'late',
+          output: {} as never,
+          usage: { promptTokens: 1, completionTokens: 1, costUsd: 0 },
+          workerId: attempt,
+        }),
       ).rejects.toBeInstanceOf(LeaseLostError);
 
       // The thief beats no heartbeat: pg-boss fails its job back into the queue, the victim's
@@ -243,9 +255,9 @@ if (testBackends().includes('postgres')) {
       };
       await pickedUp();
 
-      const cut = (await db.execute(
-        sql`select pg_terminate_backend(pid) as cut from pg_stat_activity where ${LISTENER}`,
-      )) as unknown as { rows: { cut: boolean }[] };
+      const cut = (await db.execute(sql`select pg_terminate_backend(pid) as cut from pg_stat_activity where ${LISTENER}`)) as unknown as {
+        rows: { cut: boolean }[];
+      };
       expect(cut.rows).toEqual([{ cut: true }]);
       await waitFor('the wake-up connection to come back', async () => {
         const back = (await db.execute(sql`select count(*)::int as n from pg_stat_activity where ${LISTENER}`)) as unknown as {
@@ -257,11 +269,13 @@ if (testBackends().includes('postgres')) {
       await sleeper.stop();
     }, 60_000);
 
-    it('a worker process takes the portfolio watch\'s passes: it schedules the cron job at WATCH_PASS_MINUTES and says so', async () => {
+    it("a worker process takes the portfolio watch's passes: it schedules the cron job at WATCH_PASS_MINUTES and says so", async () => {
       const watcher = spawnWorker({ WATCH_PASS_MINUTES: '7' });
       await watcher.ready;
       expect(watcher.output()).toContain('takes portfolio watch passes (every 7 min)');
-      const { rows } = (await db.execute(sql`select cron from ${sql.raw(BOSS_SCHEMA)}.schedule where name = 'crosscheck-watch'`)) as unknown as { rows: { cron: string }[] };
+      const { rows } = (await db.execute(sql`select cron from ${sql.raw(BOSS_SCHEMA)}.schedule where name = 'crosscheck-watch'`)) as unknown as {
+        rows: { cron: string }[];
+      };
       expect(rows.map((r) => r.cron)).toEqual(['*/7 * * * *']);
       watcher.child.kill('SIGTERM');
       await waitFor('the worker to stop', async () => watcher.child.exitCode !== null);

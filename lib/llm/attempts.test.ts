@@ -20,7 +20,7 @@ describe('output caps', () => {
     delete process.env.OPENAI_MAX_OUTPUT_TOKENS_LLAMA_3_1_8B;
   });
 
-  it("gives a known model its published cap, dated snapshots and routed names included, and an unknown one the default or OPENAI_MAX_OUTPUT_TOKENS", () => {
+  it('gives a known model its published cap, dated snapshots and routed names included, and an unknown one the default or OPENAI_MAX_OUTPUT_TOKENS', () => {
     const e = { OPENAI_MAX_OUTPUT_TOKENS: undefined };
     expect(outputCapOf('gpt-4o-mini', e)).toBe(16_384);
     expect(outputCapOf('gpt-4o-mini-2024-07-18', e)).toBe(16_384);
@@ -57,7 +57,18 @@ function chunk(delta: Record<string, unknown>, finish: string | null = null) {
   return `data: ${JSON.stringify({ id: 'c1', object: 'chat.completion.chunk', created: 0, model: 'm', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
 }
 
-const step: StepDef = { id: 'D1', agent: 'A1', role: 'debater', team: 'affirmative', act: 'constructive', context: [], webSearch: false, evidence: 'pool', output: 'turn', task: 'Argue.' };
+const step: StepDef = {
+  id: 'D1',
+  agent: 'A1',
+  role: 'debater',
+  team: 'affirmative',
+  act: 'constructive',
+  context: [],
+  webSearch: false,
+  evidence: 'pool',
+  output: 'turn',
+  task: 'Argue.',
+};
 
 function request(budget?: CallBudget, signal = new AbortController().signal): GenerateRequest & { tokens: string[] } {
   const tokens: string[] = [];
@@ -122,7 +133,11 @@ describe('what a call asks for and counts, against a scripted endpoint', () => {
         }
         res.write(chunk({}, reply.end));
         if (reply.usage) {
-          const usage = { prompt_tokens: reply.usage.prompt, completion_tokens: reply.usage.completion, total_tokens: reply.usage.prompt + reply.usage.completion };
+          const usage = {
+            prompt_tokens: reply.usage.prompt,
+            completion_tokens: reply.usage.completion,
+            total_tokens: reply.usage.prompt + reply.usage.completion,
+          };
           res.write(`data: ${JSON.stringify({ id: 'c1', object: 'chat.completion.chunk', created: 0, model: 'm', choices: [], usage })}\n\n`);
         }
         res.end('data: [DONE]\n\n');
@@ -139,7 +154,8 @@ describe('what a call asks for and counts, against a scripted endpoint', () => {
     resetEnvForTests();
   });
 
-  const provider = (model = 'gpt-4o-mini', maxRetries = 2) => createOpenAiProvider({ baseURL: url, model, maxRetries, timeoutMs: 5_000, structuredOutput: 'json_object', sleep: async () => {} });
+  const provider = (model = 'gpt-4o-mini', maxRetries = 2) =>
+    createOpenAiProvider({ baseURL: url, model, maxRetries, timeoutMs: 5_000, structuredOutput: 'json_object', sleep: async () => {} });
 
   it('asks for no more than the model writes in one answer when the budget leaves more', async () => {
     replies = [{ chunks: ['{"text":"ok","claims":[]}'], end: 'stop', usage: { prompt: 50, completion: 9 } }];

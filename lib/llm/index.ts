@@ -42,10 +42,7 @@ export function defaultProviderName(e: LlmEnv = readEnv()): ProviderName {
   return openAiConfigured(e) ? 'openai' : 'offline';
 }
 
-export function getProvider(
-  { provider, role }: { provider?: ProviderName; role?: string } = {},
-  e: LlmEnv = readEnv(),
-): ModelProvider {
+export function getProvider({ provider, role }: { provider?: ProviderName; role?: string } = {}, e: LlmEnv = readEnv()): ModelProvider {
   const choice = provider ?? defaultProviderName(e);
   if (choice === 'offline') return createOfflineAnalyst();
   if (!openAiConfigured(e)) {

@@ -14,9 +14,28 @@ import type { GenerateRequest, WebEvidence } from './types';
 const API_KEY = 'sk-test-secret-0123456789';
 
 type Msg = { role: string; content?: string | null; tool_calls?: unknown[]; tool_call_id?: string };
-type Body = { messages: Msg[]; response_format?: { type: string; json_schema?: { schema: Record<string, unknown>; strict?: boolean; name?: string } }; stream?: boolean; stream_options?: unknown; tools?: unknown[]; tool_choice?: unknown; temperature?: number };
+type Body = {
+  messages: Msg[];
+  response_format?: { type: string; json_schema?: { schema: Record<string, unknown>; strict?: boolean; name?: string } };
+  stream?: boolean;
+  stream_options?: unknown;
+  tools?: unknown[];
+  tool_choice?: unknown;
+  temperature?: number;
+};
 
-const step: StepDef = { id: 'D1', agent: 'A1', role: 'debater', team: 'affirmative', act: 'constructive', context: [], webSearch: true, evidence: 'pool', output: 'turn', task: 'Argue.' };
+const step: StepDef = {
+  id: 'D1',
+  agent: 'A1',
+  role: 'debater',
+  team: 'affirmative',
+  act: 'constructive',
+  context: [],
+  webSearch: true,
+  evidence: 'pool',
+  output: 'turn',
+  task: 'Argue.',
+};
 
 function makeRequest(overrides: Partial<GenerateRequest> = {}): GenerateRequest & { tokens: string[] } {
   const tokens: string[] = [];
@@ -141,7 +160,9 @@ describe('createOpenAiProvider against the fake server', () => {
 
   it('does not fall back when json_schema is required', async () => {
     fake.configure({ rejectJsonSchema: true });
-    const err = await provider({ structuredOutput: 'json_schema' }).generate(makeRequest()).catch((e) => e);
+    const err = await provider({ structuredOutput: 'json_schema' })
+      .generate(makeRequest())
+      .catch((e) => e);
     expect(err).toBeInstanceOf(LlmError);
     expect(err).toMatchObject({ kind: 'rejected', details: { status: 400 } });
   });
@@ -151,7 +172,12 @@ describe('createOpenAiProvider against the fake server', () => {
     const texts: string[] = [];
     for (const structuredOutput of ['auto', 'json_object'] as const) {
       const model = createOpenAiModel({ apiKey: API_KEY, baseURL: fake.url, model: 'gpt-4o-mini', structuredOutput });
-      const result = await model.complete({ system: 'You are an analyst.', user: 'In one sentence [marker:free].', signal: new AbortController().signal, onText: (t) => texts.push(t) });
+      const result = await model.complete({
+        system: 'You are an analyst.',
+        user: 'In one sentence [marker:free].',
+        signal: new AbortController().signal,
+        onText: (t) => texts.push(t),
+      });
       expect(result.raw).toBe('The borrower can repay.');
     }
     expect(texts.join('')).toBe('The borrower can repay.'.repeat(2));
@@ -259,7 +285,9 @@ describe('createOpenAiProvider against the fake server', () => {
 
   it('gives up after maxRetries with a typed error', async () => {
     fake.failNext({ status: 503 }, 3);
-    const err = await provider({ maxRetries: 2 }).generate(makeRequest()).catch((e) => e);
+    const err = await provider({ maxRetries: 2 })
+      .generate(makeRequest())
+      .catch((e) => e);
     expect(err).toBeInstanceOf(LlmError);
     expect(err).toMatchObject({ kind: 'server', details: { status: 503, attempts: 3 } });
     expect(err.message).toContain('gave up after 3 attempts');
@@ -267,7 +295,9 @@ describe('createOpenAiProvider against the fake server', () => {
 
   it('does not retry a request the endpoint rejects, and never shows the API key', async () => {
     fake.failNext({ status: 401, message: `Incorrect API key provided: ${API_KEY}.` });
-    const err = await provider().generate(makeRequest()).catch((e) => e);
+    const err = await provider()
+      .generate(makeRequest())
+      .catch((e) => e);
     expect(err).toMatchObject({ kind: 'rejected', details: { status: 401 } });
     expect(fake.requests).toHaveLength(1);
     expect(err.message).not.toContain(API_KEY);
@@ -277,7 +307,9 @@ describe('createOpenAiProvider against the fake server', () => {
   it('times out a hung connection', async () => {
     fake.failNext({ kind: 'hang' });
     const started = performance.now();
-    const err = await provider({ timeoutMs: 300, maxRetries: 0 }).generate(makeRequest()).catch((e) => e);
+    const err = await provider({ timeoutMs: 300, maxRetries: 0 })
+      .generate(makeRequest())
+      .catch((e) => e);
     expect(err).toMatchObject({ kind: 'timeout' });
     expect(performance.now() - started).toBeLessThan(3_000);
   });
@@ -285,7 +317,9 @@ describe('createOpenAiProvider against the fake server', () => {
   it('the timeout covers the whole stream, not only the headers, and a timed-out attempt is retried', async () => {
     fake.configure({ ttftMs: 2_000 });
     fake.setScript([{ match: '[marker:D1]', reply: { text: 'late' } }]);
-    const err = await provider({ timeoutMs: 300, maxRetries: 1 }).generate(makeRequest()).catch((e) => e);
+    const err = await provider({ timeoutMs: 300, maxRetries: 1 })
+      .generate(makeRequest())
+      .catch((e) => e);
     expect(err).toMatchObject({ kind: 'timeout' });
     expect(fake.requests).toHaveLength(2);
     expect(sleeps).toHaveLength(1);
@@ -297,7 +331,9 @@ describe('createOpenAiProvider against the fake server', () => {
     const req = makeRequest({ signal: controller.signal });
     req.onToken = () => controller.abort();
     const started = performance.now();
-    const err = await provider().generate(req).catch((e) => e);
+    const err = await provider()
+      .generate(req)
+      .catch((e) => e);
     expect(err.name).toBe('AbortError');
     expect(err).toMatchObject({ kind: 'aborted' });
     expect(performance.now() - started).toBeLessThan(2_000);
@@ -308,7 +344,9 @@ describe('createOpenAiProvider against the fake server', () => {
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 100);
     const started = performance.now();
-    const err = await provider({ sleep: undefined }).generate(makeRequest({ signal: controller.signal })).catch((e) => e);
+    const err = await provider({ sleep: undefined })
+      .generate(makeRequest({ signal: controller.signal }))
+      .catch((e) => e);
     expect(err.name).toBe('AbortError');
     expect(performance.now() - started).toBeLessThan(2_000);
   });
@@ -355,7 +393,10 @@ describe('createOpenAiProvider against the fake server', () => {
     // Earlier tests sent the same prompt: the fake's prompt cache serves part of it, billed at half the input price.
     const cached = single.usage.cachedTokens!;
     expect(cached).toBeGreaterThan(0);
-    expect(costOf('gpt-4o-mini', single.usage)).toBeCloseTo(((single.usage.promptTokens - cached) * 0.15 + cached * 0.075 + single.usage.completionTokens * 0.6) / 1e6, 6);
+    expect(costOf('gpt-4o-mini', single.usage)).toBeCloseTo(
+      ((single.usage.promptTokens - cached) * 0.15 + cached * 0.075 + single.usage.completionTokens * 0.6) / 1e6,
+      6,
+    );
 
     fake.setScript([{ match: '[marker:D1]', webSearch: ['q1'] }]);
     const twoCalls = await provider().generate(makeRequest({ tools: { webSearch: async () => [webResult(1)] } }));
@@ -376,12 +417,19 @@ describe('createOpenAiProvider against the fake server', () => {
     // With a web search, the second request repeats the first in whole: both requests' cached tokens count.
     // Only whole blocks are cached: the step's part is long enough to fill some of its own.
     fake.setScript([{ match: 'C: step three', webSearch: ['q1'] }]);
-    const searched = await provider().generate(makeRequest({ prompt: { system, user: `C: step three [marker:D1]. ${'The step asks for more. '.repeat(12)}` }, tools: { webSearch: async () => [webResult(1)] } }));
+    const searched = await provider().generate(
+      makeRequest({
+        prompt: { system, user: `C: step three [marker:D1]. ${'The step asks for more. '.repeat(12)}` },
+        tools: { webSearch: async () => [webResult(1)] },
+      }),
+    );
     const [round1, round2] = fake.requests.slice(-2).map((r) => r.cachedTokens!);
     expect(round1).toBe(second.usage.cachedTokens);
     expect(round2).toBeGreaterThan(round1);
     expect(searched.usage.cachedTokens).toBe(round1 + round2);
-    expect(costOf('gpt-4o', { promptTokens: 1_000, cachedTokens: searched.usage.cachedTokens, completionTokens: 0 })).toBeLessThan(costOf('gpt-4o', { promptTokens: 1_000, completionTokens: 0 }));
+    expect(costOf('gpt-4o', { promptTokens: 1_000, cachedTokens: searched.usage.cachedTokens, completionTokens: 0 })).toBeLessThan(
+      costOf('gpt-4o', { promptTokens: 1_000, completionTokens: 0 }),
+    );
   });
 
   it('leaves cachedTokens out when the endpoint does not report them', async () => {

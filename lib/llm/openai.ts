@@ -103,7 +103,10 @@ export function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
 }
 
 /** The system and user prompt, the schema in JSON mode, and the repair turn when there is one. */
-export function buildMessages(call: Pick<ModelCall, 'system' | 'user' | 'output' | 'repair'>, mode: 'json_schema' | 'json_object'): ChatCompletionMessageParam[] {
+export function buildMessages(
+  call: Pick<ModelCall, 'system' | 'user' | 'output' | 'repair'>,
+  mode: 'json_schema' | 'json_object',
+): ChatCompletionMessageParam[] {
   // JSON mode cannot carry the schema, so it goes last in the user turn: the shared prefix that
   // providers cache stays byte-identical across steps.
   const schemaNote =
@@ -295,7 +298,8 @@ export function createOpenAiModel(options: OpenAiProviderOptions): LanguageModel
       const status = err.status;
       const message = stopPhrase('endpointAnswered', { status: scrub(err.message) });
       if (status === 429) return new LlmError('rate-limit', message, { status, attempts, retryAfterMs: retryAfterMs(err.headers) });
-      if (status >= 500 || status === 408 || status === 409) return new LlmError('server', message, { status, attempts, retryAfterMs: retryAfterMs(err.headers) });
+      if (status >= 500 || status === 408 || status === 409)
+        return new LlmError('server', message, { status, attempts, retryAfterMs: retryAfterMs(err.headers) });
       return new LlmError('rejected', message, { status, attempts });
     }
     const why = err instanceof Error ? err.message : String(err);
@@ -418,7 +422,12 @@ export function createOpenAiModel(options: OpenAiProviderOptions): LanguageModel
           stream: true,
           stream_options: { include_usage: true },
           ...(output
-            ? { response_format: mode === 'json_schema' ? { type: 'json_schema', json_schema: { name: output.name, schema: stripMeta(output.jsonSchema), strict: false } } : { type: 'json_object' } }
+            ? {
+                response_format:
+                  mode === 'json_schema'
+                    ? { type: 'json_schema', json_schema: { name: output.name, schema: stripMeta(output.jsonSchema), strict: false } }
+                    : { type: 'json_object' },
+              }
             : {}),
           ...(search ? { tools: [WEB_SEARCH_TOOL], tool_choice: rounds < MAX_SEARCH_ROUNDS ? 'auto' : 'none' } : {}),
           ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
@@ -466,7 +475,11 @@ export function createOpenAiModel(options: OpenAiProviderOptions): LanguageModel
       toolTurns.push({
         role: 'assistant',
         content: result.content || null,
-        tool_calls: result.toolCalls.map((c): ChatCompletionMessageToolCall => ({ id: c.id, type: 'function', function: { name: c.name, arguments: c.arguments } })),
+        tool_calls: result.toolCalls.map((c): ChatCompletionMessageToolCall => ({
+          id: c.id,
+          type: 'function',
+          function: { name: c.name, arguments: c.arguments },
+        })),
       });
       for (const [i, call] of result.toolCalls.entries()) {
         toolTurns.push({ role: 'tool', tool_call_id: call.id, content: await runSearch(call, i, search, request, toolCalls) });

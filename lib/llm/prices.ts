@@ -29,7 +29,10 @@ export const PRICES: Record<string, ModelPrice> = {
  * so `gpt-4o-mini-…` never gets `gpt-4o`'s price.
  */
 export function priceOf(model: string): ModelPrice {
-  const best = familyOf(model, Object.keys(PRICES).filter((name) => name !== 'unknown'));
+  const best = familyOf(
+    model,
+    Object.keys(PRICES).filter((name) => name !== 'unknown'),
+  );
   return best ? PRICES[best] : UNKNOWN_PRICE;
 }
 

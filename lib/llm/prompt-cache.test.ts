@@ -33,8 +33,14 @@ describe('the cacheable share of a run', () => {
     const asSystem = serializeMessages([{ role: 'system', content: 'Same words.' }]);
     const asUser = serializeMessages([{ role: 'user', content: 'Same words.' }]);
     expect(commonPrefixChars(asSystem, asUser)).toBe(2);
-    const one = serializeMessages([{ role: 'system', content: 'Header.' }, { role: 'user', content: 'Step one.' }]);
-    const two = serializeMessages([{ role: 'system', content: 'Header.' }, { role: 'user', content: 'Step two.' }]);
+    const one = serializeMessages([
+      { role: 'system', content: 'Header.' },
+      { role: 'user', content: 'Step one.' },
+    ]);
+    const two = serializeMessages([
+      { role: 'system', content: 'Header.' },
+      { role: 'user', content: 'Step two.' },
+    ]);
     expect(one.slice(0, commonPrefixChars(one, two))).toBe('<|system|>\nHeader.\n<|user|>\nStep ');
   });
 });

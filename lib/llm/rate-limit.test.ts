@@ -78,9 +78,7 @@ describe.each(testBackends())('shared rate limiter on %s', (backend) => {
     const a = createSharedRateLimiter({ db: handle.db, clock, onWait: (w) => waits.push(w) });
     const b = createSharedRateLimiter({ db: second(), clock, onWait: (w) => waits.push(w) });
     const controller = new AbortController();
-    const attempts = Array.from({ length: 8 }, (_, i) =>
-      (i % 2 ? a : b).reserve({ key, limits: { rpm: 3 }, tokens: 100, signal: controller.signal }),
-    );
+    const attempts = Array.from({ length: 8 }, (_, i) => (i % 2 ? a : b).reserve({ key, limits: { rpm: 3 }, tokens: 100, signal: controller.signal }));
     // Five calls find the window full and wait; then they give up.
     for (let i = 0; i < 200 && waits.length < 5; i++) await new Promise((r) => setTimeout(r, 20));
     controller.abort();
@@ -145,7 +143,12 @@ describe.each(testBackends())('shared rate limiter on %s', (backend) => {
         return { raw: '{}', usage: { promptTokens: 120, completionTokens: 30 }, toolCalls: [], modelMs: 1 };
       },
     };
-    const call = (signal: AbortSignal): ModelCall => ({ system: 'You are an analyst.', user: 'Assess the borrower.', signal, tag: { runId: 'r1', stepId: 'D1' } });
+    const call = (signal: AbortSignal): ModelCall => ({
+      system: 'You are an analyst.',
+      user: 'Assess the borrower.',
+      signal,
+      tag: { runId: 'r1', stepId: 'D1' },
+    });
     const limiter = createSharedRateLimiter({ db: handle.db, clock: stoppedClock(), onWait: () => {} });
     const limited = withSharedRateLimit(model, { limiter, limits: { rpm: 1 } });
     expect((await limited.complete(call(never()))).usage).toEqual({ promptTokens: 120, completionTokens: 30 });
@@ -174,10 +177,27 @@ describe.each(testBackends())('shared rate limiter on %s', (backend) => {
       },
     };
     // As lib/llm/index.ts builds a provider: the step writer over the limited model.
-    const provider = stepWriter(withSharedRateLimit(model, { limiter: createSharedRateLimiter({ db: handle.db, clock: steppingClock(), onWait: () => {} }), limits: { rpm: 10 } }));
-    const step = { runId: 'r1', step: { id: 'D1', output: 'turn' }, params: {}, tools: {}, prompt: { system: 's', user: 'u' }, jsonSchema: {}, signal: never(), onToken: () => {} } as unknown as GenerateRequest;
+    const provider = stepWriter(
+      withSharedRateLimit(model, { limiter: createSharedRateLimiter({ db: handle.db, clock: steppingClock(), onWait: () => {} }), limits: { rpm: 10 } }),
+    );
+    const step = {
+      runId: 'r1',
+      step: { id: 'D1', output: 'turn' },
+      params: {},
+      tools: {},
+      prompt: { system: 's', user: 'u' },
+      jsonSchema: {},
+      signal: never(),
+      onToken: () => {},
+    } as unknown as GenerateRequest;
     await provider.generate(step);
-    await provider.languageModel!.complete({ system: 'Judge.', user: 'Report A, Report B.', output: { name: 'pairwise_verdict', jsonSchema: {} }, signal: never(), tag: { stepId: 'pairwise_verdict' } });
+    await provider.languageModel!.complete({
+      system: 'Judge.',
+      user: 'Report A, Report B.',
+      output: { name: 'pairwise_verdict', jsonSchema: {} },
+      signal: never(),
+      tag: { stepId: 'pairwise_verdict' },
+    });
     expect(stepIds).toEqual(['D1', 'pairwise_verdict']);
     expect(await windowRow(handle.db, 'openai:shared-window', W0)).toMatchObject({ requests: 2, tokens: 220 });
   });

@@ -73,7 +73,15 @@ export function createSharedRateLimiter({
   const database = typeof db === 'function' ? db : async () => db;
   let prunedWindow = 0;
 
-  async function reserve({ key, limits, tokens, signal, runId, stepId, onWait: onThisWait }: Parameters<SharedRateLimiter['reserve']>[0]): Promise<Reservation> {
+  async function reserve({
+    key,
+    limits,
+    tokens,
+    signal,
+    runId,
+    stepId,
+    onWait: onThisWait,
+  }: Parameters<SharedRateLimiter['reserve']>[0]): Promise<Reservation> {
     const conn = await database();
     // A call larger than the whole TPM still goes, alone in its minute, rather than never.
     const reserved = Math.max(0, Math.ceil(limits.tpm !== undefined ? Math.min(tokens, limits.tpm) : tokens));
@@ -93,7 +101,15 @@ export function createSharedRateLimiter({
       const requests = await readRateWindowRequests({ db: conn, key, windowStart: new Date(windowStart) });
       const byRequests = limits.rpm !== undefined && requests >= limits.rpm;
       const waitMs = windowStart + WINDOW_MS - now;
-      const wait: RateWait = { key, limit: byRequests ? 'requests' : 'tokens', max: (byRequests ? limits.rpm : limits.tpm) ?? 0, waitMs, untilMs: now + waitMs, runId, stepId };
+      const wait: RateWait = {
+        key,
+        limit: byRequests ? 'requests' : 'tokens',
+        max: (byRequests ? limits.rpm : limits.tpm) ?? 0,
+        waitMs,
+        untilMs: now + waitMs,
+        runId,
+        stepId,
+      };
       onWait(wait);
       onThisWait?.(wait);
       await clock.sleep(waitMs, signal);

@@ -71,7 +71,9 @@ describe('audit entries in words', () => {
       ['Submitted at', '—'],
     ]);
     expect(auditDetailFields({ outcome: 'return' }, 'ko')[0].value).toBe('RM 반송');
-    expect(auditDetailFields({ updatedCompanies: [{ id: 'guard-co', fields: ['name_en', 'identifiers.cik'] }] }, 'en')[0].value).toBe('guard-co (name_en, identifiers.cik)');
+    expect(auditDetailFields({ updatedCompanies: [{ id: 'guard-co', fields: ['name_en', 'identifiers.cik'] }] }, 'en')[0].value).toBe(
+      'guard-co (name_en, identifiers.cik)',
+    );
     expect(auditDetailFields({ answers: { q1: 5, q2: 3, comment: 'clear' } }, 'en')[0].value).toBe('q1: 5; q2: 3; comment: clear');
   });
 
@@ -96,7 +98,10 @@ describe('audit entries in words', () => {
     ];
     for (const detail of details) {
       const ko = auditDetailFields(detail, 'ko');
-      expect(ko.map((f) => f.label).filter((label) => !/[\uAC00-\uD7A3]/.test(label)), JSON.stringify(detail)).toEqual([]);
+      expect(
+        ko.map((f) => f.label).filter((label) => !/[\uAC00-\uD7A3]/.test(label)),
+        JSON.stringify(detail),
+      ).toEqual([]);
       const en = auditDetailFields(detail, 'en');
       expect(en.map((f) => f.label)).not.toContain('Evidence id');
     }

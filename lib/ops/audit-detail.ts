@@ -63,7 +63,9 @@ export function auditDetailFields(detail: Record<string, unknown> | null | undef
   const render = (field: string, v: unknown): string => {
     if (Array.isArray(v)) {
       if (v.length === 0) return t('none');
-      const shown = v.slice(0, MAX_LIST_ITEMS).map((x) => (x !== null && typeof x === 'object' && !Array.isArray(x) ? item(field, x as Record<string, unknown>) : render(field, x)));
+      const shown = v
+        .slice(0, MAX_LIST_ITEMS)
+        .map((x) => (x !== null && typeof x === 'object' && !Array.isArray(x) ? item(field, x as Record<string, unknown>) : render(field, x)));
       const rest = v.length - shown.length;
       return shown.join(', ') + (rest > 0 ? ` +${number.format(rest)}` : '');
     }

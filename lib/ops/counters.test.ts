@@ -48,7 +48,18 @@ describe.each(testBackends())('ops counters on %s', (backend) => {
   });
 });
 
-const step: StepDef = { id: 'D1', agent: 'A1', role: 'debater', team: 'affirmative', act: 'constructive', context: [], webSearch: false, evidence: 'pool', output: 'turn', task: 'Argue.' };
+const step: StepDef = {
+  id: 'D1',
+  agent: 'A1',
+  role: 'debater',
+  team: 'affirmative',
+  act: 'constructive',
+  context: [],
+  webSearch: false,
+  evidence: 'pool',
+  output: 'turn',
+  task: 'Argue.',
+};
 
 function request(): GenerateRequest {
   return {
@@ -114,7 +125,14 @@ describe.each(testBackends().slice(-1))('provider errors counted in the process 
 
   it('counts every failed attempt by status, including the ones a retry recovered from, and timeouts and resets', async () => {
     const db = await getDb();
-    const provider = createOpenAiProvider({ apiKey: 'sk-test-0123456789', baseURL: fake.url, model: 'fake-llm', maxRetries: 10, timeoutMs: 1_000, sleep: async () => {} });
+    const provider = createOpenAiProvider({
+      apiKey: 'sk-test-0123456789',
+      baseURL: fake.url,
+      model: 'fake-llm',
+      maxRetries: 10,
+      timeoutMs: 1_000,
+      sleep: async () => {},
+    });
     for (let i = 0; i < 6; i++) await provider.generate(request());
     fake.configure({ faults: undefined });
     fake.failNext({ kind: 'reset' });

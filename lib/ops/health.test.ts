@@ -135,7 +135,7 @@ describe('createProviderProbe', () => {
   });
 });
 
-describe.each(testBackends())('queue counts from pg-boss\'s job table on %s', (backend) => {
+describe.each(testBackends())("queue counts from pg-boss's job table on %s", (backend) => {
   let handle: DatabaseHandle;
   beforeAll(async () => {
     handle = await createTestDatabase(backend);
@@ -170,7 +170,11 @@ describe.each(testBackends())('queue counts from pg-boss\'s job table on %s', (b
     // Executing runs are those a live attempt holds: the job the run names is active with that try.
     expect(await queueHealth(db)).toEqual({ ok: true, queued: 3, active: 0 });
     const jobId = async (state: string, queue = 'crosscheck-run') =>
-      ((await db.execute(sql`insert into crosscheck_jobs.job (name, state, retry_count) values (${queue}, ${state}::crosscheck_jobs.job_state, 1) returning id::text as id`)) as unknown as { rows: { id: string }[] }).rows[0].id;
+      (
+        (await db.execute(
+          sql`insert into crosscheck_jobs.job (name, state, retry_count) values (${queue}, ${state}::crosscheck_jobs.job_state, 1) returning id::text as id`,
+        )) as unknown as { rows: { id: string }[] }
+      ).rows[0].id;
     const active = await jobId('active');
     const failed = await jobId('failed');
     const elsewhere = await jobId('active', 'another-queue');

@@ -105,7 +105,12 @@ export function createProviderProbe(options: ProviderProbeOptions): () => Promis
     } catch (err) {
       const timedOut = (err as Error).name === 'TimeoutError';
       healthLog.warn('model endpoint is not reachable', { err });
-      return { kind: 'openai', ok: false, latencyMs: latencyMs(), message: timedOut ? `The model endpoint did not answer within ${timeoutMs} ms.` : 'The model endpoint is not reachable.' };
+      return {
+        kind: 'openai',
+        ok: false,
+        latencyMs: latencyMs(),
+        message: timedOut ? `The model endpoint did not answer within ${timeoutMs} ms.` : 'The model endpoint is not reachable.',
+      };
     }
   }
 

@@ -13,7 +13,9 @@ const fixedNow = () => new Date('2025-03-01T09:30:00.123Z');
 /** A line for an error with a cause, as fetch throws them. */
 function lineForErrorWithCause() {
   const out = capture();
-  createLogger({ format: 'json', secrets: [], write: out.write }).warn('probe failed', { err: new Error('fetch failed', { cause: new Error('connect ECONNREFUSED 127.0.0.1:9') }) });
+  createLogger({ format: 'json', secrets: [], write: out.write }).warn('probe failed', {
+    err: new Error('fetch failed', { cause: new Error('connect ECONNREFUSED 127.0.0.1:9') }),
+  });
   return out.lines[0].line;
 }
 
@@ -150,7 +152,9 @@ describe('log lines from user text', () => {
   });
 
   it('still blanks every URL password, and leaves text without one as it was', () => {
-    expect(redactUrlPasswords('postgres://u:p4ss@db/x and https://a:b@c/ and mailto:x@y')).toBe('postgres://u:[redacted]@db/x and https://a:[redacted]@c/ and mailto:x@y');
+    expect(redactUrlPasswords('postgres://u:p4ss@db/x and https://a:b@c/ and mailto:x@y')).toBe(
+      'postgres://u:[redacted]@db/x and https://a:[redacted]@c/ and mailto:x@y',
+    );
     expect(redactUrlPasswords('see https://example.com/a:b@c and ftp://user@host')).toBe('see https://example.com/a:b@c and ftp://user@host');
     expect(redactUrlPasswords('ws://u:one@h, WS://U:two@h')).toBe('ws://u:[redacted]@h, WS://U:[redacted]@h');
     expect(redactUrlPasswords('://u:p@h')).toBe('://u:p@h');
@@ -159,7 +163,13 @@ describe('log lines from user text', () => {
   it('a log call with a 5 MB string field (a rejected import row) cuts it, says how much, and returns at once', () => {
     const out = capture();
     const title = `postgres://u:secret-pw@h ${'가'.repeat(5_000_000)}`;
-    const ms = timed(() => createLogger({ format: 'json', secrets: [], write: out.write }).error(`insert failed: ${title}`, { err: new Error(`value too long: ${title}`), title, rows: Array(1000).fill('x') }));
+    const ms = timed(() =>
+      createLogger({ format: 'json', secrets: [], write: out.write }).error(`insert failed: ${title}`, {
+        err: new Error(`value too long: ${title}`),
+        title,
+        rows: Array(1000).fill('x'),
+      }),
+    );
     expect(ms).toBeLessThan(500);
     const line = JSON.parse(out.lines[0].line);
     for (const text of [line.msg, line.err, line.title]) {

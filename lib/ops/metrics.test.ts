@@ -89,7 +89,16 @@ describe('formatPrometheus', () => {
   });
 
   it('leaves the queue family out where there is no queue', () => {
-    const text = formatPrometheus({ runsByState: {}, stepsByState: {}, promptTokens: 0, completionTokens: 0, costUsd: 0, stepDurations: [], providerErrors: [], queueJobs: null });
+    const text = formatPrometheus({
+      runsByState: {},
+      stepsByState: {},
+      promptTokens: 0,
+      completionTokens: 0,
+      costUsd: 0,
+      stepDurations: [],
+      providerErrors: [],
+      queueJobs: null,
+    });
     expectExposition(text);
     expect(text).toContain('# TYPE crosscheck_step_duration_seconds histogram\n');
     expect(text).not.toContain('crosscheck_queue_jobs');
@@ -132,13 +141,15 @@ describe.each(testBackends())('collectMetrics on %s', (backend) => {
       startedAt: at(0),
       finishedAt: seconds === null ? null : at(seconds),
     });
-    await db.insert(runSteps).values([
-      step(a.id, 'D1', 'constructive', 0.4),
-      step(a.id, 'D2', 'constructive', 3),
-      step(a.id, 'D3', 'constructive', 400),
-      step(a.id, 'D4', 'rebuttal', 1, 'failed'),
-      step(b.id, 'S1', 'analysis', null, 'running'),
-    ]);
+    await db
+      .insert(runSteps)
+      .values([
+        step(a.id, 'D1', 'constructive', 0.4),
+        step(a.id, 'D2', 'constructive', 3),
+        step(a.id, 'D3', 'constructive', 400),
+        step(a.id, 'D4', 'rebuttal', 1, 'failed'),
+        step(b.id, 'S1', 'analysis', null, 'running'),
+      ]);
     await incrementCounter({ db, name: PROVIDER_ERRORS, labels: { provider: 'openai', code: '429' }, by: 3 });
     await incrementCounter({ db, name: PROVIDER_ERRORS, labels: { provider: 'openai', code: 'timeout' } });
 
@@ -176,8 +187,12 @@ describe.each(testBackends())('collectMetrics on %s', (backend) => {
     expect(Object.fromEntries(histogram['kpd-mads/rebuttal'].buckets)).toMatchObject({ '0.5': 0, '1': 1 });
 
     await db.execute(sql`create schema crosscheck_jobs`);
-    await db.execute(sql`create table crosscheck_jobs.job (id uuid primary key default gen_random_uuid(), name text not null, state text not null, retry_count int not null default 0)`);
-    await db.execute(sql`insert into crosscheck_jobs.job (name, state) values ('crosscheck-run', 'created'), ('crosscheck-run', 'active'), ('crosscheck-run', 'active'), ('other', 'active')`);
+    await db.execute(
+      sql`create table crosscheck_jobs.job (id uuid primary key default gen_random_uuid(), name text not null, state text not null, retry_count int not null default 0)`,
+    );
+    await db.execute(
+      sql`insert into crosscheck_jobs.job (name, state) values ('crosscheck-run', 'created'), ('crosscheck-run', 'active'), ('crosscheck-run', 'active'), ('other', 'active')`,
+    );
     text = formatPrometheus(await collectMetrics({ db }));
     expectExposition(text);
     expect(text).toContain('crosscheck_queue_jobs{state="created"} 1\n');

@@ -123,8 +123,18 @@ function histogram(name: string, help: string, bounds: readonly number[], series
 export function formatPrometheus(m: MetricsSnapshot): string {
   return (
     [
-      metric('crosscheck_runs', 'gauge', 'Runs in the database by state.', Object.entries(m.runsByState).map(([state, n]) => [{ state }, n])),
-      metric('crosscheck_run_steps', 'gauge', 'Run steps in the database by state.', Object.entries(m.stepsByState).map(([state, n]) => [{ state }, n])),
+      metric(
+        'crosscheck_runs',
+        'gauge',
+        'Runs in the database by state.',
+        Object.entries(m.runsByState).map(([state, n]) => [{ state }, n]),
+      ),
+      metric(
+        'crosscheck_run_steps',
+        'gauge',
+        'Run steps in the database by state.',
+        Object.entries(m.stepsByState).map(([state, n]) => [{ state }, n]),
+      ),
       // Counters in spirit; deleting a case deletes its runs, which Prometheus treats as a reset.
       metric('crosscheck_tokens_total', 'counter', 'Model tokens used by all runs in the database.', [
         [{ kind: 'prompt' }, m.promptTokens],
@@ -132,19 +142,48 @@ export function formatPrometheus(m: MetricsSnapshot): string {
       ]),
       metric('crosscheck_cost_usd_total', 'counter', 'Estimated model cost of all runs in the database, in US dollars.', [[{}, m.costUsd]]),
       ...(m.stepDurations
-        ? [histogram('crosscheck_step_duration_seconds', 'Time from the start of a step attempt to its end, over finished steps.', STEP_DURATION_BUCKETS, m.stepDurations)]
+        ? [
+            histogram(
+              'crosscheck_step_duration_seconds',
+              'Time from the start of a step attempt to its end, over finished steps.',
+              STEP_DURATION_BUCKETS,
+              m.stepDurations,
+            ),
+          ]
         : []),
       ...(m.providerErrors
-        ? [metric('crosscheck_provider_errors_total', 'counter', 'Failed model endpoint attempts, retried or not, by provider and HTTP status (or timeout, network).', m.providerErrors.map((r) => [r.labels, r.value]))]
+        ? [
+            metric(
+              'crosscheck_provider_errors_total',
+              'counter',
+              'Failed model endpoint attempts, retried or not, by provider and HTTP status (or timeout, network).',
+              m.providerErrors.map((r) => [r.labels, r.value]),
+            ),
+          ]
         : []),
       ...(m.queueJobs
-        ? [metric('crosscheck_queue_jobs', 'gauge', 'Run jobs in the pg-boss queue by state.', Object.entries(m.queueJobs).map(([state, n]) => [{ state }, n]))]
+        ? [
+            metric(
+              'crosscheck_queue_jobs',
+              'gauge',
+              'Run jobs in the pg-boss queue by state.',
+              Object.entries(m.queueJobs).map(([state, n]) => [{ state }, n]),
+            ),
+          ]
         : []),
       ...(m.runsExecuting !== undefined
-        ? [metric('crosscheck_runs_executing', 'gauge', 'Runs a live queue attempt executes now: the attempt the run names holds an active job.', [[{}, m.runsExecuting]])]
+        ? [
+            metric('crosscheck_runs_executing', 'gauge', 'Runs a live queue attempt executes now: the attempt the run names holds an active job.', [
+              [{}, m.runsExecuting],
+            ]),
+          ]
         : []),
       ...(m.auditHeadSeq !== undefined
-        ? [metric('crosscheck_audit_head_seq', 'gauge', 'Number of the newest audit log entry; it never decreases, so a drop means entries were deleted.', [[{}, m.auditHeadSeq]])]
+        ? [
+            metric('crosscheck_audit_head_seq', 'gauge', 'Number of the newest audit log entry; it never decreases, so a drop means entries were deleted.', [
+              [{}, m.auditHeadSeq],
+            ]),
+          ]
         : []),
       ...(m.auditKeyedStartSeq !== undefined
         ? [

@@ -15,7 +15,18 @@ describe('recencyCutoff', () => {
   });
 
   it('rejects dates that are not real YYYY-MM-DD dates, with a message that says so', () => {
-    for (const bad of ['2024-02-30', '2023-02-29', '2024-13-01', '2024-6-30', '2024/06/30', '20240630', '', 'yesterday', '2024-06-30T00:00:00Z', '0000-01-01']) {
+    for (const bad of [
+      '2024-02-30',
+      '2023-02-29',
+      '2024-13-01',
+      '2024-6-30',
+      '2024/06/30',
+      '20240630',
+      '',
+      'yesterday',
+      '2024-06-30T00:00:00Z',
+      '0000-01-01',
+    ]) {
       expect(() => recencyCutoff(bad, 30), bad).toThrow(AsOfDateError);
     }
     expect(() => recencyCutoff('2024-02-30', 30)).toThrow(/real date written YYYY-MM-DD.*"2024-02-30"/);
@@ -72,24 +83,28 @@ describe.each(testBackends())('reading the pool as of a date on %s', (backend) =
       { id: 'acme', name: 'Acme', country: 'US' },
       { id: 'other', name: 'Other', country: 'KR' },
     ]);
-    await db.insert(evidenceItems).values([
-      item('day-after', '2024-07-01'),
-      item('much-later', '2025-01-15'),
-      item('on-as-of', '2024-06-30', { factor: 'litigation', factorSource: 'rule', polarity: 'adverse' }),
-      item('on-cutoff', '2024-05-31', { factor: 'governance', factorSource: 'rule', polarity: 'context' }),
-      item('before-cutoff', '2024-05-30', { factor: 'litigation', factorSource: 'rule', polarity: 'adverse' }),
-      item('old', '2019-03-02', { factor: 'governance', factorSource: 'rule', polarity: 'favorable' }),
-      item('other-company', '2024-06-01', { companyId: 'other' }),
-    ]);
+    await db
+      .insert(evidenceItems)
+      .values([
+        item('day-after', '2024-07-01'),
+        item('much-later', '2025-01-15'),
+        item('on-as-of', '2024-06-30', { factor: 'litigation', factorSource: 'rule', polarity: 'adverse' }),
+        item('on-cutoff', '2024-05-31', { factor: 'governance', factorSource: 'rule', polarity: 'context' }),
+        item('before-cutoff', '2024-05-30', { factor: 'litigation', factorSource: 'rule', polarity: 'adverse' }),
+        item('old', '2019-03-02', { factor: 'governance', factorSource: 'rule', polarity: 'favorable' }),
+        item('other-company', '2024-06-01', { companyId: 'other' }),
+      ]);
     // An RM moved `old` from governance to litigation.
     await db.insert(evidenceTagOverrides).values({ evidenceId: 'old', factor: 'litigation', polarity: 'adverse' });
-    await db.insert(documents).values([
-      doc('doc-day-after', '2024-07-01'),
-      doc('doc-on-as-of', '2024-06-30'),
-      doc('doc-on-cutoff', '2024-05-31'),
-      doc('doc-before-cutoff', '2024-05-30'),
-      doc('doc-other', '2024-06-01', 'other'),
-    ]);
+    await db
+      .insert(documents)
+      .values([
+        doc('doc-day-after', '2024-07-01'),
+        doc('doc-on-as-of', '2024-06-30'),
+        doc('doc-on-cutoff', '2024-05-31'),
+        doc('doc-before-cutoff', '2024-05-30'),
+        doc('doc-other', '2024-06-01', 'other'),
+      ]);
   });
   afterAll(() => handle?.close());
 

@@ -38,7 +38,14 @@ describe('tagByCategory', () => {
   });
 
   it('treats sanctions and every distress category as adverse internal control risk', () => {
-    for (const category of ['sanctions', 'distress_default', 'distress_rehabilitation', 'distress_creditor_management', 'business_suspension', 'trading_halt']) {
+    for (const category of [
+      'sanctions',
+      'distress_default',
+      'distress_rehabilitation',
+      'distress_creditor_management',
+      'business_suspension',
+      'trading_halt',
+    ]) {
       expect(tag(category, '관리절차 개시'), category).toEqual({ factor: 'internal_control_risk', polarity: 'adverse' });
     }
   });
@@ -97,10 +104,19 @@ describe('tagByCategory', () => {
   });
 
   it('files a risk factor by what its title is about before what its body mentions (Tesla 10-K FY2024, Item 1A)', () => {
-    const title = 'We are subject to evolving laws and regulations that could impose substantial costs, legal prohibitions or unfavorable changes upon our operations or products.';
+    const title =
+      'We are subject to evolving laws and regulations that could impose substantial costs, legal prohibitions or unfavorable changes upon our operations or products.';
     // Its body mentions technology in passing; the risk is regulation, not technological change.
-    expect(tag('risk_factor', title, 'We are continuing to develop our Autopilot and FSD (Supervised) technology.')).toEqual({ factor: 'internal_control_risk', polarity: 'adverse' });
-    expect(tag('risk_factor', 'Increased scrutiny and changing expectations from stakeholders with respect to the Company’s ESG practices may result in additional costs or risks.')).toEqual({
+    expect(tag('risk_factor', title, 'We are continuing to develop our Autopilot and FSD (Supervised) technology.')).toEqual({
+      factor: 'internal_control_risk',
+      polarity: 'adverse',
+    });
+    expect(
+      tag(
+        'risk_factor',
+        'Increased scrutiny and changing expectations from stakeholders with respect to the Company’s ESG practices may result in additional costs or risks.',
+      ),
+    ).toEqual({
       factor: 'internal_control_risk',
       polarity: 'adverse',
     });
@@ -108,26 +124,44 @@ describe('tagByCategory', () => {
 
   it('reads an item written as a risk as adverse whatever its category, where no rule reads it otherwise', () => {
     // Tesla 10-K FY2024, Item 1A, as a competition item an RM accepted from the document.
-    expect(tag('industry_competition', 'If we are unable to attract, hire and retain key employees and qualified personnel, our ability to compete may be harmed.')).toEqual({
+    expect(
+      tag('industry_competition', 'If we are unable to attract, hire and retain key employees and qualified personnel, our ability to compete may be harmed.'),
+    ).toEqual({
       factor: 'industry_competition_intensity',
       polarity: 'adverse',
     });
     // Samsung 2022 half-year report, II-7.
-    expect(tag('industry_competition', '거시경제 악화 우려에 따른 IT 수요 변동 가능성과 글로벌 공급망 차질 등의 영향으로 시황 불확실성이 상존하고 있습니다.').polarity).toBe('adverse');
+    expect(
+      tag('industry_competition', '거시경제 악화 우려에 따른 IT 수요 변동 가능성과 글로벌 공급망 차질 등의 영향으로 시황 불확실성이 상존하고 있습니다.')
+        .polarity,
+    ).toBe('adverse');
     // A description is not a risk: “이사회 구성: 사내이사 5인·사외이사 4인, 이사회 의장은 사외이사”.
     expect(tag('governance_ownership', '이사회 구성: 사내이사 5인·사외이사 4인, 이사회 의장은 사외이사').polarity).toBe('context');
   });
 
   it('reads a risk factor that states no exposure as context (constructed: the demo pool and fixtures hold none)', () => {
-    expect(tag('risk_factor', 'Interest rate risk: we have no material exposure to variable-rate debt')).toEqual({ factor: 'economic_sensitivity', polarity: 'context' });
+    expect(tag('risk_factor', 'Interest rate risk: we have no material exposure to variable-rate debt')).toEqual({
+      factor: 'economic_sensitivity',
+      polarity: 'context',
+    });
     expect(tag('risk_factor', '환율 변동 위험: 해당사항 없음')).toEqual({ factor: 'other', polarity: 'context' });
     // "Not" elsewhere in a risk factor is not a statement of no exposure (Tesla 10-K FY2024, Item 1A).
     expect(tag('risk_factor', 'Additional funds may not be available to us when we need or want them.').polarity).toBe('adverse');
   });
 
   it('reads a legal proceeding as adverse unless it reports the outcome in the company’s favour (Tesla 10-K FY2024, Note 14)', () => {
-    expect(tag('legal_proceedings', 'Trial started on January 17, 2023, and on February 3, 2023, a jury rendered a verdict in favor of the defendants on all counts.').polarity).toBe('favorable');
-    expect(tag('legal_proceedings', 'On September 28, 2023, the EEOC filed a civil complaint against Tesla in the United States District Court for the Northern District of California.').polarity).toBe('adverse');
+    expect(
+      tag(
+        'legal_proceedings',
+        'Trial started on January 17, 2023, and on February 3, 2023, a jury rendered a verdict in favor of the defendants on all counts.',
+      ).polarity,
+    ).toBe('favorable');
+    expect(
+      tag(
+        'legal_proceedings',
+        'On September 28, 2023, the EEOC filed a civil complaint against Tesla in the United States District Court for the Northern District of California.',
+      ).polarity,
+    ).toBe('adverse');
     expect(tag('legal_proceedings', 'Apple과 소취하 계약: 양사 간 미국 내 모든 소송 취하 (2018.06.26)').polarity).toBe('favorable');
     expect(tag('legal_proceedings', '우발부채: 다수 소송·분쟁·규제기관 조사 진행 중, 계열회사 채무보증').polarity).toBe('adverse');
   });
@@ -230,43 +264,87 @@ describe('tagPassage', () => {
       factor: 'industry_competition_intensity',
       polarity: 'adverse',
     });
-    expect(whole('Increased scrutiny and changing expectations from stakeholders with respect to the Company’s ESG practices may result in additional costs or risks.').polarity).toBe('adverse');
-    expect(whole('We could be subject to liability, penalties and other restrictive sanctions and adverse consequences arising out of certain governmental investigations and proceedings.')).toEqual({
+    expect(
+      whole(
+        'Increased scrutiny and changing expectations from stakeholders with respect to the Company’s ESG practices may result in additional costs or risks.',
+      ).polarity,
+    ).toBe('adverse');
+    expect(
+      whole(
+        'We could be subject to liability, penalties and other restrictive sanctions and adverse consequences arising out of certain governmental investigations and proceedings.',
+      ),
+    ).toEqual({
       category: 'risk_factor',
       factor: 'internal_control_risk',
       polarity: 'adverse',
     });
-    expect(whole('Our business may be adversely affected by any disruptions caused by union activities.')).toEqual({ category: 'risk_factor', factor: 'employment_stability', polarity: 'adverse' });
-    expect(whole('We must manage ongoing obligations under our agreement with the Research Foundation for the State University of New York relating to our Gigafactory New York.').polarity).toBe('adverse');
-    expect(whole('There is no guarantee that we will have sufficient cash flow from our business to pay our indebtedness or that we will not incur additional indebtedness.').polarity).toBe('adverse');
+    expect(whole('Our business may be adversely affected by any disruptions caused by union activities.')).toEqual({
+      category: 'risk_factor',
+      factor: 'employment_stability',
+      polarity: 'adverse',
+    });
+    expect(
+      whole(
+        'We must manage ongoing obligations under our agreement with the Research Foundation for the State University of New York relating to our Gigafactory New York.',
+      ).polarity,
+    ).toBe('adverse');
+    expect(
+      whole(
+        'There is no guarantee that we will have sufficient cash flow from our business to pay our indebtedness or that we will not incur additional indebtedness.',
+      ).polarity,
+    ).toBe('adverse');
   });
 
   it('reads every passage of a document titled as risk factors as adverse, whatever its heading', () => {
     const part1 = 'Tesla 10-K FY2024 — Item 1A. Risk Factors (part 1 of 2)';
-    expect(tagPassage({ documentTitle: part1, heading: 'We will need to maintain public credibility and confidence in our long-term business prospects in order to succeed.', text: '' }).polarity).toBe('adverse');
+    expect(
+      tagPassage({
+        documentTitle: part1,
+        heading: 'We will need to maintain public credibility and confidence in our long-term business prospects in order to succeed.',
+        text: '',
+      }).polarity,
+    ).toBe('adverse');
     expect(tagPassage({ documentTitle: part1, heading: null, text: '' }).category).toBe('risk_factor');
   });
 
   it('reads a governance or process description that states no event as context (Tesla 10-K FY2024, Item 1C)', () => {
     const text = 'Our Audit Committee is responsible for the oversight of risks from cybersecurity threats.';
-    expect(tagPassage({ documentTitle: 'tsla-20241231', heading: 'Cybersecurity Governance', text })).toEqual({ category: 'governance_ownership', factor: 'internal_control_risk', polarity: 'context' });
-    expect(tagPassage({ documentTitle: 'Tesla 10-K FY2024 — Item 1C. Cybersecurity', heading: 'Cybersecurity Risk Management and Strategy', text: '' }).polarity).toBe('context');
+    expect(tagPassage({ documentTitle: 'tsla-20241231', heading: 'Cybersecurity Governance', text })).toEqual({
+      category: 'governance_ownership',
+      factor: 'internal_control_risk',
+      polarity: 'context',
+    });
+    expect(
+      tagPassage({ documentTitle: 'Tesla 10-K FY2024 — Item 1C. Cybersecurity', heading: 'Cybersecurity Risk Management and Strategy', text: '' }).polarity,
+    ).toBe('context');
   });
 
   it('reads legal-proceedings and Korean contingency sections as adverse, and a Korean market-risk sentence in a heading as a risk', () => {
-    expect(tagPassage({ documentTitle: 'tsla-20241231', heading: 'ITEM 3. LEGAL PROCEEDINGS', text: '' })).toEqual({ category: 'legal_proceedings', factor: 'internal_control_risk', polarity: 'adverse' });
+    expect(tagPassage({ documentTitle: 'tsla-20241231', heading: 'ITEM 3. LEGAL PROCEEDINGS', text: '' })).toEqual({
+      category: 'legal_proceedings',
+      factor: 'internal_control_risk',
+      polarity: 'adverse',
+    });
     // The DART original document of Samsung's 2022 half-year report, as the document reader titles it.
     expect(tagPassage({ documentTitle: '반기보고서', heading: '2. 우발부채 등에 관한 사항', text: '' }).polarity).toBe('adverse');
     expect(tagPassage({ documentTitle: '반기보고서', heading: '3. 제재 등과 관련된 사항', text: '' }).polarity).toBe('adverse');
     // Samsung 2022 half-year report, II-7 (data/demo/documents).
     const heading = '거시경제 악화 우려에 따른 IT 수요 변동 가능성과 글로벌 공급망 차질 등의 영향으로 시황 불확실성이 상존하고 있습니다.';
-    expect(tagPassage({ documentTitle: '반기보고서', heading, text: '' })).toEqual({ category: 'risk_factor', factor: 'economic_sensitivity', polarity: 'adverse' });
+    expect(tagPassage({ documentTitle: '반기보고서', heading, text: '' })).toEqual({
+      category: 'risk_factor',
+      factor: 'economic_sensitivity',
+      polarity: 'adverse',
+    });
   });
 
   it('reads the polarity from the section alone, so a retrieval snippet and the whole chunk read the same', () => {
     const heading = 'Note 14 — Commitments and Contingencies: Legal Proceedings (excerpt)';
     const snippet = tagPassage({ documentTitle: 'tsla-20241231', heading, text: 'a jury rendered a verdict in favor of the defendants on all counts.' });
-    const chunk = tagPassage({ documentTitle: 'tsla-20241231', heading, text: 'On January 16, 2019, Plaintiffs filed their consolidated complaint … a jury rendered a verdict in favor of the defendants on all counts.' });
+    const chunk = tagPassage({
+      documentTitle: 'tsla-20241231',
+      heading,
+      text: 'On January 16, 2019, Plaintiffs filed their consolidated complaint … a jury rendered a verdict in favor of the defendants on all counts.',
+    });
     expect(snippet.polarity).toBe(chunk.polarity);
   });
 });

@@ -19,12 +19,15 @@ const DEPARTURE = /\b(departure|resign\w*|dismiss\w*|step(?:s|ped)? down)\b|사�
 const TENURE = /\b(promoted internally|tenure|reappoint\w*)\b|재직|연임|유임|근속/i;
 const LABOUR_TROUBLE = /\b(unions?|strikes?|layoffs?|lay-?offs?|walkouts?|job cuts?)\b|노조|노동조합|파업|감원|구조조정|임금피크|해고|희망퇴직/i;
 const REVOKED = /\b(revok\w*|cancel\w*|withdrawn|suspend\w*|expired)\b|취소|철회|만료|정지/i;
-const CLEAN_AUDIT_ADVERSE = /\b(material weakness\w*|qualified opinion|adverse opinion|disclaimer of opinion|going concern)\b|부적정|한정|의견거절|계속기업|취약/i;
+const CLEAN_AUDIT_ADVERSE =
+  /\b(material weakness\w*|qualified opinion|adverse opinion|disclaimer of opinion|going concern)\b|부적정|한정|의견거절|계속기업|취약/i;
 const CLEAN_AUDIT = /\b(unqualified|effective internal control|no material weakness)\b|적정|효과적|지적사항 없음|해당사항 없음/i;
-const MACRO = /\b(cyclical|macro\w*|recession\w*|inflation\w*|interest rates?|economic conditions?|downturn|weather|demand)\b|경기|거시경제|인플레이션|금리|고물가|침체|시황|수요/i;
+const MACRO =
+  /\b(cyclical|macro\w*|recession\w*|inflation\w*|interest rates?|economic conditions?|downturn|weather|demand)\b|경기|거시경제|인플레이션|금리|고물가|침체|시황|수요/i;
 const TECH = /\b(technolog\w*|obsole\w*|disrupt\w*|innovation|cyber\w*|patents?)\b|기술|특허|혁신|사이버/i;
 const KEY_PERSON = /\b(key[- ]person|dependent on the services of)\b|핵심\s?인력|경영진 의존/i;
-const CONTROL = /\b(internal control|fraud|embezzl\w*|lawsuits?|litigation|fines?|penalt\w*|sanction\w*|probe|investigation)\b|내부통제|횡령|배임|소송|과징금|제재|벌금|기소|압수수색/i;
+const CONTROL =
+  /\b(internal control|fraud|embezzl\w*|lawsuits?|litigation|fines?|penalt\w*|sanction\w*|probe|investigation)\b|내부통제|횡령|배임|소송|과징금|제재|벌금|기소|압수수색/i;
 const COMPETITION = /\b(competition|competitors?|competitive|market share|price war)\b|경쟁|점유율|저가 공세/i;
 const SUBSIDY = /\b(subsid\w*|grants?|incentives?|government support)\b|보조금|정부 지원|지원사업|정책자금/i;
 // A disclosure that states the company is not exposed: "no material exposure", "has not been
@@ -39,10 +42,20 @@ const POSITIVE_NEWS =
 const RULES: Record<EvidenceCategory, Rule[]> = {
   // Lapsed or rejected rights are checked first: their records also carry a registration date.
   patent: [
-    { when: /\b(lapsed|expired|rejected|abandoned|invalidated|revoked)\b|소멸|거절|포기|무효/i, wide: true, factor: 'technological_disruption_risk', polarity: 'context' },
+    {
+      when: /\b(lapsed|expired|rejected|abandoned|invalidated|revoked)\b|소멸|거절|포기|무효/i,
+      wide: true,
+      factor: 'technological_disruption_risk',
+      polarity: 'context',
+    },
     { when: /\b(granted|registered|issued)\b|등록/i, wide: true, factor: 'technological_disruption_risk', polarity: 'favorable' },
     // Cross-licences signed to settle dispute risk secure the right to use the technology.
-    { when: /분쟁\s?리스크\s?해소|분쟁\s?해소|\bsettl\w* (?:patent )?(?:disputes?|litigation)/i, wide: true, factor: 'technological_disruption_risk', polarity: 'favorable' },
+    {
+      when: /분쟁\s?리스크\s?해소|분쟁\s?해소|\bsettl\w* (?:patent )?(?:disputes?|litigation)/i,
+      wide: true,
+      factor: 'technological_disruption_risk',
+      polarity: 'favorable',
+    },
     { factor: 'technological_disruption_risk', polarity: 'context' },
   ],
   rnd_activity: [{ factor: 'technological_disruption_risk', polarity: 'favorable' }],
@@ -67,7 +80,11 @@ const RULES: Record<EvidenceCategory, Rule[]> = {
   ],
   legal_proceedings: [
     // The same outcomes the offline analyst reads as won (lib/llm/offline/reading.ts WON).
-    { when: /\b(dismissed|verdict (?:in favou?r of|for) (?:the )?defendants?|in (?:the company's|our|its) favou?r)\b|소취하|승소|기각/i, factor: 'internal_control_risk', polarity: 'favorable' },
+    {
+      when: /\b(dismissed|verdict (?:in favou?r of|for) (?:the )?defendants?|in (?:the company's|our|its) favou?r)\b|소취하|승소|기각/i,
+      factor: 'internal_control_risk',
+      polarity: 'favorable',
+    },
     { factor: 'internal_control_risk', polarity: 'adverse' },
   ],
   sanctions: [{ factor: 'internal_control_risk', polarity: 'adverse' }],
@@ -94,11 +111,19 @@ const RULES: Record<EvidenceCategory, Rule[]> = {
   industry_competition: [
     { when: /역성장|수요 (?:감소|둔화)|\b(market|demand) (?:declin\w*|contract\w*|shrink\w*)/i, factor: 'industry_growth_outlook', polarity: 'adverse' },
     { when: /성장 전망|수요 (?:증가|회복)|\b(market|demand) (?:grow\w*|expan\w*)/i, factor: 'industry_growth_outlook', polarity: 'favorable' },
-    { when: /\b(strong|intense|intensif\w*|fierce|growing list of)\b[^.]{0,40}\bcompet|밀렸|내줘|저가 공세|경쟁 심화|점유율 하락/i, factor: 'industry_competition_intensity', polarity: 'adverse' },
+    {
+      when: /\b(strong|intense|intensif\w*|fierce|growing list of)\b[^.]{0,40}\bcompet|밀렸|내줘|저가 공세|경쟁 심화|점유율 하락/i,
+      factor: 'industry_competition_intensity',
+      polarity: 'adverse',
+    },
     { when: /\b(leading|leader|largest|no\. ?1)\b|1위|최고|선도/i, factor: 'industry_competition_intensity', polarity: 'favorable' },
     // A stated share of 40% or more is a leading position; firm pricing is pricing power.
     { when: /(?:점유율|market share)[^.;]{0,20}?\b(?:[4-9]\d|100)(?:\.\d+)?\s?%/i, factor: 'industry_competition_intensity', polarity: 'favorable' },
-    { when: /\bpricing power\b|\bstrong (?:renewal )?(?:rate|pric\w*)|가격 인상|가격 결정력/i, factor: 'industry_competition_intensity', polarity: 'favorable' },
+    {
+      when: /\bpricing power\b|\bstrong (?:renewal )?(?:rate|pric\w*)|가격 인상|가격 결정력/i,
+      factor: 'industry_competition_intensity',
+      polarity: 'favorable',
+    },
     { factor: 'industry_competition_intensity', polarity: 'context' },
   ],
   // A risk factor is adverse: it says what could go wrong. Only a disclosure that states the
@@ -142,8 +167,7 @@ const NEWS_TOPICS: { when: RegExp; factor: FactorId; adverse?: true }[] = [
 
 function tagNews(content: string): Tag {
   const topic = NEWS_TOPICS.find((t) => t.when.test(content));
-  const polarity: Polarity =
-    NEGATIVE_NEWS.test(content) || topic?.adverse ? 'adverse' : POSITIVE_NEWS.test(content) ? 'favorable' : 'context';
+  const polarity: Polarity = NEGATIVE_NEWS.test(content) || topic?.adverse ? 'adverse' : POSITIVE_NEWS.test(content) ? 'favorable' : 'context';
   return { factor: topic?.factor ?? 'other', polarity };
 }
 
@@ -165,7 +189,8 @@ export function tagByCategory(item: { category: string; title: string; text: str
   if (item.category === 'risk_factor' && NO_EXPOSURE.test(item.title)) return { factor: rule.factor, polarity: 'context' };
   // An item no rule reads one way, whose title is written as a risk ("We may be unable to compete
   // effectively", 수요 둔화 우려), is a risk disclosure whatever its category: adverse.
-  if (!rule.when && rule.polarity === 'context' && RISK_STATEMENT.test(item.title) && !NO_EXPOSURE.test(item.title)) return { factor: rule.factor, polarity: 'adverse' };
+  if (!rule.when && rule.polarity === 'context' && RISK_STATEMENT.test(item.title) && !NO_EXPOSURE.test(item.title))
+    return { factor: rule.factor, polarity: 'adverse' };
   return { factor: rule.factor, polarity: rule.polarity };
 }
 
@@ -205,7 +230,9 @@ export type PassageTag = Tag & { category: EvidenceCategory | 'news' };
 export function tagPassage(p: { documentTitle: string; heading: string | null; text: string }): PassageTag {
   const heading = p.heading?.trim() || '';
   const risk = RISK_STATEMENT.test(heading) || sectionCategory(p.documentTitle) === 'risk_factor';
-  const category: EvidenceCategory | 'news' = risk ? 'risk_factor' : ((heading ? sectionCategory(heading) : null) ?? sectionCategory(p.documentTitle) ?? 'news');
+  const category: EvidenceCategory | 'news' = risk
+    ? 'risk_factor'
+    : ((heading ? sectionCategory(heading) : null) ?? sectionCategory(p.documentTitle) ?? 'news');
   const title = heading || p.documentTitle;
   const { factor } = tagByCategory({ category, title, text: p.text });
   const { polarity } = tagByCategory({ category, title, text: '' });

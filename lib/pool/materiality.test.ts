@@ -5,7 +5,10 @@ const item = (over: Partial<MaterialityInput>): MaterialityInput => ({ category:
 
 describe('statedAmount', () => {
   it('reads dollar, yuan and won amounts with their scale words, the largest one the item states', () => {
-    expect(statedAmount(item({ text: 'a one-time income tax charge of $10.2 billion, net, and $1.5 million of fees' }))).toEqual({ currency: 'USD', amount: 10.2e9 });
+    expect(statedAmount(item({ text: 'a one-time income tax charge of $10.2 billion, net, and $1.5 million of fees' }))).toEqual({
+      currency: 'USD',
+      amount: 10.2e9,
+    });
     expect(statedAmount(item({ value: 'RMB 14.08 billion' }))).toEqual({ currency: 'CNY', amount: 14.08e9 });
     expect(statedAmount(item({ title: 'US$ 345 million fee award' }))).toEqual({ currency: 'USD', amount: 345e6 });
     expect(statedAmount(item({ text: '연구개발비용 12조 1,779억원' }))).toEqual({ currency: 'KRW', amount: 12e12 });
@@ -57,7 +60,12 @@ describe('materialityOf', () => {
   });
 
   it('counts a red flag and leaves a stale item without its freshness', () => {
-    const sanction = item({ category: 'sanctions', title: '공정위 과징금 1,012억 17백만원', text: '공정거래위원회는 과징금 1,012억 17백만원을 부과하였다.', stale: true });
+    const sanction = item({
+      category: 'sanctions',
+      title: '공정위 과징금 1,012억 17백만원',
+      text: '공정거래위원회는 과징금 1,012억 17백만원을 부과하였다.',
+      stale: true,
+    });
     expect(score(sanction)).toMatchObject({ redFlag: 4, authority: 3, decision: 2, fresh: 0, decisive: false });
   });
 

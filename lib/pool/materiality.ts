@@ -59,7 +59,8 @@ const TEXT_LIMIT = 4_000;
 const DISTRESS = new Set(['distress_default', 'distress_rehabilitation', 'distress_creditor_management', 'business_suspension', 'trading_halt']);
 
 /** A possibility, not an event. "May" before a number is the month. */
-const HYPOTHETICAL = /\b(?:[Mm]ay|[Mm]ight|[Cc]ould|[Ww]ould|[Ss]hould|[Cc]an)\b(?!\s+\d)|\b(?:[Ii]f|[Uu]nless|[Pp]otential(?:ly)?|[Pp]ossibl[ey])\b|수\s?(?:도\s?)?있|가능성|우려|(?:할|될|받을|있을|않을|없을)\s?경우/;
+const HYPOTHETICAL =
+  /\b(?:[Mm]ay|[Mm]ight|[Cc]ould|[Ww]ould|[Ss]hould|[Cc]an)\b(?!\s+\d)|\b(?:[Ii]f|[Uu]nless|[Pp]otential(?:ly)?|[Pp]ossibl[ey])\b|수\s?(?:도\s?)?있|가능성|우려|(?:할|될|받을|있을|않을|없을)\s?경우/;
 
 const DECISION =
   /\b(?:filed(?! (?:a |an |its )?(?:current |annual |quarterly |periodic )?(?:report|form))|sued|ruled|rulings?|verdicts?|judgments?|ordered|fined|penali[sz]ed|sanctioned|settled|settlements?|rescind(?:ed|s)|rescission|revoked|terminated|approved|rejected|denied|granted|dismissed|affirmed|reversed|overturned|awarded|convicted|indicted|charged|downgraded|upgraded|defaulted|acquired|divested|recalled|restated|decided|decisions?)\b/i;
@@ -92,7 +93,21 @@ const SCALE: Record<string, number> = {
   조: 1e12,
 };
 
-const CURRENCY: Record<string, string> = { us$: 'USD', $: 'USD', usd: 'USD', rmb: 'CNY', cny: 'CNY', eur: 'EUR', '€': 'EUR', '£': 'GBP', gbp: 'GBP', '¥': 'JPY', jpy: 'JPY', '₩': 'KRW', krw: 'KRW' };
+const CURRENCY: Record<string, string> = {
+  us$: 'USD',
+  $: 'USD',
+  usd: 'USD',
+  rmb: 'CNY',
+  cny: 'CNY',
+  eur: 'EUR',
+  '€': 'EUR',
+  '£': 'GBP',
+  gbp: 'GBP',
+  '¥': 'JPY',
+  jpy: 'JPY',
+  '₩': 'KRW',
+  krw: 'KRW',
+};
 
 // "$10.2 billion", "US$ 345 million", "RMB 14.08 billion", "€1.5bn", "KRW 500 million".
 const PREFIXED = /(US\$|\$|USD|RMB|CNY|EUR|€|£|GBP|¥|JPY|₩|KRW)\s?(\d[\d,]*(?:\.\d+)?)(?:\s?(thousand|million|billion|trillion|bn|mn|m|b)\b)?/gi;

@@ -26,10 +26,14 @@ import { loadLiveState } from '@/lib/report/live-state';
 import { poolRedFlags } from '@/lib/report/red-flag-refs';
 
 const demo = new Map<string, Record<string, unknown>>(
-  fs.readFileSync('data/demo/evidence.jsonl', 'utf8').trim().split('\n').map((l) => {
-    const row = JSON.parse(l) as Record<string, unknown>;
-    return [row.id as string, row];
-  }),
+  fs
+    .readFileSync('data/demo/evidence.jsonl', 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => {
+      const row = JSON.parse(l) as Record<string, unknown>;
+      return [row.id as string, row];
+    }),
 );
 const row = (id: string, over: Record<string, unknown> = {}) => ({ ...demo.get(id)!, ...over });
 const jsonl = (...rows: object[]) => new TextEncoder().encode(rows.map((r) => JSON.stringify(r)).join('\n') + '\n');
@@ -47,7 +51,8 @@ describe.each(testBackends())('one event, one flag, on %s', (backend) => {
   let db: Db;
   let userId: string;
 
-  const importRows = (...rows: object[]) => importPool({ db, sources: [{ name: 'evidence.jsonl', bytes: jsonl(...rows) }], actorId: userId, today: '2026-01-01' });
+  const importRows = (...rows: object[]) =>
+    importPool({ db, sources: [{ name: 'evidence.jsonl', bytes: jsonl(...rows) }], actorId: userId, today: '2026-01-01' });
   const upload = async (file: typeof tenK, details: DocumentDetails) => {
     const result = await ingestDocument({ db, file, details, actorId: userId, today: '2026-01-01', extract: extractDocument });
     if (!result.ok) throw new Error(result.message);
@@ -117,7 +122,11 @@ describe.each(testBackends())('one event, one flag, on %s', (backend) => {
     expect(kept.map((f) => [f.kind, [f.evidenceId, ...(f.alsoEvidenceIds ?? [])].sort()])).toEqual(after);
     const page = await loadLiveState({ db, runId: run.id });
     expect(page.redFlags).toHaveLength(5);
-    expect(Object.keys(page.evidence).filter((id) => id === welstory || id === 'samsung-electronics-022').sort()).toEqual(['samsung-electronics-022', welstory].sort());
+    expect(
+      Object.keys(page.evidence)
+        .filter((id) => id === welstory || id === 'samsung-electronics-022')
+        .sort(),
+    ).toEqual(['samsung-electronics-022', welstory].sort());
   });
 
   it('an EDGAR filing imported and uploaded (same accession number, other link) is one flag', async () => {
@@ -136,7 +145,9 @@ describe.each(testBackends())('one event, one flag, on %s', (backend) => {
     expect(await flagsOf('tesla')).toEqual([['lawsuit_lost', ['tesla-032', opinion].sort()]]);
     // The same words filed under another accession number (Tesla's FY2021 10-K) are another source's.
     const { id: _id, ...rest } = row('tesla-032');
-    expect((await importRows({ ...rest, source_url: 'https://www.sec.gov/Archives/edgar/data/1318605/000095017022000796/tsla-20211231.htm' })).imported.evidence).toBe(1);
+    expect(
+      (await importRows({ ...rest, source_url: 'https://www.sec.gov/Archives/edgar/data/1318605/000095017022000796/tsla-20211231.htm' })).imported.evidence,
+    ).toBe(1);
     const flags = await flagsOf('tesla');
     expect(flags).toHaveLength(2);
     expect(flags).toContainEqual(['lawsuit_lost', ['tesla-032', opinion].sort()]);
@@ -161,9 +172,16 @@ describe.each(testBackends())('one event, one flag, on %s', (backend) => {
   it('an import row naming an item already in the pool by another link form is a duplicate', async () => {
     // tesla-032 again, without its id, linked by the 10-K's index page; then by case, slash and fragment.
     const { id: _id, ...rest } = row('tesla-032');
-    const byAccession = await importRows({ ...rest, source_url: 'https://www.sec.gov/Archives/edgar/data/1318605/000162828025003063/0001628280-25-003063-index.htm' });
+    const byAccession = await importRows({
+      ...rest,
+      source_url: 'https://www.sec.gov/Archives/edgar/data/1318605/000162828025003063/0001628280-25-003063-index.htm',
+    });
     expect({ imported: byAccession.imported.evidence, skipped: byAccession.skippedDuplicates }).toEqual({ imported: 0, skipped: 1 });
-    const byCase = await importRows({ ...rest, company_id: 'tesla-mirror', source_url: 'https://IR.TESLA.COM/_flysystem/s3/sec/000162828025003063/tsla-20241231-gen.pdf/#top' });
+    const byCase = await importRows({
+      ...rest,
+      company_id: 'tesla-mirror',
+      source_url: 'https://IR.TESLA.COM/_flysystem/s3/sec/000162828025003063/tsla-20241231-gen.pdf/#top',
+    });
     expect({ imported: byCase.imported.evidence, skipped: byCase.skippedDuplicates }).toEqual({ imported: 0, skipped: 1 });
     // The same receipt number in OpenDART's link form.
     const { id: _sid, ...sanction } = row('samsung-electronics-022');

@@ -27,7 +27,12 @@ const ids = (flags: ReturnType<typeof findRedFlags>) => flags.map((f) => [f.kind
 
 describe('one flag per event', () => {
   it('merges the same disclosure in two link forms, with the same event date or none, dated by the event', () => {
-    const dated = sentence('tyc-upload-1', "관리기관 '(주)태영건설 금융채권자협의회 (주채권은행: 한국산업은행)', 관리절차개시 결정일 2024년 01월 11일", '2024-01-11', ORIGINAL);
+    const dated = sentence(
+      'tyc-upload-1',
+      "관리기관 '(주)태영건설 금융채권자협의회 (주채권은행: 한국산업은행)', 관리절차개시 결정일 2024년 01월 11일",
+      '2024-01-11',
+      ORIGINAL,
+    );
     const undated = sentence('tyc-upload-2', "관리기관 '(주)태영건설 금융채권자협의회 (주채권은행: 한국산업은행)'", null, ORIGINAL);
     const flags = findRedFlags([IMPORTED, dated, undated]);
     expect(ids(flags)).toEqual([['creditor_workout', IMPORTED.id, ['tyc-upload-1', 'tyc-upload-2']]]);
@@ -36,7 +41,12 @@ describe('one flag per event', () => {
 
   it('keeps apart another event date of the same filing, another filing, and items without a link', () => {
     const later = sentence('tyc-upload-3', '관리절차개시 결정일 2025년 03월 02일, 관리기관 채권은행', '2025-02-01', ORIGINAL);
-    const otherFiling = sentence('tyc-other', '관리절차개시 결정일 2024년 01월 11일, 관리기관 채권은행', '2024-01-11', 'https://dart.fss.or.kr/dsaf001/main.do?rcpNo=20240111000123');
+    const otherFiling = sentence(
+      'tyc-other',
+      '관리절차개시 결정일 2024년 01월 11일, 관리기관 채권은행',
+      '2024-01-11',
+      'https://dart.fss.or.kr/dsaf001/main.do?rcpNo=20240111000123',
+    );
     const noLink = sentence('tyc-nolink', '관리절차개시 결정일 2024년 01월 11일, 관리기관 채권은행', '2024-01-11');
     const flags = findRedFlags([IMPORTED, later, otherFiling, noLink]);
     expect(flags).toHaveLength(4);

@@ -119,10 +119,7 @@ export const RED_FLAG_RULES: readonly RedFlagRule[] = [
       /\b(?:court[- ]supervised |judicial )?reorgani[sz]ation proceedings?\b/i,
       /\brehabilitation proceedings?\b/i,
     ],
-    negations: [
-      /회생\s*절차\s*종결/,
-      /\bemerged from chapter 11\b/i,
-    ],
+    negations: [/회생\s*절차\s*종결/, /\bemerged from chapter 11\b/i],
   },
   {
     kind: 'bankruptcy',
@@ -137,11 +134,7 @@ export const RED_FLAG_RULES: readonly RedFlagRule[] = [
       // Form 8-K Item 1.03.
       /\bbankruptcy or receivership\b/i,
     ],
-    negations: [
-      /파산\s*(?:신청\s*)?(?:기각|취하|각하)/,
-      /\bbankruptcy (?:petition )?(?:was )?(?:dismissed|withdrawn)\b/i,
-      /\bno bankruptcy\b/i,
-    ],
+    negations: [/파산\s*(?:신청\s*)?(?:기각|취하|각하)/, /\bbankruptcy (?:petition )?(?:was )?(?:dismissed|withdrawn)\b/i, /\bno bankruptcy\b/i],
   },
   {
     kind: 'creditor_workout',
@@ -188,10 +181,7 @@ export const RED_FLAG_RULES: readonly RedFlagRule[] = [
   {
     kind: 'delisting',
     categories: ['trading_halt', ...GENERAL],
-    patterns: [
-      /상장\s*폐지/,
-      /\bdelist(?:ing|ed)?\b/i,
-    ],
+    patterns: [/상장\s*폐지/, /\bdelist(?:ing|ed)?\b/i],
     negations: [
       // A company withdrawing a listing abroad (a thinly traded DR) or leaving the market of its
       // own accord keeps its home listing or its owners: not a distress signal.
@@ -207,17 +197,8 @@ export const RED_FLAG_RULES: readonly RedFlagRule[] = [
   {
     kind: 'tax_arrears',
     categories: ['sanctions', 'legal_proceedings', 'distress_default', ...GENERAL],
-    patterns: [
-      /체납/,
-      /\btax arrears\b/i,
-      /\bdelinquent taxes\b/i,
-      /\btax liens?\b/i,
-    ],
-    negations: [
-      /체납\s*(?:사실\s*|액\s*)?(?:없|해당\s*사항\s*없)/,
-      /체납\s*(?:세액\s*)?(?:완납|해소)/,
-      /\bno tax arrears\b/i,
-    ],
+    patterns: [/체납/, /\btax arrears\b/i, /\bdelinquent taxes\b/i, /\btax liens?\b/i],
+    negations: [/체납\s*(?:사실\s*|액\s*)?(?:없|해당\s*사항\s*없)/, /체납\s*(?:세액\s*)?(?:완납|해소)/, /\bno tax arrears\b/i],
   },
   {
     kind: 'regulatory_sanction',
@@ -262,11 +243,7 @@ export const RED_FLAG_RULES: readonly RedFlagRule[] = [
       /\bdisclaimer of opinion\b/i,
       /\bdisclaimed (?:an|its|their) opinion\b/i,
     ],
-    negations: [
-      /감사\s*의견\s*[:'"‘“(]?\s*적정/,
-      /\bunqualified opinion\b/i,
-      /\bunmodified opinion\b/i,
-    ],
+    negations: [/감사\s*의견\s*[:'"‘“(]?\s*적정/, /\bunqualified opinion\b/i, /\bunmodified opinion\b/i],
   },
   {
     kind: 'going_concern',

@@ -84,19 +84,52 @@ describe('the red-flag rules on the demo pool', () => {
 
   it('list the flags newest first, each naming its item, date and title, whatever order the pool comes in', () => {
     const expected: RedFlag[] = [
-      { kind: 'lawsuit_lost', evidenceId: 'tesla-032', date: '2024-12-02', title: '2018 CEO Performance Award litigation: rescission opinion and $345 million fee award, on appeal' },
-      { kind: 'creditor_workout', evidenceId: 'taeyoung-engineering-construction-001', date: '2024-01-11', title: '채권은행 등의 관리절차 개시: 금융채권자협의회(주채권은행 한국산업은행), 2024.01.11~2027.05.30' },
-      { kind: 'regulatory_sanction', evidenceId: 'samsung-electronics-022', date: '2021-08-27', title: '공정위 과징금 1,012억 17백만원: 삼성웰스토리 단체급식 거래 (2021.08.27)' },
-      { kind: 'regulatory_sanction', evidenceId: 'samsung-electronics-020', date: '2021-02-04', title: '임직원 형사 제재: 증거인멸 교사(2019.12.09), 노동조합법 위반 확정(2021.02.04)' },
-      { kind: 'regulatory_sanction', evidenceId: 'samsung-electronics-019', date: '2021-01-25', title: '파기환송심 확정: 이재용 부회장 등 징역 2년 6개월 (2021.01.25)' },
-      { kind: 'regulatory_sanction', evidenceId: 'samsung-electronics-021', date: '2020-12-28', title: '산업안전보건 관련 제재: 기흥 CO2 누출 벌금(2020.02.14), 광주사업장 과태료 386.3백만원' },
+      {
+        kind: 'lawsuit_lost',
+        evidenceId: 'tesla-032',
+        date: '2024-12-02',
+        title: '2018 CEO Performance Award litigation: rescission opinion and $345 million fee award, on appeal',
+      },
+      {
+        kind: 'creditor_workout',
+        evidenceId: 'taeyoung-engineering-construction-001',
+        date: '2024-01-11',
+        title: '채권은행 등의 관리절차 개시: 금융채권자협의회(주채권은행 한국산업은행), 2024.01.11~2027.05.30',
+      },
+      {
+        kind: 'regulatory_sanction',
+        evidenceId: 'samsung-electronics-022',
+        date: '2021-08-27',
+        title: '공정위 과징금 1,012억 17백만원: 삼성웰스토리 단체급식 거래 (2021.08.27)',
+      },
+      {
+        kind: 'regulatory_sanction',
+        evidenceId: 'samsung-electronics-020',
+        date: '2021-02-04',
+        title: '임직원 형사 제재: 증거인멸 교사(2019.12.09), 노동조합법 위반 확정(2021.02.04)',
+      },
+      {
+        kind: 'regulatory_sanction',
+        evidenceId: 'samsung-electronics-019',
+        date: '2021-01-25',
+        title: '파기환송심 확정: 이재용 부회장 등 징역 2년 6개월 (2021.01.25)',
+      },
+      {
+        kind: 'regulatory_sanction',
+        evidenceId: 'samsung-electronics-021',
+        date: '2020-12-28',
+        title: '산업안전보건 관련 제재: 기흥 CO2 누출 벌금(2020.02.14), 광주사업장 과태료 386.3백만원',
+      },
     ];
     expect(findRedFlags(demo)).toEqual(expected);
     expect(findRedFlags([...demo].reverse())).toEqual(expected);
   });
 
   it('carry the source and the start of the text a step needs to cite and read a flag', () => {
-    const [flag] = briefRedFlags(findRedFlags(demo).filter((f) => f.kind === 'creditor_workout'), demo);
+    const [flag] = briefRedFlags(
+      findRedFlags(demo).filter((f) => f.kind === 'creditor_workout'),
+      demo,
+    );
     expect(flag).toMatchObject({
       evidenceId: 'taeyoung-engineering-construction-001',
       sourceName: demoRows.find((d) => d.id === 'taeyoung-engineering-construction-001')!.source_name,
@@ -109,13 +142,28 @@ describe('the red-flag rules on the demo pool', () => {
 describe('the red-flag rules on OpenDART filings, mapped by the connector', () => {
   it('read a court rehabilitation filing, a dishonoured note and a creditor-bank workout', () => {
     expect(findRedFlags(dartFixture('ctrcvsBgrq', 'dh-autonex'))).toEqual([
-      { kind: 'court_rehabilitation', evidenceId: 'dart-20230926000754-ctrcvsBgrq', date: '2023-09-25', title: '회생절차 개시신청: 서울회생법원, 2023년 09월 25일' },
+      {
+        kind: 'court_rehabilitation',
+        evidenceId: 'dart-20230926000754-ctrcvsBgrq',
+        date: '2023-09-25',
+        title: '회생절차 개시신청: 서울회생법원, 2023년 09월 25일',
+      },
     ]);
     expect(findRedFlags(dartFixture('dfOcr', 'dh-autonex'))).toEqual([
-      { kind: 'payment_default', evidenceId: 'dart-20231012000317-dfOcr', date: '2023-10-12', title: '부도발생: 당사 김제지점 발행 만기어음 부도 (48,322,175원)' },
+      {
+        kind: 'payment_default',
+        evidenceId: 'dart-20231012000317-dfOcr',
+        date: '2023-10-12',
+        title: '부도발생: 당사 김제지점 발행 만기어음 부도 (48,322,175원)',
+      },
     ]);
     expect(findRedFlags(dartFixture('bnkMngtPcbg', 'taeyoung'))).toEqual([
-      { kind: 'creditor_workout', evidenceId: 'dart-20250217001661-bnkMngtPcbg', date: '2024-01-11', title: '채권은행 등의 관리절차 개시: (주)태영건설 금융채권자협의회 (주채권은행: 한국산업은행), 2024년 01월 11일 ~ 2027년 05월 30일' },
+      {
+        kind: 'creditor_workout',
+        evidenceId: 'dart-20250217001661-bnkMngtPcbg',
+        date: '2024-01-11',
+        title: '채권은행 등의 관리절차 개시: (주)태영건설 금융채권자협의회 (주채권은행: 한국산업은행), 2024년 01월 11일 ~ 2027년 05월 30일',
+      },
     ]);
   });
 
@@ -131,10 +179,27 @@ describe('the red-flag rules on OpenDART filings, mapped by the connector', () =
   it('do not flag the withdrawal of a thinly traded overseas depositary receipt, and do flag a delisting at home', () => {
     // Samsung's 2024-10-31 decision to delist its Luxembourg DRs (ovDlstDecsn.json), as the
     // disclosure list names the filing.
-    const [overseas] = mapDartRows('list', [{ rcept_no: '20241031000508', corp_name: '삼성전자', report_nm: '주요사항보고서(해외증권시장주권등상장폐지결정)', flr_nm: '삼성전자', rcept_dt: '20241031', rm: '유' }], { companyId: 'samsung-electronics' });
+    const [overseas] = mapDartRows(
+      'list',
+      [
+        {
+          rcept_no: '20241031000508',
+          corp_name: '삼성전자',
+          report_nm: '주요사항보고서(해외증권시장주권등상장폐지결정)',
+          flr_nm: '삼성전자',
+          rcept_dt: '20241031',
+          rm: '유',
+        },
+      ],
+      { companyId: 'samsung-electronics' },
+    );
     expect(overseas.category).toBe('trading_halt');
     expect(redFlagKindsOf(overseas)).toEqual([]);
-    const [home] = mapDartRows('list', [{ rcept_no: '20240401000111', corp_name: '예시전자', report_nm: '상장폐지결정', flr_nm: '한국거래소', rcept_dt: '20240401', rm: '코' }], { companyId: 'example' });
+    const [home] = mapDartRows(
+      'list',
+      [{ rcept_no: '20240401000111', corp_name: '예시전자', report_nm: '상장폐지결정', flr_nm: '한국거래소', rcept_dt: '20240401', rm: '코' }],
+      { companyId: 'example' },
+    );
     expect(redFlagKindsOf(home)).toEqual(['delisting']);
   });
 });
@@ -171,7 +236,14 @@ describe('the red-flag rules on EDGAR filings', () => {
 });
 
 describe('how the rules read a text', () => {
-  const item = (category: string, title: string, text: string): RedFlagSource => ({ id: 'x', category, title, text, eventDate: null, publishedDate: '2024-06-30' });
+  const item = (category: string, title: string, text: string): RedFlagSource => ({
+    id: 'x',
+    category,
+    title,
+    text,
+    eventDate: null,
+    publishedDate: '2024-06-30',
+  });
 
   it('cancel a match only within its own sentence', () => {
     const text = "제54기 감사의견 '적정'. 제55기 감사의견 '한정', 계속기업으로서의 존속능력에 중요한 불확실성이 존재함.";
@@ -181,7 +253,9 @@ describe('how the rules read a text', () => {
   });
 
   it('tell an unqualified opinion from a qualified one, and a bank account closed from a trading halt', () => {
-    expect(redFlagKindsOf(item('governance_ownership', 'Auditor report', 'The auditor issued an unqualified opinion on the financial statements.'))).toEqual([]);
+    expect(redFlagKindsOf(item('governance_ownership', 'Auditor report', 'The auditor issued an unqualified opinion on the financial statements.'))).toEqual(
+      [],
+    );
     expect(redFlagKindsOf(item('governance_ownership', 'Auditor report', 'The auditor issued a qualified opinion on inventory.'))).toEqual(['audit_opinion']);
     expect(redFlagKindsOf(item('distress_default', '부도발생', '당좌거래정지 처분을 받음.'))).toEqual(['payment_default']);
     expect(redFlagKindsOf(item('trading_halt', '주권매매거래정지', '상장적격성 실질심사 사유 발생으로 매매거래정지.'))).toEqual(['trading_suspension']);
@@ -218,7 +292,12 @@ describe.each(testBackends())('reading the red flags of a pool as of a date on %
     const companyId = 'taeyoung-engineering-construction';
     expect(await readRedFlags({ db: handle.db, companyId, asOf: '2025-02-16' })).toEqual([]);
     expect(await readRedFlags({ db: handle.db, companyId, asOf: '2025-02-17' })).toEqual([
-      { kind: 'creditor_workout', evidenceId: 'taeyoung-engineering-construction-001', date: '2024-01-11', title: '채권은행 등의 관리절차 개시: 금융채권자협의회(주채권은행 한국산업은행), 2024.01.11~2027.05.30' },
+      {
+        kind: 'creditor_workout',
+        evidenceId: 'taeyoung-engineering-construction-001',
+        date: '2024-01-11',
+        title: '채권은행 등의 관리절차 개시: 금융채권자협의회(주채권은행 한국산업은행), 2024.01.11~2027.05.30',
+      },
     ]);
   });
 
@@ -227,7 +306,9 @@ describe.each(testBackends())('reading the red flags of a pool as of a date on %
     const all = await readRedFlags({ db: handle.db, companyId, asOf: '2025-06-30' });
     expect(all.map((f) => f.evidenceId)).toEqual(['samsung-electronics-022', 'samsung-electronics-020', 'samsung-electronics-019', 'samsung-electronics-021']);
     // Cutoff 2021-05-21: only the 2021-08-27 fine is inside.
-    expect((await readRedFlags({ db: handle.db, companyId, asOf: '2025-06-30', recencyDays: 1501 })).map((f) => f.evidenceId)).toEqual(['samsung-electronics-022']);
+    expect((await readRedFlags({ db: handle.db, companyId, asOf: '2025-06-30', recencyDays: 1501 })).map((f) => f.evidenceId)).toEqual([
+      'samsung-electronics-022',
+    ]);
     expect(await readRedFlags({ db: handle.db, companyId, asOf: '2025-06-30', recencyDays: 365 })).toEqual([]);
   });
 });

@@ -98,7 +98,9 @@ export function briefRedFlags(
   return flags.flatMap((f) => {
     const item = byId.get(f.evidenceId);
     if (!item) return [];
-    return [{ ...f, sourceName: item.sourceName, publishedDate: item.publishedDate, text: item.text.replace(/\s+/g, ' ').trim().slice(0, RED_FLAG_BRIEF_CHARS) }];
+    return [
+      { ...f, sourceName: item.sourceName, publishedDate: item.publishedDate, text: item.text.replace(/\s+/g, ' ').trim().slice(0, RED_FLAG_BRIEF_CHARS) },
+    ];
   });
 }
 

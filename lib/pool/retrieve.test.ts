@@ -53,9 +53,7 @@ function demoPool() {
         body: content,
       };
     });
-  const chunks = docs.flatMap((d) =>
-    chunkDocument(d.body).map((c) => ({ ...c, documentId: d.id, searchTokens: searchTokens(c.heading, c.text) })),
-  );
+  const chunks = docs.flatMap((d) => chunkDocument(d.body).map((c) => ({ ...c, documentId: d.id, searchTokens: searchTokens(c.heading, c.text) })));
   return {
     companies: companyRows.map((c) => ({ id: c.id!, name: c.name!, country: c.country! })),
     evidence,
@@ -136,7 +134,10 @@ describe.each(testBackends())('retrieve on %s', (backend) => {
 
   it('hands an evidence item over with its category and stored tag, so a reader reads it as the pool does', async () => {
     // An RM's tag on the item, as the pool stores it.
-    await db.update(evidenceItems).set({ factor: 'internal_control_risk', polarity: 'favorable', factorSource: 'rm' }).where(eq(evidenceItems.id, 'samsung-electronics-004'));
+    await db
+      .update(evidenceItems)
+      .set({ factor: 'internal_control_risk', polarity: 'favorable', factorSource: 'rm' })
+      .where(eq(evidenceItems.id, 'samsung-electronics-004'));
     const results = await retrieve({ db, companyId: 'samsung-electronics', query: '소송', asOf: '2022-12-31', k: 20 });
     const apple = results.find((r) => r.id === 'samsung-electronics-004')!;
     expect(apple.category).toBe('legal_proceedings');
@@ -244,10 +245,12 @@ describe.each(testBackends())('retrieve on %s', (backend) => {
       language: 'en',
     });
     // The best match for "widget" is the oldest; MAX_CANDIDATES newer items mention it once.
-    await db.insert(evidenceItems).values([
-      row('busy-old', '2019-01-01', 'Widget widget widget recall'),
-      ...Array.from({ length: MAX_CANDIDATES }, (_, i) => row(`busy-${i}`, `2020-01-${String(1 + (i % 28)).padStart(2, '0')}`, `Update ${i}`)),
-    ]);
+    await db
+      .insert(evidenceItems)
+      .values([
+        row('busy-old', '2019-01-01', 'Widget widget widget recall'),
+        ...Array.from({ length: MAX_CANDIDATES }, (_, i) => row(`busy-${i}`, `2020-01-${String(1 + (i % 28)).padStart(2, '0')}`, `Update ${i}`)),
+      ]);
     const capped = await retrieve({ db, companyId: 'busy-co', query: 'widget', asOf: '2024-12-31' });
     expect(ids(capped)).not.toContain('busy-old');
     // Before the newer items were published, it is found and ranked first.

@@ -90,7 +90,13 @@ function hangulTerm(word: string): string {
   const stem = stripParticle(word);
   // A single syllable has no bigram: match it as a prefix of a bigram or of a whole word.
   if (stem.length === 1) return `'${stem}':*`;
-  const alternatives = new Set([`'${word}'`, `'${stem}'`, hangulBigrams(stem).map((g) => `'${g}'`).join(' <-> ')]);
+  const alternatives = new Set([
+    `'${word}'`,
+    `'${stem}'`,
+    hangulBigrams(stem)
+      .map((g) => `'${g}'`)
+      .join(' <-> '),
+  ]);
   return `(${[...alternatives].join(' | ')})`;
 }
 
@@ -127,7 +133,10 @@ export function parseSearchQuery(text: string): SearchQuery {
 
   const needles = [
     ...hangulWords.slice(0, MAX_TERMS).map(stripParticle),
-    ...english.flatMap((t) => t.replace(/"/g, '').split(' ')).map(englishNeedle).filter((n): n is string => n !== null),
+    ...english
+      .flatMap((t) => t.replace(/"/g, '').split(' '))
+      .map(englishNeedle)
+      .filter((n): n is string => n !== null),
   ];
   return { english, hangul, needles: [...new Set(needles)] };
 }
@@ -174,7 +183,15 @@ export async function retrieve({ db, companyId, query, asOf, k = 10, recencyDays
   const termCount = q.english.length + q.hangul.length;
   if (termCount === 0) return [];
   // Candidates are shared among the terms (MAX_CANDIDATES), each term bringing its newest matches.
-  const search = { db, companyId, asOf, k, english: q.english, hangul: q.hangul, perTerm: Math.max(MIN_CANDIDATES_PER_TERM, Math.ceil(MAX_CANDIDATES / termCount)) };
+  const search = {
+    db,
+    companyId,
+    asOf,
+    k,
+    english: q.english,
+    hangul: q.hangul,
+    perTerm: Math.max(MIN_CANDIDATES_PER_TERM, Math.ceil(MAX_CANDIDATES / termCount)),
+  };
   const evidenceRows = await searchEvidence(search);
   const chunkRows = await searchDocumentChunks(search);
 
@@ -192,7 +209,5 @@ export async function retrieve({ db, companyId, query, asOf, k = 10, recencyDays
       stale: isStale(row.publishedDate, cutoff),
     })),
   ];
-  return results
-    .sort((a, b) => b.score - a.score || b.publishedDate.localeCompare(a.publishedDate) || a.id.localeCompare(b.id))
-    .slice(0, k);
+  return results.sort((a, b) => b.score - a.score || b.publishedDate.localeCompare(a.publishedDate) || a.id.localeCompare(b.id)).slice(0, k);
 }

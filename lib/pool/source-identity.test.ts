@@ -28,9 +28,13 @@ describe('sourceIdentity', () => {
     const url = 'https://finance.naver.com/item/news_read.naver?article_id=0004969677&office_id=009&code=005930';
     const expected = 'url:https://finance.naver.com/item/news_read.naver?article_id=0004969677&code=005930&office_id=009';
     expect(sourceIdentity(url)).toBe(expected);
-    expect(sourceIdentity('HTTPS://Finance.Naver.com:443/item/news_read.naver/?office_id=009&utm_source=x&code=005930&article_id=0004969677&fbclid=abc#body')).toBe(expected);
+    expect(
+      sourceIdentity('HTTPS://Finance.Naver.com:443/item/news_read.naver/?office_id=009&utm_source=x&code=005930&article_id=0004969677&fbclid=abc#body'),
+    ).toBe(expected);
     // The path keeps its case (servers tell paths apart), and a different article is a different source.
-    expect(sourceIdentity('https://finance.naver.com/Item/news_read.naver?article_id=0004969677')).not.toBe(sourceIdentity('https://finance.naver.com/item/news_read.naver?article_id=0004969677'));
+    expect(sourceIdentity('https://finance.naver.com/Item/news_read.naver?article_id=0004969677')).not.toBe(
+      sourceIdentity('https://finance.naver.com/item/news_read.naver?article_id=0004969677'),
+    );
     expect(sourceIdentity('https://finance.naver.com/item/news_read.naver?article_id=0004969678&office_id=009&code=005930')).not.toBe(expected);
     expect(sourceIdentity(' not a link ')).toBe('text:not a link');
   });

@@ -50,7 +50,9 @@ export function sourceIdentity(sourceUrl: string): string {
   }
 
   // URL already lower-cases the scheme and host and drops a default port.
-  const params = [...url.searchParams].filter(([name]) => !TRACKING.test(name)).sort(([a, x], [b, y]) => (a === b ? (x < y ? -1 : x > y ? 1 : 0) : a < b ? -1 : 1));
+  const params = [...url.searchParams]
+    .filter(([name]) => !TRACKING.test(name))
+    .sort(([a, x], [b, y]) => (a === b ? (x < y ? -1 : x > y ? 1 : 0) : a < b ? -1 : 1));
   const query = params.length ? `?${new URLSearchParams(params).toString()}` : '';
   const path = url.pathname.replace(/\/+$/, '');
   const port = url.port ? `:${url.port}` : '';

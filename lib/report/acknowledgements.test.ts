@@ -39,7 +39,10 @@ const REASON = 'The 2019 patent ruling is the latest word on that suit; nothing 
 
 /** A copy of `value` with every citation of `evidenceId` dropped, at any depth. */
 function withoutCitationsOf(value: unknown, evidenceId: string): unknown {
-  if (Array.isArray(value)) return value.filter((v) => !(v && typeof v === 'object' && (v as { evidenceId?: string }).evidenceId === evidenceId)).map((v) => withoutCitationsOf(v, evidenceId));
+  if (Array.isArray(value))
+    return value
+      .filter((v) => !(v && typeof v === 'object' && (v as { evidenceId?: string }).evidenceId === evidenceId))
+      .map((v) => withoutCitationsOf(v, evidenceId));
   if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, withoutCitationsOf(v, evidenceId)]));
   return value;
 }
@@ -49,7 +52,8 @@ describe.each(testBackends())('submitting a case whose checks failed on %s', (ba
   let db: Db;
   let rm: User;
 
-  const caseRow = async (id: string = caseId) => (await db.select({ status: cases.status, submittedAt: cases.submittedAt }).from(cases).where(eq(cases.id, id)))[0];
+  const caseRow = async (id: string = caseId) =>
+    (await db.select({ status: cases.status, submittedAt: cases.submittedAt }).from(cases).where(eq(cases.id, id)))[0];
   const submitAs = (who: User, fields: Record<string, string>, id: string = caseId) => {
     state.user = who;
     const form = new FormData();
@@ -83,7 +87,12 @@ describe.each(testBackends())('submitting a case whose checks failed on %s', (ba
 
   it('asks for exactly the failed check of the demo run: stale evidence, one citation; its four red flags are addressed', async () => {
     const [run] = await db.select({ redFlags: runs.redFlags }).from(runs).where(eq(runs.id, runId));
-    expect(run.redFlags.map((f) => f.evidenceId)).toEqual(['samsung-electronics-022', 'samsung-electronics-020', 'samsung-electronics-019', 'samsung-electronics-021']);
+    expect(run.redFlags.map((f) => f.evidenceId)).toEqual([
+      'samsung-electronics-022',
+      'samsung-electronics-020',
+      'samsung-electronics-019',
+      'samsung-electronics-021',
+    ]);
     const items = await itemsToAcknowledge({ db, caseId });
     expect(items).toEqual([expect.objectContaining({ key: STALE, kind: 'check', runId, protocol: 'kpd-mads', checkId: 'stale-evidence', count: 1 })]);
   });
@@ -91,12 +100,23 @@ describe.each(testBackends())('submitting a case whose checks failed on %s', (ba
   it('refuses the submission without the reason, naming the field, and writes nothing', async () => {
     const before = await submitAudits();
     const result = await submitAs(rm, { note: 'Second round.' });
-    expect(result).toMatchObject({ ok: false, code: 'bad_request', message: '1 failed check or red flag needs a reason before the case can be submitted.', fieldErrors: { [`ack:${STALE}`]: ['errAckRequired'] } });
+    expect(result).toMatchObject({
+      ok: false,
+      code: 'bad_request',
+      message: '1 failed check or red flag needs a reason before the case can be submitted.',
+      fieldErrors: { [`ack:${STALE}`]: ['errAckRequired'] },
+    });
     // A blank reason is no reason; one over the bound is refused, not cut.
     expect(await submitAs(rm, { [`ack:${STALE}`]: ' \r\n ' })).toMatchObject({ ok: false, fieldErrors: { [`ack:${STALE}`]: ['errAckRequired'] } });
-    expect(await submitAs(rm, { [`ack:${STALE}`]: 'x'.repeat(ACK_REASON_MAX + 1) })).toMatchObject({ ok: false, fieldErrors: { [`ack:${STALE}`]: ['errAckTooLong'] } });
+    expect(await submitAs(rm, { [`ack:${STALE}`]: 'x'.repeat(ACK_REASON_MAX + 1) })).toMatchObject({
+      ok: false,
+      fieldErrors: { [`ack:${STALE}`]: ['errAckTooLong'] },
+    });
     // A reason for an item the server does not list counts for nothing.
-    expect(await submitAs(rm, { [`ack:check:${runId}:after-as-of`]: REASON })).toMatchObject({ ok: false, fieldErrors: { [`ack:${STALE}`]: ['errAckRequired'] } });
+    expect(await submitAs(rm, { [`ack:check:${runId}:after-as-of`]: REASON })).toMatchObject({
+      ok: false,
+      fieldErrors: { [`ack:${STALE}`]: ['errAckRequired'] },
+    });
     expect((await caseRow()).status).toBe('returned');
     expect(await db.select().from(submissionAcknowledgements)).toEqual([]);
     expect(await submitAudits()).toEqual(before);
@@ -109,9 +129,22 @@ describe.each(testBackends())('submitting a case whose checks failed on %s', (ba
     expect(kase.status).toBe('submitted');
     const acks = await listAcknowledgements({ db, caseId, submittedAt: kase.submittedAt });
     expect(acks).toEqual([
-      expect.objectContaining({ kind: 'check', itemKey: STALE, runId, checkId: 'stale-evidence', evidenceId: null, reason: REASON, acknowledgedByName: rm.name, submittedAt: kase.submittedAt!.toISOString() }),
+      expect.objectContaining({
+        kind: 'check',
+        itemKey: STALE,
+        runId,
+        checkId: 'stale-evidence',
+        evidenceId: null,
+        reason: REASON,
+        acknowledgedByName: rm.name,
+        submittedAt: kase.submittedAt!.toISOString(),
+      }),
     ]);
-    expect(acks[0].detail).toMatchObject({ count: 1, protocol: 'kpd-mads', label: 'No evidence older than the recency window is cited where the pool holds newer evidence on its factor (red flags excepted)' });
+    expect(acks[0].detail).toMatchObject({
+      count: 1,
+      protocol: 'kpd-mads',
+      label: 'No evidence older than the recency window is cited where the pool holds newer evidence on its factor (red flags excepted)',
+    });
     const audits = await submitAudits();
     expect(audits.at(-1)?.detail).toEqual({ fromStatus: 'returned', withNote: false, acknowledged: [{ item: STALE, reason: REASON }] });
     // A second click, without the reasons, hears that the case is already with the committee.
@@ -162,16 +195,36 @@ describe.each(testBackends())('submitting a case whose checks failed on %s', (ba
       [STALE, REASON],
       [flagKey, flagReason],
     ]);
-    expect(acks[1]).toMatchObject({ kind: 'red_flag', evidenceId: 'samsung-electronics-022', runId: null, detail: { date: '2021-08-27', flagKind: 'regulatory_sanction' } });
+    expect(acks[1]).toMatchObject({
+      kind: 'red_flag',
+      evidenceId: 'samsung-electronics-022',
+      runId: null,
+      detail: { date: '2021-08-27', flagKind: 'regulatory_sanction' },
+    });
     // As the committee reads them beside the report, in either language.
     const day = (await db.select({ createdAt: runs.createdAt }).from(runs).where(eq(runs.id, runId)))[0].createdAt.toISOString().slice(0, 10);
     const time = (d: Date) => `at ${d.toISOString().slice(0, 10)}`;
     const today = `at ${new Date().toISOString().slice(0, 10)}`;
     expect(ackRows(acks, 'en', time)).toEqual([
-      { id: acks[0].id, text: `KPD-MADS run of ${day}: 1 citation cites evidence older than the recency window where newer evidence on its factor was in the pool`, href: `/runs/${runId}/report`, reason: REASON, by: `${rm.name}, ${today}` },
-      { id: acks[1].id, text: `Red flag no analysis addresses: ${acks[1].detail.title} (2021-08-27)`, href: null, reason: flagReason, by: `${rm.name}, ${today}` },
+      {
+        id: acks[0].id,
+        text: `KPD-MADS run of ${day}: 1 citation cites evidence older than the recency window where newer evidence on its factor was in the pool`,
+        href: `/runs/${runId}/report`,
+        reason: REASON,
+        by: `${rm.name}, ${today}`,
+      },
+      {
+        id: acks[1].id,
+        text: `Red flag no analysis addresses: ${acks[1].detail.title} (2021-08-27)`,
+        href: null,
+        reason: flagReason,
+        by: `${rm.name}, ${today}`,
+      },
     ]);
-    expect(ackRows(acks, 'ko', time).map((r) => r.text)).toEqual([`${day} KPD-MADS 실행: 최근 근거를 두고 오래된 근거를 인용 1건`, `어느 분석도 다루지 않은 위험 신호: ${acks[1].detail.title} (2021-08-27)`]);
+    expect(ackRows(acks, 'ko', time).map((r) => r.text)).toEqual([
+      `${day} KPD-MADS 실행: 최근 근거를 두고 오래된 근거를 인용 1건`,
+      `어느 분석도 다루지 않은 위험 신호: ${acks[1].detail.title} (2021-08-27)`,
+    ]);
     // A run's report shows its own checks and the case's red flags, without a link to itself.
     expect(ackRows(acks, 'en', time, { runId: crypto.randomUUID() }).map((r) => r.text)).toEqual([expect.stringContaining('Red flag no analysis addresses')]);
     expect(ackRows(acks, 'en', time, { runId }).map((r) => r.href)).toEqual([null, null]);
@@ -192,7 +245,15 @@ describe.each(testBackends())('submitting a case whose checks failed on %s', (ba
     const { createRun, executeRun } = await import('@/lib/debate/engine');
     const { createOfflineAnalyst } = await import('@/lib/llm/offline');
     const provider = createOfflineAnalyst();
-    const run = await createRun({ db, protocolId: 'kpd-mads', companyId: thin!.companyId, provider, caseId: thin!.id, createdById: thin!.ownerId, params: { asOf: thin!.asOfDate, language: 'ko' } });
+    const run = await createRun({
+      db,
+      protocolId: 'kpd-mads',
+      companyId: thin!.companyId,
+      provider,
+      caseId: thin!.id,
+      createdById: thin!.ownerId,
+      params: { asOf: thin!.asOfDate, language: 'ko' },
+    });
     const result = await executeRun({ db, runId: run.id, provider });
     // Until the engine writes screenings (issue 26 item 1), the thin pool's run ends short of
     // evidence with its red flag kept; it is then marked as the screening it becomes.

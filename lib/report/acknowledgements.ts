@@ -34,7 +34,16 @@ export async function itemsToAcknowledge({ db, caseId }: { db: Executor; caseId:
     const input = await loadReportInput({ db: db as Db, runId: run.id });
     for (const c of reportCheckRows(input.view, input.sources, 'en')) {
       if (c.ok) continue;
-      items.push({ key: checkAckKey(run.id, c.id), kind: 'check', runId: run.id, protocol: run.protocol, runCreatedAt: run.createdAt.toISOString(), checkId: c.id, count: c.items.length, label: c.label });
+      items.push({
+        key: checkAckKey(run.id, c.id),
+        kind: 'check',
+        runId: run.id,
+        protocol: run.protocol,
+        runCreatedAt: run.createdAt.toISOString(),
+        checkId: c.id,
+        count: c.items.length,
+        label: c.label,
+      });
     }
   }
   // One flag per event, whichever runs found it.
@@ -42,10 +51,13 @@ export async function itemsToAcknowledge({ db, caseId }: { db: Executor; caseId:
   for (const run of runs) for (const f of run.redFlags ?? []) if (!flags.some((g) => sameEvent(f, g))) flags.push(f);
   const addressed = (f: RedFlag) =>
     completed.some((run) =>
-      run.status === 'red_flag_screening' ? (run.redFlags ?? []).some((g) => sameEvent(f, g)) : run.reportContent !== null && unaddressedRedFlags(run.reportContent, [f]).length === 0,
+      run.status === 'red_flag_screening'
+        ? (run.redFlags ?? []).some((g) => sameEvent(f, g))
+        : run.reportContent !== null && unaddressedRedFlags(run.reportContent, [f]).length === 0,
     );
   const open = flags.filter((f) => !addressed(f)).sort((a, b) => b.date.localeCompare(a.date));
-  for (const f of open) items.push({ key: flagAckKey(f.evidenceId), kind: 'red_flag', evidenceId: f.evidenceId, flagKind: f.kind, title: f.title, date: f.date });
+  for (const f of open)
+    items.push({ key: flagAckKey(f.evidenceId), kind: 'red_flag', evidenceId: f.evidenceId, flagKind: f.kind, title: f.title, date: f.date });
   return items;
 }
 
@@ -59,16 +71,27 @@ export function ackText(
 ): { text: string; hint: string | null; href: string | null } {
   const t = translator(acknowledgementMessages, locale);
   const d = item.detail;
-  if (item.kind === 'red_flag') return { text: t('itemFlag', { title: d.title ?? item.evidenceId ?? '', date: d.date ?? '' }), hint: t('itemFlagHint'), href: null };
+  if (item.kind === 'red_flag')
+    return { text: t('itemFlag', { title: d.title ?? item.evidenceId ?? '', date: d.date ?? '' }), hint: t('itemFlagHint'), href: null };
   const protocol = d.protocol && isProtocolId(d.protocol) ? PROTOCOLS_BY_ID[d.protocol].name : (d.protocol ?? '');
   const run = t('runRef', { protocol, date: (d.runCreatedAt ?? '').slice(0, 10) });
-  return { text: t('itemCheck', { run, summary: failedCheckText(item.checkId ?? '', d.count ?? 0, d.label ?? item.checkId ?? '', locale) }), hint: null, href: item.runId ? `/runs/${item.runId}/report` : null };
+  return {
+    text: t('itemCheck', { run, summary: failedCheckText(item.checkId ?? '', d.count ?? 0, d.label ?? item.checkId ?? '', locale) }),
+    hint: null,
+    href: item.runId ? `/runs/${item.runId}/report` : null,
+  };
 }
 
 /** An AckItem as ackText reads it. */
 export function ackItemFields(item: AckItem) {
   return item.kind === 'check'
-    ? { kind: item.kind, runId: item.runId, checkId: item.checkId, evidenceId: null, detail: { count: item.count, label: item.label, protocol: item.protocol, runCreatedAt: item.runCreatedAt } }
+    ? {
+        kind: item.kind,
+        runId: item.runId,
+        checkId: item.checkId,
+        evidenceId: null,
+        detail: { count: item.count, label: item.label, protocol: item.protocol, runCreatedAt: item.runCreatedAt },
+      }
     : { kind: item.kind, runId: null, checkId: null, evidenceId: item.evidenceId, detail: { title: item.title, date: item.date, flagKind: item.flagKind } };
 }
 

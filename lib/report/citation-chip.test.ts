@@ -23,11 +23,18 @@ const refOf = (id: string): EvidenceRef => {
 };
 const chip = (id: string, verified = true) => {
   const r = pool.get(id)!;
-  return renderToStaticMarkup(createElement(CitationChip, { citation: { evidenceId: id, source: r.source_name, date: r.published_date, verified }, evidence: refOf(id) }));
+  return renderToStaticMarkup(
+    createElement(CitationChip, { citation: { evidenceId: id, source: r.source_name, date: r.published_date, verified }, evidence: refOf(id) }),
+  );
 };
 const text = (html: string, testId: string) => {
   const m = new RegExp(`data-testid="${testId}"[^>]*>([^<]*)<`).exec(html);
-  return m ? m[1].replace(/&amp;/g, '&').replace(/&quot;/g, '"').replace(/&#x27;/g, "'") : null;
+  return m
+    ? m[1]
+        .replace(/&amp;/g, '&')
+        .replace(/&quot;/g, '"')
+        .replace(/&#x27;/g, "'")
+    : null;
 };
 
 describe('citation chips', () => {
@@ -43,7 +50,7 @@ describe('citation chips', () => {
     expect(a).toContain('SEC EDGAR — Tesla, Inc. Form 10-K for fiscal year 2024');
   });
 
-  it('label the 26 items of Samsung\'s half-year report apart (Korean titles)', () => {
+  it("label the 26 items of Samsung's half-year report apart (Korean titles)", () => {
     const ids = [...pool.values()].filter((r) => r.source_name.startsWith('DART 반기보고서(2022.06) — 삼성전자')).map((r) => r.id);
     expect(ids.length).toBe(26);
     const labels = ids.map((id) => text(chip(id), 'citation-label')!);
@@ -60,7 +67,9 @@ describe('citation chips', () => {
 
   it('cut a long title at a word, dropping a closing tag the date already gives', () => {
     expect(chipLabel('Form 8-K Item 5.02: Departure of Directors or Certain Officers (event 2022-09-25)')).toBe('Form 8-K Item 5.02: Departure of Directors…');
-    expect(chipLabel('Weather sensitivity: mild winter slowed core Northern markets (Q3 FY2020 call)', 70)).toBe('Weather sensitivity: mild winter slowed core Northern markets');
+    expect(chipLabel('Weather sensitivity: mild winter slowed core Northern markets (Q3 FY2020 call)', 70)).toBe(
+      'Weather sensitivity: mild winter slowed core Northern markets',
+    );
     expect(chipLabel('짧은 제목')).toBe('짧은 제목');
   });
 });

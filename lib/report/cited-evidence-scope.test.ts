@@ -49,7 +49,12 @@ describe.each(testBackends())('a run snapshots only what its steps were shown (%
     // What the hostile answer cites besides its own evidence: another borrower's pool item and
     // document chunk, and, of Tesla's own, an item published after the as-of date and a 10-K
     // chunk (NAS reads the pool, not documents: it is shown no chunk).
-    const [foreignItem] = await db.select().from(evidenceItems).where(eq(evidenceItems.companyId, 'samsung-electronics')).orderBy(asc(evidenceItems.id)).limit(1);
+    const [foreignItem] = await db
+      .select()
+      .from(evidenceItems)
+      .where(eq(evidenceItems.companyId, 'samsung-electronics'))
+      .orderBy(asc(evidenceItems.id))
+      .limit(1);
     const [foreignChunk] = await db
       .select({ id: documentChunks.id, text: documentChunks.text, heading: documentChunks.heading, title: documents.title, url: documents.sourceUrl })
       .from(documentChunks)
@@ -57,7 +62,12 @@ describe.each(testBackends())('a run snapshots only what its steps were shown (%
       .where(and(eq(documents.companyId, 'samsung-electronics'), gt(sql`length(${documentChunks.text})`, 200)))
       .orderBy(asc(documentChunks.id))
       .limit(1);
-    const [laterItem] = await db.select().from(evidenceItems).where(and(eq(evidenceItems.companyId, 'tesla'), gt(evidenceItems.publishedDate, AS_OF))).orderBy(asc(evidenceItems.id)).limit(1);
+    const [laterItem] = await db
+      .select()
+      .from(evidenceItems)
+      .where(and(eq(evidenceItems.companyId, 'tesla'), gt(evidenceItems.publishedDate, AS_OF)))
+      .orderBy(asc(evidenceItems.id))
+      .limit(1);
     const [unshownChunk] = await db
       .select({ id: documentChunks.id })
       .from(documentChunks)
@@ -77,7 +87,17 @@ describe.each(testBackends())('a run snapshots only what its steps were shown (%
     // Words that only the planted items hold: titles, links, the start of their text. (Tesla's
     // 10-K passages repeat what its own evidence items quote, so the unshown chunk is checked by
     // its id and by the snapshot holding no passage at all: NAS is shown none.)
-    const secrets = [foreignItem.title, foreignItem.sourceUrl, foreignItem.text.slice(0, 200), foreignChunk.title, foreignChunk.url, foreignChunk.text.slice(0, 200), laterItem.title, laterItem.sourceUrl, laterItem.text.slice(0, 200)];
+    const secrets = [
+      foreignItem.title,
+      foreignItem.sourceUrl,
+      foreignItem.text.slice(0, 200),
+      foreignChunk.title,
+      foreignChunk.url,
+      foreignChunk.text.slice(0, 200),
+      laterItem.title,
+      laterItem.sourceUrl,
+      laterItem.text.slice(0, 200),
+    ];
 
     // The answer: the offline analyst's report for the same run, with the planted citations
     // added to its first topic, answered section by section by the fake model server.
@@ -90,7 +110,9 @@ describe.each(testBackends())('a run snapshots only what its steps were shown (%
     const ownId = answer.topics[0].citations[0].evidenceId!;
     answer.topics[0].citations.push(...planted.map((c) => ({ ...c })));
     const step = getProtocol('nas').steps[0];
-    fake.setScript(sectionCalls(step.sections!).map((call) => ({ match: `Part ${call.key} of step NAS`, reply: JSON.stringify(sectionOf('report', answer, call)) })));
+    fake.setScript(
+      sectionCalls(step.sections!).map((call) => ({ match: `Part ${call.key} of step NAS`, reply: JSON.stringify(sectionOf('report', answer, call)) })),
+    );
 
     const provider = createOpenAiProvider({ apiKey: 'sk-test-key-123456', baseURL: fake.url, model: 'gpt-4o-mini', sleep: async () => {} });
     const run = await createRun({ db, protocolId: 'nas', companyId: 'tesla', provider, params });
@@ -122,7 +144,15 @@ describe.each(testBackends())('a run snapshots only what its steps were shown (%
     expect(refs.length).toBe(2 * planted.length); // the report's topic and the transcript's turn
     for (const r of refs) {
       const c = planted.find((p) => p.evidenceId === r.evidenceId)!;
-      expect(r).toMatchObject({ evidenceId: c.evidenceId, source: c.source, date: c.date, verified: false, title: undefined, url: undefined, poolNote: undefined });
+      expect(r).toMatchObject({
+        evidenceId: c.evidenceId,
+        source: c.source,
+        date: c.date,
+        verified: false,
+        title: undefined,
+        url: undefined,
+        poolNote: undefined,
+      });
     }
 
     // The exports.

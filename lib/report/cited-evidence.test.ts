@@ -74,7 +74,14 @@ describe.each(testBackends())('cited evidence frozen with the run (%s)', (backen
     // The snapshot was written with the run, with a fingerprint of the item as it read then.
     const run = await getRun({ db: handle.db, id: before.view.id });
     const snap = run!.citedEvidence!.find((s) => s.id === id)!;
-    expect(snap).toMatchObject({ title: row.title, sourceUrl: row.sourceUrl, sourceName: row.sourceName, publishedDate: row.publishedDate, factor: row.factor, polarity: row.polarity });
+    expect(snap).toMatchObject({
+      title: row.title,
+      sourceUrl: row.sourceUrl,
+      sourceName: row.sourceName,
+      publishedDate: row.publishedDate,
+      factor: row.factor,
+      polarity: row.polarity,
+    });
     expect(snap.excerpt).toBe(row.text.slice(0, 1000));
     const { excerpt: _excerpt, fingerprint, ...fields } = snap;
     expect(fingerprint).toBe(fingerprintOf({ ...fields, text: row.text }));

@@ -13,7 +13,9 @@ import { finishedRun, openReportTestDb } from '@/lib/report/test-runs';
 import { isWrittenIn } from '@/lib/i18n/content-language';
 
 const SYSTEMS: ProtocolId[] = ['kpd-mads', 'nas', 'sas', 'three-round', 'findebate'];
-const companies = new Map((JSON.parse(fs.readFileSync('data/demo/companies.json', 'utf8')) as { id: string; description: string; industry: string }[]).map((c) => [c.id, c]));
+const companies = new Map(
+  (JSON.parse(fs.readFileSync('data/demo/companies.json', 'utf8')) as { id: string; description: string; industry: string }[]).map((c) => [c.id, c]),
+);
 const GUIDELINE = FACTORS.filter((f) => f.id !== 'other');
 const englishLabels = GUIDELINE.flatMap((f) => [f.label, shortFactorLabel(f.id, 'en')]);
 const koreanLabels = GUIDELINE.flatMap((f) => [f.labelKo, shortFactorLabel(f.id, 'ko')]);

@@ -17,7 +17,17 @@ export type { SourcesState };
 
 export type { PoolNote };
 /** `afterAsOf`: dated after the run's as-of date, so it supports nothing (lib/debate/checks.ts); shown as such, not merely unverified. */
-export type CitationRef = { source: string; date: string; value?: string; evidenceId?: string; verified: boolean; afterAsOf?: boolean; url?: string; title?: string; poolNote?: PoolNote };
+export type CitationRef = {
+  source: string;
+  date: string;
+  value?: string;
+  evidenceId?: string;
+  verified: boolean;
+  afterAsOf?: boolean;
+  url?: string;
+  title?: string;
+  poolNote?: PoolNote;
+};
 /**
  * A piece of prose that names a turn of the run or a topic of the report, which the page draws as
  * a link: a turn to its card in the run's transcript (`/runs/<id>#turn-D7`, `#claim-D1-c2`,

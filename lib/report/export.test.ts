@@ -112,7 +112,10 @@ describe.each(testBackends())('run exports on %s', (backend) => {
     expect(contentDisposition(name)).toBe(
       `attachment; filename="crosscheck-samsung-electronics-kpd-mads-${AS_OF}.pdf"; filename*=UTF-8''crosscheck-${encodeURIComponent('삼성전자')}-kpd-mads-${AS_OF}.pdf`,
     );
-    expect(exportFilename(runs['kpd-mads-en'], 'md')).toEqual({ readable: `crosscheck-Tesla-Inc-kpd-mads-${AS_OF}.md`, ascii: `crosscheck-tesla-inc-kpd-mads-${AS_OF}.md` });
+    expect(exportFilename(runs['kpd-mads-en'], 'md')).toEqual({
+      readable: `crosscheck-Tesla-Inc-kpd-mads-${AS_OF}.md`,
+      ascii: `crosscheck-tesla-inc-kpd-mads-${AS_OF}.md`,
+    });
     expect(['pdf', 'md', 'json'].every(isExportFormat)).toBe(true);
     expect(['html', 'PDF', '', 'toString', null].some(isExportFormat)).toBe(false);
   });

@@ -41,7 +41,15 @@ export function exportJson(input: ReportInput, exportedAt = new Date()) {
   // The failed final checks with their counts, in English like the rest of the JSON (the stored
   // checks and the reading-consistency check: lib/report/failed-checks.ts).
   const failedChecks = failedCheckLines(reportCheckRows(input.view, input.sources, 'en'), 'en');
-  return { schemaVersion: EXPORT_SCHEMA_VERSION, exportedAt: exportedAt.toISOString(), ...input.view, redFlags, failedChecks, sourcesState: input.sourcesState, sources: input.sources };
+  return {
+    schemaVersion: EXPORT_SCHEMA_VERSION,
+    exportedAt: exportedAt.toISOString(),
+    ...input.view,
+    redFlags,
+    failedChecks,
+    sourcesState: input.sourcesState,
+    sources: input.sources,
+  };
 }
 
 /** `crosscheck-<company>-<protocol>-<as-of>.<ext>`, readable (may hold Hangul) and an ASCII fallback. */
@@ -75,7 +83,11 @@ export function contentDisposition({ readable, ascii }: { readable: string; asci
 }
 
 /** The file body of one export; `locale` sets the headings (the run's own language by default). */
-export async function renderExport(input: ReportInput, format: ExportFormat, locale?: Locale): Promise<{ body: Uint8Array | string; filename: ReturnType<typeof exportFilename> }> {
+export async function renderExport(
+  input: ReportInput,
+  format: ExportFormat,
+  locale?: Locale,
+): Promise<{ body: Uint8Array | string; filename: ReturnType<typeof exportFilename> }> {
   const filename = exportFilename(input, format);
   if (format === 'json') return { body: `${JSON.stringify(exportJson(input), null, 2)}\n`, filename };
   const language = (input.view.params as { language?: string }).language;
@@ -88,7 +100,14 @@ export async function exportRun({ db, actorId, runId, format, locale }: { db: Db
   const input = await loadReportInput({ db, runId });
   const { body, filename } = await renderExport(input, format, locale);
   await db.transaction((tx) =>
-    appendAudit({ tx, actorId, action: 'run.export', entityType: 'run', entityId: runId, detail: { format, status: input.view.status, filename: filename.readable } }),
+    appendAudit({
+      tx,
+      actorId,
+      action: 'run.export',
+      entityType: 'run',
+      entityId: runId,
+      detail: { format, status: input.view.status, filename: filename.readable },
+    }),
   );
   return { body, contentType: EXPORT_FORMATS[format].contentType, contentDisposition: contentDisposition(filename) };
 }

@@ -33,7 +33,10 @@ const FINE = 'samsung-electronics-022';
 
 /** A copy of `value` with every citation of `evidenceId` dropped, at any depth. */
 function withoutCitationsOf(value: unknown, evidenceId: string): unknown {
-  if (Array.isArray(value)) return value.filter((v) => !(v && typeof v === 'object' && (v as { evidenceId?: string }).evidenceId === evidenceId)).map((v) => withoutCitationsOf(v, evidenceId));
+  if (Array.isArray(value))
+    return value
+      .filter((v) => !(v && typeof v === 'object' && (v as { evidenceId?: string }).evidenceId === evidenceId))
+      .map((v) => withoutCitationsOf(v, evidenceId));
   if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, withoutCitationsOf(v, evidenceId)]));
   return value;
 }
@@ -66,7 +69,9 @@ function asTheIssueSaw(input: ReportInput): ReportInput {
   // from its debaters); the run as the issue saw it cited one 2019 item where newer evidence was in the pool.
   const stored = (input.view.report!.checks as FinalCheck[]).find((c) => c.id === 'stale-evidence')!;
   const stale = { ...stored, ok: false, items: ['D1: samsung-electronics-037'] };
-  const checks = finalChecks({ steps, known: new Map(), language: 'ko', redFlags: view.redFlags, reportStep: getProtocol('kpd-mads').reportStep }).map((c) => (c.id === 'stale-evidence' ? stale : c));
+  const checks = finalChecks({ steps, known: new Map(), language: 'ko', redFlags: view.redFlags, reportStep: getProtocol('kpd-mads').reportStep }).map((c) =>
+    c.id === 'stale-evidence' ? stale : c,
+  );
   view.report = { ...view.report!, checks };
   return { ...input, view };
 }
@@ -125,19 +130,26 @@ describe.each(testBackends())('failed final checks at the top of every rendering
     const notice = md.indexOf('## ⚠ Final checks failed');
     expect(notice).toBeGreaterThan(0);
     expect(notice).toBeLessThan(md.indexOf('| Company |'));
-    for (const line of ['- 1 red flag is not addressed in the report', '- 15 citations do not resolve to evidence its step was shown', '- 4 citations are dated after the as-of date']) {
+    for (const line of [
+      '- 1 red flag is not addressed in the report',
+      '- 15 citations do not resolve to evidence its step was shown',
+      '- 4 citations are dated after the as-of date',
+    ]) {
       expect(md).toContain(line);
       expect(md.indexOf(line)).toBeLessThan(md.indexOf('| Company |'));
     }
     // A clean run has no such heading.
-    expect(renderMarkdown(buildReportDoc({ ...clean, view: { ...clean.view, report: { ...clean.view.report!, checks: [] } } }, 'en'))).not.toContain('Final checks failed');
+    expect(renderMarkdown(buildReportDoc({ ...clean, view: { ...clean.view, report: { ...clean.view.report!, checks: [] } } }, 'en'))).not.toContain(
+      'Final checks failed',
+    );
   });
 
   it('the PDF says so on its cover, in the run language', async () => {
     const { body } = await renderExport(failing, 'pdf');
     const pages = await extractPdfText(body as Uint8Array);
     const cover = pages[0].replace(/\s+/g, '');
-    for (const text of ['최종 점검 실패', '보고서에서 다루지 않은 위험 신호 1건', '확인되지 않는 인용 15건', '기준일 이후 날짜의 인용 4건']) expect(cover).toContain(text.replace(/\s+/g, ''));
+    for (const text of ['최종 점검 실패', '보고서에서 다루지 않은 위험 신호 1건', '확인되지 않는 인용 15건', '기준일 이후 날짜의 인용 4건'])
+      expect(cover).toContain(text.replace(/\s+/g, ''));
   });
 
   it('the JSON export lists them with their counts, and still validates against the schema', async () => {

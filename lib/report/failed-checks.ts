@@ -30,7 +30,13 @@ export function reportCheckRows(view: Pick<RunView, 'report' | 'turns'>, sources
   const mismatches = readingMismatches(view.turns, (id) => sources[id]?.polarity);
   const items = mismatches.flatMap((m) =>
     m.against.map((a) =>
-      tf('checkItem', { claim: m.claimId, step: m.step, polarity: tf(`polarity_${m.polarity}`), reading: tf(`reading_${a.reading}`), title: sources[a.evidenceId]?.title ?? a.evidenceId }),
+      tf('checkItem', {
+        claim: m.claimId,
+        step: m.step,
+        polarity: tf(`polarity_${m.polarity}`),
+        reading: tf(`reading_${a.reading}`),
+        title: sources[a.evidenceId]?.title ?? a.evidenceId,
+      }),
     ),
   );
   checks.push({ id: 'reading-consistency', ok: mismatches.length === 0, label: tf('checkLabel'), items });

@@ -6,7 +6,13 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { citationLine, escapeInline } from '@/lib/report/markdown';
 
-const labels = { unverified: 'unverified', afterAsOfLong: 'dated after the as-of date: supports nothing', changedInPool: 'changed', removedFromPool: 'removed', notFrozen: 'not frozen' };
+const labels = {
+  unverified: 'unverified',
+  afterAsOfLong: 'dated after the as-of date: supports nothing',
+  changedInPool: 'changed',
+  removedFromPool: 'removed',
+  notFrozen: 'not frozen',
+};
 const CONTROLS = ['\u202A', '\u202B', '\u202C', '\u202D', '\u202E', '\u2066', '\u2067', '\u2068', '\u2069'];
 
 describe('Markdown export and bidirectional controls', () => {
@@ -19,7 +25,10 @@ describe('Markdown export and bidirectional controls', () => {
   });
 
   it('a citation whose title, source and value carry an override keeps none of them', () => {
-    const line = citationLine({ source: 'Wire\u202Egro.sweN', date: '2024-01-02', value: '\u2067100\u2069', verified: true, url: 'https://example.com/a', title: 'Acme\u202Egpj.exe' }, labels);
+    const line = citationLine(
+      { source: 'Wire\u202Egro.sweN', date: '2024-01-02', value: '\u2067100\u2069', verified: true, url: 'https://example.com/a', title: 'Acme\u202Egpj.exe' },
+      labels,
+    );
     expect(line).not.toMatch(/[\u202A-\u202E\u2066-\u2069]/);
     expect(line).toContain('Wire&lt;U+202E&gt;gro.sweN');
     expect(line).toContain('[Acme&lt;U+202E&gt;gpj.exe](https://example.com/a)');

@@ -12,12 +12,14 @@ import { POOL_NOTE_LABEL } from '@/lib/domain/cited-source';
  * would start a character reference ("&amp;" in the source text stays visible as such).
  */
 export function escapeInline(text: string): string {
-  return text
-    .replace(/&(?=#?[A-Za-z0-9]+;)|[<>]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;' })[c]!)
-    .replace(/[\\`*_[\]{}|~#!]/g, (c) => `\\${c}`)
-    // Invisible direction controls are shown as their code points.
-    .replace(BIDI_CONTROLS, (c) => `&lt;U+${c.charCodeAt(0).toString(16).toUpperCase()}&gt;`)
-    .replace(/\r\n?/g, '\n');
+  return (
+    text
+      .replace(/&(?=#?[A-Za-z0-9]+;)|[<>]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;' })[c]!)
+      .replace(/[\\`*_[\]{}|~#!]/g, (c) => `\\${c}`)
+      // Invisible direction controls are shown as their code points.
+      .replace(BIDI_CONTROLS, (c) => `&lt;U+${c.charCodeAt(0).toString(16).toUpperCase()}&gt;`)
+      .replace(/\r\n?/g, '\n')
+  );
 }
 
 /** A line of text that may start a block: a leading `-`, `+`, `=` or `1.` would make a list or heading. */
@@ -28,7 +30,12 @@ function escapeLineStart(line: string): string {
 function paragraph(text: string): string {
   return escapeInline(text.trim())
     .split(/\n\s*\n/)
-    .map((p) => p.split('\n').map((line) => escapeLineStart(line.trim())).join('  \n'))
+    .map((p) =>
+      p
+        .split('\n')
+        .map((line) => escapeLineStart(line.trim()))
+        .join('  \n'),
+    )
     .join('\n\n');
 }
 
@@ -109,14 +116,33 @@ export function renderMarkdown(doc: ReportDoc): string {
   out.push(`# ${escapeInline(doc.title)}`, `_${escapeInline(doc.subtitle)}_`);
   // Decisive credit events before anything else; no heading at all when there are none.
   if (doc.redFlags.length) {
-    out.push(`## ⚠ ${escapeInline(doc.redFlagLabels.heading)} (${doc.redFlags.length})`, paragraph(doc.redFlagLabels.intro), doc.redFlags.map((f) => `- ${redFlagLine(f, doc.redFlagLabels.alsoIn)}`).join('\n'));
+    out.push(
+      `## ⚠ ${escapeInline(doc.redFlagLabels.heading)} (${doc.redFlags.length})`,
+      paragraph(doc.redFlagLabels.intro),
+      doc.redFlags.map((f) => `- ${redFlagLine(f, doc.redFlagLabels.alsoIn)}`).join('\n'),
+    );
   }
   // Failed final checks next, with their counts, so nobody reads the report as clean by mistake.
   if (doc.failedChecks) {
-    out.push(`## ⚠ ${escapeInline(doc.failedChecks.title)}`, paragraph(doc.failedChecks.text), doc.failedChecks.lines.map((l) => `- ${cell(l.text)}`).join('\n'));
+    out.push(
+      `## ⚠ ${escapeInline(doc.failedChecks.title)}`,
+      paragraph(doc.failedChecks.text),
+      doc.failedChecks.lines.map((l) => `- ${cell(l.text)}`).join('\n'),
+    );
   }
-  out.push(table(['', ''], doc.header.map((f) => [f.label, f.value])));
-  out.push(`## ${escapeInline(doc.labels.metrics)}`, table(['', ''], doc.metrics.map((f) => [f.label, f.value])));
+  out.push(
+    table(
+      ['', ''],
+      doc.header.map((f) => [f.label, f.value]),
+    ),
+  );
+  out.push(
+    `## ${escapeInline(doc.labels.metrics)}`,
+    table(
+      ['', ''],
+      doc.metrics.map((f) => [f.label, f.value]),
+    ),
+  );
   if (doc.notice) out.push(`> **${escapeInline(doc.notice.title ?? doc.labels.reportSection)}** — ${cell(doc.notice.text)}`);
   if (doc.sourcesNote) out.push(`> **⚠ ${escapeInline(doc.labels.notFrozen)}** — ${cell(doc.sourcesNote)}`);
 

@@ -108,12 +108,20 @@ export function buildReportDoc(input: ReportInput, locale: Locale, { blind = fal
   const metrics: Field[] = [
     { label: t('breadth'), value: number.format(m.breadth) },
     { label: t('rei'), value: number.format(m.rei) },
-    { label: t('grounding'), value: m.citationGrounding === null || m.citationGrounding === undefined ? t('notMeasured') : `${Math.round(m.citationGrounding * 100)} %` },
+    {
+      label: t('grounding'),
+      value: m.citationGrounding === null || m.citationGrounding === undefined ? t('notMeasured') : `${Math.round(m.citationGrounding * 100)} %`,
+    },
     { label: t('latency'), value: m.latencyMs === null ? t('notMeasured') : t('seconds', { n: (m.latencyMs / 1000).toFixed(1) }) },
     {
       label: t('tokens'),
       value: m.tokens.cached
-        ? t('tokensValueCached', { total: number.format(m.tokens.total), prompt: number.format(m.tokens.prompt), cached: number.format(m.tokens.cached), completion: number.format(m.tokens.completion) })
+        ? t('tokensValueCached', {
+            total: number.format(m.tokens.total),
+            prompt: number.format(m.tokens.prompt),
+            cached: number.format(m.tokens.cached),
+            completion: number.format(m.tokens.completion),
+          })
         : t('tokensValue', { total: number.format(m.tokens.total), prompt: number.format(m.tokens.prompt), completion: number.format(m.tokens.completion) }),
     },
     { label: t('cost'), value: `$${m.costUsd.toFixed(4)}` },
@@ -123,8 +131,10 @@ export function buildReportDoc(input: ReportInput, locale: Locale, { blind = fal
   let notice: ReportDoc['notice'] = null;
   if (view.status === 'failed') notice = { tone: 'error', title: t('failedTitle'), text: [t('failedBody'), view.error].filter(Boolean).join(' ') };
   else if (view.status === 'cancelled') notice = { tone: 'error', title: t('statusCancelled'), text: t('cancelledBody') };
-  else if (view.status === 'budget_exceeded') notice = { tone: 'error', title: t('budgetTitle'), text: [t('budgetBody'), view.error].filter(Boolean).join(' ') };
-  else if (view.status !== 'succeeded' && view.status !== 'red_flag_screening') notice = { tone: 'info', text: t('inProgress', { done, total: input.totalSteps }) };
+  else if (view.status === 'budget_exceeded')
+    notice = { tone: 'error', title: t('budgetTitle'), text: [t('budgetBody'), view.error].filter(Boolean).join(' ') };
+  else if (view.status !== 'succeeded' && view.status !== 'red_flag_screening')
+    notice = { tone: 'info', text: t('inProgress', { done, total: input.totalSteps }) };
 
   const sourcesNote = input.sourcesState === 'not-frozen' ? t('notFrozenLong') : null;
 
@@ -162,14 +172,31 @@ export function buildReportDoc(input: ReportInput, locale: Locale, { blind = fal
   const mismatches = readingMismatches(view.turns, (id) => sources[id]?.polarity);
   const mismatchLines = (m: ReadingMismatch, key: 'transcriptLine') =>
     m.against.map((a) =>
-      tf(key, { claim: m.claimId, step: m.step, polarity: tf(`polarity_${m.polarity}`), reading: tf(`reading_${a.reading}`), title: sources[a.evidenceId]?.title ?? a.evidenceId }),
+      tf(key, {
+        claim: m.claimId,
+        step: m.step,
+        polarity: tf(`polarity_${m.polarity}`),
+        reading: tf(`reading_${a.reading}`),
+        title: sources[a.evidenceId]?.title ?? a.evidenceId,
+      }),
     );
 
   // Every finished report ends with what the committee must weigh (lib/report/weigh.ts). Each
   // point names the turn that made it by its step id, which the pass below writes as the turn's
   // name, linked ("— the negative rebuttal, on …"), not the agent's code ("— N2").
   if (view.status === 'succeeded' && view.report && !blind) {
-    sections.push(weighSection({ turns: view.turns, sources, flags: redFlags, checks, locale, factorLabel: ctx.factorLabel, speakerLabel: (agent, step) => (isProtocolId(view.protocol) && step.length > 1 ? step : agentLabel(agent, locale)), cite: ctx.cite }));
+    sections.push(
+      weighSection({
+        turns: view.turns,
+        sources,
+        flags: redFlags,
+        checks,
+        locale,
+        factorLabel: ctx.factorLabel,
+        speakerLabel: (agent, step) => (isProtocolId(view.protocol) && step.length > 1 ? step : agentLabel(agent, locale)),
+        cite: ctx.cite,
+      }),
+    );
   }
 
   // The summaries say what the topics do not: a line that restates a topic's reading gives the item
@@ -194,7 +221,8 @@ export function buildReportDoc(input: ReportInput, locale: Locale, { blind = fal
     return `${asked} → ${prose === 'en' ? target.charAt(0).toLowerCase() + target.slice(1) : target}: ${inWords(q.text)}`;
   };
   const capital = (name: string) => name.charAt(0).toUpperCase() + name.slice(1);
-  const teamLabel = (team: string) => (team === 'affirmative' ? t('teamAffirmative') : team === 'negative' ? t('teamNegative') : team === 'neutral' ? t('teamNeutral') : team);
+  const teamLabel = (team: string) =>
+    team === 'affirmative' ? t('teamAffirmative') : team === 'negative' ? t('teamNegative') : team === 'neutral' ? t('teamNeutral') : team;
   // A red-flag screening ran no step: its steps are not a transcript.
   const transcript: TranscriptTurn[] = (view.status === 'red_flag_screening' ? [] : view.turns).map((x) => ({
     step: x.step,

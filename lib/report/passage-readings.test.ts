@@ -42,8 +42,17 @@ describe.each(testBackends())('the readings of cited passages (%s)', (backend) =
     const turns = input.view.turns.map((t) => ({ step: t.step, team: t.team, status: t.status, output: t.output }));
     const readingOf = (id: string) => input.sources[id]?.polarity;
     expect(readingMismatches(turns, readingOf)).toEqual([]);
-    const planted = { id: 'X-c1', factor: 'industry_competition_intensity', polarity: 'favorable', text: 'A leading market position gives pricing power.', citations: [{ evidenceId: risk![0], source: 's', date: '2025-01-30' }] };
-    const flagged = readingMismatches([...turns, { step: 'X', team: 'affirmative', status: 'done', output: { text: '', claims: [planted], questions: [] } }], readingOf);
+    const planted = {
+      id: 'X-c1',
+      factor: 'industry_competition_intensity',
+      polarity: 'favorable',
+      text: 'A leading market position gives pricing power.',
+      citations: [{ evidenceId: risk![0], source: 's', date: '2025-01-30' }],
+    };
+    const flagged = readingMismatches(
+      [...turns, { step: 'X', team: 'affirmative', status: 'done', output: { text: '', claims: [planted], questions: [] } }],
+      readingOf,
+    );
     expect(flagged.map((m) => [m.step, m.claimId, m.against])).toEqual([['X', 'X-c1', [{ evidenceId: risk![0], reading: 'adverse' }]]]);
   }, 60_000);
 
@@ -51,9 +60,13 @@ describe.each(testBackends())('the readings of cited passages (%s)', (backend) =
     ['sas', 'samsung-electronics', 'ko'],
     ['findebate', 'samsung-electronics', 'ko'],
     ['sas', 'tesla', 'en'],
-  ] as const)('a %s run on %s, whose document readers get passages, reads with everything it cites', async (protocol, companyId, language) => {
-    const input = await finishedRun(handle, protocol, companyId, language);
-    const turns = input.view.turns.map((t) => ({ step: t.step, team: t.team, status: t.status, output: t.output }));
-    expect(readingMismatches(turns, (id) => input.sources[id]?.polarity)).toEqual([]);
-  }, 60_000);
+  ] as const)(
+    'a %s run on %s, whose document readers get passages, reads with everything it cites',
+    async (protocol, companyId, language) => {
+      const input = await finishedRun(handle, protocol, companyId, language);
+      const turns = input.view.turns.map((t) => ({ step: t.step, team: t.team, status: t.status, output: t.output }));
+      expect(readingMismatches(turns, (id) => input.sources[id]?.polarity)).toEqual([]);
+    },
+    60_000,
+  );
 });

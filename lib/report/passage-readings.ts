@@ -9,7 +9,10 @@ import { tagPassage } from '@/lib/pool/factors';
 export function withPassageReadings<S extends Record<string, CitedSource>>(sources: S): S {
   const out: Record<string, CitedSource> = {};
   for (const [id, s] of Object.entries(sources)) {
-    out[id] = s.kind === 'passage' && !s.polarity ? { ...s, polarity: tagPassage({ documentTitle: s.documentTitle ?? s.title, heading: s.heading ?? null, text: '' }).polarity } : s;
+    out[id] =
+      s.kind === 'passage' && !s.polarity
+        ? { ...s, polarity: tagPassage({ documentTitle: s.documentTitle ?? s.title, heading: s.heading ?? null, text: '' }).polarity }
+        : s;
   }
   return out as S;
 }

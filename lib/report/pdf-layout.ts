@@ -53,9 +53,7 @@ export class Flow {
 
   /** Characters the embedded font lacks become readable stand-ins rather than empty boxes. */
   clean(text: string): string {
-    const replaced = text
-      .replace(/\t/g, '    ')
-      .replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, '');
+    const replaced = text.replace(/\t/g, '    ').replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, '');
     let out = '';
     for (const ch of replaced) out += ch === '\n' || this.charset.has(ch.codePointAt(0)!) ? ch : '?';
     return out;

@@ -56,11 +56,22 @@ function drawBlocks(flow: Flow, blocks: Block[], doc: ReportDoc, depth: number) 
       case 'citations':
         flow.text(doc.labels.citations, { bold: true, size: 9, color: COLORS.muted, after: 2 });
         if (b.items.length === 0) flow.text(doc.labels.noCitations, { size: 8.5, color: COLORS.muted });
-        b.items.forEach((c, i) => flow.text(`${i + 1}. ${citationText(c, doc.labels)}`, { size: 8.5, indent: 8, after: 2, color: c.verified && !c.poolNote ? COLORS.muted : COLORS.warn }));
+        b.items.forEach((c, i) =>
+          flow.text(`${i + 1}. ${citationText(c, doc.labels)}`, {
+            size: 8.5,
+            indent: 8,
+            after: 2,
+            color: c.verified && !c.poolNote ? COLORS.muted : COLORS.warn,
+          }),
+        );
         flow.space(4);
         break;
       case 'table':
-        flow.table(b.head, b.rows, b.head.map((h, i) => (b.rows.some((r) => (r[i] ?? '').length > 40) ? 4 : 1)));
+        flow.table(
+          b.head,
+          b.rows,
+          b.head.map((h, i) => (b.rows.some((r) => (r[i] ?? '').length > 40) ? 4 : 1)),
+        );
         break;
       case 'note':
         flow.text(b.text, { color: b.tone === 'error' ? COLORS.error : COLORS.warn });
@@ -98,7 +109,11 @@ export async function renderPdf(doc: ReportDoc, { now = new Date() }: { now?: Da
     flow.text(doc.redFlagLabels.intro, { size: 9.5, color: COLORS.error, after: 6 });
     for (const f of doc.redFlags) {
       flow.text(`• ${f.label} — ${f.date}`, { bold: true, size: 10.5, color: COLORS.error, after: 1 });
-      flow.text([f.title, f.source && f.url ? `${f.source} <${f.url}>` : (f.url ?? f.source)].filter(Boolean).join(' — '), { size: 9.5, indent: 10, after: f.alsoEvidenceIds?.length ? 1 : 5 });
+      flow.text([f.title, f.source && f.url ? `${f.source} <${f.url}>` : (f.url ?? f.source)].filter(Boolean).join(' — '), {
+        size: 9.5,
+        indent: 10,
+        after: f.alsoEvidenceIds?.length ? 1 : 5,
+      });
       if (f.alsoEvidenceIds?.length) flow.text(`${doc.redFlagLabels.alsoIn}: ${f.alsoEvidenceIds.join(', ')}`, { size: 9.5, indent: 10, after: 5 });
     }
     flow.space(18);
@@ -142,7 +157,12 @@ export async function renderPdf(doc: ReportDoc, { now = new Date() }: { now?: Da
   flow.heading(doc.labels.checks, 1);
   if (doc.checks.length === 0) flow.text(doc.labels.noChecks);
   for (const c of doc.checks) {
-    flow.text(`${c.ok ? '✓' : '⚠'} ${c.ok ? doc.labels.checkPassed : doc.labels.checkFlagged} — ${c.label}`, { bold: true, size: 10, color: c.ok ? COLORS.ok : COLORS.warn, after: 2 });
+    flow.text(`${c.ok ? '✓' : '⚠'} ${c.ok ? doc.labels.checkPassed : doc.labels.checkFlagged} — ${c.label}`, {
+      bold: true,
+      size: 10,
+      color: c.ok ? COLORS.ok : COLORS.warn,
+      after: 2,
+    });
     for (const item of c.items) flow.text(`• ${item}`, { size: 9, indent: 12, after: 1 });
     flow.space(4);
   }

@@ -7,8 +7,19 @@ import { readRedFlags } from '@/lib/pool/red-flags';
 import { evidenceRefsFor } from '@/lib/report/live-state';
 import type { EvidenceRefs } from '@/lib/report/run-state';
 
-export async function poolRedFlags({ db, companyId, asOf }: { db: Db; companyId: string; asOf: string }): Promise<{ flags: RedFlag[]; evidence: EvidenceRefs }> {
+export async function poolRedFlags({
+  db,
+  companyId,
+  asOf,
+}: {
+  db: Db;
+  companyId: string;
+  asOf: string;
+}): Promise<{ flags: RedFlag[]; evidence: EvidenceRefs }> {
   const flags = await readRedFlags({ db, companyId, asOf });
   if (!flags.length) return { flags, evidence: {} };
-  return { flags, evidence: await evidenceRefsFor({ db, ids: [...new Set(flags.flatMap((f) => [f.evidenceId, ...(f.alsoEvidenceIds ?? [])]))], webEvidence: [] }) };
+  return {
+    flags,
+    evidence: await evidenceRefsFor({ db, ids: [...new Set(flags.flatMap((f) => [f.evidenceId, ...(f.alsoEvidenceIds ?? [])]))], webEvidence: [] }),
+  };
 }

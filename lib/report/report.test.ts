@@ -28,7 +28,12 @@ describe.each(testBackends())('run report on %s', (backend) => {
 
   it('KPD-MADS: objective, overview, summaries grouped by factor, and topics with both readings and linked citations', async () => {
     const input = runs['kpd-mads'];
-    const content = input.view.report!.content as { objective: string; favorableSummary: string[]; adverseSummary: string[]; topics: { topic: string; affirmative: string; citations: { evidenceId: string }[] }[] };
+    const content = input.view.report!.content as {
+      objective: string;
+      favorableSummary: string[];
+      adverseSummary: string[];
+      topics: { topic: string; affirmative: string; citations: { evidenceId: string }[] }[];
+    };
     const doc = buildReportDoc(input, 'en');
     expect(doc.sections.map((s) => s.id)).toEqual(['objective', 'overview', 'favorable', 'adverse', 'topics', 'weigh']);
     expect(blocksOf(doc, 'objective')).toEqual([{ kind: 'paragraph', text: content.objective }]);
@@ -46,7 +51,8 @@ describe.each(testBackends())('run report on %s', (backend) => {
     expect(lines.some((l) => /\bD\d+\b/.test(l))).toBe(false);
     const anchors = groups(blocksOf(doc, 'topics')).map((g) => g.anchor);
     expect(anchors).toEqual(anchors.map((_, i) => `topic-${i + 1}`));
-    for (const parts of lists.flatMap((l) => l.parts ?? [])) expect(parts!.filter((p) => typeof p !== 'string').map((p) => typeof p !== 'string' && anchors.includes(p.anchor))).toEqual([true]);
+    for (const parts of lists.flatMap((l) => l.parts ?? []))
+      expect(parts!.filter((p) => typeof p !== 'string').map((p) => typeof p !== 'string' && anchors.includes(p.anchor))).toEqual([true]);
     // A Korean run read in the English interface: its factor groups are named in the run's language (lib/i18n/content-language.ts).
     const factorTitles = new Set(['internal_control_risk', 'management_continuity', 'technological_disruption_risk'].map((f) => shortFactorLabel(f, 'ko')));
     expect(favorable.some((g) => factorTitles.has(g.title))).toBe(true);
@@ -66,7 +72,16 @@ describe.each(testBackends())('run report on %s', (backend) => {
     // Header: offline analyst said plainly; checks from the report record; transcript in protocol order.
     expect(doc.header.find((f) => f.label === 'Analyst')!.value).toMatch(/not an LLM/);
     expect(doc.header.find((f) => f.label === 'As-of date')!.value).toBe(AS_OF);
-    expect(doc.checks.map((c) => c.id)).toEqual(['red-flags-addressed', 'undated-or-unsourced', 'unverified-citations', 'after-as-of', 'stale-evidence', 'reused-factors', 'output-language', 'reading-consistency']);
+    expect(doc.checks.map((c) => c.id)).toEqual([
+      'red-flags-addressed',
+      'undated-or-unsourced',
+      'unverified-citations',
+      'after-as-of',
+      'stale-evidence',
+      'reused-factors',
+      'output-language',
+      'reading-consistency',
+    ]);
     expect(doc.transcript.map((t) => t.step)).toEqual(['D1', 'D2', 'D3', 'D4', 'D5', 'D6', 'D7', 'D8', 'D9', 'D10', 'AG']);
     expect(doc.transcript[1].questions).toHaveLength(3);
     expect(doc.metrics.find((f) => f.label.startsWith('REI'))!.value).toBe(String(input.view.metrics.rei));
@@ -88,10 +103,15 @@ describe.each(testBackends())('run report on %s', (backend) => {
     const content = input.view.report!.content as { overview: string };
     // Which way the debate's claims read each factor, from the turns themselves.
     const ways = new Map<string, Set<string>>();
-    for (const t of input.view.turns) for (const c of t.claims ?? []) if (c.polarity !== 'context') ways.set(c.factor, (ways.get(c.factor) ?? new Set()).add(c.polarity));
+    for (const t of input.view.turns)
+      for (const c of t.claims ?? []) if (c.polarity !== 'context') ways.set(c.factor, (ways.get(c.factor) ?? new Set()).add(c.polarity));
     const part = (name: string) => new RegExp(`${name}: ([^;.]+)`).exec(content.overview)?.[1]?.split('·') ?? [];
     const label = (f: string) => shortFactorLabel(f, 'ko');
-    const expected = (test: (w: Set<string>) => boolean) => [...ways].filter(([, w]) => test(w)).map(([f]) => label(f)).sort();
+    const expected = (test: (w: Set<string>) => boolean) =>
+      [...ways]
+        .filter(([, w]) => test(w))
+        .map(([f]) => label(f))
+        .sort();
     expect(content.overview).toContain(`토론에서 다룬 요인 ${ways.size}개`);
     expect(part('상환에 유리').sort()).toEqual(expected((w) => w.size === 1 && w.has('favorable')));
     expect(part('불리').sort()).toEqual(expected((w) => w.size === 1 && w.has('adverse')));
@@ -109,7 +129,10 @@ describe.each(testBackends())('run report on %s', (backend) => {
     const input = structuredClone(runs.nas);
     const content = input.view.report!.content as { topics: { citations: Record<string, unknown>[] }[] };
     Object.assign(content.topics[0].citations[0], { verified: false, afterAsOf: true });
-    for (const [locale, words] of [['en', 'dated after the as-of date'], ['ko', '기준일 이후']] as const) {
+    for (const [locale, words] of [
+      ['en', 'dated after the as-of date'],
+      ['ko', '기준일 이후'],
+    ] as const) {
       const doc = buildReportDoc(input, locale);
       const cited = groups(blocksOf(doc, 'topics'))[0].blocks.find((b) => b.kind === 'citations') as Extract<Block, { kind: 'citations' }>;
       expect(cited.items[0]).toMatchObject({ verified: false, afterAsOf: true });
@@ -122,7 +145,11 @@ describe.each(testBackends())('run report on %s', (backend) => {
 
   it('three-round: scores, fallacies, the trace table with each argument’s claim, and the overall assessment', () => {
     const input = runs['three-round'];
-    const judge = input.view.report!.content as { scores: { argumentId: string; weighted: number }[]; trace: unknown[]; overall: { affirmativeTotal: number; recommendation: string } };
+    const judge = input.view.report!.content as {
+      scores: { argumentId: string; weighted: number }[];
+      trace: unknown[];
+      overall: { affirmativeTotal: number; recommendation: string };
+    };
     const doc = buildReportDoc(input, 'en');
     expect(doc.sections.map((s) => s.id)).toEqual(['scores', 'fallacies', 'trace', 'overall', 'weigh']);
     const scores = blocksOf(doc, 'scores')[0] as Extract<Block, { kind: 'table' }>;
@@ -142,7 +169,14 @@ describe.each(testBackends())('run report on %s', (backend) => {
     expect(sas.sections.map((s) => s.id)).toEqual(['judge', 'stress', 'final-report', 'weigh']);
     const stress = runs.sas.view.turns.find((t) => t.step === 'STRESS')!.output as { assumption: string };
     expect(JSON.stringify(blocksOf(sas, 'stress'))).toContain(stress.assumption);
-    expect(groups(blocksOf(sas, 'final-report')).map((g) => g.title)).toEqual(['Executive summary', 'Evidence review', 'Key takeaways', 'Primary risk', 'Mitigation', 'Outlook']);
+    expect(groups(blocksOf(sas, 'final-report')).map((g) => g.title)).toEqual([
+      'Executive summary',
+      'Evidence review',
+      'Key takeaways',
+      'Primary risk',
+      'Mitigation',
+      'Outlook',
+    ]);
 
     const fin = buildReportDoc(runs.findebate, 'en');
     expect(fin.sections.map((s) => s.id)).toEqual(['safety', 'draft', 'final', 'weigh']);
@@ -153,7 +187,12 @@ describe.each(testBackends())('run report on %s', (backend) => {
     // Horizons are stored as codes and shown in words.
     expect(draft.horizons.map((h) => h.horizon)).toEqual(['12m', '36m']);
     expect(horizons.rows.map((r) => r[0])).toEqual(['12 months', '3 years']);
-    expect(blocksOf(buildReportDoc(runs.findebate, 'ko'), 'draft').find((b) => b.kind === 'table')).toMatchObject({ rows: [['12개월', expect.any(String), expect.any(String)], ['3년', expect.any(String), expect.any(String)]] });
+    expect(blocksOf(buildReportDoc(runs.findebate, 'ko'), 'draft').find((b) => b.kind === 'table')).toMatchObject({
+      rows: [
+        ['12개월', expect.any(String), expect.any(String)],
+        ['3년', expect.any(String), expect.any(String)],
+      ],
+    });
 
     // A run stored before the codes, with free-text labels, still reads.
     const older = structuredClone(runs.findebate);
@@ -165,7 +204,10 @@ describe.each(testBackends())('run report on %s', (backend) => {
     kept.report.horizons = kept.report.horizons.map((h, i) => ({ ...h, horizon: ['12 months', '3 years'][i] }));
     const old = buildReportDoc(older, 'en');
     expect(old.sections.map((s) => s.id)).toEqual(['safety', 'draft', 'final', 'weigh']);
-    expect((blocksOf(old, 'draft').find((b) => b.kind === 'table') as Extract<Block, { kind: 'table' }>).rows.map((r) => r[0])).toEqual(['12 months', 'near term']);
+    expect((blocksOf(old, 'draft').find((b) => b.kind === 'table') as Extract<Block, { kind: 'table' }>).rows.map((r) => r[0])).toEqual([
+      '12 months',
+      'near term',
+    ]);
   });
 
   it('a run still going shows what is done with a note; a failed run says so', async () => {
@@ -192,7 +234,15 @@ describe.each(testBackends())('run report on %s', (backend) => {
     const md = renderMarkdown(buildReportDoc(input, 'en'));
 
     expect(md.startsWith('# Crosscheck report — Samsung Electronics Co., Ltd.\n')).toBe(true);
-    for (const heading of ['## Objective', '## Corporate overview', '## Favorable signals', '## Adverse signals', '## Topics by factor', '## Final checks', '## Appendix: full transcript']) {
+    for (const heading of [
+      '## Objective',
+      '## Corporate overview',
+      '## Favorable signals',
+      '## Adverse signals',
+      '## Topics by factor',
+      '## Final checks',
+      '## Appendix: full transcript',
+    ]) {
       expect(md).toContain(`\n${heading}\n`);
     }
     // Each turn under its name, in protocol order (lib/report/turn-names.ts).

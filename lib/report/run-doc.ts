@@ -60,7 +60,12 @@ export function runDocument({ run, steps, report, company }: Rows) {
       startedAt: s.startedAt?.toISOString() ?? null,
       finishedAt: s.finishedAt?.toISOString() ?? null,
       // cachedTokens: of the prompt tokens, those the provider's prompt cache served (0 when it did not say).
-      usage: { promptTokens: s.promptTokens, completionTokens: s.completionTokens, costUsd: Number(s.costUsd), ...({ cachedTokens: s.cachedTokens ?? 0 } as { cachedTokens?: number }) },
+      usage: {
+        promptTokens: s.promptTokens,
+        completionTokens: s.completionTokens,
+        costUsd: Number(s.costUsd),
+        ...({ cachedTokens: s.cachedTokens ?? 0 } as { cachedTokens?: number }),
+      },
       error: s.error,
       /** The error as a phrase, rendered in the reader's language; null for one stored before phrases were kept. */
       ...({ errorPhrase: s.errorPhrase ?? null } as { errorPhrase?: Phrase | null }),
@@ -101,7 +106,12 @@ export function runDocument({ run, steps, report, company }: Rows) {
       citationGrounding: citationGrounding(resolved, allCitations.length),
       latencyMs,
       // `cached`: of the prompt tokens, those the provider's prompt cache served; optional for readers of older exports.
-      tokens: { prompt: run.promptTokens, completion: run.completionTokens, total: run.promptTokens + run.completionTokens, ...({ cached: run.cachedTokens ?? 0 } as { cached?: number }) },
+      tokens: {
+        prompt: run.promptTokens,
+        completion: run.completionTokens,
+        total: run.promptTokens + run.completionTokens,
+        ...({ cached: run.cachedTokens ?? 0 } as { cached?: number }),
+      },
       costUsd: Number(run.costUsd),
     },
   };

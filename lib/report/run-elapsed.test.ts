@@ -25,8 +25,14 @@ const WAIT_MS = 17 * 60 * 1000;
 /** The run (and its steps) as if everything so far had happened 17 minutes ago: the wait before a retry. */
 async function lieThere(db: Db, runId: string) {
   const back = sql.raw(`interval '${WAIT_MS / 1000} seconds'`);
-  await db.update(runs).set({ startedAt: sql`${runs.startedAt} - ${back}`, finishedAt: sql`${runs.finishedAt} - ${back}` }).where(eq(runs.id, runId));
-  await db.update(runSteps).set({ startedAt: sql`${runSteps.startedAt} - ${back}`, finishedAt: sql`${runSteps.finishedAt} - ${back}` }).where(eq(runSteps.runId, runId));
+  await db
+    .update(runs)
+    .set({ startedAt: sql`${runs.startedAt} - ${back}`, finishedAt: sql`${runs.finishedAt} - ${back}` })
+    .where(eq(runs.id, runId));
+  await db
+    .update(runSteps)
+    .set({ startedAt: sql`${runSteps.startedAt} - ${back}`, finishedAt: sql`${runSteps.finishedAt} - ${back}` })
+    .where(eq(runSteps.runId, runId));
 }
 
 const length = (row: { startedAt: Date | null; finishedAt: Date | null }) => row.finishedAt!.getTime() - row.startedAt!.getTime();
@@ -47,7 +53,14 @@ describe('elapsed time over retries', () => {
 
   it('a run short of evidence, retried after 17 minutes: elapsed is its two attempts, not the 17 minutes between them', async () => {
     // Taeyoung E&C before its creditor-bank filing: nothing in the pool, no red flag.
-    const run = await createRun({ db, protocolId: 'kpd-mads', companyId: 'taeyoung-engineering-construction', caseId: DEMO_IDS.thinCase, provider: createOfflineAnalyst(), params: { asOf: '2023-12-31', language: 'en' } });
+    const run = await createRun({
+      db,
+      protocolId: 'kpd-mads',
+      companyId: 'taeyoung-engineering-construction',
+      caseId: DEMO_IDS.thinCase,
+      provider: createOfflineAnalyst(),
+      params: { asOf: '2023-12-31', language: 'en' },
+    });
     expect((await executeRun({ db, runId: run.id, provider: createOfflineAnalyst() })).status).toBe('insufficient_evidence');
     await lieThere(db, run.id);
     const first = await getRun({ db, id: run.id });
@@ -78,7 +91,9 @@ describe('elapsed time over retries', () => {
 
     // The case page's list.
     const row = (await listRunsForCase({ db, caseId: DEMO_IDS.thinCase })).find((r) => r.id === run.id)!;
-    expect(runElapsedMs({ startedAt: row.startedAt!.toISOString(), finishedAt: row.finishedAt!.toISOString(), priorElapsedMs: row.priorElapsedMs }, null)).toBe(sum);
+    expect(runElapsedMs({ startedAt: row.startedAt!.toISOString(), finishedAt: row.finishedAt!.toISOString(), priorElapsedMs: row.priorElapsedMs }, null)).toBe(
+      sum,
+    );
 
     // A third attempt adds the second's length too.
     expect(await retryFailedSteps({ db, runId: run.id })).toBe(true);
@@ -95,7 +110,13 @@ describe('elapsed time over retries', () => {
       isLLM: offline.isLLM,
       generate: (request) => (request.step === last ? Promise.reject(new Error('The model endpoint is not reachable.')) : offline.generate(request)),
     };
-    const run = await createRun({ db, protocolId: 'kpd-mads', companyId: 'samsung-electronics', provider: offline, params: { asOf: '2025-03-31', language: 'en' } });
+    const run = await createRun({
+      db,
+      protocolId: 'kpd-mads',
+      companyId: 'samsung-electronics',
+      provider: offline,
+      params: { asOf: '2025-03-31', language: 'en' },
+    });
     expect((await executeRun({ db, runId: run.id, provider: failingLast })).status).toBe('failed');
     const failedSteps = (await listRunSteps({ db, runId: run.id })).filter((s) => s.status !== 'done');
     expect(failedSteps.map((s) => s.stepId)).toEqual([last.id]);
@@ -128,14 +149,29 @@ describe('elapsed time over retries', () => {
   });
 
   it('live: a run-started after an end starts a new attempt and keeps the ended one', () => {
-    const ended = { runId: 'r', status: 'failed' as const, error: 'x', turns: [], evidence: {}, tokens: { prompt: 0, completion: 0 }, costUsd: 0, reportReady: false, startedAt: '2025-01-01T09:00:00.000Z', finishedAt: '2025-01-01T09:00:00.800Z', priorElapsedMs: 300 };
+    const ended = {
+      runId: 'r',
+      status: 'failed' as const,
+      error: 'x',
+      turns: [],
+      evidence: {},
+      tokens: { prompt: 0, completion: 0 },
+      costUsd: 0,
+      reportReady: false,
+      startedAt: '2025-01-01T09:00:00.000Z',
+      finishedAt: '2025-01-01T09:00:00.800Z',
+      priorElapsedMs: 300,
+    };
     const again = reduceRun(ended, { type: 'run-started', runId: 'r', at: '2025-01-01T09:17:38.000Z', steps: [] });
     expect(again.startedAt).toBe('2025-01-01T09:17:38.000Z');
     expect(again.priorElapsedMs).toBe(1_100);
     const done = reduceRun(again, { type: 'run-finished', runId: 'r', at: '2025-01-01T09:17:38.600Z', status: 'failed' });
     expect(runElapsedMs(done, null)).toBe(1_700);
     // A resumed run (no end in between) keeps its attempt's start.
-    const resumed = reduceRun({ ...ended, status: 'running', finishedAt: null }, { type: 'run-started', runId: 'r', at: '2025-01-01T09:05:00.000Z', steps: [] });
+    const resumed = reduceRun(
+      { ...ended, status: 'running', finishedAt: null },
+      { type: 'run-started', runId: 'r', at: '2025-01-01T09:05:00.000Z', steps: [] },
+    );
     expect(resumed.startedAt).toBe('2025-01-01T09:00:00.000Z');
     expect(resumed.priorElapsedMs).toBe(300);
   });

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { secondsDigits, secondsFigure } from '@/components/run/live-format';
 import { pendingStepNote } from '@/lib/report/run-state';
 
-describe('a pending step\'s note', () => {
+describe("a pending step's note", () => {
   it('waits while the run goes on, and says it never ran once the run has ended', () => {
     expect(pendingStepNote('running', false)).toBe('waitingForContext');
     expect(pendingStepNote('queued', false)).toBe('waitingForContext');

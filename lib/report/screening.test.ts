@@ -114,7 +114,9 @@ describe.each(testBackends())('red-flag screening on %s', (backend) => {
     expect(en.notice).toEqual({
       tone: 'info',
       title: 'Red-flag screening, not a full analysis',
-      text: expect.stringContaining('As of 2025-03-31 the knowledge pool held 1 evidence item on 1 of the ten guideline factors, too little for a debate (it needs at least 3 items on 2 factors), but it holds 1 decisive red flag. No debate was held and no model was called'),
+      text: expect.stringContaining(
+        'As of 2025-03-31 the knowledge pool held 1 evidence item on 1 of the ten guideline factors, too little for a debate (it needs at least 3 items on 2 factors), but it holds 1 decisive red flag. No debate was held and no model was called',
+      ),
     });
     expect(en.header.find((f) => f.label === 'Status')?.value).toBe('Red-flag screening');
     expect(en.sections.map((s) => s.id)).toEqual(['screening-events', 'screening-gaps', 'screening-weigh', 'screening-method']);
@@ -128,7 +130,10 @@ describe.each(testBackends())('red-flag screening on %s', (backend) => {
       'Why it decides': expect.stringMatching(/^The borrower’s creditor banks took over the management of its debts \(a workout\)\./),
     });
     const citation = event.kind === 'group' ? event.blocks[1] : null;
-    expect(citation).toMatchObject({ kind: 'citations', items: [{ evidenceId: `${TAEYOUNG}-001`, url: 'https://dart.fss.or.kr/dsaf001/main.do?rcpNo=20250217001661', verified: true }] });
+    expect(citation).toMatchObject({
+      kind: 'citations',
+      items: [{ evidenceId: `${TAEYOUNG}-001`, url: 'https://dart.fss.or.kr/dsaf001/main.do?rcpNo=20250217001661', verified: true }],
+    });
     const gaps = en.sections[1].blocks;
     expect(gaps[1]).toMatchObject({ kind: 'list' });
     const missing = gaps[1].kind === 'list' ? gaps[1].items : [];
@@ -163,7 +168,11 @@ describe.each(testBackends())('red-flag screening on %s', (backend) => {
     expect(pdf).toContain('위험 신호 점검');
     expect(pdf).toContain('결정적 사건');
     const json = JSON.parse((await renderExport(input, 'json')).body as string);
-    expect(json).toMatchObject({ status: 'red_flag_screening', shortfall: { items: 1, factors: 1 }, redFlags: [{ kind: 'creditor_workout', evidenceId: `${TAEYOUNG}-001` }] });
+    expect(json).toMatchObject({
+      status: 'red_flag_screening',
+      shortfall: { items: 1, factors: 1 },
+      redFlags: [{ kind: 'creditor_workout', evidenceId: `${TAEYOUNG}-001` }],
+    });
     expect(validate(json), ajv.errorsText(validate.errors)).toBe(true);
   });
 
@@ -171,7 +180,10 @@ describe.each(testBackends())('red-flag screening on %s', (backend) => {
     const provider = createOfflineAnalyst();
     const run = await createRun({ db, protocolId: 'nas', companyId: TAEYOUNG, provider, params: { asOf: AS_OF, language: 'en' } });
     await executeRun({ db, runId: run.id, provider });
-    await db.update(evidenceItems).set({ sourceName: 'Edited afterwards', sourceUrl: 'https://example.com/edited' }).where(eq(evidenceItems.id, `${TAEYOUNG}-001`));
+    await db
+      .update(evidenceItems)
+      .set({ sourceName: 'Edited afterwards', sourceUrl: 'https://example.com/edited' })
+      .where(eq(evidenceItems.id, `${TAEYOUNG}-001`));
     try {
       const doc = buildReportDoc(await loadReportInput({ db, runId: run.id }), 'en');
       expect(doc.redFlags[0]).toMatchObject({ source: SOURCE, url: 'https://dart.fss.or.kr/dsaf001/main.do?rcpNo=20250217001661' });
@@ -188,7 +200,15 @@ describe.each(testBackends())('red-flag screening on %s', (backend) => {
     const kase = (await getCaseById({ db, id: DEMO_IDS.thinCase }))!;
     expect(await countCompletedRuns({ db, caseId: kase.id })).toBe(0);
     const provider = createOfflineAnalyst();
-    const run = await createRun({ db, protocolId: 'sas', companyId: kase.companyId, provider, caseId: kase.id, createdById: kase.ownerId, params: { asOf: kase.asOfDate, language: 'ko' } });
+    const run = await createRun({
+      db,
+      protocolId: 'sas',
+      companyId: kase.companyId,
+      provider,
+      caseId: kase.id,
+      createdById: kase.ownerId,
+      params: { asOf: kase.asOfDate, language: 'ko' },
+    });
     await markCaseAnalyzing({ db, id: kase.id });
     expect((await executeRun({ db, runId: run.id, provider })).status).toBe('red_flag_screening');
     expect(await countCompletedRuns({ db, caseId: kase.id })).toBe(1);

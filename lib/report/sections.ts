@@ -5,7 +5,18 @@
 // itself: the schemas would strip the `verified` flag the engine added.
 import type { z } from 'zod';
 import { getProtocol, getStep, isProtocolId } from '@/lib/debate/protocols';
-import { argumentsRound, horizonCode, report as reportSchema, rubricJudgment, sasJudgment, sasReport, sasStress, storedSafetyCheck, storedStanceDraft, type OutputKind } from '@/lib/domain/outputs';
+import {
+  argumentsRound,
+  horizonCode,
+  report as reportSchema,
+  rubricJudgment,
+  sasJudgment,
+  sasReport,
+  sasStress,
+  storedSafetyCheck,
+  storedStanceDraft,
+  type OutputKind,
+} from '@/lib/domain/outputs';
 import type { ProtocolDef, StepRole } from '@/lib/domain/protocol';
 import type { Block, BuildContext, Section } from '@/lib/report/doc';
 import { FACTORS } from '@/lib/domain/factors';
@@ -20,12 +31,18 @@ const para = (text: string | undefined): Block[] => (text?.trim() ? [{ kind: 'pa
 
 /** The finished turn of the protocol's first step with this role. */
 function turnOf(protocol: ProtocolDef, role: StepRole, ctx: BuildContext) {
-  return protocol.steps.filter((s) => s.role === role).map((s) => ctx.turn(s.id)).find(Boolean);
+  return protocol.steps
+    .filter((s) => s.role === role)
+    .map((s) => ctx.turn(s.id))
+    .find(Boolean);
 }
 
 /** Every way a factor may be named at the start of a summary line, longest first. */
 const FACTOR_PREFIXES = FACTORS.flatMap((f) =>
-  [f.label, f.labelKo, f.label.replace(/\s*\([^)]*\)/g, ''), f.labelKo.replace(/\s*\([^)]*\)/g, '')].map((label) => ({ id: f.id, label: label.trim().toLowerCase() })),
+  [f.label, f.labelKo, f.label.replace(/\s*\([^)]*\)/g, ''), f.labelKo.replace(/\s*\([^)]*\)/g, '')].map((label) => ({
+    id: f.id,
+    label: label.trim().toLowerCase(),
+  })),
 ).sort((a, b) => b.label.length - a.label.length);
 
 /** Summary lines grouped by the factor each one opens with ("경기 민감도(2022-08-16): …"); the rest under "Other". */
@@ -44,7 +61,10 @@ export function groupByFactor(lines: string[]): { factor: string; items: string[
 /** Whether a topic cites the item of one of the run's red flags. */
 function answersFlag(topic: { citations: unknown }, ctx: BuildContext): boolean {
   const flagged = new Set(ctx.view.redFlags.flatMap((f) => [f.evidenceId, ...(f.alsoEvidenceIds ?? [])]));
-  return Array.isArray(topic.citations) && topic.citations.some((c) => typeof c === 'object' && c !== null && flagged.has(String((c as { evidenceId?: unknown }).evidenceId)));
+  return (
+    Array.isArray(topic.citations) &&
+    topic.citations.some((c) => typeof c === 'object' && c !== null && flagged.has(String((c as { evidenceId?: unknown }).evidenceId)))
+  );
 }
 
 function debateReport(content: unknown, ctx: BuildContext): Section[] {
@@ -66,16 +86,20 @@ function debateReport(content: unknown, ctx: BuildContext): Section[] {
     // Topics that answer a red flag first, as the red flags lead the report; then the reasoning
     // tree's order of factors, not the order the report's parts were written in.
     blocks: r.topics.length
-      ? [...r.topics].sort((a, b) => Number(answersFlag(b, ctx)) - Number(answersFlag(a, ctx)) || branchOrder(a.factor, b.factor)).map((topic) => ({
-          kind: 'group',
-          // The factor is named once, in the run's language: a topic that opens with it ("경기 민감도 (2022-08-16)") is left alone.
-          title: topic.topic.trim().startsWith(ctx.factorLabel(topic.factor)) ? topic.topic.trim() : `${topic.topic.trim()} · ${ctx.factorLabel(topic.factor)}`,
-          blocks: [
-            { kind: 'fields', items: [{ label: t('affirmativeReading'), value: topic.affirmative.trim() || t('nothingSaid') }] },
-            { kind: 'fields', items: [{ label: t('adverseReading'), value: topic.adverse.trim() || t('nothingSaid') }] },
-            { kind: 'citations', items: ctx.cite(topic.citations) },
-          ],
-        }))
+      ? [...r.topics]
+          .sort((a, b) => Number(answersFlag(b, ctx)) - Number(answersFlag(a, ctx)) || branchOrder(a.factor, b.factor))
+          .map((topic) => ({
+            kind: 'group',
+            // The factor is named once, in the run's language: a topic that opens with it ("경기 민감도 (2022-08-16)") is left alone.
+            title: topic.topic.trim().startsWith(ctx.factorLabel(topic.factor))
+              ? topic.topic.trim()
+              : `${topic.topic.trim()} · ${ctx.factorLabel(topic.factor)}`,
+            blocks: [
+              { kind: 'fields', items: [{ label: t('affirmativeReading'), value: topic.affirmative.trim() || t('nothingSaid') }] },
+              { kind: 'fields', items: [{ label: t('adverseReading'), value: topic.adverse.trim() || t('nothingSaid') }] },
+              { kind: 'citations', items: ctx.cite(topic.citations) },
+            ],
+          }))
       : [{ kind: 'paragraph', text: t('noItems') }],
   });
   return sections;
@@ -107,7 +131,15 @@ function sasSections(content: unknown, ctx: BuildContext, protocol: ProtocolDef)
     sections.push({
       id: 'stress',
       title: t('stress'),
-      blocks: [{ kind: 'fields', items: [{ label: t('assumption'), value: stress.assumption }, { label: t('critique'), value: stress.critique }] }],
+      blocks: [
+        {
+          kind: 'fields',
+          items: [
+            { label: t('assumption'), value: stress.assumption },
+            { label: t('critique'), value: stress.critique },
+          ],
+        },
+      ],
     });
   }
   sections.push({

@@ -13,26 +13,39 @@ import { buildReportDoc, type Block, type ReportDoc } from '@/lib/report/model';
 import { DEMO_CASES, offlineReportRun, openReportTestDb } from '@/lib/report/test-runs';
 
 const normalize = (text: string) => text.replace(/\s+/g, ' ').trim();
-const sentences = (text: string) => normalize(text).split(/(?<=[.!?。])\s+/).filter(Boolean);
+const sentences = (text: string) =>
+  normalize(text)
+    .split(/(?<=[.!?。])\s+/)
+    .filter(Boolean);
 /** Without a leading label ("Internal control risk (2024-03-12): ") and the closing full stop. */
 const core = (sentence: string) => (/^[^“”"「」:：]{1,80}?[:：]\s*(.+)$/.exec(sentence)?.[1] ?? sentence).replace(/[.。]$/, '').trim();
 /** Letters outside quotes and brackets: a sentence with fewer than 15 only names an item, which a summary may. */
 const ownLetters = (text: string) => {
   let t = text.replace(/“[^”]*”/g, ' ');
-  for (let before = ''; before !== t; ) [before, t] = [t, t.replace(/\([^()]*\)|\[[^[\]]*\]/g, ' ')];
+  for (let before = ''; before !== t;) [before, t] = [t, t.replace(/\([^()]*\)|\[[^[\]]*\]/g, ' ')];
   return (t.match(/\p{L}/gu) ?? []).length;
 };
 
 const texts = (blocks: Block[]): string[] =>
   blocks.flatMap((b) =>
-    b.kind === 'paragraph' || b.kind === 'note' ? [b.text] : b.kind === 'list' ? b.items : b.kind === 'fields' ? b.items.map((f) => f.value) : b.kind === 'group' ? texts(b.blocks) : [],
+    b.kind === 'paragraph' || b.kind === 'note'
+      ? [b.text]
+      : b.kind === 'list'
+        ? b.items
+        : b.kind === 'fields'
+          ? b.items.map((f) => f.value)
+          : b.kind === 'group'
+            ? texts(b.blocks)
+            : [],
   );
 
 /** The report's summary texts and its topic readings, by the shape of the system's report. */
 function summariesAndTopics(doc: ReportDoc): { summaries: string[]; topics: string[] } {
   const section = (id: string) => doc.sections.find((s) => s.id === id)?.blocks ?? [];
   if (doc.sections.some((s) => s.id === 'topics')) {
-    const topics = section('topics').flatMap((g) => (g.kind === 'group' ? g.blocks.flatMap((b) => (b.kind === 'fields' ? b.items.map((f) => f.value) : [])) : []));
+    const topics = section('topics').flatMap((g) =>
+      g.kind === 'group' ? g.blocks.flatMap((b) => (b.kind === 'fields' ? b.items.map((f) => f.value) : [])) : [],
+    );
     return { summaries: [...texts(section('favorable')), ...texts(section('adverse'))], topics };
   }
   const t = translator(reportMessages, doc.locale);
@@ -74,14 +87,18 @@ describe.each(testBackends())('summaries beside topics on every demo company (%s
 
   it('each summary line that gives up its restated reading keeps the item it rests on and links to its topic', () => {
     const doc = docs.find((d) => d.name === 'kpd-mads samsung-electronics en')!.doc;
-    const lists = doc.sections.filter((s) => s.id === 'favorable' || s.id === 'adverse').flatMap((s) => s.blocks.flatMap((g) => (g.kind === 'group' ? g.blocks : [])));
+    const lists = doc.sections
+      .filter((s) => s.id === 'favorable' || s.id === 'adverse')
+      .flatMap((s) => s.blocks.flatMap((g) => (g.kind === 'group' ? g.blocks : [])));
     const items = lists.flatMap((l) => (l.kind === 'list' ? l.items : []));
     expect(items.length).toBeGreaterThan(5);
     // Samsung's favorable internal-control point rests on its most material item there, the
     // settlement that withdrew every US suit with Apple (evidence is argued material-first).
     expect(items).toContain('Apple과 소취하 계약: 양사 간 미국 내 모든 소송 취하 (2018.06.26) · 2022-08-16 — see Topics by factor');
     const anchors = new Set(doc.sections.find((s) => s.id === 'topics')!.blocks.map((g) => (g.kind === 'group' ? g.anchor : undefined)));
-    for (const l of lists) if (l.kind === 'list') for (const parts of l.parts ?? []) for (const p of parts ?? []) if (typeof p !== 'string') expect(anchors.has(p.anchor)).toBe(true);
+    for (const l of lists)
+      if (l.kind === 'list')
+        for (const parts of l.parts ?? []) for (const p of parts ?? []) if (typeof p !== 'string') expect(anchors.has(p.anchor)).toBe(true);
     // The screening of a borrower whose record is one decisive event has neither.
     const screening = docs.find((d) => d.name === 'kpd-mads taeyoung-engineering-construction en')!.doc;
     expect(screening.status).toBe('red_flag_screening');

@@ -33,7 +33,7 @@ function sentencesOf(text: string): string[] {
 /** The letters a text has outside its quotes (“…”) and its brackets, innermost first. */
 function ownLetters(text: string): number {
   let t = text.replace(/“[^”]*”/g, ' ');
-  for (let before = ''; before !== t; ) {
+  for (let before = ''; before !== t;) {
     before = t;
     t = t.replace(/\([^()]*\)|\[[^[\]]*\]/g, ' ');
   }
@@ -72,7 +72,9 @@ function topicsOf(section: Section | undefined): Topic[] {
 function restatedIn(sentence: string, topics: Topic[]): Topic | undefined {
   const core = coreOf(sentence);
   const whole = sentence.replace(/[.。]$/, '');
-  const candidates = [ownLetters(core) >= MIN_OWN_LETTERS ? core : null, ownLetters(whole) >= MIN_OWN_LETTERS ? whole : null].filter((x): x is string => x !== null);
+  const candidates = [ownLetters(core) >= MIN_OWN_LETTERS ? core : null, ownLetters(whole) >= MIN_OWN_LETTERS ? whole : null].filter(
+    (x): x is string => x !== null,
+  );
   if (!candidates.length) return undefined;
   return topics.find((t) => t.readings.some((r) => candidates.some((c) => r.includes(c))));
 }

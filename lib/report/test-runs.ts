@@ -16,7 +16,12 @@ export async function openReportTestDb(backend: TestBackend): Promise<DatabaseHa
   return handle;
 }
 
-export async function finishedRun(handle: DatabaseHandle, protocolId: ProtocolId, companyId = 'samsung-electronics', language: Language = 'ko'): Promise<ReportInput> {
+export async function finishedRun(
+  handle: DatabaseHandle,
+  protocolId: ProtocolId,
+  companyId = 'samsung-electronics',
+  language: Language = 'ko',
+): Promise<ReportInput> {
   const provider = createOfflineAnalyst();
   const run = await createRun({ db: handle.db, protocolId, companyId, provider, params: { asOf: AS_OF, language } });
   const result = await executeRun({ db: handle.db, runId: run.id, provider });
@@ -38,7 +43,13 @@ export const DEMO_CASES: { companyId: string; asOf: string }[] = [
 ];
 
 /** A run of the offline analyst, whatever it ends as (a report, a screening, too little evidence). */
-export async function offlineReportRun(handle: DatabaseHandle, protocolId: ProtocolId, companyId: string, language: Language, asOf: string): Promise<ReportInput> {
+export async function offlineReportRun(
+  handle: DatabaseHandle,
+  protocolId: ProtocolId,
+  companyId: string,
+  language: Language,
+  asOf: string,
+): Promise<ReportInput> {
   const provider = createOfflineAnalyst();
   const run = await createRun({ db: handle.db, protocolId, companyId, provider, params: { asOf, language } });
   await executeRun({ db: handle.db, runId: run.id, provider });

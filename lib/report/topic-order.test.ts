@@ -23,12 +23,21 @@ describe.each(testBackends())('topics in the tree’s order on %s', (backend) =>
   it('orders the topics as the tree orders its branches, after those that answer a red flag, even when the parts came in reverse', () => {
     const content = input.view.report!.content as { topics: { factor: string; citations: { evidenceId?: string }[] }[] };
     const report = input.view.report!;
-    const reversed: ReportInput = { ...input, view: { ...input.view, report: { ...report, content: { ...content, topics: [...content.topics].reverse() } as unknown as typeof report.content } } };
+    const reversed: ReportInput = {
+      ...input,
+      view: { ...input.view, report: { ...report, content: { ...content, topics: [...content.topics].reverse() } as unknown as typeof report.content } },
+    };
     const flagged = new Set(input.view.redFlags.map((f) => f.evidenceId));
     for (const run of [input, reversed]) {
       const doc = buildReportDoc(run, 'en');
       const groups = doc.sections.find((s) => s.id === 'topics')!.blocks.filter((b) => b.kind === 'group');
-      const factors = groups.map((g) => (g.kind === 'group' ? FACTORS.find((f) => g.title.endsWith(f.label.replace(/\s*\([^)]*\)/g, '').trim()) || g.title.startsWith(f.label.replace(/\s*\([^)]*\)/g, '').trim()))?.id ?? 'other' : 'other'));
+      const factors = groups.map((g) =>
+        g.kind === 'group'
+          ? (FACTORS.find(
+              (f) => g.title.endsWith(f.label.replace(/\s*\([^)]*\)/g, '').trim()) || g.title.startsWith(f.label.replace(/\s*\([^)]*\)/g, '').trim()),
+            )?.id ?? 'other')
+          : 'other',
+      );
       const answering = content.topics.filter((t) => t.citations.some((c) => c.evidenceId && flagged.has(c.evidenceId))).length;
       expect(answering, 'Samsung’s sanctions are answered by some topic').toBeGreaterThan(0);
       const rest = factors.slice(answering);

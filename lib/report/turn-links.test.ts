@@ -24,13 +24,20 @@ import { actLabel } from '@/lib/i18n/messages/debate-terms';
 // server; the review is not what is tested here, and the cards draw no thread without one.
 vi.mock('@/components/review/turn-comments', () => ({ TurnComments: () => null }));
 
-const decode = (html: string) => html.replace(/&amp;/g, '&').replace(/&quot;/g, '"').replace(/&#x27;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>');
+const decode = (html: string) =>
+  html
+    .replace(/&amp;/g, '&')
+    .replace(/&quot;/g, '"')
+    .replace(/&#x27;/g, "'")
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>');
 
 /** Every link of the markup: its target and its text. */
 const linksOf = (html: string) => [...html.matchAll(/<a [^>]*href="([^"]*)"[^>]*>(.*?)<\/a>/g)].map((m) => ({ href: decode(m[1]), text: decode(m[2]) }));
 const idsOf = (html: string) => new Set([...html.matchAll(/\sid="([^"]+)"/g)].map((m) => decode(m[1])));
 
-const transcriptHtml = (input: ReportInput) => renderToStaticMarkup(createElement(Transcript, { turns: input.view.turns, runStatus: input.view.status, evidence: {} }));
+const transcriptHtml = (input: ReportInput) =>
+  renderToStaticMarkup(createElement(Transcript, { turns: input.view.turns, runStatus: input.view.status, evidence: {} }));
 
 describe('turnSegments', () => {
   const anchors = { steps: new Set(['D1', 'D2', 'D7']), claims: new Set(['D1-c2']), questions: new Set(['D2-q3']) };
@@ -65,7 +72,8 @@ describe.each(testBackends())('turn names in the rendered report link into the t
   const key = (p: ProtocolId, c: string, l: Language) => `${p}/${c}/${l}`;
   beforeAll(async () => {
     handle = await openReportTestDb(backend);
-    for (const p of PROTOCOLS) for (const l of ['en', 'ko'] as const) runs.set(key(p, 'samsung-electronics', l), await finishedRun(handle, p, 'samsung-electronics', l));
+    for (const p of PROTOCOLS)
+      for (const l of ['en', 'ko'] as const) runs.set(key(p, 'samsung-electronics', l), await finishedRun(handle, p, 'samsung-electronics', l));
     runs.set(key('kpd-mads', 'tesla', 'en'), await finishedRun(handle, 'kpd-mads', 'tesla', 'en'));
   }, 240_000);
   afterAll(() => handle?.close());
@@ -83,7 +91,10 @@ describe.each(testBackends())('turn names in the rendered report link into the t
       const names = [...turnNames(getProtocol('kpd-mads'), language).values()];
       const transcriptIds = idsOf(transcriptHtml(input));
       for (const link of turnLinks) {
-        expect(names.some((n) => link.text.toLowerCase().includes(n.toLowerCase())), `${k}: ${link.text}`).toBe(true);
+        expect(
+          names.some((n) => link.text.toLowerCase().includes(n.toLowerCase())),
+          `${k}: ${link.text}`,
+        ).toBe(true);
         expect(transcriptIds.has(link.href.slice(base.length)), `${k}: ${link.href}`).toBe(true);
       }
       // "the negative rebuttal" (D7) is named in the topics and links to its card.
@@ -95,8 +106,16 @@ describe.each(testBackends())('turn names in the rendered report link into the t
       // The points the committee must weigh name the turn that made each, not the agent's code ("— N2").
       const weigh = doc.sections.find((s) => s.id === 'weigh')!;
       const points = weigh.blocks.flatMap((b) => (b.kind === 'group' ? b.blocks : [])).flatMap((b) => (b.kind === 'list' ? b.items : []));
-      expect(points.filter((p) => /— [AN]\d\b/.test(p)), k).toEqual([]);
-      expect(linksOf(renderToStaticMarkup(createElement(ReportBlocks, { blocks: weigh.blocks, labels: doc.labels, level: 3, lang: language, runHref: doc.runHref }))).filter((l) => l.href.startsWith(base)).length, k).toBeGreaterThan(0);
+      expect(
+        points.filter((p) => /— [AN]\d\b/.test(p)),
+        k,
+      ).toEqual([]);
+      expect(
+        linksOf(
+          renderToStaticMarkup(createElement(ReportBlocks, { blocks: weigh.blocks, labels: doc.labels, level: 3, lang: language, runHref: doc.runHref })),
+        ).filter((l) => l.href.startsWith(base)).length,
+        k,
+      ).toBeGreaterThan(0);
       // Each summary line's pointer lands on a topic of this page.
       const pageIds = idsOf(html);
       const topicLinks = linksOf(html).filter((l) => l.href.startsWith('#topic-'));
@@ -112,7 +131,8 @@ describe.each(testBackends())('turn names in the rendered report link into the t
       const html = renderToStaticMarkup(createElement(ReportView, { doc }));
       const base = `/runs/${input.view.id}#`;
       const transcriptIds = idsOf(transcriptHtml(input));
-      for (const link of linksOf(html).filter((l) => l.href.startsWith(base))) expect(transcriptIds.has(link.href.slice(base.length)), `${protocol} ${language}: ${link.href}`).toBe(true);
+      for (const link of linksOf(html).filter((l) => l.href.startsWith(base)))
+        expect(transcriptIds.has(link.href.slice(base.length)), `${protocol} ${language}: ${link.href}`).toBe(true);
       // The anchors a name may link to are exactly those the transcript draws.
       const anchors = transcriptAnchors(input.view.turns);
       for (const step of anchors.steps) expect(transcriptIds.has(`turn-${step}`)).toBe(true);
@@ -125,10 +145,16 @@ describe.each(testBackends())('turn names in the rendered report link into the t
     const input = runs.get(key('kpd-mads', 'samsung-electronics', 'en'))!;
     const blind = buildReportDoc(input, 'en', { blind: true });
     const pieces = (b: Block): boolean =>
-      ('parts' in b && b.parts !== undefined) || (b.kind === 'fields' && b.items.some((f) => f.parts)) || (b.kind === 'group' && (b.anchor !== undefined || b.blocks.some(pieces)));
+      ('parts' in b && b.parts !== undefined) ||
+      (b.kind === 'fields' && b.items.some((f) => f.parts)) ||
+      (b.kind === 'group' && (b.anchor !== undefined || b.blocks.some(pieces)));
     expect(blind.sections.some((s) => s.blocks.some(pieces))).toBe(false);
     const blocks = blind.sections.flatMap((s) => s.blocks);
-    expect(linksOf(renderToStaticMarkup(createElement(ReportBlocks, { blocks, labels: blind.labels, level: 3, lang: 'en' }))).filter((l) => !/^https?:/.test(l.href))).toEqual([]);
+    expect(
+      linksOf(renderToStaticMarkup(createElement(ReportBlocks, { blocks, labels: blind.labels, level: 3, lang: 'en' }))).filter(
+        (l) => !/^https?:/.test(l.href),
+      ),
+    ).toEqual([]);
 
     const doc = buildReportDoc(input, 'en');
     const md = renderMarkdown(doc);
@@ -155,10 +181,15 @@ describe.each(testBackends())('turn names in the rendered report link into the t
         expect(headings[i].startsWith(`### ${turn.step} `)).toBe(false);
       }
       // No step id, alone or with a claim or question number, in the appendix's words.
-      const ids = getProtocol(protocol).steps.map((s) => s.id).filter((id) => id.length > 1);
+      const ids = getProtocol(protocol)
+        .steps.map((s) => s.id)
+        .filter((id) => id.length > 1);
       const idPattern = new RegExp(`(?<![A-Za-z0-9_-])(${ids.map((id) => id.replace(/-/g, '\\-')).join('|')})(?:-[cq]\\d+)?(?![A-Za-z0-9_-])`);
       const words = appendix.split('\n').filter((l) => !/^\d+\. \d{4}-\d{2}-\d{2} — /.test(l));
-      expect(words.filter((l) => idPattern.test(l)), `${protocol} ${language}`).toEqual([]);
+      expect(
+        words.filter((l) => idPattern.test(l)),
+        `${protocol} ${language}`,
+      ).toEqual([]);
     }
   });
 });

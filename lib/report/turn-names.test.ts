@@ -41,8 +41,13 @@ describe('plainTurnNames', () => {
         const names = [...turnNames(getProtocol(protocol), locale).values()];
         expect(new Set(names).size, `${protocol} ${locale}: ${names.join(' | ')}`).toBe(names.length);
         // No raw agent id (a kebab-case key such as performance-analyst) shows through.
-        const agentIds = getProtocol(protocol).steps.map((s) => s.agent).filter((a) => a.includes('-'));
-        expect(names.filter((n) => agentIds.some((a) => n.includes(a))), `${protocol} ${locale}`).toEqual([]);
+        const agentIds = getProtocol(protocol)
+          .steps.map((s) => s.agent)
+          .filter((a) => a.includes('-'));
+        expect(
+          names.filter((n) => agentIds.some((a) => n.includes(a))),
+          `${protocol} ${locale}`,
+        ).toEqual([]);
       }
     }
   });
@@ -74,22 +79,35 @@ describe.each(testBackends())('report prose without step ids on %s', (backend) =
   }, 120_000);
   afterAll(() => handle?.close());
 
-  it.each(PROTOCOLS)('%s: no step id of the protocol in the prose of its report, for a Korean and an English borrower', async (protocol: Protocol) => {
-    const ids = getProtocol(protocol).steps.map((s) => s.id);
-    // Ids are ASCII: Hangul written onto one ("D3의") does not hide it.
-    const idPattern = new RegExp(`(?<![A-Za-z0-9_-])(${ids.filter((id) => id.length > 1).join('|')})(?:-[cq]\\d+)?(?![A-Za-z0-9_-])|(?<![A-Za-z0-9_-])[A-Z]-[cq]\\d+`);
-    for (const [company, language] of [['samsung-electronics', 'ko'], ['tesla', 'en']] as const) {
-      const input = await finishedRun(handle, protocol, company, language);
-      // Read in the other language's interface too: the prose keeps the run's language.
-      for (const locale of ['en', 'ko'] as const) {
-        const doc = buildReportDoc(input, locale);
+  it.each(PROTOCOLS)(
+    '%s: no step id of the protocol in the prose of its report, for a Korean and an English borrower',
+    async (protocol: Protocol) => {
+      const ids = getProtocol(protocol).steps.map((s) => s.id);
+      // Ids are ASCII: Hangul written onto one ("D3의") does not hide it.
+      const idPattern = new RegExp(
+        `(?<![A-Za-z0-9_-])(${ids.filter((id) => id.length > 1).join('|')})(?:-[cq]\\d+)?(?![A-Za-z0-9_-])|(?<![A-Za-z0-9_-])[A-Z]-[cq]\\d+`,
+      );
+      for (const [company, language] of [
+        ['samsung-electronics', 'ko'],
+        ['tesla', 'en'],
+      ] as const) {
+        const input = await finishedRun(handle, protocol, company, language);
+        // Read in the other language's interface too: the prose keeps the run's language.
+        for (const locale of ['en', 'ko'] as const) {
+          const doc = buildReportDoc(input, locale);
+          const leaks = doc.sections.flatMap((s) => texts(s.blocks)).filter((t) => idPattern.test(t));
+          expect(leaks, `${protocol} ${company} read in ${locale}`).toEqual([]);
+          if (language === 'ko')
+            expect(
+              doc.sections.flatMap((s) => texts(s.blocks)).filter((t) => /the (negative|affirmative) /.test(t)),
+              `${protocol} ${company} ${locale}`,
+            ).toEqual([]);
+        }
+        const doc = buildReportDoc(input, language);
         const leaks = doc.sections.flatMap((s) => texts(s.blocks)).filter((t) => idPattern.test(t));
-        expect(leaks, `${protocol} ${company} read in ${locale}`).toEqual([]);
-        if (language === 'ko') expect(doc.sections.flatMap((s) => texts(s.blocks)).filter((t) => /the (negative|affirmative) /.test(t)), `${protocol} ${company} ${locale}`).toEqual([]);
+        expect(leaks, `${protocol} ${company}`).toEqual([]);
       }
-      const doc = buildReportDoc(input, language);
-      const leaks = doc.sections.flatMap((s) => texts(s.blocks)).filter((t) => idPattern.test(t));
-      expect(leaks, `${protocol} ${company}`).toEqual([]);
-    }
-  }, 120_000);
+    },
+    120_000,
+  );
 });

@@ -40,7 +40,16 @@ export function turnNames(protocol: ProtocolDef, locale: Locale): Map<string, st
 }
 
 // Korean particles come in pairs by whether the word before ends in a consonant (받침).
-const PARTICLES: Record<string, [string, string]> = { 이: ['이', '가'], 가: ['이', '가'], 은: ['은', '는'], 는: ['은', '는'], 을: ['을', '를'], 를: ['을', '를'], 과: ['과', '와'], 와: ['과', '와'] };
+const PARTICLES: Record<string, [string, string]> = {
+  이: ['이', '가'],
+  가: ['이', '가'],
+  은: ['은', '는'],
+  는: ['은', '는'],
+  을: ['을', '를'],
+  를: ['을', '를'],
+  과: ['과', '와'],
+  와: ['과', '와'],
+};
 
 /** The particle's form that agrees with the word's last sound (a digit is read as its Korean name). */
 function agreeingParticle(word: string, particle: string): string {
@@ -51,7 +60,6 @@ function agreeingParticle(word: string, particle: string): string {
   const closed = code >= 0xac00 && code <= 0xd7a3 ? (code - 0xac00) % 28 !== 0 : /[013678]/.test(last);
   return pair ? pair[closed ? 0 : 1] : particle;
 }
-
 
 /**
  * The anchors the run's transcript has (components/run/transcript.tsx): a card per turn
@@ -104,7 +112,11 @@ export function turnSegments(protocol: ProtocolDef, locale: Locale, anchors?: Tr
       const [whole, id, kind, n, particle] = m;
       const name = names.get(id);
       if (!name || (id.length === 1 && !kind)) continue;
-      const phrase = !kind ? name : locale === 'ko' ? `${name}의 ${kind === 'q' ? '질문' : '주장'} ${n}` : `${kind === 'q' ? 'question' : 'claim'} ${n} of ${name}`;
+      const phrase = !kind
+        ? name
+        : locale === 'ko'
+          ? `${name}의 ${kind === 'q' ? '질문' : '주장'} ${n}`
+          : `${kind === 'q' ? 'question' : 'claim'} ${n} of ${name}`;
       // An English name that opens a sentence opens with a capital ("The negative rebuttal questioned …").
       // So does one that opens a line or a numbered point ("(1) The affirmative constructive reads …").
       const opens = locale === 'en' && /(?:^|[.!?]\s+|\n|\(\d{1,3}\)\s+)$/.test(text.slice(0, m.index));

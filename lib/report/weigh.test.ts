@@ -19,7 +19,10 @@ const listOf = (blocks: Block[], title: string): string[] => {
 
 const cite = (n: number) => ({ evidenceId: `e${n}`, source: 'S', date: '2024-01-01', verified: true });
 const base: Omit<WeighInput, 'turns'> = {
-  sources: { e1: { title: 'Workout filing', url: 'https://dart.fss.or.kr/1', publishedDate: '2024-01-11', kind: 'evidence' }, e2: { title: 'Order win', url: 'https://dart.fss.or.kr/2', publishedDate: '2024-03-01', kind: 'evidence' } },
+  sources: {
+    e1: { title: 'Workout filing', url: 'https://dart.fss.or.kr/1', publishedDate: '2024-01-11', kind: 'evidence' },
+    e2: { title: 'Order win', url: 'https://dart.fss.or.kr/2', publishedDate: '2024-03-01', kind: 'evidence' },
+  },
   flags: [{ kind: 'creditor_workout', label: 'Creditor-bank workout', date: '2024-01-11', title: 'Workout filing', evidenceId: 'e1' }],
   checks: [
     { id: 'red-flags-addressed', ok: true, label: '', items: [] },
@@ -56,7 +59,12 @@ describe('weighSection', () => {
           agent: 'neg',
           team: 'negative',
           status: 'done',
-          output: { claims: [claim('n1', 'Margins are thin.', 'economic_sensitivity', 'adverse', [cite(2)]), claim('n2', 'The creditors run its debts.', 'internal_control_risk', 'adverse', [cite(1)])] },
+          output: {
+            claims: [
+              claim('n1', 'Margins are thin.', 'economic_sensitivity', 'adverse', [cite(2)]),
+              claim('n2', 'The creditors run its debts.', 'internal_control_risk', 'adverse', [cite(1)]),
+            ],
+          },
         },
         { step: 'D4', agent: 'neg', team: 'negative', status: 'failed', output: { claims: [claim('x', 'Never saved.', 'certifications', 'adverse', [])] } },
       ],
@@ -100,7 +108,10 @@ describe.each(testBackends())('the bottom line of every system on %s', (backend)
       const doc = buildReportDoc(inputs.get(protocol)!, locale);
       const last = doc.sections.at(-1)!;
       expect(last.id).toBe('weigh');
-      const titles = locale === 'en' ? ['Strongest points for repayment capability', 'Strongest points against it', 'Decisive events'] : ['상환능력을 뒷받침하는 가장 강한 논점', '상환능력에 반하는 가장 강한 논점', '결정적 사건'];
+      const titles =
+        locale === 'en'
+          ? ['Strongest points for repayment capability', 'Strongest points against it', 'Decisive events']
+          : ['상환능력을 뒷받침하는 가장 강한 논점', '상환능력에 반하는 가장 강한 논점', '결정적 사건'];
       const [pro, con, events] = titles.map((title) => listOf(last.blocks, title));
       expect(pro.length, `${protocol} ${locale}: favorable points`).toBeGreaterThan(0);
       expect(con.length, `${protocol} ${locale}: adverse points`).toBeGreaterThan(0);

@@ -43,7 +43,11 @@ const AMOUNT = /\d[\d,.]*\s?(%|percent|억|조|만|원|달러|\$|KRW|USD|million
 function materiality(text: string, citations: unknown[], sources: Sources, flagged: Set<string>): number {
   const verified = citations.filter((c): c is Obj => isObj(c) && c.verified === true && typeof c.evidenceId === 'string');
   const onFlag = verified.some((c) => flagged.has(c.evidenceId as string));
-  const newest = verified.map((c) => sources[c.evidenceId as string]?.publishedDate ?? String(c.date ?? '')).sort().at(-1) ?? '';
+  const newest =
+    verified
+      .map((c) => sources[c.evidenceId as string]?.publishedDate ?? String(c.date ?? ''))
+      .sort()
+      .at(-1) ?? '';
   const year = Number(newest.slice(0, 4)) || 0;
   return (onFlag ? 100 : 0) + Math.min(verified.length, 3) * 3 + (AMOUNT.test(text) ? 2 : 0) + Math.max(0, year - 2000) / 100;
 }
@@ -58,12 +62,20 @@ function pointsOf(input: WeighInput): Point[] {
     if (!t || seen.has(key) || (polarity !== 'favorable' && polarity !== 'adverse')) return;
     seen.add(key);
     const cites = Array.isArray(citations) ? citations : [];
-    out.push({ text: t, factor: typeof factor === 'string' ? factor : 'other', polarity, speaker: input.speakerLabel(turn.agent, turn.step), citations: cites, score: materiality(t, cites, input.sources, flagged) });
+    out.push({
+      text: t,
+      factor: typeof factor === 'string' ? factor : 'other',
+      polarity,
+      speaker: input.speakerLabel(turn.agent, turn.step),
+      citations: cites,
+      score: materiality(t, cites, input.sources, flagged),
+    });
   };
   for (const turn of input.turns) {
     if (turn.status !== 'done' || !isObj(turn.output)) continue;
     for (const c of claimsOf(turn.output)) add(turn, c.text, c.factor, c.polarity, c.citations);
-    if (Array.isArray(turn.output.arguments)) for (const a of turn.output.arguments.filter(isObj)) add(turn, a.claim, a.factor, teamPolarity(turn.team), a.evidence);
+    if (Array.isArray(turn.output.arguments))
+      for (const a of turn.output.arguments.filter(isObj)) add(turn, a.claim, a.factor, teamPolarity(turn.team), a.evidence);
   }
   // A report's topics read each factor both ways: the points of a run whose turns made no claim
   // (a single agent's report). Elsewhere they restate the debaters' claims, turn after turn.
@@ -101,9 +113,17 @@ export function weighSection(input: WeighInput): Section {
   const side = (polarity: Point['polarity'], title: string): Block => {
     const chosen = strongest(points, polarity);
     const factor = (p: Point) => (p.factor === 'other' ? null : input.factorLabel(p.factor));
-    const lines = chosen.map((p) => (factor(p) ? t('point', { text: p.text, speaker: p.speaker, factor: factor(p)! }) : t('pointNoFactor', { text: p.text, speaker: p.speaker })));
+    const lines = chosen.map((p) =>
+      factor(p) ? t('point', { text: p.text, speaker: p.speaker, factor: factor(p)! }) : t('pointNoFactor', { text: p.text, speaker: p.speaker }),
+    );
     const cited = input.cite(chosen.flatMap((p) => p.citations)).filter((c, i, all) => c.verified && all.findIndex((x) => x.evidenceId === c.evidenceId) === i);
-    return { kind: 'group', title, blocks: lines.length ? [{ kind: 'list', items: lines }, ...(cited.length ? [{ kind: 'citations' as const, items: cited }] : [])] : [{ kind: 'paragraph', text: t('none') }] };
+    return {
+      kind: 'group',
+      title,
+      blocks: lines.length
+        ? [{ kind: 'list', items: lines }, ...(cited.length ? [{ kind: 'citations' as const, items: cited }] : [])]
+        : [{ kind: 'paragraph', text: t('none') }],
+    };
   };
 
   const unanswered = new Set(input.checks.find((c) => c.id === 'red-flags-addressed')?.items ?? []);
@@ -126,7 +146,8 @@ export function weighSection(input: WeighInput): Section {
   const argued = new Set(points.map((p) => p.factor));
   const unargued = GUIDELINE_FACTORS.filter((f) => !argued.has(f.id)).map((f) => input.factorLabel(f.id));
   const count = (id: string) => input.checks.find((c) => c.id === id)?.items.length ?? 0;
-  const counted = (n: number, one: 'staleOne' | 'afterAsOfOne' | 'unverifiedOne', many: 'stale' | 'afterAsOf' | 'unverified') => (n === 0 ? [] : [n === 1 ? t(one) : t(many, { n })]);
+  const counted = (n: number, one: 'staleOne' | 'afterAsOfOne' | 'unverifiedOne', many: 'stale' | 'afterAsOf' | 'unverified') =>
+    n === 0 ? [] : [n === 1 ? t(one) : t(many, { n })];
   const gaps = [
     ...(unargued.length ? [t('unargued', { factors: unargued.join(input.locale === 'ko' ? ', ' : '; ') })] : []),
     ...counted(count('stale-evidence'), 'staleOne', 'stale'),

@@ -4,9 +4,16 @@ import { csvText } from '@/lib/util/csv';
 
 describe('csvText', () => {
   it('writes CRLF lines, quoting only the cells that need it', () => {
-    expect(csvText([['id', 'name', 'score'], ['a', 'plain', 3], ['b', 'with, comma', 4.5], ['c', 'say "hi"', null], ['d', 'two\nlines', undefined], ['e', 'cr\r', '']])).toBe(
-      'id,name,score\r\na,plain,3\r\nb,"with, comma",4.5\r\nc,"say ""hi""",\r\nd,"two\nlines",\r\ne,"cr\r",\r\n',
-    );
+    expect(
+      csvText([
+        ['id', 'name', 'score'],
+        ['a', 'plain', 3],
+        ['b', 'with, comma', 4.5],
+        ['c', 'say "hi"', null],
+        ['d', 'two\nlines', undefined],
+        ['e', 'cr\r', ''],
+      ]),
+    ).toBe('id,name,score\r\na,plain,3\r\nb,"with, comma",4.5\r\nc,"say ""hi""",\r\nd,"two\nlines",\r\ne,"cr\r",\r\n');
   });
 
   it('defuses cells a spreadsheet would run as a formula', () => {

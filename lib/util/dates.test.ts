@@ -4,7 +4,23 @@ import { addDays, addMonths, dayOf, daysBetween, isIsoDay, isoDay, isoToday, loc
 describe('reading ISO days', () => {
   it('accepts only real calendar days written YYYY-MM-DD, years 0001–9999', () => {
     for (const day of ['2024-02-29', '2000-02-29', '0001-01-01', '0050-12-31', '9999-12-31']) expect(isIsoDay(day), day).toBe(true);
-    for (const bad of ['2023-02-29', '1900-02-29', '2024-02-30', '2024-04-31', '2024-13-01', '2024-00-10', '0000-01-01', '2024-2-9', '2024-02-09T00:00:00Z', ' 2024-02-09', '30/06/2024', '', 20240209, null, undefined]) {
+    for (const bad of [
+      '2023-02-29',
+      '1900-02-29',
+      '2024-02-30',
+      '2024-04-31',
+      '2024-13-01',
+      '2024-00-10',
+      '0000-01-01',
+      '2024-2-9',
+      '2024-02-09T00:00:00Z',
+      ' 2024-02-09',
+      '30/06/2024',
+      '',
+      20240209,
+      null,
+      undefined,
+    ]) {
       expect(isIsoDay(bad), String(bad)).toBe(false);
     }
   });
@@ -12,7 +28,15 @@ describe('reading ISO days', () => {
   it('builds a day from numbers, only when it exists', () => {
     expect(dayOf(2024, 2, 29)).toBe('2024-02-29');
     expect(dayOf(50, 1, 1)).toBe('0050-01-01');
-    for (const [y, m, d] of [[2023, 2, 29], [2024, 4, 31], [0, 1, 1], [10_000, 1, 1], [2024, 1.5, 1], [2024, Number.NaN, 1]]) expect(dayOf(y, m, d), `${y}-${m}-${d}`).toBeNull();
+    for (const [y, m, d] of [
+      [2023, 2, 29],
+      [2024, 4, 31],
+      [0, 1, 1],
+      [10_000, 1, 1],
+      [2024, 1.5, 1],
+      [2024, Number.NaN, 1],
+    ])
+      expect(dayOf(y, m, d), `${y}-${m}-${d}`).toBeNull();
   });
 
   it('parses a day as UTC midnight, also for the years 0–99 that Date.UTC misreads', () => {
@@ -104,7 +128,22 @@ describe('reading a day written another way', () => {
   });
 
   it('never guesses: a month, a year, a mixed separator, a day that does not exist or a word that is not a month stays unread', () => {
-    for (const bad of ['', 'Q3 2024', 'November 2024', '2024-11', '2024', '2024-11/01', '2024-02-30', '20241301', 'Novembre 1, 2024', 'Nov 31, 2024', '11/01/2024', '01.11.2024', 'yesterday', '2024-11-01 and 2024-11-02']) {
+    for (const bad of [
+      '',
+      'Q3 2024',
+      'November 2024',
+      '2024-11',
+      '2024',
+      '2024-11/01',
+      '2024-02-30',
+      '20241301',
+      'Novembre 1, 2024',
+      'Nov 31, 2024',
+      '11/01/2024',
+      '01.11.2024',
+      'yesterday',
+      '2024-11-01 and 2024-11-02',
+    ]) {
       expect(parseDay(bad), bad).toBeNull();
     }
   });

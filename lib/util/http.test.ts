@@ -62,7 +62,11 @@ describe('requestJson', () => {
 
   it('times out a server that never answers, and one that stops halfway through the body', async () => {
     let origin = await serve(() => undefined);
-    expect(await failure(requestJson(`${origin}/x`, { timeoutMs: 50 }))).toMatchObject({ kind: 'timeout', message: 'timed out after 50 ms', details: { duringBody: false } });
+    expect(await failure(requestJson(`${origin}/x`, { timeoutMs: 50 }))).toMatchObject({
+      kind: 'timeout',
+      message: 'timed out after 50 ms',
+      details: { duringBody: false },
+    });
     server!.closeAllConnections();
     await new Promise((resolve) => server!.close(resolve));
     origin = await serve((res) => res.writeHead(200, { 'content-type': 'application/json' }).write('{"partial":'));

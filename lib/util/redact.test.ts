@@ -11,7 +11,9 @@ describe('redact', () => {
   });
 
   it('blanks key-bearing query parameters and bearer tokens without being told the value', () => {
-    expect(redact(`https://opendart.fss.or.kr/api/list.json?crtfc_key=${KEY}&corp_code=00126380`)).toBe('https://opendart.fss.or.kr/api/list.json?crtfc_key=[redacted]&corp_code=00126380');
+    expect(redact(`https://opendart.fss.or.kr/api/list.json?crtfc_key=${KEY}&corp_code=00126380`)).toBe(
+      'https://opendart.fss.or.kr/api/list.json?crtfc_key=[redacted]&corp_code=00126380',
+    );
     expect(redact('https://x/?q=1&api_key=abc123&num=3')).toBe('https://x/?q=1&api_key=[redacted]&num=3');
     expect(redact('GET /a?Token=t0k#frag and "access_token=zz"')).toBe('GET /a?Token=[redacted]#frag and "access_token=[redacted]"');
     expect(redact('Authorization: Bearer tvly-abc.def')).toBe('Authorization: Bearer [redacted]');
@@ -40,7 +42,9 @@ describe('redact', () => {
 
 describe('redactUrlPasswords', () => {
   it('blanks every URL password and only those', () => {
-    expect(redactUrlPasswords('postgres://u:p4ss@db/x and https://a:b@c/ and mailto:x@y')).toBe('postgres://u:[redacted]@db/x and https://a:[redacted]@c/ and mailto:x@y');
+    expect(redactUrlPasswords('postgres://u:p4ss@db/x and https://a:b@c/ and mailto:x@y')).toBe(
+      'postgres://u:[redacted]@db/x and https://a:[redacted]@c/ and mailto:x@y',
+    );
     expect(redactUrlPasswords('see https://example.com/a:b@c and ftp://user@host')).toBe('see https://example.com/a:b@c and ftp://user@host');
     expect(redactUrlPasswords('://u:p@h')).toBe('://u:p@h');
   });

@@ -13,8 +13,7 @@ export const REDACTED = '[redacted]';
 /** Secret values shorter than this are left alone: they would blank out ordinary words, and real keys are long. */
 export const MIN_SECRET_LENGTH = 4;
 
-const isSpace = (code: number) =>
-  code === 32 || (code >= 9 && code <= 13) || (code > 127 && /\s/.test(String.fromCharCode(code)));
+const isSpace = (code: number) => code === 32 || (code >= 9 && code <= 13) || (code > 127 && /\s/.test(String.fromCharCode(code)));
 /** Characters of a URL scheme ([a-z0-9+.-], either case). */
 const isSchemeChar = (code: number) =>
   (code >= 97 && code <= 122) || (code >= 65 && code <= 90) || (code >= 48 && code <= 57) || code === 43 || code === 45 || code === 46;

@@ -77,9 +77,16 @@ describe('sentences', () => {
       '또한 특허를 등록함.',
       '다음 공시는 없음.',
     ]);
-    expect(sentences('Sales fell... but margins held. Then came a pause… Costs rose.')).toEqual(['Sales fell... but margins held.', 'Then came a pause…', 'Costs rose.']);
+    expect(sentences('Sales fell... but margins held. Then came a pause… Costs rose.')).toEqual([
+      'Sales fell... but margins held.',
+      'Then came a pause…',
+      'Costs rose.',
+    ]);
     expect(sentences('Samsung Electronics Co., Ltd. The company makes chips.')).toEqual(['Samsung Electronics Co., Ltd.', 'The company makes chips.']);
-    expect(sentences('See the report (filed 2023. Amended later) for more. Next one.')).toEqual(['See the report (filed 2023. Amended later) for more.', 'Next one.']);
+    expect(sentences('See the report (filed 2023. Amended later) for more. Next one.')).toEqual([
+      'See the report (filed 2023. Amended later) for more.',
+      'Next one.',
+    ]);
   });
 
   it('treats line breaks as ends unless told the text is re-flowed', () => {

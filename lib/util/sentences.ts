@@ -12,15 +12,68 @@ export type SentenceSpan = { start: number; end: number };
 
 /** Never the end of a sentence: a title, a reference or a month comes before more of it. */
 const ALWAYS_CONTINUE = new Set([
-  'mr', 'mrs', 'ms', 'dr', 'prof', 'st', 'no', 'nos', 'vs', 'v', 'e.g', 'i.e', 'cf', 'approx', 'fig', 'sec', 'vol', 'pp',
-  'jan', 'feb', 'mar', 'apr', 'jun', 'jul', 'aug', 'sep', 'sept', 'oct', 'nov', 'dec',
+  'mr',
+  'mrs',
+  'ms',
+  'dr',
+  'prof',
+  'st',
+  'no',
+  'nos',
+  'vs',
+  'v',
+  'e.g',
+  'i.e',
+  'cf',
+  'approx',
+  'fig',
+  'sec',
+  'vol',
+  'pp',
+  'jan',
+  'feb',
+  'mar',
+  'apr',
+  'jun',
+  'jul',
+  'aug',
+  'sep',
+  'sept',
+  'oct',
+  'nov',
+  'dec',
 ]);
 
 /** Names that often sit mid-sentence ("Tesla, Inc. announced", "the U.S. market") but may also close one. */
 const NAME_ABBREVIATIONS = new Set(['inc', 'co', 'corp', 'ltd', 'llc', 'plc', 'bros', 'jr', 'sr', 'u.s', 'u.k', 'u.s.a', 'e.u', 'n.a', 's.a', 'l.p', 'a.g']);
 
 /** Words that open a new sentence after a name abbreviation: "…Tesla, Inc. The company…" splits there. */
-const OPENERS = new Set(['the', 'this', 'that', 'these', 'those', 'it', 'its', 'in', 'on', 'as', 'we', 'our', 'there', 'however', 'he', 'she', 'they', 'a', 'an', 'for', 'if', 'during', 'after', 'since']);
+const OPENERS = new Set([
+  'the',
+  'this',
+  'that',
+  'these',
+  'those',
+  'it',
+  'its',
+  'in',
+  'on',
+  'as',
+  'we',
+  'our',
+  'there',
+  'however',
+  'he',
+  'she',
+  'they',
+  'a',
+  'an',
+  'for',
+  'if',
+  'during',
+  'after',
+  'since',
+]);
 
 /** Korean sentence endings that may be followed by no space at all: 다, 음, 함, 임, 됨, 요. */
 const KOREAN_ENDS = new Set(['다', '음', '함', '임', '됨', '요']);

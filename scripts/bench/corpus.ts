@@ -16,27 +16,112 @@ type Topic = { category: EvidenceCategory; ko: string[]; en: string[] };
 
 // Phrases as they appear in DART filings, Korean news and US 10-Ks / news wires.
 export const TOPICS: Topic[] = [
-  { category: 'legal_proceedings', ko: ['손해배상 청구소송', '특허침해소송', '행정소송', '집단소송', '소송 제기', '항소심 판결'], en: ['patent infringement lawsuit', 'class action lawsuit', 'securities litigation', 'lawsuits filed', 'court ruling on appeal'] },
-  { category: 'patent', ko: ['특허 등록', '특허권 취득', '실용신안 등록', '특허 라이선스 계약'], en: ['patent granted', 'patent portfolio', 'cross-licensing agreement', 'intellectual property'] },
-  { category: 'industry_competition', ko: ['반도체 업황 둔화', '메모리반도체 가격 하락', '파운드리 수주 확대', 'HBM 공급 계약'], en: ['semiconductor demand slowdown', 'memory chip prices', 'foundry orders', 'HBM supply deal'] },
-  { category: 'risk_factor', ko: ['개인정보 유출 사고', '해킹 피해', '랜섬웨어 공격', '정보보안 투자'], en: ['cybersecurity incident', 'data breach', 'ransomware attack', 'information security program'] },
-  { category: 'distress_default', ko: ['유동성 위기', '워크아웃 신청', '기업회생절차 개시', '어음 부도', '채무불이행'], en: ['liquidity shortfall', 'debt restructuring', 'covenant breach', 'missed coupon payment', 'going concern doubt'] },
-  { category: 'management_change', ko: ['대표이사 변경', '최대주주 변경', '사외이사 선임', '경영권 분쟁'], en: ['CEO resignation', 'board reshuffle', 'change of control', 'new chief financial officer'] },
-  { category: 'esg', ko: ['온실가스 배출량', '환경규제 위반', '탄소중립 목표', 'ESG 등급 상향'], en: ['greenhouse gas emissions', 'environmental violation fine', 'net zero target', 'ESG rating upgrade'] },
-  { category: 'supply_contract', ko: ['공급망 차질', '원자재 가격 상승', '물류비 증가'], en: ['supply chain disruption', 'raw material costs', 'shipping costs'] },
-  { category: 'employment', ko: ['노조 파업', '임금 협상 타결', '산업재해 사망사고', '중대재해처벌법 위반'], en: ['labor strike', 'wage agreement', 'workplace fatality', 'safety violation'] },
-  { category: 'sanctions', ko: ['공정거래위원회 과징금', '시정명령', '검찰 고발', '금융감독원 제재'], en: ['regulatory fine', 'antitrust investigation', 'consent decree', 'SEC enforcement action'] },
-  { category: 'news', ko: ['신용등급 하향', '신용등급 상향', '등급전망 부정적', '회사채 발행'], en: ['credit rating downgrade', 'rating outlook negative', 'bond issuance', 'credit rating upgrade'] },
-  { category: 'news', ko: ['수출 실적 증가', '해외 수주', '신규 공장 증설', '설비투자 확대'], en: ['export growth', 'overseas contract win', 'new plant construction', 'capital expenditure'] },
-  { category: 'risk_factor', ko: ['부동산 PF 우발채무', '미분양 증가', '공사비 상승', '책임준공 약정'], en: ['project financing exposure', 'unsold housing inventory', 'construction cost overruns', 'completion guarantee'] },
-  { category: 'governance_ownership', ko: ['감사의견 한정', '감사의견 적정', '계속기업 불확실성', '내부회계관리제도'], en: ['qualified audit opinion', 'unqualified opinion', 'material weakness', 'internal control over financial reporting'] },
+  {
+    category: 'legal_proceedings',
+    ko: ['손해배상 청구소송', '특허침해소송', '행정소송', '집단소송', '소송 제기', '항소심 판결'],
+    en: ['patent infringement lawsuit', 'class action lawsuit', 'securities litigation', 'lawsuits filed', 'court ruling on appeal'],
+  },
+  {
+    category: 'patent',
+    ko: ['특허 등록', '특허권 취득', '실용신안 등록', '특허 라이선스 계약'],
+    en: ['patent granted', 'patent portfolio', 'cross-licensing agreement', 'intellectual property'],
+  },
+  {
+    category: 'industry_competition',
+    ko: ['반도체 업황 둔화', '메모리반도체 가격 하락', '파운드리 수주 확대', 'HBM 공급 계약'],
+    en: ['semiconductor demand slowdown', 'memory chip prices', 'foundry orders', 'HBM supply deal'],
+  },
+  {
+    category: 'risk_factor',
+    ko: ['개인정보 유출 사고', '해킹 피해', '랜섬웨어 공격', '정보보안 투자'],
+    en: ['cybersecurity incident', 'data breach', 'ransomware attack', 'information security program'],
+  },
+  {
+    category: 'distress_default',
+    ko: ['유동성 위기', '워크아웃 신청', '기업회생절차 개시', '어음 부도', '채무불이행'],
+    en: ['liquidity shortfall', 'debt restructuring', 'covenant breach', 'missed coupon payment', 'going concern doubt'],
+  },
+  {
+    category: 'management_change',
+    ko: ['대표이사 변경', '최대주주 변경', '사외이사 선임', '경영권 분쟁'],
+    en: ['CEO resignation', 'board reshuffle', 'change of control', 'new chief financial officer'],
+  },
+  {
+    category: 'esg',
+    ko: ['온실가스 배출량', '환경규제 위반', '탄소중립 목표', 'ESG 등급 상향'],
+    en: ['greenhouse gas emissions', 'environmental violation fine', 'net zero target', 'ESG rating upgrade'],
+  },
+  {
+    category: 'supply_contract',
+    ko: ['공급망 차질', '원자재 가격 상승', '물류비 증가'],
+    en: ['supply chain disruption', 'raw material costs', 'shipping costs'],
+  },
+  {
+    category: 'employment',
+    ko: ['노조 파업', '임금 협상 타결', '산업재해 사망사고', '중대재해처벌법 위반'],
+    en: ['labor strike', 'wage agreement', 'workplace fatality', 'safety violation'],
+  },
+  {
+    category: 'sanctions',
+    ko: ['공정거래위원회 과징금', '시정명령', '검찰 고발', '금융감독원 제재'],
+    en: ['regulatory fine', 'antitrust investigation', 'consent decree', 'SEC enforcement action'],
+  },
+  {
+    category: 'news',
+    ko: ['신용등급 하향', '신용등급 상향', '등급전망 부정적', '회사채 발행'],
+    en: ['credit rating downgrade', 'rating outlook negative', 'bond issuance', 'credit rating upgrade'],
+  },
+  {
+    category: 'news',
+    ko: ['수출 실적 증가', '해외 수주', '신규 공장 증설', '설비투자 확대'],
+    en: ['export growth', 'overseas contract win', 'new plant construction', 'capital expenditure'],
+  },
+  {
+    category: 'risk_factor',
+    ko: ['부동산 PF 우발채무', '미분양 증가', '공사비 상승', '책임준공 약정'],
+    en: ['project financing exposure', 'unsold housing inventory', 'construction cost overruns', 'completion guarantee'],
+  },
+  {
+    category: 'governance_ownership',
+    ko: ['감사의견 한정', '감사의견 적정', '계속기업 불확실성', '내부회계관리제도'],
+    en: ['qualified audit opinion', 'unqualified opinion', 'material weakness', 'internal control over financial reporting'],
+  },
   { category: 'news', ko: ['제품 리콜', '품질 결함', '소비자 집단 불만'], en: ['product recall', 'quality defect', 'customer complaints'] },
-  { category: 'rnd_activity', ko: ['연구개발비 증가', '신제품 출시', '기술 이전 계약'], en: ['research and development spending', 'new product launch', 'technology transfer agreement'] },
-  { category: 'disclosure_other', ko: ['매출 감소', '영업이익 증가', '적자 전환', '흑자 전환'], en: ['revenue decline', 'operating profit growth', 'swung to a loss', 'returned to profit'] },
+  {
+    category: 'rnd_activity',
+    ko: ['연구개발비 증가', '신제품 출시', '기술 이전 계약'],
+    en: ['research and development spending', 'new product launch', 'technology transfer agreement'],
+  },
+  {
+    category: 'disclosure_other',
+    ko: ['매출 감소', '영업이익 증가', '적자 전환', '흑자 전환'],
+    en: ['revenue decline', 'operating profit growth', 'swung to a loss', 'returned to profit'],
+  },
   { category: 'governance_ownership', ko: ['배당 확대', '자사주 매입', '유상증자 결정'], en: ['dividend increase', 'share buyback', 'rights offering'] },
 ];
 
-const KO_PREFIX = ['한빛', '대성', '세진', '동양', '삼화', '우리', '태평', '금강', '신일', '한솔', '미래', '대한', '성원', '경남', '동부', '청암', '서해', '남양', '영진', '가온'];
+const KO_PREFIX = [
+  '한빛',
+  '대성',
+  '세진',
+  '동양',
+  '삼화',
+  '우리',
+  '태평',
+  '금강',
+  '신일',
+  '한솔',
+  '미래',
+  '대한',
+  '성원',
+  '경남',
+  '동부',
+  '청암',
+  '서해',
+  '남양',
+  '영진',
+  '가온',
+];
 const KO_SUFFIX = ['산업', '테크', '물산', '건설', '전자', '화학', '중공업', '에너지', '바이오', '제약', '정밀', '로지스'];
 const EN_NAMES = ['Apex', 'Northwind', 'Harbor', 'Summit', 'Pioneer', 'Redwood', 'Atlas', 'Meridian', 'Bluewater', 'Granite', 'Crescent', 'Vertex'];
 const EN_SUFFIX = ['Holdings', 'Industries', 'Capital', 'Systems', 'Logistics', 'Materials', 'Partners', 'Semiconductor'];
@@ -44,7 +129,17 @@ const PLACES_KO = ['서울', '부산', '평택', '화성', '울산', '베트남'
 const PLACES_EN = ['Texas', 'Nevada', 'Shanghai', 'Berlin', 'Ontario', 'Mexico', 'Arizona', 'Ohio', 'Vietnam', 'Poland'];
 const SOURCES_KO = ['금융감독원 전자공시시스템', '연합뉴스', '매일경제', '한국경제', '대법원 판결문', '한국신용평가', 'KIPRIS'];
 const SOURCES_EN = ['SEC EDGAR', 'Reuters', 'Bloomberg', 'Moody’s', 'S&P Global Ratings', 'PACER', 'Company press release'];
-const HEADINGS = ['위험요소', '우발부채 등에 관한 사항', '제재 등과 관련된 사항', '사업의 내용', 'Risk Factors', 'Legal Proceedings', 'Liquidity and Capital Resources', 'Cybersecurity', "Management's Discussion and Analysis"];
+const HEADINGS = [
+  '위험요소',
+  '우발부채 등에 관한 사항',
+  '제재 등과 관련된 사항',
+  '사업의 내용',
+  'Risk Factors',
+  'Legal Proceedings',
+  'Liquidity and Capital Resources',
+  'Cybersecurity',
+  "Management's Discussion and Analysis",
+];
 
 function counterparty(r: Random, korean: boolean) {
   return korean ? `${pick(r, KO_PREFIX)}${pick(r, KO_SUFFIX)}` : `${pick(r, EN_NAMES)} ${pick(r, EN_SUFFIX)}`;
@@ -112,7 +207,9 @@ export function* evidenceBatches(companies: BenchCompany[], total: number, batch
       const korean = company.korean ? r() < 0.85 : r() < 0.1;
       const topic = pick(r, TOPICS);
       const date = randomDate(r);
-      const title = korean ? `${company.name}, ${pick(r, topic.ko)} ${pick(r, ['공시', '관련 보도', '현황', '결정', '발생'])}` : `${company.name}: ${pick(r, topic.en)} ${pick(r, ['reported', 'disclosed', 'update', 'announced'])}`;
+      const title = korean
+        ? `${company.name}, ${pick(r, topic.ko)} ${pick(r, ['공시', '관련 보도', '현황', '결정', '발생'])}`
+        : `${company.name}: ${pick(r, topic.en)} ${pick(r, ['reported', 'disclosed', 'update', 'announced'])}`;
       const text = paragraph(r, company, korean, topic, date, int(r, 2, 4));
       batch.push({
         id: `bench-ev-${i}`,

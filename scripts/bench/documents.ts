@@ -25,7 +25,12 @@ async function longPdf(pages: number) {
   for (let i = 1; i <= pages; i++) {
     const page = doc.addPage([612, 792]);
     for (let line = 0; line < 40; line++) {
-      page.drawText(`Page ${i}, line ${line}: On March 5, 2024, the company settled a lawsuit over its supply contract.`, { x: 40, y: 750 - line * 18, size: 9, font });
+      page.drawText(`Page ${i}, line ${line}: On March 5, 2024, the company settled a lawsuit over its supply contract.`, {
+        x: 40,
+        y: 750 - line * 18,
+        size: 9,
+        font,
+      });
     }
   }
   return doc.save();
@@ -62,7 +67,14 @@ export const documentsBenchmark: Benchmark = {
         ingestDocument({
           db: handle.db,
           file: { name: 'large.htm', bytes: html },
-          details: { company_id: 'bench-co', title: 'Large 10-K', kind: 'annual_report', published_date: '2025-01-30', source_name: 'Bench', source_url: 'https://example.org/10k' },
+          details: {
+            company_id: 'bench-co',
+            title: 'Large 10-K',
+            kind: 'annual_report',
+            published_date: '2025-01-30',
+            source_name: 'Bench',
+            source_url: 'https://example.org/10k',
+          },
           actorId: null,
         }),
       );

@@ -89,7 +89,13 @@ async function timedRun(db: Db, provider: ModelProvider, protocol: ProtocolId, c
  */
 function recording(provider: ModelProvider) {
   const requests: GenerateRequest[] = [];
-  const wrapped: ModelProvider = { ...provider, name: provider.name, model: provider.model, isLLM: true, generate: (req) => (requests.push(req), provider.generate(req)) };
+  const wrapped: ModelProvider = {
+    ...provider,
+    name: provider.name,
+    model: provider.model,
+    isLLM: true,
+    generate: (req) => (requests.push(req), provider.generate(req)),
+  };
   const messages = () => requests.map((req) => serializeMessages(buildMessages(stepCall(req), 'json_schema')));
   return { provider: wrapped, messages };
 }
@@ -287,13 +293,39 @@ export const engineBenchmark: Benchmark = {
         { name, metric: 'token fan-out p99', value: round(percentile(lags, 99), 3), unit: 'ms', target: { atMost: 50 }, key: 'token_fanout_ms' },
         { name, metric: 'time to first token', value: round(firstToken, 0), unit: 'ms' },
         { name, metric: 'prompt tokens per KPD-MADS case', value: sequential.promptTokens, unit: 'tokens' },
-        { name, metric: 'prompt size vs whole transcript', value: round(promptTokensRatio, 3), unit: '×', target: { atMost: 0.5 }, key: 'prompt_tokens_ratio_vs_full_context' },
+        {
+          name,
+          metric: 'prompt size vs whole transcript',
+          value: round(promptTokensRatio, 3),
+          unit: '×',
+          target: { atMost: 0.5 },
+          key: 'prompt_tokens_ratio_vs_full_context',
+        },
         // The messages as sent, each request's longest start shared with an earlier one of the case.
-        { name, metric: 'cacheable share of a KPD-MADS case\'s prompt tokens', value: round(cacheable.share, 3), unit: '×', target: { atLeast: 0.7 }, key: 'cacheable_prompt_share' },
+        {
+          name,
+          metric: "cacheable share of a KPD-MADS case's prompt tokens",
+          value: round(cacheable.share, 3),
+          unit: '×',
+          target: { atLeast: 0.7 },
+          key: 'cacheable_prompt_share',
+        },
         // What the fake endpoint's vLLM-like prefix cache (16-token blocks) reported serving.
-        { name, metric: 'prompt tokens the endpoint served from cache', value: round(sequential.cachedTokens / sequential.promptTokens, 3), unit: '×', key: 'cached_prompt_share_reported' },
+        {
+          name,
+          metric: 'prompt tokens the endpoint served from cache',
+          value: round(sequential.cachedTokens / sequential.promptTokens, 3),
+          unit: '×',
+          key: 'cached_prompt_share_reported',
+        },
         { name, metric: 'cost per KPD-MADS case, gpt-4o, no cache', value: round(sequential.uncachedCostUsd, 4), unit: 'USD', key: 'cost_per_case_usd' },
-        { name, metric: 'cost per KPD-MADS case, gpt-4o, cached input price', value: round(sequential.costUsd, 4), unit: 'USD', key: 'cost_per_case_usd_cached' },
+        {
+          name,
+          metric: 'cost per KPD-MADS case, gpt-4o, cached input price',
+          value: round(sequential.costUsd, 4),
+          unit: 'USD',
+          key: 'cost_per_case_usd_cached',
+        },
         // Every system's case on the same company (issue 27, item 15): what the prompts weigh.
         ...systems.flatMap((r) => [
           {
@@ -313,9 +345,22 @@ export const engineBenchmark: Benchmark = {
             key: `cost_per_case_usd_cached_${r.protocol.replace('-', '_')}`,
           },
         ]),
-        { name, metric: 'report step: sections\' prompts vs one call', value: round(reportPromptRatio, 2), unit: '×', key: 'report_section_prompts_vs_one_call' },
+        {
+          name,
+          metric: "report step: sections' prompts vs one call",
+          value: round(reportPromptRatio, 2),
+          unit: '×',
+          key: 'report_section_prompts_vs_one_call',
+        },
         { name, metric: `batch of ${batchCases}, concurrency 8: wall`, value: round(batchWall / 1000, 1), unit: 's' },
-        { name, metric: 'batch throughput vs ideal', value: round(idealBatch / batchWall, 3), unit: '×', target: { atLeast: 0.85 }, key: 'batch_throughput_vs_ideal' },
+        {
+          name,
+          metric: 'batch throughput vs ideal',
+          value: round(idealBatch / batchWall, 3),
+          unit: '×',
+          target: { atLeast: 0.85 },
+          key: 'batch_throughput_vs_ideal',
+        },
         { name, metric: 'batch peak RSS', value: mb(peak.rss), unit: 'MB', target: { atMost: 400 }, key: 'batch_peak_rss_mb' },
         // Where the peak went: the JavaScript heap, memory outside it (the embedded database's
         // WebAssembly memory is an ArrayBuffer, so it is in both external and arrayBuffers).

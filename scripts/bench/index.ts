@@ -13,7 +13,16 @@ import { uiBenchmark } from './ui';
 
 export type { Benchmark, BenchContext, BenchRow } from './types';
 
-export const benchmarks: Benchmark[] = [importBenchmark, retrievalBenchmark, companyPageBenchmark, engineBenchmark, realisticBenchmark, eventLoopBenchmark, uiBenchmark, documentsBenchmark];
+export const benchmarks: Benchmark[] = [
+  importBenchmark,
+  retrievalBenchmark,
+  companyPageBenchmark,
+  engineBenchmark,
+  realisticBenchmark,
+  eventLoopBenchmark,
+  uiBenchmark,
+  documentsBenchmark,
+];
 
 /** Minutes of worker processes on a private PostgreSQL server: only with `--load`. */
 export const loadBenchmarks: Benchmark[] = [loadBenchmark];

@@ -74,15 +74,29 @@ function rssMb(pid: number): number | undefined {
 
 type PhaseOptions = { workers: number; concurrency: number; windowMs: number; warmupMs: number; probe?: boolean };
 
-async function phase(ctx: BenchContext, handle: DatabaseHandle, tail: LogTail, url: string, env: Record<string, string>, options: PhaseOptions): Promise<Phase> {
+async function phase(
+  ctx: BenchContext,
+  handle: DatabaseHandle,
+  tail: LogTail,
+  url: string,
+  env: Record<string, string>,
+  options: PhaseOptions,
+): Promise<Phase> {
   const { workers: workerCount, concurrency, windowMs, warmupMs } = options;
   const workers: Proc[] = [];
   // The probe's window is in wall-clock time; it starts when the runs do, after every worker is ready.
   const probeOut = options.probe ? path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'crosscheck-probe-')), 'probe.json') : undefined;
-  const probeEnv = (from: number): Record<string, string> => (probeOut ? { BENCH_PROBE_OUT: probeOut, BENCH_PROBE_FROM: String(from), BENCH_PROBE_TO: String(from + windowMs) } : {});
+  const probeEnv = (from: number): Record<string, string> =>
+    probeOut ? { BENCH_PROBE_OUT: probeOut, BENCH_PROBE_FROM: String(from), BENCH_PROBE_TO: String(from + windowMs) } : {};
   const expectedStart = Date.now() + 15_000 + warmupMs;
   for (let i = 0; i < workerCount; i++) {
-    workers.push(await startWorker(`worker-${i + 1}`, { ...env, WORKER_CONCURRENCY: String(concurrency), ...probeEnv(expectedStart) }, { preload: probeOut ? [PROBE] : [] }));
+    workers.push(
+      await startWorker(
+        `worker-${i + 1}`,
+        { ...env, WORKER_CONCURRENCY: String(concurrency), ...probeEnv(expectedStart) },
+        { preload: probeOut ? [PROBE] : [] },
+      ),
+    );
   }
   const provider = createOpenAiProvider({ apiKey: 'bench', baseURL: 'http://unused.invalid/v1', model: 'fake-llm' });
   const slots = workerCount * concurrency;
@@ -104,7 +118,13 @@ async function phase(ctx: BenchContext, handle: DatabaseHandle, tail: LogTail, u
   let inFlight = 0;
   const launch = async (): Promise<void> => {
     inFlight++;
-    const run = await createRun({ db: handle.db, protocolId: 'kpd-mads', companyId: LOAD_CASE.companyId, provider, params: { asOf: LOAD_CASE.asOfDate, language: 'en' } });
+    const run = await createRun({
+      db: handle.db,
+      protocolId: 'kpd-mads',
+      companyId: LOAD_CASE.companyId,
+      provider,
+      params: { asOf: LOAD_CASE.asOfDate, language: 'en' },
+    });
     const enqueuedAt = performance.now();
     let firstToken = true;
     // As a viewer follows it: the run's log, written by the worker, read here.
@@ -123,16 +143,22 @@ async function phase(ctx: BenchContext, handle: DatabaseHandle, tail: LogTail, u
         if (!stopping) void launch();
       }
     };
-    const unsubscribe = tail.follow(run.id, 0, (events) => events.forEach((e) => onEvent(e.event)), () => {});
+    const unsubscribe = tail.follow(
+      run.id,
+      0,
+      (events) => events.forEach((e) => onEvent(e.event)),
+      () => {},
+    );
     unsubscribes.push(unsubscribe);
     await enqueueRun(run.id, { url });
   };
   for (let i = 0; i < slots; i++) await launch();
 
   const sampler = setInterval(() => {
-    void handle.db
-      .execute("select count(*)::int as n from pg_stat_activity where datname = current_database()")
-      .then((r) => connections.push((r as unknown as { rows: { n: number }[] }).rows[0].n), () => {});
+    void handle.db.execute('select count(*)::int as n from pg_stat_activity where datname = current_database()').then(
+      (r) => connections.push((r as unknown as { rows: { n: number }[] }).rows[0].n),
+      () => {},
+    );
     for (const w of workers) {
       const mb = rssMb(w.child.pid!);
       if (mb) workerRssMb.push(mb);
@@ -169,7 +195,17 @@ async function phase(ctx: BenchContext, handle: DatabaseHandle, tail: LogTail, u
   await handle.db.execute("update runs set status = 'cancelled', worker_id = null, lease_expires_at = null where status in ('queued', 'running')");
   await handle.db.execute(`delete from ${BOSS_SCHEMA}.job where name = '${RUN_QUEUE}'`);
   const stepsPerSecond = stepsInWindow / (windowMs / 1000);
-  return { workers: workerCount, concurrency, windowMs, stepsPerSecond, runsPerHour: (stepsPerSecond * 3600) / STEPS_PER_RUN, firstTokenMs, connections, workerRssMb, probe };
+  return {
+    workers: workerCount,
+    concurrency,
+    windowMs,
+    stepsPerSecond,
+    runsPerHour: (stepsPerSecond * 3600) / STEPS_PER_RUN,
+    firstTokenMs,
+    connections,
+    workerRssMb,
+    probe,
+  };
 }
 
 /** The rows of one step of the one-worker sweep (its probe is required). */
@@ -183,13 +219,33 @@ export function sweepRows(p: Phase): BenchRow[] {
   return [
     { name, metric: `${n} at once: runs per hour`, value: round(p.runsPerHour, 1), unit: 'runs/h', key: `runs_per_hour_c${n}` },
     { name, metric: `${n} at once: enqueue → first token p95`, value: Math.round(percentile(p.firstTokenMs, 95)), unit: 'ms', key: `first_token_p95_ms_c${n}` },
-    { name, metric: `${n} at once: token lag p95`, value: round(percentile(probe.tokenLagMs, 95), 1), unit: 'ms', ...(targeted ? { target: { atMost: SWEEP_TARGET.tokenLagP95Ms } } : {}), key: `token_lag_p95_ms_c${n}` },
+    {
+      name,
+      metric: `${n} at once: token lag p95`,
+      value: round(percentile(probe.tokenLagMs, 95), 1),
+      unit: 'ms',
+      ...(targeted ? { target: { atMost: SWEEP_TARGET.tokenLagP95Ms } } : {}),
+      key: `token_lag_p95_ms_c${n}`,
+    },
     { name, metric: `${n} at once: token lag p99`, value: round(percentile(probe.tokenLagMs, 99), 1), unit: 'ms', key: `token_lag_p99_ms_c${n}` },
     { name, metric: `${n} at once: event-loop delay p99`, value: round(probe.loopDelayMs.p99, 1), unit: 'ms', key: `loop_delay_p99_ms_c${n}` },
     { name, metric: `${n} at once: event-loop utilisation`, value: round(100 * probe.eventLoopUtilization, 1), unit: '%', key: `loop_utilization_pct_c${n}` },
     { name, metric: `${n} at once: CPU`, value: round((100 * probe.cpuMs) / p.windowMs, 1), unit: '% of a core', key: `cpu_pct_c${n}` },
-    { name, metric: `${n} at once: CPU per run`, value: round(runsInWindow > 0 ? probe.cpuMs / 1000 / runsInWindow : NaN, 2), unit: 's', key: `cpu_s_per_run_c${n}` },
-    { name, metric: `${n} at once: RSS (max)`, value: Math.round(Math.max(...p.workerRssMb)), unit: 'MB', ...(targeted ? { target: { atMost: SWEEP_TARGET.rssMb } } : {}), key: `worker_rss_max_mb_c${n}` },
+    {
+      name,
+      metric: `${n} at once: CPU per run`,
+      value: round(runsInWindow > 0 ? probe.cpuMs / 1000 / runsInWindow : NaN, 2),
+      unit: 's',
+      key: `cpu_s_per_run_c${n}`,
+    },
+    {
+      name,
+      metric: `${n} at once: RSS (max)`,
+      value: Math.round(Math.max(...p.workerRssMb)),
+      unit: 'MB',
+      ...(targeted ? { target: { atMost: SWEEP_TARGET.rssMb } } : {}),
+      key: `worker_rss_max_mb_c${n}`,
+    },
   ];
 }
 
@@ -241,15 +297,53 @@ export const loadBenchmark: Benchmark = {
       const [one] = phases;
       const rows: BenchRow[] = [];
       for (const p of phases) {
-        rows.push({ name: 'load', metric: `${p.workers} worker(s): runs per hour`, value: round(p.runsPerHour, 1), unit: 'runs/h', key: `runs_per_hour_${p.workers}w` });
+        rows.push({
+          name: 'load',
+          metric: `${p.workers} worker(s): runs per hour`,
+          value: round(p.runsPerHour, 1),
+          unit: 'runs/h',
+          key: `runs_per_hour_${p.workers}w`,
+        });
         if (p.workers > 1) {
           const target = p.workers === 2 ? 1.8 : 3.4;
-          rows.push({ name: 'load', metric: `${p.workers} workers vs 1: throughput`, value: round(p.stepsPerSecond / one.stepsPerSecond, 2), unit: '×', target: { atLeast: target }, key: `scaling_${p.workers}w` });
+          rows.push({
+            name: 'load',
+            metric: `${p.workers} workers vs 1: throughput`,
+            value: round(p.stepsPerSecond / one.stepsPerSecond, 2),
+            unit: '×',
+            target: { atLeast: target },
+            key: `scaling_${p.workers}w`,
+          });
         }
-        rows.push({ name: 'load', metric: `${p.workers} worker(s): enqueue → first token p95`, value: Math.round(percentile(p.firstTokenMs, 95)), unit: 'ms', target: { atMost: 1000 }, key: `first_token_p95_ms_${p.workers}w` });
-        rows.push({ name: 'load', metric: `${p.workers} worker(s): enqueue → first token median`, value: Math.round(median(p.firstTokenMs)), unit: 'ms', key: `first_token_median_ms_${p.workers}w` });
-        rows.push({ name: 'load', metric: `${p.workers} worker(s): database connections in use (max)`, value: Math.max(...p.connections), unit: 'connections', key: `db_connections_max_${p.workers}w` });
-        rows.push({ name: 'load', metric: `${p.workers} worker(s): memory per worker (median RSS)`, value: Math.round(median(p.workerRssMb)), unit: 'MB', key: `worker_rss_mb_${p.workers}w` });
+        rows.push({
+          name: 'load',
+          metric: `${p.workers} worker(s): enqueue → first token p95`,
+          value: Math.round(percentile(p.firstTokenMs, 95)),
+          unit: 'ms',
+          target: { atMost: 1000 },
+          key: `first_token_p95_ms_${p.workers}w`,
+        });
+        rows.push({
+          name: 'load',
+          metric: `${p.workers} worker(s): enqueue → first token median`,
+          value: Math.round(median(p.firstTokenMs)),
+          unit: 'ms',
+          key: `first_token_median_ms_${p.workers}w`,
+        });
+        rows.push({
+          name: 'load',
+          metric: `${p.workers} worker(s): database connections in use (max)`,
+          value: Math.max(...p.connections),
+          unit: 'connections',
+          key: `db_connections_max_${p.workers}w`,
+        });
+        rows.push({
+          name: 'load',
+          metric: `${p.workers} worker(s): memory per worker (median RSS)`,
+          value: Math.round(median(p.workerRssMb)),
+          unit: 'MB',
+          key: `worker_rss_mb_${p.workers}w`,
+        });
       }
       for (const p of sweep) rows.push(...sweepRows(p));
       return rows;

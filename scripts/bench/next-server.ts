@@ -11,7 +11,18 @@ import path from 'node:path';
 const ROOT = path.resolve(import.meta.dirname, '..', '..');
 const NEXT_BIN = path.join(ROOT, 'node_modules', 'next', 'dist', 'bin', 'next');
 // What a build is made of (as scripts/start.mjs checks): newer than .next/BUILD_ID → rebuild.
-const SOURCES = ['app', 'components', 'lib', 'public', 'proxy.ts', 'instrumentation.ts', 'next.config.mjs', 'package.json', 'postcss.config.mjs', 'tsconfig.json'];
+const SOURCES = [
+  'app',
+  'components',
+  'lib',
+  'public',
+  'proxy.ts',
+  'instrumentation.ts',
+  'next.config.mjs',
+  'package.json',
+  'postcss.config.mjs',
+  'tsconfig.json',
+];
 
 function newestMtime(entry: string): number {
   const full = path.join(ROOT, entry);
@@ -27,7 +38,11 @@ export function ensureBuild(log: (message: string) => void) {
   const built = fs.existsSync(buildId) ? fs.statSync(buildId).mtimeMs : 0;
   if (built && !SOURCES.some((entry) => newestMtime(entry) > built)) return;
   log(built ? 'the source changed since the last build: next build…' : 'no production build: next build…');
-  const result = spawnSync(process.execPath, [NEXT_BIN, 'build'], { cwd: ROOT, env: { ...process.env, NODE_ENV: 'production', NEXT_TELEMETRY_DISABLED: '1' }, stdio: ['ignore', 'ignore', 'inherit'] });
+  const result = spawnSync(process.execPath, [NEXT_BIN, 'build'], {
+    cwd: ROOT,
+    env: { ...process.env, NODE_ENV: 'production', NEXT_TELEMETRY_DISABLED: '1' },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   if (result.status !== 0) throw new Error(`next build failed (exit code ${result.status})`);
 }
 
@@ -85,7 +100,10 @@ export async function startNextServer(env: Record<string, string> = {}): Promise
       throw new Error(`next start exited (${child.exitCode}): ${stderr}`);
     }
     // The first health check also migrates and seeds the database.
-    const ok = await fetch(`${baseURL}/api/health`).then((r) => r.ok, () => false);
+    const ok = await fetch(`${baseURL}/api/health`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ok) return { baseURL, close };
     await new Promise((r) => setTimeout(r, 250));
   }

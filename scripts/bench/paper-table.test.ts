@@ -35,7 +35,11 @@ const cases: PaperCase[] = [
     name: 'Taeyoung Engineering & Construction Co., Ltd.',
     excluded: {
       status: 'insufficient_evidence',
-      reason: whyNotMeasured('insufficient_evidence', { items: 1, factors: 1, minItems: 3, minFactors: 2, missingFactors: ['management_continuity', 'employment_stability'] }, null),
+      reason: whyNotMeasured(
+        'insufficient_evidence',
+        { items: 1, factors: 1, minItems: 3, minFactors: 2, missingFactors: ['management_continuity', 'employment_stability'] },
+        null,
+      ),
     },
   },
   {
@@ -70,7 +74,8 @@ describe('latency ratio and means', () => {
         companyId: 'taeyoung-engineering-construction',
         name: 'Taeyoung Engineering & Construction Co., Ltd.',
         status: 'insufficient_evidence',
-        reason: '1 item over 1 factor at the as-of date, below the 3 items over 2 factors a debate needs; no evidence on management continuity, employment stability',
+        reason:
+          '1 item over 1 factor at the as-of date, below the 3 items over 2 factors a debate needs; no evidence on management continuity, employment stability',
       },
     ]);
     expect(summary.mean!.kpd.sequentialS).toBeCloseTo(19.0666667, 6);
@@ -103,20 +108,36 @@ describe('latency ratio and means', () => {
   it('prints per-case rows, the mean, the paper and the excluded case', () => {
     const text = formatLatencyTable(cases, summarisePaperCases(cases), { ttftMs: 100, tokensPerSecond: 500 });
     expect(text).toContain('at 100 ms to first token and 500 tokens/s');
-    const row = (label: string) => text.split('\n').find((l) => l.startsWith(label))!.split(/\s{2,}/);
+    const row = (label: string) =>
+      text
+        .split('\n')
+        .find((l) => l.startsWith(label))!
+        .split(/\s{2,}/);
     expect(row('Samsung Electronics')).toEqual(['Samsung Electronics Co., Ltd.', '21.50', '15.10', '7.80', '7.40', '2.76', '18 (6)', '10 (10)']);
     expect(row('mean of 3')).toEqual(['mean of 3', '19.07', '12.90', '5.70', '6.03', '3.35', '15.00 (5.0)', '7.33 (7.3)']);
     expect(row('paper (GPT-4o, 3 cases)')).toEqual(['paper (GPT-4o, 3 cases)', '91.97', '—', '11.55', '—', '7.96', '14.33 (6.3)', '8.00 (8.0)']);
     expect(text).toContain('KPD-MADS / NAS latency: 3.35× sequential, 2.14× concurrent; the paper: 7.96× (91.97 s / 11.55 s).');
     expect(text).toContain('- Taeyoung Engineering & Construction Co., Ltd.: insufficient evidence: 1 item over 1 factor');
     expect(text).not.toMatch(/^Taeyoung/m);
-    expect(text).toContain("here 7427 completion tokens per case for KPD-MADS over 11 calls against 1794 for NAS in 1 call (the offline analyst's answers, not GPT-4o's).");
+    expect(text).toContain(
+      "here 7427 completion tokens per case for KPD-MADS over 11 calls against 1794 for NAS in 1 call (the offline analyst's answers, not GPT-4o's).",
+    );
   });
 
   it('says why a run without a shortfall was not measured', () => {
     expect(whyNotMeasured('failed', null, ' Step D3 failed: the model answered with no claims. ')).toBe('Step D3 failed: the model answered with no claims.');
     expect(whyNotMeasured('budget_exceeded', undefined, null)).toBe('the run ended budget exceeded');
-    const nine = ['industry_growth_outlook', 'industry_competition_intensity', 'technological_disruption_risk', 'economic_sensitivity', 'government_support_programs', 'management_continuity', 'employment_stability', 'certifications', 'public_interest_trend'];
+    const nine = [
+      'industry_growth_outlook',
+      'industry_competition_intensity',
+      'technological_disruption_risk',
+      'economic_sensitivity',
+      'government_support_programs',
+      'management_continuity',
+      'employment_stability',
+      'certifications',
+      'public_interest_trend',
+    ];
     expect(whyNotMeasured('insufficient_evidence', { items: 1, factors: 1, minItems: 3, minFactors: 2, missingFactors: nine }, null)).toBe(
       '1 item over 1 factor at the as-of date, below the 3 items over 2 factors a debate needs; no evidence on 9 of the 10 guideline factors',
     );
@@ -163,8 +184,12 @@ describe('which tie mode a published figure follows', () => {
   });
 
   it('groups the figures that follow the same mode into one clause', () => {
-    expect(followsNote({ z: 'uncorrected', p: 'either', r: 'uncorrected' }, { z: 3, p: 3, r: 3 })).toBe('Z and r: without tie correction; p: either mode at 3 decimals');
-    expect(followsNote({ z: 'uncorrected', p: 'tie-corrected', r: 'uncorrected' }, { z: 2, p: 3, r: 2 })).toBe('Z and r: without tie correction; p: tie-corrected');
+    expect(followsNote({ z: 'uncorrected', p: 'either', r: 'uncorrected' }, { z: 3, p: 3, r: 3 })).toBe(
+      'Z and r: without tie correction; p: either mode at 3 decimals',
+    );
+    expect(followsNote({ z: 'uncorrected', p: 'tie-corrected', r: 'uncorrected' }, { z: 2, p: 3, r: 2 })).toBe(
+      'Z and r: without tie correction; p: tie-corrected',
+    );
     expect(followsNote({ z: 'tie-corrected', p: 'tie-corrected', r: 'tie-corrected' }, { z: 2, p: 3, r: 2 })).toBe('Z, p, r: tie-corrected');
   });
 });
@@ -196,7 +221,12 @@ describe("the paper's Wilcoxon table", () => {
   });
 
   it('matches a published row with W and n but no ratings from W and n alone', () => {
-    const row = wilcoxonTableRow({ measure: 'sus', label: 'SUS', published: { W: 0, n: 12, z: -3.059, p: 0.002, r: -0.883, decimals: { z: 3, p: 3, r: 3 } }, ratings: null });
+    const row = wilcoxonTableRow({
+      measure: 'sus',
+      label: 'SUS',
+      published: { W: 0, n: 12, z: -3.059, p: 0.002, r: -0.883, decimals: { z: 3, p: 3, r: 3 } },
+      ratings: null,
+    });
     expect(row.follows).toEqual({ z: 'uncorrected', p: 'uncorrected', r: 'uncorrected' });
     expect(row.note).toBe('Z, p, r: without tie correction; the tie-corrected figures need the ratings');
   });
@@ -215,9 +245,25 @@ describe("the paper's Wilcoxon table", () => {
 
   it('prints both modes beside the published figures, one note per row', () => {
     const text = formatWilcoxonTable(table);
-    const line = text.split('\n').find((l) => l.startsWith('W = 0, n = 12'))!.split(/\s{2,}/);
-    expect(line).toEqual(['W = 0, n = 12 (all favour KPD-MADS)', '12', '0', '-3.153', '.0016', '-0.910', '-3.059', '.0022', '-0.883', '-3.059 / .002 / -0.883']);
-    expect(text).toContain('- W = 0, n = 12 (all favour KPD-MADS): Z and r: without tie correction; p: either mode at 3 decimals (medians of these ratings: KPD-MADS 4, NAS 3).');
+    const line = text
+      .split('\n')
+      .find((l) => l.startsWith('W = 0, n = 12'))!
+      .split(/\s{2,}/);
+    expect(line).toEqual([
+      'W = 0, n = 12 (all favour KPD-MADS)',
+      '12',
+      '0',
+      '-3.153',
+      '.0016',
+      '-0.910',
+      '-3.059',
+      '.0022',
+      '-0.883',
+      '-3.059 / .002 / -0.883',
+    ]);
+    expect(text).toContain(
+      '- W = 0, n = 12 (all favour KPD-MADS): Z and r: without tie correction; p: either mode at 3 decimals (medians of these ratings: KPD-MADS 4, NAS 3).',
+    );
     expect(text).toContain("The paper's raw ratings were not published.");
   });
 });

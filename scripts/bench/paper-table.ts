@@ -59,7 +59,12 @@ export function summarisePaperCases(cases: readonly PaperCase[]): PaperSummary {
   const measured = cases.filter(isMeasured);
   const excluded = cases
     .filter((c) => !isMeasured(c))
-    .map((c) => ({ companyId: c.companyId, name: c.name, status: c.excluded?.status ?? 'not_measured', reason: c.excluded?.reason ?? 'one of the two systems has no measurement' }));
+    .map((c) => ({
+      companyId: c.companyId,
+      name: c.name,
+      status: c.excluded?.status ?? 'not_measured',
+      reason: c.excluded?.reason ?? 'one of the two systems has no measurement',
+    }));
   const means = (pick: (c: (typeof measured)[number]) => SystemCase): SystemMeans => ({
     sequentialS: mean(measured.map((c) => pick(c).sequentialMs))! / 1000,
     dagS: mean(measured.map((c) => pick(c).dagMs))! / 1000,
@@ -101,7 +106,11 @@ export function whyNotMeasured(status: string, shortfall: EvidenceShortfall | nu
   if (shortfall) {
     const label = (id: string) => FACTORS.find((f) => f.id === id)?.label.toLowerCase() ?? id;
     const gaps = shortfall.missingFactors;
-    const missing = !gaps.length ? '' : gaps.length <= 3 ? `; no evidence on ${gaps.map(label).join(', ')}` : `; no evidence on ${gaps.length} of the ${GUIDELINE_FACTORS.length} guideline factors`;
+    const missing = !gaps.length
+      ? ''
+      : gaps.length <= 3
+        ? `; no evidence on ${gaps.map(label).join(', ')}`
+        : `; no evidence on ${gaps.length} of the ${GUIDELINE_FACTORS.length} guideline factors`;
     return `${shortfall.items} item${shortfall.items === 1 ? '' : 's'} over ${shortfall.factors} factor${shortfall.factors === 1 ? '' : 's'} at the as-of date, below the ${shortfall.minItems} items over ${shortfall.minFactors} factors a debate needs${missing}`;
   }
   return error?.trim() || `the run ended ${status.replace(/_/g, ' ')}`;
@@ -235,7 +244,11 @@ const pValue = (v: number | null | undefined, digits = 4) => (v === null || v ==
 /** Plain-text table: first column left-aligned, the rest right-aligned. */
 export function textTable(header: string[], rows: string[][]): string {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
-  const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ').trimEnd();
+  const line = (cells: string[]) =>
+    cells
+      .map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i])))
+      .join('  ')
+      .trimEnd();
   return [line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
 }
 
@@ -243,16 +256,18 @@ export type LatencyModel = { ttftMs: number; tokensPerSecond: number };
 
 export function formatLatencyTable(cases: readonly PaperCase[], summary: PaperSummary, model: LatencyModel): string {
   const s = (ms: number) => (ms / 1000).toFixed(2);
-  const rows = cases.filter(isMeasured).map((c) => [
-    c.name,
-    s(c.kpd.sequentialMs),
-    s(c.kpd.dagMs),
-    s(c.nas.sequentialMs),
-    s(c.nas.dagMs),
-    fixed(c.kpd.sequentialMs / c.nas.sequentialMs, 2),
-    `${c.kpd.rei} (${c.kpd.breadth})`,
-    `${c.nas.rei} (${c.nas.breadth})`,
-  ]);
+  const rows = cases
+    .filter(isMeasured)
+    .map((c) => [
+      c.name,
+      s(c.kpd.sequentialMs),
+      s(c.kpd.dagMs),
+      s(c.nas.sequentialMs),
+      s(c.nas.dagMs),
+      fixed(c.kpd.sequentialMs / c.nas.sequentialMs, 2),
+      `${c.kpd.rei} (${c.kpd.breadth})`,
+      `${c.nas.rei} (${c.nas.breadth})`,
+    ]);
   if (summary.mean) {
     const m = summary.mean;
     rows.push([

@@ -27,7 +27,18 @@ import type { ModelProvider } from '@/lib/llm/types';
 import { loadRunView } from '@/lib/report/run-view';
 import type { ScriptEntry } from '../fake-llm/server';
 import { startFakeLlmProcess, type FakeProcess } from './fake-process';
-import { formatLatencyTable, formatWilcoxonTable, paperWilcoxonTable, summarisePaperCases, whyNotMeasured, type LatencyModel, type PaperCase, type PaperSummary, type SystemCase, type WilcoxonTableRow } from './paper-table';
+import {
+  formatLatencyTable,
+  formatWilcoxonTable,
+  paperWilcoxonTable,
+  summarisePaperCases,
+  whyNotMeasured,
+  type LatencyModel,
+  type PaperCase,
+  type PaperSummary,
+  type SystemCase,
+  type WilcoxonTableRow,
+} from './paper-table';
 import type { BenchContext, BenchRow } from './types';
 
 const ROOT = path.resolve(import.meta.dirname, '..', '..');
@@ -57,7 +68,8 @@ async function runOnce(db: Db, provider: ModelProvider, protocol: ProtocolId, co
   // The row says how the run ended, including outcomes newer than ExecuteResult's own list.
   const row = await getRun({ db, id: run.id });
   const status = String(row?.status ?? result.status);
-  if (result.status === 'succeeded' && status === 'succeeded') return { ok: true, runId: run.id, wallMs: result.wallMs, completionTokens: row!.completionTokens };
+  if (result.status === 'succeeded' && status === 'succeeded')
+    return { ok: true, runId: run.id, wallMs: result.wallMs, completionTokens: row!.completionTokens };
   return { ok: false, status, reason: whyNotMeasured(status, row?.shortfall, row?.error ?? result.error) };
 }
 
@@ -74,12 +86,20 @@ async function referenceAnswers(db: Db, protocol: ProtocolId, companyId: string)
     script: steps.flatMap((s) => {
       const def = defs.get(s.stepId)!;
       if (!def.sections) return [{ match: [`Step ${s.stepId} (`, marker], reply: answerJson(def, s.output) }];
-      return sectionCalls(def.sections).map((c) => ({ match: [`Step ${s.stepId} (`, partMarker(s.stepId, c.key), marker], reply: JSON.stringify(sectionOf(def.output, s.output, c)) }));
+      return sectionCalls(def.sections).map((c) => ({
+        match: [`Step ${s.stepId} (`, partMarker(s.stepId, c.key), marker],
+        reply: JSON.stringify(sectionOf(def.output, s.output, c)),
+      }));
     }),
   };
 }
 
-async function measureSystem(db: Db, provider: ModelProvider, protocol: ProtocolId, companyId: string): Promise<{ ok: true; value: SystemCase } | { ok: false; status: string; reason: string }> {
+async function measureSystem(
+  db: Db,
+  provider: ModelProvider,
+  protocol: ProtocolId,
+  companyId: string,
+): Promise<{ ok: true; value: SystemCase } | { ok: false; status: string; reason: string }> {
   const sequential = await runOnce(db, provider, protocol, companyId, 'sequential');
   if (!sequential.ok) return sequential;
   const dag = await runOnce(db, provider, protocol, companyId, 'dag');
@@ -87,7 +107,15 @@ async function measureSystem(db: Db, provider: ModelProvider, protocol: Protocol
   const view = await loadRunView({ db, runId: sequential.runId });
   return {
     ok: true,
-    value: { sequentialMs: sequential.wallMs, dagMs: dag.wallMs, rei: view.tree.rei, breadth: view.tree.breadth, depths: view.tree.depths, completionTokens: sequential.completionTokens, calls: getProtocol(protocol).steps.length },
+    value: {
+      sequentialMs: sequential.wallMs,
+      dagMs: dag.wallMs,
+      rei: view.tree.rei,
+      breadth: view.tree.breadth,
+      depths: view.tree.depths,
+      completionTokens: sequential.completionTokens,
+      calls: getProtocol(protocol).steps.length,
+    },
   };
 }
 

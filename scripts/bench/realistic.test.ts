@@ -24,7 +24,7 @@ describe('realistic benchmark helpers', () => {
     ]);
   });
 
-  it('counts how many of the fake\'s 4-character tokens an answer takes before a reader could see anything', () => {
+  it("counts how many of the fake's 4-character tokens an answer takes before a reader could see anything", () => {
     // '{"te' 'xt":' '"Cre' — the prose starts in the third token.
     expect(tokensToFirstVisible('turn', '{"text":"Credit holds up.","claims":[],"questions":[]}')).toBe(3);
     // A preamble and a fence (35 characters) come first: the prose's first letter is character 45, in token 12.
@@ -36,7 +36,9 @@ describe('realistic benchmark helpers', () => {
     // token 10; 50, in token 13), a topic's cited source is (its "D" is character 71, in token 18).
     expect(tokensToFirstVisible('report', '{"objective":"Assess it.","overview":"x"}')).toBe(10);
     expect(tokensToFirstVisible('report', '{"favorableSummary":["Orders grew."],"overview":"x"}')).toBe(13);
-    expect(tokensToFirstVisible('report', '{"topics":[{"topic":"Orders","factor":"other","citations":[{"source":"DART","date":"2024-01-01"}]}],"overview":"x"}')).toBe(18);
+    expect(
+      tokensToFirstVisible('report', '{"topics":[{"topic":"Orders","factor":"other","citations":[{"source":"DART","date":"2024-01-01"}]}],"overview":"x"}'),
+    ).toBe(18);
     // Ids, numbers and enum codes are never visible text: the judge's key insight (character 67) and the draft's text (85) are the first.
     expect(tokensToFirstVisible('rubricJudgment', '{"scores":[{"argumentId":"A1","logic":7}],"overall":{"keyInsight":"Liquidity."}}')).toBe(17);
     expect(tokensToFirstVisible('stanceDraft', '{"stance":"adverse","horizons":[{"horizon":"12 months","outlook":"adverse"}],"text":"Adverse."}')).toBe(22);
@@ -70,7 +72,13 @@ describe('realistic benchmark, two runs', () => {
 
   it('succeeds, keeps every planted citation unverified and measures the first prose', async () => {
     const requests = async () => fake.requests.map(({ headers: _h, body: _b, ...rest }): RequestSummary => rest);
-    const figures = await measureRealistic({ db: handle.db, baseURL: fake.url, requests, plan: realisticPlan({ nas: 2 }).map((r, i) => ({ ...r, companyId: i ? 'tesla' : 'samsung-electronics' })), concurrency: 2 });
+    const figures = await measureRealistic({
+      db: handle.db,
+      baseURL: fake.url,
+      requests,
+      plan: realisticPlan({ nas: 2 }).map((r, i) => ({ ...r, companyId: i ? 'tesla' : 'samsung-electronics' })),
+      concurrency: 2,
+    });
     expect(figures.failures).toEqual([]);
     expect(figures).toMatchObject({ runs: 2, succeeded: 2, byProtocol: { nas: { runs: 2, succeeded: 2 } } });
     // NAS writes its report as section calls and an overview (docs/protocols.md, "Sections"):
@@ -117,9 +125,15 @@ describe('realistic benchmark, prose written last', () => {
     await handle?.close();
   });
 
-  it('counts the sources the report\'s sections cite before its overview as the first visible text, and the prose-only figure apart', async () => {
+  it("counts the sources the report's sections cite before its overview as the first visible text, and the prose-only figure apart", async () => {
     const requests = async () => fake.requests.map(({ headers: _h, body: _b, ...rest }): RequestSummary => rest);
-    const figures = await measureRealistic({ db: handle.db, baseURL: fake.url, requests, plan: [{ protocol: 'nas', companyId: 'samsung-electronics' }], concurrency: 1 });
+    const figures = await measureRealistic({
+      db: handle.db,
+      baseURL: fake.url,
+      requests,
+      plan: [{ protocol: 'nas', companyId: 'samsung-electronics' }],
+      concurrency: 1,
+    });
     expect(figures.failures).toEqual([]);
     expect(figures.firstVisibleMs).toHaveLength(1);
     expect(figures.firstProseMs).toHaveLength(1);

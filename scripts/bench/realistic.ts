@@ -37,12 +37,17 @@ export type PlannedRun = { protocol: ProtocolId; companyId: string };
 
 /** `count` runs of each protocol, over the demo companies in turn. */
 export function realisticPlan(counts: Partial<Record<ProtocolId, number>>): PlannedRun[] {
-  return Object.entries(counts).flatMap(([protocol, n]) => Array.from({ length: n ?? 0 }, (_, i) => ({ protocol: protocol as ProtocolId, companyId: COMPANIES[i % COMPANIES.length] })));
+  return Object.entries(counts).flatMap(([protocol, n]) =>
+    Array.from({ length: n ?? 0 }, (_, i) => ({ protocol: protocol as ProtocolId, companyId: COMPANIES[i % COMPANIES.length] })),
+  );
 }
 
 /** The demo pool's items published after the as-of date: real ids a model might cite although no step was shown them. */
 export function laterDemoItems(asOf: string): LaterItem[] {
-  const lines = fs.readFileSync(path.join(ROOT, 'data', 'demo', 'evidence.jsonl'), 'utf8').split('\n').filter(Boolean);
+  const lines = fs
+    .readFileSync(path.join(ROOT, 'data', 'demo', 'evidence.jsonl'), 'utf8')
+    .split('\n')
+    .filter(Boolean);
   return lines
     .map((l) => JSON.parse(l) as { id: string; source_name: string; published_date: string })
     .filter((e) => e.published_date > asOf)
@@ -101,7 +106,12 @@ type MeasureOptions = {
  * not text a reader reads.
  */
 export function shownText(kind: OutputKind, output: unknown): string {
-  const strings = [proseSoFar(kind, output), ...claimsOf(output).map((c) => c.text), ...questionsOf(output).map((q) => q.text), ...citationsOf(output).map((c) => c.source)];
+  const strings = [
+    proseSoFar(kind, output),
+    ...claimsOf(output).map((c) => c.text),
+    ...questionsOf(output).map((q) => q.text),
+    ...citationsOf(output).map((c) => c.source),
+  ];
   return strings.filter((s): s is string => typeof s === 'string' && s.trim() !== '').join('\n');
 }
 
@@ -118,7 +128,15 @@ export function tokensToFirstVisible(kind: OutputKind, raw: string): number | nu
   return null;
 }
 
-export async function measureRealistic({ db, baseURL, requests, plan, concurrency, tokensPerSecond = 50, log = () => {} }: MeasureOptions): Promise<RealisticFigures> {
+export async function measureRealistic({
+  db,
+  baseURL,
+  requests,
+  plan,
+  concurrency,
+  tokensPerSecond = 50,
+  log = () => {},
+}: MeasureOptions): Promise<RealisticFigures> {
   const base = createOpenAiProvider({ apiKey: 'bench', baseURL, model: 'gpt-4o' });
   // When each model call's first chunk reached the engine, by run and step: what the prose latency is measured from.
   const firstChunks = new Map<string, number[]>();
@@ -133,19 +151,21 @@ export async function measureRealistic({ db, baseURL, requests, plan, concurrenc
         // The first token arrives at the model's first-token time: the floor counts the ones after it.
         if (tokens !== null) figures.firstVisibleFloorMs.push(((tokens - 1) * 1000) / tokensPerSecond);
       };
-      return base.generate({
-        ...request,
-        onToken: (text) => {
-          raw += text;
-          if (first && text) {
-            first = false;
-            const list = firstChunks.get(key) ?? [];
-            list.push(performance.now());
-            firstChunks.set(key, list);
-          }
-          request.onToken(text);
-        },
-      }).finally(floor);
+      return base
+        .generate({
+          ...request,
+          onToken: (text) => {
+            raw += text;
+            if (first && text) {
+              first = false;
+              const list = firstChunks.get(key) ?? [];
+              list.push(performance.now());
+              firstChunks.set(key, list);
+            }
+            request.onToken(text);
+          },
+        })
+        .finally(floor);
     },
   };
 
@@ -270,12 +290,15 @@ export async function measureRealistic({ db, baseURL, requests, plan, concurrenc
 
 export const realisticBenchmark: Benchmark = {
   name: 'realistic',
-  description: 'the engine against a model that answers like a real one (fake server, realistic mode): success, planted citations shown verified, first visible text and first prose latency',
+  description:
+    'the engine against a model that answers like a real one (fake server, realistic mode): success, planted citations shown verified, first visible text and first prose latency',
   async run(ctx) {
     // The latency model of the issue; --quick is 10× faster and runs one of each system (four KPD-MADS).
     const ttftMs = ctx.quick ? 40 : 400;
     const tokensPerSecond = ctx.quick ? 500 : 50;
-    const plan = realisticPlan(ctx.quick ? { 'kpd-mads': 4, nas: 1, sas: 1, 'three-round': 1, findebate: 1 } : { 'kpd-mads': 50, nas: 10, sas: 10, 'three-round': 10, findebate: 10 });
+    const plan = realisticPlan(
+      ctx.quick ? { 'kpd-mads': 4, nas: 1, sas: 1, 'three-round': 1, findebate: 1 } : { 'kpd-mads': 50, nas: 10, sas: 10, 'three-round': 10, findebate: 10 },
+    );
     const handle = await ctx.scratchDatabase();
     let fake: FakeProcess | undefined;
     try {
@@ -299,18 +322,62 @@ export const realisticBenchmark: Benchmark = {
 
       const name = `realistic (${ttftMs} ms TTFT, ${tokensPerSecond} tok/s)`;
       const rows: BenchRow[] = [
-        { name, metric: `runs (${Object.entries(f.byProtocol).map(([p, s]) => `${p} ${s.succeeded}/${s.runs}`).join(', ')})`, value: f.runs, unit: 'runs' },
+        {
+          name,
+          metric: `runs (${Object.entries(f.byProtocol)
+            .map(([p, s]) => `${p} ${s.succeeded}/${s.runs}`)
+            .join(', ')})`,
+          value: f.runs,
+          unit: 'runs',
+        },
         { name, metric: 'success rate', value: round((100 * f.succeeded) / Math.max(1, f.runs), 1), unit: '%', key: 'success_rate_pct' },
-        ...f.failures.map((x): BenchRow => ({ name, metric: `failed: ${x.reason.length > 110 ? `${x.reason.slice(0, 110)}…` : x.reason}`, value: x.runs, unit: 'runs' })),
+        ...f.failures.map((x): BenchRow => ({
+          name,
+          metric: `failed: ${x.reason.length > 110 ? `${x.reason.slice(0, 110)}…` : x.reason}`,
+          value: x.runs,
+          unit: 'runs',
+        })),
         { name, metric: 'model requests', value: f.requests, unit: 'requests' },
         { name, metric: 'planted citations sent', value: f.planted.sent, unit: 'citations' },
         { name, metric: 'planted citations on saved steps (later steps copying one included)', value: f.planted.saved, unit: 'citations' },
-        { name, metric: 'planted citations shown as verified', value: f.planted.shownVerified, unit: 'citations', target: { atMost: 0 }, key: 'planted_shown_verified' },
-        { name, metric: 'first visible text (prose, a claim, a question or a cited source) after first token, median', value: round(median(f.firstVisibleMs), 1), unit: 'ms', key: 'first_visible_median_ms' },
-        { name, metric: 'first visible text (prose, a claim, a question or a cited source) after first token, p95', value: round(percentile(f.firstVisibleMs, 95), 1), unit: 'ms', target: { atMost: 300 }, key: 'first_visible_p95_ms' },
+        {
+          name,
+          metric: 'planted citations shown as verified',
+          value: f.planted.shownVerified,
+          unit: 'citations',
+          target: { atMost: 0 },
+          key: 'planted_shown_verified',
+        },
+        {
+          name,
+          metric: 'first visible text (prose, a claim, a question or a cited source) after first token, median',
+          value: round(median(f.firstVisibleMs), 1),
+          unit: 'ms',
+          key: 'first_visible_median_ms',
+        },
+        {
+          name,
+          metric: 'first visible text (prose, a claim, a question or a cited source) after first token, p95',
+          value: round(percentile(f.firstVisibleMs, 95), 1),
+          unit: 'ms',
+          target: { atMost: 300 },
+          key: 'first_visible_p95_ms',
+        },
         { name, metric: 'step attempts measured for first visible text', value: f.firstVisibleMs.length, unit: 'attempts' },
-        { name, metric: 'floor set by the answers themselves (first visible text as written, no engine time), median', value: round(median(f.firstVisibleFloorMs), 1), unit: 'ms', key: 'first_visible_floor_median_ms' },
-        { name, metric: 'floor set by the answers themselves, p95', value: round(percentile(f.firstVisibleFloorMs, 95), 1), unit: 'ms', key: 'first_visible_floor_p95_ms' },
+        {
+          name,
+          metric: 'floor set by the answers themselves (first visible text as written, no engine time), median',
+          value: round(median(f.firstVisibleFloorMs), 1),
+          unit: 'ms',
+          key: 'first_visible_floor_median_ms',
+        },
+        {
+          name,
+          metric: 'floor set by the answers themselves, p95',
+          value: round(percentile(f.firstVisibleFloorMs, 95), 1),
+          unit: 'ms',
+          key: 'first_visible_floor_p95_ms',
+        },
         { name, metric: 'steps that streamed but showed no text', value: f.stepsWithoutVisibleText, unit: 'steps' },
         { name, metric: 'first prose only after first token, median', value: round(median(f.firstProseMs), 1), unit: 'ms', key: 'first_prose_median_ms' },
         { name, metric: 'first prose only after first token, p95', value: round(percentile(f.firstProseMs, 95), 1), unit: 'ms', key: 'first_prose_p95_ms' },

@@ -19,13 +19,54 @@ const CHUNKS_PER_DOCUMENT = 20;
 
 type QueryGroup = 'korean' | 'english' | 'mixed' | 'broad';
 export const QUERY_MIX: Record<QueryGroup, string[]> = {
-  korean: ['소송', '반도체', '특허', '유동성', '워크아웃', '과징금', '신용등급', '리콜', '파업', '유출', '침해소송', '회생절차', '우발채무', '메모리반도체', '소송이', '반도체의 업황', '신용등급이 하향', '중대재해', '랜섬웨어 공격', '감사의견 한정'],
-  english: ['lawsuit', 'lawsuits', 'cybersecurity', 'data breach', 'ransomware', 'covenant breach', 'credit rating downgrade', 'recall', 'antitrust investigation', 'going concern', '"class action"', 'emissions fine', 'CEO resignation', 'supply chain disruption'],
+  korean: [
+    '소송',
+    '반도체',
+    '특허',
+    '유동성',
+    '워크아웃',
+    '과징금',
+    '신용등급',
+    '리콜',
+    '파업',
+    '유출',
+    '침해소송',
+    '회생절차',
+    '우발채무',
+    '메모리반도체',
+    '소송이',
+    '반도체의 업황',
+    '신용등급이 하향',
+    '중대재해',
+    '랜섬웨어 공격',
+    '감사의견 한정',
+  ],
+  english: [
+    'lawsuit',
+    'lawsuits',
+    'cybersecurity',
+    'data breach',
+    'ransomware',
+    'covenant breach',
+    'credit rating downgrade',
+    'recall',
+    'antitrust investigation',
+    'going concern',
+    '"class action"',
+    'emissions fine',
+    'CEO resignation',
+    'supply chain disruption',
+  ],
   mixed: ['HBM 공급', 'ESG 등급', 'lawsuit 소송', 'SEC enforcement 제재', 'patent 특허 라이선스', 'liquidity 유동성 위기'],
   broad: ['공시', '영향', 'company', 'disclosed', 'million', '판단 재무상태', 'financial condition material adverse effect'],
 };
 
-async function insertAll<T>(db: Db, batches: Iterable<T>, write: (tx: Parameters<Parameters<Db['transaction']>[0]>[0], batch: T) => Promise<number>, log: (done: number) => void) {
+async function insertAll<T>(
+  db: Db,
+  batches: Iterable<T>,
+  write: (tx: Parameters<Parameters<Db['transaction']>[0]>[0], batch: T) => Promise<number>,
+  log: (done: number) => void,
+) {
   let rows = 0;
   let ms = 0;
   let pending: T[] = [];
@@ -33,11 +74,13 @@ async function insertAll<T>(db: Db, batches: Iterable<T>, write: (tx: Parameters
     if (pending.length === 0) return;
     const group = pending;
     pending = [];
-    const t = await timed(() => db.transaction(async (tx) => {
-      let n = 0;
-      for (const batch of group) n += await write(tx, batch);
-      return n;
-    }));
+    const t = await timed(() =>
+      db.transaction(async (tx) => {
+        let n = 0;
+        for (const batch of group) n += await write(tx, batch);
+        return n;
+      }),
+    );
     rows += t.result;
     ms += t.ms;
     log(rows);
@@ -63,14 +106,24 @@ export async function loadCorpus(db: Db, ctx: Pick<BenchContext, 'log'>, evidenc
       shown = Math.max(shown, tenth);
     };
   };
-  const evidence = await insertAll(db, evidenceBatches(pool, evidenceCount, BATCH), async (tx, batch) => {
-    await insertEvidenceRows({ db: tx, rows: batch });
-    return batch.length;
-  }, progress('evidence', evidenceCount));
-  const chunks = await insertAll(db, documentBatches(pool, chunkCount, CHUNKS_PER_DOCUMENT), async (tx, { document, chunks }) => {
-    await insertDocumentWithChunks({ db: tx, document, chunks });
-    return chunks.length;
-  }, progress('chunks', chunkCount));
+  const evidence = await insertAll(
+    db,
+    evidenceBatches(pool, evidenceCount, BATCH),
+    async (tx, batch) => {
+      await insertEvidenceRows({ db: tx, rows: batch });
+      return batch.length;
+    },
+    progress('evidence', evidenceCount),
+  );
+  const chunks = await insertAll(
+    db,
+    documentBatches(pool, chunkCount, CHUNKS_PER_DOCUMENT),
+    async (tx, { document, chunks }) => {
+      await insertDocumentWithChunks({ db: tx, document, chunks });
+      return chunks.length;
+    },
+    progress('chunks', chunkCount),
+  );
   // What an import should do after a bulk load. PGlite has no autovacuum, so without ANALYZE the
   // planner guesses how common a word is; nor a background writer, so without CHECKPOINT the
   // first queries pay for writing out the pages the load left dirty.
@@ -90,7 +143,9 @@ export const retrievalBenchmark: Benchmark = {
     const size = `${evidenceCount / 1000}k items`;
     const handle = await ctx.scratchDatabase();
     try {
-      ctx.log(`retrieval: loading ${evidenceCount.toLocaleString('en')} evidence items and ${chunkCount.toLocaleString('en')} chunks into ${handle.kind} (${handle.location})`);
+      ctx.log(
+        `retrieval: loading ${evidenceCount.toLocaleString('en')} evidence items and ${chunkCount.toLocaleString('en')} chunks into ${handle.kind} (${handle.location})`,
+      );
       const { pool, evidence, chunks, maintenanceMs } = await loadCorpus(handle.db, ctx, evidenceCount, chunkCount);
 
       const r = seededRandom(7);
@@ -127,8 +182,15 @@ export const retrievalBenchmark: Benchmark = {
         { name: 'retrieval', metric: `retrieve median (${size})`, value: round(median(all)), unit: 'ms' },
         { name: 'retrieval', metric: `retrieve p95 (${size})`, value: round(percentile(all, 95)), unit: 'ms', target: { atMost: 50 } },
         { name: 'retrieval', metric: `retrieve max (${size})`, value: round(Math.max(...all)), unit: 'ms' },
-        ...(handle.kind === 'pglite' ? [{ name: 'retrieval', metric: `retrieve p95 process CPU time (${size})`, value: round(percentile(cpu, 95)), unit: 'ms' }] : []),
-        ...groups.map((g) => ({ name: 'retrieval', metric: `retrieve p95, ${g} queries (n=${latencies[g].length})`, value: round(percentile(latencies[g], 95)), unit: 'ms' })),
+        ...(handle.kind === 'pglite'
+          ? [{ name: 'retrieval', metric: `retrieve p95 process CPU time (${size})`, value: round(percentile(cpu, 95)), unit: 'ms' }]
+          : []),
+        ...groups.map((g) => ({
+          name: 'retrieval',
+          metric: `retrieve p95, ${g} queries (n=${latencies[g].length})`,
+          value: round(percentile(latencies[g], 95)),
+          unit: 'ms',
+        })),
         { name: 'retrieval', metric: 'results per query (k = 10)', value: round(returned / QUERIES), unit: 'rows' },
       ];
       return rows;

@@ -59,21 +59,27 @@ if (out && Number.isFinite(from) && Number.isFinite(to)) {
   const histogram = monitorEventLoopDelay({ resolution: 10 });
   let cpuStart: NodeJS.CpuUsage | undefined;
   let eluStart: ReturnType<typeof performance.eventLoopUtilization> | undefined;
-  setTimeout(() => {
-    histogram.enable();
-    cpuStart = process.cpuUsage();
-    eluStart = performance.eventLoopUtilization();
-  }, Math.max(0, from - now())).unref();
-  setTimeout(() => {
-    histogram.disable();
-    const cpu = process.cpuUsage(cpuStart);
-    const ms = (ns: number) => Math.round(ns / 1e4) / 100;
-    const summary: ProbeSummary = {
-      tokenLagMs: lags.map((l) => Math.round(l * 100) / 100),
-      loopDelayMs: { p50: ms(histogram.percentile(50)), p95: ms(histogram.percentile(95)), p99: ms(histogram.percentile(99)), max: ms(histogram.max) },
-      eventLoopUtilization: performance.eventLoopUtilization(eluStart).utilization,
-      cpuMs: (cpu.user + cpu.system) / 1000,
-    };
-    fs.writeFileSync(out, JSON.stringify(summary));
-  }, Math.max(0, to - now())).unref();
+  setTimeout(
+    () => {
+      histogram.enable();
+      cpuStart = process.cpuUsage();
+      eluStart = performance.eventLoopUtilization();
+    },
+    Math.max(0, from - now()),
+  ).unref();
+  setTimeout(
+    () => {
+      histogram.disable();
+      const cpu = process.cpuUsage(cpuStart);
+      const ms = (ns: number) => Math.round(ns / 1e4) / 100;
+      const summary: ProbeSummary = {
+        tokenLagMs: lags.map((l) => Math.round(l * 100) / 100),
+        loopDelayMs: { p50: ms(histogram.percentile(50)), p95: ms(histogram.percentile(95)), p99: ms(histogram.percentile(99)), max: ms(histogram.max) },
+        eventLoopUtilization: performance.eventLoopUtilization(eluStart).utilization,
+        cpuMs: (cpu.user + cpu.system) / 1000,
+      };
+      fs.writeFileSync(out, JSON.stringify(summary));
+    },
+    Math.max(0, to - now()),
+  ).unref();
 }

@@ -83,21 +83,57 @@ const baseEnv = (extra: Record<string, string>): NodeJS.ProcessEnv => ({
 });
 
 /** `script`: a file of scripted answers (scripts/cluster/reference-script.ts writes one). */
-export async function startFakeModel(options: { ttftMs: number; tokensPerSecond: number; faultRate?: number; faultKinds?: string[]; script?: string; stamp?: boolean; echo?: boolean }) {
+export async function startFakeModel(options: {
+  ttftMs: number;
+  tokensPerSecond: number;
+  faultRate?: number;
+  faultKinds?: string[];
+  script?: string;
+  stamp?: boolean;
+  echo?: boolean;
+}) {
   const port = await freePort();
-  const args = ['--import', 'tsx', 'scripts/fake-llm/server.ts', '--port', String(port), '--ttft', String(options.ttftMs), '--tps', String(options.tokensPerSecond)];
+  const args = [
+    '--import',
+    'tsx',
+    'scripts/fake-llm/server.ts',
+    '--port',
+    String(port),
+    '--ttft',
+    String(options.ttftMs),
+    '--tps',
+    String(options.tokensPerSecond),
+  ];
   if (options.script) args.push('--script', options.script);
   if (options.stamp) args.push('--stamp');
   if (options.faultRate) args.push('--fault-rate', String(options.faultRate), '--fault-kinds', (options.faultKinds ?? ['429', '500']).join(','));
   const proc = track('fake-model', spawn(process.execPath, args, { cwd: ROOT, env: baseEnv({}) }), options.echo ?? false);
   const url = `http://127.0.0.1:${port}/v1`;
-  await waitFor(proc, () => fetch(`${url}/models`).then((r) => r.ok, () => false), 'answer on /v1/models');
+  await waitFor(
+    proc,
+    () =>
+      fetch(`${url}/models`).then(
+        (r) => r.ok,
+        () => false,
+      ),
+    'answer on /v1/models',
+  );
   return { ...proc, url };
 }
 
 /** Writes the fake model's answers for one company's runs (see reference-script.ts) to `out`. */
 export function writeReferenceScript(options: { databaseUrl: string; companyId: string; asOf: string; language: Language; protocol?: string; out: string }) {
-  const args = ['--import', 'tsx', 'scripts/cluster/reference-script.ts', '--database-url', options.databaseUrl, '--company', options.companyId, '--as-of', options.asOf];
+  const args = [
+    '--import',
+    'tsx',
+    'scripts/cluster/reference-script.ts',
+    '--database-url',
+    options.databaseUrl,
+    '--company',
+    options.companyId,
+    '--as-of',
+    options.asOf,
+  ];
   args.push('--language', options.language, '--protocol', options.protocol ?? 'kpd-mads', '--out', options.out);
   const result = spawnSync(process.execPath, args, { cwd: ROOT, env: baseEnv({}), encoding: 'utf8' });
   if (result.status !== 0) throw new Error(`reference script failed: ${result.stderr || result.stdout}`);
@@ -106,7 +142,11 @@ export function writeReferenceScript(options: { databaseUrl: string; companyId: 
 /** Migrates and seeds the demo data on a PostgreSQL database, as an operator would. */
 export function migrateAndSeed(databaseUrl: string, env: Record<string, string> = {}) {
   for (const command of ['migrate', 'seed']) {
-    const result = spawnSync(process.execPath, [TSX, 'scripts/db.ts', command], { cwd: ROOT, env: baseEnv({ DATABASE_URL: databaseUrl, DEMO: '1', ...env }), encoding: 'utf8' });
+    const result = spawnSync(process.execPath, [TSX, 'scripts/db.ts', command], {
+      cwd: ROOT,
+      env: baseEnv({ DATABASE_URL: databaseUrl, DEMO: '1', ...env }),
+      encoding: 'utf8',
+    });
     if (result.status !== 0) throw new Error(`db ${command} failed: ${result.stderr || result.stdout}`);
   }
 }
@@ -116,7 +156,11 @@ export async function startWorker(name: string, env: Record<string, string>, opt
   // One process (node with tsx's loader, not the tsx launcher, which would run it in a child):
   // a SIGKILL must hit the worker itself.
   const preload = (options.preload ?? []).flatMap((module) => ['--import', module]);
-  const proc = track(name, spawn(process.execPath, ['--import', 'tsx', ...preload, 'scripts/worker.ts'], { cwd: ROOT, env: baseEnv(env) }), options.echo ?? false);
+  const proc = track(
+    name,
+    spawn(process.execPath, ['--import', 'tsx', ...preload, 'scripts/worker.ts'], { cwd: ROOT, env: baseEnv(env) }),
+    options.echo ?? false,
+  );
   await waitFor(proc, () => /worker.*(ready|started|listening)/i.test(proc.output()), 'ready line');
   return proc;
 }
@@ -133,6 +177,15 @@ export async function startAppInstance(name: string, env: Record<string, string>
     options.echo ?? false,
   );
   const url = `http://localhost:${port}`;
-  await waitFor(proc, () => fetch(`${url}/api/health`).then((r) => r.ok, () => false), 'healthy /api/health', 120_000);
+  await waitFor(
+    proc,
+    () =>
+      fetch(`${url}/api/health`).then(
+        (r) => r.ok,
+        () => false,
+      ),
+    'healthy /api/health',
+    120_000,
+  );
   return { ...proc, url };
 }

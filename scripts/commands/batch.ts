@@ -42,14 +42,30 @@ export function registerBatch(program: Command) {
       const concurrency = Number.parseInt(options.concurrency, 10);
       if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 64) throw new Error('--concurrency must be a whole number from 1 to 64.');
       const db = await appDb();
-      const wanted = options.companies === 'all' ? null : options.companies.split(',').map((s) => s.trim()).filter(Boolean);
+      const wanted =
+        options.companies === 'all'
+          ? null
+          : options.companies
+              .split(',')
+              .map((s) => s.trim())
+              .filter(Boolean);
       const rows = await listCompanyIds({ db, ids: wanted ?? undefined });
       const missing = wanted?.filter((id) => !rows.some((r) => r.id === id)) ?? [];
       if (missing.length) throw new Error(`Unknown companies: ${missing.join(', ')}.`);
       if (rows.length === 0) throw new Error('No companies to analyse: import some first.');
       const { provider, providerFor } = runProviders(options.provider ?? defaultProviderName());
       const queue = rows.map((r) => r.id);
-      const results: { company: string; runId: string; status: string; seconds: number; breadth: number; rei: number; grounding: number | null; tokens: number; error?: string }[] = [];
+      const results: {
+        company: string;
+        runId: string;
+        status: string;
+        seconds: number;
+        breadth: number;
+        rei: number;
+        grounding: number | null;
+        tokens: number;
+        error?: string;
+      }[] = [];
       const started = performance.now();
       const tick = () => !options.json && process.stderr.write(`\r${progressBar(results.length, rows.length)}`);
       tick();
@@ -87,7 +103,9 @@ export function registerBatch(program: Command) {
         console.log(JSON.stringify({ protocol: options.protocol, wallSeconds, runs: results }));
       } else {
         process.stderr.write('\n');
-        console.table(results.map(({ runId: _runId, error: _error, ...r }) => ({ ...r, grounding: r.grounding === null ? '—' : `${Math.round(r.grounding * 100)}%` })));
+        console.table(
+          results.map(({ runId: _runId, error: _error, ...r }) => ({ ...r, grounding: r.grounding === null ? '—' : `${Math.round(r.grounding * 100)}%` })),
+        );
         console.log(`${results.filter((r) => r.status === 'succeeded').length} of ${results.length} succeeded in ${wallSeconds} s.`);
         for (const r of results.filter((x) => x.error)) console.log(`${r.company}: ${r.error}`);
       }

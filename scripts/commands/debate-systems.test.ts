@@ -28,7 +28,13 @@ function cli(args: string[], env: Record<string, string> = {}) {
   });
 }
 
-type View = { status: string; provider: string; turns: { step: string; text: string; output: unknown; citations: { verified?: boolean }[] }[]; report: unknown; metrics: { citationGrounding: number | null } };
+type View = {
+  status: string;
+  provider: string;
+  turns: { step: string; text: string; output: unknown; citations: { verified?: boolean }[] }[];
+  report: unknown;
+  metrics: { citationGrounding: number | null };
+};
 const lastJson = (stdout: string): View => JSON.parse(stdout.trim().split('\n').at(-1)!);
 
 beforeAll(async () => {
@@ -40,23 +46,27 @@ afterAll(async () => {
 });
 
 describe('npm run cli -- debate, every system', () => {
-  it.each(PROTOCOLS.map((p) => [p]))('%s runs on the offline analyst and, with the same answers, on the fake OpenAI-compatible server', async (protocol) => {
-    const args = ['debate', '--company', 'travelers-companies', '--protocol', protocol, '--lang', 'en', '--as-of', '2025-06-30', '--json'];
-    const offline = await cli([...args, '--provider', 'offline']);
-    expect(offline.status, offline.stderr).toBe(0);
-    const reference = lastJson(offline.stdout);
-    expect(reference).toMatchObject({ status: 'succeeded', provider: 'offline' });
-    expect(reference.report).not.toBeNull();
+  it.each(PROTOCOLS.map((p) => [p]))(
+    '%s runs on the offline analyst and, with the same answers, on the fake OpenAI-compatible server',
+    async (protocol) => {
+      const args = ['debate', '--company', 'travelers-companies', '--protocol', protocol, '--lang', 'en', '--as-of', '2025-06-30', '--json'];
+      const offline = await cli([...args, '--provider', 'offline']);
+      expect(offline.status, offline.stderr).toBe(0);
+      const reference = lastJson(offline.stdout);
+      expect(reference).toMatchObject({ status: 'succeeded', provider: 'offline' });
+      expect(reference.report).not.toBeNull();
 
-    fake.setScript(reference.turns.map((t) => ({ match: [`Step ${t.step} (`, 'Travelers'], reply: JSON.stringify(t.output) })));
-    const before = fake.requests.length;
-    const online = await cli([...args, '--provider', 'openai'], { OPENAI_BASE_URL: fake.url, OPENAI_API_KEY: 'sk-test', OPENAI_MODEL: 'gpt-4o-mini' });
-    expect(online.status, online.stderr).toBe(0);
-    const view = lastJson(online.stdout);
-    expect(view).toMatchObject({ status: 'succeeded', provider: 'openai' });
-    // Every step went over HTTP, and the debate is the same one.
-    expect(fake.requests.length - before).toBeGreaterThanOrEqual(reference.turns.length);
-    expect(view.turns.map((t) => [t.step, t.text])).toEqual(reference.turns.map((t) => [t.step, t.text]));
-    expect(view.metrics.citationGrounding).toBe(reference.metrics.citationGrounding);
-  }, 180_000);
+      fake.setScript(reference.turns.map((t) => ({ match: [`Step ${t.step} (`, 'Travelers'], reply: JSON.stringify(t.output) })));
+      const before = fake.requests.length;
+      const online = await cli([...args, '--provider', 'openai'], { OPENAI_BASE_URL: fake.url, OPENAI_API_KEY: 'sk-test', OPENAI_MODEL: 'gpt-4o-mini' });
+      expect(online.status, online.stderr).toBe(0);
+      const view = lastJson(online.stdout);
+      expect(view).toMatchObject({ status: 'succeeded', provider: 'openai' });
+      // Every step went over HTTP, and the debate is the same one.
+      expect(fake.requests.length - before).toBeGreaterThanOrEqual(reference.turns.length);
+      expect(view.turns.map((t) => [t.step, t.text])).toEqual(reference.turns.map((t) => [t.step, t.text]));
+      expect(view.metrics.citationGrounding).toBe(reference.metrics.citationGrounding);
+    },
+    180_000,
+  );
 });

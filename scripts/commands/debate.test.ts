@@ -75,7 +75,9 @@ describe('npm run cli -- debate', () => {
     const run = cli('debate', '--company', 'taeyoung-engineering-construction', '--protocol', 'sas', '--lang', 'en', '--as-of', '2025-03-31');
     expect(run.status, run.stderr).toBe(0);
     expect(run.stdout).toMatch(/^red_flag_screening in /m);
-    expect(run.stdout).toContain('Red-flag screening, not a full analysis: As of 2025-03-31 the knowledge pool held 1 evidence item on 1 of the ten guideline factors');
+    expect(run.stdout).toContain(
+      'Red-flag screening, not a full analysis: As of 2025-03-31 the knowledge pool held 1 evidence item on 1 of the ten guideline factors',
+    );
     expect(run.stdout).toContain('- Creditor-bank workout · 2024-01-11 · 채권은행 등의 관리절차 개시');
     expect(run.stdout).toContain('(OpenDART API — 태영건설 주요사항보고서(채권은행 등의 관리절차 개시))');
   }, 120_000);
@@ -84,7 +86,9 @@ describe('npm run cli -- debate', () => {
     const run = cli('debate', '--company', 'monro-inc', '--protocol', 'nas', '--lang', 'en', '--as-of', '2025-06-30');
     expect(run.status, run.stderr).toBe(3);
     expect(run.stdout).toMatch(/^insufficient_evidence in /m);
-    expect(run.stdout).toContain('as of 2025-06-30 the pool holds 2 evidence items on 1 of the ten guideline factors; an analysis needs at least 3 items on at least 2 factors. No model was called.');
+    expect(run.stdout).toContain(
+      'as of 2025-06-30 the pool holds 2 evidence items on 1 of the ten guideline factors; an analysis needs at least 3 items on at least 2 factors. No model was called.',
+    );
     expect(run.stdout).toMatch(/No evidence on: Industry growth outlook;/);
     expect(run.stdout).not.toMatch(/No evidence on: [^\n]*Economic/);
     expect(run.stdout).toMatch(/npm run cli -- import/);
@@ -98,11 +102,26 @@ describe('npm run cli -- debate', () => {
 });
 
 describe('npm run cli -- debate, temperatures', () => {
-  it('takes --temperature and --judge-temperature into the run\'s params, and refuses a temperature out of range', () => {
+  it("takes --temperature and --judge-temperature into the run's params, and refuses a temperature out of range", () => {
     const bad = cli('debate', '--company', 'tesla', '--protocol', 'three-round', '--judge-temperature', '3', '--json');
     expect(bad.status).not.toBe(0);
     expect(bad.stderr).toContain('Use a number from 0 to 2.');
-    const run = cli('debate', '--company', 'tesla', '--protocol', 'three-round', '--lang', 'en', '--as-of', '2025-06-30', '--temperature', '0.6', '--judge-temperature', '0.1', '--json');
+    const run = cli(
+      'debate',
+      '--company',
+      'tesla',
+      '--protocol',
+      'three-round',
+      '--lang',
+      'en',
+      '--as-of',
+      '2025-06-30',
+      '--temperature',
+      '0.6',
+      '--judge-temperature',
+      '0.1',
+      '--json',
+    );
     expect(run.status, run.stderr).toBe(0);
     const lines = run.stdout.trim().split('\n');
     const view = JSON.parse(lines[lines.length - 1]);

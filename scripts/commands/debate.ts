@@ -48,7 +48,17 @@ export function shortfallText(shortfall: EvidenceShortfall, asOf: string): strin
     .join('\n');
 }
 
-type Options = { company: string; protocol: Protocol; provider?: ProviderName; mode: RunMode; lang: Language; asOf?: string; json?: boolean; temperature?: number; judgeTemperature?: number };
+type Options = {
+  company: string;
+  protocol: Protocol;
+  provider?: ProviderName;
+  mode: RunMode;
+  lang: Language;
+  asOf?: string;
+  json?: boolean;
+  temperature?: number;
+  judgeTemperature?: number;
+};
 
 function temperature(value: string) {
   const n = Number(value);
@@ -62,7 +72,9 @@ export function registerDebate(program: Command) {
     .description('run one analysis of a company and print it as it streams (or as JSON)')
     .requiredOption('--company <id|name>', 'company id or exact name')
     .addOption(new Option('--protocol <protocol>', 'analysis system').choices([...PROTOCOLS]).default('kpd-mads'))
-    .addOption(new Option('--provider <provider>', 'model provider (default: OpenAI-compatible when configured, else the offline analyst)').choices([...PROVIDER_NAMES]))
+    .addOption(
+      new Option('--provider <provider>', 'model provider (default: OpenAI-compatible when configured, else the offline analyst)').choices([...PROVIDER_NAMES]),
+    )
     .addOption(new Option('--mode <mode>', 'dag runs independent steps at once; sequential one by one').choices([...RUN_MODES]).default('dag'))
     .addOption(new Option('--lang <lang>', 'output language').choices([...LANGUAGES]).default('ko'))
     .option('--as-of <date>', 'analyse as of this date (YYYY-MM-DD; default today)', isoDate)
@@ -88,7 +100,9 @@ export function registerDebate(program: Command) {
       });
       let unsubscribe = () => {};
       if (!options.json) {
-        process.stdout.write(`${company.nameEn ?? company.name} · ${options.protocol} · ${provider.isLLM ? provider.model : 'built-in offline analyst (not an LLM)'} · run ${run.id}\n`);
+        process.stdout.write(
+          `${company.nameEn ?? company.name} · ${options.protocol} · ${provider.isLLM ? provider.model : 'built-in offline analyst (not an LLM)'} · run ${run.id}\n`,
+        );
         // Steps may run at the same time: print each finished turn whole, in the order they finish.
         ({ unsubscribe } = runBus().subscribe(run.id, (event) => {
           if (event.type === 'step-done') process.stdout.write(`\n[${event.stepId}] ${event.text}\n`);

@@ -53,7 +53,12 @@ describe('npm run cli -- import of a document with code for front matter', () =>
     expect(run.status).not.toBe(0);
     expect(fs.existsSync(marker)).toBe(false);
     expect(run.last.rejected).toEqual([
-      { file: 'documents/tesla--evil.md', row: 1, field: null, message: 'The front matter is marked "js"; only YAML front matter is read, and it is never run as code.' },
+      {
+        file: 'documents/tesla--evil.md',
+        row: 1,
+        field: null,
+        message: 'The front matter is marked "js"; only YAML front matter is read, and it is never run as code.',
+      },
     ]);
   }, 120_000);
 });

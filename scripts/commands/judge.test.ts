@@ -77,7 +77,11 @@ describe('npm run cli -- judge', () => {
   it('judges two runs pairwise in both orders against an OpenAI-compatible endpoint', async () => {
     fake.requests.length = 0;
     fake.setScript([{ match: 'Report A', reply: { winner: 'A', reason: 'It comes first.' } }]);
-    const run = await cli(['judge', 'pairwise', '--a', first.id, '--b', second.id, '--json'], { OPENAI_BASE_URL: fake.url, OPENAI_API_KEY: '', OPENAI_MODEL_JUDGE: 'judge-model' });
+    const run = await cli(['judge', 'pairwise', '--a', first.id, '--b', second.id, '--json'], {
+      OPENAI_BASE_URL: fake.url,
+      OPENAI_API_KEY: '',
+      OPENAI_MODEL_JUDGE: 'judge-model',
+    });
     expect(run.status, run.stderr).toBe(0);
     const out = lastJson(run.stdout);
     expect(out).toMatchObject({ a: first.id, b: second.id, wins: { a: 1, b: 1 }, ties: 0, winRate: { a: 0.5, b: 0.5 }, consistent: false });

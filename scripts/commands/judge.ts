@@ -29,7 +29,9 @@ export function judgeProvider(name?: ProviderName) {
 }
 
 const providerOption = () =>
-  new Option('--provider <provider>', 'model provider (default: OpenAI-compatible when configured; the offline analyst cannot judge)').choices([...PROVIDER_NAMES]);
+  new Option('--provider <provider>', 'model provider (default: OpenAI-compatible when configured; the offline analyst cannot judge)').choices([
+    ...PROVIDER_NAMES,
+  ]);
 
 export function registerJudge(program: Command) {
   const judge = program.command('judge').description('automated judges (need a language model)');
@@ -48,7 +50,8 @@ export function registerJudge(program: Command) {
       if (options.json) return console.log(JSON.stringify({ a: a.id, b: b.id, ...result }));
       const label = (r: RunView) => `${r.protocol} run ${r.id}`;
       console.log(`Pairwise judge (${provider.model}), asked in both orders:`);
-      for (const c of result.comparisons) console.log(`  ${c.order === 'a-first' ? 'a as Report A' : 'b as Report A'}: ${c.winner === 'tie' ? 'tie' : `${c.winner} wins`} — ${c.reason}`);
+      for (const c of result.comparisons)
+        console.log(`  ${c.order === 'a-first' ? 'a as Report A' : 'b as Report A'}: ${c.winner === 'tie' ? 'tie' : `${c.winner} wins`} — ${c.reason}`);
       console.log(`a = ${label(a)}: win rate ${result.winRate.a} (${result.wins.a}/${result.comparisons.length})`);
       console.log(`b = ${label(b)}: win rate ${result.winRate.b} (${result.wins.b}/${result.comparisons.length})`);
       if (!result.consistent) console.log('The two orders disagreed: the verdict may follow position rather than content.');

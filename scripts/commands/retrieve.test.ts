@@ -51,10 +51,12 @@ describe.each(testBackends())('runRetrieve on %s', (backend) => {
       language: 'ko',
       searchTokens: searchTokens(title, text),
     });
-    await handle.db.insert(evidenceItems).values([
-      item('hanil-1', '손해배상 청구소송 피소', '거래처가 납품 지연을 이유로 손해배상 청구소송을 제기함.', '2024-03-02'),
-      item('hanil-2', '항소심 판결', '손해배상 청구소송 항소심에서 일부 승소.', '2024-09-15'),
-    ]);
+    await handle.db
+      .insert(evidenceItems)
+      .values([
+        item('hanil-1', '손해배상 청구소송 피소', '거래처가 납품 지연을 이유로 손해배상 청구소송을 제기함.', '2024-03-02'),
+        item('hanil-2', '항소심 판결', '손해배상 청구소송 항소심에서 일부 승소.', '2024-09-15'),
+      ]);
   });
   afterAll(() => handle?.close());
 
@@ -69,7 +71,9 @@ describe.each(testBackends())('runRetrieve on %s', (backend) => {
   it('prints a readable list, and says so when nothing matches', async () => {
     const lines = await runRetrieve(handle.db, { company: 'hanil-steel', query: '소송', asOf: '2024-12-31', k: 10 });
     expect(lines[0]).toBe('2 results for "소송" in 한일제강 (hanil-steel) as of 2024-12-31:');
-    expect(lines.join('\n')).toMatch(/ \d\. \[evidence\] 항소심 판결\n {4}2024-09-15 · 금융감독원 전자공시시스템 · score \d\.\d{3}\n {4}손해배상 .*\n {4}https:\/\/dart\.fss\.or\.kr\/hanil-2/);
+    expect(lines.join('\n')).toMatch(
+      / \d\. \[evidence\] 항소심 판결\n {4}2024-09-15 · 금융감독원 전자공시시스템 · score \d\.\d{3}\n {4}손해배상 .*\n {4}https:\/\/dart\.fss\.or\.kr\/hanil-2/,
+    );
     const none = await runRetrieve(handle.db, { company: 'hanil-steel', query: 'cybersecurity', asOf: '2024-12-31', k: 10 });
     expect(none).toEqual(['Nothing in 한일제강 (hanil-steel)\'s pool matches "cybersecurity" as of 2024-12-31.']);
   });

@@ -58,7 +58,8 @@ export async function runRetrieve(db: Executor, options: RetrieveCommandOptions)
   const query = options.query.trim();
   if (!query) throw new Error('The query is empty: give some words to search for.');
   const known = await getCompanyById({ db, id: company });
-  if (!known) throw new Error(`Unknown company "${company}". Companies are named by their id, e.g. samsung-electronics (see the Companies page or the import files).`);
+  if (!known)
+    throw new Error(`Unknown company "${company}". Companies are named by their id, e.g. samsung-electronics (see the Companies page or the import files).`);
 
   const results = await retrieve({ db, companyId: known.id, query, asOf: options.asOf, k: options.k, recencyDays: options.recencyDays });
   if (options.json) return [JSON.stringify({ company: known.id, query, asOf: options.asOf, results })];

@@ -40,7 +40,7 @@ export function registerStats(program: Command) {
     .description('paired Wilcoxon signed-rank test of x against y (zero differences dropped)')
     .requiredOption('--x <values>', 'first sample, comma-separated (e.g. ratings of system A)', parseNumberList)
     .requiredOption('--y <values>', 'second sample, same length and order (the paired ratings)', parseNumberList)
-    .option('--no-tie-correction', 'leave the tie term out of the variance, as the paper\'s table does')
+    .option('--no-tie-correction', "leave the tie term out of the variance, as the paper's table does")
     .option('--json', 'print one JSON object {n, W, z, p, r, tieCorrection} on the last line')
     .action((options: { x: number[]; y: number[]; tieCorrection: boolean; json?: boolean }) => {
       const result = wilcoxonSignedRank(options.x, options.y, { tieCorrection: options.tieCorrection });

@@ -19,9 +19,13 @@ async function main() {
       continue;
     }
     const t = r.total;
-    console.log(`${r.label}: ${t.claims} claims citing the pool, ${t.judged} judged, ${t.agree} agree, ${t.disagree} disagree, ${t.unsupported} with wording the item does not carry`);
-    for (const [id, n] of Object.entries(r.byProtocol)) console.log(`  ${id.padEnd(12)} claims ${n.claims}  judged ${n.judged}  agree ${n.agree}  disagree ${n.disagree}  unsupported ${n.unsupported}`);
-    for (const d of r.disagreements) console.log(`  DISAGREE ${d.protocol}/${d.step}/${d.claimId} ${d.polarity} cites ${d.evidenceId} read ${d.reading}: ${d.text.slice(0, 160)}`);
+    console.log(
+      `${r.label}: ${t.claims} claims citing the pool, ${t.judged} judged, ${t.agree} agree, ${t.disagree} disagree, ${t.unsupported} with wording the item does not carry`,
+    );
+    for (const [id, n] of Object.entries(r.byProtocol))
+      console.log(`  ${id.padEnd(12)} claims ${n.claims}  judged ${n.judged}  agree ${n.agree}  disagree ${n.disagree}  unsupported ${n.unsupported}`);
+    for (const d of r.disagreements)
+      console.log(`  DISAGREE ${d.protocol}/${d.step}/${d.claimId} ${d.polarity} cites ${d.evidenceId} read ${d.reading}: ${d.text.slice(0, 160)}`);
     for (const u of r.unsupported) console.log(`  UNSUPPORTED ${u.protocol}/${u.step}/${u.claimId} "${u.phrase}" on ${u.evidenceIds}`);
   }
 }

@@ -168,8 +168,8 @@ function singular(key: string) {
 function generateNumber(schema: JsonSchema, integer: boolean, ctx: Ctx, where: Where) {
   const exMin = typeof schema.exclusiveMinimum === 'number' ? schema.exclusiveMinimum : undefined;
   const exMax = typeof schema.exclusiveMaximum === 'number' ? schema.exclusiveMaximum : undefined;
-  let lo = typeof schema.minimum === 'number' ? schema.minimum : exMin ?? undefined;
-  let hi = typeof schema.maximum === 'number' ? schema.maximum : exMax ?? undefined;
+  let lo = typeof schema.minimum === 'number' ? schema.minimum : (exMin ?? undefined);
+  let hi = typeof schema.maximum === 'number' ? schema.maximum : (exMax ?? undefined);
   // Scores and totals read better in a 1–10 range than as arbitrary floats.
   if (lo === undefined && hi === undefined) [lo, hi] = where.key.toLowerCase().includes('total') ? [10, 40] : [1, 10];
   if (lo === undefined) lo = hi! - 10;

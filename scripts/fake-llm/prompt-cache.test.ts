@@ -24,7 +24,10 @@ describe("the fake server's prompt cache", () => {
     cache.lookup(request('a'), 1_000);
     expect(cache.lookup(request('b'), 100)).toBe(100);
     // The same text after a different first block shares nothing.
-    const other = [{ role: 'system', content: `X${header.slice(1)}` }, { role: 'user', content: 'a' }];
+    const other = [
+      { role: 'system', content: `X${header.slice(1)}` },
+      { role: 'user', content: 'a' },
+    ];
     expect(cache.lookup(other, 1_000)).toBe(0);
   });
 

@@ -41,7 +41,10 @@ export function createPromptCache(settings: PromptCacheSettings) {
       let hits = 0;
       let missed = false;
       for (let end = blockChars; end <= text.length; end += blockChars) {
-        hash = createHash('sha1').update(hash).update(text.slice(end - blockChars, end)).digest('hex');
+        hash = createHash('sha1')
+          .update(hash)
+          .update(text.slice(end - blockChars, end))
+          .digest('hex');
         if (!missed && blocks.has(hash)) hits++;
         else {
           missed = true;

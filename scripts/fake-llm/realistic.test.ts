@@ -63,7 +63,16 @@ const PARAMS = { language: 'en' as const, asOf: AS_OF, recencyDays: 365, maxWebR
 
 function requestFor(protocolId: ProtocolId, step: StepDef, context: ContextTurn[]): ChatRequest {
   const protocol = getProtocol(protocolId);
-  const prompt = buildPrompt({ runId: 'run-1', protocol, step, params: PARAMS, company: COMPANY, evidence: visibleEvidence(step, POOL, context), passages: [], context });
+  const prompt = buildPrompt({
+    runId: 'run-1',
+    protocol,
+    step,
+    params: PARAMS,
+    company: COMPANY,
+    evidence: visibleEvidence(step, POOL, context),
+    passages: [],
+    context,
+  });
   return {
     model: 'fake-llm',
     messages: [
@@ -157,7 +166,7 @@ describe('realistic answers, without quirks', () => {
 });
 
 describe('realistic answers to a report section', () => {
-  it('reads the section\'s factors from its part and keeps its topics to them, as a model told so would', () => {
+  it("reads the section's factors from its part and keeps its topics to them, as a model told so would", () => {
     const protocol = getProtocol('kpd-mads');
     const ag = protocol.steps.find((s) => s.sections)!;
     const market = sectionCalls(ag.sections!).find((c) => c.key === 'business')!;
@@ -252,7 +261,8 @@ describe('realistic quirks', () => {
       const { quirky, clean } = withOnly('missingOptional', seed);
       if (quirky.kind !== 'content') throw new Error('expected content');
       const doc = jsonIn(quirky.content) as Record<string, unknown> & { claims?: Record<string, unknown>[] };
-      const count = (o: Record<string, unknown>) => Object.keys(o).length + ((o.claims as Record<string, unknown>[] | undefined) ?? []).reduce((n, c) => n + Object.keys(c).length, 0);
+      const count = (o: Record<string, unknown>) =>
+        Object.keys(o).length + ((o.claims as Record<string, unknown>[] | undefined) ?? []).reduce((n, c) => n + Object.keys(c).length, 0);
       expect(count(doc)).toBe(count(clean) - 1);
       // Never a field the schema requires with something in it.
       expect(typeof doc.text).toBe('string');
@@ -353,7 +363,13 @@ describe('realistic quirks', () => {
     const d1 = getProtocol('kpd-mads').steps[0];
     const protocol = getProtocol('kpd-mads');
     const prompt = buildPrompt({ runId: 'run-1', protocol, step: d1, params: PARAMS, company: COMPANY, evidence: [], passages: [], context: [] });
-    const request: ChatRequest = { messages: [{ role: 'system', content: prompt.system }, { role: 'user', content: prompt.user }], response_format: d1Request().response_format };
+    const request: ChatRequest = {
+      messages: [
+        { role: 'system', content: prompt.system },
+        { role: 'user', content: prompt.user },
+      ],
+      response_format: d1Request().response_format,
+    };
     const answer = realisticAnswer(request, settingsWith({}), requestRandom(2, 'empty pool', 0));
     if (answer.kind !== 'content') throw new Error('expected content');
     const output = JSON.parse(answer.content);
@@ -424,7 +440,10 @@ describe('realistic quirks', () => {
   });
 });
 
-type Chunk = { choices: { delta: { role?: string; content?: string | null; refusal?: string | null }; finish_reason: string | null }[]; usage?: { completion_tokens: number } };
+type Chunk = {
+  choices: { delta: { role?: string; content?: string | null; refusal?: string | null }; finish_reason: string | null }[];
+  usage?: { completion_tokens: number };
+};
 
 describe('realistic mode over HTTP', () => {
   let fake: FakeLlm;
@@ -434,7 +453,11 @@ describe('realistic mode over HTTP', () => {
   afterAll(() => fake.close());
 
   async function stream(body: ChatRequest & Record<string, unknown>) {
-    const res = await fetch(`${fake.url}/chat/completions`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ ...body, stream: true, stream_options: { include_usage: true } }) });
+    const res = await fetch(`${fake.url}/chat/completions`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ ...body, stream: true, stream_options: { include_usage: true } }),
+    });
     if (res.status !== 200) return { status: res.status, retryAfter: res.headers.get('retry-after'), chunks: [] as Chunk[] };
     const text = await res.text();
     const chunks = text
@@ -490,7 +513,10 @@ describe('realistic mode over HTTP', () => {
     const other = await startFakeLlm({ seed: 4, mode: 'realistic' });
     try {
       const body = { ...d1Request(), messages: [...d1Request().messages, { role: 'user', content: 'determinism' }] };
-      const post = (url: string) => fetch(`${url}/chat/completions`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) }).then(async (r) => `${r.status} ${await r.text()}`.replace(/"(id|created)":("[^"]*"|\d+)/g, ''));
+      const post = (url: string) =>
+        fetch(`${url}/chat/completions`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) }).then(async (r) =>
+          `${r.status} ${await r.text()}`.replace(/"(id|created)":("[^"]*"|\d+)/g, ''),
+        );
       const mine = [await post(fake.url), await post(fake.url), await post(fake.url)];
       const theirs = [await post(other.url), await post(other.url), await post(other.url)];
       expect(theirs).toEqual(mine);
@@ -504,7 +530,12 @@ describe('realistic mode over HTTP', () => {
   it('a script entry turns the realistic mode on for its conversations only, at its own rates', async () => {
     const replay = await startFakeLlm({ seed: 4, script: [{ match: 'Acme Corp', realistic: { rates: { ...NO_QUIRKS, fence: 1 } } }] });
     try {
-      const post = async (body: ChatRequest) => (await (await fetch(`${replay.url}/chat/completions`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) })).json()).choices[0].message.content as string;
+      const post = async (body: ChatRequest) =>
+        (
+          await (
+            await fetch(`${replay.url}/chat/completions`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) })
+          ).json()
+        ).choices[0].message.content as string;
       expect(await post(d1Request())).toMatch(/^```json\n/);
       const plain = await post({ model: 'm', messages: [{ role: 'user', content: 'Another borrower.' }] });
       expect(plain.startsWith('```')).toBe(false);
@@ -515,7 +546,11 @@ describe('realistic mode over HTTP', () => {
   });
 
   it('the CLI takes --mode realistic and --rates', async () => {
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, 'server.ts'), '--port', '0', '--mode', 'realistic', '--rates', 'all=0,fence=1'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', path.join(__dirname, 'server.ts'), '--port', '0', '--mode', 'realistic', '--rates', 'all=0,fence=1'],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     try {
       const url = await new Promise<string>((resolve, reject) => {
         let out = '';
@@ -526,7 +561,11 @@ describe('realistic mode over HTTP', () => {
         });
         child.once('exit', (code) => reject(new Error(`exited ${code}`)));
       });
-      const res = await fetch(`${url}/chat/completions`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(d1Request()) });
+      const res = await fetch(`${url}/chat/completions`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify(d1Request()),
+      });
       expect((await res.json()).choices[0].message.content).toMatch(/^```json\n\{/);
     } finally {
       child.kill('SIGTERM');

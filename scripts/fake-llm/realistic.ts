@@ -246,7 +246,8 @@ function readTurns(user: string) {
           const data = JSON.parse(line.slice('data: '.length)) as { arguments?: { id?: unknown; factor?: unknown }[] };
           if (Array.isArray(data.arguments)) args.push({ step, ids: data.arguments.map((a) => String(a.id ?? '')).filter(Boolean) });
           walkCitations(data, (c, factor) => {
-            if (typeof c.evidenceId === 'string' && typeof c.date === 'string') cited.push({ id: c.evidenceId, date: c.date, source: String(c.source ?? ''), title: '', text: '', factor });
+            if (typeof c.evidenceId === 'string' && typeof c.date === 'string')
+              cited.push({ id: c.evidenceId, date: c.date, source: String(c.source ?? ''), title: '', text: '', factor });
           });
         } catch {
           // Not JSON: nothing to cite from it.
@@ -269,7 +270,13 @@ function walkCitations(value: unknown, visit: (c: LooseCitation, factor?: string
   }
 }
 
-const list = (s: string | undefined) => (s && s !== 'none' ? s.split(', ').map((x) => x.trim()).filter(Boolean) : []);
+const list = (s: string | undefined) =>
+  s && s !== 'none'
+    ? s
+        .split(', ')
+        .map((x) => x.trim())
+        .filter(Boolean)
+    : [];
 
 /** The checked rules, read back from the "# Checked rules" section of the step's part. */
 export function readRules(user: string): StepRules {
@@ -277,12 +284,16 @@ export function readRules(user: string): StepRules {
   const start = user.indexOf('# Checked rules');
   if (start < 0) return rules;
   const end = user.indexOf('\n\n#', start);
-  for (const raw of user.slice(start, end < 0 ? undefined : end).split('\n').slice(1)) {
+  for (const raw of user
+    .slice(start, end < 0 ? undefined : end)
+    .split('\n')
+    .slice(1)) {
     const line = raw.replace(/^- /, '');
     let m: RegExpExecArray | null;
     if ((m = /^At least (\d+) claims\./.exec(line))) rules.minClaims = Number(m[1]);
     else if ((m = /^Claims cover at least (\d+) different factors\./.exec(line))) rules.minFactors = Number(m[1]);
-    else if (line.startsWith('Every claim cites at least one item.') || line.startsWith('Every argument cites at least one evidence item.')) rules.citationsRequired = true;
+    else if (line.startsWith('Every claim cites at least one item.') || line.startsWith('Every argument cites at least one evidence item.'))
+      rules.citationsRequired = true;
     else if ((m = /^(\d+) to (\d+) numbered arguments\./.exec(line))) rules.arguments = { min: Number(m[1]), max: Number(m[2]) };
     else if (line.startsWith("Every claim's polarity is ")) rules.polarity = [...line.matchAll(/"(\w+)"/g)].map((x) => x[1]);
     else if ((m = /^Do not use the factors .*? used(?:: (.*))?\.$/.exec(line))) rules.avoidFactors = list(m[1]);
@@ -355,7 +366,12 @@ function ordered(values: Record<string, unknown>, schema: JsonSchema): Record<st
 }
 
 // Prose must read as prose: braces, brackets and straight quotes from the sources would look like JSON.
-const clean = (s: string) => s.replace(/[{}[\]]/g, '').replace(/"/g, '”').replace(/\s+/g, ' ').trim();
+const clean = (s: string) =>
+  s
+    .replace(/[{}[\]]/g, '')
+    .replace(/"/g, '”')
+    .replace(/\s+/g, ' ')
+    .trim();
 
 function firstSentence(text: string, max = 170): string {
   const t = clean(text);
@@ -371,7 +387,12 @@ const LEADS = {
   ko: ['자료에 따르면', '보고에 의하면', '공시 기준으로', '기사에 따르면'],
 };
 const LINKS = {
-  en: ['This bears on repayment capacity.', 'The evidence is recent and dated.', 'Taken together, the picture is consistent.', 'This matters for the next 12 months.'],
+  en: [
+    'This bears on repayment capacity.',
+    'The evidence is recent and dated.',
+    'Taken together, the picture is consistent.',
+    'This matters for the next 12 months.',
+  ],
   ko: ['이는 상환 능력에 영향을 줍니다.', '최근 날짜의 근거입니다.', '종합하면 흐름이 일관됩니다.', '향후 12개월에 중요한 요소입니다.'],
 };
 
@@ -435,7 +456,11 @@ class Writer {
     const sentences: string[] = [];
     for (const item of dedupe(items)) {
       const title = firstSentence(item.title || item.text);
-      sentences.push(this.lang === 'ko' ? `${this.pick(LEADS.ko)} ${item.source} (${item.date}): ${title}` : `${this.pick(LEADS.en)} ${item.source} (${item.date}): ${title}`);
+      sentences.push(
+        this.lang === 'ko'
+          ? `${this.pick(LEADS.ko)} ${item.source} (${item.date}): ${title}`
+          : `${this.pick(LEADS.en)} ${item.source} (${item.date}): ${title}`,
+      );
       const detail = item.title && item.text ? firstSentence(item.text) : '';
       if (detail && detail !== title) sentences.push(detail);
     }
@@ -472,7 +497,7 @@ class Writer {
   claims(schema: JsonSchema): Record<string, unknown>[] {
     const item = resolveRef((schema.items ?? {}) as JsonSchema, this.root);
     const props = propertiesOf(item);
-    const citationSchema = resolveRef(((props.citations ?? {}) as JsonSchema).items as JsonSchema ?? {}, this.root);
+    const citationSchema = resolveRef((((props.citations ?? {}) as JsonSchema).items as JsonSchema) ?? {}, this.root);
     const r = this.p.rules;
     // A cross-examination asks rather than argues, and a closing with no factors to reuse has nothing to claim.
     const silent = (/examin/i.test(this.p.act ?? '') || (r.allowedFactors !== undefined && r.allowedFactors.length === 0)) && !r.minClaims;
@@ -556,10 +581,15 @@ class Writer {
       if (targetKey && targets.length && value.length) {
         // One entry per argument answered or scored; fallacies only where the skeleton found some.
         const count = itemProps.fallacy ? Math.min(value.length, targets.length) : Math.min(targets.length, 6);
-        return targets.slice(0, count).map((t, i) => ({ ...(this.realise(value[i % value.length], itemSchema, key.replace(/s$/, ''), depth + 1, i, factor) as object), [targetKey]: t }));
+        return targets
+          .slice(0, count)
+          .map((t, i) => ({ ...(this.realise(value[i % value.length], itemSchema, key.replace(/s$/, ''), depth + 1, i, factor) as object), [targetKey]: t }));
       }
       // As many numbered arguments as the checked rules ask for, the skeleton's repeated.
-      const wanted = key === 'arguments' && this.p.rules.arguments && value.length ? Math.min(Math.max(value.length, this.p.rules.arguments.min), this.p.rules.arguments.max) : value.length;
+      const wanted =
+        key === 'arguments' && this.p.rules.arguments && value.length
+          ? Math.min(Math.max(value.length, this.p.rules.arguments.min), this.p.rules.arguments.max)
+          : value.length;
       return Array.from({ length: wanted }, (_, i) => this.realise(value[i % value.length], itemSchema, key.replace(/s$/, ''), depth + 1, i, factor));
     }
     if (value && typeof value === 'object') {
@@ -595,7 +625,13 @@ function dedupe(items: PromptItem[]): PromptItem[] {
 }
 
 /** A clean answer: the requested schema filled from the step's own evidence and turns, following its checked rules. */
-export function realisticDocument(schema: JsonSchema, prompt: StepPrompt, rng: Random, textChars = DEFAULT_REALISTIC.textChars, arrayItems = DEFAULT_REALISTIC.arrayItems): unknown {
+export function realisticDocument(
+  schema: JsonSchema,
+  prompt: StepPrompt,
+  rng: Random,
+  textChars = DEFAULT_REALISTIC.textChars,
+  arrayItems = DEFAULT_REALISTIC.arrayItems,
+): unknown {
   const skeleton = jsonFromSchema(schema, { seed: Math.floor(rng() * 2 ** 31), textChars, arrayItems });
   return new Writer(prompt, rng, schema, textChars).realise(skeleton, schema, '', 0);
 }
@@ -680,7 +716,11 @@ function misbehave(doc: Doc, schema: JsonSchema, prompt: StepPrompt, drawn: Set<
     const later = settings.laterItems.filter((i) => i.publishedDate > asOf && !known.has(i.id) && i.id.startsWith(prefix));
     const real = later.length ? later[Math.floor(rng() * later.length)] : undefined;
     const source = real?.sourceName ?? shown[Math.floor(rng() * Math.max(1, shown.length))]?.source ?? 'Company IR release';
-    const c = { evidenceId: real?.id ?? `${prefix}${8000 + Math.floor(rng() * 900)}`, source, date: real?.publishedDate ?? addDays(asOf, 10 + Math.floor(rng() * 120)) };
+    const c = {
+      evidenceId: real?.id ?? `${prefix}${8000 + Math.floor(rng() * 900)}`,
+      source,
+      date: real?.publishedDate ?? addDays(asOf, 10 + Math.floor(rng() * 120)),
+    };
     if (!known.has(c.evidenceId) && plant(doc, c, rng)) {
       applied.push('afterAsOfCitation');
       planted.push({ kind: 'after-as-of', ...c });
@@ -720,7 +760,7 @@ function misbehave(doc: Doc, schema: JsonSchema, prompt: StepPrompt, drawn: Set<
       .filter((k) => !required.has(k) || (Array.isArray(doc[k]) && (doc[k] as unknown[]).length === 0))
       .map((k) => [doc, k]);
     const claims = Array.isArray(doc.claims) ? (doc.claims as Doc[]) : [];
-    const claimSchema = resolveRef(((props.claims ?? {}) as JsonSchema).items as JsonSchema ?? {}, schema);
+    const claimSchema = resolveRef((((props.claims ?? {}) as JsonSchema).items as JsonSchema) ?? {}, schema);
     const claimRequired = requiredOf(claimSchema);
     for (const c of claims) for (const k of Object.keys(c)) if (!claimRequired.has(k)) candidates.push([c, k]);
     if (candidates.length) {
@@ -749,8 +789,16 @@ function misbehave(doc: Doc, schema: JsonSchema, prompt: StepPrompt, drawn: Set<
   return { doc: out, applied, planted };
 }
 
-const BEFORE = ['Here is the analysis for this step as JSON:', 'Sure. Based on the evidence provided, here is my answer.', 'Below is the requested JSON object.'];
-const AFTER = ['Let me know if you would like more detail on any factor.', 'Note: all figures are taken from the evidence items cited above.', 'I hope this helps the committee.'];
+const BEFORE = [
+  'Here is the analysis for this step as JSON:',
+  'Sure. Based on the evidence provided, here is my answer.',
+  'Below is the requested JSON object.',
+];
+const AFTER = [
+  'Let me know if you would like more detail on any factor.',
+  'Note: all figures are taken from the evidence items cited above.',
+  'I hope this helps the committee.',
+];
 const REFUSALS = {
   en: "I'm sorry, but I can't help with assessing this borrower.",
   ko: '죄송하지만 이 차주에 대한 평가는 도와드릴 수 없습니다.',
@@ -776,12 +824,15 @@ export function realisticAnswer(body: ChatRequest, settings: RealisticSettings, 
   if (drawn.has('http429')) return { kind: 'http', status: 429, retryAfter: settings.retryAfter, behaviours: ['http429'], stepId };
   if (drawn.has('http500')) return { kind: 'http', status: 500, behaviours: ['http500'], stepId };
   if (drawn.has('empty')) return { kind: 'content', content: '', refusal: false, behaviours: ['empty'], planted: [], stepId };
-  if (drawn.has('refusal')) return { kind: 'content', content: REFUSALS[prompt.korean ? 'ko' : 'en'], refusal: true, behaviours: ['refusal'], planted: [], stepId };
+  if (drawn.has('refusal'))
+    return { kind: 'content', content: REFUSALS[prompt.korean ? 'ko' : 'en'], refusal: true, behaviours: ['refusal'], planted: [], stepId };
 
   const schema = requestedSchema(body);
   const clean = realisticDocument(schema, prompt, rng, settings.textChars, settings.arrayItems);
   const isObject = clean && typeof clean === 'object' && !Array.isArray(clean);
-  const { doc, applied, planted } = isObject ? misbehave(clean as Doc, schema, prompt, drawn, rng, settings) : { doc: clean, applied: [] as Behaviour[], planted: [] };
+  const { doc, applied, planted } = isObject
+    ? misbehave(clean as Doc, schema, prompt, drawn, rng, settings)
+    : { doc: clean, applied: [] as Behaviour[], planted: [] };
   let content = JSON.stringify(doc);
   if (drawn.has('fence')) {
     content = `\`\`\`json\n${content}\n\`\`\``;
@@ -829,7 +880,10 @@ export function withRates(base: Rates, changes: { [behaviour: string]: number | 
 /** `fence=0.2,cutOff=0` → rates over a base; `all=0` sets every one first. */
 export function parseRates(text: string, base: Rates = DEFAULT_RATES): Rates {
   const changes: { [behaviour: string]: number } = {};
-  for (const part of text.split(',').map((s) => s.trim()).filter(Boolean)) {
+  for (const part of text
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)) {
     const [name, raw] = part.split('=');
     changes[name] = raw === undefined || raw.trim() === '' ? Number.NaN : Number(raw);
   }

@@ -134,7 +134,11 @@ export function planReply(body: ChatRequest, script: ScriptEntry | undefined, se
   const offersSearch = body.tools?.some((t) => t.function?.name === 'web_search') && body.tool_choice !== 'none';
   if (offersSearch) {
     // Decided on the opening messages only, so the same conversation plans the same rounds.
-    const opening = body.messages.filter((m) => m.role === 'system' || m.role === 'user').slice(0, 2).map(messageText).join('\n');
+    const opening = body.messages
+      .filter((m) => m.role === 'system' || m.role === 'user')
+      .slice(0, 2)
+      .map(messageText)
+      .join('\n');
     const rng = seededRandom(settings.seed ^ hashString(`tools:${opening}`));
     const queries = script?.webSearch ?? (rng() < settings.toolCallRate ? [DEFAULT_QUERIES[Math.floor(rng() * DEFAULT_QUERIES.length)]] : []);
     const roundsDone = body.messages.filter((m) => m.role === 'assistant' && m.tool_calls?.length).length;
@@ -193,7 +197,12 @@ export function writeJson(res: ServerResponse, w: Written, latency: Latency, tim
       ? w.plan.refusal
         ? { role: 'assistant', content: null, refusal: text }
         : { role: 'assistant', content: text, refusal: null }
-      : { role: 'assistant', content: null, refusal: null, tool_calls: [{ id: w.plan.id, type: 'function', function: { name: 'web_search', arguments: text } }] };
+      : {
+          role: 'assistant',
+          content: null,
+          refusal: null,
+          tool_calls: [{ id: w.plan.id, type: 'function', function: { name: 'web_search', arguments: text } }],
+        };
   const payload = {
     id: w.id,
     object: 'chat.completion',
@@ -202,12 +211,15 @@ export function writeJson(res: ServerResponse, w: Written, latency: Latency, tim
     choices: [{ index: 0, message, finish_reason: cut ? 'length' : w.plan.kind === 'content' ? 'stop' : 'tool_calls', logprobs: null }],
     usage: usageOf(w, text),
   };
-  const timer = setTimeout(() => {
-    timers.delete(timer);
-    if (res.destroyed) return;
-    res.writeHead(200, { 'Content-Type': 'application/json' });
-    res.end(JSON.stringify(payload));
-  }, dueAt(Math.max(0, n - 1), latency));
+  const timer = setTimeout(
+    () => {
+      timers.delete(timer);
+      if (res.destroyed) return;
+      res.writeHead(200, { 'Content-Type': 'application/json' });
+      res.end(JSON.stringify(payload));
+    },
+    dueAt(Math.max(0, n - 1), latency),
+  );
   timers.add(timer);
   res.on('close', () => clearTimeout(timer));
 }
@@ -221,7 +233,9 @@ export function writeStream(res: ServerResponse, w: Written, latency: Latency, t
     if (w.plan.kind === 'content' && w.plan.refusal) return chunk(first ? { role: 'assistant', content: null, refusal: token } : { refusal: token });
     if (w.plan.kind === 'content') return chunk(first ? { role: 'assistant', content: token } : { content: token });
     const fn = first ? { name: 'web_search', arguments: token } : { arguments: token };
-    return chunk(first ? { role: 'assistant', tool_calls: [{ index: 0, id: w.plan.id, type: 'function', function: fn }] } : { tool_calls: [{ index: 0, function: fn }] });
+    return chunk(
+      first ? { role: 'assistant', tool_calls: [{ index: 0, id: w.plan.id, type: 'function', function: fn }] } : { tool_calls: [{ index: 0, function: fn }] },
+    );
   };
   const stamped = (data: object) => (latency.stamp ? { ...data, x_sent_at: performance.timeOrigin + performance.now() } : data);
   const send = (data: string | object) => res.write(`data: ${typeof data === 'string' ? data : JSON.stringify(stamped(data))}\n\n`);

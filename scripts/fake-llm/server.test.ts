@@ -9,10 +9,23 @@ import { startFakeLlm, type FakeLlm } from './server';
 const KINDS = Object.keys(OUTPUT_SCHEMAS) as OutputKind[];
 const jsonSchemaOf = (kind: OutputKind) => z.toJSONSchema(OUTPUT_SCHEMAS[kind]) as JsonSchema;
 
-type Chunk = { choices: { delta: { role?: string; content?: string; tool_calls?: { index: number; id?: string; function: { name?: string; arguments?: string } }[] }; finish_reason: string | null }[]; usage?: { prompt_tokens: number; completion_tokens: number } };
+type Chunk = {
+  choices: {
+    delta: { role?: string; content?: string; tool_calls?: { index: number; id?: string; function: { name?: string; arguments?: string } }[] };
+    finish_reason: string | null;
+  }[];
+  usage?: { prompt_tokens: number; completion_tokens: number };
+};
 
 function chatBody(extra: Record<string, unknown> = {}) {
-  return { model: 'fake-llm', messages: [{ role: 'system', content: 'You are A1. Step D1.' }, { role: 'user', content: 'Argue the favorable case.' }], ...extra };
+  return {
+    model: 'fake-llm',
+    messages: [
+      { role: 'system', content: 'You are A1. Step D1.' },
+      { role: 'user', content: 'Argue the favorable case.' },
+    ],
+    ...extra,
+  };
 }
 
 async function post(fake: FakeLlm, body: unknown, signal?: AbortSignal) {
@@ -113,7 +126,13 @@ describe('fake OpenAI-compatible server', () => {
   });
 
   it('streams SSE chunks: role first, content deltas, a finish chunk, usage, then [DONE]', async () => {
-    const chunks = await streamed(fake, chatBody({ stream_options: { include_usage: true }, response_format: { type: 'json_schema', json_schema: { name: 'turn', schema: jsonSchemaOf('turn') } } }));
+    const chunks = await streamed(
+      fake,
+      chatBody({
+        stream_options: { include_usage: true },
+        response_format: { type: 'json_schema', json_schema: { name: 'turn', schema: jsonSchemaOf('turn') } },
+      }),
+    );
     expect(chunks[0].choices[0].delta.role).toBe('assistant');
     const content = contentOf(chunks);
     expect(OUTPUT_SCHEMAS.turn.safeParse(JSON.parse(content)).success).toBe(true);
@@ -168,7 +187,10 @@ describe('fake OpenAI-compatible server', () => {
     const chunks = await streamed(fake, chatBody({ tools: [searchTool] }));
     const call = chunks[0].choices[0].delta.tool_calls![0];
     expect(call.function.name).toBe('web_search');
-    const args = chunks.flatMap((c) => c.choices[0]?.delta.tool_calls ?? []).map((t) => t.function.arguments ?? '').join('');
+    const args = chunks
+      .flatMap((c) => c.choices[0]?.delta.tool_calls ?? [])
+      .map((t) => t.function.arguments ?? '')
+      .join('');
     expect(JSON.parse(args)).toEqual({ query: 'acme orders 2024' });
     expect(chunks.find((c) => c.choices[0]?.finish_reason)!.choices[0].finish_reason).toBe('tool_calls');
 
@@ -329,7 +351,9 @@ describe('fake OpenAI-compatible server', () => {
 
 describe('CLI', () => {
   it('starts on the given port and prints its base URL', async () => {
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, 'server.ts'), '--port', '0', '--ttft', '10'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, 'server.ts'), '--port', '0', '--ttft', '10'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     try {
       const url = await new Promise<string>((resolve, reject) => {
         let out = '';

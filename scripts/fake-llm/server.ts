@@ -30,28 +30,22 @@ import {
   type RealisticSettings,
 } from './realistic';
 import { createPromptCache, PROMPT_CACHES, type PromptCacheSettings } from './prompt-cache';
-import {
-  conversationText,
-  matches,
-  planReply,
-  promptTokens,
-  truncate,
-  writeJson,
-  writeStream,
-  type ChatRequest,
-  type ScriptEntry,
-} from './reply';
+import { conversationText, matches, planReply, promptTokens, truncate, writeJson, writeStream, type ChatRequest, type ScriptEntry } from './reply';
 
 export type { ChatRequest, ScriptEntry, ScriptReply } from './reply';
 export type { Behaviour, LaterItem, PlantedCitation, Rates } from './realistic';
 
 export type FakeMode = 'replay' | 'realistic';
-export type RealisticOptions = { rates?: Partial<Rates>; retryAfter?: number; laterItems?: LaterItem[]; textChars?: number; arrayItems?: { min: number; max: number } };
+export type RealisticOptions = {
+  rates?: Partial<Rates>;
+  retryAfter?: number;
+  laterItems?: LaterItem[];
+  textChars?: number;
+  arrayItems?: { min: number; max: number };
+};
 
 /** One injected failure: an HTTP error (with Retry-After for 429), or a connection-level fault. */
-export type Fault =
-  | { status: number; retryAfter?: number; retryAfterMs?: number; message?: string }
-  | { kind: 'hang' | 'malformed' | 'reset' };
+export type Fault = { status: number; retryAfter?: number; retryAfterMs?: number; message?: string } | { kind: 'hang' | 'malformed' | 'reset' };
 
 export const FAULT_KINDS = ['429', '500', '503', 'hang', 'malformed', 'reset'] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];
@@ -143,7 +137,16 @@ function sendError(res: ServerResponse, status: number, message: string, extra: 
 }
 
 export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLlm> {
-  const settings = { ttftMs: 0, tokensPerSecond: 0, seed: 1, toolCallRate: 0, rejectJsonSchema: false, model: 'fake-llm', mode: 'replay' as FakeMode, ...options };
+  const settings = {
+    ttftMs: 0,
+    tokensPerSecond: 0,
+    seed: 1,
+    toolCallRate: 0,
+    rejectJsonSchema: false,
+    model: 'fake-llm',
+    mode: 'replay' as FakeMode,
+    ...options,
+  };
   const realisticOf = (extra?: ScriptEntry['realistic']): RealisticSettings => {
     const base = settings.realistic ?? {};
     const own = typeof extra === 'object' ? extra : {};
@@ -225,7 +228,12 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
         record.fault = String(answer.status);
         record.behaviours = answer.behaviours;
         const headers: Record<string, string> = answer.retryAfter !== undefined ? { 'retry-after': String(answer.retryAfter) } : {};
-        return sendError(res, answer.status, answer.status === 429 ? 'Rate limit reached for requests (injected).' : 'The server had an error while processing your request (injected).', { headers });
+        return sendError(
+          res,
+          answer.status,
+          answer.status === 429 ? 'Rate limit reached for requests (injected).' : 'The server had an error while processing your request (injected).',
+          { headers },
+        );
       }
       generate = () => answer.content;
       quirks = { refusal: answer.refusal, cutAt: answer.cutAt };
@@ -242,7 +250,11 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
     if (cachedTokens !== undefined) record.cachedTokens = cachedTokens;
     const written = { body, plan, model: body.model ?? settings.model, id: `chatcmpl-fake-${record.n}`, promptTokens: prompt, cachedTokens };
     const pace = scripted?.entry.pace;
-    const latency = { ttftMs: pace?.ttftMs ?? settings.ttftMs, tokensPerSecond: pace?.tokensPerSecond ?? settings.tokensPerSecond, stamp: settings.stampChunks };
+    const latency = {
+      ttftMs: pace?.ttftMs ?? settings.ttftMs,
+      tokensPerSecond: pace?.tokensPerSecond ?? settings.tokensPerSecond,
+      stamp: settings.stampChunks,
+    };
     if (body.stream) writeStream(res, written, latency, timers);
     else writeJson(res, written, latency, timers);
   };

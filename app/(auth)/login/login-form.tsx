@@ -40,7 +40,14 @@ export function LoginForm({ callbackUrl }: { callbackUrl?: string }) {
         defaultValue={email}
         key={email}
       />
-      <TextField id="password" label={t('password')} type="password" autoComplete="current-password" required errors={failed?.fieldErrors?.password?.map(text)} />
+      <TextField
+        id="password"
+        label={t('password')}
+        type="password"
+        autoComplete="current-password"
+        required
+        errors={failed?.fieldErrors?.password?.map(text)}
+      />
       {callbackUrl ? <input type="hidden" name="callbackUrl" value={callbackUrl} /> : null}
       <Button type="submit" className="w-full" disabled={pending} data-testid="login-submit">
         {pending ? t('signingIn') : t('signIn')}

@@ -13,7 +13,8 @@ const markInput = z.object({ target: z.union([z.uuid(), z.literal('all')]) });
 
 export const markNotificationsRead = action({ permission: 'app:use', input: markInput }, async ({ target }, user) => {
   const db = await getDb();
-  const marked = target === 'all' ? await markAllNotificationsRead({ db, userId: user.id }) : Number(await markNotificationRead({ db, userId: user.id, id: target }));
+  const marked =
+    target === 'all' ? await markAllNotificationsRead({ db, userId: user.id }) : Number(await markNotificationRead({ db, userId: user.id, id: target }));
   // The header's count is on every page.
   revalidatePath('/', 'layout');
   return { marked };

@@ -72,7 +72,13 @@ function headlineOf(item: InboxItem, t: Translate<InboxMessages>, locale: Locale
     return t('kind_watch_alert', { case: item.caseTitle ? `${borrower} (${item.caseTitle})` : borrower });
   }
   const company = locale === 'en' ? (item.companyNameEn ?? item.companyName) : item.companyName;
-  const caseLabel = item.caseTitle ? (company && !item.caseTitle.includes(company) ? `${item.caseTitle} (${company})` : item.caseTitle) : item.runId ? t('anAnalysis') : t('aCase');
+  const caseLabel = item.caseTitle
+    ? company && !item.caseTitle.includes(company)
+      ? `${item.caseTitle} (${company})`
+      : item.caseTitle
+    : item.runId
+      ? t('anAnalysis')
+      : t('aCase');
   return t(`kind_${item.kind}`, { actor: item.actorName ?? t('someone'), case: caseLabel, study: item.studyName ?? t('aStudy') });
 }
 

@@ -22,7 +22,10 @@ export const POST = route('pool:write', async (request, user) => {
   if (!upload.ok) {
     // Refusals go through the wrapper (a forbidden one is audited); 413 has no code of its own.
     if (upload.status === 413) return Response.json({ code: 'bad_request', message: upload.message, phrase: upload.phrase }, { status: 413 });
-    throw new AppError(upload.status === 403 ? 'forbidden' : 'bad_request', say(importMessages, upload.phrase.key as keyof typeof importMessages.en, upload.phrase.values));
+    throw new AppError(
+      upload.status === 403 ? 'forbidden' : 'bad_request',
+      say(importMessages, upload.phrase.key as keyof typeof importMessages.en, upload.phrase.values),
+    );
   }
   const { sources, validOnly } = upload;
   const report = await importPool({
@@ -30,7 +33,10 @@ export const POST = route('pool:write', async (request, user) => {
     sources,
     actorId: user.id,
     validOnly,
-    label: sources.map((s) => s.name).slice(0, 20).join(', '),
+    label: sources
+      .map((s) => s.name)
+      .slice(0, 20)
+      .join(', '),
     // Changing an existing company's profile is an administrator's; anyone else's import only adds and fills.
     companyProfiles: user.role === 'admin' ? 'replace' : 'fill',
   });

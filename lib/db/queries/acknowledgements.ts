@@ -27,7 +27,19 @@ export type NewAcknowledgement = {
 };
 
 /** The acknowledgements of one submission round (the case's `submitted_at` of that submission). */
-export async function insertAcknowledgements({ db, caseId, submittedAt, actorId, rows }: { db: Executor; caseId: string; submittedAt: Date; actorId: string; rows: NewAcknowledgement[] }) {
+export async function insertAcknowledgements({
+  db,
+  caseId,
+  submittedAt,
+  actorId,
+  rows,
+}: {
+  db: Executor;
+  caseId: string;
+  submittedAt: Date;
+  actorId: string;
+  rows: NewAcknowledgement[];
+}) {
   if (!rows.length) return;
   await db.insert(submissionAcknowledgements).values(rows.map((r, position) => ({ ...r, position, caseId, submittedAt, acknowledgedById: actorId })));
 }
@@ -36,7 +48,15 @@ export async function insertAcknowledgements({ db, caseId, submittedAt, actorId,
  * A case's acknowledgements of the round submitted at `submittedAt` (the case's current
  * `submitted_at`), in the order they were listed; none when the case was never submitted.
  */
-export async function listAcknowledgements({ db, caseId, submittedAt }: { db: Executor; caseId: string; submittedAt: Date | null }): Promise<AcknowledgementView[]> {
+export async function listAcknowledgements({
+  db,
+  caseId,
+  submittedAt,
+}: {
+  db: Executor;
+  caseId: string;
+  submittedAt: Date | null;
+}): Promise<AcknowledgementView[]> {
   if (!submittedAt) return [];
   const rows = await db
     .select({

@@ -30,7 +30,9 @@ export async function selectEvidencePageAsOf({ db, companyId, asOf, factor, limi
   if (factor !== undefined) conditions.push(sql`${effectiveFactor} = ${factor}`);
   // Keyset paging: an item imported meanwhile is neither read twice nor makes another skipped.
   if (after) {
-    conditions.push(sql`(${evidenceItems.publishedDate} < ${after.publishedDate} or (${evidenceItems.publishedDate} = ${after.publishedDate} and ${evidenceItems.id} > ${after.id}))`);
+    conditions.push(
+      sql`(${evidenceItems.publishedDate} < ${after.publishedDate} or (${evidenceItems.publishedDate} = ${after.publishedDate} and ${evidenceItems.id} > ${after.id}))`,
+    );
   }
 
   return db

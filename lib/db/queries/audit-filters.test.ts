@@ -64,7 +64,11 @@ describe.each(testBackends())('listing the audit log by filter on %s', (backend)
     const [{ at: written }] = await db.select({ at: auditLog.at }).from(auditLog).limit(1);
     const today = written.toISOString().slice(0, 10);
     const yesterday = new Date(Date.parse(`${today}T00:00:00Z`) - 86_400_000).toISOString().slice(0, 10);
-    expect((await listAuditEntries({ db, filters: parseAuditFilters({ from: today, to: today }) })).rows.map((r) => r.action)).toEqual(['auth.sign_in', 'auth.locked', 'auth.sign_in_failed']);
+    expect((await listAuditEntries({ db, filters: parseAuditFilters({ from: today, to: today }) })).rows.map((r) => r.action)).toEqual([
+      'auth.sign_in',
+      'auth.locked',
+      'auth.sign_in_failed',
+    ]);
     expect((await listAuditEntries({ db, filters: parseAuditFilters({ to: yesterday }) })).total).toBe(0);
   });
 });

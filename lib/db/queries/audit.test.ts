@@ -39,7 +39,11 @@ async function upgradeToKeyedStart(db: Db) {
 
 /** Entries as the code before keying wrote them: plain SHA-256, no checkpoint. */
 async function unkeyedEntries(db: Db, actions: string[]) {
-  const [last] = await db.select({ hash: auditLog.hash }).from(auditLog).orderBy(sql`${auditLog.seq} desc`).limit(1);
+  const [last] = await db
+    .select({ hash: auditLog.hash })
+    .from(auditLog)
+    .orderBy(sql`${auditLog.seq} desc`)
+    .limit(1);
   let prev = last?.hash ?? GENESIS_HASH;
   for (const action of actions) {
     const entry = { at: new Date().toISOString(), actorId: null, action, entityType: 'user', entityId: action, detail: {} };
@@ -125,7 +129,10 @@ describe.each(testBackends())('audit log on %s', (backend) => {
     for (const row of all.slice(from)) {
       const next = { ...row, ...set, prevHash: prev };
       const hash = hashOf(prev, next);
-      await db.update(auditLog).set({ ...set, prevHash: prev, hash }).where(eq(auditLog.seq, row.seq));
+      await db
+        .update(auditLog)
+        .set({ ...set, prevHash: prev, hash })
+        .where(eq(auditLog.seq, row.seq));
       prev = hash;
     }
   }
@@ -163,7 +170,13 @@ describe.each(testBackends())('audit log on %s', (backend) => {
       const pgError = err?.cause ?? err;
       expect(pgError).toMatchObject({ code: '42501', message: expect.stringContaining(`is append-only: ${op} refused`) });
     };
-    await refused(db.update(auditLog).set({ detail: { n: 'forged' } }).where(eq(auditLog.seq, before[2].seq)), 'UPDATE');
+    await refused(
+      db
+        .update(auditLog)
+        .set({ detail: { n: 'forged' } })
+        .where(eq(auditLog.seq, before[2].seq)),
+      'UPDATE',
+    );
     await refused(db.delete(auditLog).where(eq(auditLog.seq, before[4].seq)), 'DELETE');
     await refused(db.execute(sql`truncate audit_log`), 'TRUNCATE');
     await refused(db.update(auditCheckpoints).set({ hash: 'x' }).where(eq(auditCheckpoints.seq, before[2].seq)), 'UPDATE');
@@ -177,7 +190,10 @@ describe.each(testBackends())('audit log on %s', (backend) => {
   it('an entry edited with every later hash recomputed as plain SHA-256 is named as edited', async () => {
     const all = await fiveEntries();
     await asAttacker(async () => {
-      await db.update(auditLog).set({ detail: { n: 'forged' } }).where(eq(auditLog.seq, all[2].seq));
+      await db
+        .update(auditLog)
+        .set({ detail: { n: 'forged' } })
+        .where(eq(auditLog.seq, all[2].seq));
       await rechain(await rows(), 2, (prev, row) => hashAuditEntry(prev, entryOf(row)));
     });
     expect(await verifyAuditChain({ db })).toMatchObject({ ok: false, brokenAt: all[2].seq, reason: 'content', action: 'c', lastGood: all[1].seq });
@@ -186,10 +202,16 @@ describe.each(testBackends())('audit log on %s', (backend) => {
   it('an entry edited with every later hash and checkpoint recomputed under a wrong key is named as edited', async () => {
     const all = await fiveEntries();
     await asAttacker(async () => {
-      await db.update(auditLog).set({ detail: { n: 'forged' } }).where(eq(auditLog.seq, all[2].seq));
+      await db
+        .update(auditLog)
+        .set({ detail: { n: 'forged' } })
+        .where(eq(auditLog.seq, all[2].seq));
       await rechain(await rows(), 2, (prev, row) => hashAuditEntry(prev, entryOf(row), WRONG_KEY));
       for (const row of (await rows()).slice(2)) {
-        await db.update(auditCheckpoints).set({ hash: row.hash, mac: checkpointMac(row.seq, row.hash, WRONG_KEY) }).where(eq(auditCheckpoints.seq, row.seq));
+        await db
+          .update(auditCheckpoints)
+          .set({ hash: row.hash, mac: checkpointMac(row.seq, row.hash, WRONG_KEY) })
+          .where(eq(auditCheckpoints.seq, row.seq));
       }
     });
     expect(await verifyAuditChain({ db })).toMatchObject({ ok: false, brokenAt: all[2].seq, reason: 'content' });
@@ -198,7 +220,10 @@ describe.each(testBackends())('audit log on %s', (backend) => {
   it('an edited entry passed off as written before keying (a downgrade) is named', async () => {
     const all = await fiveEntries();
     await asAttacker(async () => {
-      await db.update(auditLog).set({ detail: { n: 'forged' } }).where(eq(auditLog.seq, all[2].seq));
+      await db
+        .update(auditLog)
+        .set({ detail: { n: 'forged' } })
+        .where(eq(auditLog.seq, all[2].seq));
       await rechain(await rows(), 2, (prev, row) => hashAuditEntry(prev, entryOf(row)), { keyed: false });
     });
     expect(await verifyAuditChain({ db })).toMatchObject({ ok: false, brokenAt: all[2].seq, reason: 'unkeyed-after-keyed' });
@@ -285,7 +310,12 @@ describe.each(testBackends())('audit log on %s', (backend) => {
     expect(await readKeyedStart({ db })).toMatchObject({ lastUnkeyed: all[1].seq, headHash: all[1].hash, holds: true });
     expect(await verifyAuditChain({ db })).toEqual({ ok: true, checked: 3, unkeyed: 2, checkpoint: all[2].seq });
 
-    await asAttacker(() => db.update(auditLog).set({ detail: { n: 'forged' } }).where(eq(auditLog.seq, all[1].seq)));
+    await asAttacker(() =>
+      db
+        .update(auditLog)
+        .set({ detail: { n: 'forged' } })
+        .where(eq(auditLog.seq, all[1].seq)),
+    );
     expect(await verifyAuditChain({ db })).toMatchObject({ ok: false, brokenAt: all[1].seq, reason: 'content' });
     // The entries before keying re-chained from the edit on: the keyed start still names the old hash.
     await asAttacker(async () => {
@@ -301,7 +331,15 @@ describe.each(testBackends())('audit log on %s', (backend) => {
   it('deleting the newest entries is detected: entries after the last one left are missing', async () => {
     const all = await fiveEntries();
     await asAttacker(() => db.delete(auditLog).where(sql`${auditLog.seq} > ${all[2].seq}`));
-    expect(await verifyAuditChain({ db })).toMatchObject({ ok: false, brokenAt: all[3].seq, reason: 'missing', lastGood: all[2].seq, tail: true, action: null, checked: 3 });
+    expect(await verifyAuditChain({ db })).toMatchObject({
+      ok: false,
+      brokenAt: all[3].seq,
+      reason: 'missing',
+      lastGood: all[2].seq,
+      tail: true,
+      action: null,
+      checked: 3,
+    });
   });
 
   it('a deleted entry in the middle is named as missing, with the entry before it', async () => {
@@ -355,7 +393,13 @@ describe.each(testBackends())('an audit log upgraded from before keying on %s', 
 
       // The downgrade: the first entry written after keying began is named.
       await downgradeInSql(db, all[3].seq, 'disable-trigger');
-      expect(await verifyAuditChain({ db })).toMatchObject({ ok: false, brokenAt: all[2].seq, reason: 'unkeyed-after-keyed', action: 'keyed-1', lastGood: all[1].seq });
+      expect(await verifyAuditChain({ db })).toMatchObject({
+        ok: false,
+        brokenAt: all[2].seq,
+        reason: 'unkeyed-after-keyed',
+        action: 'keyed-1',
+        lastGood: all[1].seq,
+      });
     } finally {
       await handle.close();
     }

@@ -68,7 +68,11 @@ export async function appendAudit({ tx, ...entry }: AuditEntryInput & { tx: Tx }
   // The key's first use on an empty log: every entry from the first on is keyed. Only here, and
   // only if no keyed start exists; one that was deleted from a log with entries is never written
   // again, so verification keeps failing (lib/db/audit-genesis.ts).
-  if (!last) await tx.insert(auditGenesis).values({ lastUnkeyed: 0, headHash: GENESIS_HASH, mac: keyedStartMac(0, GENESIS_HASH, key) }).onConflictDoNothing();
+  if (!last)
+    await tx
+      .insert(auditGenesis)
+      .values({ lastUnkeyed: 0, headHash: GENESIS_HASH, mac: keyedStartMac(0, GENESIS_HASH, key) })
+      .onConflictDoNothing();
   const prevHash = last?.hash ?? GENESIS_HASH;
   // Millisecond precision survives a round trip through timestamptz, so verification can rehash.
   const at = new Date().toISOString();
@@ -241,7 +245,19 @@ export const RUN_VIEW_WINDOW_MS = 5 * 60_000;
  * event stream only when this user has no `run.view` of this run within RUN_VIEW_WINDOW_MS, so
  * the stream the page opens, and the browser's reconnects, do not add entries of their own.
  */
-export async function recordRunView({ db, actorId, runId, via, detail = {} }: { db: Executor; actorId: string; runId: string; via: 'page' | 'stream'; detail?: Record<string, unknown> }) {
+export async function recordRunView({
+  db,
+  actorId,
+  runId,
+  via,
+  detail = {},
+}: {
+  db: Executor;
+  actorId: string;
+  runId: string;
+  via: 'page' | 'stream';
+  detail?: Record<string, unknown>;
+}) {
   await db.transaction(async (tx) => {
     if (via === 'stream') {
       const [recent] = await tx
@@ -315,7 +331,17 @@ function auditWhere(filters: AuditFilters) {
 }
 
 /** One page of the log, newest first, with the actor's name, and how many entries match. */
-export async function listAuditEntries({ db, filters = {}, limit = 50, offset = 0 }: { db: Executor; filters?: AuditFilters; limit?: number; offset?: number }) {
+export async function listAuditEntries({
+  db,
+  filters = {},
+  limit = 50,
+  offset = 0,
+}: {
+  db: Executor;
+  filters?: AuditFilters;
+  limit?: number;
+  offset?: number;
+}) {
   const where = auditWhere(filters);
   const [rows, [{ total }]] = await Promise.all([
     db
@@ -337,7 +363,10 @@ export async function listAuditEntries({ db, filters = {}, limit = 50, offset = 
       .orderBy(desc(auditLog.seq))
       .limit(limit)
       .offset(offset),
-    db.select({ total: sql<number>`count(*)::int` }).from(auditLog).where(where),
+    db
+      .select({ total: sql<number>`count(*)::int` })
+      .from(auditLog)
+      .where(where),
   ]);
   return { rows, total };
 }

@@ -34,7 +34,15 @@ describe.each(testBackends())('case lists and the runs going on, on %s', (backen
     // The draft case's first run: queued, and the case marked as being analysed.
     const provider = createOfflineAnalyst();
     const draft = (await getCaseDetail({ db, id: DEMO_IDS.draftCase }))!;
-    const run = await createRun({ db, protocolId: 'nas', companyId: draft.companyId, provider, caseId: draft.id, createdById: rmId, params: { asOf: draft.asOfDate, language: 'en' } });
+    const run = await createRun({
+      db,
+      protocolId: 'nas',
+      companyId: draft.companyId,
+      provider,
+      caseId: draft.id,
+      createdById: rmId,
+      params: { asOf: draft.asOfDate, language: 'en' },
+    });
     await markCaseAnalyzing({ db, id: draft.id });
     const queued = await row(DEMO_IDS.draftCase);
     expect([queued.status, queued.activeRunCount]).toEqual(['analyzing', 1]);
@@ -50,7 +58,7 @@ describe.each(testBackends())('case lists and the runs going on, on %s', (backen
     expect((await listCasesByStatus({ db, statuses: ['submitted'] }))[0].activeRunCount).toBe(0);
   });
 
-  it('lists the statuses of a company\'s cases, for who may read the company', async () => {
+  it("lists the statuses of a company's cases, for who may read the company", async () => {
     expect(await listCaseStatusesOfCompany({ db, companyId: 'samsung-electronics' })).toEqual(['submitted']);
     await db.update(cases).set({ status: 'draft' }).where(eq(cases.id, DEMO_IDS.draftCase));
     expect(await listCaseStatusesOfCompany({ db, companyId: 'tesla' })).toEqual(['draft']);

@@ -104,7 +104,10 @@ export type NewCase = {
 };
 
 export async function insertCase({ db, values }: { db: Executor; values: NewCase }) {
-  const [row] = await db.insert(cases).values({ ...values, status: 'draft' }).returning({ id: cases.id });
+  const [row] = await db
+    .insert(cases)
+    .values({ ...values, status: 'draft' })
+    .returning({ id: cases.id });
   return row;
 }
 
@@ -192,7 +195,19 @@ export async function markCaseSubmitted({ db, id, note = null }: { db: Executor;
  * Wall times and costs of recent succeeded runs of one protocol on one provider and model, for
  * the launcher's estimate (any case: the protocol and model decide the length, not the borrower).
  */
-export async function listRecentRunStats({ db, protocol, provider, model, limit = 20 }: { db: Executor; protocol: string; provider: string; model: string; limit?: number }) {
+export async function listRecentRunStats({
+  db,
+  protocol,
+  provider,
+  model,
+  limit = 20,
+}: {
+  db: Executor;
+  protocol: string;
+  provider: string;
+  model: string;
+  limit?: number;
+}) {
   return db
     .select({
       // The attempts' own lengths (runs.prior_elapsed_ms): a run retried the next morning took seconds, not a night.

@@ -143,7 +143,8 @@ export async function readCitedPoolItems({ db, ids, scope }: { db: Executor; ids
 /** The ids of the citations the engine verified: each names an item its step was shown (lib/debate/checks.ts). */
 export function verifiedCitationIds(outputs: readonly unknown[]): string[] {
   const ids = new Set<string>();
-  for (const output of outputs) for (const c of citationsOf(output) as { evidenceId?: string; verified?: boolean }[]) if (c.evidenceId && c.verified === true) ids.add(c.evidenceId);
+  for (const output of outputs)
+    for (const c of citationsOf(output) as { evidenceId?: string; verified?: boolean }[]) if (c.evidenceId && c.verified === true) ids.add(c.evidenceId);
   return [...ids];
 }
 

@@ -109,7 +109,9 @@ export async function listEvidenceTimeline({
   const ranked = db
     .select({
       id: evidenceItems.id,
-      rank: sql<number>`row_number() over (partition by coalesce(${evidenceItems.factor}, '') order by ${evidenceItems.publishedDate} desc, ${evidenceItems.id})`.as('rank'),
+      rank: sql<number>`row_number() over (partition by coalesce(${evidenceItems.factor}, '') order by ${evidenceItems.publishedDate} desc, ${evidenceItems.id})`.as(
+        'rank',
+      ),
     })
     .from(evidenceItems)
     .where(eq(evidenceItems.companyId, companyId))
@@ -120,7 +122,9 @@ export async function listEvidenceTimeline({
       .from(evidenceItems)
       .innerJoin(ranked, eq(ranked.id, evidenceItems.id))
       .leftJoin(users, eq(users.id, evidenceItems.createdById))
-      .where(factor === undefined ? sql`${ranked.rank} <= ${perFactor}` : sql`${ranked.rank} <= ${perFactor} or coalesce(${evidenceItems.factor}, '') = ${factor}`)
+      .where(
+        factor === undefined ? sql`${ranked.rank} <= ${perFactor}` : sql`${ranked.rank} <= ${perFactor} or coalesce(${evidenceItems.factor}, '') = ${factor}`,
+      )
       .orderBy(desc(evidenceItems.publishedDate), asc(evidenceItems.id)),
     db
       .select({

@@ -18,7 +18,11 @@ export async function insertCandidates({ db, rows }: { db: Executor; rows: NewCa
 
 /** A document's title, if the pool has a document with this id. */
 export async function findDocumentTitle({ db, id }: { db: Executor; id: string }) {
-  const [row] = await db.select({ id: documents.id, companyId: documents.companyId, title: documents.title }).from(documents).where(eq(documents.id, id)).limit(1);
+  const [row] = await db
+    .select({ id: documents.id, companyId: documents.companyId, title: documents.title })
+    .from(documents)
+    .where(eq(documents.id, id))
+    .limit(1);
   return row;
 }
 
@@ -38,7 +42,9 @@ export async function mergeModelReadings({ db, id, readings }: { db: Executor; i
   if (Object.keys(readings).length === 0) return;
   await db
     .update(documents)
-    .set({ meta: sql`${documents.meta} || jsonb_build_object('modelReadings', coalesce(${documents.meta} -> 'modelReadings', '{}'::jsonb) || ${JSON.stringify(readings)}::jsonb)` })
+    .set({
+      meta: sql`${documents.meta} || jsonb_build_object('modelReadings', coalesce(${documents.meta} -> 'modelReadings', '{}'::jsonb) || ${JSON.stringify(readings)}::jsonb)`,
+    })
     .where(eq(documents.id, id));
 }
 
@@ -54,7 +60,13 @@ export async function lockDocumentForReading({ tx, id }: { tx: Tx; id: string })
     .for('update');
   if (!doc) return null;
   const chunks = await tx
-    .select({ ordinal: documentChunks.ordinal, heading: documentChunks.heading, text: documentChunks.text, charStart: documentChunks.charStart, charEnd: documentChunks.charEnd })
+    .select({
+      ordinal: documentChunks.ordinal,
+      heading: documentChunks.heading,
+      text: documentChunks.text,
+      charStart: documentChunks.charStart,
+      charEnd: documentChunks.charEnd,
+    })
     .from(documentChunks)
     .where(eq(documentChunks.documentId, id))
     .orderBy(asc(documentChunks.ordinal));
@@ -63,12 +75,19 @@ export async function lockDocumentForReading({ tx, id }: { tx: Tx; id: string })
 
 /** The spans of a document's candidates, to tell a new proposal from one already made. */
 export async function listCandidateSpans({ db, documentId }: { db: Executor; documentId: string }) {
-  return db.select({ charStart: documentCandidates.charStart, charEnd: documentCandidates.charEnd }).from(documentCandidates).where(eq(documentCandidates.documentId, documentId));
+  return db
+    .select({ charStart: documentCandidates.charStart, charEnd: documentCandidates.charEnd })
+    .from(documentCandidates)
+    .where(eq(documentCandidates.documentId, documentId));
 }
 
 /** A document's candidates in reading order. */
 export async function listCandidates({ db, documentId }: { db: Executor; documentId: string }): Promise<CandidateRow[]> {
-  return db.select().from(documentCandidates).where(eq(documentCandidates.documentId, documentId)).orderBy(asc(documentCandidates.charStart), asc(documentCandidates.id));
+  return db
+    .select()
+    .from(documentCandidates)
+    .where(eq(documentCandidates.documentId, documentId))
+    .orderBy(asc(documentCandidates.charStart), asc(documentCandidates.id));
 }
 
 /** One candidate with its document's source, locked for the decision inside the caller's transaction. */

@@ -56,6 +56,8 @@ describe.each(testBackends())('editing pool items on %s', (backend) => {
     await setEvidenceTag({ db, id: 'edit-1', factor: 'legal', polarity: 'adverse', userId: rmId });
     await deleteEvidenceItem({ db, id: 'edit-1' });
     expect(await getEvidenceById({ db, id: 'edit-1' })).toBeUndefined();
-    expect(await db.select().from(evidenceTagOverrides).where(eq(evidenceTagOverrides.evidenceId, 'edit-1'))).toMatchObject([{ factor: 'legal', polarity: 'adverse' }]);
+    expect(await db.select().from(evidenceTagOverrides).where(eq(evidenceTagOverrides.evidenceId, 'edit-1'))).toMatchObject([
+      { factor: 'legal', polarity: 'adverse' },
+    ]);
   });
 });

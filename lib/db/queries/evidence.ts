@@ -38,7 +38,20 @@ export async function setEvidenceTag({ db, id, factor, polarity, userId }: { db:
 export type EvidenceEdit = Partial<
   Pick<
     typeof evidenceItems.$inferInsert,
-    'category' | 'title' | 'text' | 'value' | 'eventDate' | 'publishedDate' | 'sourceName' | 'sourceUrl' | 'language' | 'searchTokens' | 'updatedAt' | 'factor' | 'polarity' | 'factorSource'
+    | 'category'
+    | 'title'
+    | 'text'
+    | 'value'
+    | 'eventDate'
+    | 'publishedDate'
+    | 'sourceName'
+    | 'sourceUrl'
+    | 'language'
+    | 'searchTokens'
+    | 'updatedAt'
+    | 'factor'
+    | 'polarity'
+    | 'factorSource'
   >
 >;
 

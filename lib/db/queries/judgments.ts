@@ -21,15 +21,9 @@ export async function recordRubricJudgment({ db, runId, result, ...by }: Stored 
   return record(db, { kind: 'rubric', runId, otherRunId: null, result, ...by });
 }
 
-async function record(
-  db: Db,
-  row: Stored & { kind: JudgmentKind; runId: string; otherRunId: string | null; result: PairwiseResult | RubricResult },
-) {
+async function record(db: Db, row: Stored & { kind: JudgmentKind; runId: string; otherRunId: string | null; result: PairwiseResult | RubricResult }) {
   return db.transaction(async (tx) => {
-    const [saved] = await tx
-      .insert(judgments)
-      .values(row)
-      .returning({ id: judgments.id, createdAt: judgments.createdAt });
+    const [saved] = await tx.insert(judgments).values(row).returning({ id: judgments.id, createdAt: judgments.createdAt });
     await appendAudit({
       tx,
       actorId: row.createdById,

@@ -7,11 +7,17 @@ import type { Executor } from '@/lib/db/client';
 import { auditLog, runs, runSteps } from '@/lib/db/schema';
 
 export async function countRunsByStatus({ db }: { db: Executor }) {
-  return db.select({ status: runs.status, n: sql<number>`count(*)::int` }).from(runs).groupBy(runs.status);
+  return db
+    .select({ status: runs.status, n: sql<number>`count(*)::int` })
+    .from(runs)
+    .groupBy(runs.status);
 }
 
 export async function countStepsByStatus({ db }: { db: Executor }) {
-  return db.select({ status: runSteps.status, n: sql<number>`count(*)::int` }).from(runSteps).groupBy(runSteps.status);
+  return db
+    .select({ status: runSteps.status, n: sql<number>`count(*)::int` })
+    .from(runSteps)
+    .groupBy(runSteps.status);
 }
 
 /** Tokens and cost of every run, as numbers (sums of bigints and numerics come back as text). */

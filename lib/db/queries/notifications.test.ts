@@ -129,13 +129,19 @@ describe.each(testBackends())('notifications on %s', (backend) => {
     expect(await itemsOf(secondMemberId)).toEqual([]);
 
     // The RM replies: the thread's author hears a reply; the RM nothing.
-    const reply = await insertComment({ db, values: { caseId, runId: null, stepId: null, claimId: null, parentId: comment.id, authorId: rmId, body: 'From the 2024 annual report.' } });
+    const reply = await insertComment({
+      db,
+      values: { caseId, runId: null, stepId: null, claimId: null, parentId: comment.id, authorId: rmId, body: 'From the 2024 annual report.' },
+    });
     await notifyCommentAdded({ db, comment: reply });
     expect((await itemsOf(committeeId)).map((r) => [r.kind, r.actorId, r.detail])).toEqual([['reply', rmId, 'From the 2024 annual report.']]);
     expect((await itemsOf(rmId)).map((r) => r.kind)).toEqual(['comment']);
 
     // A second member joins the thread: the first member and the RM (a thread participant) hear a reply.
-    const join = await insertComment({ db, values: { caseId, runId: null, stepId: null, claimId: null, parentId: comment.id, authorId: secondMemberId, body: 'Agreed.' } });
+    const join = await insertComment({
+      db,
+      values: { caseId, runId: null, stepId: null, claimId: null, parentId: comment.id, authorId: secondMemberId, body: 'Agreed.' },
+    });
     expect(await notifyCommentAdded({ db, comment: join })).toBe(2);
     expect((await itemsOf(committeeId)).map((r) => r.kind).sort()).toEqual(['reply', 'reply']);
     expect((await itemsOf(rmId)).map((r) => r.kind).sort()).toEqual(['comment', 'reply']);
@@ -147,7 +153,9 @@ describe.each(testBackends())('notifications on %s', (backend) => {
     await db.update(users).set({ disabled: true }).where(eq(users.id, secondMemberId));
     await db.update(cases).set({ submissionNote: 'Please look at the\nlitigation exposure first.' }).where(eq(cases.id, caseId));
     expect(await notifyCaseSubmitted({ db, caseId, actorId: rmId })).toBe(1);
-    expect((await itemsOf(committeeId)).map((r) => [r.kind, r.actorId, r.detail])).toEqual([['submitted', rmId, 'Please look at the litigation exposure first.']]);
+    expect((await itemsOf(committeeId)).map((r) => [r.kind, r.actorId, r.detail])).toEqual([
+      ['submitted', rmId, 'Please look at the litigation exposure first.'],
+    ]);
     expect(await itemsOf(secondMemberId)).toEqual([]);
     expect(await itemsOf(rmId)).toEqual([]);
     await db.update(users).set({ disabled: false }).where(eq(users.id, secondMemberId));
@@ -169,7 +177,14 @@ describe.each(testBackends())('notifications on %s', (backend) => {
     expect((await itemsOf(secondMemberId)).map((r) => r.kind)).toEqual(['resubmitted']);
 
     await db.transaction(async (tx) => {
-      const row = await recordDecision({ db: tx, caseId, deciderId: secondMemberId, outcome: 'approve_with_conditions', rationale: 'Sound.', conditions: 'Quarterly covenant report' });
+      const row = await recordDecision({
+        db: tx,
+        caseId,
+        deciderId: secondMemberId,
+        outcome: 'approve_with_conditions',
+        rationale: 'Sound.',
+        conditions: 'Quarterly covenant report',
+      });
       await notifyCaseDecided({ db: tx, caseId, actorId: secondMemberId, outcome: row!.outcome });
     });
     const rm = await listNotifications({ db, userId: rmId });
@@ -182,7 +197,13 @@ describe.each(testBackends())('notifications on %s', (backend) => {
 
   it('tells each evaluator of a study when it opens', async () => {
     const [report] = await db.select({ id: reports.id }).from(reports);
-    const study = await insertStudy({ db, name: 'Pilot study', seed: 7, createdById: adminId, assignments: [{ evaluatorId, reportId: report.id, position: 1 }] });
+    const study = await insertStudy({
+      db,
+      name: 'Pilot study',
+      seed: 7,
+      createdById: adminId,
+      assignments: [{ evaluatorId, reportId: report.id, position: 1 }],
+    });
     await db.transaction(async (tx) => {
       await setStudyStatus({ db: tx, id: study.id, status: 'open' });
       await notifyStudyOpened({ db: tx, studyId: study.id, actorId: adminId });
@@ -194,15 +215,33 @@ describe.each(testBackends())('notifications on %s', (backend) => {
 
   it('tells the user who started a run how it ended, through the runner', async () => {
     const offline = createOfflineAnalyst();
-    const ok = await createRun({ db, protocolId: 'nas', companyId: 'samsung-electronics', provider: offline, caseId: DEMO_IDS.draftCase, createdById: rmId, params: { asOf: '2025-03-31', language: 'en' } });
+    const ok = await createRun({
+      db,
+      protocolId: 'nas',
+      companyId: 'samsung-electronics',
+      provider: offline,
+      caseId: DEMO_IDS.draftCase,
+      createdById: rmId,
+      params: { asOf: '2025-03-31', language: 'en' },
+    });
     const done = await executeRunHere({ db, run: { id: ok.id, provider: ok.provider, companyId: ok.companyId } });
     expect(done.status).toBe('succeeded');
-    const finished = await db.select().from(notifications).where(and(eq(notifications.userId, rmId), eq(notifications.runId, ok.id)));
+    const finished = await db
+      .select()
+      .from(notifications)
+      .where(and(eq(notifications.userId, rmId), eq(notifications.runId, ok.id)));
     expect(finished.map((r) => [r.kind, r.actorId, r.caseId, r.detail])).toEqual([['run_finished', null, DEMO_IDS.draftCase, 'succeeded']]);
 
     // A run on a provider this process has no configuration for fails at once; its starter hears that.
     const unconfigured: ModelProvider = { ...offline, name: 'openai', model: 'gpt-4.1-mini' };
-    const bad = await createRun({ db, protocolId: 'nas', companyId: 'samsung-electronics', provider: unconfigured, createdById: rmId, params: { asOf: '2025-03-31', language: 'en' } });
+    const bad = await createRun({
+      db,
+      protocolId: 'nas',
+      companyId: 'samsung-electronics',
+      provider: unconfigured,
+      createdById: rmId,
+      params: { asOf: '2025-03-31', language: 'en' },
+    });
     expect((await executeRunHere({ db, run: { id: bad.id, provider: bad.provider, companyId: bad.companyId } })).status).toBe('failed');
     const failed = await listNotifications({ db, userId: rmId, limit: 1 });
     expect(failed.items.map((i) => [i.kind, i.runId, i.detail])).toEqual([['run_failed', bad.id, 'failed']]);

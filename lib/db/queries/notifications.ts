@@ -35,10 +35,18 @@ export const NOTIFICATION_DETAIL_MAX = 400;
  */
 export function notificationDetail(text: string | null | undefined, max = NOTIFICATION_DETAIL_MAX): string | null {
   if (!text) return null;
-  const plain = text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, ' ').replace(/\s+/g, ' ').trim();
+  const plain = text
+    .replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
   if (!plain) return null;
   const chars = Array.from(plain);
-  return chars.length <= max ? plain : `${chars.slice(0, max - 1).join('').trimEnd()}…`;
+  return chars.length <= max
+    ? plain
+    : `${chars
+        .slice(0, max - 1)
+        .join('')
+        .trimEnd()}…`;
 }
 
 export type NotificationInput = {
@@ -220,7 +228,17 @@ export async function notifyCaseSubmitted({ db, caseId, actorId }: { db: Executo
 }
 
 /** A decision on a case: its owner hears "returned" or "decided", with the outcome as the detail. */
-export async function notifyCaseDecided({ db, caseId, actorId, outcome }: { db: Executor; caseId: string; actorId: string; outcome: DecisionOutcome }): Promise<number> {
+export async function notifyCaseDecided({
+  db,
+  caseId,
+  actorId,
+  outcome,
+}: {
+  db: Executor;
+  caseId: string;
+  actorId: string;
+  outcome: DecisionOutcome;
+}): Promise<number> {
   const [kase] = await db.select({ ownerId: cases.ownerId }).from(cases).where(eq(cases.id, caseId));
   if (!kase) return 0;
   return notify({ db, kind: outcome === 'return' ? 'returned' : 'decided', recipients: [kase.ownerId], actorId, caseId, detail: outcome });

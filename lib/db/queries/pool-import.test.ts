@@ -40,12 +40,22 @@ describe.each(testBackends())('the import writes on %s', (backend) => {
   const profile = async (id: string) => (await db.select().from(companies).where(eq(companies.id, id)))[0];
 
   it('inserts new companies only, with their identifier columns, and counts what it inserted', async () => {
-    await db.insert(companies).values({ id: 'fill-co', name: '채움', nameEn: '', country: 'KR', description: 'Kept.', identifiers: { corp_code: '00111111' }, corpCode: '00111111' });
+    await db
+      .insert(companies)
+      .values({ id: 'fill-co', name: '채움', nameEn: '', country: 'KR', description: 'Kept.', identifiers: { corp_code: '00111111' }, corpCode: '00111111' });
     const inserted = await insertNewCompanies({
       db,
       rows: [
         { id: 'fill-co', name: 'Other', nameEn: null, country: 'US', industry: null, description: null, identifiers: {} },
-        { id: 'new-co', name: '새회사', nameEn: 'New Co', country: 'KR', industry: null, description: null, identifiers: { corp_code: '00222222', ticker: 'NEW' } },
+        {
+          id: 'new-co',
+          name: '새회사',
+          nameEn: 'New Co',
+          country: 'KR',
+          industry: null,
+          description: null,
+          identifiers: { corp_code: '00222222', ticker: 'NEW' },
+        },
       ],
     });
     expect(inserted).toBe(1);
@@ -53,7 +63,7 @@ describe.each(testBackends())('the import writes on %s', (backend) => {
     expect(await profile('new-co')).toMatchObject({ corpCode: '00222222', ticker: 'NEW', stockCode: null, cik: null });
   });
 
-  it("a fill writes only what the profile lacks when it runs: an empty field counts as missing, a present value and identifier win", async () => {
+  it('a fill writes only what the profile lacks when it runs: an empty field counts as missing, a present value and identifier win', async () => {
     const found = await updateCompanyProfile({
       db,
       id: 'fill-co',
@@ -72,8 +82,16 @@ describe.each(testBackends())('the import writes on %s', (backend) => {
   });
 
   it('a replace writes the values as they are, identifiers whole; an unknown company is reported', async () => {
-    expect(await updateCompanyProfile({ db, id: 'fill-co', mode: 'replace', change: { description: 'Replaced.', identifiers: { stock_code: '123450' } } })).toBe(true);
-    expect(await profile('fill-co')).toMatchObject({ description: 'Replaced.', identifiers: { stock_code: '123450' }, corpCode: null, cik: null, stockCode: '123450' });
+    expect(
+      await updateCompanyProfile({ db, id: 'fill-co', mode: 'replace', change: { description: 'Replaced.', identifiers: { stock_code: '123450' } } }),
+    ).toBe(true);
+    expect(await profile('fill-co')).toMatchObject({
+      description: 'Replaced.',
+      identifiers: { stock_code: '123450' },
+      corpCode: null,
+      cik: null,
+      stockCode: '123450',
+    });
     expect(await updateCompanyProfile({ db, id: 'no-such-co', mode: 'fill', change: { name: 'X' } })).toBe(false);
   });
 
@@ -92,6 +110,9 @@ describe.each(testBackends())('the import writes on %s', (backend) => {
       { evidenceId: 'deleted-item', factor: 'governance', polarity: 'context' },
     ]);
     const found = await selectTagOverrides({ db, ids: ['fill-1', 'fill-3', 'deleted-item'] });
-    expect(Object.fromEntries(found)).toEqual({ 'fill-1': { factor: 'legal', polarity: 'adverse' }, 'deleted-item': { factor: 'governance', polarity: 'context' } });
+    expect(Object.fromEntries(found)).toEqual({
+      'fill-1': { factor: 'legal', polarity: 'adverse' },
+      'deleted-item': { factor: 'governance', polarity: 'context' },
+    });
   });
 });

@@ -24,7 +24,15 @@ async function selectIn<T>(ids: string[], query: (batch: string[]) => Promise<T[
 export async function selectCompanyProfiles({ db, ids }: { db: Executor; ids: string[] }) {
   return selectIn(ids, (batch) =>
     db
-      .select({ id: companies.id, name: companies.name, nameEn: companies.nameEn, country: companies.country, identifiers: companies.identifiers, industry: companies.industry, description: companies.description })
+      .select({
+        id: companies.id,
+        name: companies.name,
+        nameEn: companies.nameEn,
+        country: companies.country,
+        identifiers: companies.identifiers,
+        industry: companies.industry,
+        description: companies.description,
+      })
       .from(companies)
       .where(inArray(companies.id, batch)),
   );
@@ -34,7 +42,13 @@ export async function selectCompanyProfiles({ db, ids }: { db: Executor; ids: st
 export async function selectEvidenceKeys({ db, companyIds }: { db: Executor; companyIds: string[] }) {
   return selectIn(companyIds, (batch) =>
     db
-      .select({ id: evidenceItems.id, companyId: evidenceItems.companyId, sourceUrl: evidenceItems.sourceUrl, publishedDate: evidenceItems.publishedDate, title: evidenceItems.title })
+      .select({
+        id: evidenceItems.id,
+        companyId: evidenceItems.companyId,
+        sourceUrl: evidenceItems.sourceUrl,
+        publishedDate: evidenceItems.publishedDate,
+        title: evidenceItems.title,
+      })
       .from(evidenceItems)
       .where(inArray(evidenceItems.companyId, batch)),
   );
@@ -80,7 +94,17 @@ export type ProfileChange = Partial<Pick<NewCompanyProfile, 'name' | 'nameEn' | 
  * since planning wins over the import's, and an empty one counts as missing, as it does in the
  * plan; identifiers are merged, the profile's own keys winning. Whether the company was there.
  */
-export async function updateCompanyProfile({ db, id, change, mode }: { db: Executor; id: string; change: ProfileChange; mode: 'replace' | 'fill' }): Promise<boolean> {
+export async function updateCompanyProfile({
+  db,
+  id,
+  change,
+  mode,
+}: {
+  db: Executor;
+  id: string;
+  change: ProfileChange;
+  mode: 'replace' | 'fill';
+}): Promise<boolean> {
   const { identifiers, ...fields } = change;
   const set: Record<string, unknown> =
     mode === 'replace'
@@ -110,7 +134,10 @@ export async function updateCompanyProfile({ db, id, change, mode }: { db: Execu
 export async function selectTagOverrides({ db, ids }: { db: Executor; ids: string[] }) {
   const found = new Map<string, { factor: string; polarity: Polarity }>();
   for (let i = 0; i < ids.length; i += EVIDENCE_INSERT_BATCH) {
-    const rows = await db.select().from(evidenceTagOverrides).where(inArray(evidenceTagOverrides.evidenceId, ids.slice(i, i + EVIDENCE_INSERT_BATCH)));
+    const rows = await db
+      .select()
+      .from(evidenceTagOverrides)
+      .where(inArray(evidenceTagOverrides.evidenceId, ids.slice(i, i + EVIDENCE_INSERT_BATCH)));
     for (const r of rows) found.set(r.evidenceId, { factor: r.factor, polarity: r.polarity });
   }
   return found;

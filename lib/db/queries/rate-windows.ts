@@ -27,9 +27,10 @@ export async function reserveRateWindow({
   rpm?: number;
   tpm?: number;
 }): Promise<boolean> {
-  const guards = [rpm !== undefined ? sql`${t.requests} + 1 <= ${rpm}` : undefined, tpm !== undefined ? sql`${t.tokens} + excluded.tokens <= ${tpm}` : undefined].filter(
-    Boolean,
-  );
+  const guards = [
+    rpm !== undefined ? sql`${t.requests} + 1 <= ${rpm}` : undefined,
+    tpm !== undefined ? sql`${t.tokens} + excluded.tokens <= ${tpm}` : undefined,
+  ].filter(Boolean);
   const rows = await db
     .insert(t)
     .values({ key, windowStart, requests: 1, tokens })

@@ -62,8 +62,14 @@ const RANK_NORMALIZATION = sql.raw('1 | 32');
  * after all English words in the vector, so an English and a Korean term are never "close".
  */
 function coverage(vector: SQL, terms: SQL[]): SQL {
-  const matched = sql.join(terms.map((t) => sql`(${vector} @@ ${t})::int`), sql` + `);
-  const counted = sql.join(terms.map((t) => sql`(numnode(${t}) > 0)::int`), sql` + `);
+  const matched = sql.join(
+    terms.map((t) => sql`(${vector} @@ ${t})::int`),
+    sql` + `,
+  );
+  const counted = sql.join(
+    terms.map((t) => sql`(numnode(${t}) > 0)::int`),
+    sql` + `,
+  );
   return sql`((${matched})::float4 / greatest(${counted}, 1))`;
 }
 

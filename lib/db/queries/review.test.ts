@@ -40,7 +40,10 @@ describe('review rules', () => {
     expect(decisionProblems({ outcome: 'approve', rationale: 'Sound governance.' })).toBeNull();
     expect(decisionProblems({ outcome: 'decline', rationale: '   ' })).toEqual({ rationale: ['errRationale'] });
     expect(decisionProblems({ outcome: 'approve_with_conditions', rationale: 'Fine', conditions: ' ' })).toEqual({ conditions: ['errConditions'] });
-    expect(decisionProblems({ outcome: 'approve_with_conditions', rationale: '', conditions: null })).toEqual({ rationale: ['errRationale'], conditions: ['errConditions'] });
+    expect(decisionProblems({ outcome: 'approve_with_conditions', rationale: '', conditions: null })).toEqual({
+      rationale: ['errRationale'],
+      conditions: ['errConditions'],
+    });
     expect(decisionProblems({ outcome: 'approve_with_conditions', rationale: 'Fine', conditions: 'Quarterly covenant report' })).toBeNull();
   });
 
@@ -79,7 +82,8 @@ describe.each(testBackends())('committee review on %s', (backend) => {
     const [d1] = await db.select().from(runSteps).where(eq(runSteps.stepId, 'D1'));
     const claim = claimsOf(d1.output)[0];
     expect(claim?.id).toBeTruthy();
-    const at = (runId: string | null, stepId: string | null, claimId: string | null, onCase = caseId) => anchorProblem({ db, caseId: onCase, runId, stepId, claimId });
+    const at = (runId: string | null, stepId: string | null, claimId: string | null, onCase = caseId) =>
+      anchorProblem({ db, caseId: onCase, runId, stepId, claimId });
     expect(await at(null, null, null)).toBeNull();
     expect(await at(DEMO_IDS.run, null, null)).toBeNull();
     expect(await at(DEMO_IDS.run, 'D1', null)).toBeNull();
@@ -93,9 +97,18 @@ describe.each(testBackends())('committee review on %s', (backend) => {
   });
 
   it('keeps threads one level deep, in the order they were written', async () => {
-    const root = await insertComment({ db, values: { caseId, runId: DEMO_IDS.run, stepId: 'D1', claimId: null, parentId: null, authorId: committeeId, body: 'Is the 2024 figure audited?' } });
-    const general = await insertComment({ db, values: { caseId, runId: null, stepId: null, claimId: null, parentId: null, authorId: committeeId, body: 'Overall: thin evidence on succession.' } });
-    await insertComment({ db, values: { caseId, runId: DEMO_IDS.run, stepId: 'D1', claimId: null, parentId: root.id, authorId: rmId, body: 'Yes, by the external auditor.' } });
+    const root = await insertComment({
+      db,
+      values: { caseId, runId: DEMO_IDS.run, stepId: 'D1', claimId: null, parentId: null, authorId: committeeId, body: 'Is the 2024 figure audited?' },
+    });
+    const general = await insertComment({
+      db,
+      values: { caseId, runId: null, stepId: null, claimId: null, parentId: null, authorId: committeeId, body: 'Overall: thin evidence on succession.' },
+    });
+    await insertComment({
+      db,
+      values: { caseId, runId: DEMO_IDS.run, stepId: 'D1', claimId: null, parentId: root.id, authorId: rmId, body: 'Yes, by the external auditor.' },
+    });
     const threads = groupThreads(toThreadComments(await listCommentsForCase({ db, caseId })));
     expect(threads.map((t) => [t.root.body, t.replies.map((r) => [r.authorRole, r.body])])).toEqual([
       ['Is the 2024 figure audited?', [['rm', 'Yes, by the external auditor.']]],
@@ -107,7 +120,9 @@ describe.each(testBackends())('committee review on %s', (backend) => {
   });
 
   it('records one decision per submission round; a returned case can be resubmitted and decided again', async () => {
-    const first = await db.transaction((tx) => recordDecision({ db: tx, caseId, deciderId: committeeId, outcome: 'return', rationale: ' Needs a FinDebate run. ' }));
+    const first = await db.transaction((tx) =>
+      recordDecision({ db: tx, caseId, deciderId: committeeId, outcome: 'return', rationale: ' Needs a FinDebate run. ' }),
+    );
     expect(first).toMatchObject({ outcome: 'return', rationale: 'Needs a FinDebate run.', conditions: null });
     const [returned] = await db.select().from(cases).where(eq(cases.id, caseId));
     expect(returned.status).toBe('returned');
@@ -118,7 +133,9 @@ describe.each(testBackends())('committee review on %s', (backend) => {
     // Two members deciding the same round at once: exactly one decision is recorded.
     const both = await Promise.all(
       (['approve_with_conditions', 'decline'] as const).map((outcome) =>
-        db.transaction((tx) => recordDecision({ db: tx, caseId, deciderId: committeeId, outcome, rationale: 'Second round', conditions: 'Quarterly covenant report' })),
+        db.transaction((tx) =>
+          recordDecision({ db: tx, caseId, deciderId: committeeId, outcome, rationale: 'Second round', conditions: 'Quarterly covenant report' }),
+        ),
       ),
     );
     expect(both.filter(Boolean)).toHaveLength(1);
@@ -135,7 +152,9 @@ describe.each(testBackends())('committee review on %s', (backend) => {
 
   it('lists, filters and pages the audit log, and names an edited entry on verification', async () => {
     for (const n of [1, 2, 3]) {
-      await db.transaction((tx) => appendAudit({ tx, actorId: committeeId, action: 'comment.create', entityType: 'comment', entityId: `c${n}`, detail: { caseId, n } }));
+      await db.transaction((tx) =>
+        appendAudit({ tx, actorId: committeeId, action: 'comment.create', entityType: 'comment', entityId: `c${n}`, detail: { caseId, n } }),
+      );
     }
     const mine = await listAuditEntries({ db, filters: { action: 'comment.create', actorId: committeeId }, limit: 2 });
     expect(mine.total).toBe(3);
@@ -150,9 +169,17 @@ describe.each(testBackends())('committee review on %s', (backend) => {
     expect(await verifyAuditChain({ db, batch: 2 })).toMatchObject({ ok: true });
     const target = mine.rows[1];
     // The database refuses the edit; a superuser attacker switches its trigger off first.
-    await expect(db.update(auditLog).set({ detail: { caseId, n: 99 } }).where(eq(auditLog.seq, target.seq))).rejects.toThrow();
+    await expect(
+      db
+        .update(auditLog)
+        .set({ detail: { caseId, n: 99 } })
+        .where(eq(auditLog.seq, target.seq)),
+    ).rejects.toThrow();
     await db.execute(sql`alter table audit_log disable trigger user`);
-    await db.update(auditLog).set({ detail: { caseId, n: 99 } }).where(eq(auditLog.seq, target.seq));
+    await db
+      .update(auditLog)
+      .set({ detail: { caseId, n: 99 } })
+      .where(eq(auditLog.seq, target.seq));
     await db.execute(sql`alter table audit_log enable trigger user`);
     const broken = await verifyAuditChain({ db, batch: 2 });
     expect(broken).toMatchObject({ ok: false, brokenAt: target.seq, reason: 'content', action: 'comment.create' });

@@ -171,7 +171,14 @@ export async function listDecisionsForCase({ db, caseId }: { db: Executor; caseI
  * update only matches a submitted case, so of two members deciding at once exactly one wins
  * (PostgreSQL re-checks the condition after the row lock); returns null for the loser.
  */
-export async function recordDecision({ db, caseId, deciderId, outcome, rationale, conditions }: DecisionInput & { db: Executor; caseId: string; deciderId: string }) {
+export async function recordDecision({
+  db,
+  caseId,
+  deciderId,
+  outcome,
+  rationale,
+  conditions,
+}: DecisionInput & { db: Executor; caseId: string; deciderId: string }) {
   const moved = await db
     .update(cases)
     .set({ status: statusAfterDecision(outcome), updatedAt: new Date() })

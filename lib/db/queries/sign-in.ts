@@ -36,7 +36,12 @@ export async function takeBudgetPlace({ db, budget }: { db: Executor; budget: Si
 export async function returnBudgetPlace({ db, budget, forgive = false }: { db: Executor; budget: SignInBudget; forgive?: boolean }) {
   // `forgive`: a right password also frees the places this key's failures held.
   const forgiven = forgive
-    ? ((await db.delete(signInAttempts).where(row(failedKey(budget.key), budget.windowStart)).returning({ attempts: signInAttempts.attempts }))[0]?.attempts ?? 0)
+    ? ((
+        await db
+          .delete(signInAttempts)
+          .where(row(failedKey(budget.key), budget.windowStart))
+          .returning({ attempts: signInAttempts.attempts })
+      )[0]?.attempts ?? 0)
     : 0;
   await db
     .update(signInAttempts)
@@ -51,7 +56,10 @@ export async function recordBudgetFailure({ db, budget }: { db: Executor; budget
 
 /** The failures counted in the budget's window. */
 export async function budgetFailures({ db, budget }: { db: Executor; budget: SignInBudget }) {
-  const [found] = await db.select({ attempts: signInAttempts.attempts }).from(signInAttempts).where(row(failedKey(budget.key), budget.windowStart));
+  const [found] = await db
+    .select({ attempts: signInAttempts.attempts })
+    .from(signInAttempts)
+    .where(row(failedKey(budget.key), budget.windowStart));
   return found?.attempts ?? 0;
 }
 
@@ -104,7 +112,12 @@ export async function pruneSignInAttempts({ db, before, keep, keepBefore }: { db
   const kept = `${keep}%`;
   await db
     .delete(signInAttempts)
-    .where(or(and(lt(signInAttempts.windowStart, before), notLike(signInAttempts.key, kept)), and(lt(signInAttempts.windowStart, keepBefore), like(signInAttempts.key, kept))));
+    .where(
+      or(
+        and(lt(signInAttempts.windowStart, before), notLike(signInAttempts.key, kept)),
+        and(lt(signInAttempts.windowStart, keepBefore), like(signInAttempts.key, kept)),
+      ),
+    );
 }
 
 /**

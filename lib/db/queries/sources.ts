@@ -65,14 +65,39 @@ async function livePoolSources(db: Executor, ids: string[], scope: PoolScope): P
           })
           .from(documentChunks)
           .innerJoin(documents, eq(documents.id, documentChunks.documentId))
-          .where(and(inArray(documentChunks.id, ids.filter((id) => UUID.test(id))), ...where.documents))
+          .where(
+            and(
+              inArray(
+                documentChunks.id,
+                ids.filter((id) => UUID.test(id)),
+              ),
+              ...where.documents,
+            ),
+          )
       : Promise.resolve([]),
   ]);
   for (const i of items) {
-    sources[i.id] = { title: i.title, url: i.url, publishedDate: i.publishedDate, sourceName: i.sourceName, polarity: i.polarity, kind: 'evidence', frozen: false };
+    sources[i.id] = {
+      title: i.title,
+      url: i.url,
+      publishedDate: i.publishedDate,
+      sourceName: i.sourceName,
+      polarity: i.polarity,
+      kind: 'evidence',
+      frozen: false,
+    };
   }
   for (const c of chunks) {
-    sources[c.id] = { title: c.heading ? `${c.title} — ${c.heading}` : c.title, url: c.url, publishedDate: c.publishedDate, sourceName: c.sourceName, documentTitle: c.title, heading: c.heading, kind: 'passage', frozen: false };
+    sources[c.id] = {
+      title: c.heading ? `${c.title} — ${c.heading}` : c.title,
+      url: c.url,
+      publishedDate: c.publishedDate,
+      sourceName: c.sourceName,
+      documentTitle: c.title,
+      heading: c.heading,
+      kind: 'passage',
+      frozen: false,
+    };
   }
   return sources;
 }
@@ -110,7 +135,15 @@ export async function resolveCitedSources({
   const frozen = await compareWithPool({ db, snapshot: run.citedEvidence.filter((s) => wanted.has(s.id)) });
   const sources: Record<string, CitedSource> = {};
   for (const { id, title, sourceUrl, publishedDate, poolChange, ...rest } of Object.values(frozen)) {
-    sources[id] = { title, url: sourceUrl, publishedDate, ...rest, frozen: true, changedSincePublished: poolChange === 'changed', removedFromPool: poolChange === 'removed' };
+    sources[id] = {
+      title,
+      url: sourceUrl,
+      publishedDate,
+      ...rest,
+      frozen: true,
+      changedSincePublished: poolChange === 'changed',
+      removedFromPool: poolChange === 'removed',
+    };
   }
   const missing = fromPool.filter((id) => !sources[id]);
   return { state: 'frozen', sources: { ...(await livePoolSources(db, missing, scope)), ...sources, ...web } };

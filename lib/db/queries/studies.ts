@@ -161,12 +161,24 @@ export async function getAssignmentForEvaluator({ db, id, evaluatorId }: { db: E
  * `excludeId`; in `studyId` first (by position), then in the newest other open study. Undefined
  * when every one is submitted. Only the opaque assignment id leaves.
  */
-export async function nextAssignmentForEvaluator({ db, evaluatorId, studyId, excludeId }: { db: Executor; evaluatorId: string; studyId: string; excludeId: string }) {
+export async function nextAssignmentForEvaluator({
+  db,
+  evaluatorId,
+  studyId,
+  excludeId,
+}: {
+  db: Executor;
+  evaluatorId: string;
+  studyId: string;
+  excludeId: string;
+}) {
   const [row] = await db
     .select({ id: studyAssignments.id })
     .from(studyAssignments)
     .innerJoin(studies, eq(studies.id, studyAssignments.studyId))
-    .where(and(eq(studyAssignments.evaluatorId, evaluatorId), isNull(studyAssignments.submittedAt), eq(studies.status, 'open'), ne(studyAssignments.id, excludeId)))
+    .where(
+      and(eq(studyAssignments.evaluatorId, evaluatorId), isNull(studyAssignments.submittedAt), eq(studies.status, 'open'), ne(studyAssignments.id, excludeId)),
+    )
     .orderBy(sql`case when ${studies.id} = ${studyId} then 0 else 1 end`, desc(studies.createdAt), asc(studyAssignments.position))
     .limit(1);
   return row?.id;

@@ -9,7 +9,11 @@ export function normalizeEmail(email: string) {
 }
 
 export async function getUserByEmail({ db, email }: { db: Executor; email: string }): Promise<User | undefined> {
-  const [row] = await db.select().from(users).where(eq(users.email, normalizeEmail(email))).limit(1);
+  const [row] = await db
+    .select()
+    .from(users)
+    .where(eq(users.email, normalizeEmail(email)))
+    .limit(1);
   return row;
 }
 
@@ -32,17 +36,7 @@ export async function countActiveAdmins({ db, excludingId }: { db: Executor; exc
   return row?.n ?? 0;
 }
 
-export async function insertUser({
-  db,
-  ...values
-}: {
-  db: Executor;
-  email: string;
-  name: string;
-  role: Role;
-  passwordHash: string | null;
-  demo?: boolean;
-}) {
+export async function insertUser({ db, ...values }: { db: Executor; email: string; name: string; role: Role; passwordHash: string | null; demo?: boolean }) {
   const [row] = await db
     .insert(users)
     .values({ ...values, email: normalizeEmail(values.email) })

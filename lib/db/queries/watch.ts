@@ -16,7 +16,19 @@ export type WatchSettings = { frequency: WatchFrequency; autoRescreen: boolean; 
  * Watches a borrower for an RM, or changes the RM's watch on it (one per RM and borrower). A new
  * entry is due at once: its first check records what the sources already hold as its baseline.
  */
-export async function upsertWatchEntry({ db, ownerId, companyId, settings, now }: { db: Executor; ownerId: string; companyId: string; settings: WatchSettings; now: Date }) {
+export async function upsertWatchEntry({
+  db,
+  ownerId,
+  companyId,
+  settings,
+  now,
+}: {
+  db: Executor;
+  ownerId: string;
+  companyId: string;
+  settings: WatchSettings;
+  now: Date;
+}) {
   const [row] = await db
     .insert(watchEntries)
     .values({ ownerId, companyId, ...settings, nextCheckAt: now })
@@ -30,12 +42,18 @@ export async function upsertWatchEntry({ db, ownerId, companyId, settings, now }
 
 /** Deletes one of the owner's entries; the row deleted, or undefined when it was not theirs. */
 export async function deleteWatchEntry({ db, ownerId, id }: { db: Executor; ownerId: string; id: string }) {
-  const [row] = await db.delete(watchEntries).where(and(eq(watchEntries.id, id), eq(watchEntries.ownerId, ownerId))).returning();
+  const [row] = await db
+    .delete(watchEntries)
+    .where(and(eq(watchEntries.id, id), eq(watchEntries.ownerId, ownerId)))
+    .returning();
   return row;
 }
 
 export async function getWatchEntry({ db, ownerId, companyId }: { db: Executor; ownerId: string; companyId: string }) {
-  const [row] = await db.select().from(watchEntries).where(and(eq(watchEntries.ownerId, ownerId), eq(watchEntries.companyId, companyId)));
+  const [row] = await db
+    .select()
+    .from(watchEntries)
+    .where(and(eq(watchEntries.ownerId, ownerId), eq(watchEntries.companyId, companyId)));
   return row;
 }
 
@@ -50,7 +68,19 @@ export async function makeWatchEntriesDue({ db, companyId, now }: { db: Executor
  * pass holds (an unexpired claim) are skipped, and rows another transaction is claiming at this
  * moment too (SKIP LOCKED), so concurrent passes split the due entries instead of sharing them.
  */
-export async function claimDueWatchEntries({ db, now, workerId, leaseMs, limit }: { db: Executor; now: Date; workerId: string; leaseMs: number; limit: number }): Promise<WatchEntry[]> {
+export async function claimDueWatchEntries({
+  db,
+  now,
+  workerId,
+  leaseMs,
+  limit,
+}: {
+  db: Executor;
+  now: Date;
+  workerId: string;
+  leaseMs: number;
+  limit: number;
+}): Promise<WatchEntry[]> {
   const until = new Date(now.getTime() + leaseMs);
   const claimed = await executeRows<{ id: string }>(
     db,
@@ -70,7 +100,12 @@ export async function claimDueWatchEntries({ db, now, workerId, leaseMs, limit }
   return db
     .select()
     .from(watchEntries)
-    .where(inArray(watchEntries.id, claimed.map((r) => r.id)))
+    .where(
+      inArray(
+        watchEntries.id,
+        claimed.map((r) => r.id),
+      ),
+    )
     .orderBy(asc(watchEntries.nextCheckAt), asc(watchEntries.id));
 }
 
@@ -115,12 +150,27 @@ export async function finishWatchCheck({
 /** Of `ids`, those in the pool (a rejected or merged filing is not). */
 export async function existingEvidenceIds({ db, ids }: { db: Executor; ids: readonly string[] }): Promise<string[]> {
   if (!ids.length) return [];
-  const rows = await db.select({ id: evidenceItems.id }).from(evidenceItems).where(inArray(evidenceItems.id, [...ids]));
+  const rows = await db
+    .select({ id: evidenceItems.id })
+    .from(evidenceItems)
+    .where(inArray(evidenceItems.id, [...ids]));
   return rows.map((r) => r.id);
 }
 
 /** Records when filings were first seen; a filing seen before keeps its first time. */
-export async function recordSightings({ db, companyId, source, ids, seenAt }: { db: Executor; companyId: string; source: string; ids: readonly string[]; seenAt: Date }) {
+export async function recordSightings({
+  db,
+  companyId,
+  source,
+  ids,
+  seenAt,
+}: {
+  db: Executor;
+  companyId: string;
+  source: string;
+  ids: readonly string[];
+  seenAt: Date;
+}) {
   if (!ids.length) return 0;
   const rows = await db
     .insert(filingSightings)
@@ -216,7 +266,14 @@ export async function listAlertItems({ db, alertIds }: { db: Executor; alertIds:
   const ids = [...new Set(alerts.flatMap((a) => a.alert.evidenceIds))];
   const items = ids.length
     ? await db
-        .select({ id: evidenceItems.id, title: evidenceItems.title, publishedDate: evidenceItems.publishedDate, sourceName: evidenceItems.sourceName, sourceUrl: evidenceItems.sourceUrl, polarity: evidenceItems.polarity })
+        .select({
+          id: evidenceItems.id,
+          title: evidenceItems.title,
+          publishedDate: evidenceItems.publishedDate,
+          sourceName: evidenceItems.sourceName,
+          sourceUrl: evidenceItems.sourceUrl,
+          polarity: evidenceItems.polarity,
+        })
         .from(evidenceItems)
         .where(inArray(evidenceItems.id, ids))
     : [];
@@ -225,7 +282,16 @@ export async function listAlertItems({ db, alertIds }: { db: Executor; alertIds:
   return out;
 }
 
-export type SightingRow = { evidenceId: string; title: string; publishedDate: string; sourceName: string; sourceUrl: string; polarity: string | null; source: string; seenAt: Date };
+export type SightingRow = {
+  evidenceId: string;
+  title: string;
+  publishedDate: string;
+  sourceName: string;
+  sourceUrl: string;
+  polarity: string | null;
+  source: string;
+  seenAt: Date;
+};
 
 /** The company page's timeline: what the watch saw arrive, newest sighting first. */
 export async function listSightings({ db, companyId, limit = 50 }: { db: Executor; companyId: string; limit?: number }): Promise<SightingRow[]> {

@@ -29,7 +29,7 @@ describe('every step declares what it needs', () => {
     expect(new Set(lanes).size).toBe(lanes.length);
   });
 
-  it('retrieves FinDebate\'s passages with the four published query families only, each specialist with its lane\'s', () => {
+  it("retrieves FinDebate's passages with the four published query families only, each specialist with its lane's", () => {
     const families: string[] = Object.values(QUERY_FAMILIES);
     expect(families).toHaveLength(4);
     for (const q of families) expect(q).toMatch(/[a-z].*[가-힣]/);
@@ -59,7 +59,7 @@ describe('every step declares what it needs', () => {
     for (const s of allSteps) if (s.query !== undefined || s.queries !== undefined) expect(s.evidence, `${s.protocol}/${s.id}`).toBe('documents');
   });
 
-  it('gives a lane of the pool to FinDebate\'s specialists and SAS\'s management and industry briefings only, each reading the pool or documents', () => {
+  it("gives a lane of the pool to FinDebate's specialists and SAS's management and industry briefings only, each reading the pool or documents", () => {
     const laned = allSteps.filter((s) => s.lane).map((s) => `${s.protocol}/${s.id}`);
     expect(laned.sort()).toEqual(['findebate/S-COLL', 'findebate/S-MGMT', 'findebate/S-MKT', 'findebate/S-PERF', 'findebate/S-RISK', 'sas/B-I', 'sas/B-M']);
     for (const s of allSteps) if (s.lane) expect(['documents', 'pool'], `${s.protocol}/${s.id}`).toContain(s.evidence);
@@ -67,7 +67,7 @@ describe('every step declares what it needs', () => {
     expect(allSteps.find((s) => s.protocol === 'sas' && s.id === 'B-F')!.lane).toBeUndefined();
   });
 
-  it('gives a turn lane to FinDebate\'s trust agent and skeptic only, reading documents, on turns they receive', () => {
+  it("gives a turn lane to FinDebate's trust agent and skeptic only, reading documents, on turns they receive", () => {
     const laned = allSteps.filter((s) => s.turnLane).map((s) => `${s.protocol}/${s.id}`);
     expect(laned).toEqual(['findebate/TRUST', 'findebate/SKEPTIC']);
     for (const s of allSteps.filter((x) => x.turnLane)) {
@@ -131,7 +131,12 @@ describe('no code outside lib/debate/protocols knows a step by its id', () => {
   });
 
   it('never decides by a step id, an agent name or a protocol id', () => {
-    const found = files.flatMap(({ file, code }) => code.split('\n').filter((line) => DECIDING.some((re) => re.test(line))).map((line) => `${file}: ${line.trim()}`));
+    const found = files.flatMap(({ file, code }) =>
+      code
+        .split('\n')
+        .filter((line) => DECIDING.some((re) => re.test(line)))
+        .map((line) => `${file}: ${line.trim()}`),
+    );
     expect(found).toEqual([]);
   });
 });

@@ -15,7 +15,16 @@ import type { ContextTurn } from '@/lib/llm/types';
 
 const PARAMS: RunParams = { language: 'ko', asOf: '2024-12-31', recencyDays: 365, maxWebResults: 5, maxConcurrency: 4 };
 const COMPANY = { id: 'acme', name: '에이크미', nameEn: 'Acme Co., Ltd.', country: 'KR', industry: 'Machinery', description: null };
-const input = (step: StepDef, context: ContextTurn[] = []): PromptInput => ({ runId: 'run-1', protocol: FINDEBATE, step, params: PARAMS, company: COMPANY, evidence: [], passages: [], context });
+const input = (step: StepDef, context: ContextTurn[] = []): PromptInput => ({
+  runId: 'run-1',
+  protocol: FINDEBATE,
+  step,
+  params: PARAMS,
+  company: COMPANY,
+  evidence: [],
+  passages: [],
+  context,
+});
 const step = (id: string) => FINDEBATE.steps.find((s) => s.id === id)!;
 const specialists = FINDEBATE.steps.filter((s) => s.role === 'specialist');
 
@@ -28,7 +37,7 @@ const LANE_WORDS: Record<string, RegExp> = {
   'S-RISK': /credit risk analyst — litigation, sanctions, distress signals, internal-control findings/,
 };
 
-describe('FinDebate: each specialist\'s prompt names the other four lanes', () => {
+describe("FinDebate: each specialist's prompt names the other four lanes", () => {
   it.each(specialists.map((s) => [s.id, s] as const))('%s', (id, s) => {
     const { user } = buildPrompt(input(s));
     const others = Object.entries(LANE_WORDS).filter(([other]) => other !== id);
@@ -56,7 +65,10 @@ describe('FinDebate: each specialist is told truly what its evidence block holds
     expect(adverse, id).toBe(id === 'S-RISK');
     // Exactly the pool's items it names: every one of them, and nothing else.
     const isNamed = (e: (typeof pool)[number]) => named.includes(factorOf(e.factor)) || (adverse && e.polarity === 'adverse');
-    expect(evidence.map((e) => e.id), id).toEqual(pool.filter(isNamed).map((e) => e.id));
+    expect(
+      evidence.map((e) => e.id),
+      id,
+    ).toEqual(pool.filter(isNamed).map((e) => e.id));
     expect(evidence.length, id).toBeLessThan(pool.length);
     expect(user, id).toContain(`items of the evidence block above (${evidence.length} items)`);
   });
@@ -73,14 +85,31 @@ describe('FinDebate: the trust agent and the skeptic are told what their evidenc
     team: 'neutral',
     act: stepId === 'DRAFT' ? 'draft' : 'debate',
     text: '',
-    output: { text: '', claims: ids.map((id, n) => ({ id: `${stepId}-c${n + 1}`, text: id, factor: pool.find((e) => e.id === id)!.factor, polarity: 'adverse', citations: [{ evidenceId: id, source: 's', date: '2022-08-16' }] })) },
+    output: {
+      text: '',
+      claims: ids.map((id, n) => ({
+        id: `${stepId}-c${n + 1}`,
+        text: id,
+        factor: pool.find((e) => e.id === id)!.factor,
+        polarity: 'adverse',
+        citations: [{ evidenceId: id, source: 's', date: '2022-08-16' }],
+      })),
+    },
   });
   const draft = cited('DRAFT', ['samsung-electronics-022', 'samsung-electronics-012']);
   const trust = cited('TRUST', ['samsung-electronics-026']);
 
   it.each([
-    ['TRUST', [draft], /The evidence block above holds only the pool's items that could back a claim of the draft, the most material dozen at most: on the claim's factor and not read against it \(any reading, where the claim reads either way\), other than the items the draft cites/],
-    ['SKEPTIC', [draft, trust], /The evidence block above holds only these of the pool's items, the most material dozen at most besides those that test the trust agent's claims: items read adverse that neither the draft nor the trust agent cites, the items the trust agent cites, and items on the factor of one of its claims that are not read that claim's way\./],
+    [
+      'TRUST',
+      [draft],
+      /The evidence block above holds only the pool's items that could back a claim of the draft, the most material dozen at most: on the claim's factor and not read against it \(any reading, where the claim reads either way\), other than the items the draft cites/,
+    ],
+    [
+      'SKEPTIC',
+      [draft, trust],
+      /The evidence block above holds only these of the pool's items, the most material dozen at most besides those that test the trust agent's claims: items read adverse that neither the draft nor the trust agent cites, the items the trust agent cites, and items on the factor of one of its claims that are not read that claim's way\./,
+    ],
   ] as const)('%s', (id, context, words) => {
     const s = step(id);
     const evidence = visibleEvidence(s, pool, [...context]);
@@ -97,16 +126,35 @@ describe('FinDebate: the trust agent and the skeptic are told what their evidenc
     expect(shown.has('samsung-electronics-030'), id).toBe(id === 'SKEPTIC');
   });
 
-  it("shows the trust agent, for a draft claim read either way, items on its factor read any way, as its task says", () => {
+  it('shows the trust agent, for a draft claim read either way, items on its factor read any way, as its task says', () => {
     // Tesla as of 2025-06-30: the draft reads the 2024 headcount as context; the union risk, read adverse, is on its factor.
     const tesla = evidenceAsOf('tesla', '2025-06-30', 3 * 365);
     const headcount = tesla.find((e) => e.id === 'tesla-022')!;
     const union = tesla.find((e) => e.id === 'tesla-029')!;
     expect([headcount.factor, union.factor, union.polarity]).toEqual(['employment_stability', 'employment_stability', 'adverse']);
-    const contextDraft: ContextTurn = { ...draft, output: { text: '', claims: [{ id: 'DRAFT-c1', text: 'x', factor: 'employment_stability', polarity: 'context', citations: [{ evidenceId: 'tesla-022', source: 's', date: '2025-01-30' }] }] } };
+    const contextDraft: ContextTurn = {
+      ...draft,
+      output: {
+        text: '',
+        claims: [
+          {
+            id: 'DRAFT-c1',
+            text: 'x',
+            factor: 'employment_stability',
+            polarity: 'context',
+            citations: [{ evidenceId: 'tesla-022', source: 's', date: '2025-01-30' }],
+          },
+        ],
+      },
+    };
     const shown = visibleEvidence(step('TRUST'), tesla, [contextDraft]).map((e) => e.id);
     expect(shown).toContain('tesla-029');
-    const { user } = buildPrompt({ ...input(step('TRUST'), [contextDraft]), params: { ...PARAMS, language: 'en' }, evidence: visibleEvidence(step('TRUST'), tesla, [contextDraft]), passages: [] });
+    const { user } = buildPrompt({
+      ...input(step('TRUST'), [contextDraft]),
+      params: { ...PARAMS, language: 'en' },
+      evidence: visibleEvidence(step('TRUST'), tesla, [contextDraft]),
+      passages: [],
+    });
     expect(user).toContain("on the claim's factor and not read against it (any reading, where the claim reads either way)");
     expect(user).not.toContain('read its way or either way');
   });
@@ -157,14 +205,29 @@ describe('FinDebate: horizons are fixed codes', () => {
   it('takes a code, or the label of a fixed horizon as its code, and refuses any other', () => {
     for (const h of HORIZONS) expect(stanceDraft.safeParse(draft(h)).success, h).toBe(true);
     // A label of a fixed horizon is taken as its code (tolerant intake); anything else is refused.
-    for (const [label, code] of [['12개월', '12m'], ['12 months', '12m'], ['3년', '36m']] as const) expect(stanceDraft.parse(draft(label)).horizons[0].horizon, label).toBe(code);
+    for (const [label, code] of [
+      ['12개월', '12m'],
+      ['12 months', '12m'],
+      ['3년', '36m'],
+    ] as const)
+      expect(stanceDraft.parse(draft(label)).horizons[0].horizon, label).toBe(code);
     for (const label of ['near term', '6개월', '5 years']) expect(stanceDraft.safeParse(draft(label)).success, label).toBe(false);
     expect(describeOutputShape('stanceDraft')).toContain('"horizon": "12m" | "24m" | "36m"');
   });
 
   it('still reads a run stored with free-text labels, and maps the labels to their codes', () => {
     expect(storedStanceDraft.safeParse(draft('12개월')).success).toBe(true);
-    expect(['12 months', '12개월', '1년', '3 years', '3년', '36-Month', '24 months', '2년', '12m'].map(horizonCode)).toEqual(['12m', '12m', '12m', '36m', '36m', '36m', '24m', '24m', '12m']);
+    expect(['12 months', '12개월', '1년', '3 years', '3년', '36-Month', '24 months', '2년', '12m'].map(horizonCode)).toEqual([
+      '12m',
+      '12m',
+      '12m',
+      '36m',
+      '36m',
+      '36m',
+      '24m',
+      '24m',
+      '12m',
+    ]);
     expect(['near term', '5 years', ''].map(horizonCode)).toEqual([undefined, undefined, undefined]);
   });
 
@@ -174,8 +237,19 @@ describe('FinDebate: horizons are fixed codes', () => {
 });
 
 describe('FinDebate: the safety checker decides and edits; it re-types no version', () => {
-  const claims = Array.from({ length: 11 }, (_, i) => ({ id: `LEADER-c${i + 1}`, text: `Leader claim number ${i + 1}.`, factor: 'other', polarity: 'context' as const, citations: [{ evidenceId: `e${i}`, source: 'DART', date: '2024-01-01' }] }));
-  const version = (id: string): StepOutput<'stanceDraft'> => ({ text: `${id} text`, stance: 'neutral', horizons: [{ horizon: '12m', outlook: 'neutral', confidence: 0.5 }], claims: id === 'LEADER' ? claims : [] });
+  const claims = Array.from({ length: 11 }, (_, i) => ({
+    id: `LEADER-c${i + 1}`,
+    text: `Leader claim number ${i + 1}.`,
+    factor: 'other',
+    polarity: 'context' as const,
+    citations: [{ evidenceId: `e${i}`, source: 'DART', date: '2024-01-01' }],
+  }));
+  const version = (id: string): StepOutput<'stanceDraft'> => ({
+    text: `${id} text`,
+    stance: 'neutral',
+    horizons: [{ horizon: '12m', outlook: 'neutral', confidence: 0.5 }],
+    claims: id === 'LEADER' ? claims : [],
+  });
   const turnOf = (s: StepDef, output: unknown): ContextTurn => ({ stepId: s.id, agent: s.agent, team: s.team, act: s.act, text: `${s.id} text`, output });
 
   it('answers with no `report`: its shape has the decision and the edits only', () => {
@@ -188,7 +262,12 @@ describe('FinDebate: the safety checker decides and edits; it re-types no versio
   });
 
   it('is told not to copy the version it keeps, and where its edits go', () => {
-    const context = [turnOf(step('DRAFT'), version('DRAFT')), turnOf(step('TRUST'), { text: 't', claims: [], questions: [] }), turnOf(step('SKEPTIC'), { text: 's', claims: [], questions: [] }), turnOf(step('LEADER'), version('LEADER'))];
+    const context = [
+      turnOf(step('DRAFT'), version('DRAFT')),
+      turnOf(step('TRUST'), { text: 't', claims: [], questions: [] }),
+      turnOf(step('SKEPTIC'), { text: 's', claims: [], questions: [] }),
+      turnOf(step('LEADER'), version('LEADER')),
+    ];
     const { user } = buildPrompt(input(step('SAFETY'), context));
     const task = user.slice(user.indexOf('# Task'), user.indexOf('#', user.indexOf('# Task') + 1));
     expect(task).toMatch(/Do not copy the version you keep/);
@@ -203,7 +282,13 @@ describe('FinDebate: the safety checker decides and edits; it re-types no versio
     const stored = { reason: 'r', stanceChanged: false, horizonsChanged: false, kept: 'final', report: version('LEADER') };
     expect(storedSafetyCheck.safeParse(stored).success).toBe(true);
     expect(Object.keys(storedSafetyCheck.shape)).toEqual(['reason', 'stanceChanged', 'horizonsChanged', 'kept', 'report']);
-    const older = { reason: 'r', stanceChanged: false, horizonsChanged: false, kept: 'final', report: { ...version('LEADER'), horizons: [{ horizon: '12 months', outlook: 'neutral', confidence: 0.5 }] } };
+    const older = {
+      reason: 'r',
+      stanceChanged: false,
+      horizonsChanged: false,
+      kept: 'final',
+      report: { ...version('LEADER'), horizons: [{ horizon: '12 months', outlook: 'neutral', confidence: 0.5 }] },
+    };
     expect(storedSafetyCheck.safeParse(older).success).toBe(true);
   });
 });

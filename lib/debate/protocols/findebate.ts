@@ -46,10 +46,12 @@ const LANES: Lane[] = [
     agent: 'market-analyst',
     focus: 'market-outlook',
     identity: 'an industry and market analyst',
-    subject: 'the industry\'s growth, competition, technology shifts and cyclical exposure',
+    subject: "the industry's growth, competition, technology shifts and cyclical exposure",
     families: ['outlook'],
     // Public interest in its products is demand, as the offline analyst's market lane reads it.
-    pool: { factors: ['industry_growth_outlook', 'industry_competition_intensity', 'technological_disruption_risk', 'economic_sensitivity', 'public_interest_trend'] },
+    pool: {
+      factors: ['industry_growth_outlook', 'industry_competition_intensity', 'technological_disruption_risk', 'economic_sensitivity', 'public_interest_trend'],
+    },
   },
   {
     id: 'S-MGMT',
@@ -122,7 +124,8 @@ const specialist = (lane: Lane): StepDef => ({
 export const FINDEBATE: ProtocolDef = {
   id: 'findebate',
   name: 'FinDebate',
-  description: 'Five retrieval-grounded specialists, a stance-taking draft, one safe debate round (trust, then the skeptic on it, then the leader) and a safety check.',
+  description:
+    'Five retrieval-grounded specialists, a stance-taking draft, one safe debate round (trust, then the skeptic on it, then the leader) and a safety check.',
   steps: [
     ...LANES.map(specialist),
     {
@@ -138,7 +141,7 @@ export const FINDEBATE: ProtocolDef = {
       task: [
         'Synthesise the five briefings into a draft credit view with a stance on repayment: favorable, neutral or adverse.',
         'Give the outlook for the next 12 months (`12m`) and the next three years (`36m`), and for two years (`24m`) only if the briefings speak to it, each horizon once, with a confidence between 0 and 1 that matches the strength of the evidence: do not claim certainty the briefings do not give.',
-        'Keep the specialists\' claims that carry the stance, with their citations.',
+        "Keep the specialists' claims that carry the stance, with their citations.",
       ].join('\n'),
     },
     {
@@ -156,9 +159,9 @@ export const FINDEBATE: ProtocolDef = {
       queries: families('performance', 'outlook', 'risk', 'management'),
       output: 'turn',
       task: [
-        'Strengthen the draft\'s evidence without changing its stance or horizons: find better, newer or more direct passages for its claims and set `respondsTo` to the claim each one supports.',
+        "Strengthen the draft's evidence without changing its stance or horizons: find better, newer or more direct passages for its claims and set `respondsTo` to the claim each one supports.",
         'If a claim cannot be supported, say so rather than stretch a passage.',
-        'The evidence block above holds only the pool\'s items that could back a claim of the draft, the most material dozen at most: on the claim\'s factor and not read against it (any reading, where the claim reads either way), other than the items the draft cites (its claims quote them).',
+        "The evidence block above holds only the pool's items that could back a claim of the draft, the most material dozen at most: on the claim's factor and not read against it (any reading, where the claim reads either way), other than the items the draft cites (its claims quote them).",
       ].join('\n'),
     },
     {
@@ -183,9 +186,9 @@ export const FINDEBATE: ProtocolDef = {
       task: [
         'Probe the draft as the trust agent strengthened it.',
         '- Each risk the draft and the trust agent both miss: one claim, cited to its passage, polarity adverse; set `respondsTo` when it answers a specific claim of the draft or of the trust agent.',
-        '- Where the trust agent\'s support overreaches (an old item, a passage that does not say what is claimed): one claim answering that support claim through `respondsTo`, cited to the passage that shows it.',
+        "- Where the trust agent's support overreaches (an old item, a passage that does not say what is claimed): one claim answering that support claim through `respondsTo`, cited to the passage that shows it.",
         '- In `text`: the risks in a few sentences; for each, what would contain it (a mitigation the passages show, or that none is shown); then a base case and a downside case for repayment.',
-        'The evidence block above holds only these of the pool\'s items, the most material dozen at most besides those that test the trust agent\'s claims: items read adverse that neither the draft nor the trust agent cites, the items the trust agent cites, and items on the factor of one of its claims that are not read that claim\'s way.',
+        "The evidence block above holds only these of the pool's items, the most material dozen at most besides those that test the trust agent's claims: items read adverse that neither the draft nor the trust agent cites, the items the trust agent cites, and items on the factor of one of its claims that are not read that claim's way.",
       ].join('\n'),
     },
     {
@@ -199,8 +202,8 @@ export const FINDEBATE: ProtocolDef = {
       evidence: 'none',
       output: 'stanceDraft',
       task: [
-        'Merge the trust agent\'s stronger evidence and the skeptic\'s risks into the draft.',
-        'Keep the draft\'s stance and horizons unless the debate produced evidence that clearly overturns them; if so, say why in `text`.',
+        "Merge the trust agent's stronger evidence and the skeptic's risks into the draft.",
+        "Keep the draft's stance and horizons unless the debate produced evidence that clearly overturns them; if so, say why in `text`.",
       ].join('\n'),
     },
     {
@@ -217,7 +220,7 @@ export const FINDEBATE: ProtocolDef = {
       // A decision and edits, not a copy: the engine assembles the kept version from the draft's
       // or the leader's output and the edits (lib/debate/enforce.ts), so nothing is re-typed.
       task: [
-        'Compare the leader\'s version with the draft. Set `stanceChanged` and `horizonsChanged` (a horizon changed when its outlook did, or when it was dropped or added; a new confidence alone is not a change).',
+        "Compare the leader's version with the draft. Set `stanceChanged` and `horizonsChanged` (a horizon changed when its outlook did, or when it was dropped or added; a new confidence alone is not a change).",
         'If either changed, or the trust agent and the skeptic recommended nothing (no claim between them), keep the draft (`kept`: "draft") and explain in `reason` what the debate tried to change; otherwise keep the leader\'s version (`kept`: "final") and say so in `reason`.',
         'Do not copy the version you keep: it is kept as it stands. In `edits`, reword only a claim of that version whose text a credit committee could not read as written, giving its `claimId` and the new `wording`; its reading and its citations stay. Usually `edits` is empty.',
       ].join('\n'),

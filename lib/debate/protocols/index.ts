@@ -58,7 +58,8 @@ export function protocolProblems(protocol: ProtocolDef): string[] {
       else if (at >= i) problems.push(`${step.id}: context names ${dep}, which is not earlier in protocol order`);
     }
     if (new Set(step.context).size !== step.context.length) problems.push(`${step.id}: context repeats a step`);
-    if (step.sections) for (const p of sectionProblems(step.output, step.sections, Boolean(step.rules && Object.keys(step.rules).length))) problems.push(`${step.id}: ${p}`);
+    if (step.sections)
+      for (const p of sectionProblems(step.output, step.sections, Boolean(step.rules && Object.keys(step.rules).length))) problems.push(`${step.id}: ${p}`);
   });
   if (!position.has(protocol.reportStep)) problems.push(`report step ${protocol.reportStep} does not exist`);
   return problems;

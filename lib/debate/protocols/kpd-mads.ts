@@ -46,7 +46,7 @@ const ROWS: Row[] = [
       'Probe these weak points, one per question, and record which in `kind`:',
       '- interpretation: does the evidence really say what D1 reads into it?',
       '- reliability: is the source current, official and complete enough to lean on?',
-      '- counterexample: is there dated evidence pointing the other way? Cite it in the question\'s `citations`, so the closing that answers it may cite it too.',
+      "- counterexample: is there dated evidence pointing the other way? Cite it in the question's `citations`, so the closing that answers it may cite it too.",
       'Ask, do not argue: no claims of your own; `text` is the three questions as you would put them to the speaker.',
     ].join('\n'),
   },
@@ -62,7 +62,7 @@ const ROWS: Row[] = [
     maxChars: 600,
     rules: { minClaims: 3, polarity: 'adverse-or-context', citationsRequired: true, freshFactorsVersus: ['D1'], searchBelowSignals: 3 },
     task: [
-      'Open the negative case with one core claim: the borrower\'s capacity to repay is at risk.',
+      "Open the negative case with one core claim: the borrower's capacity to repay is at risk.",
       'Back it with the adverse or context-dependent signals the evidence offers, one claim each (the checked rules below say how many), every one cited (id, date, source) with the assumption it depends on.',
       'Widen the picture rather than mirror D1 point by point: argue on the factors the affirmative constructive (D1) did not argue. The evidence above holds only those; `other`, and any red flag in the header, are open to both sides.',
       'Lead with the most material evidence, newer before older.',
@@ -101,7 +101,7 @@ const ROWS: Row[] = [
     maxChars: 400,
     rules: { citationsRequired: true },
     task: [
-      'Rebut the negative constructive (D3). For each D3 claim you answer, either bring counter-evidence or show that D3\'s own evidence reads differently; set `respondsTo` to the D3 claim.',
+      "Rebut the negative constructive (D3). For each D3 claim you answer, either bring counter-evidence or show that D3's own evidence reads differently; set `respondsTo` to the D3 claim.",
       'Every rebuttal carries its date and source. Answer D3; do not restate the affirmative case.',
     ].join('\n'),
     searchTask: 'Counter-evidence may come from the evidence you are shown or from a web search.',
@@ -155,7 +155,7 @@ const ROWS: Row[] = [
     task: [
       'Cross-examine the negative rebuttal (D7). Ask exactly three questions, each aimed at one of its claims through `targetClaimId`.',
       'Probe these weak points, one per question, and record which in `kind`:',
-      '- gap: where does D7\'s conclusion not follow from its evidence?',
+      "- gap: where does D7's conclusion not follow from its evidence?",
       '- omitted: which variable does D7 leave out that would change the reading?',
       '- contradiction: where does D7 conflict with the evidence or with itself?',
       'Ask, do not argue: no claims of your own; `text` is the three questions as you would put them to the speaker.',
@@ -174,7 +174,7 @@ const ROWS: Row[] = [
     rules: { noNewMaterial: true },
     task: [
       'Close the affirmative case in about 600 characters.',
-      'Restate the core claim of D1 and show which of its signals still stand after the negative\'s questions (D2), what the affirmative rebuttal (D5) established, and what the affirmative\'s questions to the negative rebuttal (D8) put in doubt.',
+      "Restate the core claim of D1 and show which of its signals still stand after the negative's questions (D2), what the affirmative rebuttal (D5) established, and what the affirmative's questions to the negative rebuttal (D8) put in doubt.",
       'Answer the D2 questions that are still open, one claim each with `respondsTo` set to the question; say plainly what remains uncertain.',
       'Nothing new: no factor and no evidence beyond what the turns you receive use or name, and any red flag in the header (the checked rules list what you may cite).',
     ].join('\n'),
@@ -193,7 +193,7 @@ const ROWS: Row[] = [
     rules: { noNewMaterial: true },
     task: [
       'Close the negative case in about 600 characters.',
-      'Restate the core claim of D3 and show which of its signals still stand after the affirmative\'s questions (D4), what the negative rebuttal (D7) established, and what the negative\'s questions to the affirmative rebuttal (D6) put in doubt.',
+      "Restate the core claim of D3 and show which of its signals still stand after the affirmative's questions (D4), what the negative rebuttal (D7) established, and what the negative's questions to the affirmative rebuttal (D6) put in doubt.",
       'Answer the D4 questions that are still open, one claim each with `respondsTo` set to the question; say plainly what remains uncertain.',
       'Nothing new: no factor and no evidence beyond what the turns you receive use or name, and any red flag in the header (the checked rules list what you may cite).',
     ].join('\n'),
@@ -210,12 +210,12 @@ const ROWS: Row[] = [
     // Written as sections at the same time, the overview last (an execution detail: report-sections.ts).
     sections: REPORT_SECTIONS,
     task: [
-      'Write the credit committee\'s report of this debate. Keep both sides and do not name a winner: the committee decides.',
+      "Write the credit committee's report of this debate. Keep both sides and do not name a winner: the committee decides.",
       '- `objective`: one sentence on what was assessed, for which borrower, as of which date.',
       '- `overview`: a short corporate overview as of the as-of date, from the company block (who the borrower is) and the debate; nothing from memory.',
       '- `favorableSummary` / `adverseSummary`: the points each team made, each with its date.',
       '- `topics`: one entry per topic, never two for the same topic (a factor may hold several topics). Give the affirmative and the adverse reading (an empty string where a side said nothing) and every citation behind them. Carry over what the cross-examinations and rebuttals added, not only the constructives. When the same element appears with different dates or values (two headcounts, two ratings), keep each as its own entry.',
-      'Every source cited anywhere in the debate must appear in some topic\'s citations, copied exactly (id, date, source); add none the debate did not use, except any red flag in the header, which the report must address.',
+      "Every source cited anywhere in the debate must appear in some topic's citations, copied exactly (id, date, source); add none the debate did not use, except any red flag in the header, which the report must address.",
       // Only the checks that read a report: `reused-factors` reads turns' claims, and a report's
       // topics may share a factor ("a factor may hold several topics").
       'The report is checked afterwards for citations without date or source, stale evidence and the output language.',

@@ -3,15 +3,7 @@ import { z } from 'zod';
 import { OUTPUT_SCHEMAS } from '@/lib/domain/outputs';
 import type { ProtocolDef, StepDef } from '@/lib/domain/protocol';
 import { PROTOCOLS } from '@/lib/domain/vocabulary';
-import {
-  KPD_MADS,
-  PROTOCOLS_BY_ID,
-  UnknownProtocolError,
-  criticalPath,
-  getProtocol,
-  protocolProblems,
-  topologicalOrder,
-} from '@/lib/debate/protocols';
+import { KPD_MADS, PROTOCOLS_BY_ID, UnknownProtocolError, criticalPath, getProtocol, protocolProblems, topologicalOrder } from '@/lib/debate/protocols';
 
 // The KPD-MADS table of docs/protocols.md, one row per step: speaker, team, act, context,
 // search, length, output.
@@ -47,20 +39,29 @@ describe('KPD-MADS conforms to the table in docs/protocols.md', () => {
     expect(KPD_MADS.reportStep).toBe('AG');
   });
 
-  it.each(KPD_TABLE)('%s: speaker %s, team %s, act %s, context %j, search %s, limit %s, output %s', (id, agent, team, act, context, webSearch, maxChars, output) => {
-    const s = step(KPD_MADS, id);
-    expect(s).toMatchObject({ agent, team, act, context, webSearch, output });
-    expect(s.maxChars).toBe(maxChars);
-  });
+  it.each(KPD_TABLE)(
+    '%s: speaker %s, team %s, act %s, context %j, search %s, limit %s, output %s',
+    (id, agent, team, act, context, webSearch, maxChars, output) => {
+      const s = step(KPD_MADS, id);
+      expect(s).toMatchObject({ agent, team, act, context, webSearch, output });
+      expect(s.maxChars).toBe(maxChars);
+    },
+  );
 
   it('lets only A1, A2, N1 and N2 search; A3, N3 and the aggregator never', () => {
     for (const s of KPD_MADS.steps) expect(s.webSearch).toBe(['A1', 'A2', 'N1', 'N2'].includes(s.agent));
   });
 
-  it('carries the table\'s rules', () => {
+  it("carries the table's rules", () => {
     expect(step(KPD_MADS, 'D1').rules).toMatchObject({ minClaims: 3, polarity: 'favorable', citationsRequired: true, searchBelowSignals: 3 });
     expect(step(KPD_MADS, 'D2').rules).toMatchObject({ exactQuestions: 3, questionFactors: 2 });
-    expect(step(KPD_MADS, 'D3').rules).toMatchObject({ minClaims: 3, polarity: 'adverse-or-context', citationsRequired: true, freshFactorsVersus: ['D1'], searchBelowSignals: 3 });
+    expect(step(KPD_MADS, 'D3').rules).toMatchObject({
+      minClaims: 3,
+      polarity: 'adverse-or-context',
+      citationsRequired: true,
+      freshFactorsVersus: ['D1'],
+      searchBelowSignals: 3,
+    });
     // Only the constructives search for missing signals; every step that must search may search.
     expect(KPD_MADS.steps.filter((s) => s.rules?.searchBelowSignals).map((s) => s.id)).toEqual(['D1', 'D3']);
     for (const s of KPD_MADS.steps.filter((x) => x.rules?.searchBelowSignals)) expect(s.webSearch).toBe(true);
@@ -68,7 +69,7 @@ describe('KPD-MADS conforms to the table in docs/protocols.md', () => {
     for (const id of ['D9', 'D10']) expect(step(KPD_MADS, id).rules).toMatchObject({ noNewMaterial: true });
   });
 
-  it('shows each side its own evidence: all of it to D1, the factors D1 left to D3, their context\'s factors to the answering steps, and none to closings and the aggregator', () => {
+  it("shows each side its own evidence: all of it to D1, the factors D1 left to D3, their context's factors to the answering steps, and none to closings and the aggregator", () => {
     for (const s of KPD_MADS.steps) {
       const expected = s.id === 'D1' ? 'side' : s.id === 'D3' ? 'fresh-factors' : ['closing', 'aggregation'].includes(s.act) ? 'none' : 'context-factors';
       expect(s.evidence, s.id).toBe(expected);
@@ -76,7 +77,9 @@ describe('KPD-MADS conforms to the table in docs/protocols.md', () => {
   });
 
   it('names no question kind like a field of an answer (a literal model would fill the field)', () => {
-    const fields = new Set(Object.values(OUTPUT_SCHEMAS).flatMap((schema) => Object.keys((z.toJSONSchema(schema) as { properties?: object }).properties ?? {})));
+    const fields = new Set(
+      Object.values(OUTPUT_SCHEMAS).flatMap((schema) => Object.keys((z.toJSONSchema(schema) as { properties?: object }).properties ?? {})),
+    );
     fields.add('falsifiability');
     const kinds = KPD_MADS.steps.filter((s) => s.act === 'cross-examination').flatMap((s) => [...s.task.matchAll(/^- (\w+):/gm)].map((m) => m[1]));
     expect(kinds).toHaveLength(12);
@@ -146,7 +149,9 @@ describe('the other protocols follow STEP-IDS.md', () => {
     expect(step(sas, 'O-N').context).toEqual(['B-F', 'B-M', 'B-I']);
     // Full history from the rebuttals on: every earlier step except the other side's parallel one.
     for (const id of ['R-A', 'R-N', 'J-DA', 'F-A', 'F-N', 'X-A', 'X-N', 'JUDGE']) {
-      const earlier = ids(sas).slice(0, ids(sas).indexOf(id)).filter((e) => !(e.startsWith(id.slice(0, 2)) && e !== id));
+      const earlier = ids(sas)
+        .slice(0, ids(sas).indexOf(id))
+        .filter((e) => !(e.startsWith(id.slice(0, 2)) && e !== id));
       expect(step(sas, id).context).toEqual(earlier);
     }
     expect(step(sas, 'JUDGE').output).toBe('sasJudgment');
@@ -177,12 +182,20 @@ describe('the other protocols follow STEP-IDS.md', () => {
     expect(step(sas, 'JUDGE').task).not.toMatch(/temperature/i);
   });
 
-  it('three-round: each side answers the other\'s first round, then closes; the judge is told no provider setting', () => {
+  it("three-round: each side answers the other's first round, then closes; the judge is told no provider setting", () => {
     const tr = getProtocol('three-round');
     expect(ids(tr)).toEqual(['R1-A', 'R1-N', 'R2-A', 'R2-N', 'R3-A', 'R3-N', 'JUDGE']);
     expect(step(tr, 'R2-A').context).toEqual(['R1-N', 'R1-A']);
     expect(step(tr, 'R2-N').context).toEqual(['R1-A', 'R1-N']);
-    expect(tr.steps.map((s) => s.output)).toEqual(['argumentsRound', 'argumentsRound', 'responsesRound', 'responsesRound', 'closingRound', 'closingRound', 'rubricJudgment']);
+    expect(tr.steps.map((s) => s.output)).toEqual([
+      'argumentsRound',
+      'argumentsRound',
+      'responsesRound',
+      'responsesRound',
+      'closingRound',
+      'closingRound',
+      'rubricJudgment',
+    ]);
     // The published 200 words are checked as 1,400 characters: the task names the checked limit only.
     expect(step(tr, 'R3-A').maxChars).toBe(1400);
     expect(step(tr, 'R3-A').task).not.toMatch(/words/);
@@ -191,7 +204,7 @@ describe('the other protocols follow STEP-IDS.md', () => {
     expect(criticalPath(tr)).toEqual(['R1-A', 'R2-A', 'R3-A', 'JUDGE']);
   });
 
-  it('three-round: checks round 1\'s 3–5 arguments with evidence, round 2\'s answer to every argument, and the judge\'s score for every argument', () => {
+  it("three-round: checks round 1's 3–5 arguments with evidence, round 2's answer to every argument, and the judge's score for every argument", () => {
     const tr = getProtocol('three-round');
     for (const id of ['R1-A', 'R1-N']) expect(step(tr, id).rules).toEqual({ argumentCount: { min: 3, max: 5 }, citationsRequired: true });
     expect(step(tr, 'R2-A').rules).toEqual({ coverArguments: ['R1-N'] });
@@ -221,7 +234,18 @@ describe('the other protocols follow STEP-IDS.md', () => {
 
 describe('graph helpers', () => {
   const base = { id: 'nas', name: 'x', description: 'x', reportStep: 'B' } as const;
-  const mk = (id: string, context: string[]): StepDef => ({ id, agent: id, role: 'analyst', team: 'neutral', act: 'analysis', context, webSearch: false, evidence: 'none', output: 'turn', task: '' });
+  const mk = (id: string, context: string[]): StepDef => ({
+    id,
+    agent: id,
+    role: 'analyst',
+    team: 'neutral',
+    act: 'analysis',
+    context,
+    webSearch: false,
+    evidence: 'none',
+    output: 'turn',
+    task: '',
+  });
 
   it('reports context on later or unknown steps, duplicates and a missing report step', () => {
     const broken: ProtocolDef = { ...base, reportStep: 'Z', steps: [mk('A', ['B']), mk('B', ['Q']), mk('B', [])] };

@@ -17,9 +17,15 @@ const TOPICS_OF = (factors: string) =>
  */
 // The aggregator's task asks every source the debate cites to appear in some topic; a topic call
 // sees its factors' share of the debate only, so it is told which part of that rule is its own.
-const DEBATE_SOURCES = " Of the debate's sources that must appear in some topic's citations, yours are those the material shown to you cites; the other calls cite the rest.";
+const DEBATE_SOURCES =
+  " Of the debate's sources that must appear in some topic's citations, yours are those the material shown to you cites; the other calls cite the rest.";
 
-const GOVERNANCE = { key: 'governance', fields: ['topics'], factors: ['internal_control_risk'], task: TOPICS_OF('internal control risk (`internal_control_risk`)') };
+const GOVERNANCE = {
+  key: 'governance',
+  fields: ['topics'],
+  factors: ['internal_control_risk'],
+  task: TOPICS_OF('internal control risk (`internal_control_risk`)'),
+};
 
 export const REPORT_SECTIONS: StepSections = {
   parts: [
@@ -75,7 +81,9 @@ export const POOL_REPORT_SECTIONS: StepSections = {
       key: 'market',
       fields: ['topics'],
       factors: MARKET,
-      task: TOPICS_OF('the industry and the cycle (`industry_growth_outlook`, `industry_competition_intensity`, `technological_disruption_risk`, `economic_sensitivity`)'),
+      task: TOPICS_OF(
+        'the industry and the cycle (`industry_growth_outlook`, `industry_competition_intensity`, `technological_disruption_risk`, `economic_sensitivity`)',
+      ),
     },
     {
       key: 'firm',

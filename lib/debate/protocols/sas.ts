@@ -22,7 +22,7 @@ const SIDED_TURNS = [...OPENINGS, ...REBUTTALS, ...FOLLOW_UPS, ...CLOSINGS];
 type Side = { suffix: 'A' | 'N'; team: 'affirmative' | 'negative'; position: string; other: string };
 const SIDES: Side[] = [
   { suffix: 'A', team: 'affirmative', position: 'the borrower can service and repay its debt', other: 'negative' },
-  { suffix: 'N', team: 'negative', position: 'the borrower\'s capacity to repay is at risk', other: 'affirmative' },
+  { suffix: 'N', team: 'negative', position: "the borrower's capacity to repay is at risk", other: 'affirmative' },
 ];
 
 // B-I's narrative: one limit, in characters, which is what the engine checks (lib/debate/rules.ts).
@@ -33,7 +33,13 @@ const INDUSTRY_MAX_CHARS = 2000;
 // of the pool out of the case's prompts. B-F shows every item to the debate that follows.
 const MANAGEMENT_LANE: PoolLane = { factors: ['management_continuity', 'internal_control_risk', 'employment_stability', 'public_interest_trend'] };
 const INDUSTRY_LANE: PoolLane = {
-  factors: ['industry_growth_outlook', 'industry_competition_intensity', 'technological_disruption_risk', 'economic_sensitivity', 'government_support_programs'],
+  factors: [
+    'industry_growth_outlook',
+    'industry_competition_intensity',
+    'technological_disruption_risk',
+    'economic_sensitivity',
+    'government_support_programs',
+  ],
 };
 
 const briefings: StepDef[] = [
@@ -68,7 +74,7 @@ const briefings: StepDef[] = [
     output: 'briefing',
     rules: { citationsRequired: true, findingsOrNothing: true },
     task: [
-      'Write the management and behaviour briefing: how credible management\'s statements are, how stable the leadership is, and what the tone of its disclosures and calls suggests.',
+      "Write the management and behaviour briefing: how credible management's statements are, how stable the leadership is, and what the tone of its disclosures and calls suggests.",
       'Back every claim with a short quotation from a passage or an evidence item, cited. Where they give no basis for a judgement, say so rather than guess.',
       poolWords(MANAGEMENT_LANE),
     ].join('\n'),
@@ -108,7 +114,7 @@ const openings: StepDef[] = SIDES.map((side) => ({
   rules: { citationsRequired: true, polarity: side.team === 'affirmative' ? 'favorable' : 'adverse-or-context' },
   task: [
     `Open the ${side.team} case: argue that ${side.position}.`,
-    'Work from the three briefings only and cite the evidence they cite. You have not seen the other side\'s opening; make your own case, do not anticipate theirs.',
+    "Work from the three briefings only and cite the evidence they cite. You have not seen the other side's opening; make your own case, do not anticipate theirs.",
   ].join('\n'),
 }));
 
@@ -127,7 +133,7 @@ const rebuttals: StepDef[] = SIDES.map((side) => ({
     'Concede what you cannot defend: a conceded point costs less than one the judge finds unsupported.',
     // Only the devil's advocate asks in SAS: its follow-up questions (J-DA) are the ones the
     // follow-up step answers, so a question a side put here would go unanswered.
-    'Ask no questions of your own: in this debate only the devil\'s advocate asks, and it follows up on your answers itself.',
+    "Ask no questions of your own: in this debate only the devil's advocate asks, and it follows up on your answers itself.",
   ].join('\n'),
 }));
 
@@ -167,7 +173,8 @@ const closings: StepDef[] = SIDES.map((side) => ({
 export const SAS: ProtocolDef = {
   id: 'sas',
   name: 'Structured adversarial synthesis (SAS)',
-  description: 'Three specialist briefings, a five-act debate with a devil\'s advocate on the briefings only, then judge, stress test and a lead analyst\'s report.',
+  description:
+    "Three specialist briefings, a five-act debate with a devil's advocate on the briefings only, then judge, stress test and a lead analyst's report.",
   steps: [
     ...briefings,
     ...openings,
@@ -182,8 +189,8 @@ export const SAS: ProtocolDef = {
       evidence: 'none',
       output: 'turn',
       task: [
-        'You are the devil\'s advocate and take no side. Put one to three pointed challenges to each opening (O-A and O-N) as questions aimed at their claims through `targetClaimId`.',
-        'Go for what would hurt most if it were wrong: a figure read out of context, a quotation stretched, a risk or strength left out of the briefings\' picture. No claims of your own.',
+        "You are the devil's advocate and take no side. Put one to three pointed challenges to each opening (O-A and O-N) as questions aimed at their claims through `targetClaimId`.",
+        "Go for what would hurt most if it were wrong: a figure read out of context, a quotation stretched, a risk or strength left out of the briefings' picture. No claims of your own.",
       ].join('\n'),
     },
     ...rebuttals,
@@ -215,7 +222,7 @@ export const SAS: ProtocolDef = {
       evidence: 'none',
       output: 'sasJudgment',
       task: [
-        'Decide which side\'s case held up better against the briefings and the devil\'s advocate, and justify it in one sentence.',
+        "Decide which side's case held up better against the briefings and the devil's advocate, and justify it in one sentence.",
         'Judge the arguments, not the eloquence: a case that conceded honestly can still be the stronger one. Apply the same standard to both sides.',
       ].join('\n'),
     },
@@ -253,7 +260,7 @@ export const SAS: ProtocolDef = {
       // the whole debate: 30,282 prompt tokens on the engine benchmark's Samsung case against
       // about 6,900 for one call, which writes its ~2,200 tokens in one stream instead.
       task: [
-        'Write the final credit report of about 700–800 words across its sections, adopting the judge\'s conclusion and building the stress analyst\'s critique into it.',
+        "Write the final credit report of about 700–800 words across its sections, adopting the judge's conclusion and building the stress analyst's critique into it.",
         '- `executiveSummary`: the conclusion on repayment capability and its main reason.',
         '- `evidenceReview`: the evidence for and against, with dates and sources.',
         '- `keyTakeaways`: the points a credit committee should remember.',

@@ -10,7 +10,7 @@ import type { ProtocolDef, StepDef } from '@/lib/domain/protocol';
 type Side = { suffix: 'A' | 'N'; other: 'A' | 'N'; team: 'affirmative' | 'negative'; position: string };
 const SIDES: Side[] = [
   { suffix: 'A', other: 'N', team: 'affirmative', position: 'the borrower can service and repay its debt' },
-  { suffix: 'N', other: 'A', team: 'negative', position: 'the borrower\'s capacity to repay is at risk' },
+  { suffix: 'N', other: 'A', team: 'negative', position: "the borrower's capacity to repay is at risk" },
 ];
 
 const round1: StepDef[] = SIDES.map((side) => ({
@@ -106,7 +106,7 @@ export const THREE_ROUND: ProtocolDef = {
         'Score every round-1 argument from 1 to 10 on logic, evidence (does the cited item exist in the evidence block, or among the web results the rounds cite, and say what is claimed?), responsiveness (how it held up in round 2) and honesty (concessions, no overstatement). `weighted` = 0.30 × logic + 0.30 × evidence + 0.25 × responsiveness + 0.15 × honesty.',
         'List each fallacy you find, with the argument and a one-line explanation: straw man, appeal to authority, slippery slope, false dilemma, anecdotal evidence, circular reasoning, ad hominem.',
         'Trace every argument to its standing after the debate: UPHELD, PARTIALLY_UPHELD, REFUTED or UNCERTAIN, with a note.',
-        '`overall`: each side\'s total as the AVERAGE of its arguments\' weighted scores (not the sum, which would favour the side with more arguments), the key insight, the questions left unresolved, and a recommendation for the credit committee; the recommendation names each red flag above by its evidence id.',
+        "`overall`: each side's total as the AVERAGE of its arguments' weighted scores (not the sum, which would favour the side with more arguments), the key insight, the questions left unresolved, and a recommendation for the credit committee; the recommendation names each red flag above by its evidence id.",
       ].join('\n'),
     },
   ],

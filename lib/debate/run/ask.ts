@@ -134,11 +134,24 @@ export async function ask(asker: Asker, call: AskCall): Promise<Verdict & { mode
       const room = meter.moreRoom(provider.model, cut, result.usage.promptTokens);
       if (room) {
         maxTokens = room;
-        note({ kind: 'truncated-retry', attempt: n, detail: `cut off at the token limit after ${cut.toLocaleString('en-US')} tokens; asked again with room for ${room.toLocaleString('en-US')}` });
+        note({
+          kind: 'truncated-retry',
+          attempt: n,
+          detail: `cut off at the token limit after ${cut.toLocaleString('en-US')} tokens; asked again with room for ${room.toLocaleString('en-US')}`,
+        });
       } else {
-        repair = { previous: result.raw, problems: [`the answer was cut off at the token limit (${cut.toLocaleString('en-US')} tokens) and there is no more room: give the whole answer again, shorter`] };
+        repair = {
+          previous: result.raw,
+          problems: [
+            `the answer was cut off at the token limit (${cut.toLocaleString('en-US')} tokens) and there is no more room: give the whole answer again, shorter`,
+          ],
+        };
         askedShorter = true;
-        note({ kind: 'repair-request', attempt: n, detail: `cut off at the token limit after ${cut.toLocaleString('en-US')} tokens, with no more room to give; asked for a shorter answer` });
+        note({
+          kind: 'repair-request',
+          attempt: n,
+          detail: `cut off at the token limit after ${cut.toLocaleString('en-US')} tokens, with no more room to give; asked for a shorter answer`,
+        });
       }
       continue;
     }

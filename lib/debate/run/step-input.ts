@@ -99,9 +99,17 @@ export async function readRunMaterial({
   const sources = sourceTable(evidence);
   const webEvidence: StoredWebResult[] = run.webEvidence ?? [];
   const known = new Map<string, KnownEvidence>(evidence.map((e) => [e.id, e]));
-  for (const w of webEvidence) known.set(w.id, { id: w.id, sourceName: w.sourceName, publishedDate: w.publishedDate, eventDate: w.eventDate, sourceUrl: w.sourceUrl });
+  for (const w of webEvidence)
+    known.set(w.id, { id: w.id, sourceName: w.sourceName, publishedDate: w.publishedDate, eventDate: w.eventDate, sourceUrl: w.sourceUrl });
   // Identity fields only: the free-text profile may state facts from after the as-of date (lib/llm/types.ts).
-  const companyBrief = { id: company.id, name: company.name, nameEn: company.nameEn, country: company.country, industry: company.industry, identifiers: company.identifiers };
+  const companyBrief = {
+    id: company.id,
+    name: company.name,
+    nameEn: company.nameEn,
+    country: company.country,
+    industry: company.industry,
+    identifiers: company.identifiers,
+  };
   return {
     db,
     runId,
@@ -164,10 +172,17 @@ export async function stepMaterial(m: RunMaterial, step: StepDef, provider: Mode
   const shown = new Set(visible.map((e) => e.id));
   const passages: RetrievedItem[] =
     step.evidence === 'documents'
-      ? (await passagesFor(step, (query, k) => retrieve({ db, companyId: m.company.id, query, asOf: params.asOf, k, recencyDays: params.recencyDays }), PASSAGES_PER_STEP)).filter((p) => !shown.has(p.id))
+      ? (
+          await passagesFor(
+            step,
+            (query, k) => retrieve({ db, companyId: m.company.id, query, asOf: params.asOf, k, recencyDays: params.recencyDays }),
+            PASSAGES_PER_STEP,
+          )
+        ).filter((p) => !shown.has(p.id))
       : [];
   // Document passages are citable by their id, like pool items.
-  for (const p of passages) if (!known.has(p.id)) known.set(p.id, { id: p.id, sourceName: p.sourceName, publishedDate: p.publishedDate, sourceUrl: p.sourceUrl, stale: p.stale });
+  for (const p of passages)
+    if (!known.has(p.id)) known.set(p.id, { id: p.id, sourceName: p.sourceName, publishedDate: p.publishedDate, sourceUrl: p.sourceUrl, stale: p.stale });
   // A judge runs at the run's judge temperature (low by default); every other step at the run's.
   const stepParams: RunParams = step.role === 'judge' ? { ...params, temperature: params.judgeTemperature ?? DEFAULT_JUDGE_TEMPERATURE } : params;
   // Factors the visible evidence can support in the direction the step argues: its minimums
@@ -186,22 +201,28 @@ export async function stepMaterial(m: RunMaterial, step: StepDef, provider: Mode
   // The searches this step made and the new results they brought, for its rules (a KPD-MADS
   // constructive short of signals must search: lib/debate/rules.ts).
   const searched = { searches: 0, results: 0 };
-  const tools = searchTool && webSearch
-    ? {
-        webSearch: async (query: string) => {
-          searched.searches++;
-          const found = await webSearch(query, { maxResults: params.maxWebResults, asOf: params.asOf, recencyDays: params.recencyDays, language: params.language });
-          for (const w of found) {
-            if (known.has(w.id)) continue;
-            searched.results++;
-            webEvidence.push(w);
-            known.set(w.id, { id: w.id, sourceName: w.sourceName, publishedDate: w.publishedDate, eventDate: w.eventDate, sourceUrl: w.sourceUrl });
-          }
-          await m.saveWebEvidence(webEvidence);
-          return found;
-        },
-      }
-    : {};
+  const tools =
+    searchTool && webSearch
+      ? {
+          webSearch: async (query: string) => {
+            searched.searches++;
+            const found = await webSearch(query, {
+              maxResults: params.maxWebResults,
+              asOf: params.asOf,
+              recencyDays: params.recencyDays,
+              language: params.language,
+            });
+            for (const w of found) {
+              if (known.has(w.id)) continue;
+              searched.results++;
+              webEvidence.push(w);
+              known.set(w.id, { id: w.id, sourceName: w.sourceName, publishedDate: w.publishedDate, eventDate: w.eventDate, sourceUrl: w.sourceUrl });
+            }
+            await m.saveWebEvidence(webEvidence);
+            return found;
+          },
+        }
+      : {};
   // What the step was shown, for its citations (docs/protocols.md, "Taking answers in"): the
   // pool items and passages in its prompt, the items the turns it receives cite, and this
   // run's web results — read when its answer is in, after any searches it made.

@@ -76,16 +76,28 @@ export async function runStep(r: StepRunner, step: StepDef): Promise<void> {
   // left that still brings new evidence into a closing loses those citations instead of
   // failing the run (lib/debate/rules.ts, dropNewEvidence); each one dropped is recorded.
   const checkWhole = (output: StepOutput, attempt: number, last = false): Verdict => {
-    const enforced = enforce(step, output, { context: step.context.map((id) => ({ step: m.byId.get(id)!, output: m.done.get(id)!.output })), language: m.params.language });
+    const enforced = enforce(step, output, {
+      context: step.context.map((id) => ({ step: m.byId.get(id)!, output: m.done.get(id)!.output })),
+      language: m.params.language,
+    });
     const resolved = resolveCitations(enforced.output, input.citationScope());
     const dropped = last ? dropNewEvidence(step, enforced.output, contextOutputs, m.redFlagIds) : [];
-    const problems = checkStepRules(step, enforced.output, { context: contextOutputs, availableFactors, redFlagIds: m.redFlagIds, ...(canSearch ? { webSearch: { ...searched } } : {}) });
+    const problems = checkStepRules(step, enforced.output, {
+      context: contextOutputs,
+      availableFactors,
+      redFlagIds: m.redFlagIds,
+      ...(canSearch ? { webSearch: { ...searched } } : {}),
+    });
     return {
       output: enforced.output as StepOutput,
       problems,
       repairs: [
         ...resolved.repairs.map((r) => ({ ...r, attempt })),
-        ...dropped.map((c) => ({ kind: 'citation-dropped' as const, attempt, detail: `${c.evidenceId} (${c.source}, ${c.date}) taken out: the turns this step answers do not cite it, and it may bring no new evidence` })),
+        ...dropped.map((c) => ({
+          kind: 'citation-dropped' as const,
+          attempt,
+          detail: `${c.evidenceId} (${c.source}, ${c.date}) taken out: the turns this step answers do not cite it, and it may bring no new evidence`,
+        })),
         ...enforced.repairs.map((r) => ({ ...r, attempt })),
       ],
     };

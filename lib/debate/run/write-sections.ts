@@ -89,7 +89,12 @@ export async function writeSections({
   const one = async (call: SectionCall, i: number, written?: SectionWritten[]) => {
     const known = unasked(call);
     if (known) {
-      tally.repairs.push({ kind: 'section-not-asked', attempt, part: call.key, detail: `not asked: nothing the step was shown bears on ${call.factors!.join(', ')}; its ${call.fields.join(', ')} left empty` });
+      tally.repairs.push({
+        kind: 'section-not-asked',
+        attempt,
+        part: call.key,
+        detail: `not asked: nothing the step was shown bears on ${call.factors!.join(', ')}; its ${call.fields.join(', ')} left empty`,
+      });
       events.done(i, known);
       partTimes.push({ key: call.key, modelMs: 0 });
       return known;
@@ -146,7 +151,10 @@ export async function writeSections({
   }
   const written = parts.map((call, i) => ({ key: call.key, output: outputs[i] }));
   const summary = await one(overview, parts.length, written);
-  const whole = joinSections(step.output, [...parts.map((call, i) => ({ fields: call.fields, output: outputs[i] })), { fields: overview.fields, output: summary }]);
+  const whole = joinSections(step.output, [
+    ...parts.map((call, i) => ({ fields: call.fields, output: outputs[i] })),
+    { fields: overview.fields, output: summary },
+  ]);
   // The whole answer is checked as a one-call answer is; no one call wrote it, so a problem
   // fails the step rather than going back for repair (sectioned steps declare no rules).
   const shaped = OUTPUT_SCHEMAS[step.output].safeParse(whole);

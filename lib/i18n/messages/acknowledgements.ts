@@ -6,12 +6,14 @@ import { defineMessages } from '@/lib/i18n';
 export const acknowledgementMessages = defineMessages({
   en: {
     noticeTitle: 'Final checks failed',
-    noticeLead: 'This run finished, but its final checks found the problems below. Read the report with them in mind; submitting the case asks for a reason for each one.',
+    noticeLead:
+      'This run finished, but its final checks found the problems below. Read the report with them in mind; submitting the case asks for a reason for each one.',
     'fail.red-flags-addressed': '{n, plural, one {# red flag is} other {# red flags are}} not addressed in the report',
     'fail.undated-or-unsourced': '{n, plural, one {# citation has} other {# citations have}} no date or no source',
     'fail.unverified-citations': '{n, plural, one {# citation does} other {# citations do}} not resolve to evidence its step was shown',
     'fail.after-as-of': '{n, plural, one {# citation is} other {# citations are}} dated after the as-of date',
-    'fail.stale-evidence': '{n, plural, one {# citation cites} other {# citations cite}} evidence older than the recency window where newer evidence on its factor was in the pool',
+    'fail.stale-evidence':
+      '{n, plural, one {# citation cites} other {# citations cite}} evidence older than the recency window where newer evidence on its factor was in the pool',
     'fail.reused-factors': '{n, plural, one {# turn makes} other {# turns make}} two claims on one factor from the same evidence',
     'fail.output-language': 'The output is not in the run language',
     'fail.reading-consistency': '{n, plural, one {# citation reads} other {# citations read}} against the claim that cites it',
@@ -37,7 +39,8 @@ export const acknowledgementMessages = defineMessages({
   },
   ko: {
     noticeTitle: '최종 점검 실패',
-    noticeLead: '실행은 완료되었으나 최종 점검에서 아래 문제가 확인되었습니다. 이를 감안하여 보고서를 검토하십시오. 심사 건 제출 시 항목별로 사유를 기재해야 합니다.',
+    noticeLead:
+      '실행은 완료되었으나 최종 점검에서 아래 문제가 확인되었습니다. 이를 감안하여 보고서를 검토하십시오. 심사 건 제출 시 항목별로 사유를 기재해야 합니다.',
     'fail.red-flags-addressed': '보고서에서 다루지 않은 위험 신호 {n, number}건',
     'fail.undated-or-unsourced': '날짜 또는 출처가 없는 인용 {n, number}건',
     'fail.unverified-citations': '해당 단계에 제시된 근거로 확인되지 않는 인용 {n, number}건',

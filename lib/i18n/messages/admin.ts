@@ -67,14 +67,17 @@ export const adminMessages = defineMessages({
     notSet: 'not set',
     signIn: 'Sign-in',
     passwords: 'Passwords',
-    passwordPolicy: 'scrypt hashes; {max, plural, one {# failed attempt} other {# failed attempts}} in a row lock an account for {minutes, plural, one {# minute} other {# minutes}} (an administrator can unlock it on the Users page)',
+    passwordPolicy:
+      'scrypt hashes; {max, plural, one {# failed attempt} other {# failed attempts}} in a row lock an account for {minutes, plural, one {# minute} other {# minutes}} (an administrator can unlock it on the Users page)',
     signInThrottle: 'Sign-in attempts',
     signInThrottleValue: '{n, number} per minute per client address (SIGN_IN_ATTEMPTS_PER_MINUTE)',
     clientAddress: 'Client address',
     clientAddressDirect: 'the connection’s own address; X-Forwarded-For is ignored (TRUST_PROXY=0: no proxy in front)',
-    clientAddressProxied: 'the address the {n, plural, one {only trusted proxy} other {nearest of # trusted proxies}} saw, from X-Forwarded-For (TRUST_PROXY={n})',
+    clientAddressProxied:
+      'the address the {n, plural, one {only trusted proxy} other {nearest of # trusted proxies}} saw, from X-Forwarded-For (TRUST_PROXY={n})',
     sessions: 'Sessions',
-    sessionsValue: 'end after {hours, plural, one {# hour} other {# hours}} without use; signing out, a password reset, a role change or disabling the account ends them at once',
+    sessionsValue:
+      'end after {hours, plural, one {# hour} other {# hours}} without use; signing out, a password reset, a role change or disabling the account ends them at once',
     sso: 'Single sign-on',
     notConfigured: 'not configured',
     sessionSecret: 'Session secret',

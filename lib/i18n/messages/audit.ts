@@ -3,7 +3,8 @@ import { defineMessages } from '@/lib/i18n';
 export const auditMessages = defineMessages({
   en: {
     title: 'Audit log',
-    description: 'Every import, analysis, export, transcript and report view, comment, decision, account change and refused attempt, append-only and hash-chained: each entry’s keyed hash covers the one before it, and the database refuses changes.',
+    description:
+      'Every import, analysis, export, transcript and report view, comment, decision, account change and refused attempt, append-only and hash-chained: each entry’s keyed hash covers the one before it, and the database refuses changes.',
     filters: 'Filters',
     filterAction: 'Action',
     filterActor: 'Actor',
@@ -14,19 +15,25 @@ export const auditMessages = defineMessages({
     apply: 'Filter',
     clear: 'Clear filters',
     verify: 'Verify chain',
-    verifyHint: 'Recomputes every entry’s keyed hash from the first entry on, checks the checkpoints of the chain, and names the first entry that does not hold or is missing.',
+    verifyHint:
+      'Recomputes every entry’s keyed hash from the first entry on, checks the checkpoints of the chain, and names the first entry that does not hold or is missing.',
     verifyOk: 'The chain holds: {n, plural, one {its # entry checks out} other {all # entries check out}}, up to the newest checkpoint (#{checkpoint}).',
     verifyUnkeyed: '{n, plural, one {# of them was} other {# of them were}} written before entries were keyed and are checked by their plain hash only.',
     verifyBroken: 'The chain is broken at entry #{seq} ({at}, {action}), after {n, plural, one {# entry} other {# entries}} checked.',
-    verifyMissing: 'Entry #{seq} is missing: a checkpoint written at {at} records it, but the log no longer has it. {n, plural, one {# entry} other {# entries}} checked.',
+    verifyMissing:
+      'Entry #{seq} is missing: a checkpoint written at {at} records it, but the log no longer has it. {n, plural, one {# entry} other {# entries}} checked.',
     reason_link: 'Its link to the previous entry does not match: an entry before it was deleted, inserted or rewritten.',
     reason_content: 'Its content no longer matches its keyed hash: the entry was edited after it was written.',
-    reason_key: 'It does not verify with the current audit key, and no earlier keyed entry does either. Either the key (AUDIT_SECRET, or AUTH_SECRET when that is unset) changed after it was written, which leaves entries written under the old key unverifiable, or the entry was rewritten by someone without the key.',
-    reason_unkeyed: 'It claims to be from before entries were keyed, but it comes after keying began (or after a keyed entry): it was rewritten without the key.',
-    reason_checkpoint: 'Its checkpoint does not match: the checkpoint is missing, its signature does not hold, or it records another hash. The entry or its checkpoint was rewritten.',
+    reason_key:
+      'It does not verify with the current audit key, and no earlier keyed entry does either. Either the key (AUDIT_SECRET, or AUTH_SECRET when that is unset) changed after it was written, which leaves entries written under the old key unverifiable, or the entry was rewritten by someone without the key.',
+    reason_unkeyed:
+      'It claims to be from before entries were keyed, but it comes after keying began (or after a keyed entry): it was rewritten without the key.',
+    reason_checkpoint:
+      'Its checkpoint does not match: the checkpoint is missing, its signature does not hold, or it records another hash. The entry or its checkpoint was rewritten.',
     reason_missing: 'It was deleted from the log; the entry before it that verified is #{last}.',
     reason_missing_tail: 'Entries after #{last} are missing: the newest entries were deleted.',
-    reason_genesis: 'The record of where keying began is missing, or its signature does not hold while the keyed entries do: it was deleted or rewritten in the database, so no entry can be trusted to be from before keying, from the first one on. The app never writes that record again for a log that has entries.',
+    reason_genesis:
+      'The record of where keying began is missing, or its signature does not hold while the keyed entries do: it was deleted or rewritten in the database, so no entry can be trusted to be from before keying, from the first one on. The app never writes that record again for a log that has entries.',
     caption: 'Audit log entries, newest first',
     colSeq: '#',
     colAt: 'Time (UTC)',
@@ -46,7 +53,8 @@ export const auditMessages = defineMessages({
   },
   ko: {
     title: '감사 로그',
-    description: '자료 등록, 분석, 내보내기, 토론 기록 및 보고서 열람, 의견, 결정, 계정 변경, 거부된 시도를 모두 기록합니다. 추가만 가능하며 해시 체인으로 연결되어 각 항목의 키 해시가 직전 항목을 포함하고, 데이터베이스가 변경을 거부합니다.',
+    description:
+      '자료 등록, 분석, 내보내기, 토론 기록 및 보고서 열람, 의견, 결정, 계정 변경, 거부된 시도를 모두 기록합니다. 추가만 가능하며 해시 체인으로 연결되어 각 항목의 키 해시가 직전 항목을 포함하고, 데이터베이스가 변경을 거부합니다.',
     filters: '필터',
     filterAction: '작업',
     filterActor: '수행자',
@@ -64,12 +72,15 @@ export const auditMessages = defineMessages({
     verifyMissing: '#{seq} 항목이 없습니다. {at}에 기록된 체크포인트에는 있으나 로그에서 사라졌습니다. {n, number}개 항목을 확인했습니다.',
     reason_link: '직전 항목과의 연결 해시가 맞지 않습니다. 앞선 항목이 삭제, 삽입 또는 변경되었습니다.',
     reason_content: '항목 내용이 저장된 키 해시와 맞지 않습니다. 기록된 뒤 수정되었습니다.',
-    reason_key: '현재 감사 키로 확인되지 않으며, 앞선 키 적용 항목도 확인되지 않습니다. 기록된 뒤 키(AUDIT_SECRET, 없으면 AUTH_SECRET)가 바뀌어 이전 키로 기록된 항목을 확인할 수 없거나, 키가 없는 누군가가 항목을 다시 썼습니다.',
+    reason_key:
+      '현재 감사 키로 확인되지 않으며, 앞선 키 적용 항목도 확인되지 않습니다. 기록된 뒤 키(AUDIT_SECRET, 없으면 AUTH_SECRET)가 바뀌어 이전 키로 기록된 항목을 확인할 수 없거나, 키가 없는 누군가가 항목을 다시 썼습니다.',
     reason_unkeyed: '키 적용 이전 항목이라고 표시되어 있으나 키 적용이 시작된 뒤(또는 키가 적용된 항목 뒤)에 있습니다. 키 없이 다시 쓰인 항목입니다.',
-    reason_checkpoint: '체크포인트가 맞지 않습니다. 체크포인트가 없거나, 서명이 맞지 않거나, 다른 해시를 기록하고 있습니다. 항목 또는 체크포인트가 변경되었습니다.',
+    reason_checkpoint:
+      '체크포인트가 맞지 않습니다. 체크포인트가 없거나, 서명이 맞지 않거나, 다른 해시를 기록하고 있습니다. 항목 또는 체크포인트가 변경되었습니다.',
     reason_missing: '로그에서 삭제되었습니다. 그 앞에서 마지막으로 확인된 항목은 #{last}입니다.',
     reason_missing_tail: '#{last} 이후의 항목이 없습니다. 최신 항목이 삭제되었습니다.',
-    reason_genesis: '키 적용이 시작된 지점의 기록이 없거나, 키가 적용된 항목은 확인되는데 그 기록의 서명은 맞지 않습니다. 데이터베이스에서 삭제되거나 다시 쓰였으므로, 첫 항목부터 어느 항목도 키 적용 이전 항목이라고 믿을 수 없습니다. 항목이 있는 로그에 대해서는 앱이 이 기록을 다시 쓰지 않습니다.',
+    reason_genesis:
+      '키 적용이 시작된 지점의 기록이 없거나, 키가 적용된 항목은 확인되는데 그 기록의 서명은 맞지 않습니다. 데이터베이스에서 삭제되거나 다시 쓰였으므로, 첫 항목부터 어느 항목도 키 적용 이전 항목이라고 믿을 수 없습니다. 항목이 있는 로그에 대해서는 앱이 이 기록을 다시 쓰지 않습니다.',
     caption: '감사 로그 항목(최신순)',
     colSeq: '#',
     colAt: '시각(UTC)',

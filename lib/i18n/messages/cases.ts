@@ -23,7 +23,8 @@ export const casesMessages = defineMessages({
     status_decided: 'Decided',
     status_returned: 'Returned to RM',
     newTitle: 'New case',
-    newDescription: 'Pick the borrower from the knowledge pool and describe the loan request. Analyses use only evidence published on or before the as-of date.',
+    newDescription:
+      'Pick the borrower from the knowledge pool and describe the loan request. Analyses use only evidence published on or before the as-of date.',
     company: 'Borrower',
     chooseCompany: 'Choose a borrower…',
     caseTitle: 'Case title',
@@ -81,7 +82,8 @@ export const casesMessages = defineMessages({
     confirmSubmit: 'Submit to committee',
     cancel: 'Cancel',
     coverNoteLabel: 'Cover note to the committee (optional)',
-    coverNoteHint: 'Up to {max, plural, one {# character} other {# characters}}: what the committee should read first, or what changed since the case was returned.',
+    coverNoteHint:
+      'Up to {max, plural, one {# character} other {# characters}}: what the committee should read first, or what changed since the case was returned.',
     errNoteTooLong: 'Keep the cover note to 2,000 characters or fewer.',
     coverNoteTitle: 'Cover note from the RM',
   },

@@ -29,14 +29,16 @@ export const documentMessages = defineMessages({
     modelReadingOf: 'The model’s reading (not part of the item): {reading}',
     modelReading: 'The model ({model}) is still reading this document; its candidates appear here when it is done. Reload the page to see them.',
     modelFailed: 'The model ({model}) could not read this document, so only the rule candidates are shown: {reason}',
-    modelDone: 'The model ({model}) read {chunks, plural, one {# passage} other {# passages}} and proposed {n, plural, =0 {no candidates} one {# candidate} other {# candidates}}; {dropped, plural, =0 {none refused} other {# refused (a quotation not in the passage or too short to be a statement, a category or factor outside the vocabulary, or a repeat)}}. {tokens, number} tokens, {cost}.',
+    modelDone:
+      'The model ({model}) read {chunks, plural, one {# passage} other {# passages}} and proposed {n, plural, =0 {no candidates} one {# candidate} other {# candidates}}; {dropped, plural, =0 {none refused} other {# refused (a quotation not in the passage or too short to be a statement, a category or factor outside the vocabulary, or a repeat)}}. {tokens, number} tokens, {cost}.',
     modelCostUnknown: 'no known price',
     reread: 'Read it again with the model',
     rereadStarted: 'The model is reading the document again. Reload the page to see its candidates.',
     rereadNoModel: 'No language model is configured, so the document cannot be read again.',
     rereadGone: 'This document is no longer in the pool.',
     rereadNotNeeded: 'The model is still reading this document or has read it: there is nothing to read again.',
-    modelStalled: 'The model ({model}) began reading this document at {time} and has not finished; the reading was most likely stopped by a restart. Only the rule candidates are shown.',
+    modelStalled:
+      'The model ({model}) began reading this document at {time} and has not finished; the reading was most likely stopped by a restart. Only the rule candidates are shown.',
     showPassage: 'Show the passage',
     accept: 'Accept',
     acceptEdited: 'Accept with these edits',
@@ -106,7 +108,8 @@ export const documentMessages = defineMessages({
     modelReadingOf: '모델의 해석(항목에 들어가지 않음): {reading}',
     modelReading: '모델({model})이 아직 이 문서를 읽고 있습니다. 다 읽으면 후보가 여기에 나타납니다. 페이지를 새로 고쳐 확인하세요.',
     modelFailed: '모델({model})이 이 문서를 읽지 못해 규칙 후보만 표시합니다: {reason}',
-    modelDone: '모델({model})이 {chunks, number}개 구간을 읽고 {n, plural, =0 {후보를 제안하지 않았습니다} other {후보 #건을 제안했습니다}}. {dropped, plural, =0 {거부된 항목 없음} other {#건 거부(구간에 없거나 진술이라기엔 짧은 인용, 어휘 밖의 분류·요인, 중복)}}. 토큰 {tokens, number}개, {cost}.',
+    modelDone:
+      '모델({model})이 {chunks, number}개 구간을 읽고 {n, plural, =0 {후보를 제안하지 않았습니다} other {후보 #건을 제안했습니다}}. {dropped, plural, =0 {거부된 항목 없음} other {#건 거부(구간에 없거나 진술이라기엔 짧은 인용, 어휘 밖의 분류·요인, 중복)}}. 토큰 {tokens, number}개, {cost}.',
     modelCostUnknown: '가격 정보 없음',
     reread: '모델로 다시 읽기',
     rereadStarted: '모델이 문서를 다시 읽고 있습니다. 후보를 보려면 페이지를 새로 고치세요.',

@@ -18,7 +18,8 @@ export const enforcementMessages = defineMessages({
     horizonsMoved: 'it changed the outlook of the horizons ({changes})',
     movedKeepDraft: '{what}. The draft is kept, because one bounded debate round may strengthen or qualify a view but not overturn it.',
     nothingRecommended: 'the trust agent and the skeptic recommended nothing, so the debate round had nothing to add and the draft is kept.',
-    unchangedKeepFinal: 'the stance ({stance}) and the horizon outlooks are unchanged, so the leader’s version, with the evidence and risks the debate added, is kept.',
+    unchangedKeepFinal:
+      'the stance ({stance}) and the horizon outlooks are unchanged, so the leader’s version, with the evidence and risks the debate added, is kept.',
   },
   ko: {
     stance_favorable: '긍정적',

@@ -100,11 +100,13 @@ export const importMessages = defineMessages({
     description: '기업, 근거 자료, 문서를 불러옵니다. 모든 자료에는 출처 URL과 공표일이 있어야 하며, 미래 날짜의 자료는 받지 않습니다.',
     fileLabel: '근거 자료 파일 (.jsonl, .json, .csv)',
     folderLabel: '또는 지식 풀 구조의 폴더 (companies.json, evidence.jsonl, documents/)',
-    checkedFirst: '저장하기 전에 모든 내용을 먼저 검사합니다. UTF-8과 한국어 cp949/EUC-KR 파일을 모두 읽을 수 있습니다. 파일당 최대 {mb}MB, 한 번에 최대 {total}MB.',
+    checkedFirst:
+      '저장하기 전에 모든 내용을 먼저 검사합니다. UTF-8과 한국어 cp949/EUC-KR 파일을 모두 읽을 수 있습니다. 파일당 최대 {mb}MB, 한 번에 최대 {total}MB.',
     importing: '가져오는 중…',
     importN: '파일 {n, number}개 가져오기',
     import: '가져오기',
-    imported: '기업 {companies, number}곳, 근거 자료 {evidence, number}건, 문서 {documents, number}건(본문 단락 {chunks, number}개)을 가져왔습니다. 중복 {duplicates, number}건은 건너뛰었습니다{rejected}.',
+    imported:
+      '기업 {companies, number}곳, 근거 자료 {evidence, number}건, 문서 {documents, number}건(본문 단락 {chunks, number}개)을 가져왔습니다. 중복 {duplicates, number}건은 건너뛰었습니다{rejected}.',
     importedRejected: '. 오류가 있는 {n, number}행은 제외했습니다',
     nothingImportedOne: '가져온 자료가 없습니다. 수정이 필요한 행이 1개 있습니다{duplicates}. 파일을 고쳐 다시 가져오거나, 유효한 행만 가져오세요.',
     nothingImported: '가져온 자료가 없습니다. 수정이 필요한 행이 {n}개 있습니다{duplicates}. 파일을 고쳐 다시 가져오거나, 유효한 행만 가져오세요.',
@@ -117,7 +119,8 @@ export const importMessages = defineMessages({
     colProblem: '문제',
     more: '…외 {n, number}건. 명령줄 가져오기에서는 모두 출력됩니다.',
     formatTitle: '파일 형식',
-    formatBody: '한 줄에 한 건(JSONL), JSON 배열, 또는 머리글 행이 있는 CSV로, 항목은 {fields}입니다. 같은 가져오기를 명령줄에서도 실행할 수 있습니다: {command}.',
+    formatBody:
+      '한 줄에 한 건(JSONL), JSON 배열, 또는 머리글 행이 있는 CSV로, 항목은 {fields}입니다. 같은 가져오기를 명령줄에서도 실행할 수 있습니다: {command}.',
     optional: '(선택)',
     chooseFile: '가져올 파일이나 폴더를 선택하세요.',
     noFiles: '가져올 파일이 없습니다.',
@@ -151,7 +154,8 @@ export const importMessages = defineMessages({
     badSlug: 'samsung-electronics 같은 소문자 슬러그여야 합니다',
     badCategory: '누락되었거나 알 수 없는 값입니다. 다음 중 하나를 쓰세요: {list}',
     limitsTitle: '한도와 검사',
-    limitsBody: '값의 최대 길이(글자 수): {limits}. 문서의 머리말은 최대 {frontMatter}자, 본문은 최대 {body}자입니다. 더 긴 값은 길이와 한도를 밝힌 거부 행이 됩니다.',
+    limitsBody:
+      '값의 최대 길이(글자 수): {limits}. 문서의 머리말은 최대 {frontMatter}자, 본문은 최대 {body}자입니다. 더 긴 값은 길이와 한도를 밝힌 거부 행이 됩니다.',
     charactersBody:
       'NUL 문자나 짝이 없는 서로게이트 문자(데이터베이스에 저장할 수 없음)가 있는 행은 거부됩니다. 이름과 제목에서는 양방향 제어 문자(U+202A–U+202E, U+2066–U+2069)를 지웁니다. 머리말은 YAML 데이터로만 읽으며, 코드로 표시된 머리말(---js)이 있는 문서는 거부됩니다.',
     companiesBody:
@@ -225,7 +229,8 @@ export const importHelpMessages = defineMessages({
   },
   ko: {
     helpTitle: '열, 분류와 양식 파일',
-    helpIntro: '근거 자료 파일에는 아래 열이 있어야 하며 순서는 상관없습니다. CSV는 첫 줄에 열 이름을 적습니다. 양식 파일에는 데모 차주의 예시 행 두 개가 들어 있으니 실제 자료로 바꾸어 쓰세요.',
+    helpIntro:
+      '근거 자료 파일에는 아래 열이 있어야 하며 순서는 상관없습니다. CSV는 첫 줄에 열 이름을 적습니다. 양식 파일에는 데모 차주의 예시 행 두 개가 들어 있으니 실제 자료로 바꾸어 쓰세요.',
     templateCsv: 'CSV 양식 내려받기',
     templateJsonl: 'JSONL 양식 내려받기',
     columnsCaption: '근거 자료 파일의 열',

@@ -3,7 +3,8 @@ import { defineMessages } from '@/lib/i18n';
 export const panelsMessages = defineMessages({
   en: {
     heading: 'Arguments by factor',
-    intro: 'Every argument of the run under its guideline factor, favorable and adverse side by side. Factors nobody argued are listed compactly at the end so coverage gaps stay visible.',
+    intro:
+      'Every argument of the run under its guideline factor, favorable and adverse side by side. Factors nobody argued are listed compactly at the end so coverage gaps stay visible.',
     filters: 'Filter arguments',
     factor: 'Factor',
     allFactors: 'All factors',
@@ -35,7 +36,8 @@ export const panelsMessages = defineMessages({
   },
   ko: {
     heading: '요인별 논거',
-    intro: '실행의 모든 논거를 가이드라인 요인별로 긍정·부정 양측을 나란히 보여 줍니다. 아무도 다루지 않은 요인은 끝에 간단히 표시하여 누락된 부분을 확인할 수 있습니다.',
+    intro:
+      '실행의 모든 논거를 가이드라인 요인별로 긍정·부정 양측을 나란히 보여 줍니다. 아무도 다루지 않은 요인은 끝에 간단히 표시하여 누락된 부분을 확인할 수 있습니다.',
     filters: '논거 필터',
     factor: '요인',
     allFactors: '전체 요인',

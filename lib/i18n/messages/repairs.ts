@@ -8,7 +8,8 @@ export const repairMessages = defineMessages({
   en: {
     takenInOne: 'Taken in with 1 repair',
     takenIn: 'Taken in with {n, plural, one {# repair} other {# repairs}}',
-    repairsHint: 'What the engine changed in the model’s answer to read it, the citations it could not vouch for, and what it checked itself instead of taking the model’s word.',
+    repairsHint:
+      'What the engine changed in the model’s answer to read it, the citations it could not vouch for, and what it checked itself instead of taking the model’s word.',
     attempt: 'attempt {n}',
     kind_unwrapped: 'Unwrapped',
     'kind_json-mended': 'JSON mended',

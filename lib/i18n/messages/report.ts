@@ -33,7 +33,7 @@ export const reportMessages = defineMessages({
     notMeasured: '—',
     seconds: '{n} s',
     tokensValue: '{total} ({prompt} in, {completion} out)',
-    tokensValueCached: '{total} ({prompt} in, {cached} of them from the provider\'s cache; {completion} out)',
+    tokensValueCached: "{total} ({prompt} in, {cached} of them from the provider's cache; {completion} out)",
     statusQueued: 'Queued',
     statusRunning: 'Running',
     statusSucceeded: 'Finished',
@@ -46,7 +46,8 @@ export const reportMessages = defineMessages({
     budgetBody: 'The run used up its token or cost budget before its report was written. Steps that finished are kept below.',
     langKo: 'Korean',
     langEn: 'English',
-    inProgress: 'This run is still going: {done, number} of {total, plural, one {# step is} other {# steps are}} done. The report section appears when the final step finishes; reload to see more.',
+    inProgress:
+      'This run is still going: {done, number} of {total, plural, one {# step is} other {# steps are}} done. The report section appears when the final step finishes; reload to see more.',
     failedTitle: 'This run failed',
     failedBody: 'The run stopped before its report was written. Steps that finished are kept below; the RM can retry the failed step from the run page.',
     cancelledBody: 'This run was cancelled before its report was written. Steps that finished are kept below.',
@@ -204,7 +205,8 @@ export const reportMessages = defineMessages({
     budgetBody: '보고서를 작성하기 전에 토큰 또는 비용 예산을 다 썼습니다. 끝난 단계는 아래에 남아 있습니다.',
     langKo: '한국어',
     langEn: '영어',
-    inProgress: '아직 진행 중인 실행입니다. 전체 {total, number}단계 중 {done, number}단계가 끝났습니다. 보고서는 마지막 단계가 끝나면 나타나며, 새로 고치면 진행 상황을 더 볼 수 있습니다.',
+    inProgress:
+      '아직 진행 중인 실행입니다. 전체 {total, number}단계 중 {done, number}단계가 끝났습니다. 보고서는 마지막 단계가 끝나면 나타나며, 새로 고치면 진행 상황을 더 볼 수 있습니다.',
     failedTitle: '실행이 실패했습니다',
     failedBody: '보고서를 작성하기 전에 실행이 멈췄습니다. 끝난 단계는 아래에 남아 있으며, 담당 RM이 실행 화면에서 실패한 단계를 다시 시도할 수 있습니다.',
     cancelledBody: '보고서를 작성하기 전에 실행이 취소되었습니다. 끝난 단계는 아래에 남아 있습니다.',

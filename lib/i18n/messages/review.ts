@@ -47,7 +47,7 @@ export const reviewMessages = defineMessages({
     confirmDecisionOutcome: 'Outcome: {outcome}',
     confirmDecision: 'Record as final',
     cancel: 'Cancel',
-    queueCoverNote: 'RM\'s note:',
+    queueCoverNote: "RM's note:",
     errRationale: 'Give the rationale for the decision.',
     errConditions: 'List the conditions of the approval.',
     errOutcome: 'Choose a decision.',

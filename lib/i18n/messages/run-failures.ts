@@ -29,7 +29,8 @@ export const runFailureMessages = defineMessages({
     unexpected: 'An unexpected error: {reason}',
     couldNotStart: 'Could not start: {reason}',
     cancelled: 'Cancelled.',
-    workersStopped: 'The workers executing this run stopped {n, plural, one {# time} other {# times}} before it could finish. Retry it to continue from its finished steps.',
+    workersStopped:
+      'The workers executing this run stopped {n, plural, one {# time} other {# times}} before it could finish. Retry it to continue from its finished steps.',
     // A run's budget (lib/debate/limits.ts, lib/debate/budget.ts).
     tokenBudget: 'The run reached its token budget of {budget, number} tokens: {used, number} used.',
     costBudget: 'The run reached its cost budget of ${budget}: ${used} used.',

@@ -43,7 +43,8 @@ export const runMessages = defineMessages({
     budgetNone: 'Empty: no budget.',
     errMaxTokens: 'Enter a whole number of tokens from 1,000 to 100,000,000, or leave it empty.',
     errMaxCost: 'Enter an amount from 0.01 to 10,000 USD, or leave it empty.',
-    errRunLimit: 'You already have {n, plural, one {# analysis} other {# analyses}} queued or running, the most one person may run at once. Wait for one to finish or cancel one, then start again.',
+    errRunLimit:
+      'You already have {n, plural, one {# analysis} other {# analyses}} queued or running, the most one person may run at once. Wait for one to finish or cancel one, then start again.',
     runTitle: '{protocol} run',
     backToCase: 'Back to the case',
     status_queued: 'Queued',
@@ -63,7 +64,7 @@ export const runMessages = defineMessages({
     elapsed: 'Elapsed {time}',
     tokens: '{n, plural, one {# token} other {# tokens}}',
     cost: 'Cost {cost}',
-    cachedTokens: '{n, plural, one {# prompt token} other {# prompt tokens}} from the provider\'s cache',
+    cachedTokens: "{n, plural, one {# prompt token} other {# prompt tokens}} from the provider's cache",
     underASecond: 'under a second',
     costOffline: 'No model cost (offline analyst)',
     tokensOffline: '{n, plural, one {# token} other {# tokens}}, estimated from what the offline analyst read and wrote',
@@ -170,7 +171,8 @@ export const runMessages = defineMessages({
     budgetNone: '비워 두면 예산이 없습니다.',
     errMaxTokens: '1,000~100,000,000 사이의 정수로 입력하거나 비워 두세요.',
     errMaxCost: '0.01~10,000 USD 사이로 입력하거나 비워 두세요.',
-    errRunLimit: '이미 대기 중이거나 진행 중인 분석이 {n, number}건으로, 한 사람이 동시에 실행할 수 있는 최대치입니다. 하나가 끝나거나 취소한 뒤 다시 시작하세요.',
+    errRunLimit:
+      '이미 대기 중이거나 진행 중인 분석이 {n, number}건으로, 한 사람이 동시에 실행할 수 있는 최대치입니다. 하나가 끝나거나 취소한 뒤 다시 시작하세요.',
     runTitle: '{protocol} 분석 실행',
     backToCase: '심사 건으로 돌아가기',
     status_queued: '대기',

@@ -42,19 +42,23 @@ export const screeningMessages = defineMessages({
       'The borrower’s creditor banks took over the management of its debts (a workout). Repayments are rescheduled under the creditors’ council: the borrower could not meet its obligations on their original terms.',
     why_trading_suspension:
       'The exchange suspended trading in the borrower’s shares, as it does on events such as a default, an audit opinion other than clean or a disclosure left unresolved. While it lasts the borrower cannot raise equity on the market.',
-    why_delisting: 'The borrower’s shares were removed, or are to be removed, from the exchange: it loses a source of funding and the scrutiny that came with the listing.',
-    why_tax_arrears: 'The borrower owes overdue taxes. Tax claims usually rank ahead of a bank’s, and arrears show a shortage of cash for obligations that cannot be postponed.',
+    why_delisting:
+      'The borrower’s shares were removed, or are to be removed, from the exchange: it loses a source of funding and the scrutiny that came with the listing.',
+    why_tax_arrears:
+      'The borrower owes overdue taxes. Tax claims usually rank ahead of a bank’s, and arrears show a shortage of cash for obligations that cannot be postponed.',
     why_regulatory_sanction:
       'A regulator or a court imposed a sanction or a fine on the borrower (an outcome, not an investigation or a fine that may come). It costs cash and can restrict the business the borrower may carry on.',
     why_audit_opinion:
       'The auditor gave an opinion other than clean (qualified, adverse or a disclaimer): the financial statements a loan would be priced on cannot be relied on as they stand.',
     why_going_concern: 'The auditor or management stated substantial doubt that the borrower can continue as a going concern.',
-    why_lawsuit_lost: 'A court ruled against the borrower. The judgment can oblige it to pay; an amount the item gives should be set against the borrower’s cash.',
+    why_lawsuit_lost:
+      'A court ruled against the borrower. The judgment can oblige it to pay; an amount the item gives should be set against the borrower’s cash.',
     weigh_payment_default: 'Whether the default has been cured, and which other obligations it put in default.',
     weigh_court_rehabilitation:
       'Whether the court opened the proceeding, what the rehabilitation plan does to existing and new claims, and whether a new loan would rank as post-filing credit.',
     weigh_bankruptcy: 'What lenders can expect to recover, and whether any lending is possible at all.',
-    weigh_creditor_workout: 'The workout’s terms and end date, whether the borrower meets its milestones, and how a new loan would rank against the creditors’ council’s claims.',
+    weigh_creditor_workout:
+      'The workout’s terms and end date, whether the borrower meets its milestones, and how a new loan would rank against the creditors’ council’s claims.',
     weigh_trading_suspension: 'Why trading was suspended, and whether it has resumed.',
     weigh_delisting: 'Whether the delisting is final, and how the borrower will fund itself without the exchange.',
     weigh_tax_arrears: 'The amount overdue, any payment plan, and liens on assets the bank would take as security.',
@@ -62,7 +66,8 @@ export const screeningMessages = defineMessages({
     weigh_audit_opinion: 'The auditor’s stated reason, and whether the bank can obtain statements it can rely on.',
     weigh_going_concern: 'What management plans to do about the doubt, and whether that plan is funded.',
     weigh_lawsuit_lost: 'The amount awarded against the borrower, whether it has appealed, and whether it can pay.',
-    runNoticeBody: 'This run ended with a red-flag screening instead of a debate: the pool is too thin to debate, and it holds decisive red flags. No model was called.',
+    runNoticeBody:
+      'This run ended with a red-flag screening instead of a debate: the pool is too thin to debate, and it holds decisive red flags. No model was called.',
     openScreening: 'Open the screening',
   },
   ko: {
@@ -85,19 +90,24 @@ export const screeningMessages = defineMessages({
     gapsNone: '모든 가이드라인 요인에 항목이 있으나, 전체 항목 수가 토론하기에는 부족합니다.',
     weighTitle: '위원회가 따져 볼 점',
     weighCurrent: '각 사건이 의사결정일에도 유효한지: 이 점검은 {asOf}까지의 증거만 읽었습니다.',
-    weighFull: '전체 분석이 먼저 필요한지: 모든 요인에 대한 토론에는 위 요인들에 대한 증거가 필요합니다. 가져오기나 기업의 공시 연결로 증거를 더한 뒤 새로 실행하세요.',
+    weighFull:
+      '전체 분석이 먼저 필요한지: 모든 요인에 대한 토론에는 위 요인들에 대한 증거가 필요합니다. 가져오기나 기업의 공시 연결로 증거를 더한 뒤 새로 실행하세요.',
     methodTitle: '점검 방법',
     methodBody:
       '사건은 토론 전에 공시 원문에서 정해진 규칙으로 찾았으며, 각 사건의 출처와 일자를 함께 보입니다. 점검은 일어난 일을 알릴 뿐 차주의 강점은 따지지 않습니다. 풀에 강점에 관한 근거가 너무 적기 때문입니다. 오프라인이든 모델을 쓰든, 모든 분석 방식에서 같은 규칙으로 판단합니다.',
     why_payment_default:
       '차주가 만기에 채무를 갚지 못했거나 발행한 어음이 부도 처리되었습니다. 한 채무의 불이행은 보통 교차부도·기한이익상실 조항을 통해 다른 채무까지 불이행에 빠뜨리며, 상환능력 분석이 미리 찾아내려는 바로 그 사건입니다.',
-    why_court_rehabilitation: '차주가 법원에 채무 재조정을 신청했습니다. 채권자의 권리 행사가 중지되고 회생계획에 따라 채권이 감면될 수 있으며, 신규 여신에는 법원 허가나 공익채권 지위가 필요합니다.',
+    why_court_rehabilitation:
+      '차주가 법원에 채무 재조정을 신청했습니다. 채권자의 권리 행사가 중지되고 회생계획에 따라 채권이 감면될 수 있으며, 신규 여신에는 법원 허가나 공익채권 지위가 필요합니다.',
     why_bankruptcy: '파산 절차는 채권자를 위해 차주의 자산을 청산합니다. 무담보 채권자는 보통 채권의 일부만 회수합니다.',
-    why_creditor_workout: '채권은행이 차주의 채무 관리에 들어갔습니다(워크아웃). 채권단협의회 아래에서 상환 일정이 조정되며, 차주가 원래 조건으로는 채무를 이행할 수 없었다는 뜻입니다.',
-    why_trading_suspension: '거래소가 차주 주식의 매매거래를 정지했습니다. 부도, 비적정 감사의견, 해소되지 않은 공시 같은 사건에 따른 조치이며, 정지 기간에는 주식시장에서 자금을 조달할 수 없습니다.',
+    why_creditor_workout:
+      '채권은행이 차주의 채무 관리에 들어갔습니다(워크아웃). 채권단협의회 아래에서 상환 일정이 조정되며, 차주가 원래 조건으로는 채무를 이행할 수 없었다는 뜻입니다.',
+    why_trading_suspension:
+      '거래소가 차주 주식의 매매거래를 정지했습니다. 부도, 비적정 감사의견, 해소되지 않은 공시 같은 사건에 따른 조치이며, 정지 기간에는 주식시장에서 자금을 조달할 수 없습니다.',
     why_delisting: '차주 주식이 상장폐지되었거나 폐지될 예정입니다. 자금 조달 수단과 상장에 따른 외부 감시를 잃습니다.',
     why_tax_arrears: '차주에게 체납 세금이 있습니다. 조세채권은 보통 은행 채권보다 우선하며, 체납은 미룰 수 없는 채무에도 현금이 부족하다는 뜻입니다.',
-    why_regulatory_sanction: '규제기관이나 법원이 차주에게 제재나 벌금을 부과했습니다(조사 개시나 부과 가능성이 아닌 확정된 결과). 현금이 나가고 영업이 제한될 수 있습니다.',
+    why_regulatory_sanction:
+      '규제기관이나 법원이 차주에게 제재나 벌금을 부과했습니다(조사 개시나 부과 가능성이 아닌 확정된 결과). 현금이 나가고 영업이 제한될 수 있습니다.',
     why_audit_opinion: '감사인이 적정이 아닌 의견(한정·부적정·의견거절)을 냈습니다. 여신 심사의 바탕이 되는 재무제표를 그대로 믿을 수 없습니다.',
     why_going_concern: '감사인이나 경영진이 차주의 계속기업 존속에 중대한 의문이 있다고 밝혔습니다.',
     why_lawsuit_lost: '법원이 차주에게 불리한 판결을 내렸습니다. 판결은 지급 의무를 낳을 수 있으며, 항목에 금액이 있다면 차주의 현금과 견주어 보아야 합니다.',
@@ -112,7 +122,8 @@ export const screeningMessages = defineMessages({
     weigh_audit_opinion: '감사인이 밝힌 사유와, 믿을 수 있는 재무제표를 확보할 수 있는지.',
     weigh_going_concern: '경영진의 대응 계획과 그 계획의 자금 확보 여부.',
     weigh_lawsuit_lost: '판결 금액, 항소 여부, 지급 능력.',
-    runNoticeBody: '이 실행은 토론 대신 위험 신호 점검으로 끝났습니다. 풀의 근거가 토론하기에는 부족하고, 결정적 위험 신호가 있습니다. 모델은 호출하지 않았습니다.',
+    runNoticeBody:
+      '이 실행은 토론 대신 위험 신호 점검으로 끝났습니다. 풀의 근거가 토론하기에는 부족하고, 결정적 위험 신호가 있습니다. 모델은 호출하지 않았습니다.',
     openScreening: '점검 보고서 열기',
   },
 });

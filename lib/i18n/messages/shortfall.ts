@@ -6,12 +6,14 @@ export const shortfallMessages = defineMessages({
   en: {
     title: 'Not enough evidence to analyse',
     held: 'As of {asOf}, the knowledge pool holds {items, plural, one {# evidence item} other {# evidence items}} on {factors, number} of the ten guideline factors.',
-    needs: 'An analysis needs at least {minItems, plural, one {# item} other {# items}} on at least {minFactors, plural, one {# factor} other {# factors}}, so no model was called and nothing was debated.',
+    needs:
+      'An analysis needs at least {minItems, plural, one {# item} other {# items}} on at least {minFactors, plural, one {# factor} other {# factors}}, so no model was called and nothing was debated.',
     missing: 'No evidence on: {factors}.',
     next: 'Add evidence for this borrower, then start a new run from the case page:',
     importLink: 'import a file of evidence',
     connectorsLink: 'fetch filings from OpenDART or SEC EDGAR on the company page',
-    short: 'Pool: {items, plural, one {# item} other {# items}}; factors covered: {factors, number}. Needs {minItems, plural, one {# item} other {# items}} on {minFactors, plural, one {# factor} other {# factors}}.',
+    short:
+      'Pool: {items, plural, one {# item} other {# items}}; factors covered: {factors, number}. Needs {minItems, plural, one {# item} other {# items}} on {minFactors, plural, one {# factor} other {# factors}}.',
   },
   ko: {
     title: '분석할 근거가 부족합니다',

@@ -5,7 +5,8 @@ import { defineMessages } from '@/lib/i18n';
 export const ratingMessages = defineMessages({
   en: {
     listTitle: 'My ratings',
-    listDescription: 'Reports assigned to you in evaluation studies. Reports are blinded: you will not see which system wrote them, and nobody else sees your ratings.',
+    listDescription:
+      'Reports assigned to you in evaluation studies. Reports are blinded: you will not see which system wrote them, and nobody else sees your ratings.',
     listEmptyTitle: 'No reports assigned to you',
     listEmptyBody: 'An administrator assigns reports to evaluators when a study opens.',
     reportN: 'Report {n}',
@@ -74,7 +75,8 @@ export const ratingMessages = defineMessages({
   },
   ko: {
     listTitle: '내 평가',
-    listDescription: '평가 연구에서 배정된 보고서입니다. 보고서는 블라인드 처리되어 어느 시스템이 작성했는지 알 수 없으며, 평가 결과는 다른 사람에게 공개되지 않습니다.',
+    listDescription:
+      '평가 연구에서 배정된 보고서입니다. 보고서는 블라인드 처리되어 어느 시스템이 작성했는지 알 수 없으며, 평가 결과는 다른 사람에게 공개되지 않습니다.',
     listEmptyTitle: '배정된 보고서가 없습니다',
     listEmptyBody: '연구가 시작되면 관리자가 평가자에게 보고서를 배정합니다.',
     reportN: '보고서 {n}',

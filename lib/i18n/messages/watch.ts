@@ -37,7 +37,8 @@ export const watchMessages = defineMessages({
     problem_failed: 'reading {source} failed.',
     checkNow: 'Check now',
     checkNowHint: 'Checks every watch on this borrower at once (administrators).',
-    checked: '{checks, plural, =0 {Nothing was checked} one {# watch checked} other {# watches checked}}, {alerts, plural, =0 {no alert} one {# alert} other {# alerts}}.',
+    checked:
+      '{checks, plural, =0 {Nothing was checked} one {# watch checked} other {# watches checked}}, {alerts, plural, =0 {no alert} one {# alert} other {# alerts}}.',
     noSources: 'This borrower has no OpenDART corp_code or SEC CIK: the watch cannot read its filings.',
     timelineHeading: 'Filings the watch has seen',
     timelineEmpty: 'Nothing seen yet.',

@@ -23,7 +23,14 @@ export type Lane = {
   max: number;
 };
 
-const INDUSTRY: FactorId[] = ['industry_growth_outlook', 'industry_competition_intensity', 'technological_disruption_risk', 'economic_sensitivity', 'government_support_programs', 'public_interest_trend'];
+const INDUSTRY: FactorId[] = [
+  'industry_growth_outlook',
+  'industry_competition_intensity',
+  'technological_disruption_risk',
+  'economic_sensitivity',
+  'government_support_programs',
+  'public_interest_trend',
+];
 const MANAGEMENT: FactorId[] = ['management_continuity', 'internal_control_risk', 'employment_stability'];
 
 export const LANES: Record<SpecialistFocus, Lane> = {
@@ -31,7 +38,10 @@ export const LANES: Record<SpecialistFocus, Lane> = {
   'management-behaviour': { factors: MANAGEMENT, quotes: true, max: 6 },
   'industry-narrative': { factors: INDUSTRY, narrative: true, max: 6 },
   performance: { factors: ['other', 'industry_competition_intensity', 'technological_disruption_risk', 'employment_stability'], max: 5 },
-  'market-outlook': { factors: ['industry_growth_outlook', 'industry_competition_intensity', 'technological_disruption_risk', 'economic_sensitivity', 'public_interest_trend'], max: 5 },
+  'market-outlook': {
+    factors: ['industry_growth_outlook', 'industry_competition_intensity', 'technological_disruption_risk', 'economic_sensitivity', 'public_interest_trend'],
+    max: 5,
+  },
   'management-sentiment': { factors: MANAGEMENT, quotes: true, max: 5 },
   collateral: { factors: ['government_support_programs', 'certifications', 'technological_disruption_risk'], max: 5 },
   'credit-risk': { polarity: ['adverse'], max: 5 },
@@ -95,7 +105,8 @@ export function briefing(env: Env): { text: string; nothingInMaterial?: true; cl
   const title = K.laneTitle(step.focus);
   const silent = (lane.factors ?? []).filter((f) => !items.some((i) => i.factor === f)).map((f) => env.P.label(f));
   if (!pool.given) return { text: K.nothingGiven(title), nothingInMaterial: true, claims: [] };
-  if (!items.length) return { text: `${K.briefingHeader(title, 0, pool.given)} ${K.silent(silent.length ? silent : [title])}`, nothingInMaterial: true, claims: [] };
+  if (!items.length)
+    return { text: `${K.briefingHeader(title, 0, pool.given)} ${K.silent(silent.length ? silent : [title])}`, nothingInMaterial: true, claims: [] };
 
   if (lane.narrative) {
     const paragraphs = [K.narrativeIntro(env.company, env.request.company.industry, items.length)];
@@ -112,7 +123,13 @@ export function briefing(env: Env): { text: string; nothingInMaterial?: true; cl
       paragraphs.push(sentence);
     }
     paragraphs.push(...closing);
-    return { text: fit(paragraphs.map((text) => ({ text, priority: 5 })), step.maxChars), claims };
+    return {
+      text: fit(
+        paragraphs.map((text) => ({ text, priority: 5 })),
+        step.maxChars,
+      ),
+      claims,
+    };
   }
 
   const segments: Segment[] = [{ text: K.briefingHeader(title, claims.length, pool.given), priority: 10 }];

@@ -17,19 +17,38 @@ export function constructive(env: Env): Turn {
   const claims = picks.map((p, i) => claimFromPick(env, `${step.id}-c${i + 1}`, p, side));
 
   const falsifiers = uniqueByFactor(picks).map((p) => ({ factor: p.item.factor, falsifier: falsifierOf(env, p, side) }));
-  const falsifiability = picks.length ? P.falsifiability(falsifiers) : P.thinNote({ given: pool.given, found: 0, wanted: count, factors: 0, side, reread: false });
+  const falsifiability = picks.length
+    ? P.falsifiability(falsifiers)
+    : P.thinNote({ given: pool.given, found: 0, wanted: count, factors: 0, side, reread: false });
 
   const segments: Segment[] = [{ text: P.core(env.company, side), priority: 10 }];
-  const crossed = labelsOf(env, picks.filter((p) => p.mode === 'crossed'));
+  const crossed = labelsOf(
+    env,
+    picks.filter((p) => p.mode === 'crossed'),
+  );
   const short = picks.length < count;
   if (selection.thin && (!crossed.length || short)) {
     segments.push({
-      text: P.thinNote({ given: pool.given, found: picks.length, wanted: count, factors: new Set(picks.map((p) => p.item.factor)).size, side, reread: picks.some((p) => p.mode === 'reread') }),
+      text: P.thinNote({
+        given: pool.given,
+        found: picks.length,
+        wanted: count,
+        factors: new Set(picks.map((p) => p.item.factor)).size,
+        side,
+        reread: picks.some((p) => p.mode === 'reread'),
+      }),
       priority: 9,
     });
   }
   if (crossed.length) segments.push({ text: P.crossedNote(crossed, !short), priority: 9 });
-  else if (exclude.size && versus.length) segments.push({ text: P.freshNote(versus.join(', '), [...exclude].map((f) => P.label(f))), priority: 3 });
+  else if (exclude.size && versus.length)
+    segments.push({
+      text: P.freshNote(
+        versus.join(', '),
+        [...exclude].map((f) => P.label(f)),
+      ),
+      priority: 3,
+    });
   const sources = new Set(picks.map((p) => shortSource(p.item.source)));
   const bare = picks.length > 1 && sources.size === 1;
   if (bare) segments.push({ text: P.sourceNote([...sources][0]), priority: 8.5, join: 'line' });
@@ -37,8 +56,16 @@ export function constructive(env: Env): Turn {
     segments.push({ text: P.line(i, p, i > 0 && picks[i - 1].item.factor === p.item.factor, bare), priority: 8, join: 'line' });
     segments.push({ text: P.reading(p, side, env.words(p.item.factor, p.item)), priority: 1 });
   });
-  const reused = labelsOf(env, picks.filter((p) => p.mode === 'reuse'));
-  if (reused.length && !selection.thin) segments.push({ text: P.reuseNote(reused, Math.max(2, ...reused.map((l) => picks.filter((p) => env.P.label(p.item.factor) === l).length))), priority: 6, join: 'line' });
+  const reused = labelsOf(
+    env,
+    picks.filter((p) => p.mode === 'reuse'),
+  );
+  if (reused.length && !selection.thin)
+    segments.push({
+      text: P.reuseNote(reused, Math.max(2, ...reused.map((l) => picks.filter((p) => env.P.label(p.item.factor) === l).length))),
+      priority: 6,
+      join: 'line',
+    });
   const stale = picks.filter((p) => p.item.stale).length;
   if (stale) segments.push({ text: P.staleNote(stale, pool.recencyDays), priority: 6, join: 'line' });
   if (!picks.length) return { text: fit(segments, step.maxChars), claims, questions: [], falsifiability };

@@ -45,7 +45,9 @@ describe('KPD-MADS branch depth follows the evidence', () => {
       for (const claim of claimsOf(runs, target)) {
         const own = new Set(claim.citations.map((c) => c.evidenceId));
         // What could be set against the claim: another visible item on its factor reading the side's way or either way.
-        const counters = pool.filter((e) => visible.has(e.id) && !own.has(e.id) && e.factor === claim.factor && (e.polarity === side || e.polarity === 'context'));
+        const counters = pool.filter(
+          (e) => visible.has(e.id) && !own.has(e.id) && e.factor === claim.factor && (e.polarity === side || e.polarity === 'context'),
+        );
         const answers = claimsOf(runs, rebuttal).filter((r) => r.respondsTo === claim.id);
         if (!counters.length) expect(answers, `${rebuttal} answers ${claim.id} with no counter-evidence`).toEqual([]);
         for (const a of answers) {

@@ -4,7 +4,14 @@
 // only by adding evidence — and the safety check then keeps the draft, as the protocol asks
 // (docs/protocols.md); so it does when the debate recommended nothing. The engine makes the same
 // comparison itself (lib/debate/enforce.ts), so these answers are never corrected.
-import { horizonCode, storedStanceDraft as draftSchema, type Claim, type StepOutput, type StoredStanceDraft, type Turn as TurnOutput } from '@/lib/domain/outputs';
+import {
+  horizonCode,
+  storedStanceDraft as draftSchema,
+  type Claim,
+  type StepOutput,
+  type StoredStanceDraft,
+  type Turn as TurnOutput,
+} from '@/lib/domain/outputs';
 import { isFactorId, type FactorId } from '@/lib/domain/factors';
 import { isStale, recencyCutoff } from '@/lib/pool/as-of';
 import { translator } from '@/lib/i18n';
@@ -22,7 +29,13 @@ type Written = StepOutput<'stanceDraft'>;
 type Draft = StoredStanceDraft;
 type Stance = Draft['stance'];
 
-const STRUCTURAL: FactorId[] = ['industry_growth_outlook', 'industry_competition_intensity', 'technological_disruption_risk', 'economic_sensitivity', 'government_support_programs'];
+const STRUCTURAL: FactorId[] = [
+  'industry_growth_outlook',
+  'industry_competition_intensity',
+  'technological_disruption_risk',
+  'economic_sensitivity',
+  'government_support_programs',
+];
 
 /** What the stance weighs of an item: its reading, its factor and whether it is stale. */
 type Weighed = Pick<Item, 'factor' | 'polarity' | 'stale'>;
@@ -107,7 +120,16 @@ function compose(env: Env, claims: Claim[], idPrefix: string, note?: string): Wr
   const horizons = horizonsOf(env, items);
   const kept = claims.map((c, i) => ({ ...c, id: `${idPrefix}-c${i + 1}` }));
   const labels = (pol: Weighed['polarity']) => [...new Set(items.filter((i) => i.polarity === pol).map((i) => env.P.label(i.factor)))];
-  const text = K.draftText({ company: env.company, stance, horizons, favorable: labels('favorable'), adverse: labels('adverse'), items: items.length, stale: items.filter((i) => i.stale).length, note });
+  const text = K.draftText({
+    company: env.company,
+    stance,
+    horizons,
+    favorable: labels('favorable'),
+    adverse: labels('adverse'),
+    items: items.length,
+    stale: items.filter((i) => i.stale).length,
+    note,
+  });
   return { text: fit([{ text, priority: 10 }], env.step.maxChars), stance, horizons, claims: kept };
 }
 
@@ -143,7 +165,10 @@ export function leaderDraft(env: Env): Written {
   const merged = [...draft.claims, ...added];
   const result = compose(env, merged, env.step.id);
   const moved = result.stance !== draft.stance;
-  return { ...result, text: fit([{ text: `${result.text} ${K.leaderNote(moved, draft.stance, result.stance, added.length)}`, priority: 10 }], env.step.maxChars) };
+  return {
+    ...result,
+    text: fit([{ text: `${result.text} ${K.leaderNote(moved, draft.stance, result.stance, added.length)}`, priority: 10 }], env.step.maxChars),
+  };
 }
 
 export function trust(env: Env): TurnOutput {
@@ -160,14 +185,23 @@ export function trust(env: Env): TurnOutput {
   for (const c of backing) {
     if (claims.length === MAX_TRUST) break;
     const cited = itemsOf(env.pool, c);
-    const better = env.pool.items.find((i) => i.factor === c.factor && i.polarity === c.polarity && !used.has(i.key) && cited.every((x) => differentEvidence(x, i)) && i.origin !== 'context');
+    const better = env.pool.items.find(
+      (i) => i.factor === c.factor && i.polarity === c.polarity && !used.has(i.key) && cited.every((x) => differentEvidence(x, i)) && i.origin !== 'context',
+    );
     if (!better) {
       if (!unsupported.has(c.factor)) segments.push({ text: K.trustNone(c.factor), priority: 5, join: 'line' });
       unsupported.add(c.factor);
       continue;
     }
     used.add(better.key);
-    const claim: Claim = { id: `${env.step.id}-c${claims.length + 1}`, text: K.trustClaim(better, env.words(better.factor, better), c.polarity), factor: c.factor, polarity: c.polarity, citations: [citationOf(better)], respondsTo: c.id };
+    const claim: Claim = {
+      id: `${env.step.id}-c${claims.length + 1}`,
+      text: K.trustClaim(better, env.words(better.factor, better), c.polarity),
+      factor: c.factor,
+      polarity: c.polarity,
+      citations: [citationOf(better)],
+      respondsTo: c.id,
+    };
     claims.push(claim);
     segments.push({ text: `${claims.length}. ${claim.text}`, priority: 8, join: 'line' });
   }
@@ -202,7 +236,14 @@ export function skeptic(env: Env): TurnOutput {
     const offset = env.pool.items.find((i) => i.factor === risk.factor && i.polarity === 'favorable');
     segments.push({ text: K.offset(risk, offset, env.words(risk.factor, risk)), priority: 6, join: 'line' });
   }
-  segments.push({ text: K.scenarios(draft?.stance ?? 'neutral', risks.map((r) => env.words(r.factor, r).advAssumption)), priority: 7, join: 'line' });
+  segments.push({
+    text: K.scenarios(
+      draft?.stance ?? 'neutral',
+      risks.map((r) => env.words(r.factor, r).advAssumption),
+    ),
+    priority: 7,
+    join: 'line',
+  });
   return { text: fit(segments, env.step.maxChars), claims, questions: [] };
 }
 
@@ -228,7 +269,10 @@ export function safetyCheck(env: Env): StepOutput<'safetyCheck'> {
   const kept = stanceChanged || horizonsChanged || nothingRecommended ? 'draft' : 'final';
   const nothing = translator(enforcementMessages, env.lang)('nothingRecommended');
   return {
-    reason: stanceChanged || horizonsChanged || !nothingRecommended ? K.safetyReason({ stanceChanged, horizonsChanged, draft, final }) : nothing.charAt(0).toUpperCase() + nothing.slice(1),
+    reason:
+      stanceChanged || horizonsChanged || !nothingRecommended
+        ? K.safetyReason({ stanceChanged, horizonsChanged, draft, final })
+        : nothing.charAt(0).toUpperCase() + nothing.slice(1),
     stanceChanged,
     horizonsChanged,
     kept,

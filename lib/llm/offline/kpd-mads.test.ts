@@ -73,7 +73,11 @@ describe.each([
   });
 
   it('D4, D6, D8: three questions of the kinds their act calls for, aimed at the turn they examine', () => {
-    const kinds = { D4: ['alternative', 'boundary', 'measurement'], D6: ['consistency', 'credibility', 'testability'], D8: ['gap', 'omitted', 'contradiction'] };
+    const kinds = {
+      D4: ['alternative', 'boundary', 'measurement'],
+      D6: ['consistency', 'credibility', 'testability'],
+      D8: ['gap', 'omitted', 'contradiction'],
+    };
     const examined = { D4: 'D3', D6: 'D5', D8: 'D7' } as const;
     for (const [id, expected] of Object.entries(kinds) as [keyof typeof examined, string[]][]) {
       const t = turn(runs, id);
@@ -84,7 +88,10 @@ describe.each([
   });
 
   it('D5 rebuts D3 and D7 rebuts D1: every claim answers a claim of the turn it rebuts, with a dated source', () => {
-    for (const [id, target] of [['D5', 'D3'], ['D7', 'D1']] as const) {
+    for (const [id, target] of [
+      ['D5', 'D3'],
+      ['D7', 'D1'],
+    ] as const) {
       const t = turn(runs, id);
       const targetIds = new Set(turn(runs, target).claims.map((x) => x.id));
       expect(t.claims.length).toBeGreaterThan(0);
@@ -98,7 +105,10 @@ describe.each([
   });
 
   it('D9 and D10 close on their own material only and answer the questions their side received', () => {
-    for (const [id, asked] of [['D9', 'D2'], ['D10', 'D4']] as const) {
+    for (const [id, asked] of [
+      ['D9', 'D2'],
+      ['D10', 'D4'],
+    ] as const) {
       const run = runs.get(id)!;
       const t = turn(runs, id);
       const context = run.step.context.flatMap((s) => turn(runs, s).claims);
@@ -128,7 +138,10 @@ describe.each([
         const quoted = [...claim.text.matchAll(/“([^”]+)”/g)].map((m) => m[1].replace(/…$/, ''));
         if (!quoted.length || claim.respondsTo) continue;
         const cited = claim.citations.map((ci) => titles.get(ci.evidenceId!) ?? '');
-        expect(quoted.some((q) => cited.some((t) => t.startsWith(q))), `${id} ${claim.id}: ${claim.text}`).toBe(true);
+        expect(
+          quoted.some((q) => cited.some((t) => t.startsWith(q))),
+          `${id} ${claim.id}: ${claim.text}`,
+        ).toBe(true);
       }
     }
   });

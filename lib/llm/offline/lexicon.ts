@@ -16,7 +16,10 @@ export type { FactorWords };
  * a clean opinion. Korean terms match as substrings, English ones at word starts.
  */
 export const FACT_TERMS: Record<FactorId, { favorable: RegExp; adverse: RegExp }> = {
-  industry_growth_outlook: { favorable: /\b(grow|expan|recover|increas|rising)|성장|증가|확대|회복/i, adverse: /\b(declin|contract|shrink|fall|slow)|역성장|감소|둔화|위축|축소/i },
+  industry_growth_outlook: {
+    favorable: /\b(grow|expan|recover|increas|rising)|성장|증가|확대|회복/i,
+    adverse: /\b(declin|contract|shrink|fall|slow)|역성장|감소|둔화|위축|축소/i,
+  },
   industry_competition_intensity: {
     favorable: /\b(leading|leader|largest|no\. ?1|market share|pricing power)\b|1위|점유율|선도|최고|가격 결정력|시장 지위/i,
     adverse: /\b(compet|rival|price war)|경쟁|저가|밀렸|내줘/i,
@@ -32,7 +35,8 @@ export const FACT_TERMS: Record<FactorId, { favorable: RegExp; adverse: RegExp }
   },
   internal_control_risk: {
     favorable: /\b(unqualified|effective internal control|no material weakness|clean opinion)|(?<!부)적정|효과적|지적사항\s?없음/i,
-    adverse: /\b(lawsuit|litigation|suit|claim|proceeding|investigat|regulat|sanction|fine|penalt|default|complaint|court|probe)|소송|제재|조사|과징금|벌금|부도|관리절차|회생|징역|고발|우발/i,
+    adverse:
+      /\b(lawsuit|litigation|suit|claim|proceeding|investigat|regulat|sanction|fine|penalt|default|complaint|court|probe)|소송|제재|조사|과징금|벌금|부도|관리절차|회생|징역|고발|우발/i,
   },
   management_continuity: {
     favorable: /\b(tenure|promoted internally|reappoint|bench)|재직|연임|근속|유임/i,
@@ -63,7 +67,13 @@ export function itemSupports(factor: string, side: 'favorable' | 'adverse', item
  * stock reading that the item's words do not carry (a "leading market position" for a risk factor
  * about competing) gives way to a reading framed on the item itself (lexicon-en/ko NEUTRAL_*).
  */
-export function words(lang: Language, factor: string, category?: string, signal?: Signal | null, item?: { title: string; text: string; polarity?: string }): FactorWords {
+export function words(
+  lang: Language,
+  factor: string,
+  category?: string,
+  signal?: Signal | null,
+  item?: { title: string; text: string; polarity?: string },
+): FactorWords {
   const id: FactorId = isFactorId(factor) ? factor : 'other';
   const base = (lang === 'ko' ? LEXICON_KO : LEXICON_EN)[id];
   const byCategory = category ? (lang === 'ko' ? CATEGORY_KO : CATEGORY_EN)[category] : undefined;

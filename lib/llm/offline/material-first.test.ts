@@ -42,7 +42,11 @@ describe('Tesla as of 2025-06-30 (the demo draft): nineteen items of the FY2024 
   const RED_FLAG = 'tesla-032';
   const GOVERNMENT_SUIT = 'tesla-033';
   const TESLA: Case = { companyId: 'tesla', language: 'en', asOf: '2025-06-30', recencyDays: 365 };
-  const adverse = new Set(evidenceAsOf(TESLA.companyId, TESLA.asOf, TESLA.recencyDays).filter((e) => e.polarity === 'adverse').map((e) => e.id));
+  const adverse = new Set(
+    evidenceAsOf(TESLA.companyId, TESLA.asOf, TESLA.recencyDays)
+      .filter((e) => e.polarity === 'adverse')
+      .map((e) => e.id),
+  );
 
   it('shows the red flag and the government suit first among the adverse items of every prompt that holds both', async () => {
     const runs = await runProtocol(TESLA, KPD);
@@ -73,30 +77,95 @@ describe('Tesla as of 2025-06-30 (the demo draft): nineteen items of the FY2024 
 // dismissed suit, a clean audit) so the affirmative opening takes that factor first.
 const FILED = '2024-11-01';
 const ROWS: [string, string, string, string | null][] = [
-  ['legal_proceedings', 'Patent infringement suit dismissed', 'A patent infringement suit filed in 2022 in the Eastern District of Texas was dismissed with prejudice on June 12, 2024.', null],
-  ['governance_ownership', 'Auditor: unqualified opinion; internal control effective', 'The independent auditor issued an unqualified opinion and found internal control over financial reporting effective.', null],
-  ['certification', 'Information security management certified to ISO/IEC 27001', 'The information security management system is certified to ISO/IEC 27001.', 'ISO/IEC 27001'],
-  ['employment', 'Headcount of 164,000 full-time equivalent employees', 'As of the fiscal year end the Company had about 164,000 full-time equivalent employees.', '164,000'],
-  ['rnd_activity', 'Research and development expense of $31.4 billion', 'Research and development expense was $31.4 billion for the fiscal year, up 5%.', '$31.4 billion'],
+  [
+    'legal_proceedings',
+    'Patent infringement suit dismissed',
+    'A patent infringement suit filed in 2022 in the Eastern District of Texas was dismissed with prejudice on June 12, 2024.',
+    null,
+  ],
+  [
+    'governance_ownership',
+    'Auditor: unqualified opinion; internal control effective',
+    'The independent auditor issued an unqualified opinion and found internal control over financial reporting effective.',
+    null,
+  ],
+  [
+    'certification',
+    'Information security management certified to ISO/IEC 27001',
+    'The information security management system is certified to ISO/IEC 27001.',
+    'ISO/IEC 27001',
+  ],
+  [
+    'employment',
+    'Headcount of 164,000 full-time equivalent employees',
+    'As of the fiscal year end the Company had about 164,000 full-time equivalent employees.',
+    '164,000',
+  ],
+  [
+    'rnd_activity',
+    'Research and development expense of $31.4 billion',
+    'Research and development expense was $31.4 billion for the fiscal year, up 5%.',
+    '$31.4 billion',
+  ],
   ['industry_competition', 'Market share of 55% in premium smartphones', 'The Company estimates its market share in premium smartphones at 55%.', '55%'],
   ['management_change', 'Chief executive tenure of 13 years', 'The chief executive officer has served for 13 years and was reappointed by the board.', null],
   ['patent', 'Granted patents: 2,300 in the fiscal year', 'The Company was granted about 2,300 patents in the fiscal year.', '2,300'],
   ['supply_contract', 'Multi-year supply agreement for display panels', 'The Company entered into a multi-year supply agreement for display panels.', null],
   ['news', 'Net sales of $391.0 billion, up 2%, a record', 'Total net sales were a record $391.0 billion, up 2% on the year before.', '$391.0 billion'],
-  ['legal_proceedings', 'Department of Justice antitrust suit: monopolization complaint pending', 'On March 21, 2024 the U.S. Department of Justice, joined by a number of state attorneys general, filed a civil antitrust lawsuit in federal court alleging monopolization of smartphone markets. The case is pending.', null],
-  ['disclosure_other', 'One-time income tax charge of $10.2 billion', 'The Company recorded a one-time income tax charge of $10.2 billion, net, after a court ruling on a foreign tax matter; the amount was paid from escrow.', '$10.2 billion'],
-  ['risk_factor', 'Intense competition in all markets', 'The Company faces intense competition from competitors with aggressive pricing and rapid product launches.', null],
-  ['risk_factor', 'Demand depends on macroeconomic conditions', 'Demand for the Company\'s products depends on economic conditions, inflation and interest rates.', null],
+  [
+    'legal_proceedings',
+    'Department of Justice antitrust suit: monopolization complaint pending',
+    'On March 21, 2024 the U.S. Department of Justice, joined by a number of state attorneys general, filed a civil antitrust lawsuit in federal court alleging monopolization of smartphone markets. The case is pending.',
+    null,
+  ],
+  [
+    'disclosure_other',
+    'One-time income tax charge of $10.2 billion',
+    'The Company recorded a one-time income tax charge of $10.2 billion, net, after a court ruling on a foreign tax matter; the amount was paid from escrow.',
+    '$10.2 billion',
+  ],
+  [
+    'risk_factor',
+    'Intense competition in all markets',
+    'The Company faces intense competition from competitors with aggressive pricing and rapid product launches.',
+    null,
+  ],
+  [
+    'risk_factor',
+    'Demand depends on macroeconomic conditions',
+    "Demand for the Company's products depends on economic conditions, inflation and interest rates.",
+    null,
+  ],
   ['risk_factor', 'Rapid technological change', 'The Company must keep up with rapid technological change and could see its products become obsolete.', null],
-  ['risk_factor', 'Key person risk: dependent on the services of senior management', 'The Company is dependent on the services of its senior management and key personnel.', null],
+  [
+    'risk_factor',
+    'Key person risk: dependent on the services of senior management',
+    'The Company is dependent on the services of its senior management and key personnel.',
+    null,
+  ],
   ['employment', 'Union organising at retail stores', 'Employees at several retail stores voted to join unions during the year.', null],
-  ['legal_proceedings', 'Consumer class actions over device performance', 'Several consumer class actions over device performance were filed in 2023 and remain in discovery.', null],
+  [
+    'legal_proceedings',
+    'Consumer class actions over device performance',
+    'Several consumer class actions over device performance were filed in 2023 and remain in discovery.',
+    null,
+  ],
   ['risk_factor', 'Regulatory scrutiny of the app marketplace', 'The app marketplace is subject to regulatory scrutiny in several jurisdictions.', null],
   ['esg', 'Scope 3 emissions increased 4%', 'Reported scope 3 emissions increased 4% on the year before.', '4%'],
   ['governance_ownership', 'Annual meeting: all director nominees elected', 'At the annual meeting shareholders elected all director nominees.', null],
   ['disclosure_other', 'Dividend of $0.25 per share declared', 'The board declared a quarterly dividend of $0.25 per share.', '$0.25'],
-  ['government_support', 'Tax incentives for domestic manufacturing investment', 'The Company receives tax incentives for its domestic manufacturing investment.', null],
-  ['risk_factor', 'Supply concentration in a few manufacturing partners', 'Substantially all manufacturing is performed by a few outsourcing partners, mostly in Asia.', null],
+  [
+    'government_support',
+    'Tax incentives for domestic manufacturing investment',
+    'The Company receives tax incentives for its domestic manufacturing investment.',
+    null,
+  ],
+  [
+    'risk_factor',
+    'Supply concentration in a few manufacturing partners',
+    'Substantially all manufacturing is performed by a few outsourcing partners, mostly in Asia.',
+    null,
+  ],
 ];
 const SUIT = 'issuer-11';
 const CHARGE = 'issuer-12';
@@ -141,7 +210,7 @@ async function runOn(pool: EvidenceAsOf[]): Promise<Map<string, StepRun>> {
   return done;
 }
 
-describe('a large issuer\'s 10-K with a pending government antitrust suit and a multi-billion one-time charge (constructed)', () => {
+describe("a large issuer's 10-K with a pending government antitrust suit and a multi-billion one-time charge (constructed)", () => {
   it('shows the suit and the charge first among the items no favorable reading claims, in the prompt of a step that sees the whole pool', async () => {
     const runs = await runOn(issuerPool());
     const d2 = runs.get('D2')!;

@@ -148,19 +148,22 @@ function* poolInSlices(request: PoolRequest, contextClaims: Claim[]): Generator<
   let sliced = 0;
   for (const e of request.evidence) {
     if (++sliced % ITEMS_PER_SLICE === 0) yield;
-    add({
-      key: e.id,
-      evidenceId: e.id,
-      ...tagOf(e.factor, e.polarity, e, e.factorSource === 'rm'),
-      category: e.category,
-      title: clean(e.title),
-      text: clean(e.text),
-      value: e.value,
-      date: e.publishedDate,
-      source: e.sourceName,
-      stale: e.stale,
-      origin: 'pool',
-    }, e);
+    add(
+      {
+        key: e.id,
+        evidenceId: e.id,
+        ...tagOf(e.factor, e.polarity, e, e.factorSource === 'rm'),
+        category: e.category,
+        title: clean(e.title),
+        text: clean(e.text),
+        value: e.value,
+        date: e.publishedDate,
+        source: e.sourceName,
+        stale: e.stale,
+        origin: 'pool',
+      },
+      e,
+    );
   }
   for (const p of request.passages) {
     if (++sliced % ITEMS_PER_SLICE === 0) yield;
@@ -170,10 +173,15 @@ function* poolInSlices(request: PoolRequest, contextClaims: Claim[]): Generator<
     const section = p.kind === 'evidence' ? null : tagPassage({ documentTitle: p.title, heading: p.heading ?? null, text: snippet });
     const category = section?.category ?? p.category ?? 'news';
     // A passage is named by its own first sentence: every chunk of a document shares its title.
-    const title = p.kind === 'evidence' ? clean(p.title) : firstSentence(snippet) ?? clean(p.heading ?? p.title);
+    const title = p.kind === 'evidence' ? clean(p.title) : (firstSentence(snippet) ?? clean(p.heading ?? p.title));
     const stored = p.kind === 'evidence' && p.polarity && POLARITY_SET.has(p.polarity) ? (p.polarity as Polarity) : null;
     const tag = section
-      ? { factor: section.factor, polarity: section.polarity, signal: signalOf({ category, title: p.heading ?? p.title, text: snippet }), redFlag: isRedFlag({ category, title, text: snippet }) }
+      ? {
+          factor: section.factor,
+          polarity: section.polarity,
+          signal: signalOf({ category, title: p.heading ?? p.title, text: snippet }),
+          redFlag: isRedFlag({ category, title, text: snippet }),
+        }
       : tagOf(p.factor, stored, { category, title: p.title, text: snippet }, p.factorSource === 'rm');
     add({
       // A document passage is cited by its chunk id: the engine resolves it against the
@@ -318,7 +326,11 @@ const COMMA_END = /[,·](?=\s)/g;
 export function shorten(text: string, max: number): string {
   const t = clean(text);
   if (t.length <= max) return t;
-  const at = (end: number) => t.slice(0, end).replace(/[\s,;:·—–-]+$/, '').trim();
+  const at = (end: number) =>
+    t
+      .slice(0, end)
+      .replace(/[\s,;:·—–-]+$/, '')
+      .trim();
   const inside = insideBrackets(t);
   const outside = (e: number) => !inside(e - 1);
   const strong = [...new Set([...sentenceEnds(t), ...ends(t, STRONG_END).filter(outside)])].sort((a, b) => a - b).filter((e) => e > 0 && e < t.length);

@@ -79,7 +79,10 @@ describe.each([
       expect(n).toBeGreaterThanOrEqual(1);
       expect(n).toBeLessThanOrEqual(3);
     }
-    for (const [id, opening] of [['R-A', 'O-A'], ['R-N', 'O-N']] as const) {
+    for (const [id, opening] of [
+      ['R-A', 'O-A'],
+      ['R-N', 'O-N'],
+    ] as const) {
       const ids = new Set(out<TurnOut>(opening).claims.map((x) => x.id));
       const own = challenges.filter((q) => ids.has(q.targetClaimId)).map((q) => q.id);
       const answered = out<TurnOut>(id).claims.map((x) => x.respondsTo);
@@ -90,7 +93,10 @@ describe.each([
   it('J-DA presses at most one follow-up per side, and the side answers it or says none came', () => {
     const jda = out<TurnOut>('J-DA');
     expect(jda.questions.length).toBeLessThanOrEqual(2);
-    for (const [id, team] of [['F-A', 'affirmative'], ['F-N', 'negative']] as const) {
+    for (const [id, team] of [
+      ['F-A', 'affirmative'],
+      ['F-N', 'negative'],
+    ] as const) {
       const own = new Set([...runs.values()].filter((r) => r.step.team === team).flatMap((r) => ((r.output as TurnOut).claims ?? []).map((x) => x.id)));
       const asked = jda.questions.filter((q) => own.has(q.targetClaimId));
       const answer = out<TurnOut>(id);
@@ -110,7 +116,9 @@ describe.each([
 
   it('the lead report runs about 700–800 words and never mentions how it was produced', () => {
     const report = out<StepOutput<'sasReport'>>('LEAD');
-    const words = wordCount([report.executiveSummary, report.evidenceReview, ...report.keyTakeaways, report.primaryRisk, report.mitigation, report.outlook].join(' '));
+    const words = wordCount(
+      [report.executiveSummary, report.evidenceReview, ...report.keyTakeaways, report.primaryRisk, report.mitigation, report.outlook].join(' '),
+    );
     if (c.language === 'en') expect(words).toBeGreaterThanOrEqual(650);
     else expect(words).toBeGreaterThanOrEqual(550); // Korean words (어절) carry more than English ones
     expect(words).toBeLessThanOrEqual(800);

@@ -90,7 +90,10 @@ describe('the offline analyst as a provider', () => {
 
   it('answers the same step in Korean or English as the run asks', async () => {
     const ko = JSON.parse((await analyst.generate(requestFor(SAMSUNG, protocolOf('kpd-mads'), D1, []))).raw) as { text: string; claims: Claim[] };
-    const en = JSON.parse((await analyst.generate(requestFor({ ...SAMSUNG, language: 'en' }, protocolOf('kpd-mads'), D1, []))).raw) as { text: string; claims: Claim[] };
+    const en = JSON.parse((await analyst.generate(requestFor({ ...SAMSUNG, language: 'en' }, protocolOf('kpd-mads'), D1, []))).raw) as {
+      text: string;
+      claims: Claim[];
+    };
     expect(ko.text).toMatch(/^핵심 주장: 비재무 근거로 볼 때 삼성전자의 상환 능력은/);
     expect(en.text).toMatch(/^Core claim: Samsung Electronics' capacity to repay/);
     // The same evidence argued in both languages.
@@ -112,7 +115,7 @@ describe('thin pools', () => {
       for (const id of ['D1', 'D3']) expect((runs.get(id)!.output as { text: string }).text, id).toMatch(thin);
       // Every claim still cites the one real item; nothing is invented.
       for (const run of runs.values()) {
-        for (const claim of ((run.output as { claims?: Claim[] }).claims ?? [])) {
+        for (const claim of (run.output as { claims?: Claim[] }).claims ?? []) {
           for (const ci of claim.citations) expect(ci.evidenceId).toBe('taeyoung-engineering-construction-001');
         }
       }

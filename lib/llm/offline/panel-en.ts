@@ -51,15 +51,21 @@ const ANSWERED: Record<string, string> = {
 
 export const PANEL_EN: Panel = {
   laneTitle: (focus) => (focus ? LANES[focus] : 'Briefing'),
-  laneNote: (focus) => (focus === 'collateral' ? 'The material holds no collateral, appraisal or valuation record; the items below are the nearest support (programmes, certifications, rights).' : ''),
+  laneNote: (focus) =>
+    focus === 'collateral'
+      ? 'The material holds no collateral, appraisal or valuation record; the items below are the nearest support (programmes, certifications, rights).'
+      : '',
   briefingHeader: (title, n, given) => `${title}: ${n} finding${s(n)} from the ${given} item${s(given)} given, newest first.`,
   figure: (i) => `${label(i.factor)}: ${cite(i)}.`,
-  contextFinding: (i, w) => `${label(i.factor)}: ${cite(i)} — context-dependent; it supports repayment only if ${w.favAssumption}, and weighs on it if ${w.advAssumption}.`,
+  contextFinding: (i, w) =>
+    `${label(i.factor)}: ${cite(i)} — context-dependent; it supports repayment only if ${w.favAssumption}, and weighs on it if ${w.advAssumption}.`,
   quoted: (i, words, w, side) =>
     `${label(i.factor)} — in the source's own words: ${P.quote(words)} ${P.ref(i)}. ${i.polarity === 'context' ? `Context-dependent: it supports repayment only if ${w.favAssumption}.` : `${capitalize(reading(side, w))}.`}`,
   silent: (labels) => `The material is silent on ${and(labels.map((l) => l.toLowerCase()))}.`,
-  nothingGiven: (title) => `${title}: no evidence or passages were given to this step, so there is nothing to brief; the case must rest on the other briefings.`,
-  narrativeIntro: (company, industry, n) => `${company} operates in ${industry ? industry.split(';')[0].trim() : 'an industry the pool does not name'}. ${n} dated point${s(n)} describe its market, newest first.`,
+  nothingGiven: (title) =>
+    `${title}: no evidence or passages were given to this step, so there is nothing to brief; the case must rest on the other briefings.`,
+  narrativeIntro: (company, industry, n) =>
+    `${company} operates in ${industry ? industry.split(';')[0].trim() : 'an industry the pool does not name'}. ${n} dated point${s(n)} describe its market, newest first.`,
   narrativePoint: (i, w, side) => `On ${lower(i.factor)}, ${cite(i)}${i.polarity === 'context' ? ' reads either way' : ''}: ${reading(side, w)}.`,
 
   verdict: (step, team, convinced, why) =>
@@ -103,7 +109,8 @@ export const PANEL_EN: Panel = {
     kind === 'lead'
       ? `${label(i.factor)}: ${cite(i)} ${side === 'favorable' ? 'supports' : 'weighs on'} repayment.`
       : `${label(i.factor)}: ${cite(i)} is the strongest item pointing the other way.`,
-  staleTakeaway: (stale, total, days) => `${stale} of ${total} items ${stale === 1 ? 'is' : 'are'} older than the ${days}-day recency window; re-check them against current filings before relying on them.`,
+  staleTakeaway: (stale, total, days) =>
+    `${stale} of ${total} items ${stale === 1 ? 'is' : 'are'} older than the ${days}-day recency window; re-check them against current filings before relying on them.`,
   fragileTakeaway: (assumption) => `Most fragile assumption: ${assumption}`,
   thinTakeaway: (n) => `The evidence base is thin (${n} item${s(n)}); treat the view as provisional and request further records.`,
   primaryRisk: (assumption, critique) => `The primary risk is that this assumption fails: ${stop(assumption)} ${critique}`,
@@ -111,7 +118,10 @@ export const PANEL_EN: Panel = {
     `${falsifiers.length ? `Monitor for ${falsifiers.map((f) => `${f.text} (${lower(f.factor)})`).join('; ')} — each would reverse the view and should trigger a review.` : 'Obtain dated evidence on the main factors before relying on this view.'}${silent.length ? ` Request evidence on ${and(silent.map((l) => l.toLowerCase()))}, on which the material is silent.` : ''}`,
   outlook: (side, newest, days) =>
     `The newest evidence is dated ${newest}. ${side === 'favorable' ? 'The view should hold while no adverse filing appears' : 'The risk view should stand until newer evidence shows the adverse signals easing'}; re-screen when new filings are published or when the newest item falls outside the ${days}-day recency window.`,
-  reviewIntro: (n, from, to) => (n ? `The review covers ${n} dated item${s(n)}${from ? ` from ${from === to ? from : `${from} to ${to}`}` : ''}, factor by factor, newest first.` : 'No dated evidence is available for review.'),
+  reviewIntro: (n, from, to) =>
+    n
+      ? `The review covers ${n} dated item${s(n)}${from ? ` from ${from === to ? from : `${from} to ${to}`}` : ''}, factor by factor, newest first.`
+      : 'No dated evidence is available for review.',
   reviewFactor: ({ factor, favorable, adverse, context, words, balance }) =>
     [
       `${label(factor)}.`,
@@ -124,11 +134,13 @@ export const PANEL_EN: Panel = {
       .filter(Boolean)
       .join(' '),
 
-  argsHeader: (side, company, n) => `${side === 'favorable' ? 'Affirmative' : 'Negative'}: ${n} argument${s(n)} that ${poss(company)} capacity to repay ${side === 'favorable' ? 'holds up' : 'is at risk'}.`,
+  argsHeader: (side, company, n) =>
+    `${side === 'favorable' ? 'Affirmative' : 'Negative'}: ${n} argument${s(n)} that ${poss(company)} capacity to repay ${side === 'favorable' ? 'holds up' : 'is at risk'}.`,
   argClaim: (i, side) => `${label(i.factor)}: the evidence ${side === 'favorable' ? 'supports' : 'weighs on'} repayment — ${cite(i)}.`,
   argReasoning: (p, side, w) => {
     const why = p.mode === 'reread' ? (side === 'favorable' ? w.advAlternative : w.favChallenge) : reading(side, w);
-    const note = p.mode === 'context' ? ' The item is context-dependent.' : p.mode === 'reuse' ? ' Same factor as an earlier argument, different evidence.' : '';
+    const note =
+      p.mode === 'context' ? ' The item is context-dependent.' : p.mode === 'reuse' ? ' Same factor as an earlier argument, different evidence.' : '';
     return `${capitalize(why)}. It assumes that ${side === 'favorable' ? w.favAssumption : w.advAssumption}, and would fail on ${side === 'favorable' ? w.favFalsifier : w.advFalsifier}.${note}`;
   },
   responsesHeader: (step, n) => `Responses to ${step}: ${n}, one per argument.`,
@@ -137,11 +149,17 @@ export const PANEL_EN: Panel = {
       case 'refute':
         return `${counter ? cite(counter) : 'An item'} on ${lower(factor)} points the other way${theirs && counter && counter.date > theirs.date ? ' and is newer' : ''} — ${reading(side, words)}.`;
       case 'challenge':
-        return theirs ? `The argument rests on ${cite(theirs)}, older than the recency window; it is not shown to hold today.` : 'The argument cites nothing that can be traced to the evidence; it is unproven.';
+        return theirs
+          ? `The argument rests on ${cite(theirs)}, older than the recency window; it is not shown to hold today.`
+          : 'The argument cites nothing that can be traced to the evidence; it is unproven.';
       case 'partial':
-        return counter ? `${cite(counter)} qualifies the point but does not remove it.` : `The point stands as a disclosure, but ${side === 'favorable' ? words.advAlternative : words.favChallenge}.`;
+        return counter
+          ? `${cite(counter)} qualifies the point but does not remove it.`
+          : `The point stands as a disclosure, but ${side === 'favorable' ? words.advAlternative : words.favChallenge}.`;
       default:
-        return theirs ? `The argument stands: ${cite(theirs)} is within the window and nothing in the pool on ${lower(factor)} contradicts it.` : 'The argument stands; nothing in the pool contradicts it.';
+        return theirs
+          ? `The argument stands: ${cite(theirs)} is within the window and nothing in the pool on ${lower(factor)} contradicts it.`
+          : 'The argument stands; nothing in the pool contradicts it.';
     }
   },
   responseFollowUp: (kind, { factor }) =>
@@ -159,7 +177,8 @@ export const PANEL_EN: Panel = {
   closingText: ({ side, concessions, unrebutted, refuted, finalPosition }) =>
     `${side === 'favorable' ? 'Affirmative' : 'Negative'} closing. Conceded: ${concessions.length ? concessions.join('; ') : 'nothing'}. Not rebutted: ${unrebutted.length ? and(unrebutted) : 'none'}.${refuted.length ? ` Refuted: ${and(refuted)}.` : ''} Final position: ${finalPosition}`,
   anecdotal: (i) => `Rests on a single press report ${P.ref(i)} for a factor-level conclusion.`,
-  traceNote: (standing: Standing, kind, i) => `${capitalize(kind ? ANSWERED[kind] : 'not answered')}${i ? `; rests on ${P.ref(i)}` : '; no traceable evidence'} (${standing.toLowerCase().replace('_', ' ')}).`,
+  traceNote: (standing: Standing, kind, i) =>
+    `${capitalize(kind ? ANSWERED[kind] : 'not answered')}${i ? `; rests on ${P.ref(i)}` : '; no traceable evidence'} (${standing.toLowerCase().replace('_', ' ')}).`,
   keyInsight: (best, t) =>
     best
       ? `The strongest argument is ${best.id} on ${lower(best.factor)} (weighted ${best.weighted}); the affirmative's arguments average ${t.affirmative}, the negative's ${t.negative}.`
@@ -187,11 +206,15 @@ export const PANEL_EN: Panel = {
   trustHeader: (stance) => `Evidence for the ${stance} draft, stance unchanged:`,
   trustNone: (factor) => `No further passage supports ${lower(factor)}; the draft's item stands alone.`,
   trustClaim: (i, w, polarity) => `${label(i.factor)}: ${cite(i)} adds support — ${polarity === 'adverse' ? w.advReading : w.favReading}.`,
-  skepticHeader: (n) => (n ? `Risks the draft misses (${n}), with mitigations and scenarios:` : 'No adverse item outside the draft was found in the material; scenarios below.'),
+  skepticHeader: (n) =>
+    n ? `Risks the draft misses (${n}), with mitigations and scenarios:` : 'No adverse item outside the draft was found in the material; scenarios below.',
   riskClaim: (i, w) => `${label(i.factor)}: ${cite(i)} — ${w.advReading}.`,
   offset: (risk, offset, w) =>
-    offset ? `Mitigation for ${lower(risk.factor)}: ${cite(offset)} partly offsets it.` : `Mitigation for ${lower(risk.factor)}: none in the material; monitor for ${w.advFalsifier}.`,
-  scenarios: (stance, assumptions) => `Base case: the ${stance} view holds. Downside: ${assumptions.length ? assumptions.join('; ') : 'a new adverse filing appears'} — repayment would then suffer.`,
+    offset
+      ? `Mitigation for ${lower(risk.factor)}: ${cite(offset)} partly offsets it.`
+      : `Mitigation for ${lower(risk.factor)}: none in the material; monitor for ${w.advFalsifier}.`,
+  scenarios: (stance, assumptions) =>
+    `Base case: the ${stance} view holds. Downside: ${assumptions.length ? assumptions.join('; ') : 'a new adverse filing appears'} — repayment would then suffer.`,
   safetyReason: ({ stanceChanged, horizonsChanged, draft, final }) =>
     stanceChanged || horizonsChanged
       ? `The leader's version ${[stanceChanged ? `moved the stance from ${draft.stance} to ${final.stance}` : '', horizonsChanged ? 'changed the horizon outlooks' : ''].filter(Boolean).join(' and ')}; the draft is kept, because one bounded debate round may strengthen or qualify a view but not overturn it.`

@@ -56,11 +56,14 @@ export const PANEL_KO: Panel = {
   laneNote: (focus) => (focus === 'collateral' ? '자료에는 담보·감정·가치평가 기록이 없다. 아래는 그나마 가까운 뒷받침(지원 제도, 인증, 권리)이다.' : ''),
   briefingHeader: (title, n, given) => `${title}: 주어진 자료 ${given}건에서 찾은 사항 ${n}개(최신순).`,
   figure: (i) => `${label(i.factor)}: ${cite(i)}.`,
-  contextFinding: (i, w) => `${label(i.factor)}: ${cite(i)} — 해석이 갈리는 자료다. ${cond(w.favAssumption)} 상환에 긍정적이고, ${cond(w.advAssumption)} 부정적이다.`,
-  quoted: (i, words, w, side) => `${label(i.factor)} — 자료 원문: ${P.quote(words)}${P.ref(i)}. ${i.polarity === 'context' ? `해석이 갈리는 자료로, ${cond(w.favAssumption)} 상환에 긍정적이다.` : `${reading(side, w)}.`}`,
+  contextFinding: (i, w) =>
+    `${label(i.factor)}: ${cite(i)} — 해석이 갈리는 자료다. ${cond(w.favAssumption)} 상환에 긍정적이고, ${cond(w.advAssumption)} 부정적이다.`,
+  quoted: (i, words, w, side) =>
+    `${label(i.factor)} — 자료 원문: ${P.quote(words)}${P.ref(i)}. ${i.polarity === 'context' ? `해석이 갈리는 자료로, ${cond(w.favAssumption)} 상환에 긍정적이다.` : `${reading(side, w)}.`}`,
   silent: (labels) => `자료는 ${labels.join('·')}에 관해서는 아무것도 말하지 않는다.`,
   nothingGiven: (title) => `${title}: 이 단계에 주어진 자료나 문서 발췌가 없어 브리핑할 내용이 없다. 판단은 다른 브리핑에 기대야 한다.`,
-  narrativeIntro: (company, industry, n) => `${company}(업종: ${industry ? industry.split(';')[0].trim() : '기재 없음'})의 시장 환경을 날짜가 있는 자료 ${n}건으로, 최신 자료부터 정리한다.`,
+  narrativeIntro: (company, industry, n) =>
+    `${company}(업종: ${industry ? industry.split(';')[0].trim() : '기재 없음'})의 시장 환경을 날짜가 있는 자료 ${n}건으로, 최신 자료부터 정리한다.`,
   narrativePoint: (i, w, side) => `${label(i.factor)}: ${cite(i)} — ${i.polarity === 'context' ? '양쪽으로 읽힐 수 있는 자료지만, ' : ''}${reading(side, w)}.`,
 
   verdict: (step, team, convinced, why) =>
@@ -119,7 +122,8 @@ export const PANEL_KO: Panel = {
     `${falsifiers.length ? `다음 사항을 모니터링해야 한다: ${falsifiers.map((f) => `${f.text}(${label(f.factor)})`).join(', ')}. 어느 하나라도 나타나면 판단이 뒤집히므로 재심사 사유로 삼는다.` : '이 판단에 기대기 전에 주요 요인에 관한 날짜 있는 자료를 확보해야 한다.'}${silent.length ? ` 또한 자료가 다루지 않는 ${silent.join('·')}에 관한 자료를 요청한다.` : ''}`,
   outlook: (side, newest, days) =>
     `가장 최근 자료의 날짜는 ${newest}이다. ${side === 'favorable' ? '새로운 부정적 공시가 나오지 않는 한 이 판단은 유지될 것이다' : '부정적 신호가 완화되었다는 더 최근 자료가 나오기 전까지 위험 판단은 유지된다'}. 새 공시가 나오거나 가장 최근 자료가 최근성 기간(${days}일)을 벗어나면 다시 심사한다.`,
-  reviewIntro: (n, from, to) => (n ? `날짜가 있는 자료 ${n}건(${from === to ? from : `${from}~${to}`})을 요인별로, 최신 자료부터 검토한다.` : '검토할 날짜 있는 자료가 없다.'),
+  reviewIntro: (n, from, to) =>
+    n ? `날짜가 있는 자료 ${n}건(${from === to ? from : `${from}~${to}`})을 요인별로, 최신 자료부터 검토한다.` : '검토할 날짜 있는 자료가 없다.',
   reviewFactor: ({ factor, favorable, adverse, context, words, balance }) =>
     [
       `${label(factor)}.`,
@@ -145,11 +149,17 @@ export const PANEL_KO: Panel = {
       case 'refute':
         return `같은 요인(${label(factor)})에서 반대 방향을 가리키는 ${theirs && counter && counter.date > theirs.date ? '더 최근 ' : ''}자료가 있다: ${counter ? cite(counter) : '자료'}. ${reading(side, words)}.`;
       case 'challenge':
-        return theirs ? `논거는 ${cite(theirs)}에 기대는데, 최근성 기간을 벗어난 자료라 지금도 유효한지 입증되지 않았다.` : '논거가 인용한 자료를 확인할 수 없어 입증되지 않았다.';
+        return theirs
+          ? `논거는 ${cite(theirs)}에 기대는데, 최근성 기간을 벗어난 자료라 지금도 유효한지 입증되지 않았다.`
+          : '논거가 인용한 자료를 확인할 수 없어 입증되지 않았다.';
       case 'partial':
-        return counter ? `${cite(counter)}의 기록이 논거를 일부 제한하지만, 논점 자체를 없애지는 못한다.` : `공시된 사실로서는 인정하지만, ${side === 'favorable' ? words.advAlternative : words.favChallenge}.`;
+        return counter
+          ? `${cite(counter)}의 기록이 논거를 일부 제한하지만, 논점 자체를 없애지는 못한다.`
+          : `공시된 사실로서는 인정하지만, ${side === 'favorable' ? words.advAlternative : words.favChallenge}.`;
       default:
-        return theirs ? `논거를 인정한다. 근거 자료가 최근성 기간 안에 있고, 풀에 ${label(factor)}에 관한 반대 자료가 없다.` : '논거를 인정한다. 풀에 이를 반박하는 자료가 없다.';
+        return theirs
+          ? `논거를 인정한다. 근거 자료가 최근성 기간 안에 있고, 풀에 ${label(factor)}에 관한 반대 자료가 없다.`
+          : '논거를 인정한다. 풀에 이를 반박하는 자료가 없다.';
     }
   },
   responseFollowUp: (kind, { factor }) =>
@@ -175,7 +185,10 @@ export const PANEL_KO: Panel = {
     `${sideKo(side)} 최종 변론. 인정한 점: ${concessions.length ? concessions.join(', ') : '없음'}. 반박되지 않은 논거: ${unrebutted.length ? unrebutted.join(', ') : '없음'}.${refuted.length ? ` 반박된 논거: ${refuted.join(', ')}.` : ''} 최종 입장: ${finalPosition}`,
   anecdotal: (i) => `요인 수준의 결론을 언론 보도 한 건${P.ref(i)}에 기대고 있다.`,
   traceNote: (standing, kind, i) => `${kind ? ANSWERED[kind] : '상대가 답하지 않음'}${i ? `; 근거 ${P.ref(i)}` : '; 추적 가능한 근거 없음'} (${standing}).`,
-  keyInsight: (best, t) => (best ? `가장 강한 논거: ${best.id}(${label(best.factor)}, 가중 점수 ${best.weighted}). 논거 평균 점수는 찬성 측 ${t.affirmative}, 반대 측 ${t.negative}.` : '점수를 매길 논거가 없다: 어느 쪽도 논거를 내지 않았다.'),
+  keyInsight: (best, t) =>
+    best
+      ? `가장 강한 논거: ${best.id}(${label(best.factor)}, 가중 점수 ${best.weighted}). 논거 평균 점수는 찬성 측 ${t.affirmative}, 반대 측 ${t.negative}.`
+      : '점수를 매길 논거가 없다: 어느 쪽도 논거를 내지 않았다.',
   recommendation: (t, unresolved) =>
     `심사위원회 참고: ${t.affirmative === t.negative ? '이 점수로는 양측이 같다' : `이 점수로는 ${t.affirmative > t.negative ? '찬성 측' : '반대 측'}의 근거가 더 탄탄하다(${t.affirmative} 대 ${t.negative})`}.${unresolved ? ` 다만 미해결 쟁점 ${unresolved}개는 결정 전에 확인해야 한다.` : ''} 점수는 근거와 응답성을 잰 것이며 여신 결정 자체는 아니다.`,
 
@@ -202,8 +215,11 @@ export const PANEL_KO: Panel = {
   skepticHeader: (n) => (n ? `초안이 놓친 위험 ${n}개와 완화 요인, 시나리오:` : '자료에서 초안 밖의 부정적 자료는 찾지 못했다. 시나리오는 아래와 같다.'),
   riskClaim: (i, w) => `${label(i.factor)}: ${cite(i)}. ${w.advReading}.`,
   offset: (risk, offset, w) =>
-    offset ? `${label(risk.factor)} 완화 요인: ${cite(offset)} — 위험을 일부 상쇄한다.` : `${label(risk.factor)} 완화 요인: 자료에 없다. ${josa(w.advFalsifier, '이')} 나오는지 지켜봐야 한다.`,
-  scenarios: (stance, assumptions) => `기본 시나리오: ${STANCE[stance]} 판단이 유지된다. 하방 시나리오: ${assumptions.length ? assumptions.join(' / ') : '새로운 부정적 공시가 나온다'} — 이 경우 상환에 차질이 생긴다.`,
+    offset
+      ? `${label(risk.factor)} 완화 요인: ${cite(offset)} — 위험을 일부 상쇄한다.`
+      : `${label(risk.factor)} 완화 요인: 자료에 없다. ${josa(w.advFalsifier, '이')} 나오는지 지켜봐야 한다.`,
+  scenarios: (stance, assumptions) =>
+    `기본 시나리오: ${STANCE[stance]} 판단이 유지된다. 하방 시나리오: ${assumptions.length ? assumptions.join(' / ') : '새로운 부정적 공시가 나온다'} — 이 경우 상환에 차질이 생긴다.`,
   safetyReason: ({ stanceChanged, horizonsChanged, draft, final }) =>
     stanceChanged || horizonsChanged
       ? `리더 안이 ${[stanceChanged ? `입장(${STANCE[draft.stance]}→${STANCE[final.stance]})` : '', horizonsChanged ? '기간별 전망' : ''].filter(Boolean).join('과 ')}을 바꾸었으므로 초안을 유지한다. 한 차례의 제한된 토론은 판단을 보강하거나 단서를 달 수는 있어도 뒤집어서는 안 된다.`

@@ -51,7 +51,14 @@ export interface Panel {
   mitigation(falsifiers: { factor: string; text: string }[], silent: string[]): string;
   outlook(side: Side, newest: string, days: number): string;
   reviewIntro(items: number, from: string, to: string): string;
-  reviewFactor(args: { factor: string; favorable: Item[]; adverse: Item[]; context: Item[]; words: FactorWords; balance: 'favorable' | 'adverse' | 'mixed' | 'context' }): string;
+  reviewFactor(args: {
+    factor: string;
+    favorable: Item[];
+    adverse: Item[];
+    context: Item[];
+    words: FactorWords;
+    balance: 'favorable' | 'adverse' | 'mixed' | 'context';
+  }): string;
 
   // Three-round debate.
   argsHeader(side: Side, company: string, count: number): string;
@@ -72,7 +79,16 @@ export interface Panel {
   // FinDebate.
   /** The two horizons the draft gives (HORIZONS in lib/domain/outputs.ts), near first. */
   horizons(): [Horizon, Horizon];
-  draftText(args: { company: string; stance: Stance; horizons: Draft['horizons']; favorable: string[]; adverse: string[]; items: number; stale: number; note?: string }): string;
+  draftText(args: {
+    company: string;
+    stance: Stance;
+    horizons: Draft['horizons'];
+    favorable: string[];
+    adverse: string[];
+    items: number;
+    stale: number;
+    note?: string;
+  }): string;
   leaderNote(moved: boolean, from: Stance, to: Stance, added: number): string;
   trustHeader(stance: Stance): string;
   trustNone(factor: string): string;

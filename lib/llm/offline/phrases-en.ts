@@ -42,7 +42,8 @@ const reading = (s: Side, w: { favReading: string; advReading: string }) => (s =
 function reliability(d: QuestionData): string {
   const q = kq(d.quote);
   if (!d.item) return `What is the source and date behind ${q}? It cannot be traced to the evidence this step holds.`;
-  if (d.item.stale) return `${q} rests on ${ref(d.item)}, which is older than the ${d.recencyDays}-day recency window. What shows it still holds as of ${d.asOf}?`;
+  if (d.item.stale)
+    return `${q} rests on ${ref(d.item)}, which is older than the ${d.recencyDays}-day recency window. What shows it still holds as of ${d.asOf}?`;
   switch (d.sourceKind) {
     case 'news':
       return `${q} rests on a single press report ${ref(d.item)}. Is it confirmed by a filing or another independent source?`;
@@ -115,9 +116,7 @@ export const PHRASES_EN: Phrases = {
   side: sideNoun,
 
   core: (co, side) =>
-    side === 'favorable'
-      ? `Core claim: ${poss(co)} capacity to repay will hold up and improve.`
-      : `Core claim: ${poss(co)} capacity to repay is at risk.`,
+    side === 'favorable' ? `Core claim: ${poss(co)} capacity to repay will hold up and improve.` : `Core claim: ${poss(co)} capacity to repay is at risk.`,
   claim: (p: Pick, side, w) => {
     const l = label(p.item.factor);
     const it = `${name(p.item)} ${ref(p.item)}`;
@@ -137,22 +136,29 @@ export const PHRASES_EN: Phrases = {
   line: (i, p, repeat, bare) =>
     `(${i + 1}) ${repeat ? '' : `${label(p.item.factor)}${p.mode === 'context' ? ' (context-dependent)' : ''}: `}${name(p.item, 44, false)} ${bare ? `(${p.item.date}${p.item.stale ? ', stale' : ''})` : ref(p.item)}.`,
   sourceNote: (source) => (hasHangul(source) ? `All from “${source}” (Korean source).` : `All from ${source}.`),
-  reading: (p, side, w) => (p.mode === 'reread' ? capitalize(`${side === 'favorable' ? w.advAlternative : w.favChallenge}.`) : capitalize(`${reading(side, w)}.`)),
+  reading: (p, side, w) =>
+    p.mode === 'reread' ? capitalize(`${side === 'favorable' ? w.advAlternative : w.favChallenge}.`) : capitalize(`${reading(side, w)}.`),
   assumption: (p, side, w) => {
     if (p.mode === 'reread') return `This reading holds only if it is not the case that ${side === 'favorable' ? w.advAssumption : w.favAssumption}.`;
     const a = capitalize(`${side === 'favorable' ? w.favAssumption : w.advAssumption}.`);
     return p.mode === 'context' ? `${a} The item itself can be read either way.` : a;
   },
-  falsifiability: (list) => `Refuted by newer evidence of ${list.map((x) => (list.length > 1 ? `${x.falsifier} (${label(x.factor).toLowerCase()})` : x.falsifier)).join('; or ')}.`,
+  falsifiability: (list) =>
+    `Refuted by newer evidence of ${list.map((x) => (list.length > 1 ? `${x.falsifier} (${label(x.factor).toLowerCase()})` : x.falsifier)).join('; or ')}.`,
   assumptionsLine: (list) => `Assumptions: ${list.join(' ')}`,
-  staleNote: (n, days) => `${n === 1 ? 'One cited item is' : `${n} cited items are`} older than the ${days}-day recency window and ${n === 1 ? 'weighs' : 'weigh'} less.`,
-  reuseNote: (labels, times) => `${and(labels)} ${labels.length === 1 ? 'is' : 'are'} used ${times === 2 ? 'twice' : `${times} times`}, each time with different evidence.`,
+  staleNote: (n, days) =>
+    `${n === 1 ? 'One cited item is' : `${n} cited items are`} older than the ${days}-day recency window and ${n === 1 ? 'weighs' : 'weigh'} less.`,
+  reuseNote: (labels, times) =>
+    `${and(labels)} ${labels.length === 1 ? 'is' : 'are'} used ${times === 2 ? 'twice' : `${times} times`}, each time with different evidence.`,
   freshNote: (step, labels) => `Factors already argued in ${step} (${and(labels)}) are left aside.`,
-  crossedNote: (labels, thin) => `${thin ? 'Evidence is thin: no' : 'No'} fresh factor is left, so ${and(labels.map((l) => l.toLowerCase()))} ${labels.length === 1 ? 'is' : 'are'} argued again.`,
+  crossedNote: (labels, thin) =>
+    `${thin ? 'Evidence is thin: no' : 'No'} fresh factor is left, so ${and(labels.map((l) => l.toLowerCase()))} ${labels.length === 1 ? 'is' : 'are'} argued again.`,
   thinNote: ({ given, found, wanted, factors, side, reread }) => {
     if (given === 0) return `Evidence is thin: this step was given no evidence, so no ${side} signal can be cited.`;
-    if (reread) return `Evidence is thin: the pool holds ${given} item${given === 1 ? '' : 's'} and none reads ${side}; the only ${side} case is a different reading of ${given === 1 ? 'that record' : 'those records'}.`;
-    if (found < wanted) return `Evidence is thin: the pool (${given} item${given === 1 ? '' : 's'}) supports only ${found} of the ${wanted} ${side} signals a full case needs.`;
+    if (reread)
+      return `Evidence is thin: the pool holds ${given} item${given === 1 ? '' : 's'} and none reads ${side}; the only ${side} case is a different reading of ${given === 1 ? 'that record' : 'those records'}.`;
+    if (found < wanted)
+      return `Evidence is thin: the pool (${given} item${given === 1 ? '' : 's'}) supports only ${found} of the ${wanted} ${side} signals a full case needs.`;
     return `Evidence is thin: the ${side} items cover ${factors === 1 ? 'one factor only' : `only ${factors} factors`}, reused here with different evidence.`;
   },
   crossHeader: (step, labels, count) => `Cross-examination of ${step}: ${count} question${count === 1 ? '' : 's'} on ${and(labels)}.`,
@@ -177,7 +183,8 @@ export const PHRASES_EN: Phrases = {
 
   closingHeader: (co, side) =>
     side === 'favorable' ? `Affirmative closing: ${poss(co)} capacity to repay holds up.` : `Negative closing: ${poss(co)} capacity to repay remains at risk.`,
-  closingBasis: (list) => `The case rests on ${and(byDate(list).map(([date, stale, factors]) => `${and(factors.map((f) => label(f).toLowerCase()))} (${date}${stale ? ', stale' : ''})`))}.`,
+  closingBasis: (list) =>
+    `The case rests on ${and(byDate(list).map(([date, stale, factors]) => `${and(factors.map((f) => label(f).toLowerCase()))} (${date}${stale ? ', stale' : ''})`))}.`,
   answer: (d) => {
     const falsifier = d.side === 'favorable' ? d.words.favFalsifier : d.words.advFalsifier;
     const it = d.item ? `${name(d.item, 48)} ${ref(d.item)}` : 'the cited item';
@@ -212,7 +219,8 @@ export const PHRASES_EN: Phrases = {
   answerLine: (_i, qid, answer) => `To ${qid}: ${answer}`,
   // The item was quoted when it was argued; a closing that keeps the reading names its date only.
   standing: (factor, item, w, side) => `${label(factor)} stands${item ? ` on the item of ${item.date}` : ' as argued'} — ${reading(side, w)}.`,
-  pressed: (step, count, labels) => `${step} pressed the other side${labels.length ? ` on ${and(labels)}` : ''}; ${count === 1 ? 'that question is' : `those ${count} questions are`} still open in this record.`,
+  pressed: (step, count, labels) =>
+    `${step} pressed the other side${labels.length ? ` on ${and(labels)}` : ''}; ${count === 1 ? 'that question is' : `those ${count} questions are`} still open in this record.`,
   uncertain: ({ stale, challenged, thin }) => {
     const parts = [
       stale ? `${stale} cited item${stale === 1 ? ' is' : 's are'} older than the recency window` : '',

@@ -28,7 +28,8 @@ const KIND_KO = { filing: '회사 공시', news: '언론 보도', transcript: '�
 function reliability(d: QuestionData): string {
   const quote = q(d.quote);
   if (!d.item) return `${quote}의 출처와 날짜는 무엇입니까? 이 단계가 가진 자료로는 확인되지 않습니다.`;
-  if (d.item.stale) return `${quote}의 근거 자료${ref(d.item)}는 최근성 기간(${d.recencyDays}일)을 벗어났습니다. 기준일(${d.asOf}) 현재에도 유효하다는 근거가 있습니까?`;
+  if (d.item.stale)
+    return `${quote}의 근거 자료${ref(d.item)}는 최근성 기간(${d.recencyDays}일)을 벗어났습니다. 기준일(${d.asOf}) 현재에도 유효하다는 근거가 있습니까?`;
   switch (d.sourceKind) {
     case 'news':
       return `${josa(quote, '은')} 언론 보도 한 건${ref(d.item)}에 기대고 있습니다. 공시나 다른 독립적인 자료로 확인됩니까?`;
@@ -137,7 +138,8 @@ export const PHRASES_KO: Phrases = {
   staleNote: (n, days) => `인용 자료 중 ${n}건은 최근성 기간(${days}일)을 벗어난 오래된 자료이므로 비중을 낮춰 읽어야 한다.`,
   reuseNote: (labels, times) => `${labels.join('·')} 요인은 서로 다른 자료로 ${times}번 사용했다.`,
   freshNote: (step, labels) => `${step}에서 이미 다룬 요인(${labels.join('·')})은 쓰지 않았다.`,
-  crossedNote: (labels, thin) => `${thin ? '근거가 빈약하다: ' : ''}이미 다룬 요인 밖의 자료가 풀에 없어, ${labels.join('·')} 요인을 다른 자료나 다른 해석으로 다시 다룬다.`,
+  crossedNote: (labels, thin) =>
+    `${thin ? '근거가 빈약하다: ' : ''}이미 다룬 요인 밖의 자료가 풀에 없어, ${labels.join('·')} 요인을 다른 자료나 다른 해석으로 다시 다룬다.`,
   thinNote: ({ given, found, wanted, factors, side, reread }) => {
     if (given === 0) return `근거가 빈약하다: 이 단계에 주어진 자료가 없어 인용할 ${sideAdj(side)} 신호가 없다.`;
     if (reread) return `근거가 빈약하다: 풀의 자료는 ${given}건뿐이고 ${sideAdj(side)}으로 읽히는 자료는 없어, 그 자료를 달리 읽는 것이 유일한 근거다.`;
@@ -152,7 +154,8 @@ export const PHRASES_KO: Phrases = {
   rebuttalHeader: (step) => `${step}에 대한 반박:`,
   rebuttal: (d) => {
     const it = `${name(d.item)}${ref(d.item)}`;
-    if (d.mode === 'counter') return `${d.step}의 ${q(d.quote)}에 대해: 같은 요인(${label(d.factor)})에서 반대 방향의 자료가 있다. ${it}. ${reading(d.side, d.words)}.`;
+    if (d.mode === 'counter')
+      return `${d.step}의 ${q(d.quote)}에 대해: 같은 요인(${label(d.factor)})에서 반대 방향의 자료가 있다. ${it}. ${reading(d.side, d.words)}.`;
     const alt = rereading(d);
     if (d.mode === 'context') return `${d.step}의 ${q(d.quote)}에 대해: ${it} — 이 자료는 ${josa(label(d.factor), '을')} 다른 맥락에 놓는다. ${alt}.`;
     if (d.tagged) return `${d.step}의 근거 ${it} 자체가 ${sideAdj(d.side)} 자료로 분류되어 있다. ${alt}.`;
@@ -166,7 +169,10 @@ export const PHRASES_KO: Phrases = {
 
   closingHeader: (co, side) =>
     side === 'favorable' ? `찬성 측 최종 변론: ${co}의 상환 능력은 유지된다.` : `반대 측 최종 변론: ${co}의 상환 능력에는 여전히 위험이 있다.`,
-  closingBasis: (list) => `논거는 ${byDate(list).map(([date, stale, factors]) => `${factors.map(label).join('·')}(${date}${stale ? ', 오래된 자료' : ''})`).join(', ')}에 기반한다.`,
+  closingBasis: (list) =>
+    `논거는 ${byDate(list)
+      .map(([date, stale, factors]) => `${factors.map(label).join('·')}(${date}${stale ? ', 오래된 자료' : ''})`)
+      .join(', ')}에 기반한다.`,
   answer: (d) => {
     const falsifier = d.side === 'favorable' ? d.words.favFalsifier : d.words.advFalsifier;
     const it = d.item ? `${name(d.item, 30)}${ref(d.item)}` : '인용 자료';
@@ -200,10 +206,16 @@ export const PHRASES_KO: Phrases = {
   },
   answerLine: (_i, qid, answer) => `${qid}에 대한 답: ${answer}`,
   // 항목은 처음 논증할 때 인용되었으므로, 판단을 유지하는 최종 변론은 날짜만 밝힌다.
-  standing: (factor, item, w, side) => `${label(factor)}: ${item ? `${item.date} 자료의 신호는 유지된다` : '앞서 제시한 신호는 유지된다'}. ${reading(side, w)}.`,
-  pressed: (step, count, labels) => `${step}에서 ${labels.length ? `${labels.join('·')}에 대해` : '상대편에게'} 던진 질문 ${count}개는 이 기록 안에서 아직 답을 얻지 못했다.`,
+  standing: (factor, item, w, side) =>
+    `${label(factor)}: ${item ? `${item.date} 자료의 신호는 유지된다` : '앞서 제시한 신호는 유지된다'}. ${reading(side, w)}.`,
+  pressed: (step, count, labels) =>
+    `${step}에서 ${labels.length ? `${labels.join('·')}에 대해` : '상대편에게'} 던진 질문 ${count}개는 이 기록 안에서 아직 답을 얻지 못했다.`,
   uncertain: ({ stale, challenged, thin }) => {
-    const parts = [stale ? `최근성 기간 밖의 인용 자료 ${stale}건` : '', challenged ? `질문을 받은 신호 ${challenged}개` : '', thin ? '빈약한 근거' : ''].filter(Boolean);
+    const parts = [
+      stale ? `최근성 기간 밖의 인용 자료 ${stale}건` : '',
+      challenged ? `질문을 받은 신호 ${challenged}개` : '',
+      thin ? '빈약한 근거' : '',
+    ].filter(Boolean);
     return parts.length ? `아직 불확실한 점: ${parts.join(', ')}.` : '이 기록 안에서 신호를 반박한 자료는 없지만, 더 최근 자료로 검증된 것은 아니다.';
   },
   noMaterial: (side) => `맥락에 인용된 ${sideNoun(side)} 주장이 없어 입장만 다시 밝힌다. 새 자료는 더하지 않는다.`,

@@ -174,7 +174,6 @@ export function byDate(list: { factor: string; date: string; stale: boolean }[])
   return [...groups.entries()].sort((a, b) => (a[0] < b[0] ? 1 : -1)).map(([date, g]) => [date, g.stale, g.factors]);
 }
 
-
 /** Ends a sentence with a full stop unless it already ends with punctuation or an ellipsis. */
 export function stop(text: string): string {
   return /[.!?…]$/.test(text) ? text : `${text}.`;

@@ -109,7 +109,10 @@ export function examinedTurns(env: Env): Turn[] {
 export function crossExamination(env: Env): TurnOutput {
   const { step, P } = env;
   const targets = examinedTurns(env);
-  const perTarget = targets.length <= 1 ? (step.rules?.exactQuestions ?? 3) : Math.min(3, Math.max(1, Math.floor((step.rules?.exactQuestions ?? 2 * targets.length) / targets.length)));
+  const perTarget =
+    targets.length <= 1
+      ? (step.rules?.exactQuestions ?? 3)
+      : Math.min(3, Math.max(1, Math.floor((step.rules?.exactQuestions ?? 2 * targets.length) / targets.length)));
   const questions: Question[] = [];
   const segments: Segment[] = [];
   for (const turn of targets) {

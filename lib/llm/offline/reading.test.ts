@@ -46,7 +46,9 @@ describe('reading an item from its own words', () => {
     expect(read('tesla-035', 'en').favReading).toBe('the suit ended in the company’s favour, which removes a contingent liability');
     expect(read('samsung-electronics-004', 'ko').favReading).toBe('소송이 취하되거나 합의로 끝나 소송 위험 하나가 해소되었다');
     expect(read('samsung-electronics-030', 'en').favReading).toMatch(/^clean audit/);
-    expect(read('taeyoung-engineering-construction-001', 'en').advReading).toBe('a creditor-managed procedure means the company could not meet its obligations on its own');
+    expect(read('taeyoung-engineering-construction-001', 'en').advReading).toBe(
+      'a creditor-managed procedure means the company could not meet its obligations on its own',
+    );
     expect(read('samsung-electronics-022', 'en').advReading).toMatch(/^a fine or criminal sanction/);
   });
 

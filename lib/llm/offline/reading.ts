@@ -31,13 +31,18 @@ type Readable = { category: string; title: string; text: string; polarity: Polar
 const DISTRESS_CATEGORIES = new Set(['distress_default', 'distress_rehabilitation', 'distress_creditor_management', 'business_suspension', 'trading_halt']);
 
 // Outcomes in the company's favour: a dismissal, a verdict for the defendants, a suit withdrawn.
-const WON = /\b(dismiss(?:ed|al)|verdict (?:in favou?r of|for) (?:the )?defendants?|in (?:the company's|our|its) favou?r|ruled for (?:the company|tesla|us))\b|승소|기각\s?(?:판결|결정)|청구\s?기각/i;
-const WITHDRAWN = /소취하|소송\s?취하|\b(withdr[ae]wn?|settled)\b[^.]{0,40}\b(suits?|lawsuits?|claims?|litigation)\b|\b(suits?|lawsuits?|claims?|litigation)\b[^.]{0,40}\b(withdr[ae]wn|settled)\b/i;
+const WON =
+  /\b(dismiss(?:ed|al)|verdict (?:in favou?r of|for) (?:the )?defendants?|in (?:the company's|our|its) favou?r|ruled for (?:the company|tesla|us))\b|승소|기각\s?(?:판결|결정)|청구\s?기각/i;
+const WITHDRAWN =
+  /소취하|소송\s?취하|\b(withdr[ae]wn?|settled)\b[^.]{0,40}\b(suits?|lawsuits?|claims?|litigation)\b|\b(suits?|lawsuits?|claims?|litigation)\b[^.]{0,40}\b(withdr[ae]wn|settled)\b/i;
 const LOST = /패소|\b(lost|losing) (?:the |a |its )?(?:suit|case|lawsuit|appeal)|verdict (?:against|for the plaintiffs?)|\bjudgment against\b/i;
-const CONTRACTION = /역성장|수요\s?(?:감소|둔화|위축)|감소\s?전망|\b(contract(?:ion|ing)|shrink\w*|declin(?:e|ing) (?:in )?demand|demand (?:declin\w*|contract\w*|shrink\w*|fall\w*))\b/i;
+const CONTRACTION =
+  /역성장|수요\s?(?:감소|둔화|위축)|감소\s?전망|\b(contract(?:ion|ing)|shrink\w*|declin(?:e|ing) (?:in )?demand|demand (?:declin\w*|contract\w*|shrink\w*|fall\w*))\b/i;
 const GROWTH = /성장\s?전망|수요\s?(?:증가|회복)|\b(market|demand) (?:grow\w*|expan\w*|recover\w*)\b/i;
-const CLEAN = /\b(unqualified|effective internal control|no material weakness\w*)\b|감사의견\s?[:'‘“]?\s?적정|의견\s?적정|효과적|지적사항\s?(?:해당사항\s?)?없음/i;
-const QUALIFIED = /\b(qualified opinion|adverse opinion|disclaimer of opinion|material weakness(?:es)?|going concern)\b|부적정|한정\s?의견|의견\s?거절|계속기업/i;
+const CLEAN =
+  /\b(unqualified|effective internal control|no material weakness\w*)\b|감사의견\s?[:'‘“]?\s?적정|의견\s?적정|효과적|지적사항\s?(?:해당사항\s?)?없음/i;
+const QUALIFIED =
+  /\b(qualified opinion|adverse opinion|disclaimer of opinion|material weakness(?:es)?|going concern)\b|부적정|한정\s?의견|의견\s?거절|계속기업/i;
 const NO_QUALIFIED = /\bno material weakness|지적사항\s?(?:해당사항\s?)?없음/i;
 const FILING_INDEX = /^Form 8-K Item \d\.\d\d:/;
 

@@ -49,25 +49,28 @@ type Check = { system: ProtocolId; step: string; claim: string; evidenceId: stri
 async function runSteps(c: Case, protocol: (typeof PROTOCOLS_BY_ID)[ProtocolId]) {
   const analyst = createOfflineAnalyst();
   const done = new Map<string, { team: string; output: Record<string, unknown>; text: string; agent: string; act: string }>();
-  const asItems: RetrievedItem[] = evidenceAsOf(c.companyId, c.asOf, c.recencyDays).map((e) => ({
-    kind: 'evidence',
-    id: e.id,
-    documentId: null,
-    heading: null,
-    charStart: null,
-    charEnd: null,
-    title: e.title,
-    snippet: e.text.slice(0, 240),
-    publishedDate: e.publishedDate,
-    sourceName: e.sourceName,
-    sourceUrl: e.sourceUrl,
-    score: 1,
-    stale: e.stale,
-    category: e.category,
-    factor: e.factor,
-    polarity: e.polarity,
-    factorSource: e.factorSource,
-  }) as unknown as RetrievedItem);
+  const asItems: RetrievedItem[] = evidenceAsOf(c.companyId, c.asOf, c.recencyDays).map(
+    (e) =>
+      ({
+        kind: 'evidence',
+        id: e.id,
+        documentId: null,
+        heading: null,
+        charStart: null,
+        charEnd: null,
+        title: e.title,
+        snippet: e.text.slice(0, 240),
+        publishedDate: e.publishedDate,
+        sourceName: e.sourceName,
+        sourceUrl: e.sourceUrl,
+        score: 1,
+        stale: e.stale,
+        category: e.category,
+        factor: e.factor,
+        polarity: e.polarity,
+        factorSource: e.factorSource,
+      }) as unknown as RetrievedItem,
+  );
   const out: { step: string; team: string; context: string[]; output: Record<string, unknown> }[] = [];
   for (const s of protocol.steps) {
     const context = s.context.map((id) => {
@@ -118,7 +121,8 @@ describe('the offline analyst reads cited demo items as a credit analyst would',
           const check = (claim: string, polarity: Claim['polarity'], citations: Claim['citations']) => {
             for (const ci of citations) {
               const label = ci.evidenceId ? LABELS[ci.evidenceId]?.reading : undefined;
-              if (label) checks.push({ system: protocol.id, step: run.step, claim, evidenceId: ci.evidenceId!, polarity, label, agrees: agrees(polarity, label) });
+              if (label)
+                checks.push({ system: protocol.id, step: run.step, claim, evidenceId: ci.evidenceId!, polarity, label, agrees: agrees(polarity, label) });
             }
           };
           for (const claim of claimsOf(run.output)) check(claim.id, claim.polarity, claim.citations);
@@ -128,7 +132,12 @@ describe('the offline analyst reads cited demo items as a credit analyst would',
           }
           // NAS's report topics (the aggregator's repeat claims already counted on their turns): an
           // item is read the way of the side whose text names it (both sides: context).
-          for (const t of (run.context.length ? [] : (run.output.topics ?? [])) as { topic: string; affirmative: string; adverse: string; citations: Claim['citations'] }[]) {
+          for (const t of (run.context.length ? [] : (run.output.topics ?? [])) as {
+            topic: string;
+            affirmative: string;
+            adverse: string;
+            citations: Claim['citations'];
+          }[]) {
             for (const ci of t.citations) {
               const row = ROWS.get(ci.evidenceId ?? '');
               if (!row) continue;
@@ -164,7 +173,10 @@ describe('the offline analyst reads cited demo items as a credit analyst would',
       [
         `Reading agreement: ${agreeing}/${checked} citations (${(share * 100).toFixed(1)}%); same polarity as the label: ${checks.filter((c) => c.polarity === c.label).length}/${checked}`,
         ...rows.map((r) => `  ${r.system.padEnd(12)} ${r.agreeing}/${r.checked} (${((r.agreeing / Math.max(1, r.checked)) * 100).toFixed(1)}%)`),
-        ...checks.filter((c) => !c.agrees).slice(0, 40).map((c) => `  ✗ ${c.system} ${c.step} ${c.claim} ${c.evidenceId}: ${c.polarity} vs ${c.label}`),
+        ...checks
+          .filter((c) => !c.agrees)
+          .slice(0, 40)
+          .map((c) => `  ✗ ${c.system} ${c.step} ${c.claim} ${c.evidenceId}: ${c.polarity} vs ${c.label}`),
       ].join('\n'),
     );
     for (const r of rows) expect(r.checked, r.system).toBeGreaterThan(10);
@@ -180,7 +192,10 @@ describe('the offline analyst reads cited demo items as a credit analyst would',
   it('never cuts a sentence or a title off with an ellipsis: every ellipsis is the source text itself', () => {
     expect(written.length).toBeGreaterThan(1000);
     const cuts = written.flatMap((w) =>
-      [...w.text.matchAll(/…/g)].map((m) => w.text.slice(Math.max(0, m.index! - 4), m.index! + 1)).filter((sig) => !CORPUS.includes(sig)).map((sig) => `${w.system} ${w.step}: ${sig}`),
+      [...w.text.matchAll(/…/g)]
+        .map((m) => w.text.slice(Math.max(0, m.index! - 4), m.index! + 1))
+        .filter((sig) => !CORPUS.includes(sig))
+        .map((sig) => `${w.system} ${w.step}: ${sig}`),
     );
     expect(cuts).toEqual([]);
   });
@@ -193,8 +208,10 @@ describe('the offline analyst reads cited demo items as a credit analyst would',
         if (m[1].includes('“')) continue;
         // The mark follows the quotation (a value in parentheses may come between).
         const after = w.text.slice(m.index! + m[0].length, m.index! + m[0].length + 60);
-        if (w.case.language === 'en' && /[\uac00-\ud7a3]/.test(m[1]) && !/^(?: \([^)]*\))? \(Korean source\)/.test(after)) unmarked.push(`${w.system} ${w.step}: ${m[0]}`);
-        if (w.case.language === 'ko' && !/[\uac00-\ud7a3]/.test(m[1]) && /[A-Za-z]{3,}/.test(m[1]) && !/^\(영문 자료\)/.test(after)) unmarked.push(`${w.system} ${w.step}: ${m[0]}`);
+        if (w.case.language === 'en' && /[\uac00-\ud7a3]/.test(m[1]) && !/^(?: \([^)]*\))? \(Korean source\)/.test(after))
+          unmarked.push(`${w.system} ${w.step}: ${m[0]}`);
+        if (w.case.language === 'ko' && !/[\uac00-\ud7a3]/.test(m[1]) && /[A-Za-z]{3,}/.test(m[1]) && !/^\(영문 자료\)/.test(after))
+          unmarked.push(`${w.system} ${w.step}: ${m[0]}`);
       }
     }
     expect(unmarked.slice(0, 20)).toEqual([]);

@@ -13,12 +13,15 @@ const CASES: Case[] = [
 ];
 
 describe.each(Object.values(PROTOCOLS_BY_ID).map((p) => [p.id, p] as const))('the %s protocol file', (_id, protocol) => {
-  it.each(CASES.map((c) => [c.companyId, c] as const))('runs end to end on %s: every output valid, every rule kept, every citation grounded', async (_name, c) => {
-    const runs = await runProtocol(c, protocol);
-    expect([...runs.keys()]).toEqual(protocol.steps.map((s) => s.id));
-    for (const run of runs.values()) {
-      expect(stepOutputSchema(run.step).safeParse(JSON.parse(run.result.raw)).success, run.step.id).toBe(true);
-      expect(ruleProblems(run, runs)).toEqual([]);
-    }
-  });
+  it.each(CASES.map((c) => [c.companyId, c] as const))(
+    'runs end to end on %s: every output valid, every rule kept, every citation grounded',
+    async (_name, c) => {
+      const runs = await runProtocol(c, protocol);
+      expect([...runs.keys()]).toEqual(protocol.steps.map((s) => s.id));
+      for (const run of runs.values()) {
+        expect(stepOutputSchema(run.step).safeParse(JSON.parse(run.result.raw)).success, run.step.id).toBe(true);
+        expect(ruleProblems(run, runs)).toEqual([]);
+      }
+    },
+  );
 });

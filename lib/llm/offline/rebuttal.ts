@@ -100,7 +100,7 @@ export function rebuttal(env: Env): TurnOutput {
           mode: counter.mode,
           tagged: counter.mode === 'reinterpret' && counter.item.polarity === side,
           item: counter.item,
-          words: env.words(target.factor, counter.mode === 'reinterpret' ? counter.item : itemsOf(pool, target)[0] ?? counter.item),
+          words: env.words(target.factor, counter.mode === 'reinterpret' ? counter.item : (itemsOf(pool, target)[0] ?? counter.item)),
         };
         claims.push({
           id: nextId(),

@@ -145,7 +145,12 @@ export function addressRedFlags(env: Env, output: StepOutput): StepOutput {
         citations: [redFlagCitation(f)],
       }));
       const summaries = flags.map((f) => redFlagSummary(env, f));
-      return { ...r, overview: prefix(headline(env, flags), r.overview), adverseSummary: [...summaries, ...r.adverseSummary], topics: [...topics, ...r.topics] };
+      return {
+        ...r,
+        overview: prefix(headline(env, flags), r.overview),
+        adverseSummary: [...summaries, ...r.adverseSummary],
+        topics: [...topics, ...r.topics],
+      };
     }
     case 'stanceDraft': {
       const d = output as StepOutput<'stanceDraft'>;

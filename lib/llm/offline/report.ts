@@ -43,7 +43,8 @@ export function aggregate(env: Env): Report {
   // Who cited an item first: a later claim that answers nothing but stands on the same item (a
   // closing restating a rebuttal) belongs to that earlier claim's thread.
   const firstCiting = new Map<string, string>();
-  for (const turn of debate.turns) for (const claim of turn.claims) for (const c of claim.citations) if (!firstCiting.has(citationKey(c))) firstCiting.set(citationKey(c), claim.id);
+  for (const turn of debate.turns)
+    for (const claim of turn.claims) for (const c of claim.citations) if (!firstCiting.has(citationKey(c))) firstCiting.set(citationKey(c), claim.id);
 
   // A thread starts at a claim that answers nothing; rebuttals, questions and replies join the
   // thread of what they answer, so a topic carries both sides of one argument.
@@ -77,7 +78,11 @@ export function aggregate(env: Env): Report {
       const topic = topicOf(rootOf(claim.id) ?? claim.id);
       // A closing that restates what its side argued, on the same items, is said to keep it: the
       // reading already stands in the topic once.
-      const restates = turn.act === 'closing' && !claim.respondsTo && claim.citations.length > 0 && claim.citations.every((c) => topic.citations.some((t) => citationKey(t) === citationKey(c)));
+      const restates =
+        turn.act === 'closing' &&
+        !claim.respondsTo &&
+        claim.citations.length > 0 &&
+        claim.citations.every((c) => topic.citations.some((t) => citationKey(t) === citationKey(c)));
       topic[sideOfTurn(turn, claim.polarity)].push(restates ? P.kept(turn.stepId) : `${turn.stepId}: ${claim.text}`);
       topic.citations.push(...claim.citations);
     }
@@ -119,7 +124,10 @@ function stripLabel(label: string, text: string): string {
 }
 
 function overviewOf(env: Env, cited: Citation[]): string {
-  const dates = cited.map((c) => c.date).filter(Boolean).sort();
+  const dates = cited
+    .map((c) => c.date)
+    .filter(Boolean)
+    .sort();
   // The borrower's identity fields only (its free-text profile may state facts after the as-of
   // date: docs/protocols.md, "What a prompt may say"), and its industry only when written in the
   // run's language: a Korean report does not paste an English line (lib/i18n/content-language.ts).

@@ -20,7 +20,8 @@ export function sasLead(env: Env): StepOutput<'sasReport'> {
   const stress = env.debate.first(stressSchema)?.output ?? sasStress(env);
   const items = env.pool.items;
   const groups = factorGroups(items);
-  const labelsFor = (s: Side, n: number) => [...new Set(groups.filter((g) => g.some((i) => i.polarity === s)).map((g) => env.P.label(g[0].factor)))].slice(0, n);
+  const labelsFor = (s: Side, n: number) =>
+    [...new Set(groups.filter((g) => g.some((i) => i.polarity === s)).map((g) => env.P.label(g[0].factor)))].slice(0, n);
   const fresh = items.filter((i) => !i.stale).length;
   const dates = items.map((i) => i.date).sort();
   const thin = new Set(items.map((i) => i.factor)).size < 3 || items.length < 3;
@@ -30,13 +31,18 @@ export function sasLead(env: Env): StepOutput<'sasReport'> {
     asOf: env.pool.asOf,
     side,
     lead: labelsFor(side, 3),
-    against: labelsFor(otherSide(side), 4).filter((l) => !labelsFor(side, 3).includes(l)).slice(0, 2),
+    against: labelsFor(otherSide(side), 4)
+      .filter((l) => !labelsFor(side, 3).includes(l))
+      .slice(0, 2),
     items: items.length,
     fresh,
     thin,
   });
   // The two strongest items for the view (on different factors) and the strongest against it.
-  const strongest = (s: Side, n: number) => factorGroups(items.filter((i) => i.polarity === s)).slice(0, n).map((g) => g[0]);
+  const strongest = (s: Side, n: number) =>
+    factorGroups(items.filter((i) => i.polarity === s))
+      .slice(0, n)
+      .map((g) => g[0]);
   const keyTakeaways = [
     ...strongest(side, 2).map((i) => K.takeaway('lead', i, side)),
     ...strongest(otherSide(side), 1).map((i) => K.takeaway('against', i, otherSide(side))),
@@ -79,7 +85,14 @@ function reviewParagraph(env: Env, group: Item[], perSide: number): string {
   const fav = group.filter((i) => i.polarity === 'favorable').length;
   const adv = group.filter((i) => i.polarity === 'adverse').length;
   const balance = fav && adv ? 'mixed' : fav ? 'favorable' : adv ? 'adverse' : 'context';
-  return K.reviewFactor({ factor: group[0].factor, favorable: by('favorable', perSide), adverse: by('adverse', perSide), context: by('context', perSide - 1), words: env.words(group[0].factor, group[0]), balance });
+  return K.reviewFactor({
+    factor: group[0].factor,
+    favorable: by('favorable', perSide),
+    adverse: by('adverse', perSide),
+    context: by('context', perSide - 1),
+    words: env.words(group[0].factor, group[0]),
+    balance,
+  });
 }
 
 function silentFactors(env: Env, items: Item[]): string[] {

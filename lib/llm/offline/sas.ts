@@ -24,7 +24,12 @@ export function support(env: Env, team: Team) {
   for (const c of turns.flatMap((t) => t.claims)) for (const ci of c.citations) keys.set(citationKey(ci), !(resolve(env.pool, ci)?.stale ?? false));
   const items = keys.size;
   const fresh = [...keys.values()].filter(Boolean).length;
-  const answered = new Set(turns.flatMap((t) => t.claims).map((c) => c.respondsTo).filter((id): id is string => !!id && !!env.debate.turnOfQuestion(id))).size;
+  const answered = new Set(
+    turns
+      .flatMap((t) => t.claims)
+      .map((c) => c.respondsTo)
+      .filter((id): id is string => !!id && !!env.debate.turnOfQuestion(id)),
+  ).size;
   return { items, fresh, answered, score: fresh + (items - fresh) * 0.5 + answered * 0.5 };
 }
 
@@ -49,15 +54,25 @@ export function judgeRebuttals(env: Env): TurnOutput {
     const unanswered = put.filter((q) => !answeredIds.has(q.id));
     const weak = rebuttal.claims.map((c) => ({ c, why: weakness(env, c) })).find((x) => x.why);
     const convinced = rebuttal.claims.length > 0 && !unanswered.length && !weak;
-    segments.push({ text: K.verdict(rebuttal.stepId, rebuttal.team, convinced, { unanswered: unanswered.map((q) => q.id), weak: weak?.why ?? null }), priority: 10, join: 'line' });
+    segments.push({
+      text: K.verdict(rebuttal.stepId, rebuttal.team, convinced, { unanswered: unanswered.map((q) => q.id), weak: weak?.why ?? null }),
+      priority: 10,
+      join: 'line',
+    });
     if (convinced) continue;
     const target = weak?.c ?? rebuttal.claims[0] ?? openingClaim(env, rebuttal.team);
-    const text = unanswered.length && !weak
-      ? K.pressUnanswered(unanswered[0].id, unanswered[0].text)
-      : target
-        ? followUpText(env, rebuttal, target, weak?.why ?? null)
-        : K.pressEmpty(rebuttal.stepId);
-    questions.push({ id: `${step.id}-q${questions.length + 1}`, targetClaimId: target?.id ?? rebuttal.stepId, text, kind: weak?.why === 'stale' ? 'reliability' : 'testability' });
+    const text =
+      unanswered.length && !weak
+        ? K.pressUnanswered(unanswered[0].id, unanswered[0].text)
+        : target
+          ? followUpText(env, rebuttal, target, weak?.why ?? null)
+          : K.pressEmpty(rebuttal.stepId);
+    questions.push({
+      id: `${step.id}-q${questions.length + 1}`,
+      targetClaimId: target?.id ?? rebuttal.stepId,
+      text,
+      kind: weak?.why === 'stale' ? 'reliability' : 'testability',
+    });
     segments.push({ text: `→ ${text}`, priority: 9, join: 'line' });
   }
   if (!segments.length) segments.push({ text: K.nothingToJudge(), priority: 10 });
@@ -93,9 +108,7 @@ export function followUp(env: Env): TurnOutput {
   const judging = new Set(debate.turns.filter((t) => t.act === 'judgment').map((t) => t.stepId));
   const own = debate.turns.filter((t) => t.team === step.team);
   const ownClaims = new Map(own.flatMap((t) => t.claims.map((c) => [c.id, c] as const)));
-  const asked = debate
-    .questions((t) => judging.has(t.stepId))
-    .filter((q) => ownClaims.has(q.targetClaimId) || own.some((t) => t.stepId === q.targetClaimId));
+  const asked = debate.questions((t) => judging.has(t.stepId)).filter((q) => ownClaims.has(q.targetClaimId) || own.some((t) => t.stepId === q.targetClaimId));
   const K = panelFor(env.lang);
   if (!asked.length) return { text: K.noFollowUp(side), claims: [], questions: [] };
   const claims: Claim[] = [];
@@ -118,13 +131,22 @@ export function sasJudgment(env: Env) {
 
 /** The winner's claim that can least afford to be wrong: stale, reread, challenged, single-sourced. */
 export function fragileClaim(env: Env, team: SideTeam): Claim | undefined {
-  const claims = env.debate.turns.filter((t) => t.team === team).flatMap((t) => t.claims).filter((c) => c.citations.length);
+  const claims = env.debate.turns
+    .filter((t) => t.team === team)
+    .flatMap((t) => t.claims)
+    .filter((c) => c.citations.length);
   const targeted = new Set(env.debate.questions().map((q) => q.targetClaimId));
   let best: Claim | undefined;
   let bestScore = -1;
   for (const c of claims) {
     const why = weakness(env, c);
-    const s = (why === 'stale' ? 2 : 0) + (why === 'reread' ? 2 : 0) + (c.polarity === 'context' ? 1 : 0) + (targeted.has(c.id) ? 1 : 0) + (c.citations.length === 1 ? 0.5 : 0) + (counterexample(env.pool, c) ? 1 : 0);
+    const s =
+      (why === 'stale' ? 2 : 0) +
+      (why === 'reread' ? 2 : 0) +
+      (c.polarity === 'context' ? 1 : 0) +
+      (targeted.has(c.id) ? 1 : 0) +
+      (c.citations.length === 1 ? 0.5 : 0) +
+      (counterexample(env.pool, c) ? 1 : 0);
     if (s > bestScore) [best, bestScore] = [c, s];
   }
   return best;
@@ -146,6 +168,12 @@ export function sasStress(env: Env) {
   const counter = counterexample(env.pool, claim);
   return {
     assumption: K.assumption(claim.factor, assumption),
-    critique: K.critique({ factor: claim.factor, item, counter, challenged: env.debate.questions().some((q) => q.targetClaimId === claim.id), falsifier: side === 'favorable' ? w.favFalsifier : w.advFalsifier }),
+    critique: K.critique({
+      factor: claim.factor,
+      item,
+      counter,
+      challenged: env.debate.questions().some((q) => q.targetClaimId === claim.id),
+      falsifier: side === 'favorable' ? w.favFalsifier : w.advFalsifier,
+    }),
   };
 }

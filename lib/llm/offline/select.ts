@@ -95,7 +95,8 @@ export function selectSignals(pool: Pool, options: SelectOptions): Selection {
   // A factor again, only on clearly different evidence: the side's own items first, then context ones.
   for (const item of [...same, ...context]) {
     if (picks.length >= count) break;
-    if (usedFactors.has(item.factor) && !exclude.has(item.factor) && open(item) && distinctFromPicks(item)) push(item, item.polarity === 'context' ? 'context' : 'reuse');
+    if (usedFactors.has(item.factor) && !exclude.has(item.factor) && open(item) && distinctFromPicks(item))
+      push(item, item.polarity === 'context' ? 'context' : 'reuse');
   }
   if (options.allowCrossed && picks.length < count) {
     const crossed = [...same, ...context].filter((i) => exclude.has(i.factor));
@@ -156,7 +157,9 @@ export function counterFor(pool: Pool, target: Claim, side: Side, avoid: Set<str
 export function decisiveCounter(pool: Pool, target: Claim, side: Side, avoid: Set<string>): Item | undefined {
   const cited = new Set(itemsOf(pool, target).map((i) => i.key));
   // Rule 5: a second counter is never a stale item (a red flag excepted): the first one stands.
-  return pool.items.find((i) => i.decisive && (!i.stale || i.redFlag) && i.factor === target.factor && i.polarity === side && !cited.has(i.key) && !avoid.has(i.key));
+  return pool.items.find(
+    (i) => i.decisive && (!i.stale || i.redFlag) && i.factor === target.factor && i.polarity === side && !cited.has(i.key) && !avoid.has(i.key),
+  );
 }
 
 /** Most material item on the claim's factor that reads against it, for counterexample questions. */

@@ -66,13 +66,18 @@ export function evidenceAsOf(companyId: string, asOf: string, recencyDays: numbe
 /** Document passages as retrieval would hand them over: the first chunks of each document. */
 export function passagesAsOf(companyId: string, asOf: string, recencyDays: number, perDocument = 4): RetrievedItem[] {
   const cutoff = recencyCutoff(asOf, recencyDays);
-  const files = fs.readdirSync(path.join(DEMO, 'documents')).filter((f) => f.startsWith(`${companyId}--`)).sort();
+  const files = fs
+    .readdirSync(path.join(DEMO, 'documents'))
+    .filter((f) => f.startsWith(`${companyId}--`))
+    .sort();
   const out: RetrievedItem[] = [];
   for (const file of files) {
     const doc = matter(fs.readFileSync(path.join(DEMO, 'documents', file), 'utf8'), {});
     const published = String(doc.data.published_date);
     if (published > asOf) continue;
-    const chunks = chunkDocument(doc.content).filter((c) => c.text.trim().length > 200).slice(0, perDocument);
+    const chunks = chunkDocument(doc.content)
+      .filter((c) => c.text.trim().length > 200)
+      .slice(0, perDocument);
     for (const c of chunks) {
       out.push({
         kind: 'chunk',
@@ -117,7 +122,10 @@ const as = (role: StepRole, focus?: SpecialistFocus) => ({ role, ...(focus ? { f
 export const KPD_STEPS: StepDef[] = [
   step('D1', 'A1', 'affirmative', 'constructive', [], 'turn', { maxChars: 600, ...rules({ minClaims: 3, polarity: 'favorable', citationsRequired: true }) }),
   step('D2', 'N3', 'negative', 'cross-examination', ['D1'], 'turn', rules({ exactQuestions: 3, questionFactors: 2 })),
-  step('D3', 'N1', 'negative', 'constructive', ['D1'], 'turn', { maxChars: 600, ...rules({ minClaims: 3, polarity: 'adverse-or-context', citationsRequired: true, freshFactorsVersus: ['D1'] }) }),
+  step('D3', 'N1', 'negative', 'constructive', ['D1'], 'turn', {
+    maxChars: 600,
+    ...rules({ minClaims: 3, polarity: 'adverse-or-context', citationsRequired: true, freshFactorsVersus: ['D1'] }),
+  }),
   step('D4', 'A3', 'affirmative', 'cross-examination', ['D3'], 'turn', rules({ exactQuestions: 3 })),
   step('D5', 'A2', 'affirmative', 'rebuttal', ['D3'], 'turn', { maxChars: 400, ...rules({ citationsRequired: true }) }),
   step('D6', 'N1', 'negative', 'cross-examination', ['D5'], 'turn', rules({ exactQuestions: 3 })),
@@ -139,8 +147,16 @@ const WHOLE = [...AFTER_F, 'X-A', 'X-N'];
 
 export const SAS_STEPS: StepDef[] = [
   step('B-F', 'factual-analyst', 'neutral', 'distillation', [], 'briefing', { ...as('specialist', 'figures'), ...rules({ citationsRequired: true }) }),
-  step('B-M', 'management-analyst', 'neutral', 'distillation', [], 'briefing', { ...as('specialist', 'management-behaviour'), ...docs, ...rules({ citationsRequired: true }) }),
-  step('B-I', 'industry-analyst', 'neutral', 'distillation', [], 'briefing', { ...as('specialist', 'industry-narrative'), maxChars: 2000, ...rules({ citationsRequired: true }) }),
+  step('B-M', 'management-analyst', 'neutral', 'distillation', [], 'briefing', {
+    ...as('specialist', 'management-behaviour'),
+    ...docs,
+    ...rules({ citationsRequired: true }),
+  }),
+  step('B-I', 'industry-analyst', 'neutral', 'distillation', [], 'briefing', {
+    ...as('specialist', 'industry-narrative'),
+    maxChars: 2000,
+    ...rules({ citationsRequired: true }),
+  }),
   step('O-A', 'affirmative', 'affirmative', 'opening', B, 'turn', { ...none, ...rules({ citationsRequired: true, polarity: 'favorable' }) }),
   step('O-N', 'negative', 'negative', 'opening', B, 'turn', { ...none, ...rules({ citationsRequired: true, polarity: 'adverse-or-context' }) }),
   step('C', 'devils-advocate', 'neutral', 'challenge', [...B, 'O-A', 'O-N'], 'turn', { ...none, ...as('devils-advocate') }),
@@ -153,7 +169,11 @@ export const SAS_STEPS: StepDef[] = [
   step('X-N', 'negative', 'negative', 'closing', AFTER_F, 'turn', { ...none, ...rules({ noNewMaterial: true }) }),
   step('JUDGE', 'judge', 'neutral', 'judgment', WHOLE, 'sasJudgment', { ...none, ...as('judge') }),
   // As lib/debate/protocols/sas.ts: the stress test gets the winning side's turns and the verdict only.
-  step('STRESS', 'stress-analyst', 'neutral', 'analysis', ['O-A', 'O-N', 'R-A', 'R-N', 'F-A', 'F-N', 'X-A', 'X-N', 'JUDGE'], 'sasStress', { ...none, ...as('stress-analyst'), onlyWinnerOf: 'JUDGE' }),
+  step('STRESS', 'stress-analyst', 'neutral', 'analysis', ['O-A', 'O-N', 'R-A', 'R-N', 'F-A', 'F-N', 'X-A', 'X-N', 'JUDGE'], 'sasStress', {
+    ...none,
+    ...as('stress-analyst'),
+    onlyWinnerOf: 'JUDGE',
+  }),
   step('LEAD', 'lead-analyst', 'neutral', 'report', [...WHOLE, 'JUDGE', 'STRESS'], 'sasReport', { ...none, ...as('lead-analyst') }),
 ];
 
@@ -162,9 +182,20 @@ export const THREE_ROUND_STEPS: StepDef[] = [
   step('R1-N', 'negative', 'negative', 'constructive', [], 'argumentsRound', rules({ argumentCount: { min: 3, max: 5 }, citationsRequired: true })),
   step('R2-A', 'affirmative', 'affirmative', 'rebuttal', ['R1-N', 'R1-A'], 'responsesRound', rules({ coverArguments: ['R1-N'] })),
   step('R2-N', 'negative', 'negative', 'rebuttal', ['R1-A', 'R1-N'], 'responsesRound', rules({ coverArguments: ['R1-A'] })),
-  step('R3-A', 'affirmative', 'affirmative', 'closing', ['R1-A', 'R1-N', 'R2-A', 'R2-N'], 'closingRound', { maxChars: 1400, ...none, ...rules({ noNewMaterial: true }) }),
-  step('R3-N', 'negative', 'negative', 'closing', ['R1-A', 'R1-N', 'R2-A', 'R2-N'], 'closingRound', { maxChars: 1400, ...none, ...rules({ noNewMaterial: true }) }),
-  step('JUDGE', 'judge', 'neutral', 'judgment', ['R1-A', 'R1-N', 'R2-A', 'R2-N', 'R3-A', 'R3-N'], 'rubricJudgment', { ...as('judge'), ...rules({ coverArguments: ['R1-A', 'R1-N'] }) }),
+  step('R3-A', 'affirmative', 'affirmative', 'closing', ['R1-A', 'R1-N', 'R2-A', 'R2-N'], 'closingRound', {
+    maxChars: 1400,
+    ...none,
+    ...rules({ noNewMaterial: true }),
+  }),
+  step('R3-N', 'negative', 'negative', 'closing', ['R1-A', 'R1-N', 'R2-A', 'R2-N'], 'closingRound', {
+    maxChars: 1400,
+    ...none,
+    ...rules({ noNewMaterial: true }),
+  }),
+  step('JUDGE', 'judge', 'neutral', 'judgment', ['R1-A', 'R1-N', 'R2-A', 'R2-N', 'R3-A', 'R3-N'], 'rubricJudgment', {
+    ...as('judge'),
+    ...rules({ coverArguments: ['R1-A', 'R1-N'] }),
+  }),
 ];
 
 const SPECIALISTS: [string, SpecialistFocus][] = [
@@ -176,7 +207,9 @@ const SPECIALISTS: [string, SpecialistFocus][] = [
 ];
 const S = SPECIALISTS.map(([id]) => id);
 export const FINDEBATE_STEPS: StepDef[] = [
-  ...SPECIALISTS.map(([id, focus]) => step(id, id.toLowerCase(), 'neutral', 'analysis', [], 'briefing', { ...as('specialist', focus), ...docs, ...rules({ citationsRequired: true }) })),
+  ...SPECIALISTS.map(([id, focus]) =>
+    step(id, id.toLowerCase(), 'neutral', 'analysis', [], 'briefing', { ...as('specialist', focus), ...docs, ...rules({ citationsRequired: true }) }),
+  ),
   step('DRAFT', 'writer', 'neutral', 'draft', S, 'stanceDraft', { ...none, ...as('draft-writer') }),
   step('TRUST', 'trust-agent', 'neutral', 'debate', ['DRAFT'], 'turn', { ...docs, ...as('trust') }),
   step('SKEPTIC', 'skeptic', 'negative', 'debate', ['DRAFT', 'TRUST'], 'turn', { ...docs, ...as('skeptic') }),

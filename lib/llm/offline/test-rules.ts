@@ -23,11 +23,20 @@ export function ruleProblems(run: StepRun, runs: Map<string, StepRun>): string[]
 
   // The three-round rules, by the engine's own check (lib/debate/rules.ts): 3–5 arguments with evidence, every argument answered or scored.
   if (rules.argumentCount || rules.coverArguments) {
-    const only = { ...step, maxChars: undefined, rules: { argumentCount: rules.argumentCount, coverArguments: rules.coverArguments, citationsRequired: step.output === 'argumentsRound' ? rules.citationsRequired : undefined } };
+    const only = {
+      ...step,
+      maxChars: undefined,
+      rules: {
+        argumentCount: rules.argumentCount,
+        coverArguments: rules.coverArguments,
+        citationsRequired: step.output === 'argumentsRound' ? rules.citationsRequired : undefined,
+      },
+    };
     for (const p of checkStepRules(only, run.output, { context: new Map(step.context.map((id) => [id, runs.get(id)!.output])) })) say(p);
   }
   // A specialist's finding or its explicit "nothing in the material", by the engine's own check.
-  if (rules.findingsOrNothing) for (const p of checkStepRules({ ...step, maxChars: undefined, rules: { findingsOrNothing: true } }, run.output, { context: new Map() })) say(p);
+  if (rules.findingsOrNothing)
+    for (const p of checkStepRules({ ...step, maxChars: undefined, rules: { findingsOrNothing: true } }, run.output, { context: new Map() })) say(p);
   if (step.maxChars !== undefined && typeof out.text === 'string' && out.text.length > step.maxChars) say(`text ${out.text.length} > ${step.maxChars}`);
   if (rules.minClaims && claims.length < rules.minClaims) say(`${claims.length} claims < ${rules.minClaims}`);
   if (rules.minFactors && new Set(claims.map((c) => c.factor)).size < rules.minFactors) say('too few factors');
@@ -80,5 +89,8 @@ export function hangul(text: string): number {
 export function ownProse(text: string): string {
   // Innermost parentheses first, then those that held them: a reference nested once goes whole.
   const innermost = /\([^()]*\)/g;
-  return text.replace(/“[^”]*”/g, '').replace(innermost, '').replace(innermost, '');
+  return text
+    .replace(/“[^”]*”/g, '')
+    .replace(innermost, '')
+    .replace(innermost, '');
 }

@@ -79,14 +79,20 @@ describe('choosing signals', () => {
     expect(strict.picks.map((x) => x.item.key)).toEqual(['b']);
     expect(strict.thin).toBe(true);
     const crossed = selectSignals(p, { side: 'adverse', count: 3, exclude: new Set(['management_continuity']), allowCrossed: true });
-    expect(crossed.picks.map((x) => [x.item.key, x.mode])).toEqual([['b', 'direct'], ['a', 'crossed']]);
+    expect(crossed.picks.map((x) => [x.item.key, x.mode])).toEqual([
+      ['b', 'direct'],
+      ['a', 'crossed'],
+    ]);
   });
 
   it('reuses a factor only with different evidence, and never reads an item against its own reading', () => {
     const same = item('a', 'technological_disruption_risk', 'favorable', '2024-01-01');
     const twin = { ...same, key: 'b', evidenceId: 'b' }; // same date, value and title: not different evidence
     const other = { ...same, key: 'c', evidenceId: 'c', date: '2023-01-01' };
-    expect(selectSignals(pool([same, twin, other]), { side: 'favorable', count: 3 }).picks.map((x) => [x.item.key, x.mode])).toEqual([['a', 'direct'], ['c', 'reuse']]);
+    expect(selectSignals(pool([same, twin, other]), { side: 'favorable', count: 3 }).picks.map((x) => [x.item.key, x.mode])).toEqual([
+      ['a', 'direct'],
+      ['c', 'reuse'],
+    ]);
     const onlyAdverse = pool([item('x', 'internal_control_risk', 'adverse', '2024-01-01')]);
     const none = selectSignals(onlyAdverse, { side: 'favorable', count: 3 });
     expect(none.picks).toEqual([]);
@@ -96,8 +102,12 @@ describe('choosing signals', () => {
 
 describe('shortening titles and quotations', () => {
   it('shortens at a clause boundary, never with an ellipsis, and keeps a title with no boundary whole', () => {
-    expect(shorten('외부감사 의견 적정(삼정회계법인), 핵심감사사항: 메모리 재고자산 평가 (제55기)', 40)).toBe('외부감사 의견 적정(삼정회계법인), 핵심감사사항: 메모리 재고자산 평가');
-    expect(shorten('Going-private tweet litigation: jury verdict for defendants affirmed on appeal (Nov 6, 2024)', 60)).toBe('Going-private tweet litigation: jury verdict for defendants affirmed on appeal');
+    expect(shorten('외부감사 의견 적정(삼정회계법인), 핵심감사사항: 메모리 재고자산 평가 (제55기)', 40)).toBe(
+      '외부감사 의견 적정(삼정회계법인), 핵심감사사항: 메모리 재고자산 평가',
+    );
+    expect(shorten('Going-private tweet litigation: jury verdict for defendants affirmed on appeal (Nov 6, 2024)', 60)).toBe(
+      'Going-private tweet litigation: jury verdict for defendants affirmed on appeal',
+    );
     const whole = 'EV demand risk in a competitive, cyclical and volatile automotive industry';
     expect(shorten(whole, 44)).toBe(whole);
   });
@@ -126,9 +136,9 @@ describe('quotations stop at real sentence ends (lib/util/sentences.ts)', () => 
 
   it("takes an item's first sentence whole (its own words in a briefing)", () => {
     expect(firstSentence(`${incentives}`, 400)).toBe(incentives.slice(0, incentives.indexOf(' For example')));
-    expect(firstSentence('2022년 반기 중 총 12.2조원의 R&D투자를 통해 국내 특허 4,630건, 미국 특허 4,170건 등을 등록. 주요 국가 연도별 특허등록 건수', 200)).toBe(
-      '2022년 반기 중 총 12.2조원의 R&D투자를 통해 국내 특허 4,630건, 미국 특허 4,170건 등을 등록.',
-    );
+    expect(
+      firstSentence('2022년 반기 중 총 12.2조원의 R&D투자를 통해 국내 특허 4,630건, 미국 특허 4,170건 등을 등록. 주요 국가 연도별 특허등록 건수', 200),
+    ).toBe('2022년 반기 중 총 12.2조원의 R&D투자를 통해 국내 특허 4,630건, 미국 특허 4,170건 등을 등록.');
   });
 
   it('does not cut a quotation inside brackets', () => {

@@ -43,7 +43,10 @@ describe.each([
   });
 
   it('round 2: every opposing argument answered exactly once, no new arguments', () => {
-    for (const [id, other] of [['R2-A', 'R1-N'], ['R2-N', 'R1-A']] as const) {
+    for (const [id, other] of [
+      ['R2-A', 'R1-N'],
+      ['R2-N', 'R1-A'],
+    ] as const) {
       const responses = out<'responsesRound'>(id).responses;
       expect(responses.map((r) => r.targetId)).toEqual(out<'argumentsRound'>(other).arguments.map((a) => a.id));
       for (const r of responses) {
@@ -54,12 +57,17 @@ describe.each([
   });
 
   it('round 3: closings of at most 200 words whose unrebutted arguments are their own and were not refuted', () => {
-    for (const [id, own, answers] of [['R3-A', 'R1-A', 'R2-N'], ['R3-N', 'R1-N', 'R2-A']] as const) {
+    for (const [id, own, answers] of [
+      ['R3-A', 'R1-A', 'R2-N'],
+      ['R3-N', 'R1-N', 'R2-A'],
+    ] as const) {
       const closing = out<'closingRound'>(id);
       expect(wordCount(closing.text)).toBeLessThanOrEqual(200);
       expect(closing.text.length).toBeLessThanOrEqual(1400);
       const ownIds = out<'argumentsRound'>(own).arguments.map((a) => a.id);
-      const refuted = out<'responsesRound'>(answers).responses.filter((r) => r.kind === 'refute').map((r) => r.targetId);
+      const refuted = out<'responsesRound'>(answers)
+        .responses.filter((r) => r.kind === 'refute')
+        .map((r) => r.targetId);
       for (const u of closing.unrebutted) {
         expect(ownIds).toContain(u);
         expect(refuted).not.toContain(u);
@@ -86,15 +94,21 @@ describe.each([
       expect(total).toBeLessThanOrEqual(10);
     }
     // The engine would change nothing in it.
-    const enforced = enforce(THREE_ROUND_STEPS.find((s) => s.id === 'JUDGE')!, judgment, {
-      context: ['R1-A', 'R1-N', 'R2-A', 'R2-N', 'R3-A', 'R3-N'].map((id) => ({ step: runs.get(id)!.step, output: runs.get(id)!.output })),
-      language: c.language,
-    });
+    const enforced = enforce(
+      THREE_ROUND_STEPS.find((s) => s.id === 'JUDGE')!,
+      judgment,
+      {
+        context: ['R1-A', 'R1-N', 'R2-A', 'R2-N', 'R3-A', 'R3-N'].map((id) => ({ step: runs.get(id)!.step, output: runs.get(id)!.output })),
+        language: c.language,
+      },
+    );
     expect(enforced.repairs).toEqual([]);
     expect(judgment.trace.map((t) => t.argumentId)).toEqual(ids);
     for (const f of judgment.fallacies) expect(ids).toContain(f.argumentId);
     // A refuted argument is traced as refuted.
-    const refuted = [...out<'responsesRound'>('R2-A').responses, ...out<'responsesRound'>('R2-N').responses].filter((r) => r.kind === 'refute').map((r) => r.targetId);
+    const refuted = [...out<'responsesRound'>('R2-A').responses, ...out<'responsesRound'>('R2-N').responses]
+      .filter((r) => r.kind === 'refute')
+      .map((r) => r.targetId);
     for (const t of judgment.trace) if (refuted.includes(t.argumentId)) expect(t.standing).toBe('REFUTED');
     expect(judgment.overall.recommendation.length).toBeGreaterThan(20);
   });
@@ -143,7 +157,7 @@ describe.each([
     for (const claim of out<{ claims: Claim[] }>('SKEPTIC').claims) expect(claim.polarity).toBe('adverse');
   });
 
-  it('the skeptic reviews the trust agent\'s output: it cites none of its items and answers its claim on a shared factor', () => {
+  it("the skeptic reviews the trust agent's output: it cites none of its items and answers its claim on a shared factor", () => {
     const trust = out<{ claims: Claim[] }>('TRUST').claims;
     const skeptic = out<{ claims: Claim[] }>('SKEPTIC').claims;
     expect(runs.get('SKEPTIC')!.request.context.map((t) => t.stepId)).toEqual(['DRAFT', 'TRUST']);
@@ -185,7 +199,12 @@ describe('the FinDebate safety check', () => {
       horizons: [{ horizon: '12 months', outlook: 'favorable', confidence: 0.6 }],
       claims: [],
     };
-    const leader: StoredStanceDraft = { ...draft, text: 'Stance: adverse.', stance: 'adverse', horizons: [{ horizon: '12 months', outlook: 'adverse', confidence: 0.5 }] };
+    const leader: StoredStanceDraft = {
+      ...draft,
+      text: 'Stance: adverse.',
+      stance: 'adverse',
+      horizons: [{ horizon: '12 months', outlook: 'adverse', confidence: 0.5 }],
+    };
     const context: ContextTurn[] = [
       { stepId: 'DRAFT', agent: 'writer', team: 'neutral', act: 'draft', text: draft.text, output: draft },
       { stepId: 'LEADER', agent: 'leader', team: 'neutral', act: 'aggregation', text: leader.text, output: leader },
@@ -228,7 +247,13 @@ describe('the FinDebate safety check', () => {
     const pool = evidenceAsOf(c.companyId, c.asOf, c.recencyDays);
     const cite = (id: string, n: number): Claim => {
       const e = pool.find((x) => x.id === id)!;
-      return { id: `DRAFT-c${n + 1}`, text: e.title, factor: e.factor ?? 'other', polarity: 'context', citations: [{ evidenceId: id, source: e.sourceName, date: e.publishedDate }] };
+      return {
+        id: `DRAFT-c${n + 1}`,
+        text: e.title,
+        factor: e.factor ?? 'other',
+        polarity: 'context',
+        citations: [{ evidenceId: id, source: e.sourceName, date: e.publishedDate }],
+      };
     };
     const draft: StoredStanceDraft = {
       text: 'Stance: neutral.',
@@ -248,4 +273,3 @@ describe('the FinDebate safety check', () => {
     expect(turn.text.match(/No further passage supports other matters/g)).toHaveLength(1);
   });
 });
-

@@ -36,7 +36,18 @@ export function argumentsRound(env: Env): StepOutput<'argumentsRound'> {
   const segments: Segment[] = [{ text: K.argsHeader(side, env.company, args.length), priority: 10 }];
   args.forEach((a, i) => segments.push({ text: `${i + 1}. ${a.claim} ${a.reasoning}`, priority: 8, join: 'line' }));
   if (picks.length < 3 || selection.thin) {
-    segments.push({ text: P.thinNote({ given: pool.given, found: picks.length, wanted: 3, factors: new Set(picks.map((p) => p.item.factor)).size, side, reread: picks.some((p) => p.mode === 'reread') }), priority: 9, join: 'line' });
+    segments.push({
+      text: P.thinNote({
+        given: pool.given,
+        found: picks.length,
+        wanted: 3,
+        factors: new Set(picks.map((p) => p.item.factor)).size,
+        side,
+        reread: picks.some((p) => p.mode === 'reread'),
+      }),
+      priority: 9,
+      join: 'line',
+    });
   }
   return { text: fit(segments, step.maxChars), arguments: args };
 }
@@ -71,10 +82,16 @@ export function responsesRound(env: Env): StepOutput<'responsesRound'> {
     // Refuted only by counter-evidence at least as new as the argument's own; older counter-evidence qualifies it.
     if (counter?.mode === 'counter' && (!newest || (counter.item.date >= newest.date && !(counter.item.stale && !newest.stale)))) kind = 'refute';
     else if (!theirs.length || theirs.every((i) => i.stale)) kind = 'challenge';
-    else if (counter?.mode === 'counter' || counter?.mode === 'context' || newest?.polarity === 'context' || newest?.category === 'risk_factor') kind = 'partial';
+    else if (counter?.mode === 'counter' || counter?.mode === 'context' || newest?.polarity === 'context' || newest?.category === 'risk_factor')
+      kind = 'partial';
     else kind = 'concede';
     const w = env.words(a.factor, counter?.item ?? newest);
-    return { targetId: a.id, kind, reasoning: K.responseReasoning(kind, { factor: a.factor, theirs: newest, counter: counter?.item, side, words: w }), followUp: K.responseFollowUp(kind, { factor: a.factor, theirs: newest, side, words: w }) };
+    return {
+      targetId: a.id,
+      kind,
+      reasoning: K.responseReasoning(kind, { factor: a.factor, theirs: newest, counter: counter?.item, side, words: w }),
+      followUp: K.responseFollowUp(kind, { factor: a.factor, theirs: newest, side, words: w }),
+    };
   });
   const segments: Segment[] = [{ text: K.responsesHeader(opposing?.turn.stepId ?? step.context[0] ?? '', responses.length), priority: 10 }];
   responses.forEach((r) => segments.push({ text: K.responseLine(r), priority: 8, join: 'line' }));
@@ -88,7 +105,12 @@ export function closingRound(env: Env): StepOutput<'closingRound'> {
   const mine = roundOf(env, step.team)?.args ?? [];
   const theirArgs = roundOf(env, other(step.team))?.args ?? [];
   const conceded = responsesOf(env, step.team).filter((r) => r.kind === 'concede' || r.kind === 'partial');
-  const concessions = conceded.map((r) => K.concession(r, theirArgs.find((a) => a.id === r.targetId)));
+  const concessions = conceded.map((r) =>
+    K.concession(
+      r,
+      theirArgs.find((a) => a.id === r.targetId),
+    ),
+  );
   const answers = responsesOf(env, other(step.team));
   const refuted = mine.filter((a) => answers.some((r) => r.targetId === a.id && r.kind === 'refute')).map((a) => a.id);
   const unrebutted = mine.filter((a) => !refuted.includes(a.id)).map((a) => a.id);
@@ -137,7 +159,9 @@ export function rubricJudgment(env: Env): StepOutput<'rubricJudgment'> {
       const against = items.some((i) => i.polarity !== 'context' && i.polarity !== side);
       const anyFresh = items.some((i) => !i.stale);
       const allStale = items.length > 0 && !anyFresh;
-      const logic = clamp(6 + (isGuideline(a.factor) ? 2 : 0) + (items.length && !against ? 1 : 0) - (response?.kind === 'refute' ? 3 : response?.kind === 'partial' ? 1 : 0));
+      const logic = clamp(
+        6 + (isGuideline(a.factor) ? 2 : 0) + (items.length && !against ? 1 : 0) - (response?.kind === 'refute' ? 3 : response?.kind === 'partial' ? 1 : 0),
+      );
       const evidence = clamp(2 + 3 * Math.min(2, items.length) + (anyFresh ? 2 : 0) - (allStale ? 1 : 0));
       const responsiveness = clamp(1 + 9 * answeredShare);
       const honesty = clamp(9 - (allStale ? 1 : 0) - (against ? 2 : 0) + (concededAny ? 1 : 0));
@@ -145,8 +169,19 @@ export function rubricJudgment(env: Env): StepOutput<'rubricJudgment'> {
       scores.push({ argumentId: a.id, logic, evidence, responsiveness, honesty, weighted: score });
       weighted[team].push(score);
       if (!best || score > best.weighted) best = { id: a.id, weighted: score, factor: a.factor };
-      if (items.length === 1 && sourceKind(items[0]) === 'news') fallacies.push({ argumentId: a.id, fallacy: 'anecdotal_evidence', explanation: K.anecdotal(items[0]) });
-      const standing = !response ? (evidence >= 6 ? 'UPHELD' : 'UNCERTAIN') : response.kind === 'refute' ? 'REFUTED' : response.kind === 'challenge' ? 'UNCERTAIN' : response.kind === 'partial' ? 'PARTIALLY_UPHELD' : 'UPHELD';
+      if (items.length === 1 && sourceKind(items[0]) === 'news')
+        fallacies.push({ argumentId: a.id, fallacy: 'anecdotal_evidence', explanation: K.anecdotal(items[0]) });
+      const standing = !response
+        ? evidence >= 6
+          ? 'UPHELD'
+          : 'UNCERTAIN'
+        : response.kind === 'refute'
+          ? 'REFUTED'
+          : response.kind === 'challenge'
+            ? 'UNCERTAIN'
+            : response.kind === 'partial'
+              ? 'PARTIALLY_UPHELD'
+              : 'UPHELD';
       trace.push({ argumentId: a.id, standing, note: K.traceNote(standing, response?.kind, items[0]) });
       if (response && (response.kind === 'challenge' || response.kind === 'partial')) unresolved.push(`${a.id}: ${response.followUp}`);
     }

@@ -9,17 +9,7 @@ import { dayOf } from '@/lib/util/dates';
 
 export type DartRow = Record<string, unknown>;
 
-export type DartEndpoint =
-  | 'list'
-  | 'empSttus'
-  | 'exctvSttus'
-  | 'hyslrChgSttus'
-  | 'lwstLg'
-  | 'dfOcr'
-  | 'ctrcvsBgrq'
-  | 'bsnSp'
-  | 'bnkMngtPcbg'
-  | 'bnkMngtPcsp';
+export type DartEndpoint = 'list' | 'empSttus' | 'exctvSttus' | 'hyslrChgSttus' | 'lwstLg' | 'dfOcr' | 'ctrcvsBgrq' | 'bsnSp' | 'bnkMngtPcbg' | 'bnkMngtPcsp';
 
 export const DART_LICENSE = 'DART 공시정보 (public disclosure)';
 
@@ -102,16 +92,26 @@ export const DART_ENDPOINTS: Record<DartEndpoint, Spec> = {
   list: {
     nameKo: '공시목록',
     category: (row) => categoryForReportName(field(row, 'report_nm') ?? ''),
-    fields: [['report_nm', '보고서명'], ['flr_nm', '제출인']],
+    fields: [
+      ['report_nm', '보고서명'],
+      ['flr_nm', '제출인'],
+    ],
     title: (row) => field(row, 'report_nm') ?? '공시',
   },
   empSttus: {
     nameKo: '직원 현황',
     category: 'employment',
     fields: [
-      ['fo_bbm', '사업부문'], ['sexdstn', '성별'], ['rgllbr_co', '정규직 수'], ['cnttk_co', '계약직 수'],
-      ['sm', '합계'], ['avrg_cnwk_sdytrn', '평균 근속연수'], ['fyer_salary_totamt', '연간급여 총액'],
-      ['jan_salary_am', '1인평균 급여액'], ['stlm_dt', '결산기준일'], ['rm', '비고'],
+      ['fo_bbm', '사업부문'],
+      ['sexdstn', '성별'],
+      ['rgllbr_co', '정규직 수'],
+      ['cnttk_co', '계약직 수'],
+      ['sm', '합계'],
+      ['avrg_cnwk_sdytrn', '평균 근속연수'],
+      ['fyer_salary_totamt', '연간급여 총액'],
+      ['jan_salary_am', '1인평균 급여액'],
+      ['stlm_dt', '결산기준일'],
+      ['rm', '비고'],
     ],
     title: (row) =>
       join([`직원 현황${paren(field(row, 'stlm_dt'))}:`, field(row, 'fo_bbm'), field(row, 'sexdstn'), field(row, 'sm') && `${field(row, 'sm')}명`]),
@@ -123,12 +123,18 @@ export const DART_ENDPOINTS: Record<DartEndpoint, Spec> = {
     nameKo: '임원 현황',
     category: 'management_change',
     fields: [
-      ['nm', '성명'], ['ofcps', '직위'], ['rgist_exctv_at', '등기임원 여부'], ['fte_at', '상근 여부'],
-      ['chrg_job', '담당업무'], ['main_career', '주요경력'], ['mxmm_shrholdr_relate', '최대주주와의 관계'],
-      ['hffc_pd', '재직기간'], ['tenure_end_on', '임기만료일'], ['stlm_dt', '결산기준일'],
+      ['nm', '성명'],
+      ['ofcps', '직위'],
+      ['rgist_exctv_at', '등기임원 여부'],
+      ['fte_at', '상근 여부'],
+      ['chrg_job', '담당업무'],
+      ['main_career', '주요경력'],
+      ['mxmm_shrholdr_relate', '최대주주와의 관계'],
+      ['hffc_pd', '재직기간'],
+      ['tenure_end_on', '임기만료일'],
+      ['stlm_dt', '결산기준일'],
     ],
-    title: (row) =>
-      `임원 현황: ${join([field(row, 'nm'), field(row, 'ofcps')])}${paren(join([field(row, 'rgist_exctv_at'), field(row, 'chrg_job')], ', '))}`,
+    title: (row) => `임원 현황: ${join([field(row, 'nm'), field(row, 'ofcps')])}${paren(join([field(row, 'rgist_exctv_at'), field(row, 'chrg_job')], ', '))}`,
     eventDate: 'stlm_dt',
     value: (row) => field(row, 'ofcps'),
     rowKey: ['nm', 'birth_ym', 'ofcps'],
@@ -137,11 +143,14 @@ export const DART_ENDPOINTS: Record<DartEndpoint, Spec> = {
     nameKo: '최대주주 변동현황',
     category: 'governance_ownership',
     fields: [
-      ['change_on', '변동일'], ['mxmm_shrholdr_nm', '최대주주명'], ['posesn_stock_co', '소유주식수'],
-      ['qota_rt', '지분율'], ['change_cause', '변동원인'], ['rm', '비고'],
+      ['change_on', '변동일'],
+      ['mxmm_shrholdr_nm', '최대주주명'],
+      ['posesn_stock_co', '소유주식수'],
+      ['qota_rt', '지분율'],
+      ['change_cause', '변동원인'],
+      ['rm', '비고'],
     ],
-    title: (row) =>
-      `최대주주 변동: ${join([field(row, 'mxmm_shrholdr_nm'), field(row, 'qota_rt')])}${paren(field(row, 'change_cause'))}`,
+    title: (row) => `최대주주 변동: ${join([field(row, 'mxmm_shrholdr_nm'), field(row, 'qota_rt')])}${paren(field(row, 'change_cause'))}`,
     eventDate: 'change_on',
     value: (row) => field(row, 'qota_rt'),
     rowKey: ['change_on', 'mxmm_shrholdr_nm'],
@@ -150,8 +159,13 @@ export const DART_ENDPOINTS: Record<DartEndpoint, Spec> = {
     nameKo: '소송 등의 제기',
     category: 'legal_proceedings',
     fields: [
-      ['icnm', '사건의 명칭'], ['ac_ap', '원고ㆍ신청인'], ['rq_cn', '청구내용'], ['cpct', '관할법원'],
-      ['lgd', '제기일자'], ['ft_ctp', '향후대책'], ['cfd', '확인일자'],
+      ['icnm', '사건의 명칭'],
+      ['ac_ap', '원고ㆍ신청인'],
+      ['rq_cn', '청구내용'],
+      ['cpct', '관할법원'],
+      ['lgd', '제기일자'],
+      ['ft_ctp', '향후대책'],
+      ['cfd', '확인일자'],
     ],
     title: (row) => `소송 등의 제기: ${field(row, 'icnm') ?? '사건명 미기재'}${paren(field(row, 'cpct'))}`,
     eventDate: 'lgd',
@@ -161,8 +175,11 @@ export const DART_ENDPOINTS: Record<DartEndpoint, Spec> = {
     nameKo: '부도발생',
     category: 'distress_default',
     fields: [
-      ['df_cn', '부도내용'], ['df_amt', '부도금액(원)'], ['df_bnk', '부도발생은행'],
-      ['dfd', '최종부도(당좌거래정지)일자'], ['df_rs', '부도사유 및 경위'],
+      ['df_cn', '부도내용'],
+      ['df_amt', '부도금액(원)'],
+      ['df_bnk', '부도발생은행'],
+      ['dfd', '최종부도(당좌거래정지)일자'],
+      ['df_rs', '부도사유 및 경위'],
     ],
     title: (row) => `부도발생: ${field(row, 'df_cn') ?? '내용 미기재'}${paren(won(field(row, 'df_amt')))}`,
     eventDate: 'dfd',
@@ -172,7 +189,11 @@ export const DART_ENDPOINTS: Record<DartEndpoint, Spec> = {
     nameKo: '회생절차 개시신청',
     category: 'distress_rehabilitation',
     fields: [
-      ['apcnt', '신청인'], ['cpct', '관할법원'], ['rq_rs', '신청사유'], ['rqd', '신청일자'], ['ft_ctp_sc', '향후대책 및 일정'],
+      ['apcnt', '신청인'],
+      ['cpct', '관할법원'],
+      ['rq_rs', '신청사유'],
+      ['rqd', '신청일자'],
+      ['ft_ctp_sc', '향후대책 및 일정'],
     ],
     title: (row) => `회생절차 개시신청: ${join([field(row, 'cpct'), field(row, 'rqd')], ', ') || '법원 미기재'}`,
     eventDate: 'rqd',
@@ -182,12 +203,18 @@ export const DART_ENDPOINTS: Record<DartEndpoint, Spec> = {
     nameKo: '영업정지',
     category: 'business_suspension',
     fields: [
-      ['bsnsp_rm', '영업정지 분야'], ['bsnsp_amt', '영업정지금액(원)'], ['rsl', '최근매출총액(원)'], ['sl_vs', '매출액 대비(%)'],
-      ['bsnsp_cn', '영업정지 내용'], ['bsnsp_rs', '영업정지 사유'], ['ft_ctp', '향후대책'], ['bsnsp_af', '영업정지 영향'],
-      ['bsnspd', '영업정지일자'], ['bddd', '이사회결의일'],
+      ['bsnsp_rm', '영업정지 분야'],
+      ['bsnsp_amt', '영업정지금액(원)'],
+      ['rsl', '최근매출총액(원)'],
+      ['sl_vs', '매출액 대비(%)'],
+      ['bsnsp_cn', '영업정지 내용'],
+      ['bsnsp_rs', '영업정지 사유'],
+      ['ft_ctp', '향후대책'],
+      ['bsnsp_af', '영업정지 영향'],
+      ['bsnspd', '영업정지일자'],
+      ['bddd', '이사회결의일'],
     ],
-    title: (row) =>
-      `영업정지: ${field(row, 'bsnsp_rm') ?? '분야 미기재'}${paren(field(row, 'sl_vs') && `매출액 대비 ${field(row, 'sl_vs')}%`)}`,
+    title: (row) => `영업정지: ${field(row, 'bsnsp_rm') ?? '분야 미기재'}${paren(field(row, 'sl_vs') && `매출액 대비 ${field(row, 'sl_vs')}%`)}`,
     eventDate: 'bsnspd',
     value: (row) => won(field(row, 'bsnsp_amt')),
   },
@@ -195,7 +222,11 @@ export const DART_ENDPOINTS: Record<DartEndpoint, Spec> = {
     nameKo: '채권은행 등의 관리절차 개시',
     category: 'distress_creditor_management',
     fields: [
-      ['mngt_pcbg_dd', '관리절차개시 결정일'], ['mngt_int', '관리기관'], ['mngt_pd', '관리기간'], ['mngt_rs', '관리사유'], ['cfd', '확인일자'],
+      ['mngt_pcbg_dd', '관리절차개시 결정일'],
+      ['mngt_int', '관리기관'],
+      ['mngt_pd', '관리기간'],
+      ['mngt_rs', '관리사유'],
+      ['cfd', '확인일자'],
     ],
     title: (row) => `채권은행 등의 관리절차 개시: ${join([field(row, 'mngt_int'), field(row, 'mngt_pd')], ', ') || '관리기관 미기재'}`,
     eventDate: 'mngt_pcbg_dd',
@@ -205,7 +236,11 @@ export const DART_ENDPOINTS: Record<DartEndpoint, Spec> = {
     nameKo: '채권은행 등의 관리절차 중단',
     category: 'distress_creditor_management',
     fields: [
-      ['mngt_pcsp_dd', '관리절차중단 결정일'], ['mngt_int', '관리기관'], ['sp_rs', '중단사유'], ['ft_ctp', '향후대책'], ['cfd', '확인일자'],
+      ['mngt_pcsp_dd', '관리절차중단 결정일'],
+      ['mngt_int', '관리기관'],
+      ['sp_rs', '중단사유'],
+      ['ft_ctp', '향후대책'],
+      ['cfd', '확인일자'],
     ],
     title: (row) => `채권은행 등의 관리절차 중단: ${field(row, 'sp_rs') ?? '사유 미기재'}`,
     eventDate: 'mngt_pcsp_dd',
@@ -233,7 +268,10 @@ export function mapDartRecord(endpoint: DartEndpoint, row: DartRow, ctx: DartMap
     .map(([label, v]) => `${label}: ${v!.replace(/\.+$/, '')}`);
   const remarks =
     endpoint === 'list'
-      ? [...(field(row, 'rm') ?? '')].map((c) => LIST_REMARKS[c]).filter(Boolean).join(', ')
+      ? [...(field(row, 'rm') ?? '')]
+          .map((c) => LIST_REMARKS[c])
+          .filter(Boolean)
+          .join(', ')
       : '';
   const kind = endpoint === 'list' ? '공시' : spec.nameKo;
   const text = `${corpName} ${kind} — ${quoted.join('; ')}${remarks ? `; 비고: ${remarks}` : ''}. 접수일 ${publishedDate}, 접수번호 ${rceptNo}.`;

@@ -54,11 +54,35 @@ describe('DART mappers on the recorded responses', () => {
   const cases: [DartEndpoint, string, string, string, string, string | null, string][] = [
     ['lwstLg', 'material/testdata/lwstLg.json', 'dart-20240513000890-lwstLg', 'legal_proceedings', '2024-05-13', '2024-05-10', '신주발행금지'],
     ['dfOcr', 'material/testdata/dfOcr.json', 'dart-20231012000317-dfOcr', 'distress_default', '2023-10-12', null, '만기어음 부도'],
-    ['ctrcvsBgrq', 'material/testdata/ctrcvsBgrq.json', 'dart-20230926000754-ctrcvsBgrq', 'distress_rehabilitation', '2023-09-26', '2023-09-25', '서울회생법원'],
+    [
+      'ctrcvsBgrq',
+      'material/testdata/ctrcvsBgrq.json',
+      'dart-20230926000754-ctrcvsBgrq',
+      'distress_rehabilitation',
+      '2023-09-26',
+      '2023-09-25',
+      '서울회생법원',
+    ],
     ['bsnSp', 'material/testdata/bsnSp.json', 'dart-20230616000582-bsnSp', 'business_suspension', '2023-06-16', '2023-08-31', '방적 사업'],
-    ['bnkMngtPcbg', 'material/testdata/bnkMngtPcbg.json', 'dart-20250217001661-bnkMngtPcbg', 'distress_creditor_management', '2025-02-17', '2024-01-11', '한국산업은행'],
+    [
+      'bnkMngtPcbg',
+      'material/testdata/bnkMngtPcbg.json',
+      'dart-20250217001661-bnkMngtPcbg',
+      'distress_creditor_management',
+      '2025-02-17',
+      '2024-01-11',
+      '한국산업은행',
+    ],
     // Synthetic upstream (see the fixture README): used for shape only.
-    ['bnkMngtPcsp', 'material/testdata/bnkMngtPcsp.json', 'dart-20200410000123-bnkMngtPcsp', 'distress_creditor_management', '2020-04-10', '2020-04-10', '경영정상화 완료'],
+    [
+      'bnkMngtPcsp',
+      'material/testdata/bnkMngtPcsp.json',
+      'dart-20200410000123-bnkMngtPcsp',
+      'distress_creditor_management',
+      '2020-04-10',
+      '2020-04-10',
+      '경영정상화 완료',
+    ],
     ['list', 'disclosure/testdata/list_samsung.json', 'dart-20240131000326-list', 'disclosure_other', '2024-01-31', null, '특수관계인과의내부거래'],
   ];
 
@@ -97,7 +121,11 @@ describe('DART mappers on the recorded responses', () => {
     expect(new Set(mapped.map((e) => e.id)).size).toBe(2);
     expect(mapped[0].id).toMatch(/^dart-20240312000736-exctvSttus-[0-9a-f]{10}$/);
     expect(mapDartRows('exctvSttus', rows, ctx).map((e) => e.id)).toEqual(mapped.map((e) => e.id));
-    const twoLawsuits = mapDartRows('lwstLg', [rowsOf('material/testdata/lwstLg.json')[0], { ...rowsOf('material/testdata/lwstLg.json')[0], icnm: '손해배상' }], ctx);
+    const twoLawsuits = mapDartRows(
+      'lwstLg',
+      [rowsOf('material/testdata/lwstLg.json')[0], { ...rowsOf('material/testdata/lwstLg.json')[0], icnm: '손해배상' }],
+      ctx,
+    );
     expect(twoLawsuits.map((e) => e.id)).toEqual(['dart-20240513000890-lwstLg', expect.stringMatching(/^dart-20240513000890-lwstLg-[0-9a-f]{10}$/)]);
   });
 
@@ -165,7 +193,9 @@ describe('DART client over HTTP', () => {
     ['999', /^OpenDART returned status 999 for dfOcr\.json: 필드 오류$/],
   ])('status %s becomes a DartError with a clear message', async (code, message) => {
     server.fail('dfOcr.json', { dartStatus: code, message: '필드 오류' });
-    const error = await client().getDefaults({ corpCode: '00126089', from: '2023-01-01', to: '2023-12-31' }).catch((e) => e);
+    const error = await client()
+      .getDefaults({ corpCode: '00126089', from: '2023-01-01', to: '2023-12-31' })
+      .catch((e) => e);
     expect(error).toBeInstanceOf(DartError);
     expect(error).toMatchObject({ status: code, endpoint: 'dfOcr' });
     expect(error.message).toMatch(message);
@@ -174,7 +204,9 @@ describe('DART client over HTTP', () => {
 
   it('answers a wrong key with 010 from the server, without echoing the key', async () => {
     const wrong = 'ffffffffffffffffffffffffffffffffffffffff';
-    const error = await client({ apiKey: wrong }).getCompany('00126380').catch((e) => e);
+    const error = await client({ apiKey: wrong })
+      .getCompany('00126380')
+      .catch((e) => e);
     expect(error).toMatchObject({ status: '010', isKeyProblem: true });
     expect(error.message).not.toContain(wrong);
   });
@@ -192,7 +224,9 @@ describe('DART client over HTTP', () => {
 
   it('gives a clear 020 error when the limit persists', async () => {
     server.fail('bsnSp.json', { dartStatus: '020' }, 10);
-    const error = await client({ retries: 3 }).getBusinessSuspensions({ corpCode: '00153393', from: '2023-01-01', to: '2023-12-31' }).catch((e) => e);
+    const error = await client({ retries: 3 })
+      .getBusinessSuspensions({ corpCode: '00153393', from: '2023-01-01', to: '2023-12-31' })
+      .catch((e) => e);
     expect(error).toMatchObject({ status: '020' });
     expect(error.message).toBe('OpenDART request limit exceeded (020) after 4 attempts. The key allows about 20,000 requests a day; try again later.');
     expect(server.requests).toHaveLength(4);
@@ -208,7 +242,9 @@ describe('DART client over HTTP', () => {
 
   it('reports HTTP 500 after the retries without the key', async () => {
     server.fail('company.json', { httpStatus: 500 }, 10);
-    const error = await client({ retries: 2 }).getCompany('00126380').catch((e) => e);
+    const error = await client({ retries: 2 })
+      .getCompany('00126380')
+      .catch((e) => e);
     expect(error).toMatchObject({ status: 'http', endpoint: 'company' });
     expect(error.message).toMatch(/^OpenDART company\.json could not be read: GET .*crtfc_key=\[redacted\].* failed after 3 attempts: HTTP 500$/);
     expect(server.requests).toHaveLength(3);
@@ -229,7 +265,9 @@ describe('fetchDartEvidence', () => {
     for (const e of evidence) expectWellFormed(e);
     expect(new Set(evidence.map((e) => e.id)).size).toBe(evidence.length);
     expect(new Set(evidence.map((e) => e.upstream))).toEqual(
-      new Set(['dfOcr', 'ctrcvsBgrq', 'bnkMngtPcbg', 'bnkMngtPcsp', 'bsnSp', 'lwstLg', 'hyslrChgSttus', 'exctvSttus', 'empSttus', 'list'].map((x) => `opendart:${x}`)),
+      new Set(
+        ['dfOcr', 'ctrcvsBgrq', 'bnkMngtPcbg', 'bnkMngtPcsp', 'bsnSp', 'lwstLg', 'hyslrChgSttus', 'exctvSttus', 'empSttus', 'list'].map((x) => `opendart:${x}`),
+      ),
     );
     expect(evidence.map((e) => e.publishedDate)).toEqual([...evidence.map((e) => e.publishedDate)].sort().reverse());
     // Annual reports for the last three business years before the range ends.
@@ -244,7 +282,9 @@ describe('fetchDartEvidence', () => {
     const [row] = rowsOf('report/testdata/exctvSttus.json');
     server.serve('/api/exctvSttus.json', { json: { status: '000', message: '정상', list: [row, { ...row, nm: '홍길동', rgist_exctv_at: '미등기' }] } });
     const names = async (include: boolean) =>
-      (await fetchDartEvidence(client(), { ...range, includeUnregisteredExecutives: include })).evidence.filter((e) => e.upstream === 'opendart:exctvSttus').map((e) => e.title);
+      (await fetchDartEvidence(client(), { ...range, includeUnregisteredExecutives: include })).evidence
+        .filter((e) => e.upstream === 'opendart:exctvSttus')
+        .map((e) => e.title);
     expect(await names(false)).toEqual([expect.stringContaining('한종희')]);
     expect(await names(true)).toHaveLength(2);
   });
@@ -252,7 +292,12 @@ describe('fetchDartEvidence', () => {
   it('keeps only filings received in the range', async () => {
     const { evidence } = await fetchDartEvidence(client(), { ...range, from: '2024-01-01', to: '2024-12-31' });
     expect(evidence.map((e) => e.id).sort()).toEqual(
-      ['dart-20240131000326-list', 'dart-20240131800110-list', 'dart-20240513000890-lwstLg', ...evidence.filter((e) => e.id.startsWith('dart-20240312000736-')).map((e) => e.id)].sort(),
+      [
+        'dart-20240131000326-list',
+        'dart-20240131800110-list',
+        'dart-20240513000890-lwstLg',
+        ...evidence.filter((e) => e.id.startsWith('dart-20240312000736-')).map((e) => e.id),
+      ].sort(),
     );
     expect(evidence.filter((e) => e.id.startsWith('dart-20240312000736-'))).toHaveLength(3);
   });

@@ -29,7 +29,8 @@ const STATUS_MESSAGES: Record<string, (ctx: { endpoint: string; message: string;
   '101': ({ endpoint }) => `OpenDART refused the request to ${endpoint} (101: improper access).`,
   '800': () => 'OpenDART is down for system maintenance (800). Try again later.',
   '900': ({ endpoint }) => `OpenDART returned an undefined error for ${endpoint} (900). Try again later; if it persists, report it to OpenDART.`,
-  '901': () => `OpenDART rejected the API key (901: key expired — the personal-information retention period has ended). Apply for a new key and update OPENDART_API_KEY.`,
+  '901': () =>
+    `OpenDART rejected the API key (901: key expired — the personal-information retention period has ended). Apply for a new key and update OPENDART_API_KEY.`,
 };
 
 /** Statuses that mean the key itself is unusable: every further call would fail the same way. */
@@ -243,9 +244,8 @@ export async function fetchDartEvidence(client: DartClient, options: FetchDartEv
       }
       continue;
     }
-    const kept = step.endpoint === 'exctvSttus' && !options.includeUnregisteredExecutives
-      ? rows.filter((r) => !String(r.rgist_exctv_at ?? '').includes('미등기'))
-      : rows;
+    const kept =
+      step.endpoint === 'exctvSttus' && !options.includeUnregisteredExecutives ? rows.filter((r) => !String(r.rgist_exctv_at ?? '').includes('미등기')) : rows;
     for (const item of mapDartRows(step.endpoint, kept, ctx)) byId.set(item.id, item);
   }
 

@@ -72,7 +72,10 @@ describe('EDGAR mapping of the recorded submissions', () => {
   });
 
   it('maps material agreements, periodic reports and routine 8-Ks', () => {
-    expect(evidence.find((e) => e.id === 'edgar-0001564590-21-046390')).toMatchObject({ category: 'supply_contract', title: '8-K: Item 1.01 — Entry into a Material Definitive Agreement (2021-08-27)' });
+    expect(evidence.find((e) => e.id === 'edgar-0001564590-21-046390')).toMatchObject({
+      category: 'supply_contract',
+      title: '8-K: Item 1.01 — Entry into a Material Definitive Agreement (2021-08-27)',
+    });
     expect(evidence.find((e) => e.id === 'edgar-0000950170-22-019867')).toMatchObject({
       category: 'disclosure_other',
       title: '10-Q: Quarterly report for the period ended 2022-09-30 (2022-10-24)',
@@ -142,7 +145,9 @@ describe('EDGAR client over HTTP', () => {
 
   it('fails clearly when 429 persists', async () => {
     server.fail('CIK0001318605.json', { httpStatus: 429 }, 10);
-    const error = await client({ retries: 2 }).getSubmissions('1318605').catch((e) => e);
+    const error = await client({ retries: 2 })
+      .getSubmissions('1318605')
+      .catch((e) => e);
     expect(error).toMatchObject({ status: 'http', message: expect.stringMatching(/failed after 3 attempts: HTTP 429$/) });
     expect(server.requests).toHaveLength(3);
     expect(sleeps[1]).toBeGreaterThanOrEqual(sleeps[0] / 2); // jittered but growing ceiling
@@ -182,6 +187,8 @@ describe('fetchEdgarEvidence', () => {
     server.serve('/submissions/CIK0001318605.json', { file: 'edgar/CIK0001318605.recorded-2026-02-03.json' });
     const { evidence, warnings } = await fetchEdgarEvidence(client(), { cik: '1318605', companyId: 'tesla', since: '2010-01-01' });
     expect(evidence.length).toBe(164);
-    expect(warnings).toEqual([expect.stringMatching(/^Older EDGAR filings \(CIK0001318605-submissions-001\.json, 2005-02-17 – 2018-02-11\) were not read: SEC EDGAR has no/)]);
+    expect(warnings).toEqual([
+      expect.stringMatching(/^Older EDGAR filings \(CIK0001318605-submissions-001\.json, 2005-02-17 – 2018-02-11\) were not read: SEC EDGAR has no/),
+    ]);
   });
 });

@@ -34,7 +34,11 @@ export const EIGHT_K_ITEMS: Record<string, { title: string; short?: string; cate
   '2.01': { title: 'Completion of Acquisition or Disposition of Assets' },
   '2.02': { title: 'Results of Operations and Financial Condition' },
   '2.03': { title: 'Creation of a Direct Financial Obligation or an Obligation under an Off-Balance Sheet Arrangement of a Registrant' },
-  '2.04': { title: 'Triggering Events That Accelerate or Increase a Direct Financial Obligation or an Obligation under an Off-Balance Sheet Arrangement', short: 'Triggering events that accelerate a financial obligation', category: 'distress_default' },
+  '2.04': {
+    title: 'Triggering Events That Accelerate or Increase a Direct Financial Obligation or an Obligation under an Off-Balance Sheet Arrangement',
+    short: 'Triggering events that accelerate a financial obligation',
+    category: 'distress_default',
+  },
   // Exit and disposal costs are mostly workforce reductions and site closures: employment stability.
   '2.05': { title: 'Costs Associated with Exit or Disposal Activities', category: 'employment' },
   '2.06': { title: 'Material Impairments', category: 'risk_factor' },
@@ -42,7 +46,11 @@ export const EIGHT_K_ITEMS: Record<string, { title: string; short?: string; cate
   '3.02': { title: 'Unregistered Sales of Equity Securities' },
   '3.03': { title: 'Material Modification to Rights of Security Holders', category: 'governance_ownership' },
   '4.01': { title: "Changes in Registrant's Certifying Accountant", category: 'governance_ownership' },
-  '4.02': { title: 'Non-Reliance on Previously Issued Financial Statements or a Related Audit Report or Completed Interim Review', short: 'Non-reliance on previously issued financial statements', category: 'governance_ownership' },
+  '4.02': {
+    title: 'Non-Reliance on Previously Issued Financial Statements or a Related Audit Report or Completed Interim Review',
+    short: 'Non-reliance on previously issued financial statements',
+    category: 'governance_ownership',
+  },
   '5.01': { title: 'Changes in Control of Registrant', category: 'governance_ownership' },
   '5.02': {
     title: 'Departure of Directors or Certain Officers; Election of Directors; Appointment of Certain Officers; Compensatory Arrangements of Certain Officers',
@@ -120,7 +128,10 @@ export function createEdgarClient(options: EdgarClientOptions) {
   const userAgent = options.userAgent?.trim();
   // The SEC answers 403 to requests without a descriptive User-Agent; fail before sending one.
   if (!userAgent) {
-    throw new EdgarError('config', 'SEC EDGAR requires a User-Agent naming your organisation and a contact e-mail. Set SEC_USER_AGENT, e.g. "Example Bank ops@bank.example".');
+    throw new EdgarError(
+      'config',
+      'SEC EDGAR requires a User-Agent naming your organisation and a contact e-mail. Set SEC_USER_AGENT, e.g. "Example Bank ops@bank.example".',
+    );
   }
   const baseUrl = (options.baseUrl ?? 'https://data.sec.gov').replace(/\/+$/, '');
 
@@ -139,7 +150,10 @@ export function createEdgarClient(options: EdgarClientOptions) {
       if (!(err instanceof HttpError)) throw err;
       if (err.status === 404) throw new EdgarError('not-found', `SEC EDGAR has no ${what} (HTTP 404). Check the CIK.`);
       if (err.status === 403) {
-        throw new EdgarError('forbidden', `SEC EDGAR refused the request (HTTP 403). The SEC blocks clients without a descriptive User-Agent or above 10 requests a second; check SEC_USER_AGENT.`);
+        throw new EdgarError(
+          'forbidden',
+          `SEC EDGAR refused the request (HTTP 403). The SEC blocks clients without a descriptive User-Agent or above 10 requests a second; check SEC_USER_AGENT.`,
+        );
       }
       throw new EdgarError('http', `SEC EDGAR ${what} could not be read: ${err.message}`);
     }
@@ -200,7 +214,10 @@ export function mapEdgarFilings(columns: EdgarFilingColumns, options: EdgarMapOp
     if (options.since && filingDate < options.since) return;
     const reportDate = isIsoDay(columns.reportDate?.[i]) ? columns.reportDate![i]! : null;
     const amended = form !== baseForm ? 'Amended ' : '';
-    const items = (columns.items?.[i] ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+    const items = (columns.items?.[i] ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
 
     let category: EvidenceCategory = 'disclosure_other';
     let headline: string;
@@ -209,11 +226,16 @@ export function mapEdgarFilings(columns: EdgarFilingColumns, options: EdgarMapOp
       const decided = categoryFor8kItems(items);
       category = decided.category;
       const known = decided.primary ? EIGHT_K_ITEMS[decided.primary] : undefined;
-      headline = decided.primary ? `Item ${decided.primary} — ${known?.short ?? known?.title ?? 'item not in the current Form 8-K list'}` : `${amended}Current report`;
-      if (items.length) itemText = ` Items reported: ${items.map((code) => `${code} ${EIGHT_K_ITEMS[code]?.title ?? '(item code not in the current Form 8-K list)'}`).join('; ')}.`;
+      headline = decided.primary
+        ? `Item ${decided.primary} — ${known?.short ?? known?.title ?? 'item not in the current Form 8-K list'}`
+        : `${amended}Current report`;
+      if (items.length)
+        itemText = ` Items reported: ${items.map((code) => `${code} ${EIGHT_K_ITEMS[code]?.title ?? '(item code not in the current Form 8-K list)'}`).join('; ')}.`;
     } else {
       const kind = PERIODIC[baseForm];
-      headline = kind ? `${amended}${amended ? kind.toLowerCase() : kind}${reportDate ? ` for the period ended ${reportDate}` : ''}` : `${amended}${baseForm} filing`;
+      headline = kind
+        ? `${amended}${amended ? kind.toLowerCase() : kind}${reportDate ? ` for the period ended ${reportDate}` : ''}`
+        : `${amended}${baseForm} filing`;
     }
     const date = baseForm === '8-K' ? (reportDate ?? filingDate) : filingDate;
     const event = reportDate ? ` (${baseForm === '8-K' ? 'event date' : 'period ended'} ${reportDate})` : '';
@@ -272,7 +294,8 @@ export async function fetchEdgarEvidence(client: EdgarClient, options: FetchEdga
         warnings.push(`Older EDGAR filings (${page.name}, ${page.filingFrom ?? '?'} – ${page.filingTo ?? '?'}) were not read: ${err.message}`);
       }
     }
-    if (older.length > maxOlderPages) warnings.push(`Only ${maxOlderPages} of ${older.length} older EDGAR pages were read; filings before those pages are missing.`);
+    if (older.length > maxOlderPages)
+      warnings.push(`Only ${maxOlderPages} of ${older.length} older EDGAR pages were read; filings before those pages are missing.`);
   }
   const evidence = [...byId.values()].sort((a, b) => b.publishedDate.localeCompare(a.publishedDate) || a.id.localeCompare(b.id));
   return { evidence, warnings };

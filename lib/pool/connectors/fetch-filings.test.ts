@@ -67,7 +67,13 @@ describe.each(testBackends())('fetching filings into the pool on %s', (backend) 
   });
 
   it('imports OpenDART records without the key reaching the pool or the audit log', async () => {
-    const result = await fetchFilings({ db, company: await company('samsung-electronics'), source: 'dart', actorId: null, now: new Date('2026-11-01T00:00:00Z') });
+    const result = await fetchFilings({
+      db,
+      company: await company('samsung-electronics'),
+      source: 'dart',
+      actorId: null,
+      now: new Date('2026-11-01T00:00:00Z'),
+    });
     expect(result.imported.evidence + result.skippedDuplicates + result.rejected.length).toBe(result.fetched);
     const rows = await db.select().from(evidenceItems).where(eq(evidenceItems.origin, 'dart'));
     for (const r of rows) expect(r.sourceUrl).toMatch(/^https:\/\/dart\.fss\.or\.kr\/dsaf001\/main\.do\?rcpNo=\d{14}$/);

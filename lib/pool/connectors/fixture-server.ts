@@ -28,9 +28,7 @@ function dartFixtures(): Map<string, string> {
   return byName;
 }
 
-export type Failure =
-  | { dartStatus: string; message?: string }
-  | { httpStatus: number; retryAfter?: string; body?: string };
+export type Failure = { dartStatus: string; message?: string } | { httpStatus: number; retryAfter?: string; body?: string };
 
 export type RecordedRequest = { path: string; query: URLSearchParams; headers: IncomingHttpHeaders };
 

@@ -26,7 +26,10 @@ afterEach(async () => {
 });
 
 const ok = (body: unknown) => (res: ServerResponse) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
-const status = (code: number, headers: Record<string, string> = {}, body = '') => (res: ServerResponse) => res.writeHead(code, headers).end(body);
+const status =
+  (code: number, headers: Record<string, string> = {}, body = '') =>
+  (res: ServerResponse) =>
+    res.writeHead(code, headers).end(body);
 
 /** The error a call fails with; fails the test if the call succeeds. */
 const failure = (p: Promise<unknown>) =>

@@ -25,14 +25,34 @@ const TITLE_CHARS = 120;
 
 // What a sentence must speak of to be proposed (with a date). First match wins.
 const CUES: readonly { id: string; category: EvidenceCategory; when: RegExp }[] = [
-  { id: 'management', category: 'management_change', when: /\b(resign\w*|appoint\w*|step(?:s|ped)? down|named (?:as )?(?:chief|president)|chief executive officer|chief financial officer)\b|대표이사|사임|선임|해임|취임|퇴임/i },
-  { id: 'litigation', category: 'legal_proceedings', when: /\b(lawsuits?|litigation|class action|complaint was filed|filed a complaint|court|verdict|settlement)\b|소송|판결|제소|소장|항소/i },
+  {
+    id: 'management',
+    category: 'management_change',
+    when: /\b(resign\w*|appoint\w*|step(?:s|ped)? down|named (?:as )?(?:chief|president)|chief executive officer|chief financial officer)\b|대표이사|사임|선임|해임|취임|퇴임/i,
+  },
+  {
+    id: 'litigation',
+    category: 'legal_proceedings',
+    when: /\b(lawsuits?|litigation|class action|complaint was filed|filed a complaint|court|verdict|settlement)\b|소송|판결|제소|소장|항소/i,
+  },
   { id: 'sanction', category: 'sanctions', when: /\b(fined|penalt(?:y|ies)|sanction\w*|consent order|civil penalty)\b|과징금|제재|벌금|시정명령/i },
-  { id: 'audit', category: 'governance_ownership', when: /\b(material weakness\w*|internal control over financial reporting|audit opinion|going concern)\b|감사의견|내부회계관리|계속기업|최대주주 변경/i },
+  {
+    id: 'audit',
+    category: 'governance_ownership',
+    when: /\b(material weakness\w*|internal control over financial reporting|audit opinion|going concern)\b|감사의견|내부회계관리|계속기업|최대주주 변경/i,
+  },
   { id: 'certification', category: 'certification', when: /\b(certif\w*|ISO ?\d{4,5}|accredit\w*)\b|인증|이노비즈|벤처기업 확인/i },
   { id: 'patent', category: 'patent', when: /\bpatents?\b|특허/i },
-  { id: 'employment', category: 'employment', when: /\b(strikes?|labou?r unions?|layoffs?|employees|workforce|headcount)\b|파업|노조|노동조합|임직원|직원 수|구조조정/i },
-  { id: 'government', category: 'government_support', when: /\b(subsid(?:y|ies)|grants?|tax credits?|government support|incentives?)\b|보조금|정부 지원|세액공제|정책자금/i },
+  {
+    id: 'employment',
+    category: 'employment',
+    when: /\b(strikes?|labou?r unions?|layoffs?|employees|workforce|headcount)\b|파업|노조|노동조합|임직원|직원 수|구조조정/i,
+  },
+  {
+    id: 'government',
+    category: 'government_support',
+    when: /\b(subsid(?:y|ies)|grants?|tax credits?|government support|incentives?)\b|보조금|정부 지원|세액공제|정책자금/i,
+  },
   { id: 'contract', category: 'supply_contract', when: /\b(supply agreement|purchase order|supply contract)\b|공급계약|단일판매|수주/i },
   { id: 'research', category: 'rnd_activity', when: /\b(research and development|R&D)\b|연구개발/i },
   { id: 'competition', category: 'industry_competition', when: /\b(competition|competitors?|market share)\b|경쟁|점유율/i },

@@ -61,7 +61,14 @@ describe('an EDGAR 10-K page', () => {
     );
     const first = candidates[0];
     expect(first.text.startsWith('On June 4, 2018, a purported Tesla stockholder filed a putative class and derivative action')).toBe(true);
-    expect(first).toMatchObject({ eventDate: '2018-06-04', publishedDate: '2025-01-30', category: 'legal_proceedings', factor: 'internal_control_risk', reason: 'litigation', page: null });
+    expect(first).toMatchObject({
+      eventDate: '2018-06-04',
+      publishedDate: '2025-01-30',
+      category: 'legal_proceedings',
+      factor: 'internal_control_risk',
+      reason: 'litigation',
+      page: null,
+    });
     // A lost suit is a red flag (lib/pool/red-flags-rules.ts), proposed as one.
     const lost = candidates.find((c) => c.text.startsWith('On December 2, 2024, the Court issued an opinion denying'));
     expect(lost).toMatchObject({ reason: 'red-flag:lawsuit_lost', eventDate: '2024-12-02' });
@@ -104,10 +111,17 @@ describe('a PDF', () => {
     const doc = await extractDocument({ name: 'report.pdf', bytes });
     expect(doc.format).toBe('pdf');
     expect(doc.pages.map((p) => p.page)).toEqual([1, 2, 3]);
-    expect(doc.text.slice(doc.pages[1].start, doc.pages[1].end)).toBe('On October 21, 2022, a lawsuit was filed in the Delaware Court of Chancery.\nThe case is pending.');
+    expect(doc.text.slice(doc.pages[1].start, doc.pages[1].end)).toBe(
+      'On October 21, 2022, a lawsuit was filed in the Delaware Court of Chancery.\nThe case is pending.',
+    );
     expect(doc.text.slice(doc.pages[0].start, doc.pages[0].end)).toBe('Tesla, Inc. Annual Report 2024\nItem 3. Legal Proceedings');
     const [lawsuit] = proposeCandidates({ body: doc.text, pages: doc.pages, publishedDate: '2025-01-30' });
-    expect(lawsuit).toMatchObject({ page: 2, eventDate: '2022-10-21', category: 'legal_proceedings', text: 'On October 21, 2022, a lawsuit was filed in the Delaware Court of Chancery.' });
+    expect(lawsuit).toMatchObject({
+      page: 2,
+      eventDate: '2022-10-21',
+      category: 'legal_proceedings',
+      text: 'On October 21, 2022, a lawsuit was filed in the Delaware Court of Chancery.',
+    });
   });
 
   it(`refuses more than ${DOCUMENT_LIMITS.pdfPages} pages by name, and a damaged file`, async () => {
@@ -138,7 +152,8 @@ describe('hostile files', () => {
   });
 
   it('drops script and neutralises NUL bytes and bidirectional controls', async () => {
-    const html = '<html><body><script>fetch("/steal")</script><p onclick="alert(1)">Invoice\u202Efdp.exe and a NUL\u0000 here.</p><img src=x onerror=alert(1)></body></html>';
+    const html =
+      '<html><body><script>fetch("/steal")</script><p onclick="alert(1)">Invoice\u202Efdp.exe and a NUL\u0000 here.</p><img src=x onerror=alert(1)></body></html>';
     const doc = await extractDocument(text('clip.html', html));
     expect(doc.text).toBe('Invoicefdp.exe and a NUL here.');
   });
@@ -173,7 +188,10 @@ describe('hostile files', () => {
     // 61 KB of zip, 60 MB of XML: the paragraph was built whole and cleaned in copies, past the worker's heap.
     const sentence = 'The company reported a loss. ';
     const paragraph = sentence.repeat(Math.ceil(60_000_000 / sentence.length));
-    const zip = zipSync({ '20220816001711.xml': strToU8(`<?xml version="1.0" encoding="utf-8"?><DOCUMENT><BODY><P>${paragraph}</P></BODY></DOCUMENT>`) }, { level: 1 });
+    const zip = zipSync(
+      { '20220816001711.xml': strToU8(`<?xml version="1.0" encoding="utf-8"?><DOCUMENT><BODY><P>${paragraph}</P></BODY></DOCUMENT>`) },
+      { level: 1 },
+    );
     expect(zip.byteLength).toBeLessThan(1_000_000);
     await expect(extractOffThread({ name: 'paragraph.zip', bytes: zip })).rejects.toMatchObject({
       phrase: { key: 'textTooLong', values: { file: 'paragraph.zip', n: paragraph.length - 1, max: DOCUMENT_LIMITS.textChars } },
@@ -199,7 +217,9 @@ describe('reading in a worker thread', () => {
   it('gives the same text as reading here, and a named problem back across the thread', async () => {
     const source = fixture('20220816001711.zip');
     expect((await extractOffThread(source)).text).toBe((await extractDocument(source)).text);
-    await expect(extractOffThread(text('photo.png', '\u0089PNG'))).rejects.toMatchObject({ phrase: { key: 'unsupportedFormat', values: { file: 'photo.png' } } });
+    await expect(extractOffThread(text('photo.png', '\u0089PNG'))).rejects.toMatchObject({
+      phrase: { key: 'unsupportedFormat', values: { file: 'photo.png' } },
+    });
   });
 
   it('stops a reading that runs out of time', async () => {
@@ -211,6 +231,11 @@ describe('reading in a worker thread', () => {
 
 describe('dates in a sentence', () => {
   it('reads the forms Korean and US filings write, in order, and refuses impossible days', () => {
-    expect(datesIn('On Jan. 5, 2024 and 2023-02-30, then 2022.7.7, 2021년 1월 20일 and 3 March 2020.')).toEqual(['2024-01-05', '2022-07-07', '2021-01-20', '2020-03-03']);
+    expect(datesIn('On Jan. 5, 2024 and 2023-02-30, then 2022.7.7, 2021년 1월 20일 and 3 March 2020.')).toEqual([
+      '2024-01-05',
+      '2022-07-07',
+      '2021-01-20',
+      '2020-03-03',
+    ]);
   });
 });

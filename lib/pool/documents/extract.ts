@@ -54,7 +54,29 @@ type Vocabulary = {
 const HTML: Vocabulary = {
   // ix:header is an inline-XBRL filing's hidden block of facts, not its prose.
   skip: new Set(['script', 'style', 'noscript', 'template', 'svg', 'math', 'object', 'iframe', 'head', 'ix:header']),
-  blocks: new Set(['p', 'div', 'br', 'li', 'ul', 'ol', 'table', 'tr', 'section', 'article', 'header', 'footer', 'blockquote', 'pre', 'hr', 'dd', 'dt', 'dl', 'body', 'main', 'center']),
+  blocks: new Set([
+    'p',
+    'div',
+    'br',
+    'li',
+    'ul',
+    'ol',
+    'table',
+    'tr',
+    'section',
+    'article',
+    'header',
+    'footer',
+    'blockquote',
+    'pre',
+    'hr',
+    'dd',
+    'dt',
+    'dl',
+    'body',
+    'main',
+    'center',
+  ]),
   cells: new Set(['td', 'th']),
   headings: new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']),
   title: new Set(['title']),
@@ -63,7 +85,22 @@ const HTML: Vocabulary = {
 // The DART original document's elements (dart4.xsd): sections with titles, paragraphs, tables.
 const DART: Vocabulary = {
   skip: new Set(['image', 'img', 'formula-version']),
-  blocks: new Set(['p', 'table', 'tr', 'tbody', 'thead', 'section-1', 'section-2', 'section-3', 'body', 'cover', 'library', 'pgbrk', 'company-name', 'summary']),
+  blocks: new Set([
+    'p',
+    'table',
+    'tr',
+    'tbody',
+    'thead',
+    'section-1',
+    'section-2',
+    'section-3',
+    'body',
+    'cover',
+    'library',
+    'pgbrk',
+    'company-name',
+    'summary',
+  ]),
   cells: new Set(['td', 'th', 'te', 'tu']),
   headings: new Set(['title', 'cover-title']),
   title: new Set(['document-name']),
@@ -95,7 +132,7 @@ class Line {
   constructor(private readonly room: number) {}
 
   add(text: string) {
-    for (let at = 0; at < text.length; ) {
+    for (let at = 0; at < text.length;) {
       let end = Math.min(at + PIECE_CHARS, text.length);
       if (end < text.length && isHighSurrogate(text.charCodeAt(end - 1))) end--;
       this.piece(text.slice(at, end));
@@ -206,42 +243,46 @@ export function markupText(markup: string, vocabulary: Vocabulary, xmlMode: bool
   let skipped = '';
   let inTitle = 0;
   let title = '';
-  walkMarkup(markup, { xmlMode }, {
-    onopentag(name) {
-      // A title inside a skipped <head> is still the document's title.
-      if (skipping && vocabulary.title.has(name)) inTitle++;
-      if (skipping) {
-        // Only the skipped element's own name nests it; void and unclosed elements inside do not count.
-        if (name === skipped) skipping++;
-        return;
-      }
-      if (vocabulary.skip.has(name)) {
-        skipped = name;
-        skipping = 1;
-        return;
-      }
-      if (vocabulary.title.has(name)) inTitle++;
-      if (vocabulary.headings.has(name)) body.startHeading();
-      else if (vocabulary.blocks.has(name)) body.close();
-      else if (vocabulary.cells.has(name)) body.cell();
+  walkMarkup(
+    markup,
+    { xmlMode },
+    {
+      onopentag(name) {
+        // A title inside a skipped <head> is still the document's title.
+        if (skipping && vocabulary.title.has(name)) inTitle++;
+        if (skipping) {
+          // Only the skipped element's own name nests it; void and unclosed elements inside do not count.
+          if (name === skipped) skipping++;
+          return;
+        }
+        if (vocabulary.skip.has(name)) {
+          skipped = name;
+          skipping = 1;
+          return;
+        }
+        if (vocabulary.title.has(name)) inTitle++;
+        if (vocabulary.headings.has(name)) body.startHeading();
+        else if (vocabulary.blocks.has(name)) body.close();
+        else if (vocabulary.cells.has(name)) body.cell();
+      },
+      ontext(text) {
+        // A title is shown in 500 characters: a few more are kept to clean, never a megabyte.
+        if (inTitle) title += title.length < TITLE_RAW_CHARS ? text.slice(0, TITLE_RAW_CHARS - title.length) : '';
+        else if (!skipping) body.add(text);
+      },
+      onclosetag(name) {
+        if (vocabulary.title.has(name)) {
+          inTitle = Math.max(0, inTitle - 1);
+          return;
+        }
+        if (skipping) {
+          if (name === skipped) skipping--;
+          return;
+        }
+        if (vocabulary.headings.has(name) || vocabulary.blocks.has(name)) body.close();
+      },
     },
-    ontext(text) {
-      // A title is shown in 500 characters: a few more are kept to clean, never a megabyte.
-      if (inTitle) title += title.length < TITLE_RAW_CHARS ? text.slice(0, TITLE_RAW_CHARS - title.length) : '';
-      else if (!skipping) body.add(text);
-    },
-    onclosetag(name) {
-      if (vocabulary.title.has(name)) {
-        inTitle = Math.max(0, inTitle - 1);
-        return;
-      }
-      if (skipping) {
-        if (name === skipped) skipping--;
-        return;
-      }
-      if (vocabulary.headings.has(name) || vocabulary.blocks.has(name)) body.close();
-    },
-  });
+  );
   const text = body.text();
   const cleanTitle = oneLine(title).slice(0, 500) || null;
   return { text, length: body.length, title: cleanTitle };
@@ -329,7 +370,15 @@ function readMarkup(source: ExtractSource, texts: string[], format: 'html' | 'da
   });
   const length = parts.reduce((n, p) => n + p.length, 0) + 2 * Math.max(0, parts.filter((p) => p.length).length - 1);
   checkLength(source.name, length);
-  return { format, text: parts.map((p) => p.text).filter(Boolean).join('\n\n'), pages: [], title: parts[0]?.title ?? null };
+  return {
+    format,
+    text: parts
+      .map((p) => p.text)
+      .filter(Boolean)
+      .join('\n\n'),
+    pages: [],
+    title: parts[0]?.title ?? null,
+  };
 }
 
 type PdfJs = typeof import('unpdf');
@@ -347,7 +396,8 @@ async function readPdf(source: ExtractSource, maxDecodedBytes: number): Promise<
     throw new DocumentProblem('pdfUnreadable', { file: source.name, detail: String((err as Error).message).slice(0, 200) });
   }
   try {
-    if (pdf.numPages > DOCUMENT_LIMITS.pdfPages) throw new DocumentProblem('pdfTooManyPages', { file: source.name, n: pdf.numPages, max: DOCUMENT_LIMITS.pdfPages });
+    if (pdf.numPages > DOCUMENT_LIMITS.pdfPages)
+      throw new DocumentProblem('pdfTooManyPages', { file: source.name, n: pdf.numPages, max: DOCUMENT_LIMITS.pdfPages });
     const pages: PageRange[] = [];
     const texts: string[] = [];
     let length = 0;
@@ -411,7 +461,11 @@ export async function extractDocument(source: ExtractSource, options: ExtractOpt
     case 'pdf':
       return readPdf(source, options.pdfDecodedBytes ?? pdfDecodedBytes());
     case 'zip':
-      return readMarkup(source, unzipXml(source).map((b) => decode(b).text), 'dart');
+      return readMarkup(
+        source,
+        unzipXml(source).map((b) => decode(b).text),
+        'dart',
+      );
     case 'xml':
       return readMarkup(source, [decode(source.bytes).text], 'dart');
     case 'html':

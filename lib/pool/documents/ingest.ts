@@ -55,7 +55,9 @@ async function checkUpload(db: Db, file: ExtractSource, details: DocumentDetails
   if (nameProblem) return refusal(new DocumentProblem('badField', { field: 'file', detail: nameProblem.phrase! }), { field: 'file' });
   const { maxFileBytes } = importLimits();
   if (file.bytes.byteLength > maxFileBytes) {
-    return refusal(new DocumentProblem('tooLarge', { file: file.name, size: formatMb(file.bytes.byteLength), limit: formatMb(maxFileBytes) }), { field: 'file' });
+    return refusal(new DocumentProblem('tooLarge', { file: file.name, size: formatMb(file.bytes.byteLength), limit: formatMb(maxFileBytes) }), {
+      field: 'file',
+    });
   }
   // The details are typed by the RM: the rule for every typed text (lib/domain/typed-text.ts) first,
   // so a NUL in any of them (the language code too) is refused by its field, and no bidirectional
@@ -76,7 +78,10 @@ async function checkUpload(db: Db, file: ExtractSource, details: DocumentDetails
     return refusal(new DocumentProblem('badField', { field, detail: bad.phrase ?? bad.message }), { field });
   }
   if (parsed.data.published_date > today) {
-    return refusal(new DocumentProblem('badField', { field: 'published_date', detail: { key: 'documentFuture', values: { date: parsed.data.published_date } } }), { field: 'published_date' });
+    return refusal(
+      new DocumentProblem('badField', { field: 'published_date', detail: { key: 'documentFuture', values: { date: parsed.data.published_date } } }),
+      { field: 'published_date' },
+    );
   }
   if (!(await selectCompanyProfiles({ db, ids: [parsed.data.company_id] })).length) {
     return refusal(new DocumentProblem('unknownCompany', { id: parsed.data.company_id }), { field: 'company_id' });
@@ -179,7 +184,15 @@ export async function ingestDocument({
       action: 'document.upload',
       entityType: 'document',
       entityId: id,
-      detail: { companyId: checked.company_id, file: storable(file.name.slice(0, 200)), format: extracted.format, chars: extracted.text.length, pages: extracted.pages.length, chunks: chunks.length, candidates: candidates.length },
+      detail: {
+        companyId: checked.company_id,
+        file: storable(file.name.slice(0, 200)),
+        format: extracted.format,
+        chars: extracted.text.length,
+        pages: extracted.pages.length,
+        chunks: chunks.length,
+        candidates: candidates.length,
+      },
     });
     return true;
   });

@@ -28,7 +28,9 @@ describe('reading hostile markup in linear time', () => {
     const doc = await extractOffThread(html('row.html', row), { timeoutMs: GENEROUS_MS });
     expect(doc.text).toBe(`Borrowings${' |'.repeat(30)} | 1,200\n\nNotes`);
     // A row that starts with 300,000 blank cells: whether the row has text yet is known without rereading it.
-    const blank = await extractOffThread(html('blank.html', `<table><tr>${'<td> </td>'.repeat(300_000)}<td>1,200</td></tr></table>`), { timeoutMs: GENEROUS_MS });
+    const blank = await extractOffThread(html('blank.html', `<table><tr>${'<td> </td>'.repeat(300_000)}<td>1,200</td></tr></table>`), {
+      timeoutMs: GENEROUS_MS,
+    });
     expect(blank.text).toBe('1,200');
   }, 60_000);
 

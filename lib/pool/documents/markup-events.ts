@@ -19,7 +19,27 @@ export type MarkupHandler = {
 export const MAX_OPEN = 512;
 
 // HTML elements that never have content: no end tag is waited for.
-const VOID = new Set(['area', 'base', 'basefont', 'br', 'col', 'command', 'embed', 'frame', 'hr', 'img', 'input', 'isindex', 'keygen', 'link', 'meta', 'param', 'source', 'track', 'wbr']);
+const VOID = new Set([
+  'area',
+  'base',
+  'basefont',
+  'br',
+  'col',
+  'command',
+  'embed',
+  'frame',
+  'hr',
+  'img',
+  'input',
+  'isindex',
+  'keygen',
+  'link',
+  'meta',
+  'param',
+  'source',
+  'track',
+  'wbr',
+]);
 
 // The HTML elements whose start ends an open one without its end tag, as the HTML parsing rules
 // have it: a <body> ends the <head>, a paragraph, list item, row or cell ends the one before it.
@@ -41,7 +61,29 @@ const ENDS: ReadonlyMap<string, ReadonlySet<string>> = new Map(
       ['option', ['option']],
       ['optgroup', ['option', 'optgroup']],
       ...HEADINGS.map((h) => [h, [...HEADINGS, ...P]]),
-      ...['address', 'article', 'aside', 'blockquote', 'details', 'div', 'dl', 'fieldset', 'figcaption', 'figure', 'footer', 'form', 'header', 'hr', 'main', 'nav', 'ol', 'pre', 'section', 'table', 'ul'].map((b) => [b, P]),
+      ...[
+        'address',
+        'article',
+        'aside',
+        'blockquote',
+        'details',
+        'div',
+        'dl',
+        'fieldset',
+        'figcaption',
+        'figure',
+        'footer',
+        'form',
+        'header',
+        'hr',
+        'main',
+        'nav',
+        'ol',
+        'pre',
+        'section',
+        'table',
+        'ul',
+      ].map((b) => [b, P]),
     ] as [string, string[]][]
   ).map(([name, ends]) => [name, new Set(ends)]),
 );

@@ -137,7 +137,6 @@ export function readingsOf(meta: Record<string, unknown>): Record<string, string
   return Object.fromEntries(Object.entries(r).filter((e): e is [string, string] => typeof e[1] === 'string'));
 }
 
-
 /** How long a reading may take before the page calls it interrupted (the process restarted mid-reading). */
 export const READING_STALE_MS = 30 * 60_000;
 

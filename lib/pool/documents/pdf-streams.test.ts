@@ -25,7 +25,9 @@ function pdf(contents: Obj, extra: Obj[] = [], { trailer = '', encrypt }: { trai
   const objects: Obj[] = [
     { dict: '<< /Type /Catalog /Pages 2 0 R >>' },
     { dict: '<< /Type /Pages /Kids [3 0 R] /Count 1 >>' },
-    { dict: '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 << /Type /Font /Subtype /Type1 /BaseFont /Helvetica >> >> >> >>' },
+    {
+      dict: '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 << /Type /Font /Subtype /Type1 /BaseFont /Helvetica >> >> >> >>',
+    },
     contents,
     ...extra,
   ];
@@ -37,12 +39,18 @@ function pdf(contents: Obj, extra: Obj[] = [], { trailer = '', encrypt }: { trai
     offsets.push(at);
     const data = o.data && encrypt && !o.dict.includes('/XRef') && !o.dict.includes('/Standard') ? encrypt(num, o.data) : o.data;
     const dict = data && !o.dict.includes('/Length') ? `${o.dict.slice(0, -2)}/Length ${data.byteLength} >>` : o.dict;
-    const piece = data ? Buffer.concat([latin1(`${num} 0 obj\n${dict}\nstream\n`), data, latin1('\nendstream\nendobj\n')]) : latin1(`${num} 0 obj\n${dict}\nendobj\n`);
+    const piece = data
+      ? Buffer.concat([latin1(`${num} 0 obj\n${dict}\nstream\n`), data, latin1('\nendstream\nendobj\n')])
+      : latin1(`${num} 0 obj\n${dict}\nendobj\n`);
     parts.push(piece);
     at += piece.length;
   });
   const rows = offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`).join('');
-  parts.push(latin1(`xref\n0 ${objects.length + 1}\n0000000000 65535 f \n${rows}trailer\n<< /Size ${objects.length + 1} /Root 1 0 R ${trailer}>>\nstartxref\n${at}\n%%EOF\n`));
+  parts.push(
+    latin1(
+      `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n${rows}trailer\n<< /Size ${objects.length + 1} /Root 1 0 R ${trailer}>>\nstartxref\n${at}\n%%EOF\n`,
+    ),
+  );
   return new Uint8Array(Buffer.concat(parts));
 }
 
@@ -74,7 +82,8 @@ async function refusal(source: ExtractSource, pdfDecodedBytes: number) {
 }
 
 const text = (s: string) => latin1(`BT /F1 12 Tf 72 712 Td (${s}) Tj ET`);
-const bombMessage = (file: string, mb: number) => `${file}: the PDF’s compressed contents unpack to more than ${mb} MB; it is refused as a possible decompression bomb.`;
+const bombMessage = (file: string, mb: number) =>
+  `${file}: the PDF’s compressed contents unpack to more than ${mb} MB; it is refused as a possible decompression bomb.`;
 
 describe('a PDF decompression bomb', () => {
   it('is refused by name at the bound, its content stream counted as it inflates', async () => {
@@ -100,7 +109,8 @@ describe('a PDF decompression bomb', () => {
       pdf({ dict: '<< /Filter [/ASCII85Decode /FlateDecode] >>', data: ascii85(spaces(3 * MB)) }),
       pdf({ dict: '<< /Filter /Fl#61teDecode /DecodeParms << /Predictor 12 /Columns 100 >> >>', data: spaces(3 * MB) }),
     ];
-    for (const bytes of hidden) expect(await refusal({ name: 'hidden.pdf', bytes }, 2 * MB)).toEqual({ key: 'pdfTooLarge', message: bombMessage('hidden.pdf', 2) });
+    for (const bytes of hidden)
+      expect(await refusal({ name: 'hidden.pdf', bytes }, 2 * MB)).toEqual({ key: 'pdfTooLarge', message: bombMessage('hidden.pdf', 2) });
     // An object header broken by a comment: its `stream` keyword is still read as Flate.
     const broken = Buffer.from(pdf({ dict: '<< /Filter /FlateDecode >>', data: spaces(3 * MB) }));
     const header = broken.indexOf('4 0 obj');
@@ -126,7 +136,10 @@ describe('a PDF decompression bomb', () => {
   it('refuses objects that would cost its reader more than a few passes over the file', async () => {
     // Every header opens a string that never closes: each would be read to the end of the file.
     const tangled = latin1(`%PDF-1.7\n${'1 0 obj <<(\n'.repeat(20_000)}`);
-    expect(await refusal({ name: 'tangled.pdf', bytes: tangled }, MB)).toEqual({ key: 'pdfUnreadable', message: 'tangled.pdf: the PDF cannot be read (its objects are too tangled to check).' });
+    expect(await refusal({ name: 'tangled.pdf', bytes: tangled }, MB)).toEqual({
+      key: 'pdfUnreadable',
+      message: 'tangled.pdf: the PDF cannot be read (its objects are too tangled to check).',
+    });
   });
 
   it('counts LZW, run-length and hex streams by what they decode to', async () => {
@@ -138,7 +151,10 @@ describe('a PDF decompression bomb', () => {
   });
 
   it('counts an image by itself and never runs its codec, but refuses an image codec on a stream that is not an image', async () => {
-    const image = { dict: '<< /Type /XObject /Subtype /Image /Width 1024 /Height 1024 /ColorSpace /DeviceRGB /BitsPerComponent 8 /Filter /FlateDecode >>', data: spaces(1.5 * MB) };
+    const image = {
+      dict: '<< /Type /XObject /Subtype /Image /Width 1024 /Height 1024 /ColorSpace /DeviceRGB /BitsPerComponent 8 /Filter /FlateDecode >>',
+      data: spaces(1.5 * MB),
+    };
     const photo = { dict: '<< /Subtype /Image /Width 10 /Height 10 /BitsPerComponent 8 /Filter [/FlateDecode /DCTDecode] >>', data: spaces(MB) };
     const content = { dict: '<< /Filter /FlateDecode >>', data: spaces(MB) };
     // 1.5 MB of image and 1 MB of content, each under the 2 MB bound: only the content counts for the text.
@@ -173,7 +189,11 @@ const rc4 = (key: Uint8Array, data: Uint8Array) => {
 };
 const rc4Rounds = (key: Uint8Array, data: Uint8Array) => {
   let x = rc4(key, data);
-  for (let i = 1; i <= 19; i++) x = rc4(key.map((b) => b ^ i), x);
+  for (let i = 1; i <= 19; i++)
+    x = rc4(
+      key.map((b) => b ^ i),
+      x,
+    );
   return x;
 };
 
@@ -212,7 +232,9 @@ function hash6(password: Uint8Array, salt: Uint8Array, user: Uint8Array) {
     const c = createCipheriv('aes-128-cbc', k.subarray(0, 16), k.subarray(16, 32)).setAutoPadding(false);
     e = Buffer.concat([c.update(k1), c.final()]);
     const sum = e.subarray(0, 16).reduce((n, x) => n + x, 0);
-    k = createHash(['sha256', 'sha384', 'sha512'][sum % 3]).update(e).digest();
+    k = createHash(['sha256', 'sha384', 'sha512'][sum % 3])
+      .update(e)
+      .digest();
   }
   return k.subarray(0, 32);
 }
@@ -231,7 +253,9 @@ function encryption6() {
   const owner = latin1('owner');
   const o = Buffer.concat([hash6(owner, ov, u), ov, ok]);
   const oe = aes256(hash6(owner, ok, u), fileKey);
-  const perms = createCipheriv('aes-256-ecb', fileKey, null).setAutoPadding(false).update(Buffer.concat([Buffer.from(Int32Array.of(-4).buffer), Buffer.alloc(4, 0xff), latin1('Tadb'), Buffer.alloc(4)]));
+  const perms = createCipheriv('aes-256-ecb', fileKey, null)
+    .setAutoPadding(false)
+    .update(Buffer.concat([Buffer.from(Int32Array.of(-4).buffer), Buffer.alloc(4, 0xff), latin1('Tadb'), Buffer.alloc(4)]));
   const hex = (b: Uint8Array) => `<${Buffer.from(b).toString('hex')}>`;
   const dict = `<< /Filter /Standard /V 5 /R 6 /Length 256 /CF << /StdCF << /CFM /AESV3 /AuthEvent /DocOpen /Length 32 >> >> /StmF /StdCF /StrF /StdCF /O ${hex(o)} /U ${hex(u)} /OE ${hex(oe)} /UE ${hex(ue)} /P -4 /Perms ${hex(perms)} >>`;
   const encrypt = (_num: number, data: Uint8Array) => {
@@ -268,7 +292,12 @@ describe('reading documents a few at a time', () => {
   it('runs at most the gate’s readers at once, queues the waiting and refuses one past them by name', async () => {
     const gate = new ReadingGate(1, 1);
     const page = pdf({ dict: '<< /Filter /FlateDecode >>', data: zlib.deflateSync(text('Hello')) });
-    const reads = ['a.pdf', 'b.pdf', 'c.pdf'].map((name) => extractOffThread({ name, bytes: page }, { gate }).then((d) => d.text, (err: DocumentProblem) => err.message));
+    const reads = ['a.pdf', 'b.pdf', 'c.pdf'].map((name) =>
+      extractOffThread({ name, bytes: page }, { gate }).then(
+        (d) => d.text,
+        (err: DocumentProblem) => err.message,
+      ),
+    );
     expect(await Promise.all(reads)).toEqual(['Hello', 'Hello', 'c.pdf: too many documents are being read right now. Try again in a minute.']);
     expect(gate.peak).toBe(1);
     // The turns were all given back (each once its thread was gone): a fourth reads, alone.

@@ -44,7 +44,10 @@ type Dict = Map<string, Value>;
 
 /** Why the file is refused: past the bound, a filter whose output cannot be counted, objects too tangled to read. */
 class Refused extends Error {
-  constructor(readonly problem: 'tooLarge' | 'unchecked' | 'tangled', readonly what = '') {
+  constructor(
+    readonly problem: 'tooLarge' | 'unchecked' | 'tangled',
+    readonly what = '',
+  ) {
     super(problem);
   }
 }
@@ -325,7 +328,14 @@ function orphans(b: Uint8Array, endstreams: number[], keywords: Set<number>): Ra
     if (at > 0 && !isSpace(b[at - 1]) && !isDelimiter(b[at - 1])) continue;
     if (keywords.has(at)) continue;
     const start = dataStart(b, at + 6);
-    out.push({ num: 0, gen: 0, dict: new Map<string, Value>([['Filter', new Name('FlateDecode')]]), start, end: dataEnd(b, endstreams, start, undefined), orphan: true });
+    out.push({
+      num: 0,
+      gen: 0,
+      dict: new Map<string, Value>([['Filter', new Name('FlateDecode')]]),
+      start,
+      end: dataEnd(b, endstreams, start, undefined),
+      orphan: true,
+    });
   }
   return out;
 }
@@ -596,7 +606,10 @@ const asArray = (v: Value | undefined): Value[] => (v === undefined || v === nul
 /** A stream that paints an image (an image XObject, a soft mask, a thumbnail). */
 function isImage(dict: Dict) {
   const subtype = dict.get('Subtype');
-  return (subtype instanceof Name && subtype.name === 'Image') || (dict.has('Width') && dict.has('Height') && (dict.has('BitsPerComponent') || dict.has('ImageMask') || dict.has('BPC')));
+  return (
+    (subtype instanceof Name && subtype.name === 'Image') ||
+    (dict.has('Width') && dict.has('Height') && (dict.has('BitsPerComponent') || dict.has('ImageMask') || dict.has('BPC')))
+  );
 }
 
 /**
@@ -659,8 +672,8 @@ async function decodeStream(b: Uint8Array, stream: RawStream, tally: Tally, decr
 // ── Encryption: the standard security handler, with the empty password ──────────────────────────
 
 const PAD = Uint8Array.from([
-  0x28, 0xbf, 0x4e, 0x5e, 0x4e, 0x75, 0x8a, 0x41, 0x64, 0x00, 0x4e, 0x56, 0xff, 0xfa, 0x01, 0x08, 0x2e, 0x2e, 0x00, 0xb6, 0xd0, 0x68, 0x3e, 0x80, 0x2f, 0x0c, 0xa9, 0xfe, 0x64,
-  0x53, 0x69, 0x7a,
+  0x28, 0xbf, 0x4e, 0x5e, 0x4e, 0x75, 0x8a, 0x41, 0x64, 0x00, 0x4e, 0x56, 0xff, 0xfa, 0x01, 0x08, 0x2e, 0x2e, 0x00, 0xb6, 0xd0, 0x68, 0x3e, 0x80, 0x2f, 0x0c,
+  0xa9, 0xfe, 0x64, 0x53, 0x69, 0x7a,
 ]);
 
 const md5 = (...parts: Uint8Array[]) => {
@@ -763,12 +776,17 @@ function encryptionOf(encrypt: Dict, id: Uint8Array): Encryption | null | 'passw
   let key: Uint8Array;
   if (r >= 5) {
     const check = (pwd: Uint8Array, hashed: Uint8Array, extra: Uint8Array) =>
-      r === 5 ? new Uint8Array(createHash('sha256').update(pwd).update(hashed.subarray(32, 40)).update(extra).digest()) : hash6(pwd, hashed.subarray(32, 40), extra);
+      r === 5
+        ? new Uint8Array(createHash('sha256').update(pwd).update(hashed.subarray(32, 40)).update(extra).digest())
+        : hash6(pwd, hashed.subarray(32, 40), extra);
     const empty = new Uint8Array(0);
     const ue = bytesOf(encrypt.get('UE'));
     const oe = bytesOf(encrypt.get('OE'));
     const unwrap = (pwd: Uint8Array, hashed: Uint8Array, extra: Uint8Array, wrapped: Uint8Array) => {
-      const k = r === 5 ? new Uint8Array(createHash('sha256').update(pwd).update(hashed.subarray(40, 48)).update(extra).digest()) : hash6(pwd, hashed.subarray(40, 48), extra);
+      const k =
+        r === 5
+          ? new Uint8Array(createHash('sha256').update(pwd).update(hashed.subarray(40, 48)).update(extra).digest())
+          : hash6(pwd, hashed.subarray(40, 48), extra);
       const d = createDecipheriv('aes-256-cbc', k, new Uint8Array(16)).setAutoPadding(false);
       return new Uint8Array(Buffer.concat([d.update(wrapped), d.final()]));
     };
@@ -808,7 +826,10 @@ function encryptionOf(encrypt: Dict, id: Uint8Array): Encryption | null | 'passw
     forObject(num, gen) {
       if (r >= 5) return (out) => aes(key, out);
       const salt = method === 'aes' ? Uint8Array.of(0x73, 0x41, 0x6c, 0x54) : new Uint8Array(0);
-      const objectKey = md5(key, Uint8Array.of(num & 0xff, (num >> 8) & 0xff, (num >> 16) & 0xff, gen & 0xff, (gen >> 8) & 0xff), salt).subarray(0, Math.min(key.length + 5, 16));
+      const objectKey = md5(key, Uint8Array.of(num & 0xff, (num >> 8) & 0xff, (num >> 16) & 0xff, gen & 0xff, (gen >> 8) & 0xff), salt).subarray(
+        0,
+        Math.min(key.length + 5, 16),
+      );
       if (method === 'aes') return (out) => aes(objectKey, out);
       return (out) => {
         const cipher = rc4(objectKey);

@@ -78,12 +78,21 @@ describe.each(testBackends())('filings in, on %s', (backend) => {
     const audit = await lastAudit('document.upload_rejected');
     expect(audit).toMatchObject({ actorId: userId, entityType: 'company', entityId: 'filing-co' });
     expect(audit.detail).toEqual({ file: 'scan.png', bytes: 7, reason: result.ok ? '' : result.message });
-    expect(await db.select().from(documents).where(eq(documents.id, uploadedDocumentId('filing-co', bad.bytes)))).toEqual([]);
+    expect(
+      await db
+        .select()
+        .from(documents)
+        .where(eq(documents.id, uploadedDocumentId('filing-co', bad.bytes))),
+    ).toEqual([]);
   });
 
   it('checks the details by the import’s rules before reading anything', async () => {
     const future = await ingest({ details: { ...details, published_date: '2026-02-01' } });
-    expect(future).toMatchObject({ ok: false, field: 'published_date', message: 'published_date: 2026-02-01 is in the future; a document can only be imported once it is public.' });
+    expect(future).toMatchObject({
+      ok: false,
+      field: 'published_date',
+      message: 'published_date: 2026-02-01 is in the future; a document can only be imported once it is public.',
+    });
     const link = await ingest({ details: { ...details, source_url: 'javascript:alert(1)' } });
     expect(link).toMatchObject({ ok: false, field: 'source_url' });
     const nobody = await ingest({ details: { ...details, company_id: 'nobody' } });
@@ -154,7 +163,17 @@ describe.each(testBackends())('filings in, on %s', (backend) => {
     const rule = (await listCandidates({ db, documentId })).filter((c) => c.status === 'proposed').at(-1)!;
     await insertCandidates({
       db,
-      rows: [{ ...rule, id: undefined, createdAt: undefined, proposedBy: 'model', reason: 'model:gpt-4o-mini', title: 'FABRICATED: the borrower defaulted on its bonds', category: 'distress_default' }],
+      rows: [
+        {
+          ...rule,
+          id: undefined,
+          createdAt: undefined,
+          proposedBy: 'model',
+          reason: 'model:gpt-4o-mini',
+          title: 'FABRICATED: the borrower defaulted on its bonds',
+          category: 'distress_default',
+        },
+      ],
     });
     const [model] = (await listCandidates({ db, documentId })).filter((c) => c.proposedBy === 'model');
     await rejectCandidate({ db, id: rule.id, userId });

@@ -31,7 +31,19 @@ async function proposedCandidate(db: Db, id: string) {
   return candidate;
 }
 
-export async function acceptCandidate({ db, id, userId, edits = {}, today = isoToday() }: { db: Db; id: string; userId: string; edits?: CandidateEdits; today?: string }) {
+export async function acceptCandidate({
+  db,
+  id,
+  userId,
+  edits = {},
+  today = isoToday(),
+}: {
+  db: Db;
+  id: string;
+  userId: string;
+  edits?: CandidateEdits;
+  today?: string;
+}) {
   const candidate = await proposedCandidate(db, id);
   const row = {
     company_id: candidate.companyId,
@@ -64,7 +76,9 @@ export async function acceptCandidate({ db, id, userId, edits = {}, today = isoT
     if (plan.evidence.length !== 1) throw new AppError('conflict', say(documentMessages, 'candidateDuplicate'));
     const evidenceId = plan.evidence[0].id;
     await writeImport(tx, plan, { actorId: userId, origin: 'document', label: `document ${document.id}`, auditAction: 'evidence.create' });
-    const changed = (['category', 'title', 'text', 'event_date'] as const).filter((k) => edits[k] !== undefined && row[k] !== (k === 'event_date' ? candidate.eventDate : candidate[k]));
+    const changed = (['category', 'title', 'text', 'event_date'] as const).filter(
+      (k) => edits[k] !== undefined && row[k] !== (k === 'event_date' ? candidate.eventDate : candidate[k]),
+    );
     const factor = tagByCategory({ category: row.category, title: row.title, text: row.text }).factor;
     await decideCandidate({
       tx,
@@ -100,7 +114,13 @@ export async function rejectCandidate({ db, id, userId }: { db: Db; id: string; 
       action: 'document.candidate_reject',
       entityType: 'document_candidate',
       entityId: id,
-      detail: { documentId: candidate.documentId, page: candidate.page, charStart: candidate.charStart, charEnd: candidate.charEnd, title: candidate.title.slice(0, 200) },
+      detail: {
+        documentId: candidate.documentId,
+        page: candidate.page,
+        charStart: candidate.charStart,
+        charEnd: candidate.charEnd,
+        title: candidate.title.slice(0, 200),
+      },
     });
   });
   return { companyId: candidate.companyId, documentId: candidate.documentId };

@@ -13,7 +13,12 @@ describe('the kind of a document file', () => {
     expect(sniff(file('formats.html', page))).toBe('html');
     // Named .pdf too: the content says what it is.
     expect(sniff(file('formats.pdf', page))).toBe('html');
-    expect(await extractDocument(file('formats.html', page))).toEqual({ format: 'html', text: 'Our filings are saved as %PDF-1.7 files.', pages: [], title: 'Formats' });
+    expect(await extractDocument(file('formats.html', page))).toEqual({
+      format: 'html',
+      text: 'Our filings are saved as %PDF-1.7 files.',
+      pages: [],
+      title: 'Formats',
+    });
     const xml = '<?xml version="1.0"?><DOCUMENT><BODY><P>%PDF-1.4 attached</P></BODY></DOCUMENT>';
     expect(sniff(file('filing.xml', xml))).toBe('xml');
   });

@@ -24,8 +24,12 @@ const details: DocumentDetails = {
 describe.each(testBackends())("an uploaded document's typed details, on %s", (backend) => {
   let handle: DatabaseHandle;
   let db: Db;
-  const ingest = (over: Partial<DocumentDetails>) => ingestDocument({ db, file, details: { ...details, ...over }, actorId: null, today: '2026-01-01', extract: extractDocument });
-  const rows = async () => ({ documents: (await db.select({ n: count() }).from(documents))[0].n, audit: (await db.select({ n: count() }).from(auditLog))[0].n });
+  const ingest = (over: Partial<DocumentDetails>) =>
+    ingestDocument({ db, file, details: { ...details, ...over }, actorId: null, today: '2026-01-01', extract: extractDocument });
+  const rows = async () => ({
+    documents: (await db.select({ n: count() }).from(documents))[0].n,
+    audit: (await db.select({ n: count() }).from(auditLog))[0].n,
+  });
 
   beforeAll(async () => {
     handle = await createTestDatabase(backend);
@@ -38,7 +42,11 @@ describe.each(testBackends())("an uploaded document's typed details, on %s", (ba
     const before = await rows();
     for (const field of ['title', 'kind', 'source_name', 'language'] as const) {
       const result = await ingest({ [field]: `${details[field]}\u0000` });
-      expect(result, field).toMatchObject({ ok: false, field, phrase: { key: 'badField', values: { field, detail: { key: 'nulChar', values: { at: String(details[field]!.length + 1) } } } } });
+      expect(result, field).toMatchObject({
+        ok: false,
+        field,
+        phrase: { key: 'badField', values: { field, detail: { key: 'nulChar', values: { at: String(details[field]!.length + 1) } } } },
+      });
     }
     expect(await rows()).toEqual(before);
   });

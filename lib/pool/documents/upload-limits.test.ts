@@ -49,7 +49,8 @@ describe.each(testBackends())('an upload the reader’s bounds refuse, on %s', (
   let handle: DatabaseHandle;
   let db: Db;
   let userId: string;
-  const lastRefusal = async () => (await db.select().from(auditLog).where(eq(auditLog.action, 'document.upload_rejected')).orderBy(desc(auditLog.seq)).limit(1))[0];
+  const lastRefusal = async () =>
+    (await db.select().from(auditLog).where(eq(auditLog.action, 'document.upload_rejected')).orderBy(desc(auditLog.seq)).limit(1))[0];
 
   beforeAll(async () => {
     handle = await createTestDatabase(backend);
@@ -62,23 +63,48 @@ describe.each(testBackends())('an upload the reader’s bounds refuse, on %s', (
   it('refuses a PDF decompression bomb by name, audits it and writes nothing', async () => {
     const file = { name: 'annual-report.pdf', bytes: bomb(4 * MB) };
     expect(file.bytes.byteLength).toBeLessThan(10_000);
-    const result = await ingestDocument({ db, file, details, actorId: userId, today: '2026-01-01', extract: (source) => extractOffThread(source, { options: { pdfDecodedBytes: MB } }) });
+    const result = await ingestDocument({
+      db,
+      file,
+      details,
+      actorId: userId,
+      today: '2026-01-01',
+      extract: (source) => extractOffThread(source, { options: { pdfDecodedBytes: MB } }),
+    });
     const message = 'annual-report.pdf: the PDF’s compressed contents unpack to more than 1 MB; it is refused as a possible decompression bomb.';
     expect(result).toEqual({ ok: false, field: 'file', message, phrase: { key: 'pdfTooLarge', values: { file: 'annual-report.pdf', limit: '1 MB' } } });
     expect((await lastRefusal()).detail).toEqual({ file: 'annual-report.pdf', bytes: file.bytes.byteLength, reason: message });
-    expect(await db.select().from(documents).where(eq(documents.id, uploadedDocumentId('bounded-co', file.bytes)))).toEqual([]);
+    expect(
+      await db
+        .select()
+        .from(documents)
+        .where(eq(documents.id, uploadedDocumentId('bounded-co', file.bytes))),
+    ).toEqual([]);
   }, 60_000);
 
   it('asks an upload to try again while every reader is busy and none may wait, then reads it once one is free', async () => {
     const gate = new ReadingGate(1, 0);
     const file = { name: 'letter.pdf', bytes: await onePage('On March 5, 2024, the company settled a lawsuit.') };
-    const upload = () => ingestDocument({ db, file, details: { ...details, title: 'Letter' }, actorId: userId, today: '2026-01-01', extract: (source) => extractOffThread(source, { gate }) });
+    const upload = () =>
+      ingestDocument({
+        db,
+        file,
+        details: { ...details, title: 'Letter' },
+        actorId: userId,
+        today: '2026-01-01',
+        extract: (source) => extractOffThread(source, { gate }),
+      });
     const leave = await gate.enter('another upload');
     const busy = await upload();
     const message = 'letter.pdf: too many documents are being read right now. Try again in a minute.';
     expect(busy).toEqual({ ok: false, field: 'file', message, phrase: { key: 'extractionBusy', values: { file: 'letter.pdf' } } });
     expect((await lastRefusal()).detail).toEqual({ file: 'letter.pdf', bytes: file.bytes.byteLength, reason: message });
-    expect(await db.select().from(documents).where(eq(documents.id, uploadedDocumentId('bounded-co', file.bytes)))).toEqual([]);
+    expect(
+      await db
+        .select()
+        .from(documents)
+        .where(eq(documents.id, uploadedDocumentId('bounded-co', file.bytes))),
+    ).toEqual([]);
     leave();
     expect(await upload()).toMatchObject({ ok: true, documentId: uploadedDocumentId('bounded-co', file.bytes), format: 'pdf', pages: 1 });
     expect(gate.peak).toBe(1);

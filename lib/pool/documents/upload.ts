@@ -9,8 +9,7 @@ import { problem } from '@/lib/pool/import/problems';
 import { fromOwnSite, importLimits, limitedBody, MULTIPART_SLACK, uploadTooLarge } from '@/lib/pool/import/upload';
 
 export type DocumentUpload =
-  | { ok: true; file: ExtractSource; details: DocumentDetails }
-  | { ok: false; status: 400 | 403 | 413; message: string; phrase: Phrase };
+  { ok: true; file: ExtractSource; details: DocumentDetails } | { ok: false; status: 400 | 403 | 413; message: string; phrase: Phrase };
 
 const DETAILS = ['company_id', 'title', 'kind', 'published_date', 'source_name', 'source_url', 'language'] as const;
 
@@ -21,7 +20,8 @@ export async function readDocumentUpload(request: Request, limits: ImportLimits 
   // One file: the file limit, not the request's.
   const max = limits.maxFileBytes + MULTIPART_SLACK;
   const declared = Number(request.headers.get('content-length'));
-  if (Number.isFinite(declared) && declared > max) return { ok: false, status: 413, ...uploadTooLarge(declared, { ...limits, maxRequestBytes: limits.maxFileBytes }) };
+  if (Number.isFinite(declared) && declared > max)
+    return { ok: false, status: 413, ...uploadTooLarge(declared, { ...limits, maxRequestBytes: limits.maxFileBytes }) };
   const state = { over: false };
   let form: FormData;
   try {

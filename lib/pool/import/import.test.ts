@@ -13,7 +13,15 @@ import { planImport } from '@/lib/pool/import/plan';
 const enc = (text: string) => new TextEncoder().encode(text);
 const src = (name: string, text: string): ImportSource => ({ name, bytes: enc(text) });
 
-const company = { id: 'hanbit-precision', name: '한빛정밀', name_en: 'Hanbit Precision Co., Ltd.', country: 'KR', identifiers: { corp_code: '00999999' }, industry: '기계', description: 'A test company.' };
+const company = {
+  id: 'hanbit-precision',
+  name: '한빛정밀',
+  name_en: 'Hanbit Precision Co., Ltd.',
+  country: 'KR',
+  identifiers: { corp_code: '00999999' },
+  industry: '기계',
+  description: 'A test company.',
+};
 const item = (n: number, extra: Record<string, unknown> = {}) => ({
   id: `hanbit-${n}`,
   company_id: 'hanbit-precision',
@@ -38,7 +46,26 @@ function makePoolFolder() {
   fs.mkdirSync(path.join(dir, 'documents'));
   fs.writeFileSync(
     path.join(dir, 'documents', 'hanbit-precision--annual-2023.md'),
-    ['---', 'title: "Hanbit 2023 annual report — risks"', 'company_id: hanbit-precision', 'kind: annual_report_section', 'published_date: 2024-03-20', 'source_name: DART', 'source_url: "https://dart.fss.or.kr/dsaf001/main.do?rcpNo=20240320000001"', 'language: ko', 'note: test', '---', '', '## 위험 요인', '', '반도체 장비 수요가 둔화될 수 있습니다.', '', '## 소송', '', '현재 계류 중인 소송은 1건입니다.'].join('\n'),
+    [
+      '---',
+      'title: "Hanbit 2023 annual report — risks"',
+      'company_id: hanbit-precision',
+      'kind: annual_report_section',
+      'published_date: 2024-03-20',
+      'source_name: DART',
+      'source_url: "https://dart.fss.or.kr/dsaf001/main.do?rcpNo=20240320000001"',
+      'language: ko',
+      'note: test',
+      '---',
+      '',
+      '## 위험 요인',
+      '',
+      '반도체 장비 수요가 둔화될 수 있습니다.',
+      '',
+      '## 소송',
+      '',
+      '현재 계류 중인 소송은 1건입니다.',
+    ].join('\n'),
   );
   fs.writeFileSync(path.join(dir, 'SOURCES.md'), '# Sources\n\nNot a document.\n');
   return dir;
@@ -65,7 +92,9 @@ describe.each(testBackends())('import on %s', (backend) => {
     const [row] = await db.select().from(evidenceItems).where(eq(evidenceItems.id, 'hanbit-1'));
     expect(row).toMatchObject({ factor: 'certifications', polarity: 'favorable', factorSource: 'rule', publishedDate: '2023-03-02' });
     expect(row.searchTokens).toContain('이노');
-    const [found] = await db.execute<{ id: string }>(sql`select id from evidence_items where search @@ to_tsquery('simple', '소송') and company_id = 'hanbit-precision'`).then((r) => (r as unknown as { rows: { id: string }[] }).rows);
+    const [found] = await db
+      .execute<{ id: string }>(sql`select id from evidence_items where search @@ to_tsquery('simple', '소송') and company_id = 'hanbit-precision'`)
+      .then((r) => (r as unknown as { rows: { id: string }[] }).rows);
     expect(found?.id).toBe('hanbit-2');
     const [doc] = await db.select().from(documents).where(eq(documents.id, 'hanbit-precision--annual-2023'));
     expect(doc.meta).toEqual({ note: 'test' });
@@ -79,14 +108,15 @@ describe.each(testBackends())('import on %s', (backend) => {
 
   it('names every bad row by file, line and field, and writes nothing', async () => {
     const before = await count(evidenceItems);
-    const text = jsonl(
-      item(10),
-      item(11, { published_date: '' }),
-      item(12, { source_url: 'javascript:alert(1)' }),
-      item(13, { category: 'gossip' }),
-      item(14, { company_id: 'no-such-company', published_date: '2023/01/01' }),
-      item(15, { published_date: '2999-01-01' }),
-    ) + '{"id": broken\n';
+    const text =
+      jsonl(
+        item(10),
+        item(11, { published_date: '' }),
+        item(12, { source_url: 'javascript:alert(1)' }),
+        item(13, { category: 'gossip' }),
+        item(14, { company_id: 'no-such-company', published_date: '2023/01/01' }),
+        item(15, { published_date: '2999-01-01' }),
+      ) + '{"id": broken\n';
     const report = await importPool({ db, sources: [src('batch.jsonl', text)], actorId: null });
     expect(report.written).toBe(false);
     expect(report.imported.evidence).toBe(0);
@@ -169,7 +199,9 @@ describe.each(testBackends())('import on %s', (backend) => {
 
   it('refuses a file over the size limit with a clear message', async () => {
     const plan = await planImport({ db, sources: [src('big.jsonl', jsonl(item(80)))], maxFileBytes: 100 });
-    expect(plan.rejected).toEqual([expect.objectContaining({ file: 'big.jsonl', row: 0, message: expect.stringMatching(/limit is .* MB \(IMPORT_MAX_FILE_MB\)/) })]);
+    expect(plan.rejected).toEqual([
+      expect.objectContaining({ file: 'big.jsonl', row: 0, message: expect.stringMatching(/limit is .* MB \(IMPORT_MAX_FILE_MB\)/) }),
+    ]);
   });
 
   it('says so when none of the files is importable, instead of importing nothing quietly', async () => {

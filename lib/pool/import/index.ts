@@ -64,7 +64,17 @@ const clip = (text: string, max = AUDIT_CHARS) => {
  * rejections, in which files (the most-refused first) and the first distinct reasons. Every text
  * is the uploader's in part, so each is bounded and made storable.
  */
-export function rejectedImportDetail({ label, origin, rejected, skippedDuplicates }: { label: string; origin: string; rejected: Rejection[]; skippedDuplicates: number }) {
+export function rejectedImportDetail({
+  label,
+  origin,
+  rejected,
+  skippedDuplicates,
+}: {
+  label: string;
+  origin: string;
+  rejected: Rejection[];
+  skippedDuplicates: number;
+}) {
   const byFile = new Map<string, number>();
   for (const r of rejected) byFile.set(r.file, (byFile.get(r.file) ?? 0) + 1);
   const files = [...byFile.entries()]
@@ -80,10 +90,28 @@ async function auditRejectedImport(db: Db, actorId: string | null, detail: Retur
   await db.transaction((tx) => appendAudit({ tx, actorId, action: 'pool.import_rejected', entityType: 'import', detail }));
 }
 
-export async function importPool({ db, sources, actorId, validOnly = false, label, origin, auditAction, onProgress, today, companyProfiles }: ImportOptions): Promise<ImportReport> {
+export async function importPool({
+  db,
+  sources,
+  actorId,
+  validOnly = false,
+  label,
+  origin,
+  auditAction,
+  onProgress,
+  today,
+  companyProfiles,
+}: ImportOptions): Promise<ImportReport> {
   const none = { updatedCompanies: [], skippedProfileChanges: [] };
   if (sources.length === 0) {
-    return { imported: NOTHING, skippedDuplicates: 0, rejected: [{ file: '', row: 0, field: null, ...problem('noFiles') }], written: false, files: [], ...none };
+    return {
+      imported: NOTHING,
+      skippedDuplicates: 0,
+      rejected: [{ file: '', row: 0, field: null, ...problem('noFiles') }],
+      written: false,
+      files: [],
+      ...none,
+    };
   }
   const plan = await planImport({ db, sources, maxFileBytes: importLimits().maxFileBytes, today, companyProfiles });
   const base = { skippedDuplicates: plan.skippedDuplicates, rejected: plan.rejected, files: plan.files, skippedProfileChanges: plan.skippedProfileChanges };
@@ -91,7 +119,11 @@ export async function importPool({ db, sources, actorId, validOnly = false, labe
   // An import's refusal is audited; a form's one row (auditAction of its own) answers with field errors instead.
   const refused = async (rejected: Rejection[]) => {
     if ((auditAction ?? 'pool.import') !== 'pool.import') return;
-    await auditRejectedImport(db, actorId, rejectedImportDetail({ label: source, origin: origin ?? 'import', rejected, skippedDuplicates: plan.skippedDuplicates }));
+    await auditRejectedImport(
+      db,
+      actorId,
+      rejectedImportDetail({ label: source, origin: origin ?? 'import', rejected, skippedDuplicates: plan.skippedDuplicates }),
+    );
   };
   if (plan.rejected.length > 0 && !validOnly) {
     await refused(plan.rejected);
@@ -99,9 +131,7 @@ export async function importPool({ db, sources, actorId, validOnly = false, labe
   }
   let written: Awaited<ReturnType<typeof writeImport>>;
   try {
-    written = await db.transaction((tx) =>
-      writeImport(tx, plan, { actorId, origin, auditAction, label: source.slice(0, 1000), onProgress }),
-    );
+    written = await db.transaction((tx) => writeImport(tx, plan, { actorId, origin, auditAction, label: source.slice(0, 1000), onProgress }));
   } catch (err) {
     // The checks above should leave the database nothing to refuse; if it still does, the import
     // is named as refused (nothing was written) rather than failing with the database's text.
@@ -119,7 +149,6 @@ export async function importPool({ db, sources, actorId, validOnly = false, labe
   }
   return { ...base, imported, written: true, updatedCompanies };
 }
-
 
 /**
  * The files of a folder in the pool layout (names relative to it, with forward slashes),

@@ -135,7 +135,13 @@ export function parseCsvRecords(file: string, text: string): { records: Located[
       records: rows.map(({ record, info, raw }) => ({
         file,
         // `lines` is where the record ends; a quoted field may span several lines.
-        row: info.lines - (raw.replace(/^[\r\n]+/, '').replace(/\r?\n$/, '').split('\n').length - 1),
+        row:
+          info.lines -
+          (raw
+            .replace(/^[\r\n]+/, '')
+            .replace(/\r?\n$/, '')
+            .split('\n').length -
+            1),
         value: record,
       })),
       rejected: [],

@@ -14,7 +14,20 @@ import { selectCompanyProfiles, selectEvidenceKeys, selectExistingDocumentIds, s
 import { formatMb } from '@/lib/pool/import/limits';
 import { sourceIdentity } from '@/lib/pool/source-identity';
 import { problem, problemOfIssue } from '@/lib/pool/import/problems';
-import { companyRow, dedupKeyTooLong, documentFrontMatter, evidenceRow, LIMITS, MAX_ID, MODELLED_FRONT_MATTER, storable, toIsoDate, tooLong, unstorable, unstorableAt } from '@/lib/pool/import/schemas';
+import {
+  companyRow,
+  dedupKeyTooLong,
+  documentFrontMatter,
+  evidenceRow,
+  LIMITS,
+  MAX_ID,
+  MODELLED_FRONT_MATTER,
+  storable,
+  toIsoDate,
+  tooLong,
+  unstorable,
+  unstorableAt,
+} from '@/lib/pool/import/schemas';
 import {
   classify,
   decode,
@@ -311,10 +324,19 @@ export async function planImport({ db, sources, maxFileBytes, today = isoToday()
     }
     const f = parsed.data;
     if (f.published_date > today) {
-      rejected.push({ file: d.file, row: d.frontMatterLines.published_date ?? 1, field: 'published_date', ...problem('documentFuture', { date: f.published_date }) });
+      rejected.push({
+        file: d.file,
+        row: d.frontMatterLines.published_date ?? 1,
+        field: 'published_date',
+        ...problem('documentFuture', { date: f.published_date }),
+      });
       continue;
     }
-    const meta = Object.fromEntries(Object.entries(d.frontMatter).filter(([k]) => !MODELLED_FRONT_MATTER.has(k)).map(([k, v]) => [k, toIsoDate(v)]));
+    const meta = Object.fromEntries(
+      Object.entries(d.frontMatter)
+        .filter(([k]) => !MODELLED_FRONT_MATTER.has(k))
+        .map(([k, v]) => [k, toIsoDate(v)]),
+    );
     docs.push({
       id,
       companyId: f.company_id,

@@ -24,7 +24,12 @@ describe('the audit detail of a refused import', () => {
   it('counts every rejection, names the files most refused first, and keeps the first distinct reasons, all bounded', () => {
     const long = `${'가'.repeat(300)}.csv`;
     const rejected = [
-      ...Array.from({ length: 30 }, (_, i) => ({ file: `f${String(i).padStart(2, '0')}.jsonl`, row: 1, field: 'category', message: `is missing or unknown (${i})` })),
+      ...Array.from({ length: 30 }, (_, i) => ({
+        file: `f${String(i).padStart(2, '0')}.jsonl`,
+        row: 1,
+        field: 'category',
+        message: `is missing or unknown (${i})`,
+      })),
       { file: long, row: 2, field: null, message: 'x'.repeat(500) },
       { file: long, row: 3, field: null, message: 'x'.repeat(500) },
     ];
@@ -34,11 +39,22 @@ describe('the audit detail of a refused import', () => {
     expect(detail.files).toHaveLength(20);
     expect(detail.files[0]).toEqual({ file: `${'가'.repeat(199)}…`, rows: 2 });
     expect(detail.files[1]).toEqual({ file: 'f00.jsonl', rows: 1 });
-    expect(detail.reasons).toEqual(['category is missing or unknown (0)', 'category is missing or unknown (1)', 'category is missing or unknown (2)', 'category is missing or unknown (3)', 'category is missing or unknown (4)']);
+    expect(detail.reasons).toEqual([
+      'category is missing or unknown (0)',
+      'category is missing or unknown (1)',
+      'category is missing or unknown (2)',
+      'category is missing or unknown (3)',
+      'category is missing or unknown (4)',
+    ]);
   });
 
   it('makes the uploader’s text storable: a NUL in a file name does not reach the log', () => {
-    const detail = rejectedImportDetail({ label: 'a\u0000b.csv', origin: 'import', rejected: [{ file: 'a\u0000b.csv', row: 0, field: null, message: 'The file name contains a NUL character' }], skippedDuplicates: 0 });
+    const detail = rejectedImportDetail({
+      label: 'a\u0000b.csv',
+      origin: 'import',
+      rejected: [{ file: 'a\u0000b.csv', row: 0, field: null, message: 'The file name contains a NUL character' }],
+      skippedDuplicates: 0,
+    });
     expect(detail.source).toBe('a\uFFFDb.csv');
     expect(detail.files).toEqual([{ file: 'a\uFFFDb.csv', rows: 1 }]);
   });
@@ -61,7 +77,10 @@ describe.each(testBackends())('refused imports in the audit log on %s', (backend
     const report = await importPool({
       db,
       actorId: null,
-      sources: [src('filings.jsonl', [row(1), row(2, { category: 'litigation' }), row(3, { published_date: '2099-01-01' })].join('\n')), src('notes.csv', 'company_id,title\nnobody,x\n')],
+      sources: [
+        src('filings.jsonl', [row(1), row(2, { category: 'litigation' }), row(3, { published_date: '2099-01-01' })].join('\n')),
+        src('notes.csv', 'company_id,title\nnobody,x\n'),
+      ],
       label: 'filings.jsonl, notes.csv',
       today: '2025-01-01',
     });
@@ -85,7 +104,13 @@ describe.each(testBackends())('refused imports in the audit log on %s', (backend
 
   it('importing the valid rows only is an import (pool.import, with the count left out), not a refusal', async () => {
     const before = (await refusals()).length;
-    const report = await importPool({ db, actorId: null, validOnly: true, sources: [src('filings.jsonl', [row(4), row(5, { category: 'litigation' })].join('\n'))], today: '2025-01-01' });
+    const report = await importPool({
+      db,
+      actorId: null,
+      validOnly: true,
+      sources: [src('filings.jsonl', [row(4), row(5, { category: 'litigation' })].join('\n'))],
+      today: '2025-01-01',
+    });
     expect(report.written).toBe(true);
     expect((await refusals()).length).toBe(before);
     const [imported] = await db.select().from(auditLog).where(eq(auditLog.action, 'pool.import')).orderBy(desc(auditLog.seq)).limit(1);
@@ -94,7 +119,14 @@ describe.each(testBackends())('refused imports in the audit log on %s', (backend
 
   it('a row the add-evidence form sends is answered with field errors, not audited as a refused import', async () => {
     const before = (await refusals()).length;
-    const report = await importPool({ db, actorId: null, auditAction: 'evidence.create', origin: 'manual', label: 'added by hand', sources: [src('form.json', `[${row(6, { category: 'litigation' })}]`)] });
+    const report = await importPool({
+      db,
+      actorId: null,
+      auditAction: 'evidence.create',
+      origin: 'manual',
+      label: 'added by hand',
+      sources: [src('form.json', `[${row(6, { category: 'litigation' })}]`)],
+    });
     expect(report.rejected.map((r) => r.field)).toEqual(['category']);
     expect((await refusals()).length).toBe(before);
   });

@@ -15,7 +15,17 @@ import { isIsoDay, isoDay } from '@/lib/util/dates';
 export const LIMITS = {
   evidence: { id: 200, company_id: 100, title: 500, text: 20_000, value: 200, source_name: 300, source_url: 2_000, upstream: 500, license: 1_000 },
   company: { id: 100, name: 200, name_en: 200, industry: 200, description: 5_000, identifier: 100 },
-  document: { title: 500, company_id: 100, kind: 100, source_name: 300, source_url: 2_000, upstream: 500, license: 1_000, frontMatter: 20_000, body: 2_000_000 },
+  document: {
+    title: 500,
+    company_id: 100,
+    kind: 100,
+    source_name: 300,
+    source_url: 2_000,
+    upstream: 500,
+    license: 1_000,
+    frontMatter: 20_000,
+    body: 2_000_000,
+  },
 } as const;
 /** A document's id is its file name; an evidence id is at most this long too. */
 export const MAX_ID = 200;
@@ -93,7 +103,14 @@ const storableCheck = (v: string | null | undefined, ctx: z.RefinementCtx) => {
 };
 
 const required = (missing: ImportKey, max: number) =>
-  z.preprocess(blankToUndefined, z.string({ error: issueMessage(missing) }).trim().max(max, maxText(max)).superRefine(storableCheck));
+  z.preprocess(
+    blankToUndefined,
+    z
+      .string({ error: issueMessage(missing) })
+      .trim()
+      .max(max, maxText(max))
+      .superRefine(storableCheck),
+  );
 /** A required name or title: one line of display text. */
 const requiredLabel = (missing: ImportKey, max: number) => required(missing, max).transform(stripBidi);
 
@@ -116,10 +133,15 @@ const sourceUrl = (max: number) =>
       .pipe(z.url({ protocol: /^https?$/, error: issueMessage('badUrl') })),
   );
 
-export const slug = z.string().max(LIMITS.company.id, maxText(LIMITS.company.id)).regex(/^(?!-)(?!.*--)[a-z0-9-]+(?<!-)$/, issueMessage('badSlug'));
+export const slug = z
+  .string()
+  .max(LIMITS.company.id, maxText(LIMITS.company.id))
+  .regex(/^(?!-)(?!.*--)[a-z0-9-]+(?<!-)$/, issueMessage('badSlug'));
 
-const identifierValue = z
-  .preprocess((v) => (typeof v === 'number' ? String(v) : v), z.string().max(LIMITS.company.identifier, maxText(LIMITS.company.identifier)));
+const identifierValue = z.preprocess(
+  (v) => (typeof v === 'number' ? String(v) : v),
+  z.string().max(LIMITS.company.identifier, maxText(LIMITS.company.identifier)),
+);
 
 export const companyRow = z.object({
   id: slug,
@@ -138,10 +160,7 @@ const E = LIMITS.evidence;
 export const evidenceRow = z.object({
   id: z.preprocess(blankToUndefined, z.string().trim().max(E.id, maxText(E.id)).optional()),
   company_id: required('missingCompany', E.company_id),
-  category: z.preprocess(
-    blankToUndefined,
-    z.enum(EVIDENCE_CATEGORIES, { error: issueMessage('badCategory', { list: EVIDENCE_CATEGORIES.join(', ') }) }),
-  ),
+  category: z.preprocess(blankToUndefined, z.enum(EVIDENCE_CATEGORIES, { error: issueMessage('badCategory', { list: EVIDENCE_CATEGORIES.join(', ') }) })),
   title: requiredLabel('missingTitle', E.title),
   text: required('missingText', E.text),
   // Values are display strings ("223,121", "8.51%"); a bare number is kept as written.
@@ -154,7 +173,14 @@ export const evidenceRow = z.object({
   upstream: optionalText(E.upstream),
   license: optionalText(E.license),
   /** When a connector or search fetched the record (ISO timestamp). */
-  retrieved_at: z.preprocess(blankToUndefined, z.string().max(40, maxText(40)).pipe(z.iso.datetime({ offset: true })).optional()),
+  retrieved_at: z.preprocess(
+    blankToUndefined,
+    z
+      .string()
+      .max(40, maxText(40))
+      .pipe(z.iso.datetime({ offset: true }))
+      .optional(),
+  ),
 });
 
 /** Why an item's duplicate key would not fit its index, if it would not (plan.ts checks every item). */

@@ -16,7 +16,15 @@ const enc = (text: string) => new TextEncoder().encode(text);
 const src = (name: string, text: string): ImportSource => ({ name, bytes: enc(text) });
 const jsonl = (...rows: object[]) => rows.map((r) => JSON.stringify(r)).join('\n') + '\n';
 
-const company = { id: 'guard-co', name: '가드상사', name_en: null, country: 'KR', identifiers: { corp_code: '00111111' }, industry: null, description: 'Before.' };
+const company = {
+  id: 'guard-co',
+  name: '가드상사',
+  name_en: null,
+  country: 'KR',
+  identifiers: { corp_code: '00111111' },
+  industry: null,
+  description: 'Before.',
+};
 const item = (n: number, extra: Record<string, unknown> = {}) => ({
   id: `guard-${n}`,
   company_id: 'guard-co',
@@ -29,7 +37,14 @@ const item = (n: number, extra: Record<string, unknown> = {}) => ({
   language: 'ko',
   ...extra,
 });
-const frontMatter = ['title: A document', 'company_id: guard-co', 'kind: note', 'published_date: 2024-01-02', 'source_name: DART', 'source_url: "https://example.kr/doc"'].join('\n');
+const frontMatter = [
+  'title: A document',
+  'company_id: guard-co',
+  'kind: note',
+  'published_date: 2024-01-02',
+  'source_name: DART',
+  'source_url: "https://example.kr/doc"',
+].join('\n');
 const doc = (name: string, text: string) => src(`documents/${name}.md`, text);
 
 declare global {
@@ -47,7 +62,14 @@ describe('front matter is data, never code', () => {
     expect(globalThis.frontMatterRan).toBeUndefined();
     expect(fs.existsSync(marker)).toBe(false);
     expect(document).toBeUndefined();
-    expect(rejected).toMatchObject([{ file: 'documents/evil.md', row: 1, field: null, message: `The front matter is marked "${mark.trim()}"; only YAML front matter is read, and it is never run as code.` }]);
+    expect(rejected).toMatchObject([
+      {
+        file: 'documents/evil.md',
+        row: 1,
+        field: null,
+        message: `The front matter is marked "${mark.trim()}"; only YAML front matter is read, and it is never run as code.`,
+      },
+    ]);
   });
 
   it('YAML code tags (!!js/function, !!js/regexp, !!js/undefined) are refused as invalid YAML, not honoured', () => {
@@ -55,13 +77,18 @@ describe('front matter is data, never code', () => {
       globalThis.frontMatterRan = undefined;
       const { document, rejected } = parseDocument('documents/evil.md', `---\n${frontMatter}\nhook: ${tag}\n---\nBody.\n`);
       expect(document).toBeUndefined();
-      expect(rejected).toEqual([expect.objectContaining({ row: 1, field: null, message: expect.stringMatching(/^The front matter is not valid YAML: unknown tag/) })]);
+      expect(rejected).toEqual([
+        expect.objectContaining({ row: 1, field: null, message: expect.stringMatching(/^The front matter is not valid YAML: unknown tag/) }),
+      ]);
       expect(globalThis.frontMatterRan).toBeUndefined();
     }
   });
 
   it('YAML aliases cannot expand a few lines into millions of stored values', () => {
-    const bomb = ['a: &a [x, x, x, x, x, x, x, x, x, x]', ...'bcdefgh'.split('').map((k, i) => `${k}: &${k} [${Array(10).fill(`*${'abcdefgh'[i]}`).join(', ')}]`)].join('\n');
+    const bomb = [
+      'a: &a [x, x, x, x, x, x, x, x, x, x]',
+      ...'bcdefgh'.split('').map((k, i) => `${k}: &${k} [${Array(10).fill(`*${'abcdefgh'[i]}`).join(', ')}]`),
+    ].join('\n');
     const { document, rejected } = parseDocument('documents/bomb.md', `---\n${frontMatter}\n${bomb}\n---\nBody.\n`);
     expect(document).toBeUndefined();
     expect(rejected[0].message).toMatch(/at most 2,000 values/);
@@ -69,7 +96,9 @@ describe('front matter is data, never code', () => {
 
   it('front matter over 20,000 characters is refused before it is parsed', () => {
     const { rejected } = parseDocument('documents/long.md', `---\n${frontMatter}\nnote: "${'x'.repeat(20_000)}"\n---\nBody.\n`);
-    expect(rejected).toEqual([expect.objectContaining({ message: expect.stringMatching(/^The front matter is 20,\d{3} characters long; the most is 20,000\.$/) })]);
+    expect(rejected).toEqual([
+      expect.objectContaining({ message: expect.stringMatching(/^The front matter is 20,\d{3} characters long; the most is 20,000\.$/) }),
+    ]);
   });
 
   it('ordinary YAML front matter still reads, with its line numbers and the line the body starts on', () => {
@@ -97,12 +126,17 @@ describe.each(testBackends())('import hardening on %s', (backend) => {
     globalThis.frontMatterRan = undefined;
     const report = await importPool({
       db,
-      sources: [doc('guard-co--evil', "---js\n(globalThis.frontMatterRan = 'yes', { title: 'x' })\n---\nBody.\n"), doc('guard-co--fine', `---\n${frontMatter}\n---\nBody.\n`)],
+      sources: [
+        doc('guard-co--evil', "---js\n(globalThis.frontMatterRan = 'yes', { title: 'x' })\n---\nBody.\n"),
+        doc('guard-co--fine', `---\n${frontMatter}\n---\nBody.\n`),
+      ],
       actorId: null,
     });
     expect(globalThis.frontMatterRan).toBeUndefined();
     expect(report.written).toBe(false);
-    expect(report.rejected).toEqual([expect.objectContaining({ file: 'documents/guard-co--evil.md', row: 1, field: null, message: expect.stringMatching(/marked "js"/) })]);
+    expect(report.rejected).toEqual([
+      expect.objectContaining({ file: 'documents/guard-co--evil.md', row: 1, field: null, message: expect.stringMatching(/marked "js"/) }),
+    ]);
     expect(await count(documents)).toBe(0);
   });
 
@@ -122,7 +156,17 @@ describe.each(testBackends())('import hardening on %s', (backend) => {
     const report = await importPool({
       db,
       sources: [
-        src('long.jsonl', jsonl(item(3, { text: over(20_000) }), item(4, { source_name: over(300) }), item(5, { source_url: `https://example.kr/${over(2_000)}` }), item(6, { value: over(200) }), item(7, { license: over(1_000) }), item(8, { id: over(200) }))),
+        src(
+          'long.jsonl',
+          jsonl(
+            item(3, { text: over(20_000) }),
+            item(4, { source_name: over(300) }),
+            item(5, { source_url: `https://example.kr/${over(2_000)}` }),
+            item(6, { value: over(200) }),
+            item(7, { license: over(1_000) }),
+            item(8, { id: over(200) }),
+          ),
+        ),
         src('companies.json', JSON.stringify([{ ...company, id: 'long-co', name: over(200), description: over(5_000) }])),
       ],
       actorId: null,
@@ -140,10 +184,20 @@ describe.each(testBackends())('import hardening on %s', (backend) => {
   });
 
   it("a title and web address too long together for the duplicate index are a named rejection, not the database's error", async () => {
-    const report = await importPool({ db, sources: [src('wide.jsonl', jsonl(item(9, { title: '가'.repeat(500), source_url: `https://example.kr/${'p'.repeat(1_900)}` })))], actorId: null });
-    expect(report.rejected).toMatchObject([{ file: 'wide.jsonl', row: 1, field: 'title', message: expect.stringMatching(/^and source_url together are 3,\d{3} bytes in UTF-8; the most is 2,400$/) }]);
+    const report = await importPool({
+      db,
+      sources: [src('wide.jsonl', jsonl(item(9, { title: '가'.repeat(500), source_url: `https://example.kr/${'p'.repeat(1_900)}` })))],
+      actorId: null,
+    });
+    expect(report.rejected).toMatchObject([
+      { file: 'wide.jsonl', row: 1, field: 'title', message: expect.stringMatching(/^and source_url together are 3,\d{3} bytes in UTF-8; the most is 2,400$/) },
+    ]);
     // Just under the limit goes in: the index takes it.
-    const ok = await importPool({ db, sources: [src('wide.jsonl', jsonl(item(9, { title: '가'.repeat(500), source_url: `https://example.kr/${'p'.repeat(800)}` })))], actorId: null });
+    const ok = await importPool({
+      db,
+      sources: [src('wide.jsonl', jsonl(item(9, { title: '가'.repeat(500), source_url: `https://example.kr/${'p'.repeat(800)}` })))],
+      actorId: null,
+    });
     expect(ok.imported.evidence).toBe(1);
   });
 
@@ -155,13 +209,24 @@ describe.each(testBackends())('import hardening on %s', (backend) => {
       item(13),
     ];
     // JSON escapes are how such characters arrive in a file that is itself valid UTF-8.
-    const text = rows.map((r) => JSON.stringify(r).replace(/\u0000/g, '\\u0000').replace(/[\ud800-\udfff]/g, (c) => `\\u${c.charCodeAt(0).toString(16)}`)).join('\n');
+    const text = rows
+      .map((r) =>
+        JSON.stringify(r)
+          .replace(/\u0000/g, '\\u0000')
+          .replace(/[\ud800-\udfff]/g, (c) => `\\u${c.charCodeAt(0).toString(16)}`),
+      )
+      .join('\n');
     expect(text).not.toMatch(/[\u0000\ud800-\udfff]/);
     const blocked = await importPool({ db, sources: [src('bad-chars.jsonl', text)], actorId: null });
     expect(blocked.written).toBe(false);
     expect(blocked.rejected).toMatchObject([
       { file: 'bad-chars.jsonl', row: 1, field: 'title', message: 'contains a NUL character (U+0000) at character 4, which cannot be stored; remove it' },
-      { file: 'bad-chars.jsonl', row: 2, field: 'text', message: "contains a broken character (half of a surrogate pair, U+D800) at character 13, which cannot be stored; check the file's encoding" },
+      {
+        file: 'bad-chars.jsonl',
+        row: 2,
+        field: 'text',
+        message: "contains a broken character (half of a surrogate pair, U+D800) at character 13, which cannot be stored; check the file's encoding",
+      },
       { file: 'bad-chars.jsonl', row: 3, field: 'source_name', message: expect.stringMatching(/U\+DC00\) at character 10/) },
     ]);
     const report = await importPool({ db, sources: [src('bad-chars.jsonl', text)], actorId: null, validOnly: true });
@@ -211,7 +276,14 @@ describe.each(testBackends())('import hardening on %s', (backend) => {
   });
 
   describe("companies.json and existing companies' profiles", () => {
-    const changed = { ...company, name: '가짜상사', country: 'US', name_en: 'Guard Trading', identifiers: { corp_code: '00999999', cik: '0000123' }, description: 'After.' };
+    const changed = {
+      ...company,
+      name: '가짜상사',
+      country: 'US',
+      name_en: 'Guard Trading',
+      identifiers: { corp_code: '00999999', cik: '0000123' },
+      description: 'After.',
+    };
 
     it("an RM's import of companies.json with a changed name leaves the existing profile unchanged, fills what it lacked, and says what it skipped", async () => {
       const report = await importPool({ db, sources: [src('companies.json', JSON.stringify([changed]))], actorId: null });
@@ -228,9 +300,20 @@ describe.each(testBackends())('import hardening on %s', (backend) => {
       ]);
       expect(report.updatedCompanies).toEqual([{ id: 'guard-co', fields: ['name_en', 'identifiers.cik'] }]);
       const [corp] = await db.select().from(companies).where(eq(companies.id, 'guard-co'));
-      expect(corp).toMatchObject({ name: '가드상사', country: 'KR', description: 'Before.', corpCode: '00111111', nameEn: 'Guard Trading', cik: '0000123', identifiers: { corp_code: '00111111', cik: '0000123' } });
+      expect(corp).toMatchObject({
+        name: '가드상사',
+        country: 'KR',
+        description: 'Before.',
+        corpCode: '00111111',
+        nameEn: 'Guard Trading',
+        cik: '0000123',
+        identifiers: { corp_code: '00111111', cik: '0000123' },
+      });
       const [audit] = await db.select().from(auditLog).orderBy(desc(auditLog.seq)).limit(1);
-      expect(audit.detail).toMatchObject({ updatedCompanies: [{ id: 'guard-co', fields: ['name_en', 'identifiers.cik'] }], skippedProfileChanges: [{ id: 'guard-co', fields: ['name', 'country', 'description', 'identifiers.corp_code'] }] });
+      expect(audit.detail).toMatchObject({
+        updatedCompanies: [{ id: 'guard-co', fields: ['name_en', 'identifiers.cik'] }],
+        skippedProfileChanges: [{ id: 'guard-co', fields: ['name', 'country', 'description', 'identifiers.corp_code'] }],
+      });
     });
 
     it("an administrator's import changes the profile, and the audit entry names the fields", async () => {
@@ -238,9 +321,18 @@ describe.each(testBackends())('import hardening on %s', (backend) => {
       expect(report.skippedProfileChanges).toEqual([]);
       expect(report.updatedCompanies).toEqual([{ id: 'guard-co', fields: ['name', 'country', 'description', 'identifiers.corp_code'] }]);
       const [corp] = await db.select().from(companies).where(eq(companies.id, 'guard-co'));
-      expect(corp).toMatchObject({ name: '가짜상사', country: 'US', description: 'After.', corpCode: '00999999', identifiers: { corp_code: '00999999', cik: '0000123' } });
+      expect(corp).toMatchObject({
+        name: '가짜상사',
+        country: 'US',
+        description: 'After.',
+        corpCode: '00999999',
+        identifiers: { corp_code: '00999999', cik: '0000123' },
+      });
       const [audit] = await db.select().from(auditLog).orderBy(desc(auditLog.seq)).limit(1);
-      expect(audit.detail).toMatchObject({ companyProfiles: 'replace', updatedCompanies: [{ id: 'guard-co', fields: ['name', 'country', 'description', 'identifiers.corp_code'] }] });
+      expect(audit.detail).toMatchObject({
+        companyProfiles: 'replace',
+        updatedCompanies: [{ id: 'guard-co', fields: ['name', 'country', 'description', 'identifiers.corp_code'] }],
+      });
       // The same file again changes nothing.
       const again = await importPool({ db, sources: [src('companies.json', JSON.stringify([changed]))], actorId: null, companyProfiles: 'replace' });
       expect(again.updatedCompanies).toEqual([]);
@@ -257,7 +349,14 @@ describe('the messages of these checks, in Korean', () => {
     const { uploadTooLarge } = await import('@/lib/pool/import/upload');
     const { importLimitsFor } = await import('@/lib/pool/import/limits');
     const text = (locale: 'en' | 'ko', p: { phrase?: import('@/lib/i18n').Phrase }) => phraseText([importMessages], locale, p.phrase!);
-    const missing = evidenceRow.safeParse({ company_id: 'acme', category: 'patent', text: 'x', published_date: '2024-01-01', source_name: 's', source_url: 'https://example.org' });
+    const missing = evidenceRow.safeParse({
+      company_id: 'acme',
+      category: 'patent',
+      text: 'x',
+      published_date: '2024-01-01',
+      source_name: 's',
+      source_url: 'https://example.org',
+    });
     const problems = [
       tooLong(5_000_012, 500),
       unstorable('a\u0000b')!,

@@ -15,8 +15,24 @@ const bytes = (text: string) => new TextEncoder().encode(text);
 
 describe('the columns and categories the Import page lists', () => {
   it('are the schema fields, required exactly where a row without them is refused', () => {
-    expect(EVIDENCE_COLUMNS.filter((c) => c.required).map((c) => c.name)).toEqual(['company_id', 'category', 'title', 'text', 'published_date', 'source_name', 'source_url']);
-    expect(EVIDENCE_COLUMNS.filter((c) => !c.required).map((c) => c.name)).toEqual(['id', 'value', 'event_date', 'language', 'upstream', 'license', 'retrieved_at']);
+    expect(EVIDENCE_COLUMNS.filter((c) => c.required).map((c) => c.name)).toEqual([
+      'company_id',
+      'category',
+      'title',
+      'text',
+      'published_date',
+      'source_name',
+      'source_url',
+    ]);
+    expect(EVIDENCE_COLUMNS.filter((c) => !c.required).map((c) => c.name)).toEqual([
+      'id',
+      'value',
+      'event_date',
+      'language',
+      'upstream',
+      'license',
+      'retrieved_at',
+    ]);
     expect(EVIDENCE_COLUMNS.find((c) => c.name === 'title')).toEqual({ name: 'title', required: true, format: 'text', maxChars: 500 });
     expect(EVIDENCE_COLUMNS.find((c) => c.name === 'published_date')).toEqual({ name: 'published_date', required: true, format: 'date', maxChars: null });
   });

@@ -20,7 +20,17 @@ const { POST } = await import('@/app/api/import/route');
 const MB = 1024 * 1024;
 const SETTING_MB = 8;
 const row = (n: number, extra: Record<string, unknown> = {}) =>
-  JSON.stringify({ id: `up-${n}`, company_id: 'upload-co', category: 'certification', title: `Item ${n}`, text: 'Text.', published_date: '2023-03-02', source_name: 'Ministry', source_url: `https://example.kr/${n}`, ...extra });
+  JSON.stringify({
+    id: `up-${n}`,
+    company_id: 'upload-co',
+    category: 'certification',
+    title: `Item ${n}`,
+    text: 'Text.',
+    published_date: '2023-03-02',
+    source_name: 'Ministry',
+    source_url: `https://example.kr/${n}`,
+    ...extra,
+  });
 /** A valid JSONL file of one item, padded with blank lines (which the import skips) to `bytes`. */
 const paddedFile = (name: string, n: number, bytes: number) => {
   const text = `${row(n)}\n`;
@@ -98,13 +108,16 @@ describe('POST /api/import', () => {
     const type = encoded.headers.get('content-type')!;
     const bytes = new Uint8Array(await encoded.arrayBuffer());
     let pulled = 0;
-    const body = new ReadableStream<Uint8Array>({
-      pull(controller) {
-        pulled++;
-        controller.enqueue(bytes.subarray(0, MB));
-        controller.close();
+    const body = new ReadableStream<Uint8Array>(
+      {
+        pull(controller) {
+          pulled++;
+          controller.enqueue(bytes.subarray(0, MB));
+          controller.close();
+        },
       },
-    }, { highWaterMark: 0 });
+      { highWaterMark: 0 },
+    );
     const request = new Request('http://localhost/api/import', {
       method: 'POST',
       body,
@@ -125,7 +138,9 @@ describe('POST /api/import', () => {
     as('rm');
     const response = await upload([paddedFile('c.jsonl', 7, 7 * MB), paddedFile('d.jsonl', 8, 7 * MB), paddedFile('e.jsonl', 9, 7 * MB)]);
     expect(response.status).toBe(413);
-    expect((await response.json()).message).toBe('This upload is more than 16 MB, the most one import may carry (twice IMPORT_MAX_FILE_MB). Import the files in smaller groups.');
+    expect((await response.json()).message).toBe(
+      'This upload is more than 16 MB, the most one import may carry (twice IMPORT_MAX_FILE_MB). Import the files in smaller groups.',
+    );
     expect(await db.select().from(evidenceItems).where(eq(evidenceItems.id, 'up-7'))).toEqual([]);
   });
 

@@ -23,9 +23,7 @@ export const uploadTooLarge = (bytes: number | null, limits: ImportLimits) =>
     : problem('uploadTooLarge', { size: formatMb(bytes), limit: formatMb(limits.maxRequestBytes) });
 
 /** A refused upload says why in English (`message`, for the JSON API) and as a phrase of the import table. */
-export type UploadResult =
-  | { ok: true; sources: ImportSource[]; validOnly: boolean }
-  | { ok: false; status: 400 | 403 | 413; message: string; phrase: Phrase };
+export type UploadResult = { ok: true; sources: ImportSource[]; validOnly: boolean } | { ok: false; status: 400 | 403 | 413; message: string; phrase: Phrase };
 
 /**
  * Whether a POST comes from the app's own pages. proxy.ts does not see this route (its body

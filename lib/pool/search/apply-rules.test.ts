@@ -12,11 +12,7 @@ function result(url: string, publishedDate: string | null = '2024-06-01', title 
 describe('applyRules', () => {
   it('returns at most maxResults, in rank order', () => {
     const results = [1, 2, 3, 4, 5].map((i) => result(`https://a.example/${i}`));
-    expect(applyRules(results, { maxResults: 3 }, NOW).map((r) => r.url)).toEqual([
-      'https://a.example/1',
-      'https://a.example/2',
-      'https://a.example/3',
-    ]);
+    expect(applyRules(results, { maxResults: 3 }, NOW).map((r) => r.url)).toEqual(['https://a.example/1', 'https://a.example/2', 'https://a.example/3']);
   });
 
   it('drops results without a usable http(s) URL before counting', () => {
@@ -33,15 +29,20 @@ describe('applyRules', () => {
   });
 
   it('drops anything dated after the as-of date and keeps the as-of day itself', () => {
-    const results = [result('https://a.example/late', '2024-04-01'), result('https://a.example/on', '2024-03-31'), result('https://a.example/early', '2024-03-10')];
-    expect(applyRules(results, { maxResults: 10, asOf: '2024-03-31' }, NOW).map((r) => r.url)).toEqual([
-      'https://a.example/on',
-      'https://a.example/early',
-    ]);
+    const results = [
+      result('https://a.example/late', '2024-04-01'),
+      result('https://a.example/on', '2024-03-31'),
+      result('https://a.example/early', '2024-03-10'),
+    ];
+    expect(applyRules(results, { maxResults: 10, asOf: '2024-03-31' }, NOW).map((r) => r.url)).toEqual(['https://a.example/on', 'https://a.example/early']);
   });
 
   it('drops results older than as-of − recencyDays', () => {
-    const results = [result('https://a.example/old', '2024-02-29'), result('https://a.example/edge', '2024-03-01'), result('https://a.example/new', '2024-03-20')];
+    const results = [
+      result('https://a.example/old', '2024-02-29'),
+      result('https://a.example/edge', '2024-03-01'),
+      result('https://a.example/new', '2024-03-20'),
+    ];
     expect(applyRules(results, { maxResults: 10, asOf: '2024-03-31', recencyDays: 30 }, NOW).map((r) => r.url)).toEqual([
       'https://a.example/edge',
       'https://a.example/new',
@@ -76,10 +77,13 @@ describe('options', () => {
     expect(dateWindow({ maxResults: 1 }, NOW)).toEqual({ from: null, to: null });
   });
 
-  it.each([{ maxResults: 0 }, { maxResults: 2.5 }, { maxResults: 3, recencyDays: -1 }, { maxResults: 3, asOf: '31/03/2024' }, { maxResults: 3, asOf: '2024-02-30' }])(
-    'rejects %j',
-    (opts) => {
-      expect(() => validateOptions(opts)).toThrow(WebSearchError);
-    },
-  );
+  it.each([
+    { maxResults: 0 },
+    { maxResults: 2.5 },
+    { maxResults: 3, recencyDays: -1 },
+    { maxResults: 3, asOf: '31/03/2024' },
+    { maxResults: 3, asOf: '2024-02-30' },
+  ])('rejects %j', (opts) => {
+    expect(() => validateOptions(opts)).toThrow(WebSearchError);
+  });
 });

@@ -8,7 +8,11 @@ const NOW = new Date('2024-06-15T12:00:00Z');
 
 // Shaped like Brave's web search response: {type, query, web: {type, results: [...]}}.
 function braveResponse(results: Record<string, unknown>[]) {
-  return { type: 'search', query: { original: 'q' }, web: { type: 'search', family_friendly: true, results: results.map((r) => ({ type: 'search_result', ...r })) } };
+  return {
+    type: 'search',
+    query: { original: 'q' },
+    web: { type: 'search', family_friendly: true, results: results.map((r) => ({ type: 'search_result', ...r })) },
+  };
 }
 
 let server: FakeServer;
@@ -66,9 +70,33 @@ describe('Brave provider', () => {
     });
     const results = await brave().search('tesla', { maxResults: 5 });
     expect(results).toEqual([
-      { title: 'Tesla 10-K', url: 'https://www.sec.gov/tsla-10k', snippet: "Tesla's annual report", publishedDate: '2024-01-29', sourceName: 'SEC', provider: 'brave', retrievedAt: NOW },
-      { title: 'Recall', url: 'https://news.example.com/recall', snippet: 'Recall news', publishedDate: '2024-06-13', sourceName: 'news.example.com', provider: 'brave', retrievedAt: NOW },
-      { title: 'Undated', url: 'https://wiki.example.org/Tesla', snippet: 'Encyclopedia', publishedDate: null, sourceName: 'wiki.example.org', provider: 'brave', retrievedAt: NOW },
+      {
+        title: 'Tesla 10-K',
+        url: 'https://www.sec.gov/tsla-10k',
+        snippet: "Tesla's annual report",
+        publishedDate: '2024-01-29',
+        sourceName: 'SEC',
+        provider: 'brave',
+        retrievedAt: NOW,
+      },
+      {
+        title: 'Recall',
+        url: 'https://news.example.com/recall',
+        snippet: 'Recall news',
+        publishedDate: '2024-06-13',
+        sourceName: 'news.example.com',
+        provider: 'brave',
+        retrievedAt: NOW,
+      },
+      {
+        title: 'Undated',
+        url: 'https://wiki.example.org/Tesla',
+        snippet: 'Encyclopedia',
+        publishedDate: null,
+        sourceName: 'wiki.example.org',
+        provider: 'brave',
+        retrievedAt: NOW,
+      },
     ]);
   });
 
@@ -79,7 +107,9 @@ describe('Brave provider', () => {
 
   it('retries a 5xx once and then reports the provider unavailable', async () => {
     server.handle = () => ({ status: 503, headers: { 'Retry-After': '0' }, body: '<html>Service Unavailable</html>' });
-    const error = (await brave().search('x', { maxResults: 5 }).catch((e: unknown) => e)) as WebSearchError;
+    const error = (await brave()
+      .search('x', { maxResults: 5 })
+      .catch((e: unknown) => e)) as WebSearchError;
     expect(server.requests).toHaveLength(2);
     expect(error.kind).toBe('unavailable');
     expect(error.message).toMatch(/^Brave Search is unavailable \(HTTP 503\)/);
@@ -88,9 +118,14 @@ describe('Brave provider', () => {
   it('says the API key was rejected on 401, without the key', async () => {
     server.handle = () => ({
       status: 401,
-      body: { type: 'ErrorResponse', error: { id: 'x', status: 401, code: 'SUBSCRIPTION_TOKEN_INVALID', detail: 'The provided subscription token is invalid.' } },
+      body: {
+        type: 'ErrorResponse',
+        error: { id: 'x', status: 401, code: 'SUBSCRIPTION_TOKEN_INVALID', detail: 'The provided subscription token is invalid.' },
+      },
     });
-    const error = (await brave().search('x', { maxResults: 5 }).catch((e: unknown) => e)) as WebSearchError;
+    const error = (await brave()
+      .search('x', { maxResults: 5 })
+      .catch((e: unknown) => e)) as WebSearchError;
     expect(error.message).toBe('Brave Search rejected the API key (HTTP 401). Check BRAVE_SEARCH_API_KEY.');
     expect(server.requests).toHaveLength(1);
   });

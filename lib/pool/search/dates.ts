@@ -6,7 +6,18 @@
 import { addDays, addMonths, dayOf, isoDay } from '@/lib/util/dates';
 
 const MONTHS: Record<string, number> = {
-  jan: 1, feb: 2, mar: 3, apr: 4, may: 5, jun: 6, jul: 7, aug: 8, sep: 9, oct: 10, nov: 11, dec: 12,
+  jan: 1,
+  feb: 2,
+  mar: 3,
+  apr: 4,
+  may: 5,
+  jun: 6,
+  jul: 7,
+  aug: 8,
+  sep: 9,
+  oct: 10,
+  nov: 11,
+  dec: 12,
 };
 
 // Years outside 1900–2200 are misreadings (a page number, a price, "9999 days ago"), not publication dates.
@@ -22,12 +33,29 @@ function ymd(y: number, m: number, d: number): string | null {
 }
 
 const UNIT_ALIASES: Record<string, 'minute' | 'hour' | 'day' | 'week' | 'month' | 'year'> = {
-  min: 'minute', mins: 'minute', minute: 'minute', minutes: 'minute', 분: 'minute',
-  hr: 'hour', hrs: 'hour', hour: 'hour', hours: 'hour', 시간: 'hour',
-  day: 'day', days: 'day', 일: 'day',
-  week: 'week', weeks: 'week', 주: 'week',
-  month: 'month', months: 'month', 개월: 'month', 달: 'month',
-  year: 'year', years: 'year', 년: 'year',
+  min: 'minute',
+  mins: 'minute',
+  minute: 'minute',
+  minutes: 'minute',
+  분: 'minute',
+  hr: 'hour',
+  hrs: 'hour',
+  hour: 'hour',
+  hours: 'hour',
+  시간: 'hour',
+  day: 'day',
+  days: 'day',
+  일: 'day',
+  week: 'week',
+  weeks: 'week',
+  주: 'week',
+  month: 'month',
+  months: 'month',
+  개월: 'month',
+  달: 'month',
+  year: 'year',
+  years: 'year',
+  년: 'year',
 };
 
 function relative(amount: number, unit: string, retrievedAt: Date): string | null {

@@ -5,15 +5,7 @@
 import type { WebSearchProviderName } from './types';
 
 export type WebSearchErrorKind =
-  | 'config'
-  | 'invalid_request'
-  | 'auth'
-  | 'rate_limited'
-  | 'unavailable'
-  | 'timeout'
-  | 'aborted'
-  | 'bad_request'
-  | 'bad_response';
+  'config' | 'invalid_request' | 'auth' | 'rate_limited' | 'unavailable' | 'timeout' | 'aborted' | 'bad_request' | 'bad_response';
 
 export class WebSearchError extends Error {
   constructor(

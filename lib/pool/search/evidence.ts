@@ -15,10 +15,7 @@ export function undatedNote(retrievedOn: string): string {
   return `[The page gave no publication date; dated by its retrieval on ${retrievedOn}.]`;
 }
 
-export function toRunEvidence(
-  result: WebResult,
-  { runId, index, companyId }: { runId: string; index: number; companyId: string },
-): PoolEvidence {
+export function toRunEvidence(result: WebResult, { runId, index, companyId }: { runId: string; index: number; companyId: string }): PoolEvidence {
   const retrievedOn = isoDay(result.retrievedAt);
   const sourceName = result.sourceName || hostName(result.url);
   const text = result.publishedDate ? result.snippet : [result.snippet, undatedNote(retrievedOn)].filter(Boolean).join(' ');

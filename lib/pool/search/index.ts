@@ -20,8 +20,7 @@ export type WebSearchEnv = Pick<Env, 'WEB_SEARCH_PROVIDER' | 'SERPAPI_API_KEY' |
 
 export type WebSearchSetup = { configured: true; provider: WebSearchProvider } | { configured: false; reason: string };
 
-export const WEB_SEARCH_NOT_CONFIGURED =
-  'Web search is not configured: set SERPAPI_API_KEY, TAVILY_API_KEY or BRAVE_SEARCH_API_KEY.';
+export const WEB_SEARCH_NOT_CONFIGURED = 'Web search is not configured: set SERPAPI_API_KEY, TAVILY_API_KEY or BRAVE_SEARCH_API_KEY.';
 
 type Options = Omit<ProviderConfig, 'apiKey' | 'baseUrl'>;
 

@@ -65,7 +65,13 @@ describe('SerpAPI provider', () => {
   it('parses organic results: title, link, snippet, dates in several forms, source', async () => {
     server.handle = () => ({
       body: serpResponse([
-        { title: 'Samsung <b>Q1</b> profit', link: 'https://www.reuters.com/a', snippet: 'Operating profit rose &amp; more.', date: 'Jun 10, 2024', source: 'Reuters' },
+        {
+          title: 'Samsung <b>Q1</b> profit',
+          link: 'https://www.reuters.com/a',
+          snippet: 'Operating profit rose &amp; more.',
+          date: 'Jun 10, 2024',
+          source: 'Reuters',
+        },
         { title: 'Chip demand', link: 'https://news.example.com/b', snippet: 'Demand recovers.', date: '3 days ago' },
         { title: '삼성전자 실적', link: 'https://news.example.kr/c', snippet: '영업이익 증가', date: '2024. 6. 1.' },
         { title: 'Company profile', link: 'https://www.undated.example/d', snippet: 'About us.' },
@@ -73,10 +79,42 @@ describe('SerpAPI provider', () => {
     });
     const results = await serpapi().search('samsung', { maxResults: 10 });
     expect(results).toEqual([
-      { title: 'Samsung Q1 profit', url: 'https://www.reuters.com/a', snippet: 'Operating profit rose & more.', publishedDate: '2024-06-10', sourceName: 'Reuters', provider: 'serpapi', retrievedAt: NOW },
-      { title: 'Chip demand', url: 'https://news.example.com/b', snippet: 'Demand recovers.', publishedDate: '2024-06-12', sourceName: 'news.example.com', provider: 'serpapi', retrievedAt: NOW },
-      { title: '삼성전자 실적', url: 'https://news.example.kr/c', snippet: '영업이익 증가', publishedDate: '2024-06-01', sourceName: 'news.example.kr', provider: 'serpapi', retrievedAt: NOW },
-      { title: 'Company profile', url: 'https://www.undated.example/d', snippet: 'About us.', publishedDate: null, sourceName: 'undated.example', provider: 'serpapi', retrievedAt: NOW },
+      {
+        title: 'Samsung Q1 profit',
+        url: 'https://www.reuters.com/a',
+        snippet: 'Operating profit rose & more.',
+        publishedDate: '2024-06-10',
+        sourceName: 'Reuters',
+        provider: 'serpapi',
+        retrievedAt: NOW,
+      },
+      {
+        title: 'Chip demand',
+        url: 'https://news.example.com/b',
+        snippet: 'Demand recovers.',
+        publishedDate: '2024-06-12',
+        sourceName: 'news.example.com',
+        provider: 'serpapi',
+        retrievedAt: NOW,
+      },
+      {
+        title: '삼성전자 실적',
+        url: 'https://news.example.kr/c',
+        snippet: '영업이익 증가',
+        publishedDate: '2024-06-01',
+        sourceName: 'news.example.kr',
+        provider: 'serpapi',
+        retrievedAt: NOW,
+      },
+      {
+        title: 'Company profile',
+        url: 'https://www.undated.example/d',
+        snippet: 'About us.',
+        publishedDate: null,
+        sourceName: 'undated.example',
+        provider: 'serpapi',
+        retrievedAt: NOW,
+      },
     ]);
   });
 
@@ -105,7 +143,9 @@ describe('SerpAPI provider', () => {
 
   it('says the API key was rejected on 401, without the key and without retrying', async () => {
     server.handle = () => ({ status: 401, body: { error: 'Invalid API key. Your API key should be here: https://serpapi.com/manage-api-key' } });
-    const error = await serpapi().search('x', { maxResults: 5 }).catch((e: unknown) => e);
+    const error = await serpapi()
+      .search('x', { maxResults: 5 })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(WebSearchError);
     expect((error as WebSearchError).kind).toBe('auth');
     expect((error as WebSearchError).message).toBe('SerpAPI rejected the API key (HTTP 401). Check SERPAPI_API_KEY.');

@@ -55,14 +55,35 @@ describe('Tavily provider', () => {
   it('parses results: content as snippet, published_date in RFC 2822, host as source', async () => {
     server.handle = () => ({
       body: tavilyResponse([
-        { title: 'Creditors approve workout', url: 'https://www.koreaherald.com/view.php?ud=1', content: 'Creditors agreed…', published_date: 'Wed, 10 Jan 2024 07:00:00 GMT' },
+        {
+          title: 'Creditors approve workout',
+          url: 'https://www.koreaherald.com/view.php?ud=1',
+          content: 'Creditors agreed…',
+          published_date: 'Wed, 10 Jan 2024 07:00:00 GMT',
+        },
         { title: 'Background', url: 'https://example.org/bg', content: 'No date here.' },
       ]),
     });
     const results = await tavily().search('x', { maxResults: 5 });
     expect(results).toEqual([
-      { title: 'Creditors approve workout', url: 'https://www.koreaherald.com/view.php?ud=1', snippet: 'Creditors agreed…', publishedDate: '2024-01-10', sourceName: 'koreaherald.com', provider: 'tavily', retrievedAt: NOW },
-      { title: 'Background', url: 'https://example.org/bg', snippet: 'No date here.', publishedDate: null, sourceName: 'example.org', provider: 'tavily', retrievedAt: NOW },
+      {
+        title: 'Creditors approve workout',
+        url: 'https://www.koreaherald.com/view.php?ud=1',
+        snippet: 'Creditors agreed…',
+        publishedDate: '2024-01-10',
+        sourceName: 'koreaherald.com',
+        provider: 'tavily',
+        retrievedAt: NOW,
+      },
+      {
+        title: 'Background',
+        url: 'https://example.org/bg',
+        snippet: 'No date here.',
+        publishedDate: null,
+        sourceName: 'example.org',
+        provider: 'tavily',
+        retrievedAt: NOW,
+      },
     ]);
   });
 
@@ -78,7 +99,9 @@ describe('Tavily provider', () => {
 
   it('says the API key was rejected on 401, without the key', async () => {
     server.handle = () => ({ status: 401, body: { detail: { error: 'Unauthorized: missing or invalid API key.' } } });
-    const error = (await tavily().search('x', { maxResults: 5 }).catch((e: unknown) => e)) as WebSearchError;
+    const error = (await tavily()
+      .search('x', { maxResults: 5 })
+      .catch((e: unknown) => e)) as WebSearchError;
     expect(error.kind).toBe('auth');
     expect(error.message).toMatch(/^Tavily rejected the API key \(HTTP 401\)\. Check TAVILY_API_KEY\.$/);
     expect(error.message).not.toContain(KEY);

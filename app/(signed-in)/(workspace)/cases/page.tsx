@@ -57,7 +57,10 @@ export default async function CasesPage({ searchParams }: { searchParams: Promis
             options={[{ value: '', label: t('allCompanies') }, ...companies.map((c) => ({ value: c.id, label: c.nameEn ?? c.name }))]}
           />
         </div>
-        <button type="submit" className="rounded-md border border-zinc-300 bg-white px-4 py-2 text-sm font-medium hover:bg-zinc-100 dark:border-zinc-700 dark:bg-zinc-900 dark:hover:bg-zinc-800">
+        <button
+          type="submit"
+          className="rounded-md border border-zinc-300 bg-white px-4 py-2 text-sm font-medium hover:bg-zinc-100 dark:border-zinc-700 dark:bg-zinc-900 dark:hover:bg-zinc-800"
+        >
           {t('applyFilters')}
         </button>
         {filtered ? (

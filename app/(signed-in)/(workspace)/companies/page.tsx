@@ -43,7 +43,12 @@ export default async function CompaniesPage({ searchParams }: { searchParams: Se
       />
       <form method="get" className="mb-6 grid gap-3 md:grid-cols-5" role="search" aria-label={t('filterCompanies')}>
         <TextField id="q" label={t('search')} defaultValue={filters.q} placeholder={t('searchPlaceholder')} />
-        <SelectField id="country" label={t('country')} defaultValue={filters.country ?? ''} options={[{ value: '', label: t('all') }, ...countries.map((c) => ({ value: c, label: c }))]} />
+        <SelectField
+          id="country"
+          label={t('country')}
+          defaultValue={filters.country ?? ''}
+          options={[{ value: '', label: t('all') }, ...countries.map((c) => ({ value: c, label: c }))]}
+        />
         <TextField id="industry" label={t('industry')} defaultValue={filters.industry} placeholder={t('industryPlaceholder')} />
         <SelectField
           id="factor"

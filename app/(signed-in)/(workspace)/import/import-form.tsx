@@ -98,9 +98,7 @@ export function ImportForm({ limits }: { limits: ImportLimits }) {
           />
         </div>
       </div>
-      <p className="text-sm text-zinc-600 dark:text-zinc-400">
-        {t('checkedFirst', { mb: limits.maxFileMb, total: limits.maxRequestMb })}
-      </p>
+      <p className="text-sm text-zinc-600 dark:text-zinc-400">{t('checkedFirst', { mb: limits.maxFileMb, total: limits.maxRequestMb })}</p>
       {problems.length ? (
         <Alert>
           <span data-testid="import-too-large">
@@ -171,9 +169,7 @@ export function ImportForm({ limits }: { limits: ImportLimits }) {
               ))}
             </DataTable>
           ) : null}
-          {report.rejectedCount > report.rejected.length ? (
-            <p className="text-sm">{t('more', { n: report.rejectedCount - report.rejected.length })}</p>
-          ) : null}
+          {report.rejectedCount > report.rejected.length ? <p className="text-sm">{t('more', { n: report.rejectedCount - report.rejected.length })}</p> : null}
         </section>
       ) : null}
     </div>

@@ -16,7 +16,8 @@ export async function generateMetadata(): Promise<Metadata> {
 }
 
 const TEMPLATE = '/api/templates/evidence';
-const LINK = 'rounded-md border border-zinc-300 px-3 py-2 text-sm font-medium text-blue-800 underline hover:bg-zinc-50 dark:border-zinc-700 dark:text-blue-300 dark:hover:bg-zinc-900';
+const LINK =
+  'rounded-md border border-zinc-300 px-3 py-2 text-sm font-medium text-blue-800 underline hover:bg-zinc-50 dark:border-zinc-700 dark:text-blue-300 dark:hover:bg-zinc-900';
 const n = (v: number) => v.toLocaleString('en');
 /** Each field's longest value, from the schemas the import checks with (lib/pool/import/schemas.ts). */
 const FIELD_LIMITS: [string, number][] = [

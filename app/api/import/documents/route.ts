@@ -18,7 +18,10 @@ export const POST = route('pool:write', async (request, user) => {
   const upload = await readDocumentUpload(request);
   if (!upload.ok) {
     if (upload.status === 413) return Response.json({ code: 'bad_request', message: upload.message, phrase: upload.phrase }, { status: 413 });
-    throw new AppError(upload.status === 403 ? 'forbidden' : 'bad_request', say(importMessages, upload.phrase.key as keyof typeof importMessages.en, upload.phrase.values));
+    throw new AppError(
+      upload.status === 403 ? 'forbidden' : 'bad_request',
+      say(importMessages, upload.phrase.key as keyof typeof importMessages.en, upload.phrase.values),
+    );
   }
   // With a configured model, its reading goes on after this answer (it records its own outcome).
   const { result } = await uploadAndRead({ db: await getDb(), file: upload.file, details: upload.details, actorId: user.id, provider: configuredReader() });

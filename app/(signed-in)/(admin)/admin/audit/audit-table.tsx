@@ -16,7 +16,13 @@ export async function AuditTable({ rows, brokenAt }: { rows: AuditEntry[]; broke
       {rows.map((r) => {
         const broken = r.seq === brokenAt;
         return (
-          <tr key={r.seq} data-testid="audit-row" data-seq={r.seq} data-broken={broken || undefined} className={broken ? 'bg-red-50 dark:bg-red-950' : undefined}>
+          <tr
+            key={r.seq}
+            data-testid="audit-row"
+            data-seq={r.seq}
+            data-broken={broken || undefined}
+            className={broken ? 'bg-red-50 dark:bg-red-950' : undefined}
+          >
             <Td className="font-mono">
               {r.seq}
               {broken ? <span className="ml-1 font-sans text-xs font-semibold text-red-800 dark:text-red-200">({t('brokenRow')})</span> : null}

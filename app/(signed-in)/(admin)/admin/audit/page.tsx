@@ -90,7 +90,12 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
               <p className="font-semibold">
                 {verification.reason === 'missing'
                   ? t('verifyMissing', { seq: verification.brokenAt, at: verification.at.toISOString(), n: verification.checked })
-                  : t('verifyBroken', { seq: verification.brokenAt, at: verification.at.toISOString(), action: verification.action ?? '', n: verification.checked })}
+                  : t('verifyBroken', {
+                      seq: verification.brokenAt,
+                      at: verification.at.toISOString(),
+                      action: verification.action ?? '',
+                      n: verification.checked,
+                    })}
               </p>
               <p className="mt-1" data-testid="verify-reason" data-reason={verification.reason}>
                 {t(REASON_KEYS[verification.reason === 'missing' && verification.tail ? 'missing-tail' : verification.reason], { last: verification.lastGood })}
@@ -101,7 +106,12 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
       ) : null}
       <form method="get" className="mb-4 flex flex-wrap items-end gap-3" aria-label={t('filters')} data-testid="audit-filters">
         <div className="w-48">
-          <SelectField id="action" label={t('filterAction')} defaultValue={filters.action ?? ''} options={[any, ...facets.actions.map((a) => ({ value: a, label: auditActionLabel(a, locale) }))]} />
+          <SelectField
+            id="action"
+            label={t('filterAction')}
+            defaultValue={filters.action ?? ''}
+            options={[any, ...facets.actions.map((a) => ({ value: a, label: auditActionLabel(a, locale) }))]}
+          />
         </div>
         <div className="w-56">
           <SelectField
@@ -112,7 +122,12 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
           />
         </div>
         <div className="w-40">
-          <SelectField id="entity" label={t('filterEntity')} defaultValue={filters.entityType ?? ''} options={[any, ...facets.entityTypes.map((e) => ({ value: e, label: e }))]} />
+          <SelectField
+            id="entity"
+            label={t('filterEntity')}
+            defaultValue={filters.entityType ?? ''}
+            options={[any, ...facets.entityTypes.map((e) => ({ value: e, label: e }))]}
+          />
         </div>
         <div className="w-40">
           <TextField id="from" type="date" label={t('filterFrom')} defaultValue={filters.from ?? ''} />
@@ -134,13 +149,21 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
           <AuditTable rows={rows} brokenAt={verification && !verification.ok ? verification.brokenAt : null} />
           <nav aria-label={t('paging')} className="mt-4 flex items-center gap-4 text-sm">
             {page > 1 ? (
-              <Link href={`/admin/audit${query(filters, { page: String(page - 1) })}`} className="text-blue-800 underline dark:text-blue-300" data-testid="audit-prev">
+              <Link
+                href={`/admin/audit${query(filters, { page: String(page - 1) })}`}
+                className="text-blue-800 underline dark:text-blue-300"
+                data-testid="audit-prev"
+              >
                 {t('previous')}
               </Link>
             ) : null}
             <span data-testid="audit-page">{t('pageOf', { page, pages, total })}</span>
             {page < pages ? (
-              <Link href={`/admin/audit${query(filters, { page: String(page + 1) })}`} className="text-blue-800 underline dark:text-blue-300" data-testid="audit-next">
+              <Link
+                href={`/admin/audit${query(filters, { page: String(page + 1) })}`}
+                className="text-blue-800 underline dark:text-blue-300"
+                data-testid="audit-next"
+              >
                 {t('next')}
               </Link>
             ) : null}

@@ -36,7 +36,9 @@ export default async function SettingsPage() {
           <dl className="divide-y divide-zinc-200 dark:divide-zinc-800">
             <Row label={t('engine')}>{database.kind === 'pglite' ? t('pglite') : 'PostgreSQL'}</Row>
             <Row label={t('location')}>
-              <code className="break-all font-mono" data-testid="database-location">{database.location}</code>
+              <code className="break-all font-mono" data-testid="database-location">
+                {database.location}
+              </code>
             </Row>
             <Row label={t('demoAccounts')}>{demoEnabled(e) ? <Badge tone="amber">{t('enabled')}</Badge> : <Badge>{t('disabled')}</Badge>}</Row>
           </dl>

@@ -23,7 +23,10 @@ const createInput = z.object({
   name: z.string().trim().min(1, 'errName').max(200, 'errName'),
   reportIds: idList('errReports', 1),
   evaluatorIds: idList('errEvaluators', 1),
-  seed: z.preprocess((v) => (v === '' || v === undefined ? undefined : v), z.coerce.number('errSeed').int('errSeed').min(0, 'errSeed').max(2147483647, 'errSeed').optional()),
+  seed: z.preprocess(
+    (v) => (v === '' || v === undefined ? undefined : v),
+    z.coerce.number('errSeed').int('errSeed').min(0, 'errSeed').max(2147483647, 'errSeed').optional(),
+  ),
   /** The explicit "create anyway" tick for unpaired reports or mixed output languages. */
   createAnyway: z.preprocess((v) => v === 'on' || v === 'true' || v === true, z.boolean()),
 });
@@ -43,7 +46,8 @@ export const createStudy = action({ permission: 'studies:manage', input: createI
     throw new AppError('bad_request', say(studiesMessages, 'errPicksRefused'), { createAnyway: ['errCreateAnyway'] });
   }
   const evaluators = new Set((await listActiveEvaluators({ db })).map((e) => e.id));
-  if (evaluatorIds.some((id) => !evaluators.has(id))) throw new AppError('bad_request', say(studiesMessages, 'errUnknownEvaluator'), { evaluatorIds: ['errUnknownEvaluator'] });
+  if (evaluatorIds.some((id) => !evaluators.has(id)))
+    throw new AppError('bad_request', say(studiesMessages, 'errUnknownEvaluator'), { evaluatorIds: ['errUnknownEvaluator'] });
   const seed = input.seed ?? newStudySeed();
   const assignments = planAssignments({ seed, evaluatorIds, reportIds });
   const study = await db.transaction(async (tx) => {
@@ -60,7 +64,9 @@ export const createStudy = action({ permission: 'studies:manage', input: createI
         reportIds: [...reportIds].sort(),
         evaluatorIds: [...evaluatorIds].sort(),
         assignments: assignments.length,
-        ...(hasPickProblems(problems) ? { createdAnyway: true, unpairedReports: problems.unpaired.length, mixedLanguageCompanies: problems.mixedLanguages.map((c) => c.companyId) } : {}),
+        ...(hasPickProblems(problems)
+          ? { createdAnyway: true, unpairedReports: problems.unpaired.length, mixedLanguageCompanies: problems.mixedLanguages.map((c) => c.companyId) }
+          : {}),
       },
     });
     return created;
@@ -80,7 +86,14 @@ export const changeStudyStatus = action(
     await db.transaction(async (tx) => {
       await setStudyStatus({ db: tx, id: studyId, status });
       if (status === 'open') await notifyStudyOpened({ db: tx, studyId, actorId: admin.id });
-      await appendAudit({ tx, actorId: admin.id, action: status === 'open' ? 'study.open' : 'study.close', entityType: 'study', entityId: studyId, detail: { from: study.status } });
+      await appendAudit({
+        tx,
+        actorId: admin.id,
+        action: status === 'open' ? 'study.open' : 'study.close',
+        entityType: 'study',
+        entityId: studyId,
+        detail: { from: study.status },
+      });
     });
     revalidatePath(`/admin/studies/${studyId}`);
     revalidatePath('/admin/studies');

@@ -52,7 +52,13 @@ export const setUserDisabled = action(
   {
     permission: 'users:manage',
     messages,
-    input: z.object({ userId, disabled: z.enum(['true', 'false']).transform((v) => v === 'true').or(z.boolean()) }),
+    input: z.object({
+      userId,
+      disabled: z
+        .enum(['true', 'false'])
+        .transform((v) => v === 'true')
+        .or(z.boolean()),
+    }),
   },
   async ({ userId: id, disabled }, admin) => {
     await setDisabled({ db: await getDb(), actorId: admin.id, id, disabled });

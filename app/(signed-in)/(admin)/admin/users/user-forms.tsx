@@ -49,13 +49,7 @@ export function CreateUserForm() {
   );
 }
 
-export function UserRowActions({
-  user,
-  isSelf,
-}: {
-  user: { id: string; email: string; role: Role; disabled: boolean; locked: boolean };
-  isSelf: boolean;
-}) {
+export function UserRowActions({ user, isSelf }: { user: { id: string; email: string; role: Role; disabled: boolean; locked: boolean }; isSelf: boolean }) {
   const [roleState, roleAction, rolePending] = useActionForm(changeUserRole);
   const [disableState, disableAction, disablePending] = useActionForm(setUserDisabled);
   const [resetState, resetAction, resetPending] = useActionForm(resetUserPassword);
@@ -101,7 +95,14 @@ export function UserRowActions({
       <form action={resetAction} className="flex items-end gap-2">
         <input type="hidden" name="userId" value={user.id} />
         <div className="w-48">
-          <TextField id={`password-${slug}`} name="password" label={t('newPassword')} type="password" autoComplete="new-password" errors={fieldErrors(resetState, 'password', text)} />
+          <TextField
+            id={`password-${slug}`}
+            name="password"
+            label={t('newPassword')}
+            type="password"
+            autoComplete="new-password"
+            errors={fieldErrors(resetState, 'password', text)}
+          />
         </div>
         <Button type="submit" variant="secondary" size="sm" disabled={resetPending}>
           {t('resetPassword')}

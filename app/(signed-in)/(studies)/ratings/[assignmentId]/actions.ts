@@ -36,10 +36,18 @@ export const submitRating = action({ permission: 'ratings:write', input }, async
   const { db, assignment } = await writableAssignment(user, assignmentId);
   const clean = cleanAnswers(answers);
   const missing = missingItems(clean);
-  if (missing.length) throw new AppError('bad_request', say(ratingMessages, 'errMissing', { n: missing.length }), Object.fromEntries(missing.map((m) => [m, ['errMissing']])));
+  if (missing.length)
+    throw new AppError('bad_request', say(ratingMessages, 'errMissing', { n: missing.length }), Object.fromEntries(missing.map((m) => [m, ['errMissing']])));
   await db.transaction(async (tx) => {
     if (!(await submitAssignment({ db: tx, id: assignmentId, answers: clean }))) throw new AppError('conflict', say(ratingMessages, 'errLocked'));
-    await appendAudit({ tx, actorId: user.id, action: 'rating.submit', entityType: 'study_assignment', entityId: assignmentId, detail: { studyId: assignment.studyId, answers: clean } });
+    await appendAudit({
+      tx,
+      actorId: user.id,
+      action: 'rating.submit',
+      entityType: 'study_assignment',
+      entityId: assignmentId,
+      detail: { studyId: assignment.studyId, answers: clean },
+    });
   });
   revalidatePath('/ratings');
   revalidatePath(`/ratings/${assignmentId}`);

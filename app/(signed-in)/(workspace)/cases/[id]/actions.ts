@@ -37,7 +37,10 @@ const startInput = z.object({
   mode: z.enum(RUN_MODES),
   recency_days: z.coerce.number('errRecency').int('errRecency').min(1, 'errRecency').max(3650, 'errRecency'),
   max_web_results: z.coerce.number('errWebResults').int('errWebResults').min(0, 'errWebResults').max(20, 'errWebResults'),
-  max_tokens: z.preprocess(blankAsUnset, z.coerce.number('errMaxTokens').int('errMaxTokens').min(1_000, 'errMaxTokens').max(100_000_000, 'errMaxTokens').optional()),
+  max_tokens: z.preprocess(
+    blankAsUnset,
+    z.coerce.number('errMaxTokens').int('errMaxTokens').min(1_000, 'errMaxTokens').max(100_000_000, 'errMaxTokens').optional(),
+  ),
   max_cost_usd: z.preprocess(blankAsUnset, z.coerce.number('errMaxCost').min(0.01, 'errMaxCost').max(10_000, 'errMaxCost').optional()),
 });
 
@@ -48,7 +51,8 @@ export const startRun = action({ permission: 'cases:write', input: startInput },
   try {
     provider = getProvider({ provider: input.provider });
   } catch (err) {
-    if (err instanceof ProviderConfigError) throw new AppError('bad_request', say(runMessages, 'providerOpenaiMissing'), { provider: ['providerOpenaiMissing'] });
+    if (err instanceof ProviderConfigError)
+      throw new AppError('bad_request', say(runMessages, 'providerOpenaiMissing'), { provider: ['providerOpenaiMissing'] });
     throw err;
   }
   // The case check, the run limit, the run, the audit entry in one transaction, then the runner
@@ -60,7 +64,13 @@ export const startRun = action({ permission: 'cases:write', input: startInput },
     protocolId: input.protocol,
     provider,
     mode: input.mode,
-    params: { language: input.language, recencyDays: input.recency_days, maxWebResults: input.max_web_results, maxTokens: input.max_tokens, maxCostUsd: input.max_cost_usd },
+    params: {
+      language: input.language,
+      recencyDays: input.recency_days,
+      maxWebResults: input.max_web_results,
+      maxTokens: input.max_tokens,
+      maxCostUsd: input.max_cost_usd,
+    },
   });
   revalidatePath(`/cases/${kase.id}`);
   redirect(`/runs/${run.id}`);
@@ -76,7 +86,11 @@ const submitInput = z
     case_id,
     note,
     reasons: new Map(
-      Object.entries(fields).flatMap(([name, value]) => (name.startsWith(ACK_FIELD_PREFIX) && typeof value === 'string' && normalizeNote(value) ? [[name.slice(ACK_FIELD_PREFIX.length), normalizeNote(value)] as const] : [])),
+      Object.entries(fields).flatMap(([name, value]) =>
+        name.startsWith(ACK_FIELD_PREFIX) && typeof value === 'string' && normalizeNote(value)
+          ? [[name.slice(ACK_FIELD_PREFIX.length), normalizeNote(value)] as const]
+          : [],
+      ),
     ),
   }));
 

@@ -59,7 +59,8 @@ export default async function CasePage({ params }: { params: Promise<{ id: strin
   const acks = await listAcknowledgements({ db, caseId: id, submittedAt: kase.submittedAt });
   const ta = await getT(acknowledgementMessages);
   const time = (d: Date) => formatDateTime(d, locale);
-  const toAcknowledge = owner && open ? (await itemsToAcknowledge({ db, caseId: id })).map((item) => ({ key: item.key, ...ackText(ackItemFields(item), locale) })) : [];
+  const toAcknowledge =
+    owner && open ? (await itemsToAcknowledge({ db, caseId: id })).map((item) => ({ key: item.key, ...ackText(ackItemFields(item), locale) })) : [];
   const initial = runs.map((r) => ({
     ...r,
     createdAt: r.createdAt.toISOString(),
@@ -68,7 +69,10 @@ export default async function CasePage({ params }: { params: Promise<{ id: strin
   }));
   return (
     <>
-      <PageHeader title={kase.title} description={`${locale === 'ko' ? kase.companyName : (kase.companyNameEn ?? kase.companyName)} · ${t('asOfDate')} ${kase.asOfDate}`} />
+      <PageHeader
+        title={kase.title}
+        description={`${locale === 'ko' ? kase.companyName : (kase.companyNameEn ?? kase.companyName)} · ${t('asOfDate')} ${kase.asOfDate}`}
+      />
       {redFlags.flags.length ? (
         <div className="mb-6">
           <RedFlagsPanel flags={redFlags.flags} evidence={redFlags.evidence} scope={{ kind: 'case', date: kase.asOfDate }} />
@@ -86,13 +90,23 @@ export default async function CasePage({ params }: { params: Promise<{ id: strin
           </Card>
           <CoverNoteCard note={kase.submissionNote} title={t('coverNoteTitle')} />
           {kase.submittedAt ? (
-            <AcknowledgementsCard rows={ackRows(acks, locale, time)} title={ta('cardTitle')} lead={ackLead(kase.submittedAt, time, locale)} none={ta('cardNone')} openLabel={ta('openRun')} />
+            <AcknowledgementsCard
+              rows={ackRows(acks, locale, time)}
+              title={ta('cardTitle')}
+              lead={ackLead(kase.submittedAt, time, locale)}
+              none={ta('cardNone')}
+              openLabel={ta('openRun')}
+            />
           ) : null}
           <Card title={t('runs')}>
             <CaseRuns caseId={kase.id} initial={initial} protocolNames={protocolNames} />
             {runs.length >= 2 ? (
               <p className="mt-3 text-sm">
-                <Link href={`/cases/${kase.id}/compare`} className="text-blue-800 underline underline-offset-2 hover:no-underline dark:text-blue-300" data-testid="compare-runs-link">
+                <Link
+                  href={`/cases/${kase.id}/compare`}
+                  className="text-blue-800 underline underline-offset-2 hover:no-underline dark:text-blue-300"
+                  data-testid="compare-runs-link"
+                >
                   {t('compareRuns')}
                 </Link>
               </p>

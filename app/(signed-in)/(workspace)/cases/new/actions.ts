@@ -19,7 +19,12 @@ const caseForm = z.object({
     .string()
     .trim()
     .transform((v) => v.replaceAll(',', ''))
-    .pipe(z.string().regex(/^\d{1,18}(\.\d{1,2})?$/, 'errAmount').refine((v) => Number(v) > 0, 'errAmount')),
+    .pipe(
+      z
+        .string()
+        .regex(/^\d{1,18}(\.\d{1,2})?$/, 'errAmount')
+        .refine((v) => Number(v) > 0, 'errAmount'),
+    ),
   loan_currency: z.enum(CURRENCIES, 'errCurrency'),
   loan_purpose: z.string().trim().min(1, 'errPurpose').max(1000, 'errPurpose'),
   loan_tenor_months: z.coerce.number('errTenor').int('errTenor').min(1, 'errTenor').max(600, 'errTenor'),

@@ -94,7 +94,14 @@ export const updateEvidence = action(
     try {
       await db.transaction(async (tx) => {
         await updateEvidenceItem({ db: tx, id, values });
-        await appendAudit({ tx, actorId: user.id, action: 'evidence.update', entityType: 'evidence', entityId: id, detail: { companyId: existing.companyId, changed } });
+        await appendAudit({
+          tx,
+          actorId: user.id,
+          action: 'evidence.update',
+          entityType: 'evidence',
+          entityId: id,
+          detail: { companyId: existing.companyId, changed },
+        });
       });
     } catch (err) {
       if ((err as { code?: string; cause?: { code?: string } }).code === '23505' || (err as { cause?: { code?: string } }).cause?.code === '23505') {
@@ -189,11 +196,23 @@ export const watchCompany = action({ permission: 'watch:write', input: watchInpu
     const kase = await getCaseById({ db, id: input.case_id });
     if (!kase || kase.ownerId !== user.id || kase.companyId !== company.id) throw new AppError('bad_request', undefined, { case_id: ['errCase'] });
   }
-  const settings = { frequency: input.frequency, caseId: input.case_id ?? null, adverseThreshold: input.adverse_threshold, autoRescreen: input.auto_rescreen && Boolean(input.case_id) };
+  const settings = {
+    frequency: input.frequency,
+    caseId: input.case_id ?? null,
+    adverseThreshold: input.adverse_threshold,
+    autoRescreen: input.auto_rescreen && Boolean(input.case_id),
+  };
   const entry = await db.transaction(async (tx) => {
     const before = await getWatchEntry({ db: tx, ownerId: user.id, companyId: company.id });
     const row = await upsertWatchEntry({ db: tx, ownerId: user.id, companyId: company.id, settings, now: new Date() });
-    await appendAudit({ tx, actorId: user.id, action: before ? 'watch.update' : 'watch.add', entityType: 'company', entityId: company.id, detail: { entryId: row.id, ...settings } });
+    await appendAudit({
+      tx,
+      actorId: user.id,
+      action: before ? 'watch.update' : 'watch.add',
+      entityType: 'company',
+      entityId: company.id,
+      detail: { entryId: row.id, ...settings },
+    });
     return row;
   });
   refresh(company.id);
@@ -213,17 +232,20 @@ export const unwatchCompany = action({ permission: 'watch:write', input: z.objec
   return { removed: true };
 });
 
-export const checkWatchNow = action({ permission: 'watch:check', input: z.object({ company_id: z.string().min(1).max(200) }) }, async ({ company_id }, user) => {
-  const db = await getDb();
-  const company = await getCompanyById({ db, id: company_id });
-  if (!company) throw new AppError('not_found', say(watchMessages, 'errNoCompany'));
-  const now = new Date();
-  await db.transaction(async (tx) => {
-    await makeWatchEntriesDue({ db: tx, companyId: company.id, now });
-    await appendAudit({ tx, actorId: user.id, action: 'watch.check', entityType: 'company', entityId: company.id });
-  });
-  // The same pass the scheduler runs: it claims what is due, this borrower's entries included.
-  const checks = await watchPass({ db, now });
-  refresh(company.id);
-  return { checks: checks.length, alerts: checks.filter((c) => c.alertId).length };
-});
+export const checkWatchNow = action(
+  { permission: 'watch:check', input: z.object({ company_id: z.string().min(1).max(200) }) },
+  async ({ company_id }, user) => {
+    const db = await getDb();
+    const company = await getCompanyById({ db, id: company_id });
+    if (!company) throw new AppError('not_found', say(watchMessages, 'errNoCompany'));
+    const now = new Date();
+    await db.transaction(async (tx) => {
+      await makeWatchEntriesDue({ db: tx, companyId: company.id, now });
+      await appendAudit({ tx, actorId: user.id, action: 'watch.check', entityType: 'company', entityId: company.id });
+    });
+    // The same pass the scheduler runs: it claims what is due, this borrower's entries included.
+    const checks = await watchPass({ db, now });
+    refresh(company.id);
+    return { checks: checks.length, alerts: checks.filter((c) => c.alertId).length };
+  },
+);

@@ -36,7 +36,9 @@ export default async function RunPage({ params }: { params: Promise<{ id: string
   // First paint from the database plus the text streamed so far; the client then follows the run's log from there.
   const initial = await loadLiveState({ db, runId: id });
   // The case's review: its decisions above the run, its threads on the turn cards.
-  const [decisions, comments] = kase ? await Promise.all([listDecisionsForCase({ db, caseId: kase.id }), listCommentsForCase({ db, caseId: kase.id })]) : [[], []];
+  const [decisions, comments] = kase
+    ? await Promise.all([listDecisionsForCase({ db, caseId: kase.id }), listCommentsForCase({ db, caseId: kase.id })])
+    : [[], []];
   // A finished run whose final checks failed says so at the top (lib/report/failed-checks.ts).
   const locale = await getLocale();
   const finished = isTerminal(run.status) ? await loadReportInput({ db, runId: id }) : null;

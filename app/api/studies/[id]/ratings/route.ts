@@ -18,7 +18,11 @@ export const GET = route('studies:manage', async (_request, user, { params }: { 
   await db.transaction(async (tx) => {
     await appendAudit({ tx, actorId: user.id, action: 'study.export', entityType: 'study', entityId: id, detail: { format: 'csv', rows: rows.length } });
   });
-  const slug = study.name.replace(/[^A-Za-z0-9]+/g, '-').replace(/^-|-$/g, '').toLowerCase() || 'study';
+  const slug =
+    study.name
+      .replace(/[^A-Za-z0-9]+/g, '-')
+      .replace(/^-|-$/g, '')
+      .toLowerCase() || 'study';
   return new Response(csv, {
     headers: {
       'Content-Type': 'text/csv; charset=utf-8',

@@ -32,12 +32,21 @@ export default async function RunReportPage({ params }: { params: Promise<{ id: 
   const { id } = await params;
   const { user, run, kase } = await requireRunAccess(id, 'read');
   const db = await getDb();
-  const [input, locale, t, judgments] = await Promise.all([loadReportInput({ db, runId: id }), getLocale(), getT(reportMessages), listRubricJudgments({ db, runId: id })]);
+  const [input, locale, t, judgments] = await Promise.all([
+    loadReportInput({ db, runId: id }),
+    getLocale(),
+    getT(reportMessages),
+    listRubricJudgments({ db, runId: id }),
+  ]);
   // Views of reports are audited, like exports.
-  await db.transaction((tx) => appendAudit({ tx, actorId: user.id, action: 'report.view', entityType: 'run', entityId: id, detail: { status: input.view.status } }));
+  await db.transaction((tx) =>
+    appendAudit({ tx, actorId: user.id, action: 'report.view', entityType: 'run', entityId: id, detail: { status: input.view.status } }),
+  );
   const doc = buildReportDoc(input, locale);
   // What the RM acknowledged of this run's failed checks (and the case's red flags) with the latest submission.
-  const acks = kase ? ackRows(await listAcknowledgements({ db, caseId: kase.id, submittedAt: kase.submittedAt }), locale, (d) => formatDateTime(d, locale), { runId: id }) : [];
+  const acks = kase
+    ? ackRows(await listAcknowledgements({ db, caseId: kase.id, submittedAt: kase.submittedAt }), locale, (d) => formatDateTime(d, locale), { runId: id })
+    : [];
   const ta = await getT(acknowledgementMessages);
   return (
     <>
@@ -55,7 +64,13 @@ export default async function RunReportPage({ params }: { params: Promise<{ id: 
         doc={doc}
         acknowledgements={
           acks.length && kase?.submittedAt ? (
-            <AcknowledgementsCard rows={acks} title={ta('cardTitle')} lead={ackLead(kase.submittedAt, (d) => formatDateTime(d, locale), locale)} none={null} openLabel={ta('openRun')} />
+            <AcknowledgementsCard
+              rows={acks}
+              title={ta('cardTitle')}
+              lead={ackLead(kase.submittedAt, (d) => formatDateTime(d, locale), locale)}
+              none={null}
+              openLabel={ta('openRun')}
+            />
           ) : null
         }
       />

@@ -110,7 +110,10 @@ export default async function StudyResultsPage({ params, searchParams }: { param
             <p className="text-sm">{t('noPairs')}</p>
           ) : (
             <div data-testid="wilcoxon-table">
-              <DataTable caption={t('wilcoxonCaption')} head={[t('colMeasure'), t('colSystems'), t('colPairs'), t('colMedians'), t('colN'), t('colW'), t('colZ'), t('colP'), t('colPExact'), t('colR')]}>
+              <DataTable
+                caption={t('wilcoxonCaption')}
+                head={[t('colMeasure'), t('colSystems'), t('colPairs'), t('colMedians'), t('colN'), t('colW'), t('colZ'), t('colP'), t('colPExact'), t('colR')]}
+              >
                 {results.tests.map((w) => (
                   <tr key={`${w.measure}-${w.a}-${w.b}`} data-testid={`wilcoxon-${w.measure}`} data-small-sample={w.smallSample ? 'yes' : 'no'}>
                     <Td>{measureLabel(w.measure)}</Td>

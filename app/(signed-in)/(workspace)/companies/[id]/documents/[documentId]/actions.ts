@@ -28,14 +28,11 @@ function refresh(place: { companyId: string; documentId: string }) {
 
 // RMs and admins (pool:write) read and write every company's pool, so the permission is the whole
 // access check; a candidate that is gone or decided is refused by review.ts.
-export const acceptDocumentCandidate = action(
-  { permission: 'pool:write', input: acceptInput, messages },
-  async ({ id, ...edits }, user) => {
-    const accepted = await acceptCandidate({ db: await getDb(), id, userId: user.id, edits });
-    refresh(accepted);
-    return accepted;
-  },
-);
+export const acceptDocumentCandidate = action({ permission: 'pool:write', input: acceptInput, messages }, async ({ id, ...edits }, user) => {
+  const accepted = await acceptCandidate({ db: await getDb(), id, userId: user.id, edits });
+  refresh(accepted);
+  return accepted;
+});
 
 export const rejectDocumentCandidate = action({ permission: 'pool:write', input: z.object({ id: z.uuid() }), messages }, async ({ id }, user) => {
   const rejected = await rejectCandidate({ db: await getDb(), id, userId: user.id });
@@ -45,8 +42,11 @@ export const rejectDocumentCandidate = action({ permission: 'pool:write', input:
 
 // The model reads the document again when its last reading failed or was stopped by a restart;
 // the reading goes on after this answer and records its own outcome (lib/jobs/document-reading.ts).
-export const rereadDocument = action({ permission: 'pool:write', input: z.object({ document_id: z.string().min(1).max(300) }), messages }, async ({ document_id }, user) => {
-  const { companyId } = await readDocumentAgain({ db: await getDb(), provider: configuredReader(), documentId: document_id, actorId: user.id });
-  refresh({ companyId, documentId: document_id });
-  return { documentId: document_id };
-});
+export const rereadDocument = action(
+  { permission: 'pool:write', input: z.object({ document_id: z.string().min(1).max(300) }), messages },
+  async ({ document_id }, user) => {
+    const { companyId } = await readDocumentAgain({ db: await getDb(), provider: configuredReader(), documentId: document_id, actorId: user.id });
+    refresh({ companyId, documentId: document_id });
+    return { documentId: document_id };
+  },
+);

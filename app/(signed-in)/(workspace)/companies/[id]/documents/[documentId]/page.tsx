@@ -65,7 +65,9 @@ export default async function DocumentPage({
         reading: c.proposedBy === 'model' ? (modelReadings[`${c.charStart}:${c.charEnd}`] ?? null) : null,
       }))
     : [];
-  const hrefs = Object.fromEntries(candidates.map((c) => [c.id, passageHref({ companyId: company.id, documentId: doc.id, charStart: c.charStart, charEnd: c.charEnd })]));
+  const hrefs = Object.fromEntries(
+    candidates.map((c) => [c.id, passageHref({ companyId: company.id, documentId: doc.id, charStart: c.charStart, charEnd: c.charEnd })]),
+  );
   const active = highlight ? (candidates.find((c) => c.charStart === highlight.start && c.charEnd === highlight.end)?.id ?? null) : null;
   const reading = editable ? readingOf(doc.meta) : null;
   // A reading that failed or was stopped can be asked for again while a model is configured.
@@ -87,7 +89,13 @@ export default async function DocumentPage({
             <a className="text-blue-800 underline dark:text-blue-300" href={doc.sourceUrl} target="_blank" rel="noreferrer noopener">
               {doc.sourceName}
             </a>
-            {format === 'pdf' ? ` · ${td('formatPdf', { pages })}` : format === 'dart' ? ` · ${td('formatDart')}` : format === 'html' ? ` · ${td('formatHtml')}` : null}
+            {format === 'pdf'
+              ? ` · ${td('formatPdf', { pages })}`
+              : format === 'dart'
+                ? ` · ${td('formatDart')}`
+                : format === 'html'
+                  ? ` · ${td('formatHtml')}`
+                  : null}
             {doc.license ? <span className="block text-xs">{t('licence', { license: doc.license })}</span> : null}
           </>
         }
@@ -96,7 +104,9 @@ export default async function DocumentPage({
         <div className="mb-4" data-testid="model-reading" data-state={reading.state}>
           {reading.state === 'reading' ? (
             <Alert tone={reading.stalled ? 'error' : 'info'}>
-              {reading.stalled ? td('modelStalled', { model: reading.model, time: new Date(reading.startedAt).toISOString().slice(0, 16).replace('T', ' ') + ' UTC' }) : td('modelReading', { model: reading.model })}
+              {reading.stalled
+                ? td('modelStalled', { model: reading.model, time: new Date(reading.startedAt).toISOString().slice(0, 16).replace('T', ' ') + ' UTC' })
+                : td('modelReading', { model: reading.model })}
               {reading.stalled && modelConfigured ? <RereadDocument documentId={doc.id} /> : null}
             </Alert>
           ) : reading.state === 'failed' ? (
@@ -111,7 +121,12 @@ export default async function DocumentPage({
                 chunks: reading.chunksRead,
                 n: reading.proposed,
                 // A reading recorded before quotes were checked for length counted no notStatement.
-                dropped: reading.dropped.notQuoted + (reading.dropped.notStatement ?? 0) + reading.dropped.unknownCategory + reading.dropped.unknownFactor + reading.dropped.duplicate,
+                dropped:
+                  reading.dropped.notQuoted +
+                  (reading.dropped.notStatement ?? 0) +
+                  reading.dropped.unknownCategory +
+                  reading.dropped.unknownFactor +
+                  reading.dropped.duplicate,
                 tokens: reading.promptTokens + reading.completionTokens,
                 cost: priceOf(reading.model).known ? formatUsd(reading.costUsd) : td('modelCostUnknown'),
               })}
