@@ -116,9 +116,7 @@ const schema = z.object({
    */
   WATCH_PASS_MINUTES: z.coerce.number().int().min(0).max(60).default(5),
 
-  // ── Job queue and workers (PostgreSQL only; on the embedded database runs execute in the app process) ──
-  /** `off` executes runs in the app process even on PostgreSQL: a single instance only. */
-  CROSSCHECK_QUEUE: z.preprocess((v) => (v === '' ? undefined : v), z.enum(['on', 'off']).default('on')),
+  // ── Job queue and workers (on the embedded database the app process is the only worker) ──
   /** `0` keeps app instances from executing runs, leaving them to `npm run worker` processes. */
   CROSSCHECK_EMBEDDED_WORKER: flagDefaultOn,
   /** Runs one worker process (or an app instance's embedded worker) executes at once. */

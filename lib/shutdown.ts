@@ -1,9 +1,9 @@
 // Stopping an app instance on SIGTERM or SIGINT. `npm start` runs `next start` with
 // NEXT_MANUAL_SIG_HANDLE=1, which leaves both signals to us instead of Next.js exiting at once:
-// - the embedded queue worker stops taking runs, finishes the runs in hand for up to
+// - on PostgreSQL the embedded queue worker stops taking runs, finishes the runs in hand for up to
 //   WORKER_SHUTDOWN_TIMEOUT_MS, then hands the rest to another worker, as `npm run worker` does;
-// - runs executing in-process (the embedded database, or CROSSCHECK_QUEUE=off) stop without
-//   ending and resume at the next start;
+// - on the embedded database nobody else could take them: the runs stop at once without ending,
+//   back on the queue, and resume at the next start;
 // - viewers' streams stop following run logs, the counters are written, and the database is closed (which
 //   also frees an embedded data folder for the next process).
 // Requests still being served when the process exits are cut off: take the instance out of the
@@ -12,8 +12,7 @@
 // worker once their jobs' heartbeats lapse.
 import { closeDb } from '@/lib/db/client';
 import { stopLogTail } from '@/lib/debate/log-tail';
-import { releaseRunsHere } from '@/lib/jobs/runner';
-import { env } from '@/lib/env';
+import { env, isEmbedded } from '@/lib/env';
 import type { QueueWorker } from '@/lib/jobs/worker';
 import { flushCounters } from '@/lib/ops/counters';
 import { log } from '@/lib/ops/log';
@@ -33,12 +32,19 @@ export function stopOnSignals({ worker }: { worker?: QueueWorker }) {
       process.exit(1);
     }
     stoppingSince = Date.now();
-    const timeoutMs = env().WORKER_SHUTDOWN_TIMEOUT_MS;
-    console.log(`Crosscheck is stopping (${signal})${worker ? `: finishing the runs in hand for up to ${timeoutMs / 1000} s, then handing them over` : ''}`);
+    const embedded = isEmbedded(env());
+    const timeoutMs = embedded ? 0 : env().WORKER_SHUTDOWN_TIMEOUT_MS;
+    console.log(
+      `Crosscheck is stopping (${signal})${
+        !worker
+          ? ''
+          : embedded
+            ? ': the runs in hand resume at the next start'
+            : `: finishing the runs in hand for up to ${timeoutMs / 1000} s, then handing them over`
+      }`,
+    );
     try {
       await worker?.stop({ graceful: true, timeoutMs });
-      const released = await releaseRunsHere();
-      if (released) shutdownLog.info('stopped the runs executing here; they resume at the next start', { runs: released });
       stopLogTail();
       if (worker) await (await import('@/lib/jobs/boss')).stopBoss();
       await flushCounters();

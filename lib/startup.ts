@@ -7,7 +7,6 @@ import type { DatabaseHandle } from '@/lib/db/client';
 import { hasAnyCompany } from '@/lib/db/queries/demo';
 import { openAppDatabase } from '@/lib/demo/app-database';
 import { resumeInterruptedRuns } from '@/lib/jobs/resume';
-import { queueEnabled } from '@/lib/jobs/runner';
 import { DataFolderError } from '@/lib/db/data-dir';
 import { DEMO_ACCOUNTS } from '@/lib/demo/accounts';
 import { demoEnabled, env, EnvError, isEmbedded } from '@/lib/env';
@@ -47,14 +46,17 @@ export async function startUp() {
       (await import('@/lib/jobs/process-guard')).surviveDatabaseOutages({ exitOnOtherErrors: false });
     }
     let worker: QueueWorker | undefined;
-    if (queueEnabled()) {
-      if (e.CROSSCHECK_EMBEDDED_WORKER) {
-        const { startWorker } = await import('@/lib/jobs/worker');
-        worker = await startWorker({ concurrency: e.WORKER_CONCURRENCY });
-        lines.push(`Runs go through the PostgreSQL job queue; this instance's worker (${worker.workerId}) executes up to ${e.WORKER_CONCURRENCY} at once.`);
-      } else {
-        lines.push('Runs go through the PostgreSQL job queue; this instance executes none (CROSSCHECK_EMBEDDED_WORKER=0): start `npm run worker`.');
-      }
+    if (isEmbedded(e)) {
+      // Nothing else can open the embedded database: this process executes its runs.
+      const { startWorker } = await import('@/lib/jobs/worker');
+      worker = await startWorker({ db: database.db, concurrency: e.WORKER_CONCURRENCY });
+      lines.push(`Runs go through the job queue in the embedded database; this process executes up to ${e.WORKER_CONCURRENCY} at once.`);
+    } else if (e.CROSSCHECK_EMBEDDED_WORKER) {
+      const { startWorker } = await import('@/lib/jobs/worker');
+      worker = await startWorker({ db: database.db, concurrency: e.WORKER_CONCURRENCY });
+      lines.push(`Runs go through the PostgreSQL job queue; this instance's worker (${worker.workerId}) executes up to ${e.WORKER_CONCURRENCY} at once.`);
+    } else {
+      lines.push('Runs go through the PostgreSQL job queue; this instance executes none (CROSSCHECK_EMBEDDED_WORKER=0): start `npm run worker`.');
     }
     // The watch's schedule is not worth an instance that never serves: a failure to set it up is
     // said, and the passes are left to the other processes (pg-boss's cron runs on any of them).
@@ -71,7 +73,7 @@ export async function startUp() {
     );
     stopOnSignals({ worker });
     const resumed = await resumeInterruptedRuns({ db: database.db });
-    if (resumed) lines.push(`${queueEnabled() ? 'Queued again' : 'Resuming'}: ${resumed} interrupted analysis run${resumed === 1 ? '' : 's'}.`);
+    if (resumed) lines.push(`Queued again: ${resumed} interrupted analysis run${resumed === 1 ? '' : 's'}.`);
     console.log(lines.join('\n'));
   } catch (err) {
     if (err instanceof DataFolderError || err instanceof EnvError) {

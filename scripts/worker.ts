@@ -22,10 +22,6 @@ async function main() {
     );
     process.exit(1);
   }
-  if (e.CROSSCHECK_QUEUE === 'off') {
-    console.error('[worker] cannot start: CROSSCHECK_QUEUE=off, so the app instances execute runs themselves and nothing is queued.');
-    process.exit(1);
-  }
   surviveDatabaseOutages({ exitOnOtherErrors: true });
   const { location } = await openAppDatabase();
   const worker = await startWorker({ concurrency: e.WORKER_CONCURRENCY });

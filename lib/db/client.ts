@@ -147,6 +147,18 @@ export async function migrateDatabase(handle: DatabaseHandle) {
   }
 }
 
+/**
+ * What a database opened here runs on, for the job queue (lib/jobs/boss.ts), which talks to the
+ * same database through its own adapter: the PGlite instance itself, or PostgreSQL's connection string.
+ */
+export function connectionOf(db: Db): { kind: 'pglite'; client: import('@electric-sql/pglite').PGlite } | { kind: 'postgres'; url: string } {
+  const client = (db as unknown as { $client: unknown }).$client;
+  if (client && typeof client === 'object' && 'waitReady' in client) return { kind: 'pglite', client: client as import('@electric-sql/pglite').PGlite };
+  const url = (client as { options?: { connectionString?: string } } | undefined)?.options?.connectionString;
+  if (!url) throw new Error('This database has no connection string for the job queue.');
+  return { kind: 'postgres', url };
+}
+
 type Cached = { handle: Promise<DatabaseHandle> };
 const globalForDb = globalThis as typeof globalThis & { __crosscheckDb?: Cached };
 

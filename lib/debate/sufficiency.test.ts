@@ -17,7 +17,7 @@ import { DEMO_IDS, DEMO_THIN_CASE, seedDemo } from '@/lib/demo/seed';
 import type { RunEvent } from '@/lib/domain/protocol';
 import { resetEnvForTests } from '@/lib/env';
 import { retryCaseRun } from '@/lib/jobs/case-runs';
-import { waitForRun } from '@/lib/jobs/runner';
+import { untilRunEnds, workOn } from '@/lib/jobs/test-wait';
 import { createOfflineAnalyst } from '@/lib/llm/offline';
 import type { ModelProvider } from '@/lib/llm/types';
 import { tagByCategory } from '@/lib/pool/factors';
@@ -86,6 +86,7 @@ describe('evidenceShortfall on the demo pool', () => {
 const BEFORE_FILING = '2025-02-16';
 
 describe.each(testBackends())('a run on too little evidence, on %s', (backend) => {
+  let work: Awaited<ReturnType<typeof workOn>> | undefined;
   let handle: DatabaseHandle;
   let db: Db;
   const calls: string[] = [];
@@ -101,7 +102,6 @@ describe.each(testBackends())('a run on too little evidence, on %s', (backend) =
   };
 
   beforeAll(async () => {
-    process.env.CROSSCHECK_QUEUE = 'off';
     process.env.AUDIT_SECRET ??= 'sufficiency-test-audit-secret-0123456789abcdef';
     delete process.env.OPENAI_API_KEY;
     delete process.env.OPENAI_BASE_URL;
@@ -109,8 +109,12 @@ describe.each(testBackends())('a run on too little evidence, on %s', (backend) =
     handle = await createTestDatabase(backend);
     db = handle.db;
     await seedDemo(db, { accounts: true });
+    work = await workOn(db);
   }, 90_000);
-  afterAll(() => handle?.close());
+  afterAll(async () => {
+    await work?.stop();
+    await handle?.close();
+  });
 
   it('ends a run on an empty pool before any step: no model call, the shortfall saved and sent, the case a draft again', async () => {
     const kase = (await getCaseById({ db, id: DEMO_IDS.thinCase }))!;
@@ -175,7 +179,7 @@ describe.each(testBackends())('a run on too little evidence, on %s', (backend) =
       actorId: kase.ownerId,
     }).then(async () => {
       statusWhileQueued = (await getCaseById({ db, id: kase.id }))!.status;
-      await waitForRun(run.id);
+      await untilRunEnds(db, run.id);
     });
     // The retry put the case back to analyzing (it may already have ended short again).
     expect(['analyzing', 'draft']).toContain(statusWhileQueued);

@@ -58,7 +58,7 @@ if (testBackends().includes('postgres')) {
       const server = new URL(process.env.TEST_DATABASE_URL!);
       server.pathname = `/${handle.location.split('/')[1]}`;
       url = server.toString();
-      boss = await getBoss(url);
+      boss = await getBoss(db);
       await db.insert(companies).values({ id: 'acme', name: 'Acme', country: 'KR' });
     }, 60_000);
 
@@ -69,10 +69,10 @@ if (testBackends().includes('postgres')) {
 
     it('one live attempt at a time: a second job is refused; a failed job, a cancelled one and an earlier try of the same job are taken over', async () => {
       const runId = await newRun();
-      await enqueueRun(runId, { url });
+      await enqueueRun({ db, runId });
       const first = await fetchJob(runId);
       // A second job for the run while the first is active (`short` allows one waiting beside it).
-      await enqueueRun(runId, { url });
+      await enqueueRun({ db, runId });
       const second = await fetchJob(runId);
       const a = `w1/${first.id}/0`;
       const b = `w2/${second.id}/0`;
@@ -151,7 +151,7 @@ if (testBackends().includes('postgres')) {
         .update(runs)
         .set({ workerId: 'dead/x/0' })
         .where(sql`${runs.id} = ${runId}`);
-      const dead = await failRunsOfDeadJobs({ db, url });
+      const dead = await failRunsOfDeadJobs({ db });
       // The last try: failing it sends the job to the dead-letter queue.
       await boss.send(RUN_QUEUE, { runId } satisfies RunJob, { singletonKey: runId, retryLimit: 0 });
       const job = await fetchJob(runId);

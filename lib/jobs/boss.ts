@@ -1,17 +1,17 @@
-// The PostgreSQL job queue (pg-boss 12, in its own schema `crosscheck_jobs`): one instance per
-// process and database, started on first use (never at import time, so `next build` and the
-// embedded mode never touch it). A job only says "execute run X". pg-boss keeps a worker's claim
+// The job queue (pg-boss 12, in its own schema `crosscheck_jobs`) on both databases: PostgreSQL
+// through its connection string, the embedded PGlite through pg-boss's PGlite adapter on the same
+// instance the app uses. One queue per process and database, started on first use (never at
+// import time, so `next build` never touches it). A job only says "execute run X". pg-boss keeps a worker's claim
 // alive by its heartbeat and wakes idle workers by LISTEN/NOTIFY; which attempt may write to the
 // run is fenced by the run row itself (runs.worker_id, lib/db/queries/runs.ts claimRun), so a
 // duplicate or stale job is harmless. pg-boss 10's schema `pgboss` cannot be migrated to 12: it is
 // left in place, unread, and the runs whose jobs waited there are queued again at start-up
 // (queueOrphanedRuns). Scheduling is on for the portfolio watch's cron job (lib/jobs/watch-scheduler.ts).
 import type { PgBoss, Queue } from 'pg-boss';
-import type { Db, Tx } from '@/lib/db/client';
-import { queueTx } from '@/lib/db/queries/queue';
+import { connectionOf, getDb, type Db, type Tx } from '@/lib/db/client';
+import { activeJobIds, openJobIds, queueTx } from '@/lib/db/queries/queue';
 import { listOrphanedRuns, setRunStatus } from '@/lib/db/queries/runs';
 import { publishNow } from '@/lib/debate/event-log';
-import { env } from '@/lib/env';
 import { reasonText, stopPhrase } from '@/lib/i18n/failures';
 import { log } from '@/lib/ops/log';
 import { sleep } from '@/lib/util/http';
@@ -21,15 +21,13 @@ export const BOSS_SCHEMA = 'crosscheck_jobs';
 
 export type RunJob = { runId: string };
 
-type Bosses = Map<string, Promise<PgBoss>>;
+const NO_JOB = '00000000-0000-0000-0000-000000000000';
+
+// Keyed by the database's connection (the PGlite instance, or the PostgreSQL URL), so a wrapper
+// around a database finds the same queue.
+type Bosses = Map<unknown, Promise<PgBoss>>;
 const globalForBoss = globalThis as typeof globalThis & { __crosscheckBosses?: Bosses };
 const bosses = (): Bosses => (globalForBoss.__crosscheckBosses ??= new Map());
-
-export function databaseUrl(url?: string) {
-  const resolved = url ?? env().DATABASE_URL;
-  if (!resolved) throw new Error('The job queue needs PostgreSQL: set DATABASE_URL.');
-  return resolved;
-}
 
 /** Where failed-for-good run jobs go: their handler ends the run with a reason (failRunsOfDeadJobs). */
 export const RUN_DEAD_QUEUE = 'crosscheck-run-dead';
@@ -57,20 +55,22 @@ const RUN_QUEUE_SETTINGS = {
   deadLetter: RUN_DEAD_QUEUE,
 } satisfies Omit<Queue, 'name'>;
 
-async function open(url: string): Promise<PgBoss> {
-  const { PgBoss: PgBossClass } = await import('pg-boss');
-  const boss = new PgBossClass({
-    connectionString: url,
+async function open(db: Db): Promise<PgBoss> {
+  const { PgBoss: PgBossClass, fromPglite } = await import('pg-boss');
+  const connection = connectionOf(db);
+  const common = {
     schema: BOSS_SCHEMA,
-    max: 4,
-    application_name: 'crosscheck-queue',
-    schedule: true,
     // Idle workers hear of a queued run at once instead of at their next poll.
     useListenNotify: true,
     // How soon a dead worker's lapsed heartbeat is noticed, on top of HEARTBEAT_SECONDS.
     superviseIntervalSeconds: 2,
     monitorIntervalSeconds: 2,
-  });
+  };
+  const boss =
+    connection.kind === 'pglite'
+      ? // Embedded: the portfolio watch keeps its own timer there (lib/jobs/watch-scheduler.ts).
+        new PgBossClass({ ...common, db: fromPglite(connection.client), backend: 'pglite', schedule: false })
+      : new PgBossClass({ ...common, connectionString: connection.url, max: 4, application_name: 'crosscheck-queue', schedule: true });
   // Without a listener an 'error' event would end the process; pg-boss retries on its own.
   boss.on('error', (err) => log.error('queue error', { component: 'worker', err }));
   await boss.start();
@@ -79,6 +79,16 @@ async function open(url: string): Promise<PgBoss> {
   // A queue created by an earlier release lacks the heartbeat and the dead letter: set them.
   const { policy: _policy, ...changeable } = RUN_QUEUE_SETTINGS;
   await boss.updateQueue(RUN_QUEUE, changeable);
+  // pg-boss reads a queue's settings once, on its own connection, then keeps them. Read them now:
+  // inside a PGlite transaction that sends a job, that read would wait for the transaction itself.
+  // (Completing a job that does not exist changes nothing.)
+  await boss.complete(RUN_QUEUE, NO_JOB);
+  if (connection.kind === 'pglite') {
+    // One process at a time opens an embedded database (lib/db/data-dir.ts), so a job still active
+    // here was a stopped process's: it goes back to the queue now, not once its heartbeat lapses.
+    const stale = await activeJobIds({ db, queue: { schema: BOSS_SCHEMA, name: RUN_QUEUE } });
+    if (stale.length) await boss.fail(RUN_QUEUE, stale, { message: 'The process executing this run stopped.' });
+  }
   return boss;
 }
 
@@ -114,12 +124,22 @@ export async function ensureQueue(
   }
 }
 
-/** The process's queue for `url` (DATABASE_URL by default), started on first use. */
-export function getBoss(url?: string): Promise<PgBoss> {
-  const key = databaseUrl(url);
+function keyOf(db: Db): unknown {
+  const connection = connectionOf(db);
+  return connection.kind === 'pglite' ? connection.client : connection.url;
+}
+
+/**
+ * The process's queue on `db` (the process's database by default), started on first use. On
+ * PGlite, start it before a transaction that sends or cancels a job: pg-boss's own statements
+ * wait for the embedded database's one connection, which the transaction holds.
+ */
+export async function getBoss(db?: Db): Promise<PgBoss> {
+  const database = db ?? (await getDb());
+  const key = keyOf(database);
   let boss = bosses().get(key);
   if (!boss) {
-    boss = open(key);
+    boss = open(database);
     bosses().set(key, boss);
     // A failed start is not cached: the next call tries again.
     boss.catch(() => bosses().get(key) === boss && bosses().delete(key));
@@ -131,8 +151,8 @@ export function getBoss(url?: string): Promise<PgBoss> {
  * Puts a run on the queue (a run already waiting there is not queued twice); a worker that is idle
  * hears of it at once. With `tx`, the job commits or rolls back with the caller's writes.
  */
-export async function enqueueRun(runId: string, { url, tx }: { url?: string; tx?: Tx } = {}) {
-  const boss = await getBoss(url);
+export async function enqueueRun({ db, runId, tx }: { db: Db; runId: string; tx?: Tx }) {
+  const boss = await getBoss(db);
   await boss.send(RUN_QUEUE, { runId } satisfies RunJob, { singletonKey: runId, ...(tx ? await queueTx(tx) : {}) });
 }
 
@@ -141,23 +161,21 @@ export async function enqueueRun(runId: string, { url, tx }: { url?: string; tx?
  * `cancelled`). A worker executing it has its job's signal aborted at its next heartbeat and
  * stops the run there.
  */
-export async function cancelRunJobs(runId: string, { url, tx }: { url?: string; tx?: Tx } = {}) {
-  const boss = await getBoss(url);
-  const jobs = await boss.findJobs<RunJob>(RUN_QUEUE, { key: runId });
-  const open = jobs.filter((j) => j.state === 'created' || j.state === 'retry' || j.state === 'active').map((j) => j.id);
-  if (!open.length) return;
-  await boss.cancel(RUN_QUEUE, open, tx ? await queueTx(tx) : undefined);
+export async function cancelRunJobs({ db, runId, tx }: { db: Db; runId: string; tx?: Tx }) {
+  const boss = await getBoss(db);
+  const open = await openJobIds({ db: tx ?? db, queue: { schema: BOSS_SCHEMA, name: RUN_QUEUE }, runId });
+  if (open.length) await boss.cancel(RUN_QUEUE, open, tx ? await queueTx(tx) : undefined);
 }
 
 /**
  * Queues the runs that are queued or running but have no job and no live attempt: left by a
- * release before this queue existed, by a send that failed after its run was committed, or by a
+ * release before this queue existed, by an embedded release that ran them in-process, or by a
  * restored database. Run at start-up by every process that works runs; returns how many it queued.
  */
-export async function queueOrphanedRuns({ db, url }: { db: Db; url?: string }) {
-  await getBoss(url); // the queue's tables exist from here on
+export async function queueOrphanedRuns({ db }: { db: Db }) {
+  await getBoss(db); // the queue's tables exist from here on
   const orphans = await listOrphanedRuns({ db, queue: { schema: BOSS_SCHEMA, name: RUN_QUEUE } });
-  for (const { id } of orphans) await enqueueRun(id, { url });
+  for (const { id } of orphans) await enqueueRun({ db, runId: id });
   return orphans.length;
 }
 
@@ -166,8 +184,8 @@ export async function queueOrphanedRuns({ db, url }: { db: Db; url?: string }) {
  * stopping) is failed with a reason that says so, unless it already ended; its finished steps
  * stay, and a retry continues from them.
  */
-export async function failRunsOfDeadJobs({ db, url }: { db: Db; url?: string }) {
-  const boss = await getBoss(url);
+export async function failRunsOfDeadJobs({ db }: { db: Db }) {
+  const boss = await getBoss(db);
   return boss.work<RunJob>(RUN_DEAD_QUEUE, { pollingIntervalSeconds: 5 }, async ([job]) => {
     const { runId } = job.data;
     const errorPhrase = stopPhrase('workersStopped', { n: RUN_QUEUE_SETTINGS.retryLimit + 1 });
@@ -179,9 +197,13 @@ export async function failRunsOfDeadJobs({ db, url }: { db: Db; url?: string }) 
   });
 }
 
-/** Stops the process's queues (after the workers have stopped: their last completions get a moment). */
-export async function stopBoss() {
-  const all = [...bosses().values()];
-  bosses().clear();
-  await Promise.all(all.map(async (b) => (await b.catch(() => undefined))?.stop({ graceful: true, timeout: 2_000 })));
+/**
+ * Stops the process's queues, or only `db`'s (after the workers have stopped: their last
+ * completions get a moment). Tests stop a database's queue before they close the database.
+ */
+export async function stopBoss(db?: Db) {
+  const keys = db ? [keyOf(db)] : [...bosses().keys()];
+  const stopping = keys.map((key) => bosses().get(key)).filter((b) => b !== undefined);
+  for (const key of keys) bosses().delete(key);
+  await Promise.all(stopping.map(async (b) => (await b.catch(() => undefined))?.stop({ graceful: true, timeout: 2_000 })));
 }

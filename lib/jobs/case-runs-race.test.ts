@@ -12,13 +12,13 @@ import { getRun } from '@/lib/db/queries/runs';
 import { insertUser } from '@/lib/db/queries/users';
 import { runs } from '@/lib/db/schema';
 import { createTestDatabase, testBackends } from '@/lib/db/test-db';
-import { createRun } from '@/lib/debate/engine';
+import { createRun, isRunActive } from '@/lib/debate/engine';
 import { seedDemo } from '@/lib/demo/seed';
 import { resetEnvForTests } from '@/lib/env';
 import { AppError } from '@/lib/errors';
 import { getBoss, RUN_QUEUE, stopBoss } from '@/lib/jobs/boss';
 import { retryCaseRun, startCaseRun } from '@/lib/jobs/case-runs';
-import { queueEnabled, releaseRunsHere, runner, waitForRun } from '@/lib/jobs/runner';
+import { runner } from '@/lib/jobs/runner';
 import { startWorker, type QueueWorker } from '@/lib/jobs/worker';
 import { createOfflineAnalyst } from '@/lib/llm/offline';
 import { waitFor } from '@/lib/jobs/test-wait';
@@ -55,7 +55,6 @@ describe.each(testBackends())('fifty run starts at once, on %s', (backend) => {
   beforeAll(async () => {
     handle = await createTestDatabase(backend);
     db = handle.db;
-    delete process.env.CROSSCHECK_QUEUE;
     delete process.env.OPENAI_API_KEY;
     delete process.env.OPENAI_BASE_URL;
     if (backend === 'postgres') {
@@ -70,22 +69,18 @@ describe.each(testBackends())('fifty run starts at once, on %s', (backend) => {
     process.env.AUDIT_SECRET ??= 'case-runs-race-test-audit-secret-0123456789';
     resetEnvForTests();
     await seedDemo(db, { accounts: false });
-    if (backend === 'postgres') {
-      worker = await startWorker({ concurrency: 4, workerId: 'race-worker', db, pollIntervalMs: 500 });
-    }
+    worker = await startWorker({ concurrency: 4, workerId: 'race-worker', db, pollIntervalMs: 500 });
   }, 90_000);
 
   afterAll(async () => {
     await worker?.stop({ timeoutMs: 0 });
-    await releaseRunsHere();
-    await stopBoss();
+    await stopBoss(db);
     await handle?.close();
     process.env = { ...saved };
     resetEnvForTests();
   });
 
   it('answers every caller with its run or the run limit, never an internal error, though runs are taken, finished or cancelled before their hand-over', async () => {
-    expect(queueEnabled()).toBe(backend === 'postgres');
     const callers: { userId: string; kase: { id: string; companyId: string; asOfDate: string } }[] = [];
     const userIds: string[] = [];
     for (let u = 0; u < USERS; u++) {
@@ -133,12 +128,12 @@ describe.each(testBackends())('fifty run starts at once, on %s', (backend) => {
     const finishedFirst = new Set<string>();
     const results = await Promise.allSettled(
       callers.map(({ userId, kase }, i) => {
-        // Each user's first run is cancelled from another tab right after its commit; on
-        // PostgreSQL their second is finished by the worker before its start answers.
+        // Each user's first run is cancelled from another tab right after its commit; their second
+        // is finished by the worker before its start answers.
         const between = async (runId: string) => {
           if (i % STARTS_PER_USER === 0) {
-            if (await runner().cancel({ db, runId })) cancelled.add(runId);
-          } else if (i % STARTS_PER_USER === 1 && backend === 'postgres') {
+            if (await runner.cancel({ db, runId })) cancelled.add(runId);
+          } else if (i % STARTS_PER_USER === 1) {
             await waitFor('the worker to finish the run', async () => FINAL.includes((await getRun({ db, id: runId })).status));
             finishedFirst.add(runId);
           }
@@ -184,81 +179,79 @@ describe.each(testBackends())('fifty run starts at once, on %s', (backend) => {
     // Every run that exists was some caller's answer (besides the runs held elsewhere).
     const existing = await db.select({ id: runs.id }).from(runs).where(inArray(runs.createdById, userIds));
     expect(new Set(existing.map((r) => r.id))).toEqual(new Set([...answered, ...held]));
-    // The races happened: a run of each user was cancelled, and on PostgreSQL one finished, before its hand-over.
+    // The races happened: a run of each user was cancelled, and one finished, before its start answered.
     expect(cancelled.size).toBe(USERS - 1);
-    expect(finishedFirst.size).toBe(backend === 'postgres' ? USERS - 1 : 0);
+    expect(finishedFirst.size).toBe(USERS - 1);
     for (const id of cancelled) expect((await getRun({ db, id })).status).toBe('cancelled');
     for (const id of finishedFirst) expect((await getRun({ db, id })).status).toBe('succeeded');
 
     // Nothing is left executing when the database closes.
-    for (const id of answered) await runner().cancel({ db, runId: id });
-    for (const id of answered) await waitForRun(id);
+    for (const id of answered) await runner.cancel({ db, runId: id });
+    await waitFor('nothing executing', () => [...answered].every((id) => !isRunActive(id)));
   }, 60_000);
 
-  if (backend === 'postgres') {
-    it('a start or a retry whose job cannot be sent writes nothing: no run without a job, and the case as it was', async () => {
-      const user = await insertUser({ db, email: 'race-queue@example.test', name: 'Race RM queue', role: 'rm', passwordHash: null });
-      const kase = await insertCase({
-        db,
-        values: {
-          companyId: 'tesla',
-          ownerId: user.id,
-          title: 'Race queue',
-          loanAmount: '1000000',
-          loanCurrency: 'USD',
-          loanPurpose: 'Working capital',
-          loanTenorMonths: 12,
-          asOfDate: '2025-06-30',
-          notes: null,
-        },
-      });
-      const retried = await createRun({
-        db,
-        protocolId: 'nas',
+  it('a start or a retry whose job cannot be sent writes nothing: no run without a job, and the case as it was', async () => {
+    const user = await insertUser({ db, email: 'race-queue@example.test', name: 'Race RM queue', role: 'rm', passwordHash: null });
+    const kase = await insertCase({
+      db,
+      values: {
         companyId: 'tesla',
-        provider: offline,
-        params: { asOf: '2025-06-30', language: 'en' },
-        caseId: kase.id,
-        createdById: user.id,
-      });
-      await db.update(runs).set({ status: 'cancelled' }).where(eq(runs.id, retried.id));
-      // Every send fails: as pg-boss does when it loses a deadlock or its connection.
-      const boss = await getBoss();
-      const send = vi.spyOn(boss, 'send').mockRejectedValue(Object.assign(new Error('deadlock detected'), { code: '40P01' }));
-      try {
-        await expect(
-          startCaseRun({
-            db,
-            kase: { id: kase.id, companyId: 'tesla', asOfDate: '2025-06-30' },
-            actorId: user.id,
-            protocolId: 'nas',
-            provider: offline,
-            mode: 'dag',
-            params: { language: 'en', recencyDays: 365, maxWebResults: 3 },
-          }),
-        ).rejects.toThrow('deadlock detected');
-        await expect(retryCaseRun({ db, run: retried, actorId: user.id })).rejects.toThrow('deadlock detected');
-        expect(send.mock.calls.filter(([queue]) => queue === RUN_QUEUE)).toHaveLength(2);
-      } finally {
-        send.mockRestore();
-      }
-      const ofCase = await db.select({ id: runs.id, status: runs.status }).from(runs).where(eq(runs.caseId, kase.id));
-      expect(ofCase).toEqual([{ id: retried.id, status: 'cancelled' }]);
-      expect((await getCaseById({ db, id: kase.id }))?.status).toBe('draft');
-      const { rows: audit } = (await db.execute(
-        sql`select count(*)::int as n from audit_log where entity_id = ${retried.id} or detail->>'caseId' = ${kase.id}`,
-      )) as unknown as {
-        rows: { n: number }[];
-      };
-      expect(audit[0].n).toBe(0);
-
-      // Once sends work again, the same retry queues the run and a worker finishes it.
-      await retryCaseRun({ db, run: retried, actorId: user.id });
-      const finished = await waitFor('the worker to finish the retried run', async () => {
-        const r = await getRun({ db, id: retried.id });
-        return FINAL.includes(r.status) && r;
-      });
-      expect(finished.status).toBe('succeeded');
+        ownerId: user.id,
+        title: 'Race queue',
+        loanAmount: '1000000',
+        loanCurrency: 'USD',
+        loanPurpose: 'Working capital',
+        loanTenorMonths: 12,
+        asOfDate: '2025-06-30',
+        notes: null,
+      },
     });
-  }
+    const retried = await createRun({
+      db,
+      protocolId: 'nas',
+      companyId: 'tesla',
+      provider: offline,
+      params: { asOf: '2025-06-30', language: 'en' },
+      caseId: kase.id,
+      createdById: user.id,
+    });
+    await db.update(runs).set({ status: 'cancelled' }).where(eq(runs.id, retried.id));
+    // Every send fails: as pg-boss does when it loses a deadlock or its connection.
+    const boss = await getBoss(db);
+    const send = vi.spyOn(boss, 'send').mockRejectedValue(Object.assign(new Error('deadlock detected'), { code: '40P01' }));
+    try {
+      await expect(
+        startCaseRun({
+          db,
+          kase: { id: kase.id, companyId: 'tesla', asOfDate: '2025-06-30' },
+          actorId: user.id,
+          protocolId: 'nas',
+          provider: offline,
+          mode: 'dag',
+          params: { language: 'en', recencyDays: 365, maxWebResults: 3 },
+        }),
+      ).rejects.toThrow('deadlock detected');
+      await expect(retryCaseRun({ db, run: retried, actorId: user.id })).rejects.toThrow('deadlock detected');
+      expect(send.mock.calls.filter(([queue]) => queue === RUN_QUEUE)).toHaveLength(2);
+    } finally {
+      send.mockRestore();
+    }
+    const ofCase = await db.select({ id: runs.id, status: runs.status }).from(runs).where(eq(runs.caseId, kase.id));
+    expect(ofCase).toEqual([{ id: retried.id, status: 'cancelled' }]);
+    expect((await getCaseById({ db, id: kase.id }))?.status).toBe('draft');
+    const { rows: audit } = (await db.execute(
+      sql`select count(*)::int as n from audit_log where entity_id = ${retried.id} or detail->>'caseId' = ${kase.id}`,
+    )) as unknown as {
+      rows: { n: number }[];
+    };
+    expect(audit[0].n).toBe(0);
+
+    // Once sends work again, the same retry queues the run and a worker finishes it.
+    await retryCaseRun({ db, run: retried, actorId: user.id });
+    const finished = await waitFor('the worker to finish the retried run', async () => {
+      const r = await getRun({ db, id: retried.id });
+      return FINAL.includes(r.status) && r;
+    });
+    expect(finished.status).toBe('succeeded');
+  });
 });

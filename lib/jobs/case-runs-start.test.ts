@@ -6,7 +6,6 @@ import { and, count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DatabaseHandle, Db } from '@/lib/db/client';
 import { insertCase } from '@/lib/db/queries/cases';
-import { getRun } from '@/lib/db/queries/runs';
 import { auditLog, cases, runs, users } from '@/lib/db/schema';
 import { createTestDatabase, testBackends } from '@/lib/db/test-db';
 import { createRun } from '@/lib/debate/engine';
@@ -15,19 +14,19 @@ import type { CaseStatus } from '@/lib/domain/vocabulary';
 import { resetEnvForTests } from '@/lib/env';
 import { AppError } from '@/lib/errors';
 import { startCaseRun } from '@/lib/jobs/case-runs';
-import { waitForRun } from '@/lib/jobs/runner';
+import { untilRunEnds, workOn } from '@/lib/jobs/test-wait';
 import { createOfflineAnalyst } from '@/lib/llm/offline';
 
 describe.each(testBackends())('starting a run on a case, on %s', (backend) => {
   let handle: DatabaseHandle;
   let db: Db;
   let rmId: string;
+  let work: Awaited<ReturnType<typeof workOn>> | undefined;
   const offline = createOfflineAnalyst();
   const saved = { ...process.env };
 
   beforeAll(async () => {
-    // The in-process runner (no job queue) with the offline analyst; a fixed audit key.
-    process.env.CROSSCHECK_QUEUE = 'off';
+    // The offline analyst, executed by a worker on the test database; a fixed audit key.
     process.env.AUDIT_SECRET ??= 'case-runs-test-audit-secret-0123456789abcdef';
     process.env.RUNS_PER_USER_LIMIT = '2';
     delete process.env.OPENAI_API_KEY;
@@ -37,8 +36,10 @@ describe.each(testBackends())('starting a run on a case, on %s', (backend) => {
     db = handle.db;
     await seedDemo(db, { accounts: true });
     [{ id: rmId }] = await db.select({ id: users.id }).from(users).where(eq(users.role, 'rm'));
+    work = await workOn(db);
   }, 90_000);
   afterAll(async () => {
+    await work?.stop();
     await handle?.close();
     process.env = { ...saved };
     resetEnvForTests();
@@ -96,8 +97,7 @@ describe.each(testBackends())('starting a run on a case, on %s', (backend) => {
       language: 'en',
       maxTokens: 500_000,
     });
-    await waitForRun(run.id);
-    expect((await getRun({ db, id: run.id }))?.status).toBe('succeeded');
+    expect((await untilRunEnds(db, run.id)).status).toBe('succeeded');
   });
 
   it.each(['submitted', 'decided'] as const)('refuses a %s case with a conflict and writes nothing', async (status) => {

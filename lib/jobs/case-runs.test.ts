@@ -13,7 +13,7 @@ import { seedDemo } from '@/lib/demo/seed';
 import { createTestDatabase, testBackends } from '@/lib/db/test-db';
 import { cancelCaseRun, retryCaseRun } from '@/lib/jobs/case-runs';
 import { createRun } from '@/lib/debate/engine';
-import { waitForRun } from '@/lib/jobs/runner';
+import { untilRunEnds, workOn } from '@/lib/jobs/test-wait';
 import { resetEnvForTests } from '@/lib/env';
 import { AppError } from '@/lib/errors';
 import { createOfflineAnalyst } from '@/lib/llm/offline';
@@ -22,11 +22,11 @@ describe.each(testBackends())('the state of a case decides what happens to its r
   let handle: DatabaseHandle;
   let db: Db;
   let rmId: string;
+  let work: Awaited<ReturnType<typeof workOn>> | undefined;
   const offline = createOfflineAnalyst();
 
   beforeAll(async () => {
-    // The in-process runner (no job queue) with the offline analyst; a fixed audit key.
-    process.env.CROSSCHECK_QUEUE = 'off';
+    // The offline analyst, executed by a worker on the test database; a fixed audit key.
     process.env.AUDIT_SECRET ??= 'case-runs-test-audit-secret-0123456789abcdef';
     delete process.env.OPENAI_API_KEY;
     delete process.env.OPENAI_BASE_URL;
@@ -35,8 +35,12 @@ describe.each(testBackends())('the state of a case decides what happens to its r
     db = handle.db;
     await seedDemo(db, { accounts: true });
     [{ id: rmId }] = await db.select({ id: users.id }).from(users).where(eq(users.role, 'rm'));
+    work = await workOn(db);
   }, 90_000);
-  afterAll(() => handle?.close());
+  afterAll(async () => {
+    await work?.stop();
+    await handle?.close();
+  });
 
   /** A case of the demo RM in `status` with one NAS run that failed (or is still queued: `active`). */
   async function caseWithRun(status: CaseStatus, { active = false } = {}) {
@@ -88,7 +92,6 @@ describe.each(testBackends())('the state of a case decides what happens to its r
     const before = await snapshot(run.id);
     const err = await retryCaseRun({ db, run, actorId: rmId }).catch((e: unknown) => e);
     expect(refusal(err)).toEqual({ code: 'conflict', message });
-    await waitForRun(run.id);
     expect(await snapshot(run.id)).toEqual(before);
     expect(before.status).toBe('cancelled');
   });
@@ -111,8 +114,7 @@ describe.each(testBackends())('the state of a case decides what happens to its r
       const { run } = await caseWithRun(status);
       const audit = (await snapshot(run.id)).audit;
       await retryCaseRun({ db, run, actorId: rmId });
-      await waitForRun(run.id);
-      expect((await getRun({ db, id: run.id })).status).toBe('succeeded');
+      expect((await untilRunEnds(db, run.id)).status).toBe('succeeded');
       const retried = await db.select({ action: auditLog.action, entityId: auditLog.entityId }).from(auditLog).where(eq(auditLog.entityId, run.id));
       expect(retried).toEqual([{ action: 'run.retry', entityId: run.id }]);
 

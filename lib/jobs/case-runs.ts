@@ -12,11 +12,9 @@ import type { Language, ProtocolId, RunMode } from '@/lib/domain/protocol';
 import type { ModelProvider } from '@/lib/llm/types';
 import type { CaseStatus } from '@/lib/domain/vocabulary';
 import { claimRunSlot, RunLimitReached } from '@/lib/debate/limits';
-import { enqueueRun } from '@/lib/jobs/boss';
-import { queueEnabled, runner } from '@/lib/jobs/runner';
-import { RunStateError } from '@/lib/jobs/run-runner';
+import { enqueueRun, getBoss } from '@/lib/jobs/boss';
+import { runner, RunStateError } from '@/lib/jobs/runner';
 import { AppError } from '@/lib/errors';
-import { log } from '@/lib/ops/log';
 import { say, type Said } from '@/lib/i18n';
 import { runMessages } from '@/lib/i18n/messages/run';
 
@@ -36,9 +34,9 @@ export type StartCaseRunOptions = {
  * Starts a run on a case, as of the case's date: the case check (with the case locked), the
  * actor's run limit, the new run, the case's status and the audit entry are one transaction, so a
  * refused start writes nothing, two quick clicks cannot both pass the limit, and a submission
- * cannot slip in between. On the PostgreSQL queue the run's job is sent in that transaction too;
- * in-process, the run is handed to the runner once it has committed, and from then on the caller
- * is answered with the run whatever the hand-over meets (handOver).
+ * cannot slip in between. The run's job is sent in that transaction too: a run exists with its
+ * job or not at all, and from the commit on the caller is answered with the run, whatever a
+ * worker has made of it by then.
  */
 export async function startCaseRun({ db, kase, actorId, protocolId, provider, mode, params }: StartCaseRunOptions) {
   const { language, recencyDays, maxWebResults } = params;
@@ -46,6 +44,7 @@ export async function startCaseRun({ db, kase, actorId, protocolId, provider, mo
     ...(params.maxTokens !== undefined ? { maxTokens: params.maxTokens } : {}),
     ...(params.maxCostUsd !== undefined ? { maxCostUsd: params.maxCostUsd } : {}),
   };
+  await getBoss(db); // before the transaction: see getBoss
   const run = await db.transaction(async (tx) => {
     // Checked with the case locked: a submission between the caller's check and this insert
     // would otherwise leave a new run on a case the committee already has.
@@ -68,8 +67,8 @@ export async function startCaseRun({ db, kase, actorId, protocolId, provider, mo
       createdById: actorId,
     });
     await markCaseAnalyzing({ db: tx, id: kase.id });
-    // On the queue the job commits with the run: no committed run is left without one.
-    if (queueEnabled()) await enqueueRun(run.id, { tx });
+    // The job commits with the run: no committed run is left without one.
+    await enqueueRun({ db, runId: run.id, tx });
     await appendAudit({
       tx,
       actorId,
@@ -80,23 +79,7 @@ export async function startCaseRun({ db, kase, actorId, protocolId, provider, mo
     });
     return run;
   });
-  if (!queueEnabled()) await handOver({ db, runId: run.id });
   return run;
-}
-
-/**
- * Gives a committed run to the in-process runner. The run exists from the commit on, so a start
- * that loses a race here still answers with it, never with an internal error (issue 25): another
- * tab may have cancelled it already, and the runner then refuses it as no longer queued, with
- * nothing left to do. Any other failure fails the call: nothing else would start the run.
- */
-async function handOver({ db, runId }: { db: Db; runId: string }) {
-  try {
-    await runner().start({ db, runId });
-  } catch (err) {
-    if (!(err instanceof RunStateError)) throw err;
-    log.info('a new run ended before its start handed it over', { component: 'runner', runId, reason: err.message });
-  }
 }
 
 const REFUSALS: Record<'retry' | 'cancel', Partial<Record<CaseStatus, Said>>> = {
@@ -122,7 +105,7 @@ export async function assertCaseRunsOpen({ db, caseId, what }: { db: Executor; c
  */
 export async function retryCaseRun({ db, run, actorId }: { db: Db; run: CaseRun; actorId: string }) {
   try {
-    await runner().retry({
+    await runner.retry({
       db,
       runId: run.id,
       alsoInTransaction: async (tx) => {
@@ -151,6 +134,6 @@ export async function retryCaseRun({ db, run, actorId }: { db: Db; run: CaseRun;
  */
 export async function cancelCaseRun({ db, run, actorId }: { db: Db; run: CaseRun; actorId: string }) {
   if (run.caseId) await db.transaction((tx) => assertCaseRunsOpen({ db: tx, caseId: run.caseId!, what: 'cancel' }));
-  if (!(await runner().cancel({ db, runId: run.id }))) throw new AppError('conflict', say(runMessages, 'errNotRunning'));
+  if (!(await runner.cancel({ db, runId: run.id }))) throw new AppError('conflict', say(runMessages, 'errNotRunning'));
   await db.transaction((tx) => appendAudit({ tx, actorId, action: 'run.cancel', entityType: 'run', entityId: run.id }));
 }

@@ -75,17 +75,14 @@ describe.each(testBackends())('the watch scheduler on %s', (backend) => {
     });
   } else {
     it('schedules a pg-boss cron job whose job runs a pass', async () => {
-      const server = new URL(process.env.TEST_DATABASE_URL!);
-      server.pathname = `/${handle.location.split('/')[1]}`;
-      const url = server.toString();
-      scheduler = await startWatchScheduler({ db, minutes: 5, how: 'queue', url, pollIntervalMs: 500 });
+      scheduler = await startWatchScheduler({ db, minutes: 5, how: 'queue', pollIntervalMs: 500 });
       expect(scheduler?.how).toBe('queue');
       const schedule = (await db.execute(sql`select name, cron, timezone from ${sql.raw(BOSS_SCHEMA)}.schedule where name = ${WATCH_QUEUE}`)) as unknown as {
         rows: unknown[];
       };
       expect(schedule.rows).toEqual([{ name: WATCH_QUEUE, cron: '*/5 * * * *', timezone: 'UTC' }]);
       // What the cron sends every five minutes, sent now.
-      await (await getBoss(url)).send(WATCH_QUEUE, {});
+      await (await getBoss(db)).send(WATCH_QUEUE, {});
       await vi.waitFor(async () => expect((await checkedAt()).at).toBeInstanceOf(Date), { timeout: 20_000, interval: 250 });
       expect((await checkedAt()).error).toMatch(/^No filing source is configured/);
     }, 30_000);

@@ -1,13 +1,11 @@
-// When the portfolio watch's passes run (the pass itself is lib/jobs/watch.ts). On PostgreSQL
-// with the job queue, a pg-boss cron job every WATCH_PASS_MINUTES on the `crosscheck-watch`
+// When the portfolio watch's passes run (the pass itself is lib/jobs/watch.ts). On PostgreSQL a pg-boss cron job every WATCH_PASS_MINUTES on the `crosscheck-watch`
 // queue, whose `singleton` policy lets one pass at a time run across all instances; any app
-// instance's handler may take it. On the embedded database (or CROSSCHECK_QUEUE=off), a timer in
+// instance's handler may take it. On the embedded database a timer in
 // the app process. Either way a pass claims its entries, so an extra pass checks nothing twice.
 import type { Db } from '@/lib/db/client';
 import { getDb } from '@/lib/db/client';
-import { env } from '@/lib/env';
+import { env, isEmbedded } from '@/lib/env';
 import { ensureQueue, getBoss } from '@/lib/jobs/boss';
-import { queueEnabled } from '@/lib/jobs/runner';
 import { watchPass } from '@/lib/jobs/watch';
 import { log } from '@/lib/ops/log';
 
@@ -23,10 +21,9 @@ export function watchCron(minutes: number): string {
 export type WatchSchedulerOptions = {
   db?: Db;
   minutes?: number;
-  /** The queue's cron job on PostgreSQL with the queue on, else a timer. */
+  /** The queue's cron job on PostgreSQL, a timer on the embedded database. */
   how?: 'queue' | 'timer';
-  /** The queue's database (DATABASE_URL by default) and how often this instance asks it for the job. */
-  url?: string;
+  /** How often this instance asks the queue for the job. */
   pollIntervalMs?: number;
 };
 
@@ -34,8 +31,7 @@ export type WatchSchedulerOptions = {
 export async function startWatchScheduler({
   db,
   minutes = env().WATCH_PASS_MINUTES,
-  how = queueEnabled() ? 'queue' : 'timer',
-  url,
+  how = isEmbedded(env()) ? 'timer' : 'queue',
   pollIntervalMs = 2_000,
 }: WatchSchedulerOptions = {}): Promise<WatchScheduler | null> {
   if (!minutes) return null;
@@ -57,7 +53,7 @@ export async function startWatchScheduler({
   };
 
   if (how === 'queue') {
-    const boss = await getBoss(url);
+    const boss = await getBoss(db);
     await ensureQueue(boss, WATCH_QUEUE, { policy: 'singleton', retryLimit: 0, expireInSeconds: 3600 });
     await boss.schedule(WATCH_QUEUE, watchCron(minutes), {}, { tz: 'UTC' });
     await boss.work(WATCH_QUEUE, { batchSize: 1, pollingIntervalSeconds: Math.max(0.5, pollIntervalMs / 1000) }, async () => {

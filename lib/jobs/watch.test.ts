@@ -15,7 +15,7 @@ import { seedDemo } from '@/lib/demo/seed';
 import { DEMO_IDS } from '@/lib/domain/demo-ids';
 import { resetEnvForTests } from '@/lib/env';
 import { AppError } from '@/lib/errors';
-import { waitForRun } from '@/lib/jobs/runner';
+import { untilRunEnds, workOn } from '@/lib/jobs/test-wait';
 import { judgeNewItems, rescreenFromAlert, watchPass, watchProblemOf } from '@/lib/jobs/watch';
 import { createOfflineAnalyst } from '@/lib/llm/offline';
 import { DartError } from '@/lib/pool/connectors/dart';
@@ -66,6 +66,7 @@ describe('what is worth an alert among new items', () => {
 
 describe.each(testBackends())('the portfolio watch on %s', (backend) => {
   let handle: DatabaseHandle;
+  let work: Awaited<ReturnType<typeof workOn>> | undefined;
   let db: Db;
   let server: FixtureServer;
   let rmId: string;
@@ -91,7 +92,6 @@ describe.each(testBackends())('the portfolio watch on %s', (backend) => {
     Object.assign(process.env, {
       OPENDART_API_KEY: KEY,
       OPENDART_BASE_URL: server.dartBaseUrl,
-      CROSSCHECK_QUEUE: 'off',
       AUDIT_SECRET: 'watch-test-audit-secret-0123456789abcdef',
     });
     delete process.env.SEC_USER_AGENT;
@@ -104,8 +104,10 @@ describe.each(testBackends())('the portfolio watch on %s', (backend) => {
     [{ id: rmId }] = await db.select({ id: users.id }).from(users).where(eq(users.role, 'rm'));
     [{ id: committeeId }] = await db.select({ id: users.id }).from(users).where(eq(users.role, 'committee'));
     [{ id: otherRmId }] = await db.insert(users).values({ email: 'other-rm@example.org', name: 'Other RM', role: 'rm' }).returning({ id: users.id });
+    work = await workOn(db);
   }, 120_000);
   afterAll(async () => {
+    await work?.stop();
     process.env = { ...saved };
     resetEnvForTests();
     await server?.close();
@@ -248,7 +250,7 @@ describe.each(testBackends())('the portfolio watch on %s', (backend) => {
       asOfDate: '2026-04-11',
       title: 'Taeyoung E&C — thin record with a red flag (one workout filing: ends as a red-flag screening) — re-screen 2026-04-11',
     });
-    await waitForRun(run.id);
+    await untilRunEnds(db, run.id);
     const [done] = await db.select().from(runs).where(eq(runs.id, run.id));
     const kinds = (done.redFlags ?? []).map((f) => [f.kind, f.evidenceId]);
     expect(kinds).toEqual(

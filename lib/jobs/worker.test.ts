@@ -16,7 +16,7 @@ import { createTestDatabase, testBackends } from '@/lib/db/test-db';
 import { createRun, executeRun, isRunActive } from '@/lib/debate/engine';
 import { resetEnvForTests } from '@/lib/env';
 import { BOSS_SCHEMA, enqueueRun, getBoss, HEARTBEAT_SECONDS, RUN_QUEUE, stopBoss, type RunJob } from '@/lib/jobs/boss';
-import { queueRunner } from '@/lib/jobs/queue-runner';
+import { runner } from '@/lib/jobs/runner';
 import { startWorker, type QueueWorker } from '@/lib/jobs/worker';
 import { getProvider, resetProvidersForTests } from '@/lib/llm';
 import { createOfflineAnalyst } from '@/lib/llm/offline';
@@ -74,7 +74,7 @@ if (testBackends().includes('postgres')) {
     }
 
     async function inProcessWorker(workerId: string) {
-      const worker = await startWorker({ concurrency: 2, workerId, db, url, ...POLL });
+      const worker = await startWorker({ concurrency: 2, workerId, db, ...POLL });
       workers.add(worker);
       return worker;
     }
@@ -124,7 +124,7 @@ if (testBackends().includes('postgres')) {
       const doomed = spawnWorker();
       await doomed.ready;
       const run = await newRun();
-      await enqueueRun(run.id, { url });
+      await enqueueRun({ db, runId: run.id });
       const before = await waitFor('three steps done in the worker process', async () => {
         const done = await doneSteps(run.id);
         return done.length >= 3 && done;
@@ -168,14 +168,14 @@ if (testBackends().includes('postgres')) {
     it('a worker whose run another attempt took stops without ending it and can no longer save a step; when that attempt dies too, the run finishes', async () => {
       const victim = await inProcessWorker('victim');
       const run = await newRun();
-      await enqueueRun(run.id, { url });
+      await enqueueRun({ db, runId: run.id });
       await waitFor('a step done', async () => (await doneSteps(run.id)).length >= 1);
       const attempt = (await getRun({ db, id: run.id })).workerId!;
       expect(attempt).toMatch(/^victim\//);
       // As if the victim had stalled and another worker had taken the run: a second job, handed
       // to a "thief" that never beats its heartbeat (a bare fetch), names itself on the run.
-      const boss = await getBoss(url);
-      await enqueueRun(run.id, { url });
+      const boss = await getBoss(db);
+      await enqueueRun({ db, runId: run.id });
       const [stolen] = (await boss.fetch<RunJob>(RUN_QUEUE)) ?? [];
       expect(stolen?.data.runId).toBe(run.id);
       await db
@@ -219,7 +219,7 @@ if (testBackends().includes('postgres')) {
     it('a graceful stop hands an in-flight run to another worker at once, and that worker completes it', async () => {
       const leaving = await inProcessWorker('leaving');
       const run = await newRun();
-      await enqueueRun(run.id, { url });
+      await enqueueRun({ db, runId: run.id });
       const before = await waitFor('two steps done', async () => {
         const done = await doneSteps(run.id);
         return done.length >= 2 && done;
@@ -243,14 +243,14 @@ if (testBackends().includes('postgres')) {
 
     it('a queued run wakes an idle worker at once instead of waiting for its next poll, also after the wake-up connection was cut', async () => {
       // Polling once a minute: only pg-boss's LISTEN/NOTIFY can make the worker take a run within seconds.
-      const sleeper = await startWorker({ concurrency: 2, workerId: 'sleeper', db, url, pollIntervalMs: 60_000 });
+      const sleeper = await startWorker({ concurrency: 2, workerId: 'sleeper', db, pollIntervalMs: 60_000 });
       workers.add(sleeper);
       const pickedUp = async () => {
         const run = await newRun();
         await new Promise((r) => setTimeout(r, 1_000)); // both slots are asleep by now
-        await enqueueRun(run.id, { url });
+        await enqueueRun({ db, runId: run.id });
         await waitFor('the sleeping worker to take the run', async () => (await getRun({ db, id: run.id })).workerId?.startsWith('sleeper/'), 15_000);
-        expect(await queueRunner.cancel({ db, runId: run.id })).toBe(true);
+        expect(await runner.cancel({ db, runId: run.id })).toBe(true);
         await waitFor('the worker to let go of the run', async () => (await getRun({ db, id: run.id })).workerId === null);
       };
       await pickedUp();
@@ -286,10 +286,10 @@ if (testBackends().includes('postgres')) {
       const remote = spawnWorker();
       await remote.ready;
       const run = await newRun();
-      await enqueueRun(run.id, { url });
+      await enqueueRun({ db, runId: run.id });
       await waitFor('a step done in the worker process', async () => (await doneSteps(run.id)).length >= 1);
 
-      expect(await queueRunner.cancel({ db, runId: run.id })).toBe(true);
+      expect(await runner.cancel({ db, runId: run.id })).toBe(true);
       // The cancel ended the attempt and put the running steps back in its transaction.
       const stopped = await getRun({ db, id: run.id });
       expect({ status: stopped.status, workerId: stopped.workerId }).toEqual({ status: 'cancelled', workerId: null });

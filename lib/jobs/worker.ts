@@ -5,7 +5,8 @@
 // within about HEARTBEAT_SECONDS and another worker's attempt takes the run over from its last
 // finished step. When pg-boss takes a job away from this worker (cancelled from any instance, or
 // the heartbeat lapsed), the job's signal aborts and the run stops here. Used by `npm run worker`
-// and, in each app instance on PostgreSQL, as an embedded worker (lib/startup.ts).
+// and, in each app instance, as an embedded worker (lib/startup.ts); on the embedded database the
+// app's own process is the only worker.
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import type { Job } from 'pg-boss';
@@ -21,9 +22,8 @@ export type WorkerOptions = {
   concurrency: number;
   /** Stable and unique per process; a host-pid-random id by default. */
   workerId?: string;
-  /** The database and queue to work on; the process's (DATABASE_URL) by default. */
+  /** The database and its queue to work on; the process's by default. */
   db?: Db;
-  url?: string;
   pollIntervalMs?: number;
 };
 
@@ -51,8 +51,7 @@ export async function startWorker(options: WorkerOptions): Promise<QueueWorker> 
   const e = env();
   const workerId = options.workerId ?? `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`;
   const db = options.db ?? (await getDb());
-  const url = options.url;
-  const boss = await getBoss(url);
+  const boss = await getBoss(db);
   const workerLog = log.child({ component: 'worker', workerId });
   // Runs executing here, with what their execution ended as.
   const inFlight = new Map<string, Promise<string>>();
@@ -73,7 +72,7 @@ export async function startWorker(options: WorkerOptions): Promise<QueueWorker> 
       if (mode === 'abandoning') throw new HandedBack(runId);
       // Handed back gracefully: clear the attempt and queue the run so another worker resumes it
       // now; this job then completes. If either write fails, failing the job puts it back instead.
-      if (await releaseLease({ db, id: runId, workerId: attempt })) await enqueueRun(runId, { url });
+      if (await releaseLease({ db, id: runId, workerId: attempt })) await enqueueRun({ db, runId });
       return 'released';
     } finally {
       signal.removeEventListener('abort', stop);
@@ -108,8 +107,8 @@ export async function startWorker(options: WorkerOptions): Promise<QueueWorker> 
     },
     handle,
   );
-  await failRunsOfDeadJobs({ db, url });
-  const orphans = await queueOrphanedRuns({ db, url });
+  await failRunsOfDeadJobs({ db });
+  const orphans = await queueOrphanedRuns({ db });
   if (orphans) workerLog.info('queued runs that had no job', { runs: orphans });
 
   return {

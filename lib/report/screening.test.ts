@@ -57,7 +57,6 @@ describe.each(testBackends())('red-flag screening on %s', (backend) => {
   let db: Db;
 
   beforeAll(async () => {
-    process.env.CROSSCHECK_QUEUE = 'off';
     process.env.AUDIT_SECRET ??= 'screening-test-audit-secret-0123456789abcdef';
     resetEnvForTests();
     handle = await createTestDatabase(backend);

@@ -150,7 +150,7 @@ async function phase(
       () => {},
     );
     unsubscribes.push(unsubscribe);
-    await enqueueRun(run.id, { url });
+    await enqueueRun({ db: handle.db, runId: run.id });
   };
   for (let i = 0; i < slots; i++) await launch();
 

@@ -28,3 +28,21 @@ export async function queueTx(tx: Tx) {
   const { fromDrizzle } = await import('pg-boss');
   return { db: fromDrizzle(tx as unknown as Parameters<typeof fromDrizzle>[0], sql) };
 }
+
+/** The run's jobs that are waiting or executing (`created`, `retry`, `active`). */
+export async function openJobIds({ db, queue, runId }: { db: Executor; queue: QueueRef; runId: string }): Promise<string[]> {
+  const rows = await executeRows<{ id: string }>(
+    db,
+    sql`select id::text as id from ${sql.raw(`${queue.schema}.job`)} where name = ${queue.name} and singleton_key = ${runId} and state <= 'active'`,
+  );
+  return rows.map((r) => r.id);
+}
+
+/** The queue's jobs a worker holds now. */
+export async function activeJobIds({ db, queue }: { db: Executor; queue: QueueRef }): Promise<string[]> {
+  const rows = await executeRows<{ id: string }>(
+    db,
+    sql`select id::text as id from ${sql.raw(`${queue.schema}.job`)} where name = ${queue.name} and state = 'active'`,
+  );
+  return rows.map((r) => r.id);
+}
