@@ -12,7 +12,7 @@
 import 'server-only';
 import { EventEmitter } from 'node:events';
 import type { Db, Executor, Tx } from '@/lib/db/client';
-import { eventsAfter, KEPT_ONCE, lastStartSeq, recordIn, runEventSeq } from '@/lib/db/queries/run-events';
+import { eventsAfter, KEPT_ONCE, lastStartSeq, recordAllIn, recordIn, runEventSeq } from '@/lib/db/queries/run-events';
 import type { RunEvent, StepWait, Usage } from '@/lib/domain/protocol';
 import { log } from '@/lib/ops/log';
 import { runBus } from '@/lib/debate/bus';
@@ -52,64 +52,131 @@ export async function recordEvent(db: Db, event: RunEvent): Promise<number | nul
   return seq;
 }
 
+/** Events handed in to be written together, or a state change with its event, in the recorder's queue. */
+type Job = { kind: 'events'; events: RunEvent[]; done: Deferred<void> } | { kind: 'together'; write: () => Promise<void>; done: Deferred<void> };
+type Deferred<T> = { promise: Promise<T>; resolve: (value: T) => void };
+function deferred<T>(): Deferred<T> {
+  let resolve!: (value: T) => void;
+  const promise = new Promise<T>((r) => (resolve = r));
+  return { promise, resolve };
+}
+
+const keptOnceKey = (event: RunEvent) => (KEPT_ONCE.has(event.type) ? `${event.runId}\n${event.type}\n${'stepId' in event ? event.stepId : ''}` : null);
+
 /**
- * Records a run's events in the order they are handed in, each once the one before is
- * committed, so the engine can hand them in without waiting. A write that fails is tried again
- * a few times (a partial answer only once: the next one replaces it); `flush` resolves once all
+ * Records a run's events in the order they are handed in, so the engine can hand them in
+ * without waiting. One write at a time: the events handed in while one is under way wait and
+ * go together, in order, in the next transaction, and a kept-once event (a step's answer or
+ * spend so far) waiting there is replaced by a newer one of its step, whose row would replace
+ * its row anyway. So a run's writes are as many as the database has time for, not one per
+ * event, and the log ends the same. A write that fails is tried again a few times (only its
+ * durable events: a kept-once one gets one try, the next replaces it); `flush` resolves once all
  * handed in so far are written or given up on.
  */
 export function eventRecorder(db: Db, onRecorded?: (event: RunEvent) => void) {
-  let chain: Promise<void> = Promise.resolve();
-  const write = async (event: RunEvent) => {
-    const tries = KEPT_ONCE.has(event.type) ? 1 : 4;
-    for (let attempt = 1; attempt <= tries; attempt++) {
+  const queue: Job[] = [];
+  // The job being written; null while the recorder is idle.
+  let current: Job | null = null;
+  // Writing starts a microtask after the first hand-in, so events told in one go (a run's start
+  // and the steps an earlier execution finished) go in one transaction too.
+  let scheduled = false;
+  const schedule = () => {
+    if (current || scheduled) return;
+    scheduled = true;
+    queueMicrotask(() => {
+      scheduled = false;
+      void drain();
+    });
+  };
+
+  const writeEvents = async (events: RunEvent[]) => {
+    let batch = events;
+    for (let attempt = 1; ; attempt++) {
       try {
-        await recordEvent(db, event);
-        onRecorded?.(event);
+        const numbers = await db.transaction((tx) => recordAllIn(tx, batch));
+        for (const runId of new Set(batch.filter((_, i) => numbers[i] !== null).map((e) => e.runId))) signalRecorded(runId);
+        for (const event of batch) onRecorded?.(event);
         return;
       } catch (err) {
-        if (attempt === tries) {
-          logLog.error('could not record a run event', { runId: event.runId, eventType: event.type, err });
+        const durable = batch.filter((e) => !KEPT_ONCE.has(e.type));
+        if (attempt >= 4 || durable.length === 0) {
+          logLog.error('could not record run events', { runId: batch[0].runId, eventTypes: [...new Set(batch.map((e) => e.type))], events: batch.length, err });
           return;
         }
+        batch = durable;
         await new Promise((resolve) => setTimeout(resolve, 200 * attempt));
       }
     }
   };
+
+  const drain = async () => {
+    if (current) return;
+    for (let job = queue.shift(); job; job = queue.shift()) {
+      current = job;
+      try {
+        if (job.kind === 'events') await writeEvents(job.events);
+        else await job.write();
+      } catch (err) {
+        logLog.error('run event recorder: a write failed unexpectedly', { err });
+      }
+      job.done.resolve();
+    }
+    current = null;
+  };
+
   return {
     record(event: RunEvent) {
-      chain = chain.then(() => write(event));
+      const last = queue.at(-1);
+      if (last?.kind === 'events') {
+        const key = keptOnceKey(event);
+        if (key !== null) {
+          const older = last.events.findIndex((e) => keptOnceKey(e) === key);
+          if (older >= 0) last.events.splice(older, 1);
+        }
+        last.events.push(event);
+      } else {
+        queue.push({ kind: 'events', events: [event], done: deferred() });
+      }
+      schedule();
     },
     /**
      * A change of the run's state and the event that reports it, in one transaction, after the
-     * events handed in before it: a reader sees both or neither. `eventOf` decides the event from
-     * what the change returned (null: none); `afterCommit` runs once both are committed. A
-     * failed change records nothing and rejects, as the change alone would have.
+     * events handed in before it are committed: a reader sees both or neither. `eventOf` decides
+     * the event from what the change returned (null: none); `afterCommit` runs once both are
+     * committed. A failed change records nothing and rejects, as the change alone would have.
      */
     together<T>(change: (tx: Tx) => Promise<T>, eventOf: (result: T, tx: Tx) => Promise<RunEvent | null>, afterCommit?: (result: T) => void): Promise<T> {
-      const done = chain.then(async () => {
-        let event: RunEvent | null = null;
-        const result = await db.transaction(async (tx) => {
-          const value = await change(tx);
-          event = await eventOf(value, tx);
-          if (event) await recordIn(tx, event);
-          return value;
-        });
-        afterCommit?.(result);
-        if (event) {
-          signalRecorded((event as RunEvent).runId);
-          onRecorded?.(event);
+      const outcome = deferred<{ ok: true; value: T } | { ok: false; err: unknown }>();
+      const write = async () => {
+        try {
+          let event: RunEvent | null = null;
+          const result = await db.transaction(async (tx) => {
+            const value = await change(tx);
+            event = await eventOf(value, tx);
+            if (event) await recordIn(tx, event);
+            return value;
+          });
+          afterCommit?.(result);
+          if (event) {
+            signalRecorded((event as RunEvent).runId);
+            onRecorded?.(event);
+          }
+          outcome.resolve({ ok: true, value: result });
+        } catch (err) {
+          outcome.resolve({ ok: false, err });
         }
-        return result;
+      };
+      queue.push({ kind: 'together', write, done: deferred() });
+      schedule();
+      return outcome.promise.then((o) => {
+        if (o.ok) return o.value;
+        throw o.err;
       });
-      chain = done.then(
-        () => undefined,
-        () => undefined,
-      );
-      return done;
     },
+    /** Resolves once every event and change handed in so far is written or given up on. */
     flush(): Promise<void> {
-      return chain;
+      const last = queue.at(-1) ?? current;
+      return last ? last.done.promise : Promise.resolve();
     },
   };
 }

@@ -1,5 +1,5 @@
 import 'server-only';
-import { and, asc, eq, gt, inArray, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, or, sql } from 'drizzle-orm';
 import type { Executor, Tx } from '@/lib/db/client';
 import { runEvents, runs } from '@/lib/db/schema';
 import type { RunEvent } from '@/lib/domain/protocol';
@@ -22,22 +22,57 @@ const stepOf = (event: RunEvent): string | null => ('stepId' in event ? event.st
  * other processes by NOTIFY, this one by lib/debate/event-log.ts after the commit.
  */
 export async function recordIn(tx: Tx, event: RunEvent): Promise<number | null> {
-  const [row] = await tx
-    .update(runs)
-    .set({ eventSeq: sql`${runs.eventSeq} + 1` })
-    .where(eq(runs.id, event.runId))
-    .returning({ seq: runs.eventSeq });
-  if (!row) return null;
-  const stepId = stepOf(event);
-  const superseded = supersededBy(event);
-  if (superseded.length) {
-    const where = [eq(runEvents.runId, event.runId), inArray(runEvents.type, superseded)];
-    if (stepId !== null) where.push(eq(runEvents.stepId, stepId));
-    await tx.delete(runEvents).where(and(...where));
+  return (await recordAllIn(tx, [event]))[0];
+}
+
+/**
+ * Records events in the transaction `tx`, in the order given, as one `recordIn` each would, in a
+ * few statements a run: one number update, one delete of the rows they make obsolete, one insert
+ * and one NOTIFY. An event the batch itself makes obsolete (a partial answer followed by a newer
+ * one of its step, or by its wait) is not written at all: its row would go in the same commit.
+ * Returns each event's number; null for one not written (made obsolete, or its run is gone).
+ */
+export async function recordAllIn(tx: Tx, events: readonly RunEvent[]): Promise<(number | null)[]> {
+  const numbers: (number | null)[] = events.map(() => null);
+  const byRun = new Map<string, number[]>();
+  events.forEach((e, i) => {
+    const list = byRun.get(e.runId);
+    if (list) list.push(i);
+    else byRun.set(e.runId, [i]);
+  });
+  for (const [runId, indexes] of byRun) {
+    // What the batch leaves: each event drops the earlier ones it makes obsolete, in the batch and
+    // (by the delete below, before any insert) in the table.
+    let kept: number[] = [];
+    const drops: { types: RunEvent['type'][]; stepId: string | null }[] = [];
+    for (const i of indexes) {
+      const event = events[i];
+      const types = supersededBy(event);
+      if (types.length) {
+        const stepId = stepOf(event);
+        drops.push({ types, stepId });
+        kept = kept.filter((k) => !(types.includes(events[k].type) && (stepId === null || stepOf(events[k]) === stepId)));
+      }
+      kept.push(i);
+    }
+    const [row] = await tx
+      .update(runs)
+      .set({ eventSeq: sql`${runs.eventSeq} + ${kept.length}` })
+      .where(eq(runs.id, runId))
+      .returning({ seq: runs.eventSeq });
+    if (!row) continue;
+    if (drops.length) {
+      const obsolete = drops.map(({ types, stepId }) =>
+        stepId === null ? inArray(runEvents.type, types) : and(inArray(runEvents.type, types), eq(runEvents.stepId, stepId)),
+      );
+      await tx.delete(runEvents).where(and(eq(runEvents.runId, runId), obsolete.length === 1 ? obsolete[0] : or(...obsolete)));
+    }
+    const first = row.seq - kept.length + 1;
+    kept.forEach((i, n) => (numbers[i] = first + n));
+    await tx.insert(runEvents).values(kept.map((i, n) => ({ runId, seq: first + n, type: events[i].type, stepId: stepOf(events[i]), body: events[i] })));
+    await tx.execute(sql`select pg_notify(${RUN_LOG_CHANNEL}, ${runId})`);
   }
-  await tx.insert(runEvents).values({ runId: event.runId, seq: row.seq, type: event.type, stepId, body: event });
-  await tx.execute(sql`select pg_notify(${RUN_LOG_CHANNEL}, ${event.runId})`);
-  return row.seq;
+  return numbers;
 }
 
 /** The kept-once events this one makes obsolete: of its step, or of the whole run for the run's own events. */
