@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DatabaseHandle, Db } from '@/lib/db/client';
 import { companies, runs } from '@/lib/db/schema';
 import { createTestDatabase, onDatabase, testBackends, testDatabaseUrl } from '@/lib/db/test-db';
-import { eventsAfter, liveSteps, recordEvent, recordIn, eventRecorder, type LoggedEvent } from '@/lib/debate/event-log';
+import { eventsAfter, KEPT_ONCE_EVERY_MS, liveSteps, recordEvent, recordIn, eventRecorder, type LoggedEvent } from '@/lib/debate/event-log';
 import { LogTail } from '@/lib/debate/log-tail';
 import type { RunEvent } from '@/lib/domain/protocol';
 
@@ -263,6 +263,39 @@ describe.each(testBackends())('the run event log on %s', (backend) => {
     ]);
     // run-started, the events before step-done, step-done, the partials after it.
     expect(stats.transactions).toBe(4);
+  });
+
+  it("writes a run's answers so far a few times a second, each time the latest, without holding back its other events", async () => {
+    const runId = await newRun();
+    const { db: countedDb, stats } = counted();
+    const recorder = eventRecorder(countedDb);
+    recorder.record({ type: 'run-started', runId, at, steps });
+    await recorder.flush();
+    const before = stats.transactions;
+    const started = Date.now();
+    for (let i = 1; i <= 30; i++) {
+      recorder.record(partial(runId, 'D1', `a${i}`));
+      recorder.record(usage(runId, 'D1', i));
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    const elapsed = Date.now() - started;
+    // One write per KEPT_ONCE_EVERY_MS at most, not one per event.
+    expect(stats.transactions - before).toBeLessThanOrEqual(Math.ceil(elapsed / KEPT_ONCE_EVERY_MS) + 1);
+    // A state change does not wait for the next turn: it goes at once, after the answer held back.
+    const t0 = Date.now();
+    await recorder.together(
+      async () => 'saved',
+      async () => ({ type: 'step-done', runId, stepId: 'D1', at, text: 'a30', output: {}, usage: { promptTokens: 1, completionTokens: 1, costUsd: 0 } }),
+    );
+    expect(Date.now() - t0).toBeLessThan(KEPT_ONCE_EVERY_MS / 2);
+    const log = (await eventsAfter(db, runId, 0)).map((e) => (e.event.type === 'step-partial' ? `partial ${e.event.text}` : e.event.type));
+    expect(log).toEqual(['run-started', 'partial a30', 'step-done']);
+    // Nor does a flush.
+    recorder.record(partial(runId, 'D2', 'b'));
+    const t1 = Date.now();
+    await recorder.flush();
+    expect(Date.now() - t1).toBeLessThan(KEPT_ONCE_EVERY_MS / 2);
+    expect((await eventsAfter(db, runId, 0)).at(-1)?.event).toEqual(partial(runId, 'D2', 'b'));
   });
 
   it('tries a failed write again with its durable events only, and flush waits for the retry', async () => {

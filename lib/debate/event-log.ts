@@ -52,6 +52,15 @@ export async function recordEvent(db: Db, event: RunEvent): Promise<number | nul
   return seq;
 }
 
+/**
+ * A write of nothing but answers and spend so far (step-partial, step-usage) comes at most this
+ * long after the recorder's previous write began: a run's steps' answers so far go to the log
+ * together, each the latest, a few times a second, however often the engine tells them.
+ */
+export const KEPT_ONCE_EVERY_MS = 250;
+
+export type RecorderOptions = { keptOnceEveryMs?: number };
+
 /** Events handed in to be written together, or a state change with its event, in the recorder's queue. */
 type Job = { kind: 'events'; events: RunEvent[]; done: Deferred<void> } | { kind: 'together'; write: () => Promise<void>; done: Deferred<void> };
 type Deferred<T> = { promise: Promise<T>; resolve: (value: T) => void };
@@ -68,15 +77,39 @@ const keptOnceKey = (event: RunEvent) => (KEPT_ONCE.has(event.type) ? `${event.r
  * without waiting. One write at a time: the events handed in while one is under way wait and
  * go together, in order, in the next transaction, and a kept-once event (a step's answer or
  * spend so far) waiting there is replaced by a newer one of its step, whose row would replace
- * its row anyway. So a run's writes are as many as the database has time for, not one per
- * event, and the log ends the same. A write that fails is tried again a few times (only its
- * durable events: a kept-once one gets one try, the next replaces it); `flush` resolves once all
- * handed in so far are written or given up on.
+ * its row anyway; a write of nothing else waits its turn (KEPT_ONCE_EVERY_MS). So a run's writes
+ * are a few a second, not one per event, and the log ends the same. A state change with its
+ * event (`together`) is written on its own, once everything handed in before it is committed.
+ * A write that fails is tried again a few times (only its durable events: a kept-once one gets
+ * one try, the next replaces it); `flush` resolves once all handed in so far are written or
+ * given up on, without waiting for a turn. One recorder per run execution (runPublisher), so a
+ * run's events keep their order and different runs do not wait for each other.
  */
-export function eventRecorder(db: Db, onRecorded?: (event: RunEvent) => void) {
+export function eventRecorder(db: Db, onRecorded?: (event: RunEvent) => void, { keptOnceEveryMs = KEPT_ONCE_EVERY_MS }: RecorderOptions = {}) {
   const queue: Job[] = [];
-  // The job being written; null while the recorder is idle.
+  // The job being written (or held back, see `pace`); null while the recorder is idle.
   let current: Job | null = null;
+  let lastWriteAt = -Infinity;
+  let wake: (() => void) | null = null;
+  let urgent = false;
+  // Events of only answers and spend so far, with nothing behind them, wait until
+  // `keptOnceEveryMs` after the previous write began, newer ones replacing them meanwhile. Any
+  // other event, a state change or a flush ends the wait.
+  const mayWait = (job: Job) => !urgent && queue.length === 1 && job.kind === 'events' && job.events.every((e) => KEPT_ONCE.has(e.type));
+  const pace = async (job: Job) => {
+    while (mayWait(job)) {
+      const remaining = lastWriteAt + keptOnceEveryMs - Date.now();
+      if (remaining <= 0) return;
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, remaining);
+        wake = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+      wake = null;
+    }
+  };
   // Writing starts a microtask after the first hand-in, so events told in one go (a run's start
   // and the steps an earlier execution finished) go in one transaction too.
   let scheduled = false;
@@ -111,8 +144,12 @@ export function eventRecorder(db: Db, onRecorded?: (event: RunEvent) => void) {
 
   const drain = async () => {
     if (current) return;
-    for (let job = queue.shift(); job; job = queue.shift()) {
+    for (let job = queue[0]; job; job = queue[0]) {
       current = job;
+      if (keptOnceEveryMs > 0) await pace(job);
+      queue.shift();
+      urgent = false;
+      lastWriteAt = Date.now();
       try {
         if (job.kind === 'events') await writeEvents(job.events);
         else await job.write();
@@ -137,6 +174,7 @@ export function eventRecorder(db: Db, onRecorded?: (event: RunEvent) => void) {
       } else {
         queue.push({ kind: 'events', events: [event], done: deferred() });
       }
+      if (!KEPT_ONCE.has(event.type)) wake?.();
       schedule();
     },
     /**
@@ -167,6 +205,7 @@ export function eventRecorder(db: Db, onRecorded?: (event: RunEvent) => void) {
         }
       };
       queue.push({ kind: 'together', write, done: deferred() });
+      wake?.();
       schedule();
       return outcome.promise.then((o) => {
         if (o.ok) return o.value;
@@ -175,6 +214,10 @@ export function eventRecorder(db: Db, onRecorded?: (event: RunEvent) => void) {
     },
     /** Resolves once every event and change handed in so far is written or given up on. */
     flush(): Promise<void> {
+      if (queue.length) {
+        urgent = true;
+        wake?.();
+      }
       const last = queue.at(-1) ?? current;
       return last ? last.done.promise : Promise.resolve();
     },
@@ -239,8 +282,8 @@ function foldSteps(events: RunEvent[]): Record<string, LiveStep> {
  * How a run's events are told: to this process's own listeners at once (lib/debate/bus.ts), and
  * recorded in the run's log in the same order. `flush` waits for what was handed in so far.
  */
-export function runPublisher(db: Db) {
-  const recorder = eventRecorder(db);
+export function runPublisher(db: Db, options?: RecorderOptions) {
+  const recorder = eventRecorder(db, undefined, options);
   return {
     publish(event: RunEvent) {
       recorder.record(event);

@@ -1,5 +1,5 @@
 import 'server-only';
-import { and, asc, eq, gt, inArray, or, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, sql } from 'drizzle-orm';
 import type { Executor, Tx } from '@/lib/db/client';
 import { runEvents, runs } from '@/lib/db/schema';
 import type { RunEvent } from '@/lib/domain/protocol';
@@ -26,9 +26,9 @@ export async function recordIn(tx: Tx, event: RunEvent): Promise<number | null> 
 }
 
 /**
- * Records events in the transaction `tx`, in the order given, as one `recordIn` each would, in a
- * few statements a run: one number update, one delete of the rows they make obsolete, one insert
- * and one NOTIFY. An event the batch itself makes obsolete (a partial answer followed by a newer
+ * Records events in the transaction `tx`, in the order given, as one `recordIn` each would, in two
+ * statements a run: the numbers, then the rows they make obsolete deleted, theirs inserted and
+ * the NOTIFY. An event the batch itself makes obsolete (a partial answer followed by a newer
  * one of its step, or by its wait) is not written at all: its row would go in the same commit.
  * Returns each event's number; null for one not written (made obsolete, or its run is gone).
  */
@@ -55,22 +55,33 @@ export async function recordAllIn(tx: Tx, events: readonly RunEvent[]): Promise<
       }
       kept.push(i);
     }
+    // The number first, under the run row's lock; then, in one statement that reads the table as
+    // committed once the lock is held, the rows made obsolete go and the new ones come in.
     const [row] = await tx
       .update(runs)
       .set({ eventSeq: sql`${runs.eventSeq} + ${kept.length}` })
       .where(eq(runs.id, runId))
       .returning({ seq: runs.eventSeq });
     if (!row) continue;
-    if (drops.length) {
-      const obsolete = drops.map(({ types, stepId }) =>
-        stepId === null ? inArray(runEvents.type, types) : and(inArray(runEvents.type, types), eq(runEvents.stepId, stepId)),
-      );
-      await tx.delete(runEvents).where(and(eq(runEvents.runId, runId), obsolete.length === 1 ? obsolete[0] : or(...obsolete)));
-    }
     const first = row.seq - kept.length + 1;
     kept.forEach((i, n) => (numbers[i] = first + n));
-    await tx.insert(runEvents).values(kept.map((i, n) => ({ runId, seq: first + n, type: events[i].type, stepId: stepOf(events[i]), body: events[i] })));
-    await tx.execute(sql`select pg_notify(${RUN_LOG_CHANNEL}, ${runId})`);
+    const list = (types: RunEvent['type'][]) => sql.join(types.map((t) => sql`${t}`), sql`, `);
+    const obsolete = drops.length
+      ? sql.join(
+          drops.map(({ types, stepId }) => (stepId === null ? sql`type in (${list(types)})` : sql`(type in (${list(types)}) and step_id = ${stepId})`)),
+          sql` or `,
+        )
+      : sql`false`;
+    const bodies = JSON.stringify(kept.map((i) => events[i]));
+    await tx.execute(sql`
+      with dropped as (
+        delete from run_events where run_id = ${runId} and (${obsolete})
+      ), added as (
+        insert into run_events (run_id, seq, type, step_id, body)
+        select ${runId}, ${first - 1} + e.n::int, e.v->>'type', e.v->>'stepId', e.v
+        from jsonb_array_elements(${bodies}::jsonb) with ordinality as e(v, n)
+      )
+      select pg_notify(${RUN_LOG_CHANNEL}, ${runId})`);
   }
   return numbers;
 }
