@@ -11,23 +11,13 @@
 // when the step ends, and both when the run starts or ends. Every other event stays as recorded.
 import 'server-only';
 import { EventEmitter } from 'node:events';
-import type { Db, Executor, Tx } from '@/lib/db/client';
-import { eventsAfter, KEPT_ONCE, lastStartSeq, recordAllIn, recordIn, runEventSeq } from '@/lib/db/queries/run-events';
-import type { RunEvent, StepWait, Usage } from '@/lib/domain/protocol';
+import type { Db, Tx } from '@/lib/db/client';
+import { KEPT_ONCE, recordAllIn, recordIn } from '@/lib/db/queries/run-events';
+import type { RunEvent } from '@/lib/domain/protocol';
 import { log } from '@/lib/ops/log';
 import { runBus } from '@/lib/debate/bus';
 
-export { eventsAfter, recordIn, RUN_LOG_CHANNEL, type LoggedEvent } from '@/lib/db/queries/run-events';
-
-
-/**
- * A running step as the log's live part has it: `text` and `output` its answer so far (the
- * latest step-partial), `waiting` why it waits (until its answer streams again), `usage` its
- * spend so far as last estimated.
- */
-export type LiveStep = { status: 'pending' | 'running' | 'done' | 'failed'; text: string; output?: unknown; waiting?: StepWait; usage?: Usage };
-/** The live part of a run: each step of its current execution, as of the log's event `seq`. */
-export type LiveSteps = { seq: number; steps: Record<string, LiveStep> };
+export { eventsAfter, liveEvents, recordIn, RUN_LOG_CHANNEL, type LoggedEvent } from '@/lib/db/queries/run-events';
 
 const logLog = log.child({ component: 'event-log' });
 
@@ -222,60 +212,6 @@ export function eventRecorder(db: Db, onRecorded?: (event: RunEvent) => void, { 
       return last ? last.done.promise : Promise.resolve();
     },
   };
-}
-
-/**
- * The live part of the run: its latest event's number and its current execution's steps as the
- * log has them (from its latest run-started on). Read it in the same transaction as the rest of
- * the run, so the two agree on where the run stands.
- */
-export async function liveSteps(db: Executor, runId: string): Promise<LiveSteps> {
-  const seq = await runEventSeq(db, runId);
-  if (seq === null) return { seq: 0, steps: {} };
-  const events = await eventsAfter(db, runId, (await lastStartSeq(db, runId)) - 1, 100_000);
-  return { seq, steps: foldSteps(events.filter((e) => e.seq <= seq).map((e) => e.event)) };
-}
-
-/** Each step's state after these events of one execution. */
-function foldSteps(events: RunEvent[]): Record<string, LiveStep> {
-  const steps: Record<string, LiveStep> = {};
-  const step = (id: string) => (steps[id] ??= { status: 'running', text: '' });
-  for (const event of events) {
-    switch (event.type) {
-      case 'run-started':
-        for (const s of event.steps) steps[s.id] ??= { status: 'pending', text: '' };
-        break;
-      case 'step-started': {
-        const usage = steps[event.stepId]?.usage;
-        steps[event.stepId] = { status: 'running', text: '', ...(usage ? { usage } : {}) };
-        break;
-      }
-      case 'step-waiting': {
-        const s = step(event.stepId);
-        s.waiting = { reason: event.reason, until: event.until };
-        s.text = '';
-        delete s.output;
-        break;
-      }
-      case 'step-usage':
-        step(event.stepId).usage = event.usage;
-        break;
-      case 'step-partial': {
-        const s = step(event.stepId);
-        s.text = event.text;
-        s.output = event.output;
-        delete s.waiting;
-        break;
-      }
-      case 'step-done':
-        steps[event.stepId] = { status: 'done', text: event.text };
-        break;
-      case 'step-failed':
-        steps[event.stepId] = { status: 'failed', text: steps[event.stepId]?.text ?? '' };
-        break;
-    }
-  }
-  return steps;
 }
 
 /**

@@ -1,5 +1,5 @@
 import 'server-only';
-import { and, asc, eq, gt, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, lte, sql } from 'drizzle-orm';
 import type { Executor, Tx } from '@/lib/db/client';
 import { runEvents, runs } from '@/lib/db/schema';
 import type { RunEvent } from '@/lib/domain/protocol';
@@ -124,11 +124,23 @@ export async function runEventSeq(db: Executor, runId: string): Promise<number |
   return run ? run.seq : null;
 }
 
-/** The number of the run's latest run-started (its current execution's start); 0 without one. */
-export async function lastStartSeq(db: Executor, runId: string): Promise<number> {
-  const [start] = await db
-    .select({ seq: sql<number>`coalesce(max(${runEvents.seq}), 0)`.mapWith(Number) })
+/** The events that say how a running step stands beyond what the database's view of it holds. */
+export const LIVE_TYPES: readonly RunEvent['type'][] = ['step-started', 'step-waiting', 'step-partial', 'step-usage'];
+
+/**
+ * The live part of the run's log: its current execution's (from its latest run-started on)
+ * step starts, waits, answers and spend so far numbered up to `upTo`, in order. Not the steps'
+ * ends, whose saved text the database's view of the run holds.
+ */
+export async function liveEvents(db: Executor, runId: string, upTo: number): Promise<RunEvent[]> {
+  const start = db
+    .select({ seq: sql<number>`coalesce(max(${runEvents.seq}), 0)` })
     .from(runEvents)
     .where(and(eq(runEvents.runId, runId), eq(runEvents.type, 'run-started')));
-  return start?.seq ?? 0;
+  const rows = await db
+    .select({ body: runEvents.body })
+    .from(runEvents)
+    .where(and(eq(runEvents.runId, runId), gt(runEvents.seq, sql`(${start})`), lte(runEvents.seq, upTo), inArray(runEvents.type, [...LIVE_TYPES])))
+    .orderBy(asc(runEvents.seq));
+  return rows.map((r) => r.body);
 }
