@@ -6,7 +6,9 @@ import { seedDemo } from '@/lib/demo/seed';
 import { companies, evidenceItems } from '@/lib/db/schema';
 import { createTestDatabase, testBackends } from '@/lib/db/test-db';
 import { runBus } from '@/lib/debate/bus';
-import { eventsAfter, liveSteps, type LiveSteps } from '@/lib/debate/event-log';
+import { eventsAfter } from '@/lib/debate/event-log';
+import { loadLiveState } from '@/lib/report/live-state';
+import type { LiveRunState } from '@/lib/report/run-state';
 import { cancelRun, createRun, executeRun, retryFailedSteps } from '@/lib/debate/engine';
 import { getProtocol } from '@/lib/debate/protocols';
 import { loadRunView } from '@/lib/report/run-view';
@@ -104,11 +106,11 @@ describe.each(testBackends())('debate engine on %s', (backend) => {
     const early: RunEvent[] = [];
     runBus().subscribe(run.id, (e) => early.push(e));
     // A viewer arriving once D1's end is in the run's log reads D1's whole text there.
-    let late: Promise<LiveSteps> | undefined;
+    let late: Promise<LiveRunState> | undefined;
     const d1InLog = async () => {
       for (;;) {
-        const live = await liveSteps(db, run.id);
-        if (live.steps.D1?.status === 'done') return live;
+        const live = await loadLiveState({ db, runId: run.id });
+        if (live.turns.find((t) => t.step === 'D1')?.status === 'done') return live;
         await new Promise((r) => setTimeout(r, 5));
       }
     };
@@ -120,7 +122,7 @@ describe.each(testBackends())('debate engine on %s', (backend) => {
     const d1Partials = early.flatMap((e) => (e.type === 'step-partial' && e.stepId === 'D1' ? [e.text] : []));
     const d1Done = early.find((e) => e.type === 'step-done' && e.stepId === 'D1') as { text: string };
     expect(d1Partials.at(-1)).toBe(d1Done.text);
-    expect((await late!).steps.D1).toEqual({ status: 'done', text: d1Done.text });
+    expect((await late!).turns.find((t) => t.step === 'D1')).toMatchObject({ status: 'done', text: d1Done.text });
     // The log holds every event the listeners heard, in the same order, a running step's answers
     // so far and spend kept only until the run ended.
     const logged = (await eventsAfter(db, run.id, 0, 10_000)).map((e) => e.event);

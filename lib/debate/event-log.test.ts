@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DatabaseHandle, Db } from '@/lib/db/client';
 import { companies, runs } from '@/lib/db/schema';
 import { createTestDatabase, onDatabase, testBackends, testDatabaseUrl } from '@/lib/db/test-db';
-import { eventsAfter, liveSteps, recordEvent, recordIn, eventRecorder, type LoggedEvent } from '@/lib/debate/event-log';
+import { eventsAfter, KEPT_ONCE_EVERY_MS, liveEvents, recordEvent, recordIn, eventRecorder, type LoggedEvent } from '@/lib/debate/event-log';
 import { LogTail } from '@/lib/debate/log-tail';
 import type { RunEvent } from '@/lib/domain/protocol';
 
@@ -61,24 +61,19 @@ describe.each(testBackends())('the run event log on %s', (backend) => {
       [7, 'step-partial', 'D1'],
       [8, 'step-usage', 'D1'],
     ]);
-    const live = await liveSteps(db, runId);
-    expect(live).toEqual({
-      seq: 8,
-      steps: {
-        D1: { status: 'running', text: 'ab', output: { text: 'ab' }, usage: { promptTokens: 20, completionTokens: 1, costUsd: 0 } },
-        D2: { status: 'running', text: 'x', output: { text: 'x' } },
-      },
-    });
+    // The live part a late viewer reads: what the database's view of the steps does not hold.
+    const live = async (upTo = 1_000) =>
+      (await liveEvents(db, runId, upTo)).map((e) => (e.type === 'step-partial' ? `${e.stepId} ${e.text}` : e.type === 'step-usage' ? `${e.stepId} spent ${e.usage.promptTokens}` : `${e.type} ${'stepId' in e ? e.stepId : ''}`));
+    expect(await live(8)).toEqual(['step-started D1', 'step-started D2', 'D2 x', 'D1 ab', 'D1 spent 20']);
+    expect(await live(6)).toEqual(['step-started D1', 'step-started D2', 'D2 x']);
 
     // A wait restarts D2's answer (its partial goes); D1 ends (its spend goes, its last partial
     // stays for a viewer reading behind).
     await recordEvent(db, { type: 'step-waiting', runId, stepId: 'D2', at, reason: 'provider-limit', until: at });
     await recordEvent(db, { type: 'step-done', runId, stepId: 'D1', at, text: 'done', output: { text: 'done' }, usage: { promptTokens: 20, completionTokens: 5, costUsd: 0 } });
     expect((await eventsAfter(db, runId, 0)).map((e) => e.event.type)).toEqual(['run-started', 'step-started', 'step-started', 'step-partial', 'step-waiting', 'step-done']);
-    expect((await liveSteps(db, runId)).steps).toEqual({
-      D1: { status: 'done', text: 'done' },
-      D2: { status: 'running', text: '', waiting: { reason: 'provider-limit', until: at } },
-    });
+    // Not the ended step's end: its saved text is in the database's view.
+    expect(await live()).toEqual(['step-started D1', 'step-started D2', 'D1 ab', 'step-waiting D2']);
     // A reader who has seen up to 6 gets what came after, in order.
     expect((await eventsAfter(db, runId, 6)).map((e) => e.seq)).toEqual([7, 9, 10]);
 
@@ -89,7 +84,7 @@ describe.each(testBackends())('the run event log on %s', (backend) => {
     expect((await eventsAfter(db, runId, 0)).filter((e) => e.event.type === 'step-partial')).toEqual([]);
     await recordEvent(db, partial(runId, 'D2', 'stray'));
     await recordEvent(db, { type: 'run-started', runId, at, steps });
-    expect((await liveSteps(db, runId)).steps).toEqual({ D1: { status: 'pending', text: '' }, D2: { status: 'pending', text: '' } });
+    expect(await live()).toEqual([]);
     expect((await eventsAfter(db, runId, 0)).filter((e) => e.event.type === 'step-partial')).toEqual([]);
   });
 
@@ -161,6 +156,161 @@ describe.each(testBackends())('the run event log on %s', (backend) => {
     recorder.record({ type: 'report-ready', runId, at });
     await recorder.flush();
     expect((await eventsAfter(db, runId, 2)).map((e) => e.event.type)).toEqual(['report-ready']);
+  });
+
+  /** The database with its transactions counted, and the first `failing` of them failing. */
+  function counted(failing = 0) {
+    const stats = { transactions: 0 };
+    const wrapped = new Proxy(db, {
+      get(target, key, receiver) {
+        if (key !== 'transaction') return Reflect.get(target, key, receiver);
+        return (...args: Parameters<Db['transaction']>) => {
+          stats.transactions++;
+          if (stats.transactions <= failing) return Promise.reject(new Error('connection reset'));
+          return target.transaction(...args);
+        };
+      },
+    });
+    return { db: wrapped as Db, stats };
+  }
+
+  it('writes the events handed in behind a write in progress in one transaction, the latest answer so far of each step replacing the waiting one', async () => {
+    const runId = await newRun();
+    const { db: countedDb, stats } = counted();
+    const recorder = eventRecorder(countedDb);
+    recorder.record({ type: 'run-started', runId, at, steps });
+    await recorder.flush();
+    const before = stats.transactions;
+    // A write in progress (a state change with its event) holds the recorder.
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    const blocked = recorder.together(
+      async () => held,
+      async () => ({ type: 'step-started', runId, stepId: 'D1', at, attempt: 1 }),
+    );
+    await new Promise((r) => setTimeout(r, 20));
+    for (let i = 1; i <= 50; i++) {
+      recorder.record(partial(runId, 'D1', `a${i}`));
+      recorder.record(usage(runId, 'D1', i));
+      if (i === 20) recorder.record({ type: 'step-waiting', runId, stepId: 'D2', at, reason: 'provider-limit', until: at });
+      if (i === 30) recorder.record(partial(runId, 'D2', 'b'));
+    }
+    recorder.record({ type: 'report-ready', runId, at });
+    release();
+    await blocked;
+    await recorder.flush();
+    // The state change, then everything that waited behind it in one more transaction.
+    expect(stats.transactions - before).toBe(2);
+    // Events as they would have been had each been written alone: the durable ones all there,
+    // in order; each step's answer and spend so far the latest; numbers in order.
+    const log = await eventsAfter(db, runId, 0);
+    expect(log.map((e) => [e.event.type, 'stepId' in e.event ? e.event.stepId : null])).toEqual([
+      ['run-started', null],
+      ['step-started', 'D1'],
+      ['step-waiting', 'D2'],
+      ['step-partial', 'D2'],
+      ['step-partial', 'D1'],
+      ['step-usage', 'D1'],
+      ['report-ready', null],
+    ]);
+    expect(log.find((e) => e.event.type === 'step-partial' && e.event.stepId === 'D1')?.event).toEqual(partial(runId, 'D1', 'a50'));
+    expect(log.find((e) => e.event.type === 'step-usage')?.event).toEqual(usage(runId, 'D1', 50));
+    const seqs = log.map((e) => e.seq);
+    expect(seqs).toEqual([...seqs].sort((a, b) => a - b));
+    // Few numbers taken: the replaced answers so far were never written.
+    expect(seqs.at(-1)).toBeLessThanOrEqual(10);
+  });
+
+  it('a state change handed in behind waiting events commits after all of them, and what follows it after it', async () => {
+    const runId = await newRun();
+    const { db: countedDb, stats } = counted();
+    const recorder = eventRecorder(countedDb);
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    const first = recorder.together(
+      async () => held,
+      async () => ({ type: 'run-started', runId, at, steps }),
+    );
+    await new Promise((r) => setTimeout(r, 20));
+    recorder.record({ type: 'step-started', runId, stepId: 'D1', at, attempt: 1 });
+    for (let i = 1; i <= 50; i++) recorder.record(partial(runId, 'D1', `a${i}`));
+    let seen: string[] = [];
+    const done = recorder.together(
+      async (tx) => {
+        seen = (await eventsAfter(tx, runId, 0)).map((e) => (e.event.type === 'step-partial' ? `partial ${e.event.text}` : e.event.type));
+        return 'saved';
+      },
+      async () => ({ type: 'step-done', runId, stepId: 'D1', at, text: 'a50', output: {}, usage: { promptTokens: 1, completionTokens: 1, costUsd: 0 } }),
+    );
+    for (let i = 1; i <= 10; i++) recorder.record(partial(runId, 'D2', `b${i}`));
+    release();
+    await first;
+    expect(await done).toBe('saved');
+    await recorder.flush();
+    // The change saw every event handed in before it, the last answer so far included.
+    expect(seen).toEqual(['run-started', 'step-started', 'partial a50']);
+    expect((await eventsAfter(db, runId, 0)).map((e) => (e.event.type === 'step-partial' ? `partial ${e.event.text}` : e.event.type))).toEqual([
+      'run-started',
+      'step-started',
+      'partial a50',
+      'step-done',
+      'partial b10',
+    ]);
+    // run-started, the events before step-done, step-done, the partials after it.
+    expect(stats.transactions).toBe(4);
+  });
+
+  it("writes a run's answers so far a few times a second, each time the latest, without holding back its other events", async () => {
+    const runId = await newRun();
+    const { db: countedDb, stats } = counted();
+    const recorder = eventRecorder(countedDb);
+    recorder.record({ type: 'run-started', runId, at, steps });
+    await recorder.flush();
+    const before = stats.transactions;
+    const started = Date.now();
+    for (let i = 1; i <= 30; i++) {
+      recorder.record(partial(runId, 'D1', `a${i}`));
+      recorder.record(usage(runId, 'D1', i));
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    const elapsed = Date.now() - started;
+    // One write per KEPT_ONCE_EVERY_MS at most, not one per event.
+    expect(stats.transactions - before).toBeLessThanOrEqual(Math.ceil(elapsed / KEPT_ONCE_EVERY_MS) + 1);
+    // A state change does not wait for the next turn: it goes at once, after the answer held back.
+    const t0 = Date.now();
+    await recorder.together(
+      async () => 'saved',
+      async () => ({ type: 'step-done', runId, stepId: 'D1', at, text: 'a30', output: {}, usage: { promptTokens: 1, completionTokens: 1, costUsd: 0 } }),
+    );
+    expect(Date.now() - t0).toBeLessThan(KEPT_ONCE_EVERY_MS / 2);
+    const log = (await eventsAfter(db, runId, 0)).map((e) => (e.event.type === 'step-partial' ? `partial ${e.event.text}` : e.event.type));
+    expect(log).toEqual(['run-started', 'partial a30', 'step-done']);
+    // Nor does a flush.
+    recorder.record(partial(runId, 'D2', 'b'));
+    const t1 = Date.now();
+    await recorder.flush();
+    expect(Date.now() - t1).toBeLessThan(KEPT_ONCE_EVERY_MS / 2);
+    expect((await eventsAfter(db, runId, 0)).at(-1)?.event).toEqual(partial(runId, 'D2', 'b'));
+  });
+
+  it('tries a failed write again with its durable events only, and flush waits for the retry', async () => {
+    const runId = await newRun();
+    const { db: failingDb, stats } = counted(1);
+    const recorder = eventRecorder(failingDb);
+    recorder.record({ type: 'run-started', runId, at, steps });
+    recorder.record(partial(runId, 'D1', 'a'));
+    recorder.record({ type: 'step-waiting', runId, stepId: 'D2', at, reason: 'provider-limit', until: at });
+    await recorder.flush();
+    expect(stats.transactions).toBe(2);
+    expect((await eventsAfter(db, runId, 0)).map((e) => e.event.type)).toEqual(['run-started', 'step-waiting']);
+    // Kept-once events alone get one try.
+    const { db: failingAgain } = counted(1);
+    const other = eventRecorder(failingAgain);
+    other.record(partial(runId, 'D1', 'b'));
+    await other.flush();
+    other.record(partial(runId, 'D1', 'c'));
+    await other.flush();
+    expect((await eventsAfter(db, runId, 0)).map((e) => (e.event.type === 'step-partial' ? e.event.text : e.event.type))).toEqual(['run-started', 'step-waiting', 'c']);
   });
 
   it('viewers at different points each get exactly the events past their own, in order, with one read per growth', async () => {

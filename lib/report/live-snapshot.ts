@@ -33,10 +33,11 @@ async function build({ db, runId }: { db: Db; runId: string }): Promise<Snapshot
 /**
  * The snapshot message of the run now. A request that finds one being computed at the log's
  * current number waits for that one: nothing happened to the run between the two. Only
- * in-flight work is shared; a later request reads afresh.
+ * in-flight work is shared; a later request reads afresh. `seq`: the log's number as the caller
+ * has just read it with the run (a snapshot computed from then on includes all it saw).
  */
-export async function snapshotMessage({ db, runId }: { db: Db; runId: string }): Promise<SnapshotMessage> {
-  const seq = await runEventSeq(db, runId);
+export async function snapshotMessage({ db, runId, seq: known }: { db: Db; runId: string; seq?: number }): Promise<SnapshotMessage> {
+  const seq = known ?? (await runEventSeq(db, runId));
   if (seq === null) return build({ db, runId });
   const key = `${runId}\n${seq}`;
   const pending = inFlight().get(key);

@@ -1,6 +1,7 @@
-// The live run page's state from the server: the database's view of the run, the text streamed
-// so far for running steps (the event log's live part, lib/debate/event-log.ts) and the titles of
-// the evidence the turns cite, all read in one transaction so they agree on where the run stands.
+// The live run page's state from the server: the database's view of the run, what the event
+// log's live part adds for running steps (lib/debate/event-log.ts), reduced onto it with the
+// browser's own reducer (reduceRun, lib/report/run-state.ts), and the titles of the evidence the
+// turns cite, all read in one transaction so they agree on where the run stands.
 // The page paints it first and follows the run's log from its number; the SSE route sends it to
 // a viewer who comes without one. A finished run's
 // chips show its cited-evidence snapshot (lib/db/queries/sources.ts), not the pool as it reads now.
@@ -13,7 +14,7 @@ import { resolveCitedSources } from '@/lib/db/queries/sources';
 import { withPassageReadings } from '@/lib/report/passage-readings';
 import { poolNoteOf } from '@/lib/domain/cited-source';
 import type { Run } from '@/lib/db/schema';
-import { liveSteps } from '@/lib/debate/event-log';
+import { liveEvents } from '@/lib/db/queries/run-events';
 import { loadRunView } from '@/lib/report/run-view';
 import { citedEvidenceIds, isTerminal, stateFromView, type EvidenceRefs, type LiveRunState } from '@/lib/report/run-state';
 import { citationsOf } from '@/lib/domain/output-parts';
@@ -62,15 +63,17 @@ export async function loadLiveState({ db, runId }: { db: Db; runId: string }): P
 }
 
 async function liveStateIn(db: Executor, runId: string): Promise<LiveRunState> {
-  const live = await liveSteps(db, runId);
-  const [view, run] = await Promise.all([loadRunView({ db, runId }), getRun({ db, id: runId })]);
+  // The run row once: its log's number and status say how much of the log's live part to read.
+  const run = await getRun({ db, id: runId });
+  if (!run) throw new Error(`Run ${runId} does not exist.`);
+  const [view, events] = await Promise.all([loadRunView({ db, runId, run }), isTerminal(run.status) ? [] : liveEvents(db, runId, run.eventSeq)]);
   const evidence = await runEvidenceRefs({ db, run, turns: view.turns });
   // The red flags' items (the panel at the top links them): as cited, else read from the pool, and
   // then, for a finished run, marked as read live (its snapshot holds only what its turns cite).
-  const flagged = (run?.redFlags ?? []).flatMap((f) => [f.evidenceId, ...(f.alsoEvidenceIds ?? [])]).filter((id) => !evidence[id]);
+  const flagged = (run.redFlags ?? []).flatMap((f) => [f.evidenceId, ...(f.alsoEvidenceIds ?? [])]).filter((id) => !evidence[id]);
   const flagRefs = flagged.length ? await evidenceRefsFor({ db, ids: flagged, webEvidence: [] }) : {};
-  if (run && isTerminal(run.status)) for (const ref of Object.values(flagRefs)) ref.poolNote = 'notFrozen';
-  return stateFromView(view, run, live, { ...flagRefs, ...evidence });
+  if (isTerminal(run.status)) for (const ref of Object.values(flagRefs)) ref.poolNote = 'notFrozen';
+  return stateFromView(view, run, { seq: run.eventSeq, events }, { ...flagRefs, ...evidence });
 }
 
 /**

@@ -180,7 +180,7 @@ describe('reads against its evidence, in the report', () => {
 
 describe('red flags on the live run page', () => {
   const flag: RedFlag = { kind: 'creditor_workout', evidenceId: WORKOUT.id, date: '2024-01-11', title: WORKOUT.title };
-  const live = { steps: {} } as never;
+  const live = { seq: 0, events: [] };
 
   it('the first paint carries the flags the run stored; a page open since the launch gets them with run-started', () => {
     const { view } = input({ redFlags: [flag], claims: [] });

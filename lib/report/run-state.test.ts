@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { isTerminal, progressOf, reduceRun, shownTotals, stateFromView, type LiveRunState, type WireMessage } from '@/lib/report/run-state';
 import type { RunViewTurn } from '@/lib/report/run-view';
+import type { RunEvent } from '@/lib/domain/protocol';
 
 function turn(step: string, status: RunViewTurn['status'] = 'pending', text = ''): RunViewTurn {
   return {
@@ -162,7 +163,7 @@ describe('run state reducer', () => {
 
   it('builds the first state from the database view, with the answers so far of steps still running', () => {
     const claim = { id: 'D2-c1', text: 'Orders up', factor: 'other' };
-    const live = { steps: { D1: { status: 'done' as const, text: 'final' }, D2: { status: 'running' as const, text: 'so far', output: { text: 'so far', claims: [claim] } } }, seq: 7 };
+    const live = { events: [partial('D2', 'so far', { claims: [claim] })] as RunEvent[], seq: 7 };
     const s = stateFromView(runningView({ prompt: 5, completion: 6 }, 0.1), { startedAt: new Date(at), finishedAt: null }, live, {});
     expect(s.turns.map((t) => [t.step, t.status, t.text])).toEqual([
       ['D1', 'done', 'final'],
@@ -195,7 +196,10 @@ describe('run state reducer', () => {
     expect(play([{ type: 'run-finished', runId: 'r1', at, status: 'cancelled' }], done).waiting).toEqual({});
 
     const live = {
-      steps: { D1: { status: 'done' as const, text: 'final', waiting: { reason: 'tokens' as const, until } }, D2: { status: 'running' as const, text: '', waiting: { reason: 'requests' as const, until } } },
+      events: [
+        { type: 'step-waiting' as const, runId: 'r1', stepId: 'D1', at, reason: 'tokens' as const, until },
+        { type: 'step-waiting' as const, runId: 'r1', stepId: 'D2', at, reason: 'requests' as const, until },
+      ],
       seq: 7,
     };
     expect(stateFromView(runningView({ prompt: 0, completion: 0 }, 0), { startedAt: new Date(at), finishedAt: null }, live, {}).waiting).toEqual({ D2: { reason: 'requests', until } });
@@ -241,7 +245,7 @@ describe('run state reducer', () => {
 
   it('gives a late viewer the running steps\' spend from the bus snapshot', () => {
     const estimate = { promptTokens: 300, completionTokens: 50, costUsd: 0.25 };
-    const live = { steps: { D1: { status: 'done' as const, text: 'final' }, D2: { status: 'running' as const, text: 'so far', output: { text: 'so far' }, usage: estimate } }, seq: 7 };
+    const live = { events: [partial('D2', 'so far'), { type: 'step-usage', runId: 'r1', stepId: 'D2', usage: estimate }] as RunEvent[], seq: 7 };
     const s = stateFromView(runningView({ prompt: 5, completion: 6 }, 0.1), { startedAt: new Date(at), finishedAt: null }, live, {});
     expect(s.streaming).toEqual({ D2: { usage: estimate } });
     expect(shownTotals(s).tokens).toBe(361);
@@ -256,7 +260,7 @@ describe('run state reducer', () => {
   });
 
   it("adds up the prompt tokens the provider's cache served, from the saved view, finished steps and the run's saved totals", () => {
-    const s = stateFromView(runningView({ prompt: 5_000, completion: 600, cached: 3_000 } as never, 0.01), { startedAt: new Date(at), finishedAt: null }, { steps: {}, seq: 7 }, {});
+    const s = stateFromView(runningView({ prompt: 5_000, completion: 600, cached: 3_000 } as never, 0.01), { startedAt: new Date(at), finishedAt: null }, { events: [], seq: 7 }, {});
     expect(s.tokens).toEqual({ prompt: 5_000, completion: 600, cached: 3_000 });
     const d2 = play([{ type: 'step-done', runId: 'r1', stepId: 'D2', at, text: 'x', output: { text: 'x', claims: [], questions: [] }, usage: { promptTokens: 2_000, completionTokens: 100, costUsd: 0.004, cachedTokens: 1_500 } }], s);
     expect(d2.tokens).toEqual({ prompt: 7_000, completion: 700, cached: 4_500 });

@@ -2,7 +2,6 @@
 // clock), so the server's first paint, the SSE snapshot and the client's live updates all go
 // through the same functions, and the tests need no browser.
 import { citationsOf, claimsOf, questionsOf } from '@/lib/domain/output-parts';
-import type { LiveSteps } from '@/lib/debate/event-log';
 import type { RunView, RunViewTurn } from '@/lib/report/run-doc';
 import type { RunEvent, StepWait, Usage } from '@/lib/domain/protocol';
 import { TERMINAL_RUN_STATUSES, type Polarity, type RunStatus } from '@/lib/domain/vocabulary';
@@ -93,38 +92,31 @@ function withAnswer(turn: RunViewTurn, text: string, output: unknown): RunViewTu
 }
 
 /**
- * The state from the database's view of the run, with the answers streamed so far (the event
- * log's live part) for steps still running: what a viewer who arrives mid-run sees first.
+ * The live part of a run's log (lib/db/queries/run-events.ts, liveEvents): its current
+ * execution's step starts, waits, answers and spend so far, as of the log's event `seq`.
+ */
+export type LiveEvents = { seq: number; events: RunEvent[] };
+
+/**
+ * The state from the database's view of the run, with what the event log's live part adds for
+ * steps still running (answers streamed so far, waits, spend so far): what a viewer who arrives
+ * mid-run sees first. The live part goes through `reduceRun`, as the browser reduces the events
+ * that follow. The view has each running step as of its latest start, so only what the log holds
+ * after that start is reduced, and a step's spend so far, which a new attempt keeps.
  */
 export function stateFromView(
   view: Pick<RunView, 'id' | 'status' | 'error' | 'turns' | 'report' | 'metrics'> & { errorPhrase?: RunView['errorPhrase'] },
   run: { startedAt: Date | string | null; finishedAt: Date | string | null; priorElapsedMs?: number | null; redFlags?: RedFlag[] | null; shortfall?: EvidenceShortfall | null },
-  live: LiveSteps,
+  live: LiveEvents,
   evidence: EvidenceRefs,
 ): LiveRunState {
-  const running = !isTerminal(view.status);
-  const turns = view.turns.map((t) => {
-    const streamed = live.steps[t.step];
-    // A step the database still calls running (or pending) may already have an answer in the log.
-    if (running && t.status !== 'done' && streamed?.status === 'running') return { ...withAnswer(t, streamed.text, streamed.output ?? null), status: 'running' as const };
-    return t;
-  });
   const iso = (d: Date | string | null) => (d == null ? null : typeof d === 'string' ? d : d.toISOString());
-  const waiting: Record<string, StepWait> = {};
-  if (running) for (const [stepId, s] of Object.entries(live.steps)) if (s.status === 'running' && s.waiting) waiting[stepId] = s.waiting;
-  const streaming: Record<string, StreamingStep> = {};
-  if (running) {
-    for (const t of turns) {
-      const s = live.steps[t.step];
-      if (t.status === 'running' && s?.status === 'running' && s.usage) streaming[t.step] = { usage: s.usage };
-    }
-  }
-  return {
+  const saved: LiveRunState = {
     runId: view.id,
     status: view.status,
     error: view.error,
     errorPhrase: view.errorPhrase ?? null,
-    turns,
+    turns: view.turns,
     evidence,
     redFlags: run.redFlags ?? [],
     shortfall: run.shortfall ?? null,
@@ -135,10 +127,25 @@ export function stateFromView(
     priorElapsedMs: run.priorElapsedMs ?? 0,
     // A red-flag screening's report is the screening (lib/report/screening.ts): ready when it ends.
     reportReady: Boolean(view.report) || view.status === 'red_flag_screening',
-    waiting,
-    streaming,
+    waiting: {},
+    streaming: {},
     seq: live.seq,
   };
+  if (isTerminal(view.status)) return saved;
+  return liveOfRunningSteps(view.turns, live.events).reduce(reduceRun, saved);
+}
+
+/** Of the live events, those the database's view of these turns does not hold yet (see stateFromView). */
+function liveOfRunningSteps(turns: Pick<RunViewTurn, 'step' | 'status'>[], events: RunEvent[]): RunEvent[] {
+  const running = new Set(turns.filter((t) => t.status === 'running').map((t) => t.step));
+  const latestStart = new Map<string, number>();
+  events.forEach((e, i) => {
+    if (e.type === 'step-started') latestStart.set(e.stepId, i);
+  });
+  return events.filter((e, i) => {
+    if (!('stepId' in e) || !running.has(e.stepId) || e.type === 'step-started') return false;
+    return e.type === 'step-usage' || i > (latestStart.get(e.stepId) ?? -1);
+  });
 }
 
 /**

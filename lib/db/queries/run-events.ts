@@ -1,5 +1,5 @@
 import 'server-only';
-import { and, asc, eq, gt, inArray, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, lte, sql } from 'drizzle-orm';
 import type { Executor, Tx } from '@/lib/db/client';
 import { runEvents, runs } from '@/lib/db/schema';
 import type { RunEvent } from '@/lib/domain/protocol';
@@ -22,22 +22,68 @@ const stepOf = (event: RunEvent): string | null => ('stepId' in event ? event.st
  * other processes by NOTIFY, this one by lib/debate/event-log.ts after the commit.
  */
 export async function recordIn(tx: Tx, event: RunEvent): Promise<number | null> {
-  const [row] = await tx
-    .update(runs)
-    .set({ eventSeq: sql`${runs.eventSeq} + 1` })
-    .where(eq(runs.id, event.runId))
-    .returning({ seq: runs.eventSeq });
-  if (!row) return null;
-  const stepId = stepOf(event);
-  const superseded = supersededBy(event);
-  if (superseded.length) {
-    const where = [eq(runEvents.runId, event.runId), inArray(runEvents.type, superseded)];
-    if (stepId !== null) where.push(eq(runEvents.stepId, stepId));
-    await tx.delete(runEvents).where(and(...where));
+  return (await recordAllIn(tx, [event]))[0];
+}
+
+/**
+ * Records events in the transaction `tx`, in the order given, as one `recordIn` each would, in two
+ * statements a run: the numbers, then the rows they make obsolete deleted, theirs inserted and
+ * the NOTIFY. An event the batch itself makes obsolete (a partial answer followed by a newer
+ * one of its step, or by its wait) is not written at all: its row would go in the same commit.
+ * Returns each event's number; null for one not written (made obsolete, or its run is gone).
+ */
+export async function recordAllIn(tx: Tx, events: readonly RunEvent[]): Promise<(number | null)[]> {
+  const numbers: (number | null)[] = events.map(() => null);
+  const byRun = new Map<string, number[]>();
+  events.forEach((e, i) => {
+    const list = byRun.get(e.runId);
+    if (list) list.push(i);
+    else byRun.set(e.runId, [i]);
+  });
+  for (const [runId, indexes] of byRun) {
+    // What the batch leaves: each event drops the earlier ones it makes obsolete, in the batch and
+    // (by the delete below, before any insert) in the table.
+    let kept: number[] = [];
+    const drops: { types: RunEvent['type'][]; stepId: string | null }[] = [];
+    for (const i of indexes) {
+      const event = events[i];
+      const types = supersededBy(event);
+      if (types.length) {
+        const stepId = stepOf(event);
+        drops.push({ types, stepId });
+        kept = kept.filter((k) => !(types.includes(events[k].type) && (stepId === null || stepOf(events[k]) === stepId)));
+      }
+      kept.push(i);
+    }
+    // The number first, under the run row's lock; then, in one statement that reads the table as
+    // committed once the lock is held, the rows made obsolete go and the new ones come in.
+    const [row] = await tx
+      .update(runs)
+      .set({ eventSeq: sql`${runs.eventSeq} + ${kept.length}` })
+      .where(eq(runs.id, runId))
+      .returning({ seq: runs.eventSeq });
+    if (!row) continue;
+    const first = row.seq - kept.length + 1;
+    kept.forEach((i, n) => (numbers[i] = first + n));
+    const list = (types: RunEvent['type'][]) => sql.join(types.map((t) => sql`${t}`), sql`, `);
+    const obsolete = drops.length
+      ? sql.join(
+          drops.map(({ types, stepId }) => (stepId === null ? sql`type in (${list(types)})` : sql`(type in (${list(types)}) and step_id = ${stepId})`)),
+          sql` or `,
+        )
+      : sql`false`;
+    const bodies = JSON.stringify(kept.map((i) => events[i]));
+    await tx.execute(sql`
+      with dropped as (
+        delete from run_events where run_id = ${runId} and (${obsolete})
+      ), added as (
+        insert into run_events (run_id, seq, type, step_id, body)
+        select ${runId}, ${first - 1} + e.n::int, e.v->>'type', e.v->>'stepId', e.v
+        from jsonb_array_elements(${bodies}::jsonb) with ordinality as e(v, n)
+      )
+      select pg_notify(${RUN_LOG_CHANNEL}, ${runId})`);
   }
-  await tx.insert(runEvents).values({ runId: event.runId, seq: row.seq, type: event.type, stepId, body: event });
-  await tx.execute(sql`select pg_notify(${RUN_LOG_CHANNEL}, ${event.runId})`);
-  return row.seq;
+  return numbers;
 }
 
 /** The kept-once events this one makes obsolete: of its step, or of the whole run for the run's own events. */
@@ -78,11 +124,23 @@ export async function runEventSeq(db: Executor, runId: string): Promise<number |
   return run ? run.seq : null;
 }
 
-/** The number of the run's latest run-started (its current execution's start); 0 without one. */
-export async function lastStartSeq(db: Executor, runId: string): Promise<number> {
-  const [start] = await db
-    .select({ seq: sql<number>`coalesce(max(${runEvents.seq}), 0)`.mapWith(Number) })
+/** The events that say how a running step stands beyond what the database's view of it holds. */
+export const LIVE_TYPES: readonly RunEvent['type'][] = ['step-started', 'step-waiting', 'step-partial', 'step-usage'];
+
+/**
+ * The live part of the run's log: its current execution's (from its latest run-started on)
+ * step starts, waits, answers and spend so far numbered up to `upTo`, in order. Not the steps'
+ * ends, whose saved text the database's view of the run holds.
+ */
+export async function liveEvents(db: Executor, runId: string, upTo: number): Promise<RunEvent[]> {
+  const start = db
+    .select({ seq: sql<number>`coalesce(max(${runEvents.seq}), 0)` })
     .from(runEvents)
     .where(and(eq(runEvents.runId, runId), eq(runEvents.type, 'run-started')));
-  return start?.seq ?? 0;
+  const rows = await db
+    .select({ body: runEvents.body })
+    .from(runEvents)
+    .where(and(eq(runEvents.runId, runId), gt(runEvents.seq, sql`(${start})`), lte(runEvents.seq, upTo), inArray(runEvents.type, [...LIVE_TYPES])))
+    .orderBy(asc(runEvents.seq));
+  return rows.map((r) => r.body);
 }

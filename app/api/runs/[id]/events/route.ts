@@ -50,6 +50,8 @@ export const GET = route<{ params: Promise<{ id: string }> }>('runs:read', async
       },
     );
   // A position past the log's end (not one this server gave) is no position: start from a snapshot.
+  // This read of the run also numbers the snapshot, which then reads the run once more, with the
+  // rest of it.
   const run = await getRun({ db, id });
   const asked = positionOf(request);
   const position = asked !== null && run && asked <= run.eventSeq ? asked : null;
@@ -115,7 +117,7 @@ export const GET = route<{ params: Promise<{ id: string }> }>('runs:read', async
         else followFrom(position);
       } else {
         // Viewers asking at the same point of the run share one read and one encoded message.
-        queue = snapshotMessage({ db, runId: id })
+        queue = snapshotMessage({ db, runId: id, seq: run?.eventSeq })
           .then((snapshot) => {
             if (closed) return;
             controller.enqueue(snapshot.bytes);
