@@ -51,7 +51,11 @@ describe.each(testBackends())('debate engine on %s', (backend) => {
     // Below the threshold (lib/debate/sufficiency.ts): Taeyoung's one filing, Monro's two items
     // on one factor, Wintec's 22 patents on one factor. Those runs end before any step: Taeyoung's
     // filing is a creditor-bank workout, a decisive red flag, so its run is a red-flag screening.
-    const thin: Record<string, string> = { 'monro-inc': 'insufficient_evidence', 'taeyoung-engineering-construction': 'red_flag_screening', 'wintec-automation': 'insufficient_evidence' };
+    const thin: Record<string, string> = {
+      'monro-inc': 'insufficient_evidence',
+      'taeyoung-engineering-construction': 'red_flag_screening',
+      'wintec-automation': 'insufficient_evidence',
+    };
     const ran: string[] = [];
     for (const { id } of await db.select({ id: companies.id }).from(companies)) {
       const { provider, calls } = instrumented();
@@ -70,9 +74,15 @@ describe.each(testBackends())('debate engine on %s', (backend) => {
       expect(view.report?.content).toMatchObject({ favorableSummary: expect.any(Array), adverseSummary: expect.any(Array) });
       const cited = view.turns.flatMap((t) => t.citations) as { evidenceId?: string; verified?: boolean }[];
       expect(cited.length).toBeGreaterThan(0);
-      expect(cited.every((c) => c.verified), `${id}: unverified citations`).toBe(true);
+      expect(
+        cited.every((c) => c.verified),
+        `${id}: unverified citations`,
+      ).toBe(true);
       const ids = [...new Set(cited.map((c) => c.evidenceId!))];
-      const rows = await db.select({ id: evidenceItems.id, publishedDate: evidenceItems.publishedDate }).from(evidenceItems).where(eq(evidenceItems.companyId, id));
+      const rows = await db
+        .select({ id: evidenceItems.id, publishedDate: evidenceItems.publishedDate })
+        .from(evidenceItems)
+        .where(eq(evidenceItems.companyId, id));
       const dates = new Map(rows.map((r) => [r.id, r.publishedDate]));
       for (const e of ids) expect(dates.get(e)! <= asOf, `${id}: ${e} is after as-of`).toBe(true);
       expect(view.metrics.rei).toBeGreaterThan(0);

@@ -14,7 +14,12 @@ import type { RunEvent } from '@/lib/domain/protocol';
 const at = '2026-01-01T00:00:00.000Z';
 const steps = ['D1', 'D2'].map((id) => ({ id, agent: 'A1', team: 'affirmative' as const, act: 'constructive' as const, context: [] }));
 const partial = (runId: string, stepId: string, text: string): RunEvent => ({ type: 'step-partial', runId, stepId, text, output: { text } });
-const usage = (runId: string, stepId: string, promptTokens: number): RunEvent => ({ type: 'step-usage', runId, stepId, usage: { promptTokens, completionTokens: 1, costUsd: 0 } });
+const usage = (runId: string, stepId: string, promptTokens: number): RunEvent => ({
+  type: 'step-usage',
+  runId,
+  stepId,
+  usage: { promptTokens, completionTokens: 1, costUsd: 0 },
+});
 
 /** Resolves once `check` holds, polling; rejects after `ms`. */
 async function until(check: () => boolean, ms = 5_000) {
@@ -36,7 +41,10 @@ describe.each(testBackends())('the run event log on %s', (backend) => {
   afterAll(() => handle?.close());
 
   async function newRun() {
-    const [run] = await db.insert(runs).values({ companyId: 'acme', protocol: 'kpd-mads', provider: 'offline', model: 'm', status: 'running' }).returning({ id: runs.id });
+    const [run] = await db
+      .insert(runs)
+      .values({ companyId: 'acme', protocol: 'kpd-mads', provider: 'offline', model: 'm', status: 'running' })
+      .returning({ id: runs.id });
     return run.id;
   }
 
@@ -63,15 +71,36 @@ describe.each(testBackends())('the run event log on %s', (backend) => {
     ]);
     // The live part a late viewer reads: what the database's view of the steps does not hold.
     const live = async (upTo = 1_000) =>
-      (await liveEvents(db, runId, upTo)).map((e) => (e.type === 'step-partial' ? `${e.stepId} ${e.text}` : e.type === 'step-usage' ? `${e.stepId} spent ${e.usage.promptTokens}` : `${e.type} ${'stepId' in e ? e.stepId : ''}`));
+      (await liveEvents(db, runId, upTo)).map((e) =>
+        e.type === 'step-partial'
+          ? `${e.stepId} ${e.text}`
+          : e.type === 'step-usage'
+            ? `${e.stepId} spent ${e.usage.promptTokens}`
+            : `${e.type} ${'stepId' in e ? e.stepId : ''}`,
+      );
     expect(await live(8)).toEqual(['step-started D1', 'step-started D2', 'D2 x', 'D1 ab', 'D1 spent 20']);
     expect(await live(6)).toEqual(['step-started D1', 'step-started D2', 'D2 x']);
 
     // A wait restarts D2's answer (its partial goes); D1 ends (its spend goes, its last partial
     // stays for a viewer reading behind).
     await recordEvent(db, { type: 'step-waiting', runId, stepId: 'D2', at, reason: 'provider-limit', until: at });
-    await recordEvent(db, { type: 'step-done', runId, stepId: 'D1', at, text: 'done', output: { text: 'done' }, usage: { promptTokens: 20, completionTokens: 5, costUsd: 0 } });
-    expect((await eventsAfter(db, runId, 0)).map((e) => e.event.type)).toEqual(['run-started', 'step-started', 'step-started', 'step-partial', 'step-waiting', 'step-done']);
+    await recordEvent(db, {
+      type: 'step-done',
+      runId,
+      stepId: 'D1',
+      at,
+      text: 'done',
+      output: { text: 'done' },
+      usage: { promptTokens: 20, completionTokens: 5, costUsd: 0 },
+    });
+    expect((await eventsAfter(db, runId, 0)).map((e) => e.event.type)).toEqual([
+      'run-started',
+      'step-started',
+      'step-started',
+      'step-partial',
+      'step-waiting',
+      'step-done',
+    ]);
     // Not the ended step's end: its saved text is in the database's view.
     expect(await live()).toEqual(['step-started D1', 'step-started D2', 'D1 ab', 'step-waiting D2']);
     // A reader who has seen up to 6 gets what came after, in order.
@@ -310,7 +339,11 @@ describe.each(testBackends())('the run event log on %s', (backend) => {
     await other.flush();
     other.record(partial(runId, 'D1', 'c'));
     await other.flush();
-    expect((await eventsAfter(db, runId, 0)).map((e) => (e.event.type === 'step-partial' ? e.event.text : e.event.type))).toEqual(['run-started', 'step-waiting', 'c']);
+    expect((await eventsAfter(db, runId, 0)).map((e) => (e.event.type === 'step-partial' ? e.event.text : e.event.type))).toEqual([
+      'run-started',
+      'step-waiting',
+      'c',
+    ]);
   });
 
   it('viewers at different points each get exactly the events past their own, in order, with one read per growth', async () => {
@@ -327,12 +360,34 @@ describe.each(testBackends())('the run event log on %s', (backend) => {
     const tail = new LogTail(async () => counted, { checkEveryMs: 60_000 });
     const fromStart: LoggedEvent[] = [];
     const fromTwo: LoggedEvent[] = [];
-    const stopA = tail.follow(runId, 0, (events) => fromStart.push(...events), (err) => { throw err; });
-    const stopB = tail.follow(runId, 2, (events) => fromTwo.push(...events), (err) => { throw err; });
+    const stopA = tail.follow(
+      runId,
+      0,
+      (events) => fromStart.push(...events),
+      (err) => {
+        throw err;
+      },
+    );
+    const stopB = tail.follow(
+      runId,
+      2,
+      (events) => fromTwo.push(...events),
+      (err) => {
+        throw err;
+      },
+    );
     await until(() => fromStart.length === 2);
 
     for (let i = 1; i <= 20; i++) await recordEvent(db, partial(runId, 'D1', 'x'.repeat(i)));
-    await recordEvent(db, { type: 'step-done', runId, stepId: 'D1', at, text: 'done', output: {}, usage: { promptTokens: 1, completionTokens: 1, costUsd: 0 } });
+    await recordEvent(db, {
+      type: 'step-done',
+      runId,
+      stepId: 'D1',
+      at,
+      text: 'done',
+      output: {},
+      usage: { promptTokens: 1, completionTokens: 1, costUsd: 0 },
+    });
     await until(() => fromStart.at(-1)?.event.type === 'step-done' && fromTwo.at(-1)?.event.type === 'step-done');
     for (const seen of [fromStart, fromTwo]) {
       const seqs = seen.map((e) => e.seq);
@@ -356,7 +411,12 @@ describe.each(testBackends())('the run event log on %s', (backend) => {
       const name = rows[0].name;
       const tail = new LogTail(async () => db, { connectionString: onDatabase(testDatabaseUrl()!, name), checkEveryMs: 60_000 });
       const seen: LoggedEvent[] = [];
-      const stop = tail.follow(runId, 0, (events) => seen.push(...events), () => {});
+      const stop = tail.follow(
+        runId,
+        0,
+        (events) => seen.push(...events),
+        () => {},
+      );
       // The listener connects; then an event is committed without the in-process signal.
       await new Promise((r) => setTimeout(r, 500));
       await db.transaction((tx) => recordIn(tx, { type: 'report-ready', runId, at }));

@@ -57,7 +57,10 @@ describe.each(testBackends())('the run events stream on %s', (backend) => {
   /** A run with its first events recorded: run-started (1), step-started (2), a partial (3). */
   async function runningRun() {
     const db = state.handle!.db;
-    const [run] = await db.insert(runs).values({ companyId: 'acme', protocol: 'nas', provider: 'offline', model: 'm', status: 'running' }).returning({ id: runs.id });
+    const [run] = await db
+      .insert(runs)
+      .values({ companyId: 'acme', protocol: 'nas', provider: 'offline', model: 'm', status: 'running' })
+      .returning({ id: runs.id });
     const events: RunEvent[] = [
       { type: 'run-started', runId: run.id, at, steps },
       { type: 'step-started', runId: run.id, stepId: 'NAS', at, attempt: 1 },
@@ -74,7 +77,7 @@ describe.each(testBackends())('the run events stream on %s', (backend) => {
     await recordEvent(db, { type: 'run-finished', runId, at, status: 'succeeded' });
   }
 
-  it('from the page\'s position: no snapshot, each later event once with its number, then the end', async () => {
+  it("from the page's position: no snapshot, each later event once with its number, then the end", async () => {
     const runId = await runningRun();
     const stream = read(runId, { query: '?after=2' });
     await new Promise((r) => setTimeout(r, 300));

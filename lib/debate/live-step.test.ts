@@ -29,13 +29,25 @@ function idsUnder(output: unknown, key: string): unknown[] {
 }
 
 const NOTHING: Usage = { promptTokens: 0, completionTokens: 0, costUsd: 0 };
-const turn = { text: 'Orders grew.\nMargins "held".', claims: [{ id: 'D1-c1', text: 'Orders up', factor: 'other', polarity: 'favorable', citations: [] }], questions: [] };
+const turn = {
+  text: 'Orders grew.\nMargins "held".',
+  claims: [{ id: 'D1-c1', text: 'Orders up', factor: 'other', polarity: 'favorable', citations: [] }],
+  questions: [],
+};
 
 /** A live step on a clock the test moves, with the events it publishes. */
 function harness(options: { kind?: OutputKind; sources?: string[]; spent?: () => Usage } = {}) {
   const events: RunEvent[] = [];
   let now = 0;
-  const live = liveStep({ publish: (e) => events.push(e), runId: 'r1', stepId: 'D1', kind: options.kind ?? 'turn', spent: options.spent ?? (() => NOTHING), sources: options.sources, now: () => now });
+  const live = liveStep({
+    publish: (e) => events.push(e),
+    runId: 'r1',
+    stepId: 'D1',
+    kind: options.kind ?? 'turn',
+    spent: options.spent ?? (() => NOTHING),
+    sources: options.sources,
+    now: () => now,
+  });
   const partials = () => events.flatMap((e) => (e.type === 'step-partial' ? [{ text: e.text, output: e.output }] : []));
   return { live, events, partials, advance: (ms: number) => (now += ms) };
 }
@@ -139,7 +151,7 @@ describe('liveStep', () => {
     expect(usages.length).toBeLessThan(raw.length / 3 / 4);
   });
 
-  it('starts reading afresh after a wait: the retried answer goes out at once, without the first attempt\'s text', () => {
+  it("starts reading afresh after a wait: the retried answer goes out at once, without the first attempt's text", () => {
     const { live, events, partials, advance } = harness();
     const raw = JSON.stringify(turn);
     // The first attempt breaks off inside the text; the provider waits and asks again.
@@ -203,11 +215,17 @@ describe('the engine streams partial answers on the offline analyst', () => {
         const usages = mine.flatMap((e) => (e.type === 'step-usage' ? [e.usage] : []));
         expect(usages.length, where).toBeGreaterThan(0);
         const totals = usages.map((u) => u.promptTokens + u.completionTokens);
-        expect([...totals].sort((a, b) => a - b), where).toEqual(totals);
+        expect(
+          [...totals].sort((a, b) => a - b),
+          where,
+        ).toEqual(totals);
         expect(usages.at(-1)!.promptTokens, where).toBe(done.usage.promptTokens);
         expect(usages.at(-1)!.completionTokens, where).toBe(done.usage.completionTokens);
         // Every live event of the step came before its end.
-        expect(mine.findIndex((e) => e.type === 'step-done'), where).toBe(mine.length - 1);
+        expect(
+          mine.findIndex((e) => e.type === 'step-done'),
+          where,
+        ).toBe(mine.length - 1);
       }
     }
     expect([...kinds].sort()).toEqual(Object.keys(OUTPUT_SCHEMAS).sort());

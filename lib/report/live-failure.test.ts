@@ -154,7 +154,13 @@ describe('the live reducer on failures', () => {
     runId: 'r1',
     status: 'running',
     error: null,
-    turns: [turn('D1', 'done'), turn('D2', 'running', ['D1']), turn('D3', 'pending', ['D2']), turn('D4', 'pending', ['D3', 'D1']), turn('D5', 'pending', ['D1'])],
+    turns: [
+      turn('D1', 'done'),
+      turn('D2', 'running', ['D1']),
+      turn('D3', 'pending', ['D2']),
+      turn('D4', 'pending', ['D3', 'D1']),
+      turn('D5', 'pending', ['D1']),
+    ],
     evidence: {},
     tokens: { prompt: 1_000, completion: 200 },
     costUsd: 0.01,
@@ -175,16 +181,46 @@ describe('the live reducer on failures', () => {
     expect(failureText(s.turns[1].error!, 'ko', s.turns[1].errorPhrase)).toBe('오류로 멈췄습니다: 모델 호출이 취소되었습니다.');
 
     const ended = stopPhrase('oneStepFailed', { steps: 'D2', n: 2 });
-    const end = reduceRun(s, { type: 'run-finished', runId: 'r1', at, status: 'failed', error: reasonText(ended), errorPhrase: ended, totals: { promptTokens: 1_750, completionTokens: 300, costUsd: 0.0125 } });
-    expect(end).toMatchObject({ status: 'failed', error: 'Step D2 failed; 2 steps could not start. Retry the failed step to continue.', errorPhrase: ended, tokens: { prompt: 1_750, completion: 300 }, costUsd: 0.0125, finishedAt: at });
-    expect(failureText(end.error!, 'ko', end.errorPhrase)).toBe('D2 단계가 실패해 2개 단계를 시작하지 못했습니다. 실패한 단계를 다시 실행하면 이어서 진행합니다.');
+    const end = reduceRun(s, {
+      type: 'run-finished',
+      runId: 'r1',
+      at,
+      status: 'failed',
+      error: reasonText(ended),
+      errorPhrase: ended,
+      totals: { promptTokens: 1_750, completionTokens: 300, costUsd: 0.0125 },
+    });
+    expect(end).toMatchObject({
+      status: 'failed',
+      error: 'Step D2 failed; 2 steps could not start. Retry the failed step to continue.',
+      errorPhrase: ended,
+      tokens: { prompt: 1_750, completion: 300 },
+      costUsd: 0.0125,
+      finishedAt: at,
+    });
+    expect(failureText(end.error!, 'ko', end.errorPhrase)).toBe(
+      'D2 단계가 실패해 2개 단계를 시작하지 못했습니다. 실패한 단계를 다시 실행하면 이어서 진행합니다.',
+    );
     // One step that could not start is one, not "1 steps".
     expect(stopReason('oneStepFailed', { steps: 'D2', n: 1 })).toBe('Step D2 failed; 1 step could not start. Retry the failed step to continue.');
   });
 
   it('writes every reason in Korean from its phrase, values and nested phrases kept, and shows text without a phrase as it came', () => {
     const left = stopPhrase('leftTokens', { tokens: 1_234 });
-    const samples = { problems: 'claims: Required', reason: 'boom', tokens: 1_234, cost: '0.0100', status: '503 Service Unavailable', ms: 120000, n: 3, steps: 'D3, D7', budget: 1_000, used: 1_200, left, step: 'NAS' };
+    const samples = {
+      problems: 'claims: Required',
+      reason: 'boom',
+      tokens: 1_234,
+      cost: '0.0100',
+      status: '503 Service Unavailable',
+      ms: 120000,
+      n: 3,
+      steps: 'D3, D7',
+      budget: 1_000,
+      used: 1_200,
+      left,
+      step: 'NAS',
+    };
     for (const key of Object.keys(runFailureMessages.en) as (keyof typeof runFailureMessages.en)[]) {
       const phrase = stopPhrase(key, samples);
       const english = reasonText(phrase);
@@ -195,7 +231,9 @@ describe('the live reducer on failures', () => {
     }
     // Budget amounts are written in the reader's language too, not left in English.
     expect(reasonText(stopPhrase('usedAllLeft', { step: 'D4', left }), 'ko')).toBe('예산에 도달해 멈췄습니다: D4 단계가 남은 예산(1,234토큰)을 모두 썼습니다.');
-    expect(reasonText(stopPhrase('usedAllLeft', { step: 'D4', left: stopPhrase('leftTokens', { tokens: 1 }) }))).toBe('The run stopped at its budget: step D4 used all that was left (1 token).');
+    expect(reasonText(stopPhrase('usedAllLeft', { step: 'D4', left: stopPhrase('leftTokens', { tokens: 1 }) }))).toBe(
+      'The run stopped at its budget: step D4 used all that was left (1 token).',
+    );
     const nested = stopPhrase('stepError', { reason: stopPhrase('gaveUp', { reason: stopPhrase('endpointUnreachable', { reason: 'ECONNREFUSED' }), n: 4 }) });
     expect(reasonText(nested)).toBe('Stopped by an error: Could not reach the model endpoint: ECONNREFUSED (gave up after 4 attempts)');
     expect(failureText(reasonText(nested), 'ko', nested)).toBe('오류로 멈췄습니다: 모델 엔드포인트에 연결할 수 없습니다: ECONNREFUSED (4회 시도 후 포기)');

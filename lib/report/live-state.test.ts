@@ -111,14 +111,20 @@ describe.each(testBackends())('one reducer for the live run page, on %s', (backe
     expect(first.turns.some((t) => t.status === 'running' && t.text)).toBe(true);
     const heard: LoggedEvent[] = [];
     const tail = new LogTail(async () => db, { checkEveryMs: 50 });
-    const stop = tail.follow(run.id, first.seq!, (events) => heard.push(...events), (err) => {
-      throw err;
-    });
+    const stop = tail.follow(
+      run.id,
+      first.seq!,
+      (events) => heard.push(...events),
+      (err) => {
+        throw err;
+      },
+    );
     // The browser's state: each message as the route sends it (a step's end with its evidence).
     const reduced = async (from: LiveRunState, upTo: number) => {
       let state = from;
       for (const { seq, event } of heard.filter((e) => e.seq <= upTo)) {
-        const message: WireMessage = event.type === 'step-done' ? { ...event, seq, evidence: await evidenceForOutput({ db, runId: run.id, output: event.output }) } : { ...event, seq };
+        const message: WireMessage =
+          event.type === 'step-done' ? { ...event, seq, evidence: await evidenceForOutput({ db, runId: run.id, output: event.output }) } : { ...event, seq };
         state = reduceRun(state, message);
       }
       return state;

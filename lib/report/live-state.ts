@@ -44,15 +44,37 @@ async function withPassages(db: Executor, refs: EvidenceRefs): Promise<EvidenceR
  * recorded them, each marked when the pool item has changed or gone since, or, for a run
  * finished before snapshots, marked as read live.
  */
-export async function runEvidenceRefs({ db, run, turns }: { db: Executor; run: Pick<Run, 'status' | 'citedEvidence' | 'webEvidence' | 'companyId' | 'params'>; turns: { output: unknown }[] }): Promise<EvidenceRefs> {
+export async function runEvidenceRefs({
+  db,
+  run,
+  turns,
+}: {
+  db: Executor;
+  run: Pick<Run, 'status' | 'citedEvidence' | 'webEvidence' | 'companyId' | 'params'>;
+  turns: { output: unknown }[];
+}): Promise<EvidenceRefs> {
   const ids = citedEvidenceIds(turns);
   if (!ids.length) return {};
-  const verifiedIds = [...new Set(turns.flatMap((t) => (citationsOf(t.output) as { evidenceId?: string; verified?: boolean }[]).flatMap((c) => (c.evidenceId && c.verified ? [c.evidenceId] : []))))];
+  const verifiedIds = [
+    ...new Set(
+      turns.flatMap((t) =>
+        (citationsOf(t.output) as { evidenceId?: string; verified?: boolean }[]).flatMap((c) => (c.evidenceId && c.verified ? [c.evidenceId] : [])),
+      ),
+    ),
+  ];
   const { state, sources } = await resolveCitedSources({ db, run, ids, verifiedIds });
   const refs: EvidenceRefs = {};
   for (const [id, s] of Object.entries(withPassageReadings(sources))) {
     const poolNote = state === 'live' ? undefined : poolNoteOf(s);
-    refs[id] = { id, title: s.title, date: s.publishedDate ?? '', source: s.sourceName ?? '', url: s.url, ...(poolNote ? { poolNote } : {}), ...(s.polarity ? { polarity: s.polarity } : {}) };
+    refs[id] = {
+      id,
+      title: s.title,
+      date: s.publishedDate ?? '',
+      source: s.sourceName ?? '',
+      url: s.url,
+      ...(poolNote ? { poolNote } : {}),
+      ...(s.polarity ? { polarity: s.polarity } : {}),
+    };
   }
   return withPassages(db, refs);
 }

@@ -30,22 +30,53 @@ const D1: RunViewTurn = {
   usage: { promptTokens: 0, completionTokens: 0, costUsd: 0 },
   error: null,
 };
-const start: LiveRunState = { runId: 'r1', status: 'running', error: null, turns: [D1], evidence: {}, tokens: { prompt: 0, completion: 0 }, costUsd: 0, startedAt: at, finishedAt: null, reportReady: false };
+const start: LiveRunState = {
+  runId: 'r1',
+  status: 'running',
+  error: null,
+  turns: [D1],
+  evidence: {},
+  tokens: { prompt: 0, completion: 0 },
+  costUsd: 0,
+  startedAt: at,
+  finishedAt: null,
+  reportReady: false,
+};
 const answer = {
   text: 'Deliveries grew for a third year.',
-  claims: [{ id: 'D1-c1', text: 'Orders rose 12 %.', factor: 'industry_growth_outlook', polarity: 'favorable', citations: [{ evidenceId: 'e1', source: 'DART', date: '2024-05-01' }] }],
+  claims: [
+    {
+      id: 'D1-c1',
+      text: 'Orders rose 12 %.',
+      factor: 'industry_growth_outlook',
+      polarity: 'favorable',
+      citations: [{ evidenceId: 'e1', source: 'DART', date: '2024-05-01' }],
+    },
+  ],
   questions: [],
 };
 
-const card = (state: LiveRunState) => renderToStaticMarkup(createElement(Transcript, { turns: state.turns, runStatus: state.status, evidence: state.evidence, streaming: state.streaming }));
+const card = (state: LiveRunState) =>
+  renderToStaticMarkup(createElement(Transcript, { turns: state.turns, runStatus: state.status, evidence: state.evidence, streaming: state.streaming }));
 /** The claims section of a card: from its heading to the end of its list. */
 const claimsOf = (html: string) => /<section class="mt-3" aria-label="Claims">.*?<\/ul><\/section>/.exec(html)?.[0];
 const play = (messages: WireMessage[]) => messages.reduce(reduceRun, start);
 
 describe('a running turn on the transcript', () => {
   it('shows its whole partial answer as the finished turn shows the same output', () => {
-    const running = play([{ type: 'step-started', runId: 'r1', stepId: 'D1', at, attempt: 1 }, { type: 'step-partial', runId: 'r1', stepId: 'D1', text: answer.text, output: answer }]);
-    const done = reduceRun(running, { type: 'step-done', runId: 'r1', stepId: 'D1', at, text: answer.text, output: answer, usage: { promptTokens: 10, completionTokens: 5, costUsd: 0 } });
+    const running = play([
+      { type: 'step-started', runId: 'r1', stepId: 'D1', at, attempt: 1 },
+      { type: 'step-partial', runId: 'r1', stepId: 'D1', text: answer.text, output: answer },
+    ]);
+    const done = reduceRun(running, {
+      type: 'step-done',
+      runId: 'r1',
+      stepId: 'D1',
+      at,
+      text: answer.text,
+      output: answer,
+      usage: { promptTokens: 10, completionTokens: 5, costUsd: 0 },
+    });
     const live = card(running);
     expect(live).toContain('data-status="running"');
     expect(live).toContain('Deliveries grew for a third year.');
@@ -55,7 +86,12 @@ describe('a running turn on the transcript', () => {
 
   it('shows a claim written only in part: its text so far, no badge for a factor or a side not yet written, no element id before its id', () => {
     const partial = { text: 'Deliveries', claims: [{ text: 'Orders ro' }] };
-    const live = card(play([{ type: 'step-started', runId: 'r1', stepId: 'D1', at, attempt: 1 }, { type: 'step-partial', runId: 'r1', stepId: 'D1', text: 'Deliveries', output: partial }]));
+    const live = card(
+      play([
+        { type: 'step-started', runId: 'r1', stepId: 'D1', at, attempt: 1 },
+        { type: 'step-partial', runId: 'r1', stepId: 'D1', text: 'Deliveries', output: partial },
+      ]),
+    );
     const claims = claimsOf(live)!;
     expect(claims).toContain('Orders ro');
     expect(claims).not.toContain('id="claim-');

@@ -15,7 +15,16 @@ import { buildReportDoc, type ReportInput, type Sources } from '@/lib/report/mod
 import { runDocument } from '@/lib/report/run-doc';
 import { reduceRun, stateFromView } from '@/lib/report/run-state';
 
-type DemoItem = { id: string; category: string; title: string; text: string; event_date: string | null; published_date: string; source_name: string; source_url: string };
+type DemoItem = {
+  id: string;
+  category: string;
+  title: string;
+  text: string;
+  event_date: string | null;
+  published_date: string;
+  source_name: string;
+  source_url: string;
+};
 const demo = new Map(
   readFileSync(path.join(process.cwd(), 'data/demo/evidence.jsonl'), 'utf8')
     .trim()
@@ -39,7 +48,13 @@ const source = (d: DemoItem): Sources[string] => ({
 });
 const cite = (d: DemoItem) => ({ evidenceId: d.id, source: d.source_name, date: d.published_date, verified: true });
 
-function input({ redFlags, claims }: { redFlags: RedFlag[]; claims: { id: string; polarity: 'favorable' | 'adverse' | 'context'; text: string; cites: DemoItem[] }[] }): ReportInput {
+function input({
+  redFlags,
+  claims,
+}: {
+  redFlags: RedFlag[];
+  claims: { id: string; polarity: 'favorable' | 'adverse' | 'context'; text: string; cites: DemoItem[] }[];
+}): ReportInput {
   const at = new Date('2025-06-30T09:00:00Z');
   const run = {
     id: '00000000-0000-4000-8000-000000000001',
@@ -91,7 +106,16 @@ function input({ redFlags, claims }: { redFlags: RedFlag[]; claims: { id: string
 }
 
 const workoutFlags = () =>
-  findRedFlags([{ id: WORKOUT.id, category: WORKOUT.category, title: WORKOUT.title, text: WORKOUT.text, eventDate: WORKOUT.event_date, publishedDate: WORKOUT.published_date }]);
+  findRedFlags([
+    {
+      id: WORKOUT.id,
+      category: WORKOUT.category,
+      title: WORKOUT.title,
+      text: WORKOUT.text,
+      eventDate: WORKOUT.event_date,
+      publishedDate: WORKOUT.published_date,
+    },
+  ]);
 
 describe('red flags in the report', () => {
   it('finds the workout in the real filing, dated when the procedure opened', () => {
@@ -102,7 +126,15 @@ describe('red flags in the report', () => {
     const flags = workoutFlags().filter((f) => f.kind === 'creditor_workout');
     const en = buildReportDoc(input({ redFlags: flags, claims: [] }), 'en');
     expect(en.redFlags).toEqual([
-      { kind: 'creditor_workout', label: 'Creditor-bank workout', date: '2024-01-11', title: WORKOUT.title, evidenceId: WORKOUT.id, source: WORKOUT.source_name, url: WORKOUT.source_url },
+      {
+        kind: 'creditor_workout',
+        label: 'Creditor-bank workout',
+        date: '2024-01-11',
+        title: WORKOUT.title,
+        evidenceId: WORKOUT.id,
+        source: WORKOUT.source_name,
+        url: WORKOUT.source_url,
+      },
     ]);
     expect(en.redFlagLabels.heading).toBe('Red flags');
     const ko = buildReportDoc(input({ redFlags: flags, claims: [] }), 'ko');
@@ -173,7 +205,12 @@ describe('reads against its evidence, in the report', () => {
       }),
       'ko',
     );
-    expect(doc.checks.find((c) => c.id === 'reading-consistency')).toEqual({ id: 'reading-consistency', ok: true, label: '모든 주장이 인용한 증거의 태그와 같은 방향으로 읽힘', items: [] });
+    expect(doc.checks.find((c) => c.id === 'reading-consistency')).toEqual({
+      id: 'reading-consistency',
+      ok: true,
+      label: '모든 주장이 인용한 증거의 태그와 같은 방향으로 읽힘',
+      items: [],
+    });
     expect(doc.transcript.every((t) => t.flags.length === 0)).toBe(true);
   });
 });
@@ -189,8 +226,22 @@ describe('red flags on the live run page', () => {
 
     const queued = stateFromView({ ...view, status: 'queued' }, { startedAt: null, finishedAt: null, redFlags: [] }, live, {});
     expect(queued.redFlags).toEqual([]);
-    const ref = { id: WORKOUT.id, title: WORKOUT.title, date: WORKOUT.published_date, source: WORKOUT.source_name, url: WORKOUT.source_url, polarity: 'adverse' as const };
-    const started = reduceRun(queued, { type: 'run-started', runId: view.id, at: '2025-06-30T09:00:00.000Z', steps: [], redFlags: [flag], evidence: { [WORKOUT.id]: ref } });
+    const ref = {
+      id: WORKOUT.id,
+      title: WORKOUT.title,
+      date: WORKOUT.published_date,
+      source: WORKOUT.source_name,
+      url: WORKOUT.source_url,
+      polarity: 'adverse' as const,
+    };
+    const started = reduceRun(queued, {
+      type: 'run-started',
+      runId: view.id,
+      at: '2025-06-30T09:00:00.000Z',
+      steps: [],
+      redFlags: [flag],
+      evidence: { [WORKOUT.id]: ref },
+    });
     expect(started.redFlags).toEqual([flag]);
     expect(started.evidence[WORKOUT.id]).toEqual(ref);
     // A run-started without flags (a retry's second start) keeps what the page shows.

@@ -41,7 +41,15 @@ function initial(): LiveRunState {
 
 const output = {
   text: 'Revenue grows.',
-  claims: [{ id: 'D1-c1', text: 'Sales up', factor: 'industry_growth_outlook', polarity: 'favorable', citations: [{ evidenceId: 'e1', source: 'DART', date: '2024-05-01', verified: true }] }],
+  claims: [
+    {
+      id: 'D1-c1',
+      text: 'Sales up',
+      factor: 'industry_growth_outlook',
+      polarity: 'favorable',
+      citations: [{ evidenceId: 'e1', source: 'DART', date: '2024-05-01', verified: true }],
+    },
+  ],
   questions: [],
 };
 const usage = { promptTokens: 100, completionTokens: 20, costUsd: 0.5 };
@@ -79,7 +87,14 @@ describe('run state reducer', () => {
     ]);
     expect(s.status).toBe('running');
     // The turn as far as it is written: its prose, its claims (fields still missing and all) and their citations.
-    expect(s.turns[0]).toMatchObject({ status: 'running', text: 'Revenue', output: { text: 'Revenue', claims: [claim] }, claims: [claim], questions: [], citations: [{ evidenceId: 'e1', source: 'DA' }] });
+    expect(s.turns[0]).toMatchObject({
+      status: 'running',
+      text: 'Revenue',
+      output: { text: 'Revenue', claims: [claim] },
+      claims: [claim],
+      questions: [],
+      citations: [{ evidenceId: 'e1', source: 'DA' }],
+    });
     expect(progressOf(s)).toEqual({ done: 0, running: 1, failed: 0, total: 3 });
 
     const evidence = { e1: { id: 'e1', title: 'Q1 report', date: '2024-05-01', source: 'DART', url: 'https://dart.example' } };
@@ -111,7 +126,14 @@ describe('run state reducer', () => {
     expect(progressOf(s).running).toBe(2);
     const failed = play(
       [
-        { type: 'step-failed', runId: 'r1', stepId: 'D2', at, error: 'The output did not meet the step rules', repairs: [{ kind: 'repair-request', attempt: 1, detail: 'sent back once: D2 needs 3 questions' }] },
+        {
+          type: 'step-failed',
+          runId: 'r1',
+          stepId: 'D2',
+          at,
+          error: 'The output did not meet the step rules',
+          repairs: [{ kind: 'repair-request', attempt: 1, detail: 'sent back once: D2 needs 3 questions' }],
+        },
         { type: 'run-finished', runId: 'r1', at, status: 'failed' },
       ],
       s,
@@ -192,7 +214,9 @@ describe('run state reducer', () => {
     const streaming = play([partial('D1', 'Rev')], spending);
     expect(streaming.waiting).toEqual({ D2: { reason: 'provider-limit', until } });
     const done = play([{ type: 'step-done', runId: 'r1', stepId: 'D1', at, text: output.text, output, usage }], streaming);
-    expect(play([{ type: 'step-waiting', runId: 'r1', stepId: 'D1', at, reason: 'tokens', until }], done).waiting).toEqual({ D2: { reason: 'provider-limit', until } });
+    expect(play([{ type: 'step-waiting', runId: 'r1', stepId: 'D1', at, reason: 'tokens', until }], done).waiting).toEqual({
+      D2: { reason: 'provider-limit', until },
+    });
     expect(play([{ type: 'run-finished', runId: 'r1', at, status: 'cancelled' }], done).waiting).toEqual({});
 
     const live = {
@@ -202,10 +226,12 @@ describe('run state reducer', () => {
       ],
       seq: 7,
     };
-    expect(stateFromView(runningView({ prompt: 0, completion: 0 }, 0), { startedAt: new Date(at), finishedAt: null }, live, {}).waiting).toEqual({ D2: { reason: 'requests', until } });
+    expect(stateFromView(runningView({ prompt: 0, completion: 0 }, 0), { startedAt: new Date(at), finishedAt: null }, live, {}).waiting).toEqual({
+      D2: { reason: 'requests', until },
+    });
   });
 
-  it('counts a running step\'s spend so far in the totals, until its usage replaces the estimate; a wait or a new attempt drops its answer so far', () => {
+  it("counts a running step's spend so far in the totals, until its usage replaces the estimate; a wait or a new attempt drops its answer so far", () => {
     const claim = { id: 'D2-c1', text: 'Orders up' };
     const estimate = { promptTokens: 300, completionTokens: 50, costUsd: 0.25 };
     const s = play(
@@ -235,7 +261,10 @@ describe('run state reducer', () => {
 
     // The step's usage replaces the estimate: counted once.
     const final = { promptTokens: 320, completionTokens: 60, costUsd: 0.3 };
-    const done = play([{ type: 'step-done', runId: 'r1', stepId: 'D2', at, text: 'Orders grew.', output: { text: 'Orders grew.', claims: [], questions: [] }, usage: final }], s);
+    const done = play(
+      [{ type: 'step-done', runId: 'r1', stepId: 'D2', at, text: 'Orders grew.', output: { text: 'Orders grew.', claims: [], questions: [] }, usage: final }],
+      s,
+    );
     expect(done.streaming).toEqual({});
     expect(shownTotals(done)).toEqual({ tokens: 500, costUsd: 0.8, cachedTokens: 0 });
     // A partial answer or spend of another run, or of a finished step, changes nothing.
@@ -243,7 +272,7 @@ describe('run state reducer', () => {
     expect(play([{ type: 'run-finished', runId: 'r1', at, status: 'cancelled' }], s).streaming).toEqual({});
   });
 
-  it('gives a late viewer the running steps\' spend from the bus snapshot', () => {
+  it("gives a late viewer the running steps' spend from the bus snapshot", () => {
     const estimate = { promptTokens: 300, completionTokens: 50, costUsd: 0.25 };
     const live = { events: [partial('D2', 'so far'), { type: 'step-usage', runId: 'r1', stepId: 'D2', usage: estimate }] as RunEvent[], seq: 7 };
     const s = stateFromView(runningView({ prompt: 5, completion: 6 }, 0.1), { startedAt: new Date(at), finishedAt: null }, live, {});
@@ -253,21 +282,74 @@ describe('run state reducer', () => {
 
   it('reads a running step of two prose fields, its critique written before its assumption, from the partial as a finished turn', () => {
     const started = play([{ type: 'step-started', runId: 'r1', stepId: 'D2', at, attempt: 1 }], play([{ type: 'run-started', runId: 'r1', at, steps: [] }]));
-    const writing = play([{ type: 'step-partial', runId: 'r1', stepId: 'D2', text: 'It assumes', output: { critique: 'It assumes', evidence: [{ source: 'DART', date: '2024-03-05' }] } }], started);
+    const writing = play(
+      [
+        {
+          type: 'step-partial',
+          runId: 'r1',
+          stepId: 'D2',
+          text: 'It assumes',
+          output: { critique: 'It assumes', evidence: [{ source: 'DART', date: '2024-03-05' }] },
+        },
+      ],
+      started,
+    );
     expect(writing.turns[1]).toMatchObject({ status: 'running', text: 'It assumes', claims: [], citations: [{ source: 'DART', date: '2024-03-05' }] });
-    const done = play([{ type: 'step-done', runId: 'r1', stepId: 'D2', at, text: 'Demand holds. — It assumes growth.', output: { assumption: 'Demand holds.', critique: 'It assumes growth.', evidence: [] }, usage }], writing);
+    const done = play(
+      [
+        {
+          type: 'step-done',
+          runId: 'r1',
+          stepId: 'D2',
+          at,
+          text: 'Demand holds. — It assumes growth.',
+          output: { assumption: 'Demand holds.', critique: 'It assumes growth.', evidence: [] },
+          usage,
+        },
+      ],
+      writing,
+    );
     expect(done.turns[1]).toMatchObject({ status: 'done', text: 'Demand holds. — It assumes growth.', citations: [] });
   });
 
   it("adds up the prompt tokens the provider's cache served, from the saved view, finished steps and the run's saved totals", () => {
-    const s = stateFromView(runningView({ prompt: 5_000, completion: 600, cached: 3_000 } as never, 0.01), { startedAt: new Date(at), finishedAt: null }, { events: [], seq: 7 }, {});
+    const s = stateFromView(
+      runningView({ prompt: 5_000, completion: 600, cached: 3_000 } as never, 0.01),
+      { startedAt: new Date(at), finishedAt: null },
+      { events: [], seq: 7 },
+      {},
+    );
     expect(s.tokens).toEqual({ prompt: 5_000, completion: 600, cached: 3_000 });
-    const d2 = play([{ type: 'step-done', runId: 'r1', stepId: 'D2', at, text: 'x', output: { text: 'x', claims: [], questions: [] }, usage: { promptTokens: 2_000, completionTokens: 100, costUsd: 0.004, cachedTokens: 1_500 } }], s);
+    const d2 = play(
+      [
+        {
+          type: 'step-done',
+          runId: 'r1',
+          stepId: 'D2',
+          at,
+          text: 'x',
+          output: { text: 'x', claims: [], questions: [] },
+          usage: { promptTokens: 2_000, completionTokens: 100, costUsd: 0.004, cachedTokens: 1_500 },
+        },
+      ],
+      s,
+    );
     expect(d2.tokens).toEqual({ prompt: 7_000, completion: 700, cached: 4_500 });
     expect(shownTotals(d2).cachedTokens).toBe(4_500);
     expect(d2.turns[1].usage).toEqual({ promptTokens: 2_000, completionTokens: 100, costUsd: 0.004, cachedTokens: 1_500 });
     // The run's totals as saved replace what the viewer added up.
-    const end = play([{ type: 'run-finished', runId: 'r1', at, status: 'succeeded', totals: { promptTokens: 9_000, completionTokens: 900, costUsd: 0.02, cachedTokens: 6_000 } }], d2);
+    const end = play(
+      [
+        {
+          type: 'run-finished',
+          runId: 'r1',
+          at,
+          status: 'succeeded',
+          totals: { promptTokens: 9_000, completionTokens: 900, costUsd: 0.02, cachedTokens: 6_000 },
+        },
+      ],
+      d2,
+    );
     expect(end.tokens).toEqual({ prompt: 9_000, completion: 900, cached: 6_000 });
   });
 });

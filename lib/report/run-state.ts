@@ -106,7 +106,13 @@ export type LiveEvents = { seq: number; events: RunEvent[] };
  */
 export function stateFromView(
   view: Pick<RunView, 'id' | 'status' | 'error' | 'turns' | 'report' | 'metrics'> & { errorPhrase?: RunView['errorPhrase'] },
-  run: { startedAt: Date | string | null; finishedAt: Date | string | null; priorElapsedMs?: number | null; redFlags?: RedFlag[] | null; shortfall?: EvidenceShortfall | null },
+  run: {
+    startedAt: Date | string | null;
+    finishedAt: Date | string | null;
+    priorElapsedMs?: number | null;
+    redFlags?: RedFlag[] | null;
+    shortfall?: EvidenceShortfall | null;
+  },
   live: LiveEvents,
   evidence: EvidenceRefs,
 ): LiveRunState {
@@ -156,7 +162,13 @@ function liveOfRunningSteps(turns: Pick<RunViewTurn, 'step' | 'status'>[], event
  */
 export function runElapsedMs(run: { startedAt: string | null; finishedAt: string | null; priorElapsedMs?: number | null }, now: number | null): number | null {
   const prior = run.priorElapsedMs ?? 0;
-  const current = !run.startedAt ? null : run.finishedAt ? Date.parse(run.finishedAt) - Date.parse(run.startedAt) : now === null ? null : now - Date.parse(run.startedAt);
+  const current = !run.startedAt
+    ? null
+    : run.finishedAt
+      ? Date.parse(run.finishedAt) - Date.parse(run.startedAt)
+      : now === null
+        ? null
+        : now - Date.parse(run.startedAt);
   if (current === null) return prior > 0 ? prior : null;
   return prior + current;
 }
@@ -319,13 +331,30 @@ function reduceEvent(state: LiveRunState, message: Exclude<WireMessage, { type: 
           : state.turns;
       // The reason and the totals as saved: the totals include what calls cut off by the end spent.
       const totals = message.totals
-        ? { tokens: { prompt: message.totals.promptTokens, completion: message.totals.completionTokens, cached: message.totals.cachedTokens ?? state.tokens.cached ?? 0 }, costUsd: message.totals.costUsd }
+        ? {
+            tokens: {
+              prompt: message.totals.promptTokens,
+              completion: message.totals.completionTokens,
+              cached: message.totals.cachedTokens ?? state.tokens.cached ?? 0,
+            },
+            costUsd: message.totals.costUsd,
+          }
         : {};
       // A run short of evidence says what the pool held, live as after a reload.
       const thin = message.status === 'insufficient_evidence' || message.status === 'red_flag_screening';
       const shortfall = thin ? (message.shortfall ?? state.shortfall ?? null) : (state.shortfall ?? null);
       const reportReady = state.reportReady || message.status === 'red_flag_screening';
-      return { ...state, turns, status: message.status, reportReady, error: message.error ?? state.error, errorPhrase: message.error !== undefined ? (message.errorPhrase ?? null) : (state.errorPhrase ?? null), shortfall, finishedAt: message.at, ...totals };
+      return {
+        ...state,
+        turns,
+        status: message.status,
+        reportReady,
+        error: message.error ?? state.error,
+        errorPhrase: message.error !== undefined ? (message.errorPhrase ?? null) : (state.errorPhrase ?? null),
+        shortfall,
+        finishedAt: message.at,
+        ...totals,
+      };
     }
     default:
       return state;
@@ -334,7 +363,12 @@ function reduceEvent(state: LiveRunState, message: Exclude<WireMessage, { type: 
 
 function addUsage(a: Usage, b: Usage): Usage {
   const cached = a.cachedTokens !== undefined || b.cachedTokens !== undefined ? { cachedTokens: (a.cachedTokens ?? 0) + (b.cachedTokens ?? 0) } : {};
-  return { promptTokens: a.promptTokens + b.promptTokens, completionTokens: a.completionTokens + b.completionTokens, costUsd: a.costUsd + b.costUsd, ...cached };
+  return {
+    promptTokens: a.promptTokens + b.promptTokens,
+    completionTokens: a.completionTokens + b.completionTokens,
+    costUsd: a.costUsd + b.costUsd,
+    ...cached,
+  };
 }
 
 /**

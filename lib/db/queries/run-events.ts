@@ -65,7 +65,11 @@ export async function recordAllIn(tx: Tx, events: readonly RunEvent[]): Promise<
     if (!row) continue;
     const first = row.seq - kept.length + 1;
     kept.forEach((i, n) => (numbers[i] = first + n));
-    const list = (types: RunEvent['type'][]) => sql.join(types.map((t) => sql`${t}`), sql`, `);
+    const list = (types: RunEvent['type'][]) =>
+      sql.join(
+        types.map((t) => sql`${t}`),
+        sql`, `,
+      );
     const obsolete = drops.length
       ? sql.join(
           drops.map(({ types, stepId }) => (stepId === null ? sql`type in (${list(types)})` : sql`(type in (${list(types)}) and step_id = ${stepId})`)),

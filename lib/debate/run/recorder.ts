@@ -100,7 +100,15 @@ export function runRecorder({
         redFlags,
       });
       for (const [stepId, d] of done) {
-        publishRunEvent({ type: 'step-done', runId, stepId, at: at(), text: d.text, output: d.output, usage: { promptTokens: 0, completionTokens: 0, costUsd: 0 } });
+        publishRunEvent({
+          type: 'step-done',
+          runId,
+          stepId,
+          at: at(),
+          text: d.text,
+          output: d.output,
+          usage: { promptTokens: 0, completionTokens: 0, costUsd: 0 },
+        });
       }
     },
 
