@@ -303,7 +303,9 @@ test.describe.serial('RM workspace', () => {
     // as section calls and then an overview (docs/protocols.md, "Sections"): the sources the
     // sections cite show before the prose does.
     const streamed = page.getByTestId('turn-NAS').locator('[data-testid="turn-text"], [data-testid="claim"], [data-testid="citation-label"]');
-    await expect(streamed.first()).not.toBeEmpty({ timeout: 30_000 });
+    // The wait runs 30 s from the refusal, most of which is still ahead after the reload: give the
+    // retry the whole wait and as much again to stream (at 30 s here, a slow reload left it 3 s).
+    await expect(streamed.first()).not.toBeEmpty({ timeout: 60_000 });
     await expect(page.getByTestId('turn-NAS').getByTestId('step-waiting')).toHaveCount(0);
     await expect(page.getByTestId('run-status')).toHaveAttribute('data-status', 'succeeded', { timeout: 60_000 });
   });
