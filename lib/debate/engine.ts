@@ -145,7 +145,8 @@ export async function executeRun({
     if (outlook && outlook.kind !== 'debate') {
       const { shortfall } = outlook;
       const status = outlook.kind === 'screening' ? 'red_flag_screening' : 'insufficient_evidence';
-      if (!(await recorder.finishRun({ status, shortfall }))) return releasedResult();
+      // Its red flags go with its end: a page open since the launch shows them without a reload.
+      if (!(await recorder.finishRun({ status, shortfall, redFlags: material.redFlags }))) return releasedResult();
       return { status, shortfall, wallMs: performance.now() - started, modelMs: 0, timings: [] };
     }
 

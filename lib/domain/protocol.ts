@@ -315,4 +315,6 @@ export type RunEvent =
       errorPhrase?: Phrase;
       totals?: Usage;
       shortfall?: EvidenceShortfall;
+      /** A run that ended before its debate (a red-flag screening) never said run-started: its red flags come here. */
+      redFlags?: RedFlag[];
     };

@@ -246,5 +246,21 @@ describe('red flags on the live run page', () => {
     expect(started.evidence[WORKOUT.id]).toEqual(ref);
     // A run-started without flags (a retry's second start) keeps what the page shows.
     expect(reduceRun(started, { type: 'run-started', runId: view.id, at: '2025-06-30T09:05:00.000Z', steps: [] }).redFlags).toEqual([flag]);
+
+    // A red-flag screening ends before any run-started: a page open since the launch gets the
+    // flags and their items with its end.
+    const screened = reduceRun(queued, {
+      type: 'run-finished',
+      runId: view.id,
+      at: '2025-06-30T09:00:01.000Z',
+      status: 'red_flag_screening',
+      redFlags: [flag],
+      evidence: { [WORKOUT.id]: ref },
+    });
+    expect({ status: screened.status, redFlags: screened.redFlags, item: screened.evidence[WORKOUT.id] }).toEqual({
+      status: 'red_flag_screening',
+      redFlags: [flag],
+      item: ref,
+    });
   });
 });

@@ -354,6 +354,9 @@ function reduceEvent(state: LiveRunState, message: Exclude<WireMessage, { type: 
         shortfall,
         finishedAt: message.at,
         ...totals,
+        // A red-flag screening ends without a run-started: its flags, and their items, come here.
+        ...(message.redFlags ? { redFlags: message.redFlags } : {}),
+        ...(message.evidence ? { evidence: { ...state.evidence, ...message.evidence } } : {}),
       };
     }
     default:

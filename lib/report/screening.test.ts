@@ -94,6 +94,8 @@ describe.each(testBackends())('red-flag screening on %s', (backend) => {
           expect(row.promptTokens + row.completionTokens).toBe(0);
           expect((await listRunSteps({ db, runId: run.id })).every((s) => s.status === 'pending')).toBe(true);
           expect(events.map((e) => [e.type, 'status' in e ? e.status : null])).toEqual([['run-finished', 'red_flag_screening']]);
+          // Its flags go with its end, for a page that has been open since the launch.
+          expect(events[0].type === 'run-finished' && events[0].redFlags).toEqual(row.redFlags);
         }
       }
     }

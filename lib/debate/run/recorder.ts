@@ -30,7 +30,7 @@ import type { KeptSection, StepRepair, StoredWebResult, ToolCallRecord } from '@
 import type { Phrase } from '@/lib/i18n';
 
 /** How a run ended, as saved on it and told in `run-finished`: with a reason, or the evidence it lacked. */
-export type RunEnd = { status: TerminalRunStatus; error?: string; errorPhrase?: Phrase; shortfall?: EvidenceShortfall };
+export type RunEnd = { status: TerminalRunStatus; error?: string; errorPhrase?: Phrase; shortfall?: EvidenceShortfall; redFlags?: RedFlag[] };
 
 /**
  * When a final status is announced. `if-saved`: only once it is saved (not saved means another
@@ -188,8 +188,16 @@ export function runRecorder({
      * without it.
      */
     async finishRun(end: RunEnd, announce: Announce = 'if-saved'): Promise<boolean> {
-      const { status, ...details } = end;
-      const finished = (totals: Usage | undefined) => ({ type: 'run-finished' as const, runId, at: at(), status, ...details, totals });
+      const { status, redFlags, ...details } = end;
+      const finished = (totals: Usage | undefined) => ({
+        type: 'run-finished' as const,
+        runId,
+        at: at(),
+        status,
+        ...details,
+        totals,
+        ...(redFlags?.length ? { redFlags } : {}),
+      });
       const together = events.together(
         (tx) => setRunStatus({ db: tx, id: runId, status, ...details, workerId }),
         async (saved, tx) => (saved || announce !== 'if-saved' ? finished(await getRunTotals({ db: tx, id: runId })) : null),

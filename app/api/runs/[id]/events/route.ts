@@ -84,7 +84,7 @@ export const GET = route<{ params: Promise<{ id: string }> }>('runs:read', async
             if (closed) return;
             if (event.type === 'step-done') send({ ...event, seq, evidence: await evidenceForOutput({ db, runId: id, output: event.output }) }, seq);
             // The red flags' items, so the panel at the top of the run page links them at once.
-            else if (event.type === 'run-started' && event.redFlags?.length)
+            else if ((event.type === 'run-started' || event.type === 'run-finished') && event.redFlags?.length)
               send({ ...event, seq, evidence: await evidenceRefsFor({ db, ids: event.redFlags.map((f) => f.evidenceId), webEvidence: [] }) }, seq);
             else send({ ...event, seq }, seq);
             if (event.type === 'run-finished') close();
