@@ -11,6 +11,7 @@ import type { RedFlag, RedFlagKind } from '@/lib/domain/red-flags';
 import { mapDartRows, type DartEndpoint } from '@/lib/pool/connectors/dart-map';
 import { mapEdgarFilings } from '@/lib/pool/connectors/edgar';
 import { briefRedFlags, findRedFlags, readRedFlags, RED_FLAG_TEXT_LIMIT, redFlagKindsOf, sentencesOf, type RedFlagSource } from '@/lib/pool/red-flags';
+import { SAMSUNG_FLAGS } from '@/lib/pool/red-flags.fixtures';
 
 const ROOT = process.cwd();
 
@@ -96,30 +97,7 @@ describe('the red-flag rules on the demo pool', () => {
         date: '2024-01-11',
         title: '채권은행 등의 관리절차 개시: 금융채권자협의회(주채권은행 한국산업은행), 2024.01.11~2027.05.30',
       },
-      {
-        kind: 'regulatory_sanction',
-        evidenceId: 'samsung-electronics-022',
-        date: '2021-08-27',
-        title: '공정위 과징금 1,012억 17백만원: 삼성웰스토리 단체급식 거래 (2021.08.27)',
-      },
-      {
-        kind: 'regulatory_sanction',
-        evidenceId: 'samsung-electronics-020',
-        date: '2021-02-04',
-        title: '임직원 형사 제재: 증거인멸 교사(2019.12.09), 노동조합법 위반 확정(2021.02.04)',
-      },
-      {
-        kind: 'regulatory_sanction',
-        evidenceId: 'samsung-electronics-019',
-        date: '2021-01-25',
-        title: '파기환송심 확정: 이재용 부회장 등 징역 2년 6개월 (2021.01.25)',
-      },
-      {
-        kind: 'regulatory_sanction',
-        evidenceId: 'samsung-electronics-021',
-        date: '2020-12-28',
-        title: '산업안전보건 관련 제재: 기흥 CO2 누출 벌금(2020.02.14), 광주사업장 과태료 386.3백만원',
-      },
+      ...SAMSUNG_FLAGS,
     ];
     expect(findRedFlags(demo)).toEqual(expected);
     expect(findRedFlags([...demo].reverse())).toEqual(expected);

@@ -11,6 +11,7 @@ import { STEP_REPAIR_KINDS } from '@/lib/domain/stored';
 import { renderExport } from '@/lib/report/export';
 import type { ReportInput } from '@/lib/report/model';
 import { finishedRun, openReportTestDb } from '@/lib/report/test-runs';
+import { SAMSUNG_FLAGS } from '@/lib/pool/red-flags.fixtures';
 
 const schema = JSON.parse(fs.readFileSync(path.join(process.cwd(), 'docs', 'run-export.schema.json'), 'utf8'));
 const ajv = new Ajv2020({ allErrors: true, strict: true });
@@ -29,32 +30,7 @@ describe.each(testBackends())('red flags in the JSON export on %s', (backend) =>
   it('lists each flag with its kind, evidence id, date and title, newest first, and validates', async () => {
     const { body } = await renderExport(input, 'json');
     const json = JSON.parse(body as string);
-    expect(json.redFlags).toEqual([
-      {
-        kind: 'regulatory_sanction',
-        evidenceId: 'samsung-electronics-022',
-        date: '2021-08-27',
-        title: '공정위 과징금 1,012억 17백만원: 삼성웰스토리 단체급식 거래 (2021.08.27)',
-      },
-      {
-        kind: 'regulatory_sanction',
-        evidenceId: 'samsung-electronics-020',
-        date: '2021-02-04',
-        title: '임직원 형사 제재: 증거인멸 교사(2019.12.09), 노동조합법 위반 확정(2021.02.04)',
-      },
-      {
-        kind: 'regulatory_sanction',
-        evidenceId: 'samsung-electronics-019',
-        date: '2021-01-25',
-        title: '파기환송심 확정: 이재용 부회장 등 징역 2년 6개월 (2021.01.25)',
-      },
-      {
-        kind: 'regulatory_sanction',
-        evidenceId: 'samsung-electronics-021',
-        date: '2020-12-28',
-        title: '산업안전보건 관련 제재: 기흥 CO2 누출 벌금(2020.02.14), 광주사업장 과태료 386.3백만원',
-      },
-    ]);
+    expect(json.redFlags).toEqual(SAMSUNG_FLAGS);
     expect(validate(json), ajv.errorsText(validate.errors)).toBe(true);
     expect(json.report.checks.find((c: { id: string }) => c.id === 'red-flags-addressed')).toMatchObject({ ok: true, items: [] });
   });

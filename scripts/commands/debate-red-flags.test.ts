@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { SAMSUNG_FLAGS } from '@/lib/pool/red-flags.fixtures';
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'crosscheck-debate-red-flags-'));
 const tsx = path.join(process.cwd(), 'node_modules', 'tsx', 'dist', 'cli.mjs');
@@ -26,32 +27,7 @@ describe('npm run cli -- debate --json: red flags', () => {
   it('lists the four sanctions of Samsung Electronics and shows the report addressed each one', () => {
     const { status, stderr, view } = debateJson('--company', 'samsung-electronics', '--protocol', 'nas', '--lang', 'en', '--as-of', '2025-06-30');
     expect(status, stderr).toBe(0);
-    expect(view.redFlags).toEqual([
-      {
-        kind: 'regulatory_sanction',
-        evidenceId: 'samsung-electronics-022',
-        date: '2021-08-27',
-        title: '공정위 과징금 1,012억 17백만원: 삼성웰스토리 단체급식 거래 (2021.08.27)',
-      },
-      {
-        kind: 'regulatory_sanction',
-        evidenceId: 'samsung-electronics-020',
-        date: '2021-02-04',
-        title: '임직원 형사 제재: 증거인멸 교사(2019.12.09), 노동조합법 위반 확정(2021.02.04)',
-      },
-      {
-        kind: 'regulatory_sanction',
-        evidenceId: 'samsung-electronics-019',
-        date: '2021-01-25',
-        title: '파기환송심 확정: 이재용 부회장 등 징역 2년 6개월 (2021.01.25)',
-      },
-      {
-        kind: 'regulatory_sanction',
-        evidenceId: 'samsung-electronics-021',
-        date: '2020-12-28',
-        title: '산업안전보건 관련 제재: 기흥 CO2 누출 벌금(2020.02.14), 광주사업장 과태료 386.3백만원',
-      },
-    ]);
+    expect(view.redFlags).toEqual(SAMSUNG_FLAGS);
     expect(view.report.checks[0]).toEqual({ id: 'red-flags-addressed', ok: true, message: expect.any(String), items: [] });
   }, 120_000);
 
