@@ -66,13 +66,6 @@ describe('checkHealth', () => {
     expect(strict.httpStatus).toBe(503);
     expect(strict.body.status).toBe('error');
   });
-
-  it('an in-process queue is neither degraded nor failed', async () => {
-    const { httpStatus, body } = await checkHealth(checks({ queue: async () => ({ mode: 'in-process' }) }), { requireQueue: true });
-    expect(httpStatus).toBe(200);
-    expect(body.status).toBe('ok');
-    expect(body.queue).toEqual({ mode: 'in-process' });
-  });
 });
 
 describe('createProviderProbe', () => {

@@ -7,13 +7,13 @@
 import { getDatabase, type Executor } from '@/lib/db/client';
 import { pingDatabase } from '@/lib/db/queries/health';
 import type { ProviderName } from '@/lib/domain/vocabulary';
-import { env, isEmbedded } from '@/lib/env';
+import { env } from '@/lib/env';
 import { openAiConfigured } from '@/lib/llm';
 import { log } from '@/lib/ops/log';
 import { countRunsExecuting, readQueueJobs } from '@/lib/ops/queue-stats';
 
 export type DatabaseHealth = { ok: true; latencyMs: number } | { ok: false; message: string };
-export type QueueHealth = { mode: 'in-process' } | { ok: true; queued: number; active: number } | { ok: false; message: string };
+export type QueueHealth = { ok: true; queued: number; active: number } | { ok: false; message: string };
 export type ProviderHealth = { kind: ProviderName; ok: boolean; latencyMs: number; message?: string };
 export type Health = { status: 'ok' | 'degraded' | 'error'; database: DatabaseHealth; queue: QueueHealth; provider: ProviderHealth };
 
@@ -139,7 +139,8 @@ export function defaultHealthChecks(): HealthChecks {
       const { db } = await getDatabase();
       await pingDatabase({ db });
     },
-    queue: async () => (isEmbedded(e) ? { mode: 'in-process' } : queueHealth((await getDatabase()).db)),
+    // The same job queue on both databases (lib/jobs/boss.ts).
+    queue: async () => queueHealth((await getDatabase()).db),
     provider,
   };
 }

@@ -76,7 +76,7 @@ export class LeaseLostError extends Error {
  * Runs `write` in a transaction that first locks the run row and checks that `workerId` still
  * holds its lease: a worker taking the run over must wait for (or be refused by) this lock, so
  * a worker that lost its lease cannot save a step the new holder also saves. Without a worker
- * (the in-process runner) the write runs as is.
+ * (the command line, tests that execute a run directly) the write runs as is.
  */
 async function underLease<T>(db: Executor, runId: string, workerId: string | undefined, write: (tx: Executor) => Promise<T>): Promise<T> {
   if (!workerId) return write(db);
