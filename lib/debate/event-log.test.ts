@@ -322,6 +322,25 @@ describe.each(testBackends())('the run event log on %s', (backend) => {
     expect((await eventsAfter(db, runId, 0)).at(-1)?.event).toEqual(partial(runId, 'D2', 'b'));
   });
 
+  it("writes a step's first answer so far at once, and paces the ones after it", async () => {
+    const runId = await newRun();
+    const recorder = eventRecorder(db, undefined, { keptOnceEveryMs: 5_000 });
+    recorder.record({ type: 'run-started', runId, at, steps });
+    recorder.record({ type: 'step-started', runId, stepId: 'D1', at, attempt: 1 });
+    await recorder.flush();
+    const texts = async () => (await eventsAfter(db, runId, 0)).flatMap((e) => (e.event.type === 'step-partial' ? [e.event.text] : []));
+    const t0 = Date.now();
+    recorder.record(partial(runId, 'D1', 'first words'));
+    while (!(await texts()).includes('first words') && Date.now() - t0 < 2_000) await new Promise((r) => setTimeout(r, 20));
+    expect(Date.now() - t0).toBeLessThan(1_000);
+    // The next one waits its turn, five seconds here.
+    recorder.record(partial(runId, 'D1', 'more words'));
+    await new Promise((r) => setTimeout(r, 300));
+    expect(await texts()).toEqual(['first words']);
+    await recorder.flush();
+    expect(await texts()).toEqual(['more words']);
+  });
+
   it('tries a failed write again with its durable events only, and flush waits for the retry', async () => {
     const runId = await newRun();
     const { db: failingDb, stats } = counted(1);

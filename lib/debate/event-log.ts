@@ -67,7 +67,8 @@ const keptOnceKey = (event: RunEvent) => (KEPT_ONCE.has(event.type) ? `${event.r
  * without waiting. One write at a time: the events handed in while one is under way wait and
  * go together, in order, in the next transaction, and a kept-once event (a step's answer or
  * spend so far) waiting there is replaced by a newer one of its step, whose row would replace
- * its row anyway; a write of nothing else waits its turn (KEPT_ONCE_EVERY_MS). So a run's writes
+ * its row anyway; a write of nothing else waits its turn (KEPT_ONCE_EVERY_MS), except a step's
+ * first answer so far, which goes at once. So a run's writes
  * are a few a second, not one per event, and the log ends the same. A state change with its
  * event (`together`) is written on its own, once everything handed in before it is committed.
  * A write that fails is tried again a few times (only its durable events: a kept-once one gets
@@ -82,6 +83,9 @@ export function eventRecorder(db: Db, onRecorded?: (event: RunEvent) => void, { 
   let lastWriteAt = -Infinity;
   let wake: (() => void) | null = null;
   let urgent = false;
+  // The steps whose answer has begun to stream since they (re)started: a step's first answer so
+  // far is written at once, so the first words on a viewer's screen are not held back.
+  const answering = new Set<string>();
   // Events of only answers and spend so far, with nothing behind them, wait until
   // `keptOnceEveryMs` after the previous write began, newer ones replacing them meanwhile. Any
   // other event, a state change or a flush ends the wait.
@@ -153,6 +157,12 @@ export function eventRecorder(db: Db, onRecorded?: (event: RunEvent) => void, { 
 
   return {
     record(event: RunEvent) {
+      if (event.type === 'step-started' || event.type === 'step-waiting') answering.delete(event.stepId);
+      else if (event.type === 'step-partial' && !answering.has(event.stepId)) {
+        answering.add(event.stepId);
+        urgent = true;
+        wake?.();
+      }
       const last = queue.at(-1);
       if (last?.kind === 'events') {
         const key = keptOnceKey(event);
