@@ -73,8 +73,8 @@ if (testBackends().includes('postgres')) {
       return { child, ready, output: () => output, logLines };
     }
 
-    async function inProcessWorker(workerId: string) {
-      const worker = await startWorker({ concurrency: 2, workerId, db, ...POLL });
+    async function inProcessWorker(workerId: string, concurrency = 2) {
+      const worker = await startWorker({ concurrency, workerId, db, ...POLL });
       workers.add(worker);
       return worker;
     }
@@ -166,7 +166,8 @@ if (testBackends().includes('postgres')) {
     }, 60_000);
 
     it('a worker whose run another attempt took stops without ending it and can no longer save a step; when that attempt dies too, the run finishes', async () => {
-      const victim = await inProcessWorker('victim');
+      // One slot, busy with the run: the victim cannot take the thief's job before the thief does.
+      const victim = await inProcessWorker('victim', 1);
       const run = await newRun();
       await enqueueRun({ db, runId: run.id });
       await waitFor('a step done', async () => (await doneSteps(run.id)).length >= 1);
@@ -243,6 +244,8 @@ if (testBackends().includes('postgres')) {
 
     it('a queued run wakes an idle worker at once instead of waiting for its next poll, also after the wake-up connection was cut', async () => {
       // Polling once a minute: only pg-boss's LISTEN/NOTIFY can make the worker take a run within seconds.
+      // No other worker of this process may take the runs first.
+      for (const other of workers) await other.stop({ graceful: false });
       const sleeper = await startWorker({ concurrency: 2, workerId: 'sleeper', db, pollIntervalMs: 60_000 });
       workers.add(sleeper);
       const pickedUp = async () => {
