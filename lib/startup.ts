@@ -6,7 +6,6 @@
 import type { DatabaseHandle } from '@/lib/db/client';
 import { hasAnyCompany } from '@/lib/db/queries/demo';
 import { openAppDatabase } from '@/lib/demo/app-database';
-import { resumeInterruptedRuns } from '@/lib/jobs/resume';
 import { DataFolderError } from '@/lib/db/data-dir';
 import { DEMO_ACCOUNTS } from '@/lib/demo/accounts';
 import { demoEnabled, env, EnvError, isEmbedded } from '@/lib/env';
@@ -72,7 +71,9 @@ export async function startUp() {
           : 'Portfolio watch: no scheduled passes (WATCH_PASS_MINUTES=0).',
     );
     stopOnSignals({ worker });
-    const resumed = await resumeInterruptedRuns({ db: database.db });
+    // Runs a stopped process left without a job: the worker queued them as it started; an instance
+    // without one does it here (a dead worker's jobs come back by pg-boss's heartbeat either way).
+    const resumed = worker ? worker.orphansQueued : await (await import('@/lib/jobs/boss')).queueOrphanedRuns({ db: database.db });
     if (resumed) lines.push(`Queued again: ${resumed} interrupted analysis run${resumed === 1 ? '' : 's'}.`);
     console.log(lines.join('\n'));
   } catch (err) {

@@ -13,9 +13,8 @@ import { claimRun, getRun, LeaseLostError, markStepRunning } from '@/lib/db/quer
 import { executeRows } from '@/lib/db/rows';
 import { companies, runs, runSteps } from '@/lib/db/schema';
 import { createTestDatabase, testBackends } from '@/lib/db/test-db';
-import { BOSS_SCHEMA, enqueueRun, failRunsOfDeadJobs, getBoss, RUN_QUEUE, stopBoss, type RunJob } from '@/lib/jobs/boss';
+import { BOSS_SCHEMA, enqueueRun, failRunsOfDeadJobs, getBoss, queueOrphanedRuns, RUN_QUEUE, stopBoss, type RunJob } from '@/lib/jobs/boss';
 import { resetEnvForTests } from '@/lib/env';
-import { resumeInterruptedRuns } from '@/lib/jobs/resume';
 import { waitFor } from '@/lib/jobs/test-wait';
 import { queueHealth } from '@/lib/ops/health';
 import { collectMetrics, formatPrometheus } from '@/lib/ops/metrics';
@@ -127,8 +126,8 @@ if (testBackends().includes('postgres')) {
       resetEnvForTests();
       try {
         // What lib/startup.ts does on PostgreSQL with the queue on.
-        expect(await resumeInterruptedRuns({ db })).toBe(1);
-        expect(await resumeInterruptedRuns({ db })).toBe(0);
+        expect(await queueOrphanedRuns({ db })).toBe(1);
+        expect(await queueOrphanedRuns({ db })).toBe(0);
       } finally {
         if (saved === undefined) delete process.env.DATABASE_URL;
         else process.env.DATABASE_URL = saved;

@@ -76,8 +76,8 @@ async function executeWithProviders({
 }
 
 /**
- * Queues a run created outside a transaction that could send its job (a re-screen, the command
- * line); a start from a case sends it with the run (lib/jobs/case-runs.ts).
+ * Queues a run that already exists (the tests start runs this way); a start from a case, a
+ * re-screen included, sends its job with the run instead (lib/jobs/case-runs.ts).
  */
 async function start({ db, runId }: { db: Db; runId: string }) {
   const run = await getRun({ db, id: runId });

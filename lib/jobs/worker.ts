@@ -38,7 +38,8 @@ export type StopOptions = {
   timeoutMs?: number;
 };
 
-export type QueueWorker = { workerId: string; stop(options?: StopOptions): Promise<void> };
+/** `orphansQueued`: the runs without a job that this worker queued as it started (queueOrphanedRuns). */
+export type QueueWorker = { workerId: string; orphansQueued: number; stop(options?: StopOptions): Promise<void> };
 
 /** A job this worker took while stopping, or a run it stopped without ending: pg-boss puts the job back for another worker. */
 class HandedBack extends Error {
@@ -113,6 +114,7 @@ export async function startWorker(options: WorkerOptions): Promise<QueueWorker> 
 
   return {
     workerId,
+    orphansQueued: orphans,
     async stop({ graceful = true, timeoutMs = e.WORKER_SHUTDOWN_TIMEOUT_MS }: StopOptions = {}) {
       if (mode !== 'working') return;
       mode = graceful ? 'draining' : 'abandoning';

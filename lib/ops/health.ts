@@ -10,7 +10,9 @@ import type { ProviderName } from '@/lib/domain/vocabulary';
 import { env } from '@/lib/env';
 import { openAiConfigured } from '@/lib/llm';
 import { log } from '@/lib/ops/log';
-import { countRunsExecuting, readQueueJobs } from '@/lib/ops/queue-stats';
+import { countExecutingRuns } from '@/lib/db/queries/runs';
+import { BOSS_SCHEMA, RUN_QUEUE } from '@/lib/jobs/boss';
+import { readQueueJobs } from '@/lib/ops/queue-stats';
 
 export type DatabaseHealth = { ok: true; latencyMs: number } | { ok: false; message: string };
 export type QueueHealth = { ok: true; queued: number; active: number } | { ok: false; message: string };
@@ -64,11 +66,15 @@ export async function checkHealth(checks: HealthChecks, options: HealthOptions =
   return { httpStatus: failed ? 503 : 200, body: { status, database, queue, provider } };
 }
 
-/** Queue check on PostgreSQL: waiting run jobs (created, retry) and the runs a live attempt executes. */
+/** Queue check: waiting run jobs (created, retry) and the runs a live attempt executes. */
 export async function queueHealth(db: Executor): Promise<QueueHealth> {
   const jobs = await readQueueJobs({ db });
   if (!jobs) return { ok: false, message: 'queue not initialised' };
-  return { ok: true, queued: (jobs.created ?? 0) + (jobs.retry ?? 0), active: await countRunsExecuting({ db }) };
+  return {
+    ok: true,
+    queued: (jobs.created ?? 0) + (jobs.retry ?? 0),
+    active: await countExecutingRuns({ db, queue: { schema: BOSS_SCHEMA, name: RUN_QUEUE } }),
+  };
 }
 
 export type ProviderProbeOptions = {
