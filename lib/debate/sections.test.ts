@@ -59,4 +59,31 @@ describe('a sectioned step on the live page', () => {
     expect(partials()).toHaveLength(2);
     expect(partials().at(-1)!.output).toEqual({ topics: [topic('1.9'), topic('2.1'), topic('2.2')] });
   });
+
+  it("shows an entry of a section split by factor only once its factor is settled and the section's, so nothing shown is later dropped", () => {
+    const out: RunEvent[] = [];
+    const calls = [
+      { fields: ['topics'], factors: ['industry_growth_outlook'] },
+      { fields: ['topics'], factors: ['other'] },
+      { fields: ['objective', 'overview'] },
+    ];
+    // Every partial comes a full interval after the one before, so each goes out.
+    let now = 0;
+    const live = liveSections({ kind: 'report', calls, runId: 'r', stepId: 'AG', publish: (e) => out.push(e), now: () => (now += PARTIAL_EVERY_MS) });
+    const shown = () => (out.at(-1) as Extract<RunEvent, { type: 'step-partial' }>).output;
+    const entry = (factor: string, more = true) => ({ topic: `On ${factor}`, factor, ...(more ? { affirmative: 'Orders grew' } : {}) });
+    // The "other" section starts an entry whose factor is half written: an unknown factor, which
+    // it would take, so it waits until the model writes past it.
+    live.publish(1, partial({ topics: [{ topic: 'Growth' }] }));
+    expect(shown()).toEqual({ topics: [] });
+    live.done(0, { topics: [] });
+    live.publish(1, partial({ topics: [{ topic: 'Growth', factor: 'industry_gro' }] }));
+    expect(shown()).toEqual({ topics: [] });
+    // Settled on a factor another section writes: never shown, as the finished answer drops it.
+    live.publish(1, partial({ topics: [entry('industry_growth_outlook')] }));
+    expect(shown()).toEqual({ topics: [] });
+    // Settled by a next entry, an unknown factor is the "other" section's; the next waits its turn.
+    live.publish(1, partial({ topics: [entry('industry_growth_outlook'), entry('esg_rating', false), entry('succession', false)] }));
+    expect(shown()).toEqual({ topics: [entry('esg_rating', false)] });
+  });
 });

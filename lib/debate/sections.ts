@@ -1,11 +1,12 @@
 // What viewers see of a sectioned step while its calls run at the same time (docs/protocols.md,
 // "Sections"): one partial answer, the calls' answers so far joined as the finished sections are
 // (joinSections), so the report card fills in the report's order whichever call writes first.
-// A call that is done counts with its taken-in output.
+// A call that is done counts with its taken-in output; one still writing with the entries of it
+// that output will keep.
 import { PARTIAL_EVERY_MS } from '@/lib/debate/live-step';
 import { proseSoFar, type OutputKind } from '@/lib/domain/outputs';
 import type { RunEvent } from '@/lib/domain/protocol';
-import { joinSections } from '@/lib/domain/sections';
+import { joinSections, liveSectionOf, type SectionCall } from '@/lib/domain/sections';
 
 export type LiveSections = {
   /** An event of call `i`'s stream. */
@@ -16,7 +17,7 @@ export type LiveSections = {
 
 export function liveSections(options: {
   kind: OutputKind;
-  calls: readonly { fields: readonly string[] }[];
+  calls: readonly Pick<SectionCall, 'fields' | 'factors'>[];
   runId: string;
   stepId: string;
   publish: (event: RunEvent) => void;
@@ -39,7 +40,8 @@ export function liveSections(options: {
   return {
     publish: (i, event) => {
       if (event.type === 'step-partial') {
-        outputs[i] = event.output as Record<string, unknown>;
+        // Only what the call's finished answer keeps (liveSectionOf): no entry shows and then goes.
+        outputs[i] = liveSectionOf(kind, event.output, calls[i]);
         const resumed = waiting.delete(i);
         if (!waiting.size && (resumed || now() - sentAt >= PARTIAL_EVERY_MS)) send();
         return;

@@ -55,6 +55,39 @@ export function sectionOf(kind: OutputKind, output: unknown, call: Pick<SectionC
   return out;
 }
 
+/** Whether the entries of the output's list `key` name a factor (a claim, a topic, an argument). */
+function entriesNameFactor(kind: OutputKind, key: string): boolean {
+  const field = (OUTPUT_SCHEMAS[kind] as unknown as z.ZodObject<z.ZodRawShape>).shape[key];
+  const element = field instanceof z.ZodArray ? field.element : undefined;
+  return element instanceof z.ZodObject && 'factor' in element.shape;
+}
+
+/**
+ * What a viewer may see of a call's answer so far: `sectionOf`, except that in a list split by
+ * factor an entry shows only once its factor is settled and the call's. Settled: the model has
+ * written a key after it, or a next entry; until then the factor may be half written ("indus"
+ * reads as an unknown factor, which the `other` section takes). So no entry shows while a call
+ * streams that the call's finished answer then drops (`check` in lib/debate/run/write-sections.ts).
+ */
+export function liveSectionOf(kind: OutputKind, partial: unknown, call: Pick<SectionCall, 'fields' | 'factors'>): Record<string, unknown> {
+  const share = sectionOf(kind, partial, { fields: call.fields });
+  if (!call.factors) return share;
+  const settled = (entry: Record<string, unknown>, last: boolean) => {
+    const keys = Object.keys(entry);
+    const at = keys.indexOf('factor');
+    return at >= 0 && (!last || at < keys.length - 1);
+  };
+  for (const [key, value] of Object.entries(share)) {
+    if (!Array.isArray(value) || !entriesNameFactor(kind, key)) continue;
+    share[key] = value.filter((e, i) => {
+      if (!e || typeof e !== 'object') return true;
+      const entry = e as Record<string, unknown>;
+      return settled(entry, i === value.length - 1) && coversFactor(call.factors!, entry.factor);
+    });
+  }
+  return share;
+}
+
 /** How many list entries `kept` has fewer than `output`: what a call wrote outside its factors. */
 export function droppedEntries(output: unknown, kept: unknown): number {
   const lists = (o: unknown) => Object.values((o ?? {}) as Record<string, unknown>).filter(Array.isArray) as unknown[][];
