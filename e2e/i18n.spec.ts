@@ -171,3 +171,27 @@ test('an import in Korean: the rejected row and the count of what went in, in Ko
     '기업 0곳, 근거 자료 1건, 문서 0건(본문 단락 0개)을 가져왔습니다. 중복 0건은 건너뛰었습니다. 오류가 있는 1행은 제외했습니다.',
   );
 });
+
+test('Korean text comes in our own Hangul web font, so a machine without CJK fonts shows no boxes', async ({ page }) => {
+  const fetched: string[] = [];
+  page.on('response', (r) => {
+    if (/pretendard-hangul[^/]*\.woff2/.test(r.url()) && r.ok()) fetched.push(r.url());
+  });
+  await signInAs(page, 'rm');
+  await switchTo(page, 'ko');
+  await page.goto('/cases');
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(HANGUL);
+  // The faces the page uses are the ones it loaded: the regular one for body text, the bold one for the heading.
+  await expect
+    .poll(() =>
+      page.evaluate(async () => {
+        await document.fonts.ready;
+        return [...document.fonts].filter((f) => f.family.replace(/"/g, '') === 'Pretendard Hangul' && f.status === 'loaded').map((f) => f.weight);
+      }),
+    )
+    .toEqual(expect.arrayContaining(['400', '700']));
+  expect(fetched.length).toBeGreaterThan(0);
+  // The heading is set in it: the first family of the stack with Hangul glyphs.
+  const family = await page.getByRole('heading', { level: 1 }).evaluate((h) => getComputedStyle(h).fontFamily);
+  expect(family.split(',').map((f) => f.trim().replace(/['"]/g, ''))).toEqual(expect.arrayContaining(['Inter Variable', 'Pretendard Hangul']));
+});
