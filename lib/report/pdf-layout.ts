@@ -15,7 +15,19 @@ export const COLORS = {
   ok: rgb(0.05, 0.4, 0.15),
 } as const;
 
-type TextStyle = { size?: number; bold?: boolean; color?: RGB; indent?: number; lineGap?: number; after?: number };
+type TextStyle = {
+  size?: number;
+  bold?: boolean;
+  color?: RGB;
+  indent?: number;
+  lineGap?: number;
+  after?: number;
+  /** A label for what follows (a heading, a field's name): kept on the page of its first lines. */
+  keepWithNext?: boolean;
+};
+
+/** Lines of what follows a heading that must fit under it on its page (fewer when there are fewer). */
+const KEEP_LINES = 2;
 
 export class Flow {
   page!: PDFPage;
@@ -23,6 +35,8 @@ export class Flow {
   readonly pages: PDFPage[] = [];
   private readonly widths = new Map<string, number>();
   private readonly charset: Set<number>;
+  // Headings and labels not drawn yet: they go on the page where what follows them starts.
+  private held: { height: number; draw: () => void }[] = [];
 
   constructor(
     private readonly pdf: PDFDocument,
@@ -47,8 +61,31 @@ export class Flow {
     if (this.y - height < MARGIN.bottom) this.newPage();
   }
 
+  /**
+   * Before content starts: the headings and labels held for it are drawn, on this page when they
+   * and `height` points of the content fit below, else on a new one. So a heading never stands
+   * alone at the foot of a page.
+   */
+  private start(height: number) {
+    if (!this.held.length) return this.ensure(height);
+    const held = this.held;
+    this.held = [];
+    const above = held.reduce((sum, h) => sum + h.height, 0);
+    // Taller than a page: no page would hold it all; each part breaks as it can.
+    if (above + height <= A4.height - MARGIN.top - MARGIN.bottom) this.ensure(above + height);
+    for (const h of held) h.draw();
+    this.ensure(height);
+  }
+
+  /** Draws what is still held (a heading with nothing after it), at the end of the document. */
+  finish() {
+    this.start(0);
+  }
+
   space(points: number) {
-    this.y -= points;
+    // Space after a held heading goes with it.
+    if (this.held.length) this.held.push({ height: points, draw: () => (this.y -= points) });
+    else this.y -= points;
   }
 
   /** Characters the embedded font lacks become readable stand-ins rather than empty boxes. */
@@ -112,23 +149,45 @@ export class Flow {
     return lines;
   }
 
-  text(text: string, { size = 10, bold = false, color = COLORS.text, indent = 0, lineGap = 0.45, after = 6 }: TextStyle = {}) {
+  text(text: string, { size = 10, bold = false, color = COLORS.text, indent = 0, lineGap = 0.45, after = 6, keepWithNext = false }: TextStyle = {}) {
     const leading = size * (1 + lineGap);
-    for (const line of this.wrap(text, size, this.contentWidth - indent, bold)) {
-      this.ensure(leading);
-      this.y -= leading;
-      if (line) this.page.drawText(line, { x: MARGIN.left + indent, y: this.y + size * 0.25, size, font: bold ? this.fonts.bold : this.fonts.regular, color });
+    const lines = this.wrap(text, size, this.contentWidth - indent, bold);
+    const draw = () => {
+      for (const line of lines) {
+        this.ensure(leading);
+        this.y -= leading;
+        if (line)
+          this.page.drawText(line, { x: MARGIN.left + indent, y: this.y + size * 0.25, size, font: bold ? this.fonts.bold : this.fonts.regular, color });
+      }
+      this.y -= after;
+    };
+    if (keepWithNext) {
+      this.held.push({ height: lines.length * leading + after, draw });
+      return;
     }
-    this.y -= after;
+    this.start(Math.min(lines.length, KEEP_LINES) * leading);
+    draw();
   }
 
+  /** A heading, drawn with the first lines of what follows it (see `start`). */
   heading(text: string, level: 1 | 2 | 3) {
     const size = level === 1 ? 17 : level === 2 ? 13.5 : 11.5;
-    // Keep a heading with at least a few lines of what follows it.
-    this.ensure(size * 2 + 40);
-    this.space(level === 1 ? 8 : 6);
-    this.text(text, { size, bold: true, after: level === 1 ? 6 : 4 });
-    if (level === 1) this.rule();
+    const before = level === 1 ? 8 : 6;
+    const after = level === 1 ? 6 : 4;
+    const lines = this.wrap(text, size, this.contentWidth, true);
+    const height = before + lines.length * size * 1.45 + after + (level === 1 ? 8 : 0);
+    this.held.push({
+      height,
+      draw: () => {
+        this.space(before);
+        for (const line of lines) {
+          this.y -= size * 1.45;
+          if (line) this.page.drawText(line, { x: MARGIN.left, y: this.y + size * 0.25, size, font: this.fonts.bold, color: COLORS.text });
+        }
+        this.y -= after;
+        if (level === 1) this.rule();
+      },
+    });
   }
 
   rule() {
@@ -143,10 +202,12 @@ export class Flow {
     const widths = weights.map((w) => (w / total) * this.contentWidth);
     const pad = 4;
     const leading = size * 1.4;
-    const drawRow = (cells: string[], bold: boolean) => {
+    const measure = (cells: string[], bold: boolean) => {
       const wrapped = cells.map((c, i) => this.wrap(c, size, widths[i] - pad * 2, bold));
-      const height = Math.max(1, ...wrapped.map((l) => l.length)) * leading + pad * 2;
-      this.ensure(Math.min(height, A4.height - MARGIN.top - MARGIN.bottom));
+      return { wrapped, height: Math.min(Math.max(1, ...wrapped.map((l) => l.length)) * leading + pad * 2, A4.height - MARGIN.top - MARGIN.bottom) };
+    };
+    const headRow = measure(head, true);
+    const drawRow = ({ wrapped, height }: ReturnType<typeof measure>, bold: boolean) => {
       const top = this.y;
       if (bold) this.page.drawRectangle({ x: MARGIN.left, y: top - height, width: this.contentWidth, height, color: COLORS.headBg });
       let x = MARGIN.left;
@@ -163,8 +224,19 @@ export class Flow {
       this.y = Math.max(top - height, MARGIN.bottom);
       this.page.drawLine({ start: { x: MARGIN.left, y: this.y }, end: { x: A4.width - MARGIN.right, y: this.y }, thickness: 0.4, color: COLORS.rule });
     };
-    drawRow(head, true);
-    for (const row of rows) drawRow(row, false);
+    // The header row starts on the page of the first row, and is drawn again at the top of every
+    // page the table goes on to, so no row stands without its column names.
+    const first = rows.length ? measure(rows[0], false) : null;
+    this.start(headRow.height + (first?.height ?? 0));
+    drawRow(headRow, true);
+    rows.forEach((row, i) => {
+      const measured = i === 0 && first ? first : measure(row, false);
+      if (this.y - measured.height < MARGIN.bottom) {
+        this.newPage();
+        drawRow(headRow, true);
+      }
+      drawRow(measured, false);
+    });
     this.y -= 8;
   }
 }

@@ -49,12 +49,12 @@ function drawBlocks(flow: Flow, blocks: Block[], doc: ReportDoc, depth: number) 
         break;
       case 'fields':
         for (const f of b.items) {
-          flow.text(f.label, { bold: true, size: 9.5, after: 1 });
+          flow.text(f.label, { bold: true, size: 9.5, after: 1, keepWithNext: true });
           flow.text(f.value, { indent: 8, after: 5 });
         }
         break;
       case 'citations':
-        flow.text(doc.labels.citations, { bold: true, size: 9, color: COLORS.muted, after: 2 });
+        flow.text(doc.labels.citations, { bold: true, size: 9, color: COLORS.muted, after: 2, keepWithNext: true });
         if (b.items.length === 0) flow.text(doc.labels.noCitations, { size: 8.5, color: COLORS.muted });
         b.items.forEach((c, i) =>
           flow.text(`${i + 1}. ${citationText(c, doc.labels)}`, {
@@ -105,10 +105,10 @@ export async function renderPdf(doc: ReportDoc, { now = new Date() }: { now?: Da
   flow.text(doc.subtitle, { size: 12, color: COLORS.muted, after: 28 });
   // Decisive credit events before anything else; nothing when there are none.
   if (doc.redFlags.length) {
-    flow.text(`⚠ ${doc.redFlagLabels.heading} (${doc.redFlags.length})`, { size: 14, bold: true, color: COLORS.error, after: 4 });
+    flow.text(`⚠ ${doc.redFlagLabels.heading} (${doc.redFlags.length})`, { size: 14, bold: true, color: COLORS.error, after: 4, keepWithNext: true });
     flow.text(doc.redFlagLabels.intro, { size: 9.5, color: COLORS.error, after: 6 });
     for (const f of doc.redFlags) {
-      flow.text(`• ${f.label} — ${f.date}`, { bold: true, size: 10.5, color: COLORS.error, after: 1 });
+      flow.text(`• ${f.label} — ${f.date}`, { bold: true, size: 10.5, color: COLORS.error, after: 1, keepWithNext: true });
       flow.text([f.title, f.source && f.url ? `${f.source} <${f.url}>` : (f.url ?? f.source)].filter(Boolean).join(' — '), {
         size: 9.5,
         indent: 10,
@@ -120,7 +120,7 @@ export async function renderPdf(doc: ReportDoc, { now = new Date() }: { now?: Da
   }
   // Failed final checks next, with their counts, on the cover where nobody misses them.
   if (doc.failedChecks) {
-    flow.text(`⚠ ${doc.failedChecks.title}`, { size: 14, bold: true, color: COLORS.error, after: 4 });
+    flow.text(`⚠ ${doc.failedChecks.title}`, { size: 14, bold: true, color: COLORS.error, after: 4, keepWithNext: true });
     flow.text(doc.failedChecks.text, { size: 9.5, color: COLORS.error, after: 6 });
     for (const l of doc.failedChecks.lines) flow.text(`• ${l.text}`, { size: 10.5, color: COLORS.error, after: 3 });
     flow.space(18);
@@ -130,16 +130,17 @@ export async function renderPdf(doc: ReportDoc, { now = new Date() }: { now?: Da
   flow.rule();
   for (const f of doc.header) flow.text(`${f.label}: ${f.value}`, { size: 10, after: 3 });
   flow.space(10);
-  flow.text(doc.labels.metrics, { bold: true, size: 11, after: 4 });
+  flow.text(doc.labels.metrics, { bold: true, size: 11, after: 4, keepWithNext: true });
   for (const f of doc.metrics) flow.text(`${f.label}: ${f.value}`, { size: 10, after: 3 });
   if (doc.notice) {
     flow.space(12);
-    if (doc.notice.title) flow.text(doc.notice.title, { bold: true, color: doc.notice.tone === 'error' ? COLORS.error : COLORS.text, after: 2 });
+    if (doc.notice.title)
+      flow.text(doc.notice.title, { bold: true, color: doc.notice.tone === 'error' ? COLORS.error : COLORS.text, after: 2, keepWithNext: true });
     flow.text(doc.notice.text, { color: doc.notice.tone === 'error' ? COLORS.error : COLORS.text });
   }
   if (doc.sourcesNote) {
     flow.space(12);
-    flow.text(`⚠ ${doc.labels.notFrozen}`, { bold: true, color: COLORS.warn, after: 2 });
+    flow.text(`⚠ ${doc.labels.notFrozen}`, { bold: true, color: COLORS.warn, after: 2, keepWithNext: true });
     flow.text(doc.sourcesNote, { color: COLORS.warn });
   }
 
@@ -162,6 +163,7 @@ export async function renderPdf(doc: ReportDoc, { now = new Date() }: { now?: Da
       size: 10,
       color: c.ok ? COLORS.ok : COLORS.warn,
       after: 2,
+      keepWithNext: c.items.length > 0,
     });
     for (const item of c.items) flow.text(`• ${item}`, { size: 9, indent: 12, after: 1 });
     flow.space(4);
@@ -178,12 +180,13 @@ export async function renderPdf(doc: ReportDoc, { now = new Date() }: { now?: Da
     flow.text(turn.text, { size: 9.5, color: turn.status === 'failed' ? COLORS.error : COLORS.text });
     for (const line of turn.flags) flow.text(`⚠ ${line}`, { size: 9, color: COLORS.warn, after: 2 });
     if (turn.questions.length) {
-      flow.text(doc.labels.questionsLabel, { bold: true, size: 9, color: COLORS.muted, after: 2 });
+      flow.text(doc.labels.questionsLabel, { bold: true, size: 9, color: COLORS.muted, after: 2, keepWithNext: true });
       for (const q of turn.questions) flow.text(`• ${q}`, { size: 9, indent: 8, after: 2 });
     }
     if (turn.citations.length) drawBlocks(flow, [{ kind: 'citations', items: turn.citations }], doc, 3);
   }
 
+  flow.finish();
   // Page numbers and a running title, now that the page count is known.
   const total = flow.pages.length;
   flow.pages.forEach((page, i) => {
