@@ -72,6 +72,9 @@ const ENGLISH = [
   'aggregator',
 ];
 
+/** A message key or a recorded code shown as it is (`study.open`, `role_rm`), not in words. */
+const RAW_KEY = /^[a-z][a-z0-9]*(?:[._][a-z0-9-]+)+$/;
+
 const englishPattern = new RegExp(`\\b(${ENGLISH.map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})\\b`);
 
 /** The interface's texts, without the signed-in user's name (data: "Demo Evaluator" is a name, not a label). */
@@ -114,6 +117,11 @@ for (const role of ROLES) {
       }
       const leftovers = (await chromeTexts(page, role)).filter((text) => englishPattern.test(text));
       expect(leftovers, `English interface text on ${href}`).toEqual([]);
+      // The choices of every list box too (the audit log's filters named actions by their keys).
+      const options = await page.locator('option').allTextContents();
+      // (Options name companies and people too, so only keys are looked for there.)
+      const raw = [...(await chromeTexts(page, role)), ...options].map((t) => t.trim()).filter((t) => RAW_KEY.test(t));
+      expect(raw, `raw keys on ${href}`).toEqual([]);
     }
 
     await page.goto(NAV[role][0].href);

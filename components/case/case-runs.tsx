@@ -7,7 +7,7 @@ import { formatCount, formatDuration, formatUsd } from '@/components/run/live-fo
 import { ShortfallLine } from '@/components/run/evidence-shortfall';
 import { RunStatusBadge } from '@/components/run/run-progress';
 import { DataTable, EmptyState, Td } from '@/components/ui/layout';
-import { useT } from '@/lib/i18n/client';
+import { useLocale, useT } from '@/lib/i18n/client';
 import { casesMessages } from '@/lib/i18n/messages/cases';
 import { runMessages } from '@/lib/i18n/messages/run';
 import type { EvidenceShortfall } from '@/lib/domain/red-flags';
@@ -44,6 +44,7 @@ async function fetchRuns(caseId: string): Promise<CaseRunRow[]> {
 export function CaseRuns({ caseId, initial, protocolNames }: { caseId: string; initial: CaseRunRow[]; protocolNames: Record<string, string> }) {
   const t = useT(casesMessages);
   const tr = useT(runMessages);
+  const locale = useLocale();
   const { data: runs = initial } = useQuery({
     queryKey: ['case-runs', caseId],
     queryFn: () => fetchRuns(caseId),
@@ -51,7 +52,7 @@ export function CaseRuns({ caseId, initial, protocolNames }: { caseId: string; i
     refetchInterval: (query) => ((query.state.data ?? []).some((r) => ACTIVE.includes(r.status)) ? 2000 : false),
   });
   if (!runs.length) return <EmptyState title={t('noRuns')} />;
-  const durationText = (ms: number | null) => (ms !== null && ms >= 0 && ms < 1000 ? tr('underASecond') : formatDuration(ms));
+  const durationText = (ms: number | null) => (ms !== null && ms >= 0 && ms < 1000 ? tr('underASecond') : formatDuration(ms, locale));
   return (
     <DataTable
       caption={t('runsCaption')}

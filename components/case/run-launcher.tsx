@@ -10,7 +10,7 @@ import { Alert } from '@/components/ui/layout';
 import { outlookNotice, type LauncherOutlook } from '@/components/case/run-outlook';
 import { useKeptForm } from '@/components/case/use-kept-form';
 import type { Language } from '@/lib/domain/protocol';
-import { useT } from '@/lib/i18n/client';
+import { useLocale, useT } from '@/lib/i18n/client';
 import { runMessages } from '@/lib/i18n/messages/run';
 import { runOutlookMessages } from '@/lib/i18n/messages/run-outlook';
 
@@ -38,6 +38,7 @@ export type LauncherOptions = {
 export function RunLauncher({ caseId, options }: { caseId: string; options: LauncherOptions }) {
   const t = useT(runMessages);
   const to = useT(runOutlookMessages);
+  const locale = useLocale();
   const notice = outlookNotice(options.outlook, to);
   const { values: v, failed, errors, formAction, pending, key } = useKeptForm(startRun, (k) => t(k as keyof typeof runMessages.en));
   const [protocol, setProtocol] = useState(v.protocol ?? 'kpd-mads');
@@ -186,7 +187,7 @@ export function RunLauncher({ caseId, options }: { caseId: string; options: Laun
           {!estimate || estimate.n === 0 ? (
             <span>{t('estimateNoHistory')}</span>
           ) : (
-            <span>{t('estimateTime', estimateValues(estimate.medianMs ?? 0, estimate.n))}</span>
+            <span>{t('estimateTime', estimateValues(estimate.medianMs ?? 0, estimate.n, locale))}</span>
           )}{' '}
           {provider === 'offline' ? (
             <span>{t('estimateFree')}</span>

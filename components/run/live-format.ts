@@ -1,20 +1,28 @@
 // Small formatters the case page and the live run page share.
+import type { Locale } from '@/lib/i18n';
 
-export function formatDuration(ms: number | null | undefined): string {
+// A duration's units as each language writes them: "1 min 15 s", "1분 15초".
+const UNITS: Record<Locale, { s: (n: number) => string; min: (n: number) => string; h: (n: number) => string }> = {
+  en: { s: (n) => `${n} s`, min: (n) => `${n} min`, h: (n) => `${n} h` },
+  ko: { s: (n) => `${n}초`, min: (n) => `${n}분`, h: (n) => `${n}시간` },
+};
+
+export function formatDuration(ms: number | null | undefined, locale: Locale = 'en'): string {
   if (ms == null || !Number.isFinite(ms) || ms < 0) return '—';
+  const u = UNITS[locale];
   const s = Math.round(ms / 1000);
-  if (s < 60) return `${s} s`;
+  if (s < 60) return u.s(s);
   const m = Math.floor(s / 60);
-  if (m < 60) return `${m} min ${s % 60} s`;
-  return `${Math.floor(m / 60)} h ${m % 60} min`;
+  if (m < 60) return `${u.min(m)} ${u.s(s % 60)}`;
+  return `${u.h(Math.floor(m / 60))} ${u.min(m % 60)}`;
 }
 
 /**
  * The values of the run-time estimate's message (run.ts `estimateTime`): a median under a second
  * reads "Under 1 s" rather than rounding to "About 0 s".
  */
-export function estimateValues(medianMs: number, n: number) {
-  return { short: String(medianMs < 1000), time: formatDuration(medianMs), n };
+export function estimateValues(medianMs: number, n: number, locale: Locale = 'en') {
+  return { short: String(medianMs < 1000), time: formatDuration(medianMs, locale), n };
 }
 
 /**

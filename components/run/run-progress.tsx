@@ -5,7 +5,7 @@ import { formatDuration, formatUsd } from '@/components/run/live-format';
 import { Badge } from '@/components/ui/layout';
 import type { RunStatus } from '@/lib/domain/vocabulary';
 import { isTerminal, progressOf, runElapsedMs, shownTotals, type LiveRunState } from '@/lib/report/run-state';
-import { useT } from '@/lib/i18n/client';
+import { useLocale, useT } from '@/lib/i18n/client';
 import { runMessages } from '@/lib/i18n/messages/run';
 
 const STATUS_TONE: Record<RunStatus, 'neutral' | 'blue' | 'green' | 'amber' | 'red'> = {
@@ -55,6 +55,7 @@ export function RunProgress({
   offline?: boolean;
 }) {
   const t = useT(runMessages);
+  const locale = useLocale();
   const { done, running, total } = progressOf(state);
   const elapsed = useElapsed(state, !isTerminal(state.status));
   // Running steps count with what they have spent so far, so the figures grow as the models write.
@@ -73,7 +74,7 @@ export function RunProgress({
       )}
       {running > 0 ? <span data-testid="running-count">{t('runningNow', { n: running })}</span> : null}
       <span data-testid="run-elapsed">
-        {t('elapsed', { time: elapsed !== null && elapsed < 1000 && isTerminal(state.status) ? t('underASecond') : formatDuration(elapsed) })}
+        {t('elapsed', { time: elapsed !== null && elapsed < 1000 && isTerminal(state.status) ? t('underASecond') : formatDuration(elapsed, locale) })}
       </span>
       {offline ? (
         // The offline analyst calls no model: no model time or cost, and its tokens are its own estimate.

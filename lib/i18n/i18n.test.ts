@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { estimateValues } from '@/components/run/live-format';
+import { estimateValues, formatDuration } from '@/components/run/live-format';
 import { defineMessages, english, isLocale, phraseText, translator } from '@/lib/i18n';
 import { errorMessages } from '@/lib/i18n/messages/errors';
 import { importMessages } from '@/lib/i18n/messages/import';
@@ -75,7 +75,10 @@ describe('plurals and counts', () => {
     expect(en('estimateTime', estimateValues(125_000, 1))).toBe('About 2 min 5 s (median of 1 recent run)');
     expect(en('estimateTime', estimateValues(310, 4))).toBe('Under 1 s (median of 4 recent runs)');
     expect(ko('estimateTime', estimateValues(310, 4))).toBe('1초 미만(최근 4건 실행의 중앙값)');
-    expect(ko('estimateTime', estimateValues(4_000, 1))).toBe('약 4 s(최근 1건 실행의 중앙값)');
+    expect(ko('estimateTime', estimateValues(4_000, 1, 'ko'))).toBe('약 4초(최근 1건 실행의 중앙값)');
+    expect(ko('estimateTime', estimateValues(75_000, 2, 'ko'))).toBe('약 1분 15초(최근 2건 실행의 중앙값)');
+    expect(formatDuration(3 * 3_600_000 + 120_000, 'ko')).toBe('3시간 2분');
+    expect(formatDuration(75_000)).toBe('1 min 15 s');
   });
   it('the evidence shortfall counts items and factors without an English-only suffix', () => {
     const en = translator(shortfallMessages, 'en');

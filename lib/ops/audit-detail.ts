@@ -36,6 +36,12 @@ export function auditActionLabel(action: string, locale: Locale) {
   return KEYS.has(key) ? translator(auditDetailMessages, locale)(key as Key) : action;
 }
 
+/** The kind of record an entry is about, in the reader's language; one without a label is shown as recorded. */
+export function auditEntityLabel(entityType: string, locale: Locale) {
+  const key = `entity_${entityType}`;
+  return KEYS.has(key) ? translator(auditDetailMessages, locale)(key as Key) : entityType;
+}
+
 /** An entry's detail as labelled fields, in the order it was recorded. */
 export function auditDetailFields(detail: Record<string, unknown> | null | undefined, locale: Locale): AuditField[] {
   if (!detail || typeof detail !== 'object' || Array.isArray(detail)) return [];

@@ -57,7 +57,7 @@ export const homeMessages = defineMessages({
     logoutTitle: '로그아웃',
     signedInAs: '{email} 계정으로 로그인되어 있습니다. 로그아웃하면 이 브라우저의 세션이 종료됩니다.',
     reviewTitle: '심의',
-    reviewDescription: '관계형 매니저(RM)가 여신심사위원회에 상정한 심사 건입니다.',
+    reviewDescription: '기업금융 RM이 여신심사위원회에 상정한 심사 건입니다.',
     waitingHeading: '결정 대기 ({n}건)',
     nothingToReview: '심의할 건이 없습니다',
     nothingToReviewHint: 'RM이 위원회에 상정하면 이곳에 표시됩니다.',

@@ -46,7 +46,7 @@ export const shellMessages = defineMessages({
     nav_settings: '설정',
     nav_studies: '평가 연구',
     nav_audit: '감사 로그',
-    role_rm: '관계형 매니저(RM)',
+    role_rm: '기업금융 RM',
     role_committee: '여신심사위원회',
     role_evaluator: '평가자',
     role_admin: '관리자',

@@ -6,7 +6,7 @@ import { DataTable, Td } from '@/components/ui/layout';
 import type { AuditEntry } from '@/lib/db/queries/audit';
 import { auditMessages } from '@/lib/i18n/messages/audit';
 import { getLocale, getT } from '@/lib/i18n/server';
-import { auditActionLabel, auditDetailFields } from '@/lib/ops/audit-detail';
+import { auditActionLabel, auditDetailFields, auditEntityLabel } from '@/lib/ops/audit-detail';
 
 export async function AuditTable({ rows, brokenAt }: { rows: AuditEntry[]; brokenAt: number | null }) {
   const t = await getT(auditMessages);
@@ -38,7 +38,7 @@ export async function AuditTable({ rows, brokenAt }: { rows: AuditEntry[]; broke
               </span>
             </Td>
             <Td className="break-all">
-              {r.entityType}
+              {auditEntityLabel(r.entityType, locale)}
               {r.entityId ? <span className="block font-mono text-xs text-zinc-600 dark:text-zinc-400">{r.entityId}</span> : null}
             </Td>
             <Td className="max-w-md text-xs">

@@ -8,7 +8,7 @@ import { getDb } from '@/lib/db/client';
 import { listAuditEntries, listAuditFacets, parseAuditFilters, verifyAuditChain, type AuditBreak, type AuditFilters } from '@/lib/db/queries/audit';
 import { auditMessages } from '@/lib/i18n/messages/audit';
 import { getLocale, getT } from '@/lib/i18n/server';
-import { auditActionLabel } from '@/lib/ops/audit-detail';
+import { auditActionLabel, auditEntityLabel } from '@/lib/ops/audit-detail';
 import { AuditTable } from './audit-table';
 
 export async function generateMetadata(): Promise<Metadata> {
@@ -126,7 +126,7 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
             id="entity"
             label={t('filterEntity')}
             defaultValue={filters.entityType ?? ''}
-            options={[any, ...facets.entityTypes.map((e) => ({ value: e, label: e }))]}
+            options={[any, ...facets.entityTypes.map((e) => ({ value: e, label: auditEntityLabel(e, locale) }))]}
           />
         </div>
         <div className="w-40">
