@@ -44,6 +44,12 @@ test('a watched borrower’s rehabilitation filing reaches the inbox with its ev
   await page.goto(`/companies/${companyId}`);
   const panel = page.getByTestId('watch-panel');
   await expect(panel.getByTestId('watch-status')).toHaveText('You are not watching this borrower.');
+  // Before any check, the panel says what the watch will read: its DART filings, not EDGAR's.
+  await expect(panel.getByTestId('watch-reach-source')).toHaveText([
+    'OpenDART: its filings are read at each check.',
+    'SEC EDGAR: not read — this borrower has no CIK.',
+  ]);
+  await expect(panel.getByTestId('watch-reach-none')).toHaveCount(0);
   await panel.getByLabel('Case to re-screen').selectOption(caseId);
   await panel.getByTestId('watch-submit').click();
   await expect(panel.getByTestId('watch-status')).toHaveText('You are watching this borrower: daily.');
@@ -150,8 +156,16 @@ test('an RM changes a watch and stops it: a bad threshold is refused with nothin
 
   await page.goto(`/companies/${companyId}`);
   const panel = page.getByTestId('watch-panel');
+  // A borrower with neither a DART corp_code nor a CIK: the panel says at once that nothing can be read.
+  await expect(panel.getByTestId('watch-reach-none')).toHaveText(
+    'On this server the watch cannot read any filings for this borrower: it would raise no alert.',
+  );
+  await expect(panel.getByTestId('watch-reach-source')).toHaveText([
+    'OpenDART: not read — this borrower has no corp_code.',
+    'SEC EDGAR: not read — this borrower has no CIK.',
+  ]);
   await panel.getByTestId('watch-submit').click();
-  await expect(panel.getByTestId('watch-status')).toHaveText('You are watching this borrower: daily.');
+  await expect(panel.getByTestId('watch-status')).toHaveText('You are watching this borrower: daily, but no filing source can be read for it yet.');
 
   // A threshold of 0 is refused by the server (the browser's own check taken off, as a script
   // posting the form would), at the field, and the watch stays as it was.
@@ -162,14 +176,14 @@ test('an RM changes a watch and stops it: a bad threshold is refused with nothin
   await panel.getByTestId('watch-submit').click();
   await expect(panel.locator('#adverse_threshold-error')).toHaveText('Give a whole number from 1 to 100.');
   await page.reload();
-  await expect(panel.getByTestId('watch-status')).toHaveText('You are watching this borrower: daily.');
+  await expect(panel.getByTestId('watch-status')).toHaveText('You are watching this borrower: daily, but no filing source can be read for it yet.');
   await expect(panel.getByLabel('Alert on this many new adverse items in one check')).toHaveValue('3');
 
   // Weekly, five adverse items: saved, and the panel shows it after a reload.
   await panel.getByLabel('Check', { exact: true }).selectOption('weekly');
   await panel.getByLabel('Alert on this many new adverse items in one check').fill('5');
   await panel.getByTestId('watch-submit').click();
-  await expect(panel.getByTestId('watch-status')).toHaveText('You are watching this borrower: weekly.');
+  await expect(panel.getByTestId('watch-status')).toHaveText('You are watching this borrower: weekly, but no filing source can be read for it yet.');
   await page.reload();
   await expect(panel.getByLabel('Alert on this many new adverse items in one check')).toHaveValue('5');
 

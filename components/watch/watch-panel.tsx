@@ -10,7 +10,7 @@ import { fieldErrors, useActionForm } from '@/components/forms/use-action-form';
 import { Button } from '@/components/ui/button';
 import { Alert } from '@/components/ui/layout';
 import { SelectField, TextField } from '@/components/ui/field';
-import type { WatchCaseOption, WatchEntryView } from '@/lib/domain/watch';
+import type { WatchCaseOption, WatchEntryView, WatchReach } from '@/lib/domain/watch';
 import { WATCH_FREQUENCIES } from '@/lib/domain/vocabulary';
 import type { Dictionary, Messages } from '@/lib/i18n';
 import { useLocale, useT } from '@/lib/i18n/client';
@@ -24,14 +24,15 @@ export function WatchPanel({
   cases,
   canWatch,
   canCheck,
-  hasSources,
+  reach,
 }: {
   companyId: string;
   entry: WatchEntryView | null;
   cases: WatchCaseOption[];
   canWatch: boolean;
   canCheck: boolean;
-  hasSources: boolean;
+  /** What the watch can read for this borrower on this server (watchReach). */
+  reach: WatchReach[];
 }) {
   const t = useT(watchMessages);
   const locale = useLocale();
@@ -40,14 +41,35 @@ export function WatchPanel({
   const [removed, remove, removing] = useActionForm(unwatchCompany);
   const [checked, check, checking] = useActionForm(checkWatchNow);
   const when = (iso: string) => formatDateTime(new Date(iso), locale);
+  const reads = reach.some((r) => r.status === 'reads');
 
   return (
     <div className="space-y-3 text-sm" data-testid="watch-panel">
       <p className="text-zinc-700 dark:text-zinc-300">{t('intro')}</p>
-      {!hasSources ? <p className="text-xs text-zinc-600 dark:text-zinc-400">{t('noSources')}</p> : null}
+      {/* Said before the first check: which filings the watch will read and which it cannot. */}
+      <div data-testid="watch-reach" data-reads={reads ? 'some' : 'none'}>
+        {reads ? null : (
+          <p className="mb-1 font-medium text-amber-800 dark:text-amber-300" data-testid="watch-reach-none">
+            {t('reachNone')}
+          </p>
+        )}
+        <ul className="space-y-0.5 text-xs text-zinc-600 dark:text-zinc-400">
+          {reach.map((r) => (
+            <li key={r.source} data-testid="watch-reach-source" data-source={r.source} data-status={r.status}>
+              {t(`reach_${r.status}`, {
+                source: t(`source_${r.source}`),
+                setting: r.source === 'dart' ? 'OPENDART_API_KEY' : 'SEC_USER_AGENT',
+                id: r.source === 'dart' ? 'corp_code' : 'CIK',
+              })}
+            </li>
+          ))}
+        </ul>
+      </div>
       {canWatch ? (
         <>
-          <p data-testid="watch-status">{entry ? t('watching', { frequency: t(`frequency_${entry.frequency}`) }) : t('notWatching')}</p>
+          <p data-testid="watch-status">
+            {entry ? t(reads ? 'watching' : 'watchingNothing', { frequency: t(`frequency_${entry.frequency}`) }) : t('notWatching')}
+          </p>
           {entry ? (
             <ul className="space-y-0.5 text-xs text-zinc-600 dark:text-zinc-400">
               <li>{entry.lastCheckedAt ? t('lastCheck', { when: when(entry.lastCheckedAt) }) : t('neverChecked')}</li>

@@ -10,6 +10,21 @@ export type WatchProblemKind = (typeof WATCH_PROBLEMS)[number];
 /** `source`: the filing source concerned (`dart`, `edgar`); absent when the problem is the borrower's. */
 export type WatchProblem = { kind: WatchProblemKind; source?: 'dart' | 'edgar' };
 
+/**
+ * What the watch can read for a borrower on this server, source by source, known before any check:
+ * `reads` (the borrower has the source's identifier and the server is set up for it),
+ * `notConfigured` (the identifier is there, the server's key or contact is not) or `noIdentifier`.
+ */
+export type WatchReach = { source: 'dart' | 'edgar'; status: 'reads' | 'notConfigured' | 'noIdentifier' };
+
+/** The reach from what the borrower carries and which sources the server has set up. */
+export function watchReach(company: { corpCode: string | null; cik: string | null }, configured: (source: 'dart' | 'edgar') => boolean): WatchReach[] {
+  return (['dart', 'edgar'] as const).map((source) => {
+    const id = source === 'dart' ? company.corpCode : company.cik;
+    return { source, status: !id ? 'noIdentifier' : configured(source) ? 'reads' : 'notConfigured' };
+  });
+}
+
 /** The signed-in RM's watch on one borrower. Times are ISO strings. */
 export type WatchEntryView = {
   id: string;

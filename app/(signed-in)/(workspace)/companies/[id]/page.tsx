@@ -16,7 +16,7 @@ import { getSessionUser } from '@/lib/auth/session';
 import { getDb } from '@/lib/db/client';
 import { getCompanyById, listDocumentsForCompany, listEvidenceTimeline } from '@/lib/db/queries/companies';
 import { getWatchEntry, listOwnCasesOfCompany, listSightings } from '@/lib/db/queries/watch';
-import type { WatchEntryView } from '@/lib/domain/watch';
+import { watchReach, type WatchEntryView } from '@/lib/domain/watch';
 import { watchMessages } from '@/lib/i18n/messages/watch';
 import { listPassages } from '@/lib/db/queries/documents';
 import { passageHref } from '@/lib/domain/passage';
@@ -163,7 +163,7 @@ export default async function CompanyPage({
               cases={ownCases.map((c) => ({ id: c.id, title: c.title, asOfDate: c.asOfDate }))}
               canWatch={canWatch}
               canCheck={canCheck}
-              hasSources={filingSources.length > 0}
+              reach={watchReach(company, (source) => filingSourceConfigured(source))}
             />
           </Card>
         ) : null}
