@@ -4,7 +4,7 @@
 // demo RM's inbox too, so this one finds its item by its own words and counts at least one.
 import { expect, test } from '@playwright/test';
 import { DEMO_IDS } from '../lib/domain/demo-ids';
-import { signInAs } from './fixtures';
+import { createCase, signInAs } from './fixtures';
 
 test('a committee comment reaches the case owner’s inbox', async ({ browser }) => {
   const words = `Inbox check ${Date.now().toString(36)}: where is the 2024 supplier audit?`;
@@ -48,4 +48,39 @@ test('a committee comment reaches the case owner’s inbox', async ({ browser })
   await item.getByTestId('inbox-item-link').click();
   await expect(rm).toHaveURL(new RegExp(`/cases/${DEMO_IDS.submittedCase}$`));
   await rmContext.close();
+});
+
+test('two analyses of one case read apart in the inbox and the case’s runs: system, model, language and start on each line', async ({ page }) => {
+  test.setTimeout(90_000);
+  await signInAs(page, 'rm');
+  const title = `Inbox runs ${Date.now().toString(36)}`;
+  const caseUrl = await createCase(page, 'samsung-electronics', title);
+  const runIds: string[] = [];
+  for (const language of ['en', 'ko'] as const) {
+    await page.goto(caseUrl);
+    const launcher = page.getByTestId('run-launcher');
+    await launcher.locator('input[name="protocol"][value="nas"]').check();
+    await launcher.locator('input[name="provider"][value="offline"]').check();
+    await launcher.getByLabel('Output language').selectOption(language);
+    await page.getByTestId('start-run').click();
+    await expect(page).toHaveURL(/\/runs\/[0-9a-f-]{36}$/);
+    runIds.push(page.url().split('/').pop()!);
+    await expect(page.getByTestId('run-status')).toHaveAttribute('data-status', 'succeeded', { timeout: 60_000 });
+  }
+
+  // The case's table: each run's output language beside its mode.
+  await page.goto(caseUrl);
+  await expect(page.getByTestId('case-run-setup')).toHaveText(['Korean · concurrent', 'English · concurrent']);
+
+  await page.goto('/inbox');
+  for (const [i, language] of [
+    [0, 'English'],
+    [1, 'Korean'],
+  ] as const) {
+    const item = page.getByTestId('inbox-item').filter({ has: page.locator(`a[href="/runs/${runIds[i]}"]`) });
+    await expect(item).toHaveCount(1);
+    await expect(item.getByTestId('inbox-item-run')).toHaveText(
+      new RegExp(`^NAS · Built-in offline analyst — not an LLM · ${language} · started \\d{2}/\\d{2}/\\d{4}, \\d{2}:\\d{2} UTC$`),
+    );
+  }
 });

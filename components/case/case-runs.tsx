@@ -20,6 +20,8 @@ export type CaseRunRow = {
   provider: string;
   model: string;
   mode: string;
+  /** The output language (`en`, `ko`); null for a run stored without one. */
+  language: string | null;
   status: RunStatus;
   createdAt: string;
   startedAt: string | null;
@@ -64,7 +66,14 @@ export function CaseRuns({ caseId, initial, protocolNames }: { caseId: string; i
             <Link className="font-medium text-blue-800 underline underline-offset-2 dark:text-blue-300" href={`/runs/${r.id}`}>
               {protocolNames[r.protocol] ?? r.protocol}
             </Link>
-            <span className="block text-xs text-zinc-600 dark:text-zinc-400">{r.mode === 'sequential' ? tr('modeLabelSequential') : tr('modeLabelDag')}</span>
+            <span className="block text-xs text-zinc-600 dark:text-zinc-400" data-testid="case-run-setup">
+              {[
+                r.language === 'ko' ? tr('languageKo') : r.language === 'en' ? tr('languageEn') : null,
+                r.mode === 'sequential' ? tr('modeLabelSequential') : tr('modeLabelDag'),
+              ]
+                .filter(Boolean)
+                .join(' · ')}
+            </span>
           </Td>
           <Td>{r.provider === 'offline' ? tr('offlineNote') : tr('openaiNote', { model: r.model })}</Td>
           <Td>

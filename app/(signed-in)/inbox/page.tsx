@@ -10,6 +10,7 @@ import { DECISION_OUTCOMES, type DecisionOutcome } from '@/lib/domain/vocabulary
 import type { Locale, Translate } from '@/lib/i18n';
 import { inboxMessages, type InboxMessages } from '@/lib/i18n/messages/inbox';
 import { reviewMessages } from '@/lib/i18n/messages/review';
+import { runMessages } from '@/lib/i18n/messages/run';
 import { getLocale, getT } from '@/lib/i18n/server';
 import { listAlertItems, type WatchAlertDetail } from '@/lib/db/queries/watch';
 import { can } from '@/lib/auth/permissions';
@@ -82,14 +83,25 @@ function headlineOf(item: InboxItem, t: Translate<InboxMessages>, locale: Locale
   return t(`kind_${item.kind}`, { actor: item.actorName ?? t('someone'), case: caseLabel, study: item.studyName ?? t('aStudy') });
 }
 
+/** Which run an item is about, so two items on one case read apart: its system, model, language and start. */
+function runLineOf(item: InboxItem, t: Translate<InboxMessages>, tr: Translate<(typeof runMessages)['en']>, locale: Locale): string | null {
+  const { run } = item;
+  if (!run) return null;
+  const system = tr(`protocol_${run.protocol}` as 'protocol_nas').split(' — ')[0];
+  const model = run.provider === 'offline' ? tr('offlineNote') : tr('openaiNote', { model: run.model });
+  const language = run.language === 'ko' ? tr('languageKo') : run.language === 'en' ? tr('languageEn') : '—';
+  return t('runLine', { system, model, language, when: formatDateTime(run.createdAt, locale) });
+}
+
 export default async function InboxPage({ searchParams }: { searchParams: Promise<{ page?: string }> }) {
   const user = await requirePermission('app:use');
   const requested = Number((await searchParams).page);
   const page = Number.isInteger(requested) && requested > 1 && requested < 10_000 ? requested : 1;
   const db = await getDb();
-  const [t, review, tw, tf, locale, { items, hasMore }, unread] = await Promise.all([
+  const [t, review, tr, tw, tf, locale, { items, hasMore }, unread] = await Promise.all([
     getT(inboxMessages),
     getT(reviewMessages),
+    getT(runMessages),
     getT(watchMessages),
     getT(redFlagMessages),
     getLocale(),
@@ -130,6 +142,7 @@ export default async function InboxPage({ searchParams }: { searchParams: Promis
             const alert = item.watchAlertId ? alerts.get(item.watchAlertId) : undefined;
             const headline = headlineOf(item, t, locale, alert);
             const detail = detailOf(item, t, review);
+            const runLine = runLineOf(item, t, tr, locale);
             const href = placeOf(item, alert);
             const unreadItem = item.readAt === null;
             return (
@@ -153,6 +166,11 @@ export default async function InboxPage({ searchParams }: { searchParams: Promis
                   {detail ? (
                     <p className="line-clamp-2 break-words text-zinc-700 dark:text-zinc-300" data-testid="inbox-item-detail">
                       {detail}
+                    </p>
+                  ) : null}
+                  {runLine ? (
+                    <p className="text-xs text-zinc-600 dark:text-zinc-400" data-testid="inbox-item-run">
+                      {runLine}
                     </p>
                   ) : null}
                   {alert ? <AlertEvidence alert={alert} tw={tw} tf={tf} mayRescreen={mayRescreen && item.caseId !== null} /> : null}

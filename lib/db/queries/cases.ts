@@ -138,6 +138,8 @@ export async function listRunsForCase({ db, caseId }: { db: Executor; caseId: st
       provider: runs.provider,
       model: runs.model,
       mode: runs.mode,
+      /** The output language the run wrote in (its parameters'). */
+      language: sql<string | null>`${runs.params}->>'language'`,
       status: runs.status,
       createdAt: runs.createdAt,
       startedAt: runs.startedAt,

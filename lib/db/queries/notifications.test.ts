@@ -245,6 +245,15 @@ describe.each(testBackends())('notifications on %s', (backend) => {
     expect((await executeRunHere({ db, run: { id: bad.id, provider: bad.provider, companyId: bad.companyId } })).status).toBe('failed');
     const failed = await listNotifications({ db, userId: rmId, limit: 1 });
     expect(failed.items.map((i) => [i.kind, i.runId, i.detail])).toEqual([['run_failed', bad.id, 'failed']]);
+    // Each item names its run's system, model and language, so two on one case read apart.
+    const [shown] = failed.items;
+    expect(shown.run && { ...shown.run, createdAt: shown.run.createdAt instanceof Date }).toEqual({
+      protocol: 'nas',
+      provider: 'openai',
+      model: 'gpt-4.1-mini',
+      language: 'en',
+      createdAt: true,
+    });
 
     // Statuses that are no news write nothing; nor does a status the run does not have.
     expect(await notifyRunEnded({ db, runId: ok.id, status: 'cancelled' })).toBe(0);

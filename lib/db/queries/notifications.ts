@@ -99,6 +99,8 @@ export type InboxItem = {
   companyName: string | null;
   companyNameEn: string | null;
   studyName: string | null;
+  /** The run an item is about, so a line tells one run from another: its system, model, language, start. */
+  run: { protocol: string; provider: string; model: string; language: string | null; createdAt: Date } | null;
 };
 
 export const INBOX_PAGE_SIZE = 30;
@@ -134,6 +136,11 @@ export async function listNotifications({
       companyName: companies.name,
       companyNameEn: companies.nameEn,
       studyName: studies.name,
+      runProtocol: runs.protocol,
+      runProvider: runs.provider,
+      runModel: runs.model,
+      runLanguage: sql<string | null>`${runs.params}->>'language'`,
+      runCreatedAt: runs.createdAt,
     })
     .from(notifications)
     .leftJoin(actor, eq(actor.id, notifications.actorId))
@@ -146,7 +153,14 @@ export async function listNotifications({
     .orderBy(desc(notifications.createdAt), desc(notifications.id))
     .limit(limit + 1)
     .offset(offset);
-  return { items: rows.slice(0, limit), hasMore: rows.length > limit };
+  const items = rows.slice(0, limit).map(({ runProtocol, runProvider, runModel, runLanguage, runCreatedAt, ...item }) => ({
+    ...item,
+    run:
+      runProtocol && runProvider && runModel && runCreatedAt
+        ? { protocol: runProtocol, provider: runProvider, model: runModel, language: runLanguage, createdAt: runCreatedAt }
+        : null,
+  }));
+  return { items, hasMore: rows.length > limit };
 }
 
 export async function countUnreadNotifications({ db, userId }: { db: Executor; userId: string }): Promise<number> {
