@@ -4,7 +4,7 @@
 // demo RM's inbox too, so this one finds its item by its own words and counts at least one.
 import { expect, test } from '@playwright/test';
 import { DEMO_IDS } from '../lib/domain/demo-ids';
-import { createCase, signInAs } from './fixtures';
+import { createCase, createUser, signIn, signInAs } from './fixtures';
 
 test('a committee comment reaches the case owner’s inbox', async ({ browser }) => {
   const words = `Inbox check ${Date.now().toString(36)}: where is the 2024 supplier audit?`;
@@ -83,4 +83,65 @@ test('two analyses of one case read apart in the inbox and the case’s runs: sy
       new RegExp(`^NAS · Built-in offline analyst — not an LLM · ${language} · started \\d{2}/\\d{2}/\\d{4}, \\d{2}:\\d{2} UTC$`),
     );
   }
+});
+
+test('reading an item in one tab lowers the count in another at once: header badge, page title and inbox list agree, in both languages', async ({
+  browser,
+}) => {
+  test.setTimeout(120_000);
+  // An RM of its own, so no other spec adds to this inbox while the counts are compared.
+  const adminContext = await browser.newContext();
+  const admin = await adminContext.newPage();
+  await signInAs(admin, 'admin');
+  const password = 'inbox-tabs-password-1';
+  const email = await createUser(admin, { role: 'rm', name: 'Inbox Tabs RM', password, prefix: 'inbox-tabs' });
+  await adminContext.close();
+
+  const context = await browser.newContext();
+  const first = await context.newPage();
+  await signIn(first, email, password);
+  await expect(first.getByTestId('home-rm')).toBeVisible();
+  const caseUrl = await createCase(first, 'samsung-electronics', `Inbox tabs ${Date.now().toString(36)}`);
+  for (let i = 0; i < 2; i++) {
+    await first.goto(caseUrl);
+    const launcher = first.getByTestId('run-launcher');
+    await launcher.locator('input[name="protocol"][value="nas"]').check();
+    await launcher.locator('input[name="provider"][value="offline"]').check();
+    await first.getByTestId('start-run').click();
+    await expect(first.getByTestId('run-status')).toHaveAttribute('data-status', 'succeeded', { timeout: 60_000 });
+  }
+
+  // The starter hears of a run just after it is shown finished: look again until both are in.
+  await expect(async () => {
+    await first.goto('/cases');
+    await expect(first.getByTestId('inbox-unread-count')).toHaveText('2', { timeout: 1_000 });
+  }).toPass({ timeout: 15_000 });
+  await expect(first).toHaveTitle(/^\(2\) /);
+  const second = await context.newPage();
+  await second.goto('/inbox');
+  await expect(second).toHaveTitle('(2) Inbox · Crosscheck');
+  await expect(second.getByTestId('inbox-item').and(second.locator('[data-read="false"]'))).toHaveCount(2);
+
+  // Read in the second tab: the first, left alone, follows without a reload.
+  await second.getByTestId('inbox-mark-read').first().click();
+  await expect(second.getByTestId('inbox-unread-count')).toHaveText('1');
+  await expect(second).toHaveTitle('(1) Inbox · Crosscheck');
+  await expect(second.getByTestId('inbox-item').and(second.locator('[data-read="false"]'))).toHaveCount(1);
+  await expect(first.getByTestId('inbox-unread-count')).toHaveText('1');
+  await expect(first).toHaveTitle(/^\(1\) /);
+  await expect(first.getByTestId('inbox-link')).toHaveAccessibleName('Inbox, 1 unread notification');
+
+  // In Korean the same count, in Korean words; reading the rest in the first tab clears the second.
+  await first.getByTestId('language-switch').selectOption('ko');
+  await expect(first.locator('html')).toHaveAttribute('lang', 'ko');
+  await expect(first.getByTestId('inbox-link')).toHaveAccessibleName('알림함, 읽지 않은 알림 1건');
+  await first.goto('/inbox');
+  await expect(first).toHaveTitle('(1) 알림함 · Crosscheck');
+  await first.getByTestId('inbox-mark-all').click();
+  await expect(first.getByTestId('inbox-unread-count')).toHaveCount(0);
+  await expect(first).toHaveTitle('알림함 · Crosscheck');
+  await expect(second.getByTestId('inbox-unread-count')).toHaveCount(0);
+  await expect(second).toHaveTitle('Inbox · Crosscheck');
+  await expect(second.getByTestId('inbox-item').and(second.locator('[data-read="false"]'))).toHaveCount(0);
+  await context.close();
 });
