@@ -25,6 +25,22 @@ export type VoteConfirmation = { report: true; failedChecks: ConfirmedCheck[] };
  */
 export type VoteOverride = { ref: string; kind: 'topic' | 'claim'; runId: string; label: string; reason: string };
 
+/** A vote as pages and exports read it (lib/db/queries/oversight.ts). */
+export type VoteView = {
+  id: string;
+  voterId: string;
+  voterName: string;
+  outcome: DecisionOutcome;
+  rationale: string;
+  conditions: string | null;
+  confirmed: VoteConfirmation;
+  overrides: VoteOverride[];
+  quorum: number;
+  decisionId: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+};
+
 /** The quorum a case needs: the admin's setting, at least two for a sole proprietor, never above the maximum. */
 export function effectiveQuorum(setting: number, soleProprietor: boolean): number {
   const base = Number.isInteger(setting) && setting >= 1 ? Math.min(setting, QUORUM_MAX) : QUORUM_DEFAULT;

@@ -2,12 +2,13 @@
 // A vote is cast in the caller's transaction with the case row locked, so two members voting at
 // once are serialised: the second sees the first's vote, and at most one of them makes the round final.
 import 'server-only';
-import { and, asc, eq, inArray } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray } from 'drizzle-orm';
 import type { Executor } from '@/lib/db/client';
 import { recordDecision, type DecisionInput } from '@/lib/db/queries/review';
-import { cases, companies, decisionVotes, settings, users } from '@/lib/db/schema';
-import { effectiveQuorum, QUORUM_SETTING, quorumOf, type VoteConfirmation, type VoteOverride } from '@/lib/domain/oversight';
-import type { DecisionOutcome } from '@/lib/domain/vocabulary';
+import { cases, companies, decisions, decisionVotes, runs, settings, users } from '@/lib/db/schema';
+import { effectiveQuorum, QUORUM_SETTING, quorumOf, type VoteConfirmation, type VoteOverride, type VoteView } from '@/lib/domain/oversight';
+
+export type { VoteView };
 
 /** The admin's quorum setting (1 when never set). */
 export async function getQuorumSetting({ db }: { db: Executor }): Promise<number> {
@@ -102,21 +103,6 @@ export async function castVote({ db, caseId, voterId, vote }: { db: Executor; ca
   return { kind: 'recorded', voteId: row.id, changed: Boolean(earlier), quorum, agreeing: agreeing.length, submittedAt: kase.submittedAt, decision };
 }
 
-export type VoteView = {
-  id: string;
-  voterId: string;
-  voterName: string;
-  outcome: DecisionOutcome;
-  rationale: string;
-  conditions: string | null;
-  confirmed: VoteConfirmation;
-  overrides: VoteOverride[];
-  quorum: number;
-  decisionId: string | null;
-  createdAt: Date;
-  updatedAt: Date;
-};
-
 const voteColumns = {
   id: decisionVotes.id,
   voterId: decisionVotes.voterId,
@@ -172,4 +158,21 @@ export async function setSoleProprietor({ db, companyId, value }: { db: Executor
     .where(eq(companies.id, companyId))
     .returning({ id: companies.id });
   return rows.length > 0;
+}
+
+/** For a run's exports: its case, and the case's latest decision with the votes that made it (null before one). */
+export async function loadRunOversight({ db, runId }: { db: Executor; runId: string }) {
+  const [run] = await db.select({ caseId: runs.caseId }).from(runs).where(eq(runs.id, runId));
+  const caseId = run?.caseId ?? null;
+  if (!caseId) return { caseId: null, decision: null };
+  const [latest] = await db
+    .select({ id: decisions.id, outcome: decisions.outcome, createdAt: decisions.createdAt, decidedById: decisions.decidedById, deciderName: users.name })
+    .from(decisions)
+    .innerJoin(users, eq(users.id, decisions.decidedById))
+    .where(eq(decisions.caseId, caseId))
+    .orderBy(desc(decisions.createdAt))
+    .limit(1);
+  if (!latest) return { caseId, decision: null };
+  const votes = (await listDecisionVotes({ db, caseId }))[latest.id] ?? [];
+  return { caseId, decision: { outcome: latest.outcome, createdAt: latest.createdAt, votes, deciderName: latest.deciderName } };
 }
