@@ -4,7 +4,8 @@
 import type { Db, Executor } from '@/lib/db/client';
 import { listCaseRunsWithReports } from '@/lib/db/queries/acknowledgements';
 import { isProtocolId, PROTOCOLS_BY_ID } from '@/lib/debate/protocols';
-import type { ConfirmedCheck, VoteOverride } from '@/lib/domain/oversight';
+import { caseQuorum, listCommitteeMembers, listRoundVotes } from '@/lib/db/queries/oversight';
+import { votesStillNeeded, type ConfirmedCheck, type VoteOverride } from '@/lib/domain/oversight';
 import { COMPLETED_RUN_STATUSES } from '@/lib/domain/vocabulary';
 import { translator, type Locale } from '@/lib/i18n';
 import { oversightMessages } from '@/lib/i18n/messages/oversight';
@@ -69,4 +70,40 @@ export function resolveOverrides(options: readonly OversightRun[], given: readon
     out.push({ ref: g.ref, kind: target.kind, runId: target.runId, label: target.label, reason: g.reason.trim() });
   }
   return out;
+}
+
+/** The open round as the case page shows it to the committee: quorum, votes, who has not voted, and the form's options. */
+export async function roundOversight({
+  db,
+  caseId,
+  submittedAt,
+  userId,
+  locale,
+}: {
+  db: Executor;
+  caseId: string;
+  submittedAt: Date;
+  userId: string;
+  locale: Locale;
+}) {
+  const t = translator(oversightMessages, locale);
+  const [{ quorum }, votes, members, options] = await Promise.all([
+    caseQuorum({ db, caseId }),
+    listRoundVotes({ db, caseId, submittedAt }),
+    listCommitteeMembers({ db }),
+    oversightOptions({ db, caseId, locale }),
+  ]);
+  return {
+    quorum,
+    votes,
+    stillNeeded: votesStillNeeded(votes, quorum),
+    notVoted: members.filter((m) => !votes.some((v) => v.voterId === m.id)).map((m) => m.name),
+    myOutcome: votes.find((v) => v.voterId === userId)?.outcome ?? null,
+    runs: options.map((o) => ({
+      runId: o.runId,
+      group: t('runGroup', { protocol: o.protocolName, date: o.createdAt.slice(0, 10) }),
+      failedChecks: o.failedChecks,
+      targets: o.targets.map(({ ref, label }) => ({ ref, label })),
+    })),
+  };
 }
