@@ -126,6 +126,10 @@ export const ACTIONS = {
   retryRun: 'cases:write',
   addComment: 'review:comment',
   recordDecision: 'review:decide',
+  /** The committee's quorum (docs/oversight.md). */
+  setQuorum: 'settings:write',
+  /** A borrower that is an individual in business (docs/oversight.md). */
+  markSoleProprietor: 'pool:write',
   createStudy: 'studies:manage',
   changeStudyStatus: 'studies:manage',
   saveRating: 'ratings:write',

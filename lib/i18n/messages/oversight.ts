@@ -41,6 +41,10 @@ export const oversightMessages = defineMessages({
     soleProprietorWarning:
       'This borrower is a sole proprietor, an individual in business. Crosscheck supports screening the business only: do not use it for decisions about the person beyond their business. At least two committee members must agree on the decision.',
     soleProprietorBadge: 'Sole proprietor',
+    soleProprietorIs: 'Marked as a sole proprietor: its cases need two agreeing committee votes.',
+    soleProprietorIsNot: 'Not marked as a sole proprietor (an individual in business).',
+    soleProprietorMark: 'Mark as a sole proprietor',
+    soleProprietorClear: 'Clear the sole-proprietor mark',
     oversightHeading: 'Human oversight',
     decidedByVotes: 'Decided by {names}.',
     confirmedLine: '{name} confirmed reading the report and {checks}.',
@@ -99,6 +103,10 @@ export const oversightMessages = defineMessages({
     soleProprietorWarning:
       '이 차주는 개인사업자입니다. Crosscheck는 사업에 대한 심사만 지원합니다: 사업을 넘어 개인에 대한 결정에 쓰지 마세요. 위원 두 명 이상이 같은 결정에 동의해야 합니다.',
     soleProprietorBadge: '개인사업자',
+    soleProprietorIs: '개인사업자로 표시됨: 이 차주의 안건은 위원 두 명의 같은 결정이 필요합니다.',
+    soleProprietorIsNot: '개인사업자로 표시되지 않음.',
+    soleProprietorMark: '개인사업자로 표시',
+    soleProprietorClear: '개인사업자 표시 해제',
     oversightHeading: '사람의 감독',
     decidedByVotes: '결정한 위원: {names}.',
     confirmedLine: '{name} 위원이 보고서와 {checks}을 읽었음을 확인했습니다.',
