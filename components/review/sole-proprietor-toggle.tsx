@@ -1,7 +1,7 @@
 'use client';
 // On a company's page, for those who edit the pool: mark the borrower as a sole proprietor (an
 // individual in business) or clear the mark (docs/oversight.md).
-import { markSoleProprietor } from '@/app/(signed-in)/(workspace)/companies/[id]/sole-proprietor-action';
+import { markSoleProprietor } from '@/app/(signed-in)/(workspace)/companies/[id]/actions';
 import { ActionOutcome } from '@/components/forms/action-outcome';
 import { useActionForm } from '@/components/forms/use-action-form';
 import { Button } from '@/components/ui/button';
