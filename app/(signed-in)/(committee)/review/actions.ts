@@ -145,7 +145,7 @@ export const recordDecision = action({ permission: 'review:decide', input: decis
       detail: {
         voteId: vote.voteId,
         outcome: input.outcome,
-        changed: vote.changed,
+        changedVote: vote.changed,
         quorum: vote.quorum,
         agreeing: vote.agreeing,
         final: Boolean(vote.decision),

@@ -28,7 +28,7 @@ export const setQuorum = action(
         action: 'settings.update',
         entityType: 'setting',
         entityId: QUORUM_SETTING,
-        detail: { before: previous, after: quorum },
+        detail: { setting: QUORUM_SETTING, previousQuorum: previous, quorum },
       });
       return previous;
     });
