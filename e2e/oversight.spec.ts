@@ -139,6 +139,12 @@ test.describe.serial('human oversight of committee decisions', () => {
     const admin = await newSignedInPage(browser, 'admin');
     const memberName = `Second Member ${tag}`;
     memberEmail = await createUser(admin, { role: 'committee', name: memberName, password: memberPassword, prefix: 'oversight' });
+    // The admin's quorum is 1 (the default): saving it as it is changes nothing for the other specs, and is audited.
+    await admin.goto('/admin/settings');
+    const quorumForm = admin.getByTestId('quorum-form');
+    await expect(quorumForm.getByLabel('Committee members who must agree before a decision is final')).toHaveValue('1');
+    await quorumForm.getByRole('button', { name: 'Save' }).click();
+    await expect(quorumForm.getByRole('status')).toHaveText('Saved.');
 
     const committee = await newSignedInPage(browser, 'committee');
     await committee.goto('/review');
@@ -181,6 +187,8 @@ test.describe.serial('human oversight of committee decisions', () => {
     const caseId = new URL(caseB).pathname.split('/').pop()!;
     await admin.goto('/admin/audit?action=case.vote');
     await expect(admin.getByTestId('audit-row').filter({ hasText: caseId })).toHaveCount(2);
+    await admin.goto('/admin/audit?action=settings.update');
+    await expect(admin.getByTestId('audit-row').filter({ hasText: 'committee.quorum' }).first()).toBeVisible();
     await Promise.all([admin, committee, second].map((p) => p.context().close()));
   });
 
