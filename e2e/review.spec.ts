@@ -71,9 +71,15 @@ async function submitCase(page: Page, caseUrl: string, note?: string) {
   await expect(page.getByText('This case is with the credit committee; runs can no longer be started.')).toBeVisible();
 }
 
-/** Records the decision filled in on the form, through the confirmation that repeats the outcome. */
+/**
+ * Records the decision filled in on the form, through the confirmation that repeats the outcome.
+ * The member first confirms reading the report and, when some failed, its failed checks (docs/oversight.md).
+ */
 async function recordDecision(page: Page, outcome: string) {
-  await page.getByTestId('decision-form').getByTestId('record-decision').click();
+  const form = page.getByTestId('decision-form');
+  await form.getByTestId('confirm-read-report').check();
+  if (await form.getByTestId('confirm-read-checks').count()) await form.getByTestId('confirm-read-checks').check();
+  await form.getByTestId('record-decision').click();
   await expect(page.getByTestId('confirm-decision-outcome')).toHaveText(`Outcome: ${outcome}`);
   await page.getByTestId('record-decision-confirm').click();
 }

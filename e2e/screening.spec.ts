@@ -96,6 +96,9 @@ test.describe.serial('a distressed borrower with a thin record', () => {
     const decision = committee.getByTestId('decision-form');
     await decision.getByTestId('outcome-decline').check();
     await decision.getByLabel('Rationale').fill('The borrower is in a creditor-bank workout until 2027; no new exposure.');
+    // The member confirms reading the report and any failed checks (docs/oversight.md).
+    await decision.getByTestId('confirm-read-report').check();
+    if (await decision.getByTestId('confirm-read-checks').count()) await decision.getByTestId('confirm-read-checks').check();
     await decision.getByTestId('record-decision').click();
     await expect(committee.getByTestId('confirm-decision-outcome')).toHaveText('Outcome: Decline');
     await committee.getByTestId('record-decision-confirm').click();

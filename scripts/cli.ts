@@ -5,6 +5,8 @@ import { z } from 'zod';
 import { createAccount } from '@/lib/auth/accounts';
 import { PASSWORD_MIN_LENGTH } from '@/lib/auth/password';
 import { closeDb } from '@/lib/db/client';
+import { appendAudit } from '@/lib/db/queries/audit';
+import { setSoleProprietor } from '@/lib/db/queries/oversight';
 import { appDb } from '@/lib/demo/app-database';
 import { ROLES, type Role } from '@/lib/domain/vocabulary';
 import { registerBatch } from './commands/batch';
@@ -48,6 +50,31 @@ program
     if (password.length < PASSWORD_MIN_LENGTH) throw new Error(`The password needs at least ${PASSWORD_MIN_LENGTH} characters.`);
     const user = await createAccount({ db: await appDb(), actorId: null, email: email.data, name: options.name.trim(), role: options.role, password });
     console.log(`Created ${user.role} ${user.email}.`);
+  });
+
+program
+  .command('sole-proprietor')
+  .description('mark a borrower as a sole proprietor, an individual in business: its cases need two agreeing committee votes (docs/oversight.md)')
+  .requiredOption('--company <id>', 'company id')
+  .option('--off', 'clear the mark')
+  .action(async (options: { company: string; off?: boolean }) => {
+    const db = await appDb();
+    const value = !options.off;
+    const found = await db.transaction(async (tx) => {
+      const ok = await setSoleProprietor({ db: tx, companyId: options.company, value });
+      if (ok)
+        await appendAudit({
+          tx,
+          actorId: null,
+          action: 'company.sole_proprietor',
+          entityType: 'company',
+          entityId: options.company,
+          detail: { soleProprietor: value, via: 'cli' },
+        });
+      return ok;
+    });
+    if (!found) throw new Error(`No company "${options.company}".`);
+    console.log(`${options.company}: ${value ? 'marked as a sole proprietor' : 'no longer marked as a sole proprietor'}.`);
   });
 
 registerImport(program);

@@ -14,7 +14,8 @@ import { ReviewProvider } from './review-context';
 import { toThreadComments } from './threads';
 
 type CaseRow = { id: string; status: CaseStatus };
-type Decisions = Parameters<typeof DecisionPanel>[0]['decisions'];
+type Panel = Parameters<typeof DecisionPanel>[0];
+type Decisions = Panel['decisions'];
 type Comments = Parameters<typeof toThreadComments>[0];
 type Right = Parameters<typeof CaseDiscussion>[0]['right'];
 
@@ -24,13 +25,28 @@ function beforeCommittee(kase: CaseRow, count: number) {
 }
 
 /** `form: false` (the run page) shows recorded decisions only, and nothing while there are none. */
-export async function CaseDecisionCard({ user, kase, decisions, form = true }: { user: SessionUser; kase: CaseRow; decisions: Decisions; form?: boolean }) {
+export async function CaseDecisionCard({
+  user,
+  kase,
+  decisions,
+  form = true,
+  round = null,
+  decisionVotes,
+}: {
+  user: SessionUser;
+  kase: CaseRow;
+  decisions: Decisions;
+  form?: boolean;
+  /** The open round's votes and the form's options (lib/db/queries/oversight.ts, lib/report/oversight.ts). */
+  round?: Panel['round'];
+  decisionVotes?: Panel['decisionVotes'];
+}) {
   if (beforeCommittee(kase, decisions.length) || (!form && !decisions.length)) return null;
   const t = await getT(reviewMessages);
   const canDecide = form && user.role === 'committee' && kase.status === 'submitted';
   return (
     <Card title={t('decisionTitle')}>
-      <DecisionPanel caseId={kase.id} status={kase.status} decisions={decisions} canDecide={canDecide} />
+      <DecisionPanel caseId={kase.id} status={kase.status} decisions={decisions} canDecide={canDecide} round={round} decisionVotes={decisionVotes} />
     </Card>
   );
 }

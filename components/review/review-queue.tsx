@@ -9,7 +9,20 @@ import type { Translate } from '@/lib/i18n';
 import type { reviewMessages } from '@/lib/i18n/messages/review';
 
 type T = Translate<(typeof reviewMessages)['en']>;
-export function ReviewQueue({ rows, caption, decided, t }: { rows: ReviewQueueItem[]; caption: string; decided: boolean; t: T }) {
+/** `soleProprietorLabel`: the badge beside a borrower that is an individual in business (docs/oversight.md). */
+export function ReviewQueue({
+  rows,
+  caption,
+  decided,
+  t,
+  soleProprietorLabel,
+}: {
+  rows: ReviewQueueItem[];
+  caption: string;
+  decided: boolean;
+  t: T;
+  soleProprietorLabel?: string;
+}) {
   const head = [
     t('colCase'),
     t('colBorrower'),
@@ -35,7 +48,14 @@ export function ReviewQueue({ rows, caption, decided, t }: { rows: ReviewQueueIt
               </p>
             ) : null}
           </Td>
-          <Td>{c.companyNameEn ?? c.companyName}</Td>
+          <Td>
+            {c.companyNameEn ?? c.companyName}
+            {c.soleProprietor && soleProprietorLabel ? (
+              <span className="ml-2" data-testid="queue-sole-proprietor">
+                <Badge tone="amber">{soleProprietorLabel}</Badge>
+              </span>
+            ) : null}
+          </Td>
           <Td>
             {formatAmount(c.loanAmount, c.loanCurrency)} · {t('tenor', { n: c.loanTenorMonths })}
           </Td>

@@ -36,6 +36,8 @@ export const PERMISSIONS = {
   'ratings:write': ['evaluator'],
   'users:manage': ['admin'],
   'settings:read': ['admin'],
+  /** Settings an admin changes in the app: the committee's quorum (docs/oversight.md). */
+  'settings:write': ['admin'],
   'studies:manage': ['admin'],
   /** GET /api/metrics with a session; scrapers may use METRICS_TOKEN instead (app/api/metrics/route.ts). */
   'ops:metrics': ['admin'],
@@ -124,6 +126,10 @@ export const ACTIONS = {
   retryRun: 'cases:write',
   addComment: 'review:comment',
   recordDecision: 'review:decide',
+  /** The committee's quorum (docs/oversight.md). */
+  setQuorum: 'settings:write',
+  /** A borrower that is an individual in business (docs/oversight.md). */
+  markSoleProprietor: 'pool:write',
   createStudy: 'studies:manage',
   changeStudyStatus: 'studies:manage',
   saveRating: 'ratings:write',

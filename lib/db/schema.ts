@@ -30,6 +30,7 @@ import type { Answers } from '@/lib/domain/study';
 import { ACK_KINDS, ACK_REASON_MAX, type AckDetail } from '@/lib/domain/acknowledgements';
 import type { Phrase } from '@/lib/domain/phrase';
 import type { WatchProblem } from '@/lib/domain/watch';
+import type { VoteConfirmation, VoteOverride } from '@/lib/domain/oversight';
 import {
   CANDIDATE_PROPOSERS,
   CANDIDATE_STATUSES,
@@ -134,6 +135,8 @@ export const companies = pgTable(
     ticker: text(),
     industry: text(),
     description: text(),
+    /** An individual in business: its cases always need at least two agreeing committee votes (docs/oversight.md). */
+    soleProprietor: boolean().notNull().default(false),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -561,6 +564,44 @@ export const decisions = pgTable(
     index('decisions_case_idx').on(t.caseId),
     index('decisions_decided_by_idx').on(t.decidedById),
     check('decisions_outcome_check', oneOf(t.outcome, DECISION_OUTCOMES)),
+  ],
+);
+
+/**
+ * One committee member's vote on a submission round (the case's `submittedAt`), with what they
+ * confirmed reading and the AI outputs they overrode (docs/oversight.md). A member may change their
+ * vote until the round is final; `decisionId` is set on the votes that made the decision.
+ */
+export const decisionVotes = pgTable(
+  'decision_votes',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    caseId: uuid()
+      .notNull()
+      .references(() => cases.id, { onDelete: 'cascade' }),
+    submittedAt: timestamp({ withTimezone: true }).notNull(),
+    voterId: uuid()
+      .notNull()
+      .references(() => users.id, { onDelete: 'restrict' }),
+    outcome: text({ enum: DECISION_OUTCOMES }).notNull(),
+    rationale: text().notNull(),
+    conditions: text(),
+    /** What the member confirmed having read: the report, and the failed checks as they were listed. */
+    confirmed: jsonb().$type<VoteConfirmation>().notNull(),
+    /** The AI outputs (a report topic or a turn's claim) the member overrode, each with a reason. */
+    overrides: jsonb().$type<VoteOverride[]>().notNull().default([]),
+    /** The quorum in force when the vote was cast. */
+    quorum: integer().notNull(),
+    decisionId: uuid().references(() => decisions.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('decision_votes_round_voter_key').on(t.caseId, t.submittedAt, t.voterId),
+    index('decision_votes_voter_idx').on(t.voterId),
+    index('decision_votes_decision_idx').on(t.decisionId),
+    check('decision_votes_outcome_check', oneOf(t.outcome, DECISION_OUTCOMES)),
+    check('decision_votes_quorum_check', sql`${t.quorum} between 1 and 5`),
   ],
 );
 

@@ -54,6 +54,8 @@ export type ReviewQueueItem = {
   outcome: DecisionOutcome | null;
   /** When the latest decision was taken; null before the first. */
   decidedAt: Date | null;
+  /** The borrower is an individual in business (docs/oversight.md). */
+  soleProprietor?: boolean;
 };
 
 /** Who may write in a case's threads: start threads and reply, only reply, or neither. */

@@ -5,6 +5,7 @@ import type { CitedSource, PoolNote, SourcesState } from '@/lib/domain/cited-sou
 import type { RedFlagKind } from '@/lib/domain/red-flags';
 import type { Locale, Translate } from '@/lib/i18n';
 import type { ReportMessages } from '@/lib/i18n/messages/report';
+import type { RunOversight } from '@/lib/report/oversight-text';
 import type { RunView, RunViewTurn } from '@/lib/report/run-doc';
 
 /**
@@ -109,6 +110,10 @@ export type ReportDoc = {
   sections: Section[];
   checks: CheckRow[];
   transcript: TranscriptTurn[];
+  /** The analysis is AI-assisted: which system and models, and who decided (lib/report/oversight.ts). Null in a blind copy. */
+  aiAssisted: { title: string; lines: string[] } | null;
+  /** Who decided the run's case, what they confirmed and what they overrode; null before a decision or outside an export. */
+  humanOversight: { title: string; lines: string[] } | null;
   /** Strings the renderers need around the blocks. */
   labels: Pick<
     ReportMessages,
@@ -144,6 +149,8 @@ export type ReportInput = {
   totalSteps: number;
   /** Source and link of red flags' items no turn cites, read live for a run whose sources are live (lib/report/load.ts). */
   redFlagSources?: Sources;
+  /** The run's case and its decision, read for the exports (lib/db/queries/oversight.ts loadRunOversight). */
+  oversight?: RunOversight;
 };
 
 export type BuildContext = {

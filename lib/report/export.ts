@@ -8,6 +8,8 @@ import { failedCheckLines, reportCheckRows } from '@/lib/report/failed-checks';
 import { renderMarkdown } from '@/lib/report/markdown';
 import { buildReportDoc, type ReportInput } from '@/lib/report/model';
 import { renderPdf } from '@/lib/report/pdf';
+import { aiAssistedLines } from '@/lib/report/oversight-text';
+import { loadRunOversight } from '@/lib/db/queries/oversight';
 
 /** Raised when a field is removed or changes meaning; new optional fields keep it. */
 export const EXPORT_SCHEMA_VERSION = 1;
@@ -41,12 +43,40 @@ export function exportJson(input: ReportInput, exportedAt = new Date()) {
   // The failed final checks with their counts, in English like the rest of the JSON (the stored
   // checks and the reading-consistency check: lib/report/failed-checks.ts).
   const failedChecks = failedCheckLines(reportCheckRows(input.view, input.sources, 'en'), 'en');
+  // AI-assisted, by which system and models, and who decided with what they confirmed and overrode (docs/oversight.md).
+  const ai = aiAssistedLines({ protocolName: input.protocolName, provider: input.view.provider, model: input.view.model }, input.oversight, 'en');
+  const votes = input.oversight?.decision?.votes ?? [];
   return {
     schemaVersion: EXPORT_SCHEMA_VERSION,
     exportedAt: exportedAt.toISOString(),
     ...input.view,
     redFlags,
     failedChecks,
+    aiAssisted: {
+      statement: ai.lines.join(' '),
+      system: ai.system,
+      provider: input.view.provider,
+      model: input.view.provider === 'offline' ? null : input.view.model,
+      decidedBy: ai.decidedBy,
+    },
+    ...(input.oversight
+      ? {
+          humanOversight: input.oversight.decision
+            ? {
+                outcome: input.oversight.decision.outcome,
+                decidedAt: input.oversight.decision.createdAt.toISOString(),
+                votes: votes.map((v) => ({
+                  member: v.voterName,
+                  outcome: v.outcome,
+                  at: v.updatedAt.toISOString(),
+                  confirmedReport: v.confirmed.report,
+                  confirmedFailedChecks: v.confirmed.failedChecks,
+                  overrides: v.overrides.map(({ kind, runId, ref, label, reason }) => ({ kind, runId, ref, label, reason })),
+                })),
+              }
+            : null,
+        }
+      : {}),
     sourcesState: input.sourcesState,
     sources: input.sources,
   };
@@ -97,7 +127,7 @@ export async function renderExport(
 
 /** One audited export: the file, and an audit entry written only once the file exists. */
 export async function exportRun({ db, actorId, runId, format, locale }: { db: Db; actorId: string; runId: string; format: ExportFormat; locale?: Locale }) {
-  const input = await loadReportInput({ db, runId });
+  const input = { ...(await loadReportInput({ db, runId })), oversight: await loadRunOversight({ db, runId }) };
   const { body, filename } = await renderExport(input, format, locale);
   await db.transaction((tx) =>
     appendAudit({

@@ -136,6 +136,10 @@ export function renderMarkdown(doc: ReportDoc): string {
       doc.header.map((f) => [f.label, f.value]),
     ),
   );
+  // Who and what produced the analysis, and who decided on it (docs/oversight.md): one short block each.
+  for (const block of [doc.aiAssisted, doc.humanOversight]) {
+    if (block) out.push(`## ${escapeInline(block.title)}`, block.lines.map((l) => `- ${cell(l)}`).join('\n'));
+  }
   out.push(
     `## ${escapeInline(doc.labels.metrics)}`,
     table(

@@ -19,6 +19,7 @@ import { plainSections, plainTurnNames, transcriptAnchors, turnNames, turnSegmen
 import { summariesBeyondTopics } from '@/lib/report/summaries';
 import { getProtocol, isProtocolId } from '@/lib/debate/protocols';
 import { failedChecksNotice, reportCheckRows } from '@/lib/report/failed-checks';
+import { aiAssistedLines, humanOversightLines } from '@/lib/report/oversight-text';
 
 export type * from '@/lib/report/doc';
 
@@ -266,6 +267,8 @@ export function buildReportDoc(input: ReportInput, locale: Locale, { blind = fal
     sections,
     checks,
     transcript,
+    aiAssisted: blind ? null : aiAssistedLines({ protocolName: input.protocolName, provider: view.provider, model: view.model }, input.oversight, locale),
+    humanOversight: blind ? null : humanOversightLines(input.oversight, locale),
     labels: {
       metrics: t('metrics'),
       checks: t('checks'),

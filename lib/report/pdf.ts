@@ -129,6 +129,13 @@ export async function renderPdf(doc: ReportDoc, { now = new Date() }: { now?: Da
   flow.text(`${doc.protocolName} · ${doc.asOf}`, { size: 12, after: 28 });
   flow.rule();
   for (const f of doc.header) flow.text(`${f.label}: ${f.value}`, { size: 10, after: 3 });
+  // Who and what produced the analysis, and who decided on it (docs/oversight.md).
+  for (const block of [doc.aiAssisted, doc.humanOversight]) {
+    if (!block) continue;
+    flow.space(10);
+    flow.text(block.title, { bold: true, size: 11, after: 4 });
+    for (const line of block.lines) flow.text(`• ${line}`, { size: 10, after: 3 });
+  }
   flow.space(10);
   flow.text(doc.labels.metrics, { bold: true, size: 11, after: 4, keepWithNext: true });
   for (const f of doc.metrics) flow.text(`${f.label}: ${f.value}`, { size: 10, after: 3 });

@@ -57,6 +57,7 @@ export async function listReviewQueue({ db }: { db: Executor }): Promise<{ waiti
       submissionNote: cases.submissionNote,
       companyName: companies.name,
       companyNameEn: companies.nameEn,
+      soleProprietor: companies.soleProprietor,
       ownerName: users.name,
       runCount: sql<number>`(select count(*)::int from ${runs} where ${runs.caseId} = ${cases.id})`,
       commentCount: sql<number>`(select count(*)::int from ${comments} where ${comments.caseId} = ${cases.id})`,

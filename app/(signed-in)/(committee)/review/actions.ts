@@ -10,11 +10,15 @@ import { getDb } from '@/lib/db/client';
 import { appendAudit } from '@/lib/db/queries/audit';
 import { lockCaseStatus } from '@/lib/db/queries/cases';
 import { notifyCaseDecided, notifyCommentAdded } from '@/lib/db/queries/notifications';
-import { anchorProblem, commentRight, decisionProblems, getComment, insertComment, recordDecision as recordCaseDecision } from '@/lib/db/queries/review';
+import { castVote } from '@/lib/db/queries/oversight';
+import { anchorProblem, commentRight, decisionProblems, getComment, insertComment } from '@/lib/db/queries/review';
+import { OVERRIDE_REASON_MAX, OVERRIDES_MAX } from '@/lib/domain/oversight';
 import { DECISION_OUTCOMES } from '@/lib/domain/vocabulary';
 import { AppError } from '@/lib/errors';
 import { say } from '@/lib/i18n';
+import { errorMessages } from '@/lib/i18n/messages/errors';
 import { reviewMessages } from '@/lib/i18n/messages/review';
+import { oversightOptions, resolveOverrides } from '@/lib/report/oversight';
 
 /** Empty form fields mean "not given". */
 const optional = <S extends z.ZodType>(schema: S) => z.preprocess((v) => (v === '' || v === null ? undefined : v), schema.optional());
@@ -74,12 +78,20 @@ export const addComment = action({ permission: 'review:comment', input: commentI
   return { id: comment.id };
 });
 
+/** A repeated form field as a list: absent is empty, one value is a list of one. */
+const listOf = <S extends z.ZodType>(item: S) => z.preprocess((v) => (v === undefined || v === null ? [] : Array.isArray(v) ? v : [v]), z.array(item));
+
 const decisionInput = z
   .object({
     case_id: z.string().uuid(),
     outcome: z.enum(DECISION_OUTCOMES, 'errOutcome'),
     rationale: z.string('errRationale').trim().max(8000, 'errRationale'),
     conditions: optional(z.string().trim().max(8000, 'errConditions')),
+    // The oversight record (docs/oversight.md): checked in the handler, once the case is known to be open.
+    confirm_report: optional(z.string()),
+    confirm_checks: optional(z.string()),
+    override_ref: listOf(z.string().max(200)),
+    override_reason: listOf(z.string().max(OVERRIDE_REASON_MAX + 100)),
   })
   .superRefine((value, ctx) => {
     for (const [field, keys] of Object.entries(decisionProblems(value) ?? {})) {
@@ -87,25 +99,82 @@ const decisionInput = z
     }
   });
 
+/**
+ * The member's vote on the open round, with what they confirmed and overrode (docs/oversight.md).
+ * With the quorum at one (the default) the vote is the decision, as before; with more, the round
+ * is final when that many members agree (lib/db/queries/oversight.ts castVote, case row locked).
+ */
 export const recordDecision = action({ permission: 'review:decide', input: decisionInput }, async (input, user) => {
   const kase = await assertCaseAccess(user, input.case_id, 'read');
   if (kase.status !== 'submitted') throw new AppError('conflict', say(reviewMessages, 'errNotSubmitted'));
   const db = await getDb();
-  const decision = await db.transaction(async (tx) => {
-    const row = await recordCaseDecision({ db: tx, caseId: kase.id, deciderId: user.id, ...input });
-    if (!row) throw new AppError('conflict', say(reviewMessages, 'errAlreadyDecided'));
+  // What the form listed: the failed checks to confirm and the outputs one may override, in English as stored.
+  const options = await oversightOptions({ db, caseId: kase.id, locale: 'en' });
+  const failedChecks = options.flatMap((o) => o.failedChecksEn);
+  const problems: Record<string, string[]> = {};
+  if (input.confirm_report !== 'on') problems.confirm_report = ['errConfirmReport'];
+  if (failedChecks.length && input.confirm_checks !== 'on') problems.confirm_checks = ['errConfirmChecks'];
+  // Rows the member left empty (no output, no reason) are not overrides.
+  const given = input.override_ref.map((ref, i) => ({ ref: ref.trim(), reason: (input.override_reason[i] ?? '').trim() })).filter((o) => o.ref || o.reason);
+  if (given.length > OVERRIDES_MAX) problems.overrides = ['errOverrideTooMany'];
+  else if (given.some((o) => !o.reason || o.reason.length > OVERRIDE_REASON_MAX)) problems.overrides = ['errOverrideReason'];
+  const overrides = problems.overrides ? [] : resolveOverrides(options, given);
+  if (!overrides) problems.overrides = ['errOverrideTarget'];
+  if (Object.keys(problems).length) throw new AppError('bad_request', say(errorMessages, 'bad_request'), problems);
+  const result = await db.transaction(async (tx) => {
+    const vote = await castVote({
+      db: tx,
+      caseId: kase.id,
+      voterId: user.id,
+      vote: {
+        outcome: input.outcome,
+        rationale: input.rationale,
+        conditions: input.conditions,
+        confirmed: { report: true, failedChecks },
+        overrides: overrides ?? [],
+      },
+    });
+    if (vote.kind === 'closed') throw new AppError('conflict', say(reviewMessages, 'errAlreadyDecided'));
+    // Every vote is audited; with a quorum of one it is also the decision.
     await appendAudit({
       tx,
       actorId: user.id,
-      action: 'case.decide',
+      action: 'case.vote',
       entityType: 'case',
       entityId: kase.id,
-      detail: { decisionId: row.id, outcome: row.outcome, withConditions: Boolean(row.conditions), submittedAt: kase.submittedAt?.toISOString() ?? null },
+      detail: {
+        voteId: vote.voteId,
+        outcome: input.outcome,
+        changedVote: vote.changed,
+        quorum: vote.quorum,
+        agreeing: vote.agreeing,
+        final: Boolean(vote.decision),
+        confirmedFailedChecks: failedChecks.length,
+        overrides: (overrides ?? []).map((o) => o.ref),
+        submittedAt: vote.submittedAt.toISOString(),
+      },
     });
-    await notifyCaseDecided({ db: tx, caseId: kase.id, actorId: user.id, outcome: row.outcome });
-    return row;
+    const row = vote.decision;
+    if (row) {
+      await appendAudit({
+        tx,
+        actorId: user.id,
+        action: 'case.decide',
+        entityType: 'case',
+        entityId: kase.id,
+        detail: {
+          decisionId: row.id,
+          outcome: row.outcome,
+          withConditions: Boolean(row.conditions),
+          submittedAt: kase.submittedAt?.toISOString() ?? null,
+          quorum: vote.quorum,
+        },
+      });
+      await notifyCaseDecided({ db: tx, caseId: kase.id, actorId: user.id, outcome: row.outcome });
+    }
+    return { vote, row };
   });
   revalidateCase(kase.id, null);
   revalidatePath('/cases');
-  return { id: decision.id, outcome: decision.outcome };
+  return { id: result.row?.id ?? result.vote.voteId, outcome: input.outcome, final: Boolean(result.row) };
 });

@@ -4,6 +4,7 @@ import { EmptyState, PageHeader } from '@/components/ui/layout';
 import { requirePermission } from '@/lib/auth/session';
 import { getDb } from '@/lib/db/client';
 import { listReviewQueue } from '@/lib/db/queries/review';
+import { oversightMessages } from '@/lib/i18n/messages/oversight';
 import { reviewMessages } from '@/lib/i18n/messages/review';
 import { getT } from '@/lib/i18n/server';
 
@@ -13,7 +14,7 @@ export async function generateMetadata(): Promise<Metadata> {
 
 export default async function ReviewPage() {
   await requirePermission('review:read');
-  const [{ waiting, decided }, t] = await Promise.all([listReviewQueue({ db: await getDb() }), getT(reviewMessages)]);
+  const [{ waiting, decided }, t, to] = await Promise.all([listReviewQueue({ db: await getDb() }), getT(reviewMessages), getT(oversightMessages)]);
   return (
     <>
       <PageHeader title={t('title')} description={t('description')} />
@@ -22,7 +23,13 @@ export default async function ReviewPage() {
           {t('waitingHeading', { n: waiting.length })}
         </h2>
         {waiting.length ? (
-          <ReviewQueue rows={waiting.map((r) => ({ ...r, decidedAt: null }))} caption={t('waitingCaption')} decided={false} t={t} />
+          <ReviewQueue
+            rows={waiting.map((r) => ({ ...r, decidedAt: null }))}
+            caption={t('waitingCaption')}
+            decided={false}
+            t={t}
+            soleProprietorLabel={to('soleProprietorBadge')}
+          />
         ) : (
           <EmptyState title={t('nothingToReview')}>{t('nothingHint')}</EmptyState>
         )}
@@ -32,7 +39,7 @@ export default async function ReviewPage() {
           {t('decidedHeading', { n: decided.length })}
         </h2>
         {decided.length ? (
-          <ReviewQueue rows={decided} caption={t('decidedCaption')} decided t={t} />
+          <ReviewQueue rows={decided} caption={t('decidedCaption')} decided t={t} soleProprietorLabel={to('soleProprietorBadge')} />
         ) : (
           <p className="text-sm text-zinc-600 dark:text-zinc-400">{t('noDecisions')}</p>
         )}

@@ -3,9 +3,12 @@ import { Badge, Card, PageHeader } from '@/components/ui/layout';
 import { LOCK_MINUTES, MAX_FAILED_ATTEMPTS } from '@/lib/auth/credentials';
 import { requirePermission } from '@/lib/auth/session';
 import { SESSION_HOURS } from '@/lib/auth/sessions';
-import { getDatabase } from '@/lib/db/client';
+import { QuorumForm } from '@/components/admin/quorum-form';
+import { getDatabase, getDb } from '@/lib/db/client';
+import { getQuorumSetting } from '@/lib/db/queries/oversight';
 import { demoEnabled, env, oidcConfigured } from '@/lib/env';
 import { adminMessages } from '@/lib/i18n/messages/admin';
+import { oversightMessages } from '@/lib/i18n/messages/oversight';
 import { getT } from '@/lib/i18n/server';
 
 export async function generateMetadata(): Promise<Metadata> {
@@ -26,6 +29,7 @@ function Row({ label, children }: { label: string; children: React.ReactNode }) 
 export default async function SettingsPage() {
   await requirePermission('settings:read');
   const t = await getT(adminMessages);
+  const to = await getT(oversightMessages);
   const e = env();
   const database = await getDatabase();
   return (
@@ -62,6 +66,9 @@ export default async function SettingsPage() {
             <Row label={t('sso')}>{oidcConfigured(e) ? `${e.AUTH_OIDC_NAME} (${e.AUTH_OIDC_ISSUER})` : t('notConfigured')}</Row>
             <Row label={t('sessionSecret')}>{e.AUTH_SECRET ? t('fromAuthSecret') : t('generatedSecret')}</Row>
           </dl>
+        </Card>
+        <Card title={to('quorumTitle')}>
+          <QuorumForm quorum={await getQuorumSetting({ db: await getDb() })} />
         </Card>
       </div>
     </>

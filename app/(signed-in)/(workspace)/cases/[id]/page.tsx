@@ -9,12 +9,14 @@ import { RedFlagsPanel } from '@/components/red-flags/red-flags-panel';
 import { CaseDecisionCard, CaseDiscussionCard } from '@/components/review/case-review';
 import { AcknowledgementsCard } from '@/components/review/acknowledgements';
 import { CoverNoteCard } from '@/components/review/cover-note';
+import { SoleProprietorWarning } from '@/components/review/sole-proprietor';
 import { formatDateTime } from '@/components/lists/format';
 import { Alert, Card, PageHeader } from '@/components/ui/layout';
 import { canAccessCase, requireCaseAccess } from '@/lib/auth/run-access';
 import { requirePermission } from '@/lib/auth/session';
 import { getDb } from '@/lib/db/client';
 import { listAcknowledgements } from '@/lib/db/queries/acknowledgements';
+import { caseQuorum, listDecisionVotes } from '@/lib/db/queries/oversight';
 import { getCaseDetail, listRunsForCase } from '@/lib/db/queries/cases';
 import { commentRight, listCommentsForCase, listDecisionsForCase } from '@/lib/db/queries/review';
 import { PROTOCOLS_BY_ID } from '@/lib/debate/protocols';
@@ -24,6 +26,7 @@ import { casesMessages } from '@/lib/i18n/messages/cases';
 import { runMessages } from '@/lib/i18n/messages/run';
 import { getLocale, getT } from '@/lib/i18n/server';
 import { ackItemFields, ackLead, ackRows, ackText, itemsToAcknowledge } from '@/lib/report/acknowledgements';
+import { roundOversight } from '@/lib/report/oversight';
 import { poolRedFlags } from '@/lib/report/red-flag-refs';
 import { launcherOptions } from './launcher-options';
 import { shellMessages } from '@/lib/i18n/messages/shell';
@@ -57,6 +60,13 @@ export default async function CasePage({ params }: { params: Promise<{ id: strin
   // The RM's acknowledgements of the latest round, beside the report for the committee; and, while
   // the RM may still submit, what this round must acknowledge (recomputed by submitCase).
   const acks = await listAcknowledgements({ db, caseId: id, submittedAt: kase.submittedAt });
+  // Oversight (docs/oversight.md): the votes behind each decision, the open round's votes and the
+  // form's options for the committee, and whether the borrower is a natural person in business.
+  const [decisionVotes, { soleProprietor }] = await Promise.all([listDecisionVotes({ db, caseId: id }), caseQuorum({ db, caseId: id })]);
+  const round =
+    user.role === 'committee' && kase.status === 'submitted' && kase.submittedAt
+      ? await roundOversight({ db, caseId: id, submittedAt: kase.submittedAt, userId: user.id, locale })
+      : null;
   const ta = await getT(acknowledgementMessages);
   const time = (d: Date) => formatDateTime(d, locale);
   const toAcknowledge =
@@ -73,6 +83,7 @@ export default async function CasePage({ params }: { params: Promise<{ id: strin
         title={kase.title}
         description={`${locale === 'ko' ? kase.companyName : (kase.companyNameEn ?? kase.companyName)} · ${t('asOfDate')} ${kase.asOfDate}`}
       />
+      {soleProprietor ? <SoleProprietorWarning /> : null}
       {redFlags.flags.length ? (
         <div className="mb-6">
           <RedFlagsPanel flags={redFlags.flags} evidence={redFlags.evidence} scope={{ kind: 'case', date: kase.asOfDate }} />
@@ -115,7 +126,7 @@ export default async function CasePage({ params }: { params: Promise<{ id: strin
           <CaseDiscussionCard kase={row} comments={comments} right={commentRight(user, row)} />
         </div>
         <div className="space-y-6">
-          <CaseDecisionCard user={user} kase={row} decisions={decisions} />
+          <CaseDecisionCard user={user} kase={row} decisions={decisions} round={round} decisionVotes={decisionVotes} />
           {owner ? (
             open ? (
               <>

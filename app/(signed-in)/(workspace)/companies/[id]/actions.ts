@@ -8,9 +8,11 @@ import { appendAudit } from '@/lib/db/queries/audit';
 import { getCompanyById } from '@/lib/db/queries/companies';
 import { deleteEvidenceItem, getEvidenceById, setEvidenceTag, updateEvidenceItem } from '@/lib/db/queries/evidence';
 import { getCaseById } from '@/lib/db/queries/cases';
+import { setSoleProprietor } from '@/lib/db/queries/oversight';
 import { deleteWatchEntry, getWatchEntry, makeWatchEntriesDue, upsertWatchEntry } from '@/lib/db/queries/watch';
 import { POLARITIES, WATCH_FREQUENCIES } from '@/lib/domain/vocabulary';
 import { watchPass } from '@/lib/jobs/watch';
+import { errorMessages } from '@/lib/i18n/messages/errors';
 import { watchMessages } from '@/lib/i18n/messages/watch';
 import { AppError, type FieldErrors } from '@/lib/errors';
 import { phraseMessage, say, type Dictionary, type Messages } from '@/lib/i18n';
@@ -247,5 +249,26 @@ export const checkWatchNow = action(
     const checks = await watchPass({ db, now });
     refresh(company.id);
     return { checks: checks.length, alerts: checks.filter((c) => c.alertId).length };
+  },
+);
+
+/**
+ * Marks a borrower as a sole proprietor, an individual in business, or clears the mark: its cases
+ * then warn and need two agreeing committee votes (docs/oversight.md). Audited in the same transaction.
+ */
+export const markSoleProprietor = action(
+  { permission: 'pool:write', input: z.object({ company_id: z.string().min(1).max(200), value: z.enum(['on', 'off']) }) },
+  async ({ company_id: companyId, value }, user) => {
+    const db = await getDb();
+    const soleProprietor = value === 'on';
+    const found = await db.transaction(async (tx) => {
+      const ok = await setSoleProprietor({ db: tx, companyId, value: soleProprietor });
+      if (ok)
+        await appendAudit({ tx, actorId: user.id, action: 'company.sole_proprietor', entityType: 'company', entityId: companyId, detail: { soleProprietor } });
+      return ok;
+    });
+    if (!found) throw new AppError('not_found', say(errorMessages, 'not_found'));
+    revalidatePath(`/companies/${companyId}`);
+    return { soleProprietor };
   },
 );

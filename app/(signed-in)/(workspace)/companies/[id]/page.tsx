@@ -6,6 +6,8 @@ import { EvidenceTimeline } from '@/components/pool/evidence-timeline';
 import { FetchFilings } from '@/components/pool/fetch-filings';
 import { UploadDocument } from '@/components/pool/upload-document';
 import { RedFlagsPanel } from '@/components/red-flags/red-flags-panel';
+import { SoleProprietorWarning } from '@/components/review/sole-proprietor';
+import { SoleProprietorToggle } from '@/components/review/sole-proprietor-toggle';
 import { Card, EmptyState, PageHeader } from '@/components/ui/layout';
 import { FilingSightings } from '@/components/watch/filing-sightings';
 import { WatchPanel } from '@/components/watch/watch-panel';
@@ -103,6 +105,7 @@ export default async function CompanyPage({
   return (
     <>
       <PageHeader title={companyName(company, locale)} description={company.description ?? undefined} />
+      {company.soleProprietor ? <SoleProprietorWarning /> : null}
       {redFlags.flags.length ? (
         <div className="mb-6">
           <RedFlagsPanel flags={redFlags.flags} evidence={redFlags.evidence} scope={{ kind: 'company', date: today }} />
@@ -128,6 +131,7 @@ export default async function CompanyPage({
               </div>
             ))}
           </dl>
+          {editable ? <SoleProprietorToggle companyId={company.id} value={company.soleProprietor} /> : null}
           {editable && filingSources.length ? (
             <div className="mt-4">
               <FetchFilings companyId={company.id} sources={filingSources} />

@@ -8,6 +8,7 @@ import { requirePermission } from '@/lib/auth/session';
 import { getDb } from '@/lib/db/client';
 import { recordRunView } from '@/lib/db/queries/audit';
 import { isCaseClosed } from '@/lib/db/queries/cases';
+import { listDecisionVotes } from '@/lib/db/queries/oversight';
 import { commentRight, listCommentsForCase, listDecisionsForCase } from '@/lib/db/queries/review';
 import { loadLiveState } from '@/lib/report/live-state';
 import { getProtocol } from '@/lib/debate/protocols';
@@ -36,9 +37,13 @@ export default async function RunPage({ params }: { params: Promise<{ id: string
   // First paint from the database plus the text streamed so far; the client then follows the run's log from there.
   const initial = await loadLiveState({ db, runId: id });
   // The case's review: its decisions above the run, its threads on the turn cards.
-  const [decisions, comments] = kase
-    ? await Promise.all([listDecisionsForCase({ db, caseId: kase.id }), listCommentsForCase({ db, caseId: kase.id })])
-    : [[], []];
+  const [decisions, comments, decisionVotes] = kase
+    ? await Promise.all([
+        listDecisionsForCase({ db, caseId: kase.id }),
+        listCommentsForCase({ db, caseId: kase.id }),
+        listDecisionVotes({ db, caseId: kase.id }),
+      ])
+    : [[], [], {}];
   // A finished run whose final checks failed says so at the top (lib/report/failed-checks.ts).
   const locale = await getLocale();
   const finished = isTerminal(run.status) ? await loadReportInput({ db, runId: id }) : null;
@@ -70,7 +75,7 @@ export default async function RunPage({ params }: { params: Promise<{ id: string
           canWrite={canAccessRun(user, run, kase, 'write') && !(kase && isCaseClosed(kase.status))}
           run={{ asOf: runParams.asOf, companyId: run.companyId, offline: run.provider === 'offline', language: contentLanguageOf(runParams) }}
           // The run's red flags come first (LiveRun draws them, live); the case's decisions right under them.
-          lead={kase ? <CaseDecisionCard user={user} kase={kase} decisions={decisions} form={false} /> : null}
+          lead={kase ? <CaseDecisionCard user={user} kase={kase} decisions={decisions} decisionVotes={decisionVotes} form={false} /> : null}
           failedChecks={failedChecks}
         />
       </RunReview>

@@ -1,0 +1,38 @@
+'use server';
+// Settings an admin changes in the app (the rest live in the environment). Each change and its
+// audit entry share one transaction.
+import { revalidatePath } from 'next/cache';
+import { z } from 'zod';
+import { action } from '@/lib/auth/action';
+import { getDb } from '@/lib/db/client';
+import { appendAudit } from '@/lib/db/queries/audit';
+import { setQuorumSetting } from '@/lib/db/queries/oversight';
+import { QUORUM_MAX, QUORUM_SETTING } from '@/lib/domain/oversight';
+import { oversightMessages } from '@/lib/i18n/messages/oversight';
+import type { Dictionary, Messages } from '@/lib/i18n';
+
+/** How many committee members must agree before a decision is final (docs/oversight.md). */
+export const setQuorum = action(
+  {
+    permission: 'settings:write',
+    messages: [oversightMessages as Messages<Dictionary>],
+    input: z.object({ quorum: z.coerce.number('errQuorum').int('errQuorum').min(1, 'errQuorum').max(QUORUM_MAX, 'errQuorum') }),
+  },
+  async ({ quorum }, admin) => {
+    const db = await getDb();
+    const before = await db.transaction(async (tx) => {
+      const previous = await setQuorumSetting({ db: tx, value: quorum, actorId: admin.id });
+      await appendAudit({
+        tx,
+        actorId: admin.id,
+        action: 'settings.update',
+        entityType: 'setting',
+        entityId: QUORUM_SETTING,
+        detail: { setting: QUORUM_SETTING, previousQuorum: previous, quorum },
+      });
+      return previous;
+    });
+    revalidatePath('/admin/settings');
+    return { quorum, before };
+  },
+);
