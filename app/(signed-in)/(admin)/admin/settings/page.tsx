@@ -3,10 +3,13 @@ import { Badge, Card, PageHeader } from '@/components/ui/layout';
 import { LOCK_MINUTES, MAX_FAILED_ATTEMPTS } from '@/lib/auth/credentials';
 import { requirePermission } from '@/lib/auth/session';
 import { SESSION_HOURS } from '@/lib/auth/sessions';
-import { getDatabase } from '@/lib/db/client';
+import { getDatabase, getDb } from '@/lib/db/client';
+import { getRetention } from '@/lib/db/queries/retention';
 import { demoEnabled, env, oidcConfigured } from '@/lib/env';
 import { adminMessages } from '@/lib/i18n/messages/admin';
+import { retentionMessages } from '@/lib/i18n/messages/retention';
 import { getT } from '@/lib/i18n/server';
+import { RetentionForm } from './retention-form';
 
 export async function generateMetadata(): Promise<Metadata> {
   return { title: (await getT(adminMessages))('settingsTitle') };
@@ -28,6 +31,7 @@ export default async function SettingsPage() {
   const t = await getT(adminMessages);
   const e = env();
   const database = await getDatabase();
+  const [tr, retention] = await Promise.all([getT(retentionMessages), getRetention({ db: await getDb() })]);
   return (
     <>
       <PageHeader title={t('settingsTitle')} description={t('settingsDescription')} />
@@ -62,6 +66,9 @@ export default async function SettingsPage() {
             <Row label={t('sso')}>{oidcConfigured(e) ? `${e.AUTH_OIDC_NAME} (${e.AUTH_OIDC_ISSUER})` : t('notConfigured')}</Row>
             <Row label={t('sessionSecret')}>{e.AUTH_SECRET ? t('fromAuthSecret') : t('generatedSecret')}</Row>
           </dl>
+        </Card>
+        <Card title={tr('retentionTitle')}>
+          <RetentionForm periods={retention} />
         </Card>
       </div>
     </>
