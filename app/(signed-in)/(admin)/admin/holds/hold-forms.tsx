@@ -19,7 +19,7 @@ export function PlaceHoldForm({ cases, companies }: { cases: { id: string; label
   const t = useT(retentionMessages);
   const text = useServerText(...TABLES);
   return (
-    <form action={formAction} className="grid gap-4" data-testid="place-hold-form" noValidate>
+    <form action={formAction} className="grid grid-cols-[minmax(0,1fr)] gap-4" data-testid="place-hold-form" noValidate>
       <ActionOutcome state={state} messages={TABLES} success={t('placed')} />
       <SelectField
         id="target"

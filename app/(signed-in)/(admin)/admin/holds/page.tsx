@@ -40,7 +40,8 @@ export default async function HoldsPage() {
   return (
     <>
       <PageHeader title={t('holdsTitle')} description={t('holdsDescription')} />
-      <div className="grid gap-6 lg:grid-cols-3">
+      {/* minmax(0, 1fr): a long case title in the select or a wide table scrolls inside its box instead of widening the page at 390 px. */}
+      <div className="grid grid-cols-[minmax(0,1fr)] gap-6 lg:grid-cols-3">
         <Card title={t('placeHold')} className="lg:col-span-1">
           <PlaceHoldForm cases={cases.map((c) => ({ id: c.id, label: `${c.title} — ${c.companyName}` }))} companies={companies} />
         </Card>
@@ -49,7 +50,7 @@ export default async function HoldsPage() {
           {active.length === 0 ? (
             <EmptyState title={t('noActiveHolds')} />
           ) : (
-            <DataTable caption={t('activeHolds')} head={[t('colOn'), t('colReason'), t('colPlaced'), '']}>
+            <DataTable caption={t('activeHolds')} head={[t('colOn'), t('colReason'), t('colPlaced'), t('colLift')]}>
               {active.map((h) => (
                 <tr key={h.id} data-testid={`hold-${h.id}`}>
                   <Td>{on(h)}</Td>
