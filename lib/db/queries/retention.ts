@@ -223,7 +223,7 @@ function expiredNotification(cutoff: Date): SQL {
  * only its oldest entries can go, up to the first one that is not expired or concerns a held case:
  * the case itself, one of its runs, an entry whose detail names it, or its held borrower.
  */
-function firstKeptAuditSeq(cutoff: Date): SQL {
+function firstKeptAuditSeq(cutoff: Date, range?: { from: number; to: number }): SQL {
   return sql`with held as (
       select c.id, c.company_id from cases c
       where exists (select 1 from legal_holds h where h.lifted_at is null and (h.case_id = c.id or h.company_id = c.company_id))
@@ -233,12 +233,12 @@ function firstKeptAuditSeq(cutoff: Date): SQL {
       select r.id from runs r where r.case_id in (select id from held) or (r.case_id is null and r.company_id in (select company_id from held_companies))
     )
     select min(a.seq)::bigint as seq from audit_log a
-    where a.at >= ${cutoff.toISOString()}::timestamptz
+    where ${range ? sql`a.seq between ${range.from} and ${range.to} and (` : sql`(`} a.at >= ${cutoff.toISOString()}::timestamptz
       or (a.entity_type = 'case' and a.entity_id in (select id::text from held))
       or (a.entity_type = 'run' and a.entity_id in (select id::text from held_runs))
       or (a.entity_type = 'company' and a.entity_id in (select company_id from held_companies))
       or (a.detail->>'caseId') in (select id::text from held)
-      or (a.detail->>'runId') in (select id::text from held_runs)`;
+      or (a.detail->>'runId') in (select id::text from held_runs))`;
 }
 
 async function auditPurgeBound(db: Executor, cutoff: Date): Promise<number> {
@@ -308,11 +308,18 @@ async function deleteBatch(
       return { count: sessions.length + attempts.length, detail: { sessions: sessions.length, signInAttempts: attempts.length } };
     }
     case 'audit': {
-      // Only entries written before this kind's turn: the pass's own entries are the next pass's.
-      const bound = Math.min(await auditPurgeBound(tx, cutoff), auditHead - 1);
       const [first] = await executeRows<{ seq: string | number | null }>(tx, sql`select min(seq)::bigint as seq from audit_log`);
-      if (first?.seq === null || first?.seq === undefined || bound < Number(first.seq)) return { count: 0, detail: {} };
-      const purged = await purgeAuditHead({ tx, throughSeq: Math.min(bound, Number(first.seq) + size - 1) });
+      if (first?.seq === null || first?.seq === undefined) return { count: 0, detail: {} };
+      // The next `size` seqs at most, and only entries written before this kind's turn (the pass's
+      // own entries are the next pass's); up to the first of them that must stay. Only that range
+      // is searched, so a batch costs the same however long the log is.
+      const from = Number(first.seq);
+      const to = Math.min(from + size - 1, auditHead - 1);
+      if (to < from) return { count: 0, detail: {} };
+      const [kept] = await executeRows<{ seq: string | number | null }>(tx, firstKeptAuditSeq(cutoff, { from, to }));
+      const through = kept?.seq === null || kept?.seq === undefined ? to : Number(kept.seq) - 1;
+      if (through < from) return { count: 0, detail: {} };
+      const purged = await purgeAuditHead({ tx, throughSeq: through });
       return purged ? { count: purged.count, detail: { firstSeq: purged.firstSeq, lastSeq: purged.lastSeq } } : { count: 0, detail: {} };
     }
   }
