@@ -1,6 +1,6 @@
 // What the app does once at start (instrumentation.ts): opening the database (and seeding a new
 // embedded one), the demo accounts where DEMO asks for them, and the embedded queue
-// worker on PostgreSQL, the portfolio watch's scheduler, resuming interrupted runs, and the lines that tell the operator how to
+// worker on PostgreSQL, the portfolio watch's and the retention purge's schedulers, resuming interrupted runs, and the lines that tell the operator how to
 // sign in. Next.js awaits register() before it serves the first request, so no page or route
 // sees the database before the demo data is in it.
 import type { DatabaseHandle } from '@/lib/db/client';
@@ -69,6 +69,16 @@ export async function startUp() {
         : watch
           ? `Portfolio watch: a pass every ${watch.minutes} minute${watch.minutes === 1 ? '' : 's'} (${watch.how === 'queue' ? 'pg-boss cron job' : 'in this process'}).`
           : 'Portfolio watch: no scheduled passes (WATCH_PASS_MINUTES=0).',
+    );
+    // The daily retention purge (docs/retention.md); like the watch, a failure here is said and left to the other instances.
+    const retention = await (await import('@/lib/jobs/retention-scheduler')).startRetentionScheduler({ db: database.db }).catch((err: unknown) => {
+      log.error('retention purge not scheduled in this process', { component: 'retention', err });
+      return 'failed' as const;
+    });
+    lines.push(
+      retention === 'failed'
+        ? 'Retention purge: could not be scheduled in this instance (see the log).'
+        : `Retention purge: daily at 18:15 UTC (${retention.how === 'queue' ? 'pg-boss cron job' : 'in this process'}).`,
     );
     stopOnSignals({ worker });
     // Runs a stopped process left without a job: the worker queued them as it started; an instance

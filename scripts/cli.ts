@@ -14,6 +14,7 @@ import { registerDebate } from './commands/debate';
 import { registerEval } from './commands/eval';
 import { registerImport } from './commands/import';
 import { registerJudge } from './commands/judge';
+import { registerPurge } from './commands/purge';
 import { registerRetrieve } from './commands/retrieve';
 import { registerStats } from './commands/stats';
 import { describeError } from './lib/describe-error';
@@ -84,6 +85,7 @@ registerRetrieve(program);
 registerStats(program);
 registerJudge(program);
 registerEval(program);
+registerPurge(program);
 
 try {
   await program.parseAsync(process.argv);

@@ -38,6 +38,8 @@ export const PERMISSIONS = {
   'settings:read': ['admin'],
   /** Settings an admin changes in the app: the committee's quorum (docs/oversight.md). */
   'settings:write': ['admin'],
+  /** Retention periods, legal holds and the purge (docs/retention.md). */
+  'retention:manage': ['admin'],
   'studies:manage': ['admin'],
   /** GET /api/metrics with a session; scrapers may use METRICS_TOKEN instead (app/api/metrics/route.ts). */
   'ops:metrics': ['admin'],
@@ -79,6 +81,7 @@ export const PAGES = [
   { path: '/admin/settings', permission: 'settings:read' },
   { path: '/admin/studies', permission: 'studies:manage' },
   { path: '/admin/audit', permission: 'audit:read' },
+  { path: '/admin/holds', permission: 'retention:manage' },
   { path: '/admin/studies/new', permission: 'studies:manage' },
   // Study and assignment ids exist only once an admin makes a study (the demo seed has none), so
   // e2e/studies.spec.ts checks every role against real ones; the ratings page also answers 404
@@ -136,6 +139,9 @@ export const ACTIONS = {
   submitRating: 'ratings:write',
   runPairwiseJudge: 'cases:write',
   runRubricJudge: 'cases:write',
+  saveRetentionSettings: 'retention:manage',
+  placeLegalHold: 'retention:manage',
+  liftLegalHold: 'retention:manage',
 } as const satisfies Record<string, Permission>;
 
 /**
@@ -203,6 +209,7 @@ export const NAV: Record<Role, NavItem[]> = {
     { href: '/admin/settings', label: 'Settings' },
     { href: '/admin/studies', label: 'Studies' },
     { href: '/admin/audit', label: 'Audit log' },
+    { href: '/admin/holds', label: 'Legal holds' },
   ],
 };
 

@@ -660,6 +660,53 @@ export const auditGenesis = pgTable(
   (t) => [check('audit_genesis_one_row', sql`${t.id}`)],
 );
 
+/**
+ * What one purge batch removed from the head of the audit log (docs/retention.md), keyed with the
+ * audit secret: the seqs `firstSeq`..`lastSeq`, how many entries that was, and the hash of the last
+ * of them, from which the entries kept chain on. Verification starts after the newest one, so the
+ * chain still verifies once its oldest entries are gone, and a record edited or forged without the
+ * key is a break. Append-only; the database lets audit entries and checkpoints be deleted only up
+ * to the newest record's `lastSeq` (drizzle/0022_retention.sql).
+ */
+export const auditPurges = pgTable('audit_purges', {
+  id: bigint({ mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+  firstSeq: bigint({ mode: 'number' }).notNull(),
+  lastSeq: bigint({ mode: 'number' }).notNull(),
+  count: integer().notNull(),
+  lastHash: text().notNull(),
+  mac: text().notNull(),
+  at: timestamp({ withTimezone: true }).notNull().defaultNow(),
+});
+
+/**
+ * A legal hold: while it is not lifted, the purge keeps the case (or, for a borrower, every case of
+ * it) and everything that belongs to it, audit entries included (docs/retention.md).
+ */
+export const legalHolds = pgTable(
+  'legal_holds',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    caseId: uuid().references(() => cases.id, { onDelete: 'cascade' }),
+    companyId: text().references(() => companies.id, { onDelete: 'cascade' }),
+    reason: text().notNull(),
+    placedById: uuid()
+      .notNull()
+      .references(() => users.id, { onDelete: 'restrict' }),
+    placedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    liftedById: uuid().references(() => users.id, { onDelete: 'restrict' }),
+    liftedAt: timestamp({ withTimezone: true }),
+    liftReason: text(),
+  },
+  (t) => [
+    index('legal_holds_case_idx').on(t.caseId),
+    index('legal_holds_company_idx').on(t.companyId),
+    index('legal_holds_placed_by_idx').on(t.placedById),
+    index('legal_holds_lifted_by_idx').on(t.liftedById),
+    check('legal_holds_target_check', sql`(${t.caseId} is null) <> (${t.companyId} is null)`),
+    check('legal_holds_reason_check', sql`length(btrim(${t.reason})) between 1 and 1000`),
+  ],
+);
+
 export const studies = pgTable(
   'studies',
   {

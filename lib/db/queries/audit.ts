@@ -8,11 +8,13 @@
 // onto the same predecessor. Entries written before keying (keyed = false) are plain SHA-256 and
 // still verify that way, up to the keyed start recorded in audit_genesis (lib/db/audit-genesis.ts):
 // an unkeyed entry after it is a break (a downgrade), and so is a log with no valid keyed start.
+// The retention purge may cut the oldest entries off the head of the log; a keyed purge record
+// (audit_purges) names what it cut, and verification starts from it (docs/retention.md).
 import 'server-only';
 import { createHash } from 'node:crypto';
 import { and, asc, desc, eq, gt, gte, lt, lte, sql, type SQL } from 'drizzle-orm';
 import type { Executor, Tx } from '@/lib/db/client';
-import { auditCheckpoints, auditGenesis, auditLog, users } from '@/lib/db/schema';
+import { auditCheckpoints, auditGenesis, auditLog, auditPurges, users } from '@/lib/db/schema';
 import { auditKey, auditMac } from '@/lib/db/audit-key';
 import { AUDIT_LOCK_KEY, GENESIS_HASH, keyedStartMac } from '@/lib/db/audit-genesis';
 import { executeRows } from '@/lib/db/rows';
@@ -58,6 +60,59 @@ export function hashAuditEntry(prevHash: string, entry: AuditEntryInput & { at: 
 /** The MAC of a checkpoint: the chain head `hash` at entry `seq`. */
 export function checkpointMac(seq: number, hash: string, key: Buffer = auditKey()) {
   return auditMac(['checkpoint', String(seq), hash], key);
+}
+
+/** The MAC of a purge record: entries `firstSeq`..`lastSeq`, `count` of them, the last with hash `lastHash`. */
+export function purgeMac(firstSeq: number, lastSeq: number, count: number, lastHash: string, key: Buffer = auditKey()) {
+  return auditMac(['purge', String(firstSeq), String(lastSeq), String(count), lastHash], key);
+}
+
+export type AuditPurge = { firstSeq: number; lastSeq: number; count: number };
+
+/**
+ * Deletes the oldest entries of the log, up to `throughSeq`, with their checkpoints, after writing
+ * the keyed purge record that names them (docs/retention.md). Never the newest entry: the next
+ * append chains onto it. Call inside the transaction that audits the purge; null when there was
+ * nothing to delete.
+ */
+export async function purgeAuditHead({ tx, throughSeq, key = auditKey() }: { tx: Tx; throughSeq: number; key?: Buffer }): Promise<AuditPurge | null> {
+  await tx.execute(sql`select pg_advisory_xact_lock(${AUDIT_LOCK_KEY})`);
+  const [head] = await tx.select({ seq: auditLog.seq }).from(auditLog).orderBy(desc(auditLog.seq)).limit(1);
+  if (!head) return null;
+  const upTo = Math.min(throughSeq, head.seq - 1);
+  const [span] = await tx
+    .select({ first: sql<number | null>`min(${auditLog.seq})`.mapWith(Number), count: sql<number>`count(*)::int` })
+    .from(auditLog)
+    .where(lte(auditLog.seq, upTo));
+  if (!span || !span.count || span.first === null) return null;
+  const [last] = await tx.select({ seq: auditLog.seq, hash: auditLog.hash }).from(auditLog).where(lte(auditLog.seq, upTo)).orderBy(desc(auditLog.seq)).limit(1);
+  const record = { firstSeq: Number(span.first), lastSeq: last.seq, count: span.count, lastHash: last.hash };
+  // The record first: the database allows deleting entries only up to the newest record's seq.
+  await tx.insert(auditPurges).values({ ...record, mac: purgeMac(record.firstSeq, record.lastSeq, record.count, record.lastHash, key) });
+  await tx.delete(auditCheckpoints).where(lte(auditCheckpoints.seq, record.lastSeq));
+  await tx.delete(auditLog).where(lte(auditLog.seq, record.lastSeq));
+  return { firstSeq: record.firstSeq, lastSeq: record.lastSeq, count: record.count };
+}
+
+type PurgeHead = { ok: true; lastSeq: number; lastHash: string; count: number } | { ok: true; lastSeq: 0 } | { ok: false; lastSeq: number; at: Date };
+
+/**
+ * Where the log's kept entries start: after the newest purge record, whose hash the first kept
+ * entry chains onto. Every record must carry a valid MAC and follow the one before it; the first
+ * that does not is named.
+ */
+async function readPurgeHead(db: Executor, key: Buffer): Promise<PurgeHead> {
+  const rows = await db.select().from(auditPurges).orderBy(asc(auditPurges.id));
+  let head: PurgeHead = { ok: true, lastSeq: 0 };
+  let count = 0;
+  for (const r of rows) {
+    const holds = r.mac === purgeMac(r.firstSeq, r.lastSeq, r.count, r.lastHash, key);
+    if (!holds || r.firstSeq <= head.lastSeq || r.lastSeq < r.firstSeq || r.count < 1 || r.count > r.lastSeq - r.firstSeq + 1)
+      return { ok: false, lastSeq: r.lastSeq, at: r.at };
+    count += r.count;
+    head = { ok: true, lastSeq: r.lastSeq, lastHash: r.lastHash, count };
+  }
+  return head;
 }
 
 /** Appends one entry; call inside the transaction that makes the change it records. */
@@ -107,6 +162,8 @@ export async function appendAudit({ tx, ...entry }: AuditEntryInput & { tx: Tx }
  * - `unkeyed-after-keyed`: it claims to be from before keying but comes after the keyed start,
  *   or after a keyed entry (a downgrade);
  * - `checkpoint`: its checkpoint is missing, does not carry a valid MAC, or names another hash;
+ *   or a purge record (audit_purges) does not carry a valid MAC or overlaps the one before it
+ *   (`brokenAt` is then the last seq it names);
  * - `missing`: a checkpoint (or the keyed start) names it but the log no longer has it (it was deleted);
  * - `genesis`: the log has entries but its keyed start is missing, or does not carry a valid MAC
  *   while the keyed entries do: nothing says which entries are really from before keying, so the
@@ -122,6 +179,8 @@ export type AuditVerification =
       unkeyed: number;
       /** The newest checkpoint, whose entry is in the log with its hash. */
       checkpoint: number | null;
+      /** Entries removed by the retention purge, and the last seq removed (docs/retention.md). */
+      purged?: { count: number; throughSeq: number };
     }
   | {
       ok: false;
@@ -178,8 +237,12 @@ export async function verifyAuditChain({ db, batch = 1000, key = auditKey() }: {
 }
 
 async function walkAuditChain({ db, batch, key, start }: { db: Executor; batch: number; key: Buffer; start: KeyedStart | null }): Promise<AuditVerification> {
-  let prev = GENESIS_HASH;
-  let after = 0;
+  // After a purge the walk starts from its record: the first kept entry chains onto its last hash.
+  const purge = await readPurgeHead(db, key);
+  if (!purge.ok) return { ok: false, brokenAt: purge.lastSeq, at: purge.at, action: null, reason: 'checkpoint', checked: 0, lastGood: 0 };
+  const purged = 'lastHash' in purge ? { count: purge.count, throughSeq: purge.lastSeq } : undefined;
+  let prev = 'lastHash' in purge ? purge.lastHash : GENESIS_HASH;
+  let after = purge.lastSeq;
   let checked = 0;
   let unkeyed = 0;
   let lastGood = 0;
@@ -232,7 +295,7 @@ async function walkAuditChain({ db, batch, key, start }: { db: Executor; batch: 
       prev = row.hash;
       lastGood = row.seq;
     }
-    if (end === null) return { ok: true, checked, unkeyed, checkpoint: newestCheckpoint };
+    if (end === null) return { ok: true, checked, unkeyed, checkpoint: newestCheckpoint, ...(purged ? { purged } : {}) };
     after = end;
   }
 }

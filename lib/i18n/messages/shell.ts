@@ -16,6 +16,7 @@ export const shellMessages = defineMessages({
     nav_settings: 'Settings',
     nav_studies: 'Studies',
     nav_audit: 'Audit log',
+    nav_holds: 'Legal holds',
     role_rm: 'Relationship manager',
     role_committee: 'Credit committee',
     role_evaluator: 'Evaluator',
@@ -46,6 +47,7 @@ export const shellMessages = defineMessages({
     nav_settings: '설정',
     nav_studies: '평가 연구',
     nav_audit: '감사 로그',
+    nav_holds: '법적 보존',
     role_rm: '기업금융 RM',
     role_committee: '여신심사위원회',
     role_evaluator: '평가자',
@@ -76,6 +78,7 @@ export const NAV_KEYS: Record<string, ShellKey> = {
   '/admin/settings': 'nav_settings',
   '/admin/studies': 'nav_studies',
   '/admin/audit': 'nav_audit',
+  '/admin/holds': 'nav_holds',
 };
 
 export function roleKey(role: 'rm' | 'committee' | 'evaluator' | 'admin'): ShellKey {

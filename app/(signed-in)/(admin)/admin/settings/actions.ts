@@ -9,7 +9,10 @@ import { appendAudit } from '@/lib/db/queries/audit';
 import { setQuorumSetting } from '@/lib/db/queries/oversight';
 import { QUORUM_MAX, QUORUM_SETTING } from '@/lib/domain/oversight';
 import { oversightMessages } from '@/lib/i18n/messages/oversight';
-import type { Dictionary, Messages } from '@/lib/i18n';
+import { saveRetention } from '@/lib/db/queries/retention';
+import { MAX_RETENTION_MONTHS, MIN_RETENTION_MONTHS, RETENTION_KINDS, type RetentionKind } from '@/lib/domain/retention';
+import { phraseMessage, type Dictionary, type Messages } from '@/lib/i18n';
+import { retentionMessages } from '@/lib/i18n/messages/retention';
 
 /** How many committee members must agree before a decision is final (docs/oversight.md). */
 export const setQuorum = action(
@@ -34,5 +37,23 @@ export const setQuorum = action(
     });
     revalidatePath('/admin/settings');
     return { quorum, before };
+  },
+);
+
+const retentionTables = [retentionMessages as Messages<Dictionary>];
+const monthsError = phraseMessage('errMonths', { min: MIN_RETENTION_MONTHS, max: MAX_RETENTION_MONTHS });
+const months = z.coerce.number(monthsError).int(monthsError).min(MIN_RETENTION_MONTHS, monthsError).max(MAX_RETENTION_MONTHS, monthsError);
+
+/** The retention periods (docs/retention.md), one field per kind, in months; audited with before and after. */
+export const saveRetentionSettings = action(
+  {
+    permission: 'retention:manage',
+    messages: retentionTables,
+    input: z.object(Object.fromEntries(RETENTION_KINDS.map((k) => [k, months])) as Record<RetentionKind, typeof months>),
+  },
+  async (periods, admin) => {
+    const saved = await saveRetention({ db: await getDb(), actorId: admin.id, periods });
+    revalidatePath('/admin/settings');
+    return saved;
   },
 );

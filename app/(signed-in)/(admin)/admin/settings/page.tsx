@@ -6,10 +6,13 @@ import { SESSION_HOURS } from '@/lib/auth/sessions';
 import { QuorumForm } from '@/components/admin/quorum-form';
 import { getDatabase, getDb } from '@/lib/db/client';
 import { getQuorumSetting } from '@/lib/db/queries/oversight';
+import { getRetention } from '@/lib/db/queries/retention';
 import { demoEnabled, env, oidcConfigured } from '@/lib/env';
 import { adminMessages } from '@/lib/i18n/messages/admin';
 import { oversightMessages } from '@/lib/i18n/messages/oversight';
+import { retentionMessages } from '@/lib/i18n/messages/retention';
 import { getT } from '@/lib/i18n/server';
+import { RetentionForm } from './retention-form';
 
 export async function generateMetadata(): Promise<Metadata> {
   return { title: (await getT(adminMessages))('settingsTitle') };
@@ -32,6 +35,7 @@ export default async function SettingsPage() {
   const to = await getT(oversightMessages);
   const e = env();
   const database = await getDatabase();
+  const [tr, retention] = await Promise.all([getT(retentionMessages), getRetention({ db: await getDb() })]);
   return (
     <>
       <PageHeader title={t('settingsTitle')} description={t('settingsDescription')} />
@@ -69,6 +73,9 @@ export default async function SettingsPage() {
         </Card>
         <Card title={to('quorumTitle')}>
           <QuorumForm quorum={await getQuorumSetting({ db: await getDb() })} />
+        </Card>
+        <Card title={tr('retentionTitle')}>
+          <RetentionForm periods={retention} />
         </Card>
       </div>
     </>

@@ -6,6 +6,7 @@ import { CaseRuns } from '@/components/case/case-runs';
 import { RunLauncher } from '@/components/case/run-launcher';
 import { SubmitCase } from '@/components/case/submit-case';
 import { RedFlagsPanel } from '@/components/red-flags/red-flags-panel';
+import { LegalHoldNotice } from '@/components/retention/legal-hold-notice';
 import { CaseDecisionCard, CaseDiscussionCard } from '@/components/review/case-review';
 import { AcknowledgementsCard } from '@/components/review/acknowledgements';
 import { CoverNoteCard } from '@/components/review/cover-note';
@@ -84,6 +85,7 @@ export default async function CasePage({ params }: { params: Promise<{ id: strin
         description={`${locale === 'ko' ? kase.companyName : (kase.companyNameEn ?? kase.companyName)} · ${t('asOfDate')} ${kase.asOfDate}`}
       />
       {soleProprietor ? <SoleProprietorWarning /> : null}
+      <LegalHoldNotice caseId={kase.id} />
       {redFlags.flags.length ? (
         <div className="mb-6">
           <RedFlagsPanel flags={redFlags.flags} evidence={redFlags.evidence} scope={{ kind: 'case', date: kase.asOfDate }} />
