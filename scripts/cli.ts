@@ -13,6 +13,7 @@ import { registerEval } from './commands/eval';
 import { registerImport } from './commands/import';
 import { registerJudge } from './commands/judge';
 import { registerRetrieve } from './commands/retrieve';
+import { registerStability } from './commands/stability';
 import { registerStats } from './commands/stats';
 import { describeError } from './lib/describe-error';
 
@@ -57,6 +58,7 @@ registerRetrieve(program);
 registerStats(program);
 registerJudge(program);
 registerEval(program);
+registerStability(program);
 
 try {
   await program.parseAsync(process.argv);
