@@ -52,6 +52,16 @@ const schema = z.object({
   OPENAI_MAX_RETRIES: z.coerce.number().int().min(0).max(10).default(3),
   /** json_schema where the endpoint supports it, json_object plus validation otherwise; auto tries the first. */
   OPENAI_STRUCTURED_OUTPUT: z.preprocess((v) => (v === '' ? undefined : v), z.enum(['json_schema', 'json_object', 'auto']).default('auto')),
+  /**
+   * Decision-grade sampling (docs/stability.md): runs on a case, which the committee decides on,
+   * ask the model for temperature 0 and OPENAI_SEED. On unless set to 0, false, no or off.
+   */
+  OPENAI_DECISION_GRADE: flagDefaultOn,
+  /** The seed decision-grade runs send, for endpoints that take one; `none` sends no seed. Default 1. */
+  OPENAI_SEED: z.preprocess(
+    (v) => (typeof v !== 'string' || v.trim() === '' ? 1 : v.trim().toLowerCase() === 'none' ? null : v),
+    z.coerce.number().int().min(0).max(2_147_483_647).nullable(),
+  ),
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
   /** Bearer token a Prometheus scraper sends to GET /api/metrics; unset: admins' sessions only. */
   METRICS_TOKEN: optional.pipe(z.string().min(24, 'must be at least 24 characters (try: openssl rand -hex 24)').optional()),

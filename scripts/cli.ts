@@ -16,6 +16,7 @@ import { registerImport } from './commands/import';
 import { registerJudge } from './commands/judge';
 import { registerPurge } from './commands/purge';
 import { registerRetrieve } from './commands/retrieve';
+import { registerStability } from './commands/stability';
 import { registerStats } from './commands/stats';
 import { describeError } from './lib/describe-error';
 
@@ -86,6 +87,7 @@ registerStats(program);
 registerJudge(program);
 registerEval(program);
 registerPurge(program);
+registerStability(program);
 
 try {
   await program.parseAsync(process.argv);

@@ -388,9 +388,15 @@ export const runs = pgTable(
     workerId: text(),
     /** The holder renews this every few seconds; once it passes, another worker may take the run over. */
     leaseExpiresAt: timestamp({ withTimezone: true }),
+    /**
+     * The stability set the run was started in ("Run N times", docs/stability.md): the runs that
+     * share it are compared with each other. Null for a run started on its own.
+     */
+    stabilitySetId: uuid(),
   },
   (t) => [
     index('runs_case_idx').on(t.caseId),
+    index('runs_stability_set_idx').on(t.stabilitySetId),
     index('runs_company_idx').on(t.companyId),
     index('runs_created_by_idx').on(t.createdById),
     index('runs_status_idx').on(t.status),

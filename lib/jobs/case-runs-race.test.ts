@@ -37,8 +37,9 @@ function slowAfterCommit(db: Db, between: (runId: string) => Promise<void>): Db 
     get(target, prop, receiver) {
       if (prop !== 'transaction') return Reflect.get(target, prop, receiver);
       return async (...args: Parameters<Db['transaction']>) => {
-        const committed = (await target.transaction(...args)) as { id: string };
-        await between(committed.id);
+        // A start's transaction commits its runs (one, or a stability set's several).
+        const committed = (await target.transaction(...args)) as { id: string } | { id: string }[];
+        for (const run of Array.isArray(committed) ? committed : [committed]) await between(run.id);
         return committed;
       };
     },

@@ -3,6 +3,7 @@
 // are neither started, retried nor cancelled (docs/security.md). The server actions of the case
 // and run pages call these after checking who asks (lib/auth/run-access.ts); refusals are
 // AppErrors that say why, as phrases of the run table the action wrapper shows in the reader's language.
+import { randomUUID } from 'node:crypto';
 import type { Db, Executor } from '@/lib/db/client';
 import { appendAudit } from '@/lib/db/queries/audit';
 import { isCaseClosed, lockCaseStatus, markCaseAnalyzing } from '@/lib/db/queries/cases';
@@ -10,6 +11,8 @@ import type { Case, Run } from '@/lib/db/schema';
 import { createRun } from '@/lib/debate/engine';
 import type { Language, ProtocolId, RunMode } from '@/lib/domain/protocol';
 import type { ModelProvider } from '@/lib/llm/types';
+import { decisionGradeParams } from '@/lib/llm';
+import { MAX_STABILITY_RUNS } from '@/lib/report/stability';
 import type { CaseStatus } from '@/lib/domain/vocabulary';
 import { claimRunSlot, RunLimitReached } from '@/lib/debate/limits';
 import { enqueueRun, getBoss } from '@/lib/jobs/boss';
@@ -27,7 +30,16 @@ export type StartCaseRunOptions = {
   protocolId: ProtocolId;
   provider: ModelProvider;
   mode: RunMode;
-  params: { language: Language; recencyDays: number; maxWebResults: number; maxTokens?: number; maxCostUsd?: number };
+  params: {
+    language: Language;
+    recencyDays: number;
+    maxWebResults: number;
+    maxTokens?: number;
+    maxCostUsd?: number;
+    /** Sampling chosen by the caller; otherwise decision-grade (lib/llm/index.ts decisionGradeParams). */
+    temperature?: number;
+    seed?: number;
+  };
 };
 
 /**
@@ -38,48 +50,96 @@ export type StartCaseRunOptions = {
  * job or not at all, and from the commit on the caller is answered with the run, whatever a
  * worker has made of it by then.
  */
-export async function startCaseRun({ db, kase, actorId, protocolId, provider, mode, params }: StartCaseRunOptions) {
+export async function startCaseRun(options: StartCaseRunOptions) {
+  const { runs } = await startCaseRuns({ ...options, count: 1 });
+  return runs[0];
+}
+
+/**
+ * Starts `count` runs of one system on a case in one transaction, tagged as one stability set
+ * (docs/stability.md) when there are several: each takes a run slot of the actor, so a set that
+ * does not fit in the actor's limit starts none. `queue: false` is for a caller that executes the
+ * runs itself (the command line): no job is sent and no run slot is claimed.
+ */
+export async function startCaseRuns({
+  db,
+  kase,
+  actorId,
+  protocolId,
+  provider,
+  mode,
+  params,
+  count,
+  queue = true,
+}: Omit<StartCaseRunOptions, 'actorId'> & { actorId: string | null; count: number; queue?: boolean }) {
+  if (!Number.isInteger(count) || count < 1 || count > MAX_STABILITY_RUNS) throw new RangeError(`A case starts 1 to ${MAX_STABILITY_RUNS} runs at once.`);
   const { language, recencyDays, maxWebResults } = params;
   const budget = {
     ...(params.maxTokens !== undefined ? { maxTokens: params.maxTokens } : {}),
     ...(params.maxCostUsd !== undefined ? { maxCostUsd: params.maxCostUsd } : {}),
   };
-  await getBoss(db); // before the transaction: see getBoss
-  const run = await db.transaction(async (tx) => {
+  // The committee decides on a case's runs: a model is asked for decision-grade sampling unless
+  // the caller chose its own (the command line's --temperature) or the deployment turned it off.
+  const sampling = {
+    ...decisionGradeParams(provider),
+    ...(params.temperature !== undefined ? { temperature: params.temperature } : {}),
+    ...(params.seed !== undefined ? { seed: params.seed } : {}),
+  };
+  const stabilitySetId = count > 1 ? randomUUID() : null;
+  if (queue) await getBoss(db); // before the transaction: see getBoss
+  const runs = await db.transaction(async (tx) => {
     // Checked with the case locked: a submission between the caller's check and this insert
     // would otherwise leave a new run on a case the committee already has.
     const status = await lockCaseStatus({ db: tx, id: kase.id });
     if (!status || isCaseClosed(status)) throw new AppError('conflict', say(runMessages, 'errCaseClosed'));
-    try {
-      await claimRunSlot({ db: tx, userId: actorId });
-    } catch (err) {
-      if (err instanceof RunLimitReached) throw new AppError('rate_limited', err.said);
-      throw err;
+    const started: Run[] = [];
+    for (let i = 0; i < count; i++) {
+      if (queue && actorId) {
+        try {
+          await claimRunSlot({ db: tx, userId: actorId });
+        } catch (err) {
+          if (err instanceof RunLimitReached) throw new AppError('rate_limited', err.said);
+          throw err;
+        }
+      }
+      const run = await createRun({
+        db: tx,
+        protocolId,
+        companyId: kase.companyId,
+        provider,
+        mode,
+        params: { language, asOf: kase.asOfDate, recencyDays, maxWebResults, ...budget, ...sampling },
+        caseId: kase.id,
+        createdById: actorId,
+        stabilitySetId,
+      });
+      // The job commits with the run: no committed run is left without one.
+      if (queue) await enqueueRun({ db, runId: run.id, tx });
+      await appendAudit({
+        tx,
+        actorId,
+        action: 'run.start',
+        entityType: 'run',
+        entityId: run.id,
+        detail: {
+          caseId: kase.id,
+          protocol: protocolId,
+          provider: provider.name,
+          model: provider.model,
+          mode,
+          language,
+          ...budget,
+          ...(sampling.temperature !== undefined ? { temperature: sampling.temperature } : {}),
+          ...(sampling.seed !== undefined ? { modelSeed: sampling.seed } : {}),
+          ...(stabilitySetId ? { stabilitySetId } : {}),
+        },
+      });
+      started.push(run);
     }
-    const run = await createRun({
-      db: tx,
-      protocolId,
-      companyId: kase.companyId,
-      provider,
-      mode,
-      params: { language, asOf: kase.asOfDate, recencyDays, maxWebResults, ...budget },
-      caseId: kase.id,
-      createdById: actorId,
-    });
     await markCaseAnalyzing({ db: tx, id: kase.id });
-    // The job commits with the run: no committed run is left without one.
-    await enqueueRun({ db, runId: run.id, tx });
-    await appendAudit({
-      tx,
-      actorId,
-      action: 'run.start',
-      entityType: 'run',
-      entityId: run.id,
-      detail: { caseId: kase.id, protocol: protocolId, provider: provider.name, model: provider.model, mode, language, ...budget },
-    });
-    return run;
+    return started;
   });
-  return run;
+  return { stabilitySetId, runs };
 }
 
 const REFUSALS: Record<'retry' | 'cancel', Partial<Record<CaseStatus, Said>>> = {

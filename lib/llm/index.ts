@@ -78,6 +78,20 @@ export function runProviders(name: ProviderName, e: LlmEnv = readEnv()): { provi
   return { provider, providerFor: (step) => getProvider({ provider: name, role: step.agent }, e) };
 }
 
+/**
+ * The sampling a run on a case gets (docs/stability.md): temperature 0 and the configured seed, so
+ * the committee's runs say as nearly the same thing again as the endpoint allows. Nothing for the
+ * offline analyst (it is deterministic) or when OPENAI_DECISION_GRADE is off.
+ */
+export function decisionGradeParams(
+  provider: Pick<ModelProvider, 'isLLM'>,
+  e: Partial<Pick<Env, 'OPENAI_DECISION_GRADE' | 'OPENAI_SEED'>> = readEnv(),
+): { temperature?: number; seed?: number } {
+  if (!provider.isLLM || e.OPENAI_DECISION_GRADE === false) return {};
+  const seed = e.OPENAI_SEED === undefined ? 1 : e.OPENAI_SEED;
+  return { temperature: 0, ...(seed === null ? {} : { seed }) };
+}
+
 /** What the UI shows next to a run: the offline analyst must never pass for a model. */
 export function providerLabel(provider: Pick<ModelProvider, 'isLLM' | 'model'>): string {
   return provider.isLLM ? `OpenAI-compatible: ${provider.model}` : 'Built-in offline analyst — not an LLM';

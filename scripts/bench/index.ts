@@ -8,6 +8,7 @@ import { importBenchmark } from './import';
 import { loadBenchmark } from './load';
 import { realisticBenchmark } from './realistic';
 import { retrievalBenchmark } from './retrieval';
+import { stabilityBenchmark } from './stability';
 import type { Benchmark } from './types';
 import { uiBenchmark } from './ui';
 
@@ -22,6 +23,7 @@ export const benchmarks: Benchmark[] = [
   eventLoopBenchmark,
   uiBenchmark,
   documentsBenchmark,
+  stabilityBenchmark,
 ];
 
 /** Minutes of worker processes on a private PostgreSQL server: only with `--load`. */

@@ -60,7 +60,7 @@ type Options = {
   judgeTemperature?: number;
 };
 
-function temperature(value: string) {
+export function temperature(value: string) {
   const n = Number(value);
   if (!value.trim() || !Number.isFinite(n) || n < 0 || n > 2) throw new InvalidArgumentError('Use a number from 0 to 2.');
   return n;

@@ -527,6 +527,25 @@ describe('realistic mode over HTTP', () => {
     }
   });
 
+  it('temperature 0 gives the same answer to the same request, its seed choosing which; 0.7 varies (docs/stability.md)', async () => {
+    // Content quirks on, HTTP errors off: only the model's part of the answer is compared.
+    fake.configure({ realistic: { rates: { ...DEFAULT_RATES, http429: 0, http500: 0 } } });
+    try {
+      const ask = async (extra: { temperature?: number; seed?: number }) => {
+        const body = { ...d1Request(), ...extra, messages: [...d1Request().messages, { role: 'user', content: 'stability' }] };
+        return content((await stream(body)).chunks);
+      };
+      const zero = [await ask({ temperature: 0, seed: 7 }), await ask({ temperature: 0, seed: 7 }), await ask({ temperature: 0, seed: 7 })];
+      expect(new Set(zero).size).toBe(1);
+      expect(zero[0].length).toBeGreaterThan(0);
+      expect(await ask({ temperature: 0, seed: 8 })).not.toBe(zero[0]);
+      const warm = [await ask({ temperature: 0.7, seed: 7 }), await ask({ temperature: 0.7, seed: 7 }), await ask({ temperature: 0.7, seed: 7 })];
+      expect(new Set(warm).size).toBeGreaterThan(1);
+    } finally {
+      fake.configure({ realistic: { rates: NO_QUIRKS } });
+    }
+  });
+
   it('a script entry turns the realistic mode on for its conversations only, at its own rates', async () => {
     const replay = await startFakeLlm({ seed: 4, script: [{ match: 'Acme Corp', realistic: { rates: { ...NO_QUIRKS, fence: 1 } } }] });
     try {

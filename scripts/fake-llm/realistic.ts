@@ -816,8 +816,12 @@ function requestedSchema(body: ChatRequest): JsonSchema {
  * does not move the others. An HTTP error wins over everything; an empty answer or a refusal over
  * the content quirks, which may come together (a fenced answer with reordered keys).
  */
-export function realisticAnswer(body: ChatRequest, settings: RealisticSettings, rng: Random): RealisticAnswer {
-  const draws = Object.fromEntries(BEHAVIOURS.map((b) => [b, rng()])) as Record<Behaviour, number>;
+export function realisticAnswer(body: ChatRequest, settings: RealisticSettings, asked: Random, fixed?: Random): RealisticAnswer {
+  const draws = Object.fromEntries(BEHAVIOURS.map((b) => [b, asked()])) as Record<Behaviour, number>;
+  // At temperature 0 (`fixed`: drawn from the request alone) the model's part of the answer is the
+  // same every time it is asked; only the server's HTTP errors are drawn afresh.
+  if (fixed) for (const b of BEHAVIOURS) if (b !== 'http429' && b !== 'http500') draws[b] = fixed();
+  const rng = fixed ?? asked;
   const drawn = new Set(BEHAVIOURS.filter((b) => draws[b] < settings.rates[b]));
   const prompt = readStepPrompt(body);
   const stepId = prompt.stepId;
@@ -862,6 +866,17 @@ export function realisticAnswer(body: ChatRequest, settings: RealisticSettings, 
  */
 export function requestRandom(seed: number, conversation: string, asked: number): Random {
   return seededRandom(hashString(`${seed}:${asked}:${hashString(conversation)}`));
+}
+
+/**
+ * The draws of a request that must give the same answer each time it is asked (temperature 0),
+ * or undefined when answers vary (any other temperature, or none given): seeded by the request's
+ * own seed (the server's when it sends none) and the conversation, never by how often it was asked.
+ */
+export function fixedRandom(body: Pick<ChatRequest, 'temperature' | 'seed'>, serverSeed: number, conversation: string): Random | undefined {
+  if (body.temperature !== 0) return undefined;
+  const seed = typeof body.seed === 'number' ? body.seed : serverSeed;
+  return seededRandom(hashString(`fixed:${seed}:${hashString(conversation)}`));
 }
 
 /** Rates over a base, by behaviour name (`all` sets every one first); a name it does not know is an error. */

@@ -22,6 +22,7 @@ import {
   parseRates,
   realisticAnswer,
   requestRandom,
+  fixedRandom,
   withRates,
   type Behaviour,
   type LaterItem,
@@ -222,7 +223,13 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
       const key = hashString(text);
       const n = asked.get(key) ?? 0;
       asked.set(key, n + 1);
-      const answer = realisticAnswer(body, realisticOf(scripted?.entry.realistic), requestRandom(settings.seed, text, n));
+      // Temperature 0 gives the same answer to the same request; any other varies with each asking.
+      const answer = realisticAnswer(
+        body,
+        realisticOf(scripted?.entry.realistic),
+        requestRandom(settings.seed, text, n),
+        fixedRandom(body, settings.seed, text),
+      );
       record.stepId = answer.stepId;
       if (answer.kind === 'http') {
         record.fault = String(answer.status);

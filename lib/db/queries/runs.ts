@@ -20,11 +20,14 @@ export async function insertRun({
   companyId,
   caseId = null,
   createdById = null,
+  stabilitySetId = null,
   id,
 }: {
   db: Executor;
   /** A fixed id (the demo run); a random one otherwise. */
   id?: string;
+  /** The stability set it belongs to (docs/stability.md). */
+  stabilitySetId?: string | null;
   protocol: ProtocolDef;
   params: RunParams;
   provider: string;
@@ -37,7 +40,7 @@ export async function insertRun({
   return db.transaction(async (tx) => {
     const [run] = await tx
       .insert(runs)
-      .values({ ...(id ? { id } : {}), protocol: protocol.id, params, provider, model, mode, companyId, caseId, createdById, status: 'queued' })
+      .values({ ...(id ? { id } : {}), protocol: protocol.id, params, provider, model, mode, companyId, caseId, createdById, stabilitySetId, status: 'queued' })
       .returning();
     await tx
       .insert(runSteps)

@@ -53,6 +53,7 @@ export async function createRun({
   params = {},
   caseId = null,
   createdById = null,
+  stabilitySetId = null,
   id,
 }: {
   db: Executor;
@@ -64,8 +65,10 @@ export async function createRun({
   params?: Partial<RunParams>;
   caseId?: string | null;
   createdById?: string | null;
+  /** The stability set it is started in (docs/stability.md). */
+  stabilitySetId?: string | null;
 }) {
   const protocol = getProtocol(protocolId);
   const full: RunParams = { ...DEFAULT_RUN_PARAMS, ...defaultBudget(), asOf: isoToday(), ...params };
-  return insertRun({ db, id, protocol, params: full, provider: provider.name, model: provider.model, mode, companyId, caseId, createdById });
+  return insertRun({ db, id, protocol, params: full, provider: provider.name, model: provider.model, mode, companyId, caseId, createdById, stabilitySetId });
 }

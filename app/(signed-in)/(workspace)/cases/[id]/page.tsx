@@ -4,6 +4,7 @@ import { notFound } from 'next/navigation';
 import { CaseFacts } from '@/components/case/case-facts';
 import { CaseRuns } from '@/components/case/case-runs';
 import { RunLauncher } from '@/components/case/run-launcher';
+import { StabilityCard } from '@/components/case/stability-card';
 import { SubmitCase } from '@/components/case/submit-case';
 import { RedFlagsPanel } from '@/components/red-flags/red-flags-panel';
 import { LegalHoldNotice } from '@/components/retention/legal-hold-notice';
@@ -125,6 +126,7 @@ export default async function CasePage({ params }: { params: Promise<{ id: strin
               </p>
             ) : null}
           </Card>
+          <StabilityCard caseId={kase.id} canStart={owner && open} />
           <CaseDiscussionCard kase={row} comments={comments} right={commentRight(user, row)} />
         </div>
         <div className="space-y-6">

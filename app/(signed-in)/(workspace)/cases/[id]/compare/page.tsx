@@ -18,6 +18,9 @@ import { PROTOCOLS_BY_ID } from '@/lib/debate/protocols';
 import { runEvidenceRefs } from '@/lib/report/live-state';
 import { loadRunView, type RunView } from '@/lib/report/run-view';
 import { compareRuns } from '@/lib/eval/compare';
+import { measureStability } from '@/lib/report/stability';
+import { StabilityFigures } from '@/components/run/stability-figures';
+import { stabilityMessages } from '@/lib/i18n/messages/stability';
 import { judgeAvailability } from '@/lib/eval/judge-actions';
 import { getT } from '@/lib/i18n/server';
 import { compareMessages } from '@/lib/i18n/messages/compare';
@@ -99,6 +102,7 @@ export default async function CompareRunsPage({
   // Only the owning RM runs judges; the committee sees the stored ones.
   const canJudge = can(user.role, 'cases:write') && canAccessCase(user, kase, 'write');
   const comparison = compareRuns(viewA, viewB);
+  const ts = await getT(stabilityMessages);
   const protocolName = (v: RunView) => PROTOCOLS_BY_ID[v.protocol]?.name ?? v.protocol;
   const sides = [
     ['A', viewA],
@@ -131,6 +135,13 @@ export default async function CompareRunsPage({
             ))}
           </ul>
           <CompareMetrics comparison={comparison} />
+        </section>
+        <section aria-labelledby="compare-agreement" className="space-y-3" data-testid="compare-agreement">
+          <h2 id="compare-agreement" className="text-lg font-semibold">
+            {ts('compareHeading')}
+          </h2>
+          <p className="text-sm text-zinc-700 dark:text-zinc-300">{ts('compareLead')}</p>
+          <StabilityFigures stability={measureStability([viewA, viewB])} runLabels={[t('runA'), t('runB')]} />
         </section>
         <PairwiseCard caseId={kase.id} a={a} b={b} rows={judgments} canRun={canJudge} availability={judgeAvailability()} />
         <section aria-labelledby="compare-coverage" className="space-y-3">
