@@ -163,6 +163,14 @@ export function roleModelEnv(role: string): string | undefined {
   return process.env[roleModelVar(role)]?.trim() || undefined;
 }
 
+/** Every per-role model override that is set (OPENAI_MODEL_<ROLE>), sorted by variable, for the system card. */
+export function roleModelEnvs(): { variable: string; model: string }[] {
+  return Object.entries(process.env)
+    .filter(([k, v]) => /^OPENAI_MODEL_[A-Z0-9_]+$/.test(k) && v?.trim())
+    .map(([variable, v]) => ({ variable, model: v!.trim() }))
+    .sort((a, b) => a.variable.localeCompare(b.variable));
+}
+
 /** `devils-advocate` → `OPENAI_MODEL_DEVILS_ADVOCATE`. */
 export function roleModelVar(role: string) {
   return `OPENAI_MODEL_${role

@@ -36,7 +36,7 @@ export const PERMISSIONS = {
   'ratings:write': ['evaluator'],
   'users:manage': ['admin'],
   'settings:read': ['admin'],
-  /** Settings an admin changes in the app: the committee's quorum (docs/oversight.md). */
+  /** Settings an admin changes in the app: the committee's quorum (docs/oversight.md), the system card's owner (lib/db/queries/settings.ts). */
   'settings:write': ['admin'],
   'studies:manage': ['admin'],
   /** GET /api/metrics with a session; scrapers may use METRICS_TOKEN instead (app/api/metrics/route.ts). */
@@ -54,6 +54,8 @@ export const PAGES = [
   { path: '/', permission: 'app:use' },
   { path: '/logout', permission: 'app:use' },
   { path: '/inbox', permission: 'app:use' },
+  /** The system card (docs/system-card.md): every role. */
+  { path: '/about', permission: 'app:use' },
   { path: '/cases', permission: 'cases:read-own' },
   { path: '/cases/new', permission: 'cases:write' },
   { path: '/companies', permission: 'companies:read' },
@@ -136,6 +138,7 @@ export const ACTIONS = {
   submitRating: 'ratings:write',
   runPairwiseJudge: 'cases:write',
   runRubricJudge: 'cases:write',
+  setSystemOwnerAction: 'settings:write',
 } as const satisfies Record<string, Permission>;
 
 /**

@@ -6,10 +6,13 @@ import { SESSION_HOURS } from '@/lib/auth/sessions';
 import { QuorumForm } from '@/components/admin/quorum-form';
 import { getDatabase, getDb } from '@/lib/db/client';
 import { getQuorumSetting } from '@/lib/db/queries/oversight';
+import { getSystemOwner } from '@/lib/db/queries/settings';
 import { demoEnabled, env, oidcConfigured } from '@/lib/env';
+import { aboutMessages } from '@/lib/i18n/messages/about';
 import { adminMessages } from '@/lib/i18n/messages/admin';
 import { oversightMessages } from '@/lib/i18n/messages/oversight';
 import { getT } from '@/lib/i18n/server';
+import { OwnerForm } from './owner-form';
 
 export async function generateMetadata(): Promise<Metadata> {
   return { title: (await getT(adminMessages))('settingsTitle') };
@@ -32,6 +35,7 @@ export default async function SettingsPage() {
   const to = await getT(oversightMessages);
   const e = env();
   const database = await getDatabase();
+  const [about, owner] = await Promise.all([getT(aboutMessages), getSystemOwner({ db: await getDb() })]);
   return (
     <>
       <PageHeader title={t('settingsTitle')} description={t('settingsDescription')} />
@@ -69,6 +73,9 @@ export default async function SettingsPage() {
         </Card>
         <Card title={to('quorumTitle')}>
           <QuorumForm quorum={await getQuorumSetting({ db: await getDb() })} />
+        </Card>
+        <Card title={about('ownerFormTitle')}>
+          <OwnerForm owner={owner && { name: owner.name, title: owner.title, contact: owner.contact }} />
         </Card>
       </div>
     </>
