@@ -88,7 +88,7 @@ describe('what /ratings says about who sees the ratings', () => {
     expect(Object.values(ko).join(' ')).not.toContain('다른 사람에게 공개되지 않습니다');
   });
 
-  it('names who sees what: admins by pseudonym in the results, CSV and audit log, progress by name, nobody in the other roles', () => {
+  it('names who sees what: admins by pseudonym in the CSV and audit log, counted in the results, progress by name, nobody in the other roles', () => {
     expect(en.privacyAdmins).toMatch(/pseudonym/);
     for (const place of ['results', 'CSV', 'audit log']) expect(en.privacyAdmins).toContain(place);
     expect(en.privacyProgress).toMatch(/under your name/);
