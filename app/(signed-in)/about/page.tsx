@@ -18,7 +18,7 @@ const fmt = (v: number | null) => (v === null || !Number.isFinite(v) ? '—' : N
 
 function Section({ id, title, children }: { id: string; title: string; children: React.ReactNode }) {
   return (
-    <section aria-labelledby={`${id}-heading`} className="space-y-3" data-testid={`about-${id}`}>
+    <section aria-labelledby={`${id}-heading`} className="space-y-3" data-testid={`about-section-${id}`}>
       <h2 id={`${id}-heading`} className="text-lg font-semibold">
         {title}
       </h2>
