@@ -287,9 +287,14 @@ test.describe.serial('evaluation studio', () => {
 
     const [download] = await Promise.all([admin.waitForEvent('download'), admin.getByTestId('csv-link').click()]);
     const csv = fs.readFileSync((await download.path())!, 'utf8');
-    expect(csv.split('\r\n')[0]).toContain('evaluator_email,evaluator_name,company_id');
-    const rows = parse(csv, { columns: true }) as { protocol: string; sus_score: string; submitted_at: string }[];
+    // Evaluators by pseudonym only (issue 30, item 2): three of them, each on their four rows.
+    expect(csv.split('\r\n')[0]).toContain('assignment_id,evaluator,company_id');
+    for (const email of [...evaluators, DEMO_USERS.evaluator.email]) expect(csv).not.toContain(email);
+    for (const evaluatorName of ['Study evaluator', DEMO_USERS.evaluator.name]) expect(csv).not.toContain(evaluatorName);
+    const rows = parse(csv, { columns: true }) as { evaluator: string; protocol: string; sus_score: string; submitted_at: string }[];
     expect(rows).toHaveLength(12);
+    expect(rows.every((r) => /^E-[0-9A-F]{8}$/.test(r.evaluator))).toBe(true);
+    expect(new Set(rows.map((r) => r.evaluator)).size).toBe(3);
     expect(rows.filter((r) => r.protocol === 'kpd-mads').map((r) => r.sus_score)).toEqual(Array(6).fill('75'));
     expect(rows.every((r) => r.submitted_at !== '')).toBe(true);
     for (const id of runIds) expect(csv).toContain(id);

@@ -13,6 +13,9 @@ const flagDefaultOn = z.preprocess(
 /** A number that may be left unset (or empty). */
 const optionalNumber = (n: z.ZodCoercedNumber) => z.preprocess((v) => (typeof v === 'string' && v.trim() === '' ? undefined : v), n.optional());
 
+/** The demo accounts' password when DEMO_PASSWORD is not set (README.md says it too). */
+export const DEFAULT_DEMO_PASSWORD = 'crosscheck-demo';
+
 const schema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).catch('production'),
   /** PostgreSQL connection string; without it the app embeds PGlite. */
@@ -43,7 +46,7 @@ const schema = z.object({
    * the client address is the one the nearest of them saw (lib/auth/throttle.ts). 0: none.
    */
   TRUST_PROXY: z.coerce.number().int().min(0).max(10).default(0),
-  DEMO_PASSWORD: z.string().min(8, 'must be at least 8 characters').default('crosscheck-demo'),
+  DEMO_PASSWORD: z.string().min(8, 'must be at least 8 characters').default(DEFAULT_DEMO_PASSWORD),
   OPENAI_API_KEY: optional,
   OPENAI_BASE_URL: optional.pipe(z.url().optional()),
   OPENAI_MODEL: optional,
@@ -171,6 +174,14 @@ export function resetEnvForTests() {
  */
 export function roleModelEnv(role: string): string | undefined {
   return process.env[roleModelVar(role)]?.trim() || undefined;
+}
+
+/** Every per-role model override that is set (OPENAI_MODEL_<ROLE>), sorted by variable, for the system card. */
+export function roleModelEnvs(): { variable: string; model: string }[] {
+  return Object.entries(process.env)
+    .filter(([k, v]) => /^OPENAI_MODEL_[A-Z0-9_]+$/.test(k) && v?.trim())
+    .map(([variable, v]) => ({ variable, model: v!.trim() }))
+    .sort((a, b) => a.variable.localeCompare(b.variable));
 }
 
 /** `devils-advocate` → `OPENAI_MODEL_DEVILS_ADVOCATE`. */

@@ -7,8 +7,8 @@ import type { DatabaseHandle } from '@/lib/db/client';
 import { hasAnyCompany } from '@/lib/db/queries/demo';
 import { openAppDatabase } from '@/lib/demo/app-database';
 import { DataFolderError } from '@/lib/db/data-dir';
-import { DEMO_ACCOUNTS } from '@/lib/demo/accounts';
-import { demoEnabled, env, EnvError, isEmbedded } from '@/lib/env';
+import { DEMO_ACCOUNTS, demoPasswordNote } from '@/lib/demo/accounts';
+import { DEFAULT_DEMO_PASSWORD, demoEnabled, env, EnvError, isEmbedded } from '@/lib/env';
 import type { QueueWorker } from '@/lib/jobs/worker';
 import { stopOnSignals } from '@/lib/shutdown';
 import { log } from '@/lib/ops/log';
@@ -26,7 +26,7 @@ export async function demoSignIns(database: Pick<DatabaseHandle, 'db' | 'kind'>,
     const created = await ensureDemoAccounts(database.db, e.DEMO_PASSWORD);
     if (created) lines.push(`Created ${created} demo account${created === 1 ? '' : 's'} (DEMO=1).`);
   }
-  lines.push(`Demo sign-ins (password: ${e.DEMO_PASSWORD === 'crosscheck-demo' ? 'crosscheck-demo' : 'the DEMO_PASSWORD value'}):`);
+  lines.push(`Demo sign-ins (${demoPasswordNote(e.DEMO_PASSWORD, DEFAULT_DEMO_PASSWORD)}):`);
   for (const a of DEMO_ACCOUNTS) lines.push(`  ${a.email.padEnd(24)} ${a.role}`);
   if (database.kind === 'postgres' && !(await hasAnyCompany({ db: database.db }))) {
     lines.push('The knowledge pool is empty: `npm run db:seed` loads the demo pool and the demo cases.');

@@ -36,7 +36,7 @@ export const PERMISSIONS = {
   'ratings:write': ['evaluator'],
   'users:manage': ['admin'],
   'settings:read': ['admin'],
-  /** Settings an admin changes in the app: the committee's quorum (docs/oversight.md). */
+  /** Settings an admin changes in the app: the committee's quorum (docs/oversight.md), the system card's owner (lib/db/queries/settings.ts). */
   'settings:write': ['admin'],
   /** Retention periods, legal holds and the purge (docs/retention.md). */
   'retention:manage': ['admin'],
@@ -56,6 +56,8 @@ export const PAGES = [
   { path: '/', permission: 'app:use' },
   { path: '/logout', permission: 'app:use' },
   { path: '/inbox', permission: 'app:use' },
+  /** The system card (docs/system-card.md): every role. */
+  { path: '/about', permission: 'app:use' },
   { path: '/cases', permission: 'cases:read-own' },
   { path: '/cases/new', permission: 'cases:write' },
   { path: '/companies', permission: 'companies:read' },
@@ -142,6 +144,7 @@ export const ACTIONS = {
   saveRetentionSettings: 'retention:manage',
   placeLegalHold: 'retention:manage',
   liftLegalHold: 'retention:manage',
+  setSystemOwnerAction: 'settings:write',
 } as const satisfies Record<string, Permission>;
 
 /**

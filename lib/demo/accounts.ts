@@ -8,3 +8,12 @@ export const DEMO_ACCOUNTS = [
   { email: 'evaluator@example.com', name: 'Demo Evaluator', role: 'evaluator' },
   { email: 'admin@example.com', name: 'Demo Admin', role: 'admin' },
 ] as const satisfies readonly { email: string; name: string; role: Role }[];
+
+/**
+ * Where the operator finds the demo accounts' password, for the lines the CLI and start-up print:
+ * the default itself when DEMO_PASSWORD is unset (saying "set by DEMO_PASSWORD" sent people
+ * looking for a variable nobody had set), and the variable's name, never its value, when it is set.
+ */
+export function demoPasswordNote(password: string, defaultPassword: string): string {
+  return password === defaultPassword ? `password: ${defaultPassword}` : 'password: the value of DEMO_PASSWORD in this environment';
+}

@@ -20,9 +20,9 @@ import {
   ownerHasAnyCase,
 } from '@/lib/db/queries/demo';
 import { hashPassword } from '@/lib/auth/password';
-import { DEMO_ACCOUNTS } from '@/lib/demo/accounts';
+import { DEMO_ACCOUNTS, demoPasswordNote } from '@/lib/demo/accounts';
 import { DEMO_IDS } from '@/lib/domain/demo-ids';
-import { demoEnabled, env } from '@/lib/env';
+import { DEFAULT_DEMO_PASSWORD, demoEnabled, env } from '@/lib/env';
 import { readSourcesFromPath } from '@/lib/pool/import';
 import { planImport } from '@/lib/pool/import/plan';
 import { writeImport } from '@/lib/pool/import/write';
@@ -193,7 +193,7 @@ export async function seedIfEmpty(db: Db): Promise<SeedCounts | null> {
   console.log(
     `[db] Loaded the demo pool: ${counts.companies} companies, ${counts.evidence} evidence items, ` +
       `${counts.documents} documents (${counts.chunks} chunks)` +
-      (accounts ? `; demo accounts ${DEMO_ACCOUNTS.map((a) => a.email).join(', ')} (password set by DEMO_PASSWORD).` : '.'),
+      (accounts ? `; demo accounts ${DEMO_ACCOUNTS.map((a) => a.email).join(', ')} (${demoPasswordNote(env().DEMO_PASSWORD, DEFAULT_DEMO_PASSWORD)}).` : '.'),
   );
   return counts;
 }

@@ -1,5 +1,6 @@
 // The raw ratings of a study as CSV (RFC 4180), one row per assignment, for analysis elsewhere;
-// lib/util/csv.ts writes it, quoting and defusing formula-like names.
+// lib/util/csv.ts writes it, quoting and defusing formula-like names. Evaluators appear under
+// their pseudonym in the study (lib/eval/study-pseudonym.ts), never by name or email.
 import { ALL_ITEMS, SUS_ITEMS, type Answers } from '@/lib/domain/study';
 import { susScore } from '@/lib/eval/study-stats';
 import { csvText } from '@/lib/util/csv';
@@ -7,8 +8,8 @@ import { csvText } from '@/lib/util/csv';
 export type CsvAssignment = {
   id: string;
   position: number;
-  evaluatorEmail: string;
-  evaluatorName: string;
+  /** The evaluator's pseudonym in this study (lib/eval/study-pseudonym.ts). */
+  evaluator: string;
   companyId: string;
   companyName: string;
   protocol: string;
@@ -24,8 +25,7 @@ export function ratingsCsv({ studyId, studyName, rows }: { studyId: string; stud
     'study_id',
     'study_name',
     'assignment_id',
-    'evaluator_email',
-    'evaluator_name',
+    'evaluator',
     'company_id',
     'company_name',
     'protocol',
@@ -44,8 +44,7 @@ export function ratingsCsv({ studyId, studyName, rows }: { studyId: string; stud
       studyId,
       studyName,
       r.id,
-      r.evaluatorEmail,
-      r.evaluatorName,
+      r.evaluator,
       r.companyId,
       r.companyName,
       r.protocol,

@@ -12,7 +12,7 @@
 // (audit_purges) names what it cut, and verification starts from it (docs/retention.md).
 import 'server-only';
 import { createHash } from 'node:crypto';
-import { and, asc, desc, eq, gt, gte, lt, lte, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, gte, lt, lte, ne, sql, type SQL } from 'drizzle-orm';
 import type { Executor, Tx } from '@/lib/db/client';
 import { auditCheckpoints, auditGenesis, auditLog, auditPurges, users } from '@/lib/db/schema';
 import { auditKey, auditMac } from '@/lib/db/audit-key';
@@ -342,6 +342,9 @@ export async function recordRunView({
   });
 }
 
+/** The action of an evaluator's submitted rating, whose actor the audit page shows by pseudonym only. */
+export const RATING_SUBMIT_ACTION = 'rating.submit';
+
 export type AuditFilters = {
   action?: string;
   actorId?: string;
@@ -386,7 +389,9 @@ export function parseAuditFilters(params: Record<string, string | string[] | und
 function auditWhere(filters: AuditFilters) {
   const where: SQL[] = [];
   if (filters.action) where.push(eq(auditLog.action, filters.action));
-  if (filters.actorId) where.push(eq(auditLog.actorId, filters.actorId));
+  // A rating's submission is shown under the evaluator's pseudonym (lib/eval/study-pseudonym.ts);
+  // listing it under a chosen person would undo that, so a filter by actor leaves it out.
+  if (filters.actorId) where.push(eq(auditLog.actorId, filters.actorId), ne(auditLog.action, RATING_SUBMIT_ACTION));
   if (filters.entityType) where.push(eq(auditLog.entityType, filters.entityType));
   if (filters.from) where.push(gte(auditLog.at, new Date(`${filters.from}T00:00:00.000Z`)));
   if (filters.to) where.push(lt(auditLog.at, new Date(`${addDays(filters.to, 1)}T00:00:00.000Z`)));

@@ -5,8 +5,14 @@ import { defineMessages } from '@/lib/i18n';
 export const ratingMessages = defineMessages({
   en: {
     listTitle: 'My ratings',
-    listDescription:
-      'Reports assigned to you in evaluation studies. Reports are blinded: you will not see which system wrote them, and nobody else sees your ratings.',
+    listDescription: 'Reports assigned to you in evaluation studies. Reports are blinded: you will not see which system wrote them.',
+    privacyTitle: 'Who sees your ratings',
+    privacyAdmins:
+      'Administrators who run a study see your answers under a pseudonym (such as E-3F2A9C01) in the ratings CSV and the audit log, and counted into the study’s results. The pseudonym is the same for all your ratings in one study and different in the next.',
+    privacyProgress:
+      'Administrators also see, under your name, which reports you were assigned and whether you have submitted each. Put side by side with the CSV, that can tell them which answers are yours: your ratings are pseudonymous, not anonymous.',
+    privacyOthers: 'Other evaluators, relationship managers and committee members never see your ratings.',
+    privacyOperators: 'The audit log stores your account with each submission, so whoever operates the database can link them.',
     listEmptyTitle: 'No reports assigned to you',
     listEmptyBody: 'An administrator assigns reports to evaluators when a study opens.',
     reportN: 'Report {n}',
@@ -75,8 +81,14 @@ export const ratingMessages = defineMessages({
   },
   ko: {
     listTitle: '내 평가',
-    listDescription:
-      '평가 연구에서 배정된 보고서입니다. 보고서는 블라인드 처리되어 어느 시스템이 작성했는지 알 수 없으며, 평가 결과는 다른 사람에게 공개되지 않습니다.',
+    listDescription: '평가 연구에서 배정된 보고서입니다. 보고서는 블라인드 처리되어 어느 시스템이 작성했는지 알 수 없습니다.',
+    privacyTitle: '내 평가를 볼 수 있는 사람',
+    privacyAdmins:
+      '연구를 운영하는 관리자는 평가 CSV와 감사 로그에서 내 응답을 가명(예: E-3F2A9C01)으로 보며, 응답은 연구 결과 집계에 포함됩니다. 가명은 한 연구 안에서는 모든 평가에 같고, 다음 연구에서는 달라집니다.',
+    privacyProgress:
+      '관리자는 내 이름으로 어떤 보고서가 배정되었고 각각 제출했는지도 봅니다. 이를 CSV와 나란히 놓으면 어느 응답이 내 것인지 알 수 있으므로, 내 평가는 익명이 아니라 가명 처리된 것입니다.',
+    privacyOthers: '다른 평가자, 기업금융 RM, 심사위원은 내 평가를 볼 수 없습니다.',
+    privacyOperators: '감사 로그는 제출마다 내 계정을 함께 저장하므로, 데이터베이스 운영자는 이를 연결할 수 있습니다.',
     listEmptyTitle: '배정된 보고서가 없습니다',
     listEmptyBody: '연구가 시작되면 관리자가 평가자에게 보고서를 배정합니다.',
     reportN: '보고서 {n}',

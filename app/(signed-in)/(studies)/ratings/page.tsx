@@ -1,6 +1,6 @@
 import type { Metadata } from 'next';
 import { RatingsList } from '@/components/studies/ratings-list';
-import { EmptyState, PageHeader } from '@/components/ui/layout';
+import { Card, EmptyState, PageHeader } from '@/components/ui/layout';
 import { requirePermission } from '@/lib/auth/session';
 import { getDb } from '@/lib/db/client';
 import { listAssignmentsForEvaluator } from '@/lib/db/queries/studies';
@@ -19,6 +19,17 @@ export default async function RatingsPage() {
     <>
       <PageHeader title={t('listTitle')} description={t('listDescription')} />
       {assignments.length ? <RatingsList assignments={assignments} t={t} /> : <EmptyState title={t('listEmptyTitle')}>{t('listEmptyBody')}</EmptyState>}
+      {/* Exactly who sees what (issue 30, item 2; docs/security.md "Evaluators' ratings"). */}
+      <div className="mt-6" data-testid="ratings-privacy">
+        <Card title={t('privacyTitle')}>
+          <ul className="list-disc space-y-1 pl-5 text-sm">
+            <li>{t('privacyAdmins')}</li>
+            <li>{t('privacyProgress')}</li>
+            <li>{t('privacyOthers')}</li>
+            <li>{t('privacyOperators')}</li>
+          </ul>
+        </Card>
+      </div>
     </>
   );
 }

@@ -8,6 +8,7 @@ import { getDb } from '@/lib/db/client';
 import { listAuditEntries, listAuditFacets, parseAuditFilters, verifyAuditChain, type AuditBreak, type AuditFilters } from '@/lib/db/queries/audit';
 import { auditMessages } from '@/lib/i18n/messages/audit';
 import { getLocale, getT } from '@/lib/i18n/server';
+import { pseudonymiseRatingEntries } from '@/lib/eval/study-pseudonym';
 import { auditActionLabel, auditEntityLabel } from '@/lib/ops/audit-detail';
 import { AuditTable } from './audit-table';
 
@@ -146,7 +147,8 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
       </form>
       {rows.length ? (
         <>
-          <AuditTable rows={rows} brokenAt={verification && !verification.ok ? verification.brokenAt : null} />
+          {/* Evaluators' ratings under their pseudonym in the study, never their name (docs/security.md). */}
+          <AuditTable rows={pseudonymiseRatingEntries(rows)} brokenAt={verification && !verification.ok ? verification.brokenAt : null} />
           <nav aria-label={t('paging')} className="mt-4 flex items-center gap-4 text-sm">
             {page > 1 ? (
               <Link

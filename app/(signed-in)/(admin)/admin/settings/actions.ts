@@ -7,7 +7,9 @@ import { action } from '@/lib/auth/action';
 import { getDb } from '@/lib/db/client';
 import { appendAudit } from '@/lib/db/queries/audit';
 import { setQuorumSetting } from '@/lib/db/queries/oversight';
+import { setSystemOwner } from '@/lib/db/queries/settings';
 import { QUORUM_MAX, QUORUM_SETTING } from '@/lib/domain/oversight';
+import { aboutMessages } from '@/lib/i18n/messages/about';
 import { oversightMessages } from '@/lib/i18n/messages/oversight';
 import { saveRetention } from '@/lib/db/queries/retention';
 import { MAX_RETENTION_MONTHS, MIN_RETENTION_MONTHS, RETENTION_KINDS, type RetentionKind } from '@/lib/domain/retention';
@@ -55,5 +57,24 @@ export const saveRetentionSettings = action(
     const saved = await saveRetention({ db: await getDb(), actorId: admin.id, periods });
     revalidatePath('/admin/settings');
     return saved;
+  },
+);
+
+/** Names the system's owner on the system card (/about); audited in lib/db/queries/settings.ts. Field errors are keys of the about table. */
+export const setSystemOwnerAction = action(
+  {
+    permission: 'settings:write',
+    messages: [aboutMessages as Messages<Dictionary>],
+    input: z.object({
+      name: z.string().trim().min(1, 'errOwnerName').max(200, 'errOwnerName'),
+      title: z.string().trim().min(1, 'errOwnerTitle').max(200, 'errOwnerTitle'),
+      contact: z.string().trim().max(200, 'errOwnerContact').default(''),
+    }),
+  },
+  async (owner, admin) => {
+    await setSystemOwner({ db: await getDb(), actorId: admin.id, owner });
+    revalidatePath('/admin/settings');
+    revalidatePath('/about');
+    return { name: owner.name };
   },
 );

@@ -7,12 +7,15 @@ import { QuorumForm } from '@/components/admin/quorum-form';
 import { getDatabase, getDb } from '@/lib/db/client';
 import { getQuorumSetting } from '@/lib/db/queries/oversight';
 import { getRetention } from '@/lib/db/queries/retention';
+import { getSystemOwner } from '@/lib/db/queries/settings';
 import { demoEnabled, env, oidcConfigured } from '@/lib/env';
+import { aboutMessages } from '@/lib/i18n/messages/about';
 import { adminMessages } from '@/lib/i18n/messages/admin';
 import { oversightMessages } from '@/lib/i18n/messages/oversight';
 import { retentionMessages } from '@/lib/i18n/messages/retention';
 import { getT } from '@/lib/i18n/server';
 import { RetentionForm } from './retention-form';
+import { OwnerForm } from './owner-form';
 
 export async function generateMetadata(): Promise<Metadata> {
   return { title: (await getT(adminMessages))('settingsTitle') };
@@ -36,6 +39,7 @@ export default async function SettingsPage() {
   const e = env();
   const database = await getDatabase();
   const [tr, retention] = await Promise.all([getT(retentionMessages), getRetention({ db: await getDb() })]);
+  const [about, owner] = await Promise.all([getT(aboutMessages), getSystemOwner({ db: await getDb() })]);
   return (
     <>
       <PageHeader title={t('settingsTitle')} description={t('settingsDescription')} />
@@ -76,6 +80,9 @@ export default async function SettingsPage() {
         </Card>
         <Card title={tr('retentionTitle')}>
           <RetentionForm periods={retention} />
+        </Card>
+        <Card title={about('ownerFormTitle')}>
+          <OwnerForm owner={owner && { name: owner.name, title: owner.title, contact: owner.contact }} />
         </Card>
       </div>
     </>

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { action } from '@/lib/auth/action';
 import type { SessionUser } from '@/lib/auth/session';
 import { getDb } from '@/lib/db/client';
-import { appendAudit } from '@/lib/db/queries/audit';
+import { appendAudit, RATING_SUBMIT_ACTION } from '@/lib/db/queries/audit';
 import { getAssignmentForEvaluator, nextAssignmentForEvaluator, saveAssignmentAnswers, submitAssignment } from '@/lib/db/queries/studies';
 import { cleanAnswers, missingItems } from '@/lib/eval/study-design';
 import { AppError } from '@/lib/errors';
@@ -43,7 +43,7 @@ export const submitRating = action({ permission: 'ratings:write', input }, async
     await appendAudit({
       tx,
       actorId: user.id,
-      action: 'rating.submit',
+      action: RATING_SUBMIT_ACTION,
       entityType: 'study_assignment',
       entityId: assignmentId,
       detail: { studyId: assignment.studyId, answers: clean },
