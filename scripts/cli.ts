@@ -8,6 +8,7 @@ import { closeDb } from '@/lib/db/client';
 import { appDb } from '@/lib/demo/app-database';
 import { ROLES, type Role } from '@/lib/domain/vocabulary';
 import { registerBatch } from './commands/batch';
+import { registerCaseFile } from './commands/case-file';
 import { registerDebate } from './commands/debate';
 import { registerEval } from './commands/eval';
 import { registerImport } from './commands/import';
@@ -57,6 +58,7 @@ registerRetrieve(program);
 registerStats(program);
 registerJudge(program);
 registerEval(program);
+registerCaseFile(program);
 
 try {
   await program.parseAsync(process.argv);
