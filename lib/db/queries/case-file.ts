@@ -5,7 +5,7 @@ import 'server-only';
 import { and, asc, desc, eq, inArray, or, sql } from 'drizzle-orm';
 import type { Executor } from '@/lib/db/client';
 import { readCitedPoolItems } from '@/lib/db/queries/cited-evidence';
-import { auditCheckpoints, auditLog, runs, submissionAcknowledgements, users } from '@/lib/db/schema';
+import { auditCheckpoints, auditLog, cases, runs, submissionAcknowledgements, users } from '@/lib/db/schema';
 import type { CitedEvidenceSnapshot } from '@/lib/domain/stored';
 
 /** Every acknowledgement of every submission round of a case, oldest round first. */
@@ -107,4 +107,9 @@ export async function citedEvidenceWithText({ db, snapshot }: { db: Executor; sn
     if (current.fingerprint !== item.fingerprint) return { ...item, textState: 'changed-in-pool' as const };
     return { ...item, text: current.text!, textState: 'whole' as const };
   });
+}
+
+export async function caseExists({ db, id }: { db: Executor; id: string }) {
+  const [row] = await db.select({ id: cases.id }).from(cases).where(eq(cases.id, id));
+  return Boolean(row);
 }
