@@ -103,6 +103,6 @@ test('a decided case exports a case file that verifies, and each tampering is na
   expect((await rm.request.get(`/api/cases/${caseId}/file`)).status()).toBe(403);
   const admin = await (await browser.newContext()).newPage();
   await signInAs(admin, 'admin');
-  await auditEntry(admin, 'case.file-export', caseId, 'Case file exported');
+  await auditEntry(admin, 'case.file_export', caseId, 'Case file exported');
   await Promise.all([rmContext.close(), committeeContext.close(), admin.context().close()]);
 });

@@ -40,7 +40,7 @@ describe('run calls: what each model call was sent and answered', () => {
     return db
       .select()
       .from(auditLog)
-      .where(and(eq(auditLog.action, 'run.calls-sealed'), eq(auditLog.entityId, runId)));
+      .where(and(eq(auditLog.action, 'run.calls_sealed'), eq(auditLog.entityId, runId)));
   }
 
   it('an offline run keeps one call per step, says it is not a model, and is sealed in the audit chain', async () => {

@@ -119,7 +119,7 @@ describe.each(testBackends())('the state of a case decides what happens to its r
       // The retry, then the seal of the calls the run made when it ended (docs/case-file.md).
       expect(retried).toEqual([
         { action: 'run.retry', entityId: run.id },
-        { action: 'run.calls-sealed', entityId: run.id },
+        { action: 'run.calls_sealed', entityId: run.id },
       ]);
 
       const queued = await caseWithRun(status, { active: true });

@@ -79,7 +79,7 @@ export function verifyCaseFile(zip: Uint8Array, { key }: { key?: Buffer } = {}):
     if (manifest.format !== 'crosscheck-case-file' || manifest.version !== 1) fail('manifest.json is not a Crosscheck case file of version 1');
     const audit = parse<{ entries: AuditEntry[] }>('audit.json');
     const seals = new Map<string, AuditEntry>();
-    for (const e of audit.entries) if (e.action === 'run.calls-sealed' && e.entityId) seals.set(e.entityId, e);
+    for (const e of audit.entries) if (e.action === 'run.calls_sealed' && e.entityId) seals.set(e.entityId, e);
 
     // 1. Every call's request and answer against the sha256 recorded when it was made.
     let callCount = 0;

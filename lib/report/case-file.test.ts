@@ -115,10 +115,10 @@ describe('case file', () => {
     expect(caseJson.decisions.map((d) => d.outcome)).toEqual(['approve']);
     const audit = readJson<{ entries: { seq: number; action: string }[] }>(files, 'audit.json');
     const actions = audit.entries.map((e) => e.action);
-    for (const a of ['run.calls-sealed', 'comment.create', 'case.decide']) expect(actions).toContain(a);
+    for (const a of ['run.calls_sealed', 'comment.create', 'case.decide']) expect(actions).toContain(a);
     expect(manifest.audit.seqs).toEqual(audit.entries.map((e) => e.seq));
     // The export itself is audited, and the chain still verifies.
-    const [exported] = await db.select().from(auditLog).where(eq(auditLog.action, 'case.file-export'));
+    const [exported] = await db.select().from(auditLog).where(eq(auditLog.action, 'case.file_export'));
     expect(exported.entityId).toBe(DEMO_IDS.submittedCase);
     expect((await verifyAuditChain({ db })).ok).toBe(true);
   });
@@ -181,7 +181,7 @@ describe('case file', () => {
     };
     // The answer and its recorded sha256 edited, the manifest recomputed: the sealed digest does not follow.
     const first = edit(zip, forge);
-    const seal = readJson<{ entries: { seq: number; action: string }[] }>(files0, 'audit.json').entries.find((e) => e.action === 'run.calls-sealed')!;
+    const seal = readJson<{ entries: { seq: number; action: string }[] }>(files0, 'audit.json').entries.find((e) => e.action === 'run.calls_sealed')!;
     expect(verifyCaseFile(first).failure).toBe(`run 1: its calls do not match the digest sealed in audit entry #${seal.seq}`);
     // The seal's digest rewritten as well: without the key nothing more can be told; with it, the entry's keyed hash fails.
     const second = edit(zip, (files) => {

@@ -159,14 +159,14 @@ export async function buildCaseFile({ db, caseId, by, now = new Date() }: { db: 
   return { zip, filename, manifest, manifestSha256: sha256Hex(files['manifest.json']) };
 }
 
-/** The file, and its `case.file-export` audit entry once it exists. */
+/** The file, and its `case.file_export` audit entry once it exists. */
 export async function exportCaseFile({ db, caseId, by }: { db: Db; caseId: string; by: CaseFileActor }) {
   const built = await buildCaseFile({ db, caseId, by });
   await db.transaction((tx) =>
     appendAudit({
       tx,
       actorId: by.id,
-      action: 'case.file-export',
+      action: 'case.file_export',
       entityType: 'case',
       entityId: caseId,
       detail: { filename: built.filename, runs: built.manifest.runs.length, manifestSha256: built.manifestSha256 },

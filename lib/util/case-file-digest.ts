@@ -19,7 +19,7 @@ export function canonicalJson(value: unknown): string {
   return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
 }
 
-/** The call digest a run's `run.calls-sealed` audit entry carries: order-free, one line per call. */
+/** The call digest a run's `run.calls_sealed` audit entry carries: order-free, one line per call. */
 export function callsDigest(calls: readonly { stepId: string; partKey: string | null; callNo: number; requestSha256: string; answerSha256: string }[]): string {
   const lines = calls.map((c) => [c.stepId, c.partKey ?? '', String(c.callNo), c.requestSha256, c.answerSha256].join('\t')).sort();
   return sha256Hex(lines.join('\n'));

@@ -1,5 +1,5 @@
 // `npm run cli -- case-file --case <id> --out <file>`: the examiner's case file of one case, a zip
-// (docs/case-file.md), audited as `case.file-export`. `npm run cli -- verify-case-file <file>`
+// (docs/case-file.md), audited as `case.file_export`. `npm run cli -- verify-case-file <file>`
 // checks one offline, with no database: exit code 0 when it holds, 1 when it does not, naming the
 // first thing that does not hold. The keyed checks need the audit secret (AUDIT_SECRET, else
 // AUTH_SECRET, or --secret); without it the output says they did not run.

@@ -114,7 +114,7 @@ export async function listRunCalls({ db, runId, withText = false }: { db: Execut
 export type RunCallRow = Awaited<ReturnType<typeof listRunCalls>>[number];
 
 /**
- * Seals a run's calls in the audit chain: one `run.calls-sealed` entry with how many calls there
+ * Seals a run's calls in the audit chain: one `run.calls_sealed` entry with how many calls there
  * are and the digest of their request and answer sha256s (lib/util/case-file-digest.ts). Called
  * in the transaction that saves the run's final status; a run that resumes and ends again is
  * sealed again, the newest seal covering every call.
@@ -135,7 +135,7 @@ export async function sealRunCalls({ tx, runId }: { tx: Tx; runId: string }) {
   await appendAudit({
     tx,
     actorId: null,
-    action: 'run.calls-sealed',
+    action: 'run.calls_sealed',
     entityType: 'run',
     entityId: runId,
     detail: { calls: rows.length, digest: callsDigest(rows) },

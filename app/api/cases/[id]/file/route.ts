@@ -1,6 +1,6 @@
 // GET /api/cases/{id}/file: the examiner's case file of one case, a zip (docs/case-file.md).
 // The credit committee for a case it may read (submitted or decided), an administrator for any
-// case; each download is audited as `case.file-export`.
+// case; each download is audited as `case.file_export`.
 import { assertCaseAccess } from '@/lib/auth/run-access';
 import { route } from '@/lib/auth/route';
 import { getDb } from '@/lib/db/client';
