@@ -56,7 +56,11 @@ function oneOf(column: AnyPgColumn, values: readonly string[]) {
 /** A full-text vector; always a generated column here, filled by PostgreSQL itself. */
 const tsvector = customType<{ data: string }>({ dataType: () => 'tsvector' });
 /** Raw bytes: PGlite reads them as a Uint8Array, node-postgres as a Buffer (itself a Uint8Array). */
-const bytea = customType<{ data: Uint8Array; driverData: Uint8Array }>({ dataType: () => 'bytea' });
+const bytea = customType<{ data: Uint8Array; driverData: Uint8Array }>({
+  dataType: () => 'bytea',
+  // A Buffer over the same bytes: node-postgres sends a Buffer as bytea, and PGlite takes it as the Uint8Array it is.
+  toDriver: (value) => Buffer.from(value.buffer, value.byteOffset, value.byteLength),
+});
 
 const createdAt = () => timestamp({ withTimezone: true }).notNull().defaultNow();
 const updatedAt = () => timestamp({ withTimezone: true }).notNull().defaultNow();

@@ -10,7 +10,7 @@ import { CALL_SIDE_CAP, CUT_MARKER, listRunCalls, packSide, unpackSide } from '@
 import { LeaseLostError, listRunSteps, recordRunCall } from '@/lib/db/queries/runs';
 import { auditLog, runCalls, runs } from '@/lib/db/schema';
 import { seedDemo } from '@/lib/demo/seed';
-import { createTestDatabase } from '@/lib/db/test-db';
+import { createTestDatabase, testBackends } from '@/lib/db/test-db';
 import { createRun, executeRun } from '@/lib/debate/engine';
 import { createOfflineAnalyst } from '@/lib/llm/offline';
 import { createOpenAiProvider } from '@/lib/llm/openai';
@@ -19,14 +19,14 @@ import { startFakeLlm, type FakeLlm } from '../../scripts/fake-llm/server';
 
 const sha = (s: string) => createHash('sha256').update(s).digest('hex');
 
-describe('run calls: what each model call was sent and answered', () => {
+describe.each(testBackends())('run calls: what each model call was sent and answered, on %s', (backend) => {
   let handle: DatabaseHandle;
   let db: Db;
   let fake: FakeLlm;
   const params = { asOf: '2024-12-31', language: 'en' as const };
 
   beforeAll(async () => {
-    handle = await createTestDatabase('pglite');
+    handle = await createTestDatabase(backend);
     db = handle.db;
     await seedDemo(db, { accounts: false });
     fake = await startFakeLlm({ ttftMs: 2, tokensPerSecond: 5000 });

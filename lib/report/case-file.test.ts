@@ -11,7 +11,7 @@ import { appendAudit, checkpointMac, hashAuditEntry, verifyAuditChain } from '@/
 import { fingerprintOf } from '@/lib/db/queries/cited-evidence';
 import { recordDecision } from '@/lib/db/queries/review';
 import { auditLog, users } from '@/lib/db/schema';
-import { createTestDatabase } from '@/lib/db/test-db';
+import { createTestDatabase, testBackends } from '@/lib/db/test-db';
 import { seedDemo } from '@/lib/demo/seed';
 import { DEMO_IDS } from '@/lib/domain/demo-ids';
 import { buildCaseFile, exportCaseFile } from '@/lib/report/case-file';
@@ -35,14 +35,14 @@ const reseal = (files: Files, ...paths: string[]) => {
 
 type Call = { stepId: string; part: string | null; callNo: number; answer: { file: string; sha256: string } };
 
-describe('case file', () => {
+describe.each(testBackends())('case file, on %s', (backend) => {
   let handle: DatabaseHandle;
   let db: Db;
   let zip: Uint8Array;
   let key: Buffer;
 
   beforeAll(async () => {
-    handle = await createTestDatabase('pglite');
+    handle = await createTestDatabase(backend);
     db = handle.db;
     // The demo's submitted case, with its offline run executed by the engine as the seed writes it.
     await seedDemo(db, { accounts: true });
