@@ -44,6 +44,9 @@ test('a decided case exports a case file that verifies, and each tampering is na
   const decision = committee.getByTestId('decision-form');
   await decision.getByTestId('outcome-approve').check();
   await decision.getByLabel('Rationale').fill('Cash flows cover the line twice over.');
+  // Where the decision form asks the member to confirm reading the report and its failed checks (docs/oversight.md).
+  for (const confirm of ['confirm-read-report', 'confirm-read-checks'])
+    if (await decision.getByTestId(confirm).count()) await decision.getByTestId(confirm).check();
   await decision.getByTestId('record-decision').click();
   await committee.getByTestId('record-decision-confirm').click();
   await expect(committee.getByTestId('decision').getByTestId('decision-outcome')).toHaveText('Approve');

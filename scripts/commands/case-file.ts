@@ -12,7 +12,7 @@ import { verifyCaseFile, type CaseFileVerdict } from '@/lib/report/case-file-ver
 import { auditKeyFromSecret } from '@/lib/util/case-file-digest';
 
 /** The secret the audit key comes from, as the app picks it: --secret, AUDIT_SECRET, AUTH_SECRET. */
-export function verifySecret(given: string | undefined, env: NodeJS.ProcessEnv = process.env): { secret?: string; from: string } {
+export function verifySecret(given: string | undefined, env: Record<string, string | undefined> = process.env): { secret?: string; from: string } {
   if (given) return { secret: given, from: '--secret' };
   if (env.AUDIT_SECRET) return { secret: env.AUDIT_SECRET, from: 'AUDIT_SECRET' };
   if (env.AUTH_SECRET) return { secret: env.AUTH_SECRET, from: 'AUTH_SECRET' };
