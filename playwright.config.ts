@@ -2,6 +2,7 @@
 // `npm run test:e2e` (scripts/e2e.mjs) builds first and passes the browser and free ports in
 // the environment; a bare `npx playwright test` falls back to port 3100 and a found Chromium
 // (and then tests whatever `.next` holds, so build first).
+import { randomBytes } from 'node:crypto';
 import { defineConfig, type PlaywrightTestConfig } from '@playwright/test';
 import { CHROMIUM_ARGS, findChromium } from './scripts/find-browser.mjs';
 
@@ -15,6 +16,10 @@ type Backend = 'pglite' | 'postgres';
 // tell it what to serve (e2e/watch.spec.ts), so its port is fixed here, where both sides read it.
 process.env.E2E_FILINGS_PORT ||= String(port + 90);
 if (pgPort) process.env.E2E_PG_FILINGS_PORT ||= String(pgPort + 90);
+
+// The servers' audit secret, known to the tests as well, so e2e/case-file.spec.ts can check a
+// case file's keyed MACs as an examiner holding the key would (docs/case-file.md).
+process.env.E2E_AUDIT_SECRET ||= randomBytes(32).toString('base64');
 
 // Specs of what a page shows and how (accessibility, layout at two widths, the interface language,
 // the citation popover, static files): the database engine does not change a page's markup, and
@@ -39,6 +44,7 @@ function webServer(backend: Backend, p: number): WebServer {
     FILINGS_PORT: (backend === 'postgres' ? process.env.E2E_PG_FILINGS_PORT : process.env.E2E_FILINGS_PORT) ?? '',
   };
   if (process.env.TEST_DATABASE_URL) env.TEST_DATABASE_URL = process.env.TEST_DATABASE_URL;
+  env.AUDIT_SECRET = process.env.E2E_AUDIT_SECRET!;
   return {
     name: backend,
     command: 'node scripts/e2e-server.mjs',

@@ -10,6 +10,7 @@ import { setSoleProprietor } from '@/lib/db/queries/oversight';
 import { appDb } from '@/lib/demo/app-database';
 import { ROLES, type Role } from '@/lib/domain/vocabulary';
 import { registerBatch } from './commands/batch';
+import { registerCaseFile } from './commands/case-file';
 import { registerDebate } from './commands/debate';
 import { registerEval } from './commands/eval';
 import { registerImport } from './commands/import';
@@ -88,6 +89,7 @@ registerJudge(program);
 registerEval(program);
 registerPurge(program);
 registerStability(program);
+registerCaseFile(program);
 
 try {
   await program.parseAsync(process.argv);

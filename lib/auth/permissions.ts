@@ -43,6 +43,8 @@ export const PERMISSIONS = {
   'studies:manage': ['admin'],
   /** GET /api/metrics with a session; scrapers may use METRICS_TOKEN instead (app/api/metrics/route.ts). */
   'ops:metrics': ['admin'],
+  /** The examiner's case file (docs/case-file.md): the committee for the cases it reviews, an administrator for any. */
+  'cases:file-export': ['committee', 'admin'],
 } as const satisfies Record<string, readonly Role[]>;
 
 export type Permission = keyof typeof PERMISSIONS;
@@ -160,6 +162,7 @@ export const API_ROUTES = [
   { method: 'GET', path: '/api/cases/[id]/runs', permission: 'runs:read', sample: `/api/cases/${DEMO_IDS.submittedCase}/runs` },
   { method: 'GET', path: '/api/runs/[id]/export', permission: 'runs:read', sample: `/api/runs/${DEMO_IDS.run}/export?format=json` },
   { method: 'GET', path: '/api/metrics', permission: 'ops:metrics' },
+  { method: 'GET', path: '/api/cases/[id]/file', permission: 'cases:file-export', sample: `/api/cases/${DEMO_IDS.submittedCase}/file` },
   // The Import page's upload. An empty POST is refused as a bad request (no files) to a role that
   // may import; the upload itself is lib/pool/import/upload.test.ts and e2e/security/import.spec.ts.
   { method: 'POST', path: '/api/import', permission: 'pool:write', allowed: 400 },

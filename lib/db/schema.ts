@@ -56,6 +56,12 @@ function oneOf(column: AnyPgColumn, values: readonly string[]) {
 
 /** A full-text vector; always a generated column here, filled by PostgreSQL itself. */
 const tsvector = customType<{ data: string }>({ dataType: () => 'tsvector' });
+/** Raw bytes: PGlite reads them as a Uint8Array, node-postgres as a Buffer (itself a Uint8Array). */
+const bytea = customType<{ data: Uint8Array; driverData: Uint8Array }>({
+  dataType: () => 'bytea',
+  // A Buffer over the same bytes: node-postgres sends a Buffer as bytea, and PGlite takes it as the Uint8Array it is.
+  toDriver: (value) => Buffer.from(value.buffer, value.byteOffset, value.byteLength),
+});
 
 const createdAt = () => timestamp({ withTimezone: true }).notNull().defaultNow();
 const updatedAt = () => timestamp({ withTimezone: true }).notNull().defaultNow();
@@ -471,6 +477,50 @@ export const runSteps = pgTable(
     finishedAt: timestamp({ withTimezone: true }),
   },
   (t) => [uniqueIndex('run_steps_run_step_key').on(t.runId, t.stepId), check('run_steps_status_check', oneOf(t.status, STEP_STATUSES))],
+);
+
+/**
+ * Every model call a run's steps made, one row per try, as it was sent and answered: the case
+ * file's record of what the model saw and said (docs/case-file.md). Request and answer are gzip
+ * (fflate), each side capped before compression; the sha256 covers the side as stored, before
+ * compression. Written under the run's lease, so an attempt fenced out writes nothing.
+ */
+export const runCalls = pgTable(
+  'run_calls',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    runId: uuid()
+      .notNull()
+      .references(() => runs.id, { onDelete: 'cascade' }),
+    stepId: text().notNull(),
+    /** The section a sectioned step's call wrote; null for a whole step's call. */
+    partKey: text(),
+    /** The try as the engine numbers it (the step's attempt, or the section call's try). */
+    attempt: integer().notNull(),
+    /** The row's order among the run's calls of this step and part, from 1. */
+    callNo: integer().notNull(),
+    /** The queue worker's attempt that made the call; null outside the queue (CLI, tests). */
+    execution: text(),
+    provider: text().notNull(),
+    model: text().notNull(),
+    isLlm: boolean().notNull(),
+    request: bytea().notNull(),
+    requestBytes: integer().notNull(),
+    requestSha256: text().notNull(),
+    answer: bytea().notNull(),
+    answerBytes: integer().notNull(),
+    answerSha256: text().notNull(),
+    /** True when a side was longer than the cap and cut, with a marker; its *Bytes is the length before the cut. */
+    requestTruncated: boolean().notNull().default(false),
+    answerTruncated: boolean().notNull().default(false),
+    finishReason: text(),
+    /** The provider's error, when the call threw instead of answering. */
+    error: text(),
+    usage: jsonb().$type<{ promptTokens: number; completionTokens: number; cachedTokens?: number }>(),
+    startedAt: timestamp({ withTimezone: true }).notNull(),
+    finishedAt: timestamp({ withTimezone: true }).notNull(),
+  },
+  (t) => [index('run_calls_run_step_idx').on(t.runId, t.stepId)],
 );
 
 export const reports = pgTable('reports', {

@@ -116,12 +116,17 @@ describe.each(testBackends())('the state of a case decides what happens to its r
       await retryCaseRun({ db, run, actorId: rmId });
       expect((await untilRunEnds(db, run.id)).status).toBe('succeeded');
       const retried = await db.select({ action: auditLog.action, entityId: auditLog.entityId }).from(auditLog).where(eq(auditLog.entityId, run.id));
-      expect(retried).toEqual([{ action: 'run.retry', entityId: run.id }]);
+      // The retry, then the seal of the calls the run made when it ended (docs/case-file.md).
+      expect(retried).toEqual([
+        { action: 'run.retry', entityId: run.id },
+        { action: 'run.calls_sealed', entityId: run.id },
+      ]);
 
       const queued = await caseWithRun(status, { active: true });
       await cancelCaseRun({ db, run: queued.run, actorId: rmId });
       expect((await getRun({ db, id: queued.run.id })).status).toBe('cancelled');
-      expect((await snapshot(queued.run.id)).audit).toBe(audit + 2);
+      // The retry, its run's seal and the cancellation (the queued run asked nothing: no seal).
+      expect((await snapshot(queued.run.id)).audit).toBe(audit + 3);
     },
   );
 

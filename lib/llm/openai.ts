@@ -444,6 +444,7 @@ export function createOpenAiModel(options: OpenAiProviderOptions): LanguageModel
           if (maxTokensRejected) body.max_completion_tokens = room;
           else body.max_tokens = room;
         }
+        request.onRequest?.(body as unknown as Record<string, unknown>);
         return body;
       };
       const result = await callWithRetries(build, request, clock, lost);

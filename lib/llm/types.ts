@@ -98,6 +98,8 @@ export type ModelCall = {
   budget?: CallBudget;
   /** Whose call it is, for logs and rate windows. */
   tag?: { runId?: string; stepId?: string };
+  /** Each request body exactly as it goes to the endpoint, retries included: the case file keeps them (docs/case-file.md). */
+  onRequest?: (body: Record<string, unknown>) => void;
 };
 
 export interface LanguageModel {
@@ -107,7 +109,7 @@ export interface LanguageModel {
 }
 
 export type GenerateRequest = StepInput &
-  Pick<ModelCall, 'repair' | 'maxTokens' | 'signal' | 'onWait' | 'budget'> & {
+  Pick<ModelCall, 'repair' | 'maxTokens' | 'signal' | 'onWait' | 'budget' | 'onRequest'> & {
     /** The step's output schema (zod) and its JSON Schema form for structured output. */
     schema: ZodType;
     jsonSchema: Record<string, unknown>;
@@ -203,6 +205,7 @@ export function stepCall(request: GenerateRequest): ModelCall {
     onWait: request.onWait,
     budget: request.budget,
     tag: { runId: request.runId, stepId: request.step.id },
+    onRequest: request.onRequest,
   };
 }
 

@@ -47,7 +47,7 @@ export function fingerprintOf(item: Canonical): string {
   return createHash('sha256').update(JSON.stringify(fields)).digest('hex');
 }
 
-function snapshotOf(item: Canonical): CitedEvidenceSnapshot {
+function snapshotWithout(item: Canonical): CitedEvidenceSnapshot {
   const { text, ...fields } = item;
   // By code point, so a cut never splits a surrogate pair.
   return { ...fields, excerpt: Array.from(text).slice(0, EXCERPT_CHARS).join(''), fingerprint: fingerprintOf(item) };
@@ -70,7 +70,18 @@ export function poolScopeWhere(scope: PoolScope | undefined): { items: SQL[]; do
 }
 
 /** The pool items and document passages with these ids (within `scope` when given), as they read now; missing ids are left out. */
-export async function readCitedPoolItems({ db, ids, scope }: { db: Executor; ids: string[]; scope?: PoolScope }): Promise<CitedEvidenceSnapshot[]> {
+export async function readCitedPoolItems({
+  db,
+  ids,
+  scope,
+  withText = false,
+}: {
+  db: Executor;
+  ids: string[];
+  scope?: PoolScope;
+  /** Also the item's whole text (the case file: docs/case-file.md). */
+  withText?: boolean;
+}): Promise<(CitedEvidenceSnapshot & { text?: string })[]> {
   if (!ids.length) return [];
   const chunkIds = ids.filter((id) => UUID.test(id));
   const where = poolScopeWhere(scope);
@@ -96,7 +107,8 @@ export async function readCitedPoolItems({ db, ids, scope }: { db: Executor; ids
           .where(and(inArray(documentChunks.id, chunkIds), ...where.documents))
       : Promise.resolve([]),
   ]);
-  const out: CitedEvidenceSnapshot[] = [];
+  const out: (CitedEvidenceSnapshot & { text?: string })[] = [];
+  const snapshotOf = (item: Canonical) => (withText ? { ...snapshotWithout(item), text: item.text } : snapshotWithout(item));
   for (const i of items) {
     out.push(
       snapshotOf({

@@ -2,6 +2,7 @@ import 'server-only';
 import { and, asc, eq, inArray, isNotNull, isNull, or, sql } from 'drizzle-orm';
 import type { Db, Executor, Tx } from '@/lib/db/client';
 import { snapshotCitedEvidence } from '@/lib/db/queries/cited-evidence';
+import { insertRunCall, sealRunCalls, type CallToRecord } from '@/lib/db/queries/run-calls';
 import { cases, reports, runs, runSteps, users } from '@/lib/db/schema';
 import type { StepOutput } from '@/lib/domain/outputs';
 import type { Phrase } from '@/lib/domain/phrase';
@@ -94,6 +95,11 @@ async function underLease<T>(db: Executor, runId: string, workerId: string | und
   });
 }
 
+/** One model call of the run kept (lib/db/queries/run-calls.ts), under the lease like every write of an execution. */
+export async function recordRunCall({ db, runId, workerId, call }: { db: Executor; runId: string; workerId?: string; call: CallToRecord }) {
+  await underLease(db, runId, workerId, (tx) => insertRunCall({ db: tx, call }));
+}
+
 /**
  * Sets a run's status. With `workerId` (a queue worker) only while that worker holds the lease
  * and the run is still queued or running, so a run cancelled from another process stays
@@ -160,6 +166,8 @@ export async function setRunStatus({
       .where(workerId ? and(eq(runs.id, id), eq(runs.workerId, workerId), inArray(runs.status, ACTIVE)) : eq(runs.id, id))
       .returning({ id: runs.id, caseId: runs.caseId });
     if (status === 'insufficient_evidence' && updated[0]?.caseId) await draftIfNothingAnalysed(tx, updated[0].caseId);
+    // The calls the run made, sealed in the audit chain with its end (docs/case-file.md).
+    if (final && updated.length > 0) await sealRunCalls({ tx: tx as Tx, runId: id });
     return updated.length > 0;
   };
   return final ? db.transaction(write) : write(db);
@@ -510,6 +518,7 @@ export async function cancelActiveRun({ db, id, alsoInTransaction }: { db: Db; i
     if (!rows.length) return false;
     // Its steps in flight go back to pending: the attempt that ran them can no longer say so.
     await resetSteps({ db: tx, runId: id, statuses: ['running'] });
+    await sealRunCalls({ tx, runId: id });
     await alsoInTransaction?.(tx);
     return true;
   });

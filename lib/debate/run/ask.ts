@@ -17,6 +17,7 @@ import type { StepRepair, ToolCallRecord } from '@/lib/domain/stored';
 import { ReasonError, stopPhrase } from '@/lib/i18n/failures';
 import { spentBy, type GenerateRequest, type ModelProvider, type StepInput } from '@/lib/llm/types';
 import type { Semaphore } from '@/lib/util/semaphore';
+import type { RunRecorder } from '@/lib/debate/run/recorder';
 
 /** A step that cannot be answered, with its reason as a phrase. */
 export class StepFailure extends ReasonError {}
@@ -70,6 +71,8 @@ export type Asker = {
   base: Omit<StepInput, 'prompt'>;
   tools: GenerateRequest['tools'];
   tally: StepTally;
+  /** Keeps each call as sent and answered (the run's recorder: docs/case-file.md); absent, nothing is kept. */
+  recordCall?: RunRecorder['recordCall'];
 };
 
 export async function ask(asker: Asker, call: AskCall): Promise<Verdict & { modelMs: number; record: CallRecord }> {
@@ -92,6 +95,28 @@ export async function ask(asker: Asker, call: AskCall): Promise<Verdict & { mode
     // Viewers get the answer so far and its spend as it streams (lib/debate/live-step.ts).
     const live = liveStep({ publish: call.publish, runId, stepId: step.id, kind: step.output, spent: () => meter.stepSpend(step.id), sources: base.sources });
     let result;
+    // What went to the endpoint, request by request (a model's); the offline analyst sends none.
+    const requests: unknown[] = [];
+    const startedAt = new Date();
+    const kept = (
+      answer: string,
+      more: { finishReason?: string; error?: string; usage?: { promptTokens: number; completionTokens: number; cachedTokens?: number } },
+    ) =>
+      asker.recordCall?.({
+        stepId: step.id,
+        partKey: call.part?.key ?? null,
+        attempt: n,
+        provider: provider.name,
+        model: provider.model,
+        isLlm: provider.isLLM,
+        request: requests.length ? { requests } : offlineRequest(call, maxTokens, repair),
+        answer,
+        finishReason: more.finishReason ?? null,
+        error: more.error ?? null,
+        usage: more.usage ?? null,
+        startedAt,
+        finishedAt: new Date(),
+      });
     try {
       result = await provider.generate({
         ...base,
@@ -107,18 +132,22 @@ export async function ask(asker: Asker, call: AskCall): Promise<Verdict & { mode
         onToken: live.onToken,
         onWait: live.onWait,
         budget: metered,
+        onRequest: (body) => requests.push(JSON.parse(JSON.stringify(body))),
       });
     } catch (err) {
       // A call that failed or was cut off counts what it spent, as far as the provider can
       // tell (its prompts, what streamed, attempts it retried), instead of the estimates.
       const spent = spentBy(err);
       if (spent) metered.settle(spent);
+      // Kept too, with its error; a failure to keep it must not hide the call's own.
+      await kept('', { error: err instanceof Error ? err.message : String(err), ...(spent ? { usage: spent } : {}) })?.catch(() => undefined);
       throw err;
     } finally {
       release();
     }
     // The usage the provider reports replaces what was estimated while it streamed.
     metered.settle(result.usage);
+    await kept(result.raw, { finishReason: result.finishReason, usage: result.usage, ...(result.refusal ? { error: `refusal: ${result.refusal}` } : {}) });
     live.end();
     tally.modelMs += result.modelMs;
     callModelMs += result.modelMs;
@@ -181,4 +210,20 @@ export async function ask(asker: Asker, call: AskCall): Promise<Verdict & { mode
     repair = { previous: result.raw, problems };
     note({ kind: 'repair-request', attempt: n, detail: `sent back once: ${problems.slice(0, 3).join('; ')}${problems.length > 3 ? '; …' : ''}` });
   }
+}
+
+/**
+ * What the offline analyst was given, for the record: it is not a language model and sends no
+ * request; it builds the answer by rules from the step's evidence. The prompt is the one the
+ * engine built for the step, as a model would have received it.
+ */
+function offlineRequest(call: AskCall, maxTokens: number | undefined, repair: { previous: string; problems: string[] } | undefined) {
+  return {
+    offline: 'The built-in offline analyst is not a language model: it writes the answer by fixed rules from the evidence the step was shown.',
+    system: call.prompt.system,
+    user: call.prompt.user,
+    ...(call.part ? { part: call.part.key } : {}),
+    ...(maxTokens !== undefined ? { maxTokens } : {}),
+    ...(repair ? { repair } : {}),
+  };
 }

@@ -13,12 +13,14 @@ import {
   markStepDone,
   markStepFailed,
   markStepRunning,
+  recordRunCall,
   resetSteps,
   saveWebEvidence,
   setRunRedFlags,
   setRunStatus,
   upsertReport,
 } from '@/lib/db/queries/runs';
+import type { CallToRecord } from '@/lib/db/queries/run-calls';
 import type { RunBudgetMeter } from '@/lib/debate/budget';
 import { runPublisher } from '@/lib/debate/event-log';
 import type { FinalCheck } from '@/lib/debate/checks';
@@ -89,6 +91,10 @@ export function runRecorder({
     saveWebEvidence: (items: StoredWebResult[]) => saveWebEvidence({ db, runId, items }),
 
     keepSection: (stepId: string, section: KeptSection) => keepStepSection({ db, runId, stepId, section, workerId }),
+
+    /** One model call as sent and answered, for the case file (docs/case-file.md); refused without the lease. */
+    recordCall: (call: Omit<CallToRecord, 'runId' | 'execution'>) =>
+      recordRunCall({ db, runId, workerId, call: { ...call, runId, execution: workerId ?? null } }),
 
     /** The run's steps as viewers first see them, and the steps an execution before this one finished. */
     runStarted(protocol: ProtocolDef, redFlags: RedFlag[], done: Map<string, { text: string; output: StepOutput }>) {

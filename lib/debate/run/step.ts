@@ -67,7 +67,7 @@ export async function runStep(r: StepRunner, step: StepDef): Promise<void> {
   const tally: StepTally = { usage: r.keptSpend.get(step.id) ?? NO_TOKENS, toolCalls: [], repairs: [], modelMs: 0 };
   r.attemptRepairs.set(step.id, tally.repairs);
   const partTimes: { key: string; modelMs: number }[] = [];
-  const asker: Asker = { runId: m.runId, step, provider, limit, meter, base: input.base, tools: input.tools, tally };
+  const asker: Asker = { runId: m.runId, step, provider, limit, meter, base: input.base, tools: input.tools, tally, recordCall: recorder.recordCall };
 
   // The whole answer checked as the engine checks every step: what it decides itself rather
   // than take the model's word (lib/debate/enforce.ts), before the citations are resolved (a

@@ -4,6 +4,10 @@ export const casesMessages = defineMessages({
   en: {
     title: 'Cases',
     compareRuns: 'Compare two runs side by side',
+    caseFileTitle: 'Case file for examiners',
+    caseFileLead:
+      'One zip with the case, every run with each model call as sent and answered, the evidence cited, the decision and the audit entries, with digests that npm run cli -- verify-case-file checks offline. The download is recorded in the audit log.',
+    caseFileDownload: 'Download the case file (.zip)',
     description: 'Your screening cases: one borrower, one loan request, analysed as of a date.',
     newCase: 'New case',
     filterStatus: 'Status',
@@ -90,6 +94,10 @@ export const casesMessages = defineMessages({
   ko: {
     title: '심사 건',
     compareRuns: '두 실행 결과 나란히 비교',
+    caseFileTitle: '검사용 심사 파일',
+    caseFileLead:
+      '심사 건, 모든 실행과 각 모델 호출의 요청·응답 원문, 인용 근거, 결정, 감사 기록을 담은 zip 파일 하나입니다. 포함된 해시는 npm run cli -- verify-case-file로 오프라인에서 검증할 수 있습니다. 내려받으면 감사 로그에 기록됩니다.',
+    caseFileDownload: '심사 파일 내려받기 (.zip)',
     description: '차주 한 곳, 여신 신청 한 건을 기준일 시점으로 분석하는 심사 건입니다.',
     newCase: '새 심사 건',
     filterStatus: '상태',

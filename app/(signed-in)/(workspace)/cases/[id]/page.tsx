@@ -15,6 +15,7 @@ import { SoleProprietorWarning } from '@/components/review/sole-proprietor';
 import { formatDateTime } from '@/components/lists/format';
 import { Alert, Card, PageHeader } from '@/components/ui/layout';
 import { canAccessCase, requireCaseAccess } from '@/lib/auth/run-access';
+import { can } from '@/lib/auth/permissions';
 import { requirePermission } from '@/lib/auth/session';
 import { getDb } from '@/lib/db/client';
 import { listAcknowledgements } from '@/lib/db/queries/acknowledgements';
@@ -131,6 +132,19 @@ export default async function CasePage({ params }: { params: Promise<{ id: strin
         </div>
         <div className="space-y-6">
           <CaseDecisionCard user={user} kase={row} decisions={decisions} round={round} decisionVotes={decisionVotes} />
+          {can(user.role, 'cases:file-export') ? (
+            <Card title={t('caseFileTitle')}>
+              <p className="mb-3 text-sm text-zinc-600 dark:text-zinc-400">{t('caseFileLead')}</p>
+              <a
+                href={`/api/cases/${encodeURIComponent(kase.id)}/file`}
+                download
+                className="inline-flex items-center justify-center gap-2 rounded-md border border-zinc-300 bg-white px-3 py-1.5 text-sm font-medium text-zinc-900 hover:bg-zinc-100 dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-100 dark:hover:bg-zinc-800"
+                data-testid="download-case-file"
+              >
+                {t('caseFileDownload')}
+              </a>
+            </Card>
+          ) : null}
           {owner ? (
             open ? (
               <>
