@@ -111,8 +111,10 @@ describe.each(testBackends())('case file, on %s', (backend) => {
     const cited = readJson<{ items: { id: string; text?: string; fingerprint: string }[] }>(files, 'runs/01/cited-evidence.json');
     expect(cited.items.length).toBeGreaterThan(0);
     expect(cited.items.every((i) => typeof i.text === 'string' && i.fingerprint === run.sources[i.id]?.fingerprint)).toBe(true);
-    const caseJson = readJson<{ decisions: { outcome: string }[] }>(files, 'case.json');
+    const caseJson = readJson<{ decisions: { outcome: string }[]; votes: Record<string, unknown[]> }>(files, 'case.json');
     expect(caseJson.decisions.map((d) => d.outcome)).toEqual(['approve']);
+    // Decided here without a vote (recordDecision alone): no member's vote to show.
+    expect(caseJson.votes).toEqual({});
     const audit = readJson<{ entries: { seq: number; action: string }[] }>(files, 'audit.json');
     const actions = audit.entries.map((e) => e.action);
     for (const a of ['run.calls_sealed', 'comment.create', 'case.decide']) expect(actions).toContain(a);

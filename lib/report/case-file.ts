@@ -13,6 +13,7 @@ import { listCommentsForCase, listDecisionsForCase } from '@/lib/db/queries/revi
 import { listRunCalls } from '@/lib/db/queries/run-calls';
 import { AppError } from '@/lib/errors';
 import { exportJson } from '@/lib/report/export';
+import { listDecisionVotes, loadRunOversight } from '@/lib/db/queries/oversight';
 import { loadReportInput } from '@/lib/report/load';
 import { manifestMac, sha256Hex } from '@/lib/util/case-file-digest';
 
@@ -37,8 +38,9 @@ export async function buildCaseFile({ db, caseId, by, now = new Date() }: { db: 
   const kase = await getCaseDetail({ db, id: caseId });
   if (!kase) throw new AppError('not_found', 'No such case.');
   const runRows = await listCaseRunsForFile({ db, caseId });
-  const [decisions, comments, acknowledgements, audit, chainHead, keyedStart] = await Promise.all([
+  const [decisions, votes, comments, acknowledgements, audit, chainHead, keyedStart] = await Promise.all([
     listDecisionsForCase({ db, caseId }),
+    listDecisionVotes({ db, caseId }),
     listCommentsForCase({ db, caseId }),
     listAllAcknowledgements({ db, caseId }),
     listCaseAuditEntries({ db, caseId, runIds: runRows.map((r) => r.id) }),
@@ -63,7 +65,8 @@ export async function buildCaseFile({ db, caseId, by, now = new Date() }: { db: 
     const index = i + 1;
     const dir = runDir(index);
     // The run document exactly as the JSON export writes it (docs/run-export.md).
-    const input = await loadReportInput({ db, runId: run.id });
+    // With the human oversight on record (who decided, what they confirmed and overrode), as every export carries it.
+    const input = { ...(await loadReportInput({ db, runId: run.id })), oversight: await loadRunOversight({ db, runId: run.id }) };
     files[`${dir}/run.json`] = json(exportJson(input, now));
     const calls = await listRunCalls({ db, runId: run.id, withText: true });
     const index_ = calls.map((c) => {
@@ -125,6 +128,8 @@ export async function buildCaseFile({ db, caseId, by, now = new Date() }: { db: 
     case: kase,
     statement,
     decisions,
+    // Each committee member's vote per decision, with what they confirmed and overrode (docs/oversight.md).
+    votes,
     comments,
     acknowledgements,
   });
