@@ -5,8 +5,6 @@ import Link from 'next/link';
 import { StabilityLauncher } from '@/components/case/stability-launcher';
 import { formatDateTime } from '@/components/lists/format';
 import { Card } from '@/components/ui/layout';
-import { getDb } from '@/lib/db/client';
-import { listStabilitySets } from '@/lib/db/queries/stability';
 import { DEFAULT_RUN_PARAMS } from '@/lib/debate/engine';
 import { PROTOCOLS_BY_ID } from '@/lib/debate/protocols';
 import { env } from '@/lib/env';
@@ -14,8 +12,17 @@ import { stabilityMessages } from '@/lib/i18n/messages/stability';
 import { getLocale, getT } from '@/lib/i18n/server';
 import { DEFAULT_OPENAI_MODEL, openAiConfigured } from '@/lib/llm';
 
-export async function StabilityCard({ caseId, canStart }: { caseId: string; canStart: boolean }) {
-  const [t, locale, sets] = await Promise.all([getT(stabilityMessages), getLocale(), getDb().then((db) => listStabilitySets({ db, caseId }))]);
+/** `sets`: the case's stability sets (lib/db/queries/stability.ts listStabilitySets). */
+export async function StabilityCard({
+  caseId,
+  canStart,
+  sets,
+}: {
+  caseId: string;
+  canStart: boolean;
+  sets: readonly { id: string; protocol: string; runs: number; createdAt: Date }[];
+}) {
+  const [t, locale] = await Promise.all([getT(stabilityMessages), getLocale()]);
   if (!canStart && !sets.length) return null;
   const e = env();
   const model = openAiConfigured(e) ? (e.OPENAI_MODEL ?? DEFAULT_OPENAI_MODEL) : null;

@@ -1,6 +1,4 @@
 import { Badge } from '@/components/ui/layout';
-import { getDb } from '@/lib/db/client';
-import { activeHoldsOfCase } from '@/lib/db/queries/retention';
 import { retentionMessages } from '@/lib/i18n/messages/retention';
 import { getT } from '@/lib/i18n/server';
 
@@ -9,8 +7,7 @@ import { getT } from '@/lib/i18n/server';
  * the reason (docs/retention.md). Nothing when there is none. Every role that may read the case
  * sees it: it says the case's records are kept, not why in any detail beyond the admin's reason.
  */
-export async function LegalHoldNotice({ caseId }: { caseId: string }) {
-  const holds = await activeHoldsOfCase({ db: await getDb(), caseId });
+export async function LegalHoldNotice({ holds }: { holds: readonly { reason: string; onBorrower: boolean }[] }) {
   if (!holds.length) return null;
   const t = await getT(retentionMessages);
   return (

@@ -12,7 +12,7 @@ import { createRun } from '@/lib/debate/engine';
 import type { Language, ProtocolId, RunMode } from '@/lib/domain/protocol';
 import type { ModelProvider } from '@/lib/llm/types';
 import { decisionGradeParams } from '@/lib/llm';
-import { MAX_STABILITY_RUNS } from '@/lib/report/stability';
+import { MAX_STABILITY_RUNS } from '@/lib/domain/stability';
 import type { CaseStatus } from '@/lib/domain/vocabulary';
 import { claimRunSlot, RunLimitReached } from '@/lib/debate/limits';
 import { enqueueRun, getBoss } from '@/lib/jobs/boss';

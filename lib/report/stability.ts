@@ -7,6 +7,7 @@ import { GUIDELINE_FACTORS, type FactorId } from '@/lib/domain/factors';
 import { citationsOf } from '@/lib/domain/output-parts';
 import type { Team } from '@/lib/domain/protocol';
 import { buildFactorPanels, panelFactor, type FactorPanel } from '@/lib/eval/panels';
+import { MAX_STABILITY_RUNS, MIN_STABILITY_RUNS } from '@/lib/domain/stability';
 
 /** The fields of a run view the figures read. */
 export type StabilityRun = {
@@ -41,8 +42,7 @@ export type Stability = {
   depth: Spread;
 };
 
-export const MIN_STABILITY_RUNS = 2;
-export const MAX_STABILITY_RUNS = 5;
+export { MAX_STABILITY_RUNS, MIN_STABILITY_RUNS };
 
 export function factorReading(panel: Pick<FactorPanel, 'favorable' | 'adverse'>): FactorReading {
   const fav = panel.favorable.length > 0;

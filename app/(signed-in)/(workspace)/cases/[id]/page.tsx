@@ -33,6 +33,8 @@ import { roundOversight } from '@/lib/report/oversight';
 import { poolRedFlags } from '@/lib/report/red-flag-refs';
 import { launcherOptions } from './launcher-options';
 import { shellMessages } from '@/lib/i18n/messages/shell';
+import { activeHoldsOfCase } from '@/lib/db/queries/retention';
+import { listStabilitySets } from '@/lib/db/queries/stability';
 
 export async function generateMetadata(): Promise<Metadata> {
   return { title: (await getT(shellMessages))('metaCase') };
@@ -87,7 +89,7 @@ export default async function CasePage({ params }: { params: Promise<{ id: strin
         description={`${locale === 'ko' ? kase.companyName : (kase.companyNameEn ?? kase.companyName)} · ${t('asOfDate')} ${kase.asOfDate}`}
       />
       {soleProprietor ? <SoleProprietorWarning /> : null}
-      <LegalHoldNotice caseId={kase.id} />
+      <LegalHoldNotice holds={await activeHoldsOfCase({ db, caseId: kase.id })} />
       {redFlags.flags.length ? (
         <div className="mb-6">
           <RedFlagsPanel flags={redFlags.flags} evidence={redFlags.evidence} scope={{ kind: 'case', date: kase.asOfDate }} />
@@ -127,7 +129,7 @@ export default async function CasePage({ params }: { params: Promise<{ id: strin
               </p>
             ) : null}
           </Card>
-          <StabilityCard caseId={kase.id} canStart={owner && open} />
+          <StabilityCard caseId={kase.id} canStart={owner && open} sets={await listStabilitySets({ db, caseId: kase.id })} />
           <CaseDiscussionCard kase={row} comments={comments} right={commentRight(user, row)} />
         </div>
         <div className="space-y-6">
