@@ -70,7 +70,8 @@ test.describe('accessibility', () => {
     await expect(page.getByRole('dialog', { name: 'Record this decision?' })).toBeVisible();
     await expectNoViolations(page, 'committee decision confirmation dialog');
     await page.getByTestId('record-decision-confirm').click();
-    await expect(page.getByText('Give the rationale for the decision.')).toBeVisible();
+    // Nothing was chosen (no outcome is picked for the member): the form says so at the outcome.
+    await expect(page.getByTestId('outcome-error')).toHaveText('Choose a decision.');
     await expectNoViolations(page, 'committee decision form with errors');
   });
 

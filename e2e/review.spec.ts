@@ -136,7 +136,7 @@ test.describe.serial('credit committee review', () => {
     await recordDecision(committee, 'Approve with conditions');
     await expect(committee.getByText('List the conditions of the approval.')).toBeVisible();
     await expect(committee.getByLabel('Rationale')).toHaveValue('Governance is sound; litigation exposure is contained.');
-    await committee.getByRole('textbox', { name: 'Conditions' }).fill('Quarterly covenant compliance report');
+    await committee.getByRole('textbox', { name: 'Conditions', exact: true }).fill('Quarterly covenant compliance report');
     await recordDecision(committee, 'Approve with conditions');
     const recorded = committee.getByTestId('decision');
     await expect(recorded.getByTestId('decision-outcome')).toHaveText('Approve with conditions');

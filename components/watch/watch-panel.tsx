@@ -56,9 +56,8 @@ export function WatchPanel({
         <ul className="space-y-0.5 text-xs text-zinc-600 dark:text-zinc-400">
           {reach.map((r) => (
             <li key={r.source} data-testid="watch-reach-source" data-source={r.source} data-status={r.status}>
-              {t(`reach_${r.status}`, {
+              {t(r.status === 'notConfigured' ? `reach_notConfigured_${r.source}` : `reach_${r.status}`, {
                 source: t(`source_${r.source}`),
-                setting: r.source === 'dart' ? 'OPENDART_API_KEY' : 'SEC_USER_AGENT',
                 id: r.source === 'dart' ? 'corp_code' : 'CIK',
               })}
             </li>

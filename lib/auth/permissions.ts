@@ -76,6 +76,8 @@ export const PAGES = [
   // (lib/demo/seed.ts), which the committee may read too.
   { path: '/cases/[id]', permission: 'runs:read', sample: `/cases/${DEMO_IDS.submittedCase}` },
   { path: '/cases/[id]/compare', permission: 'runs:read', sample: `/cases/${DEMO_IDS.submittedCase}/compare` },
+  /** A case's stability set (docs/stability.md); a set exists only once started, so e2e/stability.spec.ts samples it. */
+  { path: '/cases/[id]/stability/[set]', permission: 'runs:read', sampledIn: 'e2e/stability.spec.ts' },
   { path: '/runs/[id]', permission: 'runs:read', sample: `/runs/${DEMO_IDS.run}` },
   { path: '/runs/[id]/report', permission: 'runs:read', sample: `/runs/${DEMO_IDS.run}/report` },
   { path: '/import', permission: 'pool:write' },
@@ -137,6 +139,8 @@ export const ACTIONS = {
   setQuorum: 'settings:write',
   /** A borrower that is an individual in business (docs/oversight.md). */
   markSoleProprietor: 'pool:write',
+  /** Several runs of one system on a case, as one stability set (docs/stability.md). */
+  startStabilitySet: 'cases:write',
   createStudy: 'studies:manage',
   changeStudyStatus: 'studies:manage',
   saveRating: 'ratings:write',
