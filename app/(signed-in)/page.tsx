@@ -75,7 +75,7 @@ async function RoleHome({ user, t }: { user: SessionUser; t: T }) {
       const [users, studies] = await Promise.all([listUsers({ db }), listStudies({ db })]);
       const active = users.filter((u) => !u.disabled).length;
       return (
-        <div className="grid gap-4 md:grid-cols-2">
+        <div className="grid grid-cols-1 gap-4 md:grid-cols-2">
           <Card title={t('users')}>
             <p className="text-3xl font-semibold" data-testid="user-count">
               {users.length}

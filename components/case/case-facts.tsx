@@ -26,7 +26,7 @@ export async function CaseFacts({ kase, t }: { kase: CaseDetail; t: T }) {
     ...(kase.notes ? ([[t('notes'), kase.notes]] as [string, React.ReactNode][]) : []),
   ];
   return (
-    <dl className="grid gap-x-6 gap-y-3 text-sm sm:grid-cols-[max-content_1fr]" data-testid="case-facts">
+    <dl className="grid grid-cols-1 gap-x-6 gap-y-3 text-sm sm:grid-cols-[max-content_1fr]" data-testid="case-facts">
       {rows.map(([label, value]) => (
         <div key={label} className="contents">
           <dt className="font-medium text-zinc-600 dark:text-zinc-400">{label}</dt>

@@ -50,7 +50,7 @@ export function CaseForm({ companies, today }: { companies: { id: string; label:
         required
       />
       <TextField id="title" label={t('caseTitle')} defaultValue={v.title} errors={errors('title')} required maxLength={200} />
-      <div className="grid gap-4 sm:grid-cols-3">
+      <div className="grid grid-cols-1 gap-4 sm:grid-cols-3">
         <div className="sm:col-span-2">
           <TextField id="loan_amount" label={t('loanAmount')} inputMode="decimal" defaultValue={v.loan_amount} errors={errors('loan_amount')} required />
         </div>
@@ -63,7 +63,7 @@ export function CaseForm({ companies, today }: { companies: { id: string; label:
         />
       </div>
       {textArea('loan_purpose', t('loanPurpose'), 2, 1000, true)}
-      <div className="grid gap-4 sm:grid-cols-2">
+      <div className="grid grid-cols-1 gap-4 sm:grid-cols-2">
         <TextField
           id="loan_tenor_months"
           label={t('loanTenor')}

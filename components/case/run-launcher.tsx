@@ -109,7 +109,7 @@ export function RunLauncher({ caseId, options }: { caseId: string; options: Laun
           </label>
         ))}
       </fieldset>
-      <div className="grid gap-4 sm:grid-cols-2">
+      <div className="grid grid-cols-1 gap-4 sm:grid-cols-2">
         <SelectField
           id="language"
           label={t('language')}

@@ -41,7 +41,7 @@ function EvidenceFields({ prefix, item, state }: { prefix: string; item?: Editab
   const text = useServerText(...TABLES);
   const errors = (field: string) => fieldErrors(state, field, text);
   return (
-    <div className="grid gap-3 md:grid-cols-2">
+    <div className="grid grid-cols-1 gap-3 md:grid-cols-2">
       <SelectField
         id={id('category')}
         name="category"

@@ -51,7 +51,7 @@ export function UploadDocument({ companyId, maxFileBytes, today }: { companyId: 
     <form action={submit} className="space-y-3" data-testid="upload-document">
       <p className="text-sm text-zinc-600 dark:text-zinc-400">{t('uploadHint', { mb: Math.floor(maxFileBytes / (1024 * 1024)) })}</p>
       <TextField id="document-file" name="file" type="file" required accept=".htm,.html,.xml,.zip,.pdf" label={t('fileLabel')} errors={errorOf('file')} />
-      <div className="grid gap-3 md:grid-cols-2">
+      <div className="grid grid-cols-1 gap-3 md:grid-cols-2">
         <TextField id="document-title" name="title" required maxLength={500} label={t('titleLabel')} errors={errorOf('title')} />
         <SelectField
           id="document-kind"

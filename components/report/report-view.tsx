@@ -71,7 +71,7 @@ function ReportRedFlags({ doc }: { doc: ReportDoc }) {
 
 function Fields({ items, testId }: { items: ReportDoc['header']; testId: string }) {
   return (
-    <dl className="grid gap-x-6 gap-y-2 text-sm sm:grid-cols-2" data-testid={testId}>
+    <dl className="grid grid-cols-1 gap-x-6 gap-y-2 text-sm sm:grid-cols-2" data-testid={testId}>
       {items.map((f) => (
         <div key={f.label} className="min-w-0">
           <dt className="text-zinc-600 dark:text-zinc-400">{f.label}</dt>
@@ -90,7 +90,7 @@ export function ReportView({ doc, acknowledgements }: { doc: ReportDoc; acknowle
       <ReportRedFlags doc={doc} />
       {doc.failedChecks ? <FailedChecksNotice notice={doc.failedChecks} /> : null}
       {acknowledgements}
-      <div className="grid gap-4 lg:grid-cols-3">
+      <div className="grid grid-cols-1 gap-4 lg:grid-cols-3">
         <Card className="lg:col-span-2">
           <Fields items={doc.header} testId="report-header" />
         </Card>

@@ -39,7 +39,7 @@ export async function ComparePicker({ caseId, runs, a, b, error }: { caseId: str
       <p className="max-w-3xl text-sm text-zinc-600 dark:text-zinc-400">{t('pickIntro')}</p>
       {error ? <Alert id="compare-error">{error}</Alert> : null}
       <form method="get" action={`/cases/${caseId}/compare`} className="space-y-4" data-testid="compare-form">
-        <div className="grid gap-4 md:grid-cols-2">
+        <div className="grid grid-cols-1 gap-4 md:grid-cols-2">
           {(
             [
               ['a', t('runA'), a ?? previous.id],

@@ -142,7 +142,7 @@ export function FactorPanels({ turns, runHref = '', headingLevel = 2, evidence }
               </p>
             </div>
             {/* A container query: side by side on the full-width run page, stacked in a compare column. */}
-            <div className="grid gap-4 @2xl:grid-cols-2">
+            <div className="grid grid-cols-1 gap-4 @2xl:grid-cols-2">
               {/* Both sides by default, so an empty one shows as a gap; a side filter shows only its side. */}
               {(['favorable', 'adverse', 'context'] as const)
                 .filter((side) => (filter.side === 'all' ? side !== 'context' || panel.context.length > 0 : side === filter.side))

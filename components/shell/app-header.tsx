@@ -19,12 +19,13 @@ export async function AppHeader({ user, unread }: { user: SessionUser; unread: n
         <Link href="/" className="text-lg font-semibold tracking-tight text-blue-800 dark:text-blue-300">
           Crosscheck
         </Link>
-        <nav aria-label={t('mainNav')} className="flex-1" data-testid="main-nav">
+        <nav aria-label={t('mainNav')} className="min-w-0 flex-1" data-testid="main-nav">
           <NavLinks items={NAV[user.role]} />
         </nav>
-        <div className="flex items-center gap-3 text-sm">
+        {/* On a phone the controls wrap onto a line of their own rather than run off the screen. */}
+        <div className="flex flex-wrap items-center gap-x-3 gap-y-2 text-sm">
           <InboxLink unread={unread} />
-          <span data-testid="current-user">
+          <span className="min-w-0 break-words" data-testid="current-user">
             <span className="font-medium">{user.name}</span> <span className="text-zinc-600 dark:text-zinc-400">· {t(roleKey(user.role))}</span>
           </span>
           <LanguageSwitch />

@@ -90,7 +90,7 @@ export default async function AboutPage() {
 
         <Section id="sources" title={t('sourcesHeading')}>
           <p data-testid="about-pool">{t('sourcePool', card.sources.pool)}</p>
-          <dl className="grid gap-2 sm:grid-cols-[auto_1fr] sm:gap-x-4">
+          <dl className="grid grid-cols-1 gap-2 sm:grid-cols-[auto_1fr] sm:gap-x-4">
             <dt className="font-medium">{t('sourceDart')}</dt>
             <dd>{sourceState(card.sources.openDart)}</dd>
             <dt className="font-medium">{t('sourceEdgar')}</dt>

@@ -41,7 +41,7 @@ export default async function CompaniesPage({ searchParams }: { searchParams: Se
           ) : undefined
         }
       />
-      <form method="get" className="mb-6 grid gap-3 md:grid-cols-5" role="search" aria-label={t('filterCompanies')}>
+      <form method="get" className="mb-6 grid grid-cols-1 gap-3 md:grid-cols-5" role="search" aria-label={t('filterCompanies')}>
         <TextField id="q" label={t('search')} defaultValue={filters.q} placeholder={t('searchPlaceholder')} />
         <SelectField
           id="country"

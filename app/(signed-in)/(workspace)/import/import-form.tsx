@@ -64,7 +64,7 @@ export function ImportForm({ limits }: { limits: ImportLimits }) {
   const report = result?.ok ? result.data : null;
   return (
     <div className="space-y-6">
-      <div className="grid gap-4 md:grid-cols-2">
+      <div className="grid grid-cols-1 gap-4 md:grid-cols-2">
         <div className="space-y-1">
           <label htmlFor="import-file" className="block text-sm font-medium">
             {t('fileLabel')}

@@ -80,7 +80,7 @@ export default async function ImportPage() {
               {h('categoriesTitle', { n: IMPORT_CATEGORIES.length })}
             </h3>
             <p className="mt-1 text-zinc-600 dark:text-zinc-400">{h('categoriesHint')}</p>
-            <ul className="mt-2 grid gap-x-6 gap-y-1 sm:grid-cols-2 lg:grid-cols-3" data-testid="import-categories">
+            <ul className="mt-2 grid grid-cols-1 gap-x-6 gap-y-1 sm:grid-cols-2 lg:grid-cols-3" data-testid="import-categories">
               {IMPORT_CATEGORIES.map((c) => {
                 // The English labels are the codes in words; only a translation adds something.
                 const label = categoryLabel(pool, c);

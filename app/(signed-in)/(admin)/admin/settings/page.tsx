@@ -43,7 +43,7 @@ export default async function SettingsPage() {
   return (
     <>
       <PageHeader title={t('settingsTitle')} description={t('settingsDescription')} />
-      <div className="grid gap-6 lg:grid-cols-2">
+      <div className="grid grid-cols-1 gap-6 lg:grid-cols-2">
         <Card title={t('database')}>
           <dl className="divide-y divide-zinc-200 dark:divide-zinc-800">
             <Row label={t('engine')}>{database.kind === 'pglite' ? t('pglite') : 'PostgreSQL'}</Row>

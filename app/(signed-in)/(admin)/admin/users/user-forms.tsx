@@ -24,7 +24,7 @@ export function CreateUserForm() {
   const text = useServerText(...TABLES);
   const roleOptions = useRoleOptions();
   return (
-    <form action={formAction} className="grid gap-4 md:grid-cols-2" data-testid="create-user-form" noValidate>
+    <form action={formAction} className="grid grid-cols-1 gap-4 md:grid-cols-2" data-testid="create-user-form" noValidate>
       <div className="md:col-span-2">
         <ActionOutcome state={state} messages={TABLES} success={state?.ok ? t('created', { email: state.data.email }) : ''} />
       </div>

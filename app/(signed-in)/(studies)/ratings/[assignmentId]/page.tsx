@@ -43,7 +43,7 @@ export default async function RatePage({ params }: { params: Promise<{ assignmen
           </Link>
         }
       />
-      <div className="grid gap-6 xl:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
+      <div className="grid grid-cols-1 gap-6 xl:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
         <BlindReportView report={report} labels={labels} t={t} />
         <div className="xl:sticky xl:top-4 xl:max-h-[calc(100vh-2rem)] xl:self-start xl:overflow-y-auto">
           <RatingForm assignmentId={assignment.id} initial={cleanAnswers(assignment.answers)} locked={locked} nextAssignmentId={next ?? null} />

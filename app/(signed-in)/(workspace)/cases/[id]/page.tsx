@@ -100,7 +100,7 @@ export default async function CasePage({ params }: { params: Promise<{ id: strin
           <Alert tone="info">{t('readOnly')}</Alert>
         </div>
       ) : null}
-      <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_minmax(0,26rem)]">
+      <div className="grid grid-cols-1 gap-6 lg:grid-cols-[minmax(0,1fr)_minmax(0,26rem)]">
         <div className="space-y-6">
           <Card title={t('facts')}>
             <CaseFacts kase={kase} t={t} />

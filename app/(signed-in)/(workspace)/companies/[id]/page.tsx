@@ -111,7 +111,7 @@ export default async function CompanyPage({
           <RedFlagsPanel flags={redFlags.flags} evidence={redFlags.evidence} scope={{ kind: 'company', date: today }} />
         </div>
       ) : null}
-      <div className="mb-8 grid gap-4 md:grid-cols-3">
+      <div className="mb-8 grid grid-cols-1 gap-4 md:grid-cols-3">
         <Card title={t('profile')}>
           <dl className="space-y-1 text-sm">
             {[
@@ -158,7 +158,7 @@ export default async function CompanyPage({
         </Card>
       </div>
 
-      <div className="mb-8 grid gap-4 md:grid-cols-3">
+      <div className="mb-8 grid grid-cols-1 gap-4 md:grid-cols-3">
         {canWatch || canCheck ? (
           <Card title={tw('heading')}>
             <WatchPanel

@@ -154,7 +154,7 @@ export default async function CompareRunsPage({
           <h2 id="compare-trees" className="text-lg font-semibold">
             {t('treesHeading')}
           </h2>
-          <div className="grid gap-6 lg:grid-cols-2">
+          <div className="grid grid-cols-1 gap-6 lg:grid-cols-2">
             {sides.map(([label, v]) => (
               <div key={label} className="min-w-0 rounded-lg border border-zinc-200 p-4 dark:border-zinc-800" data-testid={`compare-tree-${label}`}>
                 <p className="mb-2 text-sm font-semibold">{t('runLabel', { label, protocol: protocolName(v) })}</p>
@@ -169,7 +169,7 @@ export default async function CompareRunsPage({
           <h2 id="compare-arguments" className="text-lg font-semibold">
             {t('argumentsHeading')}
           </h2>
-          <div className="grid gap-6 lg:grid-cols-2">
+          <div className="grid grid-cols-1 gap-6 lg:grid-cols-2">
             {sides.map(([label, v]) => (
               <details key={label} className="min-w-0 rounded-lg border border-zinc-200 p-4 dark:border-zinc-800" data-testid={`compare-panels-${label}`}>
                 <summary className="cursor-pointer text-sm font-semibold">{t('runLabel', { label, protocol: protocolName(v) })}</summary>

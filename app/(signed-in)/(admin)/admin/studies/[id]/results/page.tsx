@@ -85,7 +85,7 @@ export default async function StudyResultsPage({ params, searchParams }: { param
           <Card>
             <p className="mb-3 text-sm text-zinc-600 dark:text-zinc-400">{t('chartLabel')}</p>
             <ChartLegend systems={systems} />
-            <div className="mt-3 grid gap-6 md:grid-cols-2">
+            <div className="mt-3 grid grid-cols-1 gap-6 md:grid-cols-2">
               <MediansChart title={t('chartLikertTitle')} groups={groupsFor(LIKERT_ITEMS)} max={5} ticks={[0, 1, 2, 3, 4, 5]} testId="chart-likert" />
               <MediansChart title={t('chartSusTitle')} groups={groupsFor(['sus'])} max={100} ticks={[0, 25, 50, 75, 100]} testId="chart-sus" />
             </div>
