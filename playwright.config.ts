@@ -25,7 +25,7 @@ process.env.E2E_AUDIT_SECRET ||= randomBytes(32).toString('base64');
 // the citation popover, static files): the database engine does not change a page's markup, and
 // every query behind these pages runs on PostgreSQL in the other specs, so they run on PGlite only.
 // They were a third of the PostgreSQL project's time.
-const PRESENTATION = ['a11y.spec.ts', 'layout.spec.ts', 'i18n.spec.ts', 'citations.spec.ts', 'static.spec.ts'];
+const PRESENTATION = ['a11y.spec.ts', 'layout.spec.ts', 'i18n.spec.ts', 'citations.spec.ts', 'static.spec.ts', 'phone.spec.ts'];
 const CLUSTER = 'cluster/**';
 
 type WebServer = Exclude<NonNullable<PlaywrightTestConfig['webServer']>, unknown[]>;
