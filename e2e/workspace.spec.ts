@@ -238,7 +238,8 @@ test.describe.serial('RM workspace', () => {
     // A section's entries show once the section is sure to keep them (lib/domain/sections.ts
     // liveSectionOf), and the fake model writes many on other sections' factors: the first text
     // may wait for a section to finish, or for the overview.
-    await expect.poll(async () => (await live(page)).length, { timeout: 45_000 }).toBeGreaterThan(40);
+    // Reload as soon as one piece long enough to look for is on screen, so the step is still writing.
+    await expect.poll(async () => (await pieces(page)).some((piece) => piece.length >= 6), { timeout: 45_000 }).toBe(true);
     const before = await live(page);
     // A source written as a key (S3) shows by name once its key is whole: such a short piece may change.
     const kept = (await pieces(page)).filter((piece) => piece.length >= 6);
