@@ -5,17 +5,15 @@
 // data folder). Either way through HKDF with a fixed label, so the session secret itself never
 // signs audit entries. Changing the key makes entries written under the old one unverifiable.
 import 'server-only';
-import { createHmac, hkdfSync } from 'node:crypto';
+import { auditKeyFromSecret, macHex } from '@/lib/util/case-file-digest';
 import { resolveAuthSecret } from '@/lib/db/data-dir';
 import { env } from '@/lib/env';
-
-const LABEL = 'crosscheck audit log v1';
 
 export class AuditKeyError extends Error {}
 
 /** 32 key bytes from a secret; the label keeps them apart from any other use of the same secret. */
 export function deriveAuditKey(secret: string): Buffer {
-  return Buffer.from(hkdfSync('sha256', secret, '', LABEL, 32));
+  return auditKeyFromSecret(secret);
 }
 
 let cached: Buffer | undefined;
@@ -38,12 +36,7 @@ export function auditKey(): Buffer {
 
 /** HMAC-SHA256 with the audit key (or the given one), hex. */
 export function auditMac(parts: string[], key: Buffer = auditKey()): string {
-  const mac = createHmac('sha256', key);
-  parts.forEach((part, i) => {
-    if (i) mac.update('\n');
-    mac.update(part);
-  });
-  return mac.digest('hex');
+  return macHex(parts, key);
 }
 
 /** For tests that change AUDIT_SECRET between cases (after resetEnvForTests). */

@@ -1,8 +1,7 @@
 // The digests a case file is checked by (docs/case-file.md), in one place for the code that
-// writes them (the database, the export) and the verifier, which runs offline with nothing but
-// the file and, optionally, the audit secret. Each one repeats what the database side computes;
-// case-file-digest.test.ts holds them to the originals (lib/db/queries/audit.ts,
-// lib/db/queries/cited-evidence.ts, lib/db/audit-key.ts).
+// writes them (lib/db/queries/audit.ts, lib/db/queries/cited-evidence.ts and lib/db/audit-key.ts
+// compute theirs here) and the verifier, which runs offline with nothing but the file and,
+// optionally, the audit secret: no server module, so the verifier can import it.
 import { createHash, createHmac, hkdfSync } from 'node:crypto';
 
 export function sha256Hex(data: string | Uint8Array): string {

@@ -11,7 +11,7 @@
 // The retention purge may cut the oldest entries off the head of the log; a keyed purge record
 // (audit_purges) names what it cut, and verification starts from it (docs/retention.md).
 import 'server-only';
-import { createHash } from 'node:crypto';
+import { auditEntryHash, checkpointMacHex } from '@/lib/util/case-file-digest';
 import { and, asc, desc, eq, gt, gte, lt, lte, ne, sql, type SQL } from 'drizzle-orm';
 import type { Executor, Tx } from '@/lib/db/client';
 import { auditCheckpoints, auditGenesis, auditLog, auditPurges, users } from '@/lib/db/schema';
@@ -30,36 +30,18 @@ export type AuditEntryInput = {
   detail?: Record<string, unknown>;
 };
 
-/** Stable JSON: object keys sorted, so the same content always hashes the same. */
-function canonical(value: unknown): string {
-  if (value === null || typeof value !== 'object') return JSON.stringify(value ?? null);
-  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
-  const entries = Object.entries(value as Record<string, unknown>)
-    .filter(([, v]) => v !== undefined)
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(',')}}`;
-}
-
 /**
  * The entry's hash: HMAC-SHA256 with `key` for keyed entries, plain SHA-256 (how entries were
- * hashed before keying) without one.
+ * hashed before keying) without one. Computed where the offline case-file verifier computes it
+ * (lib/util/case-file-digest.ts), so the two cannot drift apart.
  */
 export function hashAuditEntry(prevHash: string, entry: AuditEntryInput & { at: string }, key?: Buffer) {
-  const body = canonical({
-    at: entry.at,
-    actorId: entry.actorId,
-    action: entry.action,
-    entityType: entry.entityType,
-    entityId: entry.entityId ?? null,
-    detail: entry.detail ?? {},
-  });
-  if (key) return auditMac([prevHash, body], key);
-  return createHash('sha256').update(prevHash).update('\n').update(body).digest('hex');
+  return auditEntryHash(prevHash, { ...entry, entityId: entry.entityId ?? null, detail: entry.detail ?? {} }, key);
 }
 
 /** The MAC of a checkpoint: the chain head `hash` at entry `seq`. */
 export function checkpointMac(seq: number, hash: string, key: Buffer = auditKey()) {
-  return auditMac(['checkpoint', String(seq), hash], key);
+  return checkpointMacHex(seq, hash, key);
 }
 
 /** The MAC of a purge record: entries `firstSeq`..`lastSeq`, `count` of them, the last with hash `lastHash`. */

@@ -7,7 +7,7 @@
 // dated after the as-of date, a passage the step was not given) stays as the model wrote it and
 // brings nothing of the pool with it. docs/security.md describes the defence.
 import 'server-only';
-import { createHash } from 'node:crypto';
+import { evidenceFingerprint } from '@/lib/util/case-file-digest';
 import { and, asc, eq, inArray, lte, type SQL } from 'drizzle-orm';
 import type { Executor } from '@/lib/db/client';
 import { documentChunks, documents, evidenceItems, runs, runSteps } from '@/lib/db/schema';
@@ -27,24 +27,7 @@ type Canonical = Omit<CitedEvidenceSnapshot, 'excerpt' | 'fingerprint'> & { text
 
 /** sha256 of the item's fields in a fixed order (versioned), the whole text included. */
 export function fingerprintOf(item: Canonical): string {
-  const fields = [
-    'crosscheck-cited-evidence-v1',
-    item.kind,
-    item.id,
-    item.title,
-    item.text,
-    item.value,
-    item.sourceName,
-    item.sourceUrl,
-    item.publishedDate,
-    item.eventDate,
-    item.factor,
-    item.polarity,
-    item.documentId,
-    item.documentTitle,
-    item.heading,
-  ];
-  return createHash('sha256').update(JSON.stringify(fields)).digest('hex');
+  return evidenceFingerprint(item);
 }
 
 function snapshotWithout(item: Canonical): CitedEvidenceSnapshot {
