@@ -4,11 +4,12 @@ import { describe, expect, it } from 'vitest';
 import { visibleEvidence } from '@/lib/debate/evidence-scope';
 import type { PromptInput } from '@/lib/debate/prompts';
 import { KPD_MADS, NAS } from '@/lib/debate/protocols';
-import { sectionPrompt } from '@/lib/debate/section-prompts';
+import { sectionJsonSchema, sectionPrompt } from '@/lib/debate/section-prompts';
 import type { ProtocolDef, RunParams } from '@/lib/domain/protocol';
-import { sectionCalls } from '@/lib/domain/sections';
+import { droppedEntries, sectionCalls, sectionOf, sectionSchema } from '@/lib/domain/sections';
 import type { ContextTurn } from '@/lib/llm/types';
 import type { EvidenceAsOf } from '@/lib/pool/as-of';
+import { jsonFromSchema } from '@/scripts/fake-llm/json-from-schema';
 
 function item(id: string, factor: string, polarity: 'favorable' | 'adverse'): EvidenceAsOf {
   return {
@@ -150,6 +151,33 @@ describe('the overview call is told what stands in for the material it is not sh
       expect(user).not.toMatch(/<turn step="(?!NAS"|AG")/);
       expect(user).toContain('in place of the material the sections read, which this call is not shown');
       expect(user).toContain('from the company block and what the sections say');
+    },
+  );
+});
+
+describe('a topic section is asked only for topics it keeps', () => {
+  it.each([
+    ['KPD-MADS', KPD_MADS],
+    ['NAS', NAS],
+  ] as const)(
+    '%s: the schema sent and the shape in the prompt allow its own factors only, so an answer held to the schema loses no entry',
+    (_name, protocol) => {
+      const input = reportInput(protocol);
+      const topics = sectionCalls(input.step.sections!).filter((c) => c.factors && !c.overview);
+      for (const call of topics) {
+        const schema = sectionJsonSchema(input.step.output, call.fields, call.factors) as {
+          properties: { topics: { items: { properties: { factor: { enum?: string[] } } } } };
+        };
+        expect(schema.properties.topics.items.properties.factor.enum, call.key).toEqual(call.factors);
+        expect(sectionPrompt(input, call).user, call.key).toContain(`"factor": ${call.factors!.map((f) => JSON.stringify(f)).join(' | ')}`);
+        // A model held to the schema (here the fake's schema filler) writes no entry the section then drops.
+        const answer = jsonFromSchema(schema as never, { seed: 7, arrayItems: { min: 3, max: 4 } }) as Record<string, unknown>;
+        expect(droppedEntries(answer, sectionOf(input.step.output, answer, call)), call.key).toBe(0);
+        // The answer itself is checked without the narrowing: an entry that strays is dropped, not the call.
+        expect(sectionSchema(input.step.output, call.fields).safeParse({ topics: [{ ...(answer.topics as object[])[0], factor: 'elsewhere' }] }).success).toBe(
+          true,
+        );
+      }
     },
   );
 });

@@ -15,12 +15,12 @@ export function partMarker(stepId: string, key: string): string {
   return `Part ${key} of step ${stepId}`;
 }
 
-/** The JSON Schema of a call's answer, computed once per kind and fields. */
+/** The JSON Schema of a call's answer (its entries on its own factors), computed once per kind, fields and factors. */
 const schemas = new Map<string, Record<string, unknown>>();
-export function sectionJsonSchema(kind: OutputKind, fields: readonly string[]): Record<string, unknown> {
-  const key = `${kind}:${fields.join(',')}`;
+export function sectionJsonSchema(kind: OutputKind, fields: readonly string[], factors?: readonly string[]): Record<string, unknown> {
+  const key = `${kind}:${fields.join(',')}:${factors?.join(',') ?? ''}`;
   let schema = schemas.get(key);
-  if (!schema) schemas.set(key, (schema = z.toJSONSchema(sectionSchema(kind, fields)) as Record<string, unknown>));
+  if (!schema) schemas.set(key, (schema = z.toJSONSchema(sectionSchema(kind, fields, factors)) as Record<string, unknown>));
   return schema;
 }
 
@@ -93,7 +93,7 @@ export function sectionPrompt(input: PromptInput, call: SectionCall, written: re
       lines.push(web ? 'Some of these topics cite a web result.' : 'No topic of these sections cites a web result.');
     }
   }
-  lines.push('Answer with one JSON object of this shape and nothing else:', describeJsonShape(sectionJsonSchema(step.output, call.fields)));
+  lines.push('Answer with one JSON object of this shape and nothing else:', describeJsonShape(sectionJsonSchema(step.output, call.fields, call.factors)));
   // The step's own part, without the whole answer's shape (this call writes its share) and, for
   // the overview, without the debate, the material and how to cite it (it writes no citation).
   const user = call.overview

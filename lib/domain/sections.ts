@@ -21,11 +21,21 @@ export function sectionCalls(sections: StepSections): SectionCall[] {
 /**
  * The schema of the answer a call writes: the output's, narrowed to the call's fields, in the
  * call's order (the order a model writes them in: the report's objective before its overview).
+ * With `factors`, an entry's factor is one of them: the schema sent to the model, so a section
+ * writes only entries it keeps (a model held to the schema cannot write another section's, and a
+ * viewer sees every entry it writes). The answer is checked against the schema without them and
+ * the entries outside its factors dropped, so a model that strays loses those entries, not the call.
  */
-export function sectionSchema(kind: OutputKind, fields: readonly string[]): z.ZodObject<z.ZodRawShape> {
+export function sectionSchema(kind: OutputKind, fields: readonly string[], factors?: readonly string[]): z.ZodObject<z.ZodRawShape> {
   const whole = OUTPUT_SCHEMAS[kind] as unknown as z.ZodObject<z.ZodRawShape>;
   const picked = whole.pick(Object.fromEntries(fields.map((f) => [f, true])) as Record<string, true>);
-  return z.object(Object.fromEntries(fields.filter((f) => f in picked.shape).map((f) => [f, picked.shape[f]])));
+  const field = (f: string) => {
+    const value = picked.shape[f];
+    if (!factors?.length || !entriesNameFactor(kind, f)) return value;
+    const element = (value as z.ZodArray<z.ZodObject<z.ZodRawShape>>).element;
+    return z.array(element.extend({ factor: z.enum(factors as [string, ...string[]]) }));
+  };
+  return z.object(Object.fromEntries(fields.filter((f) => f in picked.shape).map((f) => [f, field(f)])));
 }
 
 const KNOWN_FACTORS = new Set<string>(FACTORS.map((f) => f.id));

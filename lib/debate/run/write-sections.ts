@@ -116,7 +116,7 @@ export async function writeSections({
       written,
       prompt: callPrompt,
       schema: sectionSchema(step.output, call.fields),
-      jsonSchema: sectionJsonSchema(step.output, call.fields),
+      jsonSchema: sectionJsonSchema(step.output, call.fields, call.factors),
       signal: callSignal,
       started: async () => ++tries,
       publish: (e) => events.publish(i, e),
