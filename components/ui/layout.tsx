@@ -30,14 +30,25 @@ export function EmptyState({ title, children }: { title: string; children?: Reac
   );
 }
 
-export function Alert({ tone = 'error', children, id }: { tone?: 'error' | 'success' | 'info'; children: ReactNode; id?: string }) {
+export function Alert({
+  tone = 'error',
+  children,
+  id,
+  testId,
+}: {
+  tone?: 'error' | 'warning' | 'success' | 'info';
+  children: ReactNode;
+  id?: string;
+  testId?: string;
+}) {
   const styles = {
     error: 'border-red-300 bg-red-50 text-red-900 dark:border-red-800 dark:bg-red-950 dark:text-red-100',
+    warning: 'border-amber-300 bg-amber-50 text-amber-950 dark:border-amber-700 dark:bg-amber-950 dark:text-amber-50',
     success: 'border-green-300 bg-green-50 text-green-900 dark:border-green-800 dark:bg-green-950 dark:text-green-100',
     info: 'border-blue-300 bg-blue-50 text-blue-900 dark:border-blue-800 dark:bg-blue-950 dark:text-blue-100',
   }[tone];
   return (
-    <div id={id} role={tone === 'error' ? 'alert' : 'status'} className={`rounded-md border px-4 py-3 text-sm ${styles}`}>
+    <div id={id} data-testid={testId} role={tone === 'error' ? 'alert' : 'status'} className={`rounded-md border px-4 py-3 text-sm ${styles}`}>
       {children}
     </div>
   );

@@ -47,6 +47,17 @@ export function effectiveQuorum(setting: number, soleProprietor: boolean): numbe
   return soleProprietor ? Math.max(base, SOLE_PROPRIETOR_QUORUM) : base;
 }
 
+/**
+ * What the committee cannot decide with `members` active committee accounts: every case when the
+ * quorum is more than them, a sole proprietor's when they are fewer than its two. Null when both
+ * can be decided. The settings page says it, so a quorum is never set that leaves cases stuck.
+ */
+export function quorumShortfall(quorum: number, members: number): { blocks: 'every-case' | 'sole-proprietors'; needed: number; members: number } | null {
+  if (members < quorum) return { blocks: 'every-case', needed: quorum, members };
+  if (members < SOLE_PROPRIETOR_QUORUM) return { blocks: 'sole-proprietors', needed: SOLE_PROPRIETOR_QUORUM, members };
+  return null;
+}
+
 /** A stored setting's value as a quorum; anything else is the default. */
 export function quorumOf(value: unknown): number {
   return typeof value === 'number' && Number.isInteger(value) && value >= 1 && value <= QUORUM_MAX ? value : QUORUM_DEFAULT;

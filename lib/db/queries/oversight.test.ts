@@ -11,7 +11,8 @@ import { cases, decisions, users } from '@/lib/db/schema';
 import { createTestDatabase, testBackends } from '@/lib/db/test-db';
 import { seedDemo } from '@/lib/demo/seed';
 import { DEMO_IDS } from '@/lib/domain/demo-ids';
-import { effectiveQuorum, finalOutcome, quorumOf, votesStillNeeded, type VoteOverride } from '@/lib/domain/oversight';
+import { effectiveQuorum, finalOutcome, quorumOf, quorumShortfall, votesStillNeeded, type VoteOverride } from '@/lib/domain/oversight';
+import { countActive } from '@/lib/db/queries/users';
 import type { DecisionOutcome } from '@/lib/domain/vocabulary';
 
 describe('quorum rules', () => {
@@ -35,6 +36,15 @@ describe('quorum rules', () => {
     expect(votesStillNeeded(v(), 2)).toBe(2);
     expect(votesStillNeeded(v('approve', 'decline'), 3)).toBe(2);
     expect(votesStillNeeded(v('approve', 'approve'), 2)).toBe(0);
+  });
+
+  it('says what the committee cannot decide with the members it has', () => {
+    expect(quorumShortfall(3, 2)).toEqual({ blocks: 'every-case', needed: 3, members: 2 });
+    expect(quorumShortfall(1, 0)).toEqual({ blocks: 'every-case', needed: 1, members: 0 });
+    // Every ordinary case can be decided by the one member; a sole proprietor's needs two.
+    expect(quorumShortfall(1, 1)).toEqual({ blocks: 'sole-proprietors', needed: 2, members: 1 });
+    expect(quorumShortfall(2, 2)).toBeNull();
+    expect(quorumShortfall(1, 2)).toBeNull();
   });
 });
 
@@ -69,6 +79,14 @@ describe.each(testBackends())('committee votes on %s', (backend) => {
     }
   }, 90_000);
   afterAll(() => handle?.close());
+
+  it('counts the committee accounts that can sign in, the disabled left out', async () => {
+    expect(await countActive({ db, role: 'committee' })).toBe(3);
+    await db.update(users).set({ disabled: true }).where(eq(users.id, members[2]));
+    expect(await countActive({ db, role: 'committee' })).toBe(2);
+    await db.update(users).set({ disabled: false }).where(eq(users.id, members[2]));
+    expect(await countActive({ db, role: 'admin' })).toBe(1);
+  });
 
   it('decides on the first vote with the default quorum of one, keeping the confirmation and overrides', async () => {
     expect(await getQuorumSetting({ db })).toBe(1);

@@ -29,10 +29,15 @@ export async function listUsers({ db }: { db: Executor }) {
 }
 
 export async function countActiveAdmins({ db, excludingId }: { db: Executor; excludingId?: string }) {
+  return countActive({ db, role: 'admin', excludingId });
+}
+
+/** The accounts of a role that can sign in (not disabled), perhaps leaving one out. */
+export async function countActive({ db, role, excludingId }: { db: Executor; role: Role; excludingId?: string }) {
   const [row] = await db
     .select({ n: sql<number>`count(*)::int` })
     .from(users)
-    .where(and(eq(users.role, 'admin'), eq(users.disabled, false), excludingId ? ne(users.id, excludingId) : undefined));
+    .where(and(eq(users.role, role), eq(users.disabled, false), excludingId ? ne(users.id, excludingId) : undefined));
   return row?.n ?? 0;
 }
 

@@ -63,6 +63,10 @@ export const oversightMessages = defineMessages({
     quorumHint: 'From 1 to 5. A case on a sole proprietor always needs at least 2.',
     quorumSave: 'Save',
     quorumSaved: 'Saved.',
+    quorumShortEvery:
+      'No case can be decided: {needed} committee members must agree, and {members, plural, =0 {no committee account is active} one {only # committee account is active} other {only # committee accounts are active}}. Add committee members on Users, or lower the number.',
+    quorumShortSole:
+      'A case on a sole proprietor cannot be decided: it needs {needed} agreeing committee members, and {members, plural, =0 {no committee account is active} one {only # committee account is active} other {only # committee accounts are active}}. Add a committee member on Users.',
     errQuorum: 'Choose a number from 1 to 5.',
   },
   ko: {
@@ -125,6 +129,10 @@ export const oversightMessages = defineMessages({
     quorumHint: '1에서 5까지. 개인사업자 안건은 언제나 2명 이상이 필요합니다.',
     quorumSave: '저장',
     quorumSaved: '저장했습니다.',
+    quorumShortEvery:
+      '어떤 안건도 결정할 수 없습니다: 위원 {needed}명이 동의해야 하는데 활성 위원 계정은 {members, number}개입니다. 사용자 화면에서 위원을 추가하거나 수를 낮추세요.',
+    quorumShortSole:
+      '개인사업자 안건은 결정할 수 없습니다: 위원 {needed}명의 동의가 필요한데 활성 위원 계정은 {members, number}개입니다. 사용자 화면에서 위원을 추가하세요.',
     errQuorum: '1에서 5 사이의 숫자를 고르세요.',
   },
 });

@@ -1,11 +1,13 @@
 import type { Metadata } from 'next';
-import { Badge, Card, PageHeader } from '@/components/ui/layout';
+import { Alert, Badge, Card, PageHeader } from '@/components/ui/layout';
 import { LOCK_MINUTES, MAX_FAILED_ATTEMPTS } from '@/lib/auth/credentials';
 import { requirePermission } from '@/lib/auth/session';
 import { SESSION_HOURS } from '@/lib/auth/sessions';
 import { QuorumForm } from '@/components/admin/quorum-form';
 import { getDatabase, getDb } from '@/lib/db/client';
 import { getQuorumSetting } from '@/lib/db/queries/oversight';
+import { countActive } from '@/lib/db/queries/users';
+import { quorumShortfall } from '@/lib/domain/oversight';
 import { getRetention } from '@/lib/db/queries/retention';
 import { getSystemOwner } from '@/lib/db/queries/settings';
 import { demoEnabled, env, oidcConfigured } from '@/lib/env';
@@ -40,6 +42,8 @@ export default async function SettingsPage() {
   const database = await getDatabase();
   const [tr, retention] = await Promise.all([getT(retentionMessages), getRetention({ db: await getDb() })]);
   const [about, owner] = await Promise.all([getT(aboutMessages), getSystemOwner({ db: await getDb() })]);
+  const [quorum, committee] = await Promise.all([getQuorumSetting({ db: await getDb() }), countActive({ db: await getDb(), role: 'committee' })]);
+  const shortfall = quorumShortfall(quorum, committee);
   return (
     <>
       <PageHeader title={t('settingsTitle')} description={t('settingsDescription')} />
@@ -76,7 +80,12 @@ export default async function SettingsPage() {
           </dl>
         </Card>
         <Card title={to('quorumTitle')}>
-          <QuorumForm quorum={await getQuorumSetting({ db: await getDb() })} />
+          {shortfall ? (
+            <Alert tone="warning" testId="quorum-shortfall">
+              {to(shortfall.blocks === 'every-case' ? 'quorumShortEvery' : 'quorumShortSole', { needed: shortfall.needed, members: shortfall.members })}
+            </Alert>
+          ) : null}
+          <QuorumForm quorum={quorum} />
         </Card>
         <Card title={tr('retentionTitle')}>
           <RetentionForm periods={retention} />
