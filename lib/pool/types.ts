@@ -10,6 +10,8 @@ export type PoolCompany = {
   identifiers: Record<string, string>;
   industry: string | null;
   description: string | null;
+  /** Set by an import that names it (companies.json `sole_proprietor`); absent, a new company is not one. */
+  soleProprietor?: boolean;
 };
 
 /**

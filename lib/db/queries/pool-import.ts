@@ -32,6 +32,7 @@ export async function selectCompanyProfiles({ db, ids }: { db: Executor; ids: st
         identifiers: companies.identifiers,
         industry: companies.industry,
         description: companies.description,
+        soleProprietor: companies.soleProprietor,
       })
       .from(companies)
       .where(inArray(companies.id, batch)),
@@ -71,7 +72,7 @@ function identifierColumns(ids: Record<string, string>) {
   return { corpCode: ids.corp_code ?? null, stockCode: ids.stock_code ?? null, cik: ids.cik ?? null, ticker: ids.ticker ?? null };
 }
 
-export type NewCompanyProfile = Pick<typeof companies.$inferInsert, 'id' | 'name' | 'nameEn' | 'country' | 'industry' | 'description'> & {
+export type NewCompanyProfile = Pick<typeof companies.$inferInsert, 'id' | 'name' | 'nameEn' | 'country' | 'industry' | 'description' | 'soleProprietor'> & {
   identifiers: Record<string, string>;
 };
 
@@ -86,7 +87,7 @@ export async function insertNewCompanies({ db, rows }: { db: Executor; rows: New
   return inserted.length;
 }
 
-export type ProfileChange = Partial<Pick<NewCompanyProfile, 'name' | 'nameEn' | 'country' | 'industry' | 'description' | 'identifiers'>>;
+export type ProfileChange = Partial<Pick<NewCompanyProfile, 'name' | 'nameEn' | 'country' | 'industry' | 'description' | 'soleProprietor' | 'identifiers'>>;
 
 /**
  * Changes an existing company's profile. 'replace' writes the values as they are (identifiers

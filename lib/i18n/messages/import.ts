@@ -61,6 +61,7 @@ export const importMessages = defineMessages({
     badUrl: 'must be a web address starting with http:// or https://',
     missingName: 'is missing: the company name',
     badCountry: 'must be a two-letter country code like KR or US',
+    badSoleProprietor: 'must be true or false',
     badSlug: 'must be a lowercase slug like samsung-electronics',
     badCategory: 'is missing or unknown; use one of: {list}',
     limitsTitle: 'Limits and checks',
@@ -69,7 +70,7 @@ export const importMessages = defineMessages({
     charactersBody:
       'Text with a NUL character or half of a surrogate pair (which the database cannot store) is a rejected row. Bidirectional controls (U+202A–U+202E, U+2066–U+2069) are removed from names and titles. Front matter is read as YAML data only; a document whose front matter is marked as code (---js) is rejected.',
     companiesBody:
-      "companies.json adds companies the pool does not have yet. Changing an existing company's profile (name, country, identifiers, …) needs the administrator role: other imports only fill fields a profile lacks and list the changes they left out.",
+      'companies.json adds companies the pool does not have yet. Changing an existing company\'s profile (name, country, identifiers, …) needs the administrator role: other imports only fill fields a profile lacks and list the changes they left out. A company marked "sole_proprietor": true (an individual in business) needs two agreeing committee votes on every case; only an administrator\'s import changes the mark on a company the pool has.',
     clientTooLarge: '{name} is {size}; the limit is {limit} per file (IMPORT_MAX_FILE_MB). Split it into smaller files.',
     uploadTooLarge: 'This upload is {size}; the most one import may carry is {limit} (twice IMPORT_MAX_FILE_MB). Import the files in smaller groups.',
     uploadTooLargeUnknown: 'This upload is more than {limit}, the most one import may carry (twice IMPORT_MAX_FILE_MB). Import the files in smaller groups.',
@@ -151,6 +152,7 @@ export const importMessages = defineMessages({
     badUrl: 'http:// 또는 https://로 시작하는 웹 주소여야 합니다',
     missingName: '누락: 기업명',
     badCountry: 'KR, US 같은 두 글자 국가 코드여야 합니다',
+    badSoleProprietor: 'true 또는 false여야 합니다',
     badSlug: 'samsung-electronics 같은 소문자 슬러그여야 합니다',
     badCategory: '누락되었거나 알 수 없는 값입니다. 다음 중 하나를 쓰세요: {list}',
     limitsTitle: '한도와 검사',
@@ -159,7 +161,7 @@ export const importMessages = defineMessages({
     charactersBody:
       'NUL 문자나 짝이 없는 서로게이트 문자(데이터베이스에 저장할 수 없음)가 있는 행은 거부됩니다. 이름과 제목에서는 양방향 제어 문자(U+202A–U+202E, U+2066–U+2069)를 지웁니다. 머리말은 YAML 데이터로만 읽으며, 코드로 표시된 머리말(---js)이 있는 문서는 거부됩니다.',
     companiesBody:
-      'companies.json은 지식 풀에 아직 없는 기업을 추가합니다. 기존 기업의 프로필(기업명, 국가, 식별자 등)을 바꾸려면 관리자 역할이 필요하며, 그 밖의 가져오기는 프로필에 비어 있는 항목만 채우고 반영하지 않은 변경을 알려 줍니다.',
+      'companies.json은 지식 풀에 아직 없는 기업을 추가합니다. 기존 기업의 프로필(기업명, 국가, 식별자 등)을 바꾸려면 관리자 역할이 필요하며, 그 밖의 가져오기는 프로필에 비어 있는 항목만 채우고 반영하지 않은 변경을 알려 줍니다. \"sole_proprietor\": true로 표시한 기업(개인사업자)의 안건은 언제나 위원 2명의 동의가 필요하며, 지식 풀에 이미 있는 기업의 이 표시는 관리자의 가져오기만 바꿉니다.',
     clientTooLarge: '{name}의 크기가 {size}로 파일당 한도 {limit}(IMPORT_MAX_FILE_MB)를 넘습니다. 작은 파일로 나누세요.',
     uploadTooLarge: '이번 업로드는 {size}로, 한 번에 가져올 수 있는 최대 {limit}(IMPORT_MAX_FILE_MB의 두 배)를 넘습니다. 파일을 나누어 가져오세요.',
     uploadTooLargeUnknown: '이번 업로드는 한 번에 가져올 수 있는 최대 {limit}(IMPORT_MAX_FILE_MB의 두 배)를 넘습니다. 파일을 나누어 가져오세요.',

@@ -47,7 +47,16 @@ import { isoToday } from '@/lib/util/dates';
 export type CompanyProfiles = 'replace' | 'fill';
 
 /** The profile fields an import can set, as companies.json names them. */
-const PROFILE_FIELDS = { name: 'name', nameEn: 'name_en', country: 'country', industry: 'industry', description: 'description' } as const;
+// `sole_proprietor` is never missing from a profile (false until set), so only an import that
+// may replace profiles changes it: an RM's import cannot lift a borrower out of the two-vote rule.
+const PROFILE_FIELDS = {
+  name: 'name',
+  nameEn: 'name_en',
+  country: 'country',
+  industry: 'industry',
+  description: 'description',
+  soleProprietor: 'sole_proprietor',
+} as const;
 type ProfileField = keyof typeof PROFILE_FIELDS;
 
 export type CompanyUpdate = {
@@ -246,12 +255,12 @@ export async function planImport({ db, sources, maxFileBytes, today = isoToday()
       rejected.push(...rejectionsFrom(rec.file, rec.row, parsed.error));
       continue;
     }
-    const { name_en, ...rest } = parsed.data;
+    const { name_en, sole_proprietor, ...rest } = parsed.data;
     if (plannedCompanies.has(rest.id)) {
       rejected.push({ file: rec.file, row: rec.row, field: 'id', ...problem('companyTwice', { id: rest.id }) });
       continue;
     }
-    plannedCompanies.set(rest.id, { ...rest, nameEn: name_en });
+    plannedCompanies.set(rest.id, { ...rest, nameEn: name_en, ...(sole_proprietor === undefined ? {} : { soleProprietor: sole_proprietor }) });
     companyRows.set(rest.id, rec);
   }
 

@@ -154,6 +154,8 @@ export const companyRow = z.object({
     .default({}),
   industry: optionalLabel(LIMITS.company.industry),
   description: optionalText(LIMITS.company.description),
+  /** A natural person in business (docs/oversight.md): its cases always need two agreeing votes. */
+  sole_proprietor: z.boolean(issueMessage('badSoleProprietor')).optional(),
 });
 
 const E = LIMITS.evidence;

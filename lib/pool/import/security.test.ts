@@ -337,6 +337,43 @@ describe.each(testBackends())('import hardening on %s', (backend) => {
       const again = await importPool({ db, sources: [src('companies.json', JSON.stringify([changed]))], actorId: null, companyProfiles: 'replace' });
       expect(again.updatedCompanies).toEqual([]);
     });
+
+    it('sole_proprietor: a new company takes it; on an existing one only an administrator changes it; anything but true or false is refused', async () => {
+      const sole = async (id: string) => (await db.select({ v: companies.soleProprietor }).from(companies).where(eq(companies.id, id)))[0]?.v;
+      const person = { ...company, id: 'sole-co', name: 'Kim Trading (sole proprietor)', sole_proprietor: true };
+      const plain = { ...company, id: 'plain-co', name: 'Plain Trading' };
+      expect((await importPool({ db, sources: [src('companies.json', JSON.stringify([person, plain]))], actorId: null })).rejected).toEqual([]);
+      expect([await sole('sole-co'), await sole('plain-co')]).toEqual([true, false]);
+      // An RM's import cannot lift a borrower out of the two-vote rule, nor put one in it.
+      const rm = await importPool({
+        db,
+        sources: [
+          src(
+            'companies.json',
+            JSON.stringify([
+              { ...person, sole_proprietor: false },
+              { ...plain, sole_proprietor: true },
+            ]),
+          ),
+        ],
+        actorId: null,
+      });
+      expect(rm.skippedProfileChanges.map((c) => [c.companyId, c.fields])).toEqual([
+        ['sole-co', ['sole_proprietor']],
+        ['plain-co', ['sole_proprietor']],
+      ]);
+      expect([await sole('sole-co'), await sole('plain-co')]).toEqual([true, false]);
+      const admin = await importPool({
+        db,
+        sources: [src('companies.json', JSON.stringify([{ ...person, sole_proprietor: false }]))],
+        actorId: null,
+        companyProfiles: 'replace',
+      });
+      expect(admin.updatedCompanies).toEqual([{ id: 'sole-co', fields: ['sole_proprietor'] }]);
+      expect(await sole('sole-co')).toBe(false);
+      const bad = await importPool({ db, sources: [src('companies.json', JSON.stringify([{ ...plain, sole_proprietor: 'yes' }]))], actorId: null });
+      expect(bad.rejected).toMatchObject([{ file: 'companies.json', row: 1, field: 'sole_proprietor', message: 'must be true or false' }]);
+    });
   });
 });
 
