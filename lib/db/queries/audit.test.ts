@@ -93,6 +93,40 @@ afterAll(() => {
   resetAuditKeyForTests();
 });
 
+/**
+ * `db`, except that the first read of the checkpoints after a read of the log awaits `between()`
+ * first: what another transaction's append does when it commits between the walk's two reads.
+ */
+function readsBetween(db: Db, between: () => Promise<unknown>): Db {
+  let readLog = false;
+  let done = false;
+  const wrap = (builder: object, table: unknown): object =>
+    new Proxy(builder, {
+      get(target, prop) {
+        const value = Reflect.get(target, prop, target) as unknown;
+        if (prop === 'then' && typeof value === 'function') {
+          const run = (value as PromiseLike<unknown>['then']).bind(target);
+          if (table === auditLog) readLog = true;
+          if (table !== auditCheckpoints || !readLog || done) return run;
+          done = true;
+          return (resolve: (v: unknown) => unknown, reject: (e: unknown) => unknown) => between().then(() => run(resolve, reject), reject);
+        }
+        if (typeof value !== 'function') return value;
+        return (...args: unknown[]) => {
+          const out = (value as (...a: unknown[]) => unknown).apply(target, args);
+          return out && typeof out === 'object' ? wrap(out, prop === 'from' ? args[0] : table) : out;
+        };
+      },
+    });
+  return new Proxy(db, {
+    get(target, prop) {
+      const value = Reflect.get(target, prop, target) as unknown;
+      if (prop === 'select') return (...args: unknown[]) => wrap((value as (...a: unknown[]) => object).apply(target, args), undefined);
+      return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+    },
+  });
+}
+
 describe.each(testBackends())('audit log on %s', (backend) => {
   let handle: DatabaseHandle;
   let db: Db;
@@ -340,6 +374,25 @@ describe.each(testBackends())('audit log on %s', (backend) => {
       action: null,
       checked: 3,
     });
+  });
+
+  it('entries appended while the chain is verified are not taken for deleted ones', async () => {
+    const all = await fiveEntries();
+    // An entry and its checkpoint commit together; the walk reads the log's last page, then the
+    // checkpoints past it. Two entries land in between: their checkpoints are read, their rows were not.
+    let appended = false;
+    const racing = readsBetween(db, async () => {
+      appended = true;
+      await append('f');
+      await append('g');
+    });
+    expect(await verifyAuditChain({ db: racing })).toEqual({ ok: true, checked: 5, unkeyed: 0, checkpoint: all[4].seq });
+    expect(appended).toBe(true);
+    // The next check reads them, and a newest entry deleted is still named.
+    expect(await verifyAuditChain({ db })).toMatchObject({ ok: true, checked: 7 });
+    const [g] = (await rows()).slice(-1);
+    await asAttacker(() => db.delete(auditLog).where(eq(auditLog.seq, g.seq)));
+    expect(await verifyAuditChain({ db })).toMatchObject({ ok: false, brokenAt: g.seq, reason: 'missing', tail: true });
   });
 
   it('a deleted entry in the middle is named as missing, with the entry before it', async () => {
