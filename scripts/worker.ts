@@ -9,6 +9,7 @@ import { openAppDatabase } from '@/lib/demo/app-database';
 import { env, isEmbedded } from '@/lib/env';
 import { HEARTBEAT_SECONDS, stopBoss } from '@/lib/jobs/boss';
 import { surviveDatabaseOutages } from '@/lib/jobs/process-guard';
+import { startRetentionScheduler } from '@/lib/jobs/retention-scheduler';
 import { startWatchScheduler } from '@/lib/jobs/watch-scheduler';
 import { startWorker } from '@/lib/jobs/worker';
 import { flushCounters } from '@/lib/ops/counters';
@@ -32,6 +33,12 @@ async function main() {
     console.error(`[worker] the portfolio watch could not be scheduled here: ${err instanceof Error ? err.message : String(err)}`);
     return 'failed' as const;
   });
+  // The daily retention purge (docs/retention.md), a pg-boss cron job too: one pass at a time across
+  // every instance and worker, so a deployment whose app instances are down still purges.
+  const retention = await startRetentionScheduler().catch((err: unknown) => {
+    console.error(`[worker] the retention purge could not be scheduled here: ${err instanceof Error ? err.message : String(err)}`);
+    return 'failed' as const;
+  });
   console.log(
     `[worker] ${worker.workerId} ready: executing up to ${e.WORKER_CONCURRENCY} run(s) at once from ${location} ` +
       `(a run goes to another worker ${HEARTBEAT_SECONDS} s after this one stops beating); ` +
@@ -39,7 +46,8 @@ async function main() {
         ? 'takes no portfolio watch passes (scheduling failed)'
         : watch
           ? `takes portfolio watch passes (every ${watch.minutes} min)`
-          : 'no portfolio watch passes (WATCH_PASS_MINUTES=0)'),
+          : 'no portfolio watch passes (WATCH_PASS_MINUTES=0)') +
+      (retention === 'failed' ? '; takes no retention purge (scheduling failed)' : '; takes the daily retention purge (18:15 UTC)'),
   );
 
   let stopping = false;
@@ -52,6 +60,7 @@ async function main() {
     console.log(`[worker] ${signal}: finishing or handing over the runs in hand`);
     try {
       if (watch && watch !== 'failed') await watch.stop();
+      if (retention !== 'failed') await retention.stop();
       await worker.stop({ graceful: true, timeoutMs: e.WORKER_SHUTDOWN_TIMEOUT_MS });
       await stopBoss();
       await flushCounters();

@@ -272,14 +272,19 @@ if (testBackends().includes('postgres')) {
       await sleeper.stop();
     }, 60_000);
 
-    it("a worker process takes the portfolio watch's passes: it schedules the cron job at WATCH_PASS_MINUTES and says so", async () => {
+    it("a worker process takes the portfolio watch's passes and the daily retention purge: it schedules both cron jobs and says so", async () => {
       const watcher = spawnWorker({ WATCH_PASS_MINUTES: '7' });
       await watcher.ready;
-      expect(watcher.output()).toContain('takes portfolio watch passes (every 7 min)');
-      const { rows } = (await db.execute(sql`select cron from ${sql.raw(BOSS_SCHEMA)}.schedule where name = 'crosscheck-watch'`)) as unknown as {
-        rows: { cron: string }[];
+      expect(watcher.output()).toContain('takes portfolio watch passes (every 7 min); takes the daily retention purge (18:15 UTC)');
+      const { rows } = (await db.execute(
+        sql`select name, cron from ${sql.raw(BOSS_SCHEMA)}.schedule where name in ('crosscheck-watch', 'crosscheck-retention') order by name`,
+      )) as unknown as {
+        rows: { name: string; cron: string }[];
       };
-      expect(rows.map((r) => r.cron)).toEqual(['*/7 * * * *']);
+      expect(rows.map((r) => [r.name, r.cron])).toEqual([
+        ['crosscheck-retention', '15 18 * * *'],
+        ['crosscheck-watch', '*/7 * * * *'],
+      ]);
       watcher.child.kill('SIGTERM');
       await waitFor('the worker to stop', async () => watcher.child.exitCode !== null);
       expect(watcher.child.exitCode).toBe(0);
