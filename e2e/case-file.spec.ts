@@ -106,6 +106,13 @@ test('a decided case exports a case file that verifies, and each tampering is na
   expect((await rm.request.get(`/api/cases/${caseId}/file`)).status()).toBe(403);
   const admin = await (await browser.newContext()).newPage();
   await signInAs(admin, 'admin');
-  await auditEntry(admin, 'case.file_export', caseId, 'Case file exported');
+  const { row } = await auditEntry(admin, 'case.file_export', caseId, 'Case file exported');
+  // An admin opens no case page: the audit row of a case gives its file, which verifies too.
+  const adminDownloading = admin.waitForEvent('download');
+  await row.getByTestId('audit-case-file').click();
+  const adminZip = new Uint8Array(fs.readFileSync(await (await adminDownloading).path()));
+  const adminVerdict = verifyCaseFile(adminZip, { key });
+  expect([adminVerdict.ok, adminVerdict.failure]).toEqual([true, undefined]);
+  expect(readJson<{ caseId: string }>(unzipSync(adminZip), 'manifest.json').caseId).toBe(caseId);
   await Promise.all([rmContext.close(), committeeContext.close(), admin.context().close()]);
 });

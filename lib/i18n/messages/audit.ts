@@ -50,6 +50,7 @@ export const auditMessages = defineMessages({
     next: 'Next page',
     paging: 'Pages',
     brokenRow: 'First broken entry',
+    caseFile: 'Case file (.zip)',
   },
   ko: {
     title: '감사 로그',
@@ -97,5 +98,6 @@ export const auditMessages = defineMessages({
     next: '다음 쪽',
     paging: '쪽 이동',
     brokenRow: '처음 끊어진 항목',
+    caseFile: '심사 파일 (.zip)',
   },
 });

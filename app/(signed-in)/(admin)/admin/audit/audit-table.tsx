@@ -40,6 +40,17 @@ export async function AuditTable({ rows, brokenAt }: { rows: AuditEntry[]; broke
             <Td className="break-all">
               {auditEntityLabel(r.entityType, locale)}
               {r.entityId ? <span className="block font-mono text-xs text-zinc-600 dark:text-zinc-400">{r.entityId}</span> : null}
+              {/* An admin opens no case page: the examiner's case file is had from here (docs/case-file.md). */}
+              {r.entityType === 'case' && r.entityId ? (
+                <a
+                  href={`/api/cases/${encodeURIComponent(r.entityId)}/file`}
+                  download
+                  className="block text-xs text-blue-800 underline dark:text-blue-300"
+                  data-testid="audit-case-file"
+                >
+                  {t('caseFile')}
+                </a>
+              ) : null}
             </Td>
             <Td className="max-w-md text-xs">
               <AuditDetail fields={auditDetailFields(r.detail, locale)} />
