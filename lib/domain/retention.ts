@@ -3,7 +3,7 @@
 // arithmetic, safe to import anywhere.
 
 /** The kinds the purge deletes, in the order a pass takes them (the audit log last, so it can record the rest). */
-export const RETENTION_KINDS = ['cases', 'runs', 'notifications', 'sessions', 'audit'] as const;
+export const RETENTION_KINDS = ['cases', 'runs', 'watch', 'notifications', 'sessions', 'audit'] as const;
 export type RetentionKind = (typeof RETENTION_KINDS)[number];
 
 export type RetentionPeriods = Record<RetentionKind, number>;

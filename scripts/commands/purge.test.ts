@@ -7,7 +7,7 @@ const kind = (count: number) => ({ months: 60, cutoff: '2026-06-01T00:00:00.000Z
 const result = (dryRun: boolean): PurgeResult => ({
   now: '2031-06-01T00:00:00.000Z',
   dryRun,
-  kinds: { cases: kind(3), runs: kind(0), notifications: kind(12), sessions: kind(0), audit: kind(250) },
+  kinds: { cases: kind(3), runs: kind(0), watch: kind(4), notifications: kind(12), sessions: kind(0), audit: kind(250) },
 });
 
 describe('purge command', () => {
@@ -21,8 +21,9 @@ describe('purge command', () => {
     const lines = purgeLines(result(true), false);
     expect(lines[0]).toBe('Retention purge at 2031-06-01T00:00:00.000Z (dry run: nothing deleted)');
     expect(lines[1]).toBe('  cases                3 expired   (60 months, before 2026-06-01T00:00:00.000Z)');
-    expect(lines[5]).toContain('audit              250 expired');
-    expect(purgeLines(result(false), false)[3]).toContain('notifications       12 deleted');
+    expect(lines[3]).toContain('watch                4 expired');
+    expect(lines[6]).toContain('audit              250 expired');
+    expect(purgeLines(result(false), false)[4]).toContain('notifications       12 deleted');
     expect(JSON.parse(purgeLines(result(false), true)[0])).toEqual(result(false));
   });
 });

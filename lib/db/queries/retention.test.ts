@@ -22,6 +22,8 @@ import {
   signInAttempts,
   userSessions,
   users,
+  watchAlerts,
+  watchEntries,
 } from '@/lib/db/schema';
 import { createTestDatabase, testBackends } from '@/lib/db/test-db';
 import { resetEnvForTests } from '@/lib/env';
@@ -117,6 +119,22 @@ describe.each(testBackends())('retention and legal hold on %s', (backend) => {
     ids.newCliRun = await run(null, 'alpha', ago(2));
     ids.heldBorrowerCliRun = await run(null, 'beta', ago(7));
     await db.insert(notifications).values({ userId: adminId, kind: 'comment', createdAt: ago(6) });
+    // Watch alerts: an old one with its inbox notification, a recent one, and an old one on the held borrower.
+    const watched = await db
+      .insert(watchEntries)
+      .values(['alpha', 'beta'].map((companyId) => ({ ownerId: adminId, companyId, frequency: 'daily' as const, nextCheckAt: NOW })))
+      .returning({ id: watchEntries.id, companyId: watchEntries.companyId });
+    const entryOf = (companyId: string) => watched.find((w) => w.companyId === companyId)!.id;
+    const alerts = await db
+      .insert(watchAlerts)
+      .values([
+        { entryId: entryOf('alpha'), companyId: 'alpha', createdAt: ago(6) },
+        { entryId: entryOf('alpha'), companyId: 'alpha', createdAt: ago(1) },
+        { entryId: entryOf('beta'), companyId: 'beta', createdAt: ago(6) },
+      ])
+      .returning({ id: watchAlerts.id });
+    [ids.oldAlert, ids.newAlert, ids.heldAlert] = alerts.map((a) => a.id);
+    await db.insert(notifications).values({ userId: adminId, kind: 'watch_alert', watchAlertId: ids.oldAlert, createdAt: ago(6) });
     await db.insert(userSessions).values([
       { userId: adminId, expiresAt: ago(5.2) },
       { userId: adminId, expiresAt: ago(0.1) },
@@ -161,9 +179,10 @@ describe.each(testBackends())('retention and legal hold on %s', (backend) => {
     const result = await purgeExpired({ db, now: NOW, dryRun: true });
     expect(result.kinds.cases.count).toBe(1);
     expect(result.kinds.runs.count).toBe(1);
-    // The unattached one, the draft's and the expired case's (which the real pass deletes with its
-    // case); the held case's stays.
-    expect(result.kinds.notifications.count).toBe(3);
+    expect(result.kinds.watch.count).toBe(1);
+    // The unattached one, the draft's, the expired case's and the old alert's (which the real pass
+    // deletes with their case and alert); the held case's stays.
+    expect(result.kinds.notifications.count).toBe(4);
     expect(result.kinds.sessions.count).toBe(2);
     // The three entries about the expired case come before the first about the held case.
     expect(result.kinds.audit.count).toBe(3);
@@ -193,6 +212,11 @@ describe.each(testBackends())('retention and legal hold on %s', (backend) => {
     expect(await exists(runs, ids.oldCliRun)).toBe(false);
     expect(await exists(runs, ids.newCliRun)).toBe(true);
     expect(await exists(runs, ids.heldBorrowerCliRun)).toBe(true);
+    // The old alert and its notification; the recent one and the held borrower's stay.
+    expect(result.kinds.watch.count).toBe(1);
+    const alertsLeft = await db.select({ id: watchAlerts.id }).from(watchAlerts);
+    expect(alertsLeft.map((a) => a.id).sort()).toEqual([ids.newAlert, ids.heldAlert].sort());
+    expect(await countOf(sql`select count(*)::int as n from notifications where watch_alert_id is not null`)).toBe(0);
     expect(result.kinds.notifications.count).toBe(2);
     expect(await countOf(sql`select count(*)::int as n from notifications where case_id is null`)).toBe(0);
     expect(await countOf(sql`select count(*)::int as n from notifications where case_id = ${ids.draft}`)).toBe(0);
@@ -213,6 +237,7 @@ describe.each(testBackends())('retention and legal hold on %s', (backend) => {
     expect(entries.map((e) => [e.entityId, e.detail.count])).toEqual([
       ['cases', 1],
       ['runs', 1],
+      ['watch', 1],
       ['notifications', 2],
       ['sessions', 2],
       ['audit', 2],
@@ -225,7 +250,7 @@ describe.each(testBackends())('retention and legal hold on %s', (backend) => {
 
     // A second pass at the same time finds nothing more and writes nothing.
     const again = await purgeExpired({ db, now: NOW });
-    expect(Object.values(again.kinds).map((k) => k.count)).toEqual([0, 0, 0, 0, 0]);
+    expect(Object.values(again.kinds).map((k) => k.count)).toEqual([0, 0, 0, 0, 0, 0]);
   });
 
   it('lifting the holds makes the cases and their audit entries purgeable, and the chain still verifies', async () => {
@@ -243,10 +268,12 @@ describe.each(testBackends())('retention and legal hold on %s', (backend) => {
     expect(await exists(cases, ids.borrowerHeld)).toBe(false);
     expect(await exists(cases, ids.recent)).toBe(true);
     expect(await exists(runs, ids.heldBorrowerCliRun)).toBe(false);
+    expect(result.kinds.watch.count).toBe(1);
+    expect((await db.select({ id: watchAlerts.id }).from(watchAlerts)).map((a) => a.id)).toEqual([ids.newAlert]);
     // Every entry written today is past its period at NOW: all go but the newest when the audit
     // kind's turn came (the next entry chains onto it), and the entry recording this purge.
     const left = await db.select().from(auditLog).orderBy(asc(auditLog.seq));
-    expect(left.map((e) => e.detail.kind)).toEqual(['runs', 'audit']);
+    expect(left.map((e) => e.detail.kind)).toEqual(['watch', 'audit']);
     const verified = await verifyAuditChain({ db });
     expect(verified.ok).toBe(true);
     // And an entry appended after the purge chains on as before.

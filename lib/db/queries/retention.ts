@@ -193,7 +193,7 @@ export async function listHoldableCompanies({ db }: { db: Executor }) {
 // ---------------------------------------------------------------- the purge
 
 /** How many rows each kind deletes per transaction: a case takes its runs, steps and events with it. */
-export const PURGE_BATCH: Record<RetentionKind, number> = { cases: 20, runs: 50, notifications: 1000, sessions: 1000, audit: 1000 };
+export const PURGE_BATCH: Record<RetentionKind, number> = { cases: 20, runs: 50, watch: 500, notifications: 1000, sessions: 1000, audit: 1000 };
 
 export type PurgeKindResult = { months: number; cutoff: string; count: number; batches: number };
 export type PurgeResult = { now: string; dryRun: boolean; kinds: Record<RetentionKind, PurgeKindResult> };
@@ -212,6 +212,12 @@ function expiredRun(cutoff: Date): SQL {
     and coalesce(r.finished_at, r.created_at) < ${cutoff.toISOString()}::timestamptz
     and not exists (select 1 from legal_holds h where h.lifted_at is null and h.company_id = r.company_id)
     and not exists (select 1 from study_assignments sa join reports rp on rp.id = sa.report_id where rp.run_id = r.id)`;
+}
+
+/** SQL: a portfolio watch's alert raised before the cutoff on a borrower not held (its notifications go with it). */
+function expiredAlert(cutoff: Date): SQL {
+  return sql`wa.created_at < ${cutoff.toISOString()}::timestamptz
+    and not exists (select 1 from legal_holds h where h.lifted_at is null and h.company_id = wa.company_id)`;
 }
 
 function expiredNotification(cutoff: Date): SQL {
@@ -257,6 +263,8 @@ async function countExpired(db: Executor, kind: RetentionKind, cutoff: Date): Pr
       return one(sql`select count(*)::int as n from cases c where ${expiredCase(cutoff)}`);
     case 'runs':
       return one(sql`select count(*)::int as n from runs r where ${expiredRun(cutoff)}`);
+    case 'watch':
+      return one(sql`select count(*)::int as n from watch_alerts wa where ${expiredAlert(cutoff)}`);
     case 'notifications':
       return one(sql`select count(*)::int as n from notifications n where ${expiredNotification(cutoff)}`);
     case 'sessions':
@@ -289,6 +297,13 @@ async function deleteBatch(
     case 'runs': {
       const gone = await ids(sql`delete from runs where id in (select r.id from runs r where ${expiredRun(cutoff)} order by r.id limit ${size}) returning id`);
       return { count: gone.length, detail: { runIds: gone } };
+    }
+    case 'watch': {
+      // The inbox notifications about each alert go with it (ON DELETE CASCADE).
+      const gone = await ids(
+        sql`delete from watch_alerts where id in (select wa.id from watch_alerts wa where ${expiredAlert(cutoff)} order by wa.id limit ${size}) returning id`,
+      );
+      return { count: gone.length, detail: {} };
     }
     case 'notifications': {
       const gone = await ids(
