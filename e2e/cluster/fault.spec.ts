@@ -59,7 +59,14 @@ test.beforeAll(async () => {
     [FAULT_CASE.companyId, owners[0].id, FAULT_CASE.asOfDate],
   );
   caseId = made[0].id;
-  writeReferenceScript({ databaseUrl: cluster.url, companyId: FAULT_CASE.companyId, asOf: FAULT_CASE.asOfDate, language: 'en', out: script });
+  writeReferenceScript({
+    databaseUrl: cluster.url,
+    companyId: FAULT_CASE.companyId,
+    asOf: FAULT_CASE.asOfDate,
+    language: 'en',
+    out: script,
+    env: { AUTH_SECRET: authSecret },
+  });
   const entries = JSON.parse(fs.readFileSync(script, 'utf8')) as { match: string[]; reply: string }[];
   replies = new Map(entries.map((e) => [/^Step (\S+) \(/.exec(e.match[0])![1], e.reply]));
   // A short retry-after and enough retries that 20 % failures never exhaust them (0.2^9 per call).

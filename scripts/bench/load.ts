@@ -266,7 +266,14 @@ export const loadBenchmark: Benchmark = {
       const authSecret = randomBytes(32).toString('base64');
       migrateAndSeed(cluster.url, { AUTH_SECRET: authSecret });
       const script = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'crosscheck-load-')), 'script.json');
-      writeReferenceScript({ databaseUrl: cluster.url, companyId: LOAD_CASE.companyId, asOf: LOAD_CASE.asOfDate, language: 'en', out: script });
+      writeReferenceScript({
+        databaseUrl: cluster.url,
+        companyId: LOAD_CASE.companyId,
+        asOf: LOAD_CASE.asOfDate,
+        language: 'en',
+        out: script,
+        env: { AUTH_SECRET: authSecret },
+      });
       const model = await startFakeModel({ ttftMs: 400, tokensPerSecond: 50, script, stamp: true });
       fake = model;
       handle = await openDatabase({ kind: 'postgres', url: cluster.url, poolSize: 4 });

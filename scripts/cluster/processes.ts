@@ -121,8 +121,20 @@ export async function startFakeModel(options: {
   return { ...proc, url };
 }
 
-/** Writes the fake model's answers for one company's runs (see reference-script.ts) to `out`. */
-export function writeReferenceScript(options: { databaseUrl: string; companyId: string; asOf: string; language: Language; protocol?: string; out: string }) {
+/**
+ * Writes the fake model's answers for one company's runs (see reference-script.ts) to `out`. Its
+ * offline run writes audit entries (a run's calls are sealed in the chain), so `env` carries the
+ * deployment's AUTH_SECRET: the chain is keyed with it, as every other process's entries are.
+ */
+export function writeReferenceScript(options: {
+  databaseUrl: string;
+  companyId: string;
+  asOf: string;
+  language: Language;
+  protocol?: string;
+  out: string;
+  env: { AUTH_SECRET: string } & Record<string, string>;
+}) {
   const args = [
     '--import',
     'tsx',
@@ -135,7 +147,7 @@ export function writeReferenceScript(options: { databaseUrl: string; companyId: 
     options.asOf,
   ];
   args.push('--language', options.language, '--protocol', options.protocol ?? 'kpd-mads', '--out', options.out);
-  const result = spawnSync(process.execPath, args, { cwd: ROOT, env: baseEnv({}), encoding: 'utf8' });
+  const result = spawnSync(process.execPath, args, { cwd: ROOT, env: baseEnv(options.env), encoding: 'utf8' });
   if (result.status !== 0) throw new Error(`reference script failed: ${result.stderr || result.stdout}`);
 }
 
