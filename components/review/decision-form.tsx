@@ -32,6 +32,42 @@ type OverrideRow = { id: number; ref: string; reason: string };
 
 const ERROR_TEXT = 'text-sm text-red-700 dark:text-red-400';
 
+/** A required confirmation: a checkbox the member ticks, with its errors below it. */
+function Confirmation({
+  name,
+  checked,
+  onChange,
+  errors,
+  label,
+  testId,
+}: {
+  name: string;
+  checked: boolean;
+  onChange: (checked: boolean) => void;
+  errors: string[];
+  label: string;
+  testId: string;
+}) {
+  return (
+    <>
+      <label className="flex items-start gap-2 text-sm">
+        <input
+          type="checkbox"
+          name={name}
+          checked={checked}
+          onChange={(e) => onChange(e.target.checked)}
+          aria-required
+          aria-invalid={errors.length ? true : undefined}
+          className="mt-1"
+          data-testid={testId}
+        />
+        <span>{label}</span>
+      </label>
+      {errors.length ? <p className={ERROR_TEXT}>{errors.join(' ')}</p> : null}
+    </>
+  );
+}
+
 export function DecisionForm({ caseId, quorum, runs }: { caseId: string; quorum: number; runs: DecisionFormRun[] }) {
   const t = useT(reviewMessages);
   const to = useT(oversightMessages);
@@ -93,20 +129,14 @@ export function DecisionForm({ caseId, quorum, runs }: { caseId: string; quorum:
       />
       <fieldset className="space-y-2" data-testid="decision-confirmations">
         <legend className="text-sm font-medium">{to('confirmHeading')}</legend>
-        <label className="flex items-start gap-2 text-sm">
-          <input
-            type="checkbox"
-            name="confirm_report"
-            checked={readReport}
-            onChange={(e) => setReadReport(e.target.checked)}
-            aria-required
-            aria-invalid={errors('confirm_report').length ? true : undefined}
-            className="mt-1"
-            data-testid="confirm-read-report"
-          />
-          <span>{to('confirmReport')}</span>
-        </label>
-        {errors('confirm_report').length ? <p className={ERROR_TEXT}>{errors('confirm_report').join(' ')}</p> : null}
+        <Confirmation
+          name="confirm_report"
+          checked={readReport}
+          onChange={setReadReport}
+          errors={errors('confirm_report')}
+          label={to('confirmReport')}
+          testId="confirm-read-report"
+        />
         {checks.length ? (
           <>
             <p className="text-sm">{to('failedChecksLead')}</p>
@@ -117,20 +147,14 @@ export function DecisionForm({ caseId, quorum, runs }: { caseId: string; quorum:
                 </li>
               ))}
             </ul>
-            <label className="flex items-start gap-2 text-sm">
-              <input
-                type="checkbox"
-                name="confirm_checks"
-                checked={readChecks}
-                onChange={(e) => setReadChecks(e.target.checked)}
-                aria-required
-                aria-invalid={errors('confirm_checks').length ? true : undefined}
-                className="mt-1"
-                data-testid="confirm-read-checks"
-              />
-              <span>{to('confirmChecks')}</span>
-            </label>
-            {errors('confirm_checks').length ? <p className={ERROR_TEXT}>{errors('confirm_checks').join(' ')}</p> : null}
+            <Confirmation
+              name="confirm_checks"
+              checked={readChecks}
+              onChange={setReadChecks}
+              errors={errors('confirm_checks')}
+              label={to('confirmChecks')}
+              testId="confirm-read-checks"
+            />
           </>
         ) : (
           <p className="text-xs text-zinc-600 dark:text-zinc-400">{to('noFailedChecks')}</p>

@@ -7,6 +7,8 @@ import fs from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { openDatabase, type DatabaseHandle } from '@/lib/db/client';
+import { resetAuditKeyForTests } from '@/lib/db/audit-key';
+import { resetEnvForTests } from '@/lib/env';
 
 export type TestBackend = 'pglite' | 'postgres';
 
@@ -77,5 +79,22 @@ export async function createTestDatabase(backend: TestBackend): Promise<Database
       await handle.close();
       await dropServerDatabase(serverUrl, name);
     },
+  };
+}
+
+/**
+ * Signs audit entries with `secret` (AUDIT_SECRET) from now on, so a test knows the key; returns
+ * what puts the environment back as it was.
+ */
+export function setAuditSecretForTests(secret: string): () => void {
+  const saved = process.env.AUDIT_SECRET;
+  process.env.AUDIT_SECRET = secret;
+  resetEnvForTests();
+  resetAuditKeyForTests();
+  return () => {
+    if (saved === undefined) delete process.env.AUDIT_SECRET;
+    else process.env.AUDIT_SECRET = saved;
+    resetEnvForTests();
+    resetAuditKeyForTests();
   };
 }

@@ -11,9 +11,8 @@ import { migrateDatabase, MIGRATIONS_FOLDER, type DatabaseHandle, type Db } from
 import { appendAudit, checkpointMac, GENESIS_HASH, hashAuditEntry, keyedStartMac, readKeyedStart, verifyAuditChain } from '@/lib/db/queries/audit';
 import { auditCheckpoints, auditGenesis, auditLog } from '@/lib/db/schema';
 import { keyForUpgradedKeyedStart, recordUpgradedKeyedStart } from '@/lib/db/audit-genesis';
-import { createTestDatabase, testBackends } from '@/lib/db/test-db';
-import { resetEnvForTests } from '@/lib/env';
-import { deriveAuditKey, resetAuditKeyForTests } from '@/lib/db/audit-key';
+import { createTestDatabase, setAuditSecretForTests, testBackends } from '@/lib/db/test-db';
+import { deriveAuditKey } from '@/lib/db/audit-key';
 
 const SECRET = 'audit-test-secret-of-at-least-32-characters';
 const KEY = deriveAuditKey(SECRET);
@@ -79,19 +78,11 @@ async function downgradeInSql(db: Db, edit: number, via: 'disable-trigger' | 're
   });
 }
 
-let savedSecret: string | undefined;
+let restoreSecret: () => void;
 beforeAll(() => {
-  savedSecret = process.env.AUDIT_SECRET;
-  process.env.AUDIT_SECRET = SECRET;
-  resetEnvForTests();
-  resetAuditKeyForTests();
+  restoreSecret = setAuditSecretForTests(SECRET);
 });
-afterAll(() => {
-  if (savedSecret === undefined) delete process.env.AUDIT_SECRET;
-  else process.env.AUDIT_SECRET = savedSecret;
-  resetEnvForTests();
-  resetAuditKeyForTests();
-});
+afterAll(() => restoreSecret());
 
 /**
  * `db`, except that the first read of the checkpoints after a read of the log awaits `between()`

@@ -9,28 +9,20 @@ import type { DatabaseHandle } from '@/lib/db/client';
 import { appendAudit } from '@/lib/db/queries/audit';
 import { countActiveRunsOfUser } from '@/lib/db/queries/runs';
 import { users } from '@/lib/db/schema';
-import { createTestDatabase, testBackends } from '@/lib/db/test-db';
-import { resetEnvForTests } from '@/lib/env';
-import { resetAuditKeyForTests } from '@/lib/db/audit-key';
+import { createTestDatabase, setAuditSecretForTests, testBackends } from '@/lib/db/test-db';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe.runIf(testBackends().includes('postgres'))('lock order on PostgreSQL', () => {
   let handle: DatabaseHandle;
-  let saved: string | undefined;
+  let restoreSecret: () => void;
   beforeAll(async () => {
-    saved = process.env.AUDIT_SECRET;
-    process.env.AUDIT_SECRET = 'lock-order-test-secret-of-32-characters-at-least';
-    resetEnvForTests();
-    resetAuditKeyForTests();
+    restoreSecret = setAuditSecretForTests('lock-order-test-secret-of-32-characters-at-least');
     handle = await createTestDatabase('postgres');
   });
   afterAll(async () => {
     await handle?.close();
-    if (saved === undefined) delete process.env.AUDIT_SECRET;
-    else process.env.AUDIT_SECRET = saved;
-    resetEnvForTests();
-    resetAuditKeyForTests();
+    restoreSecret();
   });
 
   it('a run start that counts the user’s runs and an audit entry by the same user elsewhere both commit, without a deadlock', async () => {

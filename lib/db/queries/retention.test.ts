@@ -25,9 +25,7 @@ import {
   watchAlerts,
   watchEntries,
 } from '@/lib/db/schema';
-import { createTestDatabase, testBackends } from '@/lib/db/test-db';
-import { resetEnvForTests } from '@/lib/env';
-import { resetAuditKeyForTests } from '@/lib/db/audit-key';
+import { createTestDatabase, setAuditSecretForTests, testBackends } from '@/lib/db/test-db';
 import { DEFAULT_RETENTION } from '@/lib/domain/retention';
 import type { StepOutput } from '@/lib/domain/outputs';
 import type { RunEvent } from '@/lib/domain/protocol';
@@ -39,19 +37,11 @@ const YEAR = 365.25 * 86_400_000;
 const NOW = new Date(Math.floor((Date.now() + 6 * YEAR) / 1000) * 1000);
 const ago = (years: number) => new Date(NOW.getTime() - years * YEAR);
 
-let savedSecret: string | undefined;
+let restoreSecret: () => void;
 beforeAll(() => {
-  savedSecret = process.env.AUDIT_SECRET;
-  process.env.AUDIT_SECRET = SECRET;
-  resetEnvForTests();
-  resetAuditKeyForTests();
+  restoreSecret = setAuditSecretForTests(SECRET);
 });
-afterAll(() => {
-  if (savedSecret === undefined) delete process.env.AUDIT_SECRET;
-  else process.env.AUDIT_SECRET = savedSecret;
-  resetEnvForTests();
-  resetAuditKeyForTests();
-});
+afterAll(() => restoreSecret());
 
 describe.each(testBackends())('retention and legal hold on %s', (backend) => {
   let handle: DatabaseHandle;
