@@ -30,7 +30,8 @@ import { keyAt, sourceKeys, type SourceKeys } from '@/lib/domain/source-keys';
  * is configured: lib/debate/engine.ts). Only then does the prompt speak of searching; a model told
  * it may search without the tool invents results or claims it searched.
  */
-export type PromptInput = Omit<StepInput, 'prompt'> & { searchTool?: boolean };
+/** `evidenceOnFactors`: the evidence shown is the pool's items on these factors only (a report section's call). */
+export type PromptInput = Omit<StepInput, 'prompt'> & { searchTool?: boolean; evidenceOnFactors?: readonly string[] };
 export type Prompt = { system: string; user: string };
 
 /** Longer evidence texts are cut: documents are read through passages, not the evidence block. */
@@ -343,12 +344,14 @@ function constraintsSection({ step, context, evidence, passages, redFlags, searc
   return lines.length ? ['# Checked rules (an answer that breaks one is sent back once, then the step fails)', ...lines.map((l) => `- ${l}`)].join('\n') : null;
 }
 
-function sourcesSection({ step, params, evidence, passages, redFlags, searchTool }: PromptInput): string {
+function sourcesSection({ step, params, evidence, passages, redFlags, searchTool, evidenceOnFactors }: PromptInput): string {
   const n = `${evidence.length} item${evidence.length === 1 ? '' : 's'}`;
   const access = {
     pool: step.lane
       ? `Cite items of the evidence block above (${n}: your lane of the pool, as your task says).`
-      : `Cite items of the evidence block above (${n}: the whole pool as of the as-of date).`,
+      : evidenceOnFactors
+        ? `Cite items of the evidence block above (${n}: the pool's items on ${evidenceOnFactors.map((f) => `\`${f}\``).join(', ')} as of the as-of date).`
+        : `Cite items of the evidence block above (${n}: the whole pool as of the as-of date).`,
     side: `Cite items of the evidence block above: it holds ${n}, your side's most material (read your way or either way); the other side brings its own.`,
     'context-factors': `Cite items of the evidence block above: it holds ${n}: your side's most material items on the factors the turns above argue, and every item those turns cite, whichever side it reads for.`,
     'fresh-factors': `Cite items of the evidence block above: it holds ${n}, your side's most material on factors the turns above did not use.`,

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { visibleEvidence } from '@/lib/debate/evidence-scope';
 import type { PromptInput } from '@/lib/debate/prompts';
 import { KPD_MADS, NAS } from '@/lib/debate/protocols';
-import { sectionJsonSchema, sectionPrompt } from '@/lib/debate/section-prompts';
+import { sectionInput, sectionJsonSchema, sectionPrompt } from '@/lib/debate/section-prompts';
 import type { ProtocolDef, RunParams } from '@/lib/domain/protocol';
 import { droppedEntries, sectionCalls, sectionOf, sectionSchema } from '@/lib/domain/sections';
 import type { ContextTurn } from '@/lib/llm/types';
@@ -180,4 +180,21 @@ describe('a topic section is asked only for topics it keeps', () => {
       }
     },
   );
+});
+
+describe('a topic section is told what its evidence block holds', () => {
+  it("NAS: a section shown its factors' items does not call them the whole pool, and names the factors", () => {
+    const nas = reportInput(NAS);
+    for (const call of sectionCalls(nas.step.sections!).filter((c) => c.factors && !c.overview)) {
+      const { user } = sectionPrompt(nas, call);
+      expect(user, call.key).not.toContain('the whole pool');
+      const shown = sectionInput(nas, call).evidence.length;
+      expect(user, call.key).toContain(
+        `Cite items of the evidence block above (${shown} item${shown === 1 ? '' : 's'}: the pool's items on ${call.factors!.map((f) => `\`${f}\``).join(', ')} as of the as-of date).`,
+      );
+    }
+    // The summaries read every claim, and the step alone still reads the whole pool.
+    const summaries = sectionCalls(nas.step.sections!).find((c) => c.key === 'summaries')!;
+    expect(sectionInput(nas, summaries).evidenceOnFactors).toBeUndefined();
+  });
 });

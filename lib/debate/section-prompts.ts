@@ -53,7 +53,7 @@ export function sectionInput(input: PromptInput, call: SectionCall): PromptInput
     const asked = questionsOf(turn.output).filter((q) => claims.has(q.targetClaimId) && coversFactor(factors, claims.get(q.targetClaimId)));
     return kept.length || asked.length ? [{ ...turn, text: '', output: { claims: kept, questions: asked } }] : [];
   });
-  return { ...input, evidence: input.evidence.filter((e) => coversFactor(factors, e.factor)), context };
+  return { ...input, evidence: input.evidence.filter((e) => coversFactor(factors, e.factor)), evidenceOnFactors: factors, context };
 }
 
 export function sectionPrompt(input: PromptInput, call: SectionCall, written: readonly { key: string; output: Record<string, unknown> }[] = []): Prompt {
